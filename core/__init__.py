@@ -1,0 +1,3 @@
+"""Neurons core: everything that is not Qt."""
+
+__version__ = "0.1.0"

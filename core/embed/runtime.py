@@ -1,0 +1,362 @@
+"""The lean embedding runtime: onnxruntime + tokenizers + numpy, nothing else.
+
+This module must never import torch, transformers or sentence_transformers (a test checks it): the
+desktop app ships only the exported ONNX model (see `core.embed.export`) and this code.
+
+What it reproduces, exactly, is the sentence-transformers pipeline of all-MiniLM-L6-v2:
+BERT tokenizer (truncation at 256 tokens incl. [CLS]/[SEP], padding to the longest in a batch),
+transformer -> last hidden state, mean pooling over the attention mask, L2 normalisation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from core.model import NeuronsError
+
+log = logging.getLogger(__name__)
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = 1
+DIM = 384
+VARIANTS = {"fp32": "model.onnx", "int8": "model_int8.onnx"}
+# Files the runtime itself reads (besides the onnx of the chosen variant).
+RUNTIME_FILES = ("tokenizer.json",)
+
+# Batching: sort by token length, then fill batches up to a token budget, between 8 and 32 texts.
+MIN_BATCH = 8
+MAX_BATCH = 32
+TOKEN_BUDGET = MAX_BATCH * 64  # 32 texts of <= 64 tokens, 8 texts of 256 tokens
+
+_HASH_CHUNK = 1 << 20
+
+
+class ModelUnavailable(NeuronsError):
+    """The embedding model is missing, incomplete or corrupt; semantic search is off until fixed."""
+
+
+def _fix_hint() -> str:
+    return "re-create it with `python -m core.embed.export` (add --int8 for the int8 variant)"
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(_HASH_CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# Full-hash results, keyed by everything that changes when a file is rewritten or replaced.
+_verified: dict[tuple, str] = {}
+_verified_lock = threading.Lock()
+
+
+def _stat_key(path: Path) -> tuple:
+    st = path.stat()
+    return (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _cached_sha256(path: Path) -> str:
+    key = _stat_key(path)
+    with _verified_lock:
+        hit = _verified.get(key)
+    if hit is not None:
+        return hit
+    digest = _sha256_file(path)
+    with _verified_lock:
+        _verified[key] = digest
+    return digest
+
+
+def read_manifest(model_dir: str | Path) -> dict[str, Any]:
+    """The manifest of an exported model folder, or ModelUnavailable saying what is wrong."""
+    model_dir = Path(model_dir)
+    if not model_dir.is_dir():
+        raise ModelUnavailable(f"the embedding model folder {model_dir} does not exist: {_fix_hint()}")
+    path = model_dir / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelUnavailable(
+            f"the embedding model in {model_dir} has no {MANIFEST}: {_fix_hint()}"
+        ) from None
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        raise ModelUnavailable(
+            f"the embedding model manifest {path} is unreadable ({e}): {_fix_hint()}"
+        ) from None
+    if (
+        not isinstance(manifest, dict)
+        or manifest.get("format") != MANIFEST_FORMAT
+        or not isinstance(manifest.get("files"), dict)
+        or manifest.get("model") != MODEL_NAME
+    ):
+        raise ModelUnavailable(
+            f"the embedding model manifest {path} is not a {MODEL_NAME} manifest of format "
+            f"{MANIFEST_FORMAT}: {_fix_hint()}"
+        )
+    for rel, entry in manifest["files"].items():
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("sha256"), str)
+            or not isinstance(entry.get("size"), int)
+            or Path(rel).is_absolute()
+            or ".." in Path(rel).parts
+        ):
+            raise ModelUnavailable(f"the embedding model manifest {path} has a bad entry {rel!r}: {_fix_hint()}")
+    return manifest
+
+
+def verify_files(
+    model_dir: str | Path,
+    manifest: dict[str, Any],
+    names: Iterable[str] | None = None,
+    *,
+    full: bool = True,
+    cached: bool = True,
+) -> None:
+    """Check files against the manifest: presence and size always, sha256 when `full`.
+
+    `cached` reuses a full hash while the file's size, mtime, ctime and inode are unchanged.
+    Raises ModelUnavailable naming the first bad file.
+    """
+    model_dir = Path(model_dir)
+    files = manifest["files"]
+    for rel in names if names is not None else sorted(files):
+        entry = files.get(rel)
+        if entry is None:
+            raise ModelUnavailable(f"the embedding model in {model_dir} does not list {rel}: {_fix_hint()}")
+        path = model_dir / rel
+        try:
+            size = path.stat().st_size
+        except FileNotFoundError:
+            raise ModelUnavailable(f"the embedding model file {path} is missing: {_fix_hint()}") from None
+        except OSError as e:
+            raise ModelUnavailable(f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}") from None
+        if size != entry["size"]:
+            raise ModelUnavailable(
+                f"the embedding model file {path} is corrupt (size {size}, expected {entry['size']}): {_fix_hint()}"
+            )
+        if full:
+            try:
+                digest = _cached_sha256(path) if cached else _sha256_file(path)
+            except OSError as e:
+                raise ModelUnavailable(f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}") from None
+            if digest != entry["sha256"]:
+                raise ModelUnavailable(
+                    f"the embedding model file {path} is corrupt (sha256 mismatch): {_fix_hint()}"
+                )
+
+
+def _variant_file(manifest: dict[str, Any], model_dir: Path, variant: str) -> str:
+    if variant not in VARIANTS:
+        raise ModelUnavailable(f"unknown embedding model variant {variant!r}: use one of {', '.join(VARIANTS)}")
+    rel = (manifest.get("variants") or {}).get(variant)
+    if not rel or rel not in manifest["files"]:
+        extra = " --int8" if variant == "int8" else ""
+        raise ModelUnavailable(
+            f"the {variant} variant of the embedding model is not in {model_dir}: "
+            f"export it with `python -m core.embed.export{extra}`"
+        )
+    return rel
+
+
+def variant_name(variant: str) -> str:
+    """The model name stored beside each vector: a vector is only comparable to ones of the same name."""
+    return MODEL_NAME if variant == "fp32" else f"{MODEL_NAME}-{variant}"
+
+
+def model_status(model_dir: str | Path | None = None, variant: str = "fp32") -> dict[str, Any]:
+    """Is the model usable? Without loading it: manifest + sizes, and sha256 cached by file stat.
+
+    Returns {"name", "sha256", "ready", "error"}; never raises for a broken or missing model.
+    """
+    if model_dir is None:
+        from core.settings import default_model_dir
+
+        model_dir = default_model_dir()
+    model_dir = Path(model_dir)
+    status: dict[str, Any] = {"name": variant_name(variant) if variant in VARIANTS else variant,
+                              "sha256": None, "ready": False, "error": None}
+    try:
+        manifest = read_manifest(model_dir)
+        rel = _variant_file(manifest, model_dir, variant)
+        status["sha256"] = manifest["files"][rel]["sha256"]
+        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=True)
+    except ModelUnavailable as e:
+        status["error"] = str(e)
+        return status
+    status["ready"] = True
+    return status
+
+
+@dataclass(frozen=True)
+class _Batch:
+    indices: np.ndarray  # positions in the caller's list
+    ids: np.ndarray
+    mask: np.ndarray
+    type_ids: np.ndarray
+
+
+class Embedder:
+    """A loaded model: `embed(texts)` -> (n, 384) float32, L2-normalised. Thread-safe."""
+
+    def __init__(self, *, model_dir: Path, manifest: dict[str, Any], variant: str, session: Any,
+                 tokenizer: Any, threads: int):
+        self.model_dir = model_dir
+        self.manifest = manifest
+        self.variant = variant
+        self.threads = threads
+        self.max_seq_length = int(manifest["max_seq_length"])
+        self._session = session
+        self._tokenizer = tokenizer
+        self._onnx = manifest["variants"][variant]
+        self._input_names = {i.name for i in session.get_inputs()}
+
+    @classmethod
+    def load(cls, model_dir: str | Path | None = None, threads: int = 1, variant: str = "fp32") -> Embedder:
+        """Verify the exported model against its manifest and load it; ModelUnavailable if unusable."""
+        if model_dir is None:
+            from core.settings import default_model_dir
+
+            model_dir = default_model_dir()
+        model_dir = Path(model_dir)
+        if not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads must be a positive int, not {threads!r}")
+        manifest = read_manifest(model_dir)
+        rel = _variant_file(manifest, model_dir, variant)
+        max_len = manifest.get("max_seq_length")
+        if not isinstance(max_len, int) or max_len < 2 or manifest.get("dim") != DIM:
+            raise ModelUnavailable(f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}")
+        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=False)
+
+        # Read each file once, hash the bytes we actually load (no window between check and use).
+        blobs: dict[str, bytes] = {}
+        for name in (rel, *RUNTIME_FILES):
+            path = model_dir / name
+            try:
+                data = path.read_bytes()
+            except OSError as e:
+                raise ModelUnavailable(f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}") from None
+            if hashlib.sha256(data).hexdigest() != manifest["files"][name]["sha256"]:
+                raise ModelUnavailable(f"the embedding model file {path} is corrupt (sha256 mismatch): {_fix_hint()}")
+            blobs[name] = data
+
+        try:
+            from tokenizers import Tokenizer
+
+            tokenizer = Tokenizer.from_str(blobs["tokenizer.json"].decode("utf-8"))
+            # tokenizer.json ships truncation 128 and fixed padding 128; sentence-transformers uses
+            # max_seq_length (256) and pads to the longest in the batch, which we do by hand.
+            tokenizer.no_padding()
+            tokenizer.enable_truncation(max_length=max_len, strategy="longest_first")
+        except Exception as e:  # a tokenizer.json that parses as JSON but not as a tokenizer
+            raise ModelUnavailable(f"the tokenizer in {model_dir} cannot be loaded ({e}): {_fix_hint()}") from None
+
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        opts.log_severity_level = 3
+        # A desktop app embeds in bursts: do not keep idle worker threads spinning on a core.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            session = ort.InferenceSession(blobs[rel], sess_options=opts, providers=["CPUExecutionProvider"])
+        except Exception as e:
+            raise ModelUnavailable(f"the embedding model {model_dir / rel} cannot be loaded ({e}): {_fix_hint()}") from None
+        del blobs
+        names = {i.name for i in session.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= names:
+            raise ModelUnavailable(f"the embedding model {model_dir / rel} has unexpected inputs {sorted(names)}")
+        return cls(model_dir=model_dir, manifest=manifest, variant=variant, session=session,
+                   tokenizer=tokenizer, threads=threads)
+
+    @property
+    def name(self) -> str:
+        return variant_name(self.variant)
+
+    @property
+    def sha256(self) -> str:
+        return self.manifest["files"][self._onnx]["sha256"]
+
+    @property
+    def dim(self) -> int:
+        return DIM
+
+    def __repr__(self) -> str:
+        return f"Embedder({self.name}, {self.model_dir}, threads={self.threads})"
+
+    def _batches(self, texts: Sequence[str]) -> list[_Batch]:
+        encodings = self._tokenizer.encode_batch(list(texts), add_special_tokens=True)
+        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
+        order = np.argsort(-lengths, kind="stable")  # longest first: each batch pads to its first
+        batches: list[_Batch] = []
+        start = 0
+        while start < len(order):
+            longest = int(lengths[order[start]])
+            size = max(MIN_BATCH, min(MAX_BATCH, TOKEN_BUDGET // max(longest, 1)))
+            idx = order[start:start + size]
+            ids = np.zeros((len(idx), longest), dtype=np.int64)
+            mask = np.zeros((len(idx), longest), dtype=np.int64)
+            type_ids = np.zeros((len(idx), longest), dtype=np.int64)
+            for row, i in enumerate(idx):
+                e = encodings[i]
+                n = len(e.ids)
+                ids[row, :n] = e.ids
+                mask[row, :n] = e.attention_mask
+                type_ids[row, :n] = e.type_ids
+            batches.append(_Batch(idx, ids, mask, type_ids))
+            start += size
+        return batches
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """(len(texts), 384) float32, each row L2-normalised. Empty and blank strings are fine."""
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a list of strings; use embed_one() for a single text")
+        texts = list(texts)
+        out = np.zeros((len(texts), DIM), dtype=np.float32)
+        if not texts:
+            return out
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"embed() takes strings, item {i} is {type(t).__name__}")
+        for b in self._batches(texts):
+            feeds = {"input_ids": b.ids, "attention_mask": b.mask}
+            if "token_type_ids" in self._input_names:
+                feeds["token_type_ids"] = b.type_ids
+            hidden = self._session.run(None, feeds)[0]  # (batch, seq, 384)
+            m = b.mask.astype(np.float32)[:, :, None]
+            summed = (hidden * m).sum(axis=1)
+            counts = np.clip(m.sum(axis=1), 1e-9, None)
+            pooled = summed / counts
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            out[b.indices] = pooled / np.clip(norms, 1e-12, None)
+        return out
+
+    def embed_one(self, text: str) -> np.ndarray:
+        """(384,) float32, L2-normalised."""
+        return self.embed([text])[0]
+
+
+__all__ = [
+    "DIM",
+    "MODEL_NAME",
+    "Embedder",
+    "ModelUnavailable",
+    "model_status",
+    "read_manifest",
+    "variant_name",
+    "verify_files",
+]

@@ -1,0 +1,59 @@
+"""Where things live and which options are in force: the one place for paths and switches."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "neurons"
+
+
+def resources_dir() -> Path:
+    """The `resources/` folder: beside the package in a checkout, inside the bundle when frozen."""
+    override = os.environ.get("NEURONS_RESOURCES")
+    if override:
+        return Path(override)
+    bundle = getattr(sys, "_MEIPASS", None)
+    if bundle:
+        return Path(bundle) / "resources"
+    return Path(__file__).resolve().parent.parent / "resources"
+
+
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_model_dir() -> Path:
+    override = os.environ.get("NEURONS_MODEL_DIR")
+    if override:
+        return Path(override)
+    return resources_dir() / "model" / "all-MiniLM-L6-v2"
+
+
+@dataclass
+class Settings:
+    """What a Memory opens. Build it with `Settings.from_env(...)` so flags beat env beat defaults."""
+
+    data_dir: Path = field(default_factory=default_data_dir)
+    dsn: str | None = None
+    model_dir: Path = field(default_factory=default_model_dir)
+    # Background embedding of new neurons; off for tools that must not load the model.
+    embed_in_background: bool = True
+
+    @classmethod
+    def from_env(cls, data_dir: str | Path | None = None, dsn: str | None = None, **kw) -> Settings:
+        data_dir = data_dir or os.environ.get("NEURONS_DATA_DIR") or default_data_dir()
+        dsn = dsn or os.environ.get("NEURONS_DSN") or None
+        return cls(data_dir=Path(data_dir).expanduser().resolve(), dsn=dsn, **kw)
+
+    @property
+    def engine(self) -> str:
+        return "server" if self.dsn else "embedded"
+
+    @property
+    def pglite_runtime_dir(self) -> Path:
+        return resources_dir() / "pglite"

