@@ -10,6 +10,8 @@ from __future__ import annotations
 import atexit
 import contextlib
 import logging
+import signal
+import sys
 import threading
 import time
 import uuid
@@ -66,6 +68,7 @@ class Store:
     # -- opening -------------------------------------------------------------------------------
 
     def _start_embedded(self) -> None:
+        _exit_cleanly_on_sigterm()
         self.lock = DataDirLock(self.settings.data_dir)
         self.lock.acquire()
         if self.lock.previous:
@@ -194,6 +197,15 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _exit_cleanly_on_sigterm() -> None:
+    """Turn a default SIGTERM into SystemExit, so `finally` and atexit close the store: the
+    engine checkpoints and the lock is released. Handlers set by the app are left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
 def migrations() -> list[tuple[int, str, str]]:

@@ -1,0 +1,129 @@
+"""The data-dir lock with real processes: refuse a live owner, take over a dead one."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from core.store.lock import DataDirLock, LockHeld, record_is_live
+from tests.conftest import ROOT, run_cli
+
+HOLDER = """
+import sys
+from core.store.lock import DataDirLock
+lock = DataDirLock(sys.argv[1]); lock.acquire()
+print("held", flush=True)
+sys.stdin.readline()
+"""
+
+
+def hold_in_child(data_dir):
+    child = subprocess.Popen([sys.executable, "-c", HOLDER, str(data_dir)], cwd=ROOT,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "held"
+    return child
+
+
+def test_second_owner_is_refused_with_the_owner_named(tmp_path):
+    data = tmp_path / "data"
+    child = hold_in_child(data)
+    try:
+        with pytest.raises(LockHeld) as err:
+            DataDirLock(data).acquire()
+        assert f"pid {child.pid}" in str(err.value) and "since" in str(err.value)
+        assert err.value.record["host"] == socket.gethostname()
+    finally:
+        child.kill()
+        child.wait()
+    lock = DataDirLock(data)
+    record = lock.acquire()  # the kernel freed the flock when the child died
+    assert lock.previous["pid"] == child.pid  # the dead owner's record, taken over
+    assert record["pid"] == os.getpid()
+    lock.release()
+
+
+def test_record_written_atomically_with_owner_details(tmp_path):
+    lock = DataDirLock(tmp_path / "data")
+    record = lock.acquire(extra={"note": "x"})
+    on_disk = json.loads(lock.record_path.read_text())
+    assert on_disk == record
+    assert set(record) >= {"pid", "started_at", "host", "version", "command", "acquired_at"}
+    assert record_is_live(record)
+    assert not list(tmp_path.glob("*.tmp"))
+    lock.release()
+    assert not lock.record_path.exists()
+
+
+def test_pid_reuse_is_stale(tmp_path):
+    """A record whose pid is alive but started at another time belongs to a dead owner."""
+    me = psutil.Process()
+    record = {"pid": os.getppid(), "started_at": me.create_time() - 12345.0, "host": socket.gethostname()}
+    assert not record_is_live(record)
+    lock = DataDirLock(tmp_path / "data")
+    lock.record_path.parent.mkdir(parents=True, exist_ok=True)
+    lock.record_path.write_text(json.dumps(record))
+    lock.acquire()
+    assert lock.previous == record
+    lock.release()
+
+
+def test_live_owner_whose_lock_file_was_deleted_is_still_refused(tmp_path):
+    data = tmp_path / "data"
+    child = hold_in_child(data)
+    try:
+        DataDirLock(data).lock_path.unlink()  # someone cleans up the wrong file
+        with pytest.raises(LockHeld):
+            DataDirLock(data).acquire()
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_cli_refuses_then_succeeds_and_unlock_clears_only_stale(tmp_path):
+    data = tmp_path / "data"
+    child = hold_in_child(data)
+    try:
+        busy = run_cli("capture", "hello", "--kind", "note", data_dir=data)
+        assert busy.returncode == 2
+        assert f"in use by pid {child.pid}" in busy.stderr
+        refused = run_cli("unlock", data_dir=data)
+        assert refused.returncode == 2 and "in use" in refused.stderr
+    finally:
+        child.kill()
+        child.wait()
+    unlocked = run_cli("unlock", data_dir=data)
+    assert unlocked.returncode == 0 and f"pid {child.pid}" in unlocked.stdout
+    assert run_cli("unlock", data_dir=data).stdout.strip() == "no stale lock"
+    ok = run_cli("capture", "hello", "--kind", "note", data_dir=data)
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_engine_dies_with_its_owner(tmp_path):
+    """kill -9 of the app: its Node engine must not go on serving the data dir."""
+    data = tmp_path / "data"
+    script = ("import sys; from core.memory import Memory; from core.settings import Settings\n"
+              "m = Memory.open(Settings.from_env(data_dir=sys.argv[1]))\n"
+              "print(m.store.engine.pid, flush=True); sys.stdin.readline()")
+    child = subprocess.Popen([sys.executable, "-c", script, str(data)], cwd=ROOT,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    engine_pid = int(child.stdout.readline())
+    assert psutil.pid_exists(engine_pid)
+    child.kill()
+    child.wait()
+    deadline = time.monotonic() + 60
+    while psutil.pid_exists(engine_pid) and time.monotonic() < deadline:
+        try:
+            if psutil.Process(engine_pid).status() == psutil.STATUS_ZOMBIE:
+                break
+        except psutil.NoSuchProcess:
+            break
+        time.sleep(0.1)
+    alive = psutil.pid_exists(engine_pid) and psutil.Process(engine_pid).status() != psutil.STATUS_ZOMBIE
+    assert not alive, "the engine outlived its owner"
