@@ -124,7 +124,18 @@ def cmd_doctor(memory, args):
         print(f"{key:>16}: {json.dumps(value, default=str) if isinstance(value, (dict, list)) else value}")
 
 
+def _fill_pending(memory) -> None:
+    """One-shot commands embed what is still waiting before answering (the app does it live)."""
+    from core.embed import ModelUnavailable  # noqa: PLC0415
+
+    try:
+        memory.fill_vectors()
+    except ModelUnavailable as exc:
+        print(f"neurons: meaning search is off ({exc}); answering from keywords", file=sys.stderr)
+
+
 def cmd_ask(memory, args):
+    _fill_pending(memory)
     results = memory.ask(args.question, limit=args.limit)
     if args.json:
         _print_json([r.to_json() for r in results])
@@ -146,6 +157,7 @@ def cmd_reindex(memory, args):
 
 
 def cmd_about(memory, args):
+    _fill_pending(memory)
     answer = memory.about(args.name, limit=args.limit)
     if args.json:
         _print_json(answer.to_json())
@@ -239,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM/SIGINT unwind through `finally`, so the store checkpoints and stops its engine.
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
-    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
+    # A one-shot command does not start the background filler (the app does); ask and about fill
+    # what is pending first.
+    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
     try:
         if args.command == "unlock":
             return _unlock(settings)

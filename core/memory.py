@@ -7,6 +7,7 @@ and is on disk when it returns, or raises a NeuronsError and leaves the store as
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from datetime import datetime, timezone
 from typing import Any, Callable
@@ -22,6 +23,7 @@ from core.store import queries as q
 log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
+EMBED_THREADS = 1  # leave the other core to the GUI and the engine
 EXPORT_FORMAT = "neurons-export/1"
 
 
@@ -76,6 +78,25 @@ def parse_uuid(value: Any, what: str = "id") -> uuid.UUID:
         raise InvalidInput(f"{what} {value!r} is not a valid id") from None
 
 
+# One model per process, loaded on first use: model dir -> Embedder, or the reason it failed.
+_EMBEDDERS: dict[Any, Any] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def _load_embedder(model_dir):
+    from core.embed import Embedder, ModelUnavailable  # noqa: PLC0415
+
+    with _EMBEDDERS_LOCK:
+        if model_dir not in _EMBEDDERS:
+            try:
+                _EMBEDDERS[model_dir] = Embedder.load(model_dir, threads=EMBED_THREADS)
+            except ModelUnavailable as exc:
+                _EMBEDDERS[model_dir] = str(exc)
+                log.warning("meaning search is off, keyword search still works: %s", exc)
+        found = _EMBEDDERS[model_dir]
+    return None if isinstance(found, str) else found
+
+
 class Memory:
     def __init__(self, store: Store, identity: Identity | None = None, *, owns_store: bool = True):
         self.store = store
@@ -86,11 +107,70 @@ class Memory:
 
     @classmethod
     def open(cls, settings: Settings | None = None, identity: Identity | None = None) -> Memory:
-        return cls(open_store(settings or Settings.from_env()), identity)
+        memory = cls(open_store(settings or Settings.from_env()), identity)
+        if memory.store.settings.embed_in_background:
+            memory.start_background()
+        return memory
 
     def as_identity(self, identity: Identity) -> Memory:
         """Another identity's view over the same store (the store stays with this Memory)."""
         return Memory(self.store, identity, owns_store=False)
+
+    # -- vectors (core/embed) ---------------------------------------------------------------------
+
+    def embedder(self):
+        """The loaded sentence model, shared by queries and the filler; None when unavailable."""
+        return _load_embedder(self.store.settings.model_dir)
+
+    @property
+    def _embedder_error(self) -> str | None:
+        found = _EMBEDDERS.get(self.store.settings.model_dir)
+        return found if isinstance(found, str) else None
+
+    def _new_filler(self):
+        from core.embed import EmbeddingFiller, ModelUnavailable, variant_name  # noqa: PLC0415
+
+        model = variant_name("fp32")
+
+        def fetch(n: int):
+            with self.store.reading() as cur:
+                return q.pending_embeddings(cur, model, n)
+
+        def save(rows, name: str) -> None:
+            with self.store.transaction() as cur:
+                q.save_embeddings(cur, rows, name)
+
+        def count() -> int:
+            with self.store.reading() as cur:
+                return q.count_pending_embeddings(cur, model)
+
+        def load():
+            embedder = self.embedder()
+            if embedder is None:
+                raise ModelUnavailable(self._embedder_error or "the embedding model is unavailable")
+            return embedder
+
+        return EmbeddingFiller(fetch, save, load, count_pending=count)
+
+    def start_background(self) -> None:
+        """Fill missing vectors on a background thread; captures wake it."""
+        if self.filler is None:
+            self.filler = self._new_filler()
+            self.filler.start()
+
+    def fill_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed every neuron (of any identity) still without a current vector; returns how many."""
+        return self._new_filler().run_until_idle(progress)
+
+    def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Compute every vector again (after a model change, or to repair)."""
+        if self.embedder() is None:
+            from core.embed import ModelUnavailable  # noqa: PLC0415
+
+            raise ModelUnavailable(self._embedder_error or "the embedding model is unavailable")
+        with self.store.transaction() as cur:
+            q.clear_embeddings(cur)
+        return self.fill_vectors(progress)
 
     def close(self) -> None:
         if self.filler is not None:

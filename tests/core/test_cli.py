@@ -1,0 +1,87 @@
+"""The `neurons` command in real child processes: its JSON is an interface, keep it stable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("cli") / "data"
+
+
+def cli_json(*args, data_dir):
+    done = run_cli(*args, "--json", data_dir=data_dir)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_capture_show_list_edit_done_link_unlink(data_dir):
+    plain = run_cli("capture", "Call the plumber about the leak", "--kind", "note", data_dir=data_dir)
+    assert plain.returncode == 0, plain.stderr
+    note_id = plain.stdout.strip()
+    assert len(note_id) == 36
+
+    contact = cli_json("capture", "Ana Silva", "--kind", "contact", "--attrs",
+                       '{"name": "Ana Silva", "phones": ["+351 912 345 678"]}', data_dir=data_dir)
+    assert set(contact) == {"id", "kind", "body", "attrs", "state", "created_at", "updated_at", "edges"}
+    assert contact["attrs"]["phones"] == ["+351 912 345 678"]
+
+    edge = cli_json("link", note_id, contact["id"], "--relation", "concerns", data_dir=data_dir)
+    shown = cli_json("show", note_id, data_dir=data_dir)
+    assert set(shown) == {"id", "kind", "body", "attrs", "state", "created_at", "updated_at", "edges"}
+    [e] = shown["edges"]
+    assert {"relation_type", "other_id", "valid_from", "valid_to"} <= set(e)
+    assert e["other_id"] == contact["id"] and e["relation_type"] == "concerns" and e["valid_to"] is None
+
+    edited = cli_json("edit", note_id, "--text", "Call the plumber about the kitchen leak", data_dir=data_dir)
+    assert edited["body"] == "Call the plumber about the kitchen leak"
+    assert cli_json("done", note_id, data_dir=data_dir)["state"] == "done"
+    closed = cli_json("unlink", edge["id"], data_dir=data_dir)
+    assert closed["valid_to"] is not None
+
+    listed = cli_json("list", data_dir=data_dir)
+    assert [n["id"] for n in listed] == [contact["id"]]  # the done note is not active
+    assert cli_json("list", "--state", "done", data_dir=data_dir)[0]["id"] == note_id
+
+
+def test_stdin_capture_and_clear_errors(data_dir):
+    piped = run_cli("capture", "-", "--kind", "note", data_dir=data_dir, input="from a pipe ✨\n")
+    assert piped.returncode == 0, piped.stderr
+    assert cli_json("show", piped.stdout.strip(), data_dir=data_dir)["body"] == "from a pipe ✨\n"
+    for args, message in [
+        (("capture", "", "--kind", "note"), "empty"),
+        (("show", "123"), "not a valid id"),
+        (("show", "00000000-0000-0000-0000-000000000000"), "no neuron"),
+        (("capture", "x", "--attrs", "{broken"), "invalid JSON"),
+        (("import", "/nonexistent.json"), "cannot read"),
+    ]:
+        done = run_cli(*args, data_dir=data_dir)
+        assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+
+
+def test_export_import_and_doctor(data_dir, tmp_path):
+    out = tmp_path / "export.json"
+    assert run_cli("export", str(out), data_dir=data_dir).returncode == 0
+    exported = json.loads(out.read_text())
+    assert exported["format"] == "neurons-export/1" and exported["neurons"]
+    other = tmp_path / "other"
+    counts = cli_json("import", str(out), data_dir=other)
+    assert counts["neurons"] == len(exported["neurons"]) and counts["edges"] == len(exported["edges"])
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "neurons-export/1", "neurons": [')
+    done = run_cli("import", str(broken), data_dir=other)
+    assert done.returncode == 2 and "cannot read" in done.stderr
+
+    report = cli_json("doctor", data_dir=other)
+    assert report["engine"] == "embedded" and report["data_dir"] == str(other)
+    assert {"pid", "started_at", "host"} <= set(report["lock"])
+    assert report["neurons"] == len(exported["neurons"])
+    assert {"name", "sha256", "ready"} <= set(report["model"])
+    assert report["pending_vectors"] == report["neurons"] or report["model"]["ready"] is False
+    assert {"vector", "pg_trgm"} <= set(report["extensions"])
