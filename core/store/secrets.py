@@ -29,7 +29,9 @@ def _secure_keyring():
     from keyring.backends import fail  # noqa: PLC0415
 
     backend = keyring.get_keyring()
-    if isinstance(backend, fail.Keyring) or "plaintext" in type(backend).__module__.lower():
+    kind = f"{type(backend).__module__}.{type(backend).__name__}".lower()
+    # keyring ranks secure OS stores >= 1; the fail, null and plaintext-file backends below that
+    if isinstance(backend, fail.Keyring) or "plaintext" in kind or getattr(backend, "priority", 0) < 1:
         raise KeyringUnavailable(
             "no secure OS keyring is available, so the database password cannot be kept: "
             "put it in the DSN for this session only, or use a desktop with a keyring"
