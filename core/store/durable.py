@@ -25,7 +25,17 @@ class WalSyncer:
         self.pgdata = Path(pgdata)
         self.wal_dir = self.pgdata / "pg_wal"
         self._last_ns = 0
+        self._control = self.pgdata / "global" / "pg_control"
+        self._control_ns = self._mtime(self._control)
         self.flushed: list[Path] = []  # the segments of the last sync (tests read it)
+        self.full_syncs = 0
+
+    @staticmethod
+    def _mtime(path: Path) -> int:
+        try:
+            return path.stat().st_mtime_ns
+        except FileNotFoundError:
+            return 0
 
     def sync(self) -> list[Path]:
         """Fsync every WAL segment modified since the previous sync, then the directory."""
@@ -44,10 +54,17 @@ class WalSyncer:
         fsync_path(self.wal_dir)
         self._last_ns = newest_ns
         self.flushed = flushed
+        # PGlite checkpointed on its own (a big write filled max_wal_size): the data files it
+        # wrote must reach the disk before the WAL they replace is recycled.
+        control_ns = self._mtime(self._control)
+        if control_ns != self._control_ns:
+            self.sync_all()
         return flushed
 
     def sync_all(self) -> None:
         """Fsync every file of the data dir: after a checkpoint, before WAL is recycled."""
+        self.full_syncs += 1
+        self._control_ns = self._mtime(self._control)
         for root, dirs, files in os.walk(self.pgdata):
             for name in files:
                 try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -127,3 +128,29 @@ def test_engine_dies_with_its_owner(tmp_path):
         time.sleep(0.1)
     alive = psutil.pid_exists(engine_pid) and psutil.Process(engine_pid).status() != psutil.STATUS_ZOMBIE
     assert not alive, "the engine outlived its owner"
+
+
+def test_takeover_stops_an_orphaned_engine_first(tmp_path):
+    """Two engines on one data dir corrupt it: a takeover kills a stuck engine of the dead owner."""
+    from core.memory import Memory  # noqa: PLC0415
+    from core.settings import Settings  # noqa: PLC0415
+
+    data = tmp_path / "data"
+    script = ("import sys; from core.memory import Memory; from core.settings import Settings\n"
+              "m = Memory.open(Settings.from_env(data_dir=sys.argv[1], embed_in_background=False))\n"
+              "m.capture('before the crash', kind='note')\n"
+              "print(m.store.engine.pid, flush=True); sys.stdin.readline()")
+    child = subprocess.Popen([sys.executable, "-c", script, str(data)], cwd=ROOT,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    engine_pid = int(child.stdout.readline())
+    os.kill(engine_pid, signal.SIGSTOP)  # frozen: it cannot notice its owner die
+    child.kill()
+    child.wait()
+    assert psutil.pid_exists(engine_pid)
+    with Memory.open(Settings(data_dir=data, embed_in_background=False)) as memory:
+        gone = not psutil.pid_exists(engine_pid) or \
+            psutil.Process(engine_pid).status() == psutil.STATUS_ZOMBIE
+        assert gone, "a second engine started while the orphan still had the data dir open"
+        assert memory.store.lock.previous["engine_pid"] == engine_pid
+        assert memory.store.engine.pid != engine_pid
+        assert [n.body for n in memory.list()] == ["before the crash"]
