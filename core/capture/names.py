@@ -1,0 +1,142 @@
+"""Finding contacts in text: full name, first name, alias, "Dr <surname>", a typo of a name.
+
+One `NameIndex` over an identity's contacts serves capture (mentions -> concerns edges) and recall
+(is this question about a person? which one?). Plain Python over rapidfuzz: an identity has
+hundreds of contacts, not millions.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz import fuzz
+
+# A typo of a name counts when at least this similar (rapidfuzz ratio, 0-100) and long enough.
+FUZZY_MIN_RATIO = 85
+FUZZY_MIN_LENGTH = 5
+# Names that are also everyday words match only when written with a capital letter.
+COMMON_WORD_NAMES = frozenset("""
+    will may mark bill rose grace hope joy faith summer dawn june april august art pat sue
+    jack ray frank rich lily iris ruby amber jade sky river rob bob sunny holly ivy max
+    """.split())
+TITLES = ("dr", "doctor", "mr", "mrs", "ms", "miss", "prof", "professor", "uncle", "aunt", "auntie")
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+
+@dataclass
+class Found:
+    contact_id: uuid.UUID
+    text: str          # the words of the text that named the contact
+    start: int
+    end: int
+    exact: bool        # False: a typo (fuzzy)
+    strength: int      # 3 full name or alias phrase, 2 first name / title+surname, 1 fuzzy
+
+
+@dataclass
+class _Contact:
+    id: uuid.UUID
+    name: str
+    phrases: list[tuple[str, int]] = field(default_factory=list)  # (phrase lowercase, strength)
+
+
+def contact_names(attrs: dict[str, Any], body: str) -> tuple[str, list[str]]:
+    """(display name, aliases) of a contact's attrs, falling back to its body's first line."""
+    name = str(attrs.get("name") or "").strip()
+    if not name:
+        first = body.strip().splitlines()[0] if body.strip() else ""
+        name = re.split(r"\s[-–—(,]|\s\+|\s\d", first, maxsplit=1)[0].strip()[:80]
+    aliases = attrs.get("aliases") or []
+    if isinstance(aliases, str):
+        aliases = [aliases]
+    return name, [str(a).strip() for a in aliases if str(a).strip()]
+
+
+def _words(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _strip_possessive(word: str) -> str:
+    return re.sub(r"['’]s$", "", word)
+
+
+class NameIndex:
+    def __init__(self, contacts: Iterable[tuple[uuid.UUID, dict[str, Any], str]]):
+        self.contacts: dict[uuid.UUID, _Contact] = {}
+        first_counts: dict[str, int] = {}
+        for cid, attrs, body in contacts:
+            name, aliases = contact_names(attrs or {}, body or "")
+            c = _Contact(cid, name)
+            tokens = [_strip_possessive(t).lower() for t, _, _ in _words(name)]
+            if tokens:
+                c.phrases.append((" ".join(tokens), 3))
+            for alias in aliases:
+                at = [_strip_possessive(t).lower() for t, _, _ in _words(alias)]
+                if at:
+                    c.phrases.append((" ".join(at), 3))
+            if len(tokens) >= 2:
+                first = tokens[0]
+                if first not in TITLES:
+                    c.phrases.append((first, 2))
+                    first_counts[first] = first_counts.get(first, 0) + 1
+                for title in TITLES[:7]:
+                    c.phrases.append((f"{title} {tokens[-1]}", 2))
+            self.contacts[cid] = c
+        # a first name shared by two contacts names neither on its own (strength 1: a candidate)
+        self._by_first: dict[str, list[tuple[list[str], uuid.UUID, int]]] = {}
+        self._fuzzy: list[tuple[str, uuid.UUID]] = []
+        for c in self.contacts.values():
+            c.phrases = [(p, 1 if s == 2 and first_counts.get(p, 0) > 1 else s) for p, s in c.phrases]
+            for phrase, strength in c.phrases:
+                parts = phrase.split(" ")
+                self._by_first.setdefault(parts[0], []).append((parts, c.id, strength))
+                if len(parts) == 1 and len(phrase) >= FUZZY_MIN_LENGTH and strength >= 2:
+                    self._fuzzy.append((phrase, c.id))
+
+    def __len__(self) -> int:
+        return len(self.contacts)
+
+    def find(self, text: str, *, fuzzy: bool = True) -> list[Found]:
+        """Every contact the text names, best evidence per contact, in order of appearance."""
+        words = [(_strip_possessive(w).lower(), s, e, w) for w, s, e in _words(text)]
+        best: dict[uuid.UUID, Found] = {}
+
+        def offer(found: Found) -> None:
+            old = best.get(found.contact_id)
+            if old is None or (found.strength, found.exact) > (old.strength, old.exact):
+                best[found.contact_id] = found
+
+        for i, (low, s, _e, _raw) in enumerate(words):
+            for parts, cid, strength in self._by_first.get(low, ()):
+                n = len(parts)
+                if [w[0] for w in words[i:i + n]] != parts:
+                    continue
+                raw = text[s:words[i + n - 1][2]]
+                if self._acceptable(" ".join(parts), raw):
+                    offer(Found(cid, raw, s, words[i + n - 1][2], True, strength))
+        if fuzzy and self._fuzzy:
+            for low, s, e, raw in words:
+                if len(low) < FUZZY_MIN_LENGTH - 1 or not raw[:1].isupper() or low in self._by_first:
+                    continue
+                for phrase, cid in self._fuzzy:
+                    if cid not in best and fuzz.ratio(low, phrase) >= FUZZY_MIN_RATIO:
+                        offer(Found(cid, raw, s, e, False, 1))
+        found = list(best.values())
+        # "Jonah's mum" names Sue, not Jonah: drop a name inside another contact's longer name
+        found = [f for f in found if not any(
+            o is not f and o.start <= f.start and f.end <= o.end and (o.end - o.start) > (f.end - f.start)
+            for o in found)]
+        return sorted(found, key=lambda f: (f.start, -f.strength))
+
+    @staticmethod
+    def _acceptable(phrase: str, raw: str) -> bool:
+        if len(phrase) == 1:  # one-letter aliases ("J") only as a capital standing alone
+            return _strip_possessive(raw).isupper()
+        if phrase in COMMON_WORD_NAMES:
+            return raw[:1].isupper()
+        return True

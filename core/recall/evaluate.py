@@ -1,0 +1,256 @@
+"""`neurons eval DATASET`: score recall on a memory-eval/1 file (shared/eval/FORMAT.md).
+
+Each space is ingested under its own device identity (one store for all), with the dataset's
+created_at, its ids mapped to uuids, and its edges as given, as derived by capture, or both; then
+the vectors are filled, and every query is asked through `Memory.ask` -- the call the app makes --
+in each mode. Prints FORMAT.md's JSON with --json (and nothing else on stdout), else a table.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import sys
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core.model import Identity, InvalidInput, Kind, NeuronsError, Relation
+
+log = logging.getLogger(__name__)
+
+FORMAT = "memory-eval/1"
+MODES = ("default", "keyword", "vector", "hybrid")
+EDGE_SOURCES = ("given", "derived", "both")
+METRICS = ("R@5", "R@10", "P@5", "hit@5", "MRR", "nDCG@10", "avoid@5")
+K = 10
+
+
+# -- metrics ---------------------------------------------------------------------------------------
+
+def score_query(ranked: list[str | None], gold: list[str], avoid: list[str] | None = None) -> dict[str, float]:
+    """The metrics of one query: `ranked` ids best first (None for rows that are not in the set)."""
+    gold_set = set(gold)
+    if not gold_set:
+        raise ValueError("a query without gold is not scored")
+    top10 = ranked[:K]
+    hits5 = len(gold_set.intersection(top10[:5]))
+    hits10 = len(gold_set.intersection(top10))
+    first = next((i for i, r in enumerate(top10) if r in gold_set), None)
+    dcg = sum(1.0 / math.log2(i + 2) for i, r in enumerate(top10) if r in gold_set)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(len(gold_set), K)))
+    return {
+        "R@5": hits5 / len(gold_set),
+        "R@10": hits10 / len(gold_set),
+        "P@5": hits5 / 5,
+        "hit@5": 1.0 if hits5 else 0.0,
+        "MRR": 1.0 / (first + 1) if first is not None else 0.0,
+        "nDCG@10": dcg / ideal,
+        "avoid@5": 1.0 if avoid and set(avoid).intersection(top10[:5]) else 0.0,
+    }
+
+
+def aggregate(scored: list[tuple[str, dict[str, float]]]) -> dict[str, dict[str, float]]:
+    """Means per category and over ALL, from (category, metrics) pairs."""
+    groups: dict[str, list[dict[str, float]]] = defaultdict(list)
+    for category, m in scored:
+        groups["ALL"].append(m)
+        groups[category].append(m)
+    out: dict[str, dict[str, float]] = {}
+    for name in ["ALL", *sorted(g for g in groups if g != "ALL")]:
+        rows = groups[name]
+        out[name] = {"n": len(rows)}
+        for metric in METRICS:
+            out[name][metric] = round(float(np.mean([r[metric] for r in rows])), 4)
+    return out
+
+
+def percentiles(values_ms: list[float]) -> dict[str, float]:
+    if not values_ms:
+        return {"p50": 0.0, "p95": 0.0}
+    arr = np.asarray(values_ms, dtype=float)
+    return {"p50": round(float(np.percentile(arr, 50)), 2), "p95": round(float(np.percentile(arr, 95)), 2)}
+
+
+# -- the dataset -----------------------------------------------------------------------------------
+
+def load_dataset(path: str | Path) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InvalidInput(f"{path} is not a {FORMAT} dataset")
+    for space in data.get("spaces") or []:
+        for key in ("id", "now", "neurons", "queries"):
+            if key not in space:
+                raise InvalidInput(f"space {space.get('id')!r} of {path} has no {key!r}")
+    return data
+
+
+def _ts(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    when = datetime.fromisoformat(value)
+    if when.tzinfo is None:
+        raise InvalidInput(f"{value!r} has no UTC offset")
+    return when
+
+
+def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UUID]:
+    """Capture the space's neurons (and link its edges) as `memory`'s identity; dataset id -> uuid."""
+    ids: dict[str, uuid.UUID] = {}
+    derive = edges in ("derived", "both")
+    order = sorted(space["neurons"], key=lambda n: n["created_at"])  # stable: file order on ties
+    for item in order:
+        neuron = memory.capture(item["text"], kind=Kind.parse(item["kind"]),
+                                attrs=dict(item.get("attrs") or {}),
+                                created_at=_ts(item["created_at"]), derive=derive)
+        ids[item["id"]] = neuron.id
+    if edges in ("given", "both"):
+        for e in space.get("edges") or []:
+            if e["from"] not in ids or e["to"] not in ids:
+                raise InvalidInput(f"edge {e['from']} -> {e['to']} of space {space['id']} names a "
+                                   "neuron the space does not hold")
+            edge = memory.link(ids[e["from"]], ids[e["to"]], Relation.parse(e["type"]),
+                               valid_from=_ts(e.get("valid_from")), derived_by=None)
+            if e.get("valid_to"):
+                memory.unlink(edge.id, at=_ts(e["valid_to"]))
+    return ids
+
+
+def fill_vectors(memory) -> int:
+    """Embed every neuron of the store that has no vector of the current model."""
+    filler = getattr(memory, "fill_vectors", None)
+    if callable(filler):
+        return filler()
+    from core.recall.search import embedder_of  # noqa: PLC0415
+    from core.store import queries as q  # noqa: PLC0415
+
+    emb = embedder_of(memory)
+    if emb is None:
+        return 0
+    done = 0
+    while True:
+        with memory.store.reading() as cur:
+            batch = q.pending_embeddings(cur, emb.name, 256)
+        if not batch:
+            return done
+        vecs = emb.embed([body for _, body in batch])
+        with memory.store.transaction() as cur:
+            q.save_embeddings(cur, [(nid, v) for (nid, _), v in zip(batch, vecs)], emb.name)
+        done += len(batch)
+
+
+# -- the run ---------------------------------------------------------------------------------------
+
+def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str,
+             progress=None) -> dict[str, Any]:
+    """Ingest every space, answer every query in every mode, score: FORMAT.md's object."""
+    t0 = time.monotonic()
+    spaces = []
+    for space in data["spaces"]:
+        view = memory.as_identity(Identity(device_id=uuid.uuid4()))
+        ids = ingest_space(view, space, edges)
+        spaces.append((space, view, {v: k for k, v in ids.items()}))
+        if progress:
+            progress(f"ingested {space['id']}: {len(ids)} neurons")
+    fill_vectors(memory)
+    ingest_s = time.monotonic() - t0
+    if progress:
+        progress(f"vectors filled; ingest took {ingest_s:.1f}s")
+    latencies: list[float] = []
+    by_mode: dict[str, dict[str, dict[str, float]]] = {}
+    n_queries = 0
+    for mode in modes:
+        scored: list[tuple[str, dict[str, float]]] = []
+        for space, view, back in spaces:
+            now = _ts(space["now"])
+            for query in space["queries"]:
+                if not query.get("gold"):
+                    continue
+                t = time.perf_counter()
+                results = view.ask(query["text"], limit=K, mode=mode, now=now)
+                elapsed = (time.perf_counter() - t) * 1000
+                if mode == "default":
+                    latencies.append(elapsed)
+                ranked = [back.get(r.neuron.id) for r in results]
+                scored.append((query.get("category") or "uncategorised",
+                               score_query(ranked, query["gold"], query.get("avoid"))))
+        by_mode[mode] = aggregate(scored)
+        n_queries = len(scored)
+        if progress:
+            progress(f"mode {mode}: R@10 {by_mode[mode]['ALL']['R@10']:.3f}")
+    return {
+        "dataset": data.get("name") or "",
+        "edges": edges,
+        "queries": n_queries,
+        "ingest_s": round(ingest_s, 2),
+        "latency_ms": percentiles(latencies),
+        "modes": by_mode,
+    }
+
+
+def render_table(report: dict[str, Any]) -> str:
+    lines = [f"{report['dataset']}  edges={report['edges']}  queries={report['queries']}  "
+             f"ingest {report['ingest_s']}s  latency p50 {report['latency_ms']['p50']} ms, "
+             f"p95 {report['latency_ms']['p95']} ms"]
+    header = f"{'mode':<8} {'category':<12} {'n':>4} " + " ".join(f"{m:>8}" for m in METRICS)
+    lines += ["", header, "-" * len(header)]
+    for mode, cats in report["modes"].items():
+        for cat, m in cats.items():
+            lines.append(f"{mode:<8} {cat:<12} {m['n']:>4} " + " ".join(f"{m[k]:>8.3f}" for k in METRICS))
+    return "\n".join(lines)
+
+
+def run_eval(args) -> int:
+    from core.memory import Memory  # noqa: PLC0415
+    from core.settings import Settings  # noqa: PLC0415
+
+    modes = [m.strip() for m in str(getattr(args, "modes", "") or ",".join(MODES)).split(",") if m.strip()]
+    for m in modes:
+        if m not in MODES:
+            print(f"neurons: unknown mode {m!r}: use {', '.join(MODES)}", file=sys.stderr)
+            return 2
+    edges = getattr(args, "edges", "given") or "given"
+    if edges not in EDGE_SOURCES:
+        print(f"neurons: unknown edge source {edges!r}: use {', '.join(EDGE_SOURCES)}", file=sys.stderr)
+        return 2
+    try:
+        data = load_dataset(args.dataset)
+    except NeuronsError as exc:
+        print(f"neurons: {exc}", file=sys.stderr)
+        return 2
+    tmp = None
+    if getattr(args, "data_dir", None) or getattr(args, "dsn", None):
+        settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
+    else:
+        tmp = tempfile.TemporaryDirectory(prefix="neurons-eval-")
+        settings = Settings.from_env(data_dir=Path(tmp.name) / "data")
+    settings.embed_in_background = False
+
+    def progress(msg: str) -> None:
+        if getattr(args, "verbose", False) or not getattr(args, "json", False):
+            print(msg, file=sys.stderr, flush=True)
+
+    try:
+        memory = Memory.open(settings)
+        try:
+            report = evaluate(memory, data, modes, edges, progress=progress)
+        finally:
+            memory.close()
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    if getattr(args, "json", False):
+        sys.stdout.write(json.dumps(report) + "\n")
+    else:
+        print(render_table(report))
+    return 0
