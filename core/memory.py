@@ -132,13 +132,18 @@ class Memory:
 
         model = variant_name("fp32")
 
+        fetched: dict[uuid.UUID, str] = {}
+
         def fetch(n: int):
             with self.store.reading() as cur:
-                return q.pending_embeddings(cur, model, n)
+                rows = q.pending_embeddings(cur, model, n)
+            fetched.clear()
+            fetched.update(rows)
+            return rows
 
         def save(rows, name: str) -> None:
             with self.store.transaction() as cur:
-                q.save_embeddings(cur, rows, name)
+                q.save_embeddings(cur, rows, name, texts=fetched)
 
         def count() -> int:
             with self.store.reading() as cur:

@@ -187,10 +187,15 @@ def count_pending_embeddings(cur: Cursor, model: str | None) -> int:
     return cur.fetchone()["n"]
 
 
-def save_embeddings(cur: Cursor, rows: Sequence[tuple[uuid.UUID, Sequence[float]]], model: str) -> None:
+def save_embeddings(cur: Cursor, rows: Sequence[tuple[uuid.UUID, Sequence[float]]], model: str,
+                    texts: dict[uuid.UUID, str] | None = None) -> None:
+    """Store vectors; with `texts`, only where the body is still the text that was embedded
+    (an edit made while the batch was computed must not get the old text's vector)."""
+    check = " AND body = %s" if texts is not None else ""
     cur.executemany(
-        "UPDATE neurons SET embedding = %s::vector, embedding_model = %s WHERE id = %s",
-        [("[" + ",".join(f"{float(x):.7g}" for x in vec) + "]", model, nid) for nid, vec in rows],
+        "UPDATE neurons SET embedding = %s::vector, embedding_model = %s WHERE id = %s" + check,
+        [("[" + ",".join(f"{float(x):.7g}" for x in vec) + "]", model, nid,
+          *((texts[nid],) if texts is not None else ())) for nid, vec in rows],
     )
 
 
