@@ -1,15 +1,301 @@
-"""Talking to a running Neurons app over its local socket (no Qt here: the CLI uses it too).
+"""One app per data dir, and talking to it over its local socket (no Qt: the CLI uses this too).
 
-Contract: `forward_capture(data_dir, text, kind, attrs) -> dict | None` returns the saved neuron's
-JSON when a running instance took the capture, None when no instance runs.
+The running desktop app holds the **instance lock** of its data dir and listens on a Unix socket
+beside it, in a private directory ($XDG_RUNTIME_DIR/neurons, else /tmp/neurons-<uid>, mode 0700,
+owned by us). Both are named by a hash of the data dir's resolved path, so the path stays short.
+
+Protocol: one JSON object per line. The client sends one request and reads one reply:
+
+    {"op": "ping"}                                   -> {"ok": true, "pid": 123, "version": "..."}
+    {"op": "show"}                                   -> {"ok": true}       (raise the main window)
+    {"op": "quick_capture", "text": "..."}           -> {"ok": true}       (open the capture box)
+    {"op": "capture", "text": "...", "kind": null, "attrs": {}}
+                                                     -> {"ok": true, "neuron": {...}}
+    {"op": "search", "text": "...", "limit": 20}     -> {"ok": true, "neurons": [{...}, ...]}
+    {"op": "status"}                                 -> {"ok": true, ...what the app shows...}
+    {"op": "quit"}                                   -> {"ok": true}
+    anything refused                                 -> {"ok": false, "error": "a sentence"}
+
+Contract used by `neurons capture`: `forward_capture(data_dir, text, kind, attrs) -> dict | None`
+returns the saved neuron's JSON when a running instance took the capture, None when none runs.
+
+Only the process holding the instance lock removes a socket file (one left by a crash): a client
+that cannot connect just reports that no instance runs.
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import socket
+import stat
+import tempfile
+import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from core import __version__
+from core.model import NeuronsError
+
+log = logging.getLogger(__name__)
+
+# A request or reply line may hold a 2 MB body, JSON-escaped.
+MAX_LINE = 16 * 1024 * 1024
+CONNECT_TIMEOUT_S = 2.0
+# How long a client waits for the reply: a capture may wait for the app to finish opening its store.
+REPLY_TIMEOUT_S = 90.0
+
+
+class InstanceError(NeuronsError):
+    """The running app refused a request or could not be reached properly."""
+
+
+# -- where ---------------------------------------------------------------------------------------
+
+def runtime_dir() -> Path:
+    """A private directory for sockets: created 0700, and refused unless it is ours."""
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    base = Path(xdg) / "neurons" if xdg and Path(xdg).is_dir() else \
+        Path(tempfile.gettempdir()) / f"neurons-{os.getuid()}"
+    try:
+        base.mkdir(mode=0o700, parents=False, exist_ok=True)
+    except FileNotFoundError:
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = os.lstat(base)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise InstanceError(f"{base} is not a directory owned by this user; refusing to use it")
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        os.chmod(base, 0o700)
+    return base
+
+
+def _key(data_dir: Path | str) -> str:
+    resolved = Path(data_dir).expanduser().resolve()
+    return hashlib.sha256(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:20]
+
+
+def socket_path(data_dir: Path | str) -> Path:
+    return runtime_dir() / f"{_key(data_dir)}.sock"
+
+
+def lock_path(data_dir: Path | str) -> Path:
+    return runtime_dir() / f"{_key(data_dir)}.lock"
+
+
+# -- the client side -----------------------------------------------------------------------------
+
+def request(data_dir: Path | str, message: dict[str, Any], *,
+            timeout: float = REPLY_TIMEOUT_S) -> dict[str, Any] | None:
+    """Send one request to the running app; its reply, or None when no app listens.
+
+    Raises InstanceError when the app was reached but refused or did not answer.
+    """
+    try:
+        path = socket_path(data_dir)
+    except (OSError, InstanceError) as exc:
+        log.warning("no instance socket: %s", exc)
+        return None
+    if not path.exists():
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(CONNECT_TIMEOUT_S)
+        try:
+            sock.connect(str(path))
+        except OSError as exc:
+            if exc.errno in (errno.ECONNREFUSED, errno.ENOENT) or isinstance(exc, TimeoutError):
+                return None  # a socket left by a crashed app: nobody listens
+            raise
+        sock.settimeout(timeout)
+        sock.sendall(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+        try:
+            line = _read_line(sock)
+        except (TimeoutError, OSError) as exc:
+            raise InstanceError(f"the running Neurons app did not answer: {exc}") from None
+    finally:
+        sock.close()
+    if line is None:
+        raise InstanceError("the running Neurons app closed the connection without answering")
+    try:
+        reply = json.loads(line)
+    except ValueError:
+        raise InstanceError("the running Neurons app answered something that is not JSON") from None
+    if not isinstance(reply, dict):
+        raise InstanceError("the running Neurons app answered something that is not an object")
+    if not reply.get("ok"):
+        raise InstanceError(str(reply.get("error") or "the running Neurons app refused the request"))
+    return reply
+
+
+def is_running(data_dir: Path | str) -> bool:
+    try:
+        return request(data_dir, {"op": "ping"}, timeout=5) is not None
+    except InstanceError:
+        return True  # something answers there, even if badly
 
 
 def forward_capture(data_dir: Path, text: str, kind: str | None,
                     attrs: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None
+    reply = request(data_dir, {"op": "capture", "text": text, "kind": kind, "attrs": attrs or {}})
+    if reply is None:
+        return None
+    neuron = reply.get("neuron")
+    if not isinstance(neuron, dict):
+        raise InstanceError("the running Neurons app did not return the saved neuron")
+    return neuron
+
+
+def _read_line(sock: socket.socket) -> bytes | None:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return b"".join(chunks) if chunks else None
+        newline = chunk.find(b"\n")
+        if newline >= 0:
+            chunks.append(chunk[:newline])
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_LINE:
+            raise InstanceError("a message on the instance socket is too long")
+
+
+# -- the app side --------------------------------------------------------------------------------
+
+class InstanceLock:
+    """Held for the app's lifetime (flock: the kernel frees it if the process dies)."""
+
+    def __init__(self, data_dir: Path | str):
+        self.data_dir = Path(data_dir)
+        self.path = lock_path(data_dir)
+        self._fd: int | None = None
+
+    def try_acquire(self) -> bool:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return True
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+Handler = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class InstanceServer:
+    """Listens on the data dir's socket; each request is answered by `handler` on its own thread.
+
+    The handler returns the reply's fields (`ok` is added) or raises: a NeuronsError's message is
+    sent back as the error; anything else is logged and reported briefly.
+    """
+
+    def __init__(self, data_dir: Path | str, handler: Handler, lock: InstanceLock):
+        if not lock.held:
+            raise InstanceError("the instance lock must be held to listen")
+        self.data_dir = Path(data_dir)
+        self.handler = handler
+        self.path = socket_path(data_dir)
+        self._sock: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    def start(self) -> None:
+        # We hold the lock, so a socket file here is a crashed instance's: remove it.
+        try:
+            self.path.unlink()
+            log.info("removed the stale instance socket %s", self.path)
+        except FileNotFoundError:
+            pass
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)
+        try:
+            sock.bind(str(self.path))
+        finally:
+            os.umask(old)
+        sock.listen(16)
+        self._sock = sock
+        self._thread = threading.Thread(target=self._serve, name="neurons-instance", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()
+            try:
+                self.path.unlink()
+            except FileNotFoundError:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def _serve(self) -> None:
+        while not self._stopping.is_set():
+            sock = self._sock
+            if sock is None:
+                return
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                if self._stopping.is_set():
+                    return
+                log.exception("instance socket accept failed")
+                continue
+            threading.Thread(target=self._answer, args=(conn,), name="neurons-instance-request",
+                             daemon=True).start()
+
+    def _answer(self, conn: socket.socket) -> None:
+        with conn:
+            try:
+                conn.settimeout(30)
+                line = _read_line(conn)
+                if line is None:
+                    return
+                message = json.loads(line)
+                if not isinstance(message, dict) or not isinstance(message.get("op"), str):
+                    raise InstanceError("a request is a JSON object with an 'op'")
+                if message["op"] == "ping":
+                    reply = {"pid": os.getpid(), "version": __version__}
+                else:
+                    reply = self.handler(message)
+                reply = {"ok": True, **(reply or {})}
+            except NeuronsError as exc:
+                reply = {"ok": False, "error": str(exc)}
+            except ValueError as exc:
+                reply = {"ok": False, "error": f"not a valid request: {exc}"}
+            except Exception as exc:  # the app keeps serving; the client learns it failed
+                log.exception("instance request failed")
+                reply = {"ok": False, "error": f"the app failed: {type(exc).__name__}: {exc}"}
+            try:
+                conn.sendall(json.dumps(reply, ensure_ascii=False, default=str).encode() + b"\n")
+            except OSError:
+                log.warning("the client left before its reply was sent")
+
+
+__all__ = ["InstanceError", "InstanceLock", "InstanceServer", "forward_capture", "is_running",
+           "lock_path", "request", "runtime_dir", "socket_path"]

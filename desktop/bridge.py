@@ -1,0 +1,52 @@
+"""Calls into the GUI thread from other threads (the instance socket, Memory's listeners)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+from core.model import NeuronsError
+
+
+class Bridge(QObject):
+    changed = Signal(str, str)        # re-emitted on the GUI thread: (what, neuron id)
+    _changed_any = Signal(str, str)
+    _call = Signal(object)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._changed_any.connect(self._relay_changed, Qt.ConnectionType.QueuedConnection)
+        self._call.connect(self._run_call, Qt.ConnectionType.QueuedConnection)
+
+    def notify_changed(self, what: str, neuron_id: str) -> None:
+        """Any thread: tell the GUI the store changed."""
+        self._changed_any.emit(what, neuron_id)
+
+    @Slot(str, str)
+    def _relay_changed(self, what: str, neuron_id: str) -> None:
+        self.changed.emit(what, neuron_id)
+
+    def gui(self, fn: Callable[[], Any], timeout: float = 15.0) -> Any:
+        """Run fn on the GUI thread and return its value (or raise its exception)."""
+        if threading.current_thread() is threading.main_thread():
+            return fn()
+        box: dict[str, Any] = {}
+        done = threading.Event()
+        self._call.emit((fn, box, done))
+        if not done.wait(timeout):
+            raise NeuronsError("the app did not respond in time")
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    @Slot(object)
+    def _run_call(self, job) -> None:
+        fn, box, done = job
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
+            box["error"] = exc
+        finally:
+            done.set()

@@ -1,0 +1,357 @@
+"""Quick capture: a small always-on-top box. Type; it shows what it understood (kind, due time,
+people), which can be corrected; Enter saves, Esc cancels."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget,
+)
+
+from core import remind
+from core.model import InvalidInput, Kind, Neuron, NeuronsError
+from desktop import inputs, theme
+from desktop.detail import Context
+
+log = logging.getLogger(__name__)
+
+PREVIEW_DEBOUNCE_MS = 200
+KINDS = [Kind.NOTE, Kind.REMINDER, Kind.CONTACT]
+
+
+@dataclass
+class Preview:
+    text: str
+    kind: Kind
+    attrs: dict[str, Any]
+    people: list[tuple[str, str]] = field(default_factory=list)   # (id, title) of linked neurons
+
+
+def understand(memory, text: str, now: datetime | None = None) -> Preview:
+    """What capture would make of the text (core.capture.read), without saving anything."""
+    from core import capture  # noqa: PLC0415
+
+    understanding = capture.read(memory, text, None, {}, now=now)
+    ids = []
+    for edge in getattr(understanding, "edges", None) or []:
+        for end in (edge.from_id, edge.to_id):
+            if end not in ids:
+                ids.append(end)
+    people: list[tuple[str, str]] = []
+    if ids:
+        try:
+            found = memory.get_many([i for i in ids if _is_uuid(i)])
+        except NeuronsError:
+            found = {}
+        ordered = sorted(found.values(), key=lambda n: (n.kind is not Kind.CONTACT, n.title.lower()))
+        people = [(str(n.id), n.title) for n in ordered]
+    return Preview(text, understanding.kind, dict(understanding.attrs), people)
+
+
+def _is_uuid(value: object) -> bool:
+    import uuid  # noqa: PLC0415
+
+    return isinstance(value, uuid.UUID)
+
+
+class QuickCapture(QWidget):
+    saved = Signal(object)        # the Neuron
+    previewed = Signal(object)    # the Preview shown
+
+    def __init__(self, ctx: Context, parent: QWidget | None = None):
+        super().__init__(parent, Qt.WindowType.Window | Qt.WindowType.WindowStaysOnTopHint
+                         | Qt.WindowType.FramelessWindowHint)
+        self.ctx = ctx
+        self.setWindowTitle("Neurons — quick capture")
+        self.setWindowIcon(theme.app_icon())
+        self.setAccessibleName("Quick capture")
+        self.setAttribute(Qt.WidgetAttribute.WA_TranslucentBackground, False)
+        self.preview: Preview | None = None
+        self._pinned: set[str] = set()
+        self._generation = 0
+        self._saving = False
+        self._people_boxes: list[QCheckBox] = []
+
+        frame = QFrame(self)
+        frame.setObjectName("quickFrame")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(frame)
+        lay = QVBoxLayout(frame)
+        lay.setContentsMargins(16, 14, 16, 12)
+        lay.setSpacing(8)
+
+        self.text = QLineEdit()
+        self.text.setObjectName("askBox")
+        self.text.setPlaceholderText("What's on your mind?  e.g. “call Ana tomorrow at 10”")
+        self.text.setAccessibleName("Capture text")
+        self.text.setMinimumWidth(620)
+        self.text.textEdited.connect(self._edited)
+        self.text.installEventFilter(self)
+        lay.addWidget(self.text)
+
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        understood = QLabel("Understood as")
+        understood.setObjectName("subtle")
+        row.addWidget(understood)
+        self.kind = QComboBox()
+        self.kind.setAccessibleName("Kind")
+        for k in KINDS:
+            self.kind.addItem(theme.KIND_LABELS[k], k.value)
+        self.kind.activated.connect(lambda _: self._pin("kind"))
+        row.addWidget(self.kind)
+        self.due_label = QLabel("due")
+        self.due_label.setObjectName("subtle")
+        row.addWidget(self.due_label)
+        self.due = QLineEdit()
+        self.due.setAccessibleName("Due")
+        self.due.setPlaceholderText("no due time")
+        self.due.setMinimumWidth(150)
+        self.due.textEdited.connect(lambda _: self._pin("due"))
+        self.due.installEventFilter(self)
+        row.addWidget(self.due)
+        self.repeat = QComboBox()
+        self.repeat.setEditable(True)
+        self.repeat.setAccessibleName("Repeat")
+        for label, _ in inputs.REPEATS:
+            self.repeat.addItem(label)
+        self.repeat.activated.connect(lambda _: self._pin("repeat"))
+        self.repeat.lineEdit().textEdited.connect(lambda _: self._pin("repeat"))
+        row.addWidget(self.repeat)
+        self.due_hint = QLabel()
+        self.due_hint.setObjectName("hint")
+        row.addWidget(self.due_hint)
+        row.addStretch(1)
+        lay.addLayout(row)
+
+        self.people_row = QHBoxLayout()
+        self.people_label = QLabel("Links to")
+        self.people_label.setObjectName("subtle")
+        self.people_row.addWidget(self.people_label)
+        self.people_row.addStretch(1)
+        lay.addLayout(self.people_row)
+
+        bottom = QHBoxLayout()
+        self.hint = QLabel("Enter saves · Esc cancels · Tab to correct")
+        self.hint.setObjectName("hint")
+        self.error = QLabel()
+        self.error.setStyleSheet(f"color: {theme.OVERDUE};")
+        self.error.setWordWrap(True)
+        bottom.addWidget(self.hint)
+        bottom.addStretch(1)
+        bottom.addWidget(self.error)
+        lay.addLayout(bottom)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(PREVIEW_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.refresh_preview)
+        self._update_kind_fields()
+        self.kind.currentIndexChanged.connect(lambda _: self._update_kind_fields())
+        frame.setStyleSheet(
+            "#quickFrame { border: 1px solid palette(mid); border-radius: 12px;"
+            " background: palette(window); }")
+
+    # -- showing -----------------------------------------------------------------------------------
+
+    def open(self, text: str = "") -> None:
+        self.reset()
+        if text:
+            self.text.setText(text)
+            self._edited(text)
+        screen = QGuiApplication.primaryScreen()
+        self.adjustSize()
+        if screen is not None:
+            geo = screen.availableGeometry()
+            self.move(geo.center().x() - self.width() // 2, geo.top() + geo.height() // 4)
+        self.show()
+        self.raise_()
+        self.activateWindow()
+        self.text.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
+
+    def reset(self) -> None:
+        self._generation += 1
+        self._pinned.clear()
+        self._saving = False
+        self.preview = None
+        self.text.clear()
+        self.text.setEnabled(True)
+        self.due.clear()
+        self.kind.setCurrentIndex(0)
+        self.repeat.setCurrentIndex(0)
+        self.error.clear()
+        self.due_hint.clear()
+        self._set_people([])
+
+    def cancel(self) -> None:
+        self.hide()
+        self.reset()
+
+    # -- understanding -----------------------------------------------------------------------------
+
+    def _edited(self, _text: str) -> None:
+        self.error.clear()
+        self._timer.start()
+
+    def _pin(self, what: str) -> None:
+        self._pinned.add(what)
+        self.error.clear()
+        self._update_kind_fields()
+        if what == "due":
+            self._show_due_hint()
+
+    def refresh_preview(self) -> None:
+        text = self.text.text()
+        if not text.strip():
+            self.preview = None
+            self._set_people([])
+            return
+        self._generation += 1
+        generation = self._generation
+        now = self.ctx.now()
+
+        def shown(preview: Preview) -> None:
+            if generation != self._generation:
+                return
+            self.preview = preview
+            if "kind" not in self._pinned:
+                self.kind.setCurrentIndex(KINDS.index(preview.kind))
+            if "due" not in self._pinned:
+                try:
+                    due = remind.parse_time(preview.attrs.get("due_at"))
+                except InvalidInput:
+                    due = None
+                self.due.setText(inputs.due_field_text(due))
+            if "repeat" not in self._pinned:
+                self.repeat.setCurrentText(inputs.repeat_label(preview.attrs.get("rrule")))
+            self._set_people(preview.people)
+            self._update_kind_fields()
+            self._show_due_hint()
+            self.previewed.emit(preview)
+
+        def failed(exc: BaseException) -> None:
+            if generation == self._generation:
+                log.warning("could not preview the capture: %s", exc)
+                self.error.setText(f"(no preview: {exc})")
+
+        self.ctx.run(lambda m: understand(m, text, None), shown, "preview", failed)
+
+    def _update_kind_fields(self) -> None:
+        is_rem = self.kind.currentData() == Kind.REMINDER.value
+        for w in (self.due_label, self.due, self.repeat, self.due_hint):
+            w.setVisible(is_rem)
+
+    def _show_due_hint(self) -> None:
+        try:
+            due = inputs.parse_due(self.due.text(), self.ctx.now())
+        except InvalidInput:
+            self.due_hint.setText("?")
+            return
+        self.due_hint.setText(theme.relative(due, self.ctx.now()) if due else "")
+
+    def _set_people(self, people: list[tuple[str, str]]) -> None:
+        for box in self._people_boxes:
+            box.deleteLater()
+        self._people_boxes = []
+        for nid, title in people:
+            box = QCheckBox(title)
+            box.setChecked(True)
+            box.setProperty("neuronId", nid)
+            box.setAccessibleName(f"Link to {title}")
+            box.setToolTip("Uncheck to not link it")
+            self.people_row.insertWidget(self.people_row.count() - 1, box)
+            self._people_boxes.append(box)
+        self.people_label.setVisible(bool(people))
+
+    @property
+    def people(self) -> list[tuple[str, bool]]:
+        return [(str(b.property("neuronId")), b.isChecked()) for b in self._people_boxes]
+
+    # -- saving ------------------------------------------------------------------------------------
+
+    def request(self) -> tuple[str, str | None, dict[str, Any], set[str]]:
+        """(text, kind or None, attrs, ids not to link) from the box; raises InvalidInput."""
+        text = self.text.text()
+        if not text.strip():
+            raise InvalidInput("Type something first")
+        kind = self.kind.currentData()
+        attrs: dict[str, Any] = {}
+        now = self.ctx.now()
+        if kind == Kind.REMINDER.value:
+            due = inputs.parse_due(self.due.text(), now)
+            rule = inputs.repeat_value(self.repeat.currentText())
+            if rule:
+                if due is None:
+                    raise InvalidInput("A repeating reminder needs a due time")
+                remind.validate_rrule(rule, due)
+            if "due" in self._pinned or "kind" in self._pinned:
+                if due is not None:
+                    attrs["due_at"] = remind.iso(due)
+            if rule and ("repeat" in self._pinned or "kind" in self._pinned):
+                attrs["rrule"] = rule
+        # what was not corrected is left to capture, which reads the text again when saving
+        explicit_kind = kind if "kind" in self._pinned else None
+        unlinked = {nid for nid, checked in self.people if not checked}
+        return text, explicit_kind, attrs, unlinked
+
+    def save(self) -> None:
+        if self._saving:
+            return
+        try:
+            text, kind, attrs, unlinked = self.request()
+        except NeuronsError as exc:
+            self.error.setText(str(exc))
+            return
+        self._saving = True
+        self.text.setEnabled(False)
+        self.hint.setText("Saving…")
+
+        def write(m) -> Neuron:
+            neuron = m.capture(text, kind=kind, attrs=attrs or None)
+            if unlinked:
+                for edge in m.edges(neuron.id, open_only=True):
+                    if str(edge.other(neuron.id)) in unlinked:
+                        m.unlink(edge.id)
+            return neuron
+
+        def written(neuron: Neuron) -> None:
+            self.hint.setText("Enter saves · Esc cancels · Tab to correct")
+            self.saved.emit(neuron)
+            self.cancel()
+
+        def refused(exc: BaseException) -> None:
+            self._saving = False
+            self.text.setEnabled(True)
+            self.text.setFocus()
+            self.hint.setText("Enter saves · Esc cancels · Tab to correct")
+            self.error.setText(str(exc) if isinstance(exc, NeuronsError) else f"Not saved: {exc}")
+
+        if not self.ctx.run(write, written, "capture", refused):
+            refused(NeuronsError("Your memory is still opening; try again in a moment"))
+
+    # -- keys --------------------------------------------------------------------------------------
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.cancel()
+            return
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.save()
+            return
+        super().keyPressEvent(event)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if obj in (self.text, self.due):
+                if self._timer.isActive() and obj is self.text:
+                    self._timer.stop()  # save what was typed; capture reads it again anyway
+                self.save()
+                return True
+        return super().eventFilter(obj, event)

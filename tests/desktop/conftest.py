@@ -1,0 +1,87 @@
+"""Desktop fixtures: the real App and widgets on the real embedded store (a fresh identity per
+test), with only the clock and the notification daemon faked."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from core import remind
+
+pytest.importorskip("PySide6")
+pytest.importorskip("pytestqt")
+
+from desktop.notify import Notice, Notifier  # noqa: E402
+
+WAIT_MS = 30_000  # an upper bound for a worker round trip, never a timing assertion
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+
+class FakeClock(remind.Clock):
+    def __init__(self, now: datetime = T0):
+        self.current = now
+
+    def now(self) -> datetime:
+        return self.current
+
+    def advance(self, **delta: float) -> datetime:
+        self.current += timedelta(**delta)
+        return self.current
+
+
+class FakeNotifier(Notifier):
+    """Stands in for the desktop's notification daemon: records what would be shown; the test
+    answers a notice like a person clicking its action."""
+
+    kind = "fake"
+
+    def __init__(self):
+        super().__init__()
+        self.shown: list[Notice] = []
+        self.withdrawn: list[str] = []
+
+    def show(self, notice: Notice) -> None:
+        self.shown.append(notice)
+
+    def withdraw(self, key: str) -> None:
+        self.withdrawn.append(key)
+
+    def answer(self, key: str, action: str) -> None:
+        self.action.emit(key, action)
+
+    def keys(self) -> list[str]:
+        return [n.key for n in self.shown]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def notifier() -> FakeNotifier:
+    return FakeNotifier()
+
+
+def make_app(qtbot, memory, clock, notifier, **kw):
+    from desktop.app import App  # noqa: PLC0415
+
+    return App(memory=memory, notifier=notifier, clock=clock, use_tray=False, **kw)
+
+
+def settle(qtbot, app) -> None:
+    """Wait until every task sent to the worker has been delivered."""
+    qtbot.waitUntil(lambda: app.worker.busy == 0, timeout=WAIT_MS)
+
+
+@pytest.fixture
+def app(qtbot, embedded_memory, clock, notifier):
+    app = make_app(qtbot, embedded_memory, clock, notifier)
+    app.window.show()
+    qtbot.waitExposed(app.window)
+    settle(qtbot, app)
+    yield app
+    settle(qtbot, app)
+    app.close()

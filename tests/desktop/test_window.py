@@ -1,0 +1,260 @@
+"""The main window on the real embedded store: ask, lists, edit in place, links, states, keys."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit, QListWidget, QPlainTextEdit
+
+from core import remind
+from core.model import Kind, Relation, State
+from tests.desktop.conftest import WAIT_MS, settle
+
+
+def wait_rows(qtbot, window, predicate) -> None:
+    qtbot.waitUntil(lambda: predicate([str(r.neuron.id) for r in window.rows.rows()]), timeout=WAIT_MS)
+
+
+def open_detail(qtbot, app, neuron) -> None:
+    app.window.open_neuron(str(neuron.id))
+    qtbot.waitUntil(lambda: app.window.detail.current_id == str(neuron.id), timeout=WAIT_MS)
+    settle(qtbot, app)
+
+
+def test_empty_states_say_what_to_do(app, qtbot):
+    window = app.window
+    window.show_section("notes")
+    qtbot.waitUntil(lambda: window.list_stack.currentWidget() is window.empty
+                    and "Ctrl+N" in window.empty.text(), timeout=WAIT_MS)
+    assert window.detail.stack.currentIndex() == 0  # "Select something to see it here"
+    window.show_section("trash")
+    qtbot.waitUntil(lambda: "trash is empty" in window.empty.text(), timeout=WAIT_MS)
+
+
+def test_ask_answers_as_you_type_with_why(app, embedded_memory, qtbot):
+    milk = embedded_memory.capture("Buy oat milk at the corner shop", kind="note")
+    embedded_memory.capture("Dentist on Friday", kind="note")
+    window = app.window
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: window.ask.hasFocus(), timeout=WAIT_MS)
+    qtbot.keyClicks(window.ask, "oat milk")
+    wait_rows(qtbot, window, lambda ids: str(milk.id) in ids)
+    assert window.section == "results"
+    row = next(r for r in window.rows.rows() if r.neuron.id == milk.id)
+    assert row.why  # the reason it is there is shown under it
+    assert "oat milk" in window.list_title.text()
+    # keyboard: Down goes to the results, Enter opens the first in the detail pane
+    qtbot.keyClick(window.ask, Qt.Key.Key_Down)
+    assert window.rows.hasFocus()
+    qtbot.keyClick(window.rows, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.detail.current_id == window.rows.current_id(), timeout=WAIT_MS)
+    # Escape in the ask box clears it and goes back to the list that was shown
+    window.ask.setFocus()
+    qtbot.keyClick(window.ask, Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: window.section == "upcoming", timeout=WAIT_MS)
+
+
+def test_ask_says_when_nothing_matches(app, qtbot):
+    app.window.set_question("zebra crossing quantum")
+    qtbot.waitUntil(lambda: app.window.section == "results"
+                    and "Nothing matches" in app.window.empty.text(), timeout=WAIT_MS)
+
+
+def test_lists_split_reminders_into_overdue_upcoming_done(app, embedded_memory, clock, qtbot):
+    past = embedded_memory.capture("pay the gas bill", kind="reminder",
+                                   attrs={"due_at": remind.iso(clock.now().replace(day=1))})
+    future = embedded_memory.capture("book the car service", kind="reminder",
+                                     attrs={"due_at": remind.iso(clock.now().replace(day=20))})
+    finished = embedded_memory.capture("renew the passport", kind="reminder",
+                                       attrs={"due_at": remind.iso(clock.now())})
+    embedded_memory.done(finished.id)
+    window = app.window
+    window.show_section("overdue")
+    wait_rows(qtbot, window, lambda ids: ids == [str(past.id)])
+    window.show_section("upcoming")
+    wait_rows(qtbot, window, lambda ids: ids == [str(future.id)])
+    window.show_section("done")
+    wait_rows(qtbot, window, lambda ids: ids == [str(finished.id)])
+    qtbot.waitUntil(lambda: window._sidebar_items["overdue"].text().endswith("1"), timeout=WAIT_MS)
+
+
+def test_edit_in_place_saves_to_the_store(app, embedded_memory, qtbot):
+    note = embedded_memory.capture("Ideas for the garden", kind="note")
+    open_detail(qtbot, app, note)
+    detail = app.window.detail
+    detail.body.setFocus()
+    detail.body.moveCursor(detail.body.textCursor().MoveOperation.End)
+    qtbot.keyClicks(detail.body, ": plant tomatoes")
+    assert detail.save_button.isEnabled()
+    qtbot.keyClick(detail.body, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: embedded_memory.get(note.id).body == "Ideas for the garden: plant tomatoes",
+                    timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: detail.save_note.text() == "Saved ✓", timeout=WAIT_MS)
+    # tags are attrs: a comma list
+    tags = detail._fields["tags"]
+    tags.setFocus()
+    qtbot.keyClicks(tags, "garden, summer")
+    qtbot.mouseClick(detail.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: embedded_memory.get(note.id).attrs.get("tags") == ["garden", "summer"],
+                    timeout=WAIT_MS)
+
+
+def test_edit_contact_fields(app, embedded_memory, qtbot):
+    ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
+    open_detail(qtbot, app, ana)
+    detail = app.window.detail
+    phone = detail._fields["phone"]
+    qtbot.keyClicks(phone, "+351 912 345 678")
+    aliases = detail._fields["aliases"]
+    qtbot.keyClicks(aliases, "Aninhas, A.L.")
+    detail.save()
+    qtbot.waitUntil(lambda: embedded_memory.get(ana.id).attrs.get("phone") == "+351 912 345 678",
+                    timeout=WAIT_MS)
+    assert embedded_memory.get(ana.id).attrs["aliases"] == ["Aninhas", "A.L."]
+    assert embedded_memory.get(ana.id).attrs["name"] == "Ana Lopes"
+
+
+def test_changing_the_due_time_reschedules(app, embedded_memory, clock, qtbot):
+    rem = embedded_memory.capture("water the plants", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now()),
+                                         "notified_at": remind.iso(clock.now())})
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    due = detail._fields["due_at"]
+    due.selectAll()
+    qtbot.keyClicks(due, "in 3 h")
+    repeat = detail._fields["rrule"]
+    repeat.setCurrentText("Every day")
+    detail.save()
+    expected = clock.now().replace(microsecond=0) + timedelta(hours=3)
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).attrs.get("rrule") == "FREQ=DAILY", timeout=WAIT_MS)
+    attrs = embedded_memory.get(rem.id).attrs
+    assert remind.parse_time(attrs["due_at"]) == expected
+    assert "notified_at" not in attrs  # it will fire at its new time
+
+
+def test_a_bad_due_time_is_refused_with_a_sentence(app, embedded_memory, clock, qtbot):
+    rem = embedded_memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    detail._fields["due_at"].setText("the day after never")
+    detail._touched()
+    detail.save()
+    assert "not a time I can read" in detail.error.text()
+    assert embedded_memory.get(rem.id).attrs["due_at"] == rem.attrs["due_at"]
+
+
+def test_link_by_search_then_close_the_link(app, embedded_memory, qtbot):
+    trip = embedded_memory.capture("Trip to Lisbon in May", kind="note")
+    ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
+    open_detail(qtbot, app, trip)
+    detail = app.window.detail
+    detail.link_relation.setCurrentIndex(detail.link_relation.findData(Relation.CONCERNS.value))
+    detail.link_search.setFocus()
+    qtbot.keyClicks(detail.link_search, "Lopes")
+    qtbot.waitUntil(lambda: detail.candidates.isVisible() and detail.candidates.count() >= 1
+                    and detail.candidates.currentItem() is not None, timeout=WAIT_MS)
+    assert detail.candidates.currentItem().data(Qt.ItemDataRole.UserRole) == str(ana.id)
+    qtbot.keyClick(detail.link_search, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: any(e.relation is Relation.CONCERNS and e.other(trip.id) == ana.id
+                                for e in embedded_memory.edges(trip.id, open_only=True)), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: detail.links.count() == 1
+                    and detail.links.item(0).data(Qt.ItemDataRole.UserRole) is not None, timeout=WAIT_MS)
+    assert "Ana Lopes" in detail.links.item(0).text()
+    # open the linked neuron from the list, come back, close the link
+    detail.links.setCurrentRow(0)
+    qtbot.mouseClick(detail.open_link_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: detail.current_id == str(ana.id), timeout=WAIT_MS)
+    open_detail(qtbot, app, trip)
+    detail.links.setCurrentRow(0)
+    qtbot.mouseClick(detail.close_link_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not embedded_memory.edges(trip.id, open_only=True), timeout=WAIT_MS)
+    closed = embedded_memory.edges(trip.id)
+    assert len(closed) == 1 and closed[0].valid_to is not None  # kept, dated
+    qtbot.waitUntil(lambda: "1 closed" in detail.links_title.text(), timeout=WAIT_MS)
+
+
+def test_done_archive_trash_restore_buttons(app, embedded_memory, qtbot):
+    rem = embedded_memory.capture("return the library books", kind="reminder",
+                                  attrs={"due_at": "2026-03-05T10:00:00+00:00"})
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    assert detail.done_button.isVisible() and detail.snooze_button.isVisible()
+    qtbot.mouseClick(detail.done_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.DONE, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: detail.restore_button.isVisible(), timeout=WAIT_MS)
+    qtbot.mouseClick(detail.restore_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.ACTIVE, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: detail.archive_button.isVisible() and not detail.restore_button.isVisible(),
+                    timeout=WAIT_MS)
+    qtbot.mouseClick(detail.archive_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.ARCHIVED, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: detail.trash_button.isVisible() and detail.restore_button.isVisible(),
+                    timeout=WAIT_MS)
+    qtbot.mouseClick(detail.trash_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.TRASHED, timeout=WAIT_MS)
+    app.window.show_section("trash")
+    wait_rows(qtbot, app.window, lambda ids: ids == [str(rem.id)])
+
+
+def test_delete_key_trashes_the_selected_row(app, embedded_memory, qtbot):
+    note = embedded_memory.capture("an old thought", kind="note")
+    window = app.window
+    window.show_section("notes")
+    wait_rows(qtbot, window, lambda ids: ids == [str(note.id)])
+    window.rows.setFocus()
+    window.rows.setCurrentRow(0)
+    qtbot.waitUntil(lambda: window.detail.current_id == str(note.id), timeout=WAIT_MS)
+    qtbot.keyClick(window.rows, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: embedded_memory.get(note.id).state is State.TRASHED, timeout=WAIT_MS)
+
+
+def test_snooze_button_sets_snoozed_until(app, embedded_memory, clock, qtbot):
+    rem = embedded_memory.capture("stretch", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    first = detail.snooze_button.menu().actions()[0]   # 10 minutes
+    first.trigger()
+    qtbot.waitUntil(lambda: "snoozed_until" in embedded_memory.get(rem.id).attrs, timeout=WAIT_MS)
+    assert remind.parse_time(embedded_memory.get(rem.id).attrs["snoozed_until"]) == \
+        clock.now() + remind.SNOOZE_DEFAULT
+
+
+def test_contact_page_is_a_timeline(app, embedded_memory, qtbot):
+    ana = embedded_memory.capture("Ana Lopes, architect", kind="contact", attrs={"name": "Ana Lopes"})
+    lunch = embedded_memory.capture("Lunch with Ana Lopes about the flat", kind="note")
+    gift = embedded_memory.capture("Birthday present: a fountain pen", kind="note")
+    embedded_memory.link(gift.id, ana.id, Relation.CONCERNS)
+    open_detail(qtbot, app, ana)
+    detail = app.window.detail
+    assert detail.timeline.isVisible()
+    assert "Ana Lopes" in detail.timeline_title.text()
+    qtbot.waitUntil(lambda: {str(lunch.id), str(gift.id)}
+                    <= {str(r.neuron.id) for r in detail.timeline.rows()}, timeout=WAIT_MS)
+    assert all(r.neuron.id != ana.id for r in detail.timeline.rows())
+
+
+def test_controls_have_accessible_names(app, embedded_memory, qtbot):
+    rem = embedded_memory.capture("check the smoke alarm", kind="reminder",
+                                  attrs={"due_at": "2026-03-09T10:00:00+00:00"})
+    open_detail(qtbot, app, rem)
+    missing = []
+    for cls in (QAbstractButton, QLineEdit, QPlainTextEdit, QComboBox, QListWidget):
+        for w in app.window.findChildren(cls):
+            if isinstance(w.parent(), QComboBox):
+                continue  # an editable combo's own line edit: the combo carries the name
+            if w.isVisible() and not (w.accessibleName() or (isinstance(w, QAbstractButton) and w.text())):
+                missing.append(f"{cls.__name__} {w.objectName() or w.parent().__class__.__name__}")
+    for w in app.quick.findChildren(QLineEdit) + app.quick.findChildren(QComboBox):
+        if w.parent() is not None and not w.accessibleName() and not isinstance(w.parent(), QComboBox):
+            missing.append(f"quick {w.__class__.__name__}")
+    assert not missing, missing
+
+
+def test_store_changes_elsewhere_refresh_the_window(app, embedded_memory, qtbot):
+    window = app.window
+    window.show_section("notes")
+    settle(qtbot, app)
+    note = embedded_memory.capture("written by another part of the app", kind=Kind.NOTE)
+    wait_rows(qtbot, window, lambda ids: str(note.id) in ids)
