@@ -4,6 +4,7 @@ people), which can be corrected; Enter saves, Esc cancels."""
 from __future__ import annotations
 
 import logging
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -15,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import remind
-from core.model import InvalidInput, Kind, Neuron, NeuronsError
+from core.model import InvalidInput, Kind, Neuron, NeuronsError, Relation
 from desktop import inputs, theme
 from desktop.detail import Context
 
@@ -30,7 +31,7 @@ class Preview:
     text: str
     kind: Kind
     attrs: dict[str, Any]
-    people: list[tuple[str, str]] = field(default_factory=list)   # (id, title) of linked neurons
+    people: list[tuple[str, str]] = field(default_factory=list)   # (id, label) of what it links to
 
 
 def understand(memory, text: str, now: datetime | None = None) -> Preview:
@@ -38,26 +39,21 @@ def understand(memory, text: str, now: datetime | None = None) -> Preview:
     from core import capture  # noqa: PLC0415
 
     understanding = capture.read(memory, text, None, {}, now=now)
-    ids = []
-    for edge in getattr(understanding, "edges", None) or []:
-        for end in (edge.from_id, edge.to_id):
-            if end not in ids:
-                ids.append(end)
+    # the edges capture would insert for this text, seen from a neuron not yet saved
+    draft = Neuron(id=uuid.uuid4(), kind=understanding.kind, body=text, attrs=dict(understanding.attrs))
+    relation_of: dict[uuid.UUID, Relation] = {}
+    for edge in understanding.edges_for(draft):
+        other = edge.other(draft.id)
+        if other != draft.id:
+            relation_of.setdefault(other, edge.relation)
     people: list[tuple[str, str]] = []
-    if ids:
-        try:
-            found = memory.get_many([i for i in ids if _is_uuid(i)])
-        except NeuronsError:
-            found = {}
+    if relation_of:
+        found = memory.get_many(list(relation_of))
         ordered = sorted(found.values(), key=lambda n: (n.kind is not Kind.CONTACT, n.title.lower()))
-        people = [(str(n.id), n.title) for n in ordered]
+        for n in ordered:
+            label = n.title if relation_of[n.id] is not Relation.SUPERSEDES else f"replaces: {n.title}"
+            people.append((str(n.id), label))
     return Preview(text, understanding.kind, dict(understanding.attrs), people)
-
-
-def _is_uuid(value: object) -> bool:
-    import uuid  # noqa: PLC0415
-
-    return isinstance(value, uuid.UUID)
 
 
 class QuickCapture(QWidget):

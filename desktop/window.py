@@ -290,7 +290,7 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence("Ctrl+K"), self, activated=self.focus_ask,
                   context=Qt.ShortcutContext.WindowShortcut)
         QShortcut(QKeySequence("Ctrl+F"), self, activated=self.focus_ask)
-        QShortcut(QKeySequence("Ctrl+N"), self, activated=self.quick_capture)
+        QShortcut(QKeySequence("Ctrl+N"), self, activated=self.quick_capture.emit)
         QShortcut(QKeySequence("F5"), self, activated=self.refresh)
         for i, key in enumerate(["overdue", "upcoming", "done", "notes", "contacts", "archive", "trash"], 1):
             QShortcut(QKeySequence(f"Ctrl+{i}"), self, activated=lambda k=key: self.show_section(k))

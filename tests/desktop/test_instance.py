@@ -1,0 +1,132 @@
+"""core.instance: one app per data dir, requests over its socket, stale sockets (no Qt)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import threading
+
+import pytest
+
+from core import instance
+from core.model import InvalidInput
+
+
+@pytest.fixture(autouse=True)
+def runtime(tmp_path, monkeypatch):
+    run = tmp_path / "run"
+    run.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
+    return run
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return tmp_path / "data"
+
+
+def serve(data_dir, handler):
+    lock = instance.InstanceLock(data_dir)
+    assert lock.try_acquire()
+    server = instance.InstanceServer(data_dir, handler, lock)
+    server.start()
+    return lock, server
+
+
+def test_paths_are_short_private_and_per_data_dir(tmp_path, data_dir, runtime):
+    path = instance.socket_path(data_dir)
+    assert path.parent == runtime / "neurons"
+    assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
+    assert len(str(path)) < 100
+    assert instance.socket_path(data_dir) == instance.socket_path(str(data_dir) + "/")
+    assert instance.socket_path(tmp_path / "other") != path
+
+
+def test_one_lock_holder_per_data_dir(data_dir):
+    first, second = instance.InstanceLock(data_dir), instance.InstanceLock(data_dir)
+    assert first.try_acquire()
+    assert not second.try_acquire()
+    first.release()
+    assert second.try_acquire()
+    second.release()
+
+
+def test_nobody_listening_means_none(data_dir):
+    assert instance.request(data_dir, {"op": "ping"}) is None
+    assert instance.forward_capture(data_dir, "hello", None, None) is None
+    assert instance.is_running(data_dir) is False
+
+
+def test_requests_are_answered_by_the_handler(data_dir):
+    seen = []
+
+    def handler(message):
+        seen.append(message)
+        if message["op"] == "capture":
+            if not message["text"].strip():
+                raise InvalidInput("text is empty")
+            return {"neuron": {"id": "abc", "body": message["text"], "kind": message["kind"]}}
+        if message["op"] == "boom":
+            raise RuntimeError("kaput")
+        return {"echo": message["op"]}
+
+    lock, server = serve(data_dir, handler)
+    try:
+        assert instance.request(data_dir, {"op": "ping"})["pid"] == os.getpid()
+        assert instance.is_running(data_dir)
+        big = "x" * (2 * 1024 * 1024)
+        neuron = instance.forward_capture(data_dir, big, "note", {"a": "é"})
+        assert neuron["body"] == big and neuron["kind"] == "note"
+        with pytest.raises(instance.InstanceError, match="text is empty"):
+            instance.forward_capture(data_dir, "  ", None, None)
+        with pytest.raises(instance.InstanceError, match="RuntimeError: kaput"):
+            instance.request(data_dir, {"op": "boom"})
+        with pytest.raises(instance.InstanceError, match="'op'"):
+            instance.request(data_dir, {"nope": 1})
+        # several clients at once
+        results = []
+        threads = [threading.Thread(target=lambda i=i: results.append(
+            instance.request(data_dir, {"op": f"n{i}"})["echo"])) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == sorted(f"n{i}" for i in range(8))
+    finally:
+        server.stop()
+        lock.release()
+    assert not instance.socket_path(data_dir).exists()
+    assert instance.request(data_dir, {"op": "ping"}) is None
+
+
+def test_a_stale_socket_is_left_alone_by_clients_and_replaced_by_the_lock_holder(data_dir):
+    path = instance.socket_path(data_dir)
+    crashed = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    crashed.bind(str(path))
+    crashed.close()  # the file stays, as after a crash
+    assert path.exists()
+    assert instance.forward_capture(data_dir, "hello", None, None) is None
+    assert path.exists()  # a client never removes it
+    lock, server = serve(data_dir, lambda m: {"ok2": True})
+    try:
+        assert instance.request(data_dir, {"op": "x"})["ok2"] is True
+    finally:
+        server.stop()
+        lock.release()
+
+
+def test_listening_needs_the_lock(data_dir):
+    with pytest.raises(instance.InstanceError):
+        instance.InstanceServer(data_dir, lambda m: {}, instance.InstanceLock(data_dir))
+
+
+def test_a_runtime_dir_owned_by_someone_else_is_refused(tmp_path, monkeypatch):
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    monkeypatch.setattr(instance.tempfile, "gettempdir", lambda: str(tmp_path))
+    target = tmp_path / f"neurons-{os.getuid()}"
+    (tmp_path / "elsewhere").mkdir()
+    target.symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(instance.InstanceError, match="not a directory owned"):
+        instance.runtime_dir()
+    assert instance.request(tmp_path / "d", {"op": "ping"}) is None

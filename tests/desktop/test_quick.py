@@ -1,0 +1,127 @@
+"""Quick capture: shows what it understood before saving, takes corrections, Enter saves, Esc
+cancels; on the real embedded store."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from PySide6.QtCore import Qt
+
+from core import remind
+from core.model import Kind
+from desktop.quick import KINDS, understand
+from tests.desktop.conftest import WAIT_MS, settle
+
+
+def type_text(qtbot, quick, text: str) -> None:
+    quick.text.setFocus()
+    qtbot.keyClicks(quick.text, text)
+    qtbot.waitUntil(lambda: quick.preview is not None and quick.preview.text == text, timeout=WAIT_MS)
+
+
+def test_preview_shows_what_capture_understood(app, embedded_memory, qtbot):
+    ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
+    quick = app.quick
+    quick.open()
+    text = "call Ana Lopes tomorrow at 10 about the flat"
+    type_text(qtbot, quick, text)
+    expected = understand(embedded_memory, text)   # what capture itself makes of the text
+    assert quick.kind.currentData() == expected.kind.value
+    if expected.attrs.get("due_at"):
+        assert quick.due.text() == remind.parse_time(expected.attrs["due_at"]).astimezone(
+            remind.local_zone()).strftime("%Y-%m-%d %H:%M")
+    shown = [nid for nid, _ in quick.people]
+    assert shown == [pid for pid, _ in expected.people]
+    if any(pid == str(ana.id) for pid, _ in expected.people):
+        assert quick.people_label.isVisible()
+    # Enter saves what was shown, and the box goes away
+    qtbot.keyClick(quick.text, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not quick.isVisible(), timeout=WAIT_MS)
+    saved = [n for n in embedded_memory.search("flat") if n.body == text]
+    assert len(saved) == 1 and saved[0].kind is expected.kind
+    settle(qtbot, app)
+    assert "Saved" in app.window.status_text.text()
+
+
+def test_corrections_win_kind_and_due(app, embedded_memory, clock, qtbot):
+    quick = app.quick
+    quick.open()
+    type_text(qtbot, quick, "stretch your legs")
+    # the person says: a reminder, in 2 hours, every day
+    quick.kind.setFocus()
+    quick.kind.setCurrentIndex(KINDS.index(Kind.REMINDER))
+    quick.kind.activated.emit(quick.kind.currentIndex())
+    assert quick.due.isVisible()
+    quick.due.setFocus()
+    quick.due.selectAll()
+    qtbot.keyClicks(quick.due, "in 2 h")
+    assert quick.due_hint.text() == "in 2 h"
+    quick.repeat.setCurrentText("Every day")
+    quick.repeat.activated.emit(quick.repeat.currentIndex())
+    qtbot.keyClick(quick.due, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not quick.isVisible(), timeout=WAIT_MS)
+    found = [n for n in embedded_memory.list(Kind.REMINDER) if n.body == "stretch your legs"]
+    assert len(found) == 1
+    attrs = found[0].attrs
+    assert remind.parse_time(attrs["due_at"]) == clock.now() + timedelta(hours=2)
+    assert attrs["rrule"] == "FREQ=DAILY"
+
+
+def test_unchecking_a_person_leaves_them_unlinked(app, embedded_memory, qtbot):
+    embedded_memory.capture("Bruno Costa", kind="contact", attrs={"name": "Bruno Costa"})
+    quick = app.quick
+    quick.open()
+    text = "Bruno Costa recommended the book Piranesi"
+    type_text(qtbot, quick, text)
+    if not quick.people:
+        # capture links nobody for this text: nothing to correct, saving still works
+        qtbot.keyClick(quick.text, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: not quick.isVisible(), timeout=WAIT_MS)
+        return
+    for box in quick._people_boxes:
+        box.setChecked(False)
+    qtbot.keyClick(quick.text, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not quick.isVisible(), timeout=WAIT_MS)
+    saved = next(n for n in embedded_memory.search("Piranesi") if n.body == text)
+    assert embedded_memory.edges(saved.id, open_only=True) == []
+
+
+def test_escape_cancels_and_saves_nothing(app, embedded_memory, qtbot):
+    before = embedded_memory.count()
+    quick = app.quick
+    quick.open()
+    qtbot.keyClicks(quick.text, "never mind")
+    qtbot.keyClick(quick.text, Qt.Key.Key_Escape)
+    assert not quick.isVisible()
+    assert quick.text.text() == ""
+    settle(qtbot, app)
+    assert embedded_memory.count() == before
+
+
+def test_empty_text_and_bad_due_are_refused_in_the_box(app, embedded_memory, qtbot):
+    before = embedded_memory.count()
+    quick = app.quick
+    quick.open()
+    qtbot.keyClick(quick.text, Qt.Key.Key_Return)
+    assert quick.isVisible() and "Type something" in quick.error.text()
+    type_text(qtbot, quick, "renew the car insurance")
+    quick.kind.setCurrentIndex(KINDS.index(Kind.REMINDER))
+    quick.kind.activated.emit(quick.kind.currentIndex())
+    quick.due.setText("someday maybe")
+    quick.due.textEdited.emit("someday maybe")
+    qtbot.keyClick(quick.text, Qt.Key.Key_Return)
+    assert quick.isVisible() and "not a time I can read" in quick.error.text()
+    settle(qtbot, app)
+    assert embedded_memory.count() == before
+    quick.cancel()
+
+
+def test_capture_button_and_shortcut_open_the_box(app, qtbot):
+    qtbot.mouseClick(app.window.new_button, Qt.MouseButton.LeftButton)
+    assert app.quick.isVisible()
+    app.quick.cancel()
+    app.window.activateWindow()
+    qtbot.keyClick(app.window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert app.quick.isVisible()
+    assert app.quick.windowFlags() & Qt.WindowType.WindowStaysOnTopHint
+    app.quick.cancel()

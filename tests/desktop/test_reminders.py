@@ -1,0 +1,201 @@
+"""Reminders that fire: the scheduler on the real store with a fake clock and a fake notification
+daemon; Done and Snooze answered from the notification; missed reminders at start, once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from PySide6.QtCore import Qt
+
+from core import remind
+from core.model import State
+from desktop.notify import Notice, Notifications, Notifier
+from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
+
+
+def fire(qtbot, app) -> None:
+    """What the scheduler's timer does when it wakes: check what is due at the clock's now."""
+    app.scheduler.check()
+    settle(qtbot, app)
+
+
+def planned(qtbot, app) -> None:
+    app.scheduler.replan()
+    settle(qtbot, app)
+
+
+def test_a_due_reminder_notifies_once_with_done_and_snooze(app, embedded_memory, clock, notifier, qtbot):
+    rem = embedded_memory.capture("take the bins out", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=5))})
+    planned(qtbot, app)
+    assert app.scheduler.next_at == clock.now() + timedelta(minutes=5)
+    fire(qtbot, app)
+    assert notifier.keys() == []            # not yet due
+    clock.advance(minutes=5, seconds=1)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]
+    notice = notifier.shown[0]
+    assert notice.title == "take the bins out"
+    assert [a for a, _ in notice.actions] == ["done", "snooze"]
+    assert remind.parse_time(embedded_memory.get(rem.id).attrs["notified_at"]) == clock.now()
+    fire(qtbot, app)
+    clock.advance(minutes=1)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]  # nothing fires twice
+    notifier.answer(str(rem.id), "done")
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.DONE, timeout=WAIT_MS)
+    assert str(rem.id) in notifier.withdrawn
+
+
+def test_snooze_from_the_notification_fires_again_later(app, embedded_memory, clock, notifier, qtbot):
+    rem = embedded_memory.capture("call the plumber", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now())})
+    planned(qtbot, app)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]
+    notifier.answer(str(rem.id), "snooze")
+    qtbot.waitUntil(lambda: "snoozed_until" in embedded_memory.get(rem.id).attrs, timeout=WAIT_MS)
+    assert remind.parse_time(embedded_memory.get(rem.id).attrs["snoozed_until"]) == \
+        clock.now() + remind.SNOOZE_DEFAULT
+    settle(qtbot, app)
+    planned(qtbot, app)
+    assert app.scheduler.next_at == clock.now() + remind.SNOOZE_DEFAULT
+    clock.advance(minutes=5)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]
+    clock.advance(minutes=5, seconds=1)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id), str(rem.id)]
+    assert embedded_memory.get(rem.id).state is State.ACTIVE
+
+
+def test_done_on_a_recurring_reminder_moves_it_to_the_next_time(app, embedded_memory, clock, notifier, qtbot):
+    rem = embedded_memory.capture("water the plants", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=DAILY"})
+    planned(qtbot, app)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]
+    notifier.answer(str(rem.id), "done")
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).attrs["due_at"] != rem.attrs["due_at"],
+                    timeout=WAIT_MS)
+    after = embedded_memory.get(rem.id)
+    assert after.state is State.ACTIVE
+    assert remind.parse_time(after.attrs["due_at"]) == clock.now() + timedelta(days=1)
+    settle(qtbot, app)
+    planned(qtbot, app)
+    clock.advance(days=1)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id), str(rem.id)]
+
+
+def test_an_ignored_recurring_reminder_fires_at_its_next_occurrence(app, embedded_memory, clock,
+                                                                   notifier, qtbot):
+    rem = embedded_memory.capture("weekly review", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=WEEKLY"})
+    planned(qtbot, app)
+    fire(qtbot, app)
+    clock.advance(days=7)
+    planned(qtbot, app)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id), str(rem.id)]
+    assert remind.parse_time(embedded_memory.get(rem.id).attrs["due_at"]) == clock.now()
+
+
+def test_paused_reminders_wait_until_resumed(app, embedded_memory, clock, notifier, qtbot):
+    rem = embedded_memory.capture("stand up", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    app.set_paused(True)
+    planned(qtbot, app)
+    fire(qtbot, app)
+    assert notifier.keys() == []
+    assert "paused" in app.window.next_label.text()
+    app.set_paused(False)
+    settle(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]
+
+
+def test_many_due_at_once_make_one_notice(app, embedded_memory, clock, notifier, qtbot):
+    for i in range(5):
+        embedded_memory.capture(f"task {i}", kind="reminder",
+                                attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=1))})
+    planned(qtbot, app)
+    clock.advance(minutes=2)
+    fire(qtbot, app)
+    assert notifier.keys() == ["due"]
+    assert "5 reminders" in notifier.shown[0].title
+
+
+def test_missed_reminders_appear_once_as_n_missed(qtbot, embedded_memory, clock):
+    gone = [embedded_memory.capture(f"missed {i}", kind="reminder",
+                                    attrs={"due_at": remind.iso(clock.now() - timedelta(hours=i + 1))})
+            for i in range(2)]
+    later = embedded_memory.capture("later", kind="reminder",
+                                    attrs={"due_at": remind.iso(clock.now() + timedelta(hours=1))})
+    first = FakeNotifier()
+    app = make_app(qtbot, embedded_memory, clock, first)
+    app.window.show()
+    qtbot.waitUntil(lambda: first.keys() == ["missed"], timeout=WAIT_MS)
+    assert first.shown[0].title == "2 missed reminders"
+    assert "missed 0" in first.shown[0].body and "missed 1" in first.shown[0].body
+    assert app.window.banner.isVisible() and "2 missed" in app.window.banner.text.text()
+    # the window lists them
+    first.answer("missed", "open")
+    qtbot.waitUntil(lambda: app.window.section == "missed"
+                    and {str(r.neuron.id) for r in app.window.rows.rows()} == {str(g.id) for g in gone},
+                    timeout=WAIT_MS)
+    assert all("notified_at" in embedded_memory.get(g.id).attrs for g in gone)
+    assert "notified_at" not in embedded_memory.get(later.id).attrs
+    settle(qtbot, app)
+    app.close()
+
+    # a restart: nothing is missed again
+    second = FakeNotifier()
+    clock.advance(minutes=1)
+    app2 = make_app(qtbot, embedded_memory, clock, second)
+    settle(qtbot, app2)
+    qtbot.waitUntil(lambda: app2.scheduler.next_at is not None, timeout=WAIT_MS)
+    settle(qtbot, app2)
+    assert second.keys() == []
+    assert app2.scheduler.next_at == remind.parse_time(later.attrs["due_at"])
+    app2.close()
+
+
+def test_without_a_notification_server_the_banner_shows_done_and_snooze(app, embedded_memory, clock, qtbot):
+    """The chain falls back to the window's banner (no D-Bus server, no tray)."""
+    chain = Notifications(None, None, app.banner)
+    app.notifier.action.disconnect(app.on_action)
+    app.notifier = chain
+    chain.action.connect(app.on_action)
+    rem = embedded_memory.capture("feed the cat", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    planned(qtbot, app)
+    fire(qtbot, app)
+    banner = app.window.banner
+    assert banner.isVisible() and "feed the cat" in banner.text.text()
+    done = next(b for b in banner._buttons if b.text() == "Done")
+    qtbot.mouseClick(done, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.DONE, timeout=WAIT_MS)
+    assert not banner.isVisible()
+
+
+class Broken(Notifier):
+    kind = "broken"
+
+    def show(self, notice: Notice) -> None:
+        raise RuntimeError("the daemon went away")
+
+
+def test_a_failing_notifier_falls_back_to_the_banner(app, qtbot):
+    chain = Notifications(None, None, app.banner)
+    chain.dbus = Broken()  # type: ignore[assignment]
+    chain.dbus.available = True  # type: ignore[attr-defined]
+    chain.show(Notice("x", "hello", "", [("done", "Done")]))
+    assert app.window.banner.isVisible() and "hello" in app.window.banner.text.text()
+
+
+@pytest.mark.parametrize("action", ["open"])
+def test_clicking_a_notification_opens_the_reminder(app, embedded_memory, clock, notifier, qtbot, action):
+    rem = embedded_memory.capture("buy stamps", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    app.window.hide()
+    notifier.answer(str(rem.id), action)
+    qtbot.waitUntil(lambda: app.window.isVisible() and app.window.detail.current_id == str(rem.id),
+                    timeout=WAIT_MS)
