@@ -109,11 +109,8 @@ else
 fi
 [ -x "$EXEC" ] || die "$EXEC is not an executable"
 [ -f "$RES/icons/neurons.svg" ] || [ -f "$RES/icons/neurons-128.png" ] || die "no icons in $RES/icons"
-TEMPLATE=""
-for candidate in "$RES/neurons.desktop" "$HERE/neurons.desktop.in"; do
-  [ -f "$candidate" ] && { TEMPLATE="$candidate"; break; }
-done
-[ -n "$TEMPLATE" ] || die "no desktop entry template ($RES/neurons.desktop or $HERE/neurons.desktop.in)"
+TEMPLATE="$RES/neurons.desktop"  # the entry, with Exec/TryExec made absolute below
+[ -f "$TEMPLATE" ] || die "no desktop entry template at $TEMPLATE"
 
 # Exec= takes a quoted path; keep to paths that need no escaping beyond the quotes.
 case "$EXEC" in
