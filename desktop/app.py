@@ -95,6 +95,9 @@ class App:
         self.window = MainWindow(self.ctx, keep_in_tray=lambda: self.tray is not None and self.tray.visible)
         self.window.quick_capture.connect(lambda: self.quick_capture())
         self.window.closing.connect(self.quit)
+        self.window.quit_requested.connect(self.quit)
+        self.window.pause_toggled.connect(self.set_paused)
+        self.window.reindex_requested.connect(self.reindex)
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
         self.quick = QuickCapture(self.ctx)
@@ -206,10 +209,33 @@ class App:
     # -- reminders -------------------------------------------------------------------------------
 
     def set_paused(self, paused: bool) -> None:
+        if self.scheduler.paused == paused:
+            return
         self.scheduler.set_paused(paused)
         self.window.set_next_reminder(self.scheduler.next_at, paused)
         if self.tray is not None and self.tray.pause_action.isChecked() != paused:
             self.tray.pause_action.setChecked(paused)
+        if self.window.pause_action.isChecked() != paused:
+            self.window.pause_action.setChecked(paused)
+
+    def reindex(self) -> None:
+        """Compute every vector again, with progress in the window (the GUI stays free)."""
+        if self.memory is None:
+            return
+        memory = self.memory
+        self.window.reindex_action.setEnabled(False)
+
+        def done(total: int) -> None:
+            self.window.reindex_action.setEnabled(True)
+            self.window.report(f"Search index rebuilt: {total:,} neurons")
+
+        def failed(exc: BaseException) -> None:
+            self.window.reindex_action.setEnabled(True)
+            self._failed(exc)
+
+        self.window.report("Rebuilding the search index…")
+        self.worker.run(lambda report: memory.reindex(progress=report), done, failed,
+                        label="Indexing", progress=True)
 
     def on_fired(self, alarms: list) -> None:
         from desktop import theme  # noqa: PLC0415
@@ -527,6 +553,7 @@ def screenshot(settings: Settings, path: Path, ask: str | None = None, size=(136
         app = App(settings, memory=memory, use_tray=False, reminders=False, dbus=False)
         app.window.resize(*size)
         app.window.show()
+        app.scheduler.replan()  # read-only: shows when the next reminder is
         if ask:
             app.window.set_question(ask)
             app.window.run_ask(open_first=True)

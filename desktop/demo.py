@@ -8,7 +8,8 @@ Every neuron goes in through Memory.capture (with its kind, attrs and creation t
 so the dataset's own links are the links) and every link through Memory.link. Times are moved so
 the space's "now" is today: its reminders are then upcoming or just overdue, as in real use. Past
 reminders are marked done (as their person would have), except the last few days' (overdue) and
-recurring ones, which roll forward to their next occurrence.
+recurring ones, which roll forward to their next occurrence. (Dates written inside the texts,
+"Wed 18 June", keep their original words.)
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ KEEP_OVERDUE = timedelta(days=7)
 
 def load(memory: Memory, space: dict, now: datetime | None = None) -> dict[str, int]:
     now = now or datetime.now(timezone.utc)
-    shift = now - datetime.fromisoformat(space["now"])
+    # whole days, so times of day stay as written ("9am" is still 09:00)
+    shift = timedelta(days=(now.date() - datetime.fromisoformat(space["now"]).date()).days)
 
     def moved(value: str | None) -> str | None:
         return (datetime.fromisoformat(value) + shift).isoformat() if value else None
@@ -55,6 +57,7 @@ def load(memory: Memory, space: dict, now: datetime | None = None) -> dict[str, 
                         memory.update_attrs(neuron.id, due_at=nxt.isoformat())
             elif due < now - KEEP_OVERDUE:
                 memory.done(neuron.id)
+                memory.update_attrs(neuron.id, done_at=due.isoformat())  # done when it was due
                 done += 1
             elif due < now:
                 memory.update_attrs(neuron.id, notified_at=due.isoformat())  # shown, not done

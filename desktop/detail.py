@@ -26,7 +26,8 @@ CONTACT_FIELDS = [("name", "Name"), ("aliases", "Also called"), ("phone", "Phone
                   ("phones", "Phones"), ("email", "Email"), ("emails", "Emails"),
                   ("birthday", "Birthday"), ("org", "Organisation")]
 LIST_KEYS = {"aliases", "phones", "emails", "tags"}
-ALWAYS_SHOWN = {"name", "aliases", "phone", "email", "birthday", "org"}
+ALWAYS_SHOWN = {"name", "aliases", "phone", "email"}
+ON_REQUEST = ["birthday", "org"]   # offered by "More fields" when empty
 RELATION_LABELS = {Relation.RELATES_TO: "relates to", Relation.CONCERNS: "concerns",
                    Relation.SAME_PERSON: "same person as", Relation.SUPERSEDES: "supersedes"}
 
@@ -455,6 +456,21 @@ class DetailPane(QWidget):
                 if key not in ALWAYS_SHOWN and key not in n.attrs:
                     continue
                 self._add_field(key, label, n.attrs.get(key))
+            hidden = [k for k in ON_REQUEST if k not in self._fields]
+            if hidden:
+                more = QPushButton("More fields: " + ", ".join(dict(CONTACT_FIELDS)[k].lower() for k in hidden))
+                more.setAccessibleName("More fields")
+                more.setObjectName("linkButton")
+                more.setCursor(Qt.CursorShape.PointingHandCursor)
+
+                def reveal() -> None:
+                    self.form.removeRow(self.form.rowCount() - 1)
+                    for key in hidden:
+                        self._add_field(key, dict(CONTACT_FIELDS)[key], None)
+                    self._fields[hidden[0]].setFocus()
+
+                more.clicked.connect(reveal)
+                self.form.addRow("", more)
         else:
             self._add_field("tags", "Tags", n.attrs.get("tags"))
         self.form_host.setVisible(self.form.rowCount() > 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timedelta
 
 from PySide6.QtCore import Qt
@@ -31,17 +32,6 @@ def app_icon() -> QIcon:
 
 def tray_icon(paused: bool = False) -> QIcon:
     return QIcon(icon_path("neurons-tray-paused.svg" if paused else "neurons-tray.svg"))
-
-
-def is_dark() -> bool:
-    hints = QGuiApplication.styleHints()
-    scheme = hints.colorScheme() if hasattr(hints, "colorScheme") else Qt.ColorScheme.Unknown
-    if scheme == Qt.ColorScheme.Dark:
-        return True
-    if scheme == Qt.ColorScheme.Light:
-        return False
-    window = QGuiApplication.palette().color(QPalette.ColorRole.Window)
-    return window.lightness() < 128
 
 
 def _palette(dark: bool) -> QPalette:
@@ -95,12 +85,20 @@ def stylesheet(dark: bool) -> str:
     #emptyState {{ color: {subtle}; font-size: 11pt; }}
     QPlainTextEdit, QLineEdit, QComboBox {{ border: 1px solid {border}; border-radius: 6px;
                                             padding: 4px 6px; }}
-    QPlainTextEdit:focus, QLineEdit:focus {{ border: 1px solid {ACCENT}; }}
+    QPlainTextEdit:focus, QLineEdit:focus, QComboBox:focus {{ border: 1px solid {ACCENT}; }}
+    QComboBox {{ padding-right: 22px; background: palette(base); }}
+    QComboBox::drop-down {{ border: none; width: 20px; subcontrol-origin: padding;
+                            subcontrol-position: center right; }}
+    QComboBox::down-arrow {{ image: url({icon_path("chevron-down.svg")}); width: 12px; height: 12px; }}
+    QComboBox QAbstractItemView {{ border: 1px solid {border}; selection-background-color: {ACCENT}; }}
     QPushButton, QToolButton {{ border: 1px solid {border}; border-radius: 6px; padding: 5px 12px;
                                 background: palette(button); }}
     QToolButton::menu-indicator {{ image: none; width: 0; }}
     QPushButton:hover, QToolButton:hover {{ border-color: {ACCENT}; }}
     QPushButton:focus, QToolButton:focus {{ border: 1px solid {ACCENT}; }}
+    QPushButton#linkButton {{ border: none; background: transparent; color: {ACCENT}; text-align: left;
+                               padding: 2px 0; }}
+    QPushButton#linkButton:hover {{ text-decoration: underline; }}
     #links {{ border: 1px solid {border}; border-radius: 6px; }}
     #links::item {{ padding: 4px 6px; }}
     QPushButton#primary {{ background: {ACCENT}; color: white; border-color: {ACCENT}; }}
@@ -127,7 +125,7 @@ def apply(app: QApplication) -> None:
 
 
 def is_dark_system(app: QApplication) -> bool:
-    forced = app.property("neuronsForceScheme")
+    forced = app.property("neuronsForceScheme") or os.environ.get("NEURONS_THEME")
     if forced in ("dark", "light"):
         return forced == "dark"
     hints = app.styleHints()

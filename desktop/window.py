@@ -9,8 +9,8 @@ from typing import Callable
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
-    QProgressBar, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
+    QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QMenu,
+    QProgressBar, QPushButton, QSizePolicy, QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget,
 )
 
 from core.model import State
@@ -56,6 +56,34 @@ class AskBox(QLineEdit):
             self.textEdited.emit("")
             return
         super().keyPressEvent(event)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that ends in … when it does not fit (the full text in its tooltip)."""
+
+    def __init__(self, text: str = ""):
+        super().__init__()
+        self._full = ""
+        self.setMinimumWidth(40)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._full = text
+        self.setToolTip(text)
+        self.setAccessibleName(text)
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = max(self.width(), 40)
+        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
 
 
 class Banner(QFrame):
@@ -135,6 +163,9 @@ class BannerNotifier(Notifier):
 class MainWindow(QMainWindow):
     quick_capture = Signal()
     closing = Signal()
+    pause_toggled = Signal(bool)
+    quit_requested = Signal()
+    reindex_requested = Signal()
 
     def __init__(self, ctx: Context, keep_in_tray: Callable[[], bool] = lambda: False):
         super().__init__()
@@ -173,8 +204,25 @@ class MainWindow(QMainWindow):
         self.new_button.setToolTip("Quick capture (Ctrl+N)")
         self.new_button.setMinimumHeight(38)
         self.new_button.clicked.connect(self.quick_capture)
+        self.menu_button = QToolButton()
+        self.menu_button.setText("⋯")
+        self.menu_button.setAccessibleName("Menu")
+        self.menu_button.setToolTip("More")
+        self.menu_button.setMinimumHeight(38)
+        self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.menu_button)
+        self.reindex_action = menu.addAction("Rebuild the search index")
+        self.reindex_action.triggered.connect(self.reindex_requested)
+        menu.addSeparator()
+        self.pause_action = menu.addAction("Pause reminders")
+        self.pause_action.setCheckable(True)
+        self.pause_action.toggled.connect(self.pause_toggled)
+        menu.addSeparator()
+        menu.addAction("Quit Neurons").triggered.connect(self.quit_requested)
+        self.menu_button.setMenu(menu)
         top.addWidget(self.ask, 1)
         top.addWidget(self.new_button)
+        top.addWidget(self.menu_button)
         root.addLayout(top)
 
         self.banner = Banner()
@@ -219,12 +267,11 @@ class MainWindow(QMainWindow):
         mid.setSpacing(0)
         head = QHBoxLayout()
         head.setContentsMargins(16, 10, 16, 6)
-        self.list_title = QLabel("Upcoming reminders")
+        self.list_title = ElidedLabel("Upcoming reminders")
         self.list_title.setObjectName("listTitle")
         self.list_hint = QLabel()
         self.list_hint.setObjectName("subtle")
-        head.addWidget(self.list_title)
-        head.addStretch(1)
+        head.addWidget(self.list_title, 1)
         head.addWidget(self.list_hint)
         mid.addLayout(head)
         self.list_stack = QStackedWidget()

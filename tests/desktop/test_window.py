@@ -43,7 +43,7 @@ def test_ask_answers_as_you_type_with_why(app, embedded_memory, qtbot):
     assert window.section == "results"
     row = next(r for r in window.rows.rows() if r.neuron.id == milk.id)
     assert row.why  # the reason it is there is shown under it
-    assert "oat milk" in window.list_title.text()
+    assert "oat milk" in window.list_title.full_text()
     # keyboard: Down goes to the results, Enter opens the first in the detail pane
     qtbot.keyClick(window.ask, Qt.Key.Key_Down)
     assert window.rows.hasFocus()
