@@ -12,6 +12,7 @@ Protocol: one JSON object per line. The client sends one request and reads one r
     {"op": "capture", "text": "...", "kind": null, "attrs": {}}
                                                      -> {"ok": true, "neuron": {...}}
     {"op": "search", "text": "...", "limit": 20}     -> {"ok": true, "neurons": [{...}, ...]}
+    {"op": "ask", "text": "...", "limit": 10}        -> {"ok": true, "results": [{...}, ...]}
     {"op": "status"}                                 -> {"ok": true, ...what the app shows...}
     {"op": "quit"}                                   -> {"ok": true}
     anything refused                                 -> {"ok": false, "error": "a sentence"}

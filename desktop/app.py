@@ -318,6 +318,9 @@ class App:
         if op == "search":
             found = memory.search(str(message.get("text") or ""), limit=int(message.get("limit") or 20))
             return {"neurons": [n.to_json() for n in found]}
+        if op == "ask":
+            results = memory.ask(str(message.get("text") or ""), limit=int(message.get("limit") or 10))
+            return {"results": [r.to_json() for r in results]}
         raise NeuronsError(f"unknown request {op!r}")
 
     def _wait_memory(self):

@@ -26,7 +26,7 @@ import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from dateutil import parser as dateparser
 from dateutil.rrule import rrule as RRule, rrulestr

@@ -93,6 +93,8 @@ def test_second_launch_and_cli_go_through_the_running_app(tmp_path, runtime):
         assert shown.returncode == 0, shown.stderr
         found = instance.request(data_dir, {"op": "search", "text": "oat milk"})["neurons"]
         assert [n["id"] for n in found] == [forwarded_id]
+        answers = instance.request(data_dir, {"op": "ask", "text": "oat milk"})["results"]
+        assert forwarded_id in [a["id"] for a in answers]
     finally:
         code = stop(proc, data_dir)
     assert code == 0, proc.stderr.read()

@@ -258,3 +258,31 @@ def test_store_changes_elsewhere_refresh_the_window(app, embedded_memory, qtbot)
     settle(qtbot, app)
     note = embedded_memory.capture("written by another part of the app", kind=Kind.NOTE)
     wait_rows(qtbot, window, lambda ids: str(note.id) in ids)
+
+
+def test_closing_the_window_quits_without_a_tray(app, qtbot):
+    assert app.tray is None
+    app.window.close()
+    assert app.quitting
+
+
+def test_closing_the_window_keeps_the_app_when_a_tray_exists(app, qtbot):
+    app.window.keep_in_tray = lambda: True
+    app.window.close()
+    assert not app.window.isVisible() and not app.quitting
+    assert "tray" in app.window.status_text.text()
+
+
+def test_rebuilding_the_index_shows_progress(app, embedded_memory, qtbot):
+    if embedded_memory.embedder() is None:
+        import pytest  # noqa: PLC0415
+
+        pytest.skip("the embedding model is not exported in resources/model")
+    embedded_memory.capture("something to index", kind="note")
+    seen = []
+    app.worker.progress.connect(lambda label, done, total: seen.append((label, done, total)))
+    app.window.reindex_action.trigger()
+    assert not app.window.reindex_action.isEnabled()
+    qtbot.waitUntil(lambda: app.window.reindex_action.isEnabled(), timeout=120_000)
+    assert seen and seen[-1][0] == "Indexing" and seen[-1][1] == seen[-1][2] > 0
+    assert "Search index rebuilt" in app.window.status_text.text()
