@@ -1,0 +1,92 @@
+"""The freedesktop notifier on a real session bus: no server there means it says so (and the chain
+falls back); with a server it sends Notify with the actions and maps ActionInvoked back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from desktop.notify import DBusNotifier, Notice, Notifications
+from tests.desktop.conftest import WAIT_MS, FakeNotifier
+
+pytestmark = pytest.mark.skipif(shutil.which("dbus-run-session") is None,
+                                reason="needs dbus-run-session (apt: dbus)")
+
+
+@pytest.fixture
+def session_bus(monkeypatch):
+    proc = subprocess.Popen(["dbus-run-session", "--", "sh", "-c",
+                             'echo "$DBUS_SESSION_BUS_ADDRESS"; exec sleep 100000'],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    address = proc.stdout.readline().strip()
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
+    yield address
+    proc.terminate()
+    proc.wait(10)
+
+
+def test_no_server_on_the_bus_means_unavailable_and_the_banner_is_used(qtbot, session_bus):
+    dbus = DBusNotifier()
+    banner = FakeNotifier()
+    chain = Notifications(dbus, None, banner)
+    with qtbot.waitSignal(dbus.ready, timeout=WAIT_MS) as ready:
+        dbus.probe()
+    assert ready.args == [False]
+    assert dbus.available is False
+    chain.show(Notice("k", "hello"))
+    assert banner.keys() == ["k"]
+    chain.close()
+
+
+def test_a_notice_shown_before_the_probe_answers_is_not_lost(qtbot, session_bus):
+    dbus = DBusNotifier()
+    banner = FakeNotifier()
+    chain = Notifications(dbus, None, banner)
+    chain.show(Notice("early", "shown while probing"))
+    with qtbot.waitSignal(dbus.ready, timeout=WAIT_MS):
+        dbus.probe()
+    qtbot.waitUntil(lambda: banner.keys() == ["early"], timeout=WAIT_MS)
+    chain.close()
+
+
+@pytest.mark.skipif(shutil.which("dunst") is None or shutil.which("Xvfb") is None,
+                    reason="needs dunst and Xvfb (apt: dunst xvfb)")
+def test_with_a_server_notify_carries_the_actions_and_answers_come_back(qtbot, session_bus, tmp_path):
+    read, write = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-nolisten", "tcp"], pass_fds=(write,),
+                            stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as f:
+        display = ":" + f.readline().strip()
+    menu = tmp_path / "menu.sh"
+    menu.write_text(f'#!/bin/sh\ncat > "{tmp_path}/menu.txt"\ngrep -m1 "^#Snooze" "{tmp_path}/menu.txt"\n')
+    menu.chmod(0o755)
+    (tmp_path / "dunstrc").write_text(f"[global]\ndmenu = {menu}\n")
+    env = {**os.environ, "DISPLAY": display}
+    dunst = subprocess.Popen(["dunst", "-config", str(tmp_path / "dunstrc")], env=env,
+                             stderr=subprocess.DEVNULL)
+    try:
+        qtbot.waitUntil(lambda: subprocess.run(["dunstctl", "is-paused"], env=env,
+                                               capture_output=True).returncode == 0, timeout=WAIT_MS)
+        dbus = DBusNotifier()
+        with qtbot.waitSignal(dbus.ready, timeout=WAIT_MS) as ready:
+            dbus.probe()
+        assert ready.args == [True] and "actions" in dbus.capabilities
+        dbus.show(Notice("n-1", "Take the bins out", "due today 19:00",
+                         [("done", "Done"), ("snooze", "Snooze 10 min")], urgent=True))
+        qtbot.waitUntil(lambda: subprocess.run(["dunstctl", "count", "displayed"], env=env,
+                                               capture_output=True, text=True).stdout.strip() == "1",
+                        timeout=WAIT_MS)
+        with qtbot.waitSignal(dbus.action, timeout=WAIT_MS) as answered:
+            subprocess.run(["dunstctl", "context"], env=env, timeout=30)
+        assert answered.args == ["n-1", "snooze"]
+        assert "#Done" in (tmp_path / "menu.txt").read_text()
+        dbus.close()
+    finally:
+        dunst.terminate()
+        xvfb.terminate()
+        dunst.wait(10)
+        xvfb.wait(10)
