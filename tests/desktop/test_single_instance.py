@@ -91,6 +91,10 @@ def test_second_launch_and_cli_go_through_the_running_app(tmp_path, runtime):
         # a plain second launch raises the window and exits 0
         shown = second(data_dir, runtime, "--ask", "oat milk")
         assert shown.returncode == 0, shown.stderr
+        # --quick opens the quick capture box of the running app (bind it to a global shortcut)
+        quick = second(data_dir, runtime, "--quick")
+        assert quick.returncode == 0, quick.stderr
+        assert instance.request(data_dir, {"op": "status"})["quick_visible"] is True
         found = instance.request(data_dir, {"op": "search", "text": "oat milk"})["neurons"]
         assert [n["id"] for n in found] == [forwarded_id]
         answers = instance.request(data_dir, {"op": "ask", "text": "oat milk"})["results"]
