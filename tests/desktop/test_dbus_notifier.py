@@ -18,13 +18,16 @@ pytestmark = pytest.mark.skipif(shutil.which("dbus-run-session") is None,
 
 @pytest.fixture
 def session_bus(monkeypatch):
+    # the bus lives while its child (cat) reads stdin; closing stdin ends both (a SIGTERM to
+    # dbus-run-session would leave its dbus-daemon behind)
     proc = subprocess.Popen(["dbus-run-session", "--", "sh", "-c",
-                             'echo "$DBUS_SESSION_BUS_ADDRESS"; exec sleep 100000'],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                             'echo "$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null'],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True)
     address = proc.stdout.readline().strip()
     monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
     yield address
-    proc.terminate()
+    proc.stdin.close()
     proc.wait(10)
 
 

@@ -76,10 +76,13 @@ class Desktop:
             display = f.readline().strip()
         assert display, "Xvfb did not start"
         self.env["DISPLAY"] = f":{display}"
-        # a session bus for everything below, kept alive by its child
+        # a session bus for everything below; it lives while its child (cat) reads stdin, and
+        # closing stdin ends it with its dbus-daemon (a SIGTERM would leave the daemon behind)
         bus = self.spawn("dbus", ["dbus-run-session", "--", "sh", "-c",
-                                  'echo "$DBUS_SESSION_BUS_ADDRESS"; exec sleep 100000'],
-                         stdout=subprocess.PIPE, stderr=open(self.tmp / "dbus.err", "w"), text=True)
+                                  'echo "$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null'],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=open(self.tmp / "dbus.err", "w"), text=True)
+        self.bus = bus
         address = bus.stdout.readline().strip()
         assert address, "dbus-run-session did not start a bus"
         self.env["DBUS_SESSION_BUS_ADDRESS"] = address
@@ -103,6 +106,13 @@ class Desktop:
 
     def stop(self) -> None:
         for proc in reversed(self.procs):
+            if proc is getattr(self, "bus", None) and proc.poll() is None:
+                proc.stdin.close()
+                try:
+                    proc.wait(10)
+                    continue
+                except subprocess.TimeoutExpired:
+                    pass
             if proc.poll() is None:
                 proc.terminate()
                 try:
