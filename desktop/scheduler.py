@@ -1,11 +1,12 @@
-"""Fires reminders on time: one persistent QTimer, armed for the next alarm computed from the store.
+"""Fires reminders on time: APScheduler holds one job per coming alarm, driven by our own QTimer.
 
-APScheduler's QtScheduler cannot cancel its timers under PySide6, and a thread-based scheduler
-would fire off the GUI thread; so the plan is simple: read every active reminder (on the worker),
-compute when each fires (core.remind), keep the sorted times, and arm one single-shot QTimer for
-the earliest (capped at MAX_WAIT, so a suspended machine or a changed clock is noticed within a
-minute). When it fires, the due reminders are read again, marked notified in the store, and
-emitted. Any change to the store re-plans.
+APScheduler 3.11's QtScheduler keeps the None that PySide6's static QTimer.singleShot returns and
+so can never cancel a timer; a thread-based scheduler would fire off the GUI thread. So
+`QtTimerScheduler` is APScheduler's BaseScheduler with ONE persistent single-shot QTimer (capped
+at MAX_WAIT, so a suspended machine or a changed clock is noticed within a minute) and the
+synchronous executor, which runs jobs on the GUI thread. The jobs are rebuilt from the store
+(core.remind computes when each reminder fires, recurrences included) at start and after every
+change; a job's run reads the due reminders again, marks them notified in the store, and emits.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ import logging
 from datetime import datetime
 from typing import Callable
 
+from apscheduler.executors.debug import DebugExecutor
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.triggers.date import DateTrigger
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core import remind
@@ -24,6 +28,31 @@ log = logging.getLogger(__name__)
 
 MAX_WAIT_MS = 60_000
 REPLAN_DELAY_MS = 150
+
+
+class QtTimerScheduler(BaseScheduler):
+    """APScheduler on one persistent QTimer of ours; jobs run on the GUI thread."""
+
+    def __init__(self, parent: QObject, **options):
+        self._timer = QTimer(parent)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._process)
+        super().__init__(executors={"default": DebugExecutor()}, **options)
+
+    def shutdown(self, wait: bool = True) -> None:
+        super().shutdown(wait)
+        self._timer.stop()
+
+    def _start_timer(self, wait_seconds: float | None) -> None:
+        self._timer.stop()
+        if wait_seconds is not None:
+            self._timer.start(int(min(max(wait_seconds, 0) * 1000, MAX_WAIT_MS)))
+
+    def wakeup(self) -> None:
+        self._start_timer(0)
+
+    def _process(self) -> None:
+        self._start_timer(self._process_jobs())
 
 
 class ReminderScheduler(QObject):
@@ -44,9 +73,7 @@ class ReminderScheduler(QObject):
         self._generation = 0
         self._checking = False
         self._recheck = False
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self.check)
+        self.jobs = QtTimerScheduler(self, timezone=datetime.now().astimezone().tzinfo)
         self._replan_timer = QTimer(self)
         self._replan_timer.setSingleShot(True)
         self._replan_timer.setInterval(REPLAN_DELAY_MS)
@@ -78,15 +105,19 @@ class ReminderScheduler(QObject):
         self.worker.run(catch_up, caught_up, label="reminders")
 
     def stop(self) -> None:
-        self._timer.stop()
+        if self.jobs.running:
+            self.jobs.shutdown(wait=False)
         self._replan_timer.stop()
         self._generation += 1
 
     def set_paused(self, paused: bool) -> None:
         self.paused = paused
         if paused:
-            self._timer.stop()
+            if self.jobs.running:
+                self.jobs.pause()
         else:
+            if self.jobs.running:
+                self.jobs.resume()
             self.check()
 
     # -- planning --------------------------------------------------------------------------------
@@ -119,15 +150,25 @@ class ReminderScheduler(QObject):
         self._arm()
 
     def _arm(self) -> None:
-        self._timer.stop()
+        """One APScheduler job per coming fire time (several reminders at one time share it)."""
+        if not self.jobs.running:
+            self.jobs.start(paused=self.paused)
+        self.jobs.remove_all_jobs()
         self.next_at = self._plan[0][0] if self._plan else None
         self.planned.emit(self.next_at)
-        if self.paused or self.next_at is None:
-            return
-        wait_ms = (self.next_at - self.clock.now()).total_seconds() * 1000
-        self._timer.start(int(min(max(wait_ms, 0), MAX_WAIT_MS)))
+        now = self.clock.now()
+        for at in sorted({at for at, _ in self._plan}):
+            # the jobs run on the real clock; a test's clock may be ahead of it: fire as soon as due
+            run_at = datetime.now(at.tzinfo) + (at - now) if at > now else datetime.now(at.tzinfo)
+            self.jobs.add_job(self._job_due, DateTrigger(run_date=run_at), id=at.isoformat(),
+                              misfire_grace_time=None, coalesce=True, replace_existing=True)
 
     # -- firing ----------------------------------------------------------------------------------
+
+    def _job_due(self) -> None:
+        # Check on the next turn of the event loop, after APScheduler has finished its own
+        # bookkeeping of this job: check() rebuilds the jobs, which must not race with it.
+        QTimer.singleShot(0, self.check)
 
     @Slot()
     def check(self) -> None:
