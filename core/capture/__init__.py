@@ -1,30 +1,293 @@
 """Capture that understands: text -> kind, due dates, mentions of contacts, derived edges.
 
-Contract used by Memory.capture: `read(memory, text, kind, attrs, now) -> Understanding`.
+Contract used by Memory.capture: `read(memory, text, kind, attrs, now) -> Understanding`, whose
+`edges_for(neuron)` are inserted in the same transaction as the neuron. No LLM: patterns for dates
+and contact details, the contacts' names for mentions. Every derived edge says what derived it
+(`derived_by`), so the person can close it.
+
+Also here, for the UI and the CLI: `same_person_offers` (two contacts that look like one person)
+and `supersede_offers` (older neurons a new one may replace), each with the call that accepts it.
 """
 
 from __future__ import annotations
 
+import re
+import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from core.model import Edge, Kind, Neuron
+from rapidfuzz import fuzz
+
+from core.capture.names import NameIndex, contact_names
+from core.capture.when import REMINDER_CUES, find_when, local_now
+from core.model import Edge, Kind, Neuron, Relation, State
+from core.store import recall_sql
+from core.store.queries import neuron_from_row
 
 if TYPE_CHECKING:
     from core.memory import Memory
+
+DERIVED_MENTION = "capture:mention"
+DERIVED_NEW_DETAIL = "capture:new-detail"
+DERIVED_MOVED = "capture:moved"
+DERIVED_SAME_PERSON = "capture:same-person"
+
+# A quick capture is a contact when, once the name, phones and emails are taken out, at most this
+# many words are left ("plumber", "landlord, flat 5").
+CONTACT_MAX_OTHER_WORDS = 4
+# ... and a reminder when it has a date/time and at most this many words (longer text with a date
+# in it is a note about that date).
+REMINDER_MAX_WORDS = 12
+# Two contacts look like one person when their names are this similar (rapidfuzz token ratio).
+SAME_PERSON_NAME_RATIO = 90
+# A moved appointment replaces an older reminder that shares at least this many content words.
+MOVED_MIN_SHARED_WORDS = 2
+
+PHONE = re.compile(r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,4}\d{3,4}(?![\w/])")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+NEW_DETAIL_CUES = re.compile(r"\b(new|changed|updated|now)\b.{0,30}\b(number|mobile|phone|email|"
+                             r"address|cell)\b|\b(number|mobile|phone|email)\b.{0,20}\b(is now|changed)\b",
+                             re.I)
+MOVED_CUES = re.compile(r"\b(moved|rescheduled|postponed|brought forward|pushed back|changed to|"
+                        r"now on|now at|instead)\b", re.I)
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_STOP = frozenset("""a an the and or of to in on at for with by from is are was were be been it its
+    this that my me i you he she we they his her our their there here so but if as up""".split())
 
 
 @dataclass
 class Understanding:
     kind: Kind
     attrs: dict[str, Any]
-    edges: list[Edge] = field(default_factory=list)  # from_id/to_id may use NEW as a placeholder
+    mentions: list[uuid.UUID] = field(default_factory=list)       # contacts named in the text
+    replaces: list[tuple[uuid.UUID, str]] = field(default_factory=list)  # (older id, derived_by)
+    now: datetime | None = None
 
     def edges_for(self, neuron: Neuron) -> list[Edge]:
-        return [e for e in self.edges]
+        edges = [Edge(id=uuid.uuid4(), from_id=neuron.id, to_id=cid, relation=Relation.CONCERNS,
+                      valid_from=self.now, derived_by=DERIVED_MENTION)
+                 for cid in self.mentions if cid != neuron.id]
+        edges += [Edge(id=uuid.uuid4(), from_id=neuron.id, to_id=old, relation=Relation.SUPERSEDES,
+                       valid_from=self.now, derived_by=how)
+                  for old, how in self.replaces if old != neuron.id]
+        return edges
+
+
+def phones_in(text: str) -> list[str]:
+    found = []
+    for m in PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if 7 <= len(digits) <= 15 and not re.fullmatch(r"(19|20)\d{2}", digits):
+            found.append(m.group(0).strip())
+    return found
+
+
+def _digits(phone: str) -> str:
+    return re.sub(r"\D", "", phone)[-9:]
+
+
+def _content(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
+
+
+def parse_contact(text: str) -> dict[str, Any] | None:
+    """name/phones/emails of a contact card typed in one line, or None if it is not one."""
+    emails = EMAIL.findall(text)
+    rest = EMAIL.sub(" ", text)
+    phones = phones_in(rest)
+    for p in phones:
+        rest = rest.replace(p, " ")
+    if not emails and not phones:
+        return None
+    words = _WORD.findall(rest)
+    name_words: list[str] = []
+    for w in words:
+        if w[:1].isupper() and len(name_words) < 4:
+            name_words.append(w)
+        else:
+            break
+    if not name_words:
+        return None
+    others = [w for w in words[len(name_words):] if w.lower() not in _STOP]
+    if len(others) > CONTACT_MAX_OTHER_WORDS:
+        return None
+    attrs: dict[str, Any] = {"name": " ".join(name_words)}
+    if phones:
+        attrs["phones"] = phones
+    if emails:
+        attrs["emails"] = emails
+    return attrs
+
+
+def infer_kind(text: str, now: datetime) -> tuple[Kind, dict[str, Any]]:
+    """What a capture with no kind is, with the attrs its text gives."""
+    words = _WORD.findall(text)
+    if not REMINDER_CUES.search(text):
+        contact = parse_contact(text)
+        if contact is not None:
+            return Kind.CONTACT, contact
+    when = find_when(text, now)
+    if when is not None and (REMINDER_CUES.search(text) or when.rrule or len(words) <= REMINDER_MAX_WORDS):
+        return Kind.REMINDER, _when_attrs(when)
+    if REMINDER_CUES.search(text):
+        return Kind.REMINDER, {}
+    return Kind.NOTE, {}
+
+
+def _when_attrs(when) -> dict[str, Any]:
+    attrs: dict[str, Any] = {"due_at": when.due.isoformat()}
+    if when.rrule:
+        attrs["rrule"] = when.rrule
+    return attrs
+
+
+def _contacts(memory: Memory) -> list[Neuron]:
+    with memory.store.reading() as cur:
+        return [neuron_from_row(r) for r in recall_sql.contacts(cur, memory.identity)]
 
 
 def read(memory: Memory, text: str, kind: Kind | None, attrs: dict[str, Any],
-         now: datetime | None = None) -> Understanding:
-    return Understanding(kind=kind or Kind.NOTE, attrs=attrs)
+         now: datetime | None = None, *, exclude: uuid.UUID | None = None) -> Understanding:
+    when_now = now or local_now()
+    attrs = dict(attrs)
+    if kind is None:
+        kind, found = infer_kind(text, when_now)
+        attrs = {**found, **attrs}  # what the person gave wins
+    elif kind is Kind.REMINDER and "due_at" not in attrs:
+        when = find_when(text, when_now)
+        if when is not None:
+            attrs = {**_when_attrs(when), **attrs}
+    elif kind is Kind.CONTACT and not attrs.get("name"):
+        found = parse_contact(text) or {}
+        attrs = {**found, **attrs}
+    contacts = _contacts(memory)
+    u = Understanding(kind=kind, attrs=attrs, now=now)
+    index = NameIndex((c.id, c.attrs, c.body) for c in contacts)
+    by_id = {c.id: c for c in contacts}
+    own_name = contact_names(attrs, text)[0].lower() if kind is Kind.CONTACT else None
+    for f in index.find(text):
+        if f.strength < 2 and f.exact:
+            continue  # a first name two contacts share: ambiguous, not linked
+        if own_name and contact_names(by_id[f.contact_id].attrs, by_id[f.contact_id].body)[0].lower() == own_name:
+            continue  # the same name again: a same_person offer, not a mention
+        if kind is Kind.CONTACT and own_name and f.start < len(own_name) + 2:
+            continue  # a new contact's own name is not a mention of someone else
+        u.mentions.append(f.contact_id)
+    # a new phone number or email for someone: the contact card it updates is superseded
+    if kind is not Kind.CONTACT and NEW_DETAIL_CUES.search(text) and (phones_in(text) or EMAIL.search(text)):
+        for cid in u.mentions:
+            if cid != exclude:
+                u.replaces.append((cid, DERIVED_NEW_DETAIL))
+    if kind is Kind.REMINDER and MOVED_CUES.search(text):
+        old = _moved_from(memory, text, exclude)
+        if old is not None:
+            u.replaces.append((old, DERIVED_MOVED))
+    return u
+
+
+def _moved_from(memory: Memory, text: str, exclude: uuid.UUID | None) -> uuid.UUID | None:
+    """The older active reminder a "moved to ..." reminder replaces: the newest that shares words."""
+    mine = _content(MOVED_CUES.sub(" ", text))
+    with memory.store.reading() as cur:
+        rows = recall_sql.candidates(cur, memory.identity, text=text, filler="", lexical_k=20,
+                                     k1=1.2, b=0.4)
+    best = None
+    for r in rows:
+        n = neuron_from_row(r)
+        if n.kind is not Kind.REMINDER or n.state is not State.ACTIVE or r["bm25"] <= 0 \
+                or n.id == exclude:
+            continue
+        shared = len(mine & _content(n.body))
+        if shared >= MOVED_MIN_SHARED_WORDS and (best is None or n.created_at > best.created_at):
+            best = n
+    return best.id if best else None
+
+
+# -- offers the person accepts ---------------------------------------------------------------------
+
+@dataclass
+class Offer:
+    a: Neuron
+    b: Neuron
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"a": str(self.a.id), "b": str(self.b.id), "a_title": self.a.title,
+                "b_title": self.b.title, "reason": self.reason}
+
+
+def _looks_like_one(a: Neuron, b: Neuron) -> str | None:
+    na, aa = contact_names(a.attrs, a.body)
+    nb, ab = contact_names(b.attrs, b.body)
+    pa = {_digits(p) for p in _listed(a.attrs, "phones", "phone") if len(_digits(p)) >= 7}
+    pb = {_digits(p) for p in _listed(b.attrs, "phones", "phone") if len(_digits(p)) >= 7}
+    if pa & pb:
+        return "same phone number"
+    ea = {e.lower() for e in _listed(a.attrs, "emails", "email")}
+    eb = {e.lower() for e in _listed(b.attrs, "emails", "email")}
+    if ea & eb:
+        return "same email"
+    names_a = {x.lower() for x in [na, *aa] if x}
+    names_b = {x.lower() for x in [nb, *ab] if x}
+    if names_a & names_b:
+        return "same name"
+    if na and nb and fuzz.token_sort_ratio(na.lower(), nb.lower()) >= SAME_PERSON_NAME_RATIO:
+        return "nearly the same name"
+    # "Olly B" and Oliver Brandt (alias Olly): a shared first name or alias and the same initial
+    ta, tb = na.lower().split(), nb.lower().split()
+    if len(ta) >= 2 and len(tb) >= 2 and ta[-1][:1] == tb[-1][:1] and (
+            (len(ta[-1]) == 1 or len(tb[-1]) == 1)
+            and ({ta[0]} | {x.lower().split()[0] for x in aa if x.split()}) & ({tb[0]} | {x.lower().split()[0] for x in ab if x.split()})):
+        return "same first name and initial"
+    return None
+
+
+def _listed(attrs: dict[str, Any], plural: str, single: str) -> list[str]:
+    values = attrs.get(plural) or attrs.get(single) or []
+    return [str(v) for v in (values if isinstance(values, list) else [values])]
+
+
+def same_person_offers(memory: Memory, contact_id: uuid.UUID | None = None) -> list[Offer]:
+    """Pairs of contacts that look like one person and are not linked as such yet."""
+    contacts = _contacts(memory)
+    with memory.store.reading() as cur:
+        linked = recall_sql.links_of(cur, memory.identity, [c.id for c in contacts],
+                                     relations=[Relation.SAME_PERSON])
+    done = {frozenset((r["seed"], r["id"])) for r in linked}
+    offers = []
+    for i, a in enumerate(contacts):
+        for b in contacts[i + 1:]:
+            if contact_id is not None and contact_id not in (a.id, b.id):
+                continue
+            if frozenset((a.id, b.id)) in done:
+                continue
+            reason = _looks_like_one(a, b)
+            if reason:
+                offers.append(Offer(a, b, reason))
+    return offers
+
+
+def accept_same_person(memory: Memory, a: uuid.UUID | str, b: uuid.UUID | str) -> Edge:
+    return memory.link(a, b, Relation.SAME_PERSON, derived_by=DERIVED_SAME_PERSON)
+
+
+def supersede_offers(memory: Memory, neuron_id: uuid.UUID | str) -> list[Offer]:
+    """Older neurons a neuron may replace: the contact whose phone/email it changes, the reminder
+    it moves. Capture links the clear cases itself; this lists them for the person to confirm."""
+    neuron = memory.get(neuron_id)
+    u = read(memory, neuron.body, neuron.kind, dict(neuron.attrs), now=neuron.created_at,
+             exclude=neuron.id)
+    olds = memory.get_many([old for old, _ in u.replaces])
+    return [Offer(neuron, olds[old], how) for old, how in u.replaces if old in olds]
+
+
+def mark_superseded(memory: Memory, newer: uuid.UUID | str, older: uuid.UUID | str) -> Edge:
+    """The newer neuron replaces the older one; the older is kept, linked by supersedes."""
+    return memory.link(newer, older, Relation.SUPERSEDES, derived_by=DERIVED_NEW_DETAIL)
+
+
+__all__ = [
+    "Offer", "Understanding", "accept_same_person", "infer_kind", "mark_superseded",
+    "parse_contact", "read", "same_person_offers", "supersede_offers",
+]

@@ -170,11 +170,9 @@ def about(memory: Memory, name: str, limit: int = 50) -> About:
     return About(name=name, contact=people[0], timeline=timeline, twins=twins)
 
 
-def about_intent(memory: Memory, question: str, named_rows: list[dict[str, Any]],
-                 limit: int) -> list[Result] | None:
+def about_intent(memory: Memory, question: str, names: NameIndex, limit: int) -> list[Result] | None:
     """If the question only names people ("what do you know about Ana?"), their answer; else None."""
-    contacts = {r["id"]: neuron_from_row(r) for r in named_rows}
-    found = NameIndex((c.id, c.attrs, c.body) for c in contacts.values()).find(question)
+    found = names.find(question)
     if not found:
         return None
     rest = question
@@ -183,6 +181,10 @@ def about_intent(memory: Memory, question: str, named_rows: list[dict[str, Any]]
     if content_words(rest):
         return None
     best = max(f.strength for f in found)
-    people = [contacts[f.contact_id] for f in found if f.strength == best]
+    ids = list(dict.fromkeys(f.contact_id for f in found if f.strength == best))
+    contacts = memory.get_many(ids)
+    people = [contacts[i] for i in ids if i in contacts]
+    if not people:
+        return None
     results, _ = _gather(memory, people, limit)
     return results

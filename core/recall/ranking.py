@@ -17,14 +17,18 @@ NAME_SIMILARITY = 0.6    # pg_trgm word_similarity for a contact name to count a
 # -- fusion ----------------------------------------------------------------------------------------
 # Relative-score fusion: BM25 scaled by the best BM25 of the question, plus the cosine similarity.
 # (Reciprocal rank fusion, k = 60, measured lower on both sets: see the closing note of issue 4.)
-# The keyword part is BM25 over the question's total idf ("idf": the share of the question's
-# information a neuron matches) or over the best BM25 of the question ("max").
-KEYWORD_NORMALISATION = "idf"
+# The keyword part is BM25 over the best BM25 of the question ("max"), over the question's total
+# idf ("idf": the share of the question's information a neuron matches), or ("blend") over the
+# best BM25 but at least KEYWORD_IDF_FLOOR of the total idf: when even the best match holds little
+# of what the question says (common words only), the keyword part counts for less.
+KEYWORD_NORMALISATION = "blend"
+KEYWORD_IDF_FLOOR = 0.7
 W_KEYWORD = 0.5
 W_VECTOR = 0.5
 RRF_K = 60               # kept for `fusion="rrf"`, the design's baseline
 
 # -- expansion -------------------------------------------------------------------------------------
+POOL = 40              # the best candidates whose rows are read with the expansion
 HOP_SEEDS = 10           # the top results whose edges are followed one hop (both directions)
 HOP_WEIGHT = 0.6         # a linked neuron gains this share of its best seed's score
 HOP_HUB_DAMPING = 0.5    # ... divided by (the seed's number of links) ** this
@@ -32,7 +36,7 @@ SITTING_SECONDS = 600    # neurons captured within 10 minutes of each other are 
 SITTING_WEIGHT = 0.4     # a neuron gains this share of the score of its neighbour in the sitting
 
 # -- the superseded rule ---------------------------------------------------------------------------
-SUPERSEDED_FACTOR = 0.1  # an outdated neuron keeps this share of its score (it stays findable)
+SUPERSEDED_AFTER = 5     # an outdated neuron never ranks in the first five (it stays findable below)
 
 # -- time windows ----------------------------------------------------------------------------------
 WINDOW_BOOST = 0.5       # added to a neuron whose due date or capture date falls in the window

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from core.model import EXPANDING_RELATIONS, InvalidInput, Kind, Neuron, State
+from core.model import EXPANDING_RELATIONS, InvalidInput, Neuron, State
 from core.recall import ranking as R
+from core.recall.index import Entry, RecallIndex, index_for
 from core.recall.timewords import TimeWindow, find_window
 from core.store import recall_sql
 from core.store.queries import neuron_from_row
@@ -109,75 +110,65 @@ def embed_question(memory: Memory, text: str) -> tuple[np.ndarray | None, str | 
 
 @dataclass
 class _Cand:
-    neuron: Neuron
+    slot: int
+    entry: Entry
     bm25: float = 0.0
-    idf_sum: float = 0.0
     cos: float | None = None
-    due: datetime | None = None
+    kw: float = 0.0
     base: float = 0.0
     sitting: float = 0.0
     hop: float = 0.0
-    hop_from: Neuron | None = None
-    sitting_with: Neuron | None = None
-    replaces: Neuron | None = None
-    superseded_by: Neuron | None = None
+    hop_from: uuid.UUID | None = None
+    sitting_with: uuid.UUID | None = None
+    replaces: uuid.UUID | None = None
+    superseded_by: uuid.UUID | None = None
     in_window: bool = False
     score: float = 0.0
 
-
-def _cand_from_row(row: dict[str, Any]) -> _Cand:
-    return _Cand(neuron=neuron_from_row(row), bm25=float(row.get("bm25") or 0.0),
-                 idf_sum=float(row.get("idf_sum") or 0.0),
-                 cos=None if row.get("cos") is None else float(row["cos"]), due=row.get("due"))
+    @property
+    def id(self) -> uuid.UUID:
+        return self.entry.id
 
 
-def _fuse(cands: dict[uuid.UUID, _Cand], mode: str, fusion: str) -> None:
-    best_bm = max((c.bm25 for c in cands.values()), default=0.0)
-    if mode == "keyword":
-        for c in cands.values():
-            c.base = c.bm25
-        return
-    if mode == "vector":
-        for c in cands.values():
-            c.base = c.cos if c.cos is not None else -1.0
-        return
-    if fusion == "rrf":
-        by_bm = sorted((c for c in cands.values() if c.bm25 > 0), key=lambda c: -c.bm25)
-        by_cos = sorted((c for c in cands.values() if c.cos is not None), key=lambda c: -c.cos)
-        for c in cands.values():
-            c.base = 0.0
-        for ranked in (by_bm, by_cos):
-            for i, c in enumerate(ranked):
-                c.base += 1.0 / (R.RRF_K + i + 1)
-        return
-    for c in cands.values():
-        c.base = _base(c, best_bm)
-
-
-def _keyword_part(c: _Cand, best_bm: float) -> float:
+def _keyword_part(bm: np.ndarray, idf_sum: float) -> np.ndarray:
+    best = float(bm.max()) if bm.size else 0.0
     if R.KEYWORD_NORMALISATION == "idf":
-        return min(c.bm25 / c.idf_sum, 1.0) if c.idf_sum > 0 else 0.0
-    return c.bm25 / best_bm if best_bm > 0 else 0.0
+        scale = idf_sum
+    elif R.KEYWORD_NORMALISATION == "max":
+        scale = best
+    else:
+        scale = max(best, R.KEYWORD_IDF_FLOOR * idf_sum)
+    if scale <= 0:
+        return np.zeros_like(bm)
+    return np.minimum(bm / scale, 1.0)
 
 
-def _base(c: _Cand, best_bm: float) -> float:
-    kw = _keyword_part(c, best_bm)
-    vec = max(c.cos, 0.0) if c.cos is not None else 0.0
-    return R.W_KEYWORD * kw + R.W_VECTOR * vec
+def _top(values: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarray:
+    """Slots of the k highest values (where mask), best first."""
+    idx = np.nonzero(mask)[0] if mask is not None else np.arange(values.size)
+    if idx.size == 0 or k <= 0:
+        return idx[:0]
+    vals = values[idx]
+    if idx.size > k:
+        part = np.argpartition(-vals, k - 1)[:k]
+        idx, vals = idx[part], vals[part]
+    return idx[np.argsort(-vals, kind="stable")]
 
 
-def _why(c: _Cand, best_bm: float, window: TimeWindow | None) -> str:
-    kw = R.W_KEYWORD * _keyword_part(c, best_bm)
+def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> str:
+    kw = R.W_KEYWORD * c.kw
     vec = R.W_VECTOR * max(c.cos or 0.0, 0.0)
     own = c.base
+    if c.superseded_by is not None:
+        return f"replaced by {titles.get(c.superseded_by, 'a newer neuron')}"
     if c.replaces is not None and own < c.hop and own < c.sitting:
-        return f"replaces {c.replaces.title}"
-    if c.hop_from is not None and c.hop > max(own, c.sitting):
-        return f"linked from {c.hop_from.title}"
-    if c.sitting_with is not None and c.sitting > own:
-        return f"noted together with {c.sitting_with.title}"
+        return f"replaces {titles.get(c.replaces, 'an older neuron')}"
+    if c.hop_from is not None and c.hop > max(own, R.SITTING_WEIGHT * c.sitting):
+        return f"linked from {titles.get(c.hop_from, 'a linked neuron')}"
+    if c.sitting_with is not None and R.SITTING_WEIGHT * c.sitting > own:
+        return f"noted together with {titles.get(c.sitting_with, 'a neuron')}"
     if c.replaces is not None and c.bm25 == 0:
-        return f"replaces {c.replaces.title}"
+        return f"replaces {titles.get(c.replaces, 'an older neuron')}"
     if c.in_window and kw == 0 and (vec < 0.35 or own < 0.2):
         return f"in the window {window.label}" if window else "in the time window"
     if kw > 0 and kw + R.WHY_VECTOR_MARGIN >= vec:
@@ -187,36 +178,44 @@ def _why(c: _Cand, best_bm: float, window: TimeWindow | None) -> str:
 
 # -- time windows ----------------------------------------------------------------------------------
 
-def _occurs_in(c: _Cand, window: TimeWindow) -> datetime | None:
+def _due_in(entry: Entry, window: TimeWindow) -> datetime | None:
     """The due date (or next occurrence of a recurring reminder) that falls in the window."""
-    n = c.neuron
-    if n.kind is not Kind.REMINDER or c.due is None:
+    if entry.kind != "reminder" or entry.due is None:
         return None
-    if window.dates != "created" and n.state is State.DONE:
+    if window.dates != "created" and entry.state == State.DONE.value:
         return None
-    rule = n.attrs.get("rrule")
-    if rule and isinstance(rule, str):
+    if entry.rrule:
         from core.capture.when import occurrences  # noqa: PLC0415
 
         try:
-            found = occurrences(rule, c.due, window.start, window.end, limit=1)
-        except (ValueError, TypeError):
+            found = occurrences(entry.rrule, entry.due, window.start, window.end, limit=1)
+        except (ValueError, TypeError, OverflowError):
             found = []
         if found:
             return found[0]
-        return c.due if window.holds(c.due) else None
-    return c.due if window.holds(c.due) else None
+    return entry.due if window.holds(entry.due) else None
 
 
-def _in_window(c: _Cand, window: TimeWindow) -> bool:
+def _in_window(entry: Entry, window: TimeWindow) -> bool:
     if window.overdue:
-        return (c.neuron.kind is Kind.REMINDER and c.neuron.state is State.ACTIVE
-                and c.due is not None and c.due < window.end and not c.neuron.attrs.get("rrule"))
-    if window.dates in ("due", "any") and _occurs_in(c, window) is not None:
+        return (entry.kind == "reminder" and entry.state == State.ACTIVE.value
+                and entry.due is not None and entry.due < window.end and not entry.rrule)
+    if window.dates in ("due", "any") and _due_in(entry, window) is not None:
         return True
-    if window.dates in ("created", "any") and window.holds(c.neuron.created_at):
-        return True
-    return False
+    return window.dates in ("created", "any") and window.holds(entry.created_at)
+
+
+def _window_slots(idx: RecallIndex, window: TimeWindow) -> list[int]:
+    start, end = window.start.timestamp(), window.end.timestamp()
+    out = []
+    for slot in idx.live_slots().tolist():
+        e = idx.entries[slot]
+        if e is None:
+            continue
+        if (start <= e.created < end) or (e.kind == "reminder" and e.due is not None):
+            if _in_window(e, window):
+                out.append(slot)
+    return out
 
 
 # -- ask -------------------------------------------------------------------------------------------
@@ -243,116 +242,187 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
         qvec, model = embed_question(memory, topic)
         if qvec is None and mode == "vector":
             return []
+    idx = index_for(memory)
     with memory.store.reading() as cur:
-        rows = recall_sql.candidates(
-            cur, memory.identity, text=topic if topical else "", filler=QUESTION_FILLER,
-            lexical_k=R.LEXICAL_K, k1=R.BM25_K1, b=R.BM25_B, qvec=qvec, model=model,
-            vector_k=R.VECTOR_K if mode != "keyword" else 0,
-            window=(window.start, window.end) if window else None,
-            window_k=R.WINDOW_K, name_sim=R.NAME_SIMILARITY)
-    if full:
+        seq = recall_sql.change_stamp(cur)
+        terms = recall_sql.question_terms(cur, topic, QUESTION_FILLER) if topical else []
+        idx.refresh(cur, seq)
+    if full and window is None:
         from core.recall.about import about_intent  # noqa: PLC0415
 
-        named = [r for r in rows if r["named"]]
-        if named and not window:
-            answer = about_intent(memory, question, named, limit=limit)
-            if answer is not None:
-                return answer
-    cands: dict[uuid.UUID, _Cand] = {}
-    for row in rows:
-        if mode == "keyword" and row["bm25"] <= 0:
-            continue
-        if mode == "vector" and row["cos"] is None:
-            continue
-        if mode in ("keyword", "vector", "hybrid") and row["bm25"] <= 0 and row["cos"] is None:
-            continue
-        cands[row["id"]] = _cand_from_row(row)
-    best_bm = max((c.bm25 for c in cands.values()), default=0.0)
-    _fuse(cands, mode, fusion)
+        with idx.lock:
+            names = idx.names()
+        answer = about_intent(memory, question, names, limit=limit)
+        if answer is not None:
+            return answer
+    with idx.lock:
+        version = idx.version
+        bm, idf_sum = idx.bm25(terms, R.BM25_K1, R.BM25_B)
+        cos = idx.cosine(qvec, model) if mode != "keyword" else None
+        cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
+    if window is not None:
+        for c in cands.values():
+            c.in_window = _in_window(c.entry, window)
     if not full:
-        ranked = sorted(cands.values(), key=lambda c: (-c.base, _recent_key(c)))
-        return [Result(c.neuron, c.base, _why(c, best_bm, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
-                for c in ranked[:limit]]
+        ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
+        neurons = memory.get_many([c.id for c in ranked])
+        return [Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
+                for c in ranked if c.id in neurons]
 
+    rows: dict[uuid.UUID, Neuron] = {}
     if expand:
         try:
-            _expand(memory, cands, qvec, model, best_bm, topical)
+            rows = _expand(memory, idx, version, cands, bm, cos, base_arr, kw_arr, topical, window)
         except Exception:  # additive: the base ranking stands, and says so
             log.warning("one-hop expansion failed; returning the base results", exc_info=True)
             for c in cands.values():
                 c.hop = c.sitting = 0.0
+                c.hop_from = c.sitting_with = c.replaces = c.superseded_by = None
     for c in cands.values():
         c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop
-        if c.superseded_by is not None:
-            c.score *= R.SUPERSEDED_FACTOR
-        if window is not None:
-            c.in_window = _in_window(c, window)
-            if c.in_window:
-                c.score += R.WINDOW_BOOST
+        if c.in_window:
+            c.score += R.WINDOW_BOOST
     if window is not None and not topical:
-        key = _due_key if window.dates == "due" else _recent_key
-        ranked = sorted(cands.values(), key=lambda c: (not c.in_window, c.superseded_by is not None,
-                                                       key(c)))
+        if window.dates == "due":
+            def key(c):
+                due = _due_in(c.entry, window) or c.entry.due
+                return due.timestamp() if due else float("inf")
+        else:
+            def key(c):
+                return -c.entry.created
+        # a question of dates alone: what is in the window, and only that; a replaced neuron's
+        # date no longer holds
+        ranked = sorted((c for c in cands.values() if c.in_window and c.superseded_by is None),
+                        key=key)
     else:
-        ranked = sorted(cands.values(), key=lambda c: (-c.score, _recent_key(c)))
-    return [Result(c.neuron, c.score, _why(c, best_bm, window),
+        ranked = sorted(cands.values(), key=lambda c: (-c.score, -c.entry.created))
+    ranked = _defer_superseded(ranked)[:limit]
+    missing = [c.id for c in ranked if c.id not in rows]
+    if missing:
+        rows.update(memory.get_many(missing))
+    titles = {nid: n.title for nid, n in rows.items()}
+    return [Result(rows[c.id], c.score, _why(c, titles, window),
                    {"bm25": c.bm25, "cos": c.cos or 0.0, "base": c.base, "hop": c.hop,
                     "sitting": c.sitting})
-            for c in ranked[:limit]]
+            for c in ranked if c.id in rows]
 
 
-def _recent_key(c: _Cand) -> float:
-    t = c.neuron.created_at
-    return -t.timestamp() if t else 0.0
-
-
-def _due_key(c: _Cand) -> float:
-    return c.due.timestamp() if c.due else float("inf")
-
-
-def _expand(memory: Memory, cands: dict[uuid.UUID, _Cand], qvec, model, best_bm: float,
-            topical: bool) -> None:
-    ranked = sorted(cands.values(), key=lambda c: -c.base)
-    seeds = [c.neuron.id for c in ranked[:R.HOP_SEEDS]] if topical else []
-    pool = list(cands)
-    if not pool:
-        return
-    with memory.store.reading() as cur:
-        rows = recall_sql.expansion(
-            cur, memory.identity, seeds=seeds, pool=pool, relations=EXPANDING_RELATIONS,
-            sitting_seconds=R.SITTING_SECONDS, qvec=qvec, model=model)
-    degree: dict[uuid.UUID, int] = {}
-    for row in rows:
-        if row["via"] == "edge":
-            degree[row["seed"]] = degree.get(row["seed"], 0) + 1
-    for row in rows:
-        other = row["id"]
-        if other not in cands:
-            c = _cand_from_row(row)
-            c.base = _base(c, best_bm)
-            cands[other] = c
-    # supersedes last: the replacement takes over what the outdated neuron gained from the rest
-    rows = sorted(rows, key=lambda r: r["via"] == "supersedes")
-    for row in rows:
-        seed, other, via = cands.get(row["seed"]), cands[row["id"]], row["via"]
-        if seed is None or seed is other:
+def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: float,
+           cos: np.ndarray | None, window: TimeWindow | None) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
+    n = idx.size
+    kw = _keyword_part(bm, idf_sum)
+    vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
+    if mode == "keyword":
+        base, pick = bm, _top(bm, R.LEXICAL_K, bm > 0)
+    elif mode == "vector":
+        base = np.nan_to_num(cos, nan=-1.0) if cos is not None else np.zeros(n)
+        pick = _top(base, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
+    else:
+        lex = _top(bm, R.LEXICAL_K, bm > 0)
+        near = _top(vec, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
+        pick = np.union1d(lex, near)
+        if fusion == "rrf":
+            base = np.zeros(n)
+            for ranked in (lex, near):
+                base[ranked] += 1.0 / (R.RRF_K + np.arange(ranked.size) + 1)
+        else:
+            base = R.W_KEYWORD * kw + R.W_VECTOR * vec
+    slots = set(pick.tolist())
+    if window is not None:
+        slots.update(_window_slots(idx, window))
+    out = {}
+    for slot in slots:
+        entry = idx.entries[slot]
+        if entry is None:
             continue
-        if via == "edge":
-            gain = R.HOP_WEIGHT * seed.base * float(row["weight"] or 1.0) / (
-                max(degree.get(seed.neuron.id, 1), 1) ** R.HOP_HUB_DAMPING)
-            if gain > other.hop:
-                other.hop, other.hop_from = gain, seed.neuron
-        elif via in ("before", "after"):
-            if seed.base > other.sitting:
-                other.sitting, other.sitting_with = seed.base, seed.neuron
-        elif via == "supersedes":
-            newer_id, older_id = row["from_node_id"], row["to_node_id"]
-            newer, older = cands.get(newer_id), cands.get(older_id)
-            if newer is None or older is None or newer is older:
-                continue
-            older.superseded_by = newer.neuron
-            newer.replaces = older.neuron
-            # the replacement takes over what the outdated neuron was found for
-            carried = older.base + R.SITTING_WEIGHT * older.sitting + older.hop
-            if carried > newer.base + newer.hop:
-                newer.hop = max(newer.hop, carried - newer.base)
+        out[slot] = _Cand(slot, entry, bm25=float(bm[slot]), kw=float(kw[slot]),
+                          cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
+                          base=float(base[slot]))
+    return out, base, kw
+
+
+def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
+    """The superseded rule: an outdated neuron gives way -- it is never among the first
+    SUPERSEDED_AFTER results, and never above the neuron that replaced it; below that it keeps
+    its place (it is still findable, marked as replaced)."""
+    order = {id(c): i for i, c in enumerate(ranked)}
+    current = [c for c in ranked if c.superseded_by is None]
+    old = [c for c in ranked if c.superseded_by is not None]
+    if not old:
+        return ranked
+    head = current[:R.SUPERSEDED_AFTER]
+    tail = sorted(current[R.SUPERSEDED_AFTER:] + old, key=lambda c: order[id(c)])
+    return head + tail
+
+
+def _expand(memory: Memory, idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
+            cos: np.ndarray | None, base_arr: np.ndarray, kw_arr: np.ndarray, topical: bool,
+            window: TimeWindow | None) -> dict[uuid.UUID, Neuron]:
+    """One hop along the edges of the best results, their neighbours in the sitting, and the
+    supersedes edges around them; returns the neuron rows read on the way."""
+
+    def cand(slot: int) -> _Cand | None:
+        c = cands.get(slot)
+        if c is None:
+            if idx.version != version or slot >= base_arr.size:
+                return None  # the index changed under us: its slots no longer match the scores
+            entry = idx.entries[slot]
+            if entry is None:
+                return None
+            c = cands[slot] = _Cand(slot, entry, bm25=float(bm[slot]), kw=float(kw_arr[slot]),
+                                    cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
+                                    base=float(base_arr[slot]))
+            if window is not None:
+                c.in_window = _in_window(entry, window)
+        return c
+
+    ranked = sorted(cands.values(), key=lambda c: -c.base)
+    seeds = ranked[:R.HOP_SEEDS] if topical else []
+    # neighbours in the sitting: from the index, no round trip
+    with idx.lock:
+        for s in seeds:
+            for other in (idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []):
+                c = cand(other)
+                if c is not None and c is not s and s.base > c.sitting:
+                    c.sitting, c.sitting_with = s.base, s.id
+    pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
+    pool = pool[:R.POOL]
+    want = {c.id for c in pool} | {s.id for s in seeds}
+    with memory.store.reading() as cur:
+        links, rows = recall_sql.links_and_rows(
+            cur, memory.identity, seeds=[s.id for s in seeds], pool=[c.id for c in pool],
+            want=list(want), relations=EXPANDING_RELATIONS)
+    with idx.lock:
+        _apply_links(idx, links, seeds, cand)
+    return {r["id"]: neuron_from_row(r) for r in rows}
+
+
+def _apply_links(idx: RecallIndex, links: list[dict], seeds: list[_Cand], cand) -> None:
+    degree: dict[uuid.UUID, int] = {}
+    for link in links:
+        if link["via"] == "edge":
+            degree[link["seed"]] = degree.get(link["seed"], 0) + 1
+    by_id = {s.id: s for s in seeds}
+    for link in (l for l in links if l["via"] == "edge"):
+        seed, slot = by_id.get(link["seed"]), idx.slot_of.get(link["id"])
+        if seed is None or slot is None:
+            continue
+        other = cand(slot)
+        if other is None or other is seed:
+            continue
+        gain = R.HOP_WEIGHT * seed.base * float(link["weight"] or 1.0) / (
+            max(degree.get(seed.id, 1), 1) ** R.HOP_HUB_DAMPING)
+        if gain > other.hop:
+            other.hop, other.hop_from = gain, seed.id
+    # supersedes last: the replacement takes over what the outdated neuron was found for
+    for link in (l for l in links if l["via"] == "supersedes"):
+        newer_slot, older_slot = idx.slot_of.get(link["from_node_id"]), idx.slot_of.get(link["to_node_id"])
+        if newer_slot is None or older_slot is None or newer_slot == older_slot:
+            continue
+        newer, older = cand(newer_slot), cand(older_slot)
+        if newer is None or older is None:
+            continue
+        older.superseded_by, newer.replaces = newer.id, older.id
+        carried = older.base + R.SITTING_WEIGHT * older.sitting + older.hop
+        if carried > newer.base + newer.hop:
+            newer.hop = max(newer.hop, carried - newer.base)

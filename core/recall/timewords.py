@@ -192,10 +192,14 @@ def find_window(question: str, now: datetime) -> tuple[TimeWindow | None, str]:
                     and not re.search(r"\b(in|of|last|next|this|back)\s+" + re.escape(words.strip()), text, re.I):
                 continue
             start, end, tense = make(m, future_hint)
+            dates = _dates_of(text, start, end, now, tense)
             rest = (text[:m.start()] + " " + text[m.end():])
+            if dates == "created":  # "what did I note down": the act of noting, not a topic
+                rest = CREATED_CUES.sub(" ", rest)
+                rest = re.sub(r"\b(down|up)\b", " ", rest, flags=re.I)
             rest = re.sub(r"\b(between|from|until|till|and)\s*$", "", rest.strip(" ?.,"), flags=re.I)
             rest = re.sub(r"\s{2,}", " ", rest).strip()
-            return TimeWindow(start, end, words.strip(), _dates_of(text, start, end, now, tense),
+            return TimeWindow(start, end, words.strip(), dates,
                               overdue=tense == "overdue"), rest
     return None, question
 

@@ -26,54 +26,40 @@ def vector_literal(vec: Sequence[float]) -> str:
     return "[" + ",".join(f"{float(x):.7g}" for x in vec) + "]"
 
 
-# The query's lexemes: english stems (as the body is indexed) plus simple words (as attrs strings
-# are), minus english stop words and the caller's filler words; then an OR tsquery of them, built
-# by casting quoted lexemes (no second parse). BM25 df comes from the matching set itself: a doc
-# that holds none of the terms contributes nothing to any df.
+# The question's lexemes (`question_terms`), each a tsquery of its own, built by casting the quoted
+# lexeme (no second parse). BM25 over term presence (tf = 1: notes are
+# short, and unnesting every matching tsvector costs more than it gives); df comes from the
+# matches themselves, and the length of a neuron is its number of distinct lexemes.
 _TERMS = """
 terms AS (
-    SELECT DISTINCT lex FROM (
-        SELECT unnest(tsvector_to_array(to_tsvector('english', %(text)s))) AS lex
-        UNION
-        SELECT w FROM unnest(tsvector_to_array(to_tsvector('simple', %(text)s))) AS w
-        WHERE to_tsvector('english', w) <> ''::tsvector
-    ) t
-    WHERE lex NOT IN (
-        SELECT unnest(tsvector_to_array(to_tsvector('english', %(filler)s)))
-        UNION SELECT unnest(tsvector_to_array(to_tsvector('simple', %(filler)s))))
+    SELECT lex, ('''' || replace(replace(lex, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
+    FROM unnest(%(terms)s::text[]) AS lex
 ),
-tq AS (
-    SELECT (string_agg('''' || replace(replace(lex, '\\', '\\\\'), '''', '''''') || '''', ' | '))::tsquery
-           AS query
-    FROM terms
-),
-matched AS (
-    SELECT n.id, n.tsv FROM neurons n, tq
-    WHERE n.{owner} = %(owner)s AND n.state <> 'trashed' AND n.tsv @@ tq.query
-),
+tq AS (SELECT (string_agg(q::text, ' | '))::tsquery AS query FROM terms),
 hits AS (
-    SELECT m.id, u.lexeme, coalesce(array_length(u.positions, 1), 1) AS tf, length(m.tsv) AS dl
-    FROM matched m CROSS JOIN LATERAL unnest(m.tsv) AS u
-    WHERE u.lexeme IN (SELECT lex FROM terms)
+    SELECT n.id, t.lex AS lexeme, n.dl
+    FROM terms t CROSS JOIN LATERAL (
+        SELECT id, length(tsv)::float8 AS dl FROM neurons
+        WHERE tsv @@ t.q AND {owner} = %(owner)s AND state <> 'trashed') n
 ),
-df AS (SELECT lexeme, count(*) AS df FROM hits GROUP BY lexeme),
 corpus AS (
-    SELECT greatest(count(*), 1) AS n FROM neurons
+    SELECT greatest(count(*), 1)::float8 AS n FROM neurons
     WHERE {owner} = %(owner)s AND state <> 'trashed'
 ),
-qidf AS (
-    SELECT coalesce(sum(ln(1 + (c.n - coalesce(d.df, 0) + 0.5) / (coalesce(d.df, 0) + 0.5))), 0)
-           AS idf_sum
-    FROM terms t LEFT JOIN df d ON d.lexeme = t.lex CROSS JOIN corpus c
+df AS (
+    SELECT t.lex AS lexeme, count(h.id)::float8 AS df,
+           ln(1 + (c.n - count(h.id) + 0.5) / (count(h.id) + 0.5)) AS idf
+    FROM terms t LEFT JOIN hits h ON h.lexeme = t.lex CROSS JOIN corpus c
+    GROUP BY t.lex, c.n
 ),
+qidf AS (SELECT coalesce(sum(idf), 0) AS idf_sum FROM df),
 bm AS (
     SELECT h.id,
-           sum(ln(1 + (c.n - d.df + 0.5) / (d.df + 0.5))
-               * h.tf * (%(k1)s + 1)
-               / (h.tf + %(k1)s * (1 - %(b)s + %(b)s * h.dl / greatest(a.avgdl, 1)))) AS bm25,
+           sum(d.idf * (%(k1)s + 1)
+               / (1 + %(k1)s * (1 - %(b)s + %(b)s * h.dl / greatest(a.avgdl, 1.0)))) AS bm25,
            count(*) AS nterms
     FROM hits h JOIN df d USING (lexeme)
-    CROSS JOIN corpus c CROSS JOIN (SELECT avg(dl) AS avgdl FROM hits) a
+    CROSS JOIN (SELECT avg(dl)::float8 AS avgdl FROM hits) a
     GROUP BY h.id
     ORDER BY bm25 DESC
     LIMIT %(lexical_k)s
@@ -113,6 +99,23 @@ named AS (
 )"""
 
 
+def question_terms(cur: Cursor, text: str, filler: str) -> list[str]:
+    """The lexemes of a question: english stems (as bodies are indexed) plus simple words (as
+    attrs strings are), minus english stop words and the stems and words of `filler`."""
+    cur.execute(
+        "SELECT tsvector_to_array(to_tsvector('english', %(t)s)) AS en,"
+        " tsvector_to_array(to_tsvector('simple', %(t)s)) AS si,"
+        " ARRAY(SELECT w FROM unnest(tsvector_to_array(to_tsvector('simple', %(t)s))) w"
+        "       WHERE to_tsvector('english', w) = ''::tsvector) AS stop,"
+        " tsvector_to_array(to_tsvector('english', %(f)s)) AS f_en,"
+        " tsvector_to_array(to_tsvector('simple', %(f)s)) AS f_si",
+        {"t": text, "f": filler})
+    row = cur.fetchone()
+    drop = set(row["f_en"]) | set(row["f_si"])
+    terms = set(row["en"]) | (set(row["si"]) - set(row["stop"]))
+    return sorted(terms - drop)
+
+
 def candidates(
     cur: Cursor, ident: Identity, *, text: str, filler: str, lexical_k: int, k1: float, b: float,
     qvec: Sequence[float] | None = None, model: str | None = None, vector_k: int = 0,
@@ -145,7 +148,8 @@ def candidates(
         " FROM ids JOIN neurons n ON n.id = ids.id LEFT JOIN bm ON bm.id = n.id"
     )
     params: dict[str, Any] = {
-        "text": text, "filler": filler, "owner": ident.value, "k1": k1, "b": b,
+        "terms": question_terms(cur, text, filler) if text.strip() else [],
+        "text": text, "owner": ident.value, "k1": k1, "b": b,
         "lexical_k": lexical_k, "name_sim": name_sim,
     }
     if use_vec:
@@ -306,3 +310,91 @@ def find_contacts(cur: Cursor, ident: Identity, name: str, min_sim: float) -> li
         " ORDER BY sim DESC LIMIT 20"
     ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)), {"name": name, "owner": ident.value})
     return [r for r in cur.fetchall() if r["sim"] >= min_sim]
+
+
+# -- the in-process recall index (core/recall/index.py) --------------------------------------------
+
+def change_stamp(cur: Cursor) -> int:
+    """The last change number handed out (0 before the first)."""
+    cur.execute("SELECT last_value, is_called FROM neurons_change_seq")
+    row = cur.fetchone()
+    return int(row["last_value"]) if row["is_called"] else 0
+
+
+def index_rows(cur: Cursor, ident: Identity, since: int | None) -> tuple[list[dict[str, Any]], int | None]:
+    """What the recall index keeps of each neuron: all of the identity's (`since` None: with the
+    highest change number of the table), or every neuron changed after `since` -- the identity's
+    in full, others' as ids only (`mine` false: a claimed or trashed row leaves the index)."""
+    mine = sql.SQL("({owner} IS NOT DISTINCT FROM %(owner)s)").format(owner=owner(ident))
+    cols = sql.SQL(
+        "id, {mine} AS mine, kind, state, created_at, change_seq,"
+        " CASE WHEN {mine} THEN recall_ts(attrs->>'due_at') END AS due,"
+        " CASE WHEN {mine} AND jsonb_typeof(attrs->'rrule') = 'string' THEN attrs->>'rrule' END AS rrule,"
+        " CASE WHEN {mine} AND kind = 'contact' THEN attrs END AS contact_attrs,"
+        " CASE WHEN {mine} AND kind = 'contact' THEN left(body, 200) END AS contact_body,"
+        " CASE WHEN {mine} THEN tsvector_to_array(tsv) END AS lexemes,"
+        " CASE WHEN {mine} THEN length(tsv) END AS dl,"
+        " CASE WHEN {mine} THEN embedding_model END AS embedding_model,"
+        " CASE WHEN {mine} AND embedding IS NOT NULL THEN vector_send(embedding) END AS vec"
+    ).format(mine=mine)
+    params = {"owner": ident.value, "since": since}
+    if since is None:
+        cur.execute("SELECT coalesce(max(change_seq), 0) AS top FROM neurons")
+        top = int(cur.fetchone()["top"])
+        cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %(owner)s").format(
+            cols=cols, owner=owner(ident)), params)
+        return list(cur.fetchall()), top
+    cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE change_seq > %(since)s ORDER BY change_seq")
+                .format(cols=cols), params)
+    return list(cur.fetchall()), None
+
+
+def links_and_rows(
+    cur: Cursor, ident: Identity, *, seeds: Sequence[uuid.UUID], pool: Sequence[uuid.UUID],
+    want: Sequence[uuid.UUID], relations: Sequence[Relation],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One statement for the expansion: (links, rows).
+
+    links: open edges of `relations` touching a seed (`via` 'edge'), and open supersedes edges
+    touching the pool (`via` 'supersedes'), each with `seed`, `other`, from/to, relation, weight.
+    rows: the neuron columns of `want` and of every `other` end (trashed left out).
+    """
+    query = f"""
+WITH seeds AS (SELECT unnest(%(seeds)s::uuid[]) AS id),
+pool AS (SELECT unnest(%(pool)s::uuid[]) AS id),
+links AS (
+    SELECT 'edge'::text AS via, s.id AS seed, e.to_node_id AS other, e.from_node_id,
+           e.to_node_id, e.relation_type, e.weight
+    FROM seeds s JOIN neurons_edges e ON e.from_node_id = s.id
+    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)
+    UNION ALL
+    SELECT 'edge', s.id, e.from_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
+    FROM seeds s JOIN neurons_edges e ON e.to_node_id = s.id
+    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)
+    UNION ALL
+    SELECT 'supersedes', p.id, e.to_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
+    FROM pool p JOIN neurons_edges e ON e.from_node_id = p.id
+    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = 'supersedes'
+    UNION ALL
+    SELECT 'supersedes', p.id, e.from_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
+    FROM pool p JOIN neurons_edges e ON e.to_node_id = p.id
+    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = 'supersedes'
+),
+ids AS (SELECT unnest(%(want)s::uuid[]) AS id UNION SELECT other FROM links)
+SELECT 'link' AS part, l.via, l.seed, l.other AS id, l.from_node_id, l.to_node_id,
+       l.relation_type, l.weight,
+       NULL::text AS kind, NULL::text AS body, NULL::jsonb AS attrs, NULL::text AS state,
+       NULL::timestamptz AS created_at, NULL::timestamptz AS updated_at, NULL::text AS embedding_model
+FROM links l
+UNION ALL
+SELECT 'row', NULL, NULL, {_N_COLS.replace('n.id, ', 'n.id, NULL, NULL, NULL, NULL, ', 1)}
+FROM ids JOIN neurons n ON n.id = ids.id
+WHERE n.{{owner}} = %(owner)s AND n.state <> 'trashed'
+"""
+    params = {"seeds": list(seeds), "pool": list(pool), "want": list(want), "owner": ident.value,
+              "rels": [r.value for r in relations]}
+    cur.execute(sql.SQL(query).format(owner=owner(ident)), params)
+    links, rows = [], []
+    for r in cur.fetchall():
+        (links if r["part"] == "link" else rows).append(r)
+    return links, rows

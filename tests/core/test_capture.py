@@ -1,0 +1,167 @@
+"""Capture that understands: kinds, due dates, contacts, mentions, same_person and supersedes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core import capture
+from core.capture.names import NameIndex
+from core.capture.when import find_when, occurrences
+from core.model import Kind, Relation
+
+LONDON = ZoneInfo("Europe/London")
+# Wednesday 11 June 2025, 19:30 in London
+NOW = datetime(2025, 6, 11, 19, 30, tzinfo=LONDON)
+
+
+# -- dates (pure) ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, due, rrule", [
+    ("remind me to call Ana tomorrow at 3", datetime(2025, 6, 12, 15, 0), None),
+    ("dentist Thu 9:30", datetime(2025, 6, 12, 9, 30), None),
+    ("pay rent every 1st", datetime(2025, 7, 1, 9, 0), "FREQ=MONTHLY;BYMONTHDAY=1"),
+    ("bins out every Tuesday 7pm", datetime(2025, 6, 17, 19, 0), "FREQ=WEEKLY;BYDAY=TU"),
+    ("call Mum tonight", datetime(2025, 6, 11, 20, 0), None),
+    ("Anj's birthday 27 June", datetime(2025, 6, 27, 9, 0), "FREQ=YEARLY"),
+    ("renew passport 3 March", datetime(2026, 3, 3, 9, 0), None),
+    ("standup at 10:15am", datetime(2025, 6, 12, 10, 15), None),
+    ("water plants in 3 days", datetime(2025, 6, 14, 9, 0), None),
+])
+def test_due_dates(text, due, rrule):
+    when = find_when(text, NOW)
+    assert when is not None, text
+    assert when.due == due.replace(tzinfo=LONDON)
+    assert when.due.utcoffset() is not None
+    assert when.rrule == rrule
+
+
+def test_no_date_in_plain_text():
+    assert find_when("the boiler is losing pressure again", NOW) is None
+    assert find_when("you may want to read it", NOW) is None
+
+
+def test_occurrences_of_a_recurring_reminder():
+    start = datetime(2024, 6, 25, 9, tzinfo=LONDON)
+    got = occurrences("FREQ=YEARLY", start, NOW, NOW + timedelta(days=30))
+    assert got == [datetime(2025, 6, 25, 9, tzinfo=LONDON)]
+    assert occurrences("FREQ=YEARLY", start, NOW, NOW + timedelta(days=5)) == []
+
+
+# -- kinds -----------------------------------------------------------------------------------------
+
+def test_kinds_are_inferred(memory):
+    r = memory.capture("remind me to call Ana tomorrow at 3", created_at=NOW)
+    assert r.kind is Kind.REMINDER
+    due = datetime.fromisoformat(r.attrs["due_at"])
+    assert due == datetime(2025, 6, 12, 15, 0, tzinfo=LONDON) and due.utcoffset() is not None
+    rent = memory.capture("pay rent every 1st", created_at=NOW)
+    assert rent.kind is Kind.REMINDER and rent.attrs["rrule"] == "FREQ=MONTHLY;BYMONTHDAY=1"
+    c = memory.capture("Ana Silva +351 912 345 678 ana@example.com")
+    assert c.kind is Kind.CONTACT
+    assert c.attrs == {"name": "Ana Silva", "phones": ["+351 912 345 678"], "emails": ["ana@example.com"]}
+    n = memory.capture("the boiler is losing pressure again, topped it up twice")
+    assert n.kind is Kind.NOTE and n.attrs == {}
+    long_note = memory.capture("Dad's knee op is 11 April at Leicester General. Mum wants me up "
+                               "there the weekend after, to help out around the house", created_at=NOW)
+    assert long_note.kind is Kind.NOTE
+
+
+def test_the_person_overrides(memory):
+    n = memory.capture("dentist Thu 9:30", kind="note")
+    assert n.kind is Kind.NOTE
+    r = memory.capture("dentist Thu 9:30", kind="reminder", attrs={"due_at": "2025-07-01T08:00:00+01:00"},
+                       created_at=NOW)
+    assert r.attrs["due_at"] == "2025-07-01T08:00:00+01:00"
+
+
+# -- mentions --------------------------------------------------------------------------------------
+
+def _edges(memory, neuron, relation):
+    return [e for e in memory.edges(neuron.id) if e.relation is relation and e.from_id == neuron.id]
+
+
+def test_mentions_link_to_contacts(memory):
+    graham = memory.capture("Graham Pike landlord", kind="contact",
+                            attrs={"name": "Graham Pike", "aliases": ["the landlord"]})
+    drk = memory.capture("Dr Hana Kowalczyk - GP", kind="contact",
+                         attrs={"name": "Hana Kowalczyk", "aliases": ["Dr K"]})
+    for text in ("boiler losing pressure, tell Graham", "email the landlord about it",
+                 "ask Grahm about the deposit", "Graham Pike says the rent goes up"):
+        n = memory.capture(text)
+        edges = _edges(memory, n, Relation.CONCERNS)
+        assert [e.to_id for e in edges] == [graham.id], text
+        assert edges[0].derived_by == capture.DERIVED_MENTION
+    n = memory.capture("Dr K rings between 10 and 12", kind="note")
+    assert [e.to_id for e in _edges(memory, n, Relation.CONCERNS)] == [drk.id]
+    n = memory.capture("Dr Kowalczyk ordered bloods")
+    assert [e.to_id for e in _edges(memory, n, Relation.CONCERNS)] == [drk.id]
+    plain = memory.capture("grahamstown is far away")  # no word boundary match, no capital typo
+    assert _edges(memory, plain, Relation.CONCERNS) == []
+    quiet = memory.capture("tell Graham", derive=False)
+    assert memory.edges(quiet.id) == []
+
+
+def test_shared_first_name_is_not_linked(memory):
+    memory.capture("Dan Kerr", kind="contact", attrs={"name": "Dan Kerr"})
+    memory.capture("Dan Brown", kind="contact", attrs={"name": "Dan Brown"})
+    n = memory.capture("Dan has a car")
+    assert _edges(memory, n, Relation.CONCERNS) == []
+    k = memory.capture("Dan Kerr has a car")
+    assert len(_edges(memory, k, Relation.CONCERNS)) == 1
+
+
+def test_name_index_forms():
+    import uuid
+
+    ids = [uuid.uuid4() for _ in range(3)]
+    index = NameIndex([(ids[0], {"name": "Sue Whitfield", "aliases": ["Jonah's mum"]}, ""),
+                       (ids[1], {"name": "Jonah Whitfield", "aliases": ["J"]}, ""),
+                       (ids[2], {"name": "Will Smith"}, "")])
+    assert [f.contact_id for f in index.find("Jonah's mum is coeliac")] == [ids[0]]
+    assert [f.contact_id for f in index.find("J's birthday dinner")] == [ids[1]]
+    assert index.find("j is a letter") == []
+    assert index.find("I will call") == []                      # a common word in lower case
+    assert [f.contact_id for f in index.find("Will called")] == [ids[2]]
+
+
+# -- same_person and supersedes --------------------------------------------------------------------
+
+def test_same_person_offers(memory):
+    oliver = memory.capture("Oliver Brandt", kind="contact",
+                            attrs={"name": "Oliver Brandt", "aliases": ["Olly"]})
+    olly = memory.capture("Olly B (WhatsApp)", kind="contact", attrs={"name": "Olly B"})
+    memory.capture("Ana Silva", kind="contact", attrs={"name": "Ana Silva", "phones": ["+351 912 345 678"]})
+    memory.capture("Ana S", kind="contact", attrs={"name": "Ana S", "phones": ["912345678"]})
+    memory.capture("Rebecca Adeyemi", kind="contact", attrs={"name": "Rebecca Adeyemi"})
+    offers = capture.same_person_offers(memory)
+    pairs = {frozenset((o.a.title, o.b.title)): o.reason for o in offers}
+    assert pairs == {frozenset(("Oliver Brandt", "Olly B")): "same first name and initial",
+                     frozenset(("Ana Silva", "Ana S")): "same phone number"}
+    edge = capture.accept_same_person(memory, oliver.id, olly.id)
+    assert edge.relation is Relation.SAME_PERSON and edge.derived_by == capture.DERIVED_SAME_PERSON
+    assert len(capture.same_person_offers(memory)) == 1
+
+
+def test_new_phone_supersedes_the_contact(memory):
+    kostas = memory.capture("Kostas plumber 07700 900455", kind="contact",
+                            attrs={"name": "Kostas Georgiou", "aliases": ["Kostas", "the plumber"]})
+    n = memory.capture("Kostas has a new number: 07700 900782. the 455 one is dead")
+    assert n.kind is Kind.NOTE
+    sup = _edges(memory, n, Relation.SUPERSEDES)
+    assert [e.to_id for e in sup] == [kostas.id] and sup[0].derived_by == capture.DERIVED_NEW_DETAIL
+    assert memory.get(kostas.id).state.value == "active"  # the old one is kept
+
+
+def test_moved_appointment_supersedes_the_old_reminder(memory):
+    old = memory.capture("crown prep, Hoe Street Dental 25 Mar 8:40", kind="reminder",
+                         created_at=datetime(2025, 3, 4, 17, 35, tzinfo=LONDON))
+    new = memory.capture("crown prep moved to Fri 28 Mar 15:15", kind="reminder",
+                         created_at=datetime(2025, 3, 10, 12, 10, tzinfo=LONDON))
+    assert [e.to_id for e in _edges(memory, new, Relation.SUPERSEDES)] == [old.id]
+    offers = capture.supersede_offers(memory, new.id)
+    assert [o.b.id for o in offers] == [old.id]
+    other = memory.capture("haircut moved to Saturday", created_at=NOW)
+    assert _edges(memory, other, Relation.SUPERSEDES) == []

@@ -1,0 +1,221 @@
+"""ask and about on real engines: keyword, meaning, one hop, superseded, time windows, people."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core import recall
+from core.model import Identity, InvalidInput, Relation
+from core.recall import search as search_mod
+
+LONDON = ZoneInfo("Europe/London")
+NOW = datetime(2025, 6, 11, 19, 30, tzinfo=LONDON)  # a Wednesday
+
+
+def at(days: float, hour: int = 12) -> datetime:
+    return (NOW + timedelta(days=days)).replace(hour=hour, minute=0)
+
+
+def ids(results) -> list[uuid.UUID]:
+    return [r.neuron.id for r in results]
+
+
+def fill(memory) -> bool:
+    """Vectors for everything; False when the model is not installed (meaning-only checks skip)."""
+    if memory.embedder() is None:
+        return False
+    memory.fill_vectors()
+    return True
+
+
+@pytest.fixture
+def home(memory):
+    m = memory
+    n = {}
+    n["graham"] = m.capture("Graham Pike - landlord, flat 5", kind="contact",
+                            attrs={"name": "Graham Pike", "aliases": ["the landlord"]}, created_at=at(-300))
+    n["boiler"] = m.capture("boiler losing pressure again, topped it back up to 1.5 bar", kind="note",
+                            created_at=at(-290))
+    n["email"] = m.capture("email him about the pressure thing, it's dropped to 0.6 again",
+                           kind="reminder", attrs={"due_at": at(-280).isoformat()}, created_at=at(-281),
+                           derive=False)
+    n["wifi_old"] = m.capture("wifi: VM-3391A  pw: kz8hq2pt", kind="note", created_at=at(-200))
+    n["wifi_new"] = m.capture("router swapped for Hyperoptic. network FLAT5-HYPER, pw tangerine-otter-42",
+                              kind="note", created_at=at(-100))
+    n["booking"] = m.capture("booked Emirates LHR-DXB-COK, booking ref QH7T2M", kind="note",
+                             created_at=at(-150))
+    n["dal"] = m.capture("Mum's dal: toor dal, turmeric, tomato, hing, jaggery. tadka: ghee, jeera",
+                         kind="note", created_at=at(-120))
+    n["train"] = m.capture("trains to Manchester for the naming ceremony", kind="reminder",
+                           attrs={"due_at": at(5, 9).isoformat()}, created_at=at(-4))
+    n["gp"] = m.capture("re-register at Wood Street", kind="reminder",
+                        attrs={"due_at": at(9, 12).isoformat()}, created_at=at(-20))
+    n["bday"] = m.capture("Anj's birthday", kind="reminder",
+                          attrs={"due_at": (at(14, 9) - timedelta(days=365)).isoformat(),
+                                 "rrule": "FREQ=YEARLY"}, created_at=at(-366))
+    n["done_later"] = m.capture("send the deposit", kind="reminder",
+                                attrs={"due_at": at(30).isoformat()}, created_at=at(-2))
+    m.link(n["email"].id, n["boiler"].id, Relation.RELATES_TO)
+    m.link(n["boiler"].id, n["graham"].id, Relation.CONCERNS)
+    m.link(n["wifi_new"].id, n["wifi_old"].id, Relation.SUPERSEDES)
+    return n
+
+
+def test_keyword_codes_and_numbers(memory, home):
+    fill(memory)
+    for mode in ("default", "keyword", "hybrid"):
+        results = memory.ask("QH7T2M", mode=mode, now=NOW)
+        assert results and results[0].neuron.id == home["booking"].id, mode
+        assert results[0].why == "matched the words"
+    assert ids(memory.ask("booking ref QH7T2M", mode="keyword", now=NOW))[0] == home["booking"].id
+
+
+def test_meaning_without_shared_words(memory, home):
+    if not fill(memory):
+        pytest.skip("the embedding model is not installed")
+    results = memory.ask("recipe for the lentil thing my mother makes", now=NOW)
+    assert results[0].neuron.id == home["dal"].id
+    assert memory.ask("lentil recipe", mode="vector", now=NOW)[0].neuron.id == home["dal"].id
+
+
+def test_one_hop_both_directions_never_two(memory, home):
+    fill(memory)
+    results = memory.ask("boiler", now=NOW)
+    found = {r.neuron.id: r for r in results}
+    assert home["boiler"].id in found
+    # the reminder shares no word with the question: it is there through its link
+    assert found[home["email"].id].why == f"linked from {home['boiler'].title}"
+    assert found[home["graham"].id].why in (f"linked from {home['boiler'].title}", "matched the meaning")
+    # keyword mode never expands
+    assert home["email"].id not in ids(memory.ask("boiler", mode="keyword", now=NOW))
+    # one hop only: something linked to the reminder alone is not "linked from" the reminder
+    far = memory.capture("Snappy Snaps for photos", kind="note", created_at=at(-60))
+    memory.link(far.id, home["email"].id, Relation.RELATES_TO)
+    for r in memory.ask("boiler", now=NOW, limit=50):
+        if r.neuron.id == far.id:
+            assert r.why != f"linked from {home['email'].title}"
+
+
+def test_closed_links_are_not_followed(memory, home):
+    fill(memory)
+    edge = [e for e in memory.edges(home["email"].id) if e.relation is Relation.RELATES_TO][0]
+    memory.unlink(edge.id)
+    for r in memory.ask("boiler", now=NOW, limit=50):
+        assert not r.why.startswith("linked from") or r.neuron.id != home["email"].id
+
+
+def test_superseded_gives_way(memory, home):
+    fill(memory)
+    results = memory.ask("what's the wifi password?", now=NOW, limit=20)
+    order = ids(results)
+    assert order[0] == home["wifi_new"].id
+    if home["wifi_old"].id in order:
+        pos = order.index(home["wifi_old"].id)
+        assert pos >= min(5, len([r for r in results if not r.why.startswith("replaced by")]))
+        assert results[pos].why == f"replaced by {home['wifi_new'].title}"
+
+
+def test_time_windows(memory, home):
+    fill(memory)
+    nxt = memory.ask("what's on next week?", now=NOW)
+    assert ids(nxt)[:2] == [home["train"].id, home["gp"].id]
+    month = ids(memory.ask("what's due between now and the end of the month?", now=NOW))
+    # the yearly birthday recurs this month; the deposit is due next month
+    assert set(month[:3]) == {home["train"].id, home["gp"].id, home["bday"].id}
+    assert home["done_later"].id not in month[:3]
+    noted = ids(memory.ask("what did I note down last week?", now=NOW))
+    assert noted[0] == home["train"].id  # captured 4 days ago, last week (Mon 2 - Sun 8 June)
+
+
+def test_about_a_person(memory, home):
+    fill(memory)
+    twin = memory.capture("G. Pike (WhatsApp)", kind="contact", attrs={"name": "G Pike"}, created_at=at(-10))
+    memory.link(twin.id, home["graham"].id, Relation.SAME_PERSON)
+    for name in ("Graham", "graham pike", "the landlord", "Grahm"):
+        answer = memory.about(name)
+        assert answer.contact is not None and answer.contact.id == home["graham"].id, name
+    answer = memory.about("Graham")
+    got = {r.neuron.id: r for r in answer.timeline}
+    assert home["boiler"].id in got and twin.id in got
+    assert home["email"].id in got  # one hop out from the boiler note
+    times = [r.neuron.created_at for r in answer.timeline]
+    assert times == sorted(times, reverse=True)
+    assert answer.to_json()["contact"]["id"] == str(home["graham"].id)
+    assert "Graham Pike" in answer.render()
+    # asking about him answers the same way, contact first
+    asked = memory.ask("what do you know about Graham?", now=NOW)
+    assert asked[0].neuron.id == home["graham"].id
+    assert {home["boiler"].id, twin.id, home["email"].id} <= set(ids(asked))
+
+
+def test_about_ambiguous_and_unknown(memory):
+    memory.capture("Dan Kerr - climbing", kind="contact", attrs={"name": "Dan Kerr"})
+    memory.capture("Dan Brown - work", kind="contact", attrs={"name": "Dan Brown"})
+    answer = memory.about("Dan")
+    assert answer.contact is None
+    assert {c.title for c in answer.candidates} == {"Dan Kerr", "Dan Brown"}
+    assert "could be several people" in answer.render()
+    assert memory.about("Dan Kerr").contact.title == "Dan Kerr"
+    nobody = memory.about("Zebedee")
+    assert nobody.contact is None and nobody.candidates == [] and nobody.timeline == []
+
+
+def test_identities_do_not_mix(memory, home):
+    fill(memory)
+    other = memory.as_identity(Identity(device_id=uuid.uuid4()))
+    other.capture("booking ref QH7T2M for someone else", kind="note")
+    mine = ids(memory.ask("QH7T2M", now=NOW))
+    assert mine == [home["booking"].id] + [i for i in mine[1:] if i != home["booking"].id]
+    assert all(memory.get(i) for i in mine)
+    assert [r.neuron.body for r in other.ask("QH7T2M", now=NOW)][0].startswith("booking ref QH7T2M for")
+
+
+def test_results_explain_themselves(memory, home):
+    fill(memory)
+    results = memory.ask("boiler pressure", now=NOW)
+    data = results[0].to_json()
+    assert set(data) >= {"id", "kind", "title", "score", "why", "neuron"}
+    assert all(isinstance(r.why, str) and r.why for r in results)
+    with pytest.raises(InvalidInput):
+        memory.ask("boiler", mode="psychic")
+    with pytest.raises(InvalidInput):
+        memory.ask("boiler", now=datetime(2025, 1, 1))
+
+
+def test_expansion_failure_returns_base_results(memory, home, monkeypatch, caplog):
+    fill(memory)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("edges table unreadable")
+
+    monkeypatch.setattr(search_mod.recall_sql, "expansion", broken)
+    with caplog.at_level(logging.WARNING, logger="core.recall.search"):
+        results = memory.ask("boiler", now=NOW)
+    assert home["boiler"].id in ids(results)
+    assert not any(r.why.startswith("linked from") for r in results)
+    assert "expansion failed" in caplog.text
+
+
+def test_keyword_only_without_the_model(memory, home, tmp_path, caplog):
+    """A store whose model folder is empty: ask degrades to keywords, with a warning."""
+    from core.memory import Memory
+    from core.settings import Settings
+    from core.store import Store
+
+    if memory.store.kind != "server":
+        pytest.skip("one engine is enough for this (a second embedded engine would cost a start)")
+    store = Store(Settings(data_dir=tmp_path / "data", dsn=memory.store.settings.dsn,
+                           model_dir=tmp_path / "no-model"))
+    try:
+        bare = Memory(store, memory.identity, owns_store=False)
+        with caplog.at_level(logging.WARNING):
+            results = bare.ask("QH7T2M", now=NOW)
+        assert results[0].neuron.id == home["booking"].id
+        assert bare.ask("QH7T2M", mode="vector", now=NOW) == []
+    finally:
+        store.close()
