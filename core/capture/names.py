@@ -23,6 +23,13 @@ COMMON_WORD_NAMES = frozenset("""
     will may mark bill rose grace hope joy faith summer dawn june april august art pat sue
     jack ray frank rich lily iris ruby amber jade sky river rob bob sunny holly ivy max
     """.split())
+# Kinship words used as aliases ("Mum", "Dad") name the person's own relative only when written
+# as a name: capitalised, and not someone else's ("his mum", "Jonah's dad").
+KINSHIP = frozenset("""
+    mum mom mam mummy mommy mother dad daddy father papa pa ma mama nan nana gran granny grandma
+    grandpa grandad granddad auntie aunt uncle sis bro
+    """.split())
+NOT_MINE = frozenset("his her their your our its".split())
 TITLES = ("dr", "doctor", "mr", "mrs", "ms", "miss", "prof", "professor", "uncle", "aunt", "auntie")
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -117,6 +124,10 @@ class NameIndex:
                 if [w[0] for w in words[i:i + n]] != parts:
                     continue
                 raw = text[s:words[i + n - 1][2]]
+                before = words[i - 1][3] if i > 0 else ""
+                if parts[0] in KINSHIP and (not raw[:1].isupper() or before.lower() in NOT_MINE
+                                            or re.search(r"['’]s$", before)):
+                    continue
                 if self._acceptable(" ".join(parts), raw):
                     offer(Found(cid, raw, s, words[i + n - 1][2], True, strength))
         if fuzzy and self._fuzzy:

@@ -29,7 +29,10 @@ AMBIGUITY_MARGIN = 0.1
 
 # Order of a person's answer: the contact, its twins, what is linked to them, what names them,
 # what is one hop further. Within a tier: newest first.
-TIER_CONTACT, TIER_TWIN, TIER_LINKED, TIER_LINKED_CONTACT, TIER_NAMED, TIER_HOP = 6, 5, 4, 3, 2, 1
+TIER_CONTACT, TIER_TWIN, TIER_LINKED, TIER_LINKED_CONTACT, TIER_NAMED, TIER_ORG, TIER_HOP = (
+    7, 6, 5, 4, 3, 2, 1)
+# One hop out from what is about them: the usual links, and the history (supersedes).
+ABOUT_HOP_RELATIONS = (*EXPANDING_RELATIONS, Relation.SUPERSEDES)
 
 
 @dataclass
@@ -100,8 +103,20 @@ def resolve(memory: Memory, name: str) -> tuple[list[Neuron], bool]:
     return close, len(close) > 1
 
 
-def _gather(memory: Memory, people: list[Neuron], limit: int) -> tuple[list[Result], list[Neuron]]:
-    """Everything about `people` (one person, or twins), best tier first."""
+def org_counts(contacts) -> dict[str, int]:
+    """How many contacts give each organisation (lower case)."""
+    counts: dict[str, int] = {}
+    for attrs in contacts:
+        org = str((attrs or {}).get("org") or "").strip().lower()
+        if org:
+            counts[org] = counts.get(org, 0) + 1
+    return counts
+
+
+def _gather(memory: Memory, people: list[Neuron], limit: int,
+            orgs: dict[str, int] | None = None) -> tuple[list[Result], list[Neuron]]:
+    """Everything about `people` (one person, or twins), best tier first; within a tier, what is
+    about them alone before what names several people, then newest first."""
     entries: dict[uuid.UUID, tuple[int, Neuron, str]] = {}
 
     def put(n: Neuron, tier: int, why: str) -> None:
@@ -135,17 +150,28 @@ def _gather(memory: Memory, people: list[Neuron], limit: int) -> tuple[list[Resu
         named = recall_sql.mentions(cur, memory.identity, phrases, exclude=list(entries), limit=200)
         for r in named:
             put(neuron_from_row(r), TIER_NAMED, "mentions them")
-        around = [i for i, (t, _, _) in entries.items() if t in (TIER_LINKED, TIER_NAMED, TIER_TWIN)]
-        hops = recall_sql.links_of(cur, memory.identity, around, relations=EXPANDING_RELATIONS)
+        # an organisation only one contact belongs to names that contact too
+        own_orgs = sorted({str(p.attrs.get("org")).strip() for p in [*people, *twins]
+                           if p.attrs.get("org") and (orgs or {}).get(str(p.attrs["org"]).strip().lower()) == 1})
+        if own_orgs:
+            for r in recall_sql.mentions(cur, memory.identity, own_orgs, exclude=list(entries), limit=200):
+                put(neuron_from_row(r), TIER_ORG, f"mentions {own_orgs[0]}")
+        around = [i for i, (t, _, _) in entries.items()
+                  if t in (TIER_LINKED, TIER_NAMED, TIER_ORG, TIER_TWIN)]
+        hops = recall_sql.links_of(cur, memory.identity, around, relations=ABOUT_HOP_RELATIONS)
     counts: dict[uuid.UUID, int] = {}
+    others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
+    selves = set(ids) | {t.id for t in twins}
     for r in hops:
-        if r["id"] in entries:
-            continue
+        if r["kind"] == Kind.CONTACT.value and r["id"] not in selves:
+            others.setdefault(r["seed"], set()).add(r["id"])
+        if r["id"] in entries or r["kind"] == Kind.CONTACT.value:
+            continue  # other people named beside them are not facts about them
         counts[r["id"]] = counts.get(r["id"], 0) + 1
         seed = entries.get(r["seed"])
         put(neuron_from_row(r), TIER_HOP, f"linked from {seed[1].title}" if seed else "linked")
     ranked = sorted(entries.values(), key=lambda e: (
-        -e[0], -counts.get(e[1].id, 0),
+        -e[0], len(others.get(e[1].id, ())), -counts.get(e[1].id, 0),
         -(e[1].created_at.timestamp() if e[1].created_at else 0.0)))
     results = [Result(n, float(tier) + (counts.get(n.id, 0) * 0.01), why) for tier, n, why in ranked]
     return results[:limit], twins
@@ -164,13 +190,16 @@ def about(memory: Memory, name: str, limit: int = 50) -> About:
         if not all(p.id in same for p in people):
             return About(name=name, contact=None, candidates=people)
         people = [first]
-    results, twins = _gather(memory, people[:1], limit)
+    with memory.store.reading() as cur:
+        orgs = org_counts(r["attrs"] for r in recall_sql.contacts(cur, memory.identity))
+    results, twins = _gather(memory, people[:1], limit, orgs)
     timeline = sorted(results, key=lambda r: r.neuron.created_at.timestamp()
                       if r.neuron.created_at else 0.0, reverse=True)
     return About(name=name, contact=people[0], timeline=timeline, twins=twins)
 
 
-def about_intent(memory: Memory, question: str, names: NameIndex, limit: int) -> list[Result] | None:
+def about_intent(memory: Memory, question: str, names: NameIndex, limit: int,
+                 orgs: dict[str, int] | None = None) -> list[Result] | None:
     """If the question only names people ("what do you know about Ana?"), their answer; else None."""
     found = names.find(question)
     if not found:
@@ -186,5 +215,5 @@ def about_intent(memory: Memory, question: str, names: NameIndex, limit: int) ->
     people = [contacts[i] for i in ids if i in contacts]
     if not people:
         return None
-    results, _ = _gather(memory, people, limit)
+    results, _ = _gather(memory, people, limit, orgs)
     return results

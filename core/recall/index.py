@@ -80,6 +80,7 @@ class RecallIndex:
             if rows:
                 self.version += 1
                 self._order = None
+            _keep_statistics(cur, len(self.slot_of))
 
     def _grow(self, need: int) -> None:
         if need <= self._cap:
@@ -232,6 +233,11 @@ class RecallIndex:
     def live_slots(self) -> np.ndarray:
         return np.nonzero(self._live[:self.size])[0]
 
+    def org_counts(self) -> dict[str, int]:
+        from core.recall.about import org_counts  # noqa: PLC0415
+
+        return org_counts(e.contact[0] for e in self.entries if e is not None and e.contact is not None)
+
     def names(self):
         """A NameIndex over the identity's contacts (rebuilt when the index changed)."""
         from core.capture.names import NameIndex  # noqa: PLC0415
@@ -241,6 +247,21 @@ class RecallIndex:
                                     if e is not None and e.contact is not None)
             self._names_version = self.version
         return self._names
+
+
+# The planner's statistics are refreshed when an index first sees its rows and each time the
+# identity has grown by this factor since (the embedded engine never analyzes by itself).
+ANALYZE_GROWTH = 1.25
+_analyzed: dict[int, int] = {}  # id(connection) -> neuron count at the last ANALYZE
+
+
+def _keep_statistics(cur, count: int) -> None:
+    key = id(cur.connection)
+    last = _analyzed.get(key)
+    if last is not None and count <= last * ANALYZE_GROWTH + 100:
+        return
+    _analyzed[key] = max(count, 1)
+    recall_sql.refresh_statistics(cur)
 
 
 _indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # store -> {identity: index}

@@ -35,6 +35,9 @@ HOP_HUB_DAMPING = 0.5    # ... divided by (the seed's number of links) ** this
 SITTING_SECONDS = 600    # neurons captured within 10 minutes of each other are one sitting
 SITTING_WEIGHT = 0.4     # a neuron gains this share of the score of its neighbour in the sitting
 
+# -- about a person, through ask ---------------------------------------------------------------
+LIKE_WEIGHT = 0.1        # the score of a neuron added for being like what is about them
+
 # -- the superseded rule ---------------------------------------------------------------------------
 SUPERSEDED_AFTER = 5     # an outdated neuron never ranks in the first five (it stays findable below)
 

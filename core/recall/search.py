@@ -221,7 +221,8 @@ def _window_slots(idx: RecallIndex, window: TimeWindow) -> list[int]:
 # -- ask -------------------------------------------------------------------------------------------
 
 def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default",
-        now: datetime | None = None, fusion: str = "relative", expand: bool = True) -> list[Result]:
+        now: datetime | None = None, fusion: str = "relative", expand: bool = True,
+        _about: bool = True) -> list[Result]:
     if mode not in MODES:
         raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
     if fusion not in ("relative", "rrf"):
@@ -247,14 +248,16 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
         seq = recall_sql.change_stamp(cur)
         terms = recall_sql.question_terms(cur, topic, QUESTION_FILLER) if topical else []
         idx.refresh(cur, seq)
-    if full and window is None:
+    if full and window is None and _about:
         from core.recall.about import about_intent  # noqa: PLC0415
 
         with idx.lock:
-            names = idx.names()
-        answer = about_intent(memory, question, names, limit=limit)
-        if answer is not None:
-            return answer
+            names, orgs = idx.names(), idx.org_counts()
+        head = about_intent(memory, question, names, limit=limit, orgs=orgs) or []
+        if len(head) >= limit:
+            return head
+        if head:  # the person's answer first, then what is most like it
+            return head + _more_like(memory, idx, head, limit - len(head))
     with idx.lock:
         version = idx.version
         bm, idf_sum = idx.bm25(terms, R.BM25_K1, R.BM25_B)
@@ -339,6 +342,38 @@ def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: fl
                           cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
                           base=float(base[slot]))
     return out, base, kw
+
+
+def _more_like(memory: Memory, idx: RecallIndex, head: list[Result], k: int) -> list[Result]:
+    """The k neurons (not people) closest in meaning to any of `head`'s, best first."""
+    emb = embedder_of(memory)
+    if emb is None or k <= 0:
+        return []
+    with idx.lock:
+        n = idx.size
+        ok = idx._has_vec[:n] & idx._live[:n] & np.fromiter(
+            (m == emb.name for m in idx._models[:n]), dtype=bool, count=n)
+        own = [idx.slot_of[r.neuron.id] for r in head
+               if r.neuron.id in idx.slot_of and r.neuron.kind.value != "contact"]
+        own = [s for s in own if ok[s]]
+        if not own:
+            return []
+        sims = idx._vecs[:n] @ idx._vecs[own].T            # (n, len(own))
+        best = sims.max(axis=1)
+        nearest = np.asarray(own)[sims.argmax(axis=1)]
+        for slot, e in enumerate(idx.entries):
+            if e is None or e.kind == "contact" or not ok[slot]:
+                best[slot] = -np.inf
+        for r in head:
+            slot = idx.slot_of.get(r.neuron.id)
+            if slot is not None:
+                best[slot] = -np.inf
+        top = _top(best, k, np.isfinite(best))
+        picks = [(idx.entries[s].id, float(best[s]), idx.entries[int(nearest[s])].id) for s in top]
+    rows = memory.get_many([p[0] for p in picks])
+    titles = {r.neuron.id: r.neuron.title for r in head}
+    return [Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}")
+            for nid, sim, near in picks if nid in rows]
 
 
 def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:

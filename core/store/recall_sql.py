@@ -164,76 +164,6 @@ def candidates(
     return list(cur.fetchall())
 
 
-def expansion(
-    cur: Cursor, ident: Identity, *, seeds: Sequence[uuid.UUID], pool: Sequence[uuid.UUID],
-    relations: Sequence[Relation], sitting_seconds: float,
-    qvec: Sequence[float] | None = None, model: str | None = None,
-) -> list[dict[str, Any]]:
-    """One statement around the ranked pool:
-
-    - `via = 'edge'`: open edges of `relations` touching a seed, with the neuron at the other end;
-    - `via = 'before'|'after'`: the neuron captured just before / after a seed, when within
-      `sitting_seconds` of it (the same sitting);
-    - `via = 'supersedes'`: open supersedes edges touching any neuron of the pool, with the other end.
-
-    Each row holds the other neuron's columns, its `cos` to the query, the `seed` and the edge's
-    columns (NULL for time neighbours).
-    """
-    cos = ("CASE WHEN n.embedding IS NOT NULL AND n.embedding_model = %(model)s"
-           " THEN 1 - (n.embedding <=> %(qvec)s::vector) END") if qvec is not None else "NULL::float8"
-    query = f"""
-WITH seeds AS (SELECT unnest(%(seeds)s::uuid[]) AS id),
-pool AS (SELECT unnest(%(pool)s::uuid[]) AS id),
-links AS (
-    SELECT 'edge'::text AS via, s.id AS seed, e.to_node_id AS other, e.id AS edge_id
-    FROM seeds s JOIN neurons_edges e ON e.from_node_id = s.id
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)
-    UNION ALL
-    SELECT 'edge', s.id, e.from_node_id, e.id
-    FROM seeds s JOIN neurons_edges e ON e.to_node_id = s.id
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)
-    UNION ALL
-    SELECT 'supersedes', p.id, CASE WHEN e.from_node_id = p.id THEN e.to_node_id
-                                    ELSE e.from_node_id END, e.id
-    FROM pool p JOIN neurons_edges e ON (e.from_node_id = p.id OR e.to_node_id = p.id)
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = 'supersedes'
-    UNION ALL
-    SELECT 'before', s.id, prev.id, NULL::uuid
-    FROM seeds s JOIN neurons sn ON sn.id = s.id
-    CROSS JOIN LATERAL (
-        SELECT p.id FROM neurons p
-        WHERE p.{{owner}} = %(owner)s AND p.kind <> 'contact'
-          AND (p.created_at, p.id) < (sn.created_at, sn.id)
-          AND p.created_at >= sn.created_at - make_interval(secs => %(sitting)s)
-        ORDER BY p.created_at DESC, p.id DESC LIMIT 1) prev
-    WHERE sn.kind <> 'contact'
-    UNION ALL
-    SELECT 'after', s.id, nxt.id, NULL::uuid
-    FROM seeds s JOIN neurons sn ON sn.id = s.id
-    CROSS JOIN LATERAL (
-        SELECT p.id FROM neurons p
-        WHERE p.{{owner}} = %(owner)s AND p.kind <> 'contact'
-          AND (p.created_at, p.id) > (sn.created_at, sn.id)
-          AND p.created_at <= sn.created_at + make_interval(secs => %(sitting)s)
-        ORDER BY p.created_at, p.id LIMIT 1) nxt
-    WHERE sn.kind <> 'contact'
-)
-SELECT l.via, l.seed, {_N_COLS}, {cos} AS cos, recall_ts(n.attrs->>'due_at') AS due,
-       e.id AS edge_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
-FROM links l JOIN neurons n ON n.id = l.other
-LEFT JOIN neurons_edges e ON e.id = l.edge_id
-WHERE n.{{owner}} = %(owner)s AND n.state <> 'trashed'
-"""
-    params: dict[str, Any] = {
-        "seeds": list(seeds), "pool": list(pool), "owner": ident.value,
-        "rels": [r.value for r in relations], "sitting": float(sitting_seconds),
-    }
-    if qvec is not None:
-        params.update(qvec=vector_literal(qvec), model=model)
-    cur.execute(sql.SQL(query).format(owner=owner(ident)), params)
-    return list(cur.fetchall())
-
-
 # -- contacts and links, for capture and about -----------------------------------------------------
 
 def contacts(cur: Cursor, ident: Identity, limit: int = 5000) -> list[dict[str, Any]]:
@@ -255,18 +185,20 @@ def links_of(
         return []
     rel_clause = "AND e.relation_type = ANY(%(rels)s)" if relations is not None else ""
     query = f"""
-WITH s AS (SELECT unnest(%(ids)s::uuid[]) AS id),
-l AS (
-    SELECT s.id AS seed, e.id AS edge_id, e.to_node_id AS other FROM s
-    JOIN neurons_edges e ON e.from_node_id = s.id
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL {rel_clause}
+WITH l AS (
+    SELECT s.id AS seed, e.id AS edge_id, e.to_node_id AS other
+    FROM unnest(%(ids)s::uuid[]) AS s(id) CROSS JOIN LATERAL (
+        SELECT * FROM neurons_edges e WHERE e.from_node_id = s.id
+          AND e.{{owner}} = %(owner)s AND e.valid_to IS NULL {rel_clause}) e
     UNION ALL
-    SELECT s.id, e.id, e.from_node_id FROM s
-    JOIN neurons_edges e ON e.to_node_id = s.id
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL {rel_clause}
+    SELECT s.id, e.id, e.from_node_id
+    FROM unnest(%(ids)s::uuid[]) AS s(id) CROSS JOIN LATERAL (
+        SELECT * FROM neurons_edges e WHERE e.to_node_id = s.id
+          AND e.{{owner}} = %(owner)s AND e.valid_to IS NULL {rel_clause}) e
 )
 SELECT l.seed, {_N_COLS}, {_E_COLS}
-FROM l JOIN neurons n ON n.id = l.other JOIN neurons_edges e ON e.id = l.edge_id
+FROM l CROSS JOIN LATERAL (SELECT * FROM neurons n WHERE n.id = l.other) n
+CROSS JOIN LATERAL (SELECT * FROM neurons_edges e WHERE e.id = l.edge_id) e
 WHERE n.{{owner}} = %(owner)s AND n.state <> 'trashed'
 """
     # edge columns share names with neuron columns (id, created_at): rename them
@@ -283,18 +215,24 @@ def mentions(
     cur: Cursor, ident: Identity, phrases: Sequence[str], exclude: Sequence[uuid.UUID],
     limit: int = 200,
 ) -> list[dict[str, Any]]:
-    """Live neurons whose text holds any of `phrases` as words (simple config, phrase match)."""
+    """Live neurons whose text holds any of `phrases` as words (phrase match on the indexed
+    tsvector, so a name in a body or in attrs is found through the GIN index)."""
     phrases = [p for p in phrases if p and p.strip()]
     if not phrases:
         return []
+    cur.execute("SELECT string_agg('(' || q::text || ')', ' | ') AS q FROM ("
+                " SELECT phraseto_tsquery('english', p) AS q FROM unnest(%(p)s::text[]) p"
+                " UNION SELECT phraseto_tsquery('simple', p) FROM unnest(%(p)s::text[]) p) x"
+                " WHERE q <> ''::tsquery", {"p": list(phrases)})
+    query = cur.fetchone()["q"]
+    if not query:
+        return []
     cur.execute(sql.SQL(
-        "WITH q AS (SELECT phraseto_tsquery('simple', p) AS q FROM unnest(%(phrases)s::text[]) p)"
-        " SELECT {cols} FROM neurons n WHERE n.{owner} = %(owner)s AND n.state <> 'trashed'"
-        "   AND NOT (n.id = ANY(%(exclude)s))"
-        "   AND to_tsvector('simple', left(n.body, 100000)) @@ ANY (SELECT q FROM q WHERE q <> ''::tsquery)"
+        "SELECT {cols} FROM neurons n WHERE n.tsv @@ %(q)s::tsquery AND n.{owner} = %(owner)s"
+        "   AND n.state <> 'trashed' AND NOT (n.id = ANY(%(exclude)s))"
         " ORDER BY n.created_at DESC LIMIT %(limit)s"
     ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
-        {"phrases": list(phrases), "owner": ident.value, "exclude": list(exclude), "limit": limit})
+        {"q": query, "owner": ident.value, "exclude": list(exclude), "limit": limit})
     return list(cur.fetchall())
 
 
@@ -359,28 +297,32 @@ def links_and_rows(
     touching the pool (`via` 'supersedes'), each with `seed`, `other`, from/to, relation, weight.
     rows: the neuron columns of `want` and of every `other` end (trashed left out).
     """
+    # LATERAL joins on arrays: one index probe per id (the planner cannot count an unnest)
     query = f"""
-WITH seeds AS (SELECT unnest(%(seeds)s::uuid[]) AS id),
-pool AS (SELECT unnest(%(pool)s::uuid[]) AS id),
-links AS (
+WITH links AS (
     SELECT 'edge'::text AS via, s.id AS seed, e.to_node_id AS other, e.from_node_id,
            e.to_node_id, e.relation_type, e.weight
-    FROM seeds s JOIN neurons_edges e ON e.from_node_id = s.id
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)
+    FROM unnest(%(seeds)s::uuid[]) AS s(id) CROSS JOIN LATERAL (
+        SELECT * FROM neurons_edges e WHERE e.from_node_id = s.id AND e.{{owner}} = %(owner)s
+          AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)) e
     UNION ALL
     SELECT 'edge', s.id, e.from_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
-    FROM seeds s JOIN neurons_edges e ON e.to_node_id = s.id
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)
+    FROM unnest(%(seeds)s::uuid[]) AS s(id) CROSS JOIN LATERAL (
+        SELECT * FROM neurons_edges e WHERE e.to_node_id = s.id AND e.{{owner}} = %(owner)s
+          AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)) e
     UNION ALL
     SELECT 'supersedes', p.id, e.to_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
-    FROM pool p JOIN neurons_edges e ON e.from_node_id = p.id
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = 'supersedes'
+    FROM unnest(%(pool)s::uuid[]) AS p(id) CROSS JOIN LATERAL (
+        SELECT * FROM neurons_edges e WHERE e.from_node_id = p.id AND e.{{owner}} = %(owner)s
+          AND e.valid_to IS NULL AND e.relation_type = 'supersedes') e
     UNION ALL
     SELECT 'supersedes', p.id, e.from_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
-    FROM pool p JOIN neurons_edges e ON e.to_node_id = p.id
-    WHERE e.{{owner}} = %(owner)s AND e.valid_to IS NULL AND e.relation_type = 'supersedes'
+    FROM unnest(%(pool)s::uuid[]) AS p(id) CROSS JOIN LATERAL (
+        SELECT * FROM neurons_edges e WHERE e.to_node_id = p.id AND e.{{owner}} = %(owner)s
+          AND e.valid_to IS NULL AND e.relation_type = 'supersedes') e
 ),
-ids AS (SELECT unnest(%(want)s::uuid[]) AS id UNION SELECT other FROM links)
+ids AS (SELECT DISTINCT id FROM (SELECT unnest(%(want)s::uuid[]) AS id
+                                 UNION ALL SELECT other FROM links) x)
 SELECT 'link' AS part, l.via, l.seed, l.other AS id, l.from_node_id, l.to_node_id,
        l.relation_type, l.weight,
        NULL::text AS kind, NULL::text AS body, NULL::jsonb AS attrs, NULL::text AS state,
@@ -388,8 +330,9 @@ SELECT 'link' AS part, l.via, l.seed, l.other AS id, l.from_node_id, l.to_node_i
 FROM links l
 UNION ALL
 SELECT 'row', NULL, NULL, {_N_COLS.replace('n.id, ', 'n.id, NULL, NULL, NULL, NULL, ', 1)}
-FROM ids JOIN neurons n ON n.id = ids.id
-WHERE n.{{owner}} = %(owner)s AND n.state <> 'trashed'
+FROM ids CROSS JOIN LATERAL (
+    SELECT * FROM neurons n WHERE n.id = ids.id AND n.{{owner}} = %(owner)s
+      AND n.state <> 'trashed') n
 """
     params = {"seeds": list(seeds), "pool": list(pool), "want": list(want), "owner": ident.value,
               "rels": [r.value for r in relations]}
@@ -398,3 +341,10 @@ WHERE n.{{owner}} = %(owner)s AND n.state <> 'trashed'
     for r in cur.fetchall():
         (links if r["part"] == "link" else rows).append(r)
     return links, rows
+
+
+def refresh_statistics(cur: Cursor) -> None:
+    """ANALYZE the recall tables. The embedded engine has no autovacuum: without statistics its
+    planner scans every edge of an owner instead of probing the edges of ten neurons."""
+    cur.execute("ANALYZE neurons")
+    cur.execute("ANALYZE neurons_edges")
