@@ -68,3 +68,52 @@ def test_dataset_format_is_checked(tmp_path):
     good.write_text(json.dumps({"format": "memory-eval/1", "name": "t", "spaces": [
         {"id": "s", "now": "2025-01-01T00:00:00+00:00", "neurons": [], "queries": []}]}))
     assert load_dataset(good)["name"] == "t"
+
+
+def test_neurons_eval_prints_the_format(tmp_path):
+    """The real command on a tiny dataset: one JSON object on stdout, shaped as FORMAT.md says."""
+    from tests.conftest import run_cli
+
+    data = {"format": "memory-eval/1", "name": "tiny", "spaces": [
+        {"id": "a", "now": "2025-06-11T19:30:00+01:00",
+         "neurons": [
+             {"id": "c-ana", "kind": "contact", "text": "Ana Silva", "created_at": "2025-01-01T10:00:00+00:00",
+              "attrs": {"name": "Ana Silva", "aliases": ["Ana"]}},
+             {"id": "n-1", "kind": "note", "text": "booking ref QH7T2M for Lisbon",
+              "created_at": "2025-02-01T10:00:00+00:00"},
+             {"id": "n-2", "kind": "note", "text": "Ana's new number is 912 345 678",
+              "created_at": "2025-03-01T10:00:00+00:00"},
+             {"id": "r-1", "kind": "reminder", "text": "call Ana about the flat",
+              "created_at": "2025-06-09T10:00:00+00:00", "attrs": {"due_at": "2025-06-17T09:00:00+01:00"}}],
+         "edges": [{"from": "n-2", "to": "c-ana", "type": "supersedes",
+                    "valid_from": "2025-03-01T10:00:00+00:00", "valid_to": None},
+                   {"from": "r-1", "to": "c-ana", "type": "concerns",
+                    "valid_from": "2025-06-09T10:00:00+00:00", "valid_to": None}],
+         "queries": [
+             {"id": "q1", "text": "QH7T2M", "category": "keyword", "gold": ["n-1"]},
+             {"id": "q2", "text": "what's on next week?", "category": "temporal", "gold": ["r-1"]},
+             {"id": "q3", "text": "nothing to score", "category": "keyword", "gold": []},
+             {"id": "q4", "text": "Ana's number", "category": "superseded", "gold": ["n-2"],
+              "avoid": ["c-ana"]}]},
+        {"id": "b", "now": "2025-06-11T19:30:00+01:00",
+         "neurons": [{"id": "n-1", "kind": "note", "text": "booking ref QH7T2M for Rome",
+                      "created_at": "2025-02-01T10:00:00+00:00"}],
+         "queries": [{"id": "q1", "text": "Rome", "category": "keyword", "gold": ["n-1"]}]}]}
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(data))
+    proc = run_cli("eval", str(path), "--json", "--modes", "default,keyword", "--edges", "both",
+                   data_dir=tmp_path / "data", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)           # the whole of stdout is one JSON object
+    assert set(report) == {"dataset", "edges", "queries", "ingest_s", "latency_ms", "modes"}
+    assert report["dataset"] == "tiny" and report["edges"] == "both" and report["queries"] == 4
+    assert set(report["latency_ms"]) == {"p50", "p95"} and report["latency_ms"]["p95"] > 0
+    assert list(report["modes"]) == ["default", "keyword"]
+    default = report["modes"]["default"]
+    assert set(default) == {"ALL", "keyword", "temporal", "superseded"}
+    assert set(default["ALL"]) == {"n", "R@5", "R@10", "P@5", "hit@5", "MRR", "nDCG@10", "avoid@5"}
+    assert default["ALL"]["n"] == 4 and default["keyword"]["n"] == 2
+    assert default["keyword"]["R@5"] == 1.0     # spaces are isolated: each finds its own n-1
+    assert default["temporal"]["hit@5"] == 1.0
+    table = run_cli("eval", str(path), "--modes", "keyword", data_dir=tmp_path / "data2", timeout=300)
+    assert table.returncode == 0 and "R@10" in table.stdout and "keyword" in table.stdout
