@@ -21,7 +21,7 @@ from rapidfuzz import fuzz
 
 from core.capture.names import NameIndex, contact_names
 from core.capture.when import REMINDER_CUES, find_when, local_now
-from core.model import Edge, Kind, Neuron, Relation, State
+from core.model import Edge, Kind, Neuron, Relation
 from core.store import recall_sql
 from core.store.queries import neuron_from_row
 
@@ -190,18 +190,12 @@ def _moved_from(memory: Memory, text: str, exclude: uuid.UUID | None) -> uuid.UU
     """The older active reminder a "moved to ..." reminder replaces: the newest that shares words."""
     mine = _content(MOVED_CUES.sub(" ", text))
     with memory.store.reading() as cur:
-        rows = recall_sql.candidates(cur, memory.identity, text=text, filler="", lexical_k=20,
-                                     k1=1.2, b=0.4)
-    best = None
-    for r in rows:
-        n = neuron_from_row(r)
-        if n.kind is not Kind.REMINDER or n.state is not State.ACTIVE or r["bm25"] <= 0 \
-                or n.id == exclude:
-            continue
-        shared = len(mine & _content(n.body))
-        if shared >= MOVED_MIN_SHARED_WORDS and (best is None or n.created_at > best.created_at):
-            best = n
-    return best.id if best else None
+        terms = recall_sql.question_terms(cur, MOVED_CUES.sub(" ", text), "")
+        rows = recall_sql.active_reminders_with(cur, memory.identity, terms)
+    for r in rows:  # newest first
+        if r["id"] != exclude and len(mine & _content(r["body"])) >= MOVED_MIN_SHARED_WORDS:
+            return r["id"]
+    return None
 
 
 # -- offers the person accepts ---------------------------------------------------------------------

@@ -9,6 +9,7 @@ nothing, one cheap statement. Trashed neurons leave the index.
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import uuid
@@ -20,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from core.store import recall_sql
+
+log = logging.getLogger(__name__)
 
 DIM = 384
 # Re-read this many change numbers before the last one seen: a transaction that took its number
@@ -61,11 +64,15 @@ class RecallIndex:
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
         self._names = None
         self._names_version = -1
+        self._mask = np.zeros(0, dtype=bool)
+        self._mask_key: tuple | None = None
+        self._pos: dict[int, int] = {}
 
     # -- keeping up with the store -------------------------------------------------------------
 
-    def refresh(self, cur, seq_now: int | None) -> None:
-        """Read what changed since the last look (everything the first time)."""
+    def refresh(self, cur, seq_now: int | None, *, analyze: bool = False) -> None:
+        """Read what changed since the last look (everything the first time). `analyze`: keep
+        the planner's statistics of the recall tables current (engines without autovacuum)."""
         with self.lock:
             if self.seen_seq is not None and seq_now is not None and seq_now <= self.seen_seq:
                 return
@@ -80,7 +87,8 @@ class RecallIndex:
             if rows:
                 self.version += 1
                 self._order = None
-            _keep_statistics(cur, len(self.slot_of))
+            if analyze:
+                _keep_statistics(cur, len(self.slot_of))
 
     def _grow(self, need: int) -> None:
         if need <= self._cap:
@@ -184,19 +192,47 @@ class RecallIndex:
             scores[idx] += idf * (k1 + 1) / (1 + k1 * (1 - b + b * dl / avgdl))
         return scores, idf_sum
 
+    def with_vector(self, model: str) -> np.ndarray:
+        """Mask of the live slots holding a vector of `model` (cached per index version)."""
+        key = (self.version, model, self.size)
+        if self._mask_key != key:
+            n = self.size
+            ok = self._has_vec[:n] & self._live[:n]
+            ok &= np.fromiter((m == model for m in self._models[:n]), dtype=bool, count=n)
+            self._mask, self._mask_key = ok, key
+        return self._mask
+
     def cosine(self, qvec: np.ndarray | None, model: str | None) -> np.ndarray | None:
         """Cosine of every slot to the question (NaN without a vector of `model`)."""
         if qvec is None or model is None:
             return None
         n = self.size
         out = np.full(n, np.nan, dtype=np.float64)
-        ok = self._has_vec[:n] & self._live[:n]
-        if model is not None:
-            ok &= np.fromiter((m == model for m in self._models[:n]), dtype=bool, count=n)
+        ok = self.with_vector(model)
         if ok.any():
             idx = np.nonzero(ok)[0]
             out[idx] = self._vecs[idx] @ qvec.astype(np.float32)
         return out
+
+    def similar_to(self, slots: list[int], model: str) -> tuple[np.ndarray, np.ndarray]:
+        """For every slot: its best cosine to any of `slots` (-inf for contacts, for `slots`
+        themselves and without a vector), and which of `slots` that was."""
+        n = self.size
+        ok = self.with_vector(model)
+        own = [s for s in slots if s < n and ok[s]]
+        best = np.full(n, -np.inf)
+        nearest = np.full(n, -1, dtype=np.int64)
+        if not own:
+            return best, nearest
+        sims = self._vecs[:n] @ self._vecs[own].T
+        keep = ok.copy()
+        keep[own] = False
+        for i, e in enumerate(self.entries):
+            if e is not None and e.kind == "contact":
+                keep[i] = False
+        best[keep] = sims.max(axis=1)[keep]
+        nearest[keep] = np.asarray(own)[sims.argmax(axis=1)][keep]
+        return best, nearest
 
     def sitting(self, slot: int, seconds: float) -> list[int]:
         """The non-contact neurons captured just before and just after `slot`, within `seconds`."""
@@ -261,7 +297,12 @@ def _keep_statistics(cur, count: int) -> None:
     if last is not None and count <= last * ANALYZE_GROWTH + 100:
         return
     _analyzed[key] = max(count, 1)
-    recall_sql.refresh_statistics(cur)
+    try:
+        with cur.connection.transaction():  # a savepoint: a refusal must not spoil the question
+            recall_sql.refresh_statistics(cur)
+    except Exception:
+        _analyzed[key] = 1 << 62  # not ours to analyze: do not try again
+        log.warning("could not ANALYZE the recall tables; queries may be slower", exc_info=True)
 
 
 _indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # store -> {identity: index}

@@ -7,12 +7,10 @@ held-out sets judge the same numbers. Change one only with the eval tables befor
 from __future__ import annotations
 
 # -- candidates ------------------------------------------------------------------------------------
-LEXICAL_K = 100          # BM25 candidates fetched
-VECTOR_K = 100           # nearest vectors fetched (HNSW, iterative scan over the owner's rows)
-WINDOW_K = 500           # neurons of a time window fetched
-BM25_K1 = 1.2            # BM25 term-frequency saturation
+LEXICAL_K = 100          # best BM25 matches taken as candidates
+VECTOR_K = 100           # nearest vectors taken as candidates (exact cosine, in process)
+BM25_K1 = 1.2            # BM25 saturation (over term presence: tf = 1)
 BM25_B = 0.4             # BM25 length normalisation (short notes: weak)
-NAME_SIMILARITY = 0.6    # pg_trgm word_similarity for a contact name to count as named
 
 # -- fusion ----------------------------------------------------------------------------------------
 # Relative-score fusion: BM25 scaled by the best BM25 of the question, plus the cosine similarity.

@@ -1,14 +1,16 @@
 """ask(question): keyword + vector candidates, fusion, one hop, the superseded rule, time windows.
 
-The pipeline (DESIGN.md "Retrieval"), in round trips to the store:
-1. `recall_sql.candidates`: BM25 over the tsvector, the nearest vectors, the neurons of the
-   question's time window and the contacts it may name -- one statement.
-2. If the question is only a person's name ("what do you know about Ana?"), the answer is `about`.
-3. Fusion of the two scores; `recall_sql.expansion` (one statement) brings the neurons one hop
-   along open edges from the top results, their neighbours in the same sitting, and the
-   supersedes edges of everything found. The expansion is additive: if it fails, the base ranking
-   is returned and a warning logged.
-4. The superseded rule, the time window, the order, and why each result is there.
+The pipeline (DESIGN.md "Retrieval"):
+1. The question's time words become a window (timewords); what is left is its topic.
+2. One round trip reads the change stamp and the topic's lexemes; the in-process index (index.py)
+   catches up with the store if anything changed, then scores BM25 and the cosine of every neuron.
+3. A question that only names a person ("what do you know about Ana?") is answered by `about`.
+4. Relative-score fusion of the two; the best LEXICAL_K + VECTOR_K (+ the window's neurons) are
+   the candidates. The expansion -- one hop along open relates_to/concerns/same_person edges from
+   the HOP_SEEDS best, the neurons noted in the same sitting, the supersedes edges around the pool
+   -- is one more round trip, and additive: if it fails, the base ranking is returned and a
+   warning logged.
+5. The superseded rule, the window boost, the order, and why each result is there.
 """
 
 from __future__ import annotations
@@ -247,7 +249,7 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
     with memory.store.reading() as cur:
         seq = recall_sql.change_stamp(cur)
         terms = recall_sql.question_terms(cur, topic, QUESTION_FILLER) if topical else []
-        idx.refresh(cur, seq)
+        idx.refresh(cur, seq, analyze=memory.store.kind == "embedded")
     if full and window is None and _about:
         from core.recall.about import about_intent  # noqa: PLC0415
 
@@ -350,23 +352,12 @@ def _more_like(memory: Memory, idx: RecallIndex, head: list[Result], k: int) -> 
     if emb is None or k <= 0:
         return []
     with idx.lock:
-        n = idx.size
-        ok = idx._has_vec[:n] & idx._live[:n] & np.fromiter(
-            (m == emb.name for m in idx._models[:n]), dtype=bool, count=n)
         own = [idx.slot_of[r.neuron.id] for r in head
                if r.neuron.id in idx.slot_of and r.neuron.kind.value != "contact"]
-        own = [s for s in own if ok[s]]
-        if not own:
-            return []
-        sims = idx._vecs[:n] @ idx._vecs[own].T            # (n, len(own))
-        best = sims.max(axis=1)
-        nearest = np.asarray(own)[sims.argmax(axis=1)]
-        for slot, e in enumerate(idx.entries):
-            if e is None or e.kind == "contact" or not ok[slot]:
-                best[slot] = -np.inf
+        best, nearest = idx.similar_to(own, emb.name)
         for r in head:
             slot = idx.slot_of.get(r.neuron.id)
-            if slot is not None:
+            if slot is not None and slot < best.size:
                 best[slot] = -np.inf
         top = _top(best, k, np.isfinite(best))
         picks = [(idx.entries[s].id, float(best[s]), idx.entries[int(nearest[s])].id) for s in top]

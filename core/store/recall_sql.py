@@ -1,9 +1,9 @@
-"""The SQL of recall and capture: candidates (BM25 over the tsvector + pgvector cosine), the one-hop
-expansion, contacts for name resolution. Ranking itself happens in core.recall; this module only
-fetches, and every statement is scoped to one Identity.
+"""The SQL of recall and capture: what the in-process recall index reads (and when), the one-hop
+expansion, links and mentions for `about`, contacts for name resolution. Ranking happens in
+core.recall; this module only fetches, and every statement is scoped to one Identity.
 
-Round trips matter (the embedded engine serialises everything on one backend): `candidates` is one
-statement, `expansion` one more.
+Round trips matter (the embedded engine serialises everything on one backend): a question costs
+`change_stamp` + `question_terms`, then one `links_and_rows`.
 """
 
 from __future__ import annotations
@@ -26,77 +26,8 @@ def vector_literal(vec: Sequence[float]) -> str:
     return "[" + ",".join(f"{float(x):.7g}" for x in vec) + "]"
 
 
-# The question's lexemes (`question_terms`), each a tsquery of its own, built by casting the quoted
-# lexeme (no second parse). BM25 over term presence (tf = 1: notes are
-# short, and unnesting every matching tsvector costs more than it gives); df comes from the
-# matches themselves, and the length of a neuron is its number of distinct lexemes.
-_TERMS = """
-terms AS (
-    SELECT lex, ('''' || replace(replace(lex, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
-    FROM unnest(%(terms)s::text[]) AS lex
-),
-tq AS (SELECT (string_agg(q::text, ' | '))::tsquery AS query FROM terms),
-hits AS (
-    SELECT n.id, t.lex AS lexeme, n.dl
-    FROM terms t CROSS JOIN LATERAL (
-        SELECT id, length(tsv)::float8 AS dl FROM neurons
-        WHERE tsv @@ t.q AND {owner} = %(owner)s AND state <> 'trashed') n
-),
-corpus AS (
-    SELECT greatest(count(*), 1)::float8 AS n FROM neurons
-    WHERE {owner} = %(owner)s AND state <> 'trashed'
-),
-df AS (
-    SELECT t.lex AS lexeme, count(h.id)::float8 AS df,
-           ln(1 + (c.n - count(h.id) + 0.5) / (count(h.id) + 0.5)) AS idf
-    FROM terms t LEFT JOIN hits h ON h.lexeme = t.lex CROSS JOIN corpus c
-    GROUP BY t.lex, c.n
-),
-qidf AS (SELECT coalesce(sum(idf), 0) AS idf_sum FROM df),
-bm AS (
-    SELECT h.id,
-           sum(d.idf * (%(k1)s + 1)
-               / (1 + %(k1)s * (1 - %(b)s + %(b)s * h.dl / greatest(a.avgdl, 1.0)))) AS bm25,
-           count(*) AS nterms
-    FROM hits h JOIN df d USING (lexeme)
-    CROSS JOIN (SELECT avg(dl)::float8 AS avgdl FROM hits) a
-    GROUP BY h.id
-    ORDER BY bm25 DESC
-    LIMIT %(lexical_k)s
-)"""
-
-_VEC = """,
-vec AS (
-    SELECT id FROM neurons
-    WHERE {owner} = %(owner)s AND state <> 'trashed' AND embedding IS NOT NULL
-      AND embedding_model = %(model)s
-    ORDER BY embedding <=> %(qvec)s::vector
-    LIMIT %(vector_k)s
-)"""
-
-_WIN = """,
-win AS (
-    SELECT id FROM neurons
-    WHERE {owner} = %(owner)s AND state <> 'trashed'
-      AND ((created_at >= %(w_start)s AND created_at < %(w_end)s)
-           OR (kind = 'reminder' AND attrs ? 'rrule')
-           OR (kind = 'reminder' AND recall_ts(attrs->>'due_at') >= %(w_start)s
-               AND recall_ts(attrs->>'due_at') < %(w_end)s))
-    LIMIT %(window_k)s
-)"""
-
-_NAMED = """,
-named AS (
-    SELECT id FROM neurons
-    WHERE {owner} = %(owner)s AND state <> 'trashed' AND kind = 'contact'
-      AND (tsv @@ (SELECT query FROM tq)
-           OR word_similarity(coalesce(attrs->>'name', body), %(text)s) >= %(name_sim)s
-           OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(
-                          CASE WHEN jsonb_typeof(attrs->'aliases') = 'array'
-                               THEN attrs->'aliases' ELSE '[]'::jsonb END) AS al(alias)
-                      WHERE length(alias) >= 3 AND word_similarity(alias, %(text)s) >= %(name_sim)s))
-    LIMIT 50
-)"""
+# A lexeme as a tsquery of its own, by casting it quoted (no second parse by a text search config).
+LEXEME_QUERY = r"(('''' || replace(replace({lex}, '\', '\\'), '''', '''''') || '''')::tsquery)"
 
 
 def question_terms(cur: Cursor, text: str, filler: str) -> list[str]:
@@ -116,51 +47,19 @@ def question_terms(cur: Cursor, text: str, filler: str) -> list[str]:
     return sorted(terms - drop)
 
 
-def candidates(
-    cur: Cursor, ident: Identity, *, text: str, filler: str, lexical_k: int, k1: float, b: float,
-    qvec: Sequence[float] | None = None, model: str | None = None, vector_k: int = 0,
-    window: tuple[datetime, datetime] | None = None, window_k: int = 500,
-    name_sim: float = 0.6,
-) -> list[dict[str, Any]]:
-    """One statement: the top BM25 matches, the nearest vectors, the neurons of a time window and
-    the contacts the text may name, each row with `bm25` (0 when no term matched), `idf_sum` (the
-    question's total idf, the same on every row), `cos` (NULL without a comparable vector), `due`
-    (parsed due_at) and `named` (a contact the text may name).
-    """
-    parts = [_TERMS]
-    sources = ["SELECT id FROM bm"]
-    use_vec = qvec is not None and model is not None and vector_k > 0
-    if use_vec:
-        parts.append(_VEC)
-        sources.append("SELECT id FROM vec")
-    if window is not None:
-        parts.append(_WIN)
-        sources.append("SELECT id FROM win")
-    parts.append(_NAMED)
-    sources.append("SELECT id FROM named")
-    cos = ("CASE WHEN n.embedding IS NOT NULL AND n.embedding_model = %(model)s"
-           " THEN 1 - (n.embedding <=> %(qvec)s::vector) END") if use_vec else "NULL::float8"
-    query = (
-        "WITH " + "".join(parts) + ",\nids AS (" + " UNION ".join(sources) + ")\n"
-        f"SELECT {_N_COLS}, coalesce(bm.bm25, 0)::float8 AS bm25, coalesce(bm.nterms, 0) AS nterms,"
-        f" {cos} AS cos, recall_ts(n.attrs->>'due_at') AS due,"
-        " (n.id IN (SELECT id FROM named)) AS named, (SELECT idf_sum FROM qidf)::float8 AS idf_sum"
-        " FROM ids JOIN neurons n ON n.id = ids.id LEFT JOIN bm ON bm.id = n.id"
-    )
-    params: dict[str, Any] = {
-        "terms": question_terms(cur, text, filler) if text.strip() else [],
-        "text": text, "owner": ident.value, "k1": k1, "b": b,
-        "lexical_k": lexical_k, "name_sim": name_sim,
-    }
-    if use_vec:
-        params.update(qvec=vector_literal(qvec), model=model, vector_k=vector_k)
-    if window is not None:
-        params.update(w_start=window[0], w_end=window[1], window_k=window_k)
-    if use_vec:
-        # Filtered HNSW: keep scanning until enough of this owner's rows are found.
-        cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cur.execute(sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(40, vector_k))))
-    cur.execute(sql.SQL(query).format(owner=owner(ident)), params)
+def active_reminders_with(cur: Cursor, ident: Identity, terms: Sequence[str],
+                          limit: int = 20) -> list[dict[str, Any]]:
+    """Active reminders holding any of `terms` (lexemes), newest first."""
+    if not terms:
+        return []
+    cur.execute(sql.SQL(
+        "SELECT {cols}, tsvector_to_array(n.tsv) AS lexemes FROM neurons n"
+        " WHERE n.tsv @@ (SELECT string_agg(" + LEXEME_QUERY.format(lex="t") + "::text, ' | ')::tsquery"
+        "                 FROM unnest(%(terms)s::text[]) t)"
+        "   AND n.{owner} = %(owner)s AND n.kind = 'reminder' AND n.state = 'active'"
+        " ORDER BY n.created_at DESC LIMIT %(limit)s"
+    ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
+        {"terms": list(terms), "owner": ident.value, "limit": limit})
     return list(cur.fetchall())
 
 
