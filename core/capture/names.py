@@ -91,8 +91,10 @@ class NameIndex:
                 if first not in TITLES:
                     c.phrases.append((first, 2))
                     first_counts[first] = first_counts.get(first, 0) + 1
-                for title in TITLES[:7]:
+                for title in TITLES[:7]:  # "Dr Kowalczyk", and the nickname form "Dr Hana"
                     c.phrases.append((f"{title} {tokens[-1]}", 2))
+                    if first not in TITLES:
+                        c.phrases.append((f"{title} {first}", 2))
             self.contacts[cid] = c
         # a first name shared by two contacts names neither on its own (strength 1: a candidate)
         self._by_first: dict[str, list[tuple[list[str], uuid.UUID, int]]] = {}

@@ -98,6 +98,9 @@ def test_mentions_link_to_contacts(memory):
     assert [e.to_id for e in _edges(memory, n, Relation.CONCERNS)] == [drk.id]
     n = memory.capture("Dr Kowalczyk ordered bloods")
     assert [e.to_id for e in _edges(memory, n, Relation.CONCERNS)] == [drk.id]
+    guy = memory.capture("Guy Moreau", kind="contact", attrs={"name": "Guy Moreau"})
+    n = memory.capture("Dr Guy says rest the knee")
+    assert [e.to_id for e in _edges(memory, n, Relation.CONCERNS)] == [guy.id]
     plain = memory.capture("grahamstown is far away")  # no word boundary match, no capital typo
     assert _edges(memory, plain, Relation.CONCERNS) == []
     quiet = memory.capture("tell Graham", derive=False)
