@@ -25,9 +25,10 @@ from core.store import recall_sql
 log = logging.getLogger(__name__)
 
 DIM = 384
-# Re-read this many change numbers before the last one seen: a transaction that took its number
-# before another one committed is still picked up (a server shared by several devices).
-RESCAN_MARGIN = 200
+# On a server shared by several devices, re-read this many change numbers before the last one
+# seen: a transaction that took its number before another one committed is still picked up. (The
+# embedded engine serialises every transaction of its one process: nothing to re-read.)
+RESCAN_MARGIN_SERVER = 50
 
 
 @dataclass
@@ -70,13 +71,13 @@ class RecallIndex:
 
     # -- keeping up with the store -------------------------------------------------------------
 
-    def refresh(self, cur, seq_now: int | None, *, analyze: bool = False) -> None:
+    def refresh(self, cur, seq_now: int | None, *, analyze: bool = False, margin: int = 0) -> None:
         """Read what changed since the last look (everything the first time). `analyze`: keep
         the planner's statistics of the recall tables current (engines without autovacuum)."""
         with self.lock:
             if self.seen_seq is not None and seq_now is not None and seq_now <= self.seen_seq:
                 return
-            since = None if self.seen_seq is None else max(self.seen_seq - RESCAN_MARGIN, 0)
+            since = None if self.seen_seq is None else max(self.seen_seq - margin, 0)
             rows, top = recall_sql.index_rows(cur, self.identity, since)
             for row in rows:
                 if row["mine"] and row["state"] != "trashed":

@@ -27,7 +27,7 @@ import numpy as np
 
 from core.model import EXPANDING_RELATIONS, InvalidInput, Neuron, State
 from core.recall import ranking as R
-from core.recall.index import Entry, RecallIndex, index_for
+from core.recall.index import RESCAN_MARGIN_SERVER, Entry, RecallIndex, index_for
 from core.recall.timewords import TimeWindow, find_window
 from core.store import recall_sql
 from core.store.queries import neuron_from_row
@@ -222,6 +222,18 @@ def _window_slots(idx: RecallIndex, window: TimeWindow) -> list[int]:
 
 # -- ask -------------------------------------------------------------------------------------------
 
+def warm(memory: Memory) -> int:
+    """Build the recall index (and load the model) ahead of the first question -- a second or so
+    at 10k neurons; the desktop calls this on its worker at start. Returns the neurons indexed."""
+    embedder_of(memory)
+    idx = index_for(memory)
+    with memory.store.reading() as cur:
+        embedded = memory.store.kind == "embedded"
+        idx.refresh(cur, recall_sql.change_stamp(cur), analyze=embedded,
+                    margin=0 if embedded else RESCAN_MARGIN_SERVER)
+    return idx.count()
+
+
 def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default",
         now: datetime | None = None, fusion: str = "relative", expand: bool = True,
         _about: bool = True) -> list[Result]:
@@ -249,7 +261,8 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
     with memory.store.reading() as cur:
         seq = recall_sql.change_stamp(cur)
         terms = recall_sql.question_terms(cur, topic, QUESTION_FILLER) if topical else []
-        idx.refresh(cur, seq, analyze=memory.store.kind == "embedded")
+        embedded = memory.store.kind == "embedded"
+        idx.refresh(cur, seq, analyze=embedded, margin=0 if embedded else RESCAN_MARGIN_SERVER)
     if full and window is None and _about:
         from core.recall.about import about_intent  # noqa: PLC0415
 

@@ -278,3 +278,8 @@ def test_no_time_words():
         assert find_window(q, NOW)[0] is None, q
     overdue, _ = find_window("what is overdue?", NOW)
     assert overdue.overdue and overdue.end == NOW
+
+
+def test_warm_builds_the_index_ahead(memory, home):
+    assert recall.warm(memory) == memory.count()
+    assert ids(memory.ask("QH7T2M", mode="keyword", now=NOW)) == [home["booking"].id]
