@@ -136,7 +136,7 @@ def _fill_pending(memory) -> None:
 
 def cmd_ask(memory, args):
     _fill_pending(memory)
-    results = memory.ask(args.question, limit=args.limit)
+    results = memory.ask(args.question, limit=args.limit, mode=args.mode)
     if args.json:
         _print_json([r.to_json() for r in results])
     else:
@@ -225,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
     c = add("ask", "ask a question")
     c.add_argument("question")
     c.add_argument("--limit", type=int, default=10)
+    c.add_argument("--mode", default="default", choices=["default", "keyword", "vector", "hybrid"],
+                   help="default: everything; the others show what each part finds alone")
     c = add("about", "everything about a person")
     c.add_argument("name")
     c.add_argument("--limit", type=int, default=50)

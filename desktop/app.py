@@ -162,6 +162,11 @@ class App:
         self.window.set_ready()
         if self.reminders_enabled:
             self.scheduler.start()
+        # Build the recall index and load the model now, so the first question answers at once.
+        from core.recall import warm  # noqa: PLC0415
+
+        self.worker.run(lambda: warm(memory), lambda _count: None, lambda exc: log.warning(
+            "the search index could not be prepared ahead: %s", exc), label="index")
 
     def _open_failed(self, exc: BaseException) -> None:
         self.open_error = exc

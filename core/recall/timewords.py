@@ -7,17 +7,11 @@ due dates ("what's due", anything in the future), capture dates ("what did I not
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-MONTHS["sept"] = 9
-WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
-WEEKDAYS.update({name.lower(): i for i, name in enumerate(calendar.day_abbr)})
-WEEKDAYS.update({"tues": 1, "weds": 2, "thur": 3, "thurs": 3})
+from core.capture.when import MONTHS, WEEKDAYS  # one table of month and day names
 
 # Words that say the question is about what is due (or scheduled), or about what was written down.
 DUE_CUES = re.compile(r"\b(due|on|to do|todo|need to|have to|got to|remind|deadline|coming up|"
