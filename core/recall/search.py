@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -79,26 +78,9 @@ class Result:
 
 # -- the model -------------------------------------------------------------------------------------
 
-_embedders: dict[str, Any] = {}
-_embedders_lock = threading.Lock()
-
-
 def embedder_of(memory: Memory):
-    """The memory's embedder, or None (with one warning) when the model is unavailable."""
-    getter = getattr(memory, "embedder", None)
-    if callable(getter):
-        return getter()
-    key = str(memory.store.settings.model_dir)
-    with _embedders_lock:
-        if key not in _embedders:
-            from core.embed.runtime import Embedder, ModelUnavailable  # noqa: PLC0415
-
-            try:
-                _embedders[key] = Embedder.load(memory.store.settings.model_dir, threads=1)
-            except ModelUnavailable as exc:
-                log.warning("semantic search is off, keyword search only: %s", exc)
-                _embedders[key] = None
-        return _embedders[key]
+    """The memory's embedder, or None (Memory warns once) when the model is unavailable."""
+    return memory.embedder()
 
 
 def embed_question(memory: Memory, text: str) -> tuple[np.ndarray | None, str | None]:

@@ -85,3 +85,17 @@ def test_export_import_and_doctor(data_dir, tmp_path):
     assert {"name", "sha256", "ready"} <= set(report["model"])
     assert report["pending_vectors"] == report["neurons"] or report["model"]["ready"] is False
     assert {"vector", "pg_trgm"} <= set(report["extensions"])
+
+
+def test_ask_and_about_json(tmp_path):
+    data = tmp_path / "data"
+    ana = cli_json("capture", "Ana Silva", "--kind", "contact", "--attrs", '{"name": "Ana Silva"}',
+                   data_dir=data)
+    lunch = cli_json("capture", "lunch at the Lebanese place on Friday", "--kind", "note", data_dir=data)
+    cli_json("link", lunch["id"], ana["id"], "--relation", "concerns", data_dir=data)
+    answers = cli_json("ask", "Lebanese lunch", data_dir=data)
+    assert answers[0]["id"] == lunch["id"]
+    assert {"id", "kind", "title", "score", "why", "neuron"} <= set(answers[0])
+    about = cli_json("about", "Ana", data_dir=data)
+    assert about["contact"]["id"] == ana["id"]
+    assert lunch["id"] in [r["id"] for r in about["timeline"]]
