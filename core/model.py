@@ -21,51 +21,37 @@ class NotFound(NeuronsError, LookupError):
     """No such neuron or edge for this identity."""
 
 
-class Kind(str, enum.Enum):
-    NOTE = "note"
-    REMINDER = "reminder"
-    CONTACT = "contact"
+class _Choice(str, enum.Enum):
+    """A closed set of names; `parse` turns a wrong one into a message a person can act on."""
 
     @classmethod
-    def parse(cls, value: str | Kind) -> Kind:
+    def parse(cls, value):
         try:
             return cls(value)
         except ValueError:
             raise InvalidInput(
-                f"unknown kind {value!r}: use one of {', '.join(k.value for k in cls)}"
+                f"unknown {cls.__name__.lower()} {value!r}: use one of {', '.join(m.value for m in cls)}"
             ) from None
 
 
-class State(str, enum.Enum):
+class Kind(_Choice):
+    NOTE = "note"
+    REMINDER = "reminder"
+    CONTACT = "contact"
+
+
+class State(_Choice):
     ACTIVE = "active"
     DONE = "done"
     ARCHIVED = "archived"
     TRASHED = "trashed"
 
-    @classmethod
-    def parse(cls, value: str | State) -> State:
-        try:
-            return cls(value)
-        except ValueError:
-            raise InvalidInput(
-                f"unknown state {value!r}: use one of {', '.join(s.value for s in cls)}"
-            ) from None
 
-
-class Relation(str, enum.Enum):
+class Relation(_Choice):
     RELATES_TO = "relates_to"
     CONCERNS = "concerns"
     SAME_PERSON = "same_person"
     SUPERSEDES = "supersedes"
-
-    @classmethod
-    def parse(cls, value: str | Relation) -> Relation:
-        try:
-            return cls(value)
-        except ValueError:
-            raise InvalidInput(
-                f"unknown relation {value!r}: use one of {', '.join(r.value for r in cls)}"
-            ) from None
 
 
 # Relations that recall follows one hop (both directions); supersedes is handled by its own rule.

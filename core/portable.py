@@ -24,6 +24,12 @@ def _when(value: Any, where: str, required: bool = False) -> datetime | None:
     return parsed
 
 
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"{where}: {value!r} is not a number")
+    return float(value)
+
+
 def parse_export(data: Any) -> tuple[list[Neuron], list[Edge]]:
     from core.memory import clean_attrs, clean_text, parse_uuid  # noqa: PLC0415
 
@@ -58,7 +64,7 @@ def parse_export(data: Any) -> tuple[list[Neuron], list[Edge]]:
             from_id=parse_uuid(item.get("from_id"), f"{where}.from_id"),
             to_id=parse_uuid(item.get("to_id"), f"{where}.to_id"),
             relation=Relation.parse(item.get("relation_type")),
-            weight=float(item.get("weight", 1.0)),
+            weight=_number(item.get("weight", 1.0), f"{where}.weight"),
             valid_from=_when(item.get("valid_from"), f"{where}.valid_from"),
             valid_to=_when(item.get("valid_to"), f"{where}.valid_to"),
             created_at=_when(item.get("created_at"), f"{where}.created_at"),

@@ -209,6 +209,9 @@ def test_export_import_round_trip_is_lossless(embedded_memory, server_store):
     ({"format": "neurons-export/1", "neurons": [], "edges": [
         {"id": str(uuid.uuid4()), "from_id": str(uuid.uuid4()), "to_id": str(uuid.uuid4()),
          "relation_type": "relates_to"}]}, "does not hold"),
+    ({"format": "neurons-export/1", "neurons": [], "edges": [
+        {"id": str(uuid.uuid4()), "from_id": str(uuid.uuid4()), "to_id": str(uuid.uuid4()),
+         "relation_type": "relates_to", "weight": "heavy"}]}, "not a number"),
 ])
 def test_malformed_import_changes_nothing(memory, bad, message):
     memory.capture("existing", kind="note")
