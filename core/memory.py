@@ -179,7 +179,7 @@ class Memory:
 
     def close(self) -> None:
         if self.filler is not None:
-            self.filler.stop()
+            self.filler.stop(timeout=30)  # let a batch in flight finish before the store closes
             self.filler = None
         if self._owns_store:
             self.store.close()
