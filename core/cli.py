@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +17,21 @@ from core.model import Kind, Neuron, NeuronsError, Relation, State
 from core.settings import Settings
 
 
+# Where a command writes its answer: stdout, or a buffer when the running app answers a
+# forwarded command (per thread, so the app's other threads keep their stdout).
+_answer = threading.local()
+
+
+def _out():
+    return getattr(_answer, "stream", None) or sys.stdout
+
+
+def say(*parts: Any, **kw: Any) -> None:
+    print(*parts, file=_out(), **kw)
+
+
 def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+    _out().write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
 def _neuron_json(memory, neuron: Neuron) -> dict[str, Any]:
@@ -41,7 +56,7 @@ def cmd_capture(memory, args):
     if args.json:
         _print_json(_neuron_json(memory, neuron))
     else:
-        print(neuron.id, flush=True)
+        say(neuron.id, flush=True)
 
 
 def cmd_show(memory, args):
@@ -49,13 +64,13 @@ def cmd_show(memory, args):
     if args.json:
         _print_json(_neuron_json(memory, neuron))
         return
-    print(_line(neuron))
-    print(neuron.body)
+    say(_line(neuron))
+    say(neuron.body)
     if neuron.attrs:
-        print(json.dumps(neuron.attrs, ensure_ascii=False, indent=2))
+        say(json.dumps(neuron.attrs, ensure_ascii=False, indent=2))
     for edge, other in memory.neighbours(neuron.id, open_only=False):
         status = "open" if edge.is_open else f"closed {edge.valid_to:%Y-%m-%d}"
-        print(f"  {edge.relation.value:<12} {status:<17} {other.id}  {other.title}")
+        say(f"  {edge.relation.value:<12} {status:<17} {other.id}  {other.title}")
 
 
 def cmd_list(memory, args):
@@ -66,28 +81,28 @@ def cmd_list(memory, args):
         _print_json([_neuron_json(memory, n) for n in neurons])
     else:
         for n in neurons:
-            print(_line(n))
+            say(_line(n))
 
 
 def cmd_edit(memory, args):
     attrs = json.loads(args.attrs) if args.attrs else None
     neuron = memory.edit(args.id, text=args.text, attrs=attrs)
-    _print_json(_neuron_json(memory, neuron)) if args.json else print(neuron.id)
+    _print_json(_neuron_json(memory, neuron)) if args.json else say(neuron.id)
 
 
 def cmd_state(memory, args):
     neuron = memory.set_state(args.id, args.state_value)
-    _print_json(_neuron_json(memory, neuron)) if args.json else print(f"{neuron.id} {neuron.state.value}")
+    _print_json(_neuron_json(memory, neuron)) if args.json else say(f"{neuron.id} {neuron.state.value}")
 
 
 def cmd_link(memory, args):
     edge = memory.link(args.from_id, args.to_id, args.relation)
-    _print_json(edge.to_json()) if args.json else print(edge.id)
+    _print_json(edge.to_json()) if args.json else say(edge.id)
 
 
 def cmd_unlink(memory, args):
     edge = memory.unlink(args.edge_id)
-    _print_json(edge.to_json()) if args.json else print(f"{edge.id} closed {edge.valid_to}")
+    _print_json(edge.to_json()) if args.json else say(f"{edge.id} closed {edge.valid_to}")
 
 
 def cmd_export(memory, args):
@@ -100,7 +115,7 @@ def cmd_export(memory, args):
         print(f"exported {len(data['neurons'])} neurons and {len(data['edges'])} links to {args.file}",
               file=sys.stderr)
     else:
-        sys.stdout.write(text + "\n")
+        _out().write(text + "\n")
 
 
 def cmd_import(memory, args):
@@ -110,7 +125,7 @@ def cmd_import(memory, args):
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise NeuronsError(f"cannot read {args.file}: {exc}") from None
     counts = memory.import_(data)
-    _print_json(counts) if args.json else print(
+    _print_json(counts) if args.json else say(
         f"imported {counts['neurons']} neurons and {counts['edges']} links "
         f"({counts['skipped']} already there)")
 
@@ -121,7 +136,7 @@ def cmd_doctor(memory, args):
         _print_json(report)
         return
     for key, value in report.items():
-        print(f"{key:>16}: {json.dumps(value, default=str) if isinstance(value, (dict, list)) else value}")
+        say(f"{key:>16}: {json.dumps(value, default=str) if isinstance(value, (dict, list)) else value}")
 
 
 def _fill_pending(memory) -> None:
@@ -141,7 +156,7 @@ def cmd_ask(memory, args):
         _print_json([r.to_json() for r in results])
     else:
         for r in results:
-            print(f"{r.score:6.3f}  {r.neuron.kind.value:<8} {r.neuron.title}   [{r.why}]")
+            say(f"{r.score:6.3f}  {r.neuron.kind.value:<8} {r.neuron.title}   [{r.why}]")
 
 
 def cmd_reindex(memory, args):
@@ -153,7 +168,7 @@ def cmd_reindex(memory, args):
 
     total = memory.reindex(progress=progress)
     print(file=sys.stderr)
-    _print_json({"reindexed": total}) if args.json else print(f"reindexed {total} neurons")
+    _print_json({"reindexed": total}) if args.json else say(f"reindexed {total} neurons")
 
 
 def cmd_about(memory, args):
@@ -162,7 +177,7 @@ def cmd_about(memory, args):
     if args.json:
         _print_json(answer.to_json())
     else:
-        print(answer.render())
+        say(answer.render())
 
 
 COMMANDS = {
@@ -266,8 +281,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "capture" and not args.dsn and _forwarded(settings, args):
             return 0
         from core.memory import Memory  # noqa: PLC0415
+        from core.store import LockHeld  # noqa: PLC0415
 
-        memory = Memory.open(settings)
+        try:
+            memory = Memory.open(settings)
+        except LockHeld:
+            answered = None if args.dsn else _through_running_app(settings, args)
+            if answered is None:
+                raise
+            return answered
         try:
             COMMANDS[args.command](memory, args)
         finally:
@@ -294,15 +316,57 @@ def _forwarded(settings: Settings, args: argparse.Namespace) -> bool:
     if args.json:
         _print_json(neuron)
     else:
-        print(neuron["id"], flush=True)
+        say(neuron["id"], flush=True)
     return True
+
+
+# What a command needs from the person's side that the app cannot see: files are made absolute.
+FORWARDABLE = set(COMMANDS) - {"capture"}  # capture has its own request (forward_capture)
+
+
+def _through_running_app(settings: Settings, args: argparse.Namespace) -> int | None:
+    """The desktop app owns the data dir: let it run the command on its memory and answer."""
+    from core.instance import request  # noqa: PLC0415
+
+    if args.command not in FORWARDABLE:
+        return None
+    fields = {k: v for k, v in vars(args).items() if k not in ("data_dir", "dsn")}
+    if isinstance(fields.get("file"), str) and fields["file"] != "-":
+        fields["file"] = str(Path(fields["file"]).resolve())
+    elif fields.get("file") == "-" and args.command == "import":
+        return None  # stdin cannot travel; the lock error says who to close
+    reply = request(settings.data_dir, {"op": "cli", "args": fields})
+    if reply is None:
+        return None
+    sys.stdout.write(reply.get("stdout", ""))
+    sys.stderr.write(reply.get("stderr", ""))
+    return int(reply.get("code", 0))
+
+
+def answer_forwarded(memory, fields: dict[str, Any]) -> dict[str, Any]:
+    """Run a forwarded command (`_through_running_app`) on the app's memory; its output and code."""
+    args = argparse.Namespace(**{"json": False, **fields})
+    if args.command not in FORWARDABLE:
+        return {"code": 2, "stdout": "", "stderr": f"neurons: {args.command} cannot be forwarded\n"}
+    buffer = io.StringIO()
+    _answer.stream = buffer
+    try:
+        COMMANDS[args.command](memory, args)
+        code, error = 0, ""
+    except NeuronsError as exc:
+        code, error = 2, f"neurons: {exc}\n"
+    except json.JSONDecodeError as exc:
+        code, error = 2, f"neurons: invalid JSON: {exc}\n"
+    finally:
+        _answer.stream = None
+    return {"code": code, "stdout": buffer.getvalue(), "stderr": error}
 
 
 def _unlock(settings: Settings) -> int:
     from core.store.lock import DataDirLock  # noqa: PLC0415
 
     record = DataDirLock(settings.data_dir).clear_stale()
-    print("cleared the stale lock of pid %s" % record["pid"] if record else "no stale lock")
+    say("cleared the stale lock of pid %s" % record["pid"] if record else "no stale lock")
     return 0
 
 

@@ -326,6 +326,11 @@ class App:
         if op == "ask":
             results = memory.ask(str(message.get("text") or ""), limit=int(message.get("limit") or 10))
             return {"results": [r.to_json() for r in results]}
+        if op == "cli":  # `neurons list/show/ask/...` while the app owns the data dir
+            from core.cli import answer_forwarded  # noqa: PLC0415
+
+            # (changes reach the window through the memory's listeners, as for any other call)
+            return answer_forwarded(memory, dict(message.get("args") or {}))
         raise NeuronsError(f"unknown request {op!r}")
 
     def _wait_memory(self):

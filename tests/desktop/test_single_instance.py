@@ -99,13 +99,29 @@ def test_second_launch_and_cli_go_through_the_running_app(tmp_path, runtime):
         assert [n["id"] for n in found] == [forwarded_id]
         answers = instance.request(data_dir, {"op": "ask", "text": "oat milk"})["results"]
         assert forwarded_id in [a["id"] for a in answers]
+        # every other `neurons` command is answered by the running app too, same output
+        env = {"XDG_RUNTIME_DIR": str(runtime)}
+        listed = run_cli("list", "--json", data_dir=data_dir, env=env)
+        assert listed.returncode == 0, listed.stderr
+        assert {forwarded_id, cli_id} <= {n["id"] for n in json.loads(listed.stdout)}
+        shown = run_cli("show", cli_id, "--json", data_dir=data_dir, env=env)
+        assert json.loads(shown.stdout)["body"] == "Call Ana about the flat"
+        assert run_cli("done", forwarded_id, data_dir=data_dir, env=env).returncode == 0
+        missing = run_cli("show", "00000000-0000-0000-0000-000000000000", data_dir=data_dir, env=env)
+        assert missing.returncode == 2 and "no neuron" in missing.stderr
+        backup = tmp_path / "backup.json"
+        exported = run_cli("export", str(backup), data_dir=data_dir, env=env)
+        assert exported.returncode == 0 and len(json.loads(backup.read_text())["neurons"]) == 2
+        report = json.loads(run_cli("doctor", "--json", data_dir=data_dir, env=env).stdout)
+        assert report["lock"]["pid"] == proc.pid
     finally:
         code = stop(proc, data_dir)
     assert code == 0, proc.stderr.read()
     assert not instance.socket_path(data_dir).exists()
     # everything is in the store after the app is gone
     with Memory.open(Settings.from_env(data_dir=data_dir, embed_in_background=False)) as memory:
-        bodies = {str(n.id): n.body for n in memory.list(limit=10)}
+        bodies = {str(n.id): n.body for n in memory.list(states=["active", "done"], limit=10)}
+        assert memory.get(forwarded_id).state.value == "done"  # marked done through the app
     assert bodies[forwarded_id] == "Buy oat milk on the way home"
     assert bodies[cli_id] == "Call Ana about the flat"
 
