@@ -320,8 +320,8 @@ def _forwarded(settings: Settings, args: argparse.Namespace) -> bool:
     return True
 
 
-# What a command needs from the person's side that the app cannot see: files are made absolute.
-FORWARDABLE = set(COMMANDS) - {"capture"}  # capture has its own request (forward_capture)
+# Commands the running app answers for us (capture has its own request, forward_capture).
+FORWARDABLE = set(COMMANDS) - {"capture"}
 
 
 def _through_running_app(settings: Settings, args: argparse.Namespace) -> int | None:
