@@ -168,7 +168,9 @@ class Memory:
         return self._new_filler().run_until_idle(progress)
 
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Compute every vector again (after a model change, or to repair)."""
+        """Compute every vector of the store again (after a model change, or to repair). Vectors
+        are derived data the store keeps for all identities, like the filler's queue; an
+        interrupted reindex is finished by the background filler."""
         if self.embedder() is None:
             from core.embed import ModelUnavailable  # noqa: PLC0415
 
