@@ -36,7 +36,8 @@ WORDS = (
 ).split()
 NAMES = ["Anna", "José", "Mohammed", "Priya", "Kenji", "Zoë", "Dmitri", "Ngozi"]
 
-LEAN_CHILD = """
+# What both child processes do before loading their model: the clock and memory probes.
+CHILD_PROLOGUE = """
 import sys, time, resource
 def mem_kb(field):
     # VmHWM, not ru_maxrss: that one carries the parent's peak over fork+exec on Linux
@@ -46,21 +47,14 @@ def mem_kb(field):
     except OSError:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = float(sys.argv[3])
+"""
+LEAN_CHILD = CHILD_PROLOGUE + """
 from core.embed import Embedder
 e = Embedder.load(sys.argv[1], threads=1, variant=sys.argv[2])
 e.embed_one("warm up")
 print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
 """
-ST_CHILD = """
-import sys, time, resource
-def mem_kb(field):
-    # VmHWM, not ru_maxrss: that one carries the parent's peak over fork+exec on Linux
-    try:
-        with open("/proc/self/status") as f:
-            return int(next(l for l in f if l.startswith(field + ":")).split()[1])
-    except OSError:
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-t0 = float(sys.argv[3])
+ST_CHILD = CHILD_PROLOGUE + """
 import torch
 torch.set_num_threads(1)
 from sentence_transformers import SentenceTransformer
