@@ -407,8 +407,7 @@ class DetailPane(QWidget):
                 self.timeline_note.setText("Nothing mentions them yet.")
             else:
                 count = len(tl.entries)
-                self.timeline_note.setText(f"{count} thing{'s' if count != 1 else ''}"
-                                           + (f" · {tl.note}" if tl.note else ""))
+                self.timeline_note.setText(f"{count} thing{'s' if count != 1 else ''}")
 
         self.ctx.run(lambda m: ops.timeline(m, contact), shown, "timeline")
 

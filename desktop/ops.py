@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from core import remind
 from core.model import Edge, Kind, Neuron, State
@@ -32,7 +30,6 @@ class Page:
     rows: list[Row]
     more: bool = False          # another page exists
     offset: int = 0
-    note: str | None = None     # e.g. "keyword search (the answer engine is not available)"
 
 
 @dataclass
@@ -46,7 +43,6 @@ class Detail:
 class Timeline:
     contact: Neuron
     entries: list[Row]
-    note: str | None = None
 
 
 SECTIONS: dict[str, str] = {
@@ -60,33 +56,12 @@ SECTIONS: dict[str, str] = {
 }
 
 
-def _recall_has(name: str) -> bool:
-    try:
-        module = importlib.import_module("core.recall")
-    except ImportError:
-        return False
-    return callable(getattr(module, name, None))
-
-
 def ask(memory, text: str, limit: int = 30) -> Page:
-    """The answer to the ask box: Memory.ask when recall is there, else keyword search."""
+    """The answer to the ask box."""
     text = text.strip()
     if not text:
         return Page("results", [])
-    if _recall_has("ask"):
-        results = memory.ask(text, limit=limit)
-        return Page("results", [Row(r.neuron, _why_text(getattr(r, "why", None)),
-                                    getattr(r, "score", None)) for r in results])
-    rows = [Row(n, "matched the words") for n in memory.search(text, limit=limit)]
-    return Page("results", rows, note="keyword search")
-
-
-def _why_text(why: Any) -> str | None:
-    if why is None:
-        return None
-    if isinstance(why, (list, tuple)):
-        return "; ".join(str(w) for w in why)
-    return str(why)
+    return Page("results", [Row(r.neuron, r.why, r.score) for r in memory.ask(text, limit=limit)])
 
 
 def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
@@ -136,42 +111,10 @@ def detail(memory, neuron_id: uuid.UUID | str) -> Detail:
 
 
 def timeline(memory, contact: Neuron, limit: int = 80) -> Timeline:
-    """A contact's page: Memory.about when recall is there, else its links and a keyword search."""
-    name = str(contact.attrs.get("name") or contact.title)
-    if _recall_has("about"):
-        answer = memory.about(name, limit=limit)
-        entries = [_entry_row(e) for e in (getattr(answer, "timeline", None) or [])]
-        rows = [r for r in entries if r is not None and r.neuron.id != contact.id]
-        return Timeline(contact, rows)
-    seen: dict[uuid.UUID, Row] = {}
-    for edge, other in memory.neighbours(contact.id, open_only=True):
-        seen.setdefault(other.id, Row(other, f"linked ({edge.relation.value.replace('_', ' ')})"))
-    words = [name] + [str(a) for a in (contact.attrs.get("aliases") or [])]
-    for word in words:
-        for n in memory.search(word, limit=limit):
-            if n.id != contact.id:
-                seen.setdefault(n.id, Row(n, f"mentions {word}"))
-    rows = sorted(seen.values(), key=lambda r: _when(r.neuron), reverse=True)[:limit]
-    return Timeline(contact, rows, note="keyword search")
-
-
-def _entry_row(entry: Any) -> Row | None:
-    if isinstance(entry, Neuron):
-        return Row(entry)
-    neuron = getattr(entry, "neuron", None)
-    if isinstance(neuron, Neuron):
-        return Row(neuron, _why_text(getattr(entry, "why", None)), getattr(entry, "score", None))
-    if isinstance(entry, (tuple, list)):
-        for part in entry:
-            if isinstance(part, Neuron):
-                return Row(part)
-    return None
-
-
-def _when(neuron: Neuron) -> datetime:
-    due = remind.current_due(neuron) if neuron.kind is Kind.REMINDER else None
-    stamp = due or neuron.created_at
-    return stamp if stamp is not None else datetime.min.replace(tzinfo=remind.local_zone())
+    """A contact's page: the answer to "what do you know about them", newest first."""
+    answer = memory.about(str(contact.attrs.get("name") or contact.title), limit=limit)
+    return Timeline(contact, [Row(r.neuron, r.why, r.score) for r in answer.timeline
+                              if r.neuron.id != contact.id])
 
 
 def link_candidates(memory, text: str, exclude: uuid.UUID, limit: int = 12) -> list[Neuron]:

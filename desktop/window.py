@@ -467,8 +467,7 @@ class MainWindow(QMainWindow):
         self.rows.set_rows(page.rows, keep=keep)
         self.more_button.setVisible(page.more)
         n = len(page.rows)
-        self.list_hint.setText((f"{n}{'+' if page.more else ''} " + ("item" if n == 1 else "items"))
-                               + (f" · {page.note}" if page.note else ""))
+        self.list_hint.setText(f"{n}{'+' if page.more else ''} " + ("item" if n == 1 else "items"))
         if page.rows:
             self.list_stack.setCurrentWidget(self.rows)
         else:
