@@ -10,10 +10,9 @@ from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
 FORMAT = "neurons-export/1"
 
 
-def _when(value: Any, where: str, required: bool = False) -> datetime | None:
+def parse_instant(value: Any, where: str) -> datetime | None:
+    """An ISO 8601 time with its offset (None stays None); anything else is a clear error."""
     if value is None:
-        if required:
-            raise InvalidInput(f"{where} is missing")
         return None
     try:
         parsed = datetime.fromisoformat(str(value))
@@ -49,8 +48,8 @@ def parse_export(data: Any) -> tuple[list[Neuron], list[Edge]]:
             body=clean_text(item.get("body"), what=f"{where}.body"),
             attrs=dict(clean_attrs(item.get("attrs") or {})),
             state=State.parse(item.get("state", "active")),
-            created_at=_when(item.get("created_at"), f"{where}.created_at"),
-            updated_at=_when(item.get("updated_at"), f"{where}.updated_at"),
+            created_at=parse_instant(item.get("created_at"), f"{where}.created_at"),
+            updated_at=parse_instant(item.get("updated_at"), f"{where}.updated_at"),
         ))
     if len({n.id for n in neurons}) != len(neurons):
         raise InvalidInput("the file holds the same neuron id twice")
@@ -65,9 +64,9 @@ def parse_export(data: Any) -> tuple[list[Neuron], list[Edge]]:
             to_id=parse_uuid(item.get("to_id"), f"{where}.to_id"),
             relation=Relation.parse(item.get("relation_type")),
             weight=_number(item.get("weight", 1.0), f"{where}.weight"),
-            valid_from=_when(item.get("valid_from"), f"{where}.valid_from"),
-            valid_to=_when(item.get("valid_to"), f"{where}.valid_to"),
-            created_at=_when(item.get("created_at"), f"{where}.created_at"),
+            valid_from=parse_instant(item.get("valid_from"), f"{where}.valid_from"),
+            valid_to=parse_instant(item.get("valid_to"), f"{where}.valid_to"),
+            created_at=parse_instant(item.get("created_at"), f"{where}.created_at"),
             derived_by=item.get("derived_by"),
         )
         if edge.from_id == edge.to_id:

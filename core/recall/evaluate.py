@@ -16,13 +16,13 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from core.model import Identity, InvalidInput, Kind, NeuronsError, Relation
+from core.portable import parse_instant
 
 log = logging.getLogger(__name__)
 
@@ -95,15 +95,6 @@ def load_dataset(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def _ts(value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    when = datetime.fromisoformat(value)
-    if when.tzinfo is None:
-        raise InvalidInput(f"{value!r} has no UTC offset")
-    return when
-
-
 def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UUID]:
     """Capture the space's neurons (and link its edges) as `memory`'s identity; dataset id -> uuid."""
     ids: dict[str, uuid.UUID] = {}
@@ -112,7 +103,7 @@ def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UU
     for item in order:
         neuron = memory.capture(item["text"], kind=Kind.parse(item["kind"]),
                                 attrs=dict(item.get("attrs") or {}),
-                                created_at=_ts(item["created_at"]), derive=derive)
+                                created_at=parse_instant(item["created_at"], f"{item.get('id')}.created_at"), derive=derive)
         ids[item["id"]] = neuron.id
     if edges in ("given", "both"):
         for e in space.get("edges") or []:
@@ -120,9 +111,9 @@ def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UU
                 raise InvalidInput(f"edge {e['from']} -> {e['to']} of space {space['id']} names a "
                                    "neuron the space does not hold")
             edge = memory.link(ids[e["from"]], ids[e["to"]], Relation.parse(e["type"]),
-                               valid_from=_ts(e.get("valid_from")), derived_by=None)
+                               valid_from=parse_instant(e.get("valid_from"), "edge valid_from"), derived_by=None)
             if e.get("valid_to"):
-                memory.unlink(edge.id, at=_ts(e["valid_to"]))
+                memory.unlink(edge.id, at=parse_instant(e["valid_to"], "edge valid_to"))
     return ids
 
 
@@ -172,7 +163,7 @@ def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str,
     for mode in modes:
         scored: list[tuple[str, dict[str, float]]] = []
         for space, view, back in spaces:
-            now = _ts(space["now"])
+            now = parse_instant(space["now"], f"space {space.get('id')} now")
             for query in space["queries"]:
                 if not query.get("gold"):
                     continue

@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
+from core.embed.runtime import DIM
 from core.store import recall_sql
 
 log = logging.getLogger(__name__)
 
-DIM = 384
 # On a server shared by several devices, re-read this many change numbers before the last one
 # seen: a transaction that took its number before another one committed is still picked up. (The
 # embedded engine serialises every transaction of its one process: nothing to re-read.)

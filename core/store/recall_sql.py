@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from psycopg import Cursor, sql
@@ -20,10 +19,6 @@ from core.store.queries import EDGE_COLUMNS, NEURON_COLUMNS, owner
 
 _N_COLS = ", ".join(f"n.{c.strip()}" for c in NEURON_COLUMNS.split(","))
 _E_COLS = ", ".join(f"e.{c.strip()}" for c in EDGE_COLUMNS.split(","))
-
-
-def vector_literal(vec: Sequence[float]) -> str:
-    return "[" + ",".join(f"{float(x):.7g}" for x in vec) + "]"
 
 
 # A lexeme as a tsquery of its own, by casting it quoted (no second parse by a text search config).
