@@ -211,7 +211,6 @@ class QuickCapture(QWidget):
             return
         self._generation += 1
         generation = self._generation
-        now = self.ctx.now()
 
         def shown(preview: Preview) -> None:
             if generation != self._generation:

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from core.memory import MAX_BODY_BYTES, Memory
-from core.model import Identity, InvalidInput, Kind, NotFound, Relation, State
+from core.model import Identity, InvalidInput, Kind, NotFound, State
 from core.store import queries as q
 
 
