@@ -7,8 +7,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
-
 APP_NAME = "neurons"
 
 
@@ -24,6 +22,8 @@ def resources_dir() -> Path:
 
 
 def default_data_dir() -> Path:
+    import platformdirs  # noqa: PLC0415 - not needed when the data dir is given
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
