@@ -24,7 +24,15 @@ from core.settings import resources_dir
 
 log = logging.getLogger(__name__)
 
-START_PARAMS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"]
+# PGlite's WASM heap only grows, so what Postgres ever holds at once stays resident for good: 16 MB
+# of shared buffers (not 128: the OS page cache keeps the files, and recall reads its own index)
+# and 16 MB for maintenance (index builds, vacuum) keep the engine near 55 MB of heap at 10k neurons.
+START_PARAMS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB",
+                "-c", "shared_buffers=16MB", "-c", "maintenance_work_mem=16MB"]
+# V8 compiles PGlite's WASM with its baseline compiler only: no optimising tier compiling hot
+# functions in the background (~55 MB of compiler memory that malloc never returns, and CPU on a
+# busy start); measured as fast for our queries (tests/bench/bench_memory.py, bench_store.py).
+V8_FLAGS = ["--liftoff-only"]
 START_TIMEOUT_S = 120
 
 
@@ -111,6 +119,7 @@ class EmbeddedEngine:
             "socketPath": str(socket_path),
             "ownerPid": os.getpid(),
             "startParams": START_PARAMS,
+            "v8Flags": V8_FLAGS,
         }))
         config = PGliteConfig(
             timeout=START_TIMEOUT_S,

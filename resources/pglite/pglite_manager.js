@@ -2,12 +2,15 @@
 // Copied into each data dir's work dir at every start (py-pglite runs `node pglite_manager.js`
 // there); the paths come from engine.json beside it, written by core/store/embedded.py.
 import { readFileSync, existsSync, unlinkSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const config = JSON.parse(readFileSync('engine.json', 'utf8'));
+// Before PGlite compiles its WASM: how V8 compiles it (see V8_FLAGS in core/store/embedded.py).
+for (const flag of config.v8Flags || []) setFlagsFromString(flag);
 const log = (msg) => process.stdout.write(`[engine ${process.pid}] ${msg}\n`);
 
 let db = null;
