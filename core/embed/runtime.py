@@ -270,6 +270,9 @@ class Embedder:
         opts.log_severity_level = 3
         # A desktop app embeds in bursts: do not keep idle worker threads spinning on a core.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # No arena: it keeps the largest batch's activations (~130 MB for 8 x 256 tokens) for the
+        # life of the process; freed, they go back to the system (core/resident.py).
+        opts.enable_cpu_mem_arena = False
         try:
             session = ort.InferenceSession(str(model_dir / rel), sess_options=opts,
                                            providers=["CPUExecutionProvider"])
