@@ -164,7 +164,9 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         # Build the recall index and load the model now, so the first question answers at once.
-        self.worker.run(memory.recall.warm, lambda _count: None, lambda exc: log.warning(
+        from core import resident  # noqa: PLC0415
+
+        self.worker.run(memory.recall.warm, lambda _count: resident.trim(), lambda exc: log.warning(
             "the search index could not be prepared ahead: %s", exc), label="index")
 
     def _open_failed(self, exc: BaseException) -> None:
@@ -482,8 +484,9 @@ def forward(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run(settings: Settings, args: argparse.Namespace, lock) -> int:
-    from core import instance  # noqa: PLC0415
+    from core import instance, resident  # noqa: PLC0415
 
+    resident.keep_small()  # before any thread: the app lives in the tray all day
     QtCore, QtWidgets = _qt()
     QtWidgets.QApplication.setApplicationName("Neurons")
     QtWidgets.QApplication.setDesktopFileName("neurons")
