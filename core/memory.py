@@ -13,6 +13,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
+from core import backup as backups
 from core import capture, remind
 from core.changes import Change, current_origin
 from core.embed import EmbeddingFiller, SentenceModel, variant_name
@@ -123,7 +124,7 @@ class Memory:
 
     def _changed(self, action: str, neurons: list[Neuron] | None = None,
                  ids: list[uuid.UUID] | None = None) -> None:
-        if self.filler is not None and action in ("captured", "edited", "imported"):
+        if self.filler is not None and action in ("captured", "edited", "imported", "restored"):
             self.filler.wake()
         change = Change(action, tuple(ids or [n.id for n in neurons or []]),
                         frozenset(n.kind for n in neurons or []), current_origin())
@@ -413,6 +414,20 @@ class Memory:
         self._changed("imported", new_neurons)
         return {"neurons": len(new_neurons), "edges": len(new_edges),
                 "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges)}
+
+    # -- backups (core/backup.py) -----------------------------------------------------------------
+
+    def backup(self, *, now: datetime | None = None) -> backups.Backup:
+        """A backup of the whole store (every identity) in the data dir's backups/, now."""
+        return backups.take(self.store, aware(now, "now"))
+
+    def restore_backup(self, path: str, *, now: datetime | None = None) -> dict[str, Any]:
+        """Make the store hold exactly the backup at `path` (all or nothing; what it holds now is
+        backed up first)."""
+        result = backups.restore(self.store, path, aware(now, "now"))
+        self.recall = Recall(self.reader, self.model.get)  # rows left the store: index anew
+        self._changed("restored")
+        return result
 
     def claim(self, profile_name: str) -> Memory:
         """Create a local profile that takes over every row of this device, in one transaction."""

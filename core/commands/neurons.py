@@ -90,8 +90,9 @@ def set_state(memory, args) -> Answer:
     return Answer(neuron_json(memory, neuron), f"{neuron.id} {neuron.state.value}")
 
 
+# `restore` (active again) is in core/commands/backup.py: it also restores a backup.
 for _name, _state in (("done", State.DONE), ("archive", State.ARCHIVED),
-                      ("trash", State.TRASHED), ("restore", State.ACTIVE)):
+                      ("trash", State.TRASHED)):
     command(_name, f"mark a neuron {_state.value}", arguments=lambda p: p.add_argument("id"),
             defaults={"state_value": _state.value})(set_state)
 
