@@ -20,7 +20,6 @@ import gzip
 import json
 import os
 import re
-import uuid
 import zlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -115,30 +114,19 @@ def _require_embedded(store) -> None:
                            "with its own tools (pg_dump)")
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, uuid.UUID):
-        return str(value)
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return value
-
-
 def take(store, now: datetime | None = None) -> Backup:
     """Write a backup of the whole store now, then drop the ones no tier keeps."""
     _require_embedded(store)
     now = now or datetime.now().astimezone()
     with store.reading() as cur:  # one instant: the rows and the stamp that goes with them
-        rows = snapshot.read(cur)
+        tables = snapshot.read(cur)
         stamp = snapshot.stamp(cur)
-    data = {
-        "format": FORMAT, "app_version": __version__, "taken_at": now.isoformat(),
-        "device_id": str(store.device_id()), "stamp": stamp,
-        "counts": {table: len(items) for table, items in rows.items()},
-        **{table: [{k: _plain(v) for k, v in row.items()} for row in items]
-           for table, items in rows.items()},
-    }
-    payload = gzip.compress(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
-                            compresslevel=6, mtime=0)
+    header = {"format": FORMAT, "app_version": __version__, "taken_at": now.isoformat(),
+              "device_id": str(store.device_id()), "stamp": stamp,
+              "counts": {table: count for table, (count, _) in tables.items()}}
+    text = json.dumps(header, ensure_ascii=False, separators=(",", ":"))[:-1] + "".join(
+        f',"{table}":{rows}' for table, (_, rows) in tables.items()) + "}"
+    payload = gzip.compress(text.encode(), compresslevel=6, mtime=0)
     target = folder(store.settings.data_dir)
     target.mkdir(mode=0o700, exist_ok=True)
     os.chmod(target, 0o700)
@@ -309,9 +297,33 @@ def restore(store, path: Path | str, now: datetime | None = None) -> dict[str, A
                 row["claimed_device"] = here
     before = take(store, now)
     with store.transaction() as cur:
-        counts = snapshot.write(cur, checked)
-    return {"restored": str(path), "before": str(before.path), "neurons": counts["neurons"],
-            "edges": counts["neurons_edges"], "profiles": counts["profiles"]}
+        current = {table: json.loads(rows) for table, (_, rows) in snapshot.read(cur).items()}
+        _write_difference(cur, current, checked)
+    return {"restored": str(path), "before": str(before.path), "neurons": len(checked["neurons"]),
+            "edges": len(checked["neurons_edges"]), "profiles": len(checked["profiles"])}
+
+
+TIMES = {"created_at", "updated_at", "valid_from", "valid_to"}
+
+
+def _comparable(row: dict[str, Any], fields: tuple[str, ...]) -> tuple:
+    return tuple(datetime.fromisoformat(row[f]) if f in TIMES and row[f] else row[f]
+                 for f in fields)
+
+
+def _write_difference(cur, current: dict[str, list], wanted: dict[str, list]) -> None:
+    """Make the store hold `wanted`: rows it does not hold go (links first), rows that differ or
+    are missing are written (neurons first); rows already as wanted are left alone."""
+    plans = {}
+    for table, key, fields in snapshot.TABLES:
+        have = {r[key]: _comparable(r, fields) for r in current[table]}
+        want = {r[key]: r for r in wanted[table]}
+        plans[table] = ([k for k in have if k not in want],
+                        [r for k, r in want.items() if have.get(k) != _comparable(r, fields)])
+    for table, _, _ in reversed(snapshot.TABLES):
+        snapshot.delete(cur, table, plans[table][0])
+    for table, _, _ in snapshot.TABLES:
+        snapshot.upsert(cur, table, plans[table][1])
 
 
 # -- while the app runs ---------------------------------------------------------------------------

@@ -164,10 +164,16 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         # Build the recall index and load the model now, so the first question answers at once.
-        from core import resident  # noqa: PLC0415
+        from core import backup, resident  # noqa: PLC0415
 
         self.worker.run(memory.recall.warm, lambda _count: resident.trim(), lambda exc: log.warning(
             "the search index could not be prepared ahead: %s", exc), label="index")
+        # Automatic backups (core/backup.py): the worker asks whether one is due, now and then.
+        auto, timer = backup.AutoBackup(memory), _qt()[0].QTimer(self.window)
+        timer.timeout.connect(lambda: self.worker.run(
+            lambda: auto.run(self.clock.now().astimezone()), lambda made: made and resident.trim(),
+            lambda exc: log.warning("the automatic backup failed: %s", exc), label="backup"))
+        timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
 
     def _open_failed(self, exc: BaseException) -> None:
         self.open_error = exc

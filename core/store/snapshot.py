@@ -1,5 +1,5 @@
 """The SQL of backups (core/backup.py): every row of the store in one read, a stamp that changes
-with every write, and a snapshot written back in one transaction. Store-wide: every owner's rows.
+with every write, and rows deleted or written back by key. Store-wide: every owner's rows.
 
 Vectors are not part of a snapshot (they are derived, and would triple its size): a restored
 neuron keeps the vector it has here when its body is the same, else the filler computes it.
@@ -44,41 +44,38 @@ def stamp(cur: Cursor) -> list[Any]:
             row["newest_edge"], row["profiles"]]
 
 
-def read(cur: Cursor) -> dict[str, list[dict[str, Any]]]:
-    """Every neuron, edge and profile, oldest first (call inside one read transaction)."""
+def read(cur: Cursor) -> dict[str, tuple[int, str]]:
+    """Every neuron, edge and profile, oldest first, as (count, JSON text of the rows): Postgres
+    writes the JSON, so the store is held for the read alone (call inside one read transaction)."""
     out = {}
     for table, key, fields in TABLES:
-        cur.execute(f"SELECT {', '.join(fields)} FROM {table} ORDER BY created_at, {key}")
-        out[table] = cur.fetchall()
+        # (string_agg of row_to_json: 2x faster than json_agg in PGlite, 0.2 s at 10k neurons)
+        cur.execute(f"SELECT count(*) AS n, '[' || coalesce(string_agg(row_to_json(t)::text, ','"
+                    f" ORDER BY t.created_at, t.{key}), '') || ']' AS rows"
+                    f" FROM (SELECT {', '.join(fields)} FROM {table}) AS t")
+        row = cur.fetchone()
+        out[table] = (row["n"], row["rows"])
     return out
 
 
-def write(cur: Cursor, rows: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
-    """Make the store hold exactly `rows` (as `read` gives them, values as JSON): rows that are
-    not in it go, the others are inserted or updated (unchanged ones are left alone). Call inside
-    one transaction. Returns how many rows of each table it holds now."""
-    counts = {}
-    # Links first out, then neurons; neurons first in, then links (their ends must exist).
-    for table, key, _ in reversed(TABLES):
-        cur.execute(f"DELETE FROM {table} WHERE {key} NOT IN"
-                    f" (SELECT r.{key} FROM jsonb_to_recordset(%s) AS r({key} uuid))",
-                    (Jsonb(rows[table]),))
-    for table, key, fields in TABLES:
-        columns = ", ".join(fields)
-        typed = ", ".join(f"{f} {TYPES[f]}" for f in fields)
-        updates = [f for f in fields if f != key]
-        keep_vector = ""
-        if table == "neurons":  # a vector stays only with the text it was computed from
-            keep_vector = (", embedding = CASE WHEN neurons.body = EXCLUDED.body THEN neurons.embedding END"
-                           ", embedding_model = CASE WHEN neurons.body = EXCLUDED.body"
-                           " THEN neurons.embedding_model END")
-        cur.execute(
-            f"INSERT INTO {table} ({columns}) SELECT {columns} FROM jsonb_to_recordset(%s) AS r({typed})"
-            f" ON CONFLICT ({key}) DO UPDATE SET {', '.join(f'{f} = EXCLUDED.{f}' for f in updates)}"
-            f"{keep_vector}"
-            f" WHERE ({', '.join(f'{table}.{f}' for f in updates)})"
-            f" IS DISTINCT FROM ({', '.join(f'EXCLUDED.{f}' for f in updates)})",
-            (Jsonb(rows[table]),))
-        cur.execute(f"SELECT count(*) AS n FROM {table}")
-        counts[table] = cur.fetchone()["n"]
-    return counts
+def delete(cur: Cursor, table: str, keys: list[str]) -> None:
+    key = next(k for t, k, _ in TABLES if t == table)
+    if keys:
+        cur.execute(f"DELETE FROM {table} WHERE {key} = ANY(%s::uuid[])", (keys,))
+
+
+def upsert(cur: Cursor, table: str, rows: list[dict[str, Any]]) -> None:
+    """Insert `rows` (JSON values, as `read` gives them), or update the rows of their keys. A
+    neuron keeps its vector only when its text stays the same."""
+    if not rows:
+        return
+    key, fields = next((k, f) for t, k, f in TABLES if t == table)
+    columns = ", ".join(fields)
+    typed = ", ".join(f"{f} {TYPES[f]}" for f in fields)
+    updates = ", ".join(f"{f} = EXCLUDED.{f}" for f in fields if f != key)
+    if table == "neurons":
+        updates += (", embedding = CASE WHEN neurons.body = EXCLUDED.body THEN neurons.embedding END,"
+                    " embedding_model = CASE WHEN neurons.body = EXCLUDED.body"
+                    " THEN neurons.embedding_model END")
+    cur.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM jsonb_to_recordset(%s)"
+                f" AS r({typed}) ON CONFLICT ({key}) DO UPDATE SET {updates}", (Jsonb(rows),))

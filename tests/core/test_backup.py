@@ -103,7 +103,7 @@ def mem(tmp_path_factory):
 
 def rows_of(memory) -> dict:
     with memory.store.reading() as cur:
-        return snapshot.read(cur)
+        return {table: json.loads(rows) for table, (_, rows) in snapshot.read(cur).items()}
 
 
 def fill(memory) -> None:
@@ -213,13 +213,14 @@ def test_a_failed_restore_leaves_the_store_as_it_was(mem, monkeypatch):
     made = mem.backup()
     mem.capture("must survive the failed restore", kind="note")
     before = rows_of(mem)
-    real = snapshot.write
+    real = snapshot.upsert
 
-    def fails_halfway(cur, rows):
-        real(cur, rows)  # every row deleted and written ...
-        raise RuntimeError("the disk went away")  # ... and then the transaction fails
+    def fails_at_the_links(cur, table, rows):
+        real(cur, table, rows)  # the neurons deleted and written ...
+        if table == "neurons_edges":
+            raise RuntimeError("the disk went away")  # ... and then the transaction fails
 
-    monkeypatch.setattr(snapshot, "write", fails_halfway)
+    monkeypatch.setattr(snapshot, "upsert", fails_at_the_links)
     with pytest.raises(RuntimeError):
         mem.restore_backup(str(made.path))
     assert rows_of(mem) == before
@@ -234,7 +235,7 @@ def test_a_backup_of_another_device_becomes_this_devices(mem, tmp_path):
         mine = rows_of(fresh)
         here = fresh.identity.device_id
         assert len(mine["neurons"]) == len(theirs["neurons"])
-        assert {r["device_id"] for r in mine["neurons"] if r["device_id"]} == {here}
+        assert {r["device_id"] for r in mine["neurons"] if r["device_id"]} == {str(here)}
         assert fresh.count() == mem.count()  # this device sees what that device saw
         strip = lambda rs: [{k: v for k, v in r.items() if k != "device_id"} for r in rs]  # noqa: E731
         assert strip(mine["neurons"]) == strip(theirs["neurons"])
