@@ -55,7 +55,7 @@ class App:
                  dbus: bool = True):
         QtCore, QtWidgets = _qt()
         from desktop import theme  # noqa: PLC0415
-        from desktop.detail import Context  # noqa: PLC0415
+        from desktop.context import Context  # noqa: PLC0415
         from desktop.quick import QuickCapture  # noqa: PLC0415
         from desktop.scheduler import ReminderScheduler  # noqa: PLC0415
         from desktop.window import BannerNotifier, MainWindow  # noqa: PLC0415
@@ -69,6 +69,7 @@ class App:
         self.ready_event = threading.Event()
         self.open_error: BaseException | None = None
         self.quitting = False
+        self.closed = False
         self.missed: list[remind.Alarm] = []
 
         from desktop.bridge import Bridge  # noqa: PLC0415
@@ -164,9 +165,11 @@ class App:
             self.scheduler.start()
         # Build the recall index and load the model now, so the first question answers at once.
         from core.recall import warm  # noqa: PLC0415
+        from desktop.worker import BACKGROUND  # noqa: PLC0415
 
         self.worker.run(lambda: warm(memory), lambda _count: None, lambda exc: log.warning(
-            "the search index could not be prepared ahead: %s", exc), label="index")
+            "the search index could not be prepared ahead: %s", exc), label="index",
+            lane=BACKGROUND, droppable=True)
 
     def _open_failed(self, exc: BaseException) -> None:
         self.open_error = exc
@@ -227,6 +230,8 @@ class App:
         """Compute every vector again, with progress in the window (the GUI stays free)."""
         if self.memory is None:
             return
+        from desktop.worker import BACKGROUND  # noqa: PLC0415
+
         memory = self.memory
         self.window.reindex_action.setEnabled(False)
 
@@ -240,7 +245,7 @@ class App:
 
         self.window.report("Rebuilding the search index…")
         self.worker.run(lambda report: memory.reindex(progress=report), done, failed,
-                        label="Indexing", progress=True)
+                        label="Indexing", progress=True, lane=BACKGROUND)
 
     def on_fired(self, alarms: list) -> None:
         from desktop import theme  # noqa: PLC0415
@@ -379,6 +384,9 @@ class App:
 
     def close(self) -> None:
         """After the event loop: stop timers and threads, then close the store."""
+        if self.closed:
+            return
+        self.closed = True
         self.scheduler.stop()
         self.worker.close()
         self.notifier.close()

@@ -4,7 +4,7 @@ the answer to "what do you know about X" as a timeline."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any, Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from core import remind
 from core.model import Kind, Neuron, NeuronsError, Relation, State
 from desktop import inputs, ops, theme
+from desktop.context import Context
 from desktop.rows import RowList
 
 log = logging.getLogger(__name__)
@@ -30,27 +31,6 @@ ALWAYS_SHOWN = {"name", "aliases", "phone", "email"}
 ON_REQUEST = ["birthday", "org"]   # offered by "More fields" when empty
 RELATION_LABELS = {Relation.RELATES_TO: "relates to", Relation.CONCERNS: "concerns",
                    Relation.SAME_PERSON: "same person as", Relation.SUPERSEDES: "supersedes"}
-
-
-class Context:
-    """What the panes share: the memory (None until open), the worker and the clock."""
-
-    def __init__(self, worker, clock, memory=None):
-        self.worker = worker
-        self.clock = clock
-        self.memory = memory
-        self.report: Callable[[str], None] = lambda text: None   # status line
-        self.failed: Callable[[BaseException], None] = lambda exc: None
-
-    def run(self, fn, on_done=None, label: str = "", on_error=None) -> bool:
-        if self.memory is None:
-            return False
-        memory = self.memory
-        self.worker.run(lambda: fn(memory), on_done, on_error or self.failed, label=label)
-        return True
-
-    def now(self) -> datetime:
-        return self.clock.now()
 
 
 class _ErrorLabel(QLabel):
@@ -311,7 +291,7 @@ class DetailPane(QWidget):
                 else:
                     self.ctx.failed(exc)
 
-        self.ctx.run(lambda m: ops.detail(m, neuron_id), loaded, "detail", missing)
+        self.ctx.read(lambda m: ops.detail(m, neuron_id), loaded, "detail", missing)
 
     def reload(self) -> None:
         """Show again what is shown (or about to be): the store changed."""
@@ -409,7 +389,7 @@ class DetailPane(QWidget):
                 count = len(tl.entries)
                 self.timeline_note.setText(f"{count} thing{'s' if count != 1 else ''}")
 
-        self.ctx.run(lambda m: ops.timeline(m, contact), shown, "timeline")
+        self.ctx.read(lambda m: ops.timeline(m, contact), shown, "timeline")
 
     def _build_form(self, n: Neuron) -> None:
         while self.form.rowCount():
@@ -652,7 +632,7 @@ class DetailPane(QWidget):
             if neurons:
                 self.candidates.setCurrentRow(0)
 
-        self.ctx.run(lambda m: ops.link_candidates(m, text, me), found, "link search")
+        self.ctx.read(lambda m: ops.link_candidates(m, text, me), found, "link search")
 
     def _link_first(self) -> None:
         item = self.candidates.currentItem() or (self.candidates.item(0) if self.candidates.count() else None)

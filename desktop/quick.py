@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from core import remind
 from core.model import InvalidInput, Kind, Neuron, NeuronsError, Relation
 from desktop import inputs, theme
-from desktop.detail import Context
+from desktop.context import Context
 
 log = logging.getLogger(__name__)
 
@@ -236,7 +236,7 @@ class QuickCapture(QWidget):
                 log.warning("could not preview the capture: %s", exc)
                 self.error.setText(f"(no preview: {exc})")
 
-        self.ctx.run(lambda m: understand(m, text, None), shown, "preview", failed)
+        self.ctx.read(lambda m: understand(m, text, None), shown, "preview", failed)
 
     def _update_kind_fields(self) -> None:
         is_rem = self.kind.currentData() == Kind.REMINDER.value

@@ -22,7 +22,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core import remind
 from core.remind import Alarm, Clock
-from desktop.worker import Worker
+from desktop.worker import BACKGROUND, Worker
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class ReminderScheduler(QObject):
             if shown:
                 self.missed.emit(shown)
 
-        self.worker.run(catch_up, caught_up, label="reminders")
+        self.worker.run(catch_up, caught_up, label="reminders", lane=BACKGROUND)
 
     def stop(self) -> None:
         if self.jobs.running:
@@ -143,7 +143,7 @@ class ReminderScheduler(QObject):
             if generation == self._generation:
                 self._set_plan(alarms)
 
-        self.worker.run(plan, planned, label="reminders")
+        self.worker.run(plan, planned, label="reminders", lane=BACKGROUND, droppable=True)
 
     def _set_plan(self, alarms: list[Alarm]) -> None:
         self._plan = sorted((a.fire_at, str(a.id)) for a in alarms)
@@ -208,4 +208,4 @@ class ReminderScheduler(QObject):
             log.error("reminders could not be checked: %s", exc)
             self._arm()
 
-        self.worker.run(fire, fired, failed, label="reminders")
+        self.worker.run(fire, fired, failed, label="reminders", lane=BACKGROUND)

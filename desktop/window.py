@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
 
 from core.model import State
 from desktop import ops, theme
-from desktop.detail import Context, DetailPane
+from desktop.context import Context
+from desktop.detail import DetailPane
 from desktop.notify import Notice, Notifier
 from desktop.rows import RowList
 
@@ -455,7 +456,7 @@ class MainWindow(QMainWindow):
                 page.rows = self.page.rows + page.rows
             self._show_page(page)
 
-        self.ctx.run(lambda m: ops.section(m, key, now, offset, missed), shown, f"load {key}")
+        self.ctx.read(lambda m: ops.section(m, key, now, offset, missed), shown, f"load {key}")
 
     def _more(self) -> None:
         if self.page is not None:
@@ -501,7 +502,7 @@ class MainWindow(QMainWindow):
             total = counts.get("total", 0)
             self.set_idle_status(f"{total:,} neurons" if total != 1 else "1 neuron")
 
-        self.ctx.run(lambda m: ops.counts(m, now), shown, "counts")
+        self.ctx.read(lambda m: ops.counts(m, now), shown, "counts")
 
     def set_missed(self, ids: list[str]) -> None:
         self.missed_ids = ids
@@ -572,7 +573,7 @@ class MainWindow(QMainWindow):
             if generation == self._ask_generation:
                 self.report(f"Could not answer: {exc}")
 
-        self.ctx.run(lambda m: ops.ask(m, text), answered, "ask", failed)
+        self.ctx.read(lambda m: ops.ask(m, text), answered, "ask", failed)
 
     # -- selection ---------------------------------------------------------------------------------
 
