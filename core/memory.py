@@ -167,6 +167,14 @@ class Memory:
         """Embed every neuron (of any identity) still without a current vector; returns how many."""
         return self._new_filler().run_until_idle(progress)
 
+    def pending_vectors(self) -> int:
+        """How many neurons of the store still wait for their vector (search by meaning misses
+        them until the filler gets there)."""
+        from core.embed import variant_name  # noqa: PLC0415
+
+        with self.store.reading() as cur:
+            return q.count_pending_embeddings(cur, variant_name("fp32"))
+
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Compute every vector of the store again (after a model change, or to repair). Vectors
         are derived data the store keeps for all identities, like the filler's queue; an

@@ -27,6 +27,11 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def default_config_dir() -> Path:
+    """Preferences (the desktop's window state and choices), never the memory itself."""
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
 def default_model_dir() -> Path:
     override = os.environ.get("NEURONS_MODEL_DIR")
     if override:

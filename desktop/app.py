@@ -30,9 +30,6 @@ log = logging.getLogger("desktop")
 FORWARD_WAIT_S = 20.0
 # How long the app waits for a data dir held by a short-lived process (a `neurons` command).
 OPEN_RETRY_S = 30.0
-# Notices of more than this many reminders at once become one "N reminders" notice.
-GROUP_OVER = 3
-MISSED_LISTED = 6
 
 
 # -- the controller ------------------------------------------------------------------------------
@@ -47,20 +44,17 @@ def _qt():
 class App:
     """Owns the Memory, the worker, the window, the tray, the scheduler and the notifiers.
 
-    Tests build one with an open `memory`, a fake `notifier` and a fake `clock`.
+    It starts in named steps (`self.steps`), each registering the cleanup of what it started;
+    `close()` runs them in reverse. Tests build one with an open `memory`, a fake `notifier` and
+    a fake `clock`.
     """
 
     def __init__(self, settings: Settings | None = None, *, memory=None, notifier=None,
                  clock: remind.Clock | None = None, use_tray: bool = True, reminders: bool = True,
                  dbus: bool = True):
-        QtCore, QtWidgets = _qt()
-        from desktop import theme  # noqa: PLC0415
-        from desktop.context import Context  # noqa: PLC0415
-        from desktop.quick import QuickCapture  # noqa: PLC0415
-        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415
-        from desktop.window import BannerNotifier, MainWindow  # noqa: PLC0415
-        from desktop.worker import Worker  # noqa: PLC0415
+        from desktop.startup import Steps  # noqa: PLC0415
 
+        _, QtWidgets = _qt()
         self.settings = settings
         self.qapp = QtWidgets.QApplication.instance()
         self.clock = clock or remind.Clock()
@@ -69,58 +63,120 @@ class App:
         self.ready_event = threading.Event()
         self.open_error: BaseException | None = None
         self.quitting = False
-        self.closed = False
         self.missed: list[remind.Alarm] = []
+        self.reminders_enabled = reminders
+        self.tray = None
+        self.steps = Steps()
+        self.steps.run("preferences and look", self._start_look)
+        self.steps.run("worker", self._start_worker)
+        self.steps.run("tray", lambda: self._start_tray(use_tray))
+        self.steps.run("window", self._start_window)
+        self.steps.run("quick capture", self._start_quick)
+        self.steps.run("undo", self._start_undo)
+        self.steps.run("notifications", lambda: self._start_notifications(notifier, dbus))
+        self.steps.run("reminders", self._start_reminders)
+        if memory is not None:
+            self._opened(memory)
 
+    # -- the steps -------------------------------------------------------------------------------
+
+    def _start_look(self) -> None:
+        from desktop import theme  # noqa: PLC0415
+        from desktop.prefs import Prefs  # noqa: PLC0415
+
+        self.prefs = Prefs()
+        theme.apply(self.qapp, self.prefs.theme)
+        theme.set_language(self.qapp, self.prefs.language)
+
+    def _start_worker(self) -> None:
         from desktop.bridge import Bridge  # noqa: PLC0415
+        from desktop.context import Context  # noqa: PLC0415
+        from desktop.worker import Worker  # noqa: PLC0415
 
         self.bridge = Bridge()
+        self.bridge.changed.connect(self._store_changed)
         self.worker = Worker()
-        self.ctx = Context(self.worker, self.clock)
-        self.ctx.report = lambda text: self.window.report(text)
+        self.worker.failed.connect(lambda label, exc: self._failed(exc, label))
+        self.ctx = Context(self.worker, self.clock, prefs=self.prefs)
+        self.ctx.report = lambda text, undo=False: self.window.report(text, undo)
         self.ctx.failed = self._failed
-        self.worker.failed.connect(lambda label, exc: self._failed(exc))
+        self.steps.register_cleanup("worker", self.worker.close)
 
-        self.tray = None
-        if use_tray:
-            from desktop.tray import Tray  # noqa: PLC0415
+    def _start_tray(self, use_tray: bool) -> None:
+        if not use_tray:
+            return
+        from desktop.tray import Tray  # noqa: PLC0415
 
-            if Tray.available():
-                self.tray = Tray()
-                self.tray.quick_capture.connect(lambda: self.quick_capture())
-                self.tray.open_window.connect(lambda: self.show_window())
-                self.tray.pause_toggled.connect(self.set_paused)
-                self.tray.quit.connect(self.quit)
-                self.tray.show()
+        if not Tray.available():
+            return
+        self.tray = Tray()
+        self.tray.quick_capture.connect(lambda: self.quick_capture())
+        self.tray.open_window.connect(lambda: self.show_window())
+        self.tray.pause_toggled.connect(self.set_paused)
+        self.tray.quit.connect(self.quit)
+        self.tray.show()
+        self.steps.register_cleanup("tray", self._close_tray)
 
-        self.window = MainWindow(self.ctx, keep_in_tray=lambda: self.tray is not None and self.tray.visible)
+    def _close_tray(self) -> None:
+        self.tray.hide()
+        self.tray.menu.deleteLater()
+
+    def _start_window(self) -> None:
+        from desktop.window import MainWindow  # noqa: PLC0415
+
+        self.window = MainWindow(self.ctx, self.prefs, settings=self.settings, about=self._about,
+                                 keep_in_tray=lambda: self.tray is not None and self.tray.visible)
         self.window.quick_capture.connect(lambda: self.quick_capture())
         self.window.closing.connect(self.quit)
         self.window.quit_requested.connect(self.quit)
         self.window.pause_toggled.connect(self.set_paused)
         self.window.reindex_requested.connect(self.reindex)
+        self.window.summary_loaded.connect(self._summary)
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
+        self.steps.register_cleanup("window", self.window.deleteLater)
+
+    def _start_quick(self) -> None:
+        from desktop.quick import QuickCapture  # noqa: PLC0415
+
         self.quick = QuickCapture(self.ctx)
         self.quick.saved.connect(self._captured)
+        self.steps.register_cleanup("quick capture", self.quick.deleteLater)
+
+    def _start_undo(self) -> None:
+        from desktop.undo import UndoStack  # noqa: PLC0415
+
+        self.undo = UndoStack(self.ctx)
+
+        def undoable(text: str, before, after) -> None:
+            self.undo.push(text, before, after)
+            self.window.report(text, undo=True)
+
+        def offer() -> None:
+            last = self.undo.last
+            self.window.undo_action.setEnabled(last is not None)
+            self.window.undo_action.setText(f"Undo “{last.text}”" if last else "Undo")
+
+        self.ctx.undoable = undoable
+        self.undo.changed.connect(offer)
+        self.window.undo_requested.connect(self.undo.undo)
+        self.window.status.undo_clicked.connect(self.undo.undo)
+
+    def _start_notifications(self, notifier, dbus: bool) -> None:
+        from desktop.banner import BannerNotifier  # noqa: PLC0415
+        from desktop.notices import ReminderNotices  # noqa: PLC0415
 
         self.banner = BannerNotifier(self.window)
-        if notifier is None:
-            notifier = self._default_notifier(dbus)
-        self.notifier = notifier
-        self.notifier.action.connect(self.on_action)
+        notifier = notifier if notifier is not None else self._default_notifier(dbus)
+        self.notices = ReminderNotices(self.ctx, notifier, lambda: self.prefs.snooze)
+        self.notices.open_item.connect(self._open_item)
+        self.notices.open_missed.connect(self._open_missed)
+        self.notices.missed_ids.connect(self.window.set_missed)
+        self.steps.register_cleanup("notifications", self.notices.close)
 
-        self.scheduler = ReminderScheduler(self.worker, lambda: self.memory, self.clock)
-        self.scheduler.fired.connect(self.on_fired)
-        self.scheduler.missed.connect(self.on_missed)
-        self.scheduler.planned.connect(
-            lambda at: self.window.set_next_reminder(at, self.scheduler.paused))
-        self.reminders_enabled = reminders
-        self.bridge.changed.connect(self._store_changed)
-        theme.apply(self.qapp)
-
-        if memory is not None:
-            self._opened(memory)
+    @property
+    def notifier(self):
+        return self.notices.notifier
 
     def _default_notifier(self, dbus: bool):
         from desktop.notify import DBusNotifier, Notifications, TrayNotifier  # noqa: PLC0415
@@ -132,6 +188,16 @@ class App:
             d.probe()
         t = TrayNotifier(self.tray.icon) if self.tray is not None else None
         return Notifications(d, t, self.banner)
+
+    def _start_reminders(self) -> None:
+        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415
+
+        self.scheduler = ReminderScheduler(self.worker, lambda: self.memory, self.clock)
+        self.scheduler.fired.connect(self.notices.fired)
+        self.scheduler.missed.connect(self.on_missed)
+        self.scheduler.planned.connect(
+            lambda at: self.window.set_next_reminder(at, self.scheduler.paused))
+        self.steps.register_cleanup("reminders", self.scheduler.stop)
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -159,6 +225,8 @@ class App:
         self.memory = memory
         self.ctx.memory = memory
         memory.listeners.append(self._listener)
+        # registered after the worker's: runs before it, and drains the work on the memory first
+        self.steps.register_cleanup("memory", self._close_memory)
         self.ready_event.set()
         self.window.set_ready()
         if self.reminders_enabled:
@@ -171,12 +239,22 @@ class App:
             "the search index could not be prepared ahead: %s", exc), label="index",
             lane=BACKGROUND, droppable=True)
 
+    def _close_memory(self) -> None:
+        memory, self.memory = self.memory, None
+        self.ctx.memory = None
+        self.worker.close()   # every write queued before quitting lands first
+        if self._listener in memory.listeners:
+            memory.listeners.remove(self._listener)
+        if self.owns_memory:
+            memory.close()
+
     def _open_failed(self, exc: BaseException) -> None:
         self.open_error = exc
         self.ready_event.set()
         log.error("cannot open the memory: %s", exc)
         self.window.empty.setText(f"Neurons could not open your memory:\n\n{exc}")
         self.window.report("Could not open your memory")
+        self.window.problems.add(exc, "opening your memory")
         self.window.bring_up()
 
     def _listener(self, what: str, neuron_id) -> None:  # any thread
@@ -184,13 +262,27 @@ class App:
 
     def _store_changed(self, what: str, neuron_id: str) -> None:
         self.window.store_changed()
+        self.notices.changed([neuron_id])
         if self.reminders_enabled:
             self.scheduler.changed()
 
-    def _failed(self, exc: BaseException) -> None:
-        text = str(exc) if isinstance(exc, NeuronsError) else f"{type(exc).__name__}: {exc}"
-        log.error("%s", text)
-        self.window.report(text)
+    def _failed(self, exc: BaseException, what: str = "") -> None:
+        """An error: the person's to fix is said in the status line; any other is kept in
+        Problems (with the details to copy), and the status line points there."""
+        from desktop.problems import is_persons, summary_of  # noqa: PLC0415
+
+        if is_persons(exc):
+            self.window.report(summary_of(exc))
+            return
+        self.window.problems.add(exc, what)
+        self.window.report(f"Something went wrong: {summary_of(exc)} (see Help ▸ Problems)")
+
+    def _about(self) -> dict[str, str]:
+        settings = self.memory.store.settings if self.memory is not None else self.settings
+        if settings is None:
+            return {}
+        return {"data_dir": settings.dsn and "a server Postgres" or str(settings.data_dir),
+                "engine": settings.engine}
 
     # -- showing -----------------------------------------------------------------------------------
 
@@ -199,20 +291,30 @@ class App:
         if ask:
             self.window.set_question(ask)
 
+    def _open_item(self, nid: str) -> None:
+        self.show_window()
+        self.window.open_neuron(nid)
+
+    def _open_missed(self) -> None:
+        self.show_window()
+        self.window.show_section("missed")
+
     def quick_capture(self, text: str = "") -> None:
         self.quick.open(text)
 
     def _captured(self, neuron) -> None:
+        from desktop import theme  # noqa: PLC0415
+
         what = {Kind.REMINDER: "reminder", Kind.CONTACT: "contact"}.get(neuron.kind, "note")
         extra = ""
         due = remind.current_due(neuron)
         if due is not None:
-            from desktop import theme  # noqa: PLC0415
-
             extra = f", due {theme.when_text(due, self.clock.now())}"
         self.window.report(f"Saved {what}: {neuron.title}{extra}")
+
+    def _summary(self, summary) -> None:
         if self.tray is not None:
-            self.tray.set_tooltip(f"Neurons — saved: {neuron.title[:60]}")
+            self.tray.set_tooltip(tray_tooltip(summary, self.scheduler.paused, self.clock.now()))
 
     # -- reminders -------------------------------------------------------------------------------
 
@@ -225,11 +327,14 @@ class App:
             self.tray.pause_action.setChecked(paused)
         if self.window.pause_action.isChecked() != paused:
             self.window.pause_action.setChecked(paused)
+        if self.window.summary is not None:
+            self._summary(self.window.summary)
 
     def reindex(self) -> None:
         """Compute every vector again, with progress in the window (the GUI stays free)."""
         if self.memory is None:
             return
+        from desktop.statusbar import items  # noqa: PLC0415
         from desktop.worker import BACKGROUND  # noqa: PLC0415
 
         memory = self.memory
@@ -237,69 +342,23 @@ class App:
 
         def done(total: int) -> None:
             self.window.reindex_action.setEnabled(True)
-            self.window.report(f"Search index rebuilt: {total:,} neurons")
+            self.window.report(f"Search index rebuilt: {items(total)}")
 
         def failed(exc: BaseException) -> None:
             self.window.reindex_action.setEnabled(True)
-            self._failed(exc)
+            self._failed(exc, "rebuilding the search index")
 
         self.window.report("Rebuilding the search index…")
         self.worker.run(lambda report: memory.reindex(progress=report), done, failed,
                         label="Indexing", progress=True, lane=BACKGROUND)
 
-    def on_fired(self, alarms: list) -> None:
-        from desktop import theme  # noqa: PLC0415
-        from desktop.notify import Notice  # noqa: PLC0415
-
-        now = self.clock.now()
-        if len(alarms) > GROUP_OVER:
-            self.notifier.show(Notice("due", f"{len(alarms)} reminders are due",
-                                      _listing(alarms), [], urgent=True))
-            self.window.set_missed([str(a.id) for a in alarms])
-            return
-        for alarm in alarms:
-            body = f"due {theme.when_text(alarm.due_at, now)}"
-            rest = alarm.neuron.body.strip()[len(alarm.title):].strip()
-            if rest:
-                body += "\n" + rest[:200]
-            self.notifier.show(Notice(str(alarm.id), alarm.title, body,
-                                      [("done", "Done"), ("snooze", "Snooze 10 min")], urgent=True))
-
     def on_missed(self, alarms: list) -> None:
         from desktop.notify import Notice  # noqa: PLC0415
 
         self.missed = alarms
-        self.window.set_missed([str(a.id) for a in alarms])
-        n = len(alarms)
-        title = f"{n} missed reminder{'s' if n != 1 else ''}"
-        self.notifier.show(Notice("missed", title, _listing(alarms), [], urgent=False))
+        title = self.notices.missed(alarms)
         if self.notifier is not self.banner and getattr(self.notifier, "active", None) is not self.banner:
             self.banner.show(Notice("missed", title + " while Neurons was closed", ""))
-
-    def on_action(self, key: str, action: str) -> None:
-        """An answer to a notification (or the banner): done, snooze or open."""
-        now = self.clock.now()
-        if key in ("missed", "due"):
-            self.show_window()
-            self.window.show_section("missed")
-            return
-        if action == "open":
-            self.show_window()
-            self.window.open_neuron(key)
-            return
-        if action == "done":
-            fn, message = (lambda m: remind.complete(m, key, now)), "Done"
-        elif action == "snooze":
-            fn, message = (lambda m: remind.snooze(m, key, now)), "Snoozed for 10 minutes"
-        else:
-            log.warning("unknown notification action %r", action)
-            return
-        self.notifier.withdraw(key)
-
-        def done(neuron) -> None:
-            self.window.report(f"{message}: {neuron.title}")
-
-        self.ctx.run(fn, done, message)
 
     # -- the instance socket -------------------------------------------------------------------
 
@@ -376,6 +435,7 @@ class App:
         self.quitting = True
         if self.window.detail.dirty:
             self.window.detail.save()
+        self.window.save_geometry()
         self.quick.hide()
         self.window.hide()
         if self.tray is not None:
@@ -383,31 +443,24 @@ class App:
         self.qapp.quit()
 
     def close(self) -> None:
-        """After the event loop: stop timers and threads, then close the store."""
-        if self.closed:
-            return
-        self.closed = True
-        self.scheduler.stop()
-        self.worker.close()
-        self.notifier.close()
-        if self.memory is not None:
-            try:
-                self.memory.listeners.remove(self._listener)
-            except ValueError:
-                pass
-            if self.owns_memory:
-                self.memory.close()
-        self.memory = None
-        self.quick.deleteLater()
-        self.window.deleteLater()
-        if self.tray is not None:
-            self.tray.menu.deleteLater()
+        """After the event loop: every step's cleanup, in reverse (the store closes last of what
+        uses it, after its queued writes)."""
+        self.steps.cleanup()
 
 
-def _listing(alarms: list) -> str:
-    lines = [f"• {a.title}" for a in alarms[:MISSED_LISTED]]
-    if len(alarms) > MISSED_LISTED:
-        lines.append(f"and {len(alarms) - MISSED_LISTED} more")
+def tray_tooltip(summary, paused: bool, now) -> str:
+    """What the tray says on hover: what is overdue, and what comes next."""
+    from desktop import theme  # noqa: PLC0415
+
+    lines = ["Neurons" + (" — reminders paused" if paused else "")]
+    if summary.overdue:
+        shown = ", ".join(summary.overdue_titles)
+        more = summary.overdue - len(summary.overdue_titles)
+        lines.append(f"{summary.overdue} overdue: {shown}" + (f" and {more} more" if more > 0 else ""))
+    if summary.next_title and summary.next_at is not None:
+        lines.append(f"Next: {summary.next_title}, {theme.when_text(summary.next_at, now)}")
+    if len(lines) == 1:
+        lines.append("Nothing due")
     return "\n".join(lines)
 
 

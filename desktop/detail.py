@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 
 from core import remind
 from core.model import Kind, Neuron, NeuronsError, Relation, State
-from desktop import inputs, ops, theme
+from desktop import inputs, keys, ops, theme
 from desktop.context import Context
 from desktop.rows import RowList
 
@@ -29,6 +29,11 @@ CONTACT_FIELDS = [("name", "Name"), ("aliases", "Also called"), ("phone", "Phone
 LIST_KEYS = {"aliases", "phones", "emails", "tags"}
 ALWAYS_SHOWN = {"name", "aliases", "phone", "email"}
 ON_REQUEST = ["birthday", "org"]   # offered by "More fields" when empty
+# The restore button says what it undoes.
+RESTORE_LABELS = {State.DONE: ("Not done", "Make it active again: not done after all"),
+                  State.ARCHIVED: ("Unarchive", "Bring it back from the archive"),
+                  State.TRASHED: ("Restore", "Take it out of the trash")}
+SNOOZES = [timedelta(minutes=10), timedelta(hours=1), timedelta(hours=3)]
 RELATION_LABELS = {Relation.RELATES_TO: "relates to", Relation.CONCERNS: "concerns",
                    Relation.SAME_PERSON: "same person as", Relation.SUPERSEDES: "supersedes"}
 
@@ -59,8 +64,11 @@ def _section(title: str) -> QLabel:
 
 
 class DetailPane(QWidget):
-    open_neuron = Signal(str)      # show another neuron
+    open_neuron = Signal(str)      # show another item
     saved = Signal(str)
+    showing = Signal(bool)         # it shows an item (False: nothing to show)
+    item_changed = Signal()        # what it shows, or whether it is edited, changed
+    back = Signal()                # Esc with nothing to cancel: back to the list
 
     def __init__(self, ctx: Context, parent: QWidget | None = None):
         super().__init__(parent)
@@ -70,6 +78,7 @@ class DetailPane(QWidget):
         self.detail: ops.Detail | None = None
         self._fields: dict[str, QLineEdit] = {}
         self._dirty = False
+        self.item_keys = None   # the window's filter that lets item shortcuts through text fields
         self._loading_id: str | None = None
         self._generation = 0
 
@@ -145,25 +154,18 @@ class DetailPane(QWidget):
 
         # actions
         actions = QHBoxLayout()
-        self.done_button = self._action_button("Done", "Mark done (Ctrl+D)", self.mark_done)
+        self.done_button = self._action_button("Done", f"Mark done ({keys.label('done')})", self.mark_done)
         self.snooze_button = QToolButton()
         self.snooze_button.setText("Snooze ▾")
         self.snooze_button.setAccessibleName("Snooze")
         self.snooze_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.snooze_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        menu = QMenu(self.snooze_button)
-        for label, delta in (("10 minutes", timedelta(minutes=10)), ("1 hour", timedelta(hours=1)),
-                             ("3 hours", timedelta(hours=3))):
-            act = QAction(label, menu)
-            act.triggered.connect(lambda _=False, d=delta: self.snooze_for(d))
-            menu.addAction(act)
-        tomorrow = QAction("Tomorrow morning", menu)
-        tomorrow.triggered.connect(self.snooze_tomorrow)
-        menu.addAction(tomorrow)
-        self.snooze_button.setMenu(menu)
-        self.archive_button = self._action_button("Archive", "Archive: keep it out of the lists",
-                                                  lambda: self.set_state(State.ARCHIVED))
-        self.trash_button = self._action_button("Trash", "Move to the trash (Delete)",
+        self.snooze_button.setMenu(QMenu(self.snooze_button))
+        self.update_snooze_labels()
+        self.archive_button = self._action_button(
+            "Archive", f"Archive: keep it out of the lists ({keys.label('archive')})",
+            lambda: self.set_state(State.ARCHIVED))
+        self.trash_button = self._action_button("Trash", "Move to the trash (Delete in the list)",
                                                 lambda: self.set_state(State.TRASHED))
         self.restore_button = self._action_button("Restore", "Make it active again",
                                                   lambda: self.set_state(State.ACTIVE))
@@ -200,7 +202,7 @@ class DetailPane(QWidget):
         self.links.currentItemChanged.connect(lambda *_: self._update_link_buttons())
         lay.addWidget(self.links)
         link_buttons = QHBoxLayout()
-        self.open_link_button = self._action_button("Open", "Open the linked neuron",
+        self.open_link_button = self._action_button("Open", "Open the linked item",
                                                     lambda: self._open_link(self.links.currentItem()))
         self.close_link_button = self._action_button(
             "Close link", "The link stops being true now (it is kept, dated)", self.close_link)
@@ -212,7 +214,7 @@ class DetailPane(QWidget):
         picker = QHBoxLayout()
         self.link_search = QLineEdit()
         self.link_search.setPlaceholderText("Link to… (type to search)")
-        self.link_search.setAccessibleName("Link to another neuron")
+        self.link_search.setAccessibleName("Link to another item")
         self.link_search.setClearButtonEnabled(True)
         self.link_relation = QComboBox()
         self.link_relation.setAccessibleName("Relation")
@@ -222,7 +224,7 @@ class DetailPane(QWidget):
         picker.addWidget(self.link_relation)
         lay.addLayout(picker)
         self.candidates = QListWidget()
-        self.candidates.setAccessibleName("Neurons to link to")
+        self.candidates.setAccessibleName("Items to link to")
         self.candidates.setMaximumHeight(160)
         self.candidates.hide()
         self.candidates.itemActivated.connect(self._link_candidate)
@@ -237,9 +239,8 @@ class DetailPane(QWidget):
         self.link_search.returnPressed.connect(self._link_first)
         self.link_search.installEventFilter(self)
 
-        QShortcut(QKeySequence.StandardKey.Save, self, activated=self.save,
-                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        QShortcut(QKeySequence("Ctrl+D"), self, activated=self.mark_done,
+        # Esc: close the link suggestions, else cancel the edit, else back to the list
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.escape,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.stack.setCurrentIndex(0)
 
@@ -265,6 +266,51 @@ class DetailPane(QWidget):
         self.detail = None
         self._dirty = False
         self.stack.setCurrentIndex(0)
+        self.showing.emit(False)
+        self.item_changed.emit()
+
+    def capabilities(self) -> set[str]:
+        """What can be done to the item shown now (the window enables its menu by it)."""
+        n = self.neuron
+        if n is None:
+            return set()
+        caps = {"save"} if self._dirty else set()
+        if n.kind is Kind.REMINDER and n.state is State.ACTIVE:
+            caps.add("done")
+            if n.attrs.get("due_at"):
+                caps.add("snooze")
+        if n.state in (State.ACTIVE, State.DONE):
+            caps.add("archive")
+        if n.state is not State.TRASHED:
+            caps.add("trash")
+        return caps
+
+    def focus_body(self) -> None:
+        self.body.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def escape(self) -> None:
+        if self.candidates.isVisible():
+            self.candidates.hide()
+        elif self._dirty and self.detail is not None:
+            self.cancel_edit()
+        else:
+            self.back.emit()
+
+    def cancel_edit(self) -> None:
+        """Put back what is saved (the edit is dropped)."""
+        if self.detail is None:
+            return
+        focused = self.focusWidget()
+        key = next((k for k, w in self._fields.items() if w is focused or w.isAncestorOf(focused)),
+                   None) if focused is not None else None
+        self._dirty = False
+        self.body.blockSignals(True)
+        self.body.setPlainText(self.detail.neuron.body)
+        self.body.blockSignals(False)
+        self._fill(self.detail)
+        self.save_note.setText("")
+        self.ctx.report("Changes cancelled")
+        (self._fields[key] if key in self._fields else self.body).setFocus()
 
     def show_id(self, neuron_id: str, *, force: bool = False) -> None:
         """Load and show a neuron (saving the one being edited first)."""
@@ -289,7 +335,7 @@ class DetailPane(QWidget):
                 if isinstance(exc, NeuronsError):
                     self.clear()
                 else:
-                    self.ctx.failed(exc)
+                    self.ctx.failed(exc, "detail")
 
         self.ctx.read(lambda m: ops.detail(m, neuron_id), loaded, "detail", missing)
 
@@ -310,10 +356,11 @@ class DetailPane(QWidget):
         sub, overdue = theme.subtitle(n, now)
         state = n.state.value if n.state is not State.ACTIVE else ""
         if overdue:
-            state = "overdue"
+            state = theme.word("overdue")
         self.state_label.setText(state)
         self.state_label.setStyleSheet(f"color: {theme.OVERDUE};" if overdue else "")
-        self.created_label.setText(f"created {theme.when_text(n.created_at, now)}" if n.created_at else "")
+        self.created_label.setText(theme.word("created").format(theme.when_text(n.created_at, now))
+                                   if n.created_at else "")
         self.title.setText(n.title or "(empty)")
         if not same or self.body.toPlainText() != n.body:
             self.body.blockSignals(True)
@@ -334,6 +381,10 @@ class DetailPane(QWidget):
         self.archive_button.setVisible(n.state in (State.ACTIVE, State.DONE))
         self.trash_button.setVisible(n.state is not State.TRASHED)
         self.restore_button.setVisible(not active)
+        label, tip = RESTORE_LABELS.get(n.state, ("Restore", "Make it active again"))
+        self.restore_button.setText(label)
+        self.restore_button.setAccessibleName(label)
+        self.restore_button.setToolTip(tip)
 
         self.links.clear()
         for edge, other in detail.links:
@@ -361,7 +412,10 @@ class DetailPane(QWidget):
                 self.timeline.set_rows([])
                 self.timeline_note.setText("Loading…")
             self._load_timeline(n)
+        self._set_tab_order()
         self.stack.setCurrentIndex(1)
+        self.showing.emit(True)
+        self.item_changed.emit()
 
     def _fit_body(self) -> None:
         """As tall as its text (3 to 9 lines)."""
@@ -401,6 +455,7 @@ class DetailPane(QWidget):
             due.setPlaceholderText("no due time — e.g. 2025-06-13 10:00, 14:30, in 10 min")
             due.setAccessibleName("Due")
             due.textEdited.connect(self._touched)
+            self._keys_through(due)
             self._fields["due_at"] = due
             due_hint = QLabel()
             due_hint.setObjectName("hint")
@@ -455,8 +510,8 @@ class DetailPane(QWidget):
         self.form_host.setVisible(self.form.rowCount() > 0)
 
     def _add_field(self, key: str, label: str, value: Any) -> None:
-        text = ", ".join(str(v) for v in value) if isinstance(value, list) else ("" if value is None else str(value))
-        edit = QLineEdit(text)
+        edit = QLineEdit(_attr_text(value))
+        self._keys_through(edit)
         edit.setAccessibleName(label)
         if key in LIST_KEYS:
             edit.setPlaceholderText("separate with commas")
@@ -464,12 +519,60 @@ class DetailPane(QWidget):
         self._fields[key] = edit
         self.form.addRow(label, edit)
 
+    def _keys_through(self, edit: QLineEdit) -> None:
+        if self.item_keys is not None:
+            edit.installEventFilter(self.item_keys)
+
+    def _set_tab_order(self) -> None:
+        """Text, then every field in the form's order, the buttons, the links: as they read."""
+        chain: list[QWidget] = [self.body]
+        for row in range(self.form.rowCount()):
+            item = self.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if item is None:
+                continue
+            widget = item.widget()
+            if widget is None and item.layout() is not None and item.layout().count():
+                widget = item.layout().itemAt(0).widget()
+            if isinstance(widget, (QLineEdit, QComboBox, QPushButton)):
+                chain.append(widget)
+        chain += [self.save_button, self.done_button, self.snooze_button, self.archive_button,
+                  self.trash_button, self.restore_button, self.timeline, self.links,
+                  self.open_link_button, self.close_link_button, self.link_search,
+                  self.link_relation]
+        for a, b in zip(chain, chain[1:]):
+            QWidget.setTabOrder(a, b)
+
+    def _stored_text(self, key: str) -> str:
+        """What a field shows for the item as it is saved."""
+        n = self.neuron
+        assert n is not None
+        if key == "due_at":
+            return inputs.due_field_text(remind.current_due(n))
+        if key == "rrule":
+            return inputs.repeat_label(n.attrs.get("rrule"))
+        return _attr_text(n.attrs.get(key))
+
+    def _differs(self) -> bool:
+        if self.neuron is None:
+            return False
+        if self.body.toPlainText() != self.neuron.body:
+            return True
+        for key, widget in self._fields.items():
+            text = widget.currentText() if isinstance(widget, QComboBox) else widget.text()
+            if text.strip() != self._stored_text(key).strip():
+                return True
+        return False
+
     def _touched(self, *_: object) -> None:
+        """Edited means: differs from what is saved (typing undone is not an edit)."""
         if self.neuron is None:
             return
-        self._dirty = True
-        self.save_button.setEnabled(True)
-        self.save_note.setText("edited")
+        dirty = self._differs()
+        if dirty != self._dirty or dirty:
+            self._dirty = dirty
+            self.save_button.setEnabled(dirty)
+            self.save_note.setText("edited" if dirty else "")
+            self.item_changed.emit()
 
     # -- saving ------------------------------------------------------------------------------------
 
@@ -521,41 +624,114 @@ class DetailPane(QWidget):
             self.error.setText("The text cannot be empty: trash it instead.")
             return
 
-        def write(m) -> ops.Detail:
+        def write(m) -> tuple[Neuron, ops.Detail]:
+            before = m.get(nid)
             if new_text is not None:
                 m.edit(nid, text=new_text)
             if attrs:
                 m.update_attrs(nid, **attrs)
             if schedule is not None:
                 remind.reschedule(m, nid, schedule[0], schedule[1])
-            return ops.detail(m, nid)
+            return before, ops.detail(m, nid)
 
-        def written(detail: ops.Detail) -> None:
+        def written(result: tuple[Neuron, ops.Detail]) -> None:
+            before, detail = result
             self.saved.emit(nid)
             if self.current_id == nid:
-                self._dirty = False
-                self._fill(detail)
-                self.save_note.setText("Saved ✓")
-            self.ctx.report("Saved")
+                if self._dirty:  # typed on while it saved: keep that typing, compare with the saved
+                    self.neuron, self.detail = detail.neuron, detail
+                    self._touched()
+                else:
+                    self._fill(detail)
+                    self.save_note.setText("Saved ✓")
+            self.ctx.undoable(f"Saved “{detail.neuron.title}”", before, detail.neuron)
 
         def refused(exc: BaseException) -> None:
             if self.current_id == nid:
+                self._dirty = True
+                self.save_button.setEnabled(True)
+                self.save_note.setText("not saved")
                 self.error.setText(str(exc))
             else:
-                self.ctx.failed(exc)
+                self.ctx.failed(exc, "save")
 
         self._dirty = False
         self.save_button.setEnabled(False)
         self.save_note.setText("Saving…")
+        self.item_changed.emit()
         self.ctx.run(write, written, "save", refused)
 
     # -- actions -----------------------------------------------------------------------------------
 
-    def _act(self, fn: Callable, message: str) -> None:
+    def _act(self, fn: Callable, say: Callable[[Neuron], str]) -> None:
+        """An undoable action on the item shown (its edit saved first)."""
         if self.neuron is None:
             return
         if self._dirty:
             self.save()
+        nid = str(self.neuron.id)
+
+        def done(_after: Neuron) -> None:
+            if self.current_id == nid:
+                self.show_id(nid, force=True)
+
+        self.ctx.change(nid, lambda m: fn(m, nid), say, done)
+
+    def mark_done(self) -> None:
+        if "done" not in self.capabilities():
+            return
+        now = self.ctx.now()
+        self._act(lambda m, nid: remind.complete(m, nid, now),
+                  lambda n: f"Done: {n.title}" if n.state is State.DONE
+                  else f"Done this time: {n.title}, next {theme.when_text(remind.current_due(n), now)}")
+
+    def snooze_default(self) -> None:
+        if "snooze" in self.capabilities():
+            self.snooze_for(self._snooze())
+
+    def _snooze(self) -> timedelta:
+        return self.ctx.prefs.snooze if self.ctx.prefs is not None else remind.SNOOZE_DEFAULT
+
+    def snooze_for(self, delta: timedelta) -> None:
+        now = self.ctx.now()
+        self._act(lambda m, nid: remind.snooze(m, nid, now, delta),
+                  lambda n: f"Snoozed for {_duration(delta)}: {n.title}")
+
+    def snooze_tomorrow(self) -> None:
+        now = self.ctx.now()
+        local = now.astimezone(remind.local_zone())
+        until = (local + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
+        self._act(lambda m, nid: remind.snooze(m, nid, now, until=until),
+                  lambda n: f"Snoozed to tomorrow 9:00: {n.title}")
+
+    def update_snooze_labels(self) -> None:
+        """The snooze menu: the time set in Preferences first (Ctrl+L), then the others."""
+        menu = self.snooze_button.menu()
+        menu.clear()
+        default = self._snooze()
+        choices = [default] + [d for d in SNOOZES if d != default]
+        for delta in choices:
+            text = _duration(delta) + (f"\t{keys.label('snooze')}" if delta == default else "")
+            act = QAction(text, menu)
+            act.triggered.connect(lambda _=False, d=delta: self.snooze_for(d))
+            menu.addAction(act)
+        tomorrow = QAction("Tomorrow morning", menu)
+        tomorrow.triggered.connect(self.snooze_tomorrow)
+        menu.addAction(tomorrow)
+        self.snooze_button.setToolTip(f"Snooze ({keys.label('snooze')}: {_duration(default)})")
+
+    def set_state(self, state: State) -> None:
+        words = {State.ARCHIVED: "Archived", State.TRASHED: "Moved to the trash",
+                 State.ACTIVE: "Restored", State.DONE: "Done"}
+        if self.neuron is None or self.neuron.state is state:
+            return
+        self._act(lambda m, nid: m.set_state(nid, state), lambda n: f"{words[state]}: {n.title}")
+
+    # -- links -------------------------------------------------------------------------------------
+
+    def _link_act(self, fn: Callable, message: str) -> None:
+        if self.neuron is None:
+            return
         nid = str(self.neuron.id)
 
         def done(_: object) -> None:
@@ -564,29 +740,6 @@ class DetailPane(QWidget):
                 self.show_id(nid, force=True)
 
         self.ctx.run(lambda m: fn(m, nid), done, message)
-
-    def mark_done(self) -> None:
-        if self.neuron is None or self.neuron.state is not State.ACTIVE:
-            return
-        now = self.ctx.now()
-        self._act(lambda m, nid: remind.complete(m, nid, now), "Done")
-
-    def snooze_for(self, delta: timedelta) -> None:
-        now = self.ctx.now()
-        self._act(lambda m, nid: remind.snooze(m, nid, now, delta), "Snoozed")
-
-    def snooze_tomorrow(self) -> None:
-        now = self.ctx.now()
-        local = now.astimezone(remind.local_zone())
-        until = (local + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
-        self._act(lambda m, nid: remind.snooze(m, nid, now, until=until), "Snoozed to tomorrow 9:00")
-
-    def set_state(self, state: State) -> None:
-        words = {State.ARCHIVED: "Archived", State.TRASHED: "Moved to the trash",
-                 State.ACTIVE: "Restored", State.DONE: "Done"}
-        self._act(lambda m, nid: m.set_state(nid, state), words[state])
-
-    # -- links -------------------------------------------------------------------------------------
 
     def _update_link_buttons(self) -> None:
         item = self.links.currentItem()
@@ -605,7 +758,7 @@ class DetailPane(QWidget):
         if item is None or item.data(Qt.ItemDataRole.UserRole) is None:
             return
         edge_id, _ = item.data(Qt.ItemDataRole.UserRole)
-        self._act(lambda m, nid: m.unlink(edge_id), "Link closed")
+        self._link_act(lambda m, nid: m.unlink(edge_id), "Link closed")
 
     def _search_candidates(self) -> None:
         if self.neuron is None:
@@ -646,7 +799,7 @@ class DetailPane(QWidget):
         self.link_search.clear()
         self.candidates.clear()
         self.candidates.hide()
-        self._act(lambda m, nid: m.link(nid, other, relation), "Linked")
+        self._link_act(lambda m, nid: m.link(nid, other, relation), "Linked")
 
     def eventFilter(self, obj, event) -> bool:  # arrow keys move in the candidates from the box
         from PySide6.QtCore import QEvent  # noqa: PLC0415
@@ -656,8 +809,18 @@ class DetailPane(QWidget):
                 row = self.candidates.currentRow() + (1 if event.key() == Qt.Key.Key_Down else -1)
                 self.candidates.setCurrentRow(max(0, min(row, self.candidates.count() - 1)))
                 return True
-            if event.key() == Qt.Key.Key_Escape:
-                self.candidates.hide()
-                return True
         return super().eventFilter(obj, event)
 
+
+def _attr_text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def _duration(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{minutes} minutes"

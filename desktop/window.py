@@ -1,4 +1,5 @@
-"""The main window: ask box, lists, results with why, the detail pane, banners and progress."""
+"""The main window: the ask box, the sections, answers with why, the detail pane, the menus, the
+banner and the status bar."""
 
 from __future__ import annotations
 
@@ -7,23 +8,28 @@ from datetime import datetime
 from typing import Callable
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
-    QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QMenu,
-    QProgressBar, QPushButton, QSizePolicy, QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget,
+    QApplication, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
+    QMenu, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
 )
 
+from core import autostart
 from core.model import State
-from desktop import ops, theme
+from desktop import keys, ops, theme
+from desktop.banner import Banner, ElidedLabel
 from desktop.context import Context
 from desktop.detail import DetailPane
-from desktop.notify import Notice, Notifier
+from desktop.prefs import Prefs
+from desktop.problems import Problems
 from desktop.rows import RowList
+from desktop.statusbar import StatusLine, items
 
 log = logging.getLogger(__name__)
 
 ASK_DEBOUNCE_MS = 250
 REFRESH_DEBOUNCE_MS = 150
+PENDING_POLL_MS = 3000   # while vectors are being computed, how often to say how many are left
 
 # (key, label, empty-state text); None marks a heading
 SIDEBAR: list[tuple[str, str, str] | tuple[None, str, str]] = [
@@ -42,13 +48,14 @@ SIDEBAR: list[tuple[str, str, str] | tuple[None, str, str]] = [
 TITLES = {"results": "Answers", "missed": "Missed while Neurons was closed", "overdue": "Overdue",
           "upcoming": "Upcoming reminders", "done": "Done reminders", "notes": "Notes",
           "contacts": "Contacts", "archive": "Archive", "trash": "Trash"}
+SECTION_KEYS = ["overdue", "upcoming", "done", "notes", "contacts", "archive", "trash"]
 KEY_ROLE = Qt.ItemDataRole.UserRole + 7
 
 
 class AskBox(QLineEdit):
     down = Signal()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() == Qt.Key.Key_Down:
             self.down.emit()
             return
@@ -59,131 +66,43 @@ class AskBox(QLineEdit):
         super().keyPressEvent(event)
 
 
-class ElidedLabel(QLabel):
-    """A one-line label that ends in … when it does not fit (the full text in its tooltip)."""
-
-    def __init__(self, text: str = ""):
-        super().__init__()
-        self._full = ""
-        self.setMinimumWidth(40)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setText(text)
-
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        self._full = text
-        self.setToolTip(text)
-        self.setAccessibleName(text)
-        self._elide()
-
-    def full_text(self) -> str:
-        return self._full
-
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        width = max(self.width(), 40)
-        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
-
-
-class Banner(QFrame):
-    """A line at the top of the window for notices: missed reminders, reminders without a
-    notification server, errors. Its buttons answer like a notification's actions."""
-
-    action = Signal(str, str)
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("banner")
-        self.setAccessibleName("Notice")
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(12, 8, 8, 8)
-        self.text = QLabel()
-        self.text.setWordWrap(True)
-        self.text.setTextFormat(Qt.TextFormat.PlainText)
-        lay.addWidget(self.text, 1)
-        self._buttons: list[QPushButton] = []
-        self._lay = lay
-        self.key: str | None = None
-        close = QPushButton("×")
-        close.setFlat(True)
-        close.setAccessibleName("Dismiss")
-        close.setToolTip("Dismiss")
-        close.setFixedWidth(30)
-        close.clicked.connect(self.dismiss)
-        lay.addWidget(close)
-        self._close = close
-        self.hide()
-
-    def show_notice(self, notice: Notice) -> None:
-        for b in self._buttons:
-            b.deleteLater()
-        self._buttons = []
-        self.key = notice.key
-        self.text.setText(notice.title + (f" — {notice.body}" if notice.body else ""))
-        actions = notice.actions or []
-        for key, label in [("open", "Show")] + list(actions):
-            b = QPushButton(label)
-            b.setAccessibleName(label)
-            b.clicked.connect(lambda _=False, k=notice.key, a=key: self._answer(k, a))
-            self._lay.insertWidget(self._lay.count() - 1, b)
-            self._buttons.append(b)
-        self.show()
-
-    def _answer(self, key: str, action: str) -> None:
-        if action != "open":
-            self.dismiss()
-        self.action.emit(key, action)
-
-    def dismiss(self) -> None:
-        self.key = None
-        self.hide()
-
-
-class BannerNotifier(Notifier):
-    """The last resort: notices in the window's banner (and the window raised)."""
-
-    kind = "banner"
-
-    def __init__(self, window: MainWindow):
-        super().__init__(window)
-        self.window = window
-        window.banner.action.connect(self.action)
-
-    def show(self, notice: Notice) -> None:
-        self.window.banner.show_notice(notice)
-        if notice.urgent:
-            self.window.bring_up()
-
-    def withdraw(self, key: str) -> None:
-        if self.window.banner.key == key:
-            self.window.banner.dismiss()
-
-
 class MainWindow(QMainWindow):
     quick_capture = Signal()
     closing = Signal()
     pause_toggled = Signal(bool)
     quit_requested = Signal()
     reindex_requested = Signal()
+    undo_requested = Signal()
+    summary_loaded = Signal(object)   # ops.Summary, after every load of the counts
+    prefs_changed = Signal(str)       # what changed in Preferences
 
-    def __init__(self, ctx: Context, keep_in_tray: Callable[[], bool] = lambda: False):
+    def __init__(self, ctx: Context, prefs: Prefs, keep_in_tray: Callable[[], bool] = lambda: False,
+                 about: Callable[[], dict] = dict, settings=None):
         super().__init__()
         self.ctx = ctx
+        self.prefs = prefs
+        self.settings = settings
         self.keep_in_tray = keep_in_tray
+        self.about_facts = about
+        self.problems = Problems(self)
         self.setWindowTitle("Neurons")
         self.setWindowIcon(theme.app_icon())
         self.resize(1280, 800)
         self.section = "upcoming"
         self.previous_section = "upcoming"
+        self.navigated = False     # the person chose a section (the app no longer picks one)
         self.missed_ids: list[str] = []
         self.ready = False
         self.page: ops.Page | None = None
+        self.summary: ops.Summary | None = None
         self._ask_generation = 0
+        self._answered_generation = 0
+        self._after_answer: str | None = None   # "focus" or "open": keys pressed while asking
         self._list_generation = 0
         self._last_query = ""
         self.sections_loaded = 0   # how many list loads finished (tests and screenshots wait on it)
+        self._dialogs: dict[str, QWidget] = {}
+        self.actions: dict[str, QAction] = {}
 
         central = QWidget()
         self.setCentralWidget(central)
@@ -205,25 +124,8 @@ class MainWindow(QMainWindow):
         self.new_button.setToolTip("Quick capture (Ctrl+N)")
         self.new_button.setMinimumHeight(38)
         self.new_button.clicked.connect(self.quick_capture)
-        self.menu_button = QToolButton()
-        self.menu_button.setText("⋯")
-        self.menu_button.setAccessibleName("Menu")
-        self.menu_button.setToolTip("More")
-        self.menu_button.setMinimumHeight(38)
-        self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.menu_button)
-        self.reindex_action = menu.addAction("Rebuild the search index")
-        self.reindex_action.triggered.connect(self.reindex_requested)
-        menu.addSeparator()
-        self.pause_action = menu.addAction("Pause reminders")
-        self.pause_action.setCheckable(True)
-        self.pause_action.toggled.connect(self.pause_toggled)
-        menu.addSeparator()
-        menu.addAction("Quit Neurons").triggered.connect(self.quit_requested)
-        self.menu_button.setMenu(menu)
         top.addWidget(self.ask, 1)
         top.addWidget(self.new_button)
-        top.addWidget(self.menu_button)
         root.addLayout(top)
 
         self.banner = Banner()
@@ -234,6 +136,7 @@ class MainWindow(QMainWindow):
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setHandleWidth(1)
+        split.setChildrenCollapsible(False)
         root.addWidget(split, 1)
         self.splitter = split
 
@@ -263,6 +166,7 @@ class MainWindow(QMainWindow):
         split.addWidget(self.sidebar)
 
         middle = QWidget()
+        middle.setMinimumWidth(320)
         mid = QVBoxLayout(middle)
         mid.setContentsMargins(0, 0, 0, 0)
         mid.setSpacing(0)
@@ -298,25 +202,19 @@ class MainWindow(QMainWindow):
 
         self.detail = DetailPane(ctx)
         self.detail.open_neuron.connect(self.open_neuron)
+        self.detail.showing.connect(self._detail_showing)
+        self.detail.back.connect(self.focus_rows)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 4)
         split.setSizes([190, 480, 610])
+        self.detail.hide()  # until there is something to show: the list has the room
 
-        status = self.statusBar()
-        self.status_text = QLabel()
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(180)
-        self.progress.setMaximumHeight(14)
-        self.progress.setTextVisible(False)
-        self.progress.setAccessibleName("Working")
-        self.progress.hide()
-        self.next_label = QLabel()
-        self.next_label.setObjectName("subtle")
-        status.addWidget(self.status_text, 1)
-        status.addPermanentWidget(self.next_label)
-        status.addPermanentWidget(self.progress)
+        self.status = StatusLine(self.statusBar(), self.problems, ctx.now)
+        self.status_text, self.next_label, self.progress = (self.status.text, self.status.next_label,
+                                                            self.status.progress)
+        self.status.problems_clicked.connect(self.show_problems)
 
         self._ask_timer = QTimer(self)
         self._ask_timer.setSingleShot(True)
@@ -324,30 +222,168 @@ class MainWindow(QMainWindow):
         self._ask_timer.timeout.connect(self.run_ask)
         self.ask.textEdited.connect(self._ask_edited)
         self.ask.returnPressed.connect(self._ask_enter)
-        self.ask.down.connect(self.focus_rows)
+        self.ask.down.connect(self._ask_down)
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(REFRESH_DEBOUNCE_MS)
         self._refresh_timer.timeout.connect(self.refresh)
-        self._status_timer = QTimer(self)
-        self._status_timer.setSingleShot(True)
-        self._status_timer.setInterval(6000)
-        self._status_timer.timeout.connect(lambda: self.status_text.setText(self._idle_status))
-        self._idle_status = ""
+        self._pending_timer = QTimer(self)
+        self._pending_timer.setSingleShot(True)
+        self._pending_timer.setInterval(PENDING_POLL_MS)
+        self._pending_timer.timeout.connect(self.load_pending)
 
-        QShortcut(QKeySequence("Ctrl+K"), self, activated=self.focus_ask,
-                  context=Qt.ShortcutContext.WindowShortcut)
-        QShortcut(QKeySequence("Ctrl+F"), self, activated=self.focus_ask)
-        QShortcut(QKeySequence("Ctrl+N"), self, activated=self.quick_capture.emit)
-        QShortcut(QKeySequence("F5"), self, activated=self.refresh)
-        for i, key in enumerate(["overdue", "upcoming", "done", "notes", "contacts", "archive", "trash"], 1):
-            QShortcut(QKeySequence(f"Ctrl+{i}"), self, activated=lambda k=key: self.show_section(k))
+        self._build_menus()
+        self.item_keys = keys.ItemKeys(self)
+        for w in (self.ask, self.detail.body, self.detail.link_search):
+            w.installEventFilter(self.item_keys)
+        self.detail.item_keys = self.item_keys
+        self.detail.item_changed.connect(self._update_item_actions)
+        self._update_item_actions()
 
-        self.setTabOrder(self.ask, self.rows)
-        self.setTabOrder(self.rows, self.detail)
+        self.setTabOrder(self.ask, self.new_button)
+        self.setTabOrder(self.new_button, self.rows)
+        self.setTabOrder(self.rows, self.detail.body)
         self.sidebar.blockSignals(True)
         self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
         self.sidebar.blockSignals(False)
+        self.restore_geometry()
+
+    # -- menus -------------------------------------------------------------------------------------
+
+    def _action(self, menu: QMenu, name: str, text: str, slot, *, checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if name in keys.BY_NAME:
+            action.setShortcuts(keys.sequences(name))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setCheckable(checkable)
+        (action.toggled if checkable else action.triggered).connect(slot)
+        menu.addAction(action)
+        self.addAction(action)  # shortcuts work while the menu bar is hidden or closed
+        self.actions[name] = action
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self._action(file, "capture", "Quick capture…", self.quick_capture.emit)
+        file.addSeparator()
+        # (import and export land here: `file_menu` and `file_menu_at` are their place)
+        self.file_menu = file
+        self.file_menu_at = file.addSeparator()
+        self._action(file, "close", "Close window", self.close)
+        self._action(file, "quit", "Quit Neurons", self.quit_requested.emit)
+
+        edit = bar.addMenu("&Edit")
+        self.undo_action = self._action(edit, "undo", "Undo", self.undo_requested.emit)
+        self.undo_action.setEnabled(False)
+        edit.addSeparator()
+        self._action(edit, "ask", "Ask…", self.focus_ask)
+        edit.addSeparator()
+        self._action(edit, "preferences", "Preferences…", self.show_preferences)
+
+        view = bar.addMenu("&View")
+        for key in SECTION_KEYS:
+            self._action(view, f"section_{key}", TITLES[key] if key != "upcoming" else "Upcoming",
+                         lambda _=False, k=key: self.show_section(k, by_person=True))
+        view.addSeparator()
+        self._action(view, "refresh", "Refresh", self.refresh)
+
+        item = bar.addMenu("&Item")
+        self._action(item, "save", "Save changes", self.detail.save)
+        item.addSeparator()
+        self._action(item, "done", "Done", self.detail.mark_done)
+        self._action(item, "snooze", "Snooze", self.detail.snooze_default)
+        self._action(item, "archive", "Archive", lambda: self.detail.set_state(State.ARCHIVED))
+        self._action(item, "trash", "Move to the trash", lambda: self.detail.set_state(State.TRASHED))
+        self.item_menu = item
+
+        tools = bar.addMenu("&Tools")
+        self.pause_action = self._action(tools, "pause", "Pause reminders", self.pause_toggled.emit,
+                                         checkable=True)
+        self.autostart_action = self._action(tools, "autostart", "Start at login",
+                                             self._set_autostart, checkable=True)
+        tools.addSeparator()
+        self.reindex_action = self._action(tools, "reindex", "Rebuild the search index",
+                                           self.reindex_requested.emit)
+        tools.aboutToShow.connect(self._sync_autostart)
+
+        helpm = bar.addMenu("&Help")
+        self._action(helpm, "help_keys", "Keyboard shortcuts", self.show_shortcuts)
+        self._action(helpm, "problems", "Problems…", self.show_problems)
+        helpm.addSeparator()
+        self._action(helpm, "about", "About Neurons", self.show_about)
+        # Delete trashes from the list (RowList); shown in the menu without stealing the key
+        self.actions["trash"].setText(f"Move to the trash\t{keys.BY_NAME['trash'].keys[0]}")
+        self.actions["trash"].setShortcuts([])
+        self._sync_autostart()
+
+    def _update_item_actions(self) -> None:
+        caps = self.detail.capabilities()
+        for name in ("save", "done", "snooze", "archive", "trash"):
+            self.actions[name].setEnabled(name in caps)
+
+    def _sync_autostart(self) -> None:
+        self.autostart_action.blockSignals(True)
+        self.autostart_action.setChecked(autostart.is_enabled())
+        self.autostart_action.blockSignals(False)
+
+    def _set_autostart(self, on: bool) -> None:
+        try:
+            if on:
+                autostart.enable(self.settings)
+            else:
+                autostart.disable()
+        except OSError as exc:
+            self.report(f"Start at login could not be changed: {exc}")
+        else:
+            self.report("Neurons will start in the tray when you log in" if on
+                        else "Neurons will not start when you log in")
+        self._sync_autostart()
+
+    def _dialog(self, name: str, make: Callable[[], QWidget]) -> QWidget:
+        dialog = self._dialogs.get(name)
+        if dialog is None:
+            dialog = self._dialogs[name] = make()
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def show_preferences(self) -> QWidget:
+        from desktop.dialogs import PreferencesDialog  # noqa: PLC0415 - built on first use
+
+        def make() -> QWidget:
+            dialog = PreferencesDialog(self.prefs, self.settings, self)
+            dialog.changed.connect(self._prefs_changed)
+            return dialog
+
+        return self._dialog("preferences", make)
+
+    def _prefs_changed(self, what: str) -> None:
+        if what == "theme":
+            theme.apply(QApplication.instance(), self.prefs.theme)
+        elif what == "language":
+            theme.set_language(QApplication.instance(), self.prefs.language)
+            self.refresh()
+        elif what == "autostart":
+            self._sync_autostart()
+        self.detail.update_snooze_labels()
+        self.prefs_changed.emit(what)
+
+    def show_shortcuts(self) -> QWidget:
+        from desktop.dialogs import ShortcutsDialog  # noqa: PLC0415
+
+        return self._dialog("shortcuts", lambda: ShortcutsDialog(self))
+
+    def show_about(self) -> QWidget:
+        from desktop.dialogs import AboutDialog  # noqa: PLC0415
+
+        return self._dialog("about", lambda: AboutDialog(self.about_facts, self))
+
+    def show_problems(self) -> QWidget:
+        from desktop.problems import ProblemsDialog  # noqa: PLC0415
+
+        return self._dialog("problems", lambda: ProblemsDialog(self.problems, self))
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -355,6 +391,7 @@ class MainWindow(QMainWindow):
         self.ready = True
         self.empty.setText("")
         self.refresh()
+        self.load_pending()
         if self.ask.text().strip():
             self.run_ask()
 
@@ -364,9 +401,20 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
-    def closeEvent(self, event: QCloseEvent) -> None:
+    def restore_geometry(self) -> None:
+        geometry, splitter = self.prefs.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+
+    def save_geometry(self) -> None:
+        self.prefs.save_window_state(self.saveGeometry(), self.splitter.saveState())
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.detail.dirty:
             self.detail.save()
+        self.save_geometry()
         if self.keep_in_tray():
             event.ignore()
             self.hide()
@@ -377,39 +425,30 @@ class MainWindow(QMainWindow):
 
     # -- status --------------------------------------------------------------------------------
 
-    def report(self, text: str) -> None:
-        self.status_text.setText(text)
-        self._status_timer.start()
-
-    def set_idle_status(self, text: str) -> None:
-        self._idle_status = text
-        if not self._status_timer.isActive():
-            self.status_text.setText(text)
+    def report(self, text: str, undo: bool = False) -> None:
+        self.status.report(text, undo)
 
     def set_busy(self, busy: int) -> None:
-        if busy > 0:
-            if self.progress.maximum() != 0 and not self.progress.isVisible():
-                self.progress.setRange(0, 0)
-            self.progress.show()
-        else:
-            self.progress.hide()
-            self.progress.setRange(0, 0)
+        self.status.set_busy(busy)
 
     def set_progress(self, label: str, done: int, total: int) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.progress.show()
-        self.status_text.setText(f"{label} {done:,}/{total:,}")
-        if total and done >= total:
-            self.report(f"{label}: {total:,} done")
+        self.status.set_progress(label, done, total)
 
     def set_next_reminder(self, at: datetime | None, paused: bool) -> None:
-        if paused:
-            self.next_label.setText("Reminders paused")
-        elif at is None:
-            self.next_label.setText("")
-        else:
-            self.next_label.setText(f"Next reminder {theme.when_text(at, self.ctx.now())}")
+        self.status.set_next_reminder(at, paused)
+
+    def load_pending(self) -> None:
+        """Say how many items still wait for their vector; look again while some do."""
+        def shown(pending: int) -> None:
+            self.status.set_pending(pending)
+            if pending:
+                self._pending_timer.start()
+
+        from desktop.worker import BACKGROUND  # noqa: PLC0415
+
+        self.ctx.read(lambda m: m.pending_vectors(), shown, "pending vectors",
+                      lambda exc: log.warning("cannot count the items still to index: %s", exc),
+                      lane=BACKGROUND)
 
     # -- sections ----------------------------------------------------------------------------------
 
@@ -418,17 +457,23 @@ class MainWindow(QMainWindow):
             return
         key = item.data(KEY_ROLE)
         if key:
+            if key != "results":
+                self.navigated = True
             self._switch(key)
 
-    def show_section(self, key: str) -> None:
+    def show_section(self, key: str, by_person: bool = False) -> None:
         item = self._sidebar_items.get(key)
         if item is None:
             return
+        self.navigated = self.navigated or by_person
         item.setHidden(False)
         if self.sidebar.currentItem() is item:
             self._switch(key)
         else:
+            self.sidebar.blockSignals(True)
             self.sidebar.setCurrentItem(item)
+            self.sidebar.blockSignals(False)
+            self._switch(key)
 
     def _switch(self, key: str) -> None:
         if key != "results":
@@ -462,10 +507,11 @@ class MainWindow(QMainWindow):
         if self.page is not None:
             self.load_section(offset=len(self.page.rows))
 
-    def _show_page(self, page: ops.Page) -> None:
+    def _show_page(self, page: ops.Page, keep: str | None = None) -> None:
         self.page = page
-        keep = self.rows.current_id() or self.detail.current_id
-        self.rows.set_rows(page.rows, keep=keep)
+        if keep is None:
+            keep = self.rows.current_id() or self.detail.current_id
+        self.rows.set_rows(page.rows, keep=keep, window_label=page.window_label)
         self.more_button.setVisible(page.more)
         n = len(page.rows)
         self.list_hint.setText(f"{n}{'+' if page.more else ''} " + ("item" if n == 1 else "items"))
@@ -493,16 +539,18 @@ class MainWindow(QMainWindow):
     def load_counts(self) -> None:
         now = self.ctx.now()
 
-        def shown(counts: dict[str, int]) -> None:
-            for key in ("overdue", "upcoming"):
-                n = counts.get(key, 0)
+        def shown(summary: ops.Summary) -> None:
+            self.summary = summary
+            for key, n in (("overdue", summary.overdue), ("upcoming", summary.upcoming)):
                 label = dict((k, lbl) for k, lbl, _ in SIDEBAR)[key]
                 self._sidebar_items[key].setText(f"{label}   {n}" if n else label)
                 self._sidebar_items[key].setData(Qt.ItemDataRole.AccessibleTextRole, f"{label}, {n}")
-            total = counts.get("total", 0)
-            self.set_idle_status(f"{total:,} neurons" if total != 1 else "1 neuron")
+            self.status.set_idle(items(summary.total))
+            if summary.overdue and not self.navigated and self.section == "upcoming":
+                self.show_section("overdue")   # what needs doing first
+            self.summary_loaded.emit(summary)
 
-        self.ctx.read(lambda m: ops.counts(m, now), shown, "counts")
+        self.ctx.read(lambda m: ops.summary(m, now), shown, "counts")
 
     def set_missed(self, ids: list[str]) -> None:
         self.missed_ids = ids
@@ -513,15 +561,29 @@ class MainWindow(QMainWindow):
     # -- asking ------------------------------------------------------------------------------------
 
     def focus_ask(self) -> None:
-        self.bring_up() if not self.isVisible() else None
+        if not self.isVisible():
+            self.bring_up()
         self.ask.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.ask.selectAll()
 
     def focus_rows(self) -> None:
-        if self.rows.count():
+        """To the list, on its first row (never on a row left from an earlier list)."""
+        if self.list_stack.currentWidget() is self.rows and self.rows.first_row() >= 0:
             self.rows.setFocus()
-            if self.rows.currentRow() < 0:
-                self.rows.setCurrentRow(0)
+            if self.rows.currentRow() < 0 or self.rows.currentItem().isHidden():
+                self.rows.select_first()
+
+    @property
+    def asking(self) -> bool:
+        """A question was typed whose answer is not shown yet."""
+        return self._ask_timer.isActive() or self._answered_generation != self._ask_generation
+
+    def _ask_down(self) -> None:
+        if self.asking:
+            self._after_answer = self._after_answer or "focus"   # go there once it is answered
+            return
+        self.focus_rows()
+        self.rows.select_first()
 
     def set_question(self, text: str) -> None:
         self.ask.setText(text)
@@ -533,19 +595,23 @@ class MainWindow(QMainWindow):
         else:
             self._ask_timer.stop()
             self._ask_generation += 1
+            self._answered_generation = self._ask_generation
+            self._after_answer = None
             self._last_query = ""
             self._sidebar_items["results"].setHidden(True)
             if self.section == "results":
                 self.show_section(self.previous_section)
 
     def _ask_enter(self) -> None:
-        if self._ask_timer.isActive():
-            self._ask_timer.stop()
-            self.run_ask(open_first=True)
-        else:
-            self.focus_rows()
-            if self.rows.count():
-                self._row_opened(self.rows.current_id())
+        if self.asking:
+            self._after_answer = "open"
+            if self._ask_timer.isActive():
+                self._ask_timer.stop()
+                self.run_ask()
+            return
+        self.focus_rows()
+        if self.rows.current_id():
+            self._row_opened(self.rows.current_id())
 
     def run_ask(self, open_first: bool = False) -> None:
         text = self.ask.text().strip()
@@ -553,10 +619,14 @@ class MainWindow(QMainWindow):
             return
         self._ask_generation += 1
         generation = self._ask_generation
+        if open_first:
+            self._after_answer = "open"
 
         def answered(page: ops.Page) -> None:
             if generation != self._ask_generation:
                 return
+            self._answered_generation = generation
+            new_question = text != self._last_query
             self._last_query = text
             if self.section != "results":
                 self.section = "results"
@@ -565,12 +635,21 @@ class MainWindow(QMainWindow):
                 self.sidebar.setCurrentItem(self._sidebar_items["results"])
                 self.sidebar.blockSignals(False)
             self.list_title.setText(f"Answers for “{text}”")
-            self._show_page(page)
-            if open_first and page.rows:
-                self.rows.setCurrentRow(0)
+            # a new question starts from the top: no row of an earlier answer stays selected
+            self._show_page(page, keep="" if new_question else None)
+            if new_question:
+                self.rows.setCurrentRow(-1)
+            then, self._after_answer = self._after_answer, None
+            if then and page.rows:
+                self.focus_rows()
+                self.rows.select_first()
+                if then == "open":
+                    self._row_opened(self.rows.current_id())
 
         def failed(exc: BaseException) -> None:
             if generation == self._ask_generation:
+                self._answered_generation = generation
+                self._after_answer = None
                 self.report(f"Could not answer: {exc}")
 
         self.ctx.read(lambda m: ops.ask(m, text), answered, "ask", failed)
@@ -585,11 +664,15 @@ class MainWindow(QMainWindow):
     def _row_opened(self, nid: str) -> None:
         if nid:
             self.detail.show_id(nid)
-            self.detail.body.setFocus()
+            self.detail.focus_body()
+
+    def _detail_showing(self, showing: bool) -> None:
+        self.detail.setVisible(showing)
 
     def open_neuron(self, nid: str) -> None:
-        """Show a neuron in the detail pane (selecting it in the list when it is there)."""
-        self.bring_up() if not self.isVisible() else None
+        """Show an item in the detail pane (selecting it in the list when it is there)."""
+        if not self.isVisible():
+            self.bring_up()
         if not self.rows.select_id(nid):
             self.rows.blockSignals(True)
             self.rows.clearSelection()

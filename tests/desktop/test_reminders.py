@@ -162,10 +162,7 @@ def test_missed_reminders_appear_once_as_n_missed(qtbot, embedded_memory, clock)
 
 def test_without_a_notification_server_the_banner_shows_done_and_snooze(app, embedded_memory, clock, qtbot):
     """The chain falls back to the window's banner (no D-Bus server, no tray)."""
-    chain = Notifications(None, None, app.banner)
-    app.notifier.action.disconnect(app.on_action)
-    app.notifier = chain
-    chain.action.connect(app.on_action)
+    app.notices.use(Notifications(None, None, app.banner))
     rem = embedded_memory.capture("feed the cat", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
     planned(qtbot, app)
     fire(qtbot, app)
