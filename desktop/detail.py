@@ -257,6 +257,10 @@ class DetailPane(QWidget):
     def current_id(self) -> str | None:
         return str(self.neuron.id) if self.neuron is not None else None
 
+    def shows(self, nid: str) -> bool:
+        """It shows that item and is not about to show another."""
+        return self.current_id == nid and self._loading_id in (None, nid)
+
     @property
     def dirty(self) -> bool:
         return self._dirty
@@ -637,7 +641,7 @@ class DetailPane(QWidget):
         def written(result: tuple[Neuron, ops.Detail]) -> None:
             before, detail = result
             self.saved.emit(nid)
-            if self.current_id == nid:
+            if self.shows(nid):
                 if self._dirty:  # typed on while it saved: keep that typing, compare with the saved
                     self.neuron, self.detail = detail.neuron, detail
                     self._touched()
@@ -647,7 +651,7 @@ class DetailPane(QWidget):
             self.ctx.undoable(f"Saved “{detail.neuron.title}”", before, detail.neuron)
 
         def refused(exc: BaseException) -> None:
-            if self.current_id == nid:
+            if self.shows(nid):
                 self._dirty = True
                 self.save_button.setEnabled(True)
                 self.save_note.setText("not saved")
@@ -672,7 +676,7 @@ class DetailPane(QWidget):
         nid = str(self.neuron.id)
 
         def done(_after: Neuron) -> None:
-            if self.current_id == nid:
+            if self.shows(nid):
                 self.show_id(nid, force=True)
 
         self.ctx.change(nid, lambda m: fn(m, nid), say, done)
@@ -736,7 +740,7 @@ class DetailPane(QWidget):
 
         def done(_: object) -> None:
             self.ctx.report(message)
-            if self.current_id == nid:
+            if self.shows(nid):
                 self.show_id(nid, force=True)
 
         self.ctx.run(lambda m: fn(m, nid), done, message)

@@ -159,8 +159,8 @@ class AboutDialog(QDialog):
         icon.setPixmap(theme.app_icon().pixmap(72, 72))
         top.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
         words = QVBoxLayout()
-        name = QLabel(f"<b style='font-size:15pt'>Neurons</b> &nbsp; {__version__}")
-        words.addWidget(name)
+        self.title = QLabel(f"<b style='font-size:15pt'>Neurons</b> &nbsp; {__version__}")
+        words.addWidget(self.title)
         words.addWidget(QLabel("An offline memory assistant: reminders, contacts and notes,\n"
                                "found again by asking. No account, no network, no cloud."))
         info = facts() or {}

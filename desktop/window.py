@@ -446,7 +446,9 @@ class MainWindow(QMainWindow):
 
         from desktop.worker import BACKGROUND  # noqa: PLC0415
 
-        self.ctx.read(lambda m: m.pending_vectors(), shown, "pending vectors",
+        # (only while the filler runs: without it nothing is being prepared)
+        self.ctx.read(lambda m: m.pending_vectors() if m.filler is not None else 0, shown,
+                      "pending vectors",
                       lambda exc: log.warning("cannot count the items still to index: %s", exc),
                       lane=BACKGROUND)
 
