@@ -635,7 +635,7 @@ class DetailPane(QWidget):
             if attrs:
                 m.update_attrs(nid, **attrs)
             if schedule is not None:
-                remind.reschedule(m, nid, schedule[0], schedule[1])
+                m.reschedule(nid, schedule[0], schedule[1])
             return before, ops.detail(m, nid)
 
         def written(result: tuple[Neuron, ops.Detail]) -> None:
@@ -685,7 +685,7 @@ class DetailPane(QWidget):
         if "done" not in self.capabilities():
             return
         now = self.ctx.now()
-        self._act(lambda m, nid: remind.complete(m, nid, now),
+        self._act(lambda m, nid: m.complete(nid, now),
                   lambda n: f"Done: {n.title}" if n.state is State.DONE
                   else f"Done this time: {n.title}, next {theme.when_text(remind.current_due(n), now)}")
 
@@ -698,14 +698,14 @@ class DetailPane(QWidget):
 
     def snooze_for(self, delta: timedelta) -> None:
         now = self.ctx.now()
-        self._act(lambda m, nid: remind.snooze(m, nid, now, delta),
+        self._act(lambda m, nid: m.snooze(nid, now, delta),
                   lambda n: f"Snoozed for {_duration(delta)}: {n.title}")
 
     def snooze_tomorrow(self) -> None:
         now = self.ctx.now()
         local = now.astimezone(remind.local_zone())
         until = (local + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
-        self._act(lambda m, nid: remind.snooze(m, nid, now, until=until),
+        self._act(lambda m, nid: m.snooze(nid, now, until=until),
                   lambda n: f"Snoozed to tomorrow 9:00: {n.title}")
 
     def update_snooze_labels(self) -> None:

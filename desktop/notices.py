@@ -108,10 +108,10 @@ class ReminderNotices(QObject):
             return
         now = self.ctx.now()
         if action == "done":
-            fn, say = (lambda m: remind.complete(m, key, now)), (lambda n: f"Done: {n.title}")
+            fn, say = (lambda m: m.complete(key, now)), (lambda n: f"Done: {n.title}")
         elif action == "snooze":
             delta = self.snooze()
-            fn = lambda m: remind.snooze(m, key, now, delta)  # noqa: E731
+            fn = lambda m: m.snooze(key, now, delta)  # noqa: E731
             say = lambda n: f"Snoozed for {int(delta.total_seconds() // 60)} min: {n.title}"  # noqa: E731
         else:
             log.warning("unknown notification action %r", action)

@@ -77,7 +77,7 @@ def ask(memory, text: str, limit: int = 30) -> Page:
 def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
             ) -> Page:
     if name in ("overdue", "upcoming"):
-        reminders = remind.active_reminders(memory)
+        reminders = memory.reminders()
         overdue = [n for n in reminders if remind.is_overdue(n, now)]
         if name == "overdue":
             rows = sorted(overdue, key=lambda n: remind.current_due(n) or now)
@@ -122,7 +122,7 @@ SUMMARY_TITLES = 3
 
 
 def summary(memory, now: datetime) -> Summary:
-    reminders = remind.active_reminders(memory)
+    reminders = memory.reminders()
     overdue = sorted((n for n in reminders if remind.is_overdue(n, now)),
                      key=lambda n: remind.current_due(n) or now)
     coming = remind.upcoming(reminders, now)

@@ -27,7 +27,7 @@ def test_undoing_trash_done_and_archive_restores_the_same_row(memory):
 def test_undoing_done_on_a_recurring_reminder_puts_its_time_back(memory):
     rem = memory.capture("water the plants", kind="reminder",
                          attrs={"due_at": remind.iso(NOW), "rrule": "FREQ=DAILY"})
-    after = remind.complete(memory, rem.id, NOW)
+    after = memory.complete(rem.id, NOW)
     assert after.attrs["due_at"] != rem.attrs["due_at"]
     back = memory.revert(rem, after=after)
     assert back.attrs == rem.attrs and back.state is State.ACTIVE
@@ -35,7 +35,7 @@ def test_undoing_done_on_a_recurring_reminder_puts_its_time_back(memory):
 
 def test_undoing_an_edit_and_a_snooze(memory):
     rem = memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(NOW)})
-    snoozed = remind.snooze(memory, rem.id, NOW)
+    snoozed = memory.snooze(rem.id, NOW)
     assert "snoozed_until" in snoozed.attrs
     assert "snoozed_until" not in memory.revert(rem, after=snoozed).attrs
     before = memory.get(rem.id)

@@ -229,7 +229,7 @@ def test_a_notification_is_taken_back_when_its_reminder_changes_elsewhere(app, e
     assert all(n.resident for n in notifier.shown)
     assert {n.title for n in notifier.shown} == {"done elsewhere", "snoozed elsewhere", "still due"}
     embedded_memory.done(done.id)                            # e.g. `neurons done ID`
-    remind.snooze(embedded_memory, snoozed.id, clock.now())
+    embedded_memory.snooze(snoozed.id, clock.now())
     embedded_memory.edit(kept.id, text="still due, and edited")
     qtbot.waitUntil(lambda: set(notifier.withdrawn) >= {str(done.id), str(snoozed.id)}, timeout=WAIT_MS)
     trashed = embedded_memory.capture("trashed elsewhere", kind="reminder",
