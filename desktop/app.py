@@ -264,9 +264,10 @@ class App:
         if change.action == "captured" and change.origin == "socket" and change.ids:
             # saved by another program (a forwarded `neurons capture`, a second launch): say so
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
-        self.window.store_changed()
+        self.window.store_changed(change)
         self.notices.changed(list(change.ids))
-        if self.reminders_enabled:
+        if self.reminders_enabled and (Kind.REMINDER in change.kinds
+                                       or not (change.kinds or change.edges_only)):
             self.scheduler.changed()
 
     def _failed(self, exc: BaseException, what: str = "") -> None:

@@ -7,6 +7,7 @@ import uuid
 from datetime import datetime
 from typing import Any, Callable
 
+from core.changes import started_by
 from core.model import Neuron
 from desktop.worker import INTERACTIVE
 
@@ -17,6 +18,7 @@ class Context:
         self.clock = clock
         self.memory = memory
         self.prefs = prefs      # desktop.prefs.Prefs (snooze time, look)
+        self.origin = "window"  # who the changes made through it are told to come from
         # the status line; with undo=True it offers Undo for the last undoable step
         self.report: Callable[..., None] = lambda text, undo=False: None
         # an error the person did not cause (and what the app was doing): kept in Problems
@@ -60,8 +62,14 @@ class Context:
         def failed(exc: BaseException) -> None:
             self.failed(exc, label)
 
-        return self.worker.run(lambda: fn(memory), on_done, on_error or failed, label=label,
-                               lane=lane, droppable=droppable)
+        origin = self.origin
+
+        def call():
+            with started_by(origin):
+                return fn(memory)
+
+        return self.worker.run(call, on_done, on_error or failed, label=label, lane=lane,
+                               droppable=droppable)
 
     def now(self) -> datetime:
         return self.clock.now()

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from core import autostart
-from core.model import State
+from core.changes import Change
+from core.model import Kind, State
 from desktop import keys, ops, theme
 from desktop.banner import Banner, ElidedLabel
 from desktop.context import Context
@@ -49,6 +50,9 @@ TITLES = {"results": "Answers", "missed": "Missed while Neurons was closed", "ov
           "upcoming": "Upcoming reminders", "done": "Done reminders", "notes": "Notes",
           "contacts": "Contacts", "archive": "Archive", "trash": "Trash"}
 SECTION_KEYS = ["overdue", "upcoming", "done", "notes", "contacts", "archive", "trash"]
+# The kind a section lists (the others list any kind: by state, by id or by question).
+SECTION_KIND = {"overdue": Kind.REMINDER, "upcoming": Kind.REMINDER, "done": Kind.REMINDER,
+                "notes": Kind.NOTE, "contacts": Kind.CONTACT}
 KEY_ROLE = Qt.ItemDataRole.UserRole + 7
 
 
@@ -101,6 +105,7 @@ class MainWindow(QMainWindow):
         self._list_generation = 0
         self._last_query = ""
         self.sections_loaded = 0   # how many list loads finished (tests and screenshots wait on it)
+        self.changes_applied = 0   # how many rounds of store changes were looked at (tests wait on it)
         self._dialogs: dict[str, QWidget] = {}
         self.actions: dict[str, QAction] = {}
 
@@ -226,7 +231,8 @@ class MainWindow(QMainWindow):
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(REFRESH_DEBOUNCE_MS)
-        self._refresh_timer.timeout.connect(self.refresh)
+        self._refresh_timer.timeout.connect(self._apply_changes)
+        self._changes: list[Change] = []
         self._pending_timer = QTimer(self)
         self._pending_timer.setSingleShot(True)
         self._pending_timer.setInterval(PENDING_POLL_MS)
@@ -535,8 +541,58 @@ class MainWindow(QMainWindow):
         self.load_counts()
         self.detail.reload()
 
-    def store_changed(self) -> None:
+    def store_changed(self, change: Change) -> None:
+        """The store changed (here or elsewhere): soon, load again only what shows it."""
+        self._changes.append(change)
         self._refresh_timer.start()
+
+    def _apply_changes(self) -> None:
+        changes, self._changes = self._changes, []
+        if not self.ready or not changes:
+            return
+        self.changes_applied += 1
+        if any(c.action in ("imported", "claimed") for c in changes):
+            self.refresh()
+            return
+        shown = {str(r.neuron.id) for r in self.rows.rows()}
+        if any(self._list_sees(c, shown) for c in changes):
+            self.load_section()
+        if any(self._counts_see(c) for c in changes):
+            self.load_counts()
+        if any(self._detail_sees(c) for c in changes):
+            self.detail.reload()
+        if any(c.action in ("captured", "edited") for c in changes) and not self._pending_timer.isActive():
+            self.load_pending()
+
+    def _list_sees(self, change: Change, shown: set[str]) -> bool:
+        touched = {str(i) for i in change.ids}
+        if self.section == "results":
+            return change.action == "captured" or bool(touched & shown)
+        if change.edges_only:
+            return False
+        if touched & shown:
+            return True
+        kind = SECTION_KIND.get(self.section)
+        if kind is not None:
+            return kind in change.kinds
+        return self.section in ("archive", "trash") and change.action == "state"
+
+    @staticmethod
+    def _counts_see(change: Change) -> bool:
+        return not change.edges_only and (Kind.REMINDER in change.kinds
+                                          or change.action in ("captured", "state"))
+
+    def _detail_sees(self, change: Change) -> bool:
+        current = self.detail.current_id
+        if current is None:
+            return False
+        if change.touches(current):
+            return change.origin != "window"   # the pane already shows what it just did
+        linked = {str(o.id) for _, o in (self.detail.detail.links if self.detail.detail else [])}
+        if linked & {str(i) for i in change.ids}:
+            return True
+        contact = self.detail.neuron is not None and self.detail.neuron.kind is Kind.CONTACT
+        return contact and change.action in ("captured", "edited", "linked", "unlinked", "state")
 
     def load_counts(self) -> None:
         now = self.ctx.now()

@@ -286,3 +286,48 @@ def test_rebuilding_the_index_shows_progress(app, embedded_memory, qtbot):
     qtbot.waitUntil(lambda: app.window.reindex_action.isEnabled(), timeout=120_000)
     assert seen and seen[-1][0] == "Indexing" and seen[-1][1] == seen[-1][2] > 0
     assert "Search index rebuilt" in app.window.status_text.text()
+
+
+class Loads:
+    """Counts what the window loads again after a change."""
+
+    def __init__(self, window, monkeypatch):
+        self.calls: list[str] = []
+        for name, target in (("list", window), ("counts", window), ("detail", window.detail)):
+            method = {"list": "load_section", "counts": "load_counts", "detail": "reload"}[name]
+            original = getattr(target, method)
+            monkeypatch.setattr(target, method,
+                                lambda *a, _o=original, _n=name, **k: (self.calls.append(_n), _o(*a, **k))[1])
+
+    def after(self, qtbot, app, fn) -> list[str]:
+        settle(qtbot, app)
+        self.calls.clear()
+        applied = app.window.changes_applied
+        fn()
+        qtbot.waitUntil(lambda: app.window.changes_applied > applied, timeout=WAIT_MS)
+        settle(qtbot, app)
+        return sorted(set(self.calls))
+
+
+def test_each_view_loads_again_only_what_a_change_touches(app, embedded_memory, clock, qtbot, monkeypatch):
+    window = app.window
+    note = embedded_memory.capture("a note on the side", kind="note")
+    window.show_section("upcoming", by_person=True)
+    settle(qtbot, app)
+    loads = Loads(window, monkeypatch)
+    # a note elsewhere: Upcoming does not list notes; the total in the status bar changes
+    assert loads.after(qtbot, app, lambda: embedded_memory.capture("another note", kind="note")) == ["counts"]
+    # a reminder: the list and the counts
+    rem = embedded_memory.capture("book the boiler service", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now() + timedelta(days=2))})
+    wait_rows(qtbot, window, lambda ids: str(rem.id) in ids)
+    open_detail(qtbot, app, note)
+    # the note shown in the detail pane, edited by another program: only the pane
+    assert loads.after(qtbot, app, lambda: embedded_memory.edit(note.id, text="a note, edited")) == ["detail"]
+    assert window.detail.body.toPlainText() == "a note, edited"
+    # a link between two things nobody shows: nothing
+    made = []
+    assert loads.after(qtbot, app, lambda: made.extend(embedded_memory.capture(f"{n} thing", kind="note")
+                                                       for n in "xy")) == ["counts"]
+    x, y = made
+    assert loads.after(qtbot, app, lambda: embedded_memory.link(x.id, y.id)) == []
