@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 
@@ -10,6 +11,7 @@ import pytest
 from core import autostart
 from core.model import InvalidInput
 from core.settings import Settings
+from tests.conftest import run_cli
 
 
 @pytest.fixture(autouse=True)
@@ -84,3 +86,42 @@ def test_a_line_break_in_the_path_is_refused():
     with pytest.raises(InvalidInput):
         autostart.enable(base=["/tmp/bad\nname/neurons-desktop"])
     assert not autostart.entry_path().exists()
+
+
+def test_the_command_turns_it_on_says_so_and_off(tmp_path, config_home):
+    env = {"XDG_CONFIG_HOME": str(config_home)}
+    data = tmp_path / "data"
+    on = run_cli("autostart", "on", data_dir=data, env=env)
+    assert on.returncode == 0 and "starts in the tray" in on.stdout, on.stderr
+    entry = config_home / "autostart" / "neurons.desktop"
+    validate(entry)
+    state = json.loads(run_cli("autostart", "status", "--json", data_dir=data, env=env).stdout)
+    assert state["enabled"] is True and unquote_exec(state["exec"])[-3:] == ["--hidden", "--data-dir", str(data)]
+    off = run_cli("autostart", "off", data_dir=data, env=env)
+    assert off.returncode == 0 and "does not start" in off.stdout and not entry.exists()
+    assert not data.exists()   # it never opened (or made) the memory
+
+
+def test_the_installer_offers_it_and_its_uninstall_takes_it_back(tmp_path, config_home):
+    from tests.conftest import ROOT  # noqa: PLC0415
+
+    exe = ROOT / ".venv" / "bin" / "neurons-desktop"
+    if not exe.exists():
+        pytest.skip("no developer install (.venv/bin/neurons-desktop): run packaging/setup.sh")
+    env = {**__import__("os").environ, "XDG_DATA_HOME": str(tmp_path / "share"),
+           "XDG_CONFIG_HOME": str(config_home), "HOME": str(tmp_path)}
+
+    def install(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["bash", str(ROOT / "packaging" / "install-linux.sh"), *args],
+                              capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
+
+    entry = config_home / "autostart" / "neurons.desktop"
+    assert install().returncode == 0 and not entry.exists()        # not asked: not on
+    done = install("--autostart")
+    assert done.returncode == 0, done.stderr
+    validate(entry)
+    assert unquote_exec(autostart.status()["exec"])[0] == str(exe.resolve()) or \
+        unquote_exec(autostart.status()["exec"])[0] == str(exe)
+    assert install().returncode == 0 and entry.exists()             # a reinstall keeps it
+    gone = install("--uninstall")
+    assert gone.returncode == 0 and not entry.exists(), gone.stderr
