@@ -54,6 +54,16 @@ def local_zone() -> tzinfo:
         return datetime.now().astimezone().tzinfo or timezone.utc
 
 
+def reload_local_zone() -> None:
+    """The system's time zone changed: read it again (tzlocal keeps the first one it found)."""
+    try:
+        import tzlocal  # noqa: PLC0415
+
+        tzlocal.reload_localzone()
+    except Exception:  # nothing configured to reload: local_zone() falls back by itself
+        log.debug("the local time zone could not be read again", exc_info=True)
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -286,14 +296,16 @@ def notified(neuron: Neuron, now: datetime) -> tuple[dict[str, object], Alarm] |
     changes: dict[str, object] = {"notified_at": iso(now)}
     rrule = neuron.attrs.get("rrule")
     due_at = current_due(neuron)
-    if rrule and due_at is not None and alarm.due_at > due_at:
-        # the next occurrence has come: the series moves to the latest occurrence not after now
+    if rrule and due_at is not None:
+        # later occurrences have come too (the app was closed, the machine slept): the series
+        # moves to the latest occurrence not after now, so the ones passed make one showing
         try:
             latest, rule = _latest_not_after(rrule, due_at, now)
         except InvalidInput:
             latest, rule = alarm.due_at, rrule
-        changes.update(due_at=iso(latest), rrule=rule, snoozed_until=None)
-        alarm = Alarm(neuron, alarm.fire_at, latest)
+        if latest > due_at:
+            changes.update(due_at=iso(latest), rrule=rule, snoozed_until=None)
+            alarm = Alarm(neuron, alarm.fire_at, latest)
     return changes, alarm
 
 
@@ -341,5 +353,6 @@ def rescheduled(due_at: datetime | None, rrule: str | None) -> dict[str, object]
 __all__ = [
     "Alarm", "Clock", "SNOOZE_DEFAULT", "completed", "current_due", "due", "is_overdue", "iso",
     "local_zone", "missed", "next_alarm", "next_occurrence", "notified", "parse_time",
+    "reload_local_zone",
     "rescheduled", "rule_text", "snoozed", "upcoming", "utcnow", "validate_rrule",
 ]
