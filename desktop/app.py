@@ -88,6 +88,8 @@ class App:
         self.prefs = Prefs()
         theme.apply(self.qapp, self.prefs.theme)
         theme.set_language(self.qapp, self.prefs.language)
+        if not theme.has_emoji_font():
+            log.warning("no colour emoji font: emoji show as boxes (install fonts-noto-color-emoji)")
 
     def _start_worker(self) -> None:
         from desktop.bridge import Bridge  # noqa: PLC0415

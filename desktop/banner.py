@@ -1,45 +1,17 @@
 """The line at the top of the window for notices (missed reminders, reminders when no
-notification server answers), and a label that ends in … when it does not fit."""
+notification server answers)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from desktop.notify import Notice, Notifier
 
 if TYPE_CHECKING:
     from desktop.window import MainWindow
-
-class ElidedLabel(QLabel):
-    """A one-line label that ends in … when it does not fit (the full text in its tooltip)."""
-
-    def __init__(self, text: str = ""):
-        super().__init__()
-        self._full = ""
-        self.setMinimumWidth(40)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setText(text)
-
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        self._full = text
-        self.setToolTip(text)
-        self.setAccessibleName(text)
-        self._elide()
-
-    def full_text(self) -> str:
-        return self._full
-
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        width = max(self.width(), 40)
-        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
-
 
 class Banner(QFrame):
     """Notices at the top of the window; its buttons answer like a notification's actions."""

@@ -20,6 +20,7 @@ from core.model import Kind, Neuron, NeuronsError, Relation, State
 from desktop import inputs, keys, ops, theme
 from desktop.context import Context
 from desktop.rows import RowList
+from desktop.widgets import ErrorLine
 
 log = logging.getLogger(__name__)
 
@@ -36,20 +37,6 @@ RESTORE_LABELS = {State.DONE: ("Not done", "Make it active again: not done after
 SNOOZES = [timedelta(minutes=10), timedelta(hours=1), timedelta(hours=3)]
 RELATION_LABELS = {Relation.RELATES_TO: "relates to", Relation.CONCERNS: "concerns",
                    Relation.SAME_PERSON: "same person as", Relation.SUPERSEDES: "supersedes"}
-
-
-class _ErrorLabel(QLabel):
-    """Red text that takes no room while empty."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setStyleSheet(f"color: {theme.OVERDUE};")
-        self.setWordWrap(True)
-        self.hide()
-
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        super().setText(text)
-        self.setVisible(bool(text))
 
 
 def _section(title: str) -> QLabel:
@@ -145,7 +132,7 @@ class DetailPane(QWidget):
         self.save_button.clicked.connect(self.save)
         self.save_note = QLabel()
         self.save_note.setObjectName("subtle")
-        self.error = _ErrorLabel()
+        self.error = ErrorLine()
         save_row.addWidget(self.save_button)
         save_row.addWidget(self.save_note)
         save_row.addStretch(1)

@@ -109,6 +109,14 @@ def stylesheet(dark: bool) -> str:
     """
 
 
+def has_emoji_font() -> bool:
+    """Qt draws emoji with the system's colour emoji font (fontconfig finds it; on Debian the
+    fonts-noto-color-emoji package, which setup.sh installs); without one they are boxes."""
+    from PySide6.QtGui import QFontDatabase  # noqa: PLC0415
+
+    return any("emoji" in family.lower() for family in QFontDatabase.families())
+
+
 def apply(app: QApplication, choice: str = "system") -> None:
     """Fusion with our palette: light or dark as chosen in Preferences, or following the
     system's, live."""

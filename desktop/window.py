@@ -18,13 +18,14 @@ from core import autostart
 from core.changes import Change
 from core.model import Kind, State
 from desktop import keys, ops, theme
-from desktop.banner import Banner, ElidedLabel
+from desktop.banner import Banner
 from desktop.context import Context
 from desktop.detail import DetailPane
 from desktop.prefs import Prefs
 from desktop.problems import Problems
 from desktop.rows import RowList
 from desktop.statusbar import StatusLine, items
+from desktop.widgets import ElidedLabel
 
 log = logging.getLogger(__name__)
 

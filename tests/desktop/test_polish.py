@@ -273,3 +273,17 @@ def test_an_active_reminder_has_no_state_badge_in_a_list_of_reminders(app, embed
     assert [window.rows.delegate.badge(r.neuron) for r in window.rows.rows()] == ["", ""]
     open_detail(qtbot, app, window.rows.rows()[0].neuron)
     assert window.detail.neuron.state is State.ACTIVE
+
+
+def test_emoji_are_drawn_with_a_font_that_has_them(qtbot):
+    from PySide6.QtGui import QFont, QTextLayout  # noqa: PLC0415
+
+    assert theme.has_emoji_font(), "no colour emoji font (apt: fonts-noto-color-emoji)"
+    text = "Pizza night 🍕 with Ana 🎉"
+    layout = QTextLayout(text, QFont())
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    runs = layout.glyphRuns()
+    for emoji in ("🍕", "🎉"):
+        assert any(r.rawFont().supportsCharacter(ord(emoji)) for r in runs), f"{emoji} would be a box"
