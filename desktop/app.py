@@ -486,11 +486,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ask", metavar="TEXT", help="open the window asking TEXT")
     p.add_argument("--screenshot", metavar="FILE.png",
                    help="render the main window with its data offscreen to FILE.png and exit")
+    p.add_argument("--size", type=_size, default=(1360, 860), metavar="WxH",
+                   help="the window's size for --screenshot (default 1360x860)")
     p.add_argument("--no-tray", action="store_true", help="do not use the tray (closing quits)")
     p.add_argument("--hidden", action="store_true", help="start in the tray, without the window")
     p.add_argument("-v", "--verbose", action="store_true")
     p.add_argument("--version", action="version", version=f"neurons-desktop {__version__}")
     return p
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(n) for n in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1280x800") from None
+    return w, h
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -504,8 +514,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
     if args.screenshot:
+        from desktop.screenshot import screenshot  # noqa: PLC0415
+
         settings.embed_in_background = False  # the screenshot writes nothing
-        return screenshot(settings, Path(args.screenshot), ask=args.ask)
+        return screenshot(settings, Path(args.screenshot), ask=args.ask, size=args.size)
 
     from core import instance  # noqa: PLC0415
 
@@ -618,70 +630,6 @@ def _quit_on_signals(qapp, app: App) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: None)  # the wakeup fd does the work
     qapp._neurons_signal_pipe = (read, write, notifier)  # keep them alive
-
-
-# -- screenshot mode -----------------------------------------------------------------------------
-
-def screenshot(settings: Settings, path: Path, ask: str | None = None, size=(1360, 860)) -> int:
-    """Open the store read-only in spirit (no reminders fire, nothing is written), load the window
-    with its data, render it to `path` and exit."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    QtCore, QtWidgets = _qt()
-    qapp = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
-    from desktop import theme  # noqa: PLC0415
-
-    qapp.setWindowIcon(theme.app_icon())
-    from core.memory import Memory  # noqa: PLC0415
-
-    try:
-        memory = Memory.open(settings)
-    except NeuronsError as exc:
-        print(f"neurons-desktop: {exc}", file=sys.stderr)
-        return 2
-    try:
-        app = App(settings, memory=memory, use_tray=False, reminders=False, dbus=False)
-        app.window.resize(*size)
-        app.window.show()
-        app.scheduler.replan()  # read-only: shows when the next reminder is
-        if ask:
-            app.window.set_question(ask)
-            app.window.run_ask(open_first=True)
-        code = _render_when_settled(qapp, app, path)
-        app.close()
-        return code
-    finally:
-        memory.close()
-
-
-def _render_when_settled(qapp, app: App, path: Path, timeout_s: float = 60.0) -> int:
-    """Wait until the lists, the detail pane and every task are done, then grab the window."""
-    QtCore, _ = _qt()
-    deadline = time.monotonic() + timeout_s
-    selected = False
-    while time.monotonic() < deadline:
-        qapp.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        if app.worker.busy or app.window.sections_loaded == 0:
-            time.sleep(0.02)
-            continue
-        if not selected:
-            selected = True
-            if app.window.rows.count() and app.window.rows.currentRow() < 0:
-                app.window.rows.setCurrentRow(0)
-            continue
-        if app.window.detail.neuron is None and app.window.rows.count():
-            time.sleep(0.02)
-            continue
-        for _ in range(5):
-            qapp.processEvents()
-        image = app.window.grab()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not image.save(str(path)):
-            print(f"neurons-desktop: cannot write {path}", file=sys.stderr)
-            return 2
-        print(str(path))
-        return 0
-    print("neurons-desktop: the window did not finish loading in time", file=sys.stderr)
-    return 2
 
 
 if __name__ == "__main__":
