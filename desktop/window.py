@@ -10,20 +10,21 @@ from typing import Callable
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
-    QApplication, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
-    QMenu, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
+    QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
+    QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
 )
 
-from core import autostart
 from core.changes import Change
 from core.model import Kind, State
 from desktop import keys, ops, theme
 from desktop.banner import Banner
 from desktop.context import Context
 from desktop.detail import DetailPane
+from desktop.menus import WindowMenus
 from desktop.prefs import Prefs
 from desktop.problems import Problems
 from desktop.rows import RowList
+from desktop.sections import LABELS, SECTION_KIND, SIDEBAR, TITLES
 from desktop.statusbar import StatusLine, items
 from desktop.widgets import ElidedLabel
 
@@ -33,27 +34,6 @@ ASK_DEBOUNCE_MS = 250
 REFRESH_DEBOUNCE_MS = 150
 PENDING_POLL_MS = 3000   # while vectors are being computed, how often to say how many are left
 
-# (key, label, empty-state text); None marks a heading
-SIDEBAR: list[tuple[str, str, str] | tuple[None, str, str]] = [
-    ("results", "Answers", "Nothing matches. Try other words, or fewer."),
-    ("missed", "Missed", "Nothing was missed."),
-    (None, "Reminders", ""),
-    ("overdue", "Overdue", "Nothing overdue. Well done."),
-    ("upcoming", "Upcoming", "No reminders coming up.\nPress Ctrl+N and type “call Ana tomorrow at 10”."),
-    ("done", "Done", "Nothing done yet."),
-    (None, "Memory", ""),
-    ("notes", "Notes", "No notes yet.\nPress Ctrl+N to capture a thought."),
-    ("contacts", "Contacts", "No contacts yet.\nCapture “Ana Lopes, ana@example.com” as a contact."),
-    ("archive", "Archive", "The archive is empty."),
-    ("trash", "Trash", "The trash is empty."),
-]
-TITLES = {"results": "Answers", "missed": "Missed while Neurons was closed", "overdue": "Overdue",
-          "upcoming": "Upcoming reminders", "done": "Done reminders", "notes": "Notes",
-          "contacts": "Contacts", "archive": "Archive", "trash": "Trash"}
-SECTION_KEYS = ["overdue", "upcoming", "done", "notes", "contacts", "archive", "trash"]
-# The kind a section lists (the others list any kind: by state, by id or by question).
-SECTION_KIND = {"overdue": Kind.REMINDER, "upcoming": Kind.REMINDER, "done": Kind.REMINDER,
-                "notes": Kind.NOTE, "contacts": Kind.CONTACT}
 KEY_ROLE = Qt.ItemDataRole.UserRole + 7
 
 
@@ -71,7 +51,7 @@ class AskBox(QLineEdit):
         super().keyPressEvent(event)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowMenus, QMainWindow):
     quick_capture = Signal()
     closing = Signal()
     pause_toggled = Signal(bool)
@@ -254,143 +234,6 @@ class MainWindow(QMainWindow):
         self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
         self.sidebar.blockSignals(False)
         self.restore_geometry()
-
-    # -- menus -------------------------------------------------------------------------------------
-
-    def _action(self, menu: QMenu, name: str, text: str, slot, *, checkable: bool = False) -> QAction:
-        action = QAction(text, self)
-        if name in keys.BY_NAME:
-            action.setShortcuts(keys.sequences(name))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        action.setCheckable(checkable)
-        (action.toggled if checkable else action.triggered).connect(slot)
-        menu.addAction(action)
-        self.addAction(action)  # shortcuts work while the menu bar is hidden or closed
-        self.actions[name] = action
-        return action
-
-    def _build_menus(self) -> None:
-        bar = self.menuBar()
-        file = bar.addMenu("&File")
-        self._action(file, "capture", "Quick capture…", self.quick_capture.emit)
-        file.addSeparator()
-        # (import and export land here: `file_menu` and `file_menu_at` are their place)
-        self.file_menu = file
-        self.file_menu_at = file.addSeparator()
-        self._action(file, "close", "Close window", self.close)
-        self._action(file, "quit", "Quit Neurons", self.quit_requested.emit)
-
-        edit = bar.addMenu("&Edit")
-        self.undo_action = self._action(edit, "undo", "Undo", self.undo_requested.emit)
-        self.undo_action.setEnabled(False)
-        edit.addSeparator()
-        self._action(edit, "ask", "Ask…", self.focus_ask)
-        edit.addSeparator()
-        self._action(edit, "preferences", "Preferences…", self.show_preferences)
-
-        view = bar.addMenu("&View")
-        for key in SECTION_KEYS:
-            self._action(view, f"section_{key}", TITLES[key] if key != "upcoming" else "Upcoming",
-                         lambda _=False, k=key: self.show_section(k, by_person=True))
-        view.addSeparator()
-        self._action(view, "refresh", "Refresh", self.refresh)
-
-        item = bar.addMenu("&Item")
-        self._action(item, "save", "Save changes", self.detail.save)
-        item.addSeparator()
-        self._action(item, "done", "Done", self.detail.mark_done)
-        self._action(item, "snooze", "Snooze", self.detail.snooze_default)
-        self._action(item, "archive", "Archive", lambda: self.detail.set_state(State.ARCHIVED))
-        self._action(item, "trash", "Move to the trash", lambda: self.detail.set_state(State.TRASHED))
-        self.item_menu = item
-
-        tools = bar.addMenu("&Tools")
-        self.pause_action = self._action(tools, "pause", "Pause reminders", self.pause_toggled.emit,
-                                         checkable=True)
-        self.autostart_action = self._action(tools, "autostart", "Start at login",
-                                             self._set_autostart, checkable=True)
-        tools.addSeparator()
-        self.reindex_action = self._action(tools, "reindex", "Rebuild the search index",
-                                           self.reindex_requested.emit)
-        tools.aboutToShow.connect(self._sync_autostart)
-
-        helpm = bar.addMenu("&Help")
-        self._action(helpm, "help_keys", "Keyboard shortcuts", self.show_shortcuts)
-        self._action(helpm, "problems", "Problems…", self.show_problems)
-        helpm.addSeparator()
-        self._action(helpm, "about", "About Neurons", self.show_about)
-        # Delete trashes from the list (RowList); shown in the menu without stealing the key
-        self.actions["trash"].setText(f"Move to the trash\t{keys.BY_NAME['trash'].keys[0]}")
-        self.actions["trash"].setShortcuts([])
-        self._sync_autostart()
-
-    def _update_item_actions(self) -> None:
-        caps = self.detail.capabilities()
-        for name in ("save", "done", "snooze", "archive", "trash"):
-            self.actions[name].setEnabled(name in caps)
-
-    def _sync_autostart(self) -> None:
-        self.autostart_action.blockSignals(True)
-        self.autostart_action.setChecked(autostart.is_enabled())
-        self.autostart_action.blockSignals(False)
-
-    def _set_autostart(self, on: bool) -> None:
-        try:
-            if on:
-                autostart.enable(self.settings)
-            else:
-                autostart.disable()
-        except OSError as exc:
-            self.report(f"Start at login could not be changed: {exc}")
-        else:
-            self.report("Neurons will start in the tray when you log in" if on
-                        else "Neurons will not start when you log in")
-        self._sync_autostart()
-
-    def _dialog(self, name: str, make: Callable[[], QWidget]) -> QWidget:
-        dialog = self._dialogs.get(name)
-        if dialog is None:
-            dialog = self._dialogs[name] = make()
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-        return dialog
-
-    def show_preferences(self) -> QWidget:
-        from desktop.dialogs import PreferencesDialog  # noqa: PLC0415 - built on first use
-
-        def make() -> QWidget:
-            dialog = PreferencesDialog(self.prefs, self.settings, self)
-            dialog.changed.connect(self._prefs_changed)
-            return dialog
-
-        return self._dialog("preferences", make)
-
-    def _prefs_changed(self, what: str) -> None:
-        if what == "theme":
-            theme.apply(QApplication.instance(), self.prefs.theme)
-        elif what == "language":
-            theme.set_language(QApplication.instance(), self.prefs.language)
-            self.refresh()
-        elif what == "autostart":
-            self._sync_autostart()
-        self.detail.update_snooze_labels()
-        self.prefs_changed.emit(what)
-
-    def show_shortcuts(self) -> QWidget:
-        from desktop.dialogs import ShortcutsDialog  # noqa: PLC0415
-
-        return self._dialog("shortcuts", lambda: ShortcutsDialog(self))
-
-    def show_about(self) -> QWidget:
-        from desktop.dialogs import AboutDialog  # noqa: PLC0415
-
-        return self._dialog("about", lambda: AboutDialog(self.about_facts, self))
-
-    def show_problems(self) -> QWidget:
-        from desktop.problems import ProblemsDialog  # noqa: PLC0415
-
-        return self._dialog("problems", lambda: ProblemsDialog(self.problems, self))
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -601,7 +444,7 @@ class MainWindow(QMainWindow):
         def shown(summary: ops.Summary) -> None:
             self.summary = summary
             for key, n in (("overdue", summary.overdue), ("upcoming", summary.upcoming)):
-                label = dict((k, lbl) for k, lbl, _ in SIDEBAR)[key]
+                label = LABELS[key]
                 self._sidebar_items[key].setText(f"{label}   {n}" if n else label)
                 self._sidebar_items[key].setData(Qt.ItemDataRole.AccessibleTextRole, f"{label}, {n}")
             self.status.set_idle(items(summary.total))
