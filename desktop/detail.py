@@ -7,18 +7,18 @@ import logging
 from datetime import timedelta
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-    QListWidgetItem, QMenu, QPlainTextEdit, QPushButton, QScrollArea, QStackedWidget,
+    QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit, QPushButton, QScrollArea, QStackedWidget,
     QToolButton, QVBoxLayout, QWidget,
 )
 
 from core import remind
-from core.model import Kind, Neuron, NeuronsError, Relation, State
+from core.model import Kind, Neuron, NeuronsError, State
 from desktop import inputs, keys, ops, theme
 from desktop.context import Context
+from desktop.links import LinksPanel, section_label
 from desktop.rows import RowList
 from desktop.widgets import ErrorLine
 
@@ -35,20 +35,6 @@ RESTORE_LABELS = {State.DONE: ("Not done", "Make it active again: not done after
                   State.ARCHIVED: ("Unarchive", "Bring it back from the archive"),
                   State.TRASHED: ("Restore", "Take it out of the trash")}
 SNOOZES = [timedelta(minutes=10), timedelta(hours=1), timedelta(hours=3)]
-RELATION_LABELS = {Relation.RELATES_TO: "relates to", Relation.CONCERNS: "concerns",
-                   Relation.SAME_PERSON: "same person as", Relation.SUPERSEDES: "supersedes"}
-
-
-def _section(title: str) -> QLabel:
-    label = QLabel(title)
-    label.setObjectName("subtle")
-    font = label.font()
-    font.setBold(True)
-    font.setCapitalization(font.Capitalization.AllUppercase)
-    font.setPointSizeF(font.pointSizeF() * 0.85)
-    label.setFont(font)
-    return label
-
 
 class DetailPane(QWidget):
     open_neuron = Signal(str)      # show another item
@@ -163,7 +149,7 @@ class DetailPane(QWidget):
         lay.addLayout(actions)
 
         # contact timeline
-        self.timeline_title = _section("Timeline")
+        self.timeline_title = section_label("Timeline")
         self.timeline_note = QLabel()
         self.timeline_note.setObjectName("hint")
         self.timeline = RowList(ctx.now)
@@ -175,56 +161,11 @@ class DetailPane(QWidget):
         lay.addWidget(self.timeline)
 
         # links
-        self.links_title = _section("Links")
-        lay.addWidget(self.links_title)
-        self.links = QListWidget()
-        self.links.setObjectName("links")
-        self.links.setAccessibleName("Links")
-        self.links.setMinimumHeight(90)
-        self.links.setMaximumHeight(200)
-        self.links.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.links.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.links.setUniformItemSizes(True)
-        self.links.itemActivated.connect(self._open_link)
-        self.links.currentItemChanged.connect(lambda *_: self._update_link_buttons())
-        lay.addWidget(self.links)
-        link_buttons = QHBoxLayout()
-        self.open_link_button = self._action_button("Open", "Open the linked item",
-                                                    lambda: self._open_link(self.links.currentItem()))
-        self.close_link_button = self._action_button(
-            "Close link", "The link stops being true now (it is kept, dated)", self.close_link)
-        link_buttons.addWidget(self.open_link_button)
-        link_buttons.addWidget(self.close_link_button)
-        link_buttons.addStretch(1)
-        lay.addLayout(link_buttons)
-
-        picker = QHBoxLayout()
-        self.link_search = QLineEdit()
-        self.link_search.setPlaceholderText("Link to… (type to search)")
-        self.link_search.setAccessibleName("Link to another item")
-        self.link_search.setClearButtonEnabled(True)
-        self.link_relation = QComboBox()
-        self.link_relation.setAccessibleName("Relation")
-        for rel in (Relation.RELATES_TO, Relation.CONCERNS, Relation.SAME_PERSON, Relation.SUPERSEDES):
-            self.link_relation.addItem(RELATION_LABELS[rel], rel.value)
-        picker.addWidget(self.link_search, 1)
-        picker.addWidget(self.link_relation)
-        lay.addLayout(picker)
-        self.candidates = QListWidget()
-        self.candidates.setAccessibleName("Items to link to")
-        self.candidates.setMaximumHeight(160)
-        self.candidates.hide()
-        self.candidates.itemActivated.connect(self._link_candidate)
-        lay.addWidget(self.candidates)
+        self.linker = LinksPanel(ctx)
+        self.linker.open_neuron.connect(self.open_neuron)
+        self.linker.act.connect(self._link_act)
+        lay.addWidget(self.linker)
         lay.addStretch(1)
-
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(200)
-        self._search_timer.timeout.connect(self._search_candidates)
-        self.link_search.textEdited.connect(lambda _: self._search_timer.start())
-        self.link_search.returnPressed.connect(self._link_first)
-        self.link_search.installEventFilter(self)
 
         # Esc: close the link suggestions, else cancel the edit, else back to the list
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.escape,
@@ -280,8 +221,8 @@ class DetailPane(QWidget):
         self.body.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def escape(self) -> None:
-        if self.candidates.isVisible():
-            self.candidates.hide()
+        if self.linker.close_suggestions():
+            pass
         elif self._dirty and self.detail is not None:
             self.cancel_edit()
         else:
@@ -377,22 +318,7 @@ class DetailPane(QWidget):
         self.restore_button.setAccessibleName(label)
         self.restore_button.setToolTip(tip)
 
-        self.links.clear()
-        for edge, other in detail.links:
-            item = QListWidgetItem(f"{RELATION_LABELS[edge.relation]}  ·  {other.title}  "
-                                   f"({theme.KIND_LABELS[other.kind].lower()})")
-            item.setData(Qt.ItemDataRole.UserRole, (str(edge.id), str(other.id)))
-            item.setToolTip(f"{edge.relation.value} since "
-                            f"{theme.when_text(edge.valid_from or edge.created_at, now)}"
-                            + (" · derived" if edge.derived_by else ""))
-            self.links.addItem(item)
-        if not detail.links:
-            placeholder = QListWidgetItem("No links yet — link it to a person, a note or a reminder below.")
-            placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
-            self.links.addItem(placeholder)
-        closed = f", {detail.closed} closed" if detail.closed else ""
-        self.links_title.setText(f"LINKS ({len(detail.links)} open{closed})")
-        self._update_link_buttons()
+        self.linker.show_links(detail, now)
 
         is_contact = n.kind is Kind.CONTACT
         for w in (self.timeline_title, self.timeline_note, self.timeline):
@@ -527,9 +453,7 @@ class DetailPane(QWidget):
             if isinstance(widget, (QLineEdit, QComboBox, QPushButton)):
                 chain.append(widget)
         chain += [self.save_button, self.done_button, self.snooze_button, self.archive_button,
-                  self.trash_button, self.restore_button, self.timeline, self.links,
-                  self.open_link_button, self.close_link_button, self.link_search,
-                  self.link_relation]
+                  self.trash_button, self.restore_button, self.timeline, *self.linker.tab_chain()]
         for a, b in zip(chain, chain[1:]):
             QWidget.setTabOrder(a, b)
 
@@ -731,76 +655,6 @@ class DetailPane(QWidget):
                 self.show_id(nid, force=True)
 
         self.ctx.run(lambda m: fn(m, nid), done, message)
-
-    def _update_link_buttons(self) -> None:
-        item = self.links.currentItem()
-        has = item is not None and item.data(Qt.ItemDataRole.UserRole) is not None
-        self.open_link_button.setEnabled(has)
-        self.close_link_button.setEnabled(has)
-
-    def _open_link(self, item: QListWidgetItem | None) -> None:
-        if item is None or item.data(Qt.ItemDataRole.UserRole) is None:
-            return
-        _, other = item.data(Qt.ItemDataRole.UserRole)
-        self.open_neuron.emit(other)
-
-    def close_link(self) -> None:
-        item = self.links.currentItem()
-        if item is None or item.data(Qt.ItemDataRole.UserRole) is None:
-            return
-        edge_id, _ = item.data(Qt.ItemDataRole.UserRole)
-        self._link_act(lambda m, nid: m.unlink(edge_id), "Link closed")
-
-    def _search_candidates(self) -> None:
-        if self.neuron is None:
-            return
-        text = self.link_search.text()
-        me = self.neuron.id
-        generation = self._generation
-
-        def found(neurons: list[Neuron]) -> None:
-            if generation != self._generation or text != self.link_search.text():
-                return
-            self.candidates.clear()
-            linked = {str(o.id) for _, o in (self.detail.links if self.detail else [])}
-            for n in neurons:
-                mark = "  (linked)" if str(n.id) in linked else ""
-                item = QListWidgetItem(f"{n.title}  —  {theme.KIND_LABELS[n.kind].lower()}{mark}")
-                item.setData(Qt.ItemDataRole.UserRole, str(n.id))
-                self.candidates.addItem(item)
-            if not neurons and text.strip():
-                item = QListWidgetItem(f"Nothing matches “{text.strip()}”")
-                item.setFlags(Qt.ItemFlag.NoItemFlags)
-                self.candidates.addItem(item)
-            self.candidates.setVisible(bool(text.strip()))
-            if neurons:
-                self.candidates.setCurrentRow(0)
-
-        self.ctx.read(lambda m: ops.link_candidates(m, text, me), found, "link search")
-
-    def _link_first(self) -> None:
-        item = self.candidates.currentItem() or (self.candidates.item(0) if self.candidates.count() else None)
-        self._link_candidate(item)
-
-    def _link_candidate(self, item: QListWidgetItem | None) -> None:
-        if item is None or self.neuron is None or item.data(Qt.ItemDataRole.UserRole) is None:
-            return
-        other = item.data(Qt.ItemDataRole.UserRole)
-        relation = self.link_relation.currentData()
-        self.link_search.clear()
-        self.candidates.clear()
-        self.candidates.hide()
-        self._link_act(lambda m, nid: m.link(nid, other, relation), "Linked")
-
-    def eventFilter(self, obj, event) -> bool:  # arrow keys move in the candidates from the box
-        from PySide6.QtCore import QEvent  # noqa: PLC0415
-
-        if obj is self.link_search and event.type() == QEvent.Type.KeyPress and self.candidates.isVisible():
-            if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
-                row = self.candidates.currentRow() + (1 if event.key() == Qt.Key.Key_Down else -1)
-                self.candidates.setCurrentRow(max(0, min(row, self.candidates.count() - 1)))
-                return True
-        return super().eventFilter(obj, event)
 
 
 def _attr_text(value: Any) -> str:

@@ -221,7 +221,7 @@ class MainWindow(WindowMenus, QMainWindow):
 
         self._build_menus()
         self.item_keys = keys.ItemKeys(self)
-        for w in (self.ask, self.detail.body, self.detail.link_search):
+        for w in (self.ask, self.detail.body, self.detail.linker.link_search):
             w.installEventFilter(self.item_keys)
         self.detail.item_keys = self.item_keys
         self.detail.item_changed.connect(self._update_item_actions)

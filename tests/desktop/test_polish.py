@@ -287,3 +287,15 @@ def test_emoji_are_drawn_with_a_font_that_has_them(qtbot):
     runs = layout.glyphRuns()
     for emoji in ("🍕", "🎉"):
         assert any(r.rawFont().supportsCharacter(ord(emoji)) for r in runs), f"{emoji} would be a box"
+
+
+def test_the_list_has_the_room_while_nothing_is_open(app, embedded_memory, qtbot):
+    note = embedded_memory.capture("a fairly long title for a note about the garden shed roof", kind="note")
+    window = app.window
+    window.show_section("notes", by_person=True)
+    wait_rows(qtbot, window, lambda ids: ids == [str(note.id)])
+    assert not window.detail.isVisible()             # no empty pane taking half the window
+    wide = window.rows.width()
+    open_detail(qtbot, app, note)
+    qtbot.waitUntil(lambda: window.detail.isVisible(), timeout=WAIT_MS)
+    assert window.rows.width() < wide

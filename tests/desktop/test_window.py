@@ -150,29 +150,29 @@ def test_link_by_search_then_close_the_link(app, embedded_memory, qtbot):
     ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
     open_detail(qtbot, app, trip)
     detail = app.window.detail
-    detail.link_relation.setCurrentIndex(detail.link_relation.findData(Relation.CONCERNS.value))
-    detail.link_search.setFocus()
-    qtbot.keyClicks(detail.link_search, "Lopes")
-    qtbot.waitUntil(lambda: detail.candidates.isVisible() and detail.candidates.count() >= 1
-                    and detail.candidates.currentItem() is not None, timeout=WAIT_MS)
-    assert detail.candidates.currentItem().data(Qt.ItemDataRole.UserRole) == str(ana.id)
-    qtbot.keyClick(detail.link_search, Qt.Key.Key_Return)
+    detail.linker.link_relation.setCurrentIndex(detail.linker.link_relation.findData(Relation.CONCERNS.value))
+    detail.linker.link_search.setFocus()
+    qtbot.keyClicks(detail.linker.link_search, "Lopes")
+    qtbot.waitUntil(lambda: detail.linker.candidates.isVisible() and detail.linker.candidates.count() >= 1
+                    and detail.linker.candidates.currentItem() is not None, timeout=WAIT_MS)
+    assert detail.linker.candidates.currentItem().data(Qt.ItemDataRole.UserRole) == str(ana.id)
+    qtbot.keyClick(detail.linker.link_search, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: any(e.relation is Relation.CONCERNS and e.other(trip.id) == ana.id
                                 for e in embedded_memory.edges(trip.id, open_only=True)), timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: detail.links.count() == 1
-                    and detail.links.item(0).data(Qt.ItemDataRole.UserRole) is not None, timeout=WAIT_MS)
-    assert "Ana Lopes" in detail.links.item(0).text()
+    qtbot.waitUntil(lambda: detail.linker.links.count() == 1
+                    and detail.linker.links.item(0).data(Qt.ItemDataRole.UserRole) is not None, timeout=WAIT_MS)
+    assert "Ana Lopes" in detail.linker.links.item(0).text()
     # open the linked neuron from the list, come back, close the link
-    detail.links.setCurrentRow(0)
-    qtbot.mouseClick(detail.open_link_button, Qt.MouseButton.LeftButton)
+    detail.linker.links.setCurrentRow(0)
+    qtbot.mouseClick(detail.linker.open_link_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: detail.current_id == str(ana.id), timeout=WAIT_MS)
     open_detail(qtbot, app, trip)
-    detail.links.setCurrentRow(0)
-    qtbot.mouseClick(detail.close_link_button, Qt.MouseButton.LeftButton)
+    detail.linker.links.setCurrentRow(0)
+    qtbot.mouseClick(detail.linker.close_link_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not embedded_memory.edges(trip.id, open_only=True), timeout=WAIT_MS)
     closed = embedded_memory.edges(trip.id)
     assert len(closed) == 1 and closed[0].valid_to is not None  # kept, dated
-    qtbot.waitUntil(lambda: "1 closed" in detail.links_title.text(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "1 closed" in detail.linker.links_title.text(), timeout=WAIT_MS)
 
 
 def test_done_archive_trash_restore_buttons(app, embedded_memory, qtbot):
