@@ -507,6 +507,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per job, every replan
     try:
         check_install()
     except NeuronsError as exc:
