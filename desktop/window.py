@@ -82,7 +82,9 @@ class MainWindow(WindowMenus, QMainWindow):
         self.summary: ops.Summary | None = None
         self._ask_generation = 0
         self._answered_generation = 0
-        self._after_answer: str | None = None   # "focus" or "open": keys pressed while asking
+        # what to do with the answer once it is there: "select" its first row, or "focus" the list
+        # there (Down was pressed while asking), or "open" it to edit (Enter)
+        self._after_answer: str | None = None
         self._list_generation = 0
         self._last_query = ""
         self.sections_loaded = 0   # how many list loads finished (tests and screenshots wait on it)
@@ -522,7 +524,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self._ask_generation += 1
         generation = self._ask_generation
         if open_first:
-            self._after_answer = "open"
+            self._after_answer = self._after_answer or "select"
 
         def answered(page: ops.Page) -> None:
             if generation != self._ask_generation:
@@ -543,7 +545,8 @@ class MainWindow(WindowMenus, QMainWindow):
                 self.rows.setCurrentRow(-1)
             then, self._after_answer = self._after_answer, None
             if then and page.rows:
-                self.focus_rows()
+                if then != "select":   # (select: show the first answer, the focus stays)
+                    self.focus_rows()
                 self.rows.select_first()
                 if then == "open":
                     self._row_opened(self.rows.current_id())
