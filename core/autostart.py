@@ -102,6 +102,14 @@ def disable() -> bool:
     return True
 
 
+def set_enabled(on: bool, settings: Settings | None = None) -> None:
+    """Start at login, or not (the switch the window, Preferences and the command share)."""
+    if on:
+        enable(settings)
+    else:
+        disable()
+
+
 def status() -> dict[str, object]:
     """{"enabled": bool, "path": str, "exec": the Exec line or None}."""
     path = entry_path()

@@ -79,10 +79,7 @@ class PreferencesDialog(QDialog):
 
     def _autostart(self, on: bool) -> None:
         try:
-            if on:
-                autostart.enable(self.settings)
-            else:
-                autostart.disable()
+            autostart.set_enabled(on, self.settings)
         except OSError as exc:
             self.autostart_error.setText(f"Could not change it: {exc}")
             self.autostart_error.show()

@@ -99,10 +99,7 @@ class WindowMenus:
 
     def _set_autostart(self, on: bool) -> None:
         try:
-            if on:
-                autostart.enable(self.settings)
-            else:
-                autostart.disable()
+            autostart.set_enabled(on, self.settings)
         except OSError as exc:
             self.report(f"Start at login could not be changed: {exc}")
         else:

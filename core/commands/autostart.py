@@ -16,10 +16,8 @@ def autostart(_memory, args) -> Answer:
     from core import autostart as entry  # noqa: PLC0415 - keeps forwarding light
     from core.settings import Settings  # noqa: PLC0415
 
-    if args.switch == "on":
-        entry.enable(Settings.from_env(data_dir=args.data_dir, dsn=args.dsn))
-    elif args.switch == "off":
-        entry.disable()
+    if args.switch != "status":
+        entry.set_enabled(args.switch == "on", Settings.from_env(data_dir=args.data_dir, dsn=args.dsn))
     state = entry.status()
     if state["enabled"]:
         text = f"Neurons starts in the tray when you log in ({state['path']})"
