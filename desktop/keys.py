@@ -61,8 +61,8 @@ def label(name: str) -> str:
     return QKeySequence(BY_NAME[name].keys[0]).toString(QKeySequence.SequenceFormat.NativeText)
 
 
-# Shortcuts that act on the open item even while a text field has the focus (a line edit would
-# otherwise take Ctrl+D as "delete a character" on X11).
+# Shortcuts that act on the open item even while one of its text fields has the focus (a line
+# edit would otherwise take Ctrl+D as "delete a character" on X11).
 ITEM_ACTIONS = ("done", "snooze", "archive")
 
 

@@ -223,7 +223,8 @@ class MainWindow(WindowMenus, QMainWindow):
 
         self._build_menus()
         self.item_keys = keys.ItemKeys(self)
-        for w in (self.ask, self.detail.body, self.detail.linker.link_search):
+        # (in the item's own fields; the ask box keeps its keys for typing)
+        for w in (self.detail.body, self.detail.linker.link_search):
             w.installEventFilter(self.item_keys)
         self.detail.item_keys = self.item_keys
         self.detail.item_changed.connect(self._update_item_actions)

@@ -86,15 +86,17 @@ def test_enter_in_the_ask_box_opens_the_first_answer_of_this_question(app, embed
     qtbot.waitUntil(lambda: window.detail.current_id == str(boiler.id), timeout=WAIT_MS)
 
 
-def test_done_and_snooze_shortcuts_work_from_the_ask_box_and_the_list(app, embedded_memory, clock, qtbot):
+def test_done_and_snooze_shortcuts_work_from_the_items_fields_and_the_list(app, embedded_memory, clock,
+                                                                           qtbot):
     one = embedded_memory.capture("post the letter", kind="reminder",
                                   attrs={"due_at": remind.iso(clock.now())})
     two = embedded_memory.capture("charge the bike", kind="reminder",
                                   attrs={"due_at": remind.iso(clock.now())})
     window = app.window
     open_detail(qtbot, app, one)
-    window.ask.setFocus()
-    qtbot.keyClick(window.ask, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    due = window.detail._fields["due_at"]
+    due.setFocus()
+    qtbot.keyClick(due, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: embedded_memory.get(one.id).state is State.DONE, timeout=WAIT_MS)
     open_detail(qtbot, app, two)
     window.rows.setFocus()
