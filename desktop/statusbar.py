@@ -107,6 +107,8 @@ class StatusLine(QObject):
         self.progress.show()
         self.text.setText(f"{label} {done:,}/{total:,}")
         if total and done >= total:
+            self.progress.hide()   # (background work: no busy count will hide it)
+            self.progress.setRange(0, 0)
             self.report(f"{label}: {total:,} done")
 
     def set_pending(self, pending: int) -> None:

@@ -286,6 +286,7 @@ def test_rebuilding_the_index_shows_progress(app, embedded_memory, qtbot):
     qtbot.waitUntil(lambda: app.window.reindex_action.isEnabled(), timeout=120_000)
     assert seen and seen[-1][0] == "Indexing" and seen[-1][1] == seen[-1][2] > 0
     assert "Search index rebuilt" in app.window.status_text.text()
+    assert not app.window.progress.isVisible()
 
 
 class Loads:
