@@ -295,6 +295,34 @@ def _lead(neuron: Neuron) -> timedelta:
     return timedelta(seconds=min(numbers)) if numbers else timedelta(0)
 
 
+def as_of(attrs: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """The changes that bring a reminder from elsewhere (an import) to `now`: a series moves to
+    its latest occurrence not after now (its first, when none has come yet); a time already past
+    counts as shown, so an import never replays the past as a flood of missed reminders."""
+    due = parse_time(attrs.get("due_at"), what="due_at")
+    if due is None:
+        return {}
+    changes: dict[str, Any] = {}
+    series = Series.of(attrs)
+    if series is not None:
+        first = next((occ for _, occ in _numbered(series, due)), None)
+        if first is not None:
+            due, _ = _latest_not_after(series, first, now)
+            changes["due_at"] = iso(due)
+    if due <= now:
+        changes["notified_at"] = iso(now)
+    return changes
+
+
+def ended(attrs: dict[str, Any], now: datetime) -> bool:
+    """Whether a reminder has no occurrence left after `now`."""
+    due = parse_time(attrs.get("due_at"), what="due_at")
+    if due is None or due > now:
+        return False
+    series = Series.of(attrs)
+    return series is None or next_occurrence(series, due, now) is None
+
+
 # -- when does a reminder fire -------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -479,8 +507,8 @@ def reschedule(memory: Memory, neuron_id: uuid.UUID | str, due_at: datetime | No
 
 
 __all__ = [
-    "Alarm", "Clock", "SNOOZE_DEFAULT", "Series", "active_reminders", "complete", "current_due",
-    "due", "is_overdue", "iso", "local_zone", "mark_notified", "missed", "next_alarm",
+    "Alarm", "Clock", "SNOOZE_DEFAULT", "Series", "active_reminders", "as_of", "complete",
+    "current_due", "due", "ended", "is_overdue", "iso", "local_zone", "mark_notified", "missed", "next_alarm",
     "next_occurrence", "occurrences", "parse_time", "reschedule", "rule_text", "snooze",
     "upcoming", "utcnow", "validate_rrule", "zone",
 ]

@@ -103,6 +103,20 @@ def update_neuron(
     return neuron_from_row(row) if row else None
 
 
+def update_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> None:
+    """Write the body, attrs and state of existing neurons at once (an import's updates); a
+    changed body clears its vector so the filler recomputes it."""
+    cur.executemany(
+        sql.SQL(
+            "UPDATE neurons SET body = %s, attrs = %s, state = %s, updated_at = now(),"
+            " embedding = CASE WHEN body = %s THEN embedding END,"
+            " embedding_model = CASE WHEN body = %s THEN embedding_model END"
+            " WHERE {owner} = %s AND id = %s"
+        ).format(owner=owner(ident)),
+        [(n.body, Jsonb(n.attrs), n.state.value, n.body, n.body, ident.value, n.id) for n in neurons],
+    )
+
+
 def list_neurons(
     cur: Cursor, ident: Identity, *, kind: Kind | None = None, states: Sequence[State] = (State.ACTIVE,),
     limit: int = 100, offset: int = 0, order: str = "recent",
