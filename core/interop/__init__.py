@@ -15,6 +15,7 @@ import json
 import os
 import re
 import uuid
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
@@ -71,8 +72,10 @@ def _read(path: Path) -> bytes:
 # -- import ----------------------------------------------------------------------------------------
 
 def import_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
-                all_or_nothing: bool = False, progress: Progress | None = None) -> Report:
-    """Import a file or folder; nothing is written unless the whole plan can be."""
+                all_or_nothing: bool = False, progress: Progress | None = None,
+                now: datetime | None = None) -> Report:
+    """Import a file or folder; nothing is written unless the whole plan can be. `now` is the
+    moment reminders are brought to (tests pin it)."""
     path = Path(path).expanduser()
     if not path.exists():
         raise InvalidInput(f"no such file or folder: {path}")
@@ -84,7 +87,7 @@ def import_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
     sources = _folder_files(path, fmt) if path.is_dir() else [path]
     if not sources:
         raise InvalidInput(f"{path} holds no {' or '.join(FOLDER_FILES[fmt])} files")
-    plan = Plan(memory, fmt)
+    plan = Plan(memory, fmt, now)
     report = progress or (lambda done, total: None)
     if fmt == "markdown":
         _import_vault(plan, path if path.is_dir() else path.parent, sources, report)

@@ -134,7 +134,11 @@ def read(data: bytes, now: datetime) -> list[Item | Skip]:
 
 def _label(block: _Block, comp: Any = None) -> str:
     """How a message names a component: its summary, else its UID, and where it is."""
-    name = str(comp.get("SUMMARY") or comp.get("UID") or "").strip() if comp is not None else ""
+    if comp is not None:
+        name = str(comp.get("SUMMARY") or comp.get("UID") or "").strip()
+    else:  # not parsed (yet): the summary or UID as far as the bytes can be read
+        found = re.search(rb"(?mi)^(?:SUMMARY|UID)[;:][^:\r\n]*?:?([^\r\n]*)$", block.text)
+        name = found.group(1).decode("utf-8", "replace").strip() if found else ""
     return f"{block.name} {name[:60]!r} (line {block.line})" if name else f"{block.name} at line {block.line}"
 
 

@@ -164,6 +164,8 @@ class Plan:
         its birthday reminder."""
         existing = self._match_contact(attrs)
         how = f"{DERIVED_IMPORT}:vcard"
+        if existing is not None and str(attrs.get("uid", "")).removeprefix("urn:uuid:") == str(existing.id):
+            attrs = {k: v for k, v in attrs.items() if k != "uid"}  # our own export named it by id
         if existing is None:
             contact = self.put(Neuron(id=uuid.uuid4(), kind=Kind.CONTACT, body=contact_body(attrs),
                                       attrs=attrs, created_at=self.now, updated_at=self.now))

@@ -87,7 +87,7 @@ def split_cards(data: bytes) -> list[Card | Skip]:
         upper = line.strip().upper()
         if upper == b"BEGIN:VCARD":
             if current is not None:
-                out.append(Skip(f"card at line {start}", "it has no END:VCARD before the next card"))
+                out.append(Skip(_name(start, current), "it has no END:VCARD before the next card"))
             current, start = [], number
         elif upper == b"END:VCARD":
             if current is None:
@@ -97,8 +97,14 @@ def split_cards(data: bytes) -> list[Card | Skip]:
         elif current is not None and line.strip():
             current.append((number, line))
     if current is not None:
-        out.append(Skip(f"card at line {start}", "it ends before END:VCARD: the file is truncated"))
+        out.append(Skip(_name(start, current), "it ends before END:VCARD: the file is truncated"))
     return out
+
+
+def _name(start: int, lines: list[tuple[int, bytes]]) -> str:
+    """How a message names an unfinished card (from what can be read of it)."""
+    found = _card(start, lines)
+    return found.describe() if isinstance(found, Card) else f"card at line {start}"
 
 
 def _logical_lines(raw: list[bytes]) -> Iterable[tuple[int, bytes]]:
@@ -441,10 +447,11 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
     name = str(attrs.get("name") or "")
     lines.append(f"FN:{escape(name)}")
     n = attrs.get("n") if isinstance(attrs.get("n"), dict) else None
-    if n is None:
+    if n is None and not v4:  # 3.0 requires N: the last word of the name as the family name
         words = name.split()
         n = {"family": words[-1], "given": " ".join(words[:-1])} if len(words) > 1 else {"given": name}
-    lines.append("N:" + ";".join(escape(str(n.get(k, ""))) for k in N_PARTS))
+    if n is not None:
+        lines.append("N:" + ";".join(escape(str(n.get(k, ""))) for k in N_PARTS))
     if attrs.get("aliases"):
         lines.append("NICKNAME:" + ",".join(escape(str(a)) for a in attrs["aliases"]))
     phone_labels = attrs.get("phone_labels") or {}
