@@ -31,6 +31,7 @@ EXTENSIONS = {".json": "json", ".vcf": "vcard", ".vcard": "vcard", ".ics": "ics"
               ".md": "markdown", ".markdown": "markdown"}
 FOLDER_FILES = {"vcard": (".vcf", ".vcard"), "ics": (".ics", ".ical"), "markdown": (".md",)}
 KIND_OF = {"vcard": Kind.CONTACT, "ics": Kind.REMINDER}
+NAMES = {"json": "a JSON", "vcard": "a vCard", "ics": "an iCalendar", "markdown": "a Markdown"}
 # A file larger than this is refused before it is read (a calendar or address book is far smaller).
 MAX_FILE_BYTES = 256 * 1024 * 1024
 Progress = Callable[[int, int], None]
@@ -209,7 +210,7 @@ def export_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
         raise InvalidInput(f"vCard version {vcard_version!r}: use one of {', '.join(vcard.VERSIONS)}")
     kind = Kind.parse(kind) if kind else KIND_OF.get(fmt)
     if fmt in KIND_OF and kind is not KIND_OF[fmt]:
-        raise InvalidInput(f"a {fmt} export holds {KIND_OF[fmt].value}s only")
+        raise InvalidInput(f"{NAMES[fmt]} export holds {KIND_OF[fmt].value}s only")
     neurons, edges = memory.snapshot()
     if kind is not None:
         neurons = [n for n in neurons if n.kind is kind]

@@ -33,8 +33,7 @@ ALL_DAY_AT = time(9, 0)
 COMPONENTS = ("VTODO", "VEVENT")
 # Properties read into attrs; the rest of a component is kept verbatim.
 MODELED = frozenset("""UID SUMMARY DESCRIPTION DUE DTSTART DTEND DURATION RRULE EXDATE RDATE STATUS
-    COMPLETED PRIORITY CATEGORIES LOCATION DTSTAMP CREATED LAST-MODIFIED SEQUENCE RECURRENCE-ID
-    PERCENT-COMPLETE""".split())
+    COMPLETED PRIORITY CATEGORIES LOCATION DTSTAMP CREATED LAST-MODIFIED SEQUENCE RECURRENCE-ID""".split())
 
 
 @dataclass
@@ -375,11 +374,6 @@ def _vtimezone(name: str) -> str:
     return icalendar.Timezone.from_tzinfo(ZoneInfo(name)).to_ical().decode()
 
 
-def _local_name() -> str | None:
-    zone = remind.local_zone()
-    return getattr(zone, "key", None)
-
-
 def calendar(reminders: Iterable[Neuron], now: datetime | None = None) -> str:
     """One VCALENDAR holding every reminder, with one VTIMEZONE per zone used."""
     parts, zones = [], set()
@@ -416,7 +410,8 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
     zone_name = None
     start = remind.parse_time(a.get("dtstart") or a.get("due_at")) if (a.get("dtstart") or a.get("due_at")) else None
     if start is not None:
-        zone_name = None if a.get("floating") else (a.get("tz") or _local_name())
+        zone_name = None if a.get("floating") else (a.get("tz") or remind.local_zone_name())
+        zone_name = "UTC" if zone_name in remind.UTC_NAMES else zone_name
         shown = _shown(start, zone_name, a)
         if event:
             comp.add("dtstart", shown)

@@ -46,6 +46,8 @@ SUPERSEDED_NAMES = {"name": "name", "aliases": "nickname", "phones": "phone", "e
 # State that reminders gather as they fire; a re-import keeps it.
 RUNTIME = ("notified_at", "snoozed_until", "done_at")
 SERIES_FIELDS = ("dtstart", "rrule", "exdates", "rdates", "tz", "floating", "all_day")
+MEANING_FIELDS = ("floating", "all_day", "alarm_offsets", "priority", "tags", "location",
+                  "duration_seconds", "ical_component", "ical_extra")
 BIRTHDAY_AT = (9, 0)  # birthdays remind at 09:00 on the day, local time
 DERIVED_IMPORT = "import"
 
@@ -276,8 +278,9 @@ class Plan:
                             created_at=self.now, updated_at=self.now))
             self.report.count("created")
             return
-        if (_calendar_view(existing.attrs) == _calendar_view(attrs) and existing.body == body
-                and existing.state is state):
+        if existing.attrs.get("uid") != uid:
+            attrs = {k: v for k, v in attrs.items() if k != "uid"}  # our own export named it by id
+        if _meaning(existing.attrs) == _meaning(attrs) and existing.body == body and existing.state is state:
             self.report.count("unchanged")
             return
         merged = dict(attrs)
@@ -363,7 +366,15 @@ def _birthday_parts(day: str) -> tuple[int | None, int, int]:
     return int(year), int(month), int(dom)
 
 
-def _calendar_view(attrs: dict[str, Any]) -> dict[str, Any]:
-    """What a calendar says about a reminder (not what firing it has done since)."""
-    drop = set(RUNTIME) | ({"due_at"} if "dtstart" in attrs else set())
-    return {k: v for k, v in attrs.items() if k not in drop}
+def _meaning(attrs: dict[str, Any]) -> dict[str, Any]:
+    """What a calendar says about a reminder, however it is written (not what firing it has done
+    since): its start as an instant, its rule, zone and exceptions, the rest as stored."""
+    start = attrs.get("dtstart") or attrs.get("due_at")
+    out = {k: attrs.get(k) for k in MEANING_FIELDS}
+    out["start"] = remind.parse_time(start) if start else None
+    out["rrule"] = remind.rule_text(attrs["rrule"]) if attrs.get("rrule") else None
+    for key in ("exdates", "rdates"):
+        out[key] = sorted(remind.parse_time(v) for v in attrs.get(key) or [])
+    zone = attrs.get("tz") or (None if attrs.get("floating") else remind.local_zone_name())
+    out["tz"] = "UTC" if zone in remind.UTC_NAMES else zone
+    return out

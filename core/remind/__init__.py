@@ -66,6 +66,16 @@ def local_zone() -> tzinfo:
         return datetime.now().astimezone().tzinfo or timezone.utc
 
 
+# Names of UTC itself (a calendar writes these times with "Z").
+UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "GMT", "Etc/GMT", "Zulu", "Etc/Zulu"})
+
+
+def local_zone_name() -> str:
+    """The local zone's IANA name ("UTC" when it is UTC or has no name)."""
+    name = getattr(local_zone(), "key", None)
+    return "UTC" if name is None or name in UTC_NAMES else name
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -508,7 +518,7 @@ def reschedule(memory: Memory, neuron_id: uuid.UUID | str, due_at: datetime | No
 
 __all__ = [
     "Alarm", "Clock", "SNOOZE_DEFAULT", "Series", "active_reminders", "as_of", "complete",
-    "current_due", "due", "ended", "is_overdue", "iso", "local_zone", "mark_notified", "missed", "next_alarm",
+    "current_due", "due", "ended", "is_overdue", "iso", "local_zone", "local_zone_name", "mark_notified", "missed", "next_alarm",
     "next_occurrence", "occurrences", "parse_time", "reschedule", "rule_text", "snooze",
     "upcoming", "utcnow", "validate_rrule", "zone",
 ]
