@@ -57,6 +57,8 @@ _Dumper.add_representer(str, _str)
 # -- export ----------------------------------------------------------------------------------------
 
 def title_of(neuron: Neuron) -> str:
+    if neuron.kind is Kind.CONTACT and neuron.attrs.get("name"):
+        return str(neuron.attrs["name"]).strip()
     return str(neuron.attrs.get("title") or neuron.title or "").strip()
 
 
@@ -65,7 +67,8 @@ def file_names(neurons: Iterable[Neuron]) -> dict[uuid.UUID, str]:
     names: dict[uuid.UUID, str] = {}
     taken: set[str] = set()
     for n in neurons:
-        stem = _UNSAFE.sub(" ", title_of(n)).strip(" .")[:MAX_NAME].strip() or f"{n.kind.value} {str(n.id)[:8]}"
+        stem = re.sub(r"\s+", " ", _UNSAFE.sub(" ", title_of(n))).strip(" .")[:MAX_NAME].strip()
+        stem = stem or f"{n.kind.value} {str(n.id)[:8]}"
         candidate, i = stem, 2
         while candidate.lower() in taken:
             candidate, i = f"{stem} ({i})", i + 1

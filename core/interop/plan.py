@@ -36,11 +36,11 @@ from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
 PHONE_MATCH_NAME_RATIO = 70
 # Contact attrs a card sets (a card matched by UID is their source: a field it no longer has goes).
 CARD_FIELDS = ("name", "n", "aliases", "phones", "phone_labels", "emails", "email_labels",
-               "addresses", "org", "org_units", "title", "role", "note", "tags", "urls", "photo",
+               "addresses", "org", "org_units", "job_title", "role", "note", "tags", "urls", "photo",
                "birthday", "anniversary", "uid", "vcard_extra")
 # What a superseded note calls a field it keeps.
 SUPERSEDED_NAMES = {"name": "name", "aliases": "nickname", "phones": "phone", "emails": "email",
-                    "addresses": "address", "org": "organisation", "title": "title",
+                    "addresses": "address", "org": "organisation", "job_title": "job title",
                     "role": "role", "birthday": "birthday", "anniversary": "anniversary",
                     "note": "note", "urls": "web page"}
 # State that reminders gather as they fire; a re-import keeps it.
@@ -331,7 +331,7 @@ class Plan:
 def contact_body(attrs: dict[str, Any]) -> str:
     """The text of an imported contact: its name, where it works, its note."""
     lines = [str(attrs.get("name") or "")]
-    work = " · ".join(str(attrs[k]) for k in ("org", "title") if attrs.get(k))
+    work = " · ".join(str(attrs[k]) for k in ("org", "job_title") if attrs.get(k))
     if work:
         lines.append(work)
     if attrs.get("note"):

@@ -295,7 +295,8 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
             attrs["org"] = units[0]
         if [u for u in units[1:] if u]:
             attrs["org_units"] = [u for u in units[1:] if u]
-    for prop, key in (("TITLE", "title"), ("ROLE", "role"), ("NOTE", "note")):
+    # a job title is "job_title": attrs["title"] is what a neuron is called in lists
+    for prop, key in (("TITLE", "job_title"), ("ROLE", "role"), ("NOTE", "note")):
         texts = [unescape(p.value).strip() for p in card.all(prop) if unescape(p.value).strip()]
         if texts:
             attrs[key] = "\n\n".join(texts)
@@ -470,7 +471,7 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
                 str(adr.get("label", "")))
     if attrs.get("org") or attrs.get("org_units"):
         lines.append("ORG:" + ";".join(escape(str(u)) for u in [attrs.get("org", ""), *(attrs.get("org_units") or [])]))
-    for key, prop in (("title", "TITLE"), ("role", "ROLE"), ("note", "NOTE")):
+    for key, prop in (("job_title", "TITLE"), ("role", "ROLE"), ("note", "NOTE")):
         if attrs.get(key):
             lines.append(f"{prop}:{escape(str(attrs[key]))}")
     for key, prop in (("birthday", "BDAY"), ("anniversary", "ANNIVERSARY" if v4 else "X-ANNIVERSARY")):

@@ -53,7 +53,7 @@ def test_google_groups_labels_and_escapes():
     assert ana["emails"] == ["ana.ribeiro@example.org"]
     assert ana["addresses"] == [{"street": "Rua das Flores 12, 3º Esq", "locality": "Lisboa",
                                  "code": "1200-195", "country": "Portugal", "label": "home"}]
-    assert (ana["org"], ana["org_units"], ana["title"]) == ("Ribeiro & Filhos, Lda", ["Contabilidade"], "Accountant")
+    assert (ana["org"], ana["org_units"], ana["job_title"]) == ("Ribeiro & Filhos, Lda", ["Contabilidade"], "Accountant")
     assert ana["note"] == "Prefers calls after 6, not before.\nHas a dog called Biscoito."
     assert ana["birthday"] == "1988-06-12" and ana["tags"] == ["myContacts", "Family"]
     assert ana["urls"] == ["https://ribeiro.example.org"] and "uid" not in ana
@@ -198,10 +198,10 @@ def test_reimport_is_idempotent_and_changes_update_with_the_old_value_superseded
     report = interop.import_path(memory, tmp_path / "google.vcf", now=NOW)
     assert (report.created, report.updated, report.unchanged) == (0, 1, 1)
     ana = contacts(memory)["Ana Sofia Ribeiro"]
-    assert ana.attrs["phones"] == ["+351934000111", "+351210001234"] and ana.attrs["title"] == "Partner"
+    assert ana.attrs["phones"] == ["+351934000111", "+351210001234"] and ana.attrs["job_title"] == "Partner"
     (old,) = [n for e, n in memory.neighbours(ana.id) if e.relation is Relation.SUPERSEDES]
     assert old.state is State.ARCHIVED
-    assert old.attrs["superseded"] == {"phones": ["+351912345678"], "title": "Accountant"}
+    assert old.attrs["superseded"] == {"phones": ["+351912345678"], "job_title": "Accountant"}
     assert old.id in {n.id for n in memory.search("912345678")}  # the old number is findable
     # a 4.0 card with a UID is found by it, even after its email changed
     moved = (FILES / "cardbook.vcf").read_bytes().replace(b"eleni@example.gr", b"eleni@new.example.gr")
