@@ -106,28 +106,45 @@ def cmd_unlink(memory, args):
 
 
 def cmd_export(memory, args):
-    data = memory.export()
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    if args.file and args.file != "-":
-        tmp = Path(args.file + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(args.file)
-        print(f"exported {len(data['neurons'])} neurons and {len(data['edges'])} links to {args.file}",
-              file=sys.stderr)
-    else:
-        _out().write(text + "\n")
+    from core import interop  # noqa: PLC0415
+
+    if args.path == "-":
+        if args.format not in (None, "json") or args.kind:
+            raise NeuronsError("only the whole memory as JSON goes to stdout: give a PATH")
+        _out().write(json.dumps(memory.export(), ensure_ascii=False, indent=1) + "\n")
+        return
+    done = interop.export_path(memory, args.path, args.format, kind=args.kind,
+                               vcard_version=args.vcard_version)
+    _print_json(done) if args.json else say(
+        f"exported {done['items']} items as {done['format']} to {done['path']} ({done['files']} files)")
 
 
 def cmd_import(memory, args):
-    try:
-        raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        data = json.loads(raw)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise NeuronsError(f"cannot read {args.file}: {exc}") from None
-    counts = memory.import_(data)
-    _print_json(counts) if args.json else say(
-        f"imported {counts['neurons']} neurons and {counts['edges']} links "
-        f"({counts['skipped']} already there)")
+    from core import interop  # noqa: PLC0415
+
+    if args.path == "-":  # a JSON export on stdin (it cannot name its format otherwise)
+        try:
+            data = json.loads(sys.stdin.read())
+        except json.JSONDecodeError as exc:
+            raise NeuronsError(f"cannot read stdin: not valid JSON ({exc})") from None
+        counts = memory.import_(data)
+        report = interop.Report("json", created=counts["neurons"],
+                                unchanged=len(data.get("neurons", [])) - counts["neurons"])
+    else:
+        report = interop.import_path(memory, args.path, args.format, all_or_nothing=args.all_or_nothing,
+                                     progress=_progress_bar() if sys.stderr.isatty() else None)
+    _print_json(report.to_json()) if args.json else say(report.text())
+
+
+def _progress_bar():
+    def progress(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / total) if total else width
+        end = "\n" if done >= total else ""
+        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end=end, file=sys.stderr,
+              flush=True)
+
+    return progress
 
 
 def cmd_doctor(memory, args):
@@ -231,10 +248,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--relation", default=Relation.RELATES_TO.value, choices=[r.value for r in Relation])
     c = add("unlink", "close a link (it is kept, with the date it stopped being true)")
     c.add_argument("edge_id")
-    c = add("export", "write every neuron and link of this identity as JSON")
-    c.add_argument("file", nargs="?", default="-")
-    c = add("import", "read an export (all or nothing)")
-    c.add_argument("file")
+    formats = ["json", "vcard", "ics", "markdown"]
+    c = add("export", "write the memory as JSON (default), vCard, iCalendar or a Markdown vault")
+    c.add_argument("path", nargs="?", default="-", help="a file, or a folder (existing, or ending "
+                   "in /) for one file per item: UID.vcf, UID.ics, one .md per neuron ('-': JSON to stdout)")
+    c.add_argument("--format", choices=formats, help="default: from the extension, else json")
+    c.add_argument("--kind", choices=[k.value for k in Kind], help="only neurons of this kind")
+    c.add_argument("--vcard-version", default="4.0", choices=["4.0", "3.0"],
+                   help="3.0 for old clients")
+    c = add("import", "read a JSON export, vCards, an iCalendar file or a Markdown vault")
+    c.add_argument("path", help="a file or a folder (a vdir of .vcf/.ics, a vault of .md); "
+                   "'-': a JSON export on stdin")
+    c.add_argument("--format", choices=formats, help="default: from the extension or the folder")
+    c.add_argument("--all-or-nothing", action="store_true",
+                   help="import nothing when any item cannot be imported")
     add("doctor", "show the data dir, lock, engine, extensions and model")
     add("unlock", "clear a stale data-dir lock left by a dead process")
     c = add("ask", "ask a question")
@@ -331,9 +358,11 @@ def _through_running_app(settings: Settings, args: argparse.Namespace) -> int | 
     if args.command not in FORWARDABLE:
         return None
     fields = {k: v for k, v in vars(args).items() if k not in ("data_dir", "dsn")}
-    if isinstance(fields.get("file"), str) and fields["file"] != "-":
-        fields["file"] = str(Path(fields["file"]).resolve())
-    elif fields.get("file") == "-" and args.command == "import":
+    for key in ("file", "path"):  # the app runs elsewhere: paths travel absolute
+        if isinstance(fields.get(key), str) and fields[key] != "-":
+            trailing = "/" if fields[key].endswith("/") else ""
+            fields[key] = str(Path(fields[key]).expanduser().resolve()) + trailing
+    if fields.get("path") == "-" and args.command == "import":
         return None  # stdin cannot travel; the lock error says who to close
     reply = request(settings.data_dir, {"op": "cli", "args": fields})
     if reply is None:

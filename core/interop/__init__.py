@@ -79,7 +79,7 @@ def import_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
     moment reminders are brought to (tests pin it)."""
     path = Path(path).expanduser()
     if not path.exists():
-        raise InvalidInput(f"no such file or folder: {path}")
+        raise InvalidInput(f"cannot read {path}: no such file or folder")
     fmt = fmt or detect_format(path)
     if fmt not in FORMATS:
         raise InvalidInput(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
@@ -189,11 +189,9 @@ def _import_json(memory: Memory, path: Path) -> Report:
     try:
         data = json.loads(_read(path).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"{path.name} is not a Neurons JSON export: {exc}") from None
+        raise InvalidInput(f"cannot read {path.name}: not valid JSON ({exc})") from None
     counts = memory.import_(data)
-    report = Report("json", created=counts["neurons"])
-    report.unchanged = len(data.get("neurons", [])) - counts["neurons"] if isinstance(data, dict) else 0
-    return report
+    return Report("json", created=counts["neurons"], unchanged=len(data["neurons"]) - counts["neurons"])
 
 
 # -- export ----------------------------------------------------------------------------------------
