@@ -26,6 +26,7 @@ import yaml
 
 from core.interop.report import Skip
 from core.model import Edge, Kind, Neuron, Relation, State
+from core.validate import number, parse_instant, parse_uuid
 
 FOLDERS = {Kind.NOTE: "Notes", Kind.REMINDER: "Reminders", Kind.CONTACT: "Contacts"}
 # Front matter keys of ours; an attr with one of these names goes under `attrs:`.
@@ -182,9 +183,6 @@ def jsonable(value: Any) -> Any:
 
 def neuron_of(p: Page) -> tuple[Neuron, list[dict[str, Any]]]:
     """A page we wrote, as the neuron it was, with its links (front matter dicts)."""
-    from core.memory import parse_uuid  # noqa: PLC0415
-    from core.portable import parse_instant  # noqa: PLC0415
-
     front = dict(p.front or {})
     nid = parse_uuid(front.pop("id"), f"{p.path}: id")
     kind, state = Kind.parse(front.pop("kind")), State.parse(front.pop("state", "active"))
@@ -205,15 +203,10 @@ def neuron_of(p: Page) -> tuple[Neuron, list[dict[str, Any]]]:
 
 
 def edge_of(source: uuid.UUID, link: dict[str, Any], where: str) -> Edge:
-    from core.memory import parse_uuid  # noqa: PLC0415
-    from core.portable import parse_instant  # noqa: PLC0415
-
-    weight = link.get("weight", 1.0)
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)):
-        raise Skip(where, f"weight {weight!r} is not a number")
     return Edge(id=parse_uuid(link.get("id"), f"{where}: id"), from_id=source,
                 to_id=parse_uuid(link.get("to"), f"{where}: to"),
-                relation=Relation.parse(link.get("relation")), weight=float(weight),
+                relation=Relation.parse(link.get("relation")),
+                weight=number(link.get("weight", 1.0), f"{where}: weight"),
                 valid_from=parse_instant(link.get("valid_from"), f"{where}: valid_from"),
                 valid_to=parse_instant(link.get("valid_to"), f"{where}: valid_to"),
                 created_at=parse_instant(link.get("created"), f"{where}: created"),

@@ -21,15 +21,18 @@ from __future__ import annotations
 import uuid
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from rapidfuzz import fuzz
 
 from core import remind
 from core.interop import phones
 from core.interop.report import ImportRefused, Report, Skip
-from core.memory import Memory, clean_attrs, clean_text
 from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
+from core.validate import clean_attrs, clean_text
+
+if TYPE_CHECKING:
+    from core.memory import Memory
 
 # A phone number alone matches a contact when the names are at least this alike (rapidfuzz
 # token-set ratio): "Ana Silva" and "Ana M. Silva" are, "Ana Silva" and "João Silva" are not.

@@ -64,7 +64,7 @@ def test_export_formats_layouts_and_versions(tmp_path):
     one = cli_json("export", str(tmp_path / "tasks.ics"), data_dir=data)  # the extension says ics
     assert one == {"format": "ics", "path": str(tmp_path / "tasks.ics"), "items": 6, "files": 1}
     plain = run_cli("export", str(tmp_path / "all.json"), "--kind", "contact", data_dir=data)
-    assert plain.returncode == 0 and plain.stdout.startswith("exported 3 items as json to ")
+    assert plain.returncode == 0 and plain.stderr.startswith("exported 3 items as json to ")
     exported = json.loads((tmp_path / "all.json").read_text())
     assert exported["format"] == "neurons-export/1" and {n["kind"] for n in exported["neurons"]} == {"contact"}
 
