@@ -221,8 +221,10 @@ def export_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
     files = _render(memory, fmt, neurons, edges, as_folder or fmt == "markdown", vcard_version, path)
     if fmt == "markdown" or as_folder:
         path.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():
-            _write(path / name, text)
+        for name, text in files.items():  # each file whole or not at all; one sync at the end
+            _write(path / name, text, sync=False)
+        if hasattr(os, "sync"):
+            os.sync()
     else:
         (name, text), = files.items()
         _write(path, text)
@@ -279,7 +281,7 @@ def _per_item(texts: list, uid_of: Callable, suffix: str) -> dict[str, str]:
     return files
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, text: str, sync: bool = True) -> None:
     """Write a whole file or none (atomically), readable by its owner only: it is a person's memory."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -287,8 +289,9 @@ def _write(path: Path, text: str) -> None:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
         tmp.replace(path)
     except OSError as exc:
         raise NeuronsError(f"cannot write {path}: {exc.strerror or exc}") from None

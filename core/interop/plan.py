@@ -18,6 +18,7 @@ people who were born on it usually celebrate, before the month is out).
 
 from __future__ import annotations
 
+import calendar
 import uuid
 from contextlib import contextmanager
 from datetime import datetime
@@ -252,9 +253,7 @@ class Plan:
         body = title + (f" (born {year})" if year else "")
         if existing is not None and existing.attrs.get("rrule") == rule and existing.body == body:
             return False
-        local = remind.local_zone()
-        start = datetime(self.now.astimezone(local).year - 1, 1, 1, *BIRTHDAY_AT, tzinfo=local)
-        due = remind.next_occurrence(remind.Series.plain(rule), start, self.now)
+        due = next_birthday(month, dom, self.now)
         attrs = {**(existing.attrs if existing else {}), "title": title,
                  "birthday_of": str(contact.id), "due_at": due.isoformat(), "rrule": rule,
                  "all_day": True}
@@ -359,6 +358,18 @@ def _shown(value: Any) -> str:
     if isinstance(value, dict):
         return " ".join(str(v) for k, v in value.items() if k != "label")
     return str(value)
+
+
+def next_birthday(month: int, day: int, now: datetime) -> datetime:
+    """The first BIRTHDAY_AT on that day (29 February: the last day of February) after `now`."""
+    zone = remind.local_zone()
+    year = now.astimezone(zone).year
+    while True:
+        last = calendar.monthrange(year, month)[1]
+        when = datetime(year, month, min(day, last), *BIRTHDAY_AT, tzinfo=zone)
+        if when > now:
+            return when
+        year += 1
 
 
 def _birthday_parts(day: str) -> tuple[int | None, int, int]:

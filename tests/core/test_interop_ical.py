@@ -15,7 +15,8 @@ import icalendar
 import pytest
 import recurring_ical_events
 
-from core import interop, remind
+from core import remind
+from core.interop import files as interop
 from core.interop import ical
 from core.interop.report import ImportRefused
 from core.model import InvalidInput, Kind, State
@@ -55,7 +56,7 @@ def fired(memory, neuron_id, until: datetime) -> list[datetime]:
         alarm = remind.next_alarm(memory.get(neuron_id))
         if alarm is None or alarm.fire_at > until:
             return shown
-        done = remind.mark_notified(memory, neuron_id, alarm.fire_at)
+        done = memory.mark_notified(neuron_id, alarm.fire_at)
         shown.append(done.due_at)
 
 
@@ -151,7 +152,7 @@ def test_count_with_exdates_across_the_march_change(embedded_memory, tmp_path):
 def test_done_on_a_series_moves_past_its_exceptions(embedded_memory):
     interop.import_path(embedded_memory, FILES / "thunderbird.ics", now=NOW)
     choir = reminders(embedded_memory)["tb-choir-practice"]
-    moved = remind.complete(embedded_memory, choir.id, datetime(2027, 3, 12, tzinfo=timezone.utc))
+    moved = embedded_memory.complete(choir.id, datetime(2027, 3, 12, tzinfo=timezone.utc))
     assert remind.parse_time(moved.attrs["due_at"]) == datetime(2027, 3, 25, 19, 30, tzinfo=LISBON)  # not the 18th
     assert moved.attrs["rrule"] == "FREQ=WEEKLY;UNTIL=20270429T183000Z;BYDAY=TH"  # the anchor stays
 

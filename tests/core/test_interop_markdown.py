@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core import interop
+from core.interop import files as interop
 from core.interop import markdown
 from core.memory import Memory
 from core.model import Kind, Neuron, Relation, State

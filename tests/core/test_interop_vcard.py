@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from core import interop, remind
+from core import remind
+from core.interop import files as interop
 from core.interop import vcard
 from core.interop.report import ImportRefused, Skip
 from core.model import InvalidInput, Kind, Relation, State
