@@ -99,7 +99,7 @@ def import_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
             found += _import_file(plan, fmt, source, where, report, (i, len(sources)))
         if found == 0 and not plan.report.skipped:
             kind = "vCard (BEGIN:VCARD)" if fmt == "vcard" else "task or event (BEGIN:VTODO, BEGIN:VEVENT)"
-            raise InvalidInput(f"{path.name} holds no {kind}: is it a {fmt} file?")
+            raise InvalidInput(f"{path.name} holds no {kind}: is it {NAMES[fmt]} file?")
     return plan.commit(all_or_nothing)
 
 

@@ -456,12 +456,14 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
     if attrs.get("aliases"):
         lines.append("NICKNAME:" + ",".join(escape(str(a)) for a in attrs["aliases"]))
     phone_labels = attrs.get("phone_labels") or {}
+    region = phones.default_region()
     for phone in _strings(attrs.get("phones") or attrs.get("phone")):
         label = str(phone_labels.get(phone, ""))
-        if v4 and phones.e164(phone) == phone:
-            add("TEL", f"tel:{phone}", {"VALUE": ["uri"]}, label)
+        number = phones.e164(phone, region)  # a number typed "912 345 678" goes out as +351912345678
+        if number and v4:
+            add("TEL", f"tel:{number}", {"VALUE": ["uri"]}, label)
         else:
-            add("TEL", escape(phone), None, label)
+            add("TEL", escape(number or phone), None, label)
     email_labels = attrs.get("email_labels") or {}
     for email in _strings(attrs.get("emails") or attrs.get("email")):
         add("EMAIL", escape(email), None, str(email_labels.get(email, "")))
