@@ -208,7 +208,7 @@ def neuron_of(p: Page) -> tuple[Neuron, list[dict[str, Any]]]:
 
 
 def edge_of(source: uuid.UUID, link: dict[str, Any], where: str) -> Edge:
-    return Edge(id=parse_uuid(link.get("id"), f"{where}: id"), from_id=source,
+    edge = Edge(id=parse_uuid(link.get("id"), f"{where}: id"), from_id=source,
                 to_id=parse_uuid(link.get("to"), f"{where}: to"),
                 relation=Relation.parse(link.get("relation")),
                 weight=number(link.get("weight", 1.0), f"{where}: weight"),
@@ -216,6 +216,11 @@ def edge_of(source: uuid.UUID, link: dict[str, Any], where: str) -> Edge:
                 valid_to=parse_instant(link.get("valid_to"), f"{where}: valid_to"),
                 created_at=parse_instant(link.get("created"), f"{where}: created"),
                 derived_by=link.get("derived_by"))
+    if edge.to_id == source:
+        raise Skip(where, "it links the neuron to itself")
+    if edge.valid_to and edge.valid_from and edge.valid_to < edge.valid_from:
+        raise Skip(where, "it ends before it starts")
+    return edge
 
 
 def hand_written(p: Page) -> tuple[str, dict[str, Any], datetime | None]:

@@ -146,7 +146,7 @@ def parse_line(line: bytes) -> Prop:
     head, sep, value = _split_unquoted(line, b":")
     if not sep:
         raise CardError("a line without ':' is not a vCard property")
-    parts = _split_params(head.decode("utf-8", "replace"))
+    parts = _split_quoted(head.decode("utf-8", "replace"), ";")
     name = parts[0].strip()
     group = None
     if "." in name:
@@ -159,7 +159,7 @@ def parse_line(line: bytes) -> Prop:
         key = key.strip().upper()
         if not eq:  # vCard 2.1: ";CELL", ";QUOTED-PRINTABLE"
             key, val = ("ENCODING", key) if key in ("QUOTED-PRINTABLE", "BASE64", "8BIT", "7BIT") else ("TYPE", key)
-        values = [v.strip().strip('"') for v in _split_commas(val)]
+        values = [v.strip().strip('"') for v in _split_quoted(val, ",")]
         if key == "TYPE":
             values = [v.lower() for v in values]
         params.setdefault(key, []).extend(values)
@@ -189,26 +189,13 @@ def _split_unquoted(data: bytes, sep: bytes) -> tuple[bytes, bytes, bytes]:
     return data, b"", b""
 
 
-def _split_params(head: str) -> list[str]:
-    out, buf, quoted = [], [], False
-    for ch in head:
-        if ch == '"':
-            quoted = not quoted
-        if ch == ";" and not quoted:
-            out.append("".join(buf))
-            buf = []
-        else:
-            buf.append(ch)
-    out.append("".join(buf))
-    return out
-
-
-def _split_commas(text: str) -> list[str]:
+def _split_quoted(text: str, sep: str) -> list[str]:
+    """Split on `sep` outside double quotes (parameters: TYPE="cell,voice";PREF=1)."""
     out, buf, quoted = [], [], False
     for ch in text:
         if ch == '"':
             quoted = not quoted
-        if ch == "," and not quoted:
+        if ch == sep and not quoted:
             out.append("".join(buf))
             buf = []
         else:
