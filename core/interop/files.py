@@ -176,7 +176,7 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
                     plan.report.skip(where, f"it points at {edge.to_id}, which is in neither the "
                                             "vault nor the memory")
                     continue
-                plan.link(edge.from_id, edge.to_id, edge.relation, how=edge.derived_by or "", edge=edge)
+                plan.link(edge.from_id, edge.to_id, edge.relation, edge=edge)
         else:
             for name, relation in markdown.wiki_links(p):
                 target = by_stem.get(name)

@@ -65,6 +65,7 @@ class Plan:
         neurons, edges = memory.snapshot()
         self.view: dict[uuid.UUID, Neuron] = {n.id: n for n in neurons}
         self.edges: dict[uuid.UUID, Edge] = {e.id: e for e in edges}
+        self.open_pairs = {(frozenset((e.from_id, e.to_id)), e.relation) for e in edges if e.is_open}
         self.created: dict[uuid.UUID, Neuron] = {}
         self.updated: dict[uuid.UUID, Neuron] = {}
         self.new_edges: list[Edge] = []
@@ -91,7 +92,7 @@ class Plan:
         if n.kind is Kind.REMINDER and a.get("birthday_of"):
             try:
                 self.birthdays[uuid.UUID(str(a["birthday_of"]))] = n.id
-            except ValueError:
+            except ValueError:  # edited by hand into something else: then it is no one's birthday
                 pass
 
     @contextmanager
@@ -124,17 +125,21 @@ class Plan:
         self._stage(apply)
         return neuron
 
-    def link(self, a: uuid.UUID, b: uuid.UUID, relation: Relation, *, how: str,
-             valid_from: datetime | None = None, edge: Edge | None = None) -> None:
+    def link(self, a: uuid.UUID, b: uuid.UUID, relation: Relation, *, how: str = "",
+             edge: Edge | None = None) -> None:
+        """Plan a new link a -> b (none when an open one of that type joins them), or `edge`
+        exactly as a file gives it."""
         if edge is None:
             if a == b or self.open_edge(a, b, relation):
                 return
             edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=relation,
-                        valid_from=valid_from or self.now, derived_by=how)
+                        valid_from=self.now, derived_by=how)
 
         def apply() -> None:
             self.new_edges.append(edge)
             self.edges[edge.id] = edge
+            if edge.is_open:
+                self.open_pairs.add((frozenset((edge.from_id, edge.to_id)), edge.relation))
 
         self._stage(apply)
 
@@ -145,8 +150,7 @@ class Plan:
             self._staged.append(apply)
 
     def open_edge(self, a: uuid.UUID, b: uuid.UUID, relation: Relation) -> bool:
-        return any(e.relation is relation and e.is_open and {e.from_id, e.to_id} == {a, b}
-                   for e in self.edges.values())
+        return (frozenset((a, b)), relation) in self.open_pairs
 
     def find(self, *keys: str) -> Neuron | None:
         for key in keys:
