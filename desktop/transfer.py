@@ -213,6 +213,9 @@ class Summary(QDialog):
             self.headline += f"; {len(report.skipped):,} skipped"
         self.title = QLabel(self.headline)
         self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        self.title.setFont(font)
         layout.addWidget(self.title)
         self.skipped = QListWidget()
         self.skipped.setAccessibleName("Skipped items")
@@ -220,7 +223,7 @@ class Summary(QDialog):
         for item in report.skipped:
             self.skipped.addItem(f"{item['item']}: {item['why']}")
         if report.skipped:
-            layout.addWidget(QLabel("Skipped, with the reason (nothing else was changed):"))
+            layout.addWidget(QLabel("Not imported, each with the reason (the rest was):"))
             layout.addWidget(self.skipped)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

@@ -197,7 +197,7 @@ def test_bundle_imports_and_exports_vcard_ics_and_markdown(bundle, bare_env, off
     contacts = neurons("list", "--kind", "contact")
     assert "+351912345679" in {p for c in contacts for p in c["attrs"].get("phones", [])}
     assert neurons("export", f"{tmp_path}/cal/", "--format", "ics")["files"] == 2
-    assert "BEGIN:VTIMEZONE\r\nTZID:Europe/Lisbon" in (tmp_path / "cal" / "tb-choir-practice.ics").read_text(newline="")
+    assert b"BEGIN:VTIMEZONE\r\nTZID:Europe/Lisbon" in (tmp_path / "cal" / "tb-choir-practice.ics").read_bytes()
     assert neurons("export", str(tmp_path / "vault"), "--format", "markdown")["files"] == 4
 
 
