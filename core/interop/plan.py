@@ -5,8 +5,8 @@ leaves a neuron unchanged, or it is skipped with the reason (nothing of a skippe
 Matching, so a re-import never duplicates:
 
 - contacts: the card's UID (or the neuron id an export wrote as UID), then an email, then a phone
-  number in E.164 when the names agree too (a shared landline is not one person); the fallback
-  only reaches contacts that have no UID of their own (a different UID is a different card).
+  number in E.164 when the names agree too (a shared landline is not one person); two cards that
+  both have UIDs, different ones, are two people even when they share an address.
 - reminders: the UID (or the neuron id an export wrote).
 - Markdown: the neuron id of the front matter; a hand-written note by its path in the vault.
 
@@ -84,7 +84,7 @@ class Plan:
             self.by_key[f"{n.kind.value}:uid:{a['uid']}"] = n.id
         if a.get("file"):
             self.by_key[f"file:{a['file']}"] = n.id
-        if n.kind is Kind.CONTACT and not a.get("uid"):
+        if n.kind is Kind.CONTACT:
             for email in _listed(a, "emails", "email"):
                 self.by_key.setdefault(f"email:{email.lower()}", n.id)
             for phone in _listed(a, "phones", "phone"):
@@ -206,12 +206,16 @@ class Plan:
             found = self.find(f"contact:uid:{uid}", f"id:{uid.removeprefix('urn:uuid:')}")
             if found is not None and found.kind is Kind.CONTACT:
                 return found
-        found = self.find(*(f"email:{e.lower()}" for e in attrs.get("emails") or []))
-        if found is not None:
-            return found
+        def other_card(found: Neuron) -> bool:  # two cards with their own UIDs are two people
+            return bool(uid and found.attrs.get("uid") and found.attrs["uid"] != uid)
+
+        for email in attrs.get("emails") or []:
+            found = self.find(f"email:{email.lower()}")
+            if found is not None and not other_card(found):
+                return found
         for phone in attrs.get("phones") or []:
             found = self.find(f"phone:{phones.match_key(phone, self.region)}")
-            if found is not None and _same_name(found.attrs.get("name"), attrs.get("name")):
+            if found is not None and not other_card(found) and _same_name(found.attrs.get("name"), attrs.get("name")):
                 return found
         return None
 

@@ -299,3 +299,18 @@ def test_khard_reads_the_exported_vdir(embedded_memory, tmp_path):
     assert "1988.06.12\tAna Sofia Ribeiro" in birthdays and "06.12\tΕλένη" in birthdays
     assert "11.03\tChidi Okafor" in birthdays
     assert "+351912345678" in khard("phone", "--parsable", "Ribeiro")
+
+
+def test_a_card_without_uid_finds_a_contact_by_email_and_two_uids_stay_two_people(embedded_memory, tmp_path):
+    interop.import_path(embedded_memory, FILES / "apple.vcf", now=NOW)
+    google = tmp_path / "google.vcf"
+    google.write_bytes(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Chidi Okafor\r\n"
+                       b"EMAIL;TYPE=INTERNET:chidi.okafor@example.co.uk\r\nTITLE:Surgeon\r\nEND:VCARD\r\n")
+    report = interop.import_path(embedded_memory, google, now=NOW)
+    assert (report.created, report.updated) == (0, 1)
+    (chidi,) = embedded_memory.list(Kind.CONTACT)
+    assert chidi.attrs["job_title"] == "Surgeon" and chidi.attrs["uid"] == "4F1C8A2E-0B7D-4E59-9C61-2A3B4C5D6E7F"
+    other = tmp_path / "work.vcf"
+    other.write_bytes(b"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:0d3c2b1a-0000-4000-8000-000000000001\r\n"
+                      b"FN:Hospital reception\r\nEMAIL:chidi.okafor@example.co.uk\r\nEND:VCARD\r\n")
+    assert interop.import_path(embedded_memory, other, now=NOW).created == 1
