@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -31,7 +31,7 @@ def drag(window, paths: list[Path], kind=QDragEnterEvent):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     if kind is QDragEnterEvent:
-        event = QDragEnterEvent(QPoint(50, 50), Qt.DropAction.CopyAction, mime,
+        event = QDragEnterEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
                                 Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
     else:
         event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
