@@ -136,7 +136,8 @@ def _label(block: _Block, comp: Any = None) -> str:
     if comp is not None:
         name = str(comp.get("SUMMARY") or comp.get("UID") or "").strip()
     else:  # not parsed (yet): the summary or UID as far as the bytes can be read
-        found = re.search(rb"(?mi)^(?:SUMMARY|UID)[;:][^:\r\n]*?:?([^\r\n]*)$", block.text)
+        found = (re.search(rb"(?mi)^SUMMARY[;:][^:\r\n]*?:?([^\r\n]*)$", block.text)
+                 or re.search(rb"(?mi)^UID[;:][^:\r\n]*?:?([^\r\n]*)$", block.text))
         name = found.group(1).decode("utf-8", "replace").strip() if found else ""
     return f"{block.name} {name[:60]!r} (line {block.line})" if name else f"{block.name} at line {block.line}"
 
@@ -251,10 +252,10 @@ def _item(block: _Block, comp, zones: dict[str, str], now: datetime) -> Item:
     if ("rrule" in attrs or "rdates" in attrs) and "due_at" not in attrs:
         raise Skip(label, "it repeats but has no DTSTART or DUE to start from")
     if "rrule" in attrs or "rdates" in attrs:
-        attrs["dtstart"] = attrs["due_at"]
+        attrs["dtstart"] = attrs["due_at"]  # the series' anchor: its rule is never rewritten
+    if "rrule" in attrs:
         try:
-            remind.validate_rrule(attrs.get("rrule") or "FREQ=DAILY;COUNT=1", remind.parse_time(attrs["due_at"]),
-                                  attrs.get("tz"))
+            remind.validate_rrule(attrs["rrule"], remind.parse_time(attrs["due_at"]), attrs.get("tz"))
         except InvalidInput as exc:
             raise Skip(label, str(exc)) from None
     offsets = _alarms(comp, attrs)

@@ -193,6 +193,7 @@ def _rule(series: Series, start: datetime) -> rruleset:
     """The dateutil set of the series anchored at `start` in its zone's wall time."""
     local = start.astimezone(series.zone)
     rules = rruleset()
+    rules.rdate(local)  # the start is always the first occurrence (RFC 5545 3.8.5.3), unless excluded
     if series.rrule:
         text = _aware_until(rule_text(series.rrule), series.zone)
         try:

@@ -26,8 +26,12 @@ NOW = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)
 LISBON = ZoneInfo("Europe/Lisbon")
 
 
-def items(name: str, now: datetime = NOW) -> dict[str, ical.Item]:
-    return {i.uid: i for i in ical.read((FILES / name).read_bytes(), now) if isinstance(i, ical.Item)}
+def items_of(path: Path) -> dict[str, ical.Item]:
+    return {i.uid: i for i in ical.read(path.read_bytes(), NOW) if isinstance(i, ical.Item)}
+
+
+def items(name: str) -> dict[str, ical.Item]:
+    return items_of(FILES / name)
 
 
 def reminders(memory) -> dict[str, object]:
@@ -98,7 +102,7 @@ def test_bad_components_are_named_and_the_rest_read():
         ("VTODO 'Task without a UID' (line 9)",
          "it has no UID (RFC 5545 requires one; without it a re-import could not find it again)"),
         ("VTODO 'Call the rover' (line 13)", "unknown time zone 'Mars/Olympus_Mons' (not an IANA or Windows name)"),
-        ("VTODO 'bad-bytes' (line 18)", "line 20 is not valid UTF-8"),
+        ("VTODO 'Caf\ufffd' (line 18)", "line 20 is not valid UTF-8"),  # as far as it can be read
         ("VTODO at line 27", "it is not finished (no END:VTODO): the file is truncated"),
     }
 
@@ -248,3 +252,22 @@ def test_exporting_contacts_as_ics_is_refused(embedded_memory, tmp_path):
     with pytest.raises(InvalidInput, match="an iCalendar export holds reminders only"):
         interop.export_path(embedded_memory, tmp_path / "x.ics", kind="contact")
     assert not (tmp_path / "x.ics").exists()
+
+
+def test_a_start_outside_its_rule_and_rdates_alone_are_occurrences_as_rfc_5545_says(tmp_path):
+    path = tmp_path / "odd.ics"
+    path.write_bytes(b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
+                     b"BEGIN:VEVENT\r\nUID:tuesday\r\nSUMMARY:Starts on a Tuesday\r\n"
+                     b"DTSTART;TZID=Europe/Lisbon:20270302T180000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3\r\nEND:VEVENT\r\n"
+                     b"BEGIN:VEVENT\r\nUID:rdates\r\nSUMMARY:Only rdates\r\n"
+                     b"DTSTART;TZID=Europe/Lisbon:20270301T100000\r\n"
+                     b"RDATE;TZID=Europe/Lisbon:20270305T100000,20270410T100000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    window = (datetime(2027, 1, 1, tzinfo=LISBON), datetime(2027, 12, 31, tzinfo=LISBON))
+    cal = icalendar.Calendar.from_ical(path.read_bytes())
+    for uid, item in items_of(path).items():
+        ours = remind.occurrences(remind.Series.of(item.attrs), remind.parse_time(item.attrs["due_at"]), window[1])
+        theirs = sorted(e["DTSTART"].dt for e in recurring_ical_events.of(cal).between(*window)
+                        if str(e["UID"]) == uid)
+        assert ours == theirs, uid
+        assert ours[0] == remind.parse_time(item.attrs["dtstart"])
+
