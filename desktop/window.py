@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from core.changes import Change
 from core.model import Kind, State
-from desktop import keys, ops, theme
+from desktop import keys, ops, theme, transfer
 from desktop.banner import Banner
 from desktop.context import Context
 from desktop.detail import DetailPane
@@ -236,6 +236,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.sidebar.blockSignals(True)
         self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
         self.sidebar.blockSignals(False)
+        self.transfer = transfer.install(self)  # File > Import/Export, and files dropped here
         self.restore_geometry()
 
     # -- lifecycle ---------------------------------------------------------------------------------
