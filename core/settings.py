@@ -29,6 +29,8 @@ def default_data_dir() -> Path:
 
 def default_config_dir() -> Path:
     """Preferences (the desktop's window state and choices), never the memory itself."""
+    import platformdirs  # noqa: PLC0415 - as above
+
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 

@@ -9,7 +9,7 @@
    until it is idle, and prints the RSS and PSS of the app and of its Node engine, with the
    engine's resident memory by kind (the PGlite WASM heap, Node's binary, malloc, the rest).
 3. Unless --no-parts: the same steps in one plain process (imports, Qt, the store, the model, the
-   recall index, questions), with what each step adds to its RSS.
+   recall index, questions; malloc set as the app sets it), with what each step adds to its RSS.
 """
 
 from __future__ import annotations
@@ -178,6 +178,8 @@ steps, last = [], rss()
 def step(label):
     global last
     now = rss(); steps.append((label, now, now - last)); last = now
+from core import resident
+resident.keep_small()  # as the app does
 step("python")
 import numpy; step("import numpy")
 import psycopg; step("import psycopg")
@@ -188,7 +190,7 @@ from core.memory import Memory
 from core.settings import Settings
 m = Memory.open(Settings.from_env(data_dir=sys.argv[1], embed_in_background=False)); step("open the store")
 m.model.get(); step("load the model")
-m.recall.warm(); step("recall index (warm)")
+m.recall.warm(); resident.trim(); step("recall index (warm)")
 for q in json.loads(sys.argv[2]): m.ask(q)
 step("questions")
 m.about("Ana"); step("about")
