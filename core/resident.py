@@ -1,4 +1,5 @@
-"""What the long-running app keeps resident: glibc's malloc told to give memory back.
+"""What the long-running app keeps resident: glibc's malloc told to give memory back, and the
+sentence model let go while nobody uses it.
 
 By default glibc keeps what a burst of work freed (the recall index's first read of 10k rows, a
 batch of embeddings) for the life of the process: each thread gets its own 64 MB arena, and the
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
+from datetime import timedelta
 
 # mallopt(3) parameters
 M_MMAP_THRESHOLD = -3
@@ -20,6 +22,9 @@ M_ARENA_MAX = -8
 MMAP_THRESHOLD_BYTES = 256 * 1024
 # The main arena and one for every other thread (the worker, the filler, the socket).
 ARENAS = 2
+# The sentence model (~90 MB) goes when no question or capture used it for this long; the next
+# one loads it again (~0.3 s).
+MODEL_IDLE = timedelta(minutes=15)
 
 
 def _libc():
@@ -47,3 +52,11 @@ def trim() -> None:
     libc = _libc()
     if libc is not None:
         libc.malloc_trim(0)
+
+
+def tidy(memory) -> bool:
+    """The app's now-and-then: release the model if idle (then trim); True if it went."""
+    released = memory.model.release_if_idle(MODEL_IDLE.total_seconds())
+    if released:
+        trim()
+    return released

@@ -241,12 +241,19 @@ class App:
         self.worker.run(memory.recall.warm, lambda _count: resident.trim(), lambda exc: log.warning(
             "the search index could not be prepared ahead: %s", exc), label="index",
             lane=BACKGROUND, droppable=True)
-        # Automatic backups (core/backup.py): the worker asks whether one is due, now and then.
+        # Now and then, on the worker: a backup if one is due (core/backup.py), and the model let
+        # go if unused for a while (core/resident.py).
         auto, timer = backup.AutoBackup(memory), _qt()[0].QTimer(self.window)
-        timer.timeout.connect(lambda: self.worker.run(
-            lambda: auto.run(self.clock.now().astimezone()), lambda made: made and resident.trim(),
-            lambda exc: log.warning("the automatic backup failed: %s", exc), label="backup",
-            lane=BACKGROUND, droppable=True))
+
+        def now_and_then() -> None:
+            self.worker.run(lambda: auto.run(self.clock.now().astimezone()),
+                            lambda made: made and resident.trim(), lambda exc: log.warning(
+                                "the automatic backup failed: %s", exc),
+                            label="backup", lane=BACKGROUND, droppable=True)
+            self.worker.run(lambda: resident.tidy(memory), label="tidy", lane=BACKGROUND,
+                            droppable=True)
+
+        timer.timeout.connect(now_and_then)
         timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
 
     def _close_memory(self) -> None:

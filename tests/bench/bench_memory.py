@@ -4,10 +4,12 @@
 
 1. Builds a data dir of N neurons (the recall bench's texts, links, reminders, contacts, real
    vectors) owned by the data dir's own device, so the app shows them (kept with --data-dir).
-2. Runs the real desktop app offscreen (`python -m desktop.app --no-tray`), waits until its memory
-   is open and the recall index warm, forwards a few commands (ask, about, list, capture), waits
-   until it is idle, and prints the RSS and PSS of the app and of its Node engine, with the
-   engine's resident memory by kind (the PGlite WASM heap, Node's binary, malloc, the rest).
+2. Runs the real desktop app offscreen (desktop.app's main, --no-tray), waits until its memory is
+   open and the recall index warm ("idle"), forwards a few commands (ask, about, list, capture)
+   and waits until it is idle again ("used"), then until its now-and-then let the unused model go
+   ("quiet": MODEL_IDLE shortened to RELEASE_AFTER_S), and prints the RSS and PSS of the app and
+   of its Node engine, with the resident memory by kind (the PGlite WASM heap, Node's binary,
+   malloc, the rest).
 3. Unless --no-parts: the same steps in one plain process (imports, Qt, the store, the model, the
    recall index, questions; malloc set as the app sets it), with what each step adds to its RSS.
 """
@@ -35,6 +37,12 @@ QUESTIONS = ("what did Ana say about the dentist", "birthday presents", "when is
 IDLE_CPU_S = 0.05
 IDLE_WINDOW_S = 2.0
 MIB = 2 ** 20
+# The real app, with its now-and-then (core/backup.py CHECK_EVERY) and the model's idle time
+# (core/resident.py MODEL_IDLE) shortened to this, so the bench sees the model let go.
+RELEASE_AFTER_S = 10
+APP = ("import sys; from datetime import timedelta; import core.backup, core.resident; "
+       "core.backup.CHECK_EVERY = core.resident.MODEL_IDLE = timedelta(seconds=float(sys.argv.pop(1))); "
+       "from desktop.app import main; sys.exit(main())")
 
 
 def build_data_dir(data_dir: Path, n: int) -> None:
@@ -132,9 +140,9 @@ def measure_app(data_dir: Path) -> dict:
     from core import instance
 
     t0 = time.monotonic()
-    app = subprocess.Popen([sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir),
-                            "--no-tray"], cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    app = subprocess.Popen([sys.executable, "-c", APP, str(RELEASE_AFTER_S), "--data-dir",
+                            str(data_dir), "--no-tray"], cwd=ROOT, env=_env(),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     row: dict = {}
     try:
         while True:
@@ -161,6 +169,8 @@ def measure_app(data_dir: Path) -> dict:
         row["used"] = {"app": usage(app.pid), "engine": usage(engine.pid)}
         row["engine_kinds"] = breakdown(engine.pid)
         row["app_kinds"] = breakdown(app.pid)
+        time.sleep(3 * RELEASE_AFTER_S)  # the app's now-and-then lets the unused model go
+        row["quiet"] = {"app": usage(app.pid), "engine": usage(engine.pid)}
     finally:
         app.terminate()
         app.wait(timeout=60)
@@ -194,6 +204,7 @@ m.recall.warm(); resident.trim(); step("recall index (warm)")
 for q in json.loads(sys.argv[2]): m.ask(q)
 step("questions")
 m.about("Ana"); step("about")
+m.model.release_if_idle(0); resident.trim(); step("model let go")
 print(json.dumps(steps))
 m.close()
 """
@@ -218,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         parts = None if args.no_parts else measure_parts(data_dir)
     print(f"memory at {args.neurons} neurons (MiB; PSS shares libraries between processes)")
     print(f"app ready in {row['ready_s']:.1f}s")
-    for phase in ("idle", "used"):
+    for phase in ("idle", "used", "quiet"):
         app, engine = row[phase]["app"], row[phase]["engine"]
         print(f"{phase:>5}  app RSS {app[0]:6.0f} PSS {app[1]:6.0f}   engine RSS {engine[0]:6.0f} "
               f"PSS {engine[1]:6.0f}   total RSS {app[0] + engine[0]:6.0f} PSS "
