@@ -26,6 +26,10 @@ TYPES = {"id": "uuid", "device_id": "uuid", "user_id": "uuid", "kind": "text", "
          "name": "text", "claimed_device": "uuid"}
 TABLES = (("neurons", "id", NEURON_FIELDS), ("neurons_edges", "id", EDGE_FIELDS),
           ("profiles", "user_id", PROFILE_FIELDS))
+# A snapshot is read in pages of this many rows (~1.4 MB of JSON at 10k neurons), from the key
+# below every uuid.
+PAGE_ROWS = 2000
+NO_KEY = "00000000-0000-0000-0000-000000000000"
 
 
 def stamp(cur: Cursor) -> list[Any]:
@@ -45,16 +49,25 @@ def stamp(cur: Cursor) -> list[Any]:
 
 
 def read(cur: Cursor) -> dict[str, tuple[int, str]]:
-    """Every neuron, edge and profile, oldest first, as (count, JSON text of the rows): Postgres
-    writes the JSON, so the store is held for the read alone (call inside one read transaction)."""
+    """Every neuron, edge and profile, by key, as (count, JSON text of the rows): Postgres writes
+    the JSON, so the store is held for the read alone (call inside one read transaction). Read in
+    pages along the key's index: PGlite's WASM heap never shrinks, and one 7 MB answer at 10k
+    neurons would stay in it for good."""
     out = {}
     for table, key, fields in TABLES:
-        # (string_agg of row_to_json: 2x faster than json_agg in PGlite, 0.2 s at 10k neurons)
-        cur.execute(f"SELECT count(*) AS n, '[' || coalesce(string_agg(row_to_json(t)::text, ','"
-                    f" ORDER BY t.created_at, t.{key}), '') || ']' AS rows"
-                    f" FROM (SELECT {', '.join(fields)} FROM {table}) AS t")
-        row = cur.fetchone()
-        out[table] = (row["n"], row["rows"])
+        pages, count, last = [], 0, NO_KEY
+        while True:
+            cur.execute(f"SELECT count(*) AS n, (array_agg(t.{key} ORDER BY t.{key} DESC))[1] AS last,"
+                        f" string_agg(row_to_json(t)::text, ',' ORDER BY t.{key}) AS rows"
+                        f" FROM (SELECT {', '.join(fields)} FROM {table} WHERE {key} > %s"
+                        f" ORDER BY {key} LIMIT %s) AS t", (last, PAGE_ROWS))
+            row = cur.fetchone()
+            if row["n"]:
+                pages.append(row["rows"])
+                count, last = count + row["n"], row["last"]
+            if row["n"] < PAGE_ROWS:
+                break
+        out[table] = (count, "[" + ",".join(pages) + "]")
     return out
 
 
