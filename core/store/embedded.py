@@ -25,10 +25,13 @@ from core.settings import resources_dir
 log = logging.getLogger(__name__)
 
 # PGlite's WASM heap only grows, so what Postgres ever holds at once stays resident for good: 16 MB
-# of shared buffers (not 128: the OS page cache keeps the files, and recall reads its own index)
-# and 16 MB for maintenance (index builds, vacuum) keep the engine near 55 MB of heap at 10k neurons.
+# of shared buffers (not 128: the OS page cache keeps the files, and recall reads its own index),
+# 16 MB for maintenance (index builds, vacuum), and ANALYZE samples of 3000 rows, not 30000 (it
+# keeps each sampled row whole: ~40 MB at 10k neurons with their vectors). The heap stays near
+# 40 MB at 10k neurons (tests/bench/bench_memory.py).
 START_PARAMS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB",
-                "-c", "shared_buffers=16MB", "-c", "maintenance_work_mem=16MB"]
+                "-c", "shared_buffers=16MB", "-c", "maintenance_work_mem=16MB",
+                "-c", "default_statistics_target=10"]
 # V8 compiles PGlite's WASM with its baseline compiler only: no optimising tier compiling hot
 # functions in the background (~55 MB of compiler memory that malloc never returns, and CPU on a
 # busy start); measured as fast for our queries (tests/bench/bench_memory.py, bench_store.py).
