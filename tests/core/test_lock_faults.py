@@ -10,11 +10,9 @@ import stat
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 import psutil
-import pytest
 
 from core.settings import Settings
 from core.store import Store
@@ -170,9 +168,9 @@ def test_the_store_leaves_the_process_alone(tmp_path):
 
     check = """
 import atexit, os, signal, sys
-before = (signal.getsignal(signal.SIGTERM), os.environ.get("PATH"), os.getcwd(), atexit._ncallbacks())
 from core.store import Store
 from core.settings import Settings
+before = (signal.getsignal(signal.SIGTERM), os.environ.get("PATH"), os.getcwd(), atexit._ncallbacks())
 store = Store(Settings.from_env(data_dir=sys.argv[1], embed_in_background=False))
 after = (signal.getsignal(signal.SIGTERM), os.environ.get("PATH"), os.getcwd(), atexit._ncallbacks())
 store.close()

@@ -18,16 +18,21 @@ from core.settings import Settings
 from core.store.durable import WalSyncer
 from tests.conftest import ROOT, run_cli
 
-# Captures in a loop; prints each id only after capture() returned, i.e. after the ack.
+# Captures in a loop; prints each id only after capture() returned, i.e. after the ack. As an
+# entry point, it turns SIGTERM into an exit that closes the memory (the store does not).
 LOOP = """
-import sys, itertools
+import signal, sys, itertools
 from core.memory import Memory
 from core.settings import Settings
+signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 m = Memory.open(Settings.from_env(data_dir=sys.argv[1], embed_in_background=False))
 print("engine", m.store.engine.pid, flush=True)
-for i in itertools.count():
-    n = m.capture(f"crash round {sys.argv[2]} capture {i} " + "x" * (i % 50), kind="note")
-    print(n.id, flush=True)
+try:
+    for i in itertools.count():
+        n = m.capture(f"crash round {sys.argv[2]} capture {i} " + "x" * (i % 50), kind="note")
+        print(n.id, flush=True)
+finally:
+    m.close()
 """
 
 
