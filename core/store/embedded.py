@@ -232,10 +232,16 @@ class EmbeddedEngine:
         if self.on_exit is not None:
             self.on_exit(code)
 
-    def stop(self) -> None:
+    def stop(self, hard: bool = False) -> None:
+        """SIGTERM: the script checkpoints and closes PGlite; `hard`: SIGKILL, no checkpoint."""
         self._stopping = True
         if self.manager is not None:
-            self.manager.stop()  # SIGTERM: the script checkpoints and closes PGlite
+            proc = self.manager.process
+            if hard and proc is not None and proc.poll() is None:
+                with contextlib.suppress(OSError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+            self.manager.stop()
             self.manager = None
         if self.socket_dir is not None:
             shutil.rmtree(self.socket_dir, ignore_errors=True)

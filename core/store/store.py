@@ -28,7 +28,7 @@ from psycopg.rows import dict_row
 from core.files import DiskFull, os_error, write_private
 from core.model import NeuronsError
 from core.settings import Settings
-from core.store.durable import WalSyncer
+from core.store.durable import WalSyncer, has_space, require_space
 from core.store.embedded import EmbeddedEngine, stop_orphan_engine
 from core.store.errors import EngineLost, StoreDamaged, StoreError
 from core.store.lock import DataDirLock
@@ -115,6 +115,8 @@ class Store:
         raise StoreError(f"cannot connect to the {self.kind} database: {last}")
 
     def _migrate(self) -> None:
+        if not self._pending_migrations():
+            return  # nothing to write: a store on a full disk still opens for reading
         with self.transaction() as cur:
             cur.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version ("
@@ -134,12 +136,23 @@ class Store:
                     "INSERT INTO schema_version (version, name) VALUES (%s, %s)", (version, name)
                 )
 
+    def _pending_migrations(self) -> bool:
+        with self.reading() as cur:
+            cur.execute("SELECT to_regclass('schema_version') IS NOT NULL AS present")
+            if not cur.fetchone()["present"]:
+                return True
+            cur.execute("SELECT version FROM schema_version")
+            done = {row["version"] for row in cur.fetchall()}
+        return any(version not in done for version, _, _ in migrations())
+
     # -- using ---------------------------------------------------------------------------------
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[psycopg.Cursor]:
         """A write transaction; when it returns, the commit is on disk (fsynced)."""
         with self._mutex:
+            if self.engine is not None:
+                require_space(self.engine.pgdata)
             with self._engine_call(writing=True) as cur:
                 yield cur
             self._made_durable()
@@ -242,12 +255,14 @@ class Store:
         except OSError as exc:
             raise os_error(exc, self.syncer.wal_dir, "make durable") from None
         self._commits += 1
-        if self._commits % CHECKPOINT_EVERY_COMMITS == 0:
-            self.checkpoint()
+        if self._commits % CHECKPOINT_EVERY_COMMITS == 0 and has_space(self.engine.pgdata):
+            self.checkpoint()  # (on a full disk the WAL keeps it; the next one does it)
 
     def checkpoint(self) -> None:
         with self._mutex:
             self._check_open()
+            if self.engine is not None:
+                require_space(self.engine.pgdata)
             self.conn.execute("CHECKPOINT")
             if self.syncer is not None:
                 self.syncer.sync_all()
@@ -270,16 +285,19 @@ class Store:
             return
         self._closed = True
         with self._mutex:
+            # On a (nearly) full disk a checkpoint would hang the engine: stop it hard instead;
+            # every acknowledged commit is in the fsynced WAL, which the next start replays.
+            roomy = self.engine is None or has_space(self.engine.pgdata)
             conn = getattr(self, "conn", None)
             if conn is not None and not conn.closed:
-                if self.syncer is not None:
+                if self.syncer is not None and roomy:
                     with contextlib.suppress(Exception):
                         conn.execute("CHECKPOINT")
                         self.syncer.sync_all()
                 with contextlib.suppress(Exception):
                     conn.close()
             if self.engine is not None:
-                self.engine.stop()
+                self.engine.stop(hard=not roomy)
             if self.lock is not None:
                 self.lock.release()
 
