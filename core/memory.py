@@ -381,6 +381,7 @@ class Memory:
     # -- export, import, profiles ----------------------------------------------------------------
 
     def export(self) -> dict[str, Any]:
+        self.store.require_sound(self.identity)
         with self.store.reading() as cur:
             neurons = q.all_neurons(cur, self.identity)
             edges = q.all_edges(cur, self.identity)

@@ -26,8 +26,9 @@ import psycopg
 from psycopg.rows import dict_row
 
 from core.files import DiskFull, os_error, write_private
-from core.model import NeuronsError
+from core.model import Identity, NeuronsError
 from core.settings import Settings
+from core.store import health
 from core.store.durable import WalSyncer, has_space, require_space
 from core.store.embedded import EmbeddedEngine, stop_orphan_engine
 from core.store.errors import EngineLost, StoreDamaged, StoreError
@@ -266,6 +267,19 @@ class Store:
             self.conn.execute("CHECKPOINT")
             if self.syncer is not None:
                 self.syncer.sync_all()
+
+    def check(self, identity: Identity | None = None) -> dict[str, Any]:
+        """Read every row (of `identity`) and cross-check it with the indexes: see health.py."""
+        with self.reading() as cur:
+            return health.check_store(cur, identity)
+
+    def require_sound(self, identity: Identity | None = None) -> None:
+        """Raise StoreDamaged unless every row (of `identity`) reads back whole (an export must
+        never write a partial file as if it were complete)."""
+        report = self.check(identity)
+        if not report["ok"]:
+            raise StoreDamaged(str(self.settings.data_dir) if self.engine else "the database server",
+                               "; ".join(report["problems"]))
 
     def device_id(self) -> uuid.UUID:
         """This install's anonymous device id, made at first open and kept in the data dir."""
