@@ -135,18 +135,18 @@ class Memory:
         fetched: dict[uuid.UUID, str] = {}
 
         def fetch(n: int):
-            with self.store.reading() as cur:
+            with self.store.reading(every_owner=True) as cur:
                 rows = q.pending_embeddings(cur, model, n)
             fetched.clear()
             fetched.update(rows)
             return rows
 
         def save(rows, name: str) -> None:
-            with self.store.transaction() as cur:
+            with self.store.transaction(every_owner=True) as cur:
                 q.save_embeddings(cur, rows, name, texts=fetched)
 
         def count() -> int:
-            with self.store.reading() as cur:
+            with self.store.reading(every_owner=True) as cur:
                 return q.count_pending_embeddings(cur, model)
 
         def load():
@@ -175,7 +175,7 @@ class Memory:
             from core.embed import ModelUnavailable  # noqa: PLC0415
 
             raise ModelUnavailable(self._embedder_error or "the embedding model is unavailable")
-        with self.store.transaction() as cur:
+        with self.store.transaction(every_owner=True) as cur:
             q.clear_embeddings(cur)
         return self.fill_vectors(progress)
 
@@ -221,7 +221,7 @@ class Memory:
             kind, attrs = understanding.kind, understanding.attrs
         neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs,
                         created_at=created_at)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             q.insert_neurons(cur, self.identity, [neuron])
             if understanding is not None and derive:
                 q.insert_edges(cur, self.identity, understanding.edges_for(neuron))
@@ -231,14 +231,14 @@ class Memory:
 
     def get(self, neuron_id: uuid.UUID | str) -> Neuron:
         nid = parse_uuid(neuron_id)
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             found = q.get_neurons(cur, self.identity, [nid])
         if nid not in found:
             raise NotFound(f"no neuron {nid}")
         return found[nid]
 
     def get_many(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             return q.get_neurons(cur, self.identity, ids)
 
     def edit(self, neuron_id: uuid.UUID | str, text: str | None = None,
@@ -248,7 +248,7 @@ class Memory:
             text = clean_text(text)
         if attrs is not None:
             attrs = clean_attrs(attrs)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
@@ -269,7 +269,7 @@ class Memory:
     def set_state(self, neuron_id: uuid.UUID | str, state: State | str) -> Neuron:
         """done, archived, trashed; `restored` is State.ACTIVE. Done reminders record done_at."""
         nid, state = parse_uuid(neuron_id), State.parse(state)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             current = q.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
                 raise NotFound(f"no neuron {nid}")
@@ -300,7 +300,7 @@ class Memory:
              limit: int = 100, offset: int = 0, order: str = "recent") -> list[Neuron]:
         if order not in ("recent", "updated", "due", "name"):
             raise InvalidInput(f"unknown order {order!r}")
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             return q.list_neurons(
                 cur, self.identity, kind=Kind.parse(kind) if kind else None,
                 states=[State.parse(s) for s in (states or [State.ACTIVE])],
@@ -308,13 +308,13 @@ class Memory:
             )
 
     def count(self) -> int:
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             return q.count_neurons(cur, self.identity)
 
     def search(self, text: str, limit: int = 20) -> list[Neuron]:
         """Keyword search alone (fast, no model): the fallback when the model is unavailable."""
         text = clean_text(text, what="query", allow_empty=True)
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             return [n for n, _ in q.keyword_search(cur, self.identity, text, limit)]
 
     # -- edges ---------------------------------------------------------------------------------
@@ -329,7 +329,7 @@ class Memory:
             raise InvalidInput("valid_from needs a time zone offset")
         edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=rel, weight=float(weight),
                     valid_from=valid_from, derived_by=derived_by)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             found = q.get_neurons(cur, self.identity, [a, b])
             for nid in (a, b):
                 if nid not in found:
@@ -345,7 +345,7 @@ class Memory:
     def unlink(self, edge_id: uuid.UUID | str, at: datetime | None = None) -> Edge:
         """Close a link: it stops being true at `at` (now); edges are never deleted."""
         eid = parse_uuid(edge_id, "edge id")
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             edge = q.close_edge(cur, self.identity, eid, at)
             if edge is None:
                 existing = q.get_edge(cur, self.identity, eid)
@@ -356,12 +356,12 @@ class Memory:
         return edge
 
     def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> list[Edge]:
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             return q.edges_of(cur, self.identity, [parse_uuid(neuron_id)], open_only=open_only)
 
     def neighbours(self, neuron_id: uuid.UUID | str, open_only: bool = True) -> list[tuple[Edge, Neuron]]:
         nid = parse_uuid(neuron_id)
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             edges = q.edges_of(cur, self.identity, [nid], open_only=open_only)
             others = q.get_neurons(cur, self.identity, [e.other(nid) for e in edges])
         return [(e, others[e.other(nid)]) for e in edges if e.other(nid) in others]
@@ -382,7 +382,7 @@ class Memory:
 
     def export(self) -> dict[str, Any]:
         self.store.require_sound(self.identity)
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             neurons = q.all_neurons(cur, self.identity)
             edges = q.all_edges(cur, self.identity)
         return {
@@ -398,8 +398,8 @@ class Memory:
         from core.portable import parse_export  # noqa: PLC0415
 
         neurons, edges = parse_export(data)
-        with self.store.transaction() as cur:
-            taken = q.existing_ids(cur, "neurons", [n.id for n in neurons])
+        with self.store.transaction(self.identity) as cur:
+            taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
             mine = q.get_neurons(cur, self.identity, list(taken))
             if taken - set(mine):
                 raise InvalidInput(f"{len(taken - set(mine))} neuron ids of the file belong to "
@@ -409,7 +409,7 @@ class Memory:
             for e in edges:
                 if e.from_id not in known or e.to_id not in known:
                     raise InvalidInput(f"link {e.id} points at a neuron the file does not hold")
-            taken_edges = q.existing_ids(cur, "neurons_edges", [e.id for e in edges])
+            taken_edges = q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges])
             new_edges = [e for e in edges if e.id not in taken_edges]
             q.insert_neurons(cur, self.identity, new_neurons)
             q.insert_edges(cur, self.identity, new_edges)
@@ -424,7 +424,7 @@ class Memory:
         if self.identity.device_id is None:
             raise InvalidInput("only an anonymous device's rows can be claimed")
         user = Identity(user_id=uuid.uuid4())
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             q.claim_device(cur, self.identity.device_id, user.user_id, name)
         return self.as_identity(user)
 
@@ -434,10 +434,12 @@ class Memory:
         from core.embed import model_status  # noqa: PLC0415
 
         model = model_status(self.store.settings.model_dir)
-        with self.store.reading() as cur:
+        with self.store.reading(every_owner=True) as cur:
             facts = q.engine_facts(cur)
             total = q.count_neurons(cur)
             pending = q.count_pending_embeddings(cur, model.get("name"))
+            security = q.row_security(cur) if self.store.kind == "server" else None
+        check = self.store.check(self.identity if self.store.kind == "server" else None)
         lock = self.store.lock.read_record() if self.store.lock else None
         engine = self.store.engine
         return {
@@ -451,6 +453,8 @@ class Memory:
             "schema_version": facts["schema"],
             "extensions": facts["extensions"],
             "neurons": total,
+            "store_check": check,
+            "row_security": security,
             "pending_vectors": pending,
             "model": model,
             "opened_in_s": round(self.store.opened_in_s, 3),

@@ -143,7 +143,7 @@ def _when_attrs(when) -> dict[str, Any]:
 
 
 def _contacts(memory: Memory) -> list[Neuron]:
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         return [neuron_from_row(r) for r in recall_sql.contacts(cur, memory.identity)]
 
 
@@ -189,7 +189,7 @@ def read(memory: Memory, text: str, kind: Kind | None, attrs: dict[str, Any],
 def _moved_from(memory: Memory, text: str, exclude: uuid.UUID | None) -> uuid.UUID | None:
     """The older active reminder a "moved to ..." reminder replaces: the newest that shares words."""
     mine = _content(MOVED_CUES.sub(" ", text))
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         terms = recall_sql.question_terms(cur, MOVED_CUES.sub(" ", text), "")
         rows = recall_sql.active_reminders_with(cur, memory.identity, terms)
     for r in rows:  # newest first
@@ -245,7 +245,7 @@ def _listed(attrs: dict[str, Any], plural: str, single: str) -> list[str]:
 def same_person_offers(memory: Memory, contact_id: uuid.UUID | None = None) -> list[Offer]:
     """Pairs of contacts that look like one person and are not linked as such yet."""
     contacts = _contacts(memory)
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         linked = recall_sql.links_of(cur, memory.identity, [c.id for c in contacts],
                                      relations=[Relation.SAME_PERSON])
     done = {frozenset((r["seed"], r["id"])) for r in linked}

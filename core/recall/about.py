@@ -85,7 +85,7 @@ def _names_of(n: Neuron) -> list[str]:
 
 def resolve(memory: Memory, name: str) -> tuple[list[Neuron], bool]:
     """(contacts, ambiguous): the contacts `name` designates, best first."""
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         rows = recall_sql.contacts(cur, memory.identity)
     contacts = {r["id"]: neuron_from_row(r) for r in rows}
     index = NameIndex((c.id, c.attrs, c.body) for c in contacts.values())
@@ -94,7 +94,7 @@ def resolve(memory: Memory, name: str) -> tuple[list[Neuron], bool]:
         best = max(f.strength for f in found)
         top = [contacts[f.contact_id] for f in found if f.strength == best]
         return top, len(top) > 1
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         rows = recall_sql.find_contacts(cur, memory.identity, name, RESOLVE_MIN_SIMILARITY)
     if not rows:
         return [], False
@@ -128,7 +128,7 @@ def _gather(memory: Memory, people: list[Neuron], limit: int,
         put(p, TIER_CONTACT, "the contact")
     ids = [p.id for p in people]
     twins: list[Neuron] = []
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         first = recall_sql.links_of(cur, memory.identity, ids)
         twin_ids = [r["id"] for r in first if r["e_relation_type"] == Relation.SAME_PERSON.value
                     and r["id"] not in ids]
@@ -184,13 +184,13 @@ def about(memory: Memory, name: str, limit: int = 50) -> About:
     if ambiguous:
         # twins are one person, not an ambiguity
         first = people[0]
-        with memory.store.reading() as cur:
+        with memory.store.reading(memory.identity) as cur:
             links = recall_sql.links_of(cur, memory.identity, [first.id], relations=[Relation.SAME_PERSON])
         same = {r["id"] for r in links} | {first.id}
         if not all(p.id in same for p in people):
             return About(name=name, contact=None, candidates=people)
         people = [first]
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         orgs = org_counts(r["attrs"] for r in recall_sql.contacts(cur, memory.identity))
     results, twins = _gather(memory, people[:1], limit, orgs)
     timeline = sorted(results, key=lambda r: r.neuron.created_at.timestamp()

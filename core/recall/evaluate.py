@@ -130,12 +130,12 @@ def fill_vectors(memory) -> int:
         return 0
     done = 0
     while True:
-        with memory.store.reading() as cur:
+        with memory.store.reading(memory.identity) as cur:
             batch = q.pending_embeddings(cur, emb.name, 256)
         if not batch:
             return done
         vecs = emb.embed([body for _, body in batch])
-        with memory.store.transaction() as cur:
+        with memory.store.transaction(memory.identity) as cur:
             q.save_embeddings(cur, [(nid, v) for (nid, _), v in zip(batch, vecs)], emb.name)
         done += len(batch)
 

@@ -209,7 +209,7 @@ def warm(memory: Memory) -> int:
     at 10k neurons; the desktop calls this on its worker at start. Returns the neurons indexed."""
     embedder_of(memory)
     idx = index_for(memory)
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         embedded = memory.store.kind == "embedded"
         idx.refresh(cur, recall_sql.change_stamp(cur), analyze=embedded,
                     margin=0 if embedded else RESCAN_MARGIN_SERVER)
@@ -240,7 +240,7 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
         if qvec is None and mode == "vector":
             return []
     idx = index_for(memory)
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         seq = recall_sql.change_stamp(cur)
         terms = recall_sql.question_terms(cur, topic, QUESTION_FILLER) if topical else []
         embedded = memory.store.kind == "embedded"
@@ -409,7 +409,7 @@ def _expand(memory: Memory, idx: RecallIndex, version: int, cands: dict, bm: np.
     pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
     pool = pool[:R.POOL]
     want = {c.id for c in pool} | {s.id for s in seeds}
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         links, rows = recall_sql.links_and_rows(
             cur, memory.identity, seeds=[s.id for s in seeds], pool=[c.id for c in pool],
             want=list(want), relations=EXPANDING_RELATIONS)

@@ -29,6 +29,7 @@ from core.files import DiskFull, os_error, write_private
 from core.model import Identity, NeuronsError
 from core.settings import Settings
 from core.store import health
+from core.store import queries as q
 from core.store.durable import WalSyncer, has_space, require_space
 from core.store.embedded import EmbeddedEngine, stop_orphan_engine
 from core.store.errors import EngineLost, StoreDamaged, StoreError
@@ -118,7 +119,7 @@ class Store:
     def _migrate(self) -> None:
         if not self._pending_migrations():
             return  # nothing to write: a store on a full disk still opens for reading
-        with self.transaction() as cur:
+        with self.transaction(every_owner=True) as cur:
             cur.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version ("
                 " version int PRIMARY KEY, name text NOT NULL,"
@@ -149,27 +150,34 @@ class Store:
     # -- using ---------------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[psycopg.Cursor]:
-        """A write transaction; when it returns, the commit is on disk (fsynced)."""
+    def transaction(self, owner: Identity | None = None, *,
+                    every_owner: bool = False) -> Iterator[psycopg.Cursor]:
+        """A write transaction for `owner`'s rows (or, `every_owner`, for store-wide work);
+        when it returns, the commit is on disk (fsynced)."""
         with self._mutex:
             if self.engine is not None:
                 require_space(self.engine.pgdata)
-            with self._engine_call(writing=True) as cur:
+            with self._engine_call(owner, every_owner, writing=True) as cur:
                 yield cur
             self._made_durable()
 
     @contextlib.contextmanager
-    def reading(self) -> Iterator[psycopg.Cursor]:
-        with self._mutex, self._engine_call(writing=False) as cur:
+    def reading(self, owner: Identity | None = None, *,
+                every_owner: bool = False) -> Iterator[psycopg.Cursor]:
+        """A read transaction for `owner`'s rows (or, `every_owner`, for store-wide work)."""
+        with self._mutex, self._engine_call(owner, every_owner, writing=False) as cur:
             yield cur
 
     @contextlib.contextmanager
-    def _engine_call(self, writing: bool) -> Iterator[psycopg.Cursor]:
+    def _engine_call(self, owner: Identity | None, every_owner: bool,
+                     writing: bool) -> Iterator[psycopg.Cursor]:
         """One transaction on a live engine; the engine's failures become sentences."""
         self._ready()
         committing = False
         try:
             with self.conn.transaction(), self.conn.cursor() as cur:
+                if self.engine is None:  # the server: row-level security sees only this owner
+                    q.name_owner(cur, owner, every_owner)
                 yield cur
                 committing = True
         except psycopg.Error as exc:
@@ -270,7 +278,7 @@ class Store:
 
     def check(self, identity: Identity | None = None) -> dict[str, Any]:
         """Read every row (of `identity`) and cross-check it with the indexes: see health.py."""
-        with self.reading() as cur:
+        with self.reading(identity, every_owner=identity is None) as cur:
             return health.check_store(cur, identity)
 
     def require_sound(self, identity: Identity | None = None) -> None:
