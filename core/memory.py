@@ -25,7 +25,9 @@ from core.settings import Settings, check_install
 from core.store import Store, open_store
 from core.store import queries as q
 from core.store.reader import StoreReader
-from core.validate import aware, clean_attrs, clean_text, parse_uuid
+from core.validate import (
+    MAX_WEIGHT, aware, clean_attrs, clean_text, number, optional_text, parse_limit, parse_uuid,
+)
 
 log = logging.getLogger(__name__)
 
@@ -247,11 +249,12 @@ class Memory:
              limit: int = 100, offset: int = 0, order: str = "recent") -> list[Neuron]:
         if order not in ("recent", "updated", "due", "name"):
             raise InvalidInput(f"unknown order {order!r}")
+        kind = Kind.parse(kind) if kind else None
+        states = [State.parse(s) for s in (states or [State.ACTIVE])]
+        limit = parse_limit(limit)
         with self.store.reading(self.identity) as cur:
             return q.list_neurons(
-                cur, self.identity, kind=Kind.parse(kind) if kind else None,
-                states=[State.parse(s) for s in (states or [State.ACTIVE])],
-                limit=limit, offset=offset, order=order,
+                cur, self.identity, kind=kind, states=states, limit=limit, offset=offset, order=order,
             )
 
     def count(self) -> int:
@@ -260,7 +263,7 @@ class Memory:
 
     def search(self, text: str, limit: int = 20) -> list[Neuron]:
         """Keyword search alone (fast, no model): the fallback when the model is unavailable."""
-        text = clean_text(text, what="query", allow_empty=True)
+        text, limit = clean_text(text, what="query", allow_empty=True), parse_limit(limit)
         with self.store.reading(self.identity) as cur:
             return [n for n, _ in q.keyword_search(cur, self.identity, text, limit)]
 
@@ -321,8 +324,9 @@ class Memory:
         if a == b:
             raise InvalidInput("a neuron cannot be linked to itself")
         aware(valid_from, "valid_from")
-        edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=rel, weight=float(weight),
-                    valid_from=valid_from, derived_by=derived_by)
+        edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=rel,
+                    weight=number(weight, "weight", limit=MAX_WEIGHT), valid_from=valid_from,
+                    derived_by=optional_text(derived_by, "derived_by"))
         with self.store.transaction(self.identity) as cur:
             found = q.get_neurons(cur, self.identity, [a, b])
             for nid in (a, b):
@@ -339,6 +343,7 @@ class Memory:
     def unlink(self, edge_id: uuid.UUID | str, at: datetime | None = None) -> Edge:
         """Close a link: it stops being true at `at` (now); edges are never deleted."""
         eid = parse_uuid(edge_id, "edge id")
+        aware(at, "at")
         with self.store.transaction(self.identity) as cur:
             edge = q.close_edge(cur, self.identity, eid, at)
             if edge is None:
@@ -379,10 +384,11 @@ class Memory:
     # -- recall (core/recall) --------------------------------------------------------------------
 
     def ask(self, question: str, limit: int = 10, **options: Any) -> list[Result]:
-        return self.recall.ask(clean_text(question, what="question"), limit=limit, **options)
+        return self.recall.ask(clean_text(question, what="question"), limit=parse_limit(limit),
+                               **options)
 
     def about(self, name: str, limit: int = 50) -> About:
-        return self.recall.about(clean_text(name, what="name"), limit=limit)
+        return self.recall.about(clean_text(name, what="name"), limit=parse_limit(limit))
 
     # -- export, import, profiles ----------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from typing import Any
 import psutil
 from py_pglite import PGliteConfig, PGliteManager
 
-from core.files import write_private
+from core.files import os_error, write_private
 from core.model import NeuronsError
 from core.settings import resources_dir
 from core.store.errors import StoreDamaged
@@ -160,19 +160,10 @@ class EmbeddedEngine:
                 f"the PGlite runtime is not installed in {self.runtime_dir}: run the setup command"
             )
         node = node_executable()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        os.chmod(self.data_dir, 0o700)
-        self.pgdata.mkdir(mode=0o700, exist_ok=True)
-        check_control_file(self.pgdata)
-        self.work_dir.mkdir(mode=0o700, exist_ok=True)
-        for name in ("package.json", "pglite_manager.js"):
-            write_private(self.work_dir / name, (self.runtime_dir / name).read_bytes())
-        link = self.work_dir / "node_modules"
-        if link.is_symlink() or link.exists():
-            if link.resolve() != modules.resolve():
-                link.unlink()
-        if not link.exists():
-            link.symlink_to(modules, target_is_directory=True)
+        try:
+            self._prepare_dirs(modules)
+        except OSError as exc:
+            raise os_error(exc, exc.filename or self.data_dir) from None
         # Unix socket paths are limited to ~107 bytes: a short private 0700 dir, one per start,
         # named by our pid so a later start can tell which are left by dead processes.
         remove_stale_socket_dirs()
@@ -208,6 +199,21 @@ class EmbeddedEngine:
                          daemon=True).start()
         log.info("embedded engine %s up in %.2fs", self.pid, time.monotonic() - t0)
         return f"host={self.socket_dir} dbname=postgres user=postgres password=postgres sslmode=disable"
+
+    def _prepare_dirs(self, modules: Path) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.data_dir, 0o700)
+        self.pgdata.mkdir(mode=0o700, exist_ok=True)
+        check_control_file(self.pgdata)
+        self.work_dir.mkdir(mode=0o700, exist_ok=True)
+        for name in ("package.json", "pglite_manager.js"):
+            write_private(self.work_dir / name, (self.runtime_dir / name).read_bytes())
+        link = self.work_dir / "node_modules"
+        if link.is_symlink() or link.exists():
+            if link.resolve() != modules.resolve():
+                link.unlink()
+        if not link.exists():
+            link.symlink_to(modules, target_is_directory=True)
 
     def _drain_now(self) -> None:
         proc = self.manager.process if self.manager else None

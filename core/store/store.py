@@ -64,7 +64,10 @@ class Store:
         self.restart_listeners: list[Callable[[str], None]] = []
         self.opened_in_s = 0.0
         t0 = time.monotonic()
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise os_error(exc, settings.data_dir) from None
         try:
             if self.kind == "embedded":
                 self._start_embedded()
