@@ -101,9 +101,9 @@ def parse_json(text: str, what: str) -> Any:
     except InvalidInput:
         raise
     except RecursionError:
-        raise InvalidInput(f"{what} is nested too deeply to read") from None
+        raise InvalidInput(f"{what}: nested too deeply to read") from None
     except json.JSONDecodeError as exc:
-        raise InvalidInput(f"{what} holds invalid JSON: {exc}") from None
+        raise InvalidInput(f"{what}: invalid JSON: {exc}") from None
 
 
 def parse_uuid(value: Any, what: str = "id") -> uuid.UUID:

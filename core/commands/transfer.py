@@ -39,7 +39,7 @@ def import_(memory, args) -> Answer:
         raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise NeuronsError(f"cannot read {args.file}: {exc}") from None
-    data = parse_json(raw, args.file)
+    data = parse_json(raw, f"cannot read {args.file}")
     counts = memory.import_(data)
     return Answer(counts, f"imported {counts['neurons']} neurons and {counts['edges']} links "
                           f"({counts['skipped']} already there)")
