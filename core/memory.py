@@ -8,6 +8,7 @@ every write is a method here. Listeners get one `Change` per committed write.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -47,6 +48,8 @@ class Memory:
         self.recall = Recall(self.reader, self.model.get)
         self.filler: EmbeddingFiller | None = None  # the background filler, when started
         self.listeners: list[Callable[[Change], None]] = []
+        if owns_store:  # the owner tells its listeners when the store's engine had to restart
+            store.restart_listeners.append(self._engine_restarted)
 
     @classmethod
     def open(cls, settings: Settings | None = None, identity: Identity | None = None) -> Memory:
@@ -115,7 +118,12 @@ class Memory:
             self.filler.stop(timeout=30)  # let a batch in flight finish before the store closes
             self.filler = None
         if self._owns_store:
+            with contextlib.suppress(ValueError):
+                self.store.restart_listeners.remove(self._engine_restarted)
             self.store.close()
+
+    def _engine_restarted(self, message: str) -> None:
+        self._changed("engine_restarted")
 
     def __enter__(self) -> Memory:
         return self

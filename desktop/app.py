@@ -179,6 +179,11 @@ class App:
         self.bridge.notify_changed(change)
 
     def _store_changed(self, change) -> None:
+        if change.action == "engine_restarted":  # the store restarted its engine: say so once
+            from desktop.notify import Notice  # noqa: PLC0415
+
+            self.banner.show(Notice("engine", "The database engine stopped and was restarted",
+                                    "Nothing you saved was lost."))
         if change.action == "captured" and change.origin == "socket" and change.ids:
             # saved by another program (a forwarded `neurons capture`, a second launch): say so
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")

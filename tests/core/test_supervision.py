@@ -115,3 +115,20 @@ def test_a_lost_server_connection_is_reopened(server_dsn, tmp_path):
         assert memory.get(kept.id).body == "on the server"
         assert store.conn.info.backend_pid != backend
         assert len(told) == 1 and "connection" in told[0]
+
+
+def test_the_memory_that_owns_the_store_tells_its_listeners_once(tmp_path):
+    memory = Memory(Store(Settings(data_dir=tmp_path / "data", embed_in_background=False)))
+    try:
+        heard = []
+        memory.listeners.append(heard.append)
+        view = memory.as_identity(Identity(device_id=uuid.uuid4()))  # a view does not tell again
+        view.listeners.append(heard.append)
+        os.kill(memory.store.engine.pid, signal.SIGKILL)
+        wait_for(lambda: heard)
+        time.sleep(0.5)
+        assert [c.action for c in heard] == ["engine_restarted"]
+        memory.capture("still works", kind="note")
+    finally:
+        memory.close()
+    assert memory.store.restart_listeners == []
