@@ -23,6 +23,7 @@ IDENTITY = Identity(device_id=uuid.UUID(int=7))
 def make_store(data_dir) -> str:
     """A closed store of ROWS notes; the path of the neurons table file."""
     with Store(Settings(data_dir=data_dir, embed_in_background=False)) as store:
+        (data_dir / "device_id").write_text(str(IDENTITY.device_id))  # the CLI's identity too
         with store.transaction() as cur:
             q.insert_neurons(cur, IDENTITY, [
                 Neuron(id=uuid.uuid4(), kind=Kind.NOTE, body=f"note {i} " + "z" * 300)
@@ -82,3 +83,16 @@ def test_an_empty_pg_control_is_named(damaged):
     done = run_cli("list", data_dir=data)
     assert done.returncode == 2 and "pg_control is empty" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_cli_names_the_damage_and_writes_no_partial_export(damaged, tmp_path):
+    data, table = damaged
+    os.truncate(table, os.path.getsize(table) // 2 // 8192 * 8192)
+    doctor = run_cli("doctor", data_dir=data)
+    assert doctor.returncode == 1, doctor.stderr
+    assert "damaged" in doctor.stderr and "neurons:" in doctor.stderr and "restore" in doctor.stderr
+    assert "Traceback" not in doctor.stderr
+    out = tmp_path / "export.json"
+    done = run_cli("export", str(out), data_dir=data)
+    assert done.returncode == 2 and "damaged" in done.stderr and "Traceback" not in done.stderr
+    assert not out.exists() and not list(tmp_path.glob("export.json*"))
