@@ -328,10 +328,10 @@ class App:
                 neuron = memory.capture(text, kind=kind or None, attrs=attrs or None)
             return {"neuron": neuron.to_json(edges=memory.edges(neuron.id))}
         if op == "search":
-            found = memory.search(str(message.get("text") or ""), limit=int(message.get("limit") or 20))
+            found = memory.search(str(message.get("text") or ""), limit=message.get("limit") or 20)
             return {"neurons": [n.to_json() for n in found]}
         if op == "ask":
-            results = memory.ask(str(message.get("text") or ""), limit=int(message.get("limit") or 10))
+            results = memory.ask(str(message.get("text") or ""), limit=message.get("limit") or 10)
             return {"results": [r.to_json() for r in results]}
         if op == "command":  # `neurons list/show/ask/...` while the app owns the data dir
             from core import commands  # noqa: PLC0415
