@@ -80,21 +80,22 @@ def test_kill_9_of_the_cli_loses_nothing_acknowledged(tmp_path, capsys):
     data, rng = tmp_path / "data", random.Random(5)
     acked: set[str] = set()
     kills = runs = 0
-    took = 1.5  # a first guess of one command's run time, refined as commands finish
+    took = None  # one whole command's run time, measured on the runs left to finish
     while kills < CLI_KILLS:
         runs += 1
         child = subprocess.Popen([sys.executable, "-m", "core.cli", "--data-dir", str(data), "capture",
                                   f"cli crash {runs}", "--kind", "note"], cwd=ROOT,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         t0 = time.monotonic()
-        try:
-            child.wait(rng.uniform(0.1, took))
+        try:  # every fifth run (and the first, which measures) finishes: a takeover after kills
+            child.wait(None if took is None or runs % 5 == 0 else rng.uniform(0.05, took))
         except subprocess.TimeoutExpired:
             child.kill()
             kills += 1
         out, err = child.communicate(timeout=60)
         if child.returncode == 0:
-            took = 0.7 * took + 0.3 * (time.monotonic() - t0) * 1.2
+            spent = time.monotonic() - t0
+            took = spent if took is None else 0.7 * took + 0.3 * spent
         else:
             assert child.returncode == -signal.SIGKILL, err  # refused only by being killed
         acked |= {line for line in out.split() if len(line) == 36}
