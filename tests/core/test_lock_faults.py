@@ -176,7 +176,8 @@ after = (signal.getsignal(signal.SIGTERM), os.environ.get("PATH"), os.getcwd(), 
 store.close()
 print(before == after, flush=True)
 """
-    env = {**os.environ, "PATH": "/usr/bin:/bin"}  # no node on it unless it is the system's
+    # no node on PATH unless it is the system's, and an option Node refuses: the engine gets neither
+    env = {**os.environ, "PATH": "/usr/bin:/bin", "NODE_OPTIONS": "--no-such-option"}
     done = subprocess.run([sys.executable, "-c", check, str(tmp_path / "data")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "True", done.stderr
