@@ -320,8 +320,8 @@ class Memory:
 
     def reschedule(self, neuron_id: uuid.UUID | str, due_at: datetime | None,
                    rrule: str | None) -> Neuron:
-        changes = remind.rescheduled(due_at, rrule)
-        return self._merge_attrs(parse_uuid(neuron_id), lambda _c: changes)
+        return self._merge_attrs(parse_uuid(neuron_id),
+                                 lambda current: remind.rescheduled(due_at, rrule, current.attrs.get("tz")))
 
     # -- edges ---------------------------------------------------------------------------------
 
@@ -428,6 +428,43 @@ class Memory:
         self._changed("imported", new_neurons)
         return {"neurons": len(new_neurons), "edges": len(new_edges),
                 "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges)}
+
+    def snapshot(self) -> tuple[list[Neuron], list[Edge]]:
+        """Every neuron and link of this identity, in one reading (what an import plans against
+        and an export writes); a damaged store raises StoreDamaged rather than give part of it."""
+        self.store.require_sound(self.identity)
+        with self.store.reading(self.identity) as cur:
+            return q.all_neurons(cur, self.identity), q.all_edges(cur, self.identity)
+
+    def apply_import(self, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+        """Write a planned import (core/interop plans it) in one transaction, all or nothing:
+        new neurons with their own ids and times, new body/attrs/state for neurons of this
+        identity, new links. Nothing derives from the text here: the file says what links."""
+        for n in [*neurons, *updates]:
+            clean_text(n.body, what=f"the text of {n.id}")
+            clean_attrs(n.attrs)
+        with self.store.transaction(self.identity) as cur:
+            taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
+            if taken:
+                raise InvalidInput(f"{len(taken)} neuron ids of the file are already in this store; "
+                                   "nothing was imported")
+            mine = q.get_neurons(cur, self.identity, [n.id for n in updates])
+            if len(mine) != len({n.id for n in updates}):
+                raise NotFound("a neuron the import updates is gone; nothing was imported")
+            known = {n.id for n in neurons} | set(mine)
+            ends = {nid for e in edges for nid in (e.from_id, e.to_id)} - known
+            if ends - set(q.get_neurons(cur, self.identity, list(ends))):
+                raise InvalidInput("a link of the import points at a neuron that is not there; "
+                                   "nothing was imported")
+            if q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
+                raise InvalidInput("link ids of the file are already in this store; nothing was imported")
+            q.insert_neurons(cur, self.identity, neurons)
+            q.update_neurons(cur, self.identity, updates)
+            q.insert_edges(cur, self.identity, edges)
+        if neurons or updates or edges:
+            self._changed("imported", [*neurons, *updates], ids=[*(n.id for n in neurons),
+                                                                 *(n.id for n in updates)] or
+                          [e.from_id for e in edges])
 
     def claim(self, profile_name: str) -> Memory:
         """Create a local profile that takes over every row of this device, in one transaction."""

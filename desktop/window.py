@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import State
-from desktop import ops, theme
+from desktop import ops, theme, transfer
 from desktop.detail import Context, DetailPane
 from desktop.notify import Notice, Notifier
 from desktop.rows import RowList
@@ -347,6 +347,7 @@ class MainWindow(QMainWindow):
         self.sidebar.blockSignals(True)
         self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
         self.sidebar.blockSignals(False)
+        self.transfer = transfer.install(self)  # File > Import/Export, and files dropped here
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
