@@ -181,3 +181,20 @@ print(before == after, flush=True)
     done = subprocess.run([sys.executable, "-c", check, str(tmp_path / "data")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "True", done.stderr
+
+
+def test_a_cli_command_waits_for_another_short_command(tmp_path):
+    """Case 5: `neurons capture` while another command holds the data dir for a moment saves the
+    text once that command is done, instead of refusing it."""
+    from tests.conftest import run_cli  # noqa: PLC0415
+
+    data = tmp_path / "data"
+    child = subprocess.Popen([sys.executable, "-c", HOLD_BRIEFLY, str(data), "2"], cwd=ROOT,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "held"
+        done = run_cli("capture", "saved after the wait", "--kind", "note", data_dir=data)
+        assert done.returncode == 0, done.stderr
+    finally:
+        child.wait()
+    assert "saved after the wait" in run_cli("list", data_dir=data).stdout
