@@ -241,6 +241,23 @@ class Memory:
         self._changed("state", [neuron])
         return neuron
 
+    def revert(self, before: Neuron, *, after: Neuron | None = None) -> Neuron:
+        """Undo: write back the body, attrs and state `before` held, on the same row (never a
+        copy). With `after` (what the call being undone returned), refuse when the row has
+        changed since, rather than silently losing that later change."""
+        nid = parse_uuid(before.id)
+        with self.store.transaction() as cur:
+            current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+            if current is None:
+                raise NotFound(f"no neuron {nid}")
+            if after is not None and current.updated_at != after.updated_at:
+                raise InvalidInput(f"“{current.title}” changed since; nothing was undone")
+            body = before.body if before.body != current.body else None
+            neuron = q.update_neuron(cur, self.identity, nid, body=body,
+                                     attrs=clean_attrs(dict(before.attrs)), state=before.state)
+        self._changed("edited" if body is not None else "state", [neuron])
+        return neuron
+
     def done(self, neuron_id: uuid.UUID | str) -> Neuron:
         return self.set_state(neuron_id, State.DONE)
 

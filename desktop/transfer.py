@@ -1,6 +1,6 @@
 """File → Import… / Export… and dropping a file on the window (core/interop does the work).
 
-`install(window)` adds the File menu and the drop handler. An import runs on the worker with a
+`install(window)` adds Import and Export to the window's File menu, and the drop handler. An import runs on the worker with a
 progress dialog (it appears only when an import takes a while), then a summary says what was
 created, updated and left as it was, and every skipped item with the reason. Export asks for a
 format (JSON, vCard 4.0 or 3.0, iCalendar, a Markdown vault), which kind of neurons, and whether
@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel,
     QListWidget, QMainWindow, QMessageBox, QProgressDialog, QVBoxLayout, QWidget,
@@ -51,15 +52,19 @@ class Transfer(QObject):
         self.ctx = window.ctx
         self.summary: Summary | None = None
         self.progress: QProgressDialog | None = None
-        menu = window.menuBar().addMenu("&File")
-        self.import_action = menu.addAction("&Import…")
-        self.import_action.triggered.connect(self.choose_import)
-        self.import_folder_action = menu.addAction("Import a &Folder…")
+        # into the window's File menu, at the place it keeps for them
+        menu, at = window.file_menu, window.file_menu_at
+
+        def add(text: str, slot) -> QAction:
+            action = QAction(text, menu)
+            action.triggered.connect(slot)
+            menu.insertAction(at, action)
+            return action
+
+        self.import_action = add("&Import…", self.choose_import)
+        self.import_folder_action = add("Import a &Folder…", self.choose_import_folder)
         self.import_folder_action.setToolTip("A folder of .vcf or .ics files, or a Markdown vault")
-        self.import_folder_action.triggered.connect(self.choose_import_folder)
-        menu.addSeparator()
-        self.export_action = menu.addAction("&Export…")
-        self.export_action.triggered.connect(self.choose_export)
+        self.export_action = add("&Export…", self.choose_export)
         self.ctx.worker.progress.connect(self._progress)
         window.setAcceptDrops(True)
         window.installEventFilter(self)

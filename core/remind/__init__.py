@@ -63,6 +63,16 @@ def local_zone() -> tzinfo:
         return datetime.now().astimezone().tzinfo or timezone.utc
 
 
+def reload_local_zone() -> None:
+    """The system's time zone changed: read it again (tzlocal keeps the first one it found)."""
+    try:
+        import tzlocal  # noqa: PLC0415
+
+        tzlocal.reload_localzone()
+    except Exception:  # nothing configured to reload: local_zone() falls back by itself
+        log.debug("the local time zone could not be read again", exc_info=True)
+
+
 # Names of UTC itself (a calendar writes these times with "Z").
 UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "GMT", "Etc/GMT", "Zulu", "Etc/Zulu"})
 
@@ -440,15 +450,17 @@ def notified(neuron: Neuron, now: datetime) -> tuple[dict[str, object], Alarm] |
     changes: dict[str, object] = {"notified_at": iso(now)}
     series = _series(neuron)
     due_at = current_due(neuron)
-    if series is not None and due_at is not None and alarm.due_at > due_at:
-        # the next occurrence has come: the series moves to the latest occurrence not after now
-        # (an alarm offset makes it fire before its occurrence: that occurrence, at least)
+    if series is not None and due_at is not None:
+        # later occurrences have come too (the app was closed, the machine slept): the series
+        # moves to the latest occurrence not after now, so those passed make one showing (an
+        # alarm offset makes it fire before its occurrence: that occurrence, at least)
         try:
             latest, rule = _latest_not_after(series, due_at, max(now, alarm.due_at))
         except InvalidInput:
             latest, rule = alarm.due_at, series.rrule
-        changes.update(due_at=iso(latest), rrule=rule, snoozed_until=None)
-        alarm = Alarm(neuron, alarm.fire_at, latest)
+        if latest > due_at:
+            changes.update(due_at=iso(latest), rrule=rule, snoozed_until=None)
+            alarm = Alarm(neuron, alarm.fire_at, latest)
     return changes, alarm
 
 
@@ -498,6 +510,6 @@ def rescheduled(due_at: datetime | None, rrule: str | None, tz: str | None = Non
 __all__ = [
     "Alarm", "Clock", "SNOOZE_DEFAULT", "Series", "UTC_NAMES", "as_of", "completed", "current_due",
     "due", "ended", "is_overdue", "iso", "local_zone", "local_zone_name", "missed", "next_alarm",
-    "next_occurrence", "notified", "occurrences", "parse_time", "rescheduled", "rule_text",
-    "snoozed", "upcoming", "utcnow", "validate_rrule", "zone",
+    "next_occurrence", "notified", "occurrences", "parse_time", "reload_local_zone", "rescheduled",
+    "rule_text", "snoozed", "upcoming", "utcnow", "validate_rrule", "zone",
 ]

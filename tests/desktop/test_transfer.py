@@ -41,7 +41,8 @@ def drag(window, paths: list[Path], kind=QDragEnterEvent):
 
 
 def test_file_menu_import_shows_a_summary(app, qtbot, monkeypatch):
-    assert menu_texts(app.window) == ["&Import…", "Import a &Folder…", "&Export…"]
+    assert menu_texts(app.window) == ["Quick capture…", "&Import…", "Import a &Folder…", "&Export…",
+                                      "Close window", "Quit Neurons"]
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         staticmethod(lambda *a, **k: (str(FILES / "google.vcf"), "")))
     app.window.transfer.import_action.trigger()
