@@ -246,7 +246,7 @@ class Memory:
         copy). With `after` (what the call being undone returned), refuse when the row has
         changed since, rather than silently losing that later change."""
         nid = parse_uuid(before.id)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             current = q.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
                 raise NotFound(f"no neuron {nid}")
