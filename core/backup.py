@@ -118,7 +118,8 @@ def take(store, now: datetime | None = None) -> Backup:
     """Write a backup of the whole store now, then drop the ones no tier keeps."""
     _require_embedded(store)
     now = now or datetime.now().astimezone()
-    with store.reading() as cur:  # one instant: the rows and the stamp that goes with them
+    # one instant: the rows and the stamp that goes with them, of every owner
+    with store.reading(every_owner=True) as cur:
         tables = snapshot.read(cur)
         stamp = snapshot.stamp(cur)
     header = {"format": FORMAT, "app_version": __version__, "taken_at": now.isoformat(),
@@ -296,7 +297,7 @@ def restore(store, path: Path | str, now: datetime | None = None) -> dict[str, A
             if row["claimed_device"] == there:
                 row["claimed_device"] = here
     before = take(store, now)
-    with store.transaction() as cur:
+    with store.transaction(every_owner=True) as cur:
         current = {table: json.loads(rows) for table, (_, rows) in snapshot.read(cur).items()}
         _write_difference(cur, current, checked)
     return {"restored": str(path), "before": str(before.path), "neurons": len(checked["neurons"]),
@@ -344,7 +345,7 @@ class AutoBackup:
         newest = backups[0] if backups else None
         if newest is not None and not is_due(newest.taken_at, True, now):
             return False  # too soon: the store is not even asked
-        with store.reading() as cur:
+        with store.reading(every_owner=True) as cur:
             current = snapshot.stamp(cur)
         if newest is None:
             return is_due(None, current[1] + current[2] + current[6] > 0, now)
