@@ -4,7 +4,10 @@ The running desktop app holds the **instance lock** of its data dir and listens 
 beside it, in a private directory ($XDG_RUNTIME_DIR/neurons, else /tmp/neurons-<uid>, mode 0700,
 owned by us). Both are named by a hash of the data dir's resolved path, so the path stays short.
 
-Protocol: one JSON object per line. The client sends one request and reads one reply:
+Protocol: one JSON object per line. The client sends one request and reads one reply. Every
+request carries `"protocol": PROTOCOL` and every reply answers with the server's; a peer that
+speaks another version is refused with a message saying which side to update (an old CLI and a
+new app never misread each other):
 
     {"op": "ping"}                                   -> {"ok": true, "pid": 123, "version": "..."}
     {"op": "show"}                                   -> {"ok": true}       (raise the main window)
@@ -13,12 +16,16 @@ Protocol: one JSON object per line. The client sends one request and reads one r
                                                      -> {"ok": true, "neuron": {...}}
     {"op": "search", "text": "...", "limit": 20}     -> {"ok": true, "neurons": [{...}, ...]}
     {"op": "ask", "text": "...", "limit": 10}        -> {"ok": true, "results": [{...}, ...]}
+    {"op": "command", "argv": ["list", "--json", "--"]}
+                                                     -> {"ok": true, "code": 0, "stdout": "...", "stderr": ""}
+                                                        (any `neurons` command, run on the app's memory)
     {"op": "status"}                                 -> {"ok": true, ...what the app shows...}
     {"op": "quit"}                                   -> {"ok": true}
     anything refused                                 -> {"ok": false, "error": "a sentence"}
 
-Contract used by `neurons capture`: `forward_capture(data_dir, text, kind, attrs) -> dict | None`
-returns the saved neuron's JSON when a running instance took the capture, None when none runs.
+`neurons ...` forwards its whole command line (op "command", see core/commands); a second
+launch of the desktop with --capture uses `forward_capture(data_dir, text, kind, attrs) -> dict |
+None`: the saved neuron's JSON when a running instance took the capture, None when none runs.
 
 Only the process holding the instance lock removes a socket file (one left by a crash): a client
 that cannot connect just reports that no instance runs.
@@ -44,6 +51,8 @@ from core.model import NeuronsError
 
 log = logging.getLogger(__name__)
 
+# The version of the protocol below; bump it when a request or reply changes meaning.
+PROTOCOL = 1
 # A request or reply line may hold a 2 MB body, JSON-escaped.
 MAX_LINE = 16 * 1024 * 1024
 CONNECT_TIMEOUT_S = 2.0
@@ -112,7 +121,7 @@ def request(data_dir: Path | str, message: dict[str, Any], *,
                 return None  # a socket left by a crashed app: nobody listens
             raise
         sock.settimeout(timeout)
-        sock.sendall(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+        sock.sendall(json.dumps({**message, "protocol": PROTOCOL}, ensure_ascii=False).encode() + b"\n")
         try:
             line = _read_line(sock)
         except (TimeoutError, OSError) as exc:
@@ -127,6 +136,10 @@ def request(data_dir: Path | str, message: dict[str, Any], *,
         raise InstanceError("the running Neurons app answered something that is not JSON") from None
     if not isinstance(reply, dict):
         raise InstanceError("the running Neurons app answered something that is not an object")
+    if reply.get("protocol") != PROTOCOL:
+        raise InstanceError(
+            f"the running Neurons app speaks instance protocol {reply.get('protocol', 'none')}, "
+            f"this command {PROTOCOL}: quit the app and start the same version as this command")
     if not reply.get("ok"):
         raise InstanceError(str(reply.get("error") or "the running Neurons app refused the request"))
     return reply
@@ -280,6 +293,10 @@ class InstanceServer:
                 message = json.loads(line)
                 if not isinstance(message, dict) or not isinstance(message.get("op"), str):
                     raise InstanceError("a request is a JSON object with an 'op'")
+                if message.get("protocol") != PROTOCOL:
+                    raise InstanceError(
+                        f"this Neurons app speaks instance protocol {PROTOCOL}, the request "
+                        f"{message.get('protocol', 'none')}: use the command of the same version")
                 if message["op"] == "ping":
                     reply = {"pid": os.getpid(), "version": __version__}
                 else:
@@ -292,11 +309,12 @@ class InstanceServer:
             except Exception as exc:  # the app keeps serving; the client learns it failed
                 log.exception("instance request failed")
                 reply = {"ok": False, "error": f"the app failed: {type(exc).__name__}: {exc}"}
+            reply["protocol"] = PROTOCOL
             try:
                 conn.sendall(json.dumps(reply, ensure_ascii=False, default=str).encode() + b"\n")
             except OSError:
                 log.warning("the client left before its reply was sent")
 
 
-__all__ = ["InstanceError", "InstanceLock", "InstanceServer", "forward_capture", "is_running",
+__all__ = ["PROTOCOL", "InstanceError", "InstanceLock", "InstanceServer", "forward_capture", "is_running",
            "lock_path", "request", "runtime_dir", "socket_path"]

@@ -1,109 +1,50 @@
-"""Memory: the one façade every caller uses (CLI, desktop, scheduler, eval, tests).
+"""Memory: the one façade every caller uses (CLI, desktop, scheduler, eval, MCP, tests).
 
 Each call is scoped to the Memory's Identity and runs in one transaction: it either happens whole
-and is on disk when it returns, or raises a NeuronsError and leaves the store as it was.
+and is on disk when it returns, or raises a NeuronsError and leaves the store as it was. The
+rooms behind it only read (capture, recall: through `self.reader`) or only compute (remind);
+every write is a method here. Listeners get one `Change` per committed write.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
-from core import __version__
+from core import capture, remind
+from core.changes import Change, current_origin
+from core.embed import EmbeddingFiller, SentenceModel, variant_name
+from core.interop.json import build_export, parse_export
 from core.model import (
-    Edge, Identity, InvalidInput, Kind, Neuron, NotFound, Relation, State,
+    Edge, Identity, InvalidInput, Kind, Neuron, NeuronsError, NotFound, Relation, State,
 )
-from core.settings import Settings
+from core.recall import About, Recall, Result
+from core.settings import Settings, check_install
 from core.store import Store, open_store
 from core.store import queries as q
+from core.store.reader import StoreReader
+from core.validate import aware, clean_attrs, clean_text, parse_uuid
 
 log = logging.getLogger(__name__)
 
-MAX_BODY_BYTES = 2 * 1024 * 1024
-EMBED_THREADS = 1  # leave the other core to the GUI and the engine
-EXPORT_FORMAT = "neurons-export/1"
-
-
-def clean_text(text: Any, *, what: str = "text", allow_empty: bool = False) -> str:
-    """Refuse what Postgres or a person cannot keep faithfully; keep everything else as typed."""
-    if not isinstance(text, str):
-        raise InvalidInput(f"{what} must be a string, not {type(text).__name__}")
-    if "\x00" in text:
-        raise InvalidInput(f"{what} contains a NUL byte (\\x00), which cannot be stored; remove it")
-    try:
-        size = len(text.encode("utf-8"))
-    except UnicodeEncodeError as exc:
-        raise InvalidInput(
-            f"{what} contains an unpaired surrogate at position {exc.start}; it is not valid Unicode"
-        ) from None
-    if size > MAX_BODY_BYTES:
-        raise InvalidInput(f"{what} is {size:,} bytes; the limit is {MAX_BODY_BYTES:,}")
-    if not allow_empty and not text.strip():
-        raise InvalidInput(f"{what} is empty")
-    return text
-
-
-def clean_attrs(attrs: Any) -> dict[str, Any]:
-    if attrs is None:
-        return {}
-    if not isinstance(attrs, dict):
-        raise InvalidInput("attrs must be a JSON object")
-
-    def walk(value: Any, path: str) -> None:
-        if isinstance(value, str):
-            clean_text(value, what=f"attrs{path}", allow_empty=True)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                clean_text(str(k), what=f"an attrs key at {path or '/'}", allow_empty=True)
-                walk(v, f"{path}.{k}")
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(v, f"{path}[{i}]")
-        elif not (value is None or isinstance(value, (bool, int, float))):
-            raise InvalidInput(f"attrs{path} holds a {type(value).__name__}, which JSON cannot")
-
-    walk(attrs, "")
-    return attrs
-
-
-def parse_uuid(value: Any, what: str = "id") -> uuid.UUID:
-    if isinstance(value, uuid.UUID):
-        return value
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        raise InvalidInput(f"{what} {value!r} is not a valid id") from None
-
-
-# One model per process, loaded on first use: model dir -> Embedder, or the reason it failed.
-_EMBEDDERS: dict[Any, Any] = {}
-_EMBEDDERS_LOCK = threading.Lock()
-
-
-def _load_embedder(model_dir):
-    from core.embed import Embedder, ModelUnavailable  # noqa: PLC0415
-
-    with _EMBEDDERS_LOCK:
-        if model_dir not in _EMBEDDERS:
-            try:
-                _EMBEDDERS[model_dir] = Embedder.load(model_dir, threads=EMBED_THREADS)
-            except ModelUnavailable as exc:
-                _EMBEDDERS[model_dir] = str(exc)
-                log.warning("meaning search is off, keyword search still works: %s", exc)
-        found = _EMBEDDERS[model_dir]
-    return None if isinstance(found, str) else found
+# Reminders are read from the store in pages of this size.
+REMINDER_PAGE = 500
 
 
 class Memory:
-    def __init__(self, store: Store, identity: Identity | None = None, *, owns_store: bool = True):
+    def __init__(self, store: Store, identity: Identity | None = None, *, owns_store: bool = True,
+                 model: SentenceModel | None = None):
         self.store = store
         self.identity = identity or Identity(device_id=store.device_id())
         self._owns_store = owns_store
-        self.filler = None  # the background EmbeddingFiller, when started
-        self.listeners: list[Callable[[str, uuid.UUID], None]] = []
+        # one model per store's Memory, shared with its identity views (loaded on first use)
+        self.model = model or SentenceModel(store.settings.model_dir)
+        self.reader = StoreReader(store, self.identity)
+        self.recall = Recall(self.reader, self.model.get)
+        self.filler: EmbeddingFiller | None = None  # the background filler, when started
+        self.listeners: list[Callable[[Change], None]] = []
 
     @classmethod
     def open(cls, settings: Settings | None = None, identity: Identity | None = None) -> Memory:
@@ -113,49 +54,35 @@ class Memory:
         return memory
 
     def as_identity(self, identity: Identity) -> Memory:
-        """Another identity's view over the same store (the store stays with this Memory)."""
-        return Memory(self.store, identity, owns_store=False)
+        """Another identity's view over the same store and model (both stay with this Memory)."""
+        return Memory(self.store, identity, owns_store=False, model=self.model)
 
     # -- vectors (core/embed) ---------------------------------------------------------------------
 
     def embedder(self):
         """The loaded sentence model, shared by queries and the filler; None when unavailable."""
-        return _load_embedder(self.store.settings.model_dir)
+        return self.model.get()
 
-    @property
-    def _embedder_error(self) -> str | None:
-        found = _EMBEDDERS.get(self.store.settings.model_dir)
-        return found if isinstance(found, str) else None
-
-    def _new_filler(self):
-        from core.embed import EmbeddingFiller, ModelUnavailable, variant_name  # noqa: PLC0415
-
-        model = variant_name("fp32")
-
+    def _new_filler(self) -> EmbeddingFiller:
+        name = variant_name("fp32")
         fetched: dict[uuid.UUID, str] = {}
 
         def fetch(n: int):
             with self.store.reading() as cur:
-                rows = q.pending_embeddings(cur, model, n)
+                rows = q.pending_embeddings(cur, name, n)
             fetched.clear()
             fetched.update(rows)
             return rows
 
-        def save(rows, name: str) -> None:
+        def save(rows, model_name: str) -> None:
             with self.store.transaction() as cur:
-                q.save_embeddings(cur, rows, name, texts=fetched)
+                q.save_embeddings(cur, rows, model_name, texts=fetched)
 
         def count() -> int:
             with self.store.reading() as cur:
-                return q.count_pending_embeddings(cur, model)
+                return q.count_pending_embeddings(cur, name)
 
-        def load():
-            embedder = self.embedder()
-            if embedder is None:
-                raise ModelUnavailable(self._embedder_error or "the embedding model is unavailable")
-            return embedder
-
-        return EmbeddingFiller(fetch, save, load, count_pending=count)
+        return EmbeddingFiller(fetch, save, self.model.require, count_pending=count)
 
     def start_background(self) -> None:
         """Fill missing vectors on a background thread; captures wake it."""
@@ -167,14 +94,16 @@ class Memory:
         """Embed every neuron (of any identity) still without a current vector; returns how many."""
         return self._new_filler().run_until_idle(progress)
 
+    def pending_vectors(self) -> int:
+        """How many neurons (of any identity) still wait for their vector."""
+        with self.store.reading() as cur:
+            return q.count_pending_embeddings(cur, variant_name("fp32"))
+
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Compute every vector of the store again (after a model change, or to repair). Vectors
         are derived data the store keeps for all identities, like the filler's queue; an
         interrupted reindex is finished by the background filler."""
-        if self.embedder() is None:
-            from core.embed import ModelUnavailable  # noqa: PLC0415
-
-            raise ModelUnavailable(self._embedder_error or "the embedding model is unavailable")
+        self.model.require()
         with self.store.transaction() as cur:
             q.clear_embeddings(cur)
         return self.fill_vectors(progress)
@@ -192,16 +121,26 @@ class Memory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _changed(self, what: str, neuron_id: uuid.UUID) -> None:
-        if self.filler is not None and what in ("captured", "edited"):
+    def _changed(self, action: str, neurons: list[Neuron] | None = None,
+                 ids: list[uuid.UUID] | None = None) -> None:
+        if self.filler is not None and action in ("captured", "edited", "imported"):
             self.filler.wake()
+        change = Change(action, tuple(ids or [n.id for n in neurons or []]),
+                        frozenset(n.kind for n in neurons or []), current_origin())
         for listener in list(self.listeners):
             try:
-                listener(what, neuron_id)
+                listener(change)
             except Exception:  # a listener must never undo a committed write
-                log.exception("listener failed on %s %s", what, neuron_id)
+                log.exception("listener failed on %s", change)
 
     # -- neurons -------------------------------------------------------------------------------
+
+    def preview(self, text: str, kind: Kind | str | None = None, attrs: dict[str, Any] | None = None,
+                *, now: datetime | None = None) -> capture.Understanding:
+        """What `capture(text, kind, attrs)` would make of the text, without saving anything."""
+        text = clean_text(text)
+        return capture.read(self.reader, text, Kind.parse(kind) if kind else None,
+                            dict(clean_attrs(attrs)), now=aware(now, "now"))
 
     def capture(
         self, text: str, kind: Kind | str | None = None, attrs: dict[str, Any] | None = None, *,
@@ -210,14 +149,11 @@ class Memory:
         """Save a neuron now (never waits for the model). With no kind, it is inferred from the text."""
         text = clean_text(text)
         attrs = dict(clean_attrs(attrs))
-        if created_at is not None and created_at.tzinfo is None:
-            raise InvalidInput("created_at needs a time zone offset")
+        aware(created_at, "created_at")
         understanding = None
         if kind is None or derive:
-            from core import capture as understand  # noqa: PLC0415 - keeps start-up light
-
-            understanding = understand.read(self, text, Kind.parse(kind) if kind else None, attrs,
-                                            now=created_at)
+            understanding = capture.read(self.reader, text, Kind.parse(kind) if kind else None,
+                                         attrs, now=created_at)
             kind, attrs = understanding.kind, understanding.attrs
         neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs,
                         created_at=created_at)
@@ -226,20 +162,18 @@ class Memory:
             if understanding is not None and derive:
                 q.insert_edges(cur, self.identity, understanding.edges_for(neuron))
             saved = q.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
-        self._changed("captured", saved.id)
+        self._changed("captured", [saved])
         return saved
 
     def get(self, neuron_id: uuid.UUID | str) -> Neuron:
         nid = parse_uuid(neuron_id)
-        with self.store.reading() as cur:
-            found = q.get_neurons(cur, self.identity, [nid])
+        found = self.reader.neurons([nid])
         if nid not in found:
             raise NotFound(f"no neuron {nid}")
         return found[nid]
 
     def get_many(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
-        with self.store.reading() as cur:
-            return q.get_neurons(cur, self.identity, ids)
+        return self.reader.neurons(ids)
 
     def edit(self, neuron_id: uuid.UUID | str, text: str | None = None,
              attrs: dict[str, Any] | None = None) -> Neuron:
@@ -252,19 +186,32 @@ class Memory:
             neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
-        self._changed("edited", nid)
+        self._changed("edited", [neuron])
         return neuron
 
     def update_attrs(self, neuron_id: uuid.UUID | str, **changes: Any) -> Neuron:
         """Merge keys into attrs (None removes a key), e.g. update_attrs(id, due_at=...)."""
-        current = self.get(neuron_id)
-        attrs = dict(current.attrs)
-        for key, value in changes.items():
-            if value is None:
-                attrs.pop(key, None)
-            else:
-                attrs[key] = value.isoformat() if isinstance(value, datetime) else value
-        return self.edit(current.id, attrs=attrs)
+        return self._merge_attrs(parse_uuid(neuron_id), lambda _current: changes)
+
+    def _merge_attrs(self, nid: uuid.UUID, changes_of: Callable[[Neuron], dict[str, Any] | None],
+                     ) -> Neuron:
+        """Read the row, compute the attrs to change from it, write them: one transaction."""
+        with self.store.transaction() as cur:
+            current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+            if current is None:
+                raise NotFound(f"no neuron {nid}")
+            changes = changes_of(current)
+            if not changes:
+                return current
+            attrs = dict(current.attrs)
+            for key, value in changes.items():
+                if value is None:
+                    attrs.pop(key, None)
+                else:
+                    attrs[key] = value.isoformat() if isinstance(value, datetime) else value
+            neuron = q.update_neuron(cur, self.identity, nid, attrs=clean_attrs(attrs))
+        self._changed("edited", [neuron])
+        return neuron
 
     def set_state(self, neuron_id: uuid.UUID | str, state: State | str) -> Neuron:
         """done, archived, trashed; `restored` is State.ACTIVE. Done reminders record done_at."""
@@ -281,7 +228,7 @@ class Memory:
                 else:
                     attrs.pop("done_at", None)
             neuron = q.update_neuron(cur, self.identity, nid, state=state, attrs=attrs)
-        self._changed("state", nid)
+        self._changed("state", [neuron])
         return neuron
 
     def done(self, neuron_id: uuid.UUID | str) -> Neuron:
@@ -317,6 +264,54 @@ class Memory:
         with self.store.reading() as cur:
             return [n for n, _ in q.keyword_search(cur, self.identity, text, limit)]
 
+    # -- reminders (the rules are core/remind's) -----------------------------------------------
+
+    def reminders(self) -> list[Neuron]:
+        """Every active reminder of this identity."""
+        out: list[Neuron] = []
+        offset = 0
+        while True:
+            page = self.list(Kind.REMINDER, [State.ACTIVE], limit=REMINDER_PAGE, offset=offset,
+                             order="due")
+            out.extend(page)
+            if len(page) < REMINDER_PAGE:
+                return out
+            offset += REMINDER_PAGE
+
+    def mark_notified(self, neuron_id: uuid.UUID | str, now: datetime) -> remind.Alarm | None:
+        """Record that the reminder was shown at `now`, if it is still due (read again in the
+        transaction: another action may have handled it meanwhile). Returns what was shown."""
+        shown: list[remind.Alarm] = []
+
+        def changes(current: Neuron):
+            found = remind.notified(current, now)
+            if found is None:
+                return None
+            shown.append(found[1])
+            return found[0]
+
+        saved = self._merge_attrs(parse_uuid(neuron_id), changes)
+        if not shown:
+            return None
+        return remind.Alarm(saved, shown[0].fire_at, shown[0].due_at)
+
+    def complete(self, neuron_id: uuid.UUID | str, now: datetime) -> Neuron:
+        """Done: a one-off reminder is marked done; a recurring one moves to its next occurrence
+        after `now` (and is marked done when its rule has none left)."""
+        nid = parse_uuid(neuron_id)
+        moved = remind.completed(self.get(nid), now)
+        return self.done(nid) if moved is None else self._merge_attrs(nid, lambda _c: moved)
+
+    def snooze(self, neuron_id: uuid.UUID | str, now: datetime,
+               for_: timedelta = remind.SNOOZE_DEFAULT, until: datetime | None = None) -> Neuron:
+        changes = remind.snoozed(now, for_, until)
+        return self._merge_attrs(parse_uuid(neuron_id), lambda _c: changes)
+
+    def reschedule(self, neuron_id: uuid.UUID | str, due_at: datetime | None,
+                   rrule: str | None) -> Neuron:
+        changes = remind.rescheduled(due_at, rrule)
+        return self._merge_attrs(parse_uuid(neuron_id), lambda _c: changes)
+
     # -- edges ---------------------------------------------------------------------------------
 
     def link(self, from_id: uuid.UUID | str, to_id: uuid.UUID | str,
@@ -325,8 +320,7 @@ class Memory:
         a, b, rel = parse_uuid(from_id, "from id"), parse_uuid(to_id, "to id"), Relation.parse(relation)
         if a == b:
             raise InvalidInput("a neuron cannot be linked to itself")
-        if valid_from is not None and valid_from.tzinfo is None:
-            raise InvalidInput("valid_from needs a time zone offset")
+        aware(valid_from, "valid_from")
         edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=rel, weight=float(weight),
                     valid_from=valid_from, derived_by=derived_by)
         with self.store.transaction() as cur:
@@ -339,7 +333,7 @@ class Memory:
                 return existing
             q.insert_edges(cur, self.identity, [edge])
             saved = q.get_edge(cur, self.identity, edge.id)
-        self._changed("linked", a)
+        self._changed("linked", [found[a], found[b]])
         return saved
 
     def unlink(self, edge_id: uuid.UUID | str, at: datetime | None = None) -> Edge:
@@ -352,7 +346,7 @@ class Memory:
                 if existing is None:
                     raise NotFound(f"no link {eid}")
                 return existing  # already closed
-        self._changed("unlinked", edge.from_id)
+        self._changed("unlinked", ids=[edge.from_id, edge.to_id])
         return edge
 
     def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> list[Edge]:
@@ -366,17 +360,29 @@ class Memory:
             others = q.get_neurons(cur, self.identity, [e.other(nid) for e in edges])
         return [(e, others[e.other(nid)]) for e in edges if e.other(nid) in others]
 
+    def same_person_offers(self, contact_id: uuid.UUID | str | None = None) -> list[capture.Offer]:
+        """Pairs of contacts that look like one person and are not linked as such yet."""
+        return capture.same_person_offers(
+            self.reader, parse_uuid(contact_id) if contact_id is not None else None)
+
+    def accept_same_person(self, a: uuid.UUID | str, b: uuid.UUID | str) -> Edge:
+        return self.link(a, b, Relation.SAME_PERSON, derived_by=capture.DERIVED_SAME_PERSON)
+
+    def supersede_offers(self, neuron_id: uuid.UUID | str) -> list[capture.Offer]:
+        """Older neurons this one may replace (a changed phone or email, a moved appointment)."""
+        return capture.supersede_offers(self.reader, self.get(neuron_id))
+
+    def mark_superseded(self, newer: uuid.UUID | str, older: uuid.UUID | str) -> Edge:
+        """The newer neuron replaces the older one; the older is kept, linked by supersedes."""
+        return self.link(newer, older, Relation.SUPERSEDES, derived_by=capture.DERIVED_NEW_DETAIL)
+
     # -- recall (core/recall) --------------------------------------------------------------------
 
-    def ask(self, question: str, limit: int = 10, **options: Any):
-        from core import recall  # noqa: PLC0415
+    def ask(self, question: str, limit: int = 10, **options: Any) -> list[Result]:
+        return self.recall.ask(clean_text(question, what="question"), limit=limit, **options)
 
-        return recall.ask(self, clean_text(question, what="question"), limit=limit, **options)
-
-    def about(self, name: str, limit: int = 50, **options: Any):
-        from core import recall  # noqa: PLC0415
-
-        return recall.about(self, clean_text(name, what="name"), limit=limit, **options)
+    def about(self, name: str, limit: int = 50) -> About:
+        return self.recall.about(clean_text(name, what="name"), limit=limit)
 
     # -- export, import, profiles ----------------------------------------------------------------
 
@@ -384,18 +390,10 @@ class Memory:
         with self.store.reading() as cur:
             neurons = q.all_neurons(cur, self.identity)
             edges = q.all_edges(cur, self.identity)
-        return {
-            "format": EXPORT_FORMAT,
-            "app_version": __version__,
-            "exported_at": datetime.now(timezone.utc).isoformat(),
-            "neurons": [n.to_json() for n in neurons],
-            "edges": [e.to_json() for e in edges],
-        }
+        return build_export(neurons, edges)
 
     def import_(self, data: Any) -> dict[str, int]:
         """Import an export; all or nothing. Rows whose ids exist already are skipped."""
-        from core.portable import parse_export  # noqa: PLC0415
-
         neurons, edges = parse_export(data)
         with self.store.transaction() as cur:
             taken = q.existing_ids(cur, "neurons", [n.id for n in neurons])
@@ -412,8 +410,7 @@ class Memory:
             new_edges = [e for e in edges if e.id not in taken_edges]
             q.insert_neurons(cur, self.identity, new_neurons)
             q.insert_edges(cur, self.identity, new_edges)
-        if self.filler is not None:
-            self.filler.wake()
+        self._changed("imported", new_neurons)
         return {"neurons": len(new_neurons), "edges": len(new_edges),
                 "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges)}
 
@@ -425,14 +422,13 @@ class Memory:
         user = Identity(user_id=uuid.uuid4())
         with self.store.transaction() as cur:
             q.claim_device(cur, self.identity.device_id, user.user_id, name)
+        self._changed("claimed")
         return self.as_identity(user)
 
     # -- health ----------------------------------------------------------------------------------
 
     def doctor(self) -> dict[str, Any]:
-        from core.embed import model_status  # noqa: PLC0415
-
-        model = model_status(self.store.settings.model_dir)
+        model = self.model.status()
         with self.store.reading() as cur:
             facts = q.engine_facts(cur)
             total = q.count_neurons(cur)
@@ -453,11 +449,20 @@ class Memory:
             "pending_vectors": pending,
             "model": model,
             "opened_in_s": round(self.store.opened_in_s, 3),
+            "install": _install_status(),
         }
 
 
+def _install_status() -> str:
+    try:
+        check_install()
+    except NeuronsError as exc:
+        return str(exc)
+    return "ok: Neurons' own core and desktop packages"
+
+
 def _node_path() -> str | None:
-    from core.store.embedded import node_executable  # noqa: PLC0415
+    from core.store.embedded import node_executable  # noqa: PLC0415 - only doctor needs it
 
     try:
         return node_executable()

@@ -27,6 +27,12 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def data_dir_from(flag: str | Path | None = None) -> Path:
+    """The data dir in force: the flag, else NEURONS_DATA_DIR, else the platform's default."""
+    chosen = flag or os.environ.get("NEURONS_DATA_DIR") or default_data_dir()
+    return Path(chosen).expanduser().resolve()
+
+
 def default_model_dir() -> Path:
     override = os.environ.get("NEURONS_MODEL_DIR")
     if override:
@@ -46,9 +52,8 @@ class Settings:
 
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None, dsn: str | None = None, **kw) -> Settings:
-        data_dir = data_dir or os.environ.get("NEURONS_DATA_DIR") or default_data_dir()
         dsn = dsn or os.environ.get("NEURONS_DSN") or None
-        return cls(data_dir=Path(data_dir).expanduser().resolve(), dsn=dsn, **kw)
+        return cls(data_dir=data_dir_from(data_dir), dsn=dsn, **kw)
 
     @property
     def engine(self) -> str:
@@ -57,3 +62,24 @@ class Settings:
     @property
     def pglite_runtime_dir(self) -> Path:
         return resources_dir() / "pglite"
+
+
+def check_install() -> None:
+    """Neurons is an application that lives in its own venv or bundle, installing the top-level
+    packages `core` and `desktop`. Refuse to run when another distribution's package of either
+    name shadows ours (or ours shadows it): the two must be the folders beside each other."""
+    if getattr(sys, "frozen", False):
+        return  # the bundle holds exactly what it was built with
+    import importlib.util  # noqa: PLC0415
+
+    ours = Path(__file__).resolve().parent.parent
+    for name in ("core", "desktop"):
+        spec = importlib.util.find_spec(name)
+        where = Path(spec.origin).resolve().parent.parent if spec and spec.origin else None
+        if where != ours:
+            from core.model import NeuronsError  # noqa: PLC0415
+
+            raise NeuronsError(
+                f"the package '{name}' Python finds ({spec.origin if spec else 'none'}) is not "
+                f"Neurons' own (in {ours}): install Neurons in a virtualenv of its own "
+                "(packaging/setup.sh does) or use the bundle")

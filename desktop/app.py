@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from core import __version__, remind
+from core.changes import started_by
 from core.model import Kind, NeuronsError
-from core.settings import Settings
+from core.settings import Settings, check_install
 
 log = logging.getLogger("desktop")
 
@@ -163,9 +164,7 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         # Build the recall index and load the model now, so the first question answers at once.
-        from core.recall import warm  # noqa: PLC0415
-
-        self.worker.run(lambda: warm(memory), lambda _count: None, lambda exc: log.warning(
+        self.worker.run(memory.recall.warm, lambda _count: None, lambda exc: log.warning(
             "the search index could not be prepared ahead: %s", exc), label="index")
 
     def _open_failed(self, exc: BaseException) -> None:
@@ -176,10 +175,13 @@ class App:
         self.window.report("Could not open your memory")
         self.window.bring_up()
 
-    def _listener(self, what: str, neuron_id) -> None:  # any thread
-        self.bridge.notify_changed(what, str(neuron_id))
+    def _listener(self, change) -> None:  # any thread
+        self.bridge.notify_changed(change)
 
-    def _store_changed(self, what: str, neuron_id: str) -> None:
+    def _store_changed(self, change) -> None:
+        if change.action == "captured" and change.origin == "socket" and change.ids:
+            # saved by another program (a forwarded `neurons capture`, a second launch): say so
+            self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
         self.window.store_changed()
         if self.reminders_enabled:
             self.scheduler.changed()
@@ -283,9 +285,9 @@ class App:
             self.window.open_neuron(key)
             return
         if action == "done":
-            fn, message = (lambda m: remind.complete(m, key, now)), "Done"
+            fn, message = (lambda m: m.complete(key, now)), "Done"
         elif action == "snooze":
-            fn, message = (lambda m: remind.snooze(m, key, now)), "Snoozed for 10 minutes"
+            fn, message = (lambda m: m.snooze(key, now)), "Snoozed for 10 minutes"
         else:
             log.warning("unknown notification action %r", action)
             return
@@ -317,8 +319,8 @@ class App:
         memory = self._wait_memory()
         if op == "capture":
             text, kind, attrs = message.get("text"), message.get("kind"), message.get("attrs")
-            neuron = memory.capture(text, kind=kind or None, attrs=attrs or None)
-            self.bridge.gui(lambda: self._captured(neuron))
+            with started_by("socket"):
+                neuron = memory.capture(text, kind=kind or None, attrs=attrs or None)
             return {"neuron": neuron.to_json(edges=memory.edges(neuron.id))}
         if op == "search":
             found = memory.search(str(message.get("text") or ""), limit=int(message.get("limit") or 20))
@@ -326,11 +328,15 @@ class App:
         if op == "ask":
             results = memory.ask(str(message.get("text") or ""), limit=int(message.get("limit") or 10))
             return {"results": [r.to_json() for r in results]}
-        if op == "cli":  # `neurons list/show/ask/...` while the app owns the data dir
-            from core.cli import answer_forwarded  # noqa: PLC0415
+        if op == "command":  # `neurons list/show/ask/...` while the app owns the data dir
+            from core import commands  # noqa: PLC0415
 
+            argv = message.get("argv")
+            if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+                raise NeuronsError("a command request carries its command line as a list of strings")
             # (changes reach the window through the memory's listeners, as for any other call)
-            return answer_forwarded(memory, dict(message.get("args") or {}))
+            with started_by("socket"):
+                return commands.execute(memory, argv)
         raise NeuronsError(f"unknown request {op!r}")
 
     def _wait_memory(self):
@@ -426,6 +432,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        check_install()
+    except NeuronsError as exc:
+        print(f"neurons-desktop: {exc}", file=sys.stderr)
+        return 2
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
     if args.screenshot:
         settings.embed_in_background = False  # the screenshot writes nothing

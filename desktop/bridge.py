@@ -11,8 +11,8 @@ from core.model import NeuronsError
 
 
 class Bridge(QObject):
-    changed = Signal(str, str)        # re-emitted on the GUI thread: (what, neuron id)
-    _changed_any = Signal(str, str)
+    changed = Signal(object)          # re-emitted on the GUI thread: a core.changes.Change
+    _changed_any = Signal(object)
     _call = Signal(object)
 
     def __init__(self, parent: QObject | None = None):
@@ -20,13 +20,13 @@ class Bridge(QObject):
         self._changed_any.connect(self._relay_changed, Qt.ConnectionType.QueuedConnection)
         self._call.connect(self._run_call, Qt.ConnectionType.QueuedConnection)
 
-    def notify_changed(self, what: str, neuron_id: str) -> None:
+    def notify_changed(self, change) -> None:
         """Any thread: tell the GUI the store changed."""
-        self._changed_any.emit(what, neuron_id)
+        self._changed_any.emit(change)
 
-    @Slot(str, str)
-    def _relay_changed(self, what: str, neuron_id: str) -> None:
-        self.changed.emit(what, neuron_id)
+    @Slot(object)
+    def _relay_changed(self, change) -> None:
+        self.changed.emit(change)
 
     def gui(self, fn: Callable[[], Any], timeout: float = 15.0) -> Any:
         """Run fn on the GUI thread and return its value (or raise its exception)."""

@@ -547,7 +547,7 @@ class DetailPane(QWidget):
             if attrs:
                 m.update_attrs(nid, **attrs)
             if schedule is not None:
-                remind.reschedule(m, nid, schedule[0], schedule[1])
+                m.reschedule(nid, schedule[0], schedule[1])
             return ops.detail(m, nid)
 
         def written(detail: ops.Detail) -> None:
@@ -589,17 +589,17 @@ class DetailPane(QWidget):
         if self.neuron is None or self.neuron.state is not State.ACTIVE:
             return
         now = self.ctx.now()
-        self._act(lambda m, nid: remind.complete(m, nid, now), "Done")
+        self._act(lambda m, nid: m.complete(nid, now), "Done")
 
     def snooze_for(self, delta: timedelta) -> None:
         now = self.ctx.now()
-        self._act(lambda m, nid: remind.snooze(m, nid, now, delta), "Snoozed")
+        self._act(lambda m, nid: m.snooze(nid, now, delta), "Snoozed")
 
     def snooze_tomorrow(self) -> None:
         now = self.ctx.now()
         local = now.astimezone(remind.local_zone())
         until = (local + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
-        self._act(lambda m, nid: remind.snooze(m, nid, now, until=until), "Snoozed to tomorrow 9:00")
+        self._act(lambda m, nid: m.snooze(nid, now, until=until), "Snoozed to tomorrow 9:00")
 
     def set_state(self, state: State) -> None:
         words = {State.ARCHIVED: "Archived", State.TRASHED: "Moved to the trash",

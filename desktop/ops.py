@@ -67,7 +67,7 @@ def ask(memory, text: str, limit: int = 30) -> Page:
 def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
             ) -> Page:
     if name in ("overdue", "upcoming"):
-        reminders = remind.active_reminders(memory)
+        reminders = memory.reminders()
         overdue = [n for n in reminders if remind.is_overdue(n, now)]
         if name == "overdue":
             rows = sorted(overdue, key=lambda n: remind.current_due(n) or now)
@@ -97,7 +97,7 @@ def _fire_or_none(neuron: Neuron) -> datetime | None:
 
 
 def counts(memory, now: datetime) -> dict[str, int]:
-    reminders = remind.active_reminders(memory)
+    reminders = memory.reminders()
     overdue = sum(1 for n in reminders if remind.is_overdue(n, now))
     return {"overdue": overdue, "upcoming": len(reminders) - overdue, "total": memory.count()}
 

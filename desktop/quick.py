@@ -35,10 +35,8 @@ class Preview:
 
 
 def understand(memory, text: str, now: datetime | None = None) -> Preview:
-    """What capture would make of the text (core.capture.read), without saving anything."""
-    from core import capture  # noqa: PLC0415
-
-    understanding = capture.read(memory, text, None, {}, now=now)
+    """What capture would make of the text, without saving anything."""
+    understanding = memory.preview(text, now=now)
     # the edges capture would insert for this text, seen from a neuron not yet saved
     draft = Neuron(id=uuid.uuid4(), kind=understanding.kind, body=text, attrs=dict(understanding.attrs))
     relation_of: dict[uuid.UUID, Relation] = {}

@@ -88,13 +88,13 @@ class ReminderScheduler(QObject):
         memory = self.memory_fn()
 
         def catch_up() -> tuple[list[Alarm], list[Alarm]]:
-            reminders = remind.active_reminders(memory)
+            reminders = memory.reminders()
             shown: list[Alarm] = []
             for alarm in remind.missed(reminders, started):
-                done = remind.mark_notified(memory, alarm.id, started)
+                done = memory.mark_notified(alarm.id, started)
                 if done is not None:
                     shown.append(done)
-            return shown, remind.upcoming(remind.active_reminders(memory), started)
+            return shown, remind.upcoming(memory.reminders(), started)
 
         def caught_up(result: tuple[list[Alarm], list[Alarm]]) -> None:
             shown, upcoming = result
@@ -136,7 +136,7 @@ class ReminderScheduler(QObject):
         generation = self._generation
 
         def plan() -> list[Alarm]:
-            reminders = remind.active_reminders(memory)
+            reminders = memory.reminders()
             return remind.upcoming(reminders, now) + remind.due(reminders, now)
 
         def planned(alarms: list[Alarm]) -> None:
@@ -187,9 +187,9 @@ class ReminderScheduler(QObject):
         memory = self.memory_fn()
 
         def fire() -> tuple[list[Alarm], list[Alarm]]:
-            shown = [a for a in (remind.mark_notified(memory, nid, now) for nid in due_ids)
+            shown = [a for a in (memory.mark_notified(nid, now) for nid in due_ids)
                      if a is not None]
-            reminders = remind.active_reminders(memory)
+            reminders = memory.reminders()
             return shown, remind.upcoming(reminders, now) + remind.due(reminders, now)
 
         def fired(result: tuple[list[Alarm], list[Alarm]]) -> None:

@@ -17,6 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from core.embed import SentenceModel  # noqa: E402
 from core.memory import Memory  # noqa: E402
 from core.model import Identity  # noqa: E402
 from core.settings import Settings  # noqa: E402
@@ -71,15 +72,22 @@ def store(request) -> Store:
     return request.getfixturevalue(f"{request.param}_store")
 
 
+@pytest.fixture(scope="session")
+def sentence_model() -> SentenceModel:
+    """One loaded model for the whole session (as one app shares it between its views)."""
+    return SentenceModel(ROOT / "resources" / "model" / "all-MiniLM-L6-v2")
+
+
 @pytest.fixture
-def memory(store) -> Memory:
+def memory(store, sentence_model) -> Memory:
     """A Memory on each engine, as a fresh anonymous device: it sees nothing of other tests."""
-    return Memory(store, Identity(device_id=uuid.uuid4()), owns_store=False)
+    return Memory(store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
 
 
 @pytest.fixture
-def embedded_memory(embedded_store) -> Memory:
-    return Memory(embedded_store, Identity(device_id=uuid.uuid4()), owns_store=False)
+def embedded_memory(embedded_store, sentence_model) -> Memory:
+    return Memory(embedded_store, Identity(device_id=uuid.uuid4()), owns_store=False,
+                  model=sentence_model)
 
 
 def run_cli(*args: str, data_dir: Path, input: str | None = None, timeout: float = 120,

@@ -1,12 +1,14 @@
 """Capture that understands: text -> kind, due dates, mentions of contacts, derived edges.
 
-Contract used by Memory.capture: `read(memory, text, kind, attrs, now) -> Understanding`, whose
-`edges_for(neuron)` are inserted in the same transaction as the neuron. No LLM: patterns for dates
+Contract used by Memory.capture and Memory.preview: `read(reader, text, kind, attrs, now) ->
+Understanding`, whose `edges_for(neuron)` Memory inserts in the same transaction as the neuron.
+Capture only reads (through core.store.reader's narrow protocol); every write is Memory's. No LLM: patterns for dates
 and contact details, the contacts' names for mentions. Every derived edge says what derived it
 (`derived_by`), so the person can close it.
 
 Also here, for the UI and the CLI: `same_person_offers` (two contacts that look like one person)
-and `supersede_offers` (older neurons a new one may replace), each with the call that accepts it.
+and `supersede_offers` (older neurons a new one may replace); Memory.accept_same_person and
+Memory.mark_superseded accept them.
 """
 
 from __future__ import annotations
@@ -15,18 +17,14 @@ import re
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rapidfuzz import fuzz
 
 from core.capture.names import NameIndex, contact_names
 from core.capture.when import REMINDER_CUES, find_when, local_now
 from core.model import Edge, Kind, Neuron, Relation
-from core.store import recall_sql
-from core.store.queries import neuron_from_row
-
-if TYPE_CHECKING:
-    from core.memory import Memory
+from core.store.reader import Reader
 
 DERIVED_MENTION = "capture:mention"
 DERIVED_NEW_DETAIL = "capture:new-detail"
@@ -142,12 +140,7 @@ def _when_attrs(when) -> dict[str, Any]:
     return attrs
 
 
-def _contacts(memory: Memory) -> list[Neuron]:
-    with memory.store.reading() as cur:
-        return [neuron_from_row(r) for r in recall_sql.contacts(cur, memory.identity)]
-
-
-def read(memory: Memory, text: str, kind: Kind | None, attrs: dict[str, Any],
+def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
          now: datetime | None = None, *, exclude: uuid.UUID | None = None) -> Understanding:
     when_now = now or local_now()
     attrs = dict(attrs)
@@ -161,7 +154,7 @@ def read(memory: Memory, text: str, kind: Kind | None, attrs: dict[str, Any],
     elif kind is Kind.CONTACT and not attrs.get("name"):
         found = parse_contact(text) or {}
         attrs = {**found, **attrs}
-    contacts = _contacts(memory)
+    contacts = reader.contacts()
     u = Understanding(kind=kind, attrs=attrs, now=now)
     index = NameIndex((c.id, c.attrs, c.body) for c in contacts)
     by_id = {c.id: c for c in contacts}
@@ -180,21 +173,19 @@ def read(memory: Memory, text: str, kind: Kind | None, attrs: dict[str, Any],
             if cid != exclude:
                 u.replaces.append((cid, DERIVED_NEW_DETAIL))
     if kind is Kind.REMINDER and MOVED_CUES.search(text):
-        old = _moved_from(memory, text, exclude)
+        old = _moved_from(reader, text, exclude)
         if old is not None:
             u.replaces.append((old, DERIVED_MOVED))
     return u
 
 
-def _moved_from(memory: Memory, text: str, exclude: uuid.UUID | None) -> uuid.UUID | None:
+def _moved_from(reader: Reader, text: str, exclude: uuid.UUID | None) -> uuid.UUID | None:
     """The older active reminder a "moved to ..." reminder replaces: the newest that shares words."""
-    mine = _content(MOVED_CUES.sub(" ", text))
-    with memory.store.reading() as cur:
-        terms = recall_sql.question_terms(cur, MOVED_CUES.sub(" ", text), "")
-        rows = recall_sql.active_reminders_with(cur, memory.identity, terms)
-    for r in rows:  # newest first
-        if r["id"] != exclude and len(mine & _content(r["body"])) >= MOVED_MIN_SHARED_WORDS:
-            return r["id"]
+    rest = MOVED_CUES.sub(" ", text)
+    mine = _content(rest)
+    for r in reader.active_reminders_sharing(rest):  # newest first
+        if r.id != exclude and len(mine & _content(r.body)) >= MOVED_MIN_SHARED_WORDS:
+            return r.id
     return None
 
 
@@ -242,13 +233,11 @@ def _listed(attrs: dict[str, Any], plural: str, single: str) -> list[str]:
     return [str(v) for v in (values if isinstance(values, list) else [values])]
 
 
-def same_person_offers(memory: Memory, contact_id: uuid.UUID | None = None) -> list[Offer]:
+def same_person_offers(reader: Reader, contact_id: uuid.UUID | None = None) -> list[Offer]:
     """Pairs of contacts that look like one person and are not linked as such yet."""
-    contacts = _contacts(memory)
-    with memory.store.reading() as cur:
-        linked = recall_sql.links_of(cur, memory.identity, [c.id for c in contacts],
-                                     relations=[Relation.SAME_PERSON])
-    done = {frozenset((r["seed"], r["id"])) for r in linked}
+    contacts = reader.contacts()
+    linked = reader.links([c.id for c in contacts], relations=[Relation.SAME_PERSON])
+    done = {frozenset((link.seed, link.neuron.id)) for link in linked}
     offers = []
     for i, a in enumerate(contacts):
         for b in contacts[i + 1:]:
@@ -262,26 +251,16 @@ def same_person_offers(memory: Memory, contact_id: uuid.UUID | None = None) -> l
     return offers
 
 
-def accept_same_person(memory: Memory, a: uuid.UUID | str, b: uuid.UUID | str) -> Edge:
-    return memory.link(a, b, Relation.SAME_PERSON, derived_by=DERIVED_SAME_PERSON)
-
-
-def supersede_offers(memory: Memory, neuron_id: uuid.UUID | str) -> list[Offer]:
+def supersede_offers(reader: Reader, neuron: Neuron) -> list[Offer]:
     """Older neurons a neuron may replace: the contact whose phone/email it changes, the reminder
     it moves. Capture links the clear cases itself; this lists them for the person to confirm."""
-    neuron = memory.get(neuron_id)
-    u = read(memory, neuron.body, neuron.kind, dict(neuron.attrs), now=neuron.created_at,
+    u = read(reader, neuron.body, neuron.kind, dict(neuron.attrs), now=neuron.created_at,
              exclude=neuron.id)
-    olds = memory.get_many([old for old, _ in u.replaces])
+    olds = reader.neurons([old for old, _ in u.replaces])
     return [Offer(neuron, olds[old], how) for old, how in u.replaces if old in olds]
 
 
-def mark_superseded(memory: Memory, newer: uuid.UUID | str, older: uuid.UUID | str) -> Edge:
-    """The newer neuron replaces the older one; the older is kept, linked by supersedes."""
-    return memory.link(newer, older, Relation.SUPERSEDES, derived_by=DERIVED_NEW_DETAIL)
-
-
 __all__ = [
-    "Offer", "Understanding", "accept_same_person", "infer_kind", "mark_superseded",
+    "DERIVED_NEW_DETAIL", "DERIVED_SAME_PERSON", "Offer", "Understanding", "infer_kind",
     "parse_contact", "read", "same_person_offers", "supersede_offers",
 ]

@@ -153,3 +153,13 @@ class NameIndex:
         if phrase in COMMON_WORD_NAMES:
             return raw[:1].isupper()
         return True
+
+
+def org_counts(contacts) -> dict[str, int]:
+    """How many contacts (given by their attrs) name each organisation, lower case."""
+    counts: dict[str, int] = {}
+    for attrs in contacts:
+        org = str((attrs or {}).get("org") or "").strip().lower()
+        if org:
+            counts[org] = counts.get(org, 0) + 1
+    return counts

@@ -4,6 +4,7 @@ Importing this package loads only numpy (onnxruntime and tokenizers load with th
 exporter (`python -m core.embed.export`, needs torch) is deliberately not imported here.
 """
 
+from core.embed.model import SentenceModel
 from core.embed.runtime import (
     DIM,
     MODEL_NAME,
@@ -20,6 +21,7 @@ __all__ = [
     "Embedder",
     "EmbeddingFiller",
     "ModelUnavailable",
+    "SentenceModel",
     "model_status",
     "variant_name",
 ]

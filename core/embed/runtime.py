@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -57,25 +56,20 @@ def _sha256_file(path: Path) -> str:
 
 
 # Full-hash results, keyed by everything that changes when a file is rewritten or replaced.
-_verified: dict[tuple, str] = {}
-_verified_lock = threading.Lock()
-
-
 def _stat_key(path: Path) -> tuple:
     st = path.stat()
     return (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-def _cached_sha256(path: Path, refresh: bool = False) -> str:
+def _sha256_via(path: Path, digests: dict[tuple, str] | None, cached: bool) -> str:
+    """The file's sha256; `digests` (owned by the caller, e.g. a SentenceModel) remembers it by
+    the file's size, times and inode, and answers again while those are unchanged (if `cached`)."""
     key = _stat_key(path)
-    if not refresh:
-        with _verified_lock:
-            hit = _verified.get(key)
-        if hit is not None:
-            return hit
+    if cached and digests is not None and key in digests:
+        return digests[key]
     digest = _sha256_file(path)
-    with _verified_lock:
-        _verified[key] = digest
+    if digests is not None:
+        digests[key] = digest
     return digest
 
 
@@ -124,11 +118,12 @@ def verify_files(
     *,
     full: bool = True,
     cached: bool = True,
+    digests: dict[tuple, str] | None = None,
 ) -> None:
     """Check files against the manifest: presence and size always, sha256 when `full`.
 
-    `cached` reuses a full hash while the file's size, mtime, ctime and inode are unchanged;
-    without it the file is hashed again (and the cache refreshed).
+    `cached` reuses a full hash held in `digests` while the file's size, mtime, ctime and inode
+    are unchanged; without it the file is hashed again (and `digests` refreshed).
     Raises ModelUnavailable naming the first bad file.
     """
     model_dir = Path(model_dir)
@@ -150,7 +145,7 @@ def verify_files(
             )
         if full:
             try:
-                digest = _cached_sha256(path, refresh=not cached)
+                digest = _sha256_via(path, digests, cached)
             except OSError as e:
                 raise ModelUnavailable(f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}") from None
             if digest != entry["sha256"]:
@@ -177,7 +172,8 @@ def variant_name(variant: str) -> str:
     return MODEL_NAME if variant == "fp32" else f"{MODEL_NAME}-{variant}"
 
 
-def model_status(model_dir: str | Path | None = None, variant: str = "fp32") -> dict[str, Any]:
+def model_status(model_dir: str | Path | None = None, variant: str = "fp32",
+                 digests: dict[tuple, str] | None = None) -> dict[str, Any]:
     """Is the model usable? Without loading it: manifest + sizes, and sha256 cached by file stat.
 
     Returns {"name", "sha256", "ready", "error"}; never raises for a broken or missing model.
@@ -193,7 +189,8 @@ def model_status(model_dir: str | Path | None = None, variant: str = "fp32") -> 
         manifest = read_manifest(model_dir)
         rel = _variant_file(manifest, model_dir, variant)
         status["sha256"] = manifest["files"][rel]["sha256"]
-        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=True)
+        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=True,
+                     digests=digests)
     except ModelUnavailable as e:
         status["error"] = str(e)
         return status
@@ -225,7 +222,8 @@ class Embedder:
         self._input_names = {i.name for i in session.get_inputs()}
 
     @classmethod
-    def load(cls, model_dir: str | Path | None = None, threads: int = 1, variant: str = "fp32") -> Embedder:
+    def load(cls, model_dir: str | Path | None = None, threads: int = 1, variant: str = "fp32",
+             digests: dict[tuple, str] | None = None) -> Embedder:
         """Verify the exported model against its manifest and load it; ModelUnavailable if unusable."""
         if model_dir is None:
             from core.settings import default_model_dir
@@ -241,7 +239,8 @@ class Embedder:
             raise ModelUnavailable(f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}")
         # Always a full sha256 of what we load (~0.2 s, once per process), then the onnx is loaded
         # by path: loaded from bytes, onnxruntime keeps ~90 MB more resident for good.
-        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=False)
+        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=False,
+                     digests=digests)
         tok_path = model_dir / "tokenizer.json"
         try:
             tok_bytes = tok_path.read_bytes()

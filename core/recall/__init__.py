@@ -1,14 +1,41 @@
 """Recall: ask a question, get what you know -- keyword + vector search, fusion, one hop along
 the links, the superseded rule, time windows -- and `about` a person. See DESIGN.md "Retrieval".
 
-`ask(memory, question, limit, mode=..., now=...)` -> list[Result];
-`about(memory, name, limit)` -> About; `warm(memory)` builds the index ahead of the first
-question. Memory.ask / Memory.about delegate here.
+`Recall(reader, embedder)` owns one identity's in-process index; Memory keeps one and its
+ask/about delegate here. Recall only reads: through the store's narrow Reader protocol, and the
+sentence model through `embedder()` (the loaded Embedder, or None when it is unavailable).
 """
 
 from __future__ import annotations
 
-from core.recall.about import About, about
-from core.recall.search import MODES, Result, ask, warm
+from datetime import datetime
 
-__all__ = ["MODES", "About", "Result", "about", "ask", "warm"]
+from core.recall import about as _about
+from core.recall import search as _search
+from core.recall.about import About
+from core.recall.index import RecallIndex
+from core.recall.result import Result
+from core.recall.search import MODES, EmbedderSource
+from core.store.reader import Reader
+
+
+class Recall:
+    def __init__(self, reader: Reader, embedder: EmbedderSource):
+        self.reader = reader
+        self.embedder = embedder
+        self.index = RecallIndex(reader.identity)
+
+    def ask(self, question: str, limit: int = 10, *, mode: str = "default",
+            now: datetime | None = None, fusion: str = "relative", expand: bool = True) -> list[Result]:
+        return _search.ask(self.reader, self.index, self.embedder, question, limit, mode=mode,
+                           now=now, fusion=fusion, expand=expand)
+
+    def about(self, name: str, limit: int = 50) -> About:
+        return _about.about(self.reader, name, limit)
+
+    def warm(self) -> int:
+        """Build the index (and load the model) ahead of the first question; the neurons indexed."""
+        return _search.warm(self.reader, self.index, self.embedder)
+
+
+__all__ = ["MODES", "About", "Recall", "Result"]

@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from core.capture.names import NameIndex, contact_names
+from core.capture.names import NameIndex, contact_names, org_counts
 from core.model import EXPANDING_RELATIONS, Kind, Neuron, Relation
-from core.recall.search import Result, content_words
-from core.store import recall_sql
-from core.store.queries import neuron_from_row
-
-if TYPE_CHECKING:
-    from core.memory import Memory
+from core.recall.result import Result, content_words
+from core.store.reader import Reader
 
 # Below this pg_trgm similarity a name resolves to nobody.
 RESOLVE_MIN_SIMILARITY = 0.3
@@ -83,37 +79,24 @@ def _names_of(n: Neuron) -> list[str]:
     return [name, *aliases]
 
 
-def resolve(memory: Memory, name: str) -> tuple[list[Neuron], bool]:
+def resolve(reader: Reader, name: str) -> tuple[list[Neuron], bool]:
     """(contacts, ambiguous): the contacts `name` designates, best first."""
-    with memory.store.reading() as cur:
-        rows = recall_sql.contacts(cur, memory.identity)
-    contacts = {r["id"]: neuron_from_row(r) for r in rows}
+    contacts = {c.id: c for c in reader.contacts()}
     index = NameIndex((c.id, c.attrs, c.body) for c in contacts.values())
     found = index.find(name)
     if found:
         best = max(f.strength for f in found)
         top = [contacts[f.contact_id] for f in found if f.strength == best]
         return top, len(top) > 1
-    with memory.store.reading() as cur:
-        rows = recall_sql.find_contacts(cur, memory.identity, name, RESOLVE_MIN_SIMILARITY)
-    if not rows:
+    similar = reader.contacts_like(name, RESOLVE_MIN_SIMILARITY)
+    if not similar:
         return [], False
-    top_sim = rows[0]["sim"]
-    close = [neuron_from_row(r) for r in rows if r["sim"] >= top_sim - AMBIGUITY_MARGIN]
+    top_sim = similar[0][1]
+    close = [n for n, sim in similar if sim >= top_sim - AMBIGUITY_MARGIN]
     return close, len(close) > 1
 
 
-def org_counts(contacts) -> dict[str, int]:
-    """How many contacts give each organisation (lower case)."""
-    counts: dict[str, int] = {}
-    for attrs in contacts:
-        org = str((attrs or {}).get("org") or "").strip().lower()
-        if org:
-            counts[org] = counts.get(org, 0) + 1
-    return counts
-
-
-def _gather(memory: Memory, people: list[Neuron], limit: int,
+def _gather(reader: Reader, people: list[Neuron], limit: int,
             orgs: dict[str, int] | None = None) -> tuple[list[Result], list[Neuron]]:
     """Everything about `people` (one person, or twins), best tier first; within a tier, what is
     about them alone before what names several people, then newest first."""
@@ -128,48 +111,47 @@ def _gather(memory: Memory, people: list[Neuron], limit: int,
         put(p, TIER_CONTACT, "the contact")
     ids = [p.id for p in people]
     twins: list[Neuron] = []
-    with memory.store.reading() as cur:
-        first = recall_sql.links_of(cur, memory.identity, ids)
-        twin_ids = [r["id"] for r in first if r["e_relation_type"] == Relation.SAME_PERSON.value
-                    and r["id"] not in ids]
-        second = recall_sql.links_of(cur, memory.identity, twin_ids) if twin_ids else []
-        for r in first:
-            if r["id"] in twin_ids:
-                n = neuron_from_row(r)
-                twins.append(n)
-                put(n, TIER_TWIN, f"same person as {entries[r['seed']][1].title}")
-        for r in first + second:
-            n = neuron_from_row(r)
+    with reader.session():
+        first = reader.links(ids)
+        twin_ids = [link.neuron.id for link in first
+                    if link.edge.relation is Relation.SAME_PERSON and link.neuron.id not in ids]
+        second = reader.links(twin_ids) if twin_ids else []
+        for link in first:
+            if link.neuron.id in twin_ids:
+                twins.append(link.neuron)
+                put(link.neuron, TIER_TWIN, f"same person as {entries[link.seed][1].title}")
+        for link in first + second:
+            n = link.neuron
             if n.id in entries and entries[n.id][0] >= TIER_TWIN:
                 continue
-            seed = entries[r["seed"]][1] if r["seed"] in entries else None
+            seed = entries[link.seed][1] if link.seed in entries else None
             tier = TIER_LINKED_CONTACT if n.kind is Kind.CONTACT else TIER_LINKED
             put(n, tier, f"linked to {seed.title}" if seed else "linked")
         phrases = sorted({ph for p in [*people, *twins] if p.kind is Kind.CONTACT
                           for ph in _names_of(p) if len(ph) >= 2})
-        named = recall_sql.mentions(cur, memory.identity, phrases, exclude=list(entries), limit=200)
-        for r in named:
-            put(neuron_from_row(r), TIER_NAMED, "mentions them")
+        for n in reader.naming(phrases, exclude=list(entries), limit=200):
+            put(n, TIER_NAMED, "mentions them")
         # an organisation only one contact belongs to names that contact too
         own_orgs = sorted({str(p.attrs.get("org")).strip() for p in [*people, *twins]
                            if p.attrs.get("org") and (orgs or {}).get(str(p.attrs["org"]).strip().lower()) == 1})
         if own_orgs:
-            for r in recall_sql.mentions(cur, memory.identity, own_orgs, exclude=list(entries), limit=200):
-                put(neuron_from_row(r), TIER_ORG, f"mentions {own_orgs[0]}")
+            for n in reader.naming(own_orgs, exclude=list(entries), limit=200):
+                put(n, TIER_ORG, f"mentions {own_orgs[0]}")
         around = [i for i, (t, _, _) in entries.items()
                   if t in (TIER_LINKED, TIER_NAMED, TIER_ORG, TIER_TWIN)]
-        hops = recall_sql.links_of(cur, memory.identity, around, relations=ABOUT_HOP_RELATIONS)
+        hops = reader.links(around, relations=ABOUT_HOP_RELATIONS)
     counts: dict[uuid.UUID, int] = {}
     others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
     selves = set(ids) | {t.id for t in twins}
-    for r in hops:
-        if r["kind"] == Kind.CONTACT.value and r["id"] not in selves:
-            others.setdefault(r["seed"], set()).add(r["id"])
-        if r["id"] in entries or r["kind"] == Kind.CONTACT.value:
+    for link in hops:
+        n = link.neuron
+        if n.kind is Kind.CONTACT and n.id not in selves:
+            others.setdefault(link.seed, set()).add(n.id)
+        if n.id in entries or n.kind is Kind.CONTACT:
             continue  # other people named beside them are not facts about them
-        counts[r["id"]] = counts.get(r["id"], 0) + 1
-        seed = entries.get(r["seed"])
-        put(neuron_from_row(r), TIER_HOP, f"linked from {seed[1].title}" if seed else "linked")
+        counts[n.id] = counts.get(n.id, 0) + 1
+        seed = entries.get(link.seed)
+        put(n, TIER_HOP, f"linked from {seed[1].title}" if seed else "linked")
     ranked = sorted(entries.values(), key=lambda e: (
         -e[0], len(others.get(e[1].id, ())), -counts.get(e[1].id, 0),
         -(e[1].created_at.timestamp() if e[1].created_at else 0.0)))
@@ -177,28 +159,26 @@ def _gather(memory: Memory, people: list[Neuron], limit: int,
     return results[:limit], twins
 
 
-def about(memory: Memory, name: str, limit: int = 50) -> About:
-    people, ambiguous = resolve(memory, name)
+def about(reader: Reader, name: str, limit: int = 50) -> About:
+    people, ambiguous = resolve(reader, name)
     if not people:
         return About(name=name, contact=None)
     if ambiguous:
         # twins are one person, not an ambiguity
         first = people[0]
-        with memory.store.reading() as cur:
-            links = recall_sql.links_of(cur, memory.identity, [first.id], relations=[Relation.SAME_PERSON])
-        same = {r["id"] for r in links} | {first.id}
+        links = reader.links([first.id], relations=[Relation.SAME_PERSON])
+        same = {link.neuron.id for link in links} | {first.id}
         if not all(p.id in same for p in people):
             return About(name=name, contact=None, candidates=people)
         people = [first]
-    with memory.store.reading() as cur:
-        orgs = org_counts(r["attrs"] for r in recall_sql.contacts(cur, memory.identity))
-    results, twins = _gather(memory, people[:1], limit, orgs)
+    orgs = org_counts(c.attrs for c in reader.contacts())
+    results, twins = _gather(reader, people[:1], limit, orgs)
     timeline = sorted(results, key=lambda r: r.neuron.created_at.timestamp()
                       if r.neuron.created_at else 0.0, reverse=True)
     return About(name=name, contact=people[0], timeline=timeline, twins=twins)
 
 
-def about_intent(memory: Memory, question: str, names: NameIndex, limit: int,
+def about_intent(reader: Reader, question: str, names: NameIndex, limit: int,
                  orgs: dict[str, int] | None = None) -> list[Result] | None:
     """If the question only names people ("what do you know about Ana?"), their answer; else None."""
     found = names.find(question)
@@ -211,9 +191,9 @@ def about_intent(memory: Memory, question: str, names: NameIndex, limit: int,
         return None
     best = max(f.strength for f in found)
     ids = list(dict.fromkeys(f.contact_id for f in found if f.strength == best))
-    contacts = memory.get_many(ids)
+    contacts = reader.neurons(ids)
     people = [contacts[i] for i in ids if i in contacts]
     if not people:
         return None
-    results, _ = _gather(memory, people, limit, orgs)
+    results, _ = _gather(reader, people, limit, orgs)
     return results

@@ -9,21 +9,18 @@ nothing, one cheap statement. Trashed neurons leave the index.
 
 from __future__ import annotations
 
-import logging
 import math
 import threading
 import uuid
-import weakref
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 
+from core.capture.names import NameIndex, org_counts
 from core.embed.runtime import DIM
-from core.store import recall_sql
-
-log = logging.getLogger(__name__)
+from core.store.reader import Reader
 
 # On a server shared by several devices, re-read this many change numbers before the last one
 # seen: a transaction that took its number before another one committed is still picked up. (The
@@ -71,14 +68,15 @@ class RecallIndex:
 
     # -- keeping up with the store -------------------------------------------------------------
 
-    def refresh(self, cur, seq_now: int | None, *, analyze: bool = False, margin: int = 0) -> None:
-        """Read what changed since the last look (everything the first time). `analyze`: keep
-        the planner's statistics of the recall tables current (engines without autovacuum)."""
+    def refresh(self, reader: Reader, seq_now: int | None) -> None:
+        """Read what changed since the last look (everything the first time), and keep the
+        planner's statistics of the recall tables current."""
+        margin = 0 if reader.engine == "embedded" else RESCAN_MARGIN_SERVER
         with self.lock:
             if self.seen_seq is not None and seq_now is not None and seq_now <= self.seen_seq:
                 return
             since = None if self.seen_seq is None else max(self.seen_seq - margin, 0)
-            rows, top = recall_sql.index_rows(cur, self.identity, since)
+            rows, top = reader.index_rows(since)
             for row in rows:
                 if row["mine"] and row["state"] != "trashed":
                     self._put(row)
@@ -88,8 +86,7 @@ class RecallIndex:
             if rows:
                 self.version += 1
                 self._order = None
-            if analyze:
-                _keep_statistics(cur, len(self.slot_of))
+            reader.keep_statistics(len(self.slot_of))
 
     def _grow(self, need: int) -> None:
         if need <= self._cap:
@@ -271,49 +268,12 @@ class RecallIndex:
         return np.nonzero(self._live[:self.size])[0]
 
     def org_counts(self) -> dict[str, int]:
-        from core.recall.about import org_counts  # noqa: PLC0415
-
         return org_counts(e.contact[0] for e in self.entries if e is not None and e.contact is not None)
 
     def names(self):
         """A NameIndex over the identity's contacts (rebuilt when the index changed)."""
-        from core.capture.names import NameIndex  # noqa: PLC0415
-
         if self._names is None or self._names_version != self.version:
             self._names = NameIndex((e.id, e.contact[0], e.contact[1]) for e in self.entries
                                     if e is not None and e.contact is not None)
             self._names_version = self.version
         return self._names
-
-
-# The planner's statistics are refreshed when an index first sees its rows and each time the
-# identity has grown by this factor since (the embedded engine never analyzes by itself).
-ANALYZE_GROWTH = 1.25
-_analyzed: dict[int, int] = {}  # id(connection) -> neuron count at the last ANALYZE
-
-
-def _keep_statistics(cur, count: int) -> None:
-    key = id(cur.connection)
-    last = _analyzed.get(key)
-    if last is not None and count <= last * ANALYZE_GROWTH + 100:
-        return
-    _analyzed[key] = max(count, 1)
-    try:
-        with cur.connection.transaction():  # a savepoint: a refusal must not spoil the question
-            recall_sql.refresh_statistics(cur)
-    except Exception:
-        _analyzed[key] = 1 << 62  # not ours to analyze: do not try again
-        log.warning("could not ANALYZE the recall tables; queries may be slower", exc_info=True)
-
-
-_indexes: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # store -> {identity: index}
-_indexes_lock = threading.Lock()
-
-
-def index_for(memory) -> RecallIndex:
-    with _indexes_lock:
-        per_store = _indexes.setdefault(memory.store, {})
-        idx = per_store.get(memory.identity)
-        if idx is None:
-            idx = per_store[memory.identity] = RecallIndex(memory.identity)
-        return idx

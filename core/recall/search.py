@@ -16,75 +16,36 @@ The pipeline (DESIGN.md "Retrieval"):
 from __future__ import annotations
 
 import logging
-import re
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Callable
 
 import numpy as np
 
+from core.capture.when import local_now, occurrences
 from core.model import EXPANDING_RELATIONS, InvalidInput, Neuron, State
 from core.recall import ranking as R
-from core.recall.index import RESCAN_MARGIN_SERVER, Entry, RecallIndex, index_for
+from core.recall.about import about_intent
+from core.recall.index import Entry, RecallIndex
+from core.recall.result import QUESTION_FILLER, Result, content_words
 from core.recall.timewords import TimeWindow, find_window
-from core.store import recall_sql
-from core.store.queries import neuron_from_row
-
-if TYPE_CHECKING:
-    from core.memory import Memory
+from core.store.reader import Hop, Reader
 
 log = logging.getLogger(__name__)
 
 MODES = ("default", "keyword", "vector", "hybrid")
 
-# Words of a question that ask for something rather than name it: left out of the keyword part.
-QUESTION_FILLER = (
-    "anything everything something thing things stuff know knew tell remind reminder reminders "
-    "need needs want wanted going got get info information please show list find look "
-    "whats what's hey thanks"
-)
-# English stop words (Postgres' english list) plus the filler: what is left names a topic.
-STOPWORDS = frozenset("""
-    i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
-    her hers herself it its itself they them their theirs themselves what which who whom this that
-    these those am is are was were be been being have has had having do does did doing a an the and
-    but if or because as until while of at by for with about against between into through during
-    before after above below to from up down in out on off over under again further then once here
-    there when where why how all any both each few more most other some such no nor not only own
-    same so than too very s t can will just don should now d ll m o re ve y ain aren couldn didn
-    doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn
-    whats what's who's where's when's how's it's i'm i've i'd let let's would could shall may might
-    must also ever still
-    """.split()) | frozenset(QUESTION_FILLER.split())
-_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-
-
-def content_words(text: str) -> list[str]:
-    return [w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in STOPWORDS]
-
-
-@dataclass
-class Result:
-    neuron: Neuron
-    score: float
-    why: str
-    parts: dict[str, float] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": str(self.neuron.id), "kind": self.neuron.kind.value, "title": self.neuron.title,
-                "score": round(float(self.score), 4), "why": self.why, "neuron": self.neuron.to_json()}
-
 
 # -- the model -------------------------------------------------------------------------------------
 
-def embedder_of(memory: Memory):
-    """The memory's embedder, or None (Memory warns once) when the model is unavailable."""
-    return memory.embedder()
+# What recall asks of the model: the loaded Embedder (`.name`, `.embed(texts)`), or None when the
+# model is unavailable (keyword search still answers).
+EmbedderSource = Callable[[], object | None]
 
 
-def embed_question(memory: Memory, text: str) -> tuple[np.ndarray | None, str | None]:
-    emb = embedder_of(memory)
+def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | None, str | None]:
+    emb = embedder()
     if emb is None:
         return None, None
     return emb.embed([text])[0], emb.name
@@ -169,8 +130,6 @@ def _due_in(entry: Entry, window: TimeWindow) -> datetime | None:
     if window.dates != "created" and entry.state == State.DONE.value:
         return None
     if entry.rrule:
-        from core.capture.when import occurrences  # noqa: PLC0415
-
         try:
             found = occurrences(entry.rrule, entry.due, window.start, window.end, limit=1)
         except (ValueError, TypeError, OverflowError):
@@ -204,19 +163,17 @@ def _window_slots(idx: RecallIndex, window: TimeWindow) -> list[int]:
 
 # -- ask -------------------------------------------------------------------------------------------
 
-def warm(memory: Memory) -> int:
+def warm(reader: Reader, idx: RecallIndex, embedder: EmbedderSource) -> int:
     """Build the recall index (and load the model) ahead of the first question -- a second or so
     at 10k neurons; the desktop calls this on its worker at start. Returns the neurons indexed."""
-    embedder_of(memory)
-    idx = index_for(memory)
-    with memory.store.reading() as cur:
-        embedded = memory.store.kind == "embedded"
-        idx.refresh(cur, recall_sql.change_stamp(cur), analyze=embedded,
-                    margin=0 if embedded else RESCAN_MARGIN_SERVER)
+    embedder()
+    with reader.session():
+        idx.refresh(reader, reader.change_stamp())
     return idx.count()
 
 
-def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default",
+def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: str,
+        limit: int = 10, *, mode: str = "default",
         now: datetime | None = None, fusion: str = "relative", expand: bool = True,
         _about: bool = True) -> list[Result]:
     if mode not in MODES:
@@ -226,8 +183,6 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
     if not isinstance(limit, int) or limit < 1:
         raise InvalidInput("limit must be a positive integer")
     if now is None:
-        from core.capture.when import local_now  # noqa: PLC0415
-
         now = local_now()
     elif now.tzinfo is None:
         raise InvalidInput("now needs a time zone offset")
@@ -236,25 +191,21 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
     topical = bool(content_words(topic))
     qvec = model = None
     if mode != "keyword" and topical:
-        qvec, model = embed_question(memory, topic)
+        qvec, model = embed_question(embedder, topic)
         if qvec is None and mode == "vector":
             return []
-    idx = index_for(memory)
-    with memory.store.reading() as cur:
-        seq = recall_sql.change_stamp(cur)
-        terms = recall_sql.question_terms(cur, topic, QUESTION_FILLER) if topical else []
-        embedded = memory.store.kind == "embedded"
-        idx.refresh(cur, seq, analyze=embedded, margin=0 if embedded else RESCAN_MARGIN_SERVER)
+    with reader.session():
+        seq = reader.change_stamp()
+        terms = reader.question_terms(topic, QUESTION_FILLER) if topical else []
+        idx.refresh(reader, seq)
     if full and window is None and _about:
-        from core.recall.about import about_intent  # noqa: PLC0415
-
         with idx.lock:
             names, orgs = idx.names(), idx.org_counts()
-        head = about_intent(memory, question, names, limit=limit, orgs=orgs) or []
+        head = about_intent(reader, question, names, limit=limit, orgs=orgs) or []
         if len(head) >= limit:
             return head
         if head:  # the person's answer first, then what is most like it
-            return head + _more_like(memory, idx, head, limit - len(head))
+            return head + _more_like(reader, idx, embedder, head, limit - len(head))
     with idx.lock:
         version = idx.version
         bm, idf_sum = idx.bm25(terms, R.BM25_K1, R.BM25_B)
@@ -265,14 +216,14 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
             c.in_window = _in_window(c.entry, window)
     if not full:
         ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
-        neurons = memory.get_many([c.id for c in ranked])
+        neurons = reader.neurons([c.id for c in ranked])
         return [Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
                 for c in ranked if c.id in neurons]
 
     rows: dict[uuid.UUID, Neuron] = {}
     if expand:
         try:
-            rows = _expand(memory, idx, version, cands, bm, cos, base_arr, kw_arr, topical, window)
+            rows = _expand(reader, idx, version, cands, bm, cos, base_arr, kw_arr, topical, window)
         except Exception:  # additive: the base ranking stands, and says so
             log.warning("one-hop expansion failed; returning the base results", exc_info=True)
             for c in cands.values():
@@ -299,7 +250,7 @@ def ask(memory: Memory, question: str, limit: int = 10, *, mode: str = "default"
     ranked = _defer_superseded(ranked)[:limit]
     missing = [c.id for c in ranked if c.id not in rows]
     if missing:
-        rows.update(memory.get_many(missing))
+        rows.update(reader.neurons(missing))
     titles = {nid: n.title for nid, n in rows.items()}
     return [Result(rows[c.id], c.score, _why(c, titles, window),
                    {"bm25": c.bm25, "cos": c.cos or 0.0, "base": c.base, "hop": c.hop,
@@ -341,9 +292,10 @@ def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: fl
     return out, base, kw
 
 
-def _more_like(memory: Memory, idx: RecallIndex, head: list[Result], k: int) -> list[Result]:
+def _more_like(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, head: list[Result],
+               k: int) -> list[Result]:
     """The k neurons (not people) closest in meaning to any of `head`'s, best first."""
-    emb = embedder_of(memory)
+    emb = embedder()
     if emb is None or k <= 0:
         return []
     with idx.lock:
@@ -356,7 +308,7 @@ def _more_like(memory: Memory, idx: RecallIndex, head: list[Result], k: int) -> 
                 best[slot] = -np.inf
         top = _top(best, k, np.isfinite(best))
         picks = [(idx.entries[s].id, float(best[s]), idx.entries[int(nearest[s])].id) for s in top]
-    rows = memory.get_many([p[0] for p in picks])
+    rows = reader.neurons([p[0] for p in picks])
     titles = {r.neuron.id: r.neuron.title for r in head}
     return [Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}")
             for nid, sim, near in picks if nid in rows]
@@ -376,7 +328,7 @@ def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
     return head + tail
 
 
-def _expand(memory: Memory, idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
+def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
             cos: np.ndarray | None, base_arr: np.ndarray, kw_arr: np.ndarray, topical: bool,
             window: TimeWindow | None) -> dict[uuid.UUID, Neuron]:
     """One hop along the edges of the best results, their neighbours in the sitting, and the
@@ -409,35 +361,33 @@ def _expand(memory: Memory, idx: RecallIndex, version: int, cands: dict, bm: np.
     pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
     pool = pool[:R.POOL]
     want = {c.id for c in pool} | {s.id for s in seeds}
-    with memory.store.reading() as cur:
-        links, rows = recall_sql.links_and_rows(
-            cur, memory.identity, seeds=[s.id for s in seeds], pool=[c.id for c in pool],
-            want=list(want), relations=EXPANDING_RELATIONS)
+    links, rows = reader.hops([s.id for s in seeds], [c.id for c in pool], list(want),
+                              EXPANDING_RELATIONS)
     with idx.lock:
         _apply_links(idx, links, seeds, cand)
-    return {r["id"]: neuron_from_row(r) for r in rows}
+    return rows
 
 
-def _apply_links(idx: RecallIndex, links: list[dict], seeds: list[_Cand], cand) -> None:
+def _apply_links(idx: RecallIndex, links: list[Hop], seeds: list[_Cand], cand) -> None:
     degree: dict[uuid.UUID, int] = {}
     for link in links:
-        if link["via"] == "edge":
-            degree[link["seed"]] = degree.get(link["seed"], 0) + 1
+        if link.via == "edge":
+            degree[link.seed] = degree.get(link.seed, 0) + 1
     by_id = {s.id: s for s in seeds}
-    for link in (l for l in links if l["via"] == "edge"):
-        seed, slot = by_id.get(link["seed"]), idx.slot_of.get(link["id"])
+    for link in (h for h in links if h.via == "edge"):
+        seed, slot = by_id.get(link.seed), idx.slot_of.get(link.other)
         if seed is None or slot is None:
             continue
         other = cand(slot)
         if other is None or other is seed:
             continue
-        gain = R.HOP_WEIGHT * seed.base * float(link["weight"] or 1.0) / (
+        gain = R.HOP_WEIGHT * seed.base * (link.weight or 1.0) / (
             max(degree.get(seed.id, 1), 1) ** R.HOP_HUB_DAMPING)
         if gain > other.hop:
             other.hop, other.hop_from = gain, seed.id
     # supersedes last: the replacement takes over what the outdated neuron was found for
-    for link in (l for l in links if l["via"] == "supersedes"):
-        newer_slot, older_slot = idx.slot_of.get(link["from_node_id"]), idx.slot_of.get(link["to_node_id"])
+    for link in (h for h in links if h.via == "supersedes"):
+        newer_slot, older_slot = idx.slot_of.get(link.from_id), idx.slot_of.get(link.to_id)
         if newer_slot is None or older_slot is None or newer_slot == older_slot:
             continue
         newer, older = cand(newer_slot), cand(older_slot)

@@ -16,7 +16,9 @@ The rules, in one place:
   more occurrences. A COUNT in the rule counts the occurrences still to come from `due_at`.
 - Recurrence follows the local wall clock ("every day at 9" stays at 9 across daylight saving).
 
-Every state change goes through `Memory` methods; this module never touches the store itself.
+This module only computes: which attrs a state change writes (`notified`, `completed`,
+`snoozed`, `rescheduled`); Memory.mark_notified, complete, snooze and reschedule read the row,
+apply the rule and write it in one transaction.
 """
 
 from __future__ import annotations
@@ -26,22 +28,17 @@ import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from dateutil import parser as dateparser
 from dateutil.rrule import rrule as RRule, rrulestr
 
 from core.model import InvalidInput, Kind, Neuron, State
 
-if TYPE_CHECKING:
-    from core.memory import Memory
-
 log = logging.getLogger(__name__)
 
 # How long "Snooze" waits unless told otherwise.
 SNOOZE_DEFAULT = timedelta(minutes=10)
-# Reminders are read from the store in pages of this size.
-PAGE = 500
 # A rule is walked at most this many occurrences (a per-minute rule from years ago).
 MAX_STEPS = 200_000
 
@@ -278,26 +275,11 @@ def current_due(neuron: Neuron) -> datetime | None:
         return None
 
 
-# -- reading the store ---------------------------------------------------------------------------
+# -- state changes: what to write (Memory writes it) ---------------------------------------------
 
-def active_reminders(memory: Memory) -> list[Neuron]:
-    """Every active reminder of the memory's identity."""
-    out: list[Neuron] = []
-    offset = 0
-    while True:
-        page = memory.list(Kind.REMINDER, [State.ACTIVE], limit=PAGE, offset=offset, order="due")
-        out.extend(page)
-        if len(page) < PAGE:
-            return out
-        offset += PAGE
-
-
-# -- state changes (through Memory) --------------------------------------------------------------
-
-def mark_notified(memory: Memory, neuron_id: uuid.UUID | str, now: datetime) -> Alarm | None:
-    """Record that the reminder was shown at `now`, if it is still due (read again from the store:
-    another action may have handled it meanwhile). Returns what was shown, or None."""
-    neuron = memory.get(neuron_id)
+def notified(neuron: Neuron, now: datetime) -> tuple[dict[str, object], Alarm] | None:
+    """The attrs that record the reminder was shown at `now`, and what was shown; None when it is
+    not due (any more) at `now`."""
     alarm = next_alarm(neuron)
     if alarm is None or alarm.fire_at > now:
         return None
@@ -312,56 +294,52 @@ def mark_notified(memory: Memory, neuron_id: uuid.UUID | str, now: datetime) -> 
             latest, rule = alarm.due_at, rrule
         changes.update(due_at=iso(latest), rrule=rule, snoozed_until=None)
         alarm = Alarm(neuron, alarm.fire_at, latest)
-    saved = memory.update_attrs(neuron.id, **changes)
-    return Alarm(saved, alarm.fire_at, alarm.due_at)
+    return changes, alarm
 
 
-def complete(memory: Memory, neuron_id: uuid.UUID | str, now: datetime) -> Neuron:
-    """Done: a one-off reminder is marked done; a recurring one moves to its next occurrence
-    after `now` (and is marked done when its rule has none left). Other kinds are marked done."""
-    neuron = memory.get(neuron_id)
+def completed(neuron: Neuron, now: datetime) -> dict[str, object] | None:
+    """Done at `now`: the attrs that move a recurring reminder to its next occurrence after `now`;
+    None when the neuron is simply marked done (a one-off, another kind, a rule with no more)."""
     rrule = neuron.attrs.get("rrule")
     due_at = current_due(neuron)
     if neuron.kind is not Kind.REMINDER or not rrule or due_at is None:
-        return memory.done(neuron.id)
+        return None
     try:
         moved = _next_after(rrule, due_at, now)
     except InvalidInput as exc:
         log.warning("reminder %s repeats by a rule that cannot be read (%s): marked done", neuron.id, exc)
-        moved = None
+        return None
     if moved is None:
-        return memory.done(neuron.id)
+        return None
     new_due, rule = moved
     # done_at on an active recurring reminder: when its last occurrence was done
-    return memory.update_attrs(neuron.id, due_at=iso(new_due), rrule=rule, snoozed_until=None,
-                               done_at=iso(now))
+    return {"due_at": iso(new_due), "rrule": rule, "snoozed_until": None, "done_at": iso(now)}
 
 
-def snooze(memory: Memory, neuron_id: uuid.UUID | str, now: datetime,
-           for_: timedelta = SNOOZE_DEFAULT, until: datetime | None = None) -> Neuron:
+def snoozed(now: datetime, for_: timedelta = SNOOZE_DEFAULT,
+            until: datetime | None = None) -> dict[str, object]:
     """Show it again later (`until`, else `now + for_`)."""
     when = until if until is not None else now + for_
     if when.tzinfo is None:
         raise InvalidInput("a snooze time needs a time zone offset")
-    return memory.update_attrs(neuron_id, snoozed_until=iso(when))
+    return {"snoozed_until": iso(when)}
 
 
-def reschedule(memory: Memory, neuron_id: uuid.UUID | str, due_at: datetime | None,
-               rrule: str | None) -> Neuron:
-    """Set a new due time and rule (None removes them); the reminder will fire at it again, even
-    if it was shown before."""
+def rescheduled(due_at: datetime | None, rrule: str | None) -> dict[str, object]:
+    """A new due time and rule (None removes them); the reminder fires at it again, even if it
+    was shown before."""
     if due_at is not None and due_at.tzinfo is None:
         raise InvalidInput("a due time needs a time zone offset")
     if rrule:
         if due_at is None:
             raise InvalidInput("a repeating reminder needs a due time to start from")
         rrule = validate_rrule(rrule, due_at)
-    return memory.update_attrs(neuron_id, due_at=iso(due_at) if due_at else None,
-                               rrule=rrule or None, snoozed_until=None, notified_at=None)
+    return {"due_at": iso(due_at) if due_at else None, "rrule": rrule or None,
+            "snoozed_until": None, "notified_at": None}
 
 
 __all__ = [
-    "Alarm", "Clock", "SNOOZE_DEFAULT", "active_reminders", "complete", "current_due", "due",
-    "is_overdue", "iso", "local_zone", "mark_notified", "missed", "next_alarm", "next_occurrence",
-    "parse_time", "reschedule", "rule_text", "snooze", "upcoming", "utcnow", "validate_rrule",
+    "Alarm", "Clock", "SNOOZE_DEFAULT", "completed", "current_due", "due", "is_overdue", "iso",
+    "local_zone", "missed", "next_alarm", "next_occurrence", "notified", "parse_time",
+    "rescheduled", "rule_text", "snoozed", "upcoming", "utcnow", "validate_rrule",
 ]

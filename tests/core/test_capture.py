@@ -139,13 +139,13 @@ def test_same_person_offers(memory):
     memory.capture("Ana Silva", kind="contact", attrs={"name": "Ana Silva", "phones": ["+351 912 345 678"]})
     memory.capture("Ana S", kind="contact", attrs={"name": "Ana S", "phones": ["912345678"]})
     memory.capture("Rebecca Adeyemi", kind="contact", attrs={"name": "Rebecca Adeyemi"})
-    offers = capture.same_person_offers(memory)
+    offers = memory.same_person_offers()
     pairs = {frozenset((o.a.title, o.b.title)): o.reason for o in offers}
     assert pairs == {frozenset(("Oliver Brandt", "Olly B")): "same first name and initial",
                      frozenset(("Ana Silva", "Ana S")): "same phone number"}
-    edge = capture.accept_same_person(memory, oliver.id, olly.id)
+    edge = memory.accept_same_person(oliver.id, olly.id)
     assert edge.relation is Relation.SAME_PERSON and edge.derived_by == capture.DERIVED_SAME_PERSON
-    assert len(capture.same_person_offers(memory)) == 1
+    assert len(memory.same_person_offers()) == 1
 
 
 def test_new_phone_supersedes_the_contact(memory):
@@ -164,7 +164,7 @@ def test_moved_appointment_supersedes_the_old_reminder(memory):
     new = memory.capture("crown prep moved to Fri 28 Mar 15:15", kind="reminder",
                          created_at=datetime(2025, 3, 10, 12, 10, tzinfo=LONDON))
     assert [e.to_id for e in _edges(memory, new, Relation.SUPERSEDES)] == [old.id]
-    offers = capture.supersede_offers(memory, new.id)
+    offers = memory.supersede_offers(new.id)
     assert [o.b.id for o in offers] == [old.id]
     other = memory.capture("haircut moved to Saturday", created_at=NOW)
     assert _edges(memory, other, Relation.SUPERSEDES) == []

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from core.recall.evaluate import aggregate, load_dataset, percentiles, score_query
+from core.evaluate import aggregate, load_dataset, percentiles, score_query
 from core.model import InvalidInput
 
 

@@ -8,7 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from core.memory import MAX_BODY_BYTES, Memory
+from core.memory import Memory
+from core.validate import MAX_BODY_BYTES
 from core.model import Identity, InvalidInput, Kind, NotFound, State
 from core.store import queries as q
 

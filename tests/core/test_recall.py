@@ -9,10 +9,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core import recall
 from core.model import Identity, InvalidInput, Relation
 from core.recall import ranking
-from core.recall import search as search_mod
 
 LONDON = ZoneInfo("Europe/London")
 NOW = datetime(2025, 6, 11, 19, 30, tzinfo=LONDON)  # a Wednesday
@@ -197,7 +195,7 @@ def test_expansion_failure_returns_base_results(memory, home, monkeypatch, caplo
     def broken(*args, **kwargs):
         raise RuntimeError("edges table unreadable")
 
-    monkeypatch.setattr(search_mod.recall_sql, "links_and_rows", broken)
+    monkeypatch.setattr(memory.reader, "hops", broken)
     with caplog.at_level(logging.WARNING, logger="core.recall.search"):
         results = memory.ask("boiler", now=NOW)
     assert home["boiler"].id in ids(results)
@@ -207,22 +205,16 @@ def test_expansion_failure_returns_base_results(memory, home, monkeypatch, caplo
 
 def test_keyword_only_without_the_model(memory, home, tmp_path, caplog):
     """A store whose model folder is empty: ask degrades to keywords, with a warning."""
+    from core.embed import SentenceModel
     from core.memory import Memory
-    from core.settings import Settings
-    from core.store import Store
 
-    if memory.store.kind != "server":
-        pytest.skip("one engine is enough for this (a second embedded engine would cost a start)")
-    store = Store(Settings(data_dir=tmp_path / "data", dsn=memory.store.settings.dsn,
-                           model_dir=tmp_path / "no-model"))
-    try:
-        bare = Memory(store, memory.identity, owns_store=False)
-        with caplog.at_level(logging.WARNING):
-            results = bare.ask("QH7T2M", now=NOW)
-        assert results[0].neuron.id == home["booking"].id
-        assert bare.ask("QH7T2M", mode="vector", now=NOW) == []
-    finally:
-        store.close()
+    bare = Memory(memory.store, memory.identity, owns_store=False,
+                  model=SentenceModel(tmp_path / "no-model"))
+    with caplog.at_level(logging.WARNING):
+        results = bare.ask("QH7T2M", now=NOW)
+    assert results[0].neuron.id == home["booking"].id
+    assert bare.ask("QH7T2M", mode="vector", now=NOW) == []
+    assert "meaning search is off" in caplog.text
 
 
 def test_the_index_follows_every_change(memory, home):
@@ -281,5 +273,5 @@ def test_no_time_words():
 
 
 def test_warm_builds_the_index_ahead(memory, home):
-    assert recall.warm(memory) == memory.count()
+    assert memory.recall.warm() == memory.count()
     assert ids(memory.ask("QH7T2M", mode="keyword", now=NOW)) == [home["booking"].id]

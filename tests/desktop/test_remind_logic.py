@@ -92,11 +92,11 @@ def test_missed_means_due_before_start_and_never_shown():
 
 def test_mark_notified_once_and_done(memory):
     r = memory.capture("pay rent", kind="reminder", attrs={"due_at": remind.iso(T)})
-    assert remind.mark_notified(memory, r.id, T - timedelta(seconds=1)) is None   # not yet due
-    alarm = remind.mark_notified(memory, r.id, T + timedelta(seconds=2))
+    assert memory.mark_notified(r.id, T - timedelta(seconds=1)) is None   # not yet due
+    alarm = memory.mark_notified(r.id, T + timedelta(seconds=2))
     assert alarm is not None and alarm.id == r.id
-    assert remind.mark_notified(memory, r.id, T + timedelta(seconds=3)) is None   # never twice
-    done = remind.complete(memory, r.id, T + timedelta(minutes=1))
+    assert memory.mark_notified(r.id, T + timedelta(seconds=3)) is None   # never twice
+    done = memory.complete(r.id, T + timedelta(minutes=1))
     assert done.state is State.DONE and "done_at" in done.attrs
 
 
@@ -104,13 +104,13 @@ def test_recurring_complete_and_catch_up(memory):
     r = memory.capture("water plants", kind="reminder",
                        attrs={"due_at": remind.iso(T), "rrule": "FREQ=DAILY"})
     # a week away: the shown occurrence is the latest one, not seven of them
-    alarm = remind.mark_notified(memory, r.id, T)
+    alarm = memory.mark_notified(r.id, T)
     assert alarm is not None
     later = T + timedelta(days=7, hours=3)
-    alarm = remind.mark_notified(memory, r.id, later)
+    alarm = memory.mark_notified(r.id, later)
     assert alarm.due_at == T + timedelta(days=7)
     assert remind.parse_time(memory.get(r.id).attrs["due_at"]) == T + timedelta(days=7)
-    moved = remind.complete(memory, r.id, later)
+    moved = memory.complete(r.id, later)
     assert moved.state is State.ACTIVE
     assert remind.parse_time(moved.attrs["due_at"]) == T + timedelta(days=8)
     assert "done_at" in moved.attrs
@@ -119,32 +119,34 @@ def test_recurring_complete_and_catch_up(memory):
 def test_count_counts_what_is_left(memory):
     r = memory.capture("three lessons", kind="reminder",
                        attrs={"due_at": remind.iso(T), "rrule": "FREQ=WEEKLY;COUNT=3"})
-    first = remind.complete(memory, r.id, T)
+    first = memory.complete(r.id, T)
     assert first.attrs["rrule"] == "FREQ=WEEKLY;COUNT=2"
-    second = remind.complete(memory, r.id, T + timedelta(weeks=1))
+    second = memory.complete(r.id, T + timedelta(weeks=1))
     assert second.attrs["rrule"] == "FREQ=WEEKLY;COUNT=1"
     assert second.state is State.ACTIVE
-    last = remind.complete(memory, r.id, T + timedelta(weeks=2))
+    last = memory.complete(r.id, T + timedelta(weeks=2))
     assert last.state is State.DONE
 
 
 def test_snooze_and_reschedule(memory):
     r = memory.capture("stretch", kind="reminder", attrs={"due_at": remind.iso(T)})
-    remind.mark_notified(memory, r.id, T)
-    s = remind.snooze(memory, r.id, T)
+    memory.mark_notified(r.id, T)
+    s = memory.snooze(r.id, T)
     assert remind.parse_time(s.attrs["snoozed_until"]) == T + remind.SNOOZE_DEFAULT
     assert remind.next_alarm(s).fire_at == T + remind.SNOOZE_DEFAULT
-    moved = remind.reschedule(memory, r.id, T + timedelta(days=1), "FREQ=WEEKLY")
+    moved = memory.reschedule(r.id, T + timedelta(days=1), "FREQ=WEEKLY")
     assert "snoozed_until" not in moved.attrs and "notified_at" not in moved.attrs
     assert moved.attrs["rrule"] == "FREQ=WEEKLY"
     with pytest.raises(InvalidInput):
-        remind.reschedule(memory, r.id, None, "FREQ=DAILY")
+        memory.reschedule(r.id, None, "FREQ=DAILY")
     with pytest.raises(InvalidInput):
-        remind.snooze(memory, r.id, T, until=datetime(2026, 3, 3, 9, 0))
+        memory.snooze(r.id, T, until=datetime(2026, 3, 3, 9, 0))
 
 
 def test_active_reminders_pages_through_everything(memory, monkeypatch):
-    monkeypatch.setattr(remind, "PAGE", 3)
+    import core.memory
+
+    monkeypatch.setattr(core.memory, "REMINDER_PAGE", 3)
     ids = {memory.capture(f"r{i}", kind="reminder", attrs={"due_at": remind.iso(T)}).id for i in range(7)}
     memory.capture("a note", kind="note")
-    assert {n.id for n in remind.active_reminders(memory)} == ids
+    assert {n.id for n in memory.reminders()} == ids

@@ -55,7 +55,7 @@ def test_demo_imports_a_realistic_memory(embedded_memory):
     space = json.loads(demo.DEFAULT_DATASET.read_text())["spaces"][0]
     counts = demo.load(embedded_memory, space)
     assert counts["neurons"] == len(space["neurons"]) and counts["links"] == len(space["edges"])
-    reminders = remind.active_reminders(embedded_memory)
+    reminders = embedded_memory.reminders()
     now = remind.utcnow()
     assert any(remind.next_alarm(r) and remind.next_alarm(r).fire_at > now for r in reminders)
     assert embedded_memory.list(Kind.REMINDER, [State.DONE], limit=500)

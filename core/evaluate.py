@@ -21,8 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from core.model import Identity, InvalidInput, Kind, NeuronsError, Relation
-from core.portable import parse_instant
+from core.commands.base import Answer
+from core.model import Identity, InvalidInput, Kind, Relation
+from core.validate import parse_instant
 
 log = logging.getLogger(__name__)
 
@@ -117,29 +118,6 @@ def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UU
     return ids
 
 
-def fill_vectors(memory) -> int:
-    """Embed every neuron of the store that has no vector of the current model."""
-    filler = getattr(memory, "fill_vectors", None)
-    if callable(filler):
-        return filler()
-    from core.recall.search import embedder_of  # noqa: PLC0415
-    from core.store import queries as q  # noqa: PLC0415
-
-    emb = embedder_of(memory)
-    if emb is None:
-        return 0
-    done = 0
-    while True:
-        with memory.store.reading() as cur:
-            batch = q.pending_embeddings(cur, emb.name, 256)
-        if not batch:
-            return done
-        vecs = emb.embed([body for _, body in batch])
-        with memory.store.transaction() as cur:
-            q.save_embeddings(cur, [(nid, v) for (nid, _), v in zip(batch, vecs)], emb.name)
-        done += len(batch)
-
-
 # -- the run ---------------------------------------------------------------------------------------
 
 def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str,
@@ -153,7 +131,7 @@ def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str,
         spaces.append((space, view, {v: k for k, v in ids.items()}))
         if progress:
             progress(f"ingested {space['id']}: {len(ids)} neurons")
-    fill_vectors(memory)
+    memory.fill_vectors()
     ingest_s = time.monotonic() - t0
     if progress:
         progress(f"vectors filled; ingest took {ingest_s:.1f}s")
@@ -201,24 +179,19 @@ def render_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run_eval(args) -> int:
-    from core.memory import Memory  # noqa: PLC0415
+def run_eval(args) -> Answer:
+    """`neurons eval`: a fresh temporary data dir unless one is given; progress on stderr."""
+    from core.memory import Memory  # noqa: PLC0415 - the command layer stays light
     from core.settings import Settings  # noqa: PLC0415
 
     modes = [m.strip() for m in str(getattr(args, "modes", "") or ",".join(MODES)).split(",") if m.strip()]
     for m in modes:
         if m not in MODES:
-            print(f"neurons: unknown mode {m!r}: use {', '.join(MODES)}", file=sys.stderr)
-            return 2
+            raise InvalidInput(f"unknown mode {m!r}: use {', '.join(MODES)}")
     edges = getattr(args, "edges", "given") or "given"
     if edges not in EDGE_SOURCES:
-        print(f"neurons: unknown edge source {edges!r}: use {', '.join(EDGE_SOURCES)}", file=sys.stderr)
-        return 2
-    try:
-        data = load_dataset(args.dataset)
-    except NeuronsError as exc:
-        print(f"neurons: {exc}", file=sys.stderr)
-        return 2
+        raise InvalidInput(f"unknown edge source {edges!r}: use {', '.join(EDGE_SOURCES)}")
+    data = load_dataset(args.dataset)
     tmp = None
     if getattr(args, "data_dir", None) or getattr(args, "dsn", None):
         settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
@@ -240,8 +213,4 @@ def run_eval(args) -> int:
     finally:
         if tmp is not None:
             tmp.cleanup()
-    if getattr(args, "json", False):
-        sys.stdout.write(json.dumps(report) + "\n")
-    else:
-        print(render_table(report))
-    return 0
+    return Answer(report, render_table(report))

@@ -2,36 +2,27 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
+from core import __version__
 from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
+from core.validate import clean_attrs, clean_text, number, parse_instant, parse_uuid
 
 FORMAT = "neurons-export/1"
 
 
-def parse_instant(value: Any, where: str) -> datetime | None:
-    """An ISO 8601 time with its offset (None stays None); anything else is a clear error."""
-    if value is None:
-        return None
-    try:
-        parsed = datetime.fromisoformat(str(value))
-    except ValueError:
-        raise InvalidInput(f"{where}: {value!r} is not an ISO 8601 date") from None
-    if parsed.tzinfo is None:
-        raise InvalidInput(f"{where}: {value!r} has no time zone offset")
-    return parsed
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidInput(f"{where}: {value!r} is not a number")
-    return float(value)
+def build_export(neurons: list[Neuron], edges: list[Edge]) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "app_version": __version__,
+        "exported_at": datetime.now(timezone.utc).isoformat(),
+        "neurons": [n.to_json() for n in neurons],
+        "edges": [e.to_json() for e in edges],
+    }
 
 
 def parse_export(data: Any) -> tuple[list[Neuron], list[Edge]]:
-    from core.memory import clean_attrs, clean_text, parse_uuid  # noqa: PLC0415
-
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise InvalidInput(f"not a Neurons export: expected an object with format {FORMAT!r}")
     raw_neurons, raw_edges = data.get("neurons"), data.get("edges", [])
@@ -63,7 +54,7 @@ def parse_export(data: Any) -> tuple[list[Neuron], list[Edge]]:
             from_id=parse_uuid(item.get("from_id"), f"{where}.from_id"),
             to_id=parse_uuid(item.get("to_id"), f"{where}.to_id"),
             relation=Relation.parse(item.get("relation_type")),
-            weight=_number(item.get("weight", 1.0), f"{where}.weight"),
+            weight=number(item.get("weight", 1.0), f"{where}.weight"),
             valid_from=parse_instant(item.get("valid_from"), f"{where}.valid_from"),
             valid_to=parse_instant(item.get("valid_to"), f"{where}.valid_to"),
             created_at=parse_instant(item.get("created_at"), f"{where}.created_at"),

@@ -1,0 +1,110 @@
+"""Every `neurons` command, written once: its arguments, what it does, what it answers.
+
+Three doors use them: the command line (core/cli.py), the running desktop app's instance socket
+(a command forwarded by the CLI runs on the app's Memory, with the same output), and the MCP
+server. A command's `run(memory, args)` returns an `Answer`: `data` is what `--json` prints (and
+what programs receive), `text` what a person reads, `note` a line for stderr.
+
+This package imports only the standard library and core.model, so that a command forwarded to
+the running app costs a Python start and one socket round trip, not the database driver.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from core import __version__
+from core.commands.base import REGISTRY, Answer, Command, UsageError, command
+from core.model import NeuronsError
+
+__all__ = ["REGISTRY", "Answer", "Command", "UsageError", "build_parser", "command", "execute",
+           "forwarded_argv", "load", "parse"]
+
+def load() -> dict[str, Command]:
+    """Import the modules that define commands (in the order `neurons --help` lists them)."""
+    from core.commands import health, neurons, recall, transfer  # noqa: F401, PLC0415
+
+    return REGISTRY
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of exiting (the app parses forwarded commands)."""
+
+    def error(self, message: str):  # noqa: D401 - argparse's name
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> Parser:
+    load()
+    # Global options are accepted before or after the command; SUPPRESS keeps a subcommand's
+    # unset option from overwriting the value given before it.
+    common = Parser(add_help=False, argument_default=argparse.SUPPRESS)
+    common.add_argument("--data-dir", help="the data directory (default: the platform's user data "
+                        "dir; env NEURONS_DATA_DIR)")
+    common.add_argument("--dsn", help="use a server Postgres instead (env NEURONS_DSN); the "
+                        "password comes from the OS keyring")
+    common.add_argument("--json", action="store_true", help="machine-readable output")
+    common.add_argument("-v", "--verbose", action="store_true")
+    p = Parser(prog="neurons", parents=[common],
+               description="Neurons: an offline memory of notes, reminders and contacts.")
+    p.add_argument("--version", action="version", version=f"neurons {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+    for cmd in REGISTRY.values():
+        c = sub.add_parser(cmd.name, help=cmd.help, parents=[common])
+        cmd.arguments(c)
+        if cmd.defaults:
+            c.set_defaults(**cmd.defaults)
+    return p
+
+
+GLOBALS = {"data_dir": None, "dsn": None, "json": False, "verbose": False}
+
+
+def parse(argv: list[str]) -> tuple[Command, argparse.Namespace]:
+    args = build_parser().parse_args(argv)
+    for name, default in GLOBALS.items():
+        if not hasattr(args, name):
+            setattr(args, name, default)
+    return REGISTRY[args.command], args
+
+
+def forwarded_argv(args: argparse.Namespace) -> list[str]:
+    """The command line the running app parses again: the command, its options, then `--` and
+    its positionals (so a text that starts with '-' stays a text). Global options stay here."""
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    cmd_parser = sub.choices[args.command]
+    options: list[str] = []
+    positionals: list[str] = []
+    for action in cmd_parser._actions:
+        if action.dest in ("help", "data_dir", "dsn", "verbose") or not hasattr(args, action.dest):
+            continue
+        value = getattr(args, action.dest)
+        if not action.option_strings:
+            if value is not None:
+                positionals.append(str(value))
+        elif isinstance(action, argparse._StoreTrueAction):
+            if value:
+                options.append(action.option_strings[-1])
+        elif isinstance(action, argparse._AppendAction):
+            for item in value or []:
+                options += [action.option_strings[-1], str(item)]
+        elif value is not None and value != action.default:
+            options += [action.option_strings[-1], str(value)]
+    return [args.command, *options, *(["--", *positionals] if positionals else [])]
+
+
+def execute(memory, argv: list[str]) -> dict[str, Any]:
+    """Run a forwarded command line on `memory` (the app's): {"code", "stdout", "stderr"}."""
+    try:
+        cmd, args = parse(argv)
+        if not cmd.needs_memory or not cmd.forwardable(args):
+            raise UsageError(f"neurons {cmd.name} cannot be answered by the running app")
+        answer = cmd.run(memory, args)
+    except UsageError as exc:
+        return {"code": 2, "stdout": "", "stderr": f"{exc}\n"}
+    except NeuronsError as exc:
+        return {"code": 2, "stdout": "", "stderr": f"neurons: {exc}\n"}
+    note = answer.note + "\n" if answer.note else ""
+    return {"code": answer.code, "stdout": answer.stdout(args.json), "stderr": note}

@@ -1,0 +1,53 @@
+"""What a command is (Command), what it answers (Answer), and the registry they are kept in."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from core.model import NeuronsError
+
+
+class UsageError(NeuronsError):
+    """The command line (or a forwarded one) does not parse."""
+
+
+@dataclass
+class Answer:
+    data: Any = None
+    text: str = ""
+    note: str = ""          # for stderr: what a person should know beside the answer
+    code: int = 0
+
+    def stdout(self, as_json: bool) -> str:
+        if as_json:
+            return json.dumps(self.data, ensure_ascii=False, indent=2, default=str) + "\n"
+        return self.text + "\n" if self.text else ""
+
+
+@dataclass
+class Command:
+    name: str
+    help: str
+    run: Callable[..., Answer]
+    arguments: Callable[[argparse.ArgumentParser], None] = lambda parser: None
+    # False: the command opens what it needs itself (eval, unlock) and never goes to the app
+    needs_memory: bool = True
+    # whether the running app may answer it (given the parsed args: stdin cannot travel)
+    forwardable: Callable[[argparse.Namespace], bool] = lambda args: True
+    # client-side work before the command runs here or in the app (read stdin, resolve paths)
+    prepare: Callable[[argparse.Namespace], None] = lambda args: None
+    defaults: dict[str, Any] = field(default_factory=dict)
+
+
+REGISTRY: dict[str, Command] = {}
+
+
+def command(name: str, help: str, **options: Any):
+    """Register `run(memory, args) -> Answer` as the command `name`."""
+    def register(run: Callable[..., Answer]) -> Callable[..., Answer]:
+        REGISTRY[name] = Command(name, help, run, **options)
+        return run
+    return register

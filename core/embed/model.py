@@ -1,0 +1,47 @@
+"""The sentence model of one model folder, loaded once on first use and shared by whoever holds
+this object (a Memory and its identity views: queries, the filler, recall)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from core.embed.runtime import Embedder, ModelUnavailable, model_status
+
+log = logging.getLogger(__name__)
+
+EMBED_THREADS = 1  # leave the other core to the GUI and the engine
+
+
+class SentenceModel:
+    def __init__(self, model_dir: Path | str, threads: int = EMBED_THREADS):
+        self.model_dir = Path(model_dir)
+        self.threads = threads
+        self._lock = threading.Lock()
+        self._embedder: Embedder | None = None
+        self.error: str | None = None   # why it is unavailable, once a load failed
+        self.digests: dict[tuple, str] = {}  # sha256 of its files, by stat (status() reuses them)
+
+    def get(self) -> Embedder | None:
+        """The loaded model, or None when it cannot be loaded (said once in the log)."""
+        with self._lock:
+            if self._embedder is None and self.error is None:
+                try:
+                    self._embedder = Embedder.load(self.model_dir, threads=self.threads,
+                                                   digests=self.digests)
+                except ModelUnavailable as exc:
+                    self.error = str(exc)
+                    log.warning("meaning search is off, keyword search still works: %s", exc)
+            return self._embedder
+
+    def require(self) -> Embedder:
+        embedder = self.get()
+        if embedder is None:
+            raise ModelUnavailable(self.error or "the embedding model is unavailable")
+        return embedder
+
+    def status(self) -> dict[str, Any]:
+        """{"name", "sha256", "ready", "error"} without loading it (doctor)."""
+        return model_status(self.model_dir, digests=self.digests)

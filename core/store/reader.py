@@ -1,0 +1,171 @@
+"""The narrow door through which capture and recall read the store: one identity's memory,
+as plain neurons and links. Nothing here writes; writes are Memory's.
+
+`Reader` is the protocol (a fake in-memory reader serves the unit tests of capture and recall);
+`StoreReader` is the real one, over the Store's one connection. Reads made inside
+`with reader.session():` share one transaction (one round trip less per statement on the
+embedded engine, which serialises everything on one backend).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import uuid
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from core.model import Edge, Identity, Neuron, Relation
+from core.store import queries as q
+from core.store import recall_sql
+
+log = logging.getLogger(__name__)
+
+# The planner's statistics are refreshed when a reader first sees its rows and each time the
+# identity has grown by this factor since (the embedded engine never analyzes by itself).
+ANALYZE_GROWTH = 1.25
+
+
+@dataclass(frozen=True)
+class Linked:
+    """An open edge seen from `seed` (one of the asked ids), and the neuron at its other end."""
+
+    seed: uuid.UUID
+    edge: Edge
+    neuron: Neuron
+
+
+@dataclass(frozen=True)
+class Hop:
+    """A link of the one-hop expansion: `via` "edge" (from a seed) or "supersedes" (around the pool)."""
+
+    via: str
+    seed: uuid.UUID
+    other: uuid.UUID
+    from_id: uuid.UUID
+    to_id: uuid.UUID
+    weight: float
+
+
+class Reader(Protocol):
+    identity: Identity
+    engine: str          # "embedded" or "server": how fresh the index must re-read
+
+    def session(self) -> contextlib.AbstractContextManager[None]: ...
+    def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]: ...
+    def contacts(self) -> list[Neuron]: ...
+    def active_reminders_sharing(self, text: str) -> list[Neuron]: ...
+    def links(self, ids: Sequence[uuid.UUID],
+              relations: Sequence[Relation] | None = None) -> list[Linked]: ...
+    def naming(self, phrases: Sequence[str], exclude: Sequence[uuid.UUID],
+               limit: int = 200) -> list[Neuron]: ...
+    def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]: ...
+    def question_terms(self, text: str, filler: str) -> list[str]: ...
+    def change_stamp(self) -> int: ...
+    def index_rows(self, since: int | None) -> tuple[list[dict[str, Any]], int | None]: ...
+    def hops(self, seeds: Sequence[uuid.UUID], pool: Sequence[uuid.UUID],
+             want: Sequence[uuid.UUID], relations: Sequence[Relation]
+             ) -> tuple[list[Hop], dict[uuid.UUID, Neuron]]: ...
+    def keep_statistics(self, count: int) -> None: ...
+
+
+class StoreReader:
+    def __init__(self, store, identity: Identity):
+        self.store = store
+        self.identity = identity
+        self.engine = store.kind
+        self._local = threading.local()     # the cursor of this thread's open session
+        self._analyzed_at: int | None = None
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[None]:
+        if getattr(self._local, "cur", None) is not None:
+            yield
+            return
+        with self.store.reading() as cur:
+            self._local.cur = cur
+            try:
+                yield
+            finally:
+                self._local.cur = None
+
+    @contextlib.contextmanager
+    def _cursor(self):
+        cur = getattr(self._local, "cur", None)
+        if cur is not None:
+            yield cur
+        else:
+            with self.store.reading() as cur:
+                yield cur
+
+    def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
+        with self._cursor() as cur:
+            return q.get_neurons(cur, self.identity, list(ids))
+
+    def contacts(self) -> list[Neuron]:
+        with self._cursor() as cur:
+            return [q.neuron_from_row(r) for r in recall_sql.contacts(cur, self.identity)]
+
+    def active_reminders_sharing(self, text: str) -> list[Neuron]:
+        """Active reminders holding any word of `text`, newest first."""
+        with self._cursor() as cur:
+            terms = recall_sql.question_terms(cur, text, "")
+            rows = recall_sql.active_reminders_with(cur, self.identity, terms)
+        return [q.neuron_from_row(r) for r in rows]
+
+    def links(self, ids: Sequence[uuid.UUID],
+              relations: Sequence[Relation] | None = None) -> list[Linked]:
+        with self._cursor() as cur:
+            rows = recall_sql.links_of(cur, self.identity, list(ids), relations)
+        return [Linked(r["seed"], q.edge_from_row({k[2:]: v for k, v in r.items() if k.startswith("e_")}),
+                       q.neuron_from_row(r)) for r in rows]
+
+    def naming(self, phrases: Sequence[str], exclude: Sequence[uuid.UUID],
+               limit: int = 200) -> list[Neuron]:
+        with self._cursor() as cur:
+            rows = recall_sql.mentions(cur, self.identity, list(phrases), list(exclude), limit)
+        return [q.neuron_from_row(r) for r in rows]
+
+    def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]:
+        with self._cursor() as cur:
+            rows = recall_sql.find_contacts(cur, self.identity, name, min_similarity)
+        return [(q.neuron_from_row(r), float(r["sim"])) for r in rows]
+
+    def question_terms(self, text: str, filler: str) -> list[str]:
+        with self._cursor() as cur:
+            return recall_sql.question_terms(cur, text, filler)
+
+    def change_stamp(self) -> int:
+        with self._cursor() as cur:
+            return recall_sql.change_stamp(cur)
+
+    def index_rows(self, since: int | None) -> tuple[list[dict[str, Any]], int | None]:
+        with self._cursor() as cur:
+            return recall_sql.index_rows(cur, self.identity, since)
+
+    def hops(self, seeds, pool, want, relations) -> tuple[list[Hop], dict[uuid.UUID, Neuron]]:
+        with self._cursor() as cur:
+            links, rows = recall_sql.links_and_rows(
+                cur, self.identity, seeds=list(seeds), pool=list(pool), want=list(want),
+                relations=list(relations))
+        hops = [Hop(r["via"], r["seed"], r["id"], r["from_node_id"], r["to_node_id"],
+                    float(r["weight"] if r["weight"] is not None else 1.0)) for r in links]
+        return hops, {r["id"]: q.neuron_from_row(r) for r in rows}
+
+    def keep_statistics(self, count: int) -> None:
+        """ANALYZE the recall tables when the identity grew (the embedded engine only: a server
+        runs autovacuum)."""
+        if self.engine != "embedded":
+            return
+        last = self._analyzed_at
+        if last is not None and count <= last * ANALYZE_GROWTH + 100:
+            return
+        self._analyzed_at = max(count, 1)
+        try:
+            with self._cursor() as cur, cur.connection.transaction():  # a savepoint
+                recall_sql.refresh_statistics(cur)
+        except Exception:
+            self._analyzed_at = 1 << 62  # not ours to analyze: do not try again
+            log.warning("could not ANALYZE the recall tables; queries may be slower", exc_info=True)

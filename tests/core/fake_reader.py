@@ -1,0 +1,129 @@
+"""An in-memory Reader: what capture and recall may read, without a database.
+
+It stands in for core.store.reader.StoreReader in unit tests of the rooms behind the façade, so
+they can be tested apart from the store (the real reader is tested through Memory on both
+engines). Its lexemes are lower-case words, its similarity difflib's: close enough to the real
+engines for the logic under test, not a model of Postgres.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import re
+import uuid
+from datetime import datetime
+
+from core.model import Edge, Identity, Kind, Neuron, Relation, State
+from core.store.reader import Hop, Linked
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+class FakeReader:
+    engine = "embedded"
+
+    def __init__(self, identity: Identity | None = None):
+        self.identity = identity or Identity(device_id=uuid.uuid4())
+        self.rows: dict[uuid.UUID, tuple[int, Neuron]] = {}
+        self.edges: list[Edge] = []
+        self.seq = 0
+
+    # -- filling it ---------------------------------------------------------------------------
+
+    def add(self, body: str, kind: Kind = Kind.NOTE, attrs: dict | None = None, *,
+            created_at: datetime, state: State = State.ACTIVE) -> Neuron:
+        n = Neuron(uuid.uuid4(), kind, body, dict(attrs or {}), state, created_at, created_at)
+        self.seq += 1
+        self.rows[n.id] = (self.seq, n)
+        return n
+
+    def link(self, a: Neuron, b: Neuron, relation: Relation = Relation.RELATES_TO) -> Edge:
+        e = Edge(uuid.uuid4(), a.id, b.id, relation)
+        self.edges.append(e)
+        return e
+
+    # -- the Reader protocol ------------------------------------------------------------------
+
+    def session(self):
+        return contextlib.nullcontext()
+
+    def _live(self) -> list[Neuron]:
+        return [n for _, n in self.rows.values() if n.state is not State.TRASHED]
+
+    def neurons(self, ids):
+        return {i: self.rows[i][1] for i in ids if i in self.rows}
+
+    def contacts(self):
+        return [n for n in self._live() if n.kind is Kind.CONTACT]
+
+    def active_reminders_sharing(self, text):
+        words = set(_words(text))
+        found = [n for n in self._live() if n.kind is Kind.REMINDER and n.state is State.ACTIVE
+                 and words & set(_words(n.body))]
+        return sorted(found, key=lambda n: n.created_at, reverse=True)
+
+    def links(self, ids, relations=None):
+        out = []
+        for e in self.edges:
+            if e.valid_to is not None or (relations is not None and e.relation not in relations):
+                continue
+            for seed in ids:
+                if seed in (e.from_id, e.to_id):
+                    other = self.rows.get(e.other(seed))
+                    if other and other[1].state is not State.TRASHED:
+                        out.append(Linked(seed, e, other[1]))
+        return out
+
+    def naming(self, phrases, exclude, limit=200):
+        wanted = [_words(p) for p in phrases if p.strip()]
+        found = []
+        for n in self._live():
+            words = _words(n.body + " " + " ".join(str(v) for v in n.attrs.values()))
+            if n.id not in exclude and any(
+                    w and any(words[i:i + len(w)] == w for i in range(len(words))) for w in wanted):
+                found.append(n)
+        return sorted(found, key=lambda n: n.created_at, reverse=True)[:limit]
+
+    def contacts_like(self, name, min_similarity):
+        scored = [(c, difflib.SequenceMatcher(None, name.lower(), str(c.attrs.get("name", c.body)).lower()).ratio())
+                  for c in self.contacts()]
+        return sorted([s for s in scored if s[1] >= min_similarity], key=lambda s: -s[1])
+
+    def question_terms(self, text, filler):
+        drop = set(_words(filler))
+        return sorted({w for w in _words(text) if w not in drop})
+
+    def change_stamp(self):
+        return self.seq
+
+    def index_rows(self, since):
+        rows = []
+        for seq, n in self.rows.values():
+            if since is not None and seq <= since:
+                continue
+            lexemes = sorted(set(_words(n.body + " " + " ".join(
+                str(v) for v in n.attrs.values() if isinstance(v, str)))))
+            rows.append({
+                "id": n.id, "mine": True, "kind": n.kind.value, "state": n.state.value,
+                "created_at": n.created_at, "change_seq": seq,
+                "due": datetime.fromisoformat(n.attrs["due_at"]) if n.attrs.get("due_at") else None,
+                "rrule": n.attrs.get("rrule"),
+                "contact_attrs": n.attrs if n.kind is Kind.CONTACT else None,
+                "contact_body": n.body if n.kind is Kind.CONTACT else None,
+                "lexemes": lexemes, "dl": len(lexemes), "embedding_model": None, "vec": None})
+        return rows, (self.seq if since is None else None)
+
+    def hops(self, seeds, pool, want, relations):
+        hops = [Hop("edge", link.seed, link.neuron.id, link.edge.from_id, link.edge.to_id,
+                    link.edge.weight) for link in self.links(seeds, relations)]
+        hops += [Hop("supersedes", link.seed, link.neuron.id, link.edge.from_id, link.edge.to_id,
+                     link.edge.weight) for link in self.links(pool, [Relation.SUPERSEDES])]
+        return hops, self.neurons(list(want) + [h.other for h in hops])
+
+    def keep_statistics(self, count):
+        pass

@@ -1,0 +1,115 @@
+"""The command layer: one definition per command, the same on the command line, through the
+running app's socket, and in-process; the instance protocol refuses a peer of another version."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import uuid
+
+import pytest
+
+from core import commands, instance
+from core.changes import Change, started_by
+from core.model import Kind
+
+COMMAND_LINES = [
+    ["capture", "-starts with a dash", "--kind", "note", "--attrs", '{"tags": ["x"]}'],
+    ["capture", "plain", "--json"],
+    ["list", "--kind", "reminder", "--state", "done", "--state", "active", "--limit", "5"],
+    ["show", str(uuid.uuid4()), "--json"],
+    ["edit", str(uuid.uuid4()), "--text", "--not an option"],
+    ["done", str(uuid.uuid4())],
+    ["link", str(uuid.uuid4()), str(uuid.uuid4()), "--relation", "concerns"],
+    ["ask", "what about -x?", "--limit", "3", "--mode", "keyword"],
+    ["about", "Ana"],
+    ["export", "/tmp/x.json"],
+    ["doctor", "--json"],
+]
+
+
+@pytest.mark.parametrize("argv", COMMAND_LINES, ids=lambda a: a[0])
+def test_a_forwarded_command_line_parses_back_to_the_same_command(argv):
+    cmd, args = commands.parse(argv)
+    again_cmd, again = commands.parse(commands.forwarded_argv(args))
+    assert again_cmd is cmd
+    assert vars(again) == vars(args)
+
+
+def test_forwarded_commands_are_parsed_again_by_the_app(embedded_memory):
+    bad = commands.execute(embedded_memory, ["list", "--limit", "many"])
+    assert bad["code"] == 2 and "invalid int value" in bad["stderr"] and not bad["stdout"]
+    assert commands.execute(embedded_memory, ["eval", "x.json"])["code"] == 2  # never in the app
+    done = commands.execute(embedded_memory, ["capture", "--json", "--", "-dash first"])
+    assert done["code"] == 0, done
+    assert json.loads(done["stdout"])["body"] == "-dash first"
+
+
+def test_every_command_is_registered_once_with_help():
+    registry = commands.load()
+    assert {"capture", "show", "list", "edit", "done", "archive", "trash", "restore", "link",
+            "unlink", "export", "import", "doctor", "unlock", "ask", "about", "reindex",
+            "eval"} <= set(registry)
+    assert all(cmd.help for cmd in registry.values())
+
+
+def test_changes_say_what_changed_and_who_started_it(embedded_memory):
+    seen: list[Change] = []
+    embedded_memory.listeners.append(seen.append)
+    with started_by("window"):
+        note = embedded_memory.capture("tea with Rosa", kind="note")
+    embedded_memory.trash(note.id)
+    assert [(c.action, c.ids, c.kinds, c.origin) for c in seen] == [
+        ("captured", (note.id,), frozenset({Kind.NOTE}), "window"),
+        ("state", (note.id,), frozenset({Kind.NOTE}), None)]
+
+
+def test_preview_says_what_a_capture_would_be_and_saves_nothing(embedded_memory):
+    before = embedded_memory.count()
+    u = embedded_memory.preview("remind me to call the bank tomorrow at 10")
+    assert u.kind is Kind.REMINDER and "due_at" in u.attrs
+    assert embedded_memory.count() == before
+
+
+def test_the_instance_protocol_refuses_another_version(tmp_path):
+    lock = instance.InstanceLock(tmp_path / "d")
+    assert lock.try_acquire()
+    server = instance.InstanceServer(tmp_path / "d", lambda message: {"seen": message["op"]}, lock)
+    server.start()
+    try:
+        assert instance.request(tmp_path / "d", {"op": "x"})["seen"] == "x"
+        # an older client sends no protocol: refused, with what to do
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(str(instance.socket_path(tmp_path / "d")))
+            s.sendall(b'{"op": "x"}\n')
+            reply = json.loads(s.makefile().readline())
+        assert reply["ok"] is False and "protocol" in reply["error"]
+        assert reply["protocol"] == instance.PROTOCOL
+    finally:
+        server.stop()
+        lock.release()
+
+
+def test_a_client_refuses_an_app_of_another_version(tmp_path, monkeypatch):
+    """A peer that answers without (or with another) protocol is not misread."""
+    path = tmp_path / "fake.sock"
+    monkeypatch.setattr(instance, "socket_path", lambda data_dir: path)
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(path))
+    listener.listen(1)
+
+    def old_app():
+        conn, _ = listener.accept()
+        with conn:
+            conn.makefile().readline()
+            conn.sendall(b'{"ok": true, "neuron": {}}\n')
+
+    thread = threading.Thread(target=old_app)
+    thread.start()
+    try:
+        with pytest.raises(instance.InstanceError, match="protocol none"):
+            instance.request(tmp_path / "d", {"op": "capture", "text": "x"})
+    finally:
+        thread.join(5)
+        listener.close()

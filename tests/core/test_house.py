@@ -1,0 +1,121 @@
+"""The rules of the house, checked: no import circle in core, core never imports Qt or the
+desktop, no process-wide mutable state in core, and Neurons' top-level packages are its own."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "core"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def core_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in CORE.rglob("*.py")}
+
+
+def _type_checking_only(node: ast.AST, parents: dict) -> bool:
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return True
+    return False
+
+
+def imports_of(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
+    """Every core module `path` imports, at any depth of the file (function-level imports
+    count: they only hide a circle), except under `if TYPE_CHECKING:`."""
+    tree = ast.parse(path.read_text())
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if _type_checking_only(node, parents):
+            continue
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in modules else base)
+    return {m for m in found if m in modules and m != name}
+
+
+def test_no_import_circle_in_core():
+    modules = core_modules()
+    graph = {name: imports_of(path, name, modules) for name, path in modules.items()}
+    circles: list[list[str]] = []
+    state: dict[str, int] = {}   # 1 = on the current path, 2 = done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                circles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not circles, "import circles in core:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+def test_core_never_imports_qt_or_the_desktop():
+    offenders = []
+    for path in CORE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
+                          if n.split(".")[0] in ("PySide6", "desktop", "shiboken6")]
+    assert not offenders, offenders
+
+
+MUTABLE_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "WeakKeyDictionary",
+                 "WeakValueDictionary", "local", "deque"}
+
+
+def test_no_process_wide_mutable_state_in_core():
+    """Module-level names bound to a mutable container are caches or registries shared by every
+    Memory of the process; state belongs to the object that owns it. ALL_CAPS names are
+    constant tables (never written after import), like the command registry filled at import."""
+    allowed: set[str] = set()
+    found = []
+    for name, path in core_modules().items():
+        for node in ast.parse(path.read_text()).body:
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
+            value = getattr(node, "value", None)
+            mutable = isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp,
+                                         ast.SetComp)) or (
+                isinstance(value, ast.Call)
+                and getattr(value.func, "attr", getattr(value.func, "id", "")) in MUTABLE_CALLS)
+            for t in targets:
+                if not (isinstance(t, ast.Name) and mutable) or t.id.isupper() or t.id.startswith("__"):
+                    continue
+                if f"{name}:{t.id}" not in allowed:
+                    found.append(f"{name}:{t.id}")
+    assert not found, f"module-level mutable state: {found}"
+
+
+def test_neurons_owns_its_top_level_packages():
+    """Neurons installs the top-level packages `core` and `desktop`; it is an application that
+    lives in its own venv or bundle. No other installed distribution may provide them."""
+    providers = importlib.metadata.packages_distributions()
+    for top in ("core", "desktop"):
+        assert set(providers.get(top, ["neurons"])) <= {"neurons"}, (top, providers.get(top))
+    from core.settings import check_install  # noqa: PLC0415
+
+    check_install()  # the same check the app and doctor run
