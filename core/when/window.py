@@ -5,7 +5,7 @@
 `find_window(question, now)` -> (TimeWindow | None, the question without its time words). The
 window says which dates it is about: due dates ("what's on", anything ahead), capture dates
 ("what did I note down"), done dates ("what did I get done"), or any of them. A window around an
-event ("the week Mãe moved in", "while we were in Toronto", "after the accident") carries the
+event ("the week Mãe moved in", "while we were in Toronto") carries the
 event's words in `anchor`; recall finds the event and places the window (`TimeWindow.around`).
 """
 
@@ -20,10 +20,10 @@ from dateutil.relativedelta import relativedelta
 from core.when import words as W
 from core.when.holidays import NAMED, SEASONS, weekend_of
 
-# An event's window: the week around it (3 days before, 4 after), its day, its weekend, and
-# what came after it (two weeks).
-ANCHOR_BEFORE_DAYS = {"week": 3, "day": 0, "weekend": 1, "after": 0, "while": 1}
-ANCHOR_AFTER_DAYS = {"week": 4, "day": 1, "weekend": 2, "after": 14, "while": 3}
+# An event's window: the week around it (3 days before, 4 after), its day, its weekend, the days
+# it lasted. ("after X" is not one: measured, the event's words find the wrong X too often.)
+ANCHOR_BEFORE_DAYS = {"week": 3, "day": 0, "weekend": 1, "while": 1}
+ANCHOR_AFTER_DAYS = {"week": 4, "day": 1, "weekend": 2, "while": 3}
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,8 @@ class TimeWindow:
     dates: str           # "due" | "created" | "done" | "any"
     overdue: bool = False
     anchor: str | None = None        # the event's words, when the window is around an event
-    anchor_kind: str | None = None   # "week" | "day" | "weekend" | "while" | "after"
+    anchor_kind: str | None = None   # "week" | "day" | "weekend" | "while"
+    named: str | None = None         # a holiday's or season's name: a topic word too
 
     def holds(self, when: datetime | None) -> bool:
         return when is not None and self.start <= when < self.end
@@ -137,6 +138,7 @@ _DAYREF = rf"(?:{_WD})(?:-feira)?"
 _TO = r"(?:to|until|till|through|thru|-|–|a|ao|as|ate|hasta|al|bis|bis zum|zum|au|and|e|y|und|et)"
 RANGE = _r(rf"{_B}(?:(?:from|de|desde|von|du|between|entre)\s+)?(?:(?:o|a|el|la|am|le)\s+)?(?P<a>{_WD})(?:-feira)?"
            rf"\s*{_TO}\s+(?:(?:o|a|el|la|am|le)\s+)?(?P<b>{_WD})(?:-feira)?{_E}")
+MONTH_RANGE = _r(rf"{_B}(?:(?:from|de|desde|von|du|between|entre)\s+)?(?P<a>{_MONTH})\s*{_TO}\s+(?P<b>{_MONTH})(?:\s+(?:de\s+)?(?P<y>\d{{4}}))?{_E}")
 DAY_MONTH = _r(rf"{_B}(?:(?:on|the|el|le|am|o|no|dia)\s+)*(?P<d>\d{{1,2}})(?:st|nd|rd|th|º|er|\.)?\s*"
                rf"(?:de\s+|of\s+)?(?P<mon>{_MONTH})\.?(?:,?\s*(?:de\s+)?(?P<y>\d{{4}}))?{_E}")
 MONTH_DAY = _r(rf"{_B}(?:on\s+)?(?P<mon>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])(?:,?\s*(?P<y>\d{{4}}))?{_E}")
@@ -174,6 +176,7 @@ MONTH_RE = _period(W.alt(W.MONTH))
 YEAR_RE = _period(W.alt(W.YEAR))
 
 SINCE = _r(rf"{_B}(?:since|ever since|desde|seit|depuis)\s+")
+RANGE_AFTER = _r(rf"\s*(?:{_TO})\s")
 BEFORE = _r(rf"{_B}(?:before|antes d[eao]s?|antes del?|vor|avant)\s+")
 AFTER = _r(rf"{_B}(?:after|depois d[eao]s?|despues del?|nach|apres)\s+")
 ANCHOR = _r(
@@ -182,8 +185,7 @@ ANCHOR = _r(
     rf"|(?:la\s+)?(?P<ues>semana|dia|fin de semana)\s+(?:en\s+)?(?:que|cuando)\s+"
     rf"|(?:die\s+|in der\s+|an dem\s+)?(?P<ude>woche|tag|wochenende),?\s+(?:als|in der|an dem)\s+"
     rf"|(?:la\s+|le\s+)?(?P<ufr>semaine|jour|week-end)\s+ou\s+"
-    rf"|(?P<w>while|whilst|when we were|enquanto|mientras|wahrend|pendant que)\s+"
-    rf"|(?P<a>after|depois d[eao]|despues del?|nach dem|nach der|apres l[ea]|apres)\s+)(?P<ev>\S.*)$")
+    rf"|(?P<w>while|whilst|when we were|enquanto|mientras|wahrend|pendant que)\s+)(?P<ev>\S.*)$")
 
 
 # -- reading one period ----------------------------------------------------------------------------
@@ -194,6 +196,7 @@ class _Found:
     end: datetime
     tense: str          # "past" | "future" | "any" | "overdue"
     span: tuple[int, int]
+    named: str | None = None
 
 
 class _Reader:
@@ -321,6 +324,15 @@ class _Reader:
         stop = start + timedelta(days=(b - a) % 7 + 1)
         return _Found(start, stop, "any", (m.start(), end))
 
+    def month_range(self, m):
+        a, b = W.MONTHS[m.group("a")], W.MONTHS[m.group("b")]
+        if {m.group("a"), m.group("b")} & W.AMBIGUOUS_MONTHS and not (
+                self.capital(m.start("a")) and self.capital(m.start("b"))):
+            return None
+        ya = self._month_year(a, m.group("y"), None)
+        yb = ya if b >= a else ya + 1
+        return _Found(self._month(ya, a), self._month(yb, b + 1), "any", m.span())
+
     def _date(self, y: int | None, mon: int, d: int, span) -> _Found | None:
         try:
             start = self._day(date(y or self.now.year, mon, d))
@@ -333,6 +345,8 @@ class _Reader:
         return _Found(start, start + timedelta(days=1), "any", span)
 
     def day_month(self, m):
+        if self.purpose(m):
+            return None
         return self._date(int(m.group("y")) if m.group("y") else None, W.MONTHS[m.group("mon")],
                           int(m.group("d")), m.span())
 
@@ -340,6 +354,8 @@ class _Reader:
         return self._date(int(m.group("y")), int(m.group("m")), int(m.group("d")), m.span())
 
     def month(self, m):
+        if self.purpose(m) or re.search(r"\d\s*$", self.text[:m.start()]):
+            return None
         word, pre = m.group("mon"), m.group("pre") or ""
         if word in W.AMBIGUOUS_MONTHS and not (pre or m.group("post")) and not self.capital(m.start("mon")):
             return None
@@ -375,7 +391,7 @@ class _Reader:
 
     def holiday(self, m):
         name = re.sub(r"\s+", " ", m.group("name"))
-        if name in _AMBIGUOUS_NAMES and not self.capital(m.start("name")):
+        if name in _AMBIGUOUS_NAMES and not self.capital(m.start("name")) or self.purpose(m):
             return None
         q1, q2 = m.group("q1") or "", m.group("q2") or ""
         year = None
@@ -392,9 +408,12 @@ class _Reader:
         if m.group("wk"):
             first, days = weekend_of(first, days)
         start = self._day(first)
-        return _Found(start, start + timedelta(days=days), "any", m.span())
+        return _Found(start, start + timedelta(days=days), "any", m.span(),
+                      named=self.original[m.start("name"):m.end("name")])
 
     def season(self, m):
+        if self.purpose(m):
+            return None
         q, q2 = m.group("q") or "", m.group("q2") or ""
         at = SEASONS[m.group("name")]
         which = self._which(q, q2 if not re.search(r"\d", q2) else None)
@@ -458,10 +477,12 @@ class _Reader:
 
     def periods(self):
         """(pattern, reader) of every simple period, in order of precedence."""
-        def unit_rules(rules, starts):
+        def unit_rules(rules, starts, purposeful=False):
+            """`purposeful`: "goals for this year" is about the year, not in it."""
             out = []
             for pattern, (start, end, tense) in zip(rules, starts):
-                out.append((pattern, lambda m, s=start, e=end, t=tense: _Found(s, e, t, m.span())))
+                out.append((pattern, lambda m, s=start, e=end, t=tense: None if purposeful and self.purpose(m)
+                            else _Found(s, e, t, m.span())))
             return out
         month0 = self._month(self.now.year, self.now.month)
         year0 = self._day(date(self.now.year, 1, 1))
@@ -481,13 +502,23 @@ class _Reader:
                                    (month0, self._month(self.now.year, self.now.month + 1), "any")]),
             *unit_rules(YEAR_RE, [(self._day(date(self.now.year + 1, 1, 1)), self._day(date(self.now.year + 2, 1, 1)), "future"),
                                   (self._day(date(self.now.year - 1, 1, 1)), year0, "past"),
-                                  (year0, self._day(date(self.now.year + 1, 1, 1)), "any")]),
+                                  (year0, self._day(date(self.now.year + 1, 1, 1)), "any")], purposeful=True),
             (ISO, self.iso),
             (DAY_MONTH, self.day_month),
             (MONTH_DAY, self.day_month),
             (MONTH, self.month),
             (WEEKDAY, self.weekday),
         ]
+
+    def purpose(self, m) -> bool:
+        """"goals for this year", "food for Christmas", "prenda para o Natal": the period is what
+        the question is about, not when it happened. So is "rent from July" in a question not
+        in the past: the day a fact takes effect."""
+        before = self.text[:m.start()]
+        if re.search(r"(?:^|\s)(?:for|para|pour|fur)\s+(?:the\s+|o\s+|a\s+|el\s+|le\s+|la\s+)?$", before):
+            return True
+        return bool(re.search(r"(?:^|\s)(?:from|starting|a partir de|desde|ab|a partir du|des)\s+$", before)) \
+            and not self.past and not RANGE_AFTER.match(self.text[m.end():])
 
     def first(self, at: int | None = None, *, past: bool | None = None) -> _Found | None:
         """The first simple period of the text (or the one starting right at `at`; `past`: read
@@ -522,7 +553,7 @@ def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
     """The question's window: compound forms first (since, before, after, ranges), then one
     simple period."""
     for pattern, read in ((OVERDUE, r.overdue), (SO_FAR, r.so_far), (UNTIL_END, r.until_end),
-                          (HALF, r.half), (RANGE, r.range)):
+                          (HALF, r.half), (RANGE, r.range), (MONTH_RANGE, r.month_range)):
         for m in pattern.finditer(r.text):
             found = read(m)
             if found:
@@ -534,17 +565,17 @@ def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
                 continue
             span = (m.start(), inner.span[1])
             if kind == "since":
-                return _Found(inner.start, r.now, "past", span), None
+                return _Found(inner.start, r.now, "past", span, inner.named), None
             if kind == "before" and inner.start > r.now:
-                return _Found(r.now, inner.start, "future", span), None
+                return _Found(r.now, inner.start, "future", span, inner.named), None
             if kind == "after":
-                return _Found(inner.end, inner.end + timedelta(days=14), "any", span), None
+                return _Found(inner.end, inner.end + timedelta(days=14), "any", span, inner.named), None
     found = r.first()
     if found:
         return found, None
     m = ANCHOR.search(r.text)
     if m and len(re.findall(r"\w{3,}", m.group("ev"))) >= 1:
-        kind = ("while" if m.group("w") else "after" if m.group("a") else
+        kind = ("while" if m.group("w") else
                 {"week": "week", "semana": "week", "woche": "week", "semaine": "week",
                  "weekend": "weekend", "fim de semana": "weekend", "fin de semana": "weekend",
                  "wochenende": "weekend", "week-end": "weekend"}.get(
@@ -596,4 +627,7 @@ def find_window(question: str, now: datetime) -> tuple[TimeWindow | None, str]:
         kind, at = anchor.split(":")
         event = question[int(at):].strip(" ?.!")
         return TimeWindow(now, now, label, "any", anchor=event, anchor_kind=kind), rest
-    return TimeWindow(found.start, found.end, label, dates, overdue=found.tense == "overdue"), rest
+    if found.named:  # "before Easter": Easter is what the answer is about, too
+        rest = f"{rest} {found.named}".strip()
+    return TimeWindow(found.start, found.end, label, dates, overdue=found.tense == "overdue",
+                      named=found.named), rest

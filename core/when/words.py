@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 
-@lru_cache(maxsize=4096)
 def _fold_char(c: str) -> str:
     if c in "’‘`´":
         return "'"
@@ -23,6 +21,8 @@ def _fold_char(c: str) -> str:
 def fold(text: str) -> str:
     """Lower case without accents, one character for one: spans found in the folded text are
     spans of the original."""
+    if text.isascii():
+        return text.lower().replace("`", "'")
     return "".join(_fold_char(c) for c in text)
 
 

@@ -112,6 +112,7 @@ class FakeReader:
                 "id": n.id, "mine": True, "kind": n.kind.value, "state": n.state.value,
                 "created_at": n.created_at, "change_seq": seq,
                 "due": datetime.fromisoformat(n.attrs["due_at"]) if n.attrs.get("due_at") else None,
+                "done": datetime.fromisoformat(n.attrs["done_at"]) if n.attrs.get("done_at") else None,
                 "rrule": n.attrs.get("rrule"),
                 "contact_attrs": n.attrs if n.kind is Kind.CONTACT else None,
                 "contact_body": n.body if n.kind is Kind.CONTACT else None,
