@@ -162,7 +162,10 @@ def _when_attrs(when) -> dict[str, Any]:
 
 
 def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
-         now: datetime | None = None, *, exclude: uuid.UUID | None = None) -> Understanding:
+         now: datetime | None = None, *, exclude: uuid.UUID | None = None,
+         names: NameIndex | None = None) -> Understanding:
+    """What `text` is (kind, attrs, the people it names, what it replaces or updates). `names`:
+    the contacts' NameIndex when the caller keeps one current (Recall.names); else built here."""
     when_now = now or local_now()
     attrs = dict(attrs)
     if kind is None:
@@ -180,12 +183,19 @@ def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
         title = title_without(text, find_when(text, when_now), REMINDER_CUES.search(fold(text)))
         if title and title != text.strip():
             attrs["title"] = title
-    contacts = reader.contacts()
     u = Understanding(kind=kind, attrs=attrs, now=now)
-    index = NameIndex((c.id, c.attrs, c.body) for c in contacts)
-    by_id = {c.id: c for c in contacts}
+    known: dict[uuid.UUID, Neuron] | None = None
+    if names is None:
+        contacts = reader.contacts()
+        names = NameIndex((c.id, c.attrs, c.body) for c in contacts)
+        known = {c.id: c for c in contacts}
+    found = names.find(text)
+    by_id = known if known is not None else (
+        reader.neurons(list(dict.fromkeys(f.contact_id for f in found))) if found else {})
     own_name = contact_names(attrs, text)[0].lower() if kind is Kind.CONTACT else None
-    for f in index.find(text):
+    for f in found:
+        if f.contact_id not in by_id:
+            continue
         if f.strength < 2 and f.exact:
             continue  # a first name two contacts share: ambiguous, not linked
         if own_name and contact_names(by_id[f.contact_id].attrs, by_id[f.contact_id].body)[0].lower() == own_name:

@@ -67,6 +67,7 @@ class RecallIndex:
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
         self._names = None
         self._names_version = -1
+        self.contacts_version = 0   # moves only when a contact is put or dropped
         self._orgs: tuple[int, dict[str, int]] | None = None
         self._mask = np.zeros(0, dtype=bool)
         self._mask_key: tuple | None = None
@@ -113,6 +114,9 @@ class RecallIndex:
 
     def _put(self, row: dict[str, Any]) -> None:
         nid = row["id"]
+        old = self.entries[self.slot_of[nid]] if nid in self.slot_of else None
+        if row["kind"] == "contact" or (old is not None and old.kind == "contact"):
+            self.contacts_version += 1
         slot = self.slot_of.get(nid)
         if slot is None:
             slot = self.free.pop() if self.free else len(self.entries)
@@ -163,6 +167,8 @@ class RecallIndex:
         slot = self.slot_of.pop(nid, None)
         if slot is None:
             return
+        if self._contact[slot]:
+            self.contacts_version += 1
         self._unpost(slot)
         self.entries[slot] = None
         self._live[slot] = False
@@ -221,8 +227,9 @@ class RecallIndex:
         n = self.size
         ok = self.with_vector(model)
         # the whole block at once: slots without a vector hold zeros, masked after (a gather of
-        # the rows with a vector would copy the matrix first: ~20 ms at 10k)
-        out = (self._vecs[:n] @ qvec.astype(np.float32)).astype(np.float64)
+        # the rows with a vector would copy the matrix first: ~20 ms at 10k); einsum, not BLAS:
+        # one thread, ~1 ms at 10k, where OpenBLAS's threads took 5-10 ms on a busy machine
+        out = np.einsum("ij,j->i", self._vecs[:n], qvec.astype(np.float32)).astype(np.float64)
         out[~ok] = np.nan
         return out
 
@@ -292,9 +299,9 @@ class RecallIndex:
         return self._orgs[1]
 
     def names(self):
-        """A NameIndex over the identity's contacts (rebuilt when the index changed)."""
-        if self._names is None or self._names_version != self.version:
+        """A NameIndex over the identity's contacts (rebuilt when a contact changed)."""
+        if self._names is None or self._names_version != self.contacts_version:
             self._names = NameIndex((e.id, e.contact[0], e.contact[1]) for e in self.entries
                                     if e is not None and e.contact is not None)
-            self._names_version = self.version
+            self._names_version = self.contacts_version
         return self._names

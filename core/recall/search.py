@@ -160,22 +160,25 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
     if window is not None and window.anchor and not content_words(topic):
         topic = window.anchor  # "what was going on the week X": X is the topic too
     q = _Question(reader, idx, embedder, mode, topic)
-    if window is not None and window.anchor:
-        window = _place(q, window)
-        if window is None:  # no event matches its words: the question is all topic
-            q = _Question(reader, idx, embedder, mode, question)
-    if mode == "vector" and q.topical and q.qvec is None:
-        return []
-    with idx.lock:
-        names, orgs = idx.names(), idx.org_counts()
-    if full and window is None and _about:
-        head = about_intent(reader, question, names, limit=limit, orgs=orgs) or []
-        if len(head) >= limit:
-            return head
-        if head:  # the person's answer first, then what is most like it (loosely related)
-            return head + _more_like(reader, idx, embedder, head, limit - len(head))
-    people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
-    neighbours = _neighbourhood(reader, people)
+    with reader.session():  # one read transaction up to the scoring (the expansion has its own)
+        q.read()
+        if window is not None and window.anchor:
+            window = _place(q, window)
+            if window is None:  # no event matches its words: the question is all topic
+                q = _Question(reader, idx, embedder, mode, question)
+                q.read()
+        if mode == "vector" and q.topical and q.qvec is None:
+            return []
+        with idx.lock:
+            names, orgs = idx.names(), idx.org_counts()
+        if full and window is None and _about:
+            head = about_intent(reader, question, names, limit=limit, orgs=orgs) or []
+            if len(head) >= limit:
+                return head
+            if head:  # the person's answer first, then what is most like it (loosely related)
+                return head + _more_like(reader, idx, embedder, head, limit - len(head))
+        people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
+        neighbours = _neighbourhood(reader, people)
     with idx.lock:
         version = idx.version
         bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
@@ -218,8 +221,8 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
 
 
 class _Question:
-    """A question's topic as the index scores it: its lexemes and its vector (one read session:
-    the change stamp, the lexemes, what changed since the index last looked)."""
+    """A question's topic as the index scores it: its vector (computed first, outside the read
+    transaction), then its lexemes (`read`)."""
 
     def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: str,
                  topic: str):
@@ -229,10 +232,14 @@ class _Question:
         self.topical = bool(self.words)
         self.qvec, self.model = (embed_question(embedder, topic) if mode != "keyword" and self.topical
                                  else (None, None))
-        with reader.session():
-            seq = reader.change_stamp()
-            self.terms = reader.question_terms(topic, QUESTION_FILLER) if self.topical else []
-            idx.refresh(reader, seq)
+        self.terms: list[str] = []
+
+    def read(self) -> None:
+        """The change stamp, the topic's lexemes, what changed since the index last looked."""
+        with self.reader.session():
+            seq = self.reader.change_stamp()
+            self.terms = self.reader.question_terms(self.topic, QUESTION_FILLER) if self.topical else []
+            self.idx.refresh(self.reader, seq)
 
 
 def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
@@ -240,6 +247,8 @@ def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
     words (their fused keyword and vector score); None when nothing matches well enough."""
     event = q if q.topic == window.anchor else _Question(q.reader, q.idx, q.embedder, q.mode,
                                                          window.anchor)
+    if event is not q:
+        event.read()
     if not event.topical:
         return None
     with q.idx.lock:

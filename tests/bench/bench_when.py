@@ -46,7 +46,6 @@ def cold_import_ms(module: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from core import capture
     from core.memory import Memory
     from core.model import Identity, Kind, Neuron
     from core.settings import Settings
@@ -67,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
             grammar.append((time.perf_counter() - t) * 1000)
     print(report("grammar (find_when)", grammar))
     with tempfile.TemporaryDirectory(prefix="neurons-bench-when-") as tmp:
-        memory = Memory.open(Settings.from_env(data_dir=Path(tmp) / "data"))
+        settings = Settings.from_env(data_dir=Path(tmp) / "data")
+        settings.embed_in_background = False  # the preview alone, not the filler beside it
+        memory = Memory.open(settings)
         try:
             me = memory.as_identity(Identity(device_id=uuid.uuid4()))
             people = [Neuron(id=uuid.uuid4(), kind=Kind.CONTACT, body=f"Person {i}",
@@ -77,12 +78,12 @@ def main(argv: list[str] | None = None) -> int:
                           for i in range(args.contacts))]
             with me.store.transaction() as cur:
                 q.insert_neurons(cur, me.identity, people)
-            capture.read(me, "warm up", None, {}, now)
+            me.preview("warm up", now=now)
             preview = []
             for _ in range(args.rounds):
                 for text in PHRASES:
                     t = time.perf_counter()
-                    capture.read(me, text, None, {}, now)
+                    me.preview(text, now=now)
                     preview.append((time.perf_counter() - t) * 1000)
             print(report(f"preview ({args.contacts} contacts)", preview))
         finally:
