@@ -167,8 +167,6 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
             if window is None:  # no event matches its words: the question is all topic
                 q = _Question(reader, idx, embedder, mode, question)
                 q.read()
-        if mode == "vector" and q.topical and q.qvec is None:
-            return []
         with idx.lock:
             names, orgs = idx.names(), idx.org_counts()
         if full and window is None and _about:
@@ -179,6 +177,9 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
                 return head + _more_like(reader, idx, embedder, head, limit - len(head))
         people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
         neighbours = _neighbourhood(reader, people)
+    q.embed()
+    if mode == "vector" and q.topical and q.qvec is None:
+        return []
     with idx.lock:
         version = idx.version
         bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
@@ -221,8 +222,8 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
 
 
 class _Question:
-    """A question's topic as the index scores it: its vector (computed first, outside the read
-    transaction), then its lexemes (`read`)."""
+    """A question's topic as the index scores it: its lexemes (`read`, in the read transaction)
+    and its vector (`embed`, outside it)."""
 
     def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: str,
                  topic: str):
@@ -230,8 +231,7 @@ class _Question:
         self.topic = topic
         self.words = content_words(topic)
         self.topical = bool(self.words)
-        self.qvec, self.model = (embed_question(embedder, topic) if mode != "keyword" and self.topical
-                                 else (None, None))
+        self.qvec = self.model = None
         self.terms: list[str] = []
 
     def read(self) -> None:
@@ -241,6 +241,10 @@ class _Question:
             self.terms = self.reader.question_terms(self.topic, QUESTION_FILLER) if self.topical else []
             self.idx.refresh(self.reader, seq)
 
+    def embed(self) -> None:
+        if self.mode != "keyword" and self.topical and self.qvec is None:
+            self.qvec, self.model = embed_question(self.embedder, self.topic)
+
 
 def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
     """The window around the event the question names, placed on the best match of the event's
@@ -249,6 +253,7 @@ def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
                                                          window.anchor)
     if event is not q:
         event.read()
+    event.embed()
     if not event.topical:
         return None
     with q.idx.lock:
@@ -441,7 +446,7 @@ def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.
         for s in seeds:
             for other in (idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []):
                 c = cand(other)
-                if c is not None and c is not s and s.base > c.sitting:
+                if c is not None and c is not s and s.base > c.sitting and (c.cos or 0.0) >= float(os.environ.get("RECALL_SMC", "0")):
                     c.sitting, c.sitting_with = s.base, s.id
     pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
     pool = pool[:R.POOL]
