@@ -20,6 +20,7 @@ import numpy as np
 
 from core.capture.names import NameIndex, org_counts
 from core.embed.runtime import DIM
+from core.recall.windows import said
 from core.store.reader import Reader
 
 # On a server shared by several devices, re-read this many change numbers before the last one
@@ -38,6 +39,7 @@ class Entry:
     due: datetime | None
     rrule: str | None
     done: datetime | None
+    said: tuple[float, float] | None  # the time a note says it is about (POSIX seconds)
     contact: tuple[dict[str, Any], str] | None  # (attrs, body) of a contact
     lexemes: tuple[str, ...]
     model: str | None
@@ -61,6 +63,8 @@ class RecallIndex:
         self._done = np.zeros(0, dtype=np.float64)      # +inf: not done
         self._recurring = np.zeros(0, dtype=bool)
         self._contact = np.zeros(0, dtype=bool)
+        self._said_from = np.zeros(0, dtype=np.float64)   # +inf: says no time
+        self._said_to = np.zeros(0, dtype=np.float64)     # -inf: says no time
         self._has_vec = np.zeros(0, dtype=bool)
         self._models: list[str | None] = []
         self.version = 0
@@ -101,7 +105,8 @@ class RecallIndex:
         cap = max(1024, self._cap * 2, need)
         for name, dtype in (("_dl", np.float32), ("_live", bool), ("_created", np.float64),
                             ("_due", np.float64), ("_done", np.float64), ("_recurring", bool),
-                            ("_contact", bool), ("_has_vec", bool)):
+                            ("_contact", bool), ("_said_from", np.float64), ("_said_to", np.float64),
+                            ("_has_vec", bool)):
             old = getattr(self, name)
             new = np.zeros(cap, dtype=dtype)
             new[:len(old)] = old
@@ -131,6 +136,7 @@ class RecallIndex:
         entry = Entry(
             id=nid, kind=row["kind"], state=row["state"], created=created_at.timestamp(),
             created_at=created_at, due=row["due"], rrule=row["rrule"], done=row.get("done"),
+            said=said(row.get("note_head"), created_at) if row["kind"] == "note" else None,
             contact=(row["contact_attrs"] or {}, row["contact_body"] or "") if row["kind"] == "contact" else None,
             lexemes=lexemes, model=row["embedding_model"])
         self.entries[slot] = entry
@@ -143,6 +149,7 @@ class RecallIndex:
         self._done[slot] = entry.done.timestamp() if entry.done is not None else np.inf
         self._recurring[slot] = bool(entry.rrule) and entry.due is not None
         self._contact[slot] = entry.kind == "contact"
+        self._said_from[slot], self._said_to[slot] = entry.said or (np.inf, -np.inf)
         vec = row["vec"]
         if vec is not None and len(vec) == 4 + 4 * DIM:
             self._vecs[slot] = np.frombuffer(vec, dtype=">f4", offset=4).astype(np.float32)
@@ -175,6 +182,7 @@ class RecallIndex:
         self._due[slot] = self._done[slot] = np.inf
         self._created[slot] = np.inf
         self._recurring[slot] = self._contact[slot] = False
+        self._said_from[slot], self._said_to[slot] = np.inf, -np.inf
         self._has_vec[slot] = False
         self._models[slot] = None
         self.free.append(slot)
@@ -286,10 +294,12 @@ class RecallIndex:
         n = self.size
         return self._live[:n] & ~self._contact[:n]
 
-    def date_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(created, due, done) as POSIX seconds (+inf: none) and the recurring mask, per slot."""
+    def date_arrays(self) -> tuple[np.ndarray, ...]:
+        """(created, due, done) as POSIX seconds (+inf: none), the recurring mask, and the span a
+        note says it is about (+inf, -inf: none), per slot."""
         n = self.size
-        return self._created[:n], self._due[:n], self._done[:n], self._recurring[:n]
+        return (self._created[:n], self._due[:n], self._done[:n], self._recurring[:n],
+                self._said_from[:n], self._said_to[:n])
 
     def org_counts(self) -> dict[str, int]:
         """How many contacts give each organisation (cached per index version)."""

@@ -20,7 +20,6 @@ The pipeline (DESIGN.md "Retrieval"):
 from __future__ import annotations
 
 import logging
-import os
 import re
 import uuid
 from dataclasses import dataclass
@@ -75,6 +74,7 @@ class _Cand:
     replaces: uuid.UUID | None = None
     superseded_by: uuid.UUID | None = None
     in_window: bool = False
+    says_window: bool = False
     person: float = 0.0
     exact: float = 0.0
     score: float = 0.0
@@ -190,6 +190,7 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
             _mark_exact(idx, cands, q.terms)
     for c in cands.values():
         c.in_window = window is not None and windows.holds(c.entry, window)
+        c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
         c.person = R.PERSON_WEIGHT if c.id in neighbours else 0.0
     if not full:
         ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
@@ -266,18 +267,16 @@ def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
 
 def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime):
     """The candidates in answer order, and whether the window's neurons come first."""
-    first = window is not None and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS)
-    variant = os.environ.get("RECALL_WIN", "first")
-    boost = R.WINDOW_BOOST
-    if variant == "boost":
-        first = window is not None and not q.topical
-    elif variant.startswith("big") and first:
-        boost = float(variant[3:])
-        first = window is not None and not q.topical
+    # mostly a time: the window first ("while ...", an event's stretch guessed from its words,
+    # only lifts what is in it)
+    first = window is not None and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS) and \
+        window.anchor_kind != "while"
     for c in cands.values():
-        c.score = c.base + float(os.environ.get("RECALL_SW", R.SITTING_WEIGHT)) * c.sitting + c.hop + c.person * float(os.environ.get("RECALL_PW", "1")) + c.exact
+        c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
         if c.in_window and not first:
-            c.score += boost
+            c.score += R.WINDOW_BOOST
+        elif c.says_window and not c.in_window:
+            c.score += R.SAID_BOOST
     if window is not None and not q.topical:
         # a question of dates alone: what is in the window, and only that, in the order of its
         # dates (soonest first ahead, latest first behind); a replaced neuron's date no longer holds
@@ -446,7 +445,7 @@ def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.
         for s in seeds:
             for other in (idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []):
                 c = cand(other)
-                if c is not None and c is not s and s.base > c.sitting and (c.cos or 0.0) >= float(os.environ.get("RECALL_SMC", "0")):
+                if c is not None and c is not s and s.base > c.sitting:
                     c.sitting, c.sitting_with = s.base, s.id
     pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
     pool = pool[:R.POOL]

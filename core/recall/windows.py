@@ -6,7 +6,9 @@ A window holds a neuron when
   reminder is no longer due);
 - `created`: it was written in it;
 - `done`: a reminder was done in it, or a note was written in it ("fixed the tap");
-- `any`: any of these;
+- `any`: any of these.
+A note that only *says* it is about a time in the window ("our road trip last year") is near it
+(`says`): a weaker sign, weighed apart.
 - `overdue`: an active, one-off reminder due before now.
 """
 
@@ -16,8 +18,12 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
+import re
+
 from core.model import State
-from core.when import TimeWindow, occurrences
+from core.when import TimeWindow, find_window, fold, occurrences
+from core.when import words as W
+from core.when.holidays import NAMED, SEASONS
 
 # An event a window is placed around ("the week Mãe moved in") is the best match of its words
 # if that fused score reaches ANCHOR_MIN_SCORE; "while ..." spans every match within
@@ -25,6 +31,31 @@ from core.when import TimeWindow, occurrences
 ANCHOR_MIN_SCORE = 0.3
 ANCHOR_SHARE = 0.85
 ANCHOR_SPAN_DAYS = 10
+
+
+# A note that says when what it tells happened ("went to the support group yesterday", "our road
+# trip last year") is in a window by that time too, not only by when it was written. Only notes
+# with a time word are read (a quick test first: most notes have none).
+_TIME_WORD = re.compile(r"(?<![\w'])(?:" + W.alt([*W.TODAY, *W.TOMORROW, *W.YESTERDAY, *W.LAST_PRE,
+                                                   *W.NEXT_PRE, *W.AGO_BEFORE, *W.AGO_AFTER, *W.WEEKEND,
+                                                   *W.MONTHS, *W.WEEKDAYS, *NAMED, *SEASONS, "since"])
+                        + r")(?![\w])")
+
+
+def said(text: str | None, written: datetime) -> tuple[float, float] | None:
+    """The time a note says it is about, read against when it was written, as POSIX seconds."""
+    if not text or not _TIME_WORD.search(fold(text)):
+        return None
+    window, _ = find_window(text, written)
+    if window is None or window.anchor or window.overdue:
+        return None
+    return window.start.timestamp(), window.end.timestamp()
+
+
+def says(entry, window: TimeWindow) -> bool:
+    """Whether a note says it is about a time in the window (a weaker sign than its dates)."""
+    return entry.said is not None and entry.said[0] < window.end.timestamp() and \
+        entry.said[1] > window.start.timestamp()
 
 
 def due_in(entry, window: TimeWindow) -> datetime | None:
@@ -68,9 +99,11 @@ def when_in(entry, window: TimeWindow) -> float:
 
 def slots(idx, window: TimeWindow) -> list[int]:
     """The index slots whose neuron the window holds (numpy narrows, then each is checked)."""
-    created, due, done, recurring = idx.date_arrays()
+    created, due, done, recurring, said_from, said_to = idx.date_arrays()
     start, end = window.start.timestamp(), window.end.timestamp()
     near = ((created >= start) & (created < end)) | ((done >= start) & (done < end))
+    if window.dates == "any":
+        near |= (said_from < end) & (said_to > start)
     if window.dates != "created":
         near |= ((due >= start) & (due < end)) | (recurring & (due < end))
     if window.overdue:
@@ -78,7 +111,7 @@ def slots(idx, window: TimeWindow) -> list[int]:
     out = []
     for slot in np.nonzero(near)[0].tolist():
         entry = idx.entries[slot]
-        if entry is not None and holds(entry, window):
+        if entry is not None and (holds(entry, window) or window.dates == "any" and says(entry, window)):
             out.append(slot)
     return out
 

@@ -165,6 +165,7 @@ def index_rows(cur: Cursor, ident: Identity, since: int | None) -> tuple[list[di
         " CASE WHEN {mine} AND jsonb_typeof(attrs->'rrule') = 'string' THEN attrs->>'rrule' END AS rrule,"
         " CASE WHEN {mine} AND kind = 'contact' THEN attrs END AS contact_attrs,"
         " CASE WHEN {mine} AND kind = 'contact' THEN left(body, 200) END AS contact_body,"
+        " CASE WHEN {mine} AND kind = 'note' THEN left(body, 400) END AS note_head,"
         " CASE WHEN {mine} THEN tsvector_to_array(tsv) END AS lexemes,"
         " CASE WHEN {mine} THEN length(tsv) END AS dl,"
         " CASE WHEN {mine} THEN embedding_model END AS embedding_model,"

@@ -67,10 +67,13 @@ CREATED_CUES = _cues(
     "added", "jotted", "jot", "logged", "escrevi", "anotei", "apontei", "notei", "guardei",
     "registei", "registrei", "escribi", "anote", "apunte", "guarde", "notiert", "aufgeschrieben",
     "geschrieben", "gespeichert", "ecrit", "enregistre")
+# done: the person's own finishing, not a finished thing ("her finished screenplay")
 DONE_CUES = _cues(
-    "get done", "got done", "gotten done", "finished", "completed", "ticked off", "checked off",
-    "crossed off", "accomplished", "have i done", "have we done", "i've done", "conclui", "terminei", "despachei", "termine", "complete", "acabe",
-    "erledigt", "abgehakt", "geschafft", "fini", "accompli")
+    "get done", "got done", "gotten done", "ticked off", "checked off", "crossed off",
+    "have i done", "have we done", "i've done", "did i finish", "did i complete", "have i finished",
+    "have i completed", "i finished", "i completed", "accomplished", "conclui", "terminei",
+    "despachei", "termine", "complete", "acabe", "erledigt", "abgehakt", "geschafft", "j'ai fini",
+    "j'ai termine", "accompli")
 PAST_CUES = _cues(
     "did", "was", "were", "had", "happened", "went", "got", "ago", "last", "noted", "wrote", "said",
     "been", "fiz", "fizemos", "foi", "fomos", "aconteceu", "estive", "tive", "passada", "passado",
@@ -176,6 +179,8 @@ MONTH_RE = _period(W.alt(W.MONTH))
 YEAR_RE = _period(W.alt(W.YEAR))
 
 SINCE = _r(rf"{_B}(?:since|ever since|desde|seit|depuis)\s+")
+_FINITE = _r(r"\b(?:was|were|am|is|are|had|went|stayed|lived|visited|estava|estavamos|estive|estivemos|"
+             r"fomos|fui|estaba|estabamos|estuve|estuvimos|fuimos|fui|war|waren|etais|etions|etait|etaient)\b")
 RANGE_AFTER = _r(rf"\s*(?:{_TO})\s")
 BEFORE = _r(rf"{_B}(?:before|antes d[eao]s?|antes del?|vor|avant)\s+")
 AFTER = _r(rf"{_B}(?:after|depois d[eao]s?|despues del?|nach|apres)\s+")
@@ -574,6 +579,8 @@ def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
     if found:
         return found, None
     m = ANCHOR.search(r.text)
+    if m and m.group("w") and not _FINITE.search(m.group("ev")):
+        m = None  # "while surfing", "while camping": an activity, not a stretch of time
     if m and len(re.findall(r"\w{3,}", m.group("ev"))) >= 1:
         kind = ("while" if m.group("w") else
                 {"week": "week", "semana": "week", "woche": "week", "semaine": "week",

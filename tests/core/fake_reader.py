@@ -116,6 +116,7 @@ class FakeReader:
                 "rrule": n.attrs.get("rrule"),
                 "contact_attrs": n.attrs if n.kind is Kind.CONTACT else None,
                 "contact_body": n.body if n.kind is Kind.CONTACT else None,
+                "note_head": n.body[:400] if n.kind is Kind.NOTE else None,
                 "lexemes": lexemes, "dl": len(lexemes), "embedding_model": None, "vec": None})
         return rows, (self.seq if since is None else None)
 
