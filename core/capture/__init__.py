@@ -180,7 +180,8 @@ def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
         attrs = {**found, **attrs}
     if kind is Kind.REMINDER and not attrs.get("title"):
         # the title without the cue and the time words ("Stretch"); the body keeps the words
-        title = title_without(text, find_when(text, when_now), REMINDER_CUES.search(fold(text)))
+        when, cue = find_when(text, when_now), REMINDER_CUES.search(fold(text))
+        title = title_without(text, when, cue) if when is not None or cue is not None else ""
         if title and title != text.strip():
             attrs["title"] = title
     u = Understanding(kind=kind, attrs=attrs, now=now)
