@@ -176,7 +176,6 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
             if head:  # the person's answer first, then what is most like it (loosely related)
                 return head + _more_like(reader, idx, embedder, head, limit - len(head))
         people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
-        neighbours = _neighbourhood(reader, people)
     q.embed()
     if mode == "vector" and q.topical and q.qvec is None:
         return []
@@ -184,14 +183,12 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
         version = idx.version
         bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
         cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
-        extra = [idx.slot_of[n] for n in neighbours if n in idx.slot_of]
-        cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window, extra)
+        cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
         if full:
             _mark_exact(idx, cands, q.terms)
     for c in cands.values():
         c.in_window = window is not None and windows.holds(c.entry, window)
         c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
-        c.person = R.PERSON_WEIGHT if c.id in neighbours else 0.0
     if not full:
         ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
         neurons = reader.neurons([c.id for c in ranked])
@@ -201,7 +198,8 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
     rows: dict[uuid.UUID, Neuron] = {}
     if expand:
         try:
-            rows = _expand(reader, idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window)
+            rows = _expand(reader, idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window,
+                           people)
         except Exception:  # additive: the base ranking stands, and says so
             log.warning("one-hop expansion failed; returning the base results", exc_info=True)
             for c in cands.values():
@@ -291,10 +289,10 @@ def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime):
 
 
 def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: float,
-           cos: np.ndarray | None, window: TimeWindow | None,
-           extra: list[int]) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
-    """The candidates (the best lexical and vector matches, the window's neurons, `extra`), and
-    the fused score and keyword part of every slot."""
+           cos: np.ndarray | None, window: TimeWindow | None
+           ) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
+    """The candidates (the best lexical and vector matches, the window's neurons), and the fused
+    score and keyword part of every slot."""
     n = idx.size
     kw = _keyword_part(bm, idf_sum)
     vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
@@ -313,7 +311,7 @@ def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: fl
                 base[ranked] += 1.0 / (R.RRF_K + np.arange(ranked.size) + 1)
         else:
             base = R.W_KEYWORD * kw + R.W_VECTOR * vec
-    slots = set(pick.tolist()) | set(extra)
+    slots = set(pick.tolist())
     if window is not None:
         slots.update(windows.slots(idx, window))
     out = {}
@@ -347,14 +345,6 @@ def _relative_of(question: str, f) -> bool:
         return False
     after = re.match(r"\s+([\w-]+)", question[f.end:])
     return bool(after) and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
-
-
-def _neighbourhood(reader: Reader, people: list[uuid.UUID]) -> set[uuid.UUID]:
-    """The notes and reminders linked to `people` -- those that name them and those that do not
-    ("ring her tomorrow" about Mãe)."""
-    if not people:
-        return set()
-    return {link.neuron.id for link in reader.links(people) if link.neuron.kind.value != "contact"}
 
 
 def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
@@ -419,9 +409,10 @@ def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
 
 def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
             cos: np.ndarray | None, base_arr: np.ndarray, kw_arr: np.ndarray, topical: bool,
-            window: TimeWindow | None) -> dict[uuid.UUID, Neuron]:
-    """One hop along the edges of the best results, their neighbours in the sitting, and the
-    supersedes edges around them; returns the neuron rows read on the way."""
+            window: TimeWindow | None, people: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
+    """One hop along the edges of the best results, their neighbours in the sitting, the
+    supersedes edges around them, and what is linked to the people named beside a topic (in the
+    same round trip); returns the neuron rows read on the way."""
 
     def cand(slot: int) -> _Cand | None:
         c = cands.get(slot)
@@ -450,18 +441,26 @@ def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.
     pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
     pool = pool[:R.POOL]
     want = {c.id for c in pool} | {s.id for s in seeds}
-    links, rows = reader.hops([s.id for s in seeds], [c.id for c in pool], list(want),
+    links, rows = reader.hops([s.id for s in seeds] + people, [c.id for c in pool], list(want),
                               EXPANDING_RELATIONS)
     with idx.lock:
-        _apply_links(idx, links, seeds, cand)
+        _apply_links(idx, links, seeds, cand, set(people))
     return rows
 
 
-def _apply_links(idx: RecallIndex, links: list[Hop], seeds: list[_Cand], cand) -> None:
+def _apply_links(idx: RecallIndex, links: list[Hop], seeds: list[_Cand], cand,
+                 people: set[uuid.UUID]) -> None:
     degree: dict[uuid.UUID, int] = {}
     for link in links:
         if link.via == "edge":
             degree[link.seed] = degree.get(link.seed, 0) + 1
+    # a person named beside a topic: what is linked to them -- naming them or not ("ring her
+    # tomorrow" about Mãe) -- is lifted
+    for link in (h for h in links if h.via == "edge" and h.seed in people):
+        slot = idx.slot_of.get(link.other)
+        other = cand(slot) if slot is not None else None
+        if other is not None and other.entry.kind != "contact":
+            other.person = R.PERSON_WEIGHT
     by_id = {s.id: s for s in seeds}
     for link in (h for h in links if h.via == "edge"):
         seed, slot = by_id.get(link.seed), idx.slot_of.get(link.other)
