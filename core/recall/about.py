@@ -9,6 +9,7 @@ one hop out from those along relates_to/concerns/same_person.
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,9 @@ AMBIGUITY_MARGIN = 0.1
 # what is one hop further. Within a tier: newest first.
 TIER_CONTACT, TIER_TWIN, TIER_LINKED, TIER_LINKED_CONTACT, TIER_NAMED, TIER_ORG, TIER_HOP = (
     7, 6, 5, 4, 3, 2, 1)
+# Ways of asking about someone that hold no topic ("what's new with my sister?")
+ABOUT_IDIOMS = re.compile(r"\bwhat(?:'s|’s| is)\s+(?:new|up|happening|the latest)\b|\bhow(?:'s|’s| is| are)\b"
+                          r"|\bthe latest\b|\bnews\b", re.I)
 # One hop out from what is about them: the usual links, and the history (supersedes).
 ABOUT_HOP_RELATIONS = (*EXPANDING_RELATIONS, Relation.SUPERSEDES)
 
@@ -201,7 +205,7 @@ def about_intent(reader: Reader, question: str, names: NameIndex, limit: int,
     rest = question
     for f in sorted(found, key=lambda f: -f.start):
         rest = rest[:f.start] + " " + rest[f.end:]
-    if content_words(rest):
+    if content_words(ABOUT_IDIOMS.sub(" ", rest)):
         return None
     best = max(f.strength for f in found)
     # every person named without doubt (a full name, an alias, a first name of one contact);

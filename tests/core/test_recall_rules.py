@@ -136,3 +136,17 @@ def test_the_relevance_bar_marks_what_barely_matches():
     results = ask(reader, "boiler igniter service")
     assert not results[0].loose
     assert results[-1].loose and results[-1].score < 0.5 * results[0].score
+
+
+def test_the_contacts_name_index_is_rebuilt_only_when_a_contact_changes():
+    reader = FakeReader()
+    reader.add("Ana Lopes", Kind.CONTACT, {"name": "Ana Lopes"}, created_at=at(-30))
+    recall = Recall(reader, lambda: None)
+    first = recall.names()
+    reader.add("bought bread", created_at=at(-1))
+    assert recall.names() is first            # a note changes nothing of the names
+    sam = reader.add("Sam Cole", Kind.CONTACT, {"name": "Sam Cole"}, created_at=at(0))
+    fresh = recall.names()
+    assert fresh is not first and [f.contact_id for f in fresh.find("dinner with Sam")] == [sam.id]
+    u = capture.read(reader, "dinner with Sam", None, {}, now=NOW, names=fresh)
+    assert u.mentions == [sam.id]
