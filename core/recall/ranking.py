@@ -42,6 +42,8 @@ SUPERSEDED_AFTER = 5     # an outdated neuron never ranks in the first five (it 
 # -- time windows ----------------------------------------------------------------------------------
 WINDOW_BOOST = 0.5       # added to a neuron whose due, written or done date falls in the window
 SAID_BOOST = 0.25       # ... to a note that says it is about a time in the window ("last year we")
+WINDOW_FIRST_MAX_SHARE = 0.25  # ... only while the window holds at most this share of the memory
+                         # (the boost is WINDOW_BOOST times the share it does not hold)
 MOSTLY_TIME_WORDS = 2    # a question with at most this many topic words beside its time words is
                          # mostly a time: the window's neurons come first, then what is related
 

@@ -205,7 +205,10 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
             for c in cands.values():
                 c.hop = c.sitting = 0.0
                 c.hop_from = c.sitting_with = c.replaces = c.superseded_by = None
-    ranked, first = _order(cands, window, q, now)
+    with idx.lock:
+        total = max(int(idx.non_contacts().sum()), 1)
+    share = sum(c.in_window for c in cands.values()) / total
+    ranked, first = _order(cands, window, q, now, share)
     ranked = _defer_superseded(ranked)[:limit]
     missing = [c.id for c in ranked if c.id not in rows]
     if missing:
@@ -263,16 +266,19 @@ def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
         return windows.place(window, np.asarray(fused, dtype=np.float64), q.idx)
 
 
-def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime):
-    """The candidates in answer order, and whether the window's neurons come first."""
+def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, share: float):
+    """The candidates in answer order, and whether the window's neurons come first. `share`: the
+    part of the memory the window holds -- a window that holds much of it says little ("last
+    year" over two years of notes): its boost shrinks, and it never comes first."""
     # mostly a time: the window first ("while ...", an event's stretch guessed from its words,
     # only lifts what is in it)
     first = window is not None and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS) and \
-        window.anchor_kind != "while"
+        window.anchor_kind != "while" and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
+    boost = R.WINDOW_BOOST * max(1.0 - share, 0.0)
     for c in cands.values():
         c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
         if c.in_window and not first:
-            c.score += R.WINDOW_BOOST
+            c.score += boost
         elif c.says_window and not c.in_window:
             c.score += R.SAID_BOOST
     if window is not None and not q.topical:
