@@ -100,7 +100,9 @@ def test_a_mostly_time_question_puts_the_window_first_and_folds_the_loose():
     reader.add("work: crash cart checks were a mess", created_at=at(-12))
     reader.add("work: two travel nurses approved", created_at=at(-8))
     old = reader.add("work: the staff party at the Tipsy Seagull", created_at=at(-90))
-    reader.add("bought bread", created_at=at(-30))
+    for i, text in enumerate(["bought bread", "the car's tyres", "a film to see", "Luke's shoes",
+                              "the plumber came", "gym at 7", "seeds for the garden"]):
+        reader.add(text, created_at=at(-30 - 20 * i))  # a memory, not only the window
     results = ask(reader, "what came up at work in the first half of March?")
     assert [r.group for r in results[:2]] == ["window", "window"]
     assert results[0].window_label == "the first half of March"
