@@ -7,6 +7,7 @@ hundreds of contacts, not millions.
 
 from __future__ import annotations
 
+import bisect
 import re
 import uuid
 from collections.abc import Iterable
@@ -164,10 +165,11 @@ class NameIndex:
         """"my mother", "my sister", "my mother-in-law": the one contact whose alias names that
         relation in any language ("Mãe", "mana", "sogra")."""
         folded = fold(text)
+        ends = [w[2] for w in words]
         for m in _KIN_RE.finditer(folded):
             raw = text[m.start():m.end()]
-            before = [w for w in words if w[2] <= m.start()]
-            prev = before[-1][3].lower() if before else ""
+            i = bisect.bisect_right(ends, m.start())
+            prev = words[i - 1][3].lower() if i else ""
             if not (prev in MY or (raw[:1].isupper() and prev not in NOT_MINE
                                    and not re.search(r"['’]s$", prev))):
                 continue

@@ -188,7 +188,7 @@ def _month_ok(t: _Text, m: re.Match, group: str = "mon", *, with_day: bool) -> b
     word = m.group(group)
     if with_day or word not in W.AMBIGUOUS_MONTHS:
         return True
-    if word == "may" and not re.search(r"\w\W*$", t.original[:m.start(group)]):
+    if word == "may" and not re.search(r"\w\W*$", t.original[max(0, m.start(group) - 20):m.start(group)]):
         return False
     return t.capital(m.start(group))
 
@@ -492,8 +492,8 @@ def parse_due(text: str, now: datetime) -> datetime | None:
 # -- a title without the time words ----------------------------------------------------------------
 
 _LEAD = re.compile(r"^\s*(?:to|de|para|que|a|zu|dass|de\s+|d')\s+", re.I)
-_DANGLING = re.compile(r"(?:\s+(?:at|on|in|by|for|the|this|next|às|as|à|a|ao|em|no|na|de|do|da|para|"
-                       r"el|la|las|los|en|um|am|im|zu|le|dans|pour|ce|cette|and|e|y|und|et))+\s*$", re.I)
+_DANGLING_WORDS = re.compile(r"at|on|in|by|for|the|this|next|às|as|à|a|ao|em|no|na|de|do|da|para|"
+                             r"el|la|las|los|en|um|am|im|zu|le|dans|pour|ce|cette|and|e|y|und|et", re.I)
 
 
 def title_without(text: str, when: When | None, cue: re.Match | None) -> str:
@@ -509,9 +509,8 @@ def title_without(text: str, when: When | None, cue: re.Match | None) -> str:
     rest = "".join(chars)
     rest = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r"\s{2,}", " ", rest)).strip(" ,;:-–—")
     rest = _LEAD.sub("", rest, count=1) if cue is not None else rest
-    previous = None
-    while previous != rest:
-        previous = rest
-        rest = _DANGLING.sub("", rest).strip(" ,;:-–—")
-    rest = re.sub(r"^(?:at|on|in|às|as|à|a|em|no|na|el|en|um|am|le|dans)\s+(?=[,.;]|$)", "", rest, flags=re.I)
+    words = rest.split(" ")
+    while words and (_DANGLING_WORDS.fullmatch(words[-1]) or not words[-1].strip(" ,;:-–—")):
+        words.pop()  # the connectives the time words leave behind ("call Ana at", "ligar à")
+    rest = " ".join(words).strip(" ,;:-–—")
     return rest[:1].upper() + rest[1:] if rest else ""

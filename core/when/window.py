@@ -215,6 +215,7 @@ class _Reader:
         self.future = bool(FUTURE_CUES.search(self.text) or (DUE_CUES.search(self.text)
                                                               and not PAST_CUES.search(self.text)))
         self.past = bool(PAST_CUES.search(self.text)) and not self.future
+        self.french = bool(re.search(r"\b(?:j'ai|qu'|est|ce|on|ai|as|a|avons|hier soir)\b", self.text))
 
     def _day(self, d: date) -> datetime:
         return datetime.combine(d, time(0), tzinfo=self.tz)
@@ -359,7 +360,7 @@ class _Reader:
         return self._date(int(m.group("y")), int(m.group("m")), int(m.group("d")), m.span())
 
     def month(self, m):
-        if self.purpose(m) or re.search(r"\d\s*$", self.text[:m.start()]):
+        if self.purpose(m) or re.search(r"\d\s*$", self.text[max(0, m.start() - 8):m.start()]):
             return None
         word, pre = m.group("mon"), m.group("pre") or ""
         if word in W.AMBIGUOUS_MONTHS and not (pre or m.group("post")) and not self.capital(m.start("mon")):
@@ -467,7 +468,7 @@ class _Reader:
             return _Found(t, t + timedelta(days=1), "any", m.span())
         if m.group("tomorrow"):
             return _Found(t + timedelta(days=1), t + timedelta(days=2), "future", m.span())
-        if m.group("yesterday") == "hier" and not re.search(r"\b(?:j'ai|qu'|est|ce|on|ai|as|a|avons|hier soir)\b", self.text):
+        if m.group("yesterday") == "hier" and not self.french:
             return None  # German "hier" is "here"; French "hier" comes with French words
         return _Found(t - timedelta(days=1), t, "past", m.span())
 
@@ -519,7 +520,7 @@ class _Reader:
         """"goals for this year", "food for Christmas", "prenda para o Natal": the period is what
         the question is about, not when it happened. So is "rent from July" in a question not
         in the past: the day a fact takes effect."""
-        before = self.text[:m.start()]
+        before = self.text[max(0, m.start() - 40):m.start()]  # the words just before: linear
         if re.search(r"(?:^|\s)(?:for|para|pour|fur)\s+(?:the\s+|o\s+|a\s+|el\s+|le\s+|la\s+)?$", before):
             return True
         return bool(re.search(r"(?:^|\s)(?:from|starting|a partir de|desde|ab|a partir du|des)\s+$", before)) \
