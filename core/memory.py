@@ -151,7 +151,7 @@ class Memory:
         """What `capture(text, kind, attrs)` would make of the text, without saving anything."""
         text = clean_text(text)
         return capture.read(self.reader, text, Kind.parse(kind) if kind else None,
-                            dict(clean_attrs(attrs)), now=aware(now, "now"))
+                            dict(clean_attrs(attrs)), now=aware(now, "now"), names=self.recall.names())
 
     def capture(
         self, text: str, kind: Kind | str | None = None, attrs: dict[str, Any] | None = None, *,
@@ -164,7 +164,7 @@ class Memory:
         understanding = None
         if kind is None or derive:
             understanding = capture.read(self.reader, text, Kind.parse(kind) if kind else None,
-                                         attrs, now=created_at)
+                                         attrs, now=created_at, names=self.recall.names())
             kind, attrs = understanding.kind, understanding.attrs
         neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs,
                         created_at=created_at)

@@ -9,7 +9,7 @@ import pytest
 
 from core import capture
 from core.capture.names import NameIndex
-from core.capture.when import find_when, occurrences
+from core.when import find_when, occurrences
 from core.model import Kind, Relation
 
 LONDON = ZoneInfo("Europe/London")
