@@ -2,9 +2,10 @@
 hour while the app runs, to `backups/` in the data dir, kept in tiers.
 
 A backup is one gzip-compressed JSON file (`neurons-backup/1`, mode 0600) holding every neuron,
-link and profile of the store as they were at one instant: they are read in one read
-transaction (at 10k neurons the store is busy ~0.2 s; serialising and writing happen after, while
-captures go on), with the store's stamp of that instant. Vectors are left out (derived data, and
+link and profile of the store as they were at one instant: Postgres writes their JSON in one
+read transaction (at 10k neurons the store is busy ~0.3-0.6 s on a loaded 2-core machine, see
+tests/bench/bench_backup.py; compressing and writing happen after, while captures go on), with
+the store's stamp of that instant. Vectors are left out (derived data, and
 three times the size); a restore keeps the vector of every neuron whose text did not change.
 
 Kept: the KEEP_RECENT newest, the newest of each day for a week, of each week for a month, of
@@ -347,8 +348,8 @@ class AutoBackup:
             return False  # too soon: the store is not even asked
         with store.reading(every_owner=True) as cur:
             current = snapshot.stamp(cur)
-        if newest is None:
-            return is_due(None, current[1] + current[2] + current[6] > 0, now)
+        if newest is None:  # an empty store needs no backup
+            return is_due(None, current["neurons"] + current["edges"] + current["profiles"] > 0, now)
         return is_due(newest.taken_at, current != self._stamp_of(newest), now)
 
     def _stamp_of(self, backup: Backup) -> Any:

@@ -32,7 +32,7 @@ PAGE_ROWS = 2000
 NO_KEY = "00000000-0000-0000-0000-000000000000"
 
 
-def stamp(cur: Cursor) -> list[Any]:
+def stamp(cur: Cursor) -> dict[str, Any]:
     """Changes with every write: the neurons' change numbers (migration 003) and counts, and the
     edges' and profiles' counts, closings and newest rows. One cheap statement."""
     cur.execute(
@@ -43,9 +43,7 @@ def stamp(cur: Cursor) -> list[Any]:
         " (SELECT coalesce(sum(extract(epoch FROM valid_to)), 0)::float8 FROM neurons_edges) AS ends,"
         " (SELECT max(created_at)::text FROM neurons_edges) AS newest_edge,"
         " (SELECT count(*) FROM profiles) AS profiles")
-    row = cur.fetchone()
-    return [row["seq"], row["neurons"], row["edges"], row["closed"], row["ends"],
-            row["newest_edge"], row["profiles"]]
+    return dict(cur.fetchone())
 
 
 def read(cur: Cursor) -> dict[str, tuple[int, str]]:
