@@ -23,7 +23,7 @@ from rapidfuzz import fuzz
 
 from core.capture.names import NameIndex, contact_names
 from core.when import REMINDER_CUES, find_when, fold, local_now, title_without
-from core.model import Edge, Kind, Neuron, Relation
+from core.model import Edge, Kind, Neuron, Relation, State
 from core.store.reader import Reader
 
 DERIVED_MENTION = "capture:mention"
@@ -163,6 +163,14 @@ def _when_attrs(when) -> dict[str, Any]:
     return attrs
 
 
+def reminder_title(text: str, now: datetime) -> str | None:
+    """A reminder's title: its text without the cue and the time words ("remind me to stretch in
+    1 minute" -> "Stretch"); None when that is the text itself. The body keeps every word."""
+    when, cue = find_when(text, now), REMINDER_CUES.search(fold(text))
+    title = title_without(text, when, cue) if when is not None or cue is not None else ""
+    return title if title and title != text.strip() else None
+
+
 def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
          now: datetime | None = None, *, exclude: uuid.UUID | None = None,
          names: NameIndex | None = None) -> Understanding:
@@ -181,10 +189,8 @@ def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
         found = parse_contact(text) or {}
         attrs = {**found, **attrs}
     if kind is Kind.REMINDER and not attrs.get("title"):
-        # the title without the cue and the time words ("Stretch"); the body keeps the words
-        when, cue = find_when(text, when_now), REMINDER_CUES.search(fold(text))
-        title = title_without(text, when, cue) if when is not None or cue is not None else ""
-        if title and title != text.strip():
+        title = reminder_title(text, when_now)
+        if title:
             attrs["title"] = title
     u = Understanding(kind=kind, attrs=attrs, now=now)
     known: dict[uuid.UUID, Neuron] | None = None
@@ -235,6 +241,43 @@ def _updates(text: str, mentions: list[uuid.UUID], by_id: dict[uuid.UUID, Neuron
     held_emails = {e.lower() for e in _listed(card.attrs, "emails", "email")}
     return ([Update(card.id, name, "phones", p) for p in phones if _digits(p) not in held_phones]
             + [Update(card.id, name, "emails", e) for e in emails if e.lower() not in held_emails])
+
+
+# How a person reads each contact field whose old value is kept when the card changes.
+FIELD_WORDS = {"name": "name", "aliases": "nickname", "phones": "phone", "emails": "email",
+               "addresses": "address", "org": "organisation", "job_title": "job title",
+               "role": "role", "birthday": "birthday", "anniversary": "anniversary",
+               "note": "note", "urls": "web page"}
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(shown(v) for v in value)
+    if isinstance(value, dict):
+        return " ".join(str(v) for k, v in value.items() if k != "label")
+    return str(value)
+
+
+def superseded_note(card: Neuron, lost: dict[str, Any], now: datetime) -> Neuron:
+    """An archived note holding what a contact card lost when it changed (the card supersedes
+    it), so the old number or address stays findable without competing with the current one."""
+    name = card.attrs.get("name") or card.title
+    parts = [f"{FIELD_WORDS.get(k, k)} {shown(v)}" for k, v in lost.items()]
+    return Neuron(id=uuid.uuid4(), kind=Kind.NOTE, state=State.ARCHIVED,
+                  body=f"{name}, until {now:%Y-%m-%d}: " + "; ".join(parts),
+                  attrs={"superseded": lost, "contact": str(card.id)}, created_at=now,
+                  updated_at=now)
+
+
+def updated_card(card: Neuron, update: Update) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the card's attrs with the update's value in place of the first value of its field, what
+    the card loses): "Ana's new number is …" replaces her number, other numbers stay."""
+    single = {"phones": "phone", "emails": "email"}[update.field]
+    held = _listed(card.attrs, update.field, single)
+    attrs = dict(card.attrs)
+    attrs.pop(single, None)
+    attrs[update.field] = [update.value, *held[1:]]
+    return attrs, ({update.field: held[:1]} if held else {})
 
 
 def _possessive_of(text: str, contact: Neuron) -> bool:
@@ -325,6 +368,7 @@ def supersede_offers(reader: Reader, neuron: Neuron) -> list[Offer]:
 
 
 __all__ = [
-    "DERIVED_NEW_DETAIL", "DERIVED_SAME_PERSON", "Offer", "Understanding", "Update", "infer_kind",
-    "parse_contact", "read", "same_person_offers", "supersede_offers",
+    "DERIVED_NEW_DETAIL", "DERIVED_SAME_PERSON", "FIELD_WORDS", "Offer", "Understanding", "Update",
+    "infer_kind", "parse_contact", "read", "reminder_title", "same_person_offers", "shown", "supersede_offers",
+    "superseded_note", "updated_card",
 ]

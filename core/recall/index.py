@@ -278,7 +278,6 @@ class RecallIndex:
 
     def _creation_order(self) -> np.ndarray:
         if self._order is None:
-            n = self.size
             idx = np.nonzero(self.non_contacts())[0]
             keys = [(self._created[i], str(self.entries[i].id)) for i in idx]
             order = [i for _, i in sorted(zip(keys, idx.tolist()))]
