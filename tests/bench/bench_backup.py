@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             t = time.perf_counter()
             memory.restore_backup(str(made.path))
             same = time.perf_counter() - t
-            ids = [r["id"] for r in backup.load(made.path)["neurons"][:100]]
+            mine = str(memory.identity.device_id)
+            ids = [r["id"] for r in backup.load(made.path)["neurons"] if r["device_id"] == mine][:100]
             for nid in ids:
                 memory.edit(nid, text="edited before the restore")
             t = time.perf_counter()
