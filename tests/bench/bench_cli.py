@@ -15,7 +15,6 @@ and the imports of the forwarding path that cost the most (python -X importtime)
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import statistics
 import subprocess
@@ -27,19 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench.apps import env, start_app  # noqa: E402
+
 ENTRY = "import sys; from core.cli import main; sys.exit(main())"
 HERE_GOAL_S = 1.5
 SEED = ("Call Ana tomorrow at 10", "Ana Silva +351 912 345 678", "The dentist is on Rua Augusta 12",
         "Buy flour, butter and lemons", "Renew the passport before June")
-
-
-def env() -> dict[str, str]:
-    """Bytecode is written (an installed app has its .pyc files; PYTHONDONTWRITEBYTECODE would
-    make every run compile our modules again)."""
-    out = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    out.pop("PYTHONDONTWRITEBYTECODE", None)
-    return out
 
 
 def timed(argv: list[str]) -> tuple[float, float]:
@@ -67,26 +59,10 @@ def interleaved(variants: dict[str, list[str]], runs: int) -> dict[str, list[tup
     return times
 
 
-def start_app(data_dir: Path) -> subprocess.Popen:
-    from core import instance
-
-    app = subprocess.Popen([sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir),
-                            "--no-tray"], cwd=ROOT, env=env(), stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if app.poll() is not None:
-            raise SystemExit(f"the app exited with {app.returncode}")
-        try:
-            reply = instance.request(data_dir, {"op": "status"}, timeout=10)
-        except instance.InstanceError:
-            reply = None
-        if reply and reply.get("ready"):
-            time.sleep(2)  # let it finish warming the index
-            return app
-        time.sleep(0.1)
-    app.terminate()
-    raise SystemExit("the app did not get ready")
+def warm_app(data_dir: Path) -> subprocess.Popen:
+    app, _ = start_app(data_dir)
+    time.sleep(2)  # let it finish warming the index
+    return app
 
 
 def import_costs(data_dir: Path, top: int = 12) -> list[tuple[int, str]]:
@@ -129,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                            capture_output=True)
         here = interleaved({"list": neurons(data, "list"),
                             "ask": neurons(data, "ask", "when is the dentist")}, args.here_runs)
-        app = start_app(data)
+        app = warm_app(data)
         try:
             forwarded = interleaved({
                 "bare": [sys.executable, "-c", "pass"],

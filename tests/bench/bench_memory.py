@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -30,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import psutil  # noqa: E402
+
+from tests.bench.apps import env, start_app  # noqa: E402
 
 QUESTIONS = ("what did Ana say about the dentist", "birthday presents", "when is the flight",
              "the plumber's phone", "notes from last week", "what do I know about Lisbon")
@@ -117,12 +118,7 @@ def usage(pid: int) -> tuple[float, float]:
 
 def _cli(data_dir: Path, *argv: str) -> None:
     subprocess.run([sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), *argv],
-                   cwd=ROOT, env=_env(), check=True, capture_output=True)
-
-
-def _env() -> dict[str, str]:
-    return {**os.environ, "QT_QPA_PLATFORM": "offscreen",
-            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+                   cwd=ROOT, env=env(), check=True, capture_output=True)
 
 
 def _wait_idle(proc: psutil.Process, timeout: float = 300) -> None:
@@ -137,25 +133,9 @@ def _wait_idle(proc: psutil.Process, timeout: float = 300) -> None:
 
 
 def measure_app(data_dir: Path) -> dict:
-    from core import instance
-
-    t0 = time.monotonic()
-    app = subprocess.Popen([sys.executable, "-c", APP, str(RELEASE_AFTER_S), "--data-dir",
-                            str(data_dir), "--no-tray"], cwd=ROOT, env=_env(),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    row: dict = {}
+    app, ready_s = start_app(data_dir, ["-c", APP, str(RELEASE_AFTER_S)])
+    row: dict = {"ready_s": ready_s}
     try:
-        while True:
-            if app.poll() is not None:
-                raise SystemExit(f"the app exited with {app.returncode}")
-            try:
-                reply = instance.request(data_dir, {"op": "status"}, timeout=10)
-            except instance.InstanceError:
-                reply = None
-            if reply and reply.get("ready"):
-                break
-            time.sleep(0.1)
-        row["ready_s"] = time.monotonic() - t0
         proc = psutil.Process(app.pid)
         _wait_idle(proc)  # the recall index is built and the model loaded on the worker
         engine = next(p for p in proc.children(recursive=True) if "node" in p.name())
@@ -212,7 +192,7 @@ m.close()
 
 def measure_parts(data_dir: Path) -> list:
     out = subprocess.run([sys.executable, "-c", PARTS, str(data_dir), json.dumps(QUESTIONS)],
-                         cwd=ROOT, env=_env(), check=True, capture_output=True, text=True).stdout
+                         cwd=ROOT, env=env(), check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
