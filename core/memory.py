@@ -305,7 +305,17 @@ class Memory:
     def snooze(self, neuron_id: uuid.UUID | str, now: datetime,
                for_: timedelta = remind.SNOOZE_DEFAULT, until: datetime | None = None) -> Neuron:
         changes = remind.snoozed(now, for_, until)
-        return self._merge_attrs(parse_uuid(neuron_id), lambda _c: changes)
+
+        def checked(current: Neuron) -> dict[str, Any]:
+            if not remind.is_reminder(current):
+                raise InvalidInput(f"{current.id} is not an active reminder: only those snooze")
+            return changes
+
+        return self._merge_attrs(parse_uuid(neuron_id), checked)
+
+    def upcoming(self, now: datetime, within: timedelta) -> list[Neuron]:
+        """The overdue reminders, then those that fire within `within` of `now` (remind.agenda)."""
+        return remind.agenda(self.reminders(), aware(now, "now"), now + within)
 
     def reschedule(self, neuron_id: uuid.UUID | str, due_at: datetime | None,
                    rrule: str | None) -> Neuron:

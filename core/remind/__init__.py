@@ -249,6 +249,23 @@ def upcoming(neurons: Iterable[Neuron], now: datetime) -> list[Alarm]:
     return sorted(alarms, key=lambda a: a.fire_at)
 
 
+def agenda(neurons: Iterable[Neuron], now: datetime, until: datetime) -> list[Neuron]:
+    """What is on: the overdue reminders (oldest first), then those that fire by `until`
+    (soonest first; a snoozed one at its snooze time)."""
+    overdue: list[tuple[datetime, Neuron]] = []
+    coming: list[tuple[datetime, Neuron]] = []
+    for neuron in neurons:
+        due_at = current_due(neuron)
+        if is_overdue(neuron, now) and due_at is not None:
+            overdue.append((due_at, neuron))
+            continue
+        alarm = next_alarm(neuron)
+        if alarm is not None and alarm.fire_at <= until:
+            coming.append((alarm.fire_at, neuron))
+    return [n for _, n in sorted(overdue, key=lambda p: p[0])] + \
+        [n for _, n in sorted(coming, key=lambda p: p[0])]
+
+
 def missed(neurons: Iterable[Neuron], started_at: datetime) -> list[Alarm]:
     """Reminders that came due while the app was not running (before it started) and were
     never shown: shown once, as "N missed", at start."""
@@ -339,7 +356,7 @@ def rescheduled(due_at: datetime | None, rrule: str | None) -> dict[str, object]
 
 
 __all__ = [
-    "Alarm", "Clock", "SNOOZE_DEFAULT", "completed", "current_due", "due", "is_overdue", "iso",
+    "Alarm", "Clock", "SNOOZE_DEFAULT", "agenda", "completed", "current_due", "due", "is_overdue", "iso",
     "local_zone", "missed", "next_alarm", "next_occurrence", "notified", "parse_time",
     "rescheduled", "rule_text", "snoozed", "upcoming", "utcnow", "validate_rrule",
 ]
