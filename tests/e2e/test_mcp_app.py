@@ -11,6 +11,7 @@ from datetime import datetime
 import anyio
 import pytest
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
 from core import instance
 from core.memory import Memory
@@ -19,6 +20,7 @@ from core.settings import Settings
 from core.store.lock import DataDirLock
 from tests.core.test_mcp import call, in_two_hours, stdio
 from tests.desktop.test_single_instance import launch, stop, wait_ready
+from tests.e2e.test_bundle import bare_env, bundle, offline  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
@@ -118,3 +120,23 @@ def test_an_app_started_during_a_session_gets_the_data_dir_once_the_server_is_id
 
     assert IDLE_RELEASE_S < 25  # within the app's wait for a held data dir (OPEN_RETRY_S = 30)
     anyio.run(session)
+
+
+def test_the_bundle_serves_mcp_with_no_python_node_or_network(bundle, bare_env, offline, tmp_path):
+    """What an MCP host configured with the bundle's `neurons mcp` gets."""
+    data_dir = tmp_path / "data"
+    command = [*offline, str(bundle / "neurons"), "--data-dir", str(data_dir), "mcp"]
+    params = StdioServerParameters(command=command[0], args=command[1:], env=bare_env,
+                                   cwd=bare_env["HOME"])
+
+    async def session():
+        async with Client(params, mode="legacy") as client:
+            assert {t.name for t in (await client.list_tools()).tools} >= {"capture", "ask"}
+            saved = await call(client, "capture", text="the bike lock code is 4711")
+            found = await call(client, "ask", question="bike lock")
+            assert found["results"][0]["id"] == saved["id"]
+
+    t0 = time.monotonic()
+    anyio.run(session)
+    print(f"\nbundled mcp session (start, initdb, capture, ask, exit): {time.monotonic() - t0:.1f}s")
+    assert DataDirLock(data_dir).read_record() is None
