@@ -298,12 +298,29 @@ def claim_device(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID, name: st
     cur.execute(
         "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
         " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name", (user_id, name, device_id))
+    return claim_into(cur, device_id, user_id)
+
+
+def claim_into(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID) -> tuple[int, int]:
+    """Move every row of a device into an existing profile (a second machine joining it)."""
     cur.execute("UPDATE neurons SET user_id = %s, device_id = NULL WHERE device_id = %s",
                 (user_id, device_id))
     moved_neurons = cur.rowcount
     cur.execute("UPDATE neurons_edges SET user_id = %s, device_id = NULL WHERE device_id = %s",
                 (user_id, device_id))
     return moved_neurons, cur.rowcount
+
+
+def profile(cur: Cursor, user_id: uuid.UUID) -> dict[str, Any] | None:
+    cur.execute("SELECT user_id, name, claimed_device, created_at FROM profiles WHERE user_id = %s",
+                (user_id,))
+    return cur.fetchone()
+
+
+def ensure_profile(cur: Cursor, user_id: uuid.UUID, name: str, device_id: uuid.UUID | None) -> None:
+    """The profile's row in another database (a memory moved to a server keeps its profile)."""
+    cur.execute("INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
+                " ON CONFLICT (user_id) DO NOTHING", (user_id, name, device_id))
 
 
 def profiles(cur: Cursor) -> list[dict[str, Any]]:
