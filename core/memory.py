@@ -284,8 +284,10 @@ class Memory:
         transaction: another action may have handled it meanwhile). Returns what was shown."""
         shown: list[remind.Alarm] = []
 
+        machine = str(self.store.device_id())  # each machine on a shared memory shows it once
+
         def changes(current: Neuron):
-            found = remind.notified(current, now)
+            found = remind.notified(current, now, machine)
             if found is None:
                 return None
             shown.append(found[1])

@@ -8,6 +8,10 @@ The rules, in one place:
 - A reminder **fires at** `due_at`, or at `snoozed_until` when that is later.
 - It is **pending** while it was not yet shown for that moment (`notified_at` is empty or earlier).
   Showing it records `notified_at`, so nothing fires twice, even across restarts.
+- Several machines may share one memory (a profile on a server): each running machine shows a
+  reminder once. Showing it records, beside `notified_at`, the moment in `notified_on`
+  ({device id: POSIX seconds}, numbers so that full-text search skips them); a machine that
+  never showed it (no entry) shows it when it comes due, a machine that did does not again.
 - A recurring reminder that was shown fires again at its next occurrence; when that moment comes,
   `due_at` moves forward to it (missed occurrences collapse into one: nobody wants seven
   "take the pills" at once after a week away).
@@ -201,15 +205,29 @@ def is_reminder(neuron: Neuron) -> bool:
     return neuron.kind is Kind.REMINDER and neuron.state is State.ACTIVE
 
 
-def _times(neuron: Neuron) -> tuple[datetime | None, datetime | None, datetime | None]:
+def _times(neuron: Neuron, device: str | None = None
+           ) -> tuple[datetime | None, datetime | None, datetime | None]:
     a = neuron.attrs
     return (parse_time(a.get("due_at"), what="due_at"),
             parse_time(a.get("snoozed_until"), what="snoozed_until"),
-            parse_time(a.get("notified_at"), what="notified_at"))
+            _shown(a, device))
 
 
-def next_alarm(neuron: Neuron) -> Alarm | None:
-    """When this reminder next needs showing (in the past: it is due now); None: never again.
+def _shown(attrs: dict, device: str | None) -> datetime | None:
+    """When the reminder was last shown: on `device` when one is named and the reminder keeps
+    showings per machine, else anywhere (`notified_at`)."""
+    per_machine = attrs.get("notified_on")
+    if device is None or not isinstance(per_machine, dict):
+        return parse_time(attrs.get("notified_at"), what="notified_at")
+    seconds = per_machine.get(device)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        return None
+    return datetime.fromtimestamp(seconds, timezone.utc)
+
+
+def next_alarm(neuron: Neuron, device: str | None = None) -> Alarm | None:
+    """When this reminder next needs showing (in the past: it is due now) -- on `device`, when
+    named, else anywhere; None: never again.
 
     A stored value that cannot be read (a bad date or rule) is logged and the reminder treated as
     a one-off, so one bad row never stops the others from firing.
@@ -217,7 +235,7 @@ def next_alarm(neuron: Neuron) -> Alarm | None:
     if not is_reminder(neuron):
         return None
     try:
-        due, snoozed, notified = _times(neuron)
+        due, snoozed, notified = _times(neuron, device)
     except InvalidInput as exc:
         log.warning("reminder %s cannot be scheduled: %s", neuron.id, exc)
         return None
@@ -294,13 +312,18 @@ def current_due(neuron: Neuron) -> datetime | None:
 
 # -- state changes: what to write (Memory writes it) ---------------------------------------------
 
-def notified(neuron: Neuron, now: datetime) -> tuple[dict[str, object], Alarm] | None:
-    """The attrs that record the reminder was shown at `now`, and what was shown; None when it is
-    not due (any more) at `now`."""
-    alarm = next_alarm(neuron)
+def notified(neuron: Neuron, now: datetime, device: str | None = None
+             ) -> tuple[dict[str, object], Alarm] | None:
+    """The attrs that record the reminder was shown at `now` (on `device`), and what was shown;
+    None when it is not due (any more) at `now` (on that device)."""
+    alarm = next_alarm(neuron, device)
     if alarm is None or alarm.fire_at > now:
         return None
     changes: dict[str, object] = {"notified_at": iso(now)}
+    if device is not None:
+        shown_on = neuron.attrs.get("notified_on")
+        changes["notified_on"] = {**(shown_on if isinstance(shown_on, dict) else {}),
+                                  device: now.timestamp()}
     rrule = neuron.attrs.get("rrule")
     due_at = current_due(neuron)
     if rrule and due_at is not None and alarm.due_at > due_at:
@@ -352,7 +375,7 @@ def rescheduled(due_at: datetime | None, rrule: str | None) -> dict[str, object]
             raise InvalidInput("a repeating reminder needs a due time to start from")
         rrule = validate_rrule(rrule, due_at)
     return {"due_at": iso(due_at) if due_at else None, "rrule": rrule or None,
-            "snoozed_until": None, "notified_at": None}
+            "snoozed_until": None, "notified_at": None, "notified_on": None}
 
 
 __all__ = [

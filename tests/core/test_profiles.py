@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 
 import anyio
@@ -17,7 +17,7 @@ from core import cli
 from core.memory import Memory
 from core.model import State
 from core.settings import Settings
-from tests.core.test_mcp import call, stdio
+from tests.core.test_mcp import call, in_two_hours, stdio
 
 
 @pytest.fixture(autouse=True)
@@ -138,14 +138,14 @@ def test_two_machines_on_one_server_read_and_write_one_memory(tmp_path, capsys, 
     assert desk.run("profile", "show", "--json")[0]["kept_apart"] == 1
     assert stranger.ids() == set()  # a machine that did not join sees nothing of it
 
-    due = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(hours=1)
+    due = in_two_hours()
 
     async def desk_session():
         # the desk's memory stays open in its own process (an MCP server): its recall index
         # is built once, then must catch up with the laptop's writes through the change stamps
         async with Client(stdio(desk.data_dir), mode="legacy") as client:
             assert (await call(client, "ask", question="spare key"))["results"]
-            saved = laptop.run("capture", f"remind me to feed Kiki the cat at {due:%Y-%m-%dT%H:%M}Z",
+            saved = laptop.run("capture", f"remind me to feed Kiki the cat at {due:%H:%M} on {due:%Y-%m-%d}",
                                "--json")[0]
             deadline = time.monotonic() + 20
             while True:
@@ -157,9 +157,23 @@ def test_two_machines_on_one_server_read_and_write_one_memory(tmp_path, capsys, 
             return saved["id"]
 
     reminder = anyio.run(desk_session)
+    pills = laptop.run("capture", f"remind me to take the pills at {due:%H:%M} on {due:%Y-%m-%d}",
+                       "--json")[0]["id"]
 
-    # done on the laptop: when the reminder comes due the desk does not show it (a fake clock)
+    # the reminders come due (a fake clock: the moments the schedulers pass): each running
+    # machine shows one once; one done on the laptop shows on neither
     laptop.run("done", reminder)
-    with Memory.open(Settings.from_env(data_dir=desk.data_dir, embed_in_background=False)) as mem:
-        assert mem.get(reminder).state is State.DONE
-        assert mem.mark_notified(reminder, due + timedelta(minutes=1)) is None
+    with open_memory(laptop) as on_laptop, open_memory(desk) as on_desk:
+        assert on_desk.get(reminder).state is State.DONE
+        for memory in (on_laptop, on_desk):
+            assert memory.mark_notified(reminder, due + timedelta(minutes=1)) is None
+        assert on_laptop.mark_notified(pills, due + timedelta(seconds=1)) is not None
+        assert on_desk.mark_notified(pills, due + timedelta(seconds=2)) is not None
+        for memory in (on_laptop, on_desk):
+            assert memory.mark_notified(pills, due + timedelta(minutes=5)) is None
+    with open_memory(stranger) as on_stranger:  # not joined: not its reminder at all
+        assert on_stranger.list("reminder") == []
+
+
+def open_memory(m: Machine) -> Memory:
+    return Memory.open(Settings.from_env(data_dir=m.data_dir, embed_in_background=False))
