@@ -88,13 +88,26 @@ def profile(_memory, args) -> Answer:
         return _show(memory)
 
 
-def _create(memory, args) -> Answer:
+def create_profile(memory, name: str) -> dict[str, Any]:
+    """Make the profile and remember it as the data dir's identity (the window does the same)."""
     before = memory.count()
-    mine = memory.claim(args.name)
-    _remember_profile(memory.store.settings.data_dir, mine.identity.user_id, args.name.strip())
-    data = {**mine.profile(), "neurons": mine.count(), "claimed": before}
+    mine = memory.claim(name)
+    _remember_profile(memory.store.settings.data_dir, mine.identity.user_id, name.strip())
+    return {**mine.profile(), "neurons": mine.count(), "claimed": before}
+
+
+def join_profile(memory, profile_id: str, bring_own: bool) -> dict[str, Any]:
+    own = memory.count()
+    joined, moved = memory.join(profile_id, bring_own=bring_own)
+    info = joined.profile()
+    _remember_profile(memory.store.settings.data_dir, joined.identity.user_id, info["name"])
+    return {**info, "neurons": joined.count(), "claimed": moved, "kept_apart": own - moved}
+
+
+def _create(memory, args) -> Answer:
+    data = create_profile(memory, args.name)
     return Answer(data, f"profile {data['name']} ({data['id']}) now owns this memory: "
-                        f"{before} neurons moved from this device",
+                        f"{data['claimed']} neurons moved from this device",
                   note="a second machine on the same server joins it with: neurons profile join "
                        f"{data['id']}")
 
@@ -111,12 +124,10 @@ def _join(memory, args) -> Answer:
         if reply not in ("y", "yes", "n", "no"):
             raise InvalidInput("nothing changed: answer y or n")
         bring = reply.startswith("y")
-    joined, moved = memory.join(args.profile_id, bring_own=bring)
-    info = joined.profile()
-    _remember_profile(memory.store.settings.data_dir, joined.identity.user_id, info["name"])
-    data = {**info, "neurons": joined.count(), "claimed": moved, "kept_apart": own - moved}
-    kept = f"; {own - moved} of this machine's own neurons kept apart" if own - moved else ""
-    return Answer(data, f"this data dir now acts as profile {info['name']} ({info['id']}): "
+    data = join_profile(memory, args.profile_id, bring)
+    kept = f"; {data['kept_apart']} of this machine's own neurons kept apart" \
+        if data["kept_apart"] else ""
+    return Answer(data, f"this data dir now acts as profile {data['name']} ({data['id']}): "
                         f"{data['neurons']} neurons{kept}")
 
 
@@ -149,26 +160,42 @@ def _config_args(p) -> None:
 @command("config", "remember this data dir's engine: config set dsn DSN | unset dsn | show",
          arguments=_config_args, needs_memory=False)
 def config_(_memory, args) -> Answer:
-    import dataclasses  # noqa: PLC0415
-
     from core import config  # noqa: PLC0415
     from core.settings import data_dir_from  # noqa: PLC0415
 
     data_dir = data_dir_from(args.data_dir)
-    saved = config.load(data_dir)
     if args.action == "show":
-        return Answer({"file": str(config.path(data_dir)), **saved.to_json()},
-                      json.dumps(saved.to_json(), indent=1, ensure_ascii=False))
+        saved = config.load(data_dir).to_json()
+        return Answer({"file": str(config.path(data_dir)), **saved},
+                      json.dumps(saved, indent=1, ensure_ascii=False))
     _refuse_while_the_app_runs(args)
     if args.action == "unset":
-        config.save(data_dir, dataclasses.replace(saved, dsn=None))
+        use_embedded(data_dir)
         return Answer({"dsn": None}, f"this data dir uses its embedded database again "
                                      f"({data_dir / 'pgdata'})")
-    dsn = remember_server(args.value)
-    config.save(data_dir, dataclasses.replace(saved, dsn=dsn))
+    dsn = use_server(data_dir, args.value)
     return Answer({"dsn": dsn}, f"this data dir uses the server {dsn} from now on",
                   note="the memory in the embedded database stays where it is; `neurons move-to "
                        "DSN` copies it to the server")
+
+
+def use_server(data_dir, dsn: str) -> str:
+    """Remember the server for this data dir (once it answered); the DSN kept, no password."""
+    import dataclasses  # noqa: PLC0415
+
+    from core import config  # noqa: PLC0415
+
+    bare = remember_server(dsn)
+    config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=bare))
+    return bare
+
+
+def use_embedded(data_dir) -> None:
+    import dataclasses  # noqa: PLC0415
+
+    from core import config  # noqa: PLC0415
+
+    config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=None))
 
 
 def remember_server(dsn: str) -> str:
@@ -217,28 +244,40 @@ def _only(export: dict[str, Any], neuron_ids: set[str], edge_ids: set[str]) -> d
 @command("move-to", "copy this memory to a server Postgres, verify it, and switch to it",
          arguments=lambda p: p.add_argument("server", metavar="DSN"), needs_memory=False)
 def move_to(_memory, args) -> Answer:
-    """All or nothing: the copy is one transaction on the server, checked row for row (counts
-    and a checksum) before the data dir switches; the previous memory is kept as it was."""
+    _refuse_while_the_app_runs(args)
+    with _open(args) as source:
+        result = move(source, args.server)
+    return Answer(result, f"moved {result['neurons']} neurons and {result['edges']} links to "
+                          f"{result['dsn']} (verified, checksum {result['checksum'][:12]}); this "
+                          f"data dir uses it from now on",
+                  note=f"the previous memory is kept as it was in {result['previous']} (`neurons "
+                       f"config unset dsn` goes back to it), and a JSON copy in {result['backup']}")
+
+
+def move(source, server: str) -> dict[str, Any]:
+    """Copy `source` (an open Memory) to the server and switch the data dir to it. All or
+    nothing: the copy is one transaction on the server, checked row for row (counts and a
+    checksum) before the data dir switches; the previous memory is kept as it was."""
     import dataclasses  # noqa: PLC0415
     from datetime import datetime, timezone  # noqa: PLC0415
 
     from core import config  # noqa: PLC0415
     from core.commands.transfer import write_private  # noqa: PLC0415
+    from core.memory import Memory  # noqa: PLC0415
+    from core.settings import Settings  # noqa: PLC0415
 
-    _refuse_while_the_app_runs(args)
-    dsn = remember_server(args.server)
-    with _open(args) as source:
-        if source.store.kind == "server" and source.store.settings.dsn == dsn:
-            raise InvalidInput("this memory is on that server already")
-        data = source.export()
-        info = source.profile()
-        data_dir = source.store.settings.data_dir
-        kind = source.store.kind
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        backup = data_dir / f"before-move-{stamp}.json"
-        write_private(backup, json.dumps(data, ensure_ascii=False, indent=1))
+    dsn = remember_server(server)
+    if source.store.kind == "server" and source.store.settings.dsn == dsn:
+        raise InvalidInput("this memory is on that server already")
+    data = source.export()
+    info = source.profile()
+    data_dir, kind = source.store.settings.data_dir, source.store.kind
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    backup = data_dir / f"before-move-{stamp}.json"
+    write_private(backup, json.dumps(data, ensure_ascii=False, indent=1))
     wanted = checksum(data)
-    with _open(args, dsn=dsn) as target:
+    settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
+    with Memory.open(settings, source.identity) as target:
         if info is not None:
             target.adopt_profile(info["name"])
         counts = target.import_(data)
@@ -250,11 +289,6 @@ def move_to(_memory, args) -> Answer:
             f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
             f"alike): nothing was switched, this data dir still uses its {kind} engine")
     config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
-    kept = str(data_dir / "pgdata") if kind == "embedded" else "the previous server"
-    result = {"dsn": dsn, "neurons": len(data["neurons"]), "edges": len(data["edges"]),
-              "already_there": counts["skipped"], "checksum": wanted, "backup": str(backup),
-              "previous": kept}
-    return Answer(result, f"moved {result['neurons']} neurons and {result['edges']} links to {dsn} "
-                          f"(verified, checksum {wanted[:12]}); this data dir uses it from now on",
-                  note=f"the previous memory is kept as it was in {kept} (`neurons config unset "
-                       f"dsn` goes back to it), and a JSON copy in {backup}")
+    return {"dsn": dsn, "neurons": len(data["neurons"]), "edges": len(data["edges"]),
+            "already_there": counts["skipped"], "checksum": wanted, "backup": str(backup),
+            "previous": str(data_dir / "pgdata") if kind == "embedded" else "the previous server"}
