@@ -99,6 +99,9 @@ class App:
         self.window.quit_requested.connect(self.quit)
         self.window.pause_toggled.connect(self.set_paused)
         self.window.reindex_requested.connect(self.reindex)
+        from desktop import profile  # noqa: PLC0415
+
+        profile.install(self)  # Profile and storage… in the menu (desktop/profile.py)
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
         self.quick = QuickCapture(self.ctx)
