@@ -470,7 +470,7 @@ class Memory:
     def device_rows(self) -> int:
         """How many neurons this data dir's anonymous device still owns (kept apart)."""
         with self.store.reading() as cur:
-            return q.count_neurons(cur, Identity(device_id=self.store.device_id()))
+            return q.count_device_rows(cur, self.store.device_id())
 
     def adopt_profile(self, name: str) -> None:
         """Record this identity's profile in the store (a memory moved to another database)."""
