@@ -264,7 +264,6 @@ def move(source, server: str) -> dict[str, Any]:
     from core import config  # noqa: PLC0415
     from core.commands.transfer import write_private  # noqa: PLC0415
     from core.memory import Memory  # noqa: PLC0415
-    from core.settings import Settings  # noqa: PLC0415
 
     dsn = remember_server(server)
     if source.store.kind == "server" and source.store.settings.dsn == dsn:

@@ -14,8 +14,8 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from core import instance
-from core.memory import Memory
 from core.mcp import IDLE_RELEASE_S
+from core.memory import Memory
 from core.settings import Settings
 from core.store.lock import DataDirLock
 from tests.core.test_mcp import call, in_two_hours, stdio
