@@ -93,10 +93,6 @@ class Door:
         with self._using() as memory:
             return _answer(self.execute(memory, argv))
 
-    @property
-    def holds_store(self) -> bool:
-        return self._memory is not None
-
     @contextlib.contextmanager
     def _using(self) -> Iterator[Any]:
         with self._lock:
