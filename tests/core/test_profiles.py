@@ -177,3 +177,37 @@ def test_two_machines_on_one_server_read_and_write_one_memory(tmp_path, capsys, 
 
 def open_memory(m: Machine) -> Memory:
     return Memory.open(Settings.from_env(data_dir=m.data_dir, embed_in_background=False))
+
+
+def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys, server_dsn,
+                                                               monkeypatch):
+    from core.store import secrets  # noqa: PLC0415
+
+    kept: dict[tuple[str, str], str] = {}
+
+    class Keyring:  # the OS keyring cannot run here: a stand-in that remembers
+        def set_password(self, service, account, password):
+            kept[(service, account)] = password
+
+        def get_password(self, service, account):
+            return kept.get((service, account))
+
+    monkeypatch.setattr(secrets, "_secure_keyring", lambda: Keyring())
+    a = machine(tmp_path, capsys, "a")
+    a.run("config", "set", "dsn", f"{server_dsn} password=s3cret-word")
+    stored = (a.data_dir / "config.json").read_text()
+    assert "s3cret-word" not in stored and "password" not in stored
+    assert list(kept.values()) == ["s3cret-word"]
+    assert Settings.from_env(data_dir=a.data_dir).engine == "server"
+    assert a.run("doctor", "--json")[0]["engine"] == "server"
+    # the flag and the environment still win over what the data dir remembers
+    assert Settings.from_env(data_dir=a.data_dir, dsn="dbname=other").dsn == "dbname=other"
+    monkeypatch.setenv("NEURONS_DSN", "dbname=fromenv")
+    assert Settings.from_env(data_dir=a.data_dir).dsn == "dbname=fromenv"
+    monkeypatch.delenv("NEURONS_DSN")
+    # a server that does not answer is not remembered
+    _, err = a.run("config", "set", "dsn", "host=127.0.0.1 port=1 dbname=x connect_timeout=2", ok=False)
+    assert "cannot connect" in err
+    assert json.loads((a.data_dir / "config.json").read_text())["dsn"] == json.loads(stored)["dsn"]
+    a.run("config", "unset", "dsn")
+    assert a.run("doctor", "--json")[0]["engine"] == "embedded"
