@@ -1,8 +1,10 @@
 """Profile and storage… in the window: say first what will happen, make a profile of this
 computer's memory, move it to a server and back -- on the app's own open memory, which the app
-then opens again from the data dir's settings."""
+then opens again from the data dir's settings. And two apps on one profile: reminders."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 import pytest
 
@@ -68,3 +70,47 @@ def test_the_window_makes_a_profile_and_moves_it_to_a_server_and_back(qtbot, own
     third.embedded_button.click()
     reopened(qtbot, app, lambda m: m.store.kind == "embedded")
     assert {n.id for n in app.memory.list()} == mine  # the copy kept on this computer
+
+
+def test_two_machines_running_on_one_profile_each_notify_once_and_not_after_done(
+        qtbot, tmp_path, server_dsn):
+    """Two apps (two data dirs, one profile on the server), each with its own fake clock and
+    notification daemon: a due reminder shows once on each; one done on the laptop shows on
+    neither."""
+    from core import remind  # noqa: PLC0415
+    from core.memory import Memory  # noqa: PLC0415
+    from tests.desktop.conftest import T0, FakeClock, FakeNotifier, make_app  # noqa: PLC0415
+
+    def machine(name: str) -> Memory:
+        return Memory.open(Settings(data_dir=tmp_path / name, dsn=server_dsn,
+                                    embed_in_background=False))
+
+    laptop_store, desk_store = machine("laptop"), machine("desk")
+    laptop = laptop_store.claim("Maria")
+    desk, _ = desk_store.join(laptop.identity.user_id, bring_own=False)
+    due = remind.iso(T0 + timedelta(minutes=5))
+    bins = laptop.capture("take the bins out", kind="reminder", attrs={"due_at": due})
+    plumber = laptop.capture("call the plumber", kind="reminder", attrs={"due_at": due})
+    apps, notifiers, clocks = [], [], []
+    try:
+        for memory in (laptop, desk):
+            clock, notifier = FakeClock(), FakeNotifier()
+            app = make_app(qtbot, memory, clock, notifier)
+            apps.append(app), notifiers.append(notifier), clocks.append(clock)
+        for app in apps:
+            app.scheduler.replan()
+            settle(qtbot, app)
+            assert app.scheduler.next_at == T0 + timedelta(minutes=5)  # both plan both
+        laptop.complete(plumber.id, T0 + timedelta(minutes=1))
+        for _ in range(2):  # the moment comes, and a minute later the timers check again
+            for app, clock in zip(apps, clocks):
+                clock.advance(minutes=5, seconds=1)
+                app.scheduler.check()
+                settle(qtbot, app)
+        assert [n.keys() for n in notifiers] == [[str(bins.id)], [str(bins.id)]]
+    finally:
+        for app in apps:
+            settle(qtbot, app)
+            app.close()
+        laptop_store.close()
+        desk_store.close()
