@@ -232,6 +232,23 @@ class Memory:
         self._changed("state", [neuron])
         return neuron
 
+    def revert(self, before: Neuron, *, after: Neuron | None = None) -> Neuron:
+        """Undo: write back the body, attrs and state `before` held, on the same row (never a
+        copy). With `after` (what the call being undone returned), refuse when the row has
+        changed since, rather than silently losing that later change."""
+        nid = parse_uuid(before.id)
+        with self.store.transaction() as cur:
+            current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+            if current is None:
+                raise NotFound(f"no neuron {nid}")
+            if after is not None and current.updated_at != after.updated_at:
+                raise InvalidInput(f"“{current.title}” changed since; nothing was undone")
+            body = before.body if before.body != current.body else None
+            neuron = q.update_neuron(cur, self.identity, nid, body=body,
+                                     attrs=clean_attrs(dict(before.attrs)), state=before.state)
+        self._changed("edited" if body is not None else "state", [neuron])
+        return neuron
+
     def done(self, neuron_id: uuid.UUID | str) -> Neuron:
         return self.set_state(neuron_id, State.DONE)
 
@@ -322,8 +339,8 @@ class Memory:
 
     def reschedule(self, neuron_id: uuid.UUID | str, due_at: datetime | None,
                    rrule: str | None) -> Neuron:
-        changes = remind.rescheduled(due_at, rrule)
-        return self._merge_attrs(parse_uuid(neuron_id), lambda _c: changes)
+        return self._merge_attrs(parse_uuid(neuron_id),
+                                 lambda current: remind.rescheduled(due_at, rrule, current.attrs.get("tz")))
 
     # -- edges ---------------------------------------------------------------------------------
 
@@ -426,6 +443,42 @@ class Memory:
         self._changed("imported", new_neurons)
         return {"neurons": len(new_neurons), "edges": len(new_edges),
                 "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges)}
+
+    def snapshot(self) -> tuple[list[Neuron], list[Edge]]:
+        """Every neuron and link of this identity, in one reading (what an import plans against
+        and an export writes)."""
+        with self.store.reading() as cur:
+            return q.all_neurons(cur, self.identity), q.all_edges(cur, self.identity)
+
+    def apply_import(self, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+        """Write a planned import (core/interop plans it) in one transaction, all or nothing:
+        new neurons with their own ids and times, new body/attrs/state for neurons of this
+        identity, new links. Nothing derives from the text here: the file says what links."""
+        for n in [*neurons, *updates]:
+            clean_text(n.body, what=f"the text of {n.id}")
+            clean_attrs(n.attrs)
+        with self.store.transaction() as cur:
+            taken = q.existing_ids(cur, "neurons", [n.id for n in neurons])
+            if taken:
+                raise InvalidInput(f"{len(taken)} neuron ids of the file are already in this store; "
+                                   "nothing was imported")
+            mine = q.get_neurons(cur, self.identity, [n.id for n in updates])
+            if len(mine) != len({n.id for n in updates}):
+                raise NotFound("a neuron the import updates is gone; nothing was imported")
+            known = {n.id for n in neurons} | set(mine)
+            ends = {nid for e in edges for nid in (e.from_id, e.to_id)} - known
+            if ends - set(q.get_neurons(cur, self.identity, list(ends))):
+                raise InvalidInput("a link of the import points at a neuron that is not there; "
+                                   "nothing was imported")
+            if q.existing_ids(cur, "neurons_edges", [e.id for e in edges]):
+                raise InvalidInput("link ids of the file are already in this store; nothing was imported")
+            q.insert_neurons(cur, self.identity, neurons)
+            q.update_neurons(cur, self.identity, updates)
+            q.insert_edges(cur, self.identity, edges)
+        if neurons or updates or edges:
+            self._changed("imported", [*neurons, *updates], ids=[*(n.id for n in neurons),
+                                                                 *(n.id for n in updates)] or
+                          [e.from_id for e in edges])
 
     def claim(self, profile_name: str) -> Memory:
         """Create a local profile that takes over every row of this device, in one transaction."""

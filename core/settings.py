@@ -28,6 +28,11 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def default_config_dir() -> Path:
+    """Preferences (the desktop's window state and choices), never the memory itself."""
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
 def data_dir_from(flag: str | Path | None = None) -> Path:
     """The data dir in force: the flag, else NEURONS_DATA_DIR, else the platform's default."""
     chosen = flag or os.environ.get("NEURONS_DATA_DIR") or default_data_dir()

@@ -31,9 +31,6 @@ log = logging.getLogger("desktop")
 FORWARD_WAIT_S = 20.0
 # How long the app waits for a data dir held by a short-lived process (a `neurons` command).
 OPEN_RETRY_S = 30.0
-# Notices of more than this many reminders at once become one "N reminders" notice.
-GROUP_OVER = 3
-MISSED_LISTED = 6
 
 
 # -- the controller ------------------------------------------------------------------------------
@@ -48,20 +45,17 @@ def _qt():
 class App:
     """Owns the Memory, the worker, the window, the tray, the scheduler and the notifiers.
 
-    Tests build one with an open `memory`, a fake `notifier` and a fake `clock`.
+    It starts in named steps (`self.steps`), each registering the cleanup of what it started;
+    `close()` runs them in reverse. Tests build one with an open `memory`, a fake `notifier` and
+    a fake `clock`.
     """
 
     def __init__(self, settings: Settings | None = None, *, memory=None, notifier=None,
                  clock: remind.Clock | None = None, use_tray: bool = True, reminders: bool = True,
                  dbus: bool = True):
-        QtCore, QtWidgets = _qt()
-        from desktop import theme  # noqa: PLC0415
-        from desktop.detail import Context  # noqa: PLC0415
-        from desktop.quick import QuickCapture  # noqa: PLC0415
-        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415
-        from desktop.window import BannerNotifier, MainWindow  # noqa: PLC0415
-        from desktop.worker import Worker  # noqa: PLC0415
+        from desktop.startup import Steps  # noqa: PLC0415
 
+        _, QtWidgets = _qt()
         self.settings = settings
         self.qapp = QtWidgets.QApplication.instance()
         self.clock = clock or remind.Clock()
@@ -71,59 +65,124 @@ class App:
         self.open_error: BaseException | None = None
         self.quitting = False
         self.missed: list[remind.Alarm] = []
+        self.reminders_enabled = reminders
+        self.tray = None
+        self.steps = Steps()
+        self.steps.run("preferences and look", self._start_look)
+        self.steps.run("worker", self._start_worker)
+        self.steps.run("tray", lambda: self._start_tray(use_tray))
+        self.steps.run("window", self._start_window)
+        self.steps.run("quick capture", self._start_quick)
+        self.steps.run("undo", self._start_undo)
+        self.steps.run("notifications", lambda: self._start_notifications(notifier, dbus))
+        self.steps.run("reminders", self._start_reminders)
+        if memory is not None:
+            self._opened(memory)
 
+    # -- the steps -------------------------------------------------------------------------------
+
+    def _start_look(self) -> None:
+        from desktop import theme  # noqa: PLC0415
+        from desktop.prefs import Prefs  # noqa: PLC0415
+
+        self.prefs = Prefs()
+        theme.apply(self.qapp, self.prefs.theme)
+        theme.set_language(self.qapp, self.prefs.language)
+        if not theme.has_emoji_font():
+            log.warning("no colour emoji font: emoji show as boxes (install fonts-noto-color-emoji)")
+
+    def _start_worker(self) -> None:
         from desktop.bridge import Bridge  # noqa: PLC0415
+        from desktop.context import Context  # noqa: PLC0415
+        from desktop.worker import Worker  # noqa: PLC0415
 
         self.bridge = Bridge()
+        self.bridge.changed.connect(self._store_changed)
         self.worker = Worker()
-        self.ctx = Context(self.worker, self.clock)
-        self.ctx.report = lambda text: self.window.report(text)
+        self.worker.failed.connect(lambda label, exc: self._failed(exc, label))
+        self.ctx = Context(self.worker, self.clock, prefs=self.prefs)
+        self.ctx.report = lambda text, undo=False: self.window.report(text, undo)
         self.ctx.failed = self._failed
-        self.worker.failed.connect(lambda label, exc: self._failed(exc))
+        self.steps.register_cleanup("worker", self.worker.close)
 
-        self.tray = None
-        if use_tray:
-            from desktop.tray import Tray  # noqa: PLC0415
+    def _start_tray(self, use_tray: bool) -> None:
+        if not use_tray:
+            return
+        from desktop.tray import Tray  # noqa: PLC0415
 
-            if Tray.available():
-                self.tray = Tray()
-                self.tray.quick_capture.connect(lambda: self.quick_capture())
-                self.tray.open_window.connect(lambda: self.show_window())
-                self.tray.pause_toggled.connect(self.set_paused)
-                self.tray.quit.connect(self.quit)
-                self.tray.show()
+        if not Tray.available():
+            return
+        self.tray = Tray()
+        self.tray.quick_capture.connect(lambda: self.quick_capture())
+        self.tray.open_window.connect(lambda: self.show_window())
+        self.tray.pause_toggled.connect(self.set_paused)
+        self.tray.quit.connect(self.quit)
+        self.tray.show()
+        self.steps.register_cleanup("tray", self._close_tray)
 
-        self.window = MainWindow(self.ctx, keep_in_tray=lambda: self.tray is not None and self.tray.visible)
+    def _close_tray(self) -> None:
+        self.tray.hide()
+        self.tray.menu.deleteLater()
+
+    def _start_window(self) -> None:
+        from desktop.window import MainWindow  # noqa: PLC0415
+
+        self.window = MainWindow(self.ctx, self.prefs, settings=self.settings, about=self._about,
+                                 keep_in_tray=lambda: self.tray is not None and self.tray.visible)
         self.window.quick_capture.connect(lambda: self.quick_capture())
         self.window.closing.connect(self.quit)
         self.window.quit_requested.connect(self.quit)
         self.window.pause_toggled.connect(self.set_paused)
         self.window.reindex_requested.connect(self.reindex)
-        from desktop import profile  # noqa: PLC0415
-
-        profile.install(self)  # Profile and storage… in the menu (desktop/profile.py)
+        self.window.summary_loaded.connect(self._summary)
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
+        self.steps.register_cleanup("window", self.window.deleteLater)
+        from desktop import profile  # noqa: PLC0415
+
+        profile.install(self)  # Profile and storage… in Tools (desktop/profile.py)
+
+    def _start_quick(self) -> None:
+        from desktop.quick import QuickCapture  # noqa: PLC0415
+
         self.quick = QuickCapture(self.ctx)
         self.quick.saved.connect(self._captured)
+        self.steps.register_cleanup("quick capture", self.quick.deleteLater)
+
+    def _start_undo(self) -> None:
+        from desktop.undo import UndoStack  # noqa: PLC0415
+
+        self.undo = UndoStack(self.ctx)
+
+        def undoable(text: str, before, after) -> None:
+            self.undo.push(text, before, after)
+            self.window.report(text, undo=True)
+
+        def offer() -> None:
+            last = self.undo.last
+            self.window.undo_action.setEnabled(last is not None)
+            self.window.undo_action.setText(f"Undo “{last.text}”" if last else "Undo")
+
+        self.ctx.undoable = undoable
+        self.undo.changed.connect(offer)
+        self.window.undo_requested.connect(self.undo.undo)
+        self.window.status.undo_clicked.connect(self.undo.undo)
+
+    def _start_notifications(self, notifier, dbus: bool) -> None:
+        from desktop.banner import BannerNotifier  # noqa: PLC0415
+        from desktop.notices import ReminderNotices  # noqa: PLC0415
 
         self.banner = BannerNotifier(self.window)
-        if notifier is None:
-            notifier = self._default_notifier(dbus)
-        self.notifier = notifier
-        self.notifier.action.connect(self.on_action)
+        notifier = notifier if notifier is not None else self._default_notifier(dbus)
+        self.notices = ReminderNotices(self.ctx, notifier, lambda: self.prefs.snooze)
+        self.notices.open_item.connect(self._open_item)
+        self.notices.open_missed.connect(self._open_missed)
+        self.notices.missed_ids.connect(self.window.set_missed)
+        self.steps.register_cleanup("notifications", self.notices.close)
 
-        self.scheduler = ReminderScheduler(self.worker, lambda: self.memory, self.clock)
-        self.scheduler.fired.connect(self.on_fired)
-        self.scheduler.missed.connect(self.on_missed)
-        self.scheduler.planned.connect(
-            lambda at: self.window.set_next_reminder(at, self.scheduler.paused))
-        self.reminders_enabled = reminders
-        self.bridge.changed.connect(self._store_changed)
-        theme.apply(self.qapp)
-
-        if memory is not None:
-            self._opened(memory)
+    @property
+    def notifier(self):
+        return self.notices.notifier
 
     def _default_notifier(self, dbus: bool):
         from desktop.notify import DBusNotifier, Notifications, TrayNotifier  # noqa: PLC0415
@@ -135,6 +194,16 @@ class App:
             d.probe()
         t = TrayNotifier(self.tray.icon) if self.tray is not None else None
         return Notifications(d, t, self.banner)
+
+    def _start_reminders(self) -> None:
+        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415
+
+        self.scheduler = ReminderScheduler(self.worker, lambda: self.memory, self.clock)
+        self.scheduler.fired.connect(self.notices.fired)
+        self.scheduler.missed.connect(self.on_missed)
+        self.scheduler.planned.connect(
+            lambda at: self.window.set_next_reminder(at, self.scheduler.paused))
+        self.steps.register_cleanup("reminders", self.scheduler.stop)
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -162,13 +231,29 @@ class App:
         self.memory = memory
         self.ctx.memory = memory
         memory.listeners.append(self._listener)
+        # registered after the worker's: runs before it, and drains the work on the memory first
+        self.steps.register_cleanup("memory", self._close_memory)
         self.ready_event.set()
         self.window.set_ready()
         if self.reminders_enabled:
             self.scheduler.start()
         # Build the recall index and load the model now, so the first question answers at once.
+        from desktop.worker import BACKGROUND  # noqa: PLC0415
+
         self.worker.run(memory.recall.warm, lambda _count: None, lambda exc: log.warning(
-            "the search index could not be prepared ahead: %s", exc), label="index")
+            "the search index could not be prepared ahead: %s", exc), label="index",
+            lane=BACKGROUND, droppable=True)
+
+    def _close_memory(self) -> None:
+        memory, self.memory = self.memory, None
+        if memory is None:
+            return  # let go already (desktop/profile.reopen opens it again)
+        self.ctx.memory = None
+        self.worker.close()   # every write queued before quitting lands first
+        if self._listener in memory.listeners:
+            memory.listeners.remove(self._listener)
+        if self.owns_memory:
+            memory.close()
 
     def _open_failed(self, exc: BaseException) -> None:
         self.open_error = exc
@@ -176,6 +261,7 @@ class App:
         log.error("cannot open the memory: %s", exc)
         self.window.empty.setText(f"Neurons could not open your memory:\n\n{exc}")
         self.window.report("Could not open your memory")
+        self.window.problems.add(exc, "opening your memory")
         self.window.bring_up()
 
     def _listener(self, change) -> None:  # any thread
@@ -185,14 +271,29 @@ class App:
         if change.action == "captured" and change.origin == "socket" and change.ids:
             # saved by another program (a forwarded `neurons capture`, a second launch): say so
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
-        self.window.store_changed()
-        if self.reminders_enabled:
+        self.window.store_changed(change)
+        self.notices.changed(list(change.ids))
+        if self.reminders_enabled and (Kind.REMINDER in change.kinds
+                                       or not (change.kinds or change.edges_only)):
             self.scheduler.changed()
 
-    def _failed(self, exc: BaseException) -> None:
-        text = str(exc) if isinstance(exc, NeuronsError) else f"{type(exc).__name__}: {exc}"
-        log.error("%s", text)
-        self.window.report(text)
+    def _failed(self, exc: BaseException, what: str = "") -> None:
+        """An error: the person's to fix is said in the status line; any other is kept in
+        Problems (with the details to copy), and the status line points there."""
+        from desktop.problems import is_persons, summary_of  # noqa: PLC0415
+
+        if is_persons(exc):
+            self.window.report(summary_of(exc))
+            return
+        self.window.problems.add(exc, what)
+        self.window.report(f"Something went wrong: {summary_of(exc)} (see Help ▸ Problems)")
+
+    def _about(self) -> dict[str, str]:
+        settings = self.settings
+        if settings is None:
+            return {}
+        return {"data_dir": settings.dsn and "a server Postgres" or str(settings.data_dir),
+                "engine": settings.engine}
 
     # -- showing -----------------------------------------------------------------------------------
 
@@ -201,20 +302,30 @@ class App:
         if ask:
             self.window.set_question(ask)
 
+    def _open_item(self, nid: str) -> None:
+        self.show_window()
+        self.window.open_neuron(nid)
+
+    def _open_missed(self) -> None:
+        self.show_window()
+        self.window.show_section("missed")
+
     def quick_capture(self, text: str = "") -> None:
         self.quick.open(text)
 
     def _captured(self, neuron) -> None:
+        from desktop import theme  # noqa: PLC0415
+
         what = {Kind.REMINDER: "reminder", Kind.CONTACT: "contact"}.get(neuron.kind, "note")
         extra = ""
         due = remind.current_due(neuron)
         if due is not None:
-            from desktop import theme  # noqa: PLC0415
-
             extra = f", due {theme.when_text(due, self.clock.now())}"
         self.window.report(f"Saved {what}: {neuron.title}{extra}")
+
+    def _summary(self, summary) -> None:
         if self.tray is not None:
-            self.tray.set_tooltip(f"Neurons — saved: {neuron.title[:60]}")
+            self.tray.set_tooltip(tray_tooltip(summary, self.scheduler.paused, self.clock.now()))
 
     # -- reminders -------------------------------------------------------------------------------
 
@@ -227,79 +338,38 @@ class App:
             self.tray.pause_action.setChecked(paused)
         if self.window.pause_action.isChecked() != paused:
             self.window.pause_action.setChecked(paused)
+        if self.window.summary is not None:
+            self._summary(self.window.summary)
 
     def reindex(self) -> None:
         """Compute every vector again, with progress in the window (the GUI stays free)."""
         if self.memory is None:
             return
+        from desktop.statusbar import items  # noqa: PLC0415
+        from desktop.worker import BACKGROUND  # noqa: PLC0415
+
         memory = self.memory
         self.window.reindex_action.setEnabled(False)
 
         def done(total: int) -> None:
             self.window.reindex_action.setEnabled(True)
-            self.window.report(f"Search index rebuilt: {total:,} neurons")
+            self.window.report(f"Search index rebuilt: {items(total)}")
 
         def failed(exc: BaseException) -> None:
             self.window.reindex_action.setEnabled(True)
-            self._failed(exc)
+            self._failed(exc, "rebuilding the search index")
 
         self.window.report("Rebuilding the search index…")
         self.worker.run(lambda report: memory.reindex(progress=report), done, failed,
-                        label="Indexing", progress=True)
-
-    def on_fired(self, alarms: list) -> None:
-        from desktop import theme  # noqa: PLC0415
-        from desktop.notify import Notice  # noqa: PLC0415
-
-        now = self.clock.now()
-        if len(alarms) > GROUP_OVER:
-            self.notifier.show(Notice("due", f"{len(alarms)} reminders are due",
-                                      _listing(alarms), [], urgent=True))
-            self.window.set_missed([str(a.id) for a in alarms])
-            return
-        for alarm in alarms:
-            body = f"due {theme.when_text(alarm.due_at, now)}"
-            rest = alarm.neuron.body.strip()[len(alarm.title):].strip()
-            if rest:
-                body += "\n" + rest[:200]
-            self.notifier.show(Notice(str(alarm.id), alarm.title, body,
-                                      [("done", "Done"), ("snooze", "Snooze 10 min")], urgent=True))
+                        label="Indexing", progress=True, lane=BACKGROUND)
 
     def on_missed(self, alarms: list) -> None:
         from desktop.notify import Notice  # noqa: PLC0415
 
         self.missed = alarms
-        self.window.set_missed([str(a.id) for a in alarms])
-        n = len(alarms)
-        title = f"{n} missed reminder{'s' if n != 1 else ''}"
-        self.notifier.show(Notice("missed", title, _listing(alarms), [], urgent=False))
+        title = self.notices.missed(alarms)
         if self.notifier is not self.banner and getattr(self.notifier, "active", None) is not self.banner:
             self.banner.show(Notice("missed", title + " while Neurons was closed", ""))
-
-    def on_action(self, key: str, action: str) -> None:
-        """An answer to a notification (or the banner): done, snooze or open."""
-        now = self.clock.now()
-        if key in ("missed", "due"):
-            self.show_window()
-            self.window.show_section("missed")
-            return
-        if action == "open":
-            self.show_window()
-            self.window.open_neuron(key)
-            return
-        if action == "done":
-            fn, message = (lambda m: m.complete(key, now)), "Done"
-        elif action == "snooze":
-            fn, message = (lambda m: m.snooze(key, now)), "Snoozed for 10 minutes"
-        else:
-            log.warning("unknown notification action %r", action)
-            return
-        self.notifier.withdraw(key)
-
-        def done(neuron) -> None:
-            self.window.report(f"{message}: {neuron.title}")
-
-        self.ctx.run(fn, done, message)
 
     # -- the instance socket -------------------------------------------------------------------
 
@@ -380,6 +450,7 @@ class App:
         self.quitting = True
         if self.window.detail.dirty:
             self.window.detail.save()
+        self.window.save_geometry()
         self.quick.hide()
         self.window.hide()
         if self.tray is not None:
@@ -387,28 +458,24 @@ class App:
         self.qapp.quit()
 
     def close(self) -> None:
-        """After the event loop: stop timers and threads, then close the store."""
-        self.scheduler.stop()
-        self.worker.close()
-        self.notifier.close()
-        if self.memory is not None:
-            try:
-                self.memory.listeners.remove(self._listener)
-            except ValueError:
-                pass
-            if self.owns_memory:
-                self.memory.close()
-        self.memory = None
-        self.quick.deleteLater()
-        self.window.deleteLater()
-        if self.tray is not None:
-            self.tray.menu.deleteLater()
+        """After the event loop: every step's cleanup, in reverse (the store closes last of what
+        uses it, after its queued writes)."""
+        self.steps.cleanup()
 
 
-def _listing(alarms: list) -> str:
-    lines = [f"• {a.title}" for a in alarms[:MISSED_LISTED]]
-    if len(alarms) > MISSED_LISTED:
-        lines.append(f"and {len(alarms) - MISSED_LISTED} more")
+def tray_tooltip(summary, paused: bool, now) -> str:
+    """What the tray says on hover: what is overdue, and what comes next."""
+    from desktop import theme  # noqa: PLC0415
+
+    lines = ["Neurons" + (" — reminders paused" if paused else "")]
+    if summary.overdue:
+        shown = ", ".join(summary.overdue_titles)
+        more = summary.overdue - len(summary.overdue_titles)
+        lines.append(f"{summary.overdue} overdue: {shown}" + (f" and {more} more" if more > 0 else ""))
+    if summary.next_title and summary.next_at is not None:
+        lines.append(f"Next: {summary.next_title}, {theme.when_text(summary.next_at, now)}")
+    if len(lines) == 1:
+        lines.append("Nothing due")
     return "\n".join(lines)
 
 
@@ -424,6 +491,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ask", metavar="TEXT", help="open the window asking TEXT")
     p.add_argument("--screenshot", metavar="FILE.png",
                    help="render the main window with its data offscreen to FILE.png and exit")
+    p.add_argument("--size", type=_size, default=(1360, 860), metavar="WxH",
+                   help="the window's size for --screenshot (default 1360x860)")
     p.add_argument("--no-tray", action="store_true", help="do not use the tray (closing quits)")
     p.add_argument("--hidden", action="store_true", help="start in the tray, without the window")
     p.add_argument("-v", "--verbose", action="store_true")
@@ -431,10 +500,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(n) for n in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1280x800") from None
+    return w, h
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per job, every replan
     try:
         check_install()
     except NeuronsError as exc:
@@ -442,8 +520,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
     if args.screenshot:
+        from desktop.screenshot import screenshot  # noqa: PLC0415
+
         settings.embed_in_background = False  # the screenshot writes nothing
-        return screenshot(settings, Path(args.screenshot), ask=args.ask)
+        return screenshot(settings, Path(args.screenshot), ask=args.ask, size=args.size)
 
     from core import instance  # noqa: PLC0415
 
@@ -556,70 +636,6 @@ def _quit_on_signals(qapp, app: App) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: None)  # the wakeup fd does the work
     qapp._neurons_signal_pipe = (read, write, notifier)  # keep them alive
-
-
-# -- screenshot mode -----------------------------------------------------------------------------
-
-def screenshot(settings: Settings, path: Path, ask: str | None = None, size=(1360, 860)) -> int:
-    """Open the store read-only in spirit (no reminders fire, nothing is written), load the window
-    with its data, render it to `path` and exit."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    QtCore, QtWidgets = _qt()
-    qapp = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
-    from desktop import theme  # noqa: PLC0415
-
-    qapp.setWindowIcon(theme.app_icon())
-    from core.memory import Memory  # noqa: PLC0415
-
-    try:
-        memory = Memory.open(settings)
-    except NeuronsError as exc:
-        print(f"neurons-desktop: {exc}", file=sys.stderr)
-        return 2
-    try:
-        app = App(settings, memory=memory, use_tray=False, reminders=False, dbus=False)
-        app.window.resize(*size)
-        app.window.show()
-        app.scheduler.replan()  # read-only: shows when the next reminder is
-        if ask:
-            app.window.set_question(ask)
-            app.window.run_ask(open_first=True)
-        code = _render_when_settled(qapp, app, path)
-        app.close()
-        return code
-    finally:
-        memory.close()
-
-
-def _render_when_settled(qapp, app: App, path: Path, timeout_s: float = 60.0) -> int:
-    """Wait until the lists, the detail pane and every task are done, then grab the window."""
-    QtCore, _ = _qt()
-    deadline = time.monotonic() + timeout_s
-    selected = False
-    while time.monotonic() < deadline:
-        qapp.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
-        if app.worker.busy or app.window.sections_loaded == 0:
-            time.sleep(0.02)
-            continue
-        if not selected:
-            selected = True
-            if app.window.rows.count() and app.window.rows.currentRow() < 0:
-                app.window.rows.setCurrentRow(0)
-            continue
-        if app.window.detail.neuron is None and app.window.rows.count():
-            time.sleep(0.02)
-            continue
-        for _ in range(5):
-            qapp.processEvents()
-        image = app.window.grab()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not image.save(str(path)):
-            print(f"neurons-desktop: cannot write {path}", file=sys.stderr)
-            return 2
-        print(str(path))
-        return 0
-    print("neurons-desktop: the window did not finish loading in time", file=sys.stderr)
-    return 2
 
 
 if __name__ == "__main__":

@@ -4,21 +4,23 @@ the answer to "what do you know about X" as a timeline."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-    QListWidgetItem, QMenu, QPlainTextEdit, QPushButton, QScrollArea, QStackedWidget,
+    QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit, QPushButton, QScrollArea, QStackedWidget,
     QToolButton, QVBoxLayout, QWidget,
 )
 
 from core import remind
-from core.model import Kind, Neuron, NeuronsError, Relation, State
-from desktop import inputs, ops, theme
+from core.model import Kind, Neuron, NeuronsError, State
+from desktop import inputs, keys, ops, theme
+from desktop.context import Context
+from desktop.links import LinksPanel, section_label
 from desktop.rows import RowList
+from desktop.widgets import ErrorLine
 
 log = logging.getLogger(__name__)
 
@@ -28,59 +30,18 @@ CONTACT_FIELDS = [("name", "Name"), ("aliases", "Also called"), ("phone", "Phone
 LIST_KEYS = {"aliases", "phones", "emails", "tags"}
 ALWAYS_SHOWN = {"name", "aliases", "phone", "email"}
 ON_REQUEST = ["birthday", "org"]   # offered by "More fields" when empty
-RELATION_LABELS = {Relation.RELATES_TO: "relates to", Relation.CONCERNS: "concerns",
-                   Relation.SAME_PERSON: "same person as", Relation.SUPERSEDES: "supersedes"}
-
-
-class Context:
-    """What the panes share: the memory (None until open), the worker and the clock."""
-
-    def __init__(self, worker, clock, memory=None):
-        self.worker = worker
-        self.clock = clock
-        self.memory = memory
-        self.report: Callable[[str], None] = lambda text: None   # status line
-        self.failed: Callable[[BaseException], None] = lambda exc: None
-
-    def run(self, fn, on_done=None, label: str = "", on_error=None) -> bool:
-        if self.memory is None:
-            return False
-        memory = self.memory
-        self.worker.run(lambda: fn(memory), on_done, on_error or self.failed, label=label)
-        return True
-
-    def now(self) -> datetime:
-        return self.clock.now()
-
-
-class _ErrorLabel(QLabel):
-    """Red text that takes no room while empty."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setStyleSheet(f"color: {theme.OVERDUE};")
-        self.setWordWrap(True)
-        self.hide()
-
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        super().setText(text)
-        self.setVisible(bool(text))
-
-
-def _section(title: str) -> QLabel:
-    label = QLabel(title)
-    label.setObjectName("subtle")
-    font = label.font()
-    font.setBold(True)
-    font.setCapitalization(font.Capitalization.AllUppercase)
-    font.setPointSizeF(font.pointSizeF() * 0.85)
-    label.setFont(font)
-    return label
-
+# The restore button says what it undoes.
+RESTORE_LABELS = {State.DONE: ("Not done", "Make it active again: not done after all"),
+                  State.ARCHIVED: ("Unarchive", "Bring it back from the archive"),
+                  State.TRASHED: ("Restore", "Take it out of the trash")}
+SNOOZES = [timedelta(minutes=10), timedelta(hours=1), timedelta(hours=3)]
 
 class DetailPane(QWidget):
-    open_neuron = Signal(str)      # show another neuron
+    open_neuron = Signal(str)      # show another item
     saved = Signal(str)
+    showing = Signal(bool)         # it shows an item (False: nothing to show)
+    item_changed = Signal()        # what it shows, or whether it is edited, changed
+    back = Signal()                # Esc with nothing to cancel: back to the list
 
     def __init__(self, ctx: Context, parent: QWidget | None = None):
         super().__init__(parent)
@@ -90,6 +51,7 @@ class DetailPane(QWidget):
         self.detail: ops.Detail | None = None
         self._fields: dict[str, QLineEdit] = {}
         self._dirty = False
+        self.item_keys = None   # the window's filter that lets item shortcuts through text fields
         self._loading_id: str | None = None
         self._generation = 0
 
@@ -156,7 +118,7 @@ class DetailPane(QWidget):
         self.save_button.clicked.connect(self.save)
         self.save_note = QLabel()
         self.save_note.setObjectName("subtle")
-        self.error = _ErrorLabel()
+        self.error = ErrorLine()
         save_row.addWidget(self.save_button)
         save_row.addWidget(self.save_note)
         save_row.addStretch(1)
@@ -165,25 +127,18 @@ class DetailPane(QWidget):
 
         # actions
         actions = QHBoxLayout()
-        self.done_button = self._action_button("Done", "Mark done (Ctrl+D)", self.mark_done)
+        self.done_button = self._action_button("Done", f"Mark done ({keys.label('done')})", self.mark_done)
         self.snooze_button = QToolButton()
         self.snooze_button.setText("Snooze ▾")
         self.snooze_button.setAccessibleName("Snooze")
         self.snooze_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.snooze_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        menu = QMenu(self.snooze_button)
-        for label, delta in (("10 minutes", timedelta(minutes=10)), ("1 hour", timedelta(hours=1)),
-                             ("3 hours", timedelta(hours=3))):
-            act = QAction(label, menu)
-            act.triggered.connect(lambda _=False, d=delta: self.snooze_for(d))
-            menu.addAction(act)
-        tomorrow = QAction("Tomorrow morning", menu)
-        tomorrow.triggered.connect(self.snooze_tomorrow)
-        menu.addAction(tomorrow)
-        self.snooze_button.setMenu(menu)
-        self.archive_button = self._action_button("Archive", "Archive: keep it out of the lists",
-                                                  lambda: self.set_state(State.ARCHIVED))
-        self.trash_button = self._action_button("Trash", "Move to the trash (Delete)",
+        self.snooze_button.setMenu(QMenu(self.snooze_button))
+        self.update_snooze_labels()
+        self.archive_button = self._action_button(
+            "Archive", f"Archive: keep it out of the lists ({keys.label('archive')})",
+            lambda: self.set_state(State.ARCHIVED))
+        self.trash_button = self._action_button("Trash", "Move to the trash (Delete in the list)",
                                                 lambda: self.set_state(State.TRASHED))
         self.restore_button = self._action_button("Restore", "Make it active again",
                                                   lambda: self.set_state(State.ACTIVE))
@@ -194,7 +149,7 @@ class DetailPane(QWidget):
         lay.addLayout(actions)
 
         # contact timeline
-        self.timeline_title = _section("Timeline")
+        self.timeline_title = section_label("Timeline")
         self.timeline_note = QLabel()
         self.timeline_note.setObjectName("hint")
         self.timeline = RowList(ctx.now)
@@ -206,60 +161,14 @@ class DetailPane(QWidget):
         lay.addWidget(self.timeline)
 
         # links
-        self.links_title = _section("Links")
-        lay.addWidget(self.links_title)
-        self.links = QListWidget()
-        self.links.setObjectName("links")
-        self.links.setAccessibleName("Links")
-        self.links.setMinimumHeight(90)
-        self.links.setMaximumHeight(200)
-        self.links.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.links.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.links.setUniformItemSizes(True)
-        self.links.itemActivated.connect(self._open_link)
-        self.links.currentItemChanged.connect(lambda *_: self._update_link_buttons())
-        lay.addWidget(self.links)
-        link_buttons = QHBoxLayout()
-        self.open_link_button = self._action_button("Open", "Open the linked neuron",
-                                                    lambda: self._open_link(self.links.currentItem()))
-        self.close_link_button = self._action_button(
-            "Close link", "The link stops being true now (it is kept, dated)", self.close_link)
-        link_buttons.addWidget(self.open_link_button)
-        link_buttons.addWidget(self.close_link_button)
-        link_buttons.addStretch(1)
-        lay.addLayout(link_buttons)
-
-        picker = QHBoxLayout()
-        self.link_search = QLineEdit()
-        self.link_search.setPlaceholderText("Link to… (type to search)")
-        self.link_search.setAccessibleName("Link to another neuron")
-        self.link_search.setClearButtonEnabled(True)
-        self.link_relation = QComboBox()
-        self.link_relation.setAccessibleName("Relation")
-        for rel in (Relation.RELATES_TO, Relation.CONCERNS, Relation.SAME_PERSON, Relation.SUPERSEDES):
-            self.link_relation.addItem(RELATION_LABELS[rel], rel.value)
-        picker.addWidget(self.link_search, 1)
-        picker.addWidget(self.link_relation)
-        lay.addLayout(picker)
-        self.candidates = QListWidget()
-        self.candidates.setAccessibleName("Neurons to link to")
-        self.candidates.setMaximumHeight(160)
-        self.candidates.hide()
-        self.candidates.itemActivated.connect(self._link_candidate)
-        lay.addWidget(self.candidates)
+        self.linker = LinksPanel(ctx)
+        self.linker.open_neuron.connect(self.open_neuron)
+        self.linker.act.connect(self._link_act)
+        lay.addWidget(self.linker)
         lay.addStretch(1)
 
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(200)
-        self._search_timer.timeout.connect(self._search_candidates)
-        self.link_search.textEdited.connect(lambda _: self._search_timer.start())
-        self.link_search.returnPressed.connect(self._link_first)
-        self.link_search.installEventFilter(self)
-
-        QShortcut(QKeySequence.StandardKey.Save, self, activated=self.save,
-                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        QShortcut(QKeySequence("Ctrl+D"), self, activated=self.mark_done,
+        # Esc: close the link suggestions, else cancel the edit, else back to the list
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.escape,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.stack.setCurrentIndex(0)
 
@@ -276,6 +185,10 @@ class DetailPane(QWidget):
     def current_id(self) -> str | None:
         return str(self.neuron.id) if self.neuron is not None else None
 
+    def shows(self, nid: str) -> bool:
+        """It shows that item and is not about to show another."""
+        return self.current_id == nid and self._loading_id in (None, nid)
+
     @property
     def dirty(self) -> bool:
         return self._dirty
@@ -285,6 +198,51 @@ class DetailPane(QWidget):
         self.detail = None
         self._dirty = False
         self.stack.setCurrentIndex(0)
+        self.showing.emit(False)
+        self.item_changed.emit()
+
+    def capabilities(self) -> set[str]:
+        """What can be done to the item shown now (the window enables its menu by it)."""
+        n = self.neuron
+        if n is None:
+            return set()
+        caps = {"save"} if self._dirty else set()
+        if n.kind is Kind.REMINDER and n.state is State.ACTIVE:
+            caps.add("done")
+            if n.attrs.get("due_at"):
+                caps.add("snooze")
+        if n.state in (State.ACTIVE, State.DONE):
+            caps.add("archive")
+        if n.state is not State.TRASHED:
+            caps.add("trash")
+        return caps
+
+    def focus_body(self) -> None:
+        self.body.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def escape(self) -> None:
+        if self.linker.close_suggestions():
+            pass
+        elif self._dirty and self.detail is not None:
+            self.cancel_edit()
+        else:
+            self.back.emit()
+
+    def cancel_edit(self) -> None:
+        """Put back what is saved (the edit is dropped)."""
+        if self.detail is None:
+            return
+        focused = self.focusWidget()
+        key = next((k for k, w in self._fields.items() if w is focused or w.isAncestorOf(focused)),
+                   None) if focused is not None else None
+        self._dirty = False
+        self.body.blockSignals(True)
+        self.body.setPlainText(self.detail.neuron.body)
+        self.body.blockSignals(False)
+        self._fill(self.detail)
+        self.save_note.setText("")
+        self.ctx.report("Changes cancelled")
+        (self._fields[key] if key in self._fields else self.body).setFocus()
 
     def show_id(self, neuron_id: str, *, force: bool = False) -> None:
         """Load and show a neuron (saving the one being edited first)."""
@@ -309,9 +267,9 @@ class DetailPane(QWidget):
                 if isinstance(exc, NeuronsError):
                     self.clear()
                 else:
-                    self.ctx.failed(exc)
+                    self.ctx.failed(exc, "detail")
 
-        self.ctx.run(lambda m: ops.detail(m, neuron_id), loaded, "detail", missing)
+        self.ctx.read(lambda m: ops.detail(m, neuron_id), loaded, "detail", missing)
 
     def reload(self) -> None:
         """Show again what is shown (or about to be): the store changed."""
@@ -330,10 +288,11 @@ class DetailPane(QWidget):
         sub, overdue = theme.subtitle(n, now)
         state = n.state.value if n.state is not State.ACTIVE else ""
         if overdue:
-            state = "overdue"
+            state = theme.word("overdue")
         self.state_label.setText(state)
         self.state_label.setStyleSheet(f"color: {theme.OVERDUE};" if overdue else "")
-        self.created_label.setText(f"created {theme.when_text(n.created_at, now)}" if n.created_at else "")
+        self.created_label.setText(theme.word("created").format(theme.when_text(n.created_at, now))
+                                   if n.created_at else "")
         self.title.setText(n.title or "(empty)")
         if not same or self.body.toPlainText() != n.body:
             self.body.blockSignals(True)
@@ -354,23 +313,12 @@ class DetailPane(QWidget):
         self.archive_button.setVisible(n.state in (State.ACTIVE, State.DONE))
         self.trash_button.setVisible(n.state is not State.TRASHED)
         self.restore_button.setVisible(not active)
+        label, tip = RESTORE_LABELS.get(n.state, ("Restore", "Make it active again"))
+        self.restore_button.setText(label)
+        self.restore_button.setAccessibleName(label)
+        self.restore_button.setToolTip(tip)
 
-        self.links.clear()
-        for edge, other in detail.links:
-            item = QListWidgetItem(f"{RELATION_LABELS[edge.relation]}  ·  {other.title}  "
-                                   f"({theme.KIND_LABELS[other.kind].lower()})")
-            item.setData(Qt.ItemDataRole.UserRole, (str(edge.id), str(other.id)))
-            item.setToolTip(f"{edge.relation.value} since "
-                            f"{theme.when_text(edge.valid_from or edge.created_at, now)}"
-                            + (" · derived" if edge.derived_by else ""))
-            self.links.addItem(item)
-        if not detail.links:
-            placeholder = QListWidgetItem("No links yet — link it to a person, a note or a reminder below.")
-            placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
-            self.links.addItem(placeholder)
-        closed = f", {detail.closed} closed" if detail.closed else ""
-        self.links_title.setText(f"LINKS ({len(detail.links)} open{closed})")
-        self._update_link_buttons()
+        self.linker.show_links(detail, now)
 
         is_contact = n.kind is Kind.CONTACT
         for w in (self.timeline_title, self.timeline_note, self.timeline):
@@ -381,7 +329,10 @@ class DetailPane(QWidget):
                 self.timeline.set_rows([])
                 self.timeline_note.setText("Loading…")
             self._load_timeline(n)
+        self._set_tab_order()
         self.stack.setCurrentIndex(1)
+        self.showing.emit(True)
+        self.item_changed.emit()
 
     def _fit_body(self) -> None:
         """As tall as its text (3 to 9 lines)."""
@@ -409,7 +360,7 @@ class DetailPane(QWidget):
                 count = len(tl.entries)
                 self.timeline_note.setText(f"{count} thing{'s' if count != 1 else ''}")
 
-        self.ctx.run(lambda m: ops.timeline(m, contact), shown, "timeline")
+        self.ctx.read(lambda m: ops.timeline(m, contact), shown, "timeline")
 
     def _build_form(self, n: Neuron) -> None:
         while self.form.rowCount():
@@ -421,6 +372,7 @@ class DetailPane(QWidget):
             due.setPlaceholderText("no due time — e.g. 2025-06-13 10:00, 14:30, in 10 min")
             due.setAccessibleName("Due")
             due.textEdited.connect(self._touched)
+            self._keys_through(due)
             self._fields["due_at"] = due
             due_hint = QLabel()
             due_hint.setObjectName("hint")
@@ -475,8 +427,8 @@ class DetailPane(QWidget):
         self.form_host.setVisible(self.form.rowCount() > 0)
 
     def _add_field(self, key: str, label: str, value: Any) -> None:
-        text = ", ".join(str(v) for v in value) if isinstance(value, list) else ("" if value is None else str(value))
-        edit = QLineEdit(text)
+        edit = QLineEdit(_attr_text(value))
+        self._keys_through(edit)
         edit.setAccessibleName(label)
         if key in LIST_KEYS:
             edit.setPlaceholderText("separate with commas")
@@ -484,12 +436,58 @@ class DetailPane(QWidget):
         self._fields[key] = edit
         self.form.addRow(label, edit)
 
+    def _keys_through(self, edit: QLineEdit) -> None:
+        if self.item_keys is not None:
+            edit.installEventFilter(self.item_keys)
+
+    def _set_tab_order(self) -> None:
+        """Text, then every field in the form's order, the buttons, the links: as they read."""
+        chain: list[QWidget] = [self.body]
+        for row in range(self.form.rowCount()):
+            item = self.form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if item is None:
+                continue
+            widget = item.widget()
+            if widget is None and item.layout() is not None and item.layout().count():
+                widget = item.layout().itemAt(0).widget()
+            if isinstance(widget, (QLineEdit, QComboBox, QPushButton)):
+                chain.append(widget)
+        chain += [self.save_button, self.done_button, self.snooze_button, self.archive_button,
+                  self.trash_button, self.restore_button, self.timeline, *self.linker.tab_chain()]
+        for a, b in zip(chain, chain[1:]):
+            QWidget.setTabOrder(a, b)
+
+    def _stored_text(self, key: str) -> str:
+        """What a field shows for the item as it is saved."""
+        n = self.neuron
+        assert n is not None
+        if key == "due_at":
+            return inputs.due_field_text(remind.current_due(n))
+        if key == "rrule":
+            return inputs.repeat_label(n.attrs.get("rrule"))
+        return _attr_text(n.attrs.get(key))
+
+    def _differs(self) -> bool:
+        if self.neuron is None:
+            return False
+        if self.body.toPlainText() != self.neuron.body:
+            return True
+        for key, widget in self._fields.items():
+            text = widget.currentText() if isinstance(widget, QComboBox) else widget.text()
+            if text.strip() != self._stored_text(key).strip():
+                return True
+        return False
+
     def _touched(self, *_: object) -> None:
+        """Edited means: differs from what is saved (typing undone is not an edit)."""
         if self.neuron is None:
             return
-        self._dirty = True
-        self.save_button.setEnabled(True)
-        self.save_note.setText("edited")
+        dirty = self._differs()
+        if dirty != self._dirty or dirty:
+            self._dirty = dirty
+            self.save_button.setEnabled(dirty)
+            self.save_note.setText("edited" if dirty else "")
+            self.item_changed.emit()
 
     # -- saving ------------------------------------------------------------------------------------
 
@@ -541,143 +539,133 @@ class DetailPane(QWidget):
             self.error.setText("The text cannot be empty: trash it instead.")
             return
 
-        def write(m) -> ops.Detail:
+        def write(m) -> tuple[Neuron, ops.Detail]:
+            before = m.get(nid)
             if new_text is not None:
                 m.edit(nid, text=new_text)
             if attrs:
                 m.update_attrs(nid, **attrs)
             if schedule is not None:
                 m.reschedule(nid, schedule[0], schedule[1])
-            return ops.detail(m, nid)
+            return before, ops.detail(m, nid)
 
-        def written(detail: ops.Detail) -> None:
+        def written(result: tuple[Neuron, ops.Detail]) -> None:
+            before, detail = result
             self.saved.emit(nid)
-            if self.current_id == nid:
-                self._dirty = False
-                self._fill(detail)
-                self.save_note.setText("Saved ✓")
-            self.ctx.report("Saved")
+            if self.shows(nid):
+                if self._dirty:  # typed on while it saved: keep that typing, compare with the saved
+                    self.neuron, self.detail = detail.neuron, detail
+                    self._touched()
+                else:
+                    self._fill(detail)
+                    self.save_note.setText("Saved ✓")
+            self.ctx.undoable(f"Saved “{detail.neuron.title}”", before, detail.neuron)
 
         def refused(exc: BaseException) -> None:
-            if self.current_id == nid:
+            if self.shows(nid):
+                self._dirty = True
+                self.save_button.setEnabled(True)
+                self.save_note.setText("not saved")
                 self.error.setText(str(exc))
             else:
-                self.ctx.failed(exc)
+                self.ctx.failed(exc, "save")
 
         self._dirty = False
         self.save_button.setEnabled(False)
         self.save_note.setText("Saving…")
+        self.item_changed.emit()
         self.ctx.run(write, written, "save", refused)
 
     # -- actions -----------------------------------------------------------------------------------
 
-    def _act(self, fn: Callable, message: str) -> None:
+    def _act(self, fn: Callable, say: Callable[[Neuron], str]) -> None:
+        """An undoable action on the item shown (its edit saved first)."""
         if self.neuron is None:
             return
         if self._dirty:
             self.save()
         nid = str(self.neuron.id)
 
-        def done(_: object) -> None:
-            self.ctx.report(message)
-            if self.current_id == nid:
+        def done(_after: Neuron) -> None:
+            if self.shows(nid):
                 self.show_id(nid, force=True)
 
-        self.ctx.run(lambda m: fn(m, nid), done, message)
+        self.ctx.change(nid, lambda m: fn(m, nid), say, done)
 
     def mark_done(self) -> None:
-        if self.neuron is None or self.neuron.state is not State.ACTIVE:
+        if "done" not in self.capabilities():
             return
         now = self.ctx.now()
-        self._act(lambda m, nid: m.complete(nid, now), "Done")
+        self._act(lambda m, nid: m.complete(nid, now),
+                  lambda n: f"Done: {n.title}" if n.state is State.DONE
+                  else f"Done this time: {n.title}, next {theme.when_text(remind.current_due(n), now)}")
+
+    def snooze_default(self) -> None:
+        if "snooze" in self.capabilities():
+            self.snooze_for(self._snooze())
+
+    def _snooze(self) -> timedelta:
+        return self.ctx.prefs.snooze if self.ctx.prefs is not None else remind.SNOOZE_DEFAULT
 
     def snooze_for(self, delta: timedelta) -> None:
         now = self.ctx.now()
-        self._act(lambda m, nid: m.snooze(nid, now, delta), "Snoozed")
+        self._act(lambda m, nid: m.snooze(nid, now, delta),
+                  lambda n: f"Snoozed for {_duration(delta)}: {n.title}")
 
     def snooze_tomorrow(self) -> None:
         now = self.ctx.now()
         local = now.astimezone(remind.local_zone())
         until = (local + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
-        self._act(lambda m, nid: m.snooze(nid, now, until=until), "Snoozed to tomorrow 9:00")
+        self._act(lambda m, nid: m.snooze(nid, now, until=until),
+                  lambda n: f"Snoozed to tomorrow 9:00: {n.title}")
+
+    def update_snooze_labels(self) -> None:
+        """The snooze menu: the time set in Preferences first (Ctrl+L), then the others."""
+        menu = self.snooze_button.menu()
+        menu.clear()
+        default = self._snooze()
+        choices = [default] + [d for d in SNOOZES if d != default]
+        for delta in choices:
+            text = _duration(delta) + (f"\t{keys.label('snooze')}" if delta == default else "")
+            act = QAction(text, menu)
+            act.triggered.connect(lambda _=False, d=delta: self.snooze_for(d))
+            menu.addAction(act)
+        tomorrow = QAction("Tomorrow morning", menu)
+        tomorrow.triggered.connect(self.snooze_tomorrow)
+        menu.addAction(tomorrow)
+        self.snooze_button.setToolTip(f"Snooze ({keys.label('snooze')}: {_duration(default)})")
 
     def set_state(self, state: State) -> None:
         words = {State.ARCHIVED: "Archived", State.TRASHED: "Moved to the trash",
                  State.ACTIVE: "Restored", State.DONE: "Done"}
-        self._act(lambda m, nid: m.set_state(nid, state), words[state])
+        if self.neuron is None or self.neuron.state is state:
+            return
+        self._act(lambda m, nid: m.set_state(nid, state), lambda n: f"{words[state]}: {n.title}")
 
     # -- links -------------------------------------------------------------------------------------
 
-    def _update_link_buttons(self) -> None:
-        item = self.links.currentItem()
-        has = item is not None and item.data(Qt.ItemDataRole.UserRole) is not None
-        self.open_link_button.setEnabled(has)
-        self.close_link_button.setEnabled(has)
-
-    def _open_link(self, item: QListWidgetItem | None) -> None:
-        if item is None or item.data(Qt.ItemDataRole.UserRole) is None:
-            return
-        _, other = item.data(Qt.ItemDataRole.UserRole)
-        self.open_neuron.emit(other)
-
-    def close_link(self) -> None:
-        item = self.links.currentItem()
-        if item is None or item.data(Qt.ItemDataRole.UserRole) is None:
-            return
-        edge_id, _ = item.data(Qt.ItemDataRole.UserRole)
-        self._act(lambda m, nid: m.unlink(edge_id), "Link closed")
-
-    def _search_candidates(self) -> None:
+    def _link_act(self, fn: Callable, message: str) -> None:
         if self.neuron is None:
             return
-        text = self.link_search.text()
-        me = self.neuron.id
-        generation = self._generation
+        nid = str(self.neuron.id)
 
-        def found(neurons: list[Neuron]) -> None:
-            if generation != self._generation or text != self.link_search.text():
-                return
-            self.candidates.clear()
-            linked = {str(o.id) for _, o in (self.detail.links if self.detail else [])}
-            for n in neurons:
-                mark = "  (linked)" if str(n.id) in linked else ""
-                item = QListWidgetItem(f"{n.title}  —  {theme.KIND_LABELS[n.kind].lower()}{mark}")
-                item.setData(Qt.ItemDataRole.UserRole, str(n.id))
-                self.candidates.addItem(item)
-            if not neurons and text.strip():
-                item = QListWidgetItem(f"Nothing matches “{text.strip()}”")
-                item.setFlags(Qt.ItemFlag.NoItemFlags)
-                self.candidates.addItem(item)
-            self.candidates.setVisible(bool(text.strip()))
-            if neurons:
-                self.candidates.setCurrentRow(0)
+        def done(_: object) -> None:
+            self.ctx.report(message)
+            if self.shows(nid):
+                self.show_id(nid, force=True)
 
-        self.ctx.run(lambda m: ops.link_candidates(m, text, me), found, "link search")
+        self.ctx.run(lambda m: fn(m, nid), done, message)
 
-    def _link_first(self) -> None:
-        item = self.candidates.currentItem() or (self.candidates.item(0) if self.candidates.count() else None)
-        self._link_candidate(item)
 
-    def _link_candidate(self, item: QListWidgetItem | None) -> None:
-        if item is None or self.neuron is None or item.data(Qt.ItemDataRole.UserRole) is None:
-            return
-        other = item.data(Qt.ItemDataRole.UserRole)
-        relation = self.link_relation.currentData()
-        self.link_search.clear()
-        self.candidates.clear()
-        self.candidates.hide()
-        self._act(lambda m, nid: m.link(nid, other, relation), "Linked")
+def _attr_text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "" if value is None else str(value)
 
-    def eventFilter(self, obj, event) -> bool:  # arrow keys move in the candidates from the box
-        from PySide6.QtCore import QEvent  # noqa: PLC0415
 
-        if obj is self.link_search and event.type() == QEvent.Type.KeyPress and self.candidates.isVisible():
-            if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
-                row = self.candidates.currentRow() + (1 if event.key() == Qt.Key.Key_Down else -1)
-                self.candidates.setCurrentRow(max(0, min(row, self.candidates.count() - 1)))
-                return True
-            if event.key() == Qt.Key.Key_Escape:
-                self.candidates.hide()
-                return True
-        return super().eventFilter(obj, event)
-
+def _duration(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{minutes} minutes"

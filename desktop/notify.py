@@ -21,6 +21,9 @@ log = logging.getLogger(__name__)
 
 APP_NAME = "Neurons"
 DBUS_TIMEOUT_S = 3.0
+URGENCY_NORMAL = 1         # (critical would be red and never expire: never ours)
+EXPIRE_AS_SERVER_SAYS = -1
+TRAY_MESSAGE_MS = 15000
 
 
 @dataclass
@@ -29,7 +32,7 @@ class Notice:
     title: str
     body: str = ""
     actions: list[tuple[str, str]] = field(default_factory=list)  # (action key, label)
-    urgent: bool = False
+    resident: bool = False   # a reminder: stays (in the notification list) until answered
 
 
 class Notifier(QObject):
@@ -158,11 +161,11 @@ class DBusNotifier(Notifier):
             for key, label in notice.actions:
                 actions += [key, label]
         hints: dict[str, tuple[str, Any]] = {
-            "urgency": ("y", 2 if notice.urgent else 1),
+            "urgency": ("y", URGENCY_NORMAL),
             "desktop-entry": ("s", "neurons"),
             "category": ("s", "x-neurons.reminder"),
         }
-        if notice.urgent:
+        if notice.resident:
             hints["resident"] = ("b", True)
 
         def send() -> None:
@@ -170,7 +173,7 @@ class DBusNotifier(Notifier):
                 replaces = self._by_key.get(notice.key, 0)
             msg = self._new_call(self._addr, "Notify", "susssasa{sv}i", (
                 APP_NAME, replaces, self.icon_path, notice.title, notice.body, actions, hints,
-                0 if notice.urgent else -1))
+                EXPIRE_AS_SERVER_SAYS))
             reply = self._router.send_and_get_reply(msg, timeout=DBUS_TIMEOUT_S)
             if reply.header.message_type.name != "method_return":
                 raise RuntimeError(f"Notify failed: {reply.body}")
@@ -182,18 +185,31 @@ class DBusNotifier(Notifier):
         self._jobs.put(send)
 
     def withdraw(self, key: str) -> None:
-        with self._lock:
-            nid = self._by_key.pop(key, None)
-        if nid is None or not self.available:
+        if not self.available:
             return
 
-        def close() -> None:
-            self._router.send_and_get_reply(
-                self._new_call(self._addr, "CloseNotification", "u", (nid,)), timeout=DBUS_TIMEOUT_S)
+        def close() -> None:  # looked up when it runs: a Notify still queued has its id by then
+            with self._lock:
+                nid = self._by_key.pop(key, None)
+            if nid is not None:
+                self._close_notification(nid)
 
         self._jobs.put(close)
 
+    def _close_notification(self, nid: int) -> None:
+        self._router.send_and_get_reply(
+            self._new_call(self._addr, "CloseNotification", "u", (nid,)), timeout=DBUS_TIMEOUT_S)
+
     def close(self) -> None:
+        """Take every notification still shown off the screen, then disconnect."""
+        if self.available:
+            def close_all() -> None:
+                with self._lock:
+                    shown, self._by_key = list(self._by_key.values()), {}
+                for nid in shown:
+                    self._close_notification(nid)
+
+            self._jobs.put(close_all)
         self._jobs.put(None)
         self._signals.put(None)
         if self._thread is not None:
@@ -234,7 +250,7 @@ class TrayNotifier(Notifier):
     def show(self, notice: Notice) -> None:
         self._last_key = notice.key
         self.tray.showMessage(notice.title, notice.body, QSystemTrayIcon.MessageIcon.Information,
-                              0 if notice.urgent else 15000)
+                              TRAY_MESSAGE_MS)
 
     @Slot()
     def _clicked(self) -> None:

@@ -22,6 +22,8 @@ class Row:
     neuron: Neuron
     why: str | None = None
     score: float | None = None
+    group: str | None = None    # "window": inside the question's time window (shown first)
+    loose: bool = False         # below the relevance bar (folded under "N loosely related")
 
 
 @dataclass
@@ -30,6 +32,7 @@ class Page:
     rows: list[Row]
     more: bool = False          # another page exists
     offset: int = 0
+    window_label: str | None = None   # the heading of an answer's time window ("next week")
 
 
 @dataclass
@@ -61,7 +64,14 @@ def ask(memory, text: str, limit: int = 30) -> Page:
     text = text.strip()
     if not text:
         return Page("results", [])
-    return Page("results", [Row(r.neuron, r.why, r.score) for r in memory.ask(text, limit=limit)])
+    results = memory.ask(text, limit=limit)
+    # (group, loose and window_label come with the recall work; until then every result is
+    # ungrouped and relevant)
+    rows = [Row(r.neuron, r.why, r.score, getattr(r, "group", None), bool(getattr(r, "loose", False)))
+            for r in results]
+    label = next((getattr(r, "window_label", None) for r in results if getattr(r, "window_label", None)),
+                 None)
+    return Page("results", rows, window_label=label)
 
 
 def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
@@ -96,10 +106,29 @@ def _fire_or_none(neuron: Neuron) -> datetime | None:
     return alarm.fire_at if alarm is not None else remind.current_due(neuron)
 
 
-def counts(memory, now: datetime) -> dict[str, int]:
+@dataclass
+class Summary:
+    """What the sidebar, the status bar and the tray say about the memory now."""
+
+    overdue: int
+    upcoming: int
+    total: int
+    overdue_titles: list[str] = field(default_factory=list)   # the oldest first
+    next_title: str | None = None
+    next_at: datetime | None = None
+
+
+SUMMARY_TITLES = 3
+
+
+def summary(memory, now: datetime) -> Summary:
     reminders = memory.reminders()
-    overdue = sum(1 for n in reminders if remind.is_overdue(n, now))
-    return {"overdue": overdue, "upcoming": len(reminders) - overdue, "total": memory.count()}
+    overdue = sorted((n for n in reminders if remind.is_overdue(n, now)),
+                     key=lambda n: remind.current_due(n) or now)
+    coming = remind.upcoming(reminders, now)
+    return Summary(len(overdue), len(reminders) - len(overdue), memory.count(),
+                   [n.title for n in overdue[:SUMMARY_TITLES]],
+                   coming[0].title if coming else None, coming[0].fire_at if coming else None)
 
 
 def detail(memory, neuron_id: uuid.UUID | str) -> Detail:

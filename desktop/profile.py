@@ -25,34 +25,37 @@ log = logging.getLogger(__name__)
 
 
 def install(app) -> None:
-    """Add Profile… to the window's menu (the hook app.py calls once)."""
+    """Add Profile and storage… to the window's Tools menu (the hook app.py calls once)."""
     window = app.window
-    menu = window.menu_button.menu()
+    tools = next(a.menu() for a in window.menuBar().actions()
+                 if a.menu() is not None and window.reindex_action in a.menu().actions())
     action = QAction("Profile and storage…", window)
-    first = menu.actions()[0]
-    menu.insertAction(first, action)
-    menu.insertSeparator(first)
+    tools.insertAction(window.reindex_action, action)
+    tools.insertSeparator(window.reindex_action)
     action.triggered.connect(lambda: ProfileDialog(app, window).open())
     window.profile_action = action
 
 
 def reopen(app) -> None:
     """Let go of the open memory and open it again from the data dir's settings (the identity
-    and the engine may both have changed)."""
+    and the engine may both have changed); what the app opens now is its own."""
     from core.settings import Settings  # noqa: PLC0415
 
-    old = app.memory
+    old, owned = app.memory, app.owns_memory
     app.scheduler.stop()
     app.memory = app.ctx.memory = None
     app.ready_event.clear()
-    if old is not None:
-        with contextlib.suppress(ValueError):
-            old.listeners.remove(app._listener)
-    current = app.settings
-    app.settings = Settings.from_env(data_dir=current.data_dir,
-                                     embed_in_background=current.embed_in_background)
-    app.worker.run(lambda: old.close() if old is not None else None, lambda _: app.open(),
-                   lambda exc: app._failed(exc), label="reopen")
+    if old is not None and app._listener in old.listeners:
+        old.listeners.remove(app._listener)
+    app.owns_memory = True
+    app.settings = Settings.from_env(data_dir=app.settings.data_dir,
+                                     embed_in_background=app.settings.embed_in_background)
+
+    def let_go() -> None:
+        if old is not None and owned:
+            old.close()
+
+    app.worker.run(let_go, lambda _: app.open(), lambda exc: app._failed(exc), label="reopen")
 
 
 class ProfileDialog(QDialog):

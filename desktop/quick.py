@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
 from core import remind
 from core.model import InvalidInput, Kind, Neuron, NeuronsError, Relation
 from desktop import inputs, theme
-from desktop.detail import Context
+from desktop.context import Context
+from desktop.widgets import ErrorLine
 
 log = logging.getLogger(__name__)
 
@@ -132,15 +133,13 @@ class QuickCapture(QWidget):
         self.people_row.addStretch(1)
         lay.addLayout(self.people_row)
 
+        self.error = ErrorLine(resized=self._fit)
+        lay.addWidget(self.error)
         bottom = QHBoxLayout()
         self.hint = QLabel("Enter saves · Esc cancels · Tab to correct")
         self.hint.setObjectName("hint")
-        self.error = QLabel()
-        self.error.setStyleSheet(f"color: {theme.OVERDUE};")
-        self.error.setWordWrap(True)
         bottom.addWidget(self.hint)
         bottom.addStretch(1)
-        bottom.addWidget(self.error)
         lay.addLayout(bottom)
 
         self._timer = QTimer(self)
@@ -154,6 +153,12 @@ class QuickCapture(QWidget):
             " background: palette(window); }")
 
     # -- showing -----------------------------------------------------------------------------------
+
+    def _fit(self) -> None:
+        """Grow (or shrink back) to what it shows, at the same width: never squeeze the text."""
+        width = self.width()
+        self.adjustSize()
+        self.resize(max(width, self.width()), self.height())
 
     def open(self, text: str = "") -> None:
         self.reset()
@@ -234,7 +239,7 @@ class QuickCapture(QWidget):
                 log.warning("could not preview the capture: %s", exc)
                 self.error.setText(f"(no preview: {exc})")
 
-        self.ctx.run(lambda m: understand(m, text, None), shown, "preview", failed)
+        self.ctx.read(lambda m: understand(m, text, None), shown, "preview", failed)
 
     def _update_kind_fields(self) -> None:
         is_rem = self.kind.currentData() == Kind.REMINDER.value

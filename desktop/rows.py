@@ -1,4 +1,7 @@
-"""A list of neurons drawn as two-line rows: kind, title, the date that matters, why it is there."""
+"""A list of items drawn as two- or three-line rows: title, the date that matters, why it is
+there; the kind's badge only where kinds are mixed. Answers come in groups: a time question's
+window under its heading, then what is related; below the relevance bar, folded under
+"N loosely related" (Enter or a click unfolds them)."""
 
 from __future__ import annotations
 
@@ -16,20 +19,28 @@ from desktop import theme
 from desktop.ops import Row
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
+HEADING_ROLE = Qt.ItemDataRole.UserRole + 2   # a group's heading (text)
+FOLD_ROLE = Qt.ItemDataRole.UserRole + 3      # the "N loosely related" switch (True: unfolded)
 
 
 class RowDelegate(QStyledItemDelegate):
     def __init__(self, now: Callable, parent=None):
         super().__init__(parent)
         self.now = now
+        self.show_kind = True     # the list mixes kinds
+        self.show_state = True    # the list mixes states
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
         fm = QFontMetrics(option.font)
+        if index.data(HEADING_ROLE) is not None or index.data(FOLD_ROLE) is not None:
+            return QSize(200, fm.height() + 16)
         row: Row | None = index.data(ROW_ROLE)
         lines = 3 if row is not None and (row.why or _snippet(row)) else 2
         return QSize(200, 14 + fm.height() * lines + 4 * (lines - 1))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        if index.data(HEADING_ROLE) is not None or index.data(FOLD_ROLE) is not None:
+            return self._paint_marker(painter, option, index)
         row: Row | None = index.data(ROW_ROLE)
         if row is None:
             return super().paint(painter, option, index)
@@ -57,24 +68,24 @@ class RowDelegate(QStyledItemDelegate):
         painter.setBrush(kind_colour if n.state is State.ACTIVE else Qt.BrushStyle.NoBrush)
         painter.drawEllipse(dot)
 
-        # the kind chip on the right
+        # the badge on the right: the kind where kinds are mixed, the state where states are
         chip_font = QFont(base)
         chip_font.setPointSizeF(max(base.pointSizeF() * 0.8, 6))
         chip_font.setBold(True)
         cfm = QFontMetrics(chip_font)
-        label = theme.KIND_LABELS[n.kind].upper()
-        if n.state is not State.ACTIVE:
-            label = f"{label} · {n.state.value.upper()}"
-        cw = cfm.horizontalAdvance(label) + 12
-        chip = QRect(r.right() - cw, r.top() + 1, cw, cfm.height() + 2)
-        fill = QColor(kind_colour)
-        fill.setAlpha(40)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(fill)
-        painter.drawRoundedRect(chip, 6, 6)
-        painter.setFont(chip_font)
-        painter.setPen(kind_colour.darker(115) if not theme.dark_now() else kind_colour.lighter(120))
-        painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, label)
+        label = self.badge(n)
+        chip = QRect(r.right() + 1, r.top() + 1, 0, cfm.height() + 2)
+        if label:
+            cw = cfm.horizontalAdvance(label) + 12
+            chip = QRect(r.right() - cw, r.top() + 1, cw, cfm.height() + 2)
+            fill = QColor(kind_colour)
+            fill.setAlpha(40)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.drawRoundedRect(chip, 6, 6)
+            painter.setFont(chip_font)
+            painter.setPen(kind_colour.darker(115) if not theme.dark_now() else kind_colour.lighter(120))
+            painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, label)
 
         # the title
         title_font = QFont(base)
@@ -93,7 +104,7 @@ class RowDelegate(QStyledItemDelegate):
         second = QRect(tx, r.top() + line_h, r.right() - tx, fm.height() + 2)
         painter.setPen(QColor(theme.OVERDUE) if overdue else subtle)
         if overdue:
-            sub = "overdue · " + sub
+            sub = f"{theme.word('overdue')} · {sub}"
         painter.drawText(second, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          fm.elidedText(sub, Qt.TextElideMode.ElideRight, second.width()))
 
@@ -113,6 +124,40 @@ class RowDelegate(QStyledItemDelegate):
                              fm.elidedText(_snippet(row), Qt.TextElideMode.ElideRight, third.width()))
         painter.restore()
 
+    def badge(self, n) -> str:
+        parts = []
+        if self.show_kind:
+            parts.append(theme.KIND_LABELS[n.kind].upper())
+        if self.show_state and n.state is not State.ACTIVE:
+            parts.append(n.state.value.upper())
+        return " · ".join(parts)
+
+    def _paint_marker(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """A group's heading, or the fold switch (which can be selected and opened)."""
+        widget = option.widget
+        heading = index.data(HEADING_ROLE)
+        if heading is None and widget is not None:
+            widget.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option,
+                                         painter, widget)
+        painter.save()
+        font = QFont(option.font)
+        font.setBold(True)
+        r = option.rect.adjusted(14, 0, -12, 0)
+        if heading is not None:
+            font.setPointSizeF(max(font.pointSizeF() * 0.85, 6))
+            font.setCapitalization(QFont.Capitalization.AllUppercase)
+            colour = QColor(option.palette.color(QPalette.ColorRole.Text))
+            colour.setAlpha(150)
+            text = str(heading)
+        else:
+            colour = QColor(theme.ACCENT).lighter(140) if theme.dark_now() else QColor(theme.ACCENT)
+            text = str(index.data(Qt.ItemDataRole.DisplayRole))
+        painter.setFont(font)
+        painter.setPen(colour)
+        painter.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, r.width()))
+        painter.restore()
+
 
 def _snippet(row: Row) -> str:
     n = row.neuron
@@ -127,7 +172,7 @@ def describe(row: Row, now) -> str:
     """What a screen reader says for a row."""
     sub, overdue = theme.subtitle(row.neuron, now)
     parts = [theme.KIND_LABELS[row.neuron.kind], row.neuron.title or "(empty)",
-             ("overdue, " if overdue else "") + sub]
+             (f"{theme.word('overdue')}, " if overdue else "") + sub]
     if row.neuron.state is not State.ACTIVE:
         parts.insert(1, row.neuron.state.value)
     if row.why:
@@ -136,7 +181,8 @@ def describe(row: Row, now) -> str:
 
 
 class RowList(QListWidget):
-    """Rows of neurons; Enter opens, Escape goes back to the ask box, Delete trashes."""
+    """Rows of items; Enter opens, Escape (or Up from the first row) goes back to the ask box,
+    Delete trashes."""
 
     opened = Signal(str)
     escape = Signal()
@@ -146,18 +192,59 @@ class RowList(QListWidget):
         super().__init__(parent)
         self.now = now
         self.setObjectName("rows")
-        self.setItemDelegate(RowDelegate(now, self))
+        self.delegate = RowDelegate(now, self)
+        self.setItemDelegate(self.delegate)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setUniformItemSizes(False)
         self.setAccessibleName("Results")
-        self.itemActivated.connect(lambda item: self.opened.emit(self.id_of(item)))
+        self.itemActivated.connect(self._activated)
 
-    def set_rows(self, rows: list[Row], keep: str | None = None) -> None:
+    def set_rows(self, rows: list[Row], keep: str | None = None, *, window_label: str | None = None
+                 ) -> None:
+        """Show rows (in groups when they carry them), keeping `keep` (else the current) selected
+        when it is still there."""
         current = keep if keep is not None else self.current_id()
         self.blockSignals(True)
         self.clear()
+        self.delegate.show_kind = len({r.neuron.kind for r in rows}) > 1
+        self.delegate.show_state = len({r.neuron.state for r in rows}) > 1
         now = self.now()
+        windowed = [r for r in rows if r.group == "window"]
+        rest = [r for r in rows if r.group != "window"]
+        close = [r for r in rest if not r.loose]
+        loose = [r for r in rest if r.loose]
+        if windowed:
+            self._heading(window_label or "In that time")
+        select = self._add(windowed, now, current)
+        if windowed and close:
+            self._heading("Related")
+        select = self._add(close, now, current) or select
+        if loose:
+            fold = QListWidgetItem(self._fold_text(len(loose), False))
+            fold.setData(FOLD_ROLE, False)
+            fold.setData(Qt.ItemDataRole.AccessibleTextRole,
+                         f"{len(loose)} loosely related, folded: press Enter to show them")
+            self.addItem(fold)
+            start = self.count()
+            found = self._add(loose, now, current)
+            for i in range(start, self.count()):
+                self.item(i).setHidden(found is None)
+            if found is not None:  # the selected row is among them: show them
+                fold.setData(FOLD_ROLE, True)
+                fold.setText(self._fold_text(len(loose), True))
+            select = found or select
+        self.blockSignals(False)
+        if select is not None:
+            self.setCurrentItem(select)
+
+    def _heading(self, text: str) -> None:
+        item = QListWidgetItem(text)
+        item.setData(HEADING_ROLE, text)
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        self.addItem(item)
+
+    def _add(self, rows: list[Row], now, current: str | None) -> QListWidgetItem | None:
         select = None
         for row in rows:
             item = QListWidgetItem(describe(row, now))
@@ -167,12 +254,39 @@ class RowList(QListWidget):
             self.addItem(item)
             if current and str(row.neuron.id) == current:
                 select = item
-        self.blockSignals(False)
-        if select is not None:
-            self.setCurrentItem(select)
+        return select
+
+    @staticmethod
+    def _fold_text(n: int, unfolded: bool) -> str:
+        return f"{'▾' if unfolded else '▸'}  {n} loosely related"
+
+    def toggle_fold(self, item: QListWidgetItem) -> None:
+        unfolded = not item.data(FOLD_ROLE)
+        item.setData(FOLD_ROLE, unfolded)
+        start = self.row(item) + 1
+        for i in range(start, self.count()):
+            self.item(i).setHidden(not unfolded)
+        item.setText(self._fold_text(self.count() - start, unfolded))
+        item.setData(Qt.ItemDataRole.AccessibleTextRole,
+                     f"{self.count() - start} loosely related, {'shown' if unfolded else 'folded'}")
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        if item.data(FOLD_ROLE) is not None:
+            self.toggle_fold(item)
+        elif self.id_of(item):
+            self.opened.emit(self.id_of(item))
 
     def rows(self) -> list[Row]:
-        return [self.item(i).data(ROW_ROLE) for i in range(self.count())]
+        """Every item's row (folded ones too), in order."""
+        return [r for r in (self.item(i).data(ROW_ROLE) for i in range(self.count())) if r is not None]
+
+    def shown_rows(self) -> list[Row]:
+        return [self.item(i).data(ROW_ROLE) for i in range(self.count())
+                if self.item(i).data(ROW_ROLE) is not None and not self.item(i).isHidden()]
+
+    def fold_item(self) -> QListWidgetItem | None:
+        return next((self.item(i) for i in range(self.count())
+                     if self.item(i).data(FOLD_ROLE) is not None), None)
 
     def id_of(self, item: QListWidgetItem | None) -> str:
         if item is None:
@@ -186,22 +300,40 @@ class RowList(QListWidget):
     def select_id(self, neuron_id: str) -> bool:
         for i in range(self.count()):
             if self.id_of(self.item(i)) == neuron_id:
+                if self.item(i).isHidden():
+                    fold = self.fold_item()
+                    if fold is not None:
+                        self.toggle_fold(fold)
                 self.setCurrentRow(i)
                 return True
         return False
 
+    def first_row(self) -> int:
+        """The first row that can be selected (-1 when none)."""
+        for i in range(self.count()):
+            item = self.item(i)
+            if not item.isHidden() and item.flags() & Qt.ItemFlag.ItemIsSelectable:
+                return i
+        return -1
+
+    def select_first(self) -> None:
+        first = self.first_row()
+        if first >= 0:
+            self.setCurrentRow(first)
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentItem() is not None:
-            self.opened.emit(self.current_id())
+        item = self.currentItem()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and item is not None:
+            self._activated(item)
             return
         if key == Qt.Key.Key_Escape:
             self.escape.emit()
             return
-        if key == Qt.Key.Key_Delete and self.currentItem() is not None:
+        if key == Qt.Key.Key_Delete and self.current_id():
             self.delete.emit(self.current_id())
             return
-        if key == Qt.Key.Key_Up and self.currentRow() <= 0:
+        if key == Qt.Key.Key_Up and self.currentRow() <= self.first_row():
             self.escape.emit()
             return
         super().keyPressEvent(event)

@@ -2,16 +2,22 @@
 
 APScheduler 3.11's QtScheduler keeps the None that PySide6's static QTimer.singleShot returns and
 so can never cancel a timer; a thread-based scheduler would fire off the GUI thread. So
-`QtTimerScheduler` is APScheduler's BaseScheduler with ONE persistent single-shot QTimer (capped
-at MAX_WAIT, so a suspended machine or a changed clock is noticed within a minute) and the
+`QtTimerScheduler` is APScheduler's BaseScheduler with ONE persistent single-shot QTimer and the
 synchronous executor, which runs jobs on the GUI thread. The jobs are rebuilt from the store
 (core.remind computes when each reminder fires, recurrences included) at start and after every
 change; a job's run reads the due reminders again, marks them notified in the store, and emits.
+
+The timer runs on the monotonic clock, which stands still while the machine sleeps, so it wakes
+at least every MAX_WAIT and `watch()` compares the wall clock with the monotonic one: a jump
+(the machine slept, or its clock was set) or a new time zone plans again from the store. What
+came due meanwhile then fires once (the store's notified_at keeps it from firing twice, even if
+the clock is set back).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime
 from typing import Callable
 
@@ -22,18 +28,28 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core import remind
 from core.remind import Alarm, Clock
-from desktop.worker import Worker
+from desktop.worker import BACKGROUND, Worker
 
 log = logging.getLogger(__name__)
 
 MAX_WAIT_MS = 60_000
 REPLAN_DELAY_MS = 150
+# A difference between the wall clock and the monotonic one larger than this is a jump.
+JUMP_S = 10.0
+
+
+def zone_now() -> tuple:
+    """What identifies the local time zone now (read again: it may have changed)."""
+    if hasattr(time, "tzset"):
+        time.tzset()
+    return time.tzname, time.timezone, time.altzone
 
 
 class QtTimerScheduler(BaseScheduler):
     """APScheduler on one persistent QTimer of ours; jobs run on the GUI thread."""
 
-    def __init__(self, parent: QObject, **options):
+    def __init__(self, parent: QObject, on_wake: Callable[[], None] = lambda: None, **options):
+        self._on_wake = on_wake
         self._timer = QTimer(parent)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._process)
@@ -52,6 +68,7 @@ class QtTimerScheduler(BaseScheduler):
         self._start_timer(0)
 
     def _process(self) -> None:
+        self._on_wake()
         self._start_timer(self._process_jobs())
 
 
@@ -73,7 +90,9 @@ class ReminderScheduler(QObject):
         self._generation = 0
         self._checking = False
         self._recheck = False
-        self.jobs = QtTimerScheduler(self, timezone=datetime.now().astimezone().tzinfo)
+        self.jobs = QtTimerScheduler(self, on_wake=self.watch,
+                                     timezone=datetime.now().astimezone().tzinfo)
+        self._watched = (self.clock.now(), time.monotonic(), zone_now())
         self._replan_timer = QTimer(self)
         self._replan_timer.setSingleShot(True)
         self._replan_timer.setInterval(REPLAN_DELAY_MS)
@@ -102,7 +121,7 @@ class ReminderScheduler(QObject):
             if shown:
                 self.missed.emit(shown)
 
-        self.worker.run(catch_up, caught_up, label="reminders")
+        self.worker.run(catch_up, caught_up, label="reminders", lane=BACKGROUND)
 
     def stop(self) -> None:
         if self.jobs.running:
@@ -119,6 +138,26 @@ class ReminderScheduler(QObject):
             if self.jobs.running:
                 self.jobs.resume()
             self.check()
+
+    # -- the clock ---------------------------------------------------------------------------------
+
+    def watch(self) -> None:
+        """On every wake: if the wall clock jumped against the monotonic one, or the time zone
+        changed, plan again from the store."""
+        now, mono, zone = self.clock.now(), time.monotonic(), zone_now()
+        last_now, last_mono, last_zone = self._watched
+        self._watched = (now, mono, zone)
+        jump = (now - last_now).total_seconds() - (mono - last_mono)
+        if zone != last_zone:
+            log.info("the time zone changed (%s): planning the reminders again", zone[0])
+            remind.reload_local_zone()
+        elif abs(jump) >= JUMP_S:
+            log.info("the clock moved %+.0f s past the time it kept (asleep, or set): planning "
+                     "the reminders again", jump)
+        else:
+            return
+        if self.started_at is not None:
+            self.replan()
 
     # -- planning --------------------------------------------------------------------------------
 
@@ -143,7 +182,7 @@ class ReminderScheduler(QObject):
             if generation == self._generation:
                 self._set_plan(alarms)
 
-        self.worker.run(plan, planned, label="reminders")
+        self.worker.run(plan, planned, label="reminders", lane=BACKGROUND, droppable=True)
 
     def _set_plan(self, alarms: list[Alarm]) -> None:
         self._plan = sorted((a.fire_at, str(a.id)) for a in alarms)
@@ -208,4 +247,4 @@ class ReminderScheduler(QObject):
             log.error("reminders could not be checked: %s", exc)
             self._arm()
 
-        self.worker.run(fire, fired, failed, label="reminders")
+        self.worker.run(fire, fired, failed, label="reminders", lane=BACKGROUND)

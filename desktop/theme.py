@@ -6,6 +6,7 @@ import os
 from datetime import datetime, timedelta
 
 from PySide6.QtCore import Qt
+from PySide6.QtCore import QLocale
 from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -108,9 +109,19 @@ def stylesheet(dark: bool) -> str:
     """
 
 
-def apply(app: QApplication) -> None:
-    """Fusion with our palette, following the system's light or dark, live."""
+def has_emoji_font() -> bool:
+    """Qt draws emoji with the system's colour emoji font (fontconfig finds it; on Debian the
+    fonts-noto-color-emoji package, which setup.sh installs); without one they are boxes."""
+    from PySide6.QtGui import QFontDatabase  # noqa: PLC0415
+
+    return any("emoji" in family.lower() for family in QFontDatabase.families())
+
+
+def apply(app: QApplication, choice: str = "system") -> None:
+    """Fusion with our palette: light or dark as chosen in Preferences, or following the
+    system's, live."""
     app.setStyle("Fusion")
+    app.setProperty("neuronsScheme", choice)
 
     def update(*_: object) -> None:
         dark = is_dark_system(app)
@@ -120,12 +131,15 @@ def apply(app: QApplication) -> None:
 
     update()
     hints = app.styleHints()
-    if hasattr(hints, "colorSchemeChanged"):
+    if hasattr(hints, "colorSchemeChanged") and not app.property("neuronsFollowsScheme"):
         hints.colorSchemeChanged.connect(update)
+        app.setProperty("neuronsFollowsScheme", True)
 
 
 def is_dark_system(app: QApplication) -> bool:
-    forced = app.property("neuronsForceScheme") or os.environ.get("NEURONS_THEME")
+    forced = app.property("neuronsScheme")
+    if forced not in ("dark", "light"):
+        forced = os.environ.get("NEURONS_THEME")
     if forced in ("dark", "light"):
         return forced == "dark"
     hints = app.styleHints()
@@ -140,55 +154,108 @@ def dark_now() -> bool:
 
 # -- words for times -----------------------------------------------------------------------------
 
+# How dates and times are written, in the languages capture reads (Preferences ▸ Dates in).
+# Day and month names come from Qt's locale data; these are the words around them.
+DATE_WORDS: dict[str, dict[str, str]] = {
+    "en": dict(today="today", tomorrow="tomorrow", yesterday="yesterday", now="now", future="in {}",
+               past="{} ago", s="s", min="min", h="h", d="d", mo="mo", due="due {}", done="done {}",
+               done_plain="done", no_due="no due time", snoozed="snoozed to {}", overdue="overdue",
+               created="created {}", daily="every day", weekly="every week", monthly="every month",
+               yearly="every year", repeats="repeats ({})"),
+    "pt": dict(today="hoje", tomorrow="amanhã", yesterday="ontem", now="agora", future="daqui a {}",
+               past="há {}", s="s", min="min", h="h", d="d", mo="m", due="para {}", done="feito {}",
+               done_plain="feito", no_due="sem hora", snoozed="adiado para {}", overdue="atrasado",
+               created="criado {}", daily="todos os dias", weekly="todas as semanas",
+               monthly="todos os meses", yearly="todos os anos", repeats="repete ({})"),
+    "es": dict(today="hoy", tomorrow="mañana", yesterday="ayer", now="ahora", future="en {}",
+               past="hace {}", s="s", min="min", h="h", d="d", mo="m", due="para {}", done="hecho {}",
+               done_plain="hecho", no_due="sin hora", snoozed="pospuesto a {}", overdue="atrasado",
+               created="creado {}", daily="cada día", weekly="cada semana", monthly="cada mes",
+               yearly="cada año", repeats="se repite ({})"),
+    "de": dict(today="heute", tomorrow="morgen", yesterday="gestern", now="jetzt", future="in {}",
+               past="vor {}", s="s", min="Min.", h="Std.", d="T.", mo="Mon.", due="fällig {}",
+               done="erledigt {}", done_plain="erledigt", no_due="ohne Termin",
+               snoozed="verschoben auf {}", overdue="überfällig", created="erstellt {}",
+               daily="täglich", weekly="wöchentlich", monthly="monatlich", yearly="jährlich",
+               repeats="wiederholt ({})"),
+    "fr": dict(today="aujourd’hui", tomorrow="demain", yesterday="hier", now="maintenant",
+               future="dans {}", past="il y a {}", s="s", min="min", h="h", d="j", mo="mois",
+               due="pour {}", done="fait {}", done_plain="fait", no_due="sans heure",
+               snoozed="reporté à {}", overdue="en retard", created="créé {}", daily="chaque jour",
+               weekly="chaque semaine", monthly="chaque mois", yearly="chaque année",
+               repeats="se répète ({})"),
+}
+_QT_LANGUAGES = {"en": QLocale.Language.English, "pt": QLocale.Language.Portuguese,
+                 "es": QLocale.Language.Spanish, "de": QLocale.Language.German,
+                 "fr": QLocale.Language.French}
+
+
+def set_language(app: QApplication, code: str) -> None:
+    """"" follows the system (English when it is none of the five)."""
+    if code not in DATE_WORDS:
+        system = QLocale.system().name()[:2]
+        code = system if system in DATE_WORDS else "en"
+    app.setProperty("neuronsLanguage", code)
+
+
+def language() -> str:
+    app = QApplication.instance()
+    code = app.property("neuronsLanguage") if app is not None else None
+    return code if code in DATE_WORDS else "en"
+
+
+def word(key: str) -> str:
+    return DATE_WORDS[language()][key]
+
+
 def local(dt: datetime) -> datetime:
     return dt.astimezone(remind.local_zone())
 
 
 def when_text(dt: datetime, now: datetime) -> str:
-    """'today 14:30', 'tomorrow 09:00', 'Fri 13 Jun 10:00', '13 Jun 2024'."""
+    """'today 14:30', 'tomorrow 09:00', 'Fri 13 Jun 10:00', '13 Jun 2024' (in the chosen language)."""
     d, n = local(dt), local(now)
     days = (d.date() - n.date()).days
     hm = d.strftime("%H:%M")
-    if days == 0:
-        return f"today {hm}"
-    if days == 1:
-        return f"tomorrow {hm}"
-    if days == -1:
-        return f"yesterday {hm}"
+    if days in (0, 1, -1):
+        return f"{word({0: 'today', 1: 'tomorrow', -1: 'yesterday'}[days])} {hm}"
+    names = QLocale(_QT_LANGUAGES[language()])
+    month = names.monthName(d.month, QLocale.FormatType.ShortFormat)
     if -6 <= days <= 6:
-        return f"{d.strftime('%a')} {d.day} {d.strftime('%b')} {hm}"
+        return f"{names.dayName(d.isoweekday(), QLocale.FormatType.ShortFormat)} {d.day} {month} {hm}"
     if d.year == n.year:
-        return f"{d.day} {d.strftime('%b')} {hm}"
-    return f"{d.day} {d.strftime('%b %Y')}"
+        return f"{d.day} {month} {hm}"
+    return f"{d.day} {month} {d.year}"
 
 
 def relative(dt: datetime, now: datetime) -> str:
     delta = dt - now
     future = delta > timedelta(0)
     s = abs(delta.total_seconds())
+    if s < 5:
+        return word("now")
     if s < 60:
-        text = "now" if s < 5 else f"{int(s)} s"
+        text = f"{int(s)} {word('s')}"
     elif s < 3600:
-        text = f"{int(s // 60)} min"
+        text = f"{int(s // 60)} {word('min')}"
     elif s < 86400:
-        text = f"{int(s // 3600)} h"
+        text = f"{int(s // 3600)} {word('h')}"
     elif s < 86400 * 60:
-        text = f"{int(s // 86400)} d"
+        text = f"{int(s // 86400)} {word('d')}"
     else:
-        text = f"{int(s // (86400 * 30))} mo"
-    if text == "now":
-        return text
-    return f"in {text}" if future else f"{text} ago"
+        text = f"{int(s // (86400 * 30))} {word('mo')}"
+    return word("future" if future else "past").format(text)
 
 
-REPEAT_WORDS = {"FREQ=DAILY": "every day", "FREQ=WEEKLY": "every week",
-                "FREQ=MONTHLY": "every month", "FREQ=YEARLY": "every year"}
+REPEAT_WORDS = {"FREQ=DAILY": "daily", "FREQ=WEEKLY": "weekly", "FREQ=MONTHLY": "monthly",
+                "FREQ=YEARLY": "yearly"}
 
 
 def repeat_text(rrule: str | None) -> str:
     if not rrule:
         return ""
-    return REPEAT_WORDS.get(str(rrule).upper().removeprefix("RRULE:"), f"repeats ({rrule})")
+    key = REPEAT_WORDS.get(str(rrule).upper().removeprefix("RRULE:"))
+    return word(key) if key else word("repeats").format(rrule)
 
 
 def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
@@ -201,17 +268,17 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
                 when = remind.parse_time(done) if done else neuron.updated_at
             except Exception:
                 when = neuron.updated_at
-            return (f"done {when_text(when, now)}" if when else "done"), False
+            return (word("done").format(when_text(when, now)) if when else word("done_plain")), False
         if due is None:
-            return "no due time", False
+            return word("no_due"), False
         overdue = remind.is_overdue(neuron, now)
-        parts = [f"due {when_text(due, now)}", f"({relative(due, now)})"]
+        parts = [word("due").format(when_text(due, now)), f"({relative(due, now)})"]
         snoozed = neuron.attrs.get("snoozed_until")
         if snoozed:
             try:
                 s = remind.parse_time(snoozed)
                 if s and s > now:
-                    parts.append(f"· snoozed to {when_text(s, now)}")
+                    parts.append("· " + word("snoozed").format(when_text(s, now)))
             except Exception:
                 pass
         if neuron.attrs.get("rrule"):
@@ -233,4 +300,5 @@ def colour(name: str | Kind) -> QColor:
 
 
 __all__ = ["ACCENT", "KIND_COLOURS", "KIND_LABELS", "OVERDUE", "app_icon", "apply", "colour",
-           "dark_now", "icon_path", "relative", "repeat_text", "subtitle", "tray_icon", "when_text"]
+           "dark_now", "icon_path", "relative", "repeat_text", "set_language", "subtitle",
+           "tray_icon", "when_text", "word"]

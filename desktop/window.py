@@ -1,4 +1,5 @@
-"""The main window: ask box, lists, results with why, the detail pane, banners and progress."""
+"""The main window: the ask box, the sections, answers with why, the detail pane, the menus, the
+banner and the status bar."""
 
 from __future__ import annotations
 
@@ -7,47 +8,39 @@ from datetime import datetime
 from typing import Callable
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
-    QFrame, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow, QMenu,
-    QProgressBar, QPushButton, QSizePolicy, QSplitter, QStackedWidget, QToolButton, QVBoxLayout, QWidget,
+    QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
+    QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
 )
 
-from core.model import State
-from desktop import ops, theme
-from desktop.detail import Context, DetailPane
-from desktop.notify import Notice, Notifier
+from core.changes import Change
+from core.model import Kind, State
+from desktop import keys, ops, theme, transfer
+from desktop.banner import Banner
+from desktop.context import Context
+from desktop.detail import DetailPane
+from desktop.menus import WindowMenus
+from desktop.prefs import Prefs
+from desktop.problems import Problems
 from desktop.rows import RowList
+from desktop.sections import LABELS, SECTION_KIND, SIDEBAR, TITLES
+from desktop.statusbar import StatusLine, items
+from desktop.widgets import ElidedLabel
 
 log = logging.getLogger(__name__)
 
 ASK_DEBOUNCE_MS = 250
 REFRESH_DEBOUNCE_MS = 150
+PENDING_POLL_MS = 3000   # while vectors are being computed, how often to say how many are left
 
-# (key, label, empty-state text); None marks a heading
-SIDEBAR: list[tuple[str, str, str] | tuple[None, str, str]] = [
-    ("results", "Answers", "Nothing matches. Try other words, or fewer."),
-    ("missed", "Missed", "Nothing was missed."),
-    (None, "Reminders", ""),
-    ("overdue", "Overdue", "Nothing overdue. Well done."),
-    ("upcoming", "Upcoming", "No reminders coming up.\nPress Ctrl+N and type “call Ana tomorrow at 10”."),
-    ("done", "Done", "Nothing done yet."),
-    (None, "Memory", ""),
-    ("notes", "Notes", "No notes yet.\nPress Ctrl+N to capture a thought."),
-    ("contacts", "Contacts", "No contacts yet.\nCapture “Ana Lopes, ana@example.com” as a contact."),
-    ("archive", "Archive", "The archive is empty."),
-    ("trash", "Trash", "The trash is empty."),
-]
-TITLES = {"results": "Answers", "missed": "Missed while Neurons was closed", "overdue": "Overdue",
-          "upcoming": "Upcoming reminders", "done": "Done reminders", "notes": "Notes",
-          "contacts": "Contacts", "archive": "Archive", "trash": "Trash"}
 KEY_ROLE = Qt.ItemDataRole.UserRole + 7
 
 
 class AskBox(QLineEdit):
     down = Signal()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
         if event.key() == Qt.Key.Key_Down:
             self.down.emit()
             return
@@ -58,131 +51,46 @@ class AskBox(QLineEdit):
         super().keyPressEvent(event)
 
 
-class ElidedLabel(QLabel):
-    """A one-line label that ends in … when it does not fit (the full text in its tooltip)."""
-
-    def __init__(self, text: str = ""):
-        super().__init__()
-        self._full = ""
-        self.setMinimumWidth(40)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setText(text)
-
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
-        self._full = text
-        self.setToolTip(text)
-        self.setAccessibleName(text)
-        self._elide()
-
-    def full_text(self) -> str:
-        return self._full
-
-    def resizeEvent(self, event) -> None:  # noqa: N802
-        super().resizeEvent(event)
-        self._elide()
-
-    def _elide(self) -> None:
-        width = max(self.width(), 40)
-        super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
-
-
-class Banner(QFrame):
-    """A line at the top of the window for notices: missed reminders, reminders without a
-    notification server, errors. Its buttons answer like a notification's actions."""
-
-    action = Signal(str, str)
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("banner")
-        self.setAccessibleName("Notice")
-        lay = QHBoxLayout(self)
-        lay.setContentsMargins(12, 8, 8, 8)
-        self.text = QLabel()
-        self.text.setWordWrap(True)
-        self.text.setTextFormat(Qt.TextFormat.PlainText)
-        lay.addWidget(self.text, 1)
-        self._buttons: list[QPushButton] = []
-        self._lay = lay
-        self.key: str | None = None
-        close = QPushButton("×")
-        close.setFlat(True)
-        close.setAccessibleName("Dismiss")
-        close.setToolTip("Dismiss")
-        close.setFixedWidth(30)
-        close.clicked.connect(self.dismiss)
-        lay.addWidget(close)
-        self._close = close
-        self.hide()
-
-    def show_notice(self, notice: Notice) -> None:
-        for b in self._buttons:
-            b.deleteLater()
-        self._buttons = []
-        self.key = notice.key
-        self.text.setText(notice.title + (f" — {notice.body}" if notice.body else ""))
-        actions = notice.actions or []
-        for key, label in [("open", "Show")] + list(actions):
-            b = QPushButton(label)
-            b.setAccessibleName(label)
-            b.clicked.connect(lambda _=False, k=notice.key, a=key: self._answer(k, a))
-            self._lay.insertWidget(self._lay.count() - 1, b)
-            self._buttons.append(b)
-        self.show()
-
-    def _answer(self, key: str, action: str) -> None:
-        if action != "open":
-            self.dismiss()
-        self.action.emit(key, action)
-
-    def dismiss(self) -> None:
-        self.key = None
-        self.hide()
-
-
-class BannerNotifier(Notifier):
-    """The last resort: notices in the window's banner (and the window raised)."""
-
-    kind = "banner"
-
-    def __init__(self, window: MainWindow):
-        super().__init__(window)
-        self.window = window
-        window.banner.action.connect(self.action)
-
-    def show(self, notice: Notice) -> None:
-        self.window.banner.show_notice(notice)
-        if notice.urgent:
-            self.window.bring_up()
-
-    def withdraw(self, key: str) -> None:
-        if self.window.banner.key == key:
-            self.window.banner.dismiss()
-
-
-class MainWindow(QMainWindow):
+class MainWindow(WindowMenus, QMainWindow):
     quick_capture = Signal()
     closing = Signal()
     pause_toggled = Signal(bool)
     quit_requested = Signal()
     reindex_requested = Signal()
+    undo_requested = Signal()
+    summary_loaded = Signal(object)   # ops.Summary, after every load of the counts
+    prefs_changed = Signal(str)       # what changed in Preferences
 
-    def __init__(self, ctx: Context, keep_in_tray: Callable[[], bool] = lambda: False):
+    def __init__(self, ctx: Context, prefs: Prefs, keep_in_tray: Callable[[], bool] = lambda: False,
+                 about: Callable[[], dict] = dict, settings=None):
         super().__init__()
         self.ctx = ctx
+        self.prefs = prefs
+        self.settings = settings
         self.keep_in_tray = keep_in_tray
+        self.about_facts = about
+        self.problems = Problems(self)
         self.setWindowTitle("Neurons")
         self.setWindowIcon(theme.app_icon())
         self.resize(1280, 800)
         self.section = "upcoming"
         self.previous_section = "upcoming"
+        self.navigated = False     # the person chose a section (the app no longer picks one)
         self.missed_ids: list[str] = []
         self.ready = False
         self.page: ops.Page | None = None
+        self.summary: ops.Summary | None = None
         self._ask_generation = 0
+        self._answered_generation = 0
+        # what to do with the answer once it is there: "select" its first row, or "focus" the list
+        # there (Down was pressed while asking), or "open" it to edit (Enter)
+        self._after_answer: str | None = None
         self._list_generation = 0
         self._last_query = ""
         self.sections_loaded = 0   # how many list loads finished (tests and screenshots wait on it)
+        self.changes_applied = 0   # how many rounds of store changes were looked at (tests wait on it)
+        self._dialogs: dict[str, QWidget] = {}
+        self.actions: dict[str, QAction] = {}
 
         central = QWidget()
         self.setCentralWidget(central)
@@ -204,25 +112,8 @@ class MainWindow(QMainWindow):
         self.new_button.setToolTip("Quick capture (Ctrl+N)")
         self.new_button.setMinimumHeight(38)
         self.new_button.clicked.connect(self.quick_capture)
-        self.menu_button = QToolButton()
-        self.menu_button.setText("⋯")
-        self.menu_button.setAccessibleName("Menu")
-        self.menu_button.setToolTip("More")
-        self.menu_button.setMinimumHeight(38)
-        self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.menu_button)
-        self.reindex_action = menu.addAction("Rebuild the search index")
-        self.reindex_action.triggered.connect(self.reindex_requested)
-        menu.addSeparator()
-        self.pause_action = menu.addAction("Pause reminders")
-        self.pause_action.setCheckable(True)
-        self.pause_action.toggled.connect(self.pause_toggled)
-        menu.addSeparator()
-        menu.addAction("Quit Neurons").triggered.connect(self.quit_requested)
-        self.menu_button.setMenu(menu)
         top.addWidget(self.ask, 1)
         top.addWidget(self.new_button)
-        top.addWidget(self.menu_button)
         root.addLayout(top)
 
         self.banner = Banner()
@@ -233,6 +124,7 @@ class MainWindow(QMainWindow):
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setHandleWidth(1)
+        split.setChildrenCollapsible(False)
         root.addWidget(split, 1)
         self.splitter = split
 
@@ -262,6 +154,7 @@ class MainWindow(QMainWindow):
         split.addWidget(self.sidebar)
 
         middle = QWidget()
+        middle.setMinimumWidth(320)
         mid = QVBoxLayout(middle)
         mid.setContentsMargins(0, 0, 0, 0)
         mid.setSpacing(0)
@@ -297,25 +190,19 @@ class MainWindow(QMainWindow):
 
         self.detail = DetailPane(ctx)
         self.detail.open_neuron.connect(self.open_neuron)
+        self.detail.showing.connect(self._detail_showing)
+        self.detail.back.connect(self.focus_rows)
         split.addWidget(self.detail)
         split.setStretchFactor(0, 0)
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 4)
         split.setSizes([190, 480, 610])
+        self.detail.hide()  # until there is something to show: the list has the room
 
-        status = self.statusBar()
-        self.status_text = QLabel()
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(180)
-        self.progress.setMaximumHeight(14)
-        self.progress.setTextVisible(False)
-        self.progress.setAccessibleName("Working")
-        self.progress.hide()
-        self.next_label = QLabel()
-        self.next_label.setObjectName("subtle")
-        status.addWidget(self.status_text, 1)
-        status.addPermanentWidget(self.next_label)
-        status.addPermanentWidget(self.progress)
+        self.status = StatusLine(self.statusBar(), self.problems, ctx.now)
+        self.status_text, self.next_label, self.progress = (self.status.text, self.status.next_label,
+                                                            self.status.progress)
+        self.status.problems_clicked.connect(self.show_problems)
 
         self._ask_timer = QTimer(self)
         self._ask_timer.setSingleShot(True)
@@ -323,30 +210,34 @@ class MainWindow(QMainWindow):
         self._ask_timer.timeout.connect(self.run_ask)
         self.ask.textEdited.connect(self._ask_edited)
         self.ask.returnPressed.connect(self._ask_enter)
-        self.ask.down.connect(self.focus_rows)
+        self.ask.down.connect(self._ask_down)
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(REFRESH_DEBOUNCE_MS)
-        self._refresh_timer.timeout.connect(self.refresh)
-        self._status_timer = QTimer(self)
-        self._status_timer.setSingleShot(True)
-        self._status_timer.setInterval(6000)
-        self._status_timer.timeout.connect(lambda: self.status_text.setText(self._idle_status))
-        self._idle_status = ""
+        self._refresh_timer.timeout.connect(self._apply_changes)
+        self._changes: list[Change] = []
+        self._pending_timer = QTimer(self)
+        self._pending_timer.setSingleShot(True)
+        self._pending_timer.setInterval(PENDING_POLL_MS)
+        self._pending_timer.timeout.connect(self.load_pending)
 
-        QShortcut(QKeySequence("Ctrl+K"), self, activated=self.focus_ask,
-                  context=Qt.ShortcutContext.WindowShortcut)
-        QShortcut(QKeySequence("Ctrl+F"), self, activated=self.focus_ask)
-        QShortcut(QKeySequence("Ctrl+N"), self, activated=self.quick_capture.emit)
-        QShortcut(QKeySequence("F5"), self, activated=self.refresh)
-        for i, key in enumerate(["overdue", "upcoming", "done", "notes", "contacts", "archive", "trash"], 1):
-            QShortcut(QKeySequence(f"Ctrl+{i}"), self, activated=lambda k=key: self.show_section(k))
+        self._build_menus()
+        self.item_keys = keys.ItemKeys(self)
+        # (in the item's own fields; the ask box keeps its keys for typing)
+        for w in (self.detail.body, self.detail.linker.link_search):
+            w.installEventFilter(self.item_keys)
+        self.detail.item_keys = self.item_keys
+        self.detail.item_changed.connect(self._update_item_actions)
+        self._update_item_actions()
 
-        self.setTabOrder(self.ask, self.rows)
-        self.setTabOrder(self.rows, self.detail)
+        self.setTabOrder(self.ask, self.new_button)
+        self.setTabOrder(self.new_button, self.rows)
+        self.setTabOrder(self.rows, self.detail.body)
         self.sidebar.blockSignals(True)
         self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
         self.sidebar.blockSignals(False)
+        self.transfer = transfer.install(self)  # File > Import/Export, and files dropped here
+        self.restore_geometry()
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -354,6 +245,7 @@ class MainWindow(QMainWindow):
         self.ready = True
         self.empty.setText("")
         self.refresh()
+        self.load_pending()
         if self.ask.text().strip():
             self.run_ask()
 
@@ -363,9 +255,20 @@ class MainWindow(QMainWindow):
         self.raise_()
         self.activateWindow()
 
-    def closeEvent(self, event: QCloseEvent) -> None:
+    def restore_geometry(self) -> None:
+        geometry, splitter = self.prefs.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+
+    def save_geometry(self) -> None:
+        self.prefs.save_window_state(self.saveGeometry(), self.splitter.saveState())
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
         if self.detail.dirty:
             self.detail.save()
+        self.save_geometry()
         if self.keep_in_tray():
             event.ignore()
             self.hide()
@@ -376,39 +279,32 @@ class MainWindow(QMainWindow):
 
     # -- status --------------------------------------------------------------------------------
 
-    def report(self, text: str) -> None:
-        self.status_text.setText(text)
-        self._status_timer.start()
-
-    def set_idle_status(self, text: str) -> None:
-        self._idle_status = text
-        if not self._status_timer.isActive():
-            self.status_text.setText(text)
+    def report(self, text: str, undo: bool = False) -> None:
+        self.status.report(text, undo)
 
     def set_busy(self, busy: int) -> None:
-        if busy > 0:
-            if self.progress.maximum() != 0 and not self.progress.isVisible():
-                self.progress.setRange(0, 0)
-            self.progress.show()
-        else:
-            self.progress.hide()
-            self.progress.setRange(0, 0)
+        self.status.set_busy(busy)
 
     def set_progress(self, label: str, done: int, total: int) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.progress.show()
-        self.status_text.setText(f"{label} {done:,}/{total:,}")
-        if total and done >= total:
-            self.report(f"{label}: {total:,} done")
+        self.status.set_progress(label, done, total)
 
     def set_next_reminder(self, at: datetime | None, paused: bool) -> None:
-        if paused:
-            self.next_label.setText("Reminders paused")
-        elif at is None:
-            self.next_label.setText("")
-        else:
-            self.next_label.setText(f"Next reminder {theme.when_text(at, self.ctx.now())}")
+        self.status.set_next_reminder(at, paused)
+
+    def load_pending(self) -> None:
+        """Say how many items still wait for their vector; look again while some do."""
+        def shown(pending: int) -> None:
+            self.status.set_pending(pending)
+            if pending:
+                self._pending_timer.start()
+
+        from desktop.worker import BACKGROUND  # noqa: PLC0415
+
+        # (only while the filler runs: without it nothing is being prepared)
+        self.ctx.read(lambda m: m.pending_vectors() if m.filler is not None else 0, shown,
+                      "pending vectors",
+                      lambda exc: log.warning("cannot count the items still to index: %s", exc),
+                      lane=BACKGROUND)
 
     # -- sections ----------------------------------------------------------------------------------
 
@@ -417,17 +313,23 @@ class MainWindow(QMainWindow):
             return
         key = item.data(KEY_ROLE)
         if key:
+            if key != "results":
+                self.navigated = True
             self._switch(key)
 
-    def show_section(self, key: str) -> None:
+    def show_section(self, key: str, by_person: bool = False) -> None:
         item = self._sidebar_items.get(key)
         if item is None:
             return
+        self.navigated = self.navigated or by_person
         item.setHidden(False)
         if self.sidebar.currentItem() is item:
             self._switch(key)
         else:
+            self.sidebar.blockSignals(True)
             self.sidebar.setCurrentItem(item)
+            self.sidebar.blockSignals(False)
+            self._switch(key)
 
     def _switch(self, key: str) -> None:
         if key != "results":
@@ -455,16 +357,17 @@ class MainWindow(QMainWindow):
                 page.rows = self.page.rows + page.rows
             self._show_page(page)
 
-        self.ctx.run(lambda m: ops.section(m, key, now, offset, missed), shown, f"load {key}")
+        self.ctx.read(lambda m: ops.section(m, key, now, offset, missed), shown, f"load {key}")
 
     def _more(self) -> None:
         if self.page is not None:
             self.load_section(offset=len(self.page.rows))
 
-    def _show_page(self, page: ops.Page) -> None:
+    def _show_page(self, page: ops.Page, keep: str | None = None) -> None:
         self.page = page
-        keep = self.rows.current_id() or self.detail.current_id
-        self.rows.set_rows(page.rows, keep=keep)
+        if keep is None:
+            keep = self.rows.current_id() or self.detail.current_id
+        self.rows.set_rows(page.rows, keep=keep, window_label=page.window_label)
         self.more_button.setVisible(page.more)
         n = len(page.rows)
         self.list_hint.setText(f"{n}{'+' if page.more else ''} " + ("item" if n == 1 else "items"))
@@ -486,22 +389,74 @@ class MainWindow(QMainWindow):
         self.load_counts()
         self.detail.reload()
 
-    def store_changed(self) -> None:
+    def store_changed(self, change: Change) -> None:
+        """The store changed (here or elsewhere): soon, load again only what shows it."""
+        self._changes.append(change)
         self._refresh_timer.start()
+
+    def _apply_changes(self) -> None:
+        changes, self._changes = self._changes, []
+        if not self.ready or not changes:
+            return
+        self.changes_applied += 1
+        if any(c.action in ("imported", "claimed") for c in changes):
+            self.refresh()
+            return
+        shown = {str(r.neuron.id) for r in self.rows.rows()}
+        if any(self._list_sees(c, shown) for c in changes):
+            self.load_section()
+        if any(self._counts_see(c) for c in changes):
+            self.load_counts()
+        if any(self._detail_sees(c) for c in changes):
+            self.detail.reload()
+        if any(c.action in ("captured", "edited") for c in changes) and not self._pending_timer.isActive():
+            self.load_pending()
+
+    def _list_sees(self, change: Change, shown: set[str]) -> bool:
+        touched = {str(i) for i in change.ids}
+        if self.section == "results":
+            return change.action == "captured" or bool(touched & shown)
+        if change.edges_only:
+            return False
+        if touched & shown:
+            return True
+        kind = SECTION_KIND.get(self.section)
+        if kind is not None:
+            return kind in change.kinds
+        return self.section in ("archive", "trash") and change.action == "state"
+
+    @staticmethod
+    def _counts_see(change: Change) -> bool:
+        return not change.edges_only and (Kind.REMINDER in change.kinds
+                                          or change.action in ("captured", "state"))
+
+    def _detail_sees(self, change: Change) -> bool:
+        current = self.detail.current_id
+        if current is None:
+            return False
+        if change.touches(current):
+            return change.origin != "window"   # the pane already shows what it just did
+        linked = {str(o.id) for _, o in (self.detail.detail.links if self.detail.detail else [])}
+        if linked & {str(i) for i in change.ids}:
+            return True
+        contact = self.detail.neuron is not None and self.detail.neuron.kind is Kind.CONTACT
+        return contact and change.action in ("captured", "edited", "linked", "unlinked", "state")
 
     def load_counts(self) -> None:
         now = self.ctx.now()
 
-        def shown(counts: dict[str, int]) -> None:
-            for key in ("overdue", "upcoming"):
-                n = counts.get(key, 0)
-                label = dict((k, lbl) for k, lbl, _ in SIDEBAR)[key]
+        def shown(summary: ops.Summary) -> None:
+            self.summary = summary
+            for key, n in (("overdue", summary.overdue), ("upcoming", summary.upcoming)):
+                label = LABELS[key]
                 self._sidebar_items[key].setText(f"{label}   {n}" if n else label)
                 self._sidebar_items[key].setData(Qt.ItemDataRole.AccessibleTextRole, f"{label}, {n}")
-            total = counts.get("total", 0)
-            self.set_idle_status(f"{total:,} neurons" if total != 1 else "1 neuron")
+            self.status.set_idle(items(summary.total))
+            if summary.overdue and not self.navigated and self.section == "upcoming":
+                self.show_section("overdue")   # what needs doing first
+            self.summary_loaded.emit(summary)
 
-        self.ctx.run(lambda m: ops.counts(m, now), shown, "counts")
+        self.ctx.read(lambda m: ops.summary(m, now), shown, "counts")
 
     def set_missed(self, ids: list[str]) -> None:
         self.missed_ids = ids
@@ -512,15 +467,29 @@ class MainWindow(QMainWindow):
     # -- asking ------------------------------------------------------------------------------------
 
     def focus_ask(self) -> None:
-        self.bring_up() if not self.isVisible() else None
+        if not self.isVisible():
+            self.bring_up()
         self.ask.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.ask.selectAll()
 
     def focus_rows(self) -> None:
-        if self.rows.count():
+        """To the list, on its first row (never on a row left from an earlier list)."""
+        if self.list_stack.currentWidget() is self.rows and self.rows.first_row() >= 0:
             self.rows.setFocus()
-            if self.rows.currentRow() < 0:
-                self.rows.setCurrentRow(0)
+            if self.rows.currentRow() < 0 or self.rows.currentItem().isHidden():
+                self.rows.select_first()
+
+    @property
+    def asking(self) -> bool:
+        """A question was typed whose answer is not shown yet."""
+        return self._ask_timer.isActive() or self._answered_generation != self._ask_generation
+
+    def _ask_down(self) -> None:
+        if self.asking:
+            self._after_answer = self._after_answer or "focus"   # go there once it is answered
+            return
+        self.focus_rows()
+        self.rows.select_first()
 
     def set_question(self, text: str) -> None:
         self.ask.setText(text)
@@ -532,19 +501,23 @@ class MainWindow(QMainWindow):
         else:
             self._ask_timer.stop()
             self._ask_generation += 1
+            self._answered_generation = self._ask_generation
+            self._after_answer = None
             self._last_query = ""
             self._sidebar_items["results"].setHidden(True)
             if self.section == "results":
                 self.show_section(self.previous_section)
 
     def _ask_enter(self) -> None:
-        if self._ask_timer.isActive():
-            self._ask_timer.stop()
-            self.run_ask(open_first=True)
-        else:
-            self.focus_rows()
-            if self.rows.count():
-                self._row_opened(self.rows.current_id())
+        if self.asking:
+            self._after_answer = "open"
+            if self._ask_timer.isActive():
+                self._ask_timer.stop()
+                self.run_ask()
+            return
+        self.focus_rows()
+        if self.rows.current_id():
+            self._row_opened(self.rows.current_id())
 
     def run_ask(self, open_first: bool = False) -> None:
         text = self.ask.text().strip()
@@ -552,10 +525,14 @@ class MainWindow(QMainWindow):
             return
         self._ask_generation += 1
         generation = self._ask_generation
+        if open_first:
+            self._after_answer = self._after_answer or "select"
 
         def answered(page: ops.Page) -> None:
             if generation != self._ask_generation:
                 return
+            self._answered_generation = generation
+            new_question = text != self._last_query
             self._last_query = text
             if self.section != "results":
                 self.section = "results"
@@ -564,15 +541,25 @@ class MainWindow(QMainWindow):
                 self.sidebar.setCurrentItem(self._sidebar_items["results"])
                 self.sidebar.blockSignals(False)
             self.list_title.setText(f"Answers for “{text}”")
-            self._show_page(page)
-            if open_first and page.rows:
-                self.rows.setCurrentRow(0)
+            # a new question starts from the top: no row of an earlier answer stays selected
+            self._show_page(page, keep="" if new_question else None)
+            if new_question:
+                self.rows.setCurrentRow(-1)
+            then, self._after_answer = self._after_answer, None
+            if then and page.rows:
+                if then != "select":   # (select: show the first answer, the focus stays)
+                    self.focus_rows()
+                self.rows.select_first()
+                if then == "open":
+                    self._row_opened(self.rows.current_id())
 
         def failed(exc: BaseException) -> None:
             if generation == self._ask_generation:
+                self._answered_generation = generation
+                self._after_answer = None
                 self.report(f"Could not answer: {exc}")
 
-        self.ctx.run(lambda m: ops.ask(m, text), answered, "ask", failed)
+        self.ctx.read(lambda m: ops.ask(m, text), answered, "ask", failed)
 
     # -- selection ---------------------------------------------------------------------------------
 
@@ -584,11 +571,15 @@ class MainWindow(QMainWindow):
     def _row_opened(self, nid: str) -> None:
         if nid:
             self.detail.show_id(nid)
-            self.detail.body.setFocus()
+            self.detail.focus_body()
+
+    def _detail_showing(self, showing: bool) -> None:
+        self.detail.setVisible(showing)
 
     def open_neuron(self, nid: str) -> None:
-        """Show a neuron in the detail pane (selecting it in the list when it is there)."""
-        self.bring_up() if not self.isVisible() else None
+        """Show an item in the detail pane (selecting it in the list when it is there)."""
+        if not self.isVisible():
+            self.bring_up()
         if not self.rows.select_id(nid):
             self.rows.blockSignals(True)
             self.rows.clearSelection()

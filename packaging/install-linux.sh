@@ -6,6 +6,8 @@
 #   bash packaging/install-linux.sh --bundle DIR     launch the bundle DIR/neurons-desktop (dist/neurons)
 #   DIR/install-linux.sh                             the same, from inside a bundle (a copy ships there)
 #   bash packaging/install-linux.sh --uninstall      remove exactly what the last install added
+#   ... --autostart | --no-autostart                 start Neurons in the tray at login, or not
+#                                                    (asked when run in a terminal; default: not)
 #
 # Installs $XDG_DATA_HOME/applications/neurons.desktop and the icon as
 # $XDG_DATA_HOME/icons/hicolor/<size>/apps/neurons.{png,svg} ($XDG_DATA_HOME is ~/.local/share by
@@ -27,17 +29,20 @@ ENTRY="$APPS/neurons.desktop"
 say() { printf '%s\n' "$*" >&2; }
 die() { say "install-linux.sh: $*"; exit 1; }
 
-usage() { sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 MODE=install
 BUNDLE=""
 FORCE=0
+AUTOSTART=ask
 while [ $# -gt 0 ]; do
   case "$1" in
     --uninstall) MODE=uninstall ;;
     --bundle) [ $# -ge 2 ] || die "--bundle needs a folder"; BUNDLE="$2"; shift ;;
     --bundle=*) BUNDLE="${1#--bundle=}" ;;
     --force) FORCE=1 ;;
+    --autostart) AUTOSTART=yes ;;
+    --no-autostart) AUTOSTART=no ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
@@ -62,6 +67,10 @@ uninstall() {
           say "kept $path: it changed since it was installed"
         fi ;;
       dir) dirs+=("$sum") ;;  # a dir line is: dir<TAB>path
+      autostart)  # autostart<TAB>exec<TAB>entry: removed while it still starts this install
+        if [ -f "$path" ] && grep -qF -- "Exec=$sum" "$path"; then
+          rm -f -- "$path" && say "removed $path (Neurons no longer starts at login)"
+        fi ;;
     esac
   done < "$MANIFEST"
   # the folders this script created, deepest first, when nothing else lives in them
@@ -100,10 +109,12 @@ if [ -n "$BUNDLE" ]; then
   [ -d "$BUNDLE" ] || die "no bundle at $BUNDLE: build one with 'bash packaging/build.sh'"
   BUNDLE="$(cd "$BUNDLE" && pwd -P)"
   EXEC="$BUNDLE/neurons-desktop"
+  CLI="$BUNDLE/neurons"
   RES="$BUNDLE/_internal/resources"
 else
   ROOT="$(cd "$HERE/.." && pwd -P)"
   EXEC="$ROOT/.venv/bin/neurons-desktop"
+  CLI="$ROOT/.venv/bin/neurons"
   RES="$ROOT/resources"
   [ -x "$EXEC" ] || die "no $EXEC: run 'bash packaging/setup.sh' first, or pass --bundle DIR"
 fi
@@ -120,6 +131,14 @@ QEXEC="$EXEC"
 case "$EXEC" in *[[:space:]\'\<\>\~\|\&\;\*\?\#\(\)]*) QEXEC="\"$EXEC\"" ;; esac
 
 # -- install: write and record ---------------------------------------------------------------------
+
+# the autostart entry the app writes (core/autostart.py): is it on for this install already?
+case "${XDG_CONFIG_HOME:-}" in /*) CONFIG_HOME="$XDG_CONFIG_HOME" ;; *) CONFIG_HOME="$HOME/.config" ;; esac
+AUTOSTART_ENTRY="$CONFIG_HOME/autostart/neurons.desktop"
+WAS_ON=no
+if [ -f "$AUTOSTART_ENTRY" ]; then
+  for exe in "$EXEC" "$(readlink -f -- "$EXEC")"; do grep -qF -- "$exe" "$AUTOSTART_ENTRY" && WAS_ON=yes; done
+fi
 
 [ -f "$MANIFEST" ] && uninstall >/dev/null 2>&1  # a new install replaces the last one exactly
 
@@ -174,6 +193,24 @@ for png in "$RES"/icons/neurons-[0-9]*.png; do
   put "$png" "$ICONS/${size}x${size}/apps/neurons.png" 644
 done
 [ -f "$RES/icons/neurons.svg" ] && put "$RES/icons/neurons.svg" "$ICONS/scalable/apps/neurons.svg" 644
+
+# start at login: asked in a terminal (a reinstall keeps what it was), else only when told
+if [ "$AUTOSTART" = ask ]; then
+  AUTOSTART="$WAS_ON"
+  if [ -t 0 ] && [ -t 2 ]; then
+    if [ "$WAS_ON" = yes ]; then hint="[Y/n]"; else hint="[y/N]"; fi
+    printf 'Start Neurons in the tray when you log in? %s ' "$hint" >&2
+    read -r answer || answer=""
+    case "$answer" in [yY]*) AUTOSTART=yes ;; [nN]*) AUTOSTART=no ;; esac
+  fi
+fi
+if [ "$AUTOSTART" = yes ]; then
+  [ -x "$CLI" ] || die "no $CLI to turn on start at login with"
+  "$CLI" autostart on >&2 || die "could not turn on start at login"
+  printf 'autostart\t%s\t%s\n' "$(sed -n 's/^Exec=//p' "$AUTOSTART_ENTRY")" "$AUTOSTART_ENTRY" >> "$NEW_MANIFEST"
+elif [ "$WAS_ON" = yes ]; then
+  "$CLI" autostart off >&2 || true
+fi
 
 make_dirs "$STATE"
 install -m 644 -- "$NEW_MANIFEST" "$MANIFEST"

@@ -19,8 +19,8 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 # -- system libraries Qt needs (and, for tests, a virtual screen, a tray host, a notification server)
 QT_LIBS="libgl1 libegl1 libfontconfig1 libxkbcommon0 libdbus-1-3 libglib2.0-0 libxcb-cursor0
   libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 libxcb-shape0
-  libxcb-xkb1 libxkbcommon-x11-0 libx11-xcb1 fonts-dejavu-core"
-TEST_TOOLS="xvfb xauth trayer dunst dbus-daemon dbus-bin dbus-x11 libnotify-bin x11-utils xdotool binutils desktop-file-utils"
+  libxcb-xkb1 libxkbcommon-x11-0 libx11-xcb1 fonts-dejavu-core fonts-noto-color-emoji"
+TEST_TOOLS="xvfb xauth trayer dunst dbus-daemon dbus-bin dbus-x11 libnotify-bin x11-utils xdotool binutils desktop-file-utils khard todoman"
 apt_missing() {
   local missing=""
   for pkg in "$@"; do

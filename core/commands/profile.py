@@ -262,7 +262,7 @@ def move(source, server: str) -> dict[str, Any]:
     from datetime import datetime, timezone  # noqa: PLC0415
 
     from core import config  # noqa: PLC0415
-    from core.commands.transfer import write_private  # noqa: PLC0415
+    from core.interop.files import export_path  # noqa: PLC0415
     from core.memory import Memory  # noqa: PLC0415
 
     dsn = remember_server(server)
@@ -273,7 +273,7 @@ def move(source, server: str) -> dict[str, Any]:
     data_dir, kind = source.store.settings.data_dir, source.store.kind
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     backup = data_dir / f"before-move-{stamp}.json"
-    write_private(backup, json.dumps(data, ensure_ascii=False, indent=1))
+    export_path(source, backup, "json")  # as `neurons export` writes it: whole, owner-only
     wanted = checksum(data)
     settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
     with Memory.open(settings, source.identity) as target:

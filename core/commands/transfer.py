@@ -9,49 +9,70 @@ from pathlib import Path
 from core.commands.base import Answer, command
 from core.model import NeuronsError
 
-
-def _absolute_file(args) -> None:
-    """A path the running app can open too (it has its own working directory)."""
-    if args.file and args.file != "-":
-        args.file = str(Path(args.file).expanduser().resolve())
+FORMATS = ["json", "vcard", "ics", "markdown"]
 
 
-def write_private(path: Path, text: str) -> None:
-    """Write `text` to `path` atomically (a whole file or none), readable by its owner only."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    tmp.replace(path)
+def _absolute_path(args) -> None:
+    """A path the running app can open too (it has its own working directory); a trailing '/'
+    (export one file per item) is kept."""
+    if args.path and args.path != "-":
+        trailing = "/" if args.path.endswith(("/", os.sep)) else ""
+        args.path = str(Path(args.path).expanduser().resolve()) + trailing
 
 
-@command("export", "write every neuron and link of this identity as JSON",
-         arguments=lambda p: p.add_argument("file", nargs="?", default="-"), prepare=_absolute_file)
+def _export_arguments(p) -> None:
+    p.add_argument("path", nargs="?", default="-", help="a file, or a folder (existing, or ending in /) "
+                   "for one file per item: UID.vcf, UID.ics, one .md per neuron ('-': JSON on stdout)")
+    p.add_argument("--format", choices=FORMATS, help="default: from the extension, else json")
+    p.add_argument("--kind", choices=["note", "reminder", "contact"], help="only neurons of this kind")
+    p.add_argument("--vcard-version", default="4.0", choices=["4.0", "3.0"], help="3.0 for old clients")
+
+
+def _import_arguments(p) -> None:
+    p.add_argument("path", help="a file or a folder (a vdir of .vcf or .ics files, a vault of .md "
+                   "files); '-': a JSON export on stdin")
+    p.add_argument("--format", choices=FORMATS, help="default: from the extension or what the folder holds")
+    p.add_argument("--all-or-nothing", action="store_true",
+                   help="import nothing when any item cannot be imported")
+
+
+def _read_stdin(args) -> None:
+    if args.path == "-":
+        import sys  # noqa: PLC0415
+
+        args.stdin = sys.stdin.read()
+    else:
+        _absolute_path(args)
+
+
+@command("export", "write the memory as JSON (default), vCard, iCalendar or a Markdown vault",
+         arguments=_export_arguments, prepare=_absolute_path)
 def export(memory, args) -> Answer:
-    data = memory.export()
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    if args.file and args.file != "-":
-        write_private(Path(args.file), text)
-        return Answer({"file": args.file, "neurons": len(data["neurons"]), "edges": len(data["edges"])},
-                      note=f"exported {len(data['neurons'])} neurons and {len(data['edges'])} links "
-                           f"to {args.file}")
-    return Answer(data, text)
+    if args.path == "-":
+        if args.format not in (None, "json") or args.kind:
+            raise NeuronsError("only the whole memory as JSON goes to stdout: give a PATH")
+        data = memory.export()
+        return Answer(data, json.dumps(data, ensure_ascii=False, indent=1))
+    from core.interop.files import export_path  # noqa: PLC0415 - commands stay light to import
+
+    done = export_path(memory, args.path, args.format, kind=args.kind, vcard_version=args.vcard_version)
+    return Answer(done, note=f"exported {done['items']} items as {done['format']} to {done['path']} "
+                             f"({done['files']} files)")
 
 
-@command("import", "read an export (all or nothing)", arguments=lambda p: p.add_argument("file"),
-         prepare=_absolute_file, forwardable=lambda args: args.file != "-")
+@command("import", "read a JSON export, vCards, an iCalendar file or a Markdown vault",
+         arguments=_import_arguments, prepare=_read_stdin, forwardable=lambda args: args.path != "-")
 def import_(memory, args) -> Answer:
-    import sys  # noqa: PLC0415
+    from core.interop.files import import_path  # noqa: PLC0415
+    from core.interop.report import Report  # noqa: PLC0415
 
-    try:
-        raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise NeuronsError(f"cannot read {args.file}: invalid JSON: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise NeuronsError(f"cannot read {args.file}: {exc}") from None
-    counts = memory.import_(data)
-    return Answer(counts, f"imported {counts['neurons']} neurons and {counts['edges']} links "
-                          f"({counts['skipped']} already there)")
+    if args.path == "-":  # a JSON export on stdin: it cannot name another format
+        try:
+            data = json.loads(args.stdin)
+        except json.JSONDecodeError as exc:
+            raise NeuronsError(f"cannot read stdin: invalid JSON: {exc}") from None
+        counts = memory.import_(data)
+        report = Report("json", created=counts["neurons"], unchanged=len(data["neurons"]) - counts["neurons"])
+    else:
+        report = import_path(memory, args.path, args.format, all_or_nothing=args.all_or_nothing)
+    return Answer(report.to_json(), report.text())

@@ -54,16 +54,34 @@ def edge_from_row(row: dict[str, Any]) -> Edge:
 
 # -- neurons ---------------------------------------------------------------------------------------
 
+# Rows per statement when many are written at once: one statement over a JSON array of rows is
+# ~14 times faster than a statement per row on the embedded engine (measured, 500 neurons: 0.88 s
+# against 0.06 s), where each statement is a round trip to Node.
+ROWS_PER_STATEMENT = 1000
+
+
+def _chunks(rows: Sequence[Any]) -> Iterable[Sequence[Any]]:
+    for start in range(0, len(rows), ROWS_PER_STATEMENT):
+        yield rows[start:start + ROWS_PER_STATEMENT]
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
 def insert_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> None:
     q = sql.SQL(
         "INSERT INTO neurons (id, {owner}, kind, body, attrs, state, created_at, updated_at)"
-        " VALUES (%s, %s, %s, %s, %s, %s, coalesce(%s, now()), coalesce(%s, %s, now()))"
+        " SELECT r.id, %s, r.kind, r.body, r.attrs, r.state, coalesce(r.created_at, now()),"
+        "        coalesce(r.updated_at, r.created_at, now())"
+        " FROM jsonb_to_recordset(%s) AS r(id uuid, kind text, body text, attrs jsonb, state text,"
+        "                                 created_at timestamptz, updated_at timestamptz)"
     ).format(owner=owner(ident))
-    cur.executemany(q, [
-        (n.id, ident.value, n.kind.value, n.body, Jsonb(n.attrs), n.state.value,
-         n.created_at, n.updated_at, n.created_at)
-        for n in neurons
-    ])
+    for chunk in _chunks(neurons):
+        cur.execute(q, (ident.value, Jsonb([
+            {"id": str(n.id), "kind": n.kind.value, "body": n.body, "attrs": n.attrs,
+             "state": n.state.value, "created_at": _iso(n.created_at), "updated_at": _iso(n.updated_at)}
+            for n in chunk])))
 
 
 def get_neurons(cur: Cursor, ident: Identity, ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
@@ -101,6 +119,21 @@ def update_neuron(
     )
     row = cur.fetchone()
     return neuron_from_row(row) if row else None
+
+
+def update_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> None:
+    """Write the body, attrs and state of existing neurons at once (an import's updates); a
+    changed body clears its vector so the filler recomputes it."""
+    q = sql.SQL(
+        "UPDATE neurons n SET body = r.body, attrs = r.attrs, state = r.state, updated_at = now(),"
+        " embedding = CASE WHEN n.body = r.body THEN n.embedding END,"
+        " embedding_model = CASE WHEN n.body = r.body THEN n.embedding_model END"
+        " FROM jsonb_to_recordset(%s) AS r(id uuid, body text, attrs jsonb, state text)"
+        " WHERE n.{owner} = %s AND n.id = r.id"
+    ).format(owner=owner(ident))
+    for chunk in _chunks(neurons):
+        cur.execute(q, (Jsonb([{"id": str(n.id), "body": n.body, "attrs": n.attrs, "state": n.state.value}
+                               for n in chunk]), ident.value))
 
 
 def list_neurons(
@@ -209,13 +242,18 @@ def insert_edges(cur: Cursor, ident: Identity, edges: Sequence[Edge]) -> None:
     q = sql.SQL(
         "INSERT INTO neurons_edges (id, {owner}, from_node_id, to_node_id, relation_type, weight,"
         " valid_from, valid_to, created_at, derived_by)"
-        " VALUES (%s, %s, %s, %s, %s, %s, coalesce(%s, now()), %s, coalesce(%s, now()), %s)"
+        " SELECT r.id, %s, r.from_id, r.to_id, r.relation, r.weight, coalesce(r.valid_from, now()),"
+        "        r.valid_to, coalesce(r.created_at, now()), r.derived_by"
+        " FROM jsonb_to_recordset(%s) AS r(id uuid, from_id uuid, to_id uuid, relation text,"
+        "   weight double precision, valid_from timestamptz, valid_to timestamptz,"
+        "   created_at timestamptz, derived_by text)"
     ).format(owner=owner(ident))
-    cur.executemany(q, [
-        (e.id, ident.value, e.from_id, e.to_id, e.relation.value, e.weight, e.valid_from,
-         e.valid_to, e.created_at, e.derived_by)
-        for e in edges
-    ])
+    for chunk in _chunks(edges):
+        cur.execute(q, (ident.value, Jsonb([
+            {"id": str(e.id), "from_id": str(e.from_id), "to_id": str(e.to_id),
+             "relation": e.relation.value, "weight": e.weight, "valid_from": _iso(e.valid_from),
+             "valid_to": _iso(e.valid_to), "created_at": _iso(e.created_at), "derived_by": e.derived_by}
+            for e in chunk])))
 
 
 def edges_of(

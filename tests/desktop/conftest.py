@@ -55,6 +55,18 @@ class FakeNotifier(Notifier):
         return [n.key for n in self.shown]
 
 
+@pytest.fixture(autouse=True)
+def config_home(tmp_path, monkeypatch):
+    """Preferences, window state and the autostart entry of each test in a folder of its own,
+    dates written in English whatever this machine's language."""
+    home = tmp_path / "config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    from desktop.prefs import Prefs  # noqa: PLC0415
+
+    Prefs().language = "en"
+    return home
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()

@@ -55,9 +55,12 @@ def test_a_notice_shown_before_the_probe_answers_is_not_lost(qtbot, session_bus)
     chain.close()
 
 
-@pytest.mark.skipif(shutil.which("dunst") is None or shutil.which("Xvfb") is None,
-                    reason="needs dunst and Xvfb (apt: dunst xvfb)")
-def test_with_a_server_notify_carries_the_actions_and_answers_come_back(qtbot, session_bus, tmp_path):
+@pytest.fixture
+def dunst(qtbot, session_bus, tmp_path):
+    """A real notification server (dunst on a virtual X screen) on the session bus; its dmenu
+    is a script that picks "Snooze" and keeps the menu it was shown. Yields dunstctl's env."""
+    if shutil.which("dunst") is None or shutil.which("Xvfb") is None:
+        pytest.skip("needs dunst and Xvfb (apt: dunst xvfb)")
     read, write = os.pipe()
     xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-nolisten", "tcp"], pass_fds=(write,),
                             stderr=subprocess.DEVNULL)
@@ -69,27 +72,65 @@ def test_with_a_server_notify_carries_the_actions_and_answers_come_back(qtbot, s
     menu.chmod(0o755)
     (tmp_path / "dunstrc").write_text(f"[global]\ndmenu = {menu}\n")
     env = {**os.environ, "DISPLAY": display}
-    dunst = subprocess.Popen(["dunst", "-config", str(tmp_path / "dunstrc")], env=env,
-                             stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(["dunst", "-config", str(tmp_path / "dunstrc")], env=env,
+                              stderr=subprocess.DEVNULL)
     try:
         qtbot.waitUntil(lambda: subprocess.run(["dunstctl", "is-paused"], env=env,
                                                capture_output=True).returncode == 0, timeout=WAIT_MS)
-        dbus = DBusNotifier()
-        with qtbot.waitSignal(dbus.ready, timeout=WAIT_MS) as ready:
-            dbus.probe()
-        assert ready.args == [True] and "actions" in dbus.capabilities
-        dbus.show(Notice("n-1", "Take the bins out", "due today 19:00",
-                         [("done", "Done"), ("snooze", "Snooze 10 min")], urgent=True))
-        qtbot.waitUntil(lambda: subprocess.run(["dunstctl", "count", "displayed"], env=env,
-                                               capture_output=True, text=True).stdout.strip() == "1",
-                        timeout=WAIT_MS)
-        with qtbot.waitSignal(dbus.action, timeout=WAIT_MS) as answered:
-            subprocess.run(["dunstctl", "context"], env=env, timeout=30)
-        assert answered.args == ["n-1", "snooze"]
-        assert "#Done" in (tmp_path / "menu.txt").read_text()
-        dbus.close()
+        yield env
     finally:
-        dunst.terminate()
+        server.terminate()
         xvfb.terminate()
-        dunst.wait(10)
+        server.wait(10)
         xvfb.wait(10)
+
+
+def displayed(env) -> str:
+    return subprocess.run(["dunstctl", "count", "displayed"], env=env, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def ready_notifier(qtbot) -> DBusNotifier:
+    dbus = DBusNotifier()
+    with qtbot.waitSignal(dbus.ready, timeout=WAIT_MS) as ready:
+        dbus.probe()
+    assert ready.args == [True] and "actions" in dbus.capabilities
+    return dbus
+
+
+def test_with_a_server_notify_carries_the_actions_and_answers_come_back(qtbot, dunst, tmp_path):
+    dbus = ready_notifier(qtbot)
+    dbus.show(Notice("n-1", "Take the bins out", "due today 19:00",
+                     [("done", "Done"), ("snooze", "Snooze 10 min")], resident=True))
+    qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
+    with qtbot.waitSignal(dbus.action, timeout=WAIT_MS) as answered:
+        subprocess.run(["dunstctl", "context"], env=dunst, timeout=30)
+    assert answered.args == ["n-1", "snooze"]
+    assert "#Done" in (tmp_path / "menu.txt").read_text()
+    dbus.close()
+
+
+def test_a_reminder_is_normal_and_resident_and_is_closed_when_withdrawn_or_at_quit(qtbot, dunst, tmp_path):
+    log = tmp_path / "bus.log"
+    monitor = subprocess.Popen(["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"],
+                               stdout=open(log, "w"), stderr=subprocess.DEVNULL)
+    try:
+        qtbot.waitUntil(lambda: log.stat().st_size > 0, timeout=WAIT_MS)  # it is listening
+        dbus = ready_notifier(qtbot)
+        dbus.show(Notice("r-1", "Stretch", "due today 10:00", [("done", "Done")], resident=True))
+        qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
+        notify = log.read_text().split("member=Notify", 1)[1].split("method return", 1)[0]
+        hints = " ".join(notify.split())
+        assert 'string "urgency" variant byte 1' in hints            # normal, never critical
+        assert 'string "resident" variant boolean true' in hints
+        assert 'string "Stretch"' in hints                           # the title is the reminder's
+        dbus.withdraw("r-1")                                         # done, snoozed or deleted
+        qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
+        assert "member=CloseNotification" in log.read_text()
+        dbus.show(Notice("r-2", "Call the bank", "", [("done", "Done")], resident=True))
+        qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
+        dbus.close()                                                 # the app quits
+        qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
+    finally:
+        monitor.terminate()
+        monitor.wait(10)

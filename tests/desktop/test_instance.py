@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import socket
 import stat
+import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -14,11 +16,12 @@ from core.model import InvalidInput
 
 
 @pytest.fixture(autouse=True)
-def runtime(tmp_path, monkeypatch):
-    run = tmp_path / "run"
-    run.mkdir(mode=0o700)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
-    return run
+def runtime(monkeypatch):
+    # short, like /run/user/UID (pytest's own temp paths grow with each run's number)
+    with tempfile.TemporaryDirectory(prefix="nrt-", dir="/tmp") as run:
+        os.chmod(run, 0o700)
+        monkeypatch.setenv("XDG_RUNTIME_DIR", run)
+        yield Path(run)
 
 
 @pytest.fixture

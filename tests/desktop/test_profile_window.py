@@ -35,8 +35,12 @@ def dialog_of(qtbot, app) -> ProfileDialog:
     return dialog
 
 
+# Opening again starts the embedded engine anew: on a loaded machine that can take a while.
+REOPEN_MS = 4 * WAIT_MS
+
+
 def reopened(qtbot, app, check) -> None:
-    qtbot.waitUntil(lambda: app.memory is not None and check(app.memory), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.memory is not None and check(app.memory), timeout=REOPEN_MS)
     settle(qtbot, app)
 
 

@@ -125,3 +125,22 @@ def test_capture_button_and_shortcut_open_the_box(app, qtbot):
     assert app.quick.isVisible()
     assert app.quick.windowFlags() & Qt.WindowType.WindowStaysOnTopHint
     app.quick.cancel()
+
+
+def test_an_error_takes_a_line_of_its_own_and_never_squeezes_the_text(app, qtbot):
+    quick = app.quick
+    quick.open("remind me to call the plumber")
+    qtbot.waitExposed(quick)
+    height = quick.text.height()
+    box = quick.height()
+    quick.kind.setCurrentIndex(KINDS.index(Kind.REMINDER))
+    quick.kind.activated.emit(quick.kind.currentIndex())
+    quick.due.setText("the day after never, which is a long way to say no time at all")
+    quick._pin("due")
+    quick.save()
+    qtbot.waitUntil(lambda: quick.error.isVisible(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: quick.height() > box, timeout=WAIT_MS)   # the box grew for it
+    assert "not a time I can read" in quick.error.text()
+    assert quick.text.height() == height
+    assert quick.error.geometry().top() >= quick.due.geometry().bottom()
+    quick.cancel()

@@ -45,6 +45,15 @@ def test_recurring_fires_at_next_occurrence_after_shown():
     assert remind.next_alarm(r).fire_at == T + timedelta(days=1)
 
 
+def test_a_recurring_reminder_never_shown_whose_next_days_passed_too_shows_once():
+    r = reminder(due_at=T, rrule="FREQ=DAILY")          # the app was closed (or asleep) 3 days
+    now = T + timedelta(days=3, hours=1)
+    changes, alarm = remind.notified(r, now)
+    assert alarm.due_at == T + timedelta(days=3) and changes["due_at"] == remind.iso(T + timedelta(days=3))
+    after = reminder(**{**r.attrs, **{k: v for k, v in changes.items() if v is not None}})
+    assert remind.next_alarm(after).fire_at == T + timedelta(days=4)   # not the 2nd day, again
+
+
 def test_inactive_or_dateless_or_other_kinds_never_fire():
     assert remind.next_alarm(reminder()) is None
     done = reminder(due_at=T)

@@ -162,10 +162,7 @@ def test_missed_reminders_appear_once_as_n_missed(qtbot, embedded_memory, clock)
 
 def test_without_a_notification_server_the_banner_shows_done_and_snooze(app, embedded_memory, clock, qtbot):
     """The chain falls back to the window's banner (no D-Bus server, no tray)."""
-    chain = Notifications(None, None, app.banner)
-    app.notifier.action.disconnect(app.on_action)
-    app.notifier = chain
-    chain.action.connect(app.on_action)
+    app.notices.use(Notifications(None, None, app.banner))
     rem = embedded_memory.capture("feed the cat", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
     planned(qtbot, app)
     fire(qtbot, app)
@@ -199,3 +196,88 @@ def test_clicking_a_notification_opens_the_reminder(app, embedded_memory, clock,
     notifier.answer(str(rem.id), action)
     qtbot.waitUntil(lambda: app.window.isVisible() and app.window.detail.current_id == str(rem.id),
                     timeout=WAIT_MS)
+
+
+# -- sleep, clock and time-zone changes (the fake clock stands for the wall clock) -----------------
+
+def woke(qtbot, app) -> None:
+    """What the scheduler's timer does on every wake: look at the clocks, then fire what is due."""
+    app.scheduler.watch()
+    settle(qtbot, app)
+    fire(qtbot, app)
+
+
+def test_a_reminder_due_while_the_machine_slept_fires_once_on_waking(app, embedded_memory, clock,
+                                                                    notifier, qtbot):
+    one = embedded_memory.capture("call the dentist", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now() + timedelta(hours=1))})
+    daily = embedded_memory.capture("take the pills", kind="reminder",
+                                    attrs={"due_at": remind.iso(clock.now() + timedelta(hours=2)),
+                                           "rrule": "FREQ=DAILY"})
+    planned(qtbot, app)
+    clock.advance(days=3)            # the lid was closed: the monotonic clock stood still
+    app.scheduler.watch()            # the first wake after it: the jump is noticed
+    qtbot.waitUntil(lambda: sorted(notifier.keys()) == sorted([str(one.id), str(daily.id)]),
+                    timeout=WAIT_MS)
+    for _ in range(3):               # and nothing fires twice after it
+        woke(qtbot, app)
+    assert sorted(notifier.keys()) == sorted([str(one.id), str(daily.id)])
+    # three missed days of a daily reminder are one notice; the next day's comes on time
+    clock.advance(days=1)
+    woke(qtbot, app)
+    assert notifier.keys().count(str(daily.id)) == 2
+
+
+def test_a_clock_set_back_neither_loses_nor_doubles(app, embedded_memory, clock, notifier, qtbot):
+    rem = embedded_memory.capture("stretch", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    later = embedded_memory.capture("walk", kind="reminder",
+                                    attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=30))})
+    planned(qtbot, app)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]
+    clock.advance(hours=-1)          # the clock is set back an hour
+    woke(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]          # not again
+    clock.advance(minutes=91)        # past the other one's time on the new clock
+    woke(qtbot, app)
+    assert notifier.keys() == [str(rem.id), str(later.id)]
+    clock.advance(hours=1)
+    woke(qtbot, app)
+    assert notifier.keys() == [str(rem.id), str(later.id)]
+
+
+def test_a_time_zone_change_neither_loses_nor_doubles(app, embedded_memory, clock, notifier, qtbot,
+                                                       monkeypatch):
+    import time  # noqa: PLC0415
+
+    monkeypatch.setenv("TZ", "Europe/Lisbon")
+    time.tzset()
+    remind.reload_local_zone()
+    app.scheduler.watch()            # (the zone this test starts in)
+    daily = embedded_memory.capture("water the plants", kind="reminder",
+                                    attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=DAILY"})
+    once = embedded_memory.capture("pick up the parcel", kind="reminder",
+                                   attrs={"due_at": remind.iso(clock.now() + timedelta(hours=6))})
+    planned(qtbot, app)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(daily.id)]
+    try:
+        monkeypatch.setenv("TZ", "America/New_York")  # the person flew west
+        replans = []
+        monkeypatch.setattr(app.scheduler, "replan",
+                            lambda _o=app.scheduler.replan: (replans.append(1), _o())[1])
+        woke(qtbot, app)
+        assert replans, "the new time zone was not noticed"
+        assert notifier.keys() == [str(daily.id)]
+        clock.advance(hours=6, seconds=1)             # the parcel: at its instant, once
+        woke(qtbot, app)
+        woke(qtbot, app)
+        assert notifier.keys() == [str(daily.id), str(once.id)]
+        clock.advance(hours=24)                       # the daily one comes again, once
+        woke(qtbot, app)
+        woke(qtbot, app)
+        assert notifier.keys().count(str(daily.id)) == 2
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+        remind.reload_local_zone()

@@ -150,29 +150,29 @@ def test_link_by_search_then_close_the_link(app, embedded_memory, qtbot):
     ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
     open_detail(qtbot, app, trip)
     detail = app.window.detail
-    detail.link_relation.setCurrentIndex(detail.link_relation.findData(Relation.CONCERNS.value))
-    detail.link_search.setFocus()
-    qtbot.keyClicks(detail.link_search, "Lopes")
-    qtbot.waitUntil(lambda: detail.candidates.isVisible() and detail.candidates.count() >= 1
-                    and detail.candidates.currentItem() is not None, timeout=WAIT_MS)
-    assert detail.candidates.currentItem().data(Qt.ItemDataRole.UserRole) == str(ana.id)
-    qtbot.keyClick(detail.link_search, Qt.Key.Key_Return)
+    detail.linker.link_relation.setCurrentIndex(detail.linker.link_relation.findData(Relation.CONCERNS.value))
+    detail.linker.link_search.setFocus()
+    qtbot.keyClicks(detail.linker.link_search, "Lopes")
+    qtbot.waitUntil(lambda: detail.linker.candidates.isVisible() and detail.linker.candidates.count() >= 1
+                    and detail.linker.candidates.currentItem() is not None, timeout=WAIT_MS)
+    assert detail.linker.candidates.currentItem().data(Qt.ItemDataRole.UserRole) == str(ana.id)
+    qtbot.keyClick(detail.linker.link_search, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: any(e.relation is Relation.CONCERNS and e.other(trip.id) == ana.id
                                 for e in embedded_memory.edges(trip.id, open_only=True)), timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: detail.links.count() == 1
-                    and detail.links.item(0).data(Qt.ItemDataRole.UserRole) is not None, timeout=WAIT_MS)
-    assert "Ana Lopes" in detail.links.item(0).text()
+    qtbot.waitUntil(lambda: detail.linker.links.count() == 1
+                    and detail.linker.links.item(0).data(Qt.ItemDataRole.UserRole) is not None, timeout=WAIT_MS)
+    assert "Ana Lopes" in detail.linker.links.item(0).text()
     # open the linked neuron from the list, come back, close the link
-    detail.links.setCurrentRow(0)
-    qtbot.mouseClick(detail.open_link_button, Qt.MouseButton.LeftButton)
+    detail.linker.links.setCurrentRow(0)
+    qtbot.mouseClick(detail.linker.open_link_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: detail.current_id == str(ana.id), timeout=WAIT_MS)
     open_detail(qtbot, app, trip)
-    detail.links.setCurrentRow(0)
-    qtbot.mouseClick(detail.close_link_button, Qt.MouseButton.LeftButton)
+    detail.linker.links.setCurrentRow(0)
+    qtbot.mouseClick(detail.linker.close_link_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not embedded_memory.edges(trip.id, open_only=True), timeout=WAIT_MS)
     closed = embedded_memory.edges(trip.id)
     assert len(closed) == 1 and closed[0].valid_to is not None  # kept, dated
-    qtbot.waitUntil(lambda: "1 closed" in detail.links_title.text(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "1 closed" in detail.linker.links_title.text(), timeout=WAIT_MS)
 
 
 def test_done_archive_trash_restore_buttons(app, embedded_memory, qtbot):
@@ -286,3 +286,49 @@ def test_rebuilding_the_index_shows_progress(app, embedded_memory, qtbot):
     qtbot.waitUntil(lambda: app.window.reindex_action.isEnabled(), timeout=120_000)
     assert seen and seen[-1][0] == "Indexing" and seen[-1][1] == seen[-1][2] > 0
     assert "Search index rebuilt" in app.window.status_text.text()
+    assert not app.window.progress.isVisible()
+
+
+class Loads:
+    """Counts what the window loads again after a change."""
+
+    def __init__(self, window, monkeypatch):
+        self.calls: list[str] = []
+        for name, target in (("list", window), ("counts", window), ("detail", window.detail)):
+            method = {"list": "load_section", "counts": "load_counts", "detail": "reload"}[name]
+            original = getattr(target, method)
+            monkeypatch.setattr(target, method,
+                                lambda *a, _o=original, _n=name, **k: (self.calls.append(_n), _o(*a, **k))[1])
+
+    def after(self, qtbot, app, fn) -> list[str]:
+        settle(qtbot, app)
+        self.calls.clear()
+        applied = app.window.changes_applied
+        fn()
+        qtbot.waitUntil(lambda: app.window.changes_applied > applied, timeout=WAIT_MS)
+        settle(qtbot, app)
+        return sorted(set(self.calls))
+
+
+def test_each_view_loads_again_only_what_a_change_touches(app, embedded_memory, clock, qtbot, monkeypatch):
+    window = app.window
+    note = embedded_memory.capture("a note on the side", kind="note")
+    window.show_section("upcoming", by_person=True)
+    settle(qtbot, app)
+    loads = Loads(window, monkeypatch)
+    # a note elsewhere: Upcoming does not list notes; the total in the status bar changes
+    assert loads.after(qtbot, app, lambda: embedded_memory.capture("another note", kind="note")) == ["counts"]
+    # a reminder: the list and the counts
+    rem = embedded_memory.capture("book the boiler service", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now() + timedelta(days=2))})
+    wait_rows(qtbot, window, lambda ids: str(rem.id) in ids)
+    open_detail(qtbot, app, note)
+    # the note shown in the detail pane, edited by another program: only the pane
+    assert loads.after(qtbot, app, lambda: embedded_memory.edit(note.id, text="a note, edited")) == ["detail"]
+    assert window.detail.body.toPlainText() == "a note, edited"
+    # a link between two things nobody shows: nothing
+    made = []
+    assert loads.after(qtbot, app, lambda: made.extend(embedded_memory.capture(f"{n} thing", kind="note")
+                                                       for n in "xy")) == ["counts"]
+    x, y = made
+    assert loads.after(qtbot, app, lambda: embedded_memory.link(x.id, y.id)) == []

@@ -183,6 +183,25 @@ def test_bundle_runs_with_no_python_node_or_network_on_an_empty_data_dir(bundle,
 
 
 @pytest.mark.slow
+def test_bundle_imports_and_exports_vcard_ics_and_markdown(bundle, bare_env, offline, tmp_path):
+    """The parsers and the data they load by name at run time (phone metadata, time zones) are in."""
+    files = ROOT / "tests" / "core" / "interop_files"
+    data = tmp_path / "data"
+
+    def neurons(*args: str) -> dict:
+        return json.loads(run_bundled(bundle, "neurons", "--data-dir", str(data), *args, "--json",
+                                      env={**bare_env, "NEURONS_PHONE_REGION": "PT"}, prefix=offline).stdout)
+
+    assert neurons("import", str(files / "android21.vcf"))["created"] == 2
+    assert neurons("import", str(files / "thunderbird.ics"))["created"] == 2
+    contacts = neurons("list", "--kind", "contact")
+    assert "+351912345679" in {p for c in contacts for p in c["attrs"].get("phones", [])}
+    assert neurons("export", f"{tmp_path}/cal/", "--format", "ics")["files"] == 2
+    assert b"BEGIN:VTIMEZONE\r\nTZID:Europe/Lisbon" in (tmp_path / "cal" / "tb-choir-practice.ics").read_bytes()
+    assert neurons("export", str(tmp_path / "vault"), "--format", "markdown")["files"] == 4
+
+
+@pytest.mark.slow
 def test_bundle_opens_a_data_dir_made_by_the_developer_install(bundle, bare_env, offline, tmp_path):
     data = tmp_path / "dev-data"
     made = run_cli("capture", "The dentist moved to Rua Augusta 12", data_dir=data)

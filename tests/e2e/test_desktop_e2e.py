@@ -56,7 +56,9 @@ class Desktop:
         run.mkdir(mode=0o700)
         self.env = {k: v for k, v in os.environ.items()
                     if k not in ("DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY")}
-        self.env.update(XDG_RUNTIME_DIR=str(run), QT_QPA_PLATFORM="xcb", NO_AT_BRIDGE="1")
+        # (preferences and window state of a session of its own, never the person's)
+        self.env.update(XDG_RUNTIME_DIR=str(run), XDG_CONFIG_HOME=str(tmp / "config"),
+                        QT_QPA_PLATFORM="xcb", NO_AT_BRIDGE="1")
 
     def spawn(self, name: str, args: list[str], **kw) -> subprocess.Popen:
         log = self.tmp / f"{name}.log"

@@ -1,0 +1,402 @@
+"""An import, planned against what the memory holds, then written in one transaction.
+
+Each item of a file (a card, a task, a Markdown file) is planned on its own: it creates, updates or
+leaves a neuron unchanged, or it is skipped with the reason (nothing of a skipped item is kept).
+Matching, so a re-import never duplicates:
+
+- contacts: the card's UID (or the neuron id an export wrote as UID), then an email, then a phone
+  number in E.164 when the names agree too (a shared landline is not one person); two cards that
+  both have UIDs, different ones, are two people even when they share an address.
+- reminders: the UID (or the neuron id an export wrote).
+- Markdown: the neuron id of the front matter; a hand-written note by its path in the vault.
+
+A changed contact is updated in place; the values it loses are kept in an archived note that the
+contact `supersedes`, so they stay findable. Each birthday is a yearly reminder that `concerns`
+its contact; 29 February repeats on the last day of February (the 28th in common years, the day
+people who were born on it usually celebrate, before the month is out).
+"""
+
+from __future__ import annotations
+
+import calendar
+import uuid
+from contextlib import contextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from rapidfuzz import fuzz
+
+from core import remind
+from core.interop import phones
+from core.interop.report import ImportRefused, Report, Skip
+from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
+from core.validate import clean_attrs, clean_text
+
+if TYPE_CHECKING:
+    from core.memory import Memory
+
+# A phone number alone matches a contact when the names are at least this alike (rapidfuzz
+# token-set ratio): "Ana Silva" and "Ana M. Silva" are, "Ana Silva" and "João Silva" are not.
+PHONE_MATCH_NAME_RATIO = 70
+# Contact attrs a card sets (a card matched by UID is their source: a field it no longer has goes).
+CARD_FIELDS = ("name", "n", "aliases", "phones", "phone_labels", "emails", "email_labels",
+               "addresses", "org", "org_units", "job_title", "role", "note", "tags", "urls", "photo",
+               "birthday", "anniversary", "uid", "vcard_extra")
+# What a superseded note calls a field it keeps.
+SUPERSEDED_NAMES = {"name": "name", "aliases": "nickname", "phones": "phone", "emails": "email",
+                    "addresses": "address", "org": "organisation", "job_title": "job title",
+                    "role": "role", "birthday": "birthday", "anniversary": "anniversary",
+                    "note": "note", "urls": "web page"}
+# State that reminders gather as they fire; a re-import keeps it.
+RUNTIME = ("notified_at", "snoozed_until", "done_at")
+SERIES_FIELDS = ("dtstart", "rrule", "exdates", "rdates", "tz", "floating", "all_day")
+MEANING_FIELDS = ("floating", "all_day", "alarm_offsets", "priority", "tags", "location",
+                  "duration_seconds", "ical_component", "ical_extra")
+BIRTHDAY_AT = (9, 0)  # birthdays remind at 09:00 on the day, local time
+DERIVED_IMPORT = "import"
+
+
+class Plan:
+    def __init__(self, memory: Memory, fmt: str, now: datetime | None = None,
+                 region: str | None = None):
+        self.memory, self.now = memory, now or remind.utcnow()
+        self.region = region if region is not None else phones.default_region()
+        self.report = Report(fmt)
+        neurons, edges = memory.snapshot()
+        self.view: dict[uuid.UUID, Neuron] = {n.id: n for n in neurons}
+        self.edges: dict[uuid.UUID, Edge] = {e.id: e for e in edges}
+        self.open_pairs = {(frozenset((e.from_id, e.to_id)), e.relation) for e in edges if e.is_open}
+        self.created: dict[uuid.UUID, Neuron] = {}
+        self.updated: dict[uuid.UUID, Neuron] = {}
+        self.new_edges: list[Edge] = []
+        self.by_key: dict[str, uuid.UUID] = {}       # "uid:..", "email:..", "phone:..", "file:.."
+        self.birthdays: dict[uuid.UUID, uuid.UUID] = {}  # contact id -> its birthday reminder
+        for n in neurons:
+            self._index(n)
+        self._staged: list[Callable[[], None]] | None = None
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+
+    def _index(self, n: Neuron) -> None:
+        a = n.attrs
+        self.by_key.setdefault(f"id:{n.id}", n.id)
+        if a.get("uid"):
+            self.by_key[f"{n.kind.value}:uid:{a['uid']}"] = n.id
+        if a.get("file"):
+            self.by_key[f"file:{a['file']}"] = n.id
+        if n.kind is Kind.CONTACT:
+            for email in _listed(a, "emails", "email"):
+                self.by_key.setdefault(f"email:{email.lower()}", n.id)
+            for phone in _listed(a, "phones", "phone"):
+                self.by_key.setdefault(f"phone:{phones.match_key(phone, self.region)}", n.id)
+        if n.kind is Kind.REMINDER and a.get("birthday_of"):
+            try:
+                self.birthdays[uuid.UUID(str(a["birthday_of"]))] = n.id
+            except ValueError:  # edited by hand into something else: then it is no one's birthday
+                pass
+
+    @contextmanager
+    def item(self, label: str) -> Iterator[None]:
+        """Plan one item: everything it puts is kept, or (on a Skip or bad input) none of it."""
+        self._staged = []
+        try:
+            yield
+        except Skip as exc:
+            self.report.skip(exc.item, exc.why)
+        except InvalidInput as exc:
+            self.report.skip(label, str(exc))
+        else:
+            for apply in self._staged:
+                apply()
+        finally:
+            self._staged = None
+
+    def put(self, neuron: Neuron) -> Neuron:
+        """Plan a neuron as it should be after the import (new, or an update of one by id)."""
+        clean_text(neuron.body, what="the text")
+        clean_attrs(neuron.attrs)
+
+        def apply() -> None:
+            target = self.created if neuron.id in self.created or neuron.id not in self.view else self.updated
+            target[neuron.id] = neuron
+            self.view[neuron.id] = neuron
+            self._index(neuron)
+
+        self._stage(apply)
+        return neuron
+
+    def link(self, a: uuid.UUID, b: uuid.UUID, relation: Relation, *, how: str = "",
+             edge: Edge | None = None) -> None:
+        """Plan a new link a -> b (none when an open one of that type joins them), or `edge`
+        exactly as a file gives it."""
+        if edge is None:
+            if a == b or self.open_edge(a, b, relation):
+                return
+            edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=relation,
+                        valid_from=self.now, derived_by=how)
+
+        def apply() -> None:
+            self.new_edges.append(edge)
+            self.edges[edge.id] = edge
+            if edge.is_open:
+                self.open_pairs.add((frozenset((edge.from_id, edge.to_id)), edge.relation))
+
+        self._stage(apply)
+
+    def _stage(self, apply: Callable[[], None]) -> None:
+        if self._staged is None:
+            apply()
+        else:
+            self._staged.append(apply)
+
+    def open_edge(self, a: uuid.UUID, b: uuid.UUID, relation: Relation) -> bool:
+        return (frozenset((a, b)), relation) in self.open_pairs
+
+    def find(self, *keys: str) -> Neuron | None:
+        for key in keys:
+            nid = self.by_key.get(key)
+            if nid is not None:
+                return self.view[nid]
+        return None
+
+    def commit(self, all_or_nothing: bool = False) -> Report:
+        """Write what was planned (one transaction); with all_or_nothing, any skip writes nothing."""
+        if all_or_nothing and self.report.skipped:
+            raise ImportRefused(self.report)
+        self.memory.apply_import(list(self.created.values()), list(self.updated.values()),
+                                 self.new_edges)
+        return self.report
+
+    # -- contacts ------------------------------------------------------------------------------
+
+    def contact(self, label: str, attrs: dict[str, Any]) -> None:
+        """A card: create the contact, update the one it matches, or leave it unchanged; then
+        its birthday reminder."""
+        existing = self._match_contact(attrs)
+        how = f"{DERIVED_IMPORT}:vcard"
+        if existing is not None and str(attrs.get("uid", "")).removeprefix("urn:uuid:") == str(existing.id):
+            attrs = {k: v for k, v in attrs.items() if k != "uid"}  # our own export named it by id
+        if existing is None:
+            contact = self.put(Neuron(id=uuid.uuid4(), kind=Kind.CONTACT, body=contact_body(attrs),
+                                      attrs=attrs, created_at=self.now, updated_at=self.now))
+            outcome = "created"
+        else:
+            by_uid = bool(existing.attrs.get("uid")) and existing.attrs.get("uid") == attrs.get("uid")
+            merged = dict(existing.attrs)
+            if by_uid:
+                for key in CARD_FIELDS:
+                    merged.pop(key, None)
+            merged.update(attrs)
+            body = contact_body(merged) if existing.attrs.get("uid") or not existing.body.strip() else existing.body
+            contact = existing
+            outcome = "unchanged"
+            if merged != existing.attrs or body != existing.body:
+                contact = self.put(Neuron(id=existing.id, kind=Kind.CONTACT, body=body, attrs=merged,
+                                          state=existing.state, created_at=existing.created_at,
+                                          updated_at=existing.updated_at))
+                self._supersede(existing, merged, how)
+                outcome = "updated"
+        if self._birthday(contact, how) and outcome == "unchanged":
+            outcome = "updated"
+        self.report.count(outcome)
+
+    def _match_contact(self, attrs: dict[str, Any]) -> Neuron | None:
+        uid = str(attrs.get("uid") or "")
+        if uid:
+            found = self.find(f"contact:uid:{uid}", f"id:{uid.removeprefix('urn:uuid:')}")
+            if found is not None and found.kind is Kind.CONTACT:
+                return found
+        def other_card(found: Neuron) -> bool:  # two cards with their own UIDs are two people
+            return bool(uid and found.attrs.get("uid") and found.attrs["uid"] != uid)
+
+        for email in attrs.get("emails") or []:
+            found = self.find(f"email:{email.lower()}")
+            if found is not None and not other_card(found):
+                return found
+        for phone in attrs.get("phones") or []:
+            found = self.find(f"phone:{phones.match_key(phone, self.region)}")
+            if found is not None and not other_card(found) and _same_name(found.attrs.get("name"), attrs.get("name")):
+                return found
+        return None
+
+    def _supersede(self, old: Neuron, new_attrs: dict[str, Any], how: str) -> None:
+        """Keep what a contact loses in an archived note it supersedes."""
+        lost: dict[str, Any] = {}
+        for key in SUPERSEDED_NAMES:
+            before, after = old.attrs.get(key), new_attrs.get(key)
+            if not before or before == after:
+                continue
+            if isinstance(before, list):
+                if key == "phones":
+                    kept = {phones.match_key(p, self.region) for p in after or []}
+                    gone = [p for p in before if phones.match_key(str(p), self.region) not in kept]
+                else:
+                    gone = [v for v in before if v not in (after or [])]
+                if gone:
+                    lost[key] = gone
+            else:
+                lost[key] = before
+        if not lost:
+            return
+        name = old.attrs.get("name") or old.title
+        parts = [f"{SUPERSEDED_NAMES[k]} {_shown(v)}" for k, v in lost.items()]
+        note = self.put(Neuron(
+            id=uuid.uuid4(), kind=Kind.NOTE, state=State.ARCHIVED,
+            body=f"{name}, until {self.now:%Y-%m-%d}: " + "; ".join(parts),
+            attrs={"superseded": lost, "contact": str(old.id)}, created_at=self.now,
+            updated_at=self.now))
+        self.link(old.id, note.id, Relation.SUPERSEDES, how=how)
+
+    def _birthday(self, contact: Neuron, how: str) -> bool:
+        """Create or move the contact's yearly birthday reminder; True when it changed one."""
+        day = contact.attrs.get("birthday")
+        if not day:
+            return False
+        year, month, dom = _birthday_parts(str(day))
+        name = contact.attrs.get("name") or contact.title
+        title = f"{name}'s birthday"
+        rule = f"FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={-1 if (month, dom) == (2, 29) else dom}"
+        existing_id = self.birthdays.get(contact.id)
+        existing = self.view.get(existing_id) if existing_id else None
+        body = title + (f" (born {year})" if year else "")
+        if existing is not None and existing.attrs.get("rrule") == rule and existing.body == body:
+            return False
+        due = next_birthday(month, dom, self.now)
+        attrs = {**(existing.attrs if existing else {}), "title": title,
+                 "birthday_of": str(contact.id), "due_at": due.isoformat(), "rrule": rule,
+                 "all_day": True}
+        for key in ("notified_at", "snoozed_until"):
+            attrs.pop(key, None)
+        if existing is not None:
+            self.put(Neuron(id=existing.id, kind=Kind.REMINDER, body=body, attrs=attrs,
+                            state=existing.state, created_at=existing.created_at,
+                            updated_at=existing.updated_at))
+            return True
+        reminder = self.put(Neuron(id=uuid.uuid4(), kind=Kind.REMINDER, body=body, attrs=attrs,
+                                   created_at=self.now, updated_at=self.now))
+        self.link(reminder.id, contact.id, Relation.CONCERNS, how=f"{DERIVED_IMPORT}:birthday")
+        return True
+
+    # -- reminders -----------------------------------------------------------------------------
+
+    def reminder(self, uid: str, body: str, attrs: dict[str, Any], state: State) -> None:
+        existing = self.find(f"reminder:uid:{uid}", f"id:{uid}")
+        if existing is not None and existing.kind is not Kind.REMINDER:
+            existing = None
+        if existing is None:
+            self.put(Neuron(id=uuid.uuid4(), kind=Kind.REMINDER, body=body, attrs=attrs, state=state,
+                            created_at=self.now, updated_at=self.now))
+            self.report.count("created")
+            return
+        if existing.attrs.get("uid") != uid:
+            attrs = {k: v for k, v in attrs.items() if k != "uid"}  # our own export named it by id
+        if _meaning(existing.attrs) == _meaning(attrs) and existing.body == body and existing.state is state:
+            self.report.count("unchanged")
+            return
+        merged = dict(attrs)
+        if all(existing.attrs.get(k) == attrs.get(k) for k in SERIES_FIELDS) and "dtstart" in attrs:
+            for key in ("due_at", *RUNTIME):  # the same series: keep where it has got to
+                if key in existing.attrs:
+                    merged[key] = existing.attrs[key]
+        self.put(Neuron(id=existing.id, kind=Kind.REMINDER, body=body, attrs=merged, state=state,
+                        created_at=existing.created_at, updated_at=existing.updated_at))
+        self.report.count("updated")
+
+    # -- whole neurons (the Markdown vault) ----------------------------------------------------
+
+    def neuron(self, neuron: Neuron) -> None:
+        """A neuron with its own id (written by an export): created as it was, or updated."""
+        existing = self.view.get(neuron.id)
+        if existing is None:
+            self.put(neuron)
+            self.report.count("created")
+        elif (existing.kind, existing.body, existing.attrs, existing.state) == (
+                neuron.kind, neuron.body, neuron.attrs, neuron.state):
+            self.report.count("unchanged")
+        elif existing.kind is not neuron.kind:
+            raise InvalidInput(f"it is a {neuron.kind.value} here but a {existing.kind.value} in the memory")
+        else:
+            self.put(Neuron(id=existing.id, kind=existing.kind, body=neuron.body, attrs=neuron.attrs,
+                            state=neuron.state, created_at=existing.created_at,
+                            updated_at=existing.updated_at))
+            self.report.count("updated")
+
+    def note(self, key: str, body: str, attrs: dict[str, Any], created_at: datetime | None) -> Neuron:
+        """A hand-written note, found again by `key` (its path in the vault)."""
+        existing = self.find(f"file:{key}")
+        attrs = {**attrs, "file": key}
+        if existing is None:
+            self.report.count("created")
+            return self.put(Neuron(id=uuid.uuid4(), kind=Kind.NOTE, body=body, attrs=attrs,
+                                   created_at=created_at or self.now, updated_at=self.now))
+        if existing.body == body and existing.attrs == {**existing.attrs, **attrs}:
+            self.report.count("unchanged")
+            return existing
+        self.report.count("updated")
+        return self.put(Neuron(id=existing.id, kind=existing.kind, body=body,
+                               attrs={**existing.attrs, **attrs}, state=existing.state,
+                               created_at=existing.created_at, updated_at=existing.updated_at))
+
+
+def contact_body(attrs: dict[str, Any]) -> str:
+    """The text of an imported contact: its name, where it works, its note."""
+    lines = [str(attrs.get("name") or "")]
+    work = " · ".join(str(attrs[k]) for k in ("org", "job_title") if attrs.get(k))
+    if work:
+        lines.append(work)
+    if attrs.get("note"):
+        lines.append(str(attrs["note"]))
+    return "\n".join(lines)
+
+
+def _listed(attrs: dict[str, Any], plural: str, single: str) -> list[str]:
+    values = attrs.get(plural) or attrs.get(single) or []
+    return [str(v) for v in (values if isinstance(values, list) else [values]) if v]
+
+
+def _same_name(a: Any, b: Any) -> bool:
+    if not a or not b:
+        return True
+    return fuzz.token_set_ratio(str(a).lower(), str(b).lower()) >= PHONE_MATCH_NAME_RATIO
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_shown(v) for v in value)
+    if isinstance(value, dict):
+        return " ".join(str(v) for k, v in value.items() if k != "label")
+    return str(value)
+
+
+def next_birthday(month: int, day: int, now: datetime) -> datetime:
+    """The first BIRTHDAY_AT on that day (29 February: the last day of February) after `now`."""
+    zone = remind.local_zone()
+    year = now.astimezone(zone).year
+    while True:
+        last = calendar.monthrange(year, month)[1]
+        when = datetime(year, month, min(day, last), *BIRTHDAY_AT, tzinfo=zone)
+        if when > now:
+            return when
+        year += 1
+
+
+def _birthday_parts(day: str) -> tuple[int | None, int, int]:
+    if day.startswith("--"):
+        month, dom = day[2:].split("-")
+        return None, int(month), int(dom)
+    year, month, dom = day.split("-")
+    return int(year), int(month), int(dom)
+
+
+def _meaning(attrs: dict[str, Any]) -> dict[str, Any]:
+    """What a calendar says about a reminder, however it is written (not what firing it has done
+    since): its start as an instant, its rule, zone and exceptions, the rest as stored."""
+    start = attrs.get("dtstart") or attrs.get("due_at")
+    out = {k: attrs.get(k) for k in MEANING_FIELDS}
+    out["start"] = remind.parse_time(start) if start else None
+    out["rrule"] = remind.rule_text(attrs["rrule"]) if attrs.get("rrule") else None
+    for key in ("exdates", "rdates"):
+        out[key] = sorted(remind.parse_time(v) for v in attrs.get(key) or [])
+    zone = attrs.get("tz") or (None if attrs.get("floating") else remind.local_zone_name())
+    out["tz"] = "UTC" if zone in remind.UTC_NAMES else zone
+    return out

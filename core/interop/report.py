@@ -1,0 +1,52 @@
+"""What an import did: counts per outcome and every skipped item with the reason (the `--json`
+contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]})."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.model import InvalidInput
+
+
+class Skip(Exception):
+    """One item of a file cannot be imported; the others still are."""
+
+    def __init__(self, item: str, why: str):
+        super().__init__(f"{item}: {why}")
+        self.item, self.why = item, why
+
+
+class ImportRefused(InvalidInput):
+    """--all-or-nothing and some item was skipped: nothing was imported."""
+
+    def __init__(self, report: Report):
+        first = report.skipped[0]
+        more = f" (and {len(report.skipped) - 1} more)" if len(report.skipped) > 1 else ""
+        super().__init__(f"nothing was imported: {first['item']}: {first['why']}{more}")
+        self.report = report
+
+
+@dataclass
+class Report:
+    format: str
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: list[dict[str, str]] = field(default_factory=list)
+
+    def skip(self, item: str, why: str) -> None:
+        self.skipped.append({"item": item, "why": why})
+
+    def count(self, outcome: str) -> None:
+        setattr(self, outcome, getattr(self, outcome) + 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": self.format, "created": self.created, "updated": self.updated,
+                "unchanged": self.unchanged, "skipped": list(self.skipped)}
+
+    def text(self) -> str:
+        lines = [f"{self.format}: {self.created} created, {self.updated} updated, "
+                 f"{self.unchanged} unchanged, {len(self.skipped)} skipped"]
+        lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
+        return "\n".join(lines)

@@ -1,0 +1,500 @@
+"""vCard 2.1, 3.0 and 4.0 in, 4.0 (or 3.0) out: contacts as Google, Apple, Android, Thunderbird/
+CardBook and Nextcloud write them.
+
+A reader of our own (vobject writes 3.0 only and misreads 2.1 quoted-printable soft breaks): bytes
+are split into cards, unfolded (RFC 6350 folding and 2.1 soft line breaks), each line decoded by
+its CHARSET/ENCODING, then the properties Neurons models become contact attrs (see `to_attrs`);
+the others are kept verbatim in attrs["vcard_extra"] and written back on export.
+"""
+
+from __future__ import annotations
+
+import quopri
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Iterable
+
+from core.interop import phones
+from core.interop.report import Skip
+
+VERSIONS = ("4.0", "3.0")
+FOLD_AT = 75  # octets per line, RFC 6350 3.2
+# vCard TYPE values (RFC 6350 and 2426); any other label is written as an Apple X-ABLabel group.
+STANDARD_TYPES = frozenset("""home work pref voice fax cell video pager textphone text msg bbs
+    modem car isdn pcs internet x400 dom intl postal parcel other main iphone""".split())
+# Apple's built-in labels, as the TYPE they stand for.
+APPLE_LABELS = {"mobile": "cell", "home": "home", "work": "work", "homefax": "home,fax",
+                "workfax": "work,fax", "pager": "pager", "main": "main", "other": "other",
+                "iphone": "iphone", "otherfax": "fax"}
+# Properties read into attrs (everything else is kept verbatim); X-ABLABEL only with one of them.
+MODELED = frozenset("""BEGIN END VERSION FN N NICKNAME TEL EMAIL ADR ORG TITLE ROLE NOTE CATEGORIES
+    PHOTO URL BDAY ANNIVERSARY X-ANNIVERSARY UID PRODID REV""".split())
+ADR_PARTS = ("po_box", "extended", "street", "locality", "region", "code", "country")
+N_PARTS = ("family", "given", "additional", "prefix", "suffix")
+_APPLE_LABEL = re.compile(r"^_\$!<(.*)>!\$_$")
+_DATE = re.compile(r"^(?:(\d{4})|--)-?(\d{2})-?(\d{2})(?:T.*)?$")
+
+
+class CardError(ValueError):
+    """A line of a card cannot be read (the card is then skipped, named)."""
+
+
+@dataclass
+class Prop:
+    group: str | None
+    name: str                                  # upper case
+    params: dict[str, list[str]]               # upper-case names; TYPE values lower case
+    value: str                                 # decoded text, still vCard-escaped
+
+    @property
+    def types(self) -> list[str]:
+        return [t for t in self.params.get("TYPE", []) if t]
+
+
+@dataclass
+class Card:
+    line: int                                  # where it starts in the file (1-based)
+    props: list[Prop] = field(default_factory=list)
+    version: str = "3.0"
+
+    def first(self, name: str) -> Prop | None:
+        return next((p for p in self.props if p.name == name), None)
+
+    def all(self, name: str) -> list[Prop]:
+        return [p for p in self.props if p.name == name]
+
+    def describe(self) -> str:
+        """How a message names this card: its name, else an email or UID, and where it is."""
+        for name in ("FN", "N", "EMAIL", "TEL", "UID"):
+            prop = self.first(name)
+            if prop and unescape(prop.value).strip(" ;"):
+                return f"card at line {self.line} ({unescape(prop.value).strip(' ;')[:60]})"
+        return f"card at line {self.line}"
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+def split_cards(data: bytes) -> list[Card | Skip]:
+    """Every card of a file, or the reason one cannot be read (the others still are)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    raw = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    out: list[Card | Skip] = []
+    current: list[tuple[int, bytes]] | None = None
+    start = 0
+    for number, line in _logical_lines(raw):
+        upper = line.strip().upper()
+        if upper == b"BEGIN:VCARD":
+            if current is not None:
+                out.append(Skip(_name(start, current), "it has no END:VCARD before the next card"))
+            current, start = [], number
+        elif upper == b"END:VCARD":
+            if current is None:
+                continue
+            out.append(_card(start, current))
+            current = None
+        elif current is not None and line.strip():
+            current.append((number, line))
+    if current is not None:
+        out.append(Skip(_name(start, current), "it ends before END:VCARD: the file is truncated"))
+    return out
+
+
+def _name(start: int, lines: list[tuple[int, bytes]]) -> str:
+    """How a message names an unfinished card (from what can be read of it)."""
+    found = _card(start, lines)
+    return found.describe() if isinstance(found, Card) else f"card at line {start}"
+
+
+def _logical_lines(raw: list[bytes]) -> Iterable[tuple[int, bytes]]:
+    """Unfold: a line starting with a space or tab continues the previous one; so does the line
+    after a quoted-printable value ending in '=' (vCard 2.1 soft line break)."""
+    number, buf = 0, None
+    for i, line in enumerate(raw, 1):
+        if buf is not None and line[:1] in (b" ", b"\t"):
+            buf += line[1:]
+            continue
+        if buf is not None and _soft_break(buf):
+            buf = buf[:-1] + line.lstrip(b" \t")
+            continue
+        if buf is not None:
+            yield number, buf
+        number, buf = i, line
+    if buf is not None:
+        yield number, buf
+
+
+def _soft_break(line: bytes) -> bool:
+    head = line.split(b":", 1)[0].upper()
+    return line.endswith(b"=") and b"QUOTED-PRINTABLE" in head
+
+
+def _card(start: int, lines: list[tuple[int, bytes]]) -> Card | Skip:
+    card = Card(line=start)
+    for number, line in lines:
+        try:
+            card.props.append(parse_line(line))
+        except CardError as exc:
+            return Skip(card.describe(), f"line {number}: {exc}")
+    version = card.first("VERSION")
+    card.version = version.value.strip() if version else "3.0"
+    return card
+
+
+def parse_line(line: bytes) -> Prop:
+    head, sep, value = _split_unquoted(line, b":")
+    if not sep:
+        raise CardError("a line without ':' is not a vCard property")
+    parts = _split_quoted(head.decode("utf-8", "replace"), ";")
+    name = parts[0].strip()
+    group = None
+    if "." in name:
+        group, name = name.rsplit(".", 1)
+    if not re.fullmatch(r"[A-Za-z0-9-]+", name or ""):
+        raise CardError(f"{name!r} is not a property name")
+    params: dict[str, list[str]] = {}
+    for param in parts[1:]:
+        key, eq, val = param.partition("=")
+        key = key.strip().upper()
+        if not eq:  # vCard 2.1: ";CELL", ";QUOTED-PRINTABLE"
+            key, val = ("ENCODING", key) if key in ("QUOTED-PRINTABLE", "BASE64", "8BIT", "7BIT") else ("TYPE", key)
+        values = [v.strip().strip('"') for v in _split_quoted(val, ",")]
+        if key == "TYPE":
+            values = [v.lower() for v in values]
+        params.setdefault(key, []).extend(values)
+    encoding = (params.get("ENCODING") or [""])[0].upper()
+    charset = (params.get("CHARSET") or ["utf-8"])[0]
+    if encoding == "QUOTED-PRINTABLE":
+        value = quopri.decodestring(value)
+        params.pop("ENCODING")
+    try:
+        text = value.decode(charset)
+    except LookupError:
+        raise CardError(f"unknown CHARSET {charset!r}") from None
+    except UnicodeDecodeError as exc:
+        raise CardError(f"{name} is not valid {charset} (byte {exc.start + 1} of its value)") from None
+    params.pop("CHARSET", None)
+    return Prop(group, name.upper(), params, text)
+
+
+def _split_unquoted(data: bytes, sep: bytes) -> tuple[bytes, bytes, bytes]:
+    quoted = False
+    for i in range(len(data)):
+        ch = data[i:i + 1]
+        if ch == b'"':
+            quoted = not quoted
+        elif ch == sep and not quoted:
+            return data[:i], sep, data[i + 1:]
+    return data, b"", b""
+
+
+def _split_quoted(text: str, sep: str) -> list[str]:
+    """Split on `sep` outside double quotes (parameters: TYPE="cell,voice";PREF=1)."""
+    out, buf, quoted = [], [], False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        if ch == sep and not quoted:
+            out.append("".join(buf))
+            buf = []
+        else:
+            buf.append(ch)
+    out.append("".join(buf))
+    return out
+
+
+def unescape(text: str) -> str:
+    text = text.replace("\r\n", "\n")
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) in "nN" else m.group(1), text)
+
+
+def split_escaped(text: str, sep: str) -> list[str]:
+    """Split on `sep` where it is not escaped; the parts stay escaped."""
+    out, buf, i = [], [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text):
+            buf.append(text[i:i + 2])
+            i += 2
+            continue
+        if ch == sep:
+            out.append("".join(buf))
+            buf = []
+        else:
+            buf.append(ch)
+        i += 1
+    out.append("".join(buf))
+    return out
+
+
+def _components(value: str) -> list[str]:
+    return [unescape(part) for part in split_escaped(value, ";")]
+
+
+def _list(value: str) -> list[str]:
+    return [unescape(part).strip() for part in split_escaped(value, ",") if unescape(part).strip()]
+
+
+# -- a card as contact attrs -----------------------------------------------------------------------
+
+def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
+    """The contact attrs of a card (raises Skip when it has no name: neither FN nor N)."""
+    labels = {p.group.lower(): _label(unescape(p.value)) for p in card.props
+              if p.group and p.name == "X-ABLABEL"}
+    modeled_groups = {p.group.lower() for p in card.props if p.group and p.name in MODELED}
+    attrs: dict[str, Any] = {}
+    n = card.first("N")
+    if n is not None:
+        parts = dict(zip(N_PARTS, (" ".join(_list(c)) for c in split_escaped(n.value, ";"))))
+        parts = {k: v for k, v in parts.items() if v}
+        if parts:
+            attrs["n"] = parts
+    fn = card.first("FN")
+    name = unescape(fn.value).strip() if fn else ""
+    if not name and "n" in attrs:
+        name = " ".join(attrs["n"].get(k, "") for k in ("prefix", "given", "additional", "family", "suffix")).strip()
+        name = re.sub(r"\s+", " ", name)
+    if not name:
+        raise Skip(card.describe(), "it has no name (neither FN nor N)")
+    attrs["name"] = name
+    aliases = [a for p in card.all("NICKNAME") for a in _list(p.value)]
+    if aliases:
+        attrs["aliases"] = aliases
+    _labelled(attrs, "phones", "phone_labels", card.all("TEL"), labels,
+              lambda p: phones.normalise(unescape(p.value), region))
+    _labelled(attrs, "emails", "email_labels", card.all("EMAIL"), labels,
+              lambda p: unescape(p.value).strip().removeprefix("mailto:"))
+    addresses = []
+    for p in card.all("ADR"):
+        parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value)) if v.strip()}
+        label = _prop_label(p, labels)
+        if label:
+            parts["label"] = label
+        if set(parts) - {"label"}:
+            addresses.append(parts)
+    if addresses:
+        attrs["addresses"] = addresses
+    org = card.first("ORG")
+    if org is not None:
+        units = [c.strip() for c in _components(org.value)]
+        if units and units[0]:
+            attrs["org"] = units[0]
+        if [u for u in units[1:] if u]:
+            attrs["org_units"] = [u for u in units[1:] if u]
+    # a job title is "job_title": attrs["title"] is what a neuron is called in lists
+    for prop, key in (("TITLE", "job_title"), ("ROLE", "role"), ("NOTE", "note")):
+        texts = [unescape(p.value).strip() for p in card.all(prop) if unescape(p.value).strip()]
+        if texts:
+            attrs[key] = "\n\n".join(texts)
+    tags = [t for p in card.all("CATEGORIES") for t in _list(p.value)]
+    if tags:
+        attrs["tags"] = list(dict.fromkeys(tags))
+    urls = [unescape(p.value).strip() for p in card.all("URL") if p.value.strip()]
+    if urls:
+        attrs["urls"] = urls
+    photo = card.first("PHOTO")
+    if photo is not None and photo.value.strip():
+        attrs["photo"] = _photo(photo)
+    extra = [p for p in card.props if p.name not in MODELED
+             and not (p.name == "X-ABLABEL" and p.group and p.group.lower() in modeled_groups)]
+    for prop, key in (("BDAY", "birthday"), ("ANNIVERSARY", "anniversary"), ("X-ANNIVERSARY", "anniversary")):
+        for p in card.all(prop):
+            day = _date(p)
+            if day is None:
+                extra.append(p)  # "circa 1800", a text date: kept as it was
+            elif key not in attrs:
+                attrs[key] = day
+    uid = card.first("UID")
+    if uid is not None and uid.value.strip():
+        attrs["uid"] = unescape(uid.value).strip()
+    if extra:
+        attrs["vcard_extra"] = [content_line(p.group, p.name, p.params, p.value) for p in extra]
+    return attrs
+
+
+def _label(text: str) -> str:
+    match = _APPLE_LABEL.match(text.strip())
+    if match:
+        inner = match.group(1)
+        return APPLE_LABELS.get(inner.lower(), inner)
+    return text.strip()
+
+
+def _prop_label(prop: Prop, labels: dict[str, str]) -> str:
+    if prop.group and prop.group.lower() in labels:
+        return labels[prop.group.lower()]
+    types = [t for t in prop.types if t not in ("internet", "x400")]
+    return ",".join(types)
+
+
+def _labelled(attrs, key, labels_key, props: list[Prop], labels, value_of) -> None:
+    values, labelled = [], {}
+    for p in props:
+        value = value_of(p)
+        if not value or value in values:
+            continue
+        values.append(value)
+        label = _prop_label(p, labels)
+        if label:
+            labelled[value] = label
+    if values:
+        attrs[key] = values
+    if labelled:
+        attrs[labels_key] = labelled
+
+
+def _photo(prop: Prop) -> str:
+    """A URI, or inline data (2.1/3.0 ENCODING=b or BASE64) as a data: URI."""
+    value = re.sub(r"\s+", "", prop.value) if prop.params.get("ENCODING") else prop.value.strip()
+    encoding = (prop.params.get("ENCODING") or [""])[0].lower()
+    if encoding in ("b", "base64"):
+        kind = next((t for t in prop.types if t not in ("pref",)), "jpeg")
+        return f"data:image/{kind};base64,{value}"
+    return value
+
+
+def _date(prop: Prop) -> str | None:
+    """YYYY-MM-DD, or --MM-DD without a year (Apple's year 1604 with X-APPLE-OMIT-YEAR too)."""
+    match = _DATE.match(prop.value.strip())
+    if not match:
+        return None
+    year, month, day = match.group(1), int(match.group(2)), int(match.group(3))
+    omit = (prop.params.get("X-APPLE-OMIT-YEAR") or [None])[0]
+    if year and omit and year == omit:
+        year = None
+    try:
+        date(int(year) if year else 2000, month, day)  # 2000: a leap year, so --02-29 is a date
+    except ValueError:
+        return None
+    return f"{year}-{month:02d}-{day:02d}" if year else f"--{month:02d}-{day:02d}"
+
+
+# -- writing ---------------------------------------------------------------------------------------
+
+def escape(text: str) -> str:
+    return (text.replace("\\", "\\\\").replace("\r\n", "\n").replace("\n", "\\n")
+            .replace(",", "\\,").replace(";", "\\;"))
+
+
+def _param_value(value: str) -> str:
+    return f'"{value}"' if re.search(r'[;:,"]', value) else value
+
+
+def content_line(group: str | None, name: str, params: dict[str, list[str]], value: str) -> str:
+    """One unfolded line; `value` is already escaped."""
+    head = (f"{group}." if group else "") + name
+    for key, values in params.items():
+        if values:
+            head += f";{key}=" + ",".join(_param_value(v) for v in values)
+    return f"{head}:{value}"
+
+
+def fold(line: str) -> str:
+    """Lines of at most 75 octets; continuation lines start with a space; never splits a
+    UTF-8 sequence."""
+    data = line.encode("utf-8")
+    if len(data) <= FOLD_AT:
+        return line
+    out, start, limit = [], 0, FOLD_AT
+    while start < len(data):
+        end = min(start + limit, len(data))
+        while end < len(data) and (data[end] & 0xC0) == 0x80:
+            end -= 1
+        out.append(data[start:end].decode("utf-8"))
+        start, limit = end, FOLD_AT - 1
+    return "\r\n ".join(out)
+
+
+def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: str | None = None) -> str:
+    """One card (CRLF lines, folded) for a contact's attrs."""
+    if version not in VERSIONS:
+        raise ValueError(f"vCard version {version!r}: use one of {', '.join(VERSIONS)}")
+    v4 = version == "4.0"
+    lines: list[str] = []
+    extra = [str(x) for x in attrs.get("vcard_extra") or []]
+    used = {m.group(1).lower() for m in (re.match(r"([^.:;]+)\.", x) for x in extra) if m}
+    groups = (f"item{i}" for i in range(1, 10_000) if f"item{i}" not in used)
+
+    def add(name: str, value: str, params: dict[str, list[str]] | None = None, label: str = "") -> None:
+        params = dict(params or {})
+        group = None
+        if label:
+            types = [t.strip() for t in label.split(",") if t.strip()]
+            if all(t.lower() in STANDARD_TYPES for t in types):
+                params["TYPE"] = [t.lower() if v4 else t.upper() for t in types]
+            else:
+                group = next(groups)
+        lines.append(content_line(group, name, params, value))
+        if group:
+            lines.append(content_line(group, "X-ABLabel", {}, escape(label)))
+
+    lines.append(f"VERSION:{version}")
+    lines.append("PRODID:-//Neurons//Neurons//EN")
+    lines.append(f"UID:{uid}")
+    name = str(attrs.get("name") or "")
+    lines.append(f"FN:{escape(name)}")
+    n = attrs.get("n") if isinstance(attrs.get("n"), dict) else None
+    if n is None and not v4:  # 3.0 requires N: the last word of the name as the family name
+        words = name.split()
+        n = {"family": words[-1], "given": " ".join(words[:-1])} if len(words) > 1 else {"given": name}
+    if n is not None:
+        lines.append("N:" + ";".join(escape(str(n.get(k, ""))) for k in N_PARTS))
+    if attrs.get("aliases"):
+        lines.append("NICKNAME:" + ",".join(escape(str(a)) for a in attrs["aliases"]))
+    phone_labels = attrs.get("phone_labels") or {}
+    region = phones.default_region()
+    for phone in _strings(attrs.get("phones") or attrs.get("phone")):
+        label = str(phone_labels.get(phone, ""))
+        number = phones.e164(phone, region)  # a number typed "912 345 678" goes out as +351912345678
+        if number and v4:
+            add("TEL", f"tel:{number}", {"VALUE": ["uri"]}, label)
+        else:
+            add("TEL", escape(number or phone), None, label)
+    email_labels = attrs.get("email_labels") or {}
+    for email in _strings(attrs.get("emails") or attrs.get("email")):
+        add("EMAIL", escape(email), None, str(email_labels.get(email, "")))
+    for adr in attrs.get("addresses") or []:
+        if isinstance(adr, dict):
+            add("ADR", ";".join(escape(str(adr.get(k, ""))) for k in ADR_PARTS), None,
+                str(adr.get("label", "")))
+    if attrs.get("org") or attrs.get("org_units"):
+        lines.append("ORG:" + ";".join(escape(str(u)) for u in [attrs.get("org", ""), *(attrs.get("org_units") or [])]))
+    for key, prop in (("job_title", "TITLE"), ("role", "ROLE"), ("note", "NOTE")):
+        if attrs.get(key):
+            lines.append(f"{prop}:{escape(str(attrs[key]))}")
+    for key, prop in (("birthday", "BDAY"), ("anniversary", "ANNIVERSARY" if v4 else "X-ANNIVERSARY")):
+        if attrs.get(key):
+            lines.append(f"{prop}:{_write_date(str(attrs[key]), v4)}")
+    if attrs.get("tags"):
+        lines.append("CATEGORIES:" + ",".join(escape(str(t)) for t in _strings(attrs["tags"])))
+    for url in _strings(attrs.get("urls")):
+        lines.append(f"URL:{url}")
+    if attrs.get("photo"):
+        lines.append(_write_photo(str(attrs["photo"]), v4))
+    lines.extend(extra)
+    if rev:
+        lines.append(f"REV:{rev}")
+    return "BEGIN:VCARD\r\n" + "".join(fold(ln) + "\r\n" for ln in lines) + "END:VCARD\r\n"
+
+
+def _strings(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [str(v) for v in (value if isinstance(value, list) else [value]) if str(v)]
+
+
+def _write_date(value: str, v4: bool) -> str:
+    """4.0 writes the basic form (19900612, --0612); 3.0 the extended one (1990-06-12, --06-12)."""
+    if not v4:
+        return value
+    return "--" + value[2:].replace("-", "") if value.startswith("--") else value.replace("-", "")
+
+
+def _write_photo(value: str, v4: bool) -> str:
+    if v4 or not value.startswith("data:"):
+        return f"PHOTO:{value}" if v4 else f"PHOTO;VALUE=uri:{value}"
+    match = re.match(r"data:image/([\w.+-]+);base64,(.*)", value, re.S)
+    if not match:
+        return f"PHOTO;VALUE=uri:{value}"
+    return f"PHOTO;ENCODING=b;TYPE={match.group(1).upper()}:{match.group(2)}"

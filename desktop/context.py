@@ -1,0 +1,75 @@
+"""What the window, the detail pane and quick capture share: the memory (None until it is open),
+the worker, the clock, and where messages for the person go."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any, Callable
+
+from core.changes import started_by
+from core.model import Neuron
+from desktop.worker import INTERACTIVE
+
+
+class Context:
+    def __init__(self, worker, clock, memory=None, prefs=None):
+        self.worker = worker
+        self.clock = clock
+        self.memory = memory
+        self.prefs = prefs      # desktop.prefs.Prefs (snooze time, look)
+        self.origin = "window"  # who the changes made through it are told to come from
+        # the status line; with undo=True it offers Undo for the last undoable step
+        self.report: Callable[..., None] = lambda text, undo=False: None
+        # an error the person did not cause (and what the app was doing): kept in Problems
+        self.failed: Callable[..., None] = lambda exc, what="": None
+        # an undoable change was made: (what to say, the item before, the item after)
+        self.undoable: Callable[[str, Neuron, Neuron], None] = lambda text, before, after: None
+
+    def run(self, fn: Callable[[Any], Any], on_done=None, label: str = "", on_error=None, *,
+            lane: str = INTERACTIVE) -> bool:
+        """A write (or anything that must happen even if the app quits first): fn(memory) on the
+        worker. False when the memory is not open yet."""
+        return self._queue(fn, on_done, label, on_error, lane, droppable=False)
+
+    def read(self, fn: Callable[[Any], Any], on_done=None, label: str = "", on_error=None, *,
+             lane: str = INTERACTIVE) -> bool:
+        """A read: dropped if the app quits before it starts (nobody would see its answer)."""
+        return self._queue(fn, on_done, label, on_error, lane, droppable=True)
+
+    def change(self, neuron_id: uuid.UUID | str, fn: Callable[[Any], Neuron],
+               say: Callable[[Neuron], str], on_done: Callable[[Neuron], None] | None = None,
+               on_error=None) -> bool:
+        """An undoable action on one item: fn(memory) -> the item after; `say(after)` is the
+        status message, offered with Undo."""
+        def work(memory) -> tuple[Neuron, Neuron]:
+            before = memory.get(neuron_id)
+            return before, fn(memory)
+
+        def done(pair: tuple[Neuron, Neuron]) -> None:
+            before, after = pair
+            self.undoable(say(after), before, after)
+            if on_done is not None:
+                on_done(after)
+
+        return self.run(work, done, "change", on_error)
+
+    def _queue(self, fn, on_done, label, on_error, lane, droppable) -> bool:
+        if self.memory is None:
+            return False
+        memory = self.memory
+
+        def failed(exc: BaseException) -> None:
+            self.failed(exc, label)
+
+        origin = self.origin
+
+        def call():
+            with started_by(origin):
+                return fn(memory)
+
+        return self.worker.run(call, on_done, on_error or failed, label=label, lane=lane,
+                               droppable=droppable)
+
+    def now(self) -> datetime:
+        return self.clock.now()

@@ -1,0 +1,182 @@
+"""Preferences, Help ▸ Keyboard shortcuts and About."""
+
+from __future__ import annotations
+
+import platform
+from itertools import groupby
+from typing import Callable
+
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel,
+    QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+)
+
+from core import __version__, autostart
+from desktop import keys, prefs, theme
+
+
+class PreferencesDialog(QDialog):
+    """Every choice applies at once (and is kept); Close leaves."""
+
+    changed = Signal(str)  # the name of what changed: autostart, snooze, theme, language
+
+    def __init__(self, store: prefs.Prefs, settings=None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.store, self.settings = store, settings
+        self.setWindowTitle("Preferences — Neurons")
+        self.setAccessibleName("Preferences")
+        lay = QVBoxLayout(self)
+        form = QFormLayout()
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+
+        self.autostart = QCheckBox("Start Neurons in the tray when I log in")
+        self.autostart.setAccessibleName("Start at login")
+        self.autostart.setChecked(autostart.is_enabled())
+        self.autostart.toggled.connect(self._autostart)
+        self.autostart_error = QLabel()
+        self.autostart_error.setObjectName("hint")
+        self.autostart_error.setWordWrap(True)
+        self.autostart_error.hide()
+        form.addRow("Start", self.autostart)
+        form.addRow("", self.autostart_error)
+
+        self.snooze = QComboBox()
+        self.snooze.setAccessibleName("Snooze for")
+        for minutes in prefs.SNOOZE_MINUTES:
+            self.snooze.addItem(_minutes(minutes), minutes)
+        self.snooze.setCurrentIndex(self.snooze.findData(store.snooze_minutes))
+        self.snooze.currentIndexChanged.connect(self._snooze)
+        form.addRow("Snooze for", self.snooze)
+
+        self.theme = QComboBox()
+        self.theme.setAccessibleName("Theme")
+        for key, text in prefs.THEMES.items():
+            self.theme.addItem(text, key)
+        self.theme.setCurrentIndex(self.theme.findData(store.theme))
+        self.theme.currentIndexChanged.connect(self._theme)
+        form.addRow("Theme", self.theme)
+
+        self.language = QComboBox()
+        self.language.setAccessibleName("Language of dates")
+        for key, text in prefs.LANGUAGES.items():
+            self.language.addItem(text, key)
+        self.language.setCurrentIndex(self.language.findData(store.language))
+        self.language.currentIndexChanged.connect(self._language)
+        form.addRow("Dates in", self.language)
+        note = QLabel("Days, months and times are written in this language. Capture and questions "
+                      "understand all five, whichever you choose.")
+        note.setObjectName("hint")
+        note.setWordWrap(True)
+        form.addRow("", note)
+        lay.addLayout(form)
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+    def _autostart(self, on: bool) -> None:
+        try:
+            autostart.set_enabled(on, self.settings)
+        except OSError as exc:
+            self.autostart_error.setText(f"Could not change it: {exc}")
+            self.autostart_error.show()
+            self.autostart.blockSignals(True)
+            self.autostart.setChecked(autostart.is_enabled())
+            self.autostart.blockSignals(False)
+            return
+        self.autostart_error.hide()
+        self.changed.emit("autostart")
+
+    def _snooze(self) -> None:
+        self.store.snooze_minutes = int(self.snooze.currentData())
+        self.changed.emit("snooze")
+
+    def _theme(self) -> None:
+        self.store.theme = str(self.theme.currentData())
+        self.changed.emit("theme")
+
+    def _language(self) -> None:
+        self.store.language = str(self.language.currentData())
+        self.changed.emit("language")
+
+
+def _minutes(n: int) -> str:
+    return "1 hour" if n == 60 else f"{n} minutes"
+
+
+class ShortcutsDialog(QDialog):
+    """Help ▸ Keyboard shortcuts: the table of desktop.keys, grouped by where each works."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts — Neurons")
+        self.setAccessibleName("Keyboard shortcuts")
+        self.resize(620, 600)
+        lay = QVBoxLayout(self)
+        self.tree = QTreeWidget()
+        self.tree.setAccessibleName("Keyboard shortcuts")
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels(["Keys", "What they do"])
+        self.tree.setRootIsDecorated(False)
+        for where, group in groupby(keys.SHORTCUTS, key=lambda k: k.where):
+            head = QTreeWidgetItem([where, ""])
+            font = head.font(0)
+            font.setBold(True)
+            head.setFont(0, font)
+            head.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.tree.addTopLevelItem(head)
+            for key in group:
+                text = " or ".join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText)
+                                   for k in key.keys)
+                self.tree.addTopLevelItem(QTreeWidgetItem([text, key.what]))
+        self.tree.resizeColumnToContents(0)
+        lay.addWidget(self.tree, 1)
+        hint = QLabel("From anywhere on your desktop: give your system a shortcut that runs "
+                      "<code>neurons-desktop --quick</code> (it opens quick capture).")
+        hint.setObjectName("hint")
+        hint.setWordWrap(True)
+        lay.addWidget(hint)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+
+class AboutDialog(QDialog):
+    def __init__(self, facts: Callable[[], dict], parent: QWidget | None = None):
+        """`facts()` -> {"data_dir": ..., "engine": ...} of the open memory (or {})."""
+        super().__init__(parent)
+        self.setWindowTitle("About Neurons")
+        self.setAccessibleName("About Neurons")
+        lay = QVBoxLayout(self)
+        top = QHBoxLayout()
+        icon = QLabel()
+        icon.setPixmap(theme.app_icon().pixmap(72, 72))
+        top.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+        words = QVBoxLayout()
+        self.title = QLabel(f"<b style='font-size:15pt'>Neurons</b> &nbsp; {__version__}")
+        words.addWidget(self.title)
+        words.addWidget(QLabel("An offline memory assistant: reminders, contacts and notes,\n"
+                               "found again by asking. No account, no network, no cloud."))
+        info = facts() or {}
+        where = info.get("data_dir") or "—"
+        self.where = QLabel(f"Your memory: {where} ({info.get('engine', 'not open')})")
+        self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.where.setWordWrap(True)
+        words.addWidget(self.where)
+        versions = QLabel(f"Python {platform.python_version()} · Qt for Python {pyside_version} · "
+                          "MIT licence")
+        versions.setObjectName("subtle")
+        words.addWidget(versions)
+        top.addLayout(words, 1)
+        lay.addLayout(top)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        if info.get("data_dir") and info.get("engine") == "embedded":
+            folder = QPushButton("Open the data folder")
+            folder.setAccessibleName("Open the data folder")
+            folder.clicked.connect(lambda: QDesktopServices.openUrl(QUrl.fromLocalFile(str(where))))
+            buttons.addButton(folder, QDialogButtonBox.ButtonRole.ActionRole)
+        lay.addWidget(buttons)

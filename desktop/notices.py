@@ -1,0 +1,148 @@
+"""Reminders as notifications, like a good citizen of the desktop: normal urgency with the
+resident hint, the reminder's title as the title, Done and Snooze as actions; a notification is
+closed when its reminder is done, snoozed, moved or deleted (here or by any other program) and
+when the app quits."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import timedelta
+from typing import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from core import remind
+from core.model import Neuron, State
+from desktop import theme
+from desktop.context import Context
+from desktop.notify import Notice, Notifier
+
+log = logging.getLogger(__name__)
+
+# Notices of more than this many reminders at once become one "N reminders" notice.
+GROUP_OVER = 3
+LISTED = 6
+BODY_CHARS = 200
+
+
+def listing(alarms: list[remind.Alarm]) -> str:
+    lines = [f"• {a.title}" for a in alarms[:LISTED]]
+    if len(alarms) > LISTED:
+        lines.append(f"and {len(alarms) - LISTED} more")
+    return "\n".join(lines)
+
+
+def still_showing(neuron: Neuron | None, due_at: str | None, now) -> bool:
+    """Whether a reminder's notification still says something true: it is active, not snoozed
+    past now, and still due when it said."""
+    if neuron is None or neuron.state is not State.ACTIVE:
+        return False
+    snoozed = remind.parse_time(neuron.attrs.get("snoozed_until")) if neuron.attrs.get("snoozed_until") else None
+    if snoozed is not None and snoozed > now:
+        return False
+    return neuron.attrs.get("due_at") == due_at
+
+
+class ReminderNotices(QObject):
+    """What the scheduler fires, shown through `notifier`; answers come back as actions."""
+
+    open_item = Signal(str)    # show this reminder in the window
+    open_missed = Signal()     # show the missed (or many due) reminders
+    missed_ids = Signal(list)  # ids to list under Missed
+
+    def __init__(self, ctx: Context, notifier: Notifier, snooze: Callable[[], timedelta],
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.ctx = ctx
+        self.snooze = snooze
+        self.shown: dict[str, str | None] = {}   # reminder id -> the due_at it was shown for
+        self.notifier = notifier
+        notifier.action.connect(self.answer)
+
+    def use(self, notifier: Notifier) -> None:
+        """Show through another notifier from now on."""
+        self.notifier.action.disconnect(self.answer)
+        self.notifier = notifier
+        notifier.action.connect(self.answer)
+
+    def _snooze_label(self) -> str:
+        minutes = int(self.snooze().total_seconds() // 60)
+        return f"Snooze {minutes} min" if minutes < 60 else f"Snooze {minutes // 60} h"
+
+    def fired(self, alarms: list[remind.Alarm]) -> None:
+        now = self.ctx.now()
+        if len(alarms) > GROUP_OVER:
+            self.notifier.show(Notice("due", f"{len(alarms)} reminders are due", listing(alarms),
+                                      resident=True))
+            self.missed_ids.emit([str(a.id) for a in alarms])
+            return
+        for alarm in alarms:
+            body = f"due {theme.when_text(alarm.due_at, now)}"
+            rest = alarm.neuron.body.strip()
+            if rest.startswith(alarm.title):
+                rest = rest[len(alarm.title):].strip()
+            if rest and rest != alarm.title:
+                body += "\n" + rest[:BODY_CHARS]
+            key = str(alarm.id)
+            self.shown[key] = alarm.neuron.attrs.get("due_at")
+            self.notifier.show(Notice(key, alarm.title, body,
+                                      [("done", "Done"), ("snooze", self._snooze_label())],
+                                      resident=True))
+
+    def missed(self, alarms: list[remind.Alarm]) -> str:
+        """The notice for reminders that came due while the app was closed; returns its title."""
+        self.missed_ids.emit([str(a.id) for a in alarms])
+        n = len(alarms)
+        title = f"{n} missed reminder{'s' if n != 1 else ''}"
+        self.notifier.show(Notice("missed", title, listing(alarms)))
+        return title
+
+    def answer(self, key: str, action: str) -> None:
+        """A click on a notification (or on the banner): open it, Done or Snooze."""
+        if key in ("missed", "due"):
+            self.open_missed.emit()
+            return
+        if action == "open":
+            self.open_item.emit(key)
+            return
+        now = self.ctx.now()
+        if action == "done":
+            fn, say = (lambda m: m.complete(key, now)), (lambda n: f"Done: {n.title}")
+        elif action == "snooze":
+            delta = self.snooze()
+            fn = lambda m: m.snooze(key, now, delta)  # noqa: E731
+            say = lambda n: f"Snoozed for {int(delta.total_seconds() // 60)} min: {n.title}"  # noqa: E731
+        else:
+            log.warning("unknown notification action %r", action)
+            return
+        self.withdraw(key)
+        self.ctx.change(key, fn, say)
+
+    def withdraw(self, key: str) -> None:
+        self.shown.pop(key, None)
+        self.notifier.withdraw(key)
+
+    def changed(self, ids: list[uuid.UUID | str]) -> None:
+        """Items changed (here or elsewhere): close the notifications that are no longer true."""
+        keys = [str(i) for i in ids if str(i) in self.shown]
+        if not keys:
+            return
+        now = self.ctx.now()
+
+        def read(m) -> dict[str, Neuron]:
+            found = m.get_many([uuid.UUID(k) for k in keys])
+            return {str(i): n for i, n in found.items()}
+
+        def check(found: dict[str, Neuron]) -> None:
+            for key in keys:
+                if key in self.shown and not still_showing(found.get(key), self.shown[key], now):
+                    self.withdraw(key)
+
+        self.ctx.read(read, check, "notices")
+
+    def close(self) -> None:
+        """The app quits: take every notification it showed off the screen."""
+        for key in list(self.shown) + ["due", "missed"]:
+            self.withdraw(key)
+        self.notifier.close()

@@ -1,0 +1,155 @@
+"""Errors the person did not cause: kept for the session in one place that stays, each with the
+details to copy into a bug report (what failed, when, the traceback, versions).
+
+A refused input (InvalidInput) or a neuron that is gone (NotFound) is the person's to fix and is
+said where they typed; everything else lands here, and the status bar shows a button to it.
+"""
+
+from __future__ import annotations
+
+import logging
+import platform
+import traceback
+from dataclasses import dataclass
+from datetime import datetime
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPlainTextEdit,
+    QPushButton, QSplitter, QVBoxLayout, QWidget,
+)
+
+from core import __version__
+from core.model import InvalidInput, NeuronsError, NotFound
+
+log = logging.getLogger(__name__)
+
+# A session keeps at most this many (the oldest go first).
+KEEP = 200
+
+
+def is_persons(exc: BaseException) -> bool:
+    """An error the person can act on where they are (shown there, not kept as a problem)."""
+    return isinstance(exc, (InvalidInput, NotFound))
+
+
+def summary_of(exc: BaseException) -> str:
+    return str(exc) if isinstance(exc, NeuronsError) else f"{type(exc).__name__}: {exc}"
+
+
+@dataclass
+class Problem:
+    at: datetime
+    what: str          # what the app was doing ("save", "load notes")
+    summary: str
+    details: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} — {self.summary}"
+
+
+class Problems(QObject):
+    changed = Signal()
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.items: list[Problem] = []
+        self.unseen = 0
+
+    def add(self, exc: BaseException, what: str = "") -> Problem:
+        summary = summary_of(exc)
+        trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        details = (f"Neurons {__version__} · Python {platform.python_version()} · "
+                   f"{platform.platform()}\nWhile: {what or 'working'}\n\n{trace}")
+        problem = Problem(datetime.now().astimezone(), what, summary, details)
+        log.error("%s (while %s)", summary, what or "working", exc_info=exc)
+        self.items.append(problem)
+        del self.items[:-KEEP]
+        self.unseen += 1
+        self.changed.emit()
+        return problem
+
+    def seen(self) -> None:
+        self.unseen = 0
+        self.changed.emit()
+
+    def clear(self) -> None:
+        self.items.clear()
+        self.unseen = 0
+        self.changed.emit()
+
+
+class ProblemsDialog(QDialog):
+    """The list of this session's problems; the one selected in full, with Copy details."""
+
+    def __init__(self, problems: Problems, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.problems = problems
+        self.setWindowTitle("Problems — Neurons")
+        self.setAccessibleName("Problems")
+        self.resize(760, 460)
+        lay = QVBoxLayout(self)
+        intro = QLabel("Something went wrong that you did not cause. Your memory is safe; what was "
+                       "not saved says so. Copy the details into a bug report if it happens again.")
+        intro.setWordWrap(True)
+        lay.addWidget(intro)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.list = QListWidget()
+        self.list.setAccessibleName("Problems")
+        self.list.currentRowChanged.connect(self._show)
+        self.details = QPlainTextEdit()
+        self.details.setReadOnly(True)
+        self.details.setAccessibleName("Details")
+        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        split.addWidget(self.list)
+        split.addWidget(self.details)
+        split.setSizes([140, 300])
+        lay.addWidget(split, 1)
+        row = QHBoxLayout()
+        self.copy_button = QPushButton("Copy details")
+        self.copy_button.setAccessibleName("Copy details")
+        self.copy_button.clicked.connect(self.copy)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.setAccessibleName("Clear the problems")
+        self.clear_button.clicked.connect(problems.clear)
+        row.addWidget(self.copy_button)
+        row.addWidget(self.clear_button)
+        row.addStretch(1)
+        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        close.rejected.connect(self.reject)
+        row.addWidget(close)
+        lay.addLayout(row)
+        problems.changed.connect(self.fill)
+        self.fill()
+
+    def fill(self) -> None:
+        self.list.clear()
+        for problem in reversed(self.problems.items):
+            item = QListWidgetItem(problem.text)
+            item.setToolTip(problem.summary)
+            self.list.addItem(item)
+        if self.list.count():
+            self.list.setCurrentRow(0)
+        else:
+            self.details.setPlainText("No problems in this session.")
+        self.copy_button.setEnabled(bool(self.list.count()))
+        self.clear_button.setEnabled(bool(self.list.count()))
+
+    def _show(self, row: int) -> None:
+        if 0 <= row < len(self.problems.items):
+            self.details.setPlainText(self._problem(row).details)
+
+    def _problem(self, row: int) -> Problem:
+        return self.problems.items[len(self.problems.items) - 1 - row]
+
+    def copy(self) -> None:
+        row = self.list.currentRow()
+        if 0 <= row < len(self.problems.items):
+            p = self._problem(row)
+            QGuiApplication.clipboard().setText(f"{p.text}\n{p.details}")
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        self.problems.seen()

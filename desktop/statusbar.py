@@ -1,0 +1,125 @@
+"""The window's status bar: the last message (with Undo after an undoable action), how many items
+the memory holds, the vectors still being computed, problems kept for the session, the next
+reminder, and a progress bar for work the person waits for."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Callable
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
+
+from desktop import theme
+from desktop.problems import Problems
+
+MESSAGE_MS = 6000
+UNDO_MS = 12000  # an Undo offer stays a little longer than a plain message
+
+
+def items(n: int) -> str:
+    """'1 item', '140 items': the person's word (a neuron is ours)."""
+    return f"{n:,} item" + ("" if n == 1 else "s")
+
+
+class StatusLine(QObject):
+    undo_clicked = Signal()
+    problems_clicked = Signal()
+
+    def __init__(self, bar: QStatusBar, problems: Problems, now: Callable[[], datetime]):
+        super().__init__(bar)
+        self.now = now
+        self.problems = problems
+        self.text = QLabel()
+        self.text.setAccessibleName("Status")
+        self.undo = QPushButton("Undo")
+        self.undo.setObjectName("linkButton")
+        self.undo.setAccessibleName("Undo")
+        self.undo.setToolTip("Undo it (Ctrl+Z)")
+        self.undo.clicked.connect(self.undo_clicked)
+        self.undo.hide()
+        self.pending = QLabel()
+        self.pending.setObjectName("subtle")
+        self.pending.setAccessibleName("Search preparation")
+        self.pending.hide()
+        self.problems_button = QPushButton()
+        self.problems_button.setObjectName("problemsButton")
+        self.problems_button.setAccessibleName("Problems")
+        self.problems_button.setToolTip("Something went wrong: see what, and copy the details")
+        self.problems_button.clicked.connect(self.problems_clicked)
+        self.problems_button.hide()
+        self.next_label = QLabel()
+        self.next_label.setObjectName("subtle")
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(180)
+        self.progress.setMaximumHeight(14)
+        self.progress.setTextVisible(False)
+        self.progress.setAccessibleName("Working")
+        self.progress.hide()
+        bar.addWidget(self.text)
+        bar.addWidget(self.undo)
+        bar.addWidget(QLabel(), 1)
+        for w in (self.pending, self.problems_button, self.next_label, self.progress):
+            bar.addPermanentWidget(w)
+        self._idle = ""
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._back_to_idle)
+        problems.changed.connect(self._problems_changed)
+
+    # -- messages ----------------------------------------------------------------------------------
+
+    def report(self, text: str, undo: bool = False) -> None:
+        self.text.setText(text)
+        self.undo.setVisible(undo)
+        self._timer.start(UNDO_MS if undo else MESSAGE_MS)
+
+    def set_idle(self, text: str) -> None:
+        self._idle = text
+        if not self._timer.isActive():
+            self.text.setText(text)
+
+    def _back_to_idle(self) -> None:
+        self.text.setText(self._idle)
+        self.undo.hide()
+
+    def _problems_changed(self) -> None:
+        n = len(self.problems.items)
+        self.problems_button.setVisible(n > 0)
+        self.problems_button.setText(f"⚠ {n} problem{'s' if n != 1 else ''}")
+        self.problems_button.setProperty("unseen", self.problems.unseen > 0)
+        self.problems_button.style().polish(self.problems_button)
+
+    # -- what is going on ----------------------------------------------------------------------
+
+    def set_busy(self, busy: int) -> None:
+        if busy > 0:
+            if self.progress.maximum() != 0 and not self.progress.isVisible():
+                self.progress.setRange(0, 0)
+            self.progress.show()
+        else:
+            self.progress.hide()
+            self.progress.setRange(0, 0)
+
+    def set_progress(self, label: str, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.progress.show()
+        self.text.setText(f"{label} {done:,}/{total:,}")
+        if total and done >= total:
+            self.progress.hide()   # (background work: no busy count will hide it)
+            self.progress.setRange(0, 0)
+            self.report(f"{label}: {total:,} done")
+
+    def set_pending(self, pending: int) -> None:
+        """Items whose meaning is still being computed (search by meaning misses them meanwhile)."""
+        self.pending.setVisible(pending > 0)
+        self.pending.setText(f"Preparing {items(pending)} for search by meaning…")
+
+    def set_next_reminder(self, at: datetime | None, paused: bool) -> None:
+        if paused:
+            self.next_label.setText("Reminders paused")
+        elif at is None:
+            self.next_label.setText("")
+        else:
+            self.next_label.setText(f"Next reminder {theme.when_text(at, self.now())}")

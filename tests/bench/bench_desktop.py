@@ -1,0 +1,142 @@
+"""Desktop benchmark (printed, never asserted): how soon the window is on screen, and what the app
+costs while it sits idle.
+
+    .venv/bin/python -m tests.bench.bench_desktop [--runs 3] [--idle 30] [--dataset FILE]
+
+On a data dir filled with a realistic memory (desktop.demo), under a private Xvfb: for each run,
+process start -> the main window is mapped (xwininfo) and -> the memory is open (the app's
+`status`); then, in the last run, after the background work has settled, the CPU time the app
+and its engine (the Node child) use over `--idle` seconds, as a percentage of one core.
+Needs Xvfb and xwininfo (packages xvfb, x11-utils).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+from core import instance
+from tests.conftest import ROOT
+
+SETTLE_S = 20  # after the memory is open: the index warms, the vectors of the demo are computed
+
+
+def xvfb() -> tuple[subprocess.Popen, str]:
+    read, write = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24",
+                             "-nolisten", "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    os.close(write)
+    with os.fdopen(read) as f:
+        return proc, ":" + f.readline().strip()
+
+
+def mapped(display: str) -> bool:
+    """The main window (WM_CLASS "Neurons") is viewable."""
+    env = {**os.environ, "DISPLAY": display}
+    tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
+    for wid in re.findall(r'^\s*(0x[0-9a-f]+) "Neurons": \("[^"]*" "Neurons"\)', tree, re.M):
+        info = subprocess.run(["xwininfo", "-id", wid], env=env, capture_output=True, text=True).stdout
+        if "IsViewable" in info:
+            return True
+    return False
+
+
+def status(data: Path) -> dict:
+    try:
+        return instance.request(data, {"op": "status"}, timeout=5) or {}
+    except instance.InstanceError:
+        return {}
+
+
+def cpu_seconds(proc: psutil.Process) -> tuple[float, float]:
+    """(the app's, its children's) user+system CPU seconds so far."""
+    own = proc.cpu_times()
+    children = 0.0
+    for child in proc.children(recursive=True):
+        try:
+            t = child.cpu_times()
+            children += t.user + t.system
+        except psutil.NoSuchProcess:
+            pass
+    return own.user + own.system, children
+
+
+def one_run(data: Path, env: dict, display: str, idle_s: float | None) -> dict:
+    t0 = time.monotonic()
+    app = subprocess.Popen([sys.executable, "-m", "desktop.app", "--data-dir", str(data)], cwd=ROOT,
+                           env={**env, "DISPLAY": display}, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    result: dict = {}
+    try:
+        while "shown" not in result or "ready" not in result:
+            if "shown" not in result and mapped(display):
+                result["shown"] = time.monotonic() - t0
+            if "ready" not in result and status(data).get("ready"):
+                result["ready"] = time.monotonic() - t0
+            if time.monotonic() - t0 > 120:
+                raise RuntimeError("the app did not show its window in 120 s")
+            time.sleep(0.02)
+        if idle_s:
+            time.sleep(SETTLE_S)
+            proc = psutil.Process(app.pid)
+            before, wall = cpu_seconds(proc), time.monotonic()
+            time.sleep(idle_s)
+            after, elapsed = cpu_seconds(proc), time.monotonic() - wall
+            result["idle_app_pct"] = 100 * (after[0] - before[0]) / elapsed
+            result["idle_engine_pct"] = 100 * (after[1] - before[1]) / elapsed
+        instance.request(data, {"op": "quit"}, timeout=10)
+        app.wait(60)
+    finally:
+        if app.poll() is None:
+            app.kill()
+            app.wait(10)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tests.bench.bench_desktop")
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--idle", type=float, default=30.0)
+    p.add_argument("--dataset", default=str(ROOT.parent / "shared" / "eval" / "dev-personal.json"))
+    args = p.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="neurons-bench-desktop-") as tmp:
+        tmp_path = Path(tmp)
+        data = tmp_path / "data"
+        (tmp_path / "run").mkdir(mode=0o700)
+        # (this process finds the app's socket through XDG_RUNTIME_DIR too)
+        os.environ.update(XDG_CONFIG_HOME=str(tmp_path / "config"),
+                          XDG_RUNTIME_DIR=str(tmp_path / "run"))
+        env = {**os.environ, "QT_QPA_PLATFORM": "xcb"}
+        env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        subprocess.run([sys.executable, "-m", "desktop.demo", "--data-dir", str(data), "--dataset",
+                        args.dataset], cwd=ROOT, env=env, check=True, capture_output=True)
+        server, display = xvfb()
+        try:
+            runs = [one_run(data, env, display, args.idle if i == args.runs - 1 else None)
+                    for i in range(args.runs)]
+        finally:
+            server.terminate()
+            server.wait(10)
+    shown = statistics.median(r["shown"] for r in runs)
+    ready = statistics.median(r["ready"] for r in runs)
+    each = ", ".join(f"{r['shown']:.2f}" for r in runs)
+    print(f"window shown   median {shown:.2f} s over {args.runs} runs ({each})")
+    print(f"memory open    median {ready:.2f} s")
+    last = runs[-1]
+    print(f"idle CPU over {args.idle:.0f} s: app {last['idle_app_pct']:.2f} % of a core, "
+          f"engine {last['idle_engine_pct']:.2f} %")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The import/export command line, as other tools script it (real `neurons` processes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import run_cli
+
+FILES = Path(__file__).parent / "interop_files"
+REGION = {"NEURONS_PHONE_REGION": "PT"}
+
+
+def cli_json(*args: str, data_dir: Path) -> object:
+    done = run_cli(*args, "--json", data_dir=data_dir, env=REGION)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
+    data = tmp_path / "data"
+    first = cli_json("import", str(FILES / "google.vcf"), data_dir=data)
+    assert first == {"format": "vcard", "created": 2, "updated": 0, "unchanged": 0, "skipped": []}
+    again = cli_json("import", str(FILES / "google.vcf"), "--format", "vcard", data_dir=data)
+    assert again == {"format": "vcard", "created": 0, "updated": 0, "unchanged": 2, "skipped": []}
+    tasks = cli_json("import", str(FILES / "broken.ics"), data_dir=data)
+    assert (tasks["format"], tasks["created"]) == ("ics", 2)
+    assert tasks["skipped"][0] == {"item": "VTODO 'Task without a UID' (line 9)",
+                                   "why": "it has no UID (RFC 5545 requires one; without it a re-import "
+                                          "could not find it again)"}
+    text = run_cli("import", str(FILES / "broken.ics"), data_dir=data, env=REGION)
+    assert text.returncode == 0 and text.stdout.startswith("ics: 0 created, 0 updated, 2 unchanged, 4 skipped\n")
+    assert "  skipped VTODO 'Call the rover' (line 13): unknown time zone 'Mars/Olympus_Mons'" in text.stdout
+
+
+def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path):
+    data = tmp_path / "data"
+    refused = run_cli("import", str(FILES / "broken.vcf"), "--all-or-nothing", data_dir=data)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.startswith("neurons: nothing was imported: card at line 6 (nameless@example.org)")
+    assert cli_json("list", data_dir=data) == []
+    for args, message in [
+        (("import", str(tmp_path / "missing.vcf")), "cannot read"),
+        (("import", str(FILES)), None),  # a folder of mixed files: the most common kind wins
+        (("import", str(tmp_path / "notes.txt")), "cannot read"),
+        (("export", str(tmp_path / "c.vcf"), "--kind", "note"), "a vCard export holds contacts only"),
+    ]:
+        done = run_cli(*args, data_dir=data)
+        if message is None:
+            assert done.returncode == 0, done.stderr
+        else:
+            assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
+
+
+def test_export_formats_layouts_and_versions(tmp_path):
+    data = tmp_path / "data"
+    cli_json("import", str(FILES / "cardbook.vcf"), data_dir=data)
+    cli_json("import", str(FILES / "nextcloud-tasks.ics"), data_dir=data)
+    vdir = cli_json("export", f"{tmp_path}/contacts/", "--format", "vcard", "--vcard-version", "3.0",
+                    data_dir=data)
+    assert vdir == {"format": "vcard", "path": str(tmp_path / "contacts"), "items": 3, "files": 3}
+    card = (tmp_path / "contacts" / "9b2f6c1e-3d4a-4b5c-8d7e-0f1a2b3c4d5e.vcf").read_text()
+    assert "VERSION:3.0" in card and "FN:Ελένη Παπαδοπούλου" in card
+    one = cli_json("export", str(tmp_path / "tasks.ics"), data_dir=data)  # the extension says ics
+    assert one == {"format": "ics", "path": str(tmp_path / "tasks.ics"), "items": 6, "files": 1}
+    plain = run_cli("export", str(tmp_path / "all.json"), "--kind", "contact", data_dir=data)
+    assert plain.returncode == 0 and plain.stderr.startswith("exported 3 items as json to ")
+    exported = json.loads((tmp_path / "all.json").read_text())
+    assert exported["format"] == "neurons-export/1" and {n["kind"] for n in exported["neurons"]} == {"contact"}
+
+
+def test_a_markdown_vault_carries_a_memory_to_an_empty_data_dir(tmp_path):
+    old, new = tmp_path / "old", tmp_path / "new"
+    cli_json("import", str(FILES / "google.vcf"), data_dir=old)
+    cli_json("import", str(FILES / "thunderbird.ics"), data_dir=old)
+    assert run_cli("capture", "Lunch with Ana Sofia Ribeiro next week", "--kind", "note", data_dir=old).returncode == 0
+    cli_json("export", str(tmp_path / "vault"), "--format", "markdown", data_dir=old)
+    report = cli_json("import", str(tmp_path / "vault"), data_dir=new)
+    assert report["format"] == "markdown" and report["skipped"] == []
+
+    def memory(data_dir):
+        done = run_cli("export", data_dir=data_dir)
+        dump = json.loads(done.stdout)
+        return (sorted(dump["neurons"], key=lambda n: n["id"]), sorted(dump["edges"], key=lambda e: e["id"]))
+
+    neurons, edges = memory(old)
+    assert report["created"] == len(neurons) and memory(new) == (neurons, edges)

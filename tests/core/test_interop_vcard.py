@@ -1,0 +1,316 @@
+"""vCard in and out: each client's quirks (fixtures in interop_files/, made for these tests), the
+round trip, re-import without duplicates, birthdays as yearly reminders, bad input, and khard
+reading the exported vdir."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from core import remind
+from core.interop import files as interop
+from core.interop import vcard
+from core.interop.report import ImportRefused, Skip
+from core.model import InvalidInput, Kind, Relation, State
+
+FILES = Path(__file__).parent / "interop_files"
+NOW = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(autouse=True)
+def _region(monkeypatch):
+    monkeypatch.setenv("NEURONS_PHONE_REGION", "PT")
+
+
+def cards(name: str) -> list:
+    """Each card of a fixture as attrs, or the Skip that says why it cannot be read."""
+    out = []
+    for card in vcard.split_cards((FILES / name).read_bytes()):
+        try:
+            out.append(card if isinstance(card, Skip) else vcard.to_attrs(card, "PT"))
+        except Skip as skip:
+            out.append(skip)
+    return out
+
+
+def contacts(memory) -> dict[str, object]:
+    return {n.attrs["name"]: n for n in memory.list(Kind.CONTACT, limit=500)}
+
+
+# -- reading each client's cards -------------------------------------------------------------------
+
+def test_google_groups_labels_and_escapes():
+    ana, marco = cards("google.vcf")
+    assert ana["name"] == "Ana Sofia Ribeiro"
+    assert ana["n"] == {"family": "Ribeiro", "given": "Ana", "additional": "Sofia"}
+    assert ana["aliases"] == ["Sofi"]
+    assert ana["phones"] == ["+351912345678", "+351210001234"]  # E.164 from "+351 912 345 678"
+    assert ana["phone_labels"] == {"+351912345678": "cell", "+351210001234": "Landline at the flat"}
+    assert ana["emails"] == ["ana.ribeiro@example.org"]
+    assert ana["addresses"] == [{"street": "Rua das Flores 12, 3º Esq", "locality": "Lisboa",
+                                 "code": "1200-195", "country": "Portugal", "label": "home"}]
+    assert (ana["org"], ana["org_units"], ana["job_title"]) == ("Ribeiro & Filhos, Lda", ["Contabilidade"], "Accountant")
+    assert ana["note"] == "Prefers calls after 6, not before.\nHas a dog called Biscoito."
+    assert ana["birthday"] == "1988-06-12" and ana["tags"] == ["myContacts", "Family"]
+    assert ana["urls"] == ["https://ribeiro.example.org"] and "uid" not in ana
+    assert marco["birthday"] == "--02-29"
+
+
+def test_apple_folding_labels_omitted_year_and_photo():
+    (chidi,) = cards("apple.vcf")
+    assert chidi["name"] == "Dr Chidi Okafor" and chidi["n"]["prefix"] == "Dr"
+    assert chidi["phone_labels"]["+442079460321"] == "cell"          # _$!<Mobile>!$_
+    assert chidi["phone_labels"]["020 7946 0999"] == "home,fax"      # _$!<HomeFAX>!$_, kept as written
+    assert chidi["email_labels"] == {"chidi.okafor@example.co.uk": "work"}
+    assert chidi["birthday"] == "--11-03"                            # X-APPLE-OMIT-YEAR=1604
+    assert chidi["note"].endswith("(there is none).") and "San José" in chidi["note"]  # unfolded
+    assert chidi["photo"].startswith("data:image/jpeg;base64,iVBOR")
+    assert chidi["uid"] == "4F1C8A2E-0B7D-4E59-9C61-2A3B4C5D6E7F"
+    # the custom date with its label and the social profile are kept verbatim
+    assert "item4.X-ABDATE;TYPE=pref:2015-09-19" in chidi["vcard_extra"]
+    assert "item4.X-ABLABEL:_$!<Anniversary>!$_" in chidi["vcard_extra"]
+    assert any(x.startswith("X-SOCIALPROFILE;TYPE=mastodon") for x in chidi["vcard_extra"])
+
+
+def test_android_21_quoted_printable_charset_and_bare_types():
+    joao, kathe = cards("android21.vcf")
+    assert joao["name"] == "João Gonçalves"
+    assert joao["note"] == "Primo da Ana\nMora em Braga, perto da Sé e gosta de francesinhas."  # soft break
+    assert joao["phones"] == ["+351912345679", "+351253000111"]  # a local number in the region
+    assert joao["phone_labels"] == {"+351912345679": "cell,pref", "+351253000111": "home"}
+    assert kathe["name"] == "Käthe Müller"  # no FN: from N, in ISO-8859-1
+    assert kathe["phone_labels"] == {"+49301234567": "work,voice"}
+
+
+def test_cardbook_40_uri_tel_yearless_birthday_anniversary_non_latin():
+    eleni, taro, sara = cards("cardbook.vcf")
+    assert eleni["name"] == "Ελένη Παπαδοπούλου" and eleni["aliases"] == ["Lena", "Leni"]
+    assert eleni["phones"] == ["+306912345678"] and eleni["phone_labels"] == {"+306912345678": "cell,voice"}
+    assert eleni["birthday"] == "--06-12" and eleni["anniversary"] == "2010-07-04"
+    assert eleni["note"] == "Cousin of Dimitris, lives in Thessaloniki.\nSpeaks Greek, English, and some Portuguese."
+    assert eleni["photo"] == "https://photos.example.gr/eleni.jpg"
+    assert eleni["tags"] == ["family", "greece"]
+    assert taro["name"] == "山田 太郎" and taro["org"] == "株式会社サンプル"
+    assert sara["name"] == "سارة الأحمد" and sara["anniversary"] == "2018-03-21"  # X-ANNIVERSARY
+
+
+def test_nextcloud_two_addresses_and_data_uri_photo():
+    (priya,) = cards("nextcloud.vcf")
+    assert [a["label"] for a in priya["addresses"]] == ["home", "work"]
+    assert priya["addresses"][1]["extended"] == "Floor 4"
+    assert priya["photo"].startswith("data:image/png;base64,")
+    assert priya["anniversary"] == "2012-12-12"
+
+
+def test_broken_cards_are_named_and_the_rest_read():
+    found = cards("broken.vcf")
+    good = [c["name"] for c in found if isinstance(c, dict)]
+    why = {s.item: s.why for s in found if isinstance(s, Skip)}
+    assert good == ["Good Before", "Good After"]
+    assert why == {
+        "card at line 6 (nameless@example.org)": "it has no name (neither FN nor N)",
+        "card at line 11 (Broken Line)": "line 14: a line without ':' is not a vCard property",
+        "card at line 16 (Bad Bytes)": "line 19: NOTE is not valid utf-8 (byte 4 of its value)",
+        "card at line 26 (Cut Off)": "it ends before END:VCARD: the file is truncated",
+    }
+
+
+# -- writing ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("version", ["4.0", "3.0"])
+def test_written_cards_read_back_the_same(version):
+    for name in ("google.vcf", "apple.vcf", "android21.vcf", "cardbook.vcf", "nextcloud.vcf"):
+        for attrs in (c for c in cards(name) if isinstance(c, dict)):
+            text = vcard.from_attrs(attrs, uid=attrs.get("uid", "x-1"), version=version)
+            assert all(len(line.encode()) <= vcard.FOLD_AT for line in text.split("\r\n"))
+            (again,) = [vcard.to_attrs(c, "PT") for c in vcard.split_cards(text.encode())]
+            expected = {**attrs, "uid": attrs.get("uid", "x-1")}
+            if version == "3.0":
+                expected.setdefault("n", again["n"])  # 3.0 requires N: one is made from FN
+            assert again == expected, (name, version)
+
+
+def test_40_and_30_differ_where_the_versions_do():
+    attrs = {"name": "Ana Silva", "phones": ["+351912345678"], "phone_labels": {"+351912345678": "cell"},
+             "birthday": "--06-12", "anniversary": "2010-07-04", "photo": "data:image/png;base64,AAAA"}
+    v4 = vcard.from_attrs(attrs, uid="u", version="4.0")
+    v3 = vcard.from_attrs(attrs, uid="u", version="3.0")
+    assert "VERSION:4.0" in v4 and "TEL;VALUE=uri;TYPE=cell:tel:+351912345678" in v4
+    assert "BDAY:--0612" in v4 and "ANNIVERSARY:20100704" in v4
+    assert "VERSION:3.0" in v3 and "TEL;TYPE=CELL:+351912345678" in v3
+    assert "BDAY:--06-12" in v3 and "X-ANNIVERSARY:2010-07-04" in v3
+    assert "PHOTO;ENCODING=b;TYPE=PNG:AAAA" in v3
+
+
+def test_folding_never_splits_a_character():
+    line = "NOTE:" + "ação " * 40
+    folded = vcard.fold(line)
+    assert all(len(part.encode()) <= 75 for part in folded.split("\r\n"))
+    assert folded.replace("\r\n ", "") == line
+
+
+# -- importing into a memory -------------------------------------------------------------------
+
+def test_import_creates_contacts_aliases_and_birthday_reminders(memory):
+    report = interop.import_path(memory, FILES / "google.vcf", now=NOW)
+    assert report.to_json() == {"format": "vcard", "created": 2, "updated": 0, "unchanged": 0, "skipped": []}
+    ana = contacts(memory)["Ana Sofia Ribeiro"]
+    assert ana.attrs["aliases"] == ["Sofi"]
+    assert "Accountant" in ana.body and "Biscoito" in ana.body
+    # a nickname names the contact in later captures
+    later = memory.capture("lunch with Sofi on friday", kind="note")
+    assert ana.id in {e.other(later.id) for e in memory.edges(later.id)}
+    birthdays = {n.attrs["birthday_of"]: n for n in memory.list(Kind.REMINDER, limit=50)}
+    mine = birthdays[str(ana.id)]
+    assert mine.body == "Ana Sofia Ribeiro's birthday (born 1988)"
+    assert mine.attrs["rrule"] == "FREQ=YEARLY;BYMONTH=6;BYMONTHDAY=12"
+    due = remind.parse_time(mine.attrs["due_at"]).astimezone(remind.local_zone())
+    assert (due.year, due.month, due.day, due.hour) == (2027, 6, 12, 9)
+    assert [(e.relation, e.to_id) for e in memory.edges(mine.id)] == [(Relation.CONCERNS, ana.id)]
+
+
+def test_29_february_repeats_on_the_last_day_of_february(embedded_memory):
+    interop.import_path(embedded_memory, FILES / "google.vcf", now=NOW)
+    marco = contacts(embedded_memory)["Marco Bianchi"]
+    (reminder,) = [n for n in embedded_memory.list(Kind.REMINDER, limit=50)
+                   if n.attrs["birthday_of"] == str(marco.id)]
+    series = remind.Series.of(reminder.attrs)
+    start = remind.parse_time(reminder.attrs["due_at"])
+    days = [o.astimezone(remind.local_zone()).date().isoformat()
+            for o in remind.occurrences(series, start, datetime(2032, 12, 31, tzinfo=timezone.utc))]
+    assert days == ["2027-02-28", "2028-02-29", "2029-02-28", "2030-02-28", "2031-02-28", "2032-02-29"]
+
+
+def test_reimport_is_idempotent_and_changes_update_with_the_old_value_superseded(memory, tmp_path):
+    interop.import_path(memory, FILES / "google.vcf", now=NOW)
+    interop.import_path(memory, FILES / "cardbook.vcf", now=NOW)
+    before = memory.count()
+    again = interop.import_path(memory, FILES / "google.vcf", now=NOW)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 2)
+    assert memory.count() == before
+    # Google has no UIDs: the changed card is found by its email; the new number replaces the old
+    changed = (FILES / "google.vcf").read_bytes().replace(b"+351 912 345 678", b"+351 934 000 111")
+    (tmp_path / "google.vcf").write_bytes(changed.replace(b"TITLE:Accountant", b"TITLE:Partner"))
+    report = interop.import_path(memory, tmp_path / "google.vcf", now=NOW)
+    assert (report.created, report.updated, report.unchanged) == (0, 1, 1)
+    ana = contacts(memory)["Ana Sofia Ribeiro"]
+    assert ana.attrs["phones"] == ["+351934000111", "+351210001234"] and ana.attrs["job_title"] == "Partner"
+    (old,) = [n for e, n in memory.neighbours(ana.id) if e.relation is Relation.SUPERSEDES]
+    assert old.state is State.ARCHIVED
+    assert old.attrs["superseded"] == {"phones": ["+351912345678"], "job_title": "Accountant"}
+    assert old.id in {n.id for n in memory.search("912345678")}  # the old number is findable
+    # a 4.0 card with a UID is found by it, even after its email changed
+    moved = (FILES / "cardbook.vcf").read_bytes().replace(b"eleni@example.gr", b"eleni@new.example.gr")
+    (tmp_path / "cardbook.vcf").write_bytes(moved)
+    report = interop.import_path(memory, tmp_path / "cardbook.vcf", now=NOW)
+    assert (report.created, report.updated, report.unchanged) == (0, 1, 2)
+    assert contacts(memory)["Ελένη Παπαδοπούλου"].attrs["emails"] == ["eleni@new.example.gr"]
+    assert memory.count() == before + 2  # two superseded notes, no duplicate contact
+
+
+def test_a_captured_contact_is_matched_by_its_phone_number(embedded_memory):
+    typed = embedded_memory.capture("Ana Ribeiro 912 345 678", kind="contact")
+    report = interop.import_path(embedded_memory, FILES / "google.vcf", now=NOW)
+    assert (report.created, report.updated) == (1, 1)
+    ana = embedded_memory.get(typed.id)
+    assert ana.attrs["name"] == "Ana Sofia Ribeiro" and ana.body == "Ana Ribeiro 912 345 678"
+    assert ana.attrs["emails"] == ["ana.ribeiro@example.org"]
+    # the same number under another person's name is not the same person
+    other = embedded_memory.capture("Rui Costa 934 000 222", kind="contact")
+    card = b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Marta Lopes\r\nTEL:+351 934 000 222\r\nEND:VCARD\r\n"
+    path = Path(embedded_memory.store.settings.data_dir).parent / f"{uuid.uuid4().hex}.vcf"
+    path.write_bytes(card)
+    assert interop.import_path(embedded_memory, path, now=NOW).created == 1
+    assert embedded_memory.get(other.id).attrs["name"] == "Rui Costa"
+
+
+def test_bad_cards_are_skipped_by_name_and_all_or_nothing_writes_nothing(memory):
+    before = memory.snapshot()
+    with pytest.raises(ImportRefused, match=r"nothing was imported: card at line 6 \(nameless@example.org\): "
+                                            r"it has no name \(neither FN nor N\) \(and 3 more\)"):
+        interop.import_path(memory, FILES / "broken.vcf", all_or_nothing=True, now=NOW)
+    assert memory.snapshot() == before
+    report = interop.import_path(memory, FILES / "broken.vcf", now=NOW)
+    assert (report.created, len(report.skipped)) == (2, 4)
+    assert {s["item"] for s in report.skipped} == {
+        "card at line 6 (nameless@example.org)", "card at line 11 (Broken Line)",
+        "card at line 16 (Bad Bytes)", "card at line 26 (Cut Off)"}
+    assert sorted(contacts(memory)) == ["Good After", "Good Before"]
+
+
+def test_a_file_that_is_not_a_vcard_is_refused_and_a_huge_card_named(embedded_memory, tmp_path):
+    junk = tmp_path / "photo.vcf"
+    junk.write_bytes(bytes(range(256)) * 1000)
+    with pytest.raises(InvalidInput, match=r"photo.vcf holds no vCard \(BEGIN:VCARD\)"):
+        interop.import_path(embedded_memory, junk, now=NOW)
+    # 50 MB: a card with a 50 MB inline photo is more than a neuron holds: it is skipped, by name
+    big = tmp_path / "big.vcf"
+    photo = b"A" * (50 * 1024 * 1024)
+    big.write_bytes(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Small One\r\nEND:VCARD\r\n"
+                    b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big Photo\r\nPHOTO;ENCODING=b;TYPE=JPEG:" + photo +
+                    b"\r\nEND:VCARD\r\n")
+    report = interop.import_path(embedded_memory, big, now=NOW)
+    assert report.created == 1 and sorted(contacts(embedded_memory)) == ["Small One"]
+    assert report.skipped == [{"item": "card at line 5 (Big Photo)",
+                               "why": "attrs.photo is 52,428,823 bytes; the limit is 2,097,152"}]
+
+
+# -- exporting, and a real client reading it -------------------------------------------------------
+
+def test_export_round_trip_through_a_vdir(memory, tmp_path):
+    for name in ("google.vcf", "apple.vcf", "cardbook.vcf", "nextcloud.vcf", "android21.vcf"):
+        interop.import_path(memory, FILES / name, now=NOW)
+    written = interop.export_path(memory, f"{tmp_path}/vdir/", "vcard")
+    assert written == {"format": "vcard", "path": str(tmp_path / "vdir"), "items": 9, "files": 9}
+    names = sorted(p.name for p in (tmp_path / "vdir").iterdir())
+    assert "4F1C8A2E-0B7D-4E59-9C61-2A3B4C5D6E7F.vcf" in names  # UID.vcf
+    again = interop.import_path(memory, tmp_path / "vdir", now=NOW)
+    assert (again.created, again.updated, again.unchanged) == (0, 0, 9)
+    one_file = interop.export_path(memory, tmp_path / "all.vcf", vcard_version="3.0")
+    assert one_file["format"] == "vcard" and (tmp_path / "all.vcf").read_text().count("VERSION:3.0") == 9
+
+
+@pytest.mark.skipif(shutil.which("khard") is None, reason="khard is not installed (packaging/setup.sh test)")
+def test_khard_reads_the_exported_vdir(embedded_memory, tmp_path):
+    for name in ("google.vcf", "cardbook.vcf", "nextcloud.vcf", "apple.vcf"):
+        interop.import_path(embedded_memory, FILES / name, now=NOW)
+    interop.export_path(embedded_memory, f"{tmp_path}/contacts/", "vcard")
+    config = tmp_path / "khard.conf"
+    config.write_text(f"[addressbooks]\n[[people]]\npath = {tmp_path / 'contacts'}\n"
+                      "[general]\ndefault_action = list\n")
+
+    def khard(*args: str) -> str:
+        done = subprocess.run(["khard", "-c", str(config), *args], capture_output=True, text=True,
+                              timeout=60, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    listed = khard("list", "--parsable")
+    for name in ("Ana Sofia Ribeiro", "Ελένη", "山田", "Priya Natarajan", "Chidi Okafor"):  # khard orders names its way
+        assert name in listed
+    shown = khard("show", "--format", "yaml", "uid:urn:uuid:9b2f6c1e-3d4a-4b5c-8d7e-0f1a2b3c4d5e")
+    assert "+306912345678" in shown and "eleni@example.gr" in shown and "Lena" in shown
+    birthdays = khard("birthdays", "--parsable")  # khard shows a yearless birthday in 1900
+    assert "1988.06.12\tAna Sofia Ribeiro" in birthdays and "06.12\tΕλένη" in birthdays
+    assert "11.03\tChidi Okafor" in birthdays
+    assert "+351912345678" in khard("phone", "--parsable", "Ribeiro")
+
+
+def test_a_card_without_uid_finds_a_contact_by_email_and_two_uids_stay_two_people(embedded_memory, tmp_path):
+    interop.import_path(embedded_memory, FILES / "apple.vcf", now=NOW)
+    google = tmp_path / "google.vcf"
+    google.write_bytes(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Chidi Okafor\r\n"
+                       b"EMAIL;TYPE=INTERNET:chidi.okafor@example.co.uk\r\nTITLE:Surgeon\r\nEND:VCARD\r\n")
+    report = interop.import_path(embedded_memory, google, now=NOW)
+    assert (report.created, report.updated) == (0, 1)
+    (chidi,) = embedded_memory.list(Kind.CONTACT)
+    assert chidi.attrs["job_title"] == "Surgeon" and chidi.attrs["uid"] == "4F1C8A2E-0B7D-4E59-9C61-2A3B4C5D6E7F"
+    other = tmp_path / "work.vcf"
+    other.write_bytes(b"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:0d3c2b1a-0000-4000-8000-000000000001\r\n"
+                      b"FN:Hospital reception\r\nEMAIL:chidi.okafor@example.co.uk\r\nEND:VCARD\r\n")
+    assert interop.import_path(embedded_memory, other, now=NOW).created == 1

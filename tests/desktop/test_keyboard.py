@@ -1,0 +1,147 @@
+"""The keyboard flow: Tab reaches every field, Down never continues from a stale row, item
+shortcuts work from anywhere in the window, Esc cancels an edit, "edited" means edited."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from core import remind
+from core.model import State
+from tests.desktop.conftest import WAIT_MS, settle
+from tests.desktop.test_window import open_detail, wait_rows
+
+
+def focused():
+    return QApplication.focusWidget()
+
+
+def test_tab_goes_through_due_and_repeat_then_the_buttons(app, embedded_memory, clock, qtbot):
+    rem = embedded_memory.capture("renew the car insurance", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now())})
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    detail.body.setFocus()
+    qtbot.waitUntil(lambda: detail.body.hasFocus(), timeout=WAIT_MS)
+    order = []
+    for _ in range(4):
+        qtbot.keyClick(focused(), Qt.Key.Key_Tab)
+        order.append(focused())
+    assert order[0] is detail._fields["due_at"]
+    assert order[1] is detail._fields["rrule"] or order[1].parent() is detail._fields["rrule"]
+    assert order[2] is detail.done_button      # Save is disabled until something is edited
+    assert order[3] is detail.snooze_button
+    qtbot.keyClick(focused(), Qt.Key.Key_Backtab)
+    assert focused() is detail.done_button
+
+
+def test_tab_goes_through_a_contacts_fields_in_order(app, embedded_memory, qtbot):
+    ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
+    open_detail(qtbot, app, ana)
+    detail = app.window.detail
+    detail.body.setFocus()
+    qtbot.waitUntil(lambda: detail.body.hasFocus(), timeout=WAIT_MS)
+    seen = []
+    for _ in range(4):
+        qtbot.keyClick(focused(), Qt.Key.Key_Tab)
+        seen.append(focused())
+    assert seen == [detail._fields[k] for k in ("name", "aliases", "phone", "email")]
+
+
+def test_down_after_a_new_question_starts_at_its_first_answer(app, embedded_memory, qtbot):
+    embedded_memory.capture("oat milk and bread", kind="note")
+    embedded_memory.capture("oat cakes for the picnic", kind="note")
+    dentist = embedded_memory.capture("dentist appointment moved to Friday", kind="note")
+    window = app.window
+    window.set_question("oat")
+    wait_rows(qtbot, window, lambda ids: len(ids) >= 2)
+    settle(qtbot, app)
+    window.focus_rows()
+    window.rows.setCurrentRow(window.rows.count() - 1)   # the person went down the old answers
+    # a new question, and Down pressed before its answer is back
+    window.ask.setFocus()
+    window.ask.selectAll()
+    qtbot.keyClicks(window.ask, "dentist Friday")
+    qtbot.keyClick(window.ask, Qt.Key.Key_Down)
+    settle(qtbot, app)
+    qtbot.waitUntil(lambda: window.rows.hasFocus(), timeout=WAIT_MS)
+    assert window.rows.current_id() == str(dentist.id)
+    assert window.rows.currentRow() == window.rows.first_row()
+    qtbot.keyClick(window.rows, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.detail.current_id == str(dentist.id), timeout=WAIT_MS)
+
+
+def test_enter_in_the_ask_box_opens_the_first_answer_of_this_question(app, embedded_memory, qtbot):
+    embedded_memory.capture("the spare key is with Maria", kind="note")
+    boiler = embedded_memory.capture("boiler service booked for March", kind="note")
+    window = app.window
+    window.set_question("spare key")
+    wait_rows(qtbot, window, lambda ids: bool(ids))
+    settle(qtbot, app)
+    window.ask.setFocus()
+    window.ask.selectAll()
+    qtbot.keyClicks(window.ask, "boiler service")
+    qtbot.keyClick(window.ask, Qt.Key.Key_Return)      # before the answer: opens it once there
+    settle(qtbot, app)
+    qtbot.waitUntil(lambda: window.detail.current_id == str(boiler.id), timeout=WAIT_MS)
+
+
+def test_done_and_snooze_shortcuts_work_from_the_items_fields_and_the_list(app, embedded_memory, clock,
+                                                                           qtbot):
+    one = embedded_memory.capture("post the letter", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now())})
+    two = embedded_memory.capture("charge the bike", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now())})
+    window = app.window
+    open_detail(qtbot, app, one)
+    due = window.detail._fields["due_at"]
+    due.setFocus()
+    qtbot.keyClick(due, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: embedded_memory.get(one.id).state is State.DONE, timeout=WAIT_MS)
+    open_detail(qtbot, app, two)
+    window.rows.setFocus()
+    qtbot.keyClick(window.rows, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: "snoozed_until" in embedded_memory.get(two.id).attrs, timeout=WAIT_MS)
+    assert remind.parse_time(embedded_memory.get(two.id).attrs["snoozed_until"]) == \
+        clock.now() + app.prefs.snooze
+
+
+def test_esc_cancels_an_edit_and_edited_means_edited(app, embedded_memory, qtbot):
+    note = embedded_memory.capture("garden: plant the tulips", kind="note")
+    open_detail(qtbot, app, note)
+    detail = app.window.detail
+    detail.body.setFocus()
+    detail.body.moveCursor(detail.body.textCursor().MoveOperation.End)
+    qtbot.keyClicks(detail.body, "!")
+    assert detail.dirty and detail.save_note.text() == "edited"
+    qtbot.keyClick(detail.body, Qt.Key.Key_Backspace)           # the typing undone
+    assert not detail.dirty and detail.save_note.text() == "" and not detail.save_button.isEnabled()
+    qtbot.keyClicks(detail.body, " and the roses")
+    qtbot.keyClicks(detail._fields["tags"], "spring")
+    assert detail.dirty
+    detail._fields["tags"].setFocus()
+    qtbot.keyClick(detail._fields["tags"], Qt.Key.Key_Escape)
+    assert not detail.dirty
+    assert detail.body.toPlainText() == "garden: plant the tulips"
+    assert detail._fields["tags"].text() == ""
+    settle(qtbot, app)
+    assert embedded_memory.get(note.id).body == "garden: plant the tulips"
+    # Esc with nothing to cancel: back to the list
+    app.window.show_section("notes", by_person=True)
+    wait_rows(qtbot, app.window, lambda ids: str(note.id) in ids)
+    open_detail(qtbot, app, note)
+    detail.body.setFocus()
+    qtbot.keyClick(detail.body, Qt.Key.Key_Escape)
+    assert app.window.rows.hasFocus()
+
+
+def test_the_restore_button_says_what_it_undoes(app, embedded_memory, clock, qtbot):
+    rem = embedded_memory.capture("pay the council tax", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now())})
+    detail = app.window.detail
+    for state, label in ((State.DONE, "Not done"), (State.ARCHIVED, "Unarchive"),
+                         (State.TRASHED, "Restore")):
+        embedded_memory.set_state(rem.id, state)
+        open_detail(qtbot, app, rem)
+        qtbot.waitUntil(lambda: detail.neuron.state is state, timeout=WAIT_MS)
+        assert detail.restore_button.isVisible() and detail.restore_button.text() == label
