@@ -9,7 +9,6 @@ and switches to it. None of them runs inside the desktop app: they change what i
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import Any
@@ -50,42 +49,34 @@ def _remember_profile(data_dir, profile_id, name: str | None) -> None:
 
 # -- profile ---------------------------------------------------------------------------------------
 
-def _actions(p):
-    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION", parser_class=type(p))
-
-    def action(name: str, help: str):
-        leaf = sub.add_parser(name, help=help)
-        # `neurons profile create NAME --json`: the global flag after the action too
-        leaf.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
-                          help="machine-readable output")
-        return leaf
-
-    return action
-
-
 def _profile_args(p) -> None:
-    action = _actions(p)
-    create = action("create", "make a local profile of this device's memory")
-    create.add_argument("name")
-    action("show", "the profile this data dir acts as")
-    join = action("join", "act as a profile made on another machine (same server)")
-    join.add_argument("profile_id")
-    own = join.add_mutually_exclusive_group()
-    own.add_argument("--claim", action="store_true", help="bring this machine's own rows into it")
-    own.add_argument("--keep-apart", action="store_true", help="leave this machine's rows apart")
+    p.add_argument("action", choices=["create", "show", "join"],
+                   help="create NAME: a profile of this device's memory; show; join PROFILE_ID: "
+                        "act as a profile made on another machine (same server)")
+    p.add_argument("value", nargs="?", metavar="NAME|PROFILE_ID")
+    own = p.add_mutually_exclusive_group()
+    own.add_argument("--claim", action="store_true", help="join: bring this machine's own rows")
+    own.add_argument("--keep-apart", action="store_true", help="join: leave this machine's rows apart")
+
+
+def _value(args, what: str) -> str:
+    if not args.value:
+        raise InvalidInput(f"neurons profile {args.action} needs the {what}")
+    return args.value
 
 
 @command("profile", "create, show or join a local profile (one memory for several machines)",
-         arguments=_profile_args, needs_memory=False)
-def profile(_memory, args) -> Answer:
-    if args.action != "show":
-        _refuse_while_the_app_runs(args)
-    with _open(args) as memory:
-        if args.action == "create":
-            return _create(memory, args)
-        if args.action == "join":
-            return _join(memory, args)
+         arguments=_profile_args, forwardable=lambda args: args.action == "show")
+def profile(memory, args) -> Answer:
+    if args.action == "show":  # also in the running app, on the memory it has open
         return _show(memory)
+    if args.action == "create":
+        name = _value(args, "profile's name")
+        _refuse_while_the_app_runs(args)
+        return _create(memory, name)
+    profile_id = _value(args, "profile's id (see `neurons profile show` on the other machine)")
+    _refuse_while_the_app_runs(args)
+    return _join(memory, profile_id, args)
 
 
 def create_profile(memory, name: str) -> dict[str, Any]:
@@ -104,15 +95,15 @@ def join_profile(memory, profile_id: str, bring_own: bool) -> dict[str, Any]:
     return {**info, "neurons": joined.count(), "claimed": moved, "kept_apart": own - moved}
 
 
-def _create(memory, args) -> Answer:
-    data = create_profile(memory, args.name)
+def _create(memory, name: str) -> Answer:
+    data = create_profile(memory, name)
     return Answer(data, f"profile {data['name']} ({data['id']}) now owns this memory: "
                         f"{data['claimed']} neurons moved from this device",
                   note="a second machine on the same server joins it with: neurons profile join "
                        f"{data['id']}")
 
 
-def _join(memory, args) -> Answer:
+def _join(memory, profile_id: str, args) -> Answer:
     own = memory.count()
     bring = args.claim
     if own and not (args.claim or args.keep_apart):
@@ -124,7 +115,7 @@ def _join(memory, args) -> Answer:
         if reply not in ("y", "yes", "n", "no"):
             raise InvalidInput("nothing changed: answer y or n")
         bring = reply.startswith("y")
-    data = join_profile(memory, args.profile_id, bring)
+    data = join_profile(memory, profile_id, bring)
     kept = f"; {data['kept_apart']} of this machine's own neurons kept apart" \
         if data["kept_apart"] else ""
     return Answer(data, f"this data dir now acts as profile {data['name']} ({data['id']}): "
@@ -148,13 +139,9 @@ def _show(memory) -> Answer:
 # -- config ----------------------------------------------------------------------------------------
 
 def _config_args(p) -> None:
-    action = _actions(p)
-    action("show", "what this data dir remembers")
-    put = action("set", "remember a setting (dsn: the server Postgres to use)")
-    put.add_argument("key", choices=["dsn"])
-    put.add_argument("value")
-    drop = action("unset", "forget a setting (dsn: back to the embedded engine)")
-    drop.add_argument("key", choices=["dsn"])
+    p.add_argument("action", choices=["show", "set", "unset"])
+    p.add_argument("key", nargs="?", choices=["dsn"], help="dsn: the server Postgres to use")
+    p.add_argument("value", nargs="?", help="set: the value")
 
 
 @command("config", "remember this data dir's engine: config set dsn DSN | unset dsn | show",
@@ -168,6 +155,8 @@ def config_(_memory, args) -> Answer:
         saved = config.load(data_dir).to_json()
         return Answer({"file": str(config.path(data_dir)), **saved},
                       json.dumps(saved, indent=1, ensure_ascii=False))
+    if args.key is None or (args.action == "set") != (args.value is not None):
+        raise InvalidInput("use: neurons config set dsn DSN | config unset dsn | config show")
     _refuse_while_the_app_runs(args)
     if args.action == "unset":
         use_embedded(data_dir)

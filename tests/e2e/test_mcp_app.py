@@ -18,6 +18,7 @@ from core.mcp import IDLE_RELEASE_S
 from core.memory import Memory
 from core.settings import Settings
 from core.store.lock import DataDirLock
+from tests.conftest import run_cli
 from tests.core.test_mcp import call, in_two_hours, stdio
 from tests.desktop.test_single_instance import launch, stop, wait_ready
 from tests.e2e.test_bundle import bare_env, bundle, offline  # noqa: F401 - fixtures
@@ -68,6 +69,11 @@ def test_mcp_goes_through_the_running_app_and_takes_over_when_it_quits(tmp_path,
                 next_reminder_becomes(data_dir, None)
                 # the server never took the data dir: the app has it
                 assert DataDirLock(data_dir).read_record()["pid"] == app.pid
+                # `profile show` is answered by the app; a profile is not made under its feet
+                assert through_app(data_dir, "profile", "show")["profile"] is None
+                refused = run_cli("profile", "create", "Maria", data_dir=data_dir)
+                assert refused.returncode == 2 and "Traceback" not in refused.stderr
+                assert through_app(data_dir, "profile", "show")["profile"] is None
 
                 # the app quits; the next call opens the data dir here
                 assert stop(app, data_dir) == 0
