@@ -16,8 +16,11 @@ from dataclasses import dataclass, field
 from core.model import Kind
 
 # What happened. "captured" and "imported" add neurons; "edited" and "state" change them;
-# "linked"/"unlinked" change edges; "claimed" moves rows to another identity.
-ACTIONS = ("captured", "edited", "state", "linked", "unlinked", "imported", "claimed")
+# "linked"/"unlinked" change edges; "claimed" moves rows to another identity; "engine_restarted":
+# the store's engine died and was started again (nothing acknowledged was lost; tell the person
+# once, and reload what is shown).
+ACTIONS = ("captured", "edited", "state", "linked", "unlinked", "imported", "claimed",
+           "engine_restarted")
 
 _origin: contextvars.ContextVar[str | None] = contextvars.ContextVar("neurons_origin", default=None)
 

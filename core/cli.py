@@ -12,7 +12,12 @@ import signal
 import sys
 
 from core import commands
+from core.files import os_error
 from core.model import NeuronsError
+
+# A command that finds the data dir held by another short command waits this long for it (like
+# a busy timeout) before refusing; the running app is asked first, so it is never waited for.
+LOCK_WAIT_S = 10.0
 
 
 def _on_signal(signum, frame):  # noqa: ARG001
@@ -56,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     except NeuronsError as exc:
         print(f"neurons: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a file the store did not name itself: still a sentence, not a traceback
+        print(f"neurons: {os_error(exc, exc.filename or '?', 'use')}", file=sys.stderr)
+        return 2
 
 
 def _run_here(cmd: commands.Command, args) -> commands.Answer:
@@ -64,7 +72,8 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
 
     # A one-shot command does not start the background filler (the app does); ask and about
     # fill what is pending first.
-    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
+    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False,
+                                 lock_wait_s=LOCK_WAIT_S)
     memory = Memory.open(settings)
     try:
         return cmd.run(memory, args)

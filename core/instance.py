@@ -48,6 +48,7 @@ from typing import Any, Callable
 
 from core import __version__
 from core.model import NeuronsError
+from core.validate import parse_json
 
 log = logging.getLogger(__name__)
 
@@ -130,10 +131,7 @@ def request(data_dir: Path | str, message: dict[str, Any], *,
         sock.close()
     if line is None:
         raise InstanceError("the running Neurons app closed the connection without answering")
-    try:
-        reply = json.loads(line)
-    except ValueError:
-        raise InstanceError("the running Neurons app answered something that is not JSON") from None
+    reply = _decode(line, "the running Neurons app's answer")
     if not isinstance(reply, dict):
         raise InstanceError("the running Neurons app answered something that is not an object")
     if reply.get("protocol") != PROTOCOL:
@@ -161,6 +159,16 @@ def forward_capture(data_dir: Path, text: str, kind: str | None,
     if not isinstance(neuron, dict):
         raise InstanceError("the running Neurons app did not return the saved neuron")
     return neuron
+
+
+def _decode(line: bytes, what: str) -> Any:
+    """One protocol line as JSON, or an InstanceError/InvalidInput saying what is wrong with it
+    (never NaN, huge numbers or a nesting too deep to parse: see core.validate.parse_json)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InstanceError(f"{what} is not UTF-8 text") from None
+    return parse_json(text, what)
 
 
 def _read_line(sock: socket.socket) -> bytes | None:
@@ -290,7 +298,7 @@ class InstanceServer:
                 line = _read_line(conn)
                 if line is None:
                     return
-                message = json.loads(line)
+                message = _decode(line, "the request")
                 if not isinstance(message, dict) or not isinstance(message.get("op"), str):
                     raise InstanceError("a request is a JSON object with an 'op'")
                 if message.get("protocol") != PROTOCOL:

@@ -8,6 +8,7 @@ every write is a method here. Listeners get one `Change` per committed write.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -25,7 +26,9 @@ from core.settings import Settings, check_install
 from core.store import Store, open_store
 from core.store import queries as q
 from core.store.reader import StoreReader
-from core.validate import aware, clean_attrs, clean_text, parse_uuid
+from core.validate import (
+    MAX_WEIGHT, aware, clean_attrs, clean_text, number, optional_text, parse_limit, parse_uuid,
+)
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,8 @@ class Memory:
         self.recall = Recall(self.reader, self.model.get)
         self.filler: EmbeddingFiller | None = None  # the background filler, when started
         self.listeners: list[Callable[[Change], None]] = []
+        if owns_store:  # the owner tells its listeners when the store's engine had to restart
+            store.restart_listeners.append(self._engine_restarted)
 
     @classmethod
     def open(cls, settings: Settings | None = None, identity: Identity | None = None) -> Memory:
@@ -69,18 +74,18 @@ class Memory:
         fetched: dict[uuid.UUID, str] = {}
 
         def fetch(n: int):
-            with self.store.reading() as cur:
+            with self.store.reading(every_owner=True) as cur:
                 rows = q.pending_embeddings(cur, name, n)
             fetched.clear()
             fetched.update(rows)
             return rows
 
         def save(rows, model_name: str) -> None:
-            with self.store.transaction() as cur:
+            with self.store.transaction(every_owner=True) as cur:
                 q.save_embeddings(cur, rows, model_name, texts=fetched)
 
         def count() -> int:
-            with self.store.reading() as cur:
+            with self.store.reading(every_owner=True) as cur:
                 return q.count_pending_embeddings(cur, name)
 
         return EmbeddingFiller(fetch, save, self.model.require, count_pending=count)
@@ -97,7 +102,7 @@ class Memory:
 
     def pending_vectors(self) -> int:
         """How many neurons (of any identity) still wait for their vector."""
-        with self.store.reading() as cur:
+        with self.store.reading(every_owner=True) as cur:
             return q.count_pending_embeddings(cur, variant_name("fp32"))
 
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
@@ -105,7 +110,7 @@ class Memory:
         are derived data the store keeps for all identities, like the filler's queue; an
         interrupted reindex is finished by the background filler."""
         self.model.require()
-        with self.store.transaction() as cur:
+        with self.store.transaction(every_owner=True) as cur:
             q.clear_embeddings(cur)
         return self.fill_vectors(progress)
 
@@ -114,7 +119,12 @@ class Memory:
             self.filler.stop(timeout=30)  # let a batch in flight finish before the store closes
             self.filler = None
         if self._owns_store:
+            with contextlib.suppress(ValueError):
+                self.store.restart_listeners.remove(self._engine_restarted)
             self.store.close()
+
+    def _engine_restarted(self, message: str) -> None:
+        self._changed("engine_restarted")
 
     def __enter__(self) -> Memory:
         return self
@@ -158,7 +168,7 @@ class Memory:
             kind, attrs = understanding.kind, understanding.attrs
         neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs,
                         created_at=created_at)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             q.insert_neurons(cur, self.identity, [neuron])
             if understanding is not None and derive:
                 q.insert_edges(cur, self.identity, understanding.edges_for(neuron))
@@ -183,7 +193,7 @@ class Memory:
             text = clean_text(text)
         if attrs is not None:
             attrs = clean_attrs(attrs)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
@@ -197,7 +207,7 @@ class Memory:
     def _merge_attrs(self, nid: uuid.UUID, changes_of: Callable[[Neuron], dict[str, Any] | None],
                      ) -> Neuron:
         """Read the row, compute the attrs to change from it, write them: one transaction."""
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             current = q.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
                 raise NotFound(f"no neuron {nid}")
@@ -217,7 +227,7 @@ class Memory:
     def set_state(self, neuron_id: uuid.UUID | str, state: State | str) -> Neuron:
         """done, archived, trashed; `restored` is State.ACTIVE. Done reminders record done_at."""
         nid, state = parse_uuid(neuron_id), State.parse(state)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             current = q.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
                 raise NotFound(f"no neuron {nid}")
@@ -237,7 +247,7 @@ class Memory:
         copy). With `after` (what the call being undone returned), refuse when the row has
         changed since, rather than silently losing that later change."""
         nid = parse_uuid(before.id)
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             current = q.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
                 raise NotFound(f"no neuron {nid}")
@@ -265,21 +275,22 @@ class Memory:
              limit: int = 100, offset: int = 0, order: str = "recent") -> list[Neuron]:
         if order not in ("recent", "updated", "due", "name"):
             raise InvalidInput(f"unknown order {order!r}")
-        with self.store.reading() as cur:
+        kind = Kind.parse(kind) if kind else None
+        states = [State.parse(s) for s in (states or [State.ACTIVE])]
+        limit = parse_limit(limit)
+        with self.store.reading(self.identity) as cur:
             return q.list_neurons(
-                cur, self.identity, kind=Kind.parse(kind) if kind else None,
-                states=[State.parse(s) for s in (states or [State.ACTIVE])],
-                limit=limit, offset=offset, order=order,
+                cur, self.identity, kind=kind, states=states, limit=limit, offset=offset, order=order,
             )
 
     def count(self) -> int:
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             return q.count_neurons(cur, self.identity)
 
     def search(self, text: str, limit: int = 20) -> list[Neuron]:
         """Keyword search alone (fast, no model): the fallback when the model is unavailable."""
-        text = clean_text(text, what="query", allow_empty=True)
-        with self.store.reading() as cur:
+        text, limit = clean_text(text, what="query", allow_empty=True), parse_limit(limit)
+        with self.store.reading(self.identity) as cur:
             return [n for n, _ in q.keyword_search(cur, self.identity, text, limit)]
 
     # -- reminders (the rules are core/remind's) -----------------------------------------------
@@ -351,9 +362,10 @@ class Memory:
         if a == b:
             raise InvalidInput("a neuron cannot be linked to itself")
         aware(valid_from, "valid_from")
-        edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=rel, weight=float(weight),
-                    valid_from=valid_from, derived_by=derived_by)
-        with self.store.transaction() as cur:
+        edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=rel,
+                    weight=number(weight, "weight", limit=MAX_WEIGHT), valid_from=valid_from,
+                    derived_by=optional_text(derived_by, "derived_by"))
+        with self.store.transaction(self.identity) as cur:
             found = q.get_neurons(cur, self.identity, [a, b])
             for nid in (a, b):
                 if nid not in found:
@@ -369,7 +381,8 @@ class Memory:
     def unlink(self, edge_id: uuid.UUID | str, at: datetime | None = None) -> Edge:
         """Close a link: it stops being true at `at` (now); edges are never deleted."""
         eid = parse_uuid(edge_id, "edge id")
-        with self.store.transaction() as cur:
+        aware(at, "at")
+        with self.store.transaction(self.identity) as cur:
             edge = q.close_edge(cur, self.identity, eid, at)
             if edge is None:
                 existing = q.get_edge(cur, self.identity, eid)
@@ -380,12 +393,12 @@ class Memory:
         return edge
 
     def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> list[Edge]:
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             return q.edges_of(cur, self.identity, [parse_uuid(neuron_id)], open_only=open_only)
 
     def neighbours(self, neuron_id: uuid.UUID | str, open_only: bool = True) -> list[tuple[Edge, Neuron]]:
         nid = parse_uuid(neuron_id)
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             edges = q.edges_of(cur, self.identity, [nid], open_only=open_only)
             others = q.get_neurons(cur, self.identity, [e.other(nid) for e in edges])
         return [(e, others[e.other(nid)]) for e in edges if e.other(nid) in others]
@@ -409,15 +422,17 @@ class Memory:
     # -- recall (core/recall) --------------------------------------------------------------------
 
     def ask(self, question: str, limit: int = 10, **options: Any) -> list[Result]:
-        return self.recall.ask(clean_text(question, what="question"), limit=limit, **options)
+        return self.recall.ask(clean_text(question, what="question"), limit=parse_limit(limit),
+                               **options)
 
     def about(self, name: str, limit: int = 50) -> About:
-        return self.recall.about(clean_text(name, what="name"), limit=limit)
+        return self.recall.about(clean_text(name, what="name"), limit=parse_limit(limit))
 
     # -- export, import, profiles ----------------------------------------------------------------
 
     def export(self) -> dict[str, Any]:
-        with self.store.reading() as cur:
+        self.store.require_sound(self.identity)
+        with self.store.reading(self.identity) as cur:
             neurons = q.all_neurons(cur, self.identity)
             edges = q.all_edges(cur, self.identity)
         return build_export(neurons, edges)
@@ -425,8 +440,8 @@ class Memory:
     def import_(self, data: Any) -> dict[str, int]:
         """Import an export; all or nothing. Rows whose ids exist already are skipped."""
         neurons, edges = parse_export(data)
-        with self.store.transaction() as cur:
-            taken = q.existing_ids(cur, "neurons", [n.id for n in neurons])
+        with self.store.transaction(self.identity) as cur:
+            taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
             mine = q.get_neurons(cur, self.identity, list(taken))
             if taken - set(mine):
                 raise InvalidInput(f"{len(taken - set(mine))} neuron ids of the file belong to "
@@ -436,7 +451,7 @@ class Memory:
             for e in edges:
                 if e.from_id not in known or e.to_id not in known:
                     raise InvalidInput(f"link {e.id} points at a neuron the file does not hold")
-            taken_edges = q.existing_ids(cur, "neurons_edges", [e.id for e in edges])
+            taken_edges = q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges])
             new_edges = [e for e in edges if e.id not in taken_edges]
             q.insert_neurons(cur, self.identity, new_neurons)
             q.insert_edges(cur, self.identity, new_edges)
@@ -446,8 +461,9 @@ class Memory:
 
     def snapshot(self) -> tuple[list[Neuron], list[Edge]]:
         """Every neuron and link of this identity, in one reading (what an import plans against
-        and an export writes)."""
-        with self.store.reading() as cur:
+        and an export writes); a damaged store raises StoreDamaged rather than give part of it."""
+        self.store.require_sound(self.identity)
+        with self.store.reading(self.identity) as cur:
             return q.all_neurons(cur, self.identity), q.all_edges(cur, self.identity)
 
     def apply_import(self, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
@@ -457,8 +473,8 @@ class Memory:
         for n in [*neurons, *updates]:
             clean_text(n.body, what=f"the text of {n.id}")
             clean_attrs(n.attrs)
-        with self.store.transaction() as cur:
-            taken = q.existing_ids(cur, "neurons", [n.id for n in neurons])
+        with self.store.transaction(self.identity) as cur:
+            taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
             if taken:
                 raise InvalidInput(f"{len(taken)} neuron ids of the file are already in this store; "
                                    "nothing was imported")
@@ -470,7 +486,7 @@ class Memory:
             if ends - set(q.get_neurons(cur, self.identity, list(ends))):
                 raise InvalidInput("a link of the import points at a neuron that is not there; "
                                    "nothing was imported")
-            if q.existing_ids(cur, "neurons_edges", [e.id for e in edges]):
+            if q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
                 raise InvalidInput("link ids of the file are already in this store; nothing was imported")
             q.insert_neurons(cur, self.identity, neurons)
             q.update_neurons(cur, self.identity, updates)
@@ -488,7 +504,7 @@ class Memory:
         if self.identity.device_id is None:
             raise InvalidInput("only an anonymous device's rows can be claimed")
         user = Identity(user_id=uuid.uuid4())
-        with self.store.transaction() as cur:
+        with self.store.transaction(self.identity) as cur:
             q.claim_device(cur, self.identity.device_id, user.user_id, name)
         self._changed("claimed")
         return self.as_identity(user)
@@ -535,10 +551,12 @@ class Memory:
 
     def doctor(self) -> dict[str, Any]:
         model = self.model.status()
-        with self.store.reading() as cur:
+        with self.store.reading(every_owner=True) as cur:
             facts = q.engine_facts(cur)
             total = q.count_neurons(cur)
             pending = q.count_pending_embeddings(cur, model.get("name"))
+            security = q.row_security(cur) if self.store.kind == "server" else None
+        check = self.store.check(self.identity if self.store.kind == "server" else None)
         lock = self.store.lock.read_record() if self.store.lock else None
         engine = self.store.engine
         return {
@@ -553,6 +571,8 @@ class Memory:
             "schema_version": facts["schema"],
             "extensions": facts["extensions"],
             "neurons": total,
+            "store_check": check,
+            "row_security": security,
             "pending_vectors": pending,
             "model": model,
             "opened_in_s": round(self.store.opened_in_s, 3),

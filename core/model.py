@@ -28,7 +28,7 @@ class _Choice(str, enum.Enum):
     def parse(cls, value):
         try:
             return cls(value)
-        except ValueError:
+        except (ValueError, TypeError):
             raise InvalidInput(
                 f"unknown {cls.__name__.lower()} {value!r}: use one of {', '.join(m.value for m in cls)}"
             ) from None

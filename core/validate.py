@@ -7,13 +7,29 @@ exists in two versions.
 
 from __future__ import annotations
 
+import json
+import math
 import uuid
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from core.model import InvalidInput
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
+# Instants both engines store and read back: Postgres keeps far more, but Python's datetime (which
+# psycopg reads them into, in the session's time zone) stops at the years 1 and 9999 -- hence a
+# day's margin at each end, wider than any time zone's offset.
+MIN_INSTANT = datetime(1, 1, 2, tzinfo=timezone.utc)
+MAX_INSTANT = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=timezone.utc)
+# Numbers in attrs: what every JSON reader keeps exactly (a 64-bit integer, a finite double).
+MAX_INT_BITS = 63
+MAX_INT_DIGITS = 19
+# Nesting of attrs (an object of lists of objects...): deep enough for any real use.
+MAX_ATTRS_DEPTH = 32
+# The most rows one listing or answer may ask for.
+MAX_LIMIT = 1_000_000
+# A link's weight (stored as a 4-byte real): a relative strength, never near the real's range.
+MAX_WEIGHT = 1_000_000.0
 
 
 def clean_text(text: Any, *, what: str = "text", allow_empty: bool = False) -> str:
@@ -35,27 +51,59 @@ def clean_text(text: Any, *, what: str = "text", allow_empty: bool = False) -> s
 
 
 def clean_attrs(attrs: Any) -> dict[str, Any]:
-    """A JSON object whose every string is clean text and whose every value JSON can hold."""
+    """A JSON object whose every string is clean text, every number one that JSON readers keep
+    (finite, a 64-bit integer) and whose nesting stays within MAX_ATTRS_DEPTH."""
     if attrs is None:
         return {}
     if not isinstance(attrs, dict):
         raise InvalidInput("attrs must be a JSON object")
-
-    def walk(value: Any, path: str) -> None:
+    stack: list[tuple[Any, str, int]] = [(attrs, "", 0)]  # no recursion: depth is checked first
+    while stack:
+        value, path, depth = stack.pop()
         if isinstance(value, str):
             clean_text(value, what=f"attrs{path}", allow_empty=True)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                clean_text(str(k), what=f"an attrs key at {path or '/'}", allow_empty=True)
-                walk(v, f"{path}.{k}")
-        elif isinstance(value, list):
-            for i, v in enumerate(value):
-                walk(v, f"{path}[{i}]")
-        elif not (value is None or isinstance(value, (bool, int, float))):
+        elif isinstance(value, (dict, list)):
+            if depth >= MAX_ATTRS_DEPTH:
+                raise InvalidInput(f"attrs{path} is nested more than {MAX_ATTRS_DEPTH} levels deep")
+            if isinstance(value, dict):
+                for k, v in value.items():
+                    clean_text(str(k), what=f"an attrs key at {path or '/'}", allow_empty=True)
+                    stack.append((v, f"{path}.{k}", depth + 1))
+            else:
+                stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value))
+        elif isinstance(value, (bool, type(None))):
+            continue
+        elif isinstance(value, (int, float)):
+            number(value, f"attrs{path}")
+        else:
             raise InvalidInput(f"attrs{path} holds a {type(value).__name__}, which JSON cannot")
-
-    walk(attrs, "")
     return attrs
+
+
+def parse_json(text: str, what: str) -> Any:
+    """JSON text as a person or a file gives it, refusing what JSON readers reject or cannot
+    hold: NaN and Infinity, numbers too large, nesting deeper than the parser can follow."""
+    def constant(name: str):
+        raise InvalidInput(f"{what}: {name} is not a number that JSON can hold")
+
+    def floating(literal: str) -> float:
+        return number(float(literal), what)
+
+    def integer(literal: str) -> int:
+        if len(literal.lstrip("-")) > MAX_INT_DIGITS:
+            raise InvalidInput(f"{what}: a number of {len(literal.lstrip('-')):,} digits is too large")
+        value = int(literal)
+        number(value, what)
+        return value
+
+    try:
+        return json.loads(text, parse_constant=constant, parse_float=floating, parse_int=integer)
+    except InvalidInput:
+        raise
+    except RecursionError:
+        raise InvalidInput(f"{what}: nested too deeply to read") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{what}: invalid JSON: {exc}") from None
 
 
 def parse_uuid(value: Any, what: str = "id") -> uuid.UUID:
@@ -68,7 +116,8 @@ def parse_uuid(value: Any, what: str = "id") -> uuid.UUID:
 
 
 def parse_instant(value: Any, where: str) -> datetime | None:
-    """An ISO 8601 time with its offset (None stays None); anything else is a clear error."""
+    """An ISO 8601 time with its offset (None stays None), within what both engines read back;
+    anything else is a clear error."""
     if value is None:
         return None
     try:
@@ -77,17 +126,48 @@ def parse_instant(value: Any, where: str) -> datetime | None:
         raise InvalidInput(f"{where}: {value!r} is not an ISO 8601 date") from None
     if parsed.tzinfo is None:
         raise InvalidInput(f"{where}: {value!r} has no time zone offset")
-    return parsed
+    return within_range(parsed, where)
 
 
 def aware(value: datetime | None, what: str) -> datetime | None:
-    """A datetime given by a caller must carry its offset (a naive one is ambiguous)."""
+    """A datetime given by a caller must carry its offset (a naive one is ambiguous) and lie
+    within what both engines read back."""
     if value is not None and value.tzinfo is None:
         raise InvalidInput(f"{what} needs a time zone offset")
+    return value if value is None else within_range(value, what)
+
+
+def within_range(value: datetime, where: str) -> datetime:
+    try:
+        utc = value.astimezone(timezone.utc)
+    except OverflowError:
+        utc = None
+    if utc is None or not MIN_INSTANT <= utc <= MAX_INSTANT:
+        raise InvalidInput(f"{where}: {value.isoformat()} is not between the years 1 and 9999 "
+                           "(in UTC) that Neurons can keep")
     return value
 
 
-def number(value: Any, where: str) -> float:
+def number(value: Any, where: str, *, limit: float | None = None) -> float:
+    """A finite number (an integer of at most 64 bits), within ±`limit` when given."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidInput(f"{where}: {value!r} is not a number")
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise InvalidInput(f"{where}: a number of {value.bit_length():,} bits is too large")
+    if not math.isfinite(value):
+        raise InvalidInput(f"{where}: {value!r} is not a finite number")
+    if limit is not None and abs(value) > limit:
+        raise InvalidInput(f"{where}: {value!r} is outside -{limit:g} to {limit:g}")
     return float(value)
+
+
+def optional_text(value: Any, what: str) -> str | None:
+    return None if value is None else clean_text(value, what=what)
+
+
+def parse_limit(value: Any, what: str = "limit") -> int:
+    """How many rows to return: a whole number from 1 to MAX_LIMIT."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LIMIT:
+        shown = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "that"
+        raise InvalidInput(f"{what} must be a whole number from 1 to {MAX_LIMIT:,}, not {shown}")
+    return value

@@ -268,6 +268,11 @@ class App:
         self.bridge.notify_changed(change)
 
     def _store_changed(self, change) -> None:
+        if change.action == "engine_restarted":  # the store restarted its engine: say so once
+            from desktop.notify import Notice  # noqa: PLC0415
+
+            self.banner.show(Notice("engine", "The database engine stopped and was restarted",
+                                    "Nothing you saved was lost."))
         if change.action == "captured" and change.origin == "socket" and change.ids:
             # saved by another program (a forwarded `neurons capture`, a second launch): say so
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
@@ -396,10 +401,10 @@ class App:
                 neuron = memory.capture(text, kind=kind or None, attrs=attrs or None)
             return {"neuron": neuron.to_json(edges=memory.edges(neuron.id))}
         if op == "search":
-            found = memory.search(str(message.get("text") or ""), limit=int(message.get("limit") or 20))
+            found = memory.search(str(message.get("text") or ""), limit=message.get("limit") or 20)
             return {"neurons": [n.to_json() for n in found]}
         if op == "ask":
-            results = memory.ask(str(message.get("text") or ""), limit=int(message.get("limit") or 10))
+            results = memory.ask(str(message.get("text") or ""), limit=message.get("limit") or 10)
             return {"results": [r.to_json() for r in results]}
         if op == "command":  # `neurons list/show/ask/...` while the app owns the data dir
             from core import commands  # noqa: PLC0415

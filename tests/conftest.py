@@ -40,14 +40,21 @@ def server_dsn(tmp_path_factory) -> str:
         server = pgserver.get_server(pgdata, cleanup_mode="delete")
         dsn = server.get_uri()
     import psycopg  # noqa: PLC0415
-
-    name = f"neurons_test_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
     from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
 
+    # The app's role, as a deployment should have it: it owns its database but is neither
+    # superuser nor BYPASSRLS, so row-level security holds every server test.
+    tag = uuid.uuid4().hex[:10]
+    name, role = f"neurons_test_{tag}", f"neurons_app_{tag}"
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f'CREATE ROLE "{role}" LOGIN NOSUPERUSER NOBYPASSRLS')
+        conn.execute(f'CREATE DATABASE "{name}" OWNER "{role}"')
     parts = conninfo_to_dict(dsn)
     parts["dbname"] = name
+    with psycopg.connect(make_conninfo(**parts), autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")  # extensions need a superuser
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    parts["user"] = role
     return make_conninfo(**parts)
 
 

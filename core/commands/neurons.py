@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from core.commands.base import Answer, command
-from core.model import InvalidInput, Kind, Neuron, Relation, State
+from core.model import Kind, Neuron, Relation, State
+from core.validate import parse_json
 
 
 def neuron_json(memory, neuron: Neuron) -> dict[str, Any]:
@@ -27,12 +28,7 @@ def line(neuron: Neuron) -> str:
 
 
 def attrs_option(text: str | None) -> dict[str, Any] | None:
-    if not text:
-        return None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"--attrs holds invalid JSON: {exc}") from None
+    return parse_json(text, "--attrs") if text else None
 
 
 def _read_stdin(args) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from core.commands.base import Answer, command
 from core.model import NeuronsError
+from core.validate import parse_json
 
 FORMATS = ["json", "vcard", "ics", "markdown"]
 
@@ -52,7 +53,7 @@ def export(memory, args) -> Answer:
         if args.format not in (None, "json") or args.kind:
             raise NeuronsError("only the whole memory as JSON goes to stdout: give a PATH")
         data = memory.export()
-        return Answer(data, json.dumps(data, ensure_ascii=False, indent=1))
+        return Answer(data, json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False))
     from core.interop.files import export_path  # noqa: PLC0415 - commands stay light to import
 
     done = export_path(memory, args.path, args.format, kind=args.kind, vcard_version=args.vcard_version)
@@ -67,10 +68,7 @@ def import_(memory, args) -> Answer:
     from core.interop.report import Report  # noqa: PLC0415
 
     if args.path == "-":  # a JSON export on stdin: it cannot name another format
-        try:
-            data = json.loads(args.stdin)
-        except json.JSONDecodeError as exc:
-            raise NeuronsError(f"cannot read stdin: invalid JSON: {exc}") from None
+        data = parse_json(args.stdin, "cannot read stdin")
         counts = memory.import_(data)
         report = Report("json", created=counts["neurons"], unchanged=len(data["neurons"]) - counts["neurons"])
     else:

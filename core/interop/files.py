@@ -20,11 +20,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from core import remind
+from core.files import os_error, write_private
 from core.interop import ical, markdown, vcard
 from core.interop.plan import Plan
 from core.interop.report import ImportRefused, Report, Skip
 from core.memory import Memory
-from core.model import InvalidInput, Kind, NeuronsError, State
+from core.model import InvalidInput, Kind, State
+from core.validate import parse_json
 
 FORMATS = ("json", "vcard", "ics", "markdown")
 EXTENSIONS = {".json": "json", ".vcf": "vcard", ".vcard": "vcard", ".ics": "ics", ".ical": "ics",
@@ -187,9 +189,10 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
 
 def _import_json(memory: Memory, path: Path) -> Report:
     try:
-        data = json.loads(_read(path).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = _read(path).decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise InvalidInput(f"cannot read {path.name}: not valid JSON ({exc})") from None
+    data = parse_json(text, f"cannot read {path.name}")
     counts = memory.import_(data)
     return Report("json", created=counts["neurons"], unchanged=len(data["neurons"]) - counts["neurons"])
 
@@ -239,7 +242,7 @@ def _render(memory: Memory, fmt: str, neurons, edges, per_item: bool, version: s
         edge_ids = {str(e.id) for e in edges}
         data["neurons"] = [n for n in data["neurons"] if n["id"] in ids]
         data["edges"] = [e for e in data["edges"] if e["id"] in edge_ids]
-        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        text = json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
         return {"neurons-export.json" if per_item else path.name: text}
     if fmt == "markdown":
         return markdown.vault(neurons, edges)
@@ -283,15 +286,8 @@ def _per_item(texts: list, uid_of: Callable, suffix: str) -> dict[str, str]:
 
 def _write(path: Path, text: str, sync: bool = True) -> None:
     """Write a whole file or none (atomically), readable by its owner only: it is a person's memory."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
-        tmp.replace(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise NeuronsError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise os_error(exc, path) from None
+    write_private(path, text, durable=sync)

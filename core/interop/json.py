@@ -7,7 +7,9 @@ from typing import Any
 
 from core import __version__
 from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
-from core.validate import clean_attrs, clean_text, number, parse_instant, parse_uuid
+from core.validate import (
+    MAX_WEIGHT, clean_attrs, clean_text, number, optional_text, parse_instant, parse_uuid,
+)
 
 FORMAT = "neurons-export/1"
 
@@ -54,11 +56,11 @@ def parse_export(data: Any) -> tuple[list[Neuron], list[Edge]]:
             from_id=parse_uuid(item.get("from_id"), f"{where}.from_id"),
             to_id=parse_uuid(item.get("to_id"), f"{where}.to_id"),
             relation=Relation.parse(item.get("relation_type")),
-            weight=number(item.get("weight", 1.0), f"{where}.weight"),
+            weight=number(item.get("weight", 1.0), f"{where}.weight", limit=MAX_WEIGHT),
             valid_from=parse_instant(item.get("valid_from"), f"{where}.valid_from"),
             valid_to=parse_instant(item.get("valid_to"), f"{where}.valid_to"),
             created_at=parse_instant(item.get("created_at"), f"{where}.created_at"),
-            derived_by=item.get("derived_by"),
+            derived_by=optional_text(item.get("derived_by"), f"{where}.derived_by"),
         )
         if edge.from_id == edge.to_id:
             raise InvalidInput(f"{where} links a neuron to itself")

@@ -26,7 +26,7 @@ import yaml
 
 from core.interop.report import Skip
 from core.model import Edge, Kind, Neuron, Relation, State
-from core.validate import number, parse_instant, parse_uuid
+from core.validate import MAX_WEIGHT, number, parse_instant, parse_uuid
 
 FOLDERS = {Kind.NOTE: "Notes", Kind.REMINDER: "Reminders", Kind.CONTACT: "Contacts"}
 # Front matter keys of ours; an attr with one of these names goes under `attrs:`.
@@ -211,7 +211,7 @@ def edge_of(source: uuid.UUID, link: dict[str, Any], where: str) -> Edge:
     edge = Edge(id=parse_uuid(link.get("id"), f"{where}: id"), from_id=source,
                 to_id=parse_uuid(link.get("to"), f"{where}: to"),
                 relation=Relation.parse(link.get("relation")),
-                weight=number(link.get("weight", 1.0), f"{where}: weight"),
+                weight=number(link.get("weight", 1.0), f"{where}: weight", limit=MAX_WEIGHT),
                 valid_from=parse_instant(link.get("valid_from"), f"{where}: valid_from"),
                 valid_to=parse_instant(link.get("valid_to"), f"{where}: valid_to"),
                 created_at=parse_instant(link.get("created"), f"{where}: created"),

@@ -174,17 +174,23 @@ def find_window(question: str, now: datetime) -> tuple[TimeWindow | None, str]:
     """The first time expression of the question as a window, and the question without it."""
     text = question
     future_hint = bool(DUE_CUES.search(text)) and not PAST_CUES.search(text)
+    # Facts about the whole question, looked up once (per match they made long questions quadratic).
+    may_is_month = bool(_MAY_MONTH.search(text))
+    month_cued: dict[str, bool] = {}
     for pattern, make in _rules(now):
         for m in re.finditer(pattern, text, re.I):
             words = m.group(0)
-            if re.search(r"\bmay\b", words, re.I) and not _MAY_MONTH.search(text) and _MAY_VERB.search(words):
+            if re.search(r"\bmay\b", words, re.I) and not may_is_month and _MAY_VERB.search(words):
                 continue
             if re.fullmatch(r"(?:on )?(?:sun|sat|mon|wed|thu|fri|tue)\.?", words.strip(), re.I) \
                     and not words[:1].isupper() and not words.lower().startswith("on "):
                 continue  # "sun", "sat", "wed" as words rather than days
-            if words.strip().lower() in ("march", "august") and not words[:1].isupper() \
-                    and not re.search(r"\b(in|of|last|next|this|back)\s+" + re.escape(words.strip()), text, re.I):
-                continue
+            word = words.strip().lower()
+            if word in ("march", "august") and not words[:1].isupper():
+                if word not in month_cued:
+                    month_cued[word] = bool(re.search(r"\b(in|of|last|next|this|back)\s+" + word, text, re.I))
+                if not month_cued[word]:
+                    continue
             start, end, tense = make(m, future_hint)
             dates = _dates_of(text, start, end, now, tense)
             rest = (text[:m.start()] + " " + text[m.end():])

@@ -4,12 +4,39 @@ After every committed write the store fsyncs the WAL segments written since the 
 flushes a file's dirty pages whichever process wrote them), and the pg_wal directory, before the
 caller gets its acknowledgement. A power cut then finds every acknowledged commit in the WAL, and
 Postgres' crash recovery replays it. Data files are made durable at checkpoints (`sync_all`).
+
+PGlite hangs when the disk fills under it (a checkpoint on a full disk never returns), so no write
+starts unless the disk keeps a margin free (`require_space`, one statvfs per write, ~µs).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from core.files import DiskFull
+
+# A new WAL segment (16 MB) and a checkpoint's writes, with room to spare.
+MIN_FREE_BYTES = 64 * 1024 * 1024
+
+
+def free_bytes(path: Path) -> int:
+    info = os.statvfs(path)
+    return info.f_bavail * info.f_frsize
+
+
+def has_space(path: Path) -> bool:
+    return free_bytes(path) >= MIN_FREE_BYTES
+
+
+def require_space(path: Path) -> None:
+    """Refuse a write before it starts when the disk holding `path` is (nearly) full."""
+    free = free_bytes(path)
+    if free < MIN_FREE_BYTES:
+        raise DiskFull(
+            f"the disk holding {path} is full ({free / 2**20:.1f} MB free; Neurons keeps "
+            f"{MIN_FREE_BYTES >> 20} MB free so its database can always finish a write): free some "
+            "space and try again (nothing was saved by this command)")
 
 
 def fsync_path(path: Path) -> None:

@@ -11,7 +11,6 @@ import fcntl
 import json
 import logging
 import os
-import signal
 import socket
 import sys
 import time
@@ -23,9 +22,14 @@ from typing import Any
 import psutil
 
 from core import __version__
+from core.files import os_error, write_private
 from core.model import NeuronsError
+from core.store.embedded import stop_orphan_engine
 
 log = logging.getLogger(__name__)
+
+# How often a waiting acquire looks again (see DataDirLock.acquire's wait_s).
+LOCK_POLL_S = 0.05
 
 
 class LockHeld(NeuronsError):
@@ -43,10 +47,19 @@ class LockHeld(NeuronsError):
 
 
 def process_start_time(pid: int) -> float | None:
+    """When a running process started; None when it is gone or a zombie (exited, not yet reaped)."""
     try:
-        return psutil.Process(pid).create_time()
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return None
+        return proc.create_time()
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
         return None
+
+
+def program_name() -> str:
+    """What runs, without its arguments: a capture's text must never land in the record."""
+    return Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
 
 
 def record_is_live(record: dict[str, Any]) -> bool:
@@ -81,10 +94,24 @@ class DataDirLock:
         except (FileNotFoundError, ValueError):
             return None
 
-    def acquire(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Take the lock or raise LockHeld; on success return the record written."""
-        self.lock_path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    def acquire(self, extra: dict[str, Any] | None = None, wait_s: float = 0.0) -> dict[str, Any]:
+        """Take the lock or raise LockHeld; on success return the record written. With `wait_s`,
+        a live owner is waited for that long (a short command finishing) before refusing."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                return self._try_acquire(extra)
+            except LockHeld:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(LOCK_POLL_S)
+
+    def _try_acquire(self, extra: dict[str, Any] | None) -> dict[str, Any]:
+        try:
+            self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            raise os_error(exc, self.lock_path) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -95,32 +122,33 @@ class DataDirLock:
             # The flock was free but the owner lives: its lock file was deleted and recreated.
             os.close(fd)
             raise LockHeld(self.data_dir, self.previous)
-        self._fd = fd
-        if self.previous:
-            log.warning(
-                "taking over the stale lock of pid %s (%s, since %s)",
-                self.previous.get("pid"), self.previous.get("command"), self.previous.get("acquired_at"),
-            )
         me = os.getpid()
         record = {
             "pid": me,
             "started_at": process_start_time(me),
             "host": socket.gethostname(),
             "version": __version__,
-            "command": " ".join(sys.argv)[:300],
+            "command": program_name(),
             "acquired_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             **(extra or {}),
         }
-        self.write_record(record)
+        try:
+            self.write_record(record)
+        except NeuronsError:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+            raise
+        self._fd = fd
+        if self.previous:
+            log.warning(
+                "taking over the stale lock of pid %s (%s, since %s)",
+                self.previous.get("pid"), self.previous.get("command"), self.previous.get("acquired_at"),
+            )
         return record
 
     def write_record(self, record: dict[str, Any]) -> None:
-        tmp = self.record_path.with_name(self.record_path.name + f".{os.getpid()}.tmp")
-        with open(tmp, "w") as f:
-            json.dump(record, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.record_path)
+        """Private (0600) and atomic; a full disk or a read-only dir is a FileProblem."""
+        write_private(self.record_path, json.dumps(record), durable=True)
 
     def update(self, **fields: Any) -> None:
         record = self.read_record() or {}
@@ -161,36 +189,3 @@ class DataDirLock:
             self.record_path.unlink(missing_ok=True)
         return record
 
-
-def stop_orphan_engine(record: dict[str, Any], data_dir: Path, timeout: float = 10.0) -> None:
-    """Make sure no engine of a dead owner still has the data dir open: two engines corrupt it."""
-    suspects: set[int] = set()
-    engine_pid = record.get("engine_pid")
-    if isinstance(engine_pid, int):
-        suspects.add(engine_pid)
-    marker = str(data_dir)
-    for proc in psutil.process_iter(["pid", "cmdline", "cwd"]):
-        try:
-            cmd = " ".join(proc.info.get("cmdline") or [])
-            if "pglite_manager.js" in cmd and (proc.info.get("cwd") or "").startswith(marker):
-                suspects.add(proc.info["pid"])
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue
-    for pid in suspects:
-        try:
-            proc = psutil.Process(pid)
-            if "node" not in proc.name() and "pglite" not in " ".join(proc.cmdline()):
-                continue  # the pid was reused by something else
-            log.warning("stopping the orphaned engine process %s of the previous owner", pid)
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout)
-            except psutil.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue
-    deadline = time.monotonic() + timeout
-    while suspects and time.monotonic() < deadline:
-        suspects = {p for p in suspects if psutil.pid_exists(p)}
-        time.sleep(0.05)

@@ -25,6 +25,24 @@ def owner(ident: Identity) -> sql.Identifier:
     return sql.Identifier(ident.column)
 
 
+def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False) -> None:
+    """Tell row-level security (migration 004) whose rows this transaction may see and write."""
+    cur.execute(
+        "SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true),"
+        " set_config('neurons.scope', %s, true)",
+        (str(ident.device_id) if ident and ident.device_id else "",
+         str(ident.user_id) if ident and ident.user_id else "",
+         "all" if every_owner else ""))
+
+
+def row_security(cur: Cursor) -> dict[str, Any]:
+    """Whether the connected role is held by row-level security (not superuser nor BYPASSRLS)."""
+    cur.execute("SELECT current_user AS role, rolsuper, rolbypassrls FROM pg_roles"
+                " WHERE rolname = current_user")
+    row = cur.fetchone()
+    return {"role": row["role"], "enforced": not (row["rolsuper"] or row["rolbypassrls"])}
+
+
 def neuron_from_row(row: dict[str, Any]) -> Neuron:
     return Neuron(
         id=row["id"],
@@ -320,19 +338,26 @@ def all_edges(cur: Cursor, ident: Identity) -> list[Edge]:
     return [edge_from_row(r) for r in cur.fetchall()]
 
 
-def existing_ids(cur: Cursor, table: str, ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
-    """Ids already taken in `table`, whoever owns them (ids are global primary keys)."""
+def existing_ids(cur: Cursor, ident: Identity, table: str, ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
+    """Ids already taken in `table`, whoever owns them (ids are global primary keys): the one
+    look across owners an identity's transaction makes, and only at ids."""
     if not ids:
         return set()
+    name_owner(cur, ident, every_owner=True)
     cur.execute(sql.SQL("SELECT id FROM {t} WHERE id = ANY(%s)").format(t=sql.Identifier(table)),
                 (list(ids),))
-    return {r["id"] for r in cur.fetchall()}
+    taken = {r["id"] for r in cur.fetchall()}
+    name_owner(cur, ident)
+    return taken
 
 
 # -- profiles --------------------------------------------------------------------------------------
 
 def claim_device(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID, name: str) -> tuple[int, int]:
     """Move every row of a device to a local profile, in the caller's one transaction."""
+    # row-level security: the device's rows are seen, and may become the profile's
+    cur.execute("SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true)",
+                (str(device_id), str(user_id)))
     cur.execute(
         "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
         " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name", (user_id, name, device_id))

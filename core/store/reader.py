@@ -84,7 +84,7 @@ class StoreReader:
         if getattr(self._local, "cur", None) is not None:
             yield
             return
-        with self.store.reading() as cur:
+        with self.store.reading(self.identity) as cur:
             self._local.cur = cur
             try:
                 yield
@@ -97,7 +97,7 @@ class StoreReader:
         if cur is not None:
             yield cur
         else:
-            with self.store.reading() as cur:
+            with self.store.reading(self.identity) as cur:
                 yield cur
 
     def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]:

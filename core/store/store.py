@@ -3,19 +3,21 @@
 pglite-socket serves every connection on ONE backend (transactions and session state leak between
 them), so the store keeps exactly one connection and serialises its use with a lock. Server
 Postgres gets the same treatment: one code path, one behaviour.
+
+The store supervises its engine: when the embedded engine dies (or the server connection drops),
+it is reaped and started again (reconnected), the call that was running fails with EngineLost,
+and `restart_listeners` hear of it once. Opening a store changes nothing process-wide: signal
+handling and clean-up at exit belong to the entry points (core/cli.py, desktop/app.py).
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import logging
-import signal
-import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,21 +25,28 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from core.model import NeuronsError
+from core.files import DiskFull, os_error, write_private
+from core.model import Identity, NeuronsError
 from core.settings import Settings
-from core.store.durable import WalSyncer
-from core.store.embedded import EmbeddedEngine
-from core.store.lock import DataDirLock, stop_orphan_engine
+from core.store import health
+from core.store import queries as q
+from core.store.durable import WalSyncer, has_space, require_space
+from core.store.embedded import EmbeddedEngine, stop_orphan_engine
+from core.store.errors import EngineLost, StoreDamaged, StoreError
+from core.store.lock import DataDirLock
 
 log = logging.getLogger(__name__)
 
 # After this many commits the embedded store checkpoints and fsyncs its data files, so the WAL
 # it recycles is never the only copy of a change.
 CHECKPOINT_EVERY_COMMITS = 500
+# An engine that dies this often within the window is not restarted again: something is wrong.
+MAX_RESTARTS = 3
+RESTART_WINDOW_S = 60.0
+# Errors of the engine that mean what it read cannot be trusted.
+DAMAGE_ERRORS = (psycopg.errors.DataCorrupted, psycopg.errors.IndexCorrupted, psycopg.errors.IoError)
 
-
-class StoreError(NeuronsError):
-    pass
+__all__ = ["EngineLost", "Store", "StoreDamaged", "StoreError", "migrations", "open_store"]
 
 
 class Store:
@@ -50,9 +59,15 @@ class Store:
         self._mutex = threading.RLock()
         self._commits = 0
         self._closed = False
+        self._restarts: list[float] = []
+        # Told once per engine restart (or server reconnect), with a sentence for the person.
+        self.restart_listeners: list[Callable[[str], None]] = []
         self.opened_in_s = 0.0
         t0 = time.monotonic()
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise os_error(exc, settings.data_dir) from None
         try:
             if self.kind == "embedded":
                 self._start_embedded()
@@ -63,19 +78,21 @@ class Store:
             self.close()
             raise
         self.opened_in_s = time.monotonic() - t0
-        atexit.register(self.close)
 
     # -- opening -------------------------------------------------------------------------------
 
     def _start_embedded(self) -> None:
-        _exit_cleanly_on_sigterm()
         self.lock = DataDirLock(self.settings.data_dir)
-        self.lock.acquire()
+        self.lock.acquire(wait_s=self.settings.lock_wait_s)
         if self.lock.previous:
             stop_orphan_engine(self.lock.previous, self.settings.data_dir)
         self.engine = EmbeddedEngine(self.settings.data_dir, self.settings.pglite_runtime_dir)
+        self.engine.on_exit = self._engine_exited
+        self._start_engine()
+
+    def _start_engine(self) -> None:
         dsn = self.engine.start()
-        self.lock.update(engine_pid=self.engine.pid)
+        self.lock.update(engine_pid=self.engine.pid, engine_started_at=self.engine.started_at)
         self.syncer = WalSyncer(self.engine.pgdata)
         self.conn = self._connect(dsn)
 
@@ -103,7 +120,9 @@ class Store:
         raise StoreError(f"cannot connect to the {self.kind} database: {last}")
 
     def _migrate(self) -> None:
-        with self.transaction() as cur:
+        if not self._pending_migrations():
+            return  # nothing to write: a store on a full disk still opens for reading
+        with self.transaction(every_owner=True) as cur:
             cur.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version ("
                 " version int PRIMARY KEY, name text NOT NULL,"
@@ -122,42 +141,156 @@ class Store:
                     "INSERT INTO schema_version (version, name) VALUES (%s, %s)", (version, name)
                 )
 
+    def _pending_migrations(self) -> bool:
+        with self.reading() as cur:
+            cur.execute("SELECT to_regclass('schema_version') IS NOT NULL AS present")
+            if not cur.fetchone()["present"]:
+                return True
+            cur.execute("SELECT version FROM schema_version")
+            done = {row["version"] for row in cur.fetchall()}
+        return any(version not in done for version, _, _ in migrations())
+
     # -- using ---------------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[psycopg.Cursor]:
-        """A write transaction; when it returns, the commit is on disk (fsynced)."""
+    def transaction(self, owner: Identity | None = None, *,
+                    every_owner: bool = False) -> Iterator[psycopg.Cursor]:
+        """A write transaction for `owner`'s rows (or, `every_owner`, for store-wide work);
+        when it returns, the commit is on disk (fsynced)."""
         with self._mutex:
-            self._check_open()
-            with self.conn.transaction(), self.conn.cursor() as cur:
+            if self.engine is not None:
+                require_space(self.engine.pgdata)
+            with self._engine_call(owner, every_owner, writing=True) as cur:
                 yield cur
             self._made_durable()
 
     @contextlib.contextmanager
-    def reading(self) -> Iterator[psycopg.Cursor]:
-        with self._mutex:
-            self._check_open()
+    def reading(self, owner: Identity | None = None, *,
+                every_owner: bool = False) -> Iterator[psycopg.Cursor]:
+        """A read transaction for `owner`'s rows (or, `every_owner`, for store-wide work)."""
+        with self._mutex, self._engine_call(owner, every_owner, writing=False) as cur:
+            yield cur
+
+    @contextlib.contextmanager
+    def _engine_call(self, owner: Identity | None, every_owner: bool,
+                     writing: bool) -> Iterator[psycopg.Cursor]:
+        """One transaction on a live engine; the engine's failures become sentences."""
+        self._ready()
+        committing = False
+        try:
             with self.conn.transaction(), self.conn.cursor() as cur:
+                if self.engine is None:  # the server: row-level security sees only this owner
+                    q.name_owner(cur, owner, every_owner)
                 yield cur
+                committing = True
+        except psycopg.Error as exc:
+            problem = self._translate(exc, writing and committing)
+            if problem is exc:
+                raise
+            raise problem from None
 
     def _check_open(self) -> None:
         if self._closed:
             raise StoreError("the store is closed")
 
+    def _ready(self) -> None:
+        """Before a call: an engine that died since the last one is started again first."""
+        self._check_open()
+        if self.engine is not None and not self.engine.alive:
+            self._restart("the engine had stopped")
+        elif self.conn.broken or self.conn.closed:
+            self._restart("the connection was closed")
+
+    def _translate(self, exc: psycopg.Error, committing: bool) -> Exception:
+        if self.conn.broken or (self.engine is not None and not self.engine.alive):
+            log.warning("the %s engine was lost during a call: %s", self.kind, exc)
+            self._restart(str(exc).strip().splitlines()[0] if str(exc).strip() else "lost")
+            outcome = ("it may or may not have been saved: look before you try again" if committing
+                       else "it was not saved: try again")
+            return EngineLost(f"the database {'engine' if self.engine else 'connection'} stopped "
+                              f"during this call and is back now; {outcome}")
+        if isinstance(exc, DAMAGE_ERRORS):
+            log.error("the engine reports damage: %s", exc)
+            return StoreDamaged(str(self.settings.data_dir) if self.engine else "the database server",
+                                str(exc).strip().splitlines()[0])
+        if isinstance(exc, psycopg.errors.DiskFull):
+            where = self.engine.pgdata if self.engine else "the database server"
+            return DiskFull(f"the disk holding {where} is full: free some space and try again "
+                            "(nothing was saved by this call)")
+        return exc
+
+    def _restart(self, reason: str) -> None:
+        """Reap and start the engine again (or reconnect to the server); tell the listeners once.
+        The caller holds the mutex."""
+        now = time.monotonic()
+        self._restarts = [t for t in self._restarts if now - t < RESTART_WINDOW_S]
+        if len(self._restarts) >= MAX_RESTARTS:
+            raise StoreError(f"the database {'engine' if self.engine else 'connection'} keeps "
+                             f"stopping ({len(self._restarts)} times within {RESTART_WINDOW_S:.0f} s; "
+                             f"last: {reason}): quit Neurons and run `neurons doctor`")
+        self._restarts.append(now)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+        if self.engine is not None:
+            exited = self.engine.manager.process.returncode if self.engine.manager else None
+            self.engine.stop()
+            self._start_engine()
+            message = ("The database engine stopped unexpectedly"
+                       + (f" (exit status {exited})" if exited is not None else "")
+                       + " and was restarted; nothing you saved was lost.")
+        else:
+            self.conn = self._connect(self.settings.dsn or "", password_from_keyring=True)
+            message = "The connection to the database server was lost and is back; nothing you saved was lost."
+        log.warning("%s (%s)", message, reason)
+        for listener in list(self.restart_listeners):
+            try:
+                listener(message)
+            except Exception:  # a listener must not stop the store from serving
+                log.exception("restart listener failed")
+
+    def _engine_exited(self, code: int) -> None:
+        """On the engine's output thread, right after it died: restart it now, so the next call
+        does not wait (a call running on another thread may have restarted it already)."""
+        with self._mutex:
+            if self._closed or self.engine is None or self.engine.alive:
+                return
+            try:
+                self._restart(f"exit status {code}")
+            except NeuronsError as exc:
+                log.error("the engine could not be restarted: %s", exc)
+
     def _made_durable(self) -> None:
         if self.syncer is None:
             return  # a server Postgres fsyncs its own WAL at commit
-        self.syncer.sync()
+        try:
+            self.syncer.sync()
+        except OSError as exc:
+            raise os_error(exc, self.syncer.wal_dir, "make durable") from None
         self._commits += 1
-        if self._commits % CHECKPOINT_EVERY_COMMITS == 0:
-            self.checkpoint()
+        if self._commits % CHECKPOINT_EVERY_COMMITS == 0 and has_space(self.engine.pgdata):
+            self.checkpoint()  # (on a full disk the WAL keeps it; the next one does it)
 
     def checkpoint(self) -> None:
         with self._mutex:
             self._check_open()
+            if self.engine is not None:
+                require_space(self.engine.pgdata)
             self.conn.execute("CHECKPOINT")
             if self.syncer is not None:
                 self.syncer.sync_all()
+
+    def check(self, identity: Identity | None = None) -> dict[str, Any]:
+        """Read every row (of `identity`) and cross-check it with the indexes: see health.py."""
+        with self.reading(identity, every_owner=identity is None) as cur:
+            return health.check_store(cur, identity)
+
+    def require_sound(self, identity: Identity | None = None) -> None:
+        """Raise StoreDamaged unless every row (of `identity`) reads back whole (an export must
+        never write a partial file as if it were complete)."""
+        report = self.check(identity)
+        if not report["ok"]:
+            raise StoreDamaged(str(self.settings.data_dir) if self.engine else "the database server",
+                               "; ".join(report["problems"]))
 
     def device_id(self) -> uuid.UUID:
         """This install's anonymous device id, made at first open and kept in the data dir."""
@@ -169,9 +302,7 @@ class Store:
         except ValueError as exc:
             raise StoreError(f"{path} is damaged: {exc}") from exc
         new = uuid.uuid4()
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(str(new))
-        tmp.replace(path)
+        write_private(path, str(new), durable=True)
         return new
 
     def close(self) -> None:
@@ -179,16 +310,19 @@ class Store:
             return
         self._closed = True
         with self._mutex:
+            # On a (nearly) full disk a checkpoint would hang the engine: stop it hard instead;
+            # every acknowledged commit is in the fsynced WAL, which the next start replays.
+            roomy = self.engine is None or has_space(self.engine.pgdata)
             conn = getattr(self, "conn", None)
             if conn is not None and not conn.closed:
-                if self.syncer is not None:
+                if self.syncer is not None and roomy:
                     with contextlib.suppress(Exception):
                         conn.execute("CHECKPOINT")
                         self.syncer.sync_all()
                 with contextlib.suppress(Exception):
                     conn.close()
             if self.engine is not None:
-                self.engine.stop()
+                self.engine.stop(hard=not roomy)
             if self.lock is not None:
                 self.lock.release()
 
@@ -197,15 +331,6 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _exit_cleanly_on_sigterm() -> None:
-    """Turn a default SIGTERM into SystemExit, so `finally` and atexit close the store: the
-    engine checkpoints and the lock is released. Handlers set by the app are left alone."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
-        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
 
 def migrations() -> list[tuple[int, str, str]]:

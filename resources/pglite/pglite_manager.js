@@ -1,13 +1,24 @@
 // Neurons' embedded engine: PGlite on a persistent data dir, served on a private Unix socket.
 // Copied into each data dir's work dir at every start (py-pglite runs `node pglite_manager.js`
 // there); the paths come from engine.json beside it, written by core/store/embedded.py.
-import { readFileSync, existsSync, unlinkSync } from 'node:fs';
+import fs, { readFileSync, existsSync, unlinkSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const config = JSON.parse(readFileSync('engine.json', 'utf8'));
+
+// Postgres files stay private (no group/other bits): PGlite's file system sets the modes it keeps
+// in memory with explicit chmods, which the process umask (0077, set by our owner) cannot mask.
+const PRIVATE_BITS = 0o077;
+for (const name of ['chmodSync', 'fchmodSync', 'lchmodSync']) {
+  const real = fs[name];
+  if (typeof real === 'function') {
+    fs[name] = (target, mode, ...rest) =>
+      real(target, typeof mode === 'number' ? mode & ~PRIVATE_BITS : mode, ...rest);
+  }
+}
 const log = (msg) => process.stdout.write(`[engine ${process.pid}] ${msg}\n`);
 
 let db = null;

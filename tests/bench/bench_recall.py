@@ -67,7 +67,7 @@ def build(memory, n: int, seed: int = 7) -> None:
         edges.append(Edge(id=uuid.uuid4(), from_id=neurons[a].id, to_id=neurons[b].id,
                           relation=rng.choice([Relation.RELATES_TO, Relation.CONCERNS]),
                           valid_from=neurons[max(a, b)].created_at))
-    with memory.store.transaction() as cur:
+    with memory.store.transaction(memory.identity) as cur:
         q.insert_neurons(cur, memory.identity, neurons)
         q.insert_edges(cur, memory.identity, edges)
     emb = memory.embedder()
@@ -86,7 +86,7 @@ def build(memory, n: int, seed: int = 7) -> None:
             v /= np.linalg.norm(v)
         rows.append((neuron.id, v))
     for k in range(0, len(rows), 1000):
-        with memory.store.transaction() as cur:
+        with memory.store.transaction(every_owner=True) as cur:
             q.save_embeddings(cur, rows[k:k + 1000], emb.name)
 
 

@@ -3,7 +3,8 @@
     .venv/bin/python -m tests.bench.bench_store [--sizes 1000,10000]
 
 Open time (cold: fresh data dir; warm: reopen), capture latency (one transaction each, fsynced),
-the cost of the WAL fsync per capture, batch import rate, and the RSS of the Node engine.
+the cost of the WAL fsync and of the full-disk check per capture, batch import rate, and the RSS
+of the Node engine.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from core.memory import Memory
 from core.model import Identity
 from core.settings import Settings
 from core.store import Store
-from core.store.durable import WalSyncer
+from core.store.durable import WalSyncer, require_space
 
 
 def export_of(n: int) -> dict:
@@ -62,6 +63,10 @@ def bench_engine(name: str, make_settings, sizes: list[int]) -> dict:
         finally:
             WalSyncer.sync = real
         row["fsync_cost_ms"] = statistics.median(lat) - statistics.median(nosync)
+        t = time.perf_counter()
+        for _ in range(10_000):
+            require_space(store.engine.pgdata)
+        row["space_check_ms"] = (time.perf_counter() - t) / 10_000 * 1000
     for n in sizes:
         data = export_of(n)
         target = Memory(store, Identity(device_id=uuid.uuid4()), owns_store=False)

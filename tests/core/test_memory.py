@@ -54,7 +54,7 @@ def test_capture_get_edit_and_states(memory):
 
 def test_edit_clears_the_vector(memory):
     note = memory.capture("a note", kind="note")
-    with memory.store.transaction() as cur:
+    with memory.store.transaction(every_owner=True) as cur:
         q.save_embeddings(cur, [(note.id, [0.1] * 384)], "test-model")
     assert memory.get(note.id).embedding_model == "test-model"
     memory.edit(note.id, attrs={"tags": ["x"]})

@@ -25,7 +25,7 @@ def wait_for(predicate, timeout=60.0):
 
 
 def stored_vector(memory, nid):
-    with memory.store.reading() as cur:
+    with memory.store.reading(memory.identity) as cur:
         cur.execute("SELECT embedding::text AS v FROM neurons WHERE id = %s", (nid,))
         text = cur.fetchone()["v"]
     return None if text is None else np.array([float(x) for x in text.strip("[]").split(",")])
@@ -53,7 +53,7 @@ def test_background_filler_gives_captures_their_vector(store):
 def test_stale_vector_is_not_saved_over_an_edit(embedded_memory):
     memory = embedded_memory
     note = memory.capture("first text", kind="note")
-    with memory.store.transaction() as cur:
+    with memory.store.transaction(every_owner=True) as cur:
         q.save_embeddings(cur, [(note.id, [0.5] * 384)], "m", texts={note.id: "another text"})
     assert memory.get(note.id).embedding_model is None
 

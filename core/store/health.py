@@ -1,0 +1,79 @@
+"""Is every row readable? The store's own check, for `neurons doctor` and before an export.
+
+A truncated table file reads as a shorter table (a sequential scan stops at the file's end,
+silently), while its indexes still point past that end. So each table is read twice: every row
+in full by a sequential scan (detoasting every value), and counted through an index; an error in
+either, or two different counts, is damage.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg import Cursor, sql
+
+from core.model import Identity
+
+TABLES = ("neurons", "neurons_edges", "profiles", "schema_version")
+OWNED_TABLES = ("neurons", "neurons_edges")
+
+
+def _scoped(table: str, ident: Identity | None) -> tuple[sql.Composable, tuple[Any, ...]]:
+    if ident is None or table not in OWNED_TABLES:
+        return sql.SQL(""), ()
+    return sql.SQL(" WHERE {} = %s").format(sql.Identifier(ident.column)), (ident.value,)
+
+
+def read_in_full(cur: Cursor, table: str, ident: Identity | None = None) -> int:
+    """Every row of `table` (of `ident`) read whole by a sequential scan; how many."""
+    where, params = _scoped(table, ident)
+    cur.execute("SET LOCAL enable_indexscan = off")
+    cur.execute("SET LOCAL enable_indexonlyscan = off")
+    cur.execute("SET LOCAL enable_bitmapscan = off")
+    cur.execute(sql.SQL("SELECT count(*) AS n, sum(length(t::text)) AS chars FROM {} t{}").format(
+        sql.Identifier(table), where), params)
+    return cur.fetchone()["n"]
+
+
+def count_by_index(cur: Cursor, table: str, ident: Identity | None = None) -> int:
+    """How many rows `table`'s indexes hold (every table here has a primary key)."""
+    where, params = _scoped(table, ident)
+    cur.execute("SET LOCAL enable_seqscan = off")
+    cur.execute("SET LOCAL enable_indexscan = on")
+    cur.execute("SET LOCAL enable_indexonlyscan = on")
+    cur.execute("SET LOCAL enable_bitmapscan = off")
+    key = "version" if table == "schema_version" else ("user_id" if table == "profiles" else "id")
+    joiner = " AND " if params else " WHERE "
+    cur.execute(sql.SQL("SELECT count(*) AS n FROM {}{}{}{} IS NOT NULL").format(
+        sql.Identifier(table), where, sql.SQL(joiner), sql.Identifier(key)), params)
+    return cur.fetchone()["n"]
+
+
+def check_table(cur: Cursor, table: str, ident: Identity | None = None) -> tuple[int | None, str | None]:
+    """(rows read, the problem found or None). Each read runs in a savepoint of its own, so an
+    engine error is reported here and the caller's transaction goes on."""
+    try:
+        with cur.connection.transaction():
+            read = read_in_full(cur, table, ident)
+        with cur.connection.transaction():
+            indexed = count_by_index(cur, table, ident)
+    except psycopg.DatabaseError as exc:
+        if cur.connection.broken:
+            raise
+        return None, f"{table}: {str(exc).strip().splitlines()[0]}"
+    if read != indexed:
+        return read, (f"{table}: {read} rows can be read but its index holds {indexed}: "
+                      "part of the table file is missing")
+    return read, None
+
+
+def check_store(cur: Cursor, ident: Identity | None = None) -> dict[str, Any]:
+    """{"ok", "rows": {table: n}, "problems": [sentences]} over every table (of `ident`)."""
+    rows: dict[str, int | None] = {}
+    problems: list[str] = []
+    for table in TABLES:
+        rows[table], problem = check_table(cur, table, ident)
+        if problem:
+            problems.append(problem)
+    return {"ok": not problems, "rows": rows, "problems": problems}
