@@ -355,9 +355,6 @@ def existing_ids(cur: Cursor, ident: Identity, table: str, ids: Sequence[uuid.UU
 
 def claim_device(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID, name: str) -> tuple[int, int]:
     """Move every row of a device to a local profile, in the caller's one transaction."""
-    # row-level security: the device's rows are seen, and may become the profile's
-    cur.execute("SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true)",
-                (str(device_id), str(user_id)))
     cur.execute(
         "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
         " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name", (user_id, name, device_id))
