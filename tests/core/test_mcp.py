@@ -68,6 +68,8 @@ def test_an_mcp_host_saves_and_recalls_through_neurons_mcp(tmp_path, monkeypatch
                 assert t.annotations.destructive_hint is False
                 assert all(p.get("description") for p in t.input_schema["properties"].values()), t.name
 
+            # a 5 MB text crosses the pipe, is refused with a sentence, and the server goes on
+            assert "limit is" in await refused(client, "capture", text="x" * (5 * 1024 * 1024))
             ana = await call(client, "capture", text="Ana Silva +351 912 345 678 ana@example.com")
             assert ana["kind"] == "contact" and ana["title"] == "Ana Silva"
             call_ana = await call(client, "capture",
