@@ -10,12 +10,12 @@ the engine; nothing else writes this file.
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.files import os_error, write_private
 from core.model import NeuronsError
 
 FILE = "config.json"
@@ -50,7 +50,9 @@ def load(data_dir: Path) -> Config:
         data = json.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return Config()
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise os_error(exc, file, "read") from None
+    except ValueError as exc:
         raise ConfigError(f"{file} cannot be read ({exc}): fix or remove it") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{file} is not a JSON object: fix or remove it")
@@ -65,19 +67,13 @@ def load(data_dir: Path) -> Config:
 
 
 def save(data_dir: Path, config: Config) -> None:
-    """Write the whole file or nothing (a temporary file, fsynced, renamed), private to its owner."""
+    """Write the whole file or nothing, private to its owner, on disk when this returns."""
     file = path(data_dir)
-    file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = file.with_name(file.name + ".tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(config.to_json(), f, ensure_ascii=False, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        tmp.replace(file)
+        file.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ConfigError(f"cannot write {file}: {exc}") from None
+        raise os_error(exc, file.parent, "create") from None
+    write_private(file, json.dumps(config.to_json(), ensure_ascii=False, indent=1), durable=True)
 
 
 def split_password(dsn: str) -> tuple[str, str | None]:
