@@ -106,6 +106,12 @@ def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UU
                                 attrs=dict(item.get("attrs") or {}),
                                 created_at=parse_instant(item["created_at"], f"{item.get('id')}.created_at"), derive=derive)
         ids[item["id"]] = neuron.id
+        state = item.get("state") or ("done" if (item.get("attrs") or {}).get("done_at") else None)
+        if state and state != "active":  # a done reminder keeps the dataset's done_at
+            memory.set_state(neuron.id, state)
+            done_at = (item.get("attrs") or {}).get("done_at")
+            if state == "done" and done_at:
+                memory.update_attrs(neuron.id, done_at=done_at)
     if edges in ("given", "both"):
         for e in space.get("edges") or []:
             if e["from"] not in ids or e["to"] not in ids:

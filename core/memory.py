@@ -151,30 +151,64 @@ class Memory:
         """What `capture(text, kind, attrs)` would make of the text, without saving anything."""
         text = clean_text(text)
         return capture.read(self.reader, text, Kind.parse(kind) if kind else None,
-                            dict(clean_attrs(attrs)), now=aware(now, "now"))
+                            dict(clean_attrs(attrs)), now=aware(now, "now"), names=self.recall.names())
 
     def capture(
         self, text: str, kind: Kind | str | None = None, attrs: dict[str, Any] | None = None, *,
         created_at: datetime | None = None, derive: bool = True,
+        accept: list[capture.Update] | tuple[()] = (),
     ) -> Neuron:
-        """Save a neuron now (never waits for the model). With no kind, it is inferred from the text."""
+        """Save a neuron now (never waits for the model). With no kind, it is inferred from the text.
+
+        `accept`: updates of contact cards the preview offered ("Update Ana: phone …") that the
+        person kept: each card takes the new value in the same transaction, what it loses goes
+        into an archived note the card supersedes, and the new neuron no longer supersedes it."""
         text = clean_text(text)
         attrs = dict(clean_attrs(attrs))
         aware(created_at, "created_at")
         understanding = None
         if kind is None or derive:
             understanding = capture.read(self.reader, text, Kind.parse(kind) if kind else None,
-                                         attrs, now=created_at)
+                                         attrs, now=created_at, names=self.recall.names())
             kind, attrs = understanding.kind, understanding.attrs
+        updates = [u for u in understanding.updates if u in accept] if understanding else []
+        if len(updates) != len(accept):
+            raise InvalidInput("an accepted update is not one this text offers; nothing was saved")
+        if updates:  # the card is brought up to date instead of being replaced by the new neuron
+            cards = {u.contact_id for u in updates}
+            understanding.replaces = [(old, how) for old, how in understanding.replaces
+                                      if old not in cards]
         neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs,
                         created_at=created_at)
         with self.store.transaction(self.identity) as cur:
             q.insert_neurons(cur, self.identity, [neuron])
             if understanding is not None and derive:
                 q.insert_edges(cur, self.identity, understanding.edges_for(neuron))
+            changed = self._apply_updates(cur, updates, created_at)
             saved = q.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
         self._changed("captured", [saved])
+        if changed:
+            self._changed("edited", changed)
         return saved
+
+    def _apply_updates(self, cur, updates: list[capture.Update], now: datetime | None) -> list[Neuron]:
+        """Write accepted card updates inside the caller's transaction; the cards as written."""
+        now = now or datetime.now(timezone.utc)
+        written: dict[uuid.UUID, Neuron] = {}
+        for update in updates:
+            card = written.get(update.contact_id) or q.get_neurons(
+                cur, self.identity, [update.contact_id]).get(update.contact_id)
+            if card is None:
+                raise NotFound(f"no contact {update.contact_id} to update")
+            attrs, lost = capture.updated_card(card, update)
+            written[card.id] = q.update_neuron(cur, self.identity, card.id, attrs=clean_attrs(attrs))
+            if lost:
+                note = capture.superseded_note(card, lost, now)
+                q.insert_neurons(cur, self.identity, [note])
+                q.insert_edges(cur, self.identity, [Edge(
+                    id=uuid.uuid4(), from_id=card.id, to_id=note.id, relation=Relation.SUPERSEDES,
+                    valid_from=now, derived_by=capture.DERIVED_NEW_DETAIL)])
+        return list(written.values())
 
     def get(self, neuron_id: uuid.UUID | str) -> Neuron:
         nid = parse_uuid(neuron_id)
@@ -194,11 +228,29 @@ class Memory:
         if attrs is not None:
             attrs = clean_attrs(attrs)
         with self.store.transaction(self.identity) as cur:
+            if text is not None:
+                attrs = self._retitled(cur, nid, text, attrs)
             neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
         self._changed("edited", [neuron])
         return neuron
+
+    def _retitled(self, cur, nid: uuid.UUID, text: str, attrs: dict[str, Any] | None
+                  ) -> dict[str, Any] | None:
+        """A reminder's title follows its new text, unless the caller gives another title."""
+        current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+        if current is None or current.kind is not Kind.REMINDER:
+            return attrs
+        given = dict(current.attrs if attrs is None else attrs)
+        if given.get("title") != current.attrs.get("title"):
+            return attrs  # the caller set a title of its own
+        title = capture.reminder_title(text, current.created_at or datetime.now(timezone.utc))
+        if title:
+            given["title"] = title
+        else:
+            given.pop("title", None)
+        return given if given != (current.attrs if attrs is None else attrs) else attrs
 
     def update_attrs(self, neuron_id: uuid.UUID | str, **changes: Any) -> Neuron:
         """Merge keys into attrs (None removes a key), e.g. update_attrs(id, due_at=...)."""

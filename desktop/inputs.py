@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import re
-from datetime import datetime, timedelta
-
-from dateutil import parser as dateparser
+from datetime import datetime
 
 from core import remind
-from core.model import InvalidInput
-
-_RELATIVE = re.compile(
-    r"^\s*in\s+(\d+(?:[.,]\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|"
-    r"d|days?|w|weeks?)\s*$", re.IGNORECASE)
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+from core.when import parse_due as _parse_due
 
 REPEATS: list[tuple[str, str]] = [
     ("Does not repeat", ""),
@@ -26,36 +18,9 @@ REPEATS: list[tuple[str, str]] = [
 
 
 def parse_due(text: str, now: datetime) -> datetime | None:
-    """'' -> None; 'in 10 min', 'in 2 s'; '2025-06-13 10:00', '14:30', 'Fri 9am' (next such time);
-    an ISO time with its offset. Raises InvalidInput with a sentence to show."""
-    text = text.strip()
-    if not text:
-        return None
-    m = _RELATIVE.match(text)
-    if m:
-        amount = float(m.group(1).replace(",", "."))
-        return now + timedelta(seconds=amount * _UNITS[m.group(2)[0].lower()])
-    try:
-        return datetime.fromisoformat(text) if "T" in text and _has_offset(text) else _dateutil(text, now)
-    except (ValueError, OverflowError):
-        raise InvalidInput(f"“{text}” is not a time I can read: try 2025-06-13 10:00, 14:30 or "
-                           "in 10 min") from None
-
-
-def _has_offset(text: str) -> bool:
-    return bool(re.search(r"(Z|[+-]\d\d:?\d\d)$", text))
-
-
-def _dateutil(text: str, now: datetime) -> datetime:
-    local_now = now.astimezone(remind.local_zone())
-    default = local_now.replace(second=0, microsecond=0)
-    dt = dateparser.parse(text, default=default.replace(tzinfo=None))
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=remind.local_zone())
-    only_time = not re.search(r"\d{4}|\d+[/.-]\d+|[a-z]{3}", text, re.IGNORECASE)
-    if only_time and dt <= now:  # "9:00" after nine means tomorrow
-        dt += timedelta(days=1)
-    return dt
+    """'' -> None; 'in 10 min', '8 Dec 9am', '14:30', 'amanhã às 15h'... read by the one date
+    grammar (core.when) in the local time zone. Raises InvalidInput with a sentence to show."""
+    return _parse_due(text, now.astimezone(remind.local_zone()))
 
 
 def due_field_text(dt: datetime | None) -> str:

@@ -65,12 +65,8 @@ def ask(memory, text: str, limit: int = 30) -> Page:
     if not text:
         return Page("results", [])
     results = memory.ask(text, limit=limit)
-    # (group, loose and window_label come with the recall work; until then every result is
-    # ungrouped and relevant)
-    rows = [Row(r.neuron, r.why, r.score, getattr(r, "group", None), bool(getattr(r, "loose", False)))
-            for r in results]
-    label = next((getattr(r, "window_label", None) for r in results if getattr(r, "window_label", None)),
-                 None)
+    rows = [Row(r.neuron, r.why, r.score, r.group, r.loose) for r in results]
+    label = next((r.window_label for r in results if r.window_label), None)
     return Page("results", rows, window_label=label)
 
 

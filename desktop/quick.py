@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from core import remind
+from core.capture import Update
 from core.model import InvalidInput, Kind, Neuron, NeuronsError, Relation
 from desktop import inputs, theme
 from desktop.context import Context
@@ -33,6 +34,7 @@ class Preview:
     kind: Kind
     attrs: dict[str, Any]
     people: list[tuple[str, str]] = field(default_factory=list)   # (id, label) of what it links to
+    updates: list[Update] = field(default_factory=list)   # contact cards it offers to update
 
 
 def understand(memory, text: str, now: datetime | None = None) -> Preview:
@@ -46,13 +48,17 @@ def understand(memory, text: str, now: datetime | None = None) -> Preview:
         if other != draft.id:
             relation_of.setdefault(other, edge.relation)
     people: list[tuple[str, str]] = []
+    updated = {u.contact_id for u in understanding.updates}
     if relation_of:
         found = memory.get_many(list(relation_of))
         ordered = sorted(found.values(), key=lambda n: (n.kind is not Kind.CONTACT, n.title.lower()))
         for n in ordered:
+            if relation_of[n.id] is Relation.SUPERSEDES and n.id in updated:
+                continue  # offered as an update of the card instead (below)
             label = n.title if relation_of[n.id] is not Relation.SUPERSEDES else f"replaces: {n.title}"
             people.append((str(n.id), label))
-    return Preview(text, understanding.kind, dict(understanding.attrs), people)
+    return Preview(text, understanding.kind, dict(understanding.attrs), people,
+                   list(understanding.updates))
 
 
 class QuickCapture(QWidget):
@@ -72,6 +78,7 @@ class QuickCapture(QWidget):
         self._generation = 0
         self._saving = False
         self._people_boxes: list[QCheckBox] = []
+        self._update_boxes: list[tuple[QCheckBox, Update]] = []
 
         frame = QFrame(self)
         frame.setObjectName("quickFrame")
@@ -229,7 +236,7 @@ class QuickCapture(QWidget):
                 self.due.setText(inputs.due_field_text(due))
             if "repeat" not in self._pinned:
                 self.repeat.setCurrentText(inputs.repeat_label(preview.attrs.get("rrule")))
-            self._set_people(preview.people)
+            self._set_people(preview.people, preview.updates)
             self._update_kind_fields()
             self._show_due_hint()
             self.previewed.emit(preview)
@@ -254,10 +261,17 @@ class QuickCapture(QWidget):
             return
         self.due_hint.setText(theme.relative(due, self.ctx.now()) if due else "")
 
-    def _set_people(self, people: list[tuple[str, str]]) -> None:
-        for box in self._people_boxes:
+    def _set_people(self, people: list[tuple[str, str]], updates: list[Update] = ()) -> None:
+        for box in [*self._people_boxes, *(b for b, _ in self._update_boxes)]:
             box.deleteLater()
-        self._people_boxes = []
+        self._people_boxes, self._update_boxes = [], []
+        for update in updates:
+            box = QCheckBox(update.label)
+            box.setChecked(True)
+            box.setAccessibleName(update.label)
+            box.setToolTip("Uncheck to keep the card as it is (the note still mentions them)")
+            self.people_row.insertWidget(self.people_row.count() - 1, box)
+            self._update_boxes.append((box, update))
         for nid, title in people:
             box = QCheckBox(title)
             box.setChecked(True)
@@ -266,11 +280,15 @@ class QuickCapture(QWidget):
             box.setToolTip("Uncheck to not link it")
             self.people_row.insertWidget(self.people_row.count() - 1, box)
             self._people_boxes.append(box)
-        self.people_label.setVisible(bool(people))
+        self.people_label.setVisible(bool(people) or bool(updates))
 
     @property
     def people(self) -> list[tuple[str, bool]]:
         return [(str(b.property("neuronId")), b.isChecked()) for b in self._people_boxes]
+
+    @property
+    def updates(self) -> list[tuple[Update, bool]]:
+        return [(u, b.isChecked()) for b, u in self._update_boxes]
 
     # -- saving ------------------------------------------------------------------------------------
 
@@ -299,6 +317,12 @@ class QuickCapture(QWidget):
         unlinked = {nid for nid, checked in self.people if not checked}
         return text, explicit_kind, attrs, unlinked
 
+    def accepted_updates(self, text: str, kind: str | None) -> list[Update]:
+        """The card updates kept checked, when the preview shown is of this very text and kind."""
+        if self.preview is None or self.preview.text != text or kind not in (None, self.preview.kind.value):
+            return []
+        return [u for u, checked in self.updates if checked]
+
     def save(self) -> None:
         if self._saving:
             return
@@ -307,12 +331,13 @@ class QuickCapture(QWidget):
         except NeuronsError as exc:
             self.error.setText(str(exc))
             return
+        accept = self.accepted_updates(text, kind)
         self._saving = True
         self.text.setEnabled(False)
         self.hint.setText("Saving…")
 
         def write(m) -> Neuron:
-            neuron = m.capture(text, kind=kind, attrs=attrs or None)
+            neuron = m.capture(text, kind=kind, attrs=attrs or None, accept=accept)
             if unlinked:
                 for edge in m.edges(neuron.id, open_only=True):
                     if str(edge.other(neuron.id)) in unlinked:

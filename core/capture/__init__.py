@@ -22,8 +22,8 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from core.capture.names import NameIndex, contact_names
-from core.capture.when import REMINDER_CUES, find_when, local_now
-from core.model import Edge, Kind, Neuron, Relation
+from core.when import REMINDER_CUES, find_when, fold, local_now, title_without
+from core.model import Edge, Kind, Neuron, Relation, State
 from core.store.reader import Reader
 
 DERIVED_MENTION = "capture:mention"
@@ -52,8 +52,27 @@ NEW_DETAIL_CUES = re.compile(r"\b(new|changed|updated|now)\b.{0,30}\b(number|mob
 MOVED_CUES = re.compile(r"\b(moved|rescheduled|postponed|brought forward|pushed back|changed to|"
                         r"now on|now at|instead)\b", re.I)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+POSSESSIVE = re.compile(r"['’]s?$")
 _STOP = frozenset("""a an the and or of to in on at for with by from is are was were be been it its
     this that my me i you he she we they his her our their there here so but if as up""".split())
+
+
+@dataclass(frozen=True)
+class Update:
+    """A new phone number or email for a known contact, offered as an update of their card."""
+    contact_id: uuid.UUID
+    name: str
+    field: str           # "phones" | "emails"
+    value: str
+
+    @property
+    def label(self) -> str:
+        return f"Update {self.name.split()[0] if self.name else 'contact'}: " \
+               f"{'phone' if self.field == 'phones' else 'email'} {self.value}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"contact_id": str(self.contact_id), "name": self.name, "field": self.field,
+                "value": self.value, "label": self.label}
 
 
 @dataclass
@@ -62,6 +81,7 @@ class Understanding:
     attrs: dict[str, Any]
     mentions: list[uuid.UUID] = field(default_factory=list)       # contacts named in the text
     replaces: list[tuple[uuid.UUID, str]] = field(default_factory=list)  # (older id, derived_by)
+    updates: list[Update] = field(default_factory=list)  # contact cards the text gives new details
     now: datetime | None = None
 
     def edges_for(self, neuron: Neuron) -> list[Edge]:
@@ -107,8 +127,8 @@ def parse_contact(text: str) -> dict[str, Any] | None:
             name_words.append(w)
         else:
             break
-    if not name_words:
-        return None
+    if not name_words or any(POSSESSIVE.search(w) for w in name_words):
+        return None  # "Ana's new number is ...": a detail of Ana, not a card named "Ana's"
     others = [w for w in words[len(name_words):] if w.lower() not in _STOP]
     if len(others) > CONTACT_MAX_OTHER_WORDS:
         return None
@@ -123,14 +143,15 @@ def parse_contact(text: str) -> dict[str, Any] | None:
 def infer_kind(text: str, now: datetime) -> tuple[Kind, dict[str, Any]]:
     """What a capture with no kind is, with the attrs its text gives."""
     words = _WORD.findall(text)
-    if not REMINDER_CUES.search(text):
+    cue = REMINDER_CUES.search(fold(text))
+    if not cue:
         contact = parse_contact(text)
         if contact is not None:
             return Kind.CONTACT, contact
     when = find_when(text, now)
-    if when is not None and (REMINDER_CUES.search(text) or when.rrule or len(words) <= REMINDER_MAX_WORDS):
+    if when is not None and (cue or when.rrule or len(words) <= REMINDER_MAX_WORDS):
         return Kind.REMINDER, _when_attrs(when)
-    if REMINDER_CUES.search(text):
+    if cue:
         return Kind.REMINDER, {}
     return Kind.NOTE, {}
 
@@ -142,8 +163,19 @@ def _when_attrs(when) -> dict[str, Any]:
     return attrs
 
 
+def reminder_title(text: str, now: datetime) -> str | None:
+    """A reminder's title: its text without the cue and the time words ("remind me to stretch in
+    1 minute" -> "Stretch"); None when that is the text itself. The body keeps every word."""
+    when, cue = find_when(text, now), REMINDER_CUES.search(fold(text))
+    title = title_without(text, when, cue) if when is not None or cue is not None else ""
+    return title if title and title != text.strip() else None
+
+
 def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
-         now: datetime | None = None, *, exclude: uuid.UUID | None = None) -> Understanding:
+         now: datetime | None = None, *, exclude: uuid.UUID | None = None,
+         names: NameIndex | None = None) -> Understanding:
+    """What `text` is (kind, attrs, the people it names, what it replaces or updates). `names`:
+    the contacts' NameIndex when the caller keeps one current (Recall.names); else built here."""
     when_now = now or local_now()
     attrs = dict(attrs)
     if kind is None:
@@ -156,12 +188,23 @@ def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
     elif kind is Kind.CONTACT and not attrs.get("name"):
         found = parse_contact(text) or {}
         attrs = {**found, **attrs}
-    contacts = reader.contacts()
+    if kind is Kind.REMINDER and not attrs.get("title"):
+        title = reminder_title(text, when_now)
+        if title:
+            attrs["title"] = title
     u = Understanding(kind=kind, attrs=attrs, now=now)
-    index = NameIndex((c.id, c.attrs, c.body) for c in contacts)
-    by_id = {c.id: c for c in contacts}
+    known: dict[uuid.UUID, Neuron] | None = None
+    if names is None:
+        contacts = reader.contacts()
+        names = NameIndex((c.id, c.attrs, c.body) for c in contacts)
+        known = {c.id: c for c in contacts}
+    found = names.find(text)
+    by_id = known if known is not None else (
+        reader.neurons(list(dict.fromkeys(f.contact_id for f in found))) if found else {})
     own_name = contact_names(attrs, text)[0].lower() if kind is Kind.CONTACT else None
-    for f in index.find(text):
+    for f in found:
+        if f.contact_id not in by_id:
+            continue
         if f.strength < 2 and f.exact:
             continue  # a first name two contacts share: ambiguous, not linked
         if own_name and contact_names(by_id[f.contact_id].attrs, by_id[f.contact_id].body)[0].lower() == own_name:
@@ -170,15 +213,77 @@ def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
             continue  # a new contact's own name is not a mention of someone else
         u.mentions.append(f.contact_id)
     # a new phone number or email for someone: the contact card it updates is superseded
-    if kind is not Kind.CONTACT and NEW_DETAIL_CUES.search(text) and (phones_in(text) or EMAIL.search(text)):
+    details = (phones_in(text), EMAIL.findall(text)) if kind is not Kind.CONTACT else ([], [])
+    if NEW_DETAIL_CUES.search(text) and any(details):
         for cid in u.mentions:
             if cid != exclude:
                 u.replaces.append((cid, DERIVED_NEW_DETAIL))
+    if any(details):
+        u.updates = _updates(text, u.mentions, by_id, *details, exclude=exclude)
     if kind is Kind.REMINDER and MOVED_CUES.search(text):
         old = _moved_from(reader, text, exclude)
         if old is not None:
             u.replaces.append((old, DERIVED_MOVED))
     return u
+
+
+def _updates(text: str, mentions: list[uuid.UUID], by_id: dict[uuid.UUID, Neuron],
+             phones: list[str], emails: list[str], exclude: uuid.UUID | None) -> list[Update]:
+    """The card a text gives a detail of -- the person named in the possessive ("Ana's number"),
+    else the one person named -- and each phone or email that card does not hold yet."""
+    named = [cid for cid in mentions if cid != exclude and cid in by_id]
+    owners = [cid for cid in named if _possessive_of(text, by_id[cid])] or (named if len(named) == 1 else [])
+    if not owners or not (NEW_DETAIL_CUES.search(text) or _possessive_of(text, by_id[owners[0]])):
+        return []
+    card = by_id[owners[0]]
+    name = contact_names(card.attrs, card.body)[0]
+    held_phones = {_digits(p) for p in _listed(card.attrs, "phones", "phone")}
+    held_emails = {e.lower() for e in _listed(card.attrs, "emails", "email")}
+    return ([Update(card.id, name, "phones", p) for p in phones if _digits(p) not in held_phones]
+            + [Update(card.id, name, "emails", e) for e in emails if e.lower() not in held_emails])
+
+
+# How a person reads each contact field whose old value is kept when the card changes.
+FIELD_WORDS = {"name": "name", "aliases": "nickname", "phones": "phone", "emails": "email",
+               "addresses": "address", "org": "organisation", "job_title": "job title",
+               "role": "role", "birthday": "birthday", "anniversary": "anniversary",
+               "note": "note", "urls": "web page"}
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(shown(v) for v in value)
+    if isinstance(value, dict):
+        return " ".join(str(v) for k, v in value.items() if k != "label")
+    return str(value)
+
+
+def superseded_note(card: Neuron, lost: dict[str, Any], now: datetime) -> Neuron:
+    """An archived note holding what a contact card lost when it changed (the card supersedes
+    it), so the old number or address stays findable without competing with the current one."""
+    name = card.attrs.get("name") or card.title
+    parts = [f"{FIELD_WORDS.get(k, k)} {shown(v)}" for k, v in lost.items()]
+    return Neuron(id=uuid.uuid4(), kind=Kind.NOTE, state=State.ARCHIVED,
+                  body=f"{name}, until {now:%Y-%m-%d}: " + "; ".join(parts),
+                  attrs={"superseded": lost, "contact": str(card.id)}, created_at=now,
+                  updated_at=now)
+
+
+def updated_card(card: Neuron, update: Update) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the card's attrs with the update's value in place of the first value of its field, what
+    the card loses): "Ana's new number is …" replaces her number, other numbers stay."""
+    single = {"phones": "phone", "emails": "email"}[update.field]
+    held = _listed(card.attrs, update.field, single)
+    attrs = dict(card.attrs)
+    attrs.pop(single, None)
+    attrs[update.field] = [update.value, *held[1:]]
+    return attrs, ({update.field: held[:1]} if held else {})
+
+
+def _possessive_of(text: str, contact: Neuron) -> bool:
+    name, aliases = contact_names(contact.attrs, contact.body)
+    words = [w for n in [name, *aliases] for w in n.split()[:1] if w]
+    return any(re.search(rf"\b{re.escape(w)}['’]s\b", text, re.I) for w in words)
 
 
 def _moved_from(reader: Reader, text: str, exclude: uuid.UUID | None) -> uuid.UUID | None:
@@ -263,6 +368,7 @@ def supersede_offers(reader: Reader, neuron: Neuron) -> list[Offer]:
 
 
 __all__ = [
-    "DERIVED_NEW_DETAIL", "DERIVED_SAME_PERSON", "Offer", "Understanding", "infer_kind",
-    "parse_contact", "read", "same_person_offers", "supersede_offers",
+    "DERIVED_NEW_DETAIL", "DERIVED_SAME_PERSON", "FIELD_WORDS", "Offer", "Understanding", "Update",
+    "infer_kind", "parse_contact", "read", "reminder_title", "same_person_offers", "shown", "supersede_offers",
+    "superseded_note", "updated_card",
 ]

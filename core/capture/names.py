@@ -7,6 +7,7 @@ hundreds of contacts, not millions.
 
 from __future__ import annotations
 
+import bisect
 import re
 import uuid
 from collections.abc import Iterable
@@ -14,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rapidfuzz import fuzz
+
+from core.capture.kinship import WORDS, relations_of
+from core.when.words import alt, fold
 
 # A typo of a name counts when at least this similar (rapidfuzz ratio, 0-100) and long enough.
 FUZZY_MIN_RATIO = 85
@@ -30,6 +34,10 @@ KINSHIP = frozenset("""
     grandpa grandad granddad auntie aunt uncle sis bro
     """.split())
 NOT_MINE = frozenset("his her their your our its".split())
+# "my mother", "minha mãe", "mi madre", "meine Mutter", "ma mère": a family word after one of
+# these names the person's own relative, whatever language the contact's alias is in
+MY = frozenset("my minha meu minhas meus mi mis mein meine meiner meinem meinen ma mon".split())
+_KIN_RE = re.compile(rf"(?<![\w-])(?:{alt(WORDS)})(?![\w-])")
 TITLES = ("dr", "doctor", "mr", "mrs", "ms", "miss", "prof", "professor", "uncle", "aunt", "auntie")
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -75,6 +83,7 @@ def _strip_possessive(word: str) -> str:
 class NameIndex:
     def __init__(self, contacts: Iterable[tuple[uuid.UUID, dict[str, Any], str]]):
         self.contacts: dict[uuid.UUID, _Contact] = {}
+        self._kin: dict[str, set[uuid.UUID]] = {}   # relation -> contacts whose alias names it
         first_counts: dict[str, int] = {}
         for cid, attrs, body in contacts:
             name, aliases = contact_names(attrs or {}, body or "")
@@ -96,6 +105,10 @@ class NameIndex:
                     if first not in TITLES:
                         c.phrases.append((f"{title} {first}", 2))
             self.contacts[cid] = c
+            for alias in [name, *aliases]:
+                for word in {alias, *alias.split()}:
+                    for relation in relations_of(word):
+                        self._kin.setdefault(relation, set()).add(cid)
         # a first name shared by two contacts names neither on its own (strength 1: a candidate)
         self._by_first: dict[str, list[tuple[list[str], uuid.UUID, int]]] = {}
         self._fuzzy: list[tuple[str, uuid.UUID]] = []
@@ -132,6 +145,8 @@ class NameIndex:
                     continue
                 if self._acceptable(" ".join(parts), raw):
                     offer(Found(cid, raw, s, words[i + n - 1][2], True, strength))
+        if self._kin:
+            self._kin_words(text, words, offer)
         if fuzzy and self._fuzzy:
             for low, s, e, raw in words:
                 if len(low) < FUZZY_MIN_LENGTH - 1 or not raw[:1].isupper() or low in self._by_first:
@@ -145,6 +160,22 @@ class NameIndex:
             o is not f and o.start <= f.start and f.end <= o.end and (o.end - o.start) > (f.end - f.start)
             for o in found)]
         return sorted(found, key=lambda f: (f.start, -f.strength))
+
+    def _kin_words(self, text: str, words, offer) -> None:
+        """"my mother", "my sister", "my mother-in-law": the one contact whose alias names that
+        relation in any language ("Mãe", "mana", "sogra")."""
+        folded = fold(text)
+        ends = [w[2] for w in words]
+        for m in _KIN_RE.finditer(folded):
+            raw = text[m.start():m.end()]
+            i = bisect.bisect_right(ends, m.start())
+            prev = words[i - 1][3].lower() if i else ""
+            if not (prev in MY or (raw[:1].isupper() and prev not in NOT_MINE
+                                   and not re.search(r"['’]s$", prev))):
+                continue
+            people = set().union(*(self._kin.get(r, set()) for r in relations_of(raw)))
+            if len(people) == 1:
+                offer(Found(next(iter(people)), raw, m.start(), m.end(), True, 2))
 
     @staticmethod
     def _acceptable(phrase: str, raw: str) -> bool:

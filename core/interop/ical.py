@@ -223,7 +223,12 @@ def _item(block: _Block, comp, zones: dict[str, str], now: datetime) -> Item:
     description = str(comp.get("DESCRIPTION", "")).strip()
     title = summary or (description.splitlines()[0][:120] if description else "")
     title = title or ("Untitled event" if block.name == "VEVENT" else "Untitled task")
-    body = title if not description or description == title else f"{title}\n\n{description}"
+    if not description or description == title:
+        body = title
+    elif description.lower().startswith(title.lower()):
+        body = description  # the title is the text's own start (a reminder's title, as capture makes it)
+    else:
+        body = f"{title}\n\n{description}"
     attrs: dict[str, Any] = {"uid": uid, "title": title}
     if block.name == "VEVENT":
         attrs["ical_component"] = "VEVENT"

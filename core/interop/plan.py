@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from rapidfuzz import fuzz
 
 from core import remind
+from core.capture import FIELD_WORDS, superseded_note
 from core.interop import phones
 from core.interop.report import ImportRefused, Report, Skip
 from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
@@ -43,10 +44,6 @@ CARD_FIELDS = ("name", "n", "aliases", "phones", "phone_labels", "emails", "emai
                "addresses", "org", "org_units", "job_title", "role", "note", "tags", "urls", "photo",
                "birthday", "anniversary", "uid", "vcard_extra")
 # What a superseded note calls a field it keeps.
-SUPERSEDED_NAMES = {"name": "name", "aliases": "nickname", "phones": "phone", "emails": "email",
-                    "addresses": "address", "org": "organisation", "job_title": "job title",
-                    "role": "role", "birthday": "birthday", "anniversary": "anniversary",
-                    "note": "note", "urls": "web page"}
 # State that reminders gather as they fire; a re-import keeps it.
 RUNTIME = ("notified_at", "snoozed_until", "done_at")
 SERIES_FIELDS = ("dtstart", "rrule", "exdates", "rdates", "tz", "floating", "all_day")
@@ -222,7 +219,7 @@ class Plan:
     def _supersede(self, old: Neuron, new_attrs: dict[str, Any], how: str) -> None:
         """Keep what a contact loses in an archived note it supersedes."""
         lost: dict[str, Any] = {}
-        for key in SUPERSEDED_NAMES:
+        for key in FIELD_WORDS:
             before, after = old.attrs.get(key), new_attrs.get(key)
             if not before or before == after:
                 continue
@@ -238,13 +235,7 @@ class Plan:
                 lost[key] = before
         if not lost:
             return
-        name = old.attrs.get("name") or old.title
-        parts = [f"{SUPERSEDED_NAMES[k]} {_shown(v)}" for k, v in lost.items()]
-        note = self.put(Neuron(
-            id=uuid.uuid4(), kind=Kind.NOTE, state=State.ARCHIVED,
-            body=f"{name}, until {self.now:%Y-%m-%d}: " + "; ".join(parts),
-            attrs={"superseded": lost, "contact": str(old.id)}, created_at=self.now,
-            updated_at=self.now))
+        note = self.put(superseded_note(old, lost, self.now))
         self.link(old.id, note.id, Relation.SUPERSEDES, how=how)
 
     def _birthday(self, contact: Neuron, how: str) -> bool:
@@ -358,14 +349,6 @@ def _same_name(a: Any, b: Any) -> bool:
     if not a or not b:
         return True
     return fuzz.token_set_ratio(str(a).lower(), str(b).lower()) >= PHONE_MATCH_NAME_RATIO
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(_shown(v) for v in value)
-    if isinstance(value, dict):
-        return " ".join(str(v) for k, v in value.items() if k != "label")
-    return str(value)
 
 
 def next_birthday(month: int, day: int, now: datetime) -> datetime:

@@ -33,6 +33,15 @@ class Recall:
     def about(self, name: str, limit: int = 50) -> About:
         return _about.about(self.reader, name, limit)
 
+    def names(self):
+        """The identity's contacts as a NameIndex, current (one cheap read: the change stamp; the
+        index is rebuilt only when a contact changed). Capture finds the people a text names
+        with it, so the quick-capture preview does not rebuild it on every keystroke."""
+        with self.reader.session():
+            self.index.refresh(self.reader, self.reader.change_stamp())
+        with self.index.lock:
+            return self.index.names()
+
     def warm(self) -> int:
         """Build the index (and load the model) ahead of the first question; the neurons indexed."""
         return _search.warm(self.reader, self.index, self.embedder)

@@ -9,6 +9,7 @@ one hop out from those along relates_to/concerns/same_person.
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,9 @@ AMBIGUITY_MARGIN = 0.1
 # what is one hop further. Within a tier: newest first.
 TIER_CONTACT, TIER_TWIN, TIER_LINKED, TIER_LINKED_CONTACT, TIER_NAMED, TIER_ORG, TIER_HOP = (
     7, 6, 5, 4, 3, 2, 1)
+# Ways of asking about someone that hold no topic ("what's new with my sister?")
+ABOUT_IDIOMS = re.compile(r"\bwhat(?:'s|’s| is)\s+(?:new|up|happening|the latest)\b|\bhow(?:'s|’s| is| are)\b"
+                          r"|\bthe latest\b|\bnews\b", re.I)
 # One hop out from what is about them: the usual links, and the history (supersedes).
 ABOUT_HOP_RELATIONS = (*EXPANDING_RELATIONS, Relation.SUPERSEDES)
 
@@ -98,8 +102,9 @@ def resolve(reader: Reader, name: str) -> tuple[list[Neuron], bool]:
 
 def _gather(reader: Reader, people: list[Neuron], limit: int,
             orgs: dict[str, int] | None = None) -> tuple[list[Result], list[Neuron]]:
-    """Everything about `people` (one person, or twins), best tier first; within a tier, what is
-    about them alone before what names several people, then newest first."""
+    """Everything about `people` (one person, twins, or several asked together), best tier
+    first -- for several, what is about all of them right after their cards; within a tier, what
+    is about them alone before what names others too, then newest first."""
     entries: dict[uuid.UUID, tuple[int, Neuron, str]] = {}
 
     def put(n: Neuron, tier: int, why: str) -> None:
@@ -152,8 +157,21 @@ def _gather(reader: Reader, people: list[Neuron], limit: int,
         counts[n.id] = counts.get(n.id, 0) + 1
         seed = entries.get(link.seed)
         put(n, TIER_HOP, f"linked from {seed[1].title}" if seed else "linked")
+    # several people asked about together ("what did Nuno do for Mãe?"): what is about all of
+    # them first, after their cards
+    shared: dict[uuid.UUID, set[uuid.UUID]] = {}
+    if len(people) > 1:
+        for link in first:
+            if link.seed in ids:
+                shared.setdefault(link.neuron.id, set()).add(link.seed)
+        for p in people:
+            words = [w.lower() for w in _names_of(p) if len(w) >= 2]
+            for _, n, _ in entries.values():
+                if any(w in n.body.lower() for w in words):
+                    shared.setdefault(n.id, set()).add(p.id)
     ranked = sorted(entries.values(), key=lambda e: (
-        -e[0], len(others.get(e[1].id, ())), -counts.get(e[1].id, 0),
+        -(e[0] if e[0] >= TIER_TWIN else 0), -len(shared.get(e[1].id, ())), -e[0],
+        len(others.get(e[1].id, ())), -counts.get(e[1].id, 0),
         -(e[1].created_at.timestamp() if e[1].created_at else 0.0)))
     results = [Result(n, float(tier) + (counts.get(n.id, 0) * 0.01), why) for tier, n, why in ranked]
     return results[:limit], twins
@@ -187,10 +205,13 @@ def about_intent(reader: Reader, question: str, names: NameIndex, limit: int,
     rest = question
     for f in sorted(found, key=lambda f: -f.start):
         rest = rest[:f.start] + " " + rest[f.end:]
-    if content_words(rest):
+    if content_words(ABOUT_IDIOMS.sub(" ", rest)):
         return None
     best = max(f.strength for f in found)
-    ids = list(dict.fromkeys(f.contact_id for f in found if f.strength == best))
+    # every person named without doubt (a full name, an alias, a first name of one contact);
+    # only weaker evidence (a typo, a shared first name) when there is nothing better
+    floor = min(best, 2)
+    ids = list(dict.fromkeys(f.contact_id for f in found if f.strength >= floor))
     contacts = reader.neurons(ids)
     people = [contacts[i] for i in ids if i in contacts]
     if not people:

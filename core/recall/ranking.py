@@ -40,7 +40,24 @@ LIKE_WEIGHT = 0.1        # the score of a neuron added for being like what is ab
 SUPERSEDED_AFTER = 5     # an outdated neuron never ranks in the first five (it stays findable below)
 
 # -- time windows ----------------------------------------------------------------------------------
-WINDOW_BOOST = 0.5       # added to a neuron whose due date or capture date falls in the window
+WINDOW_BOOST = 0.5       # added to a neuron whose due, written or done date falls in the window
+SAID_BOOST = 0.25       # ... to a note that says it is about a time in the window ("last year we")
+WINDOW_FIRST_MAX_SHARE = 0.25  # ... only while the window holds at most this share of the memory
+                         # (the boost is WINDOW_BOOST times the share it does not hold)
+MOSTLY_TIME_WORDS = 2    # a question with at most this many topic words beside its time words is
+                         # mostly a time: the window's neurons come first, then what is related
+
+# -- a person with a topic ("Mãe's heart", "the car" of Kris) --------------------------------------
+PERSON_WEIGHT = 0.25     # added to a neuron linked to a person the question names, beside a topic
+
+# -- exact tokens ----------------------------------------------------------------------------------
+EXACT_MIN_LENGTH = 3     # a question's word holding a digit, this long or longer, is a code
+EXACT_MAX_DF = 3         # ... when at most this many neurons hold it: those come first
+EXACT_BOOST = 1.0
+
+# -- the relevance bar ------------------------------------------------------------------------------
+LOOSE_SHARE = 0.5        # below this share of the best score an answer is loosely related
+LOOSE_FLOOR = 0.25       # ... and always below this score
 
 # -- results ---------------------------------------------------------------------------------------
 WHY_VECTOR_MARGIN = 0.0  # "matched the meaning" when the vector part beats the keyword part by this

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.model import Neuron
+from core.recall.stopwords import stopwords_for
+from core.when import fold
 
 # Words of a question that ask for something rather than name it: left out of the keyword part.
 QUESTION_FILLER = (
@@ -14,24 +16,16 @@ QUESTION_FILLER = (
     "need needs want wanted going got get info information please show list find look "
     "whats what's hey thanks"
 )
-# English stop words (Postgres' english list) plus the filler: what is left names a topic.
-STOPWORDS = frozenset("""
-    i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
-    her hers herself it its itself they them their theirs themselves what which who whom this that
-    these those am is are was were be been being have has had having do does did doing a an the and
-    but if or because as until while of at by for with about against between into through during
-    before after above below to from up down in out on off over under again further then once here
-    there when where why how all any both each few more most other some such no nor not only own
-    same so than too very s t can will just don should now d ll m o re ve y ain aren couldn didn
-    doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn
-    whats what's who's where's when's how's it's i'm i've i'd let let's would could shall may might
-    must also ever still
-    """.split()) | frozenset(QUESTION_FILLER.split())
+_FILLER = frozenset(QUESTION_FILLER.split())
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
 def content_words(text: str) -> list[str]:
-    return [w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in STOPWORDS]
+    """The words of `text` that name a topic: not stop words of English or of the question's
+    own language, not the filler of asking."""
+    words = [m.group(0).lower() for m in _WORD.finditer(text)]
+    stop = stopwords_for(words)
+    return [w for w in words if w not in _FILLER and fold(w) not in stop]
 
 
 @dataclass
@@ -40,7 +34,12 @@ class Result:
     score: float
     why: str
     parts: dict[str, float] = field(default_factory=dict)
+    group: str | None = None          # "window": inside the question's time window (shown first)
+    window_label: str | None = None   # the window's words, for the heading of that group
+    loose: bool = False               # below the relevance bar: folded under "N loosely related"
 
     def to_json(self) -> dict[str, Any]:
         return {"id": str(self.neuron.id), "kind": self.neuron.kind.value, "title": self.neuron.title,
-                "score": round(float(self.score), 4), "why": self.why, "neuron": self.neuron.to_json()}
+                "score": round(float(self.score), 4), "why": self.why, "group": self.group,
+                "window_label": self.window_label, "loose": self.loose,
+                "neuron": self.neuron.to_json()}

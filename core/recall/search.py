@@ -1,7 +1,8 @@
 """ask(question): keyword + vector candidates, fusion, one hop, the superseded rule, time windows.
 
 The pipeline (DESIGN.md "Retrieval"):
-1. The question's time words become a window (timewords); what is left is its topic.
+1. The question's time words become a window (core.when); what is left is its topic. A window
+   around an event ("the week Mãe moved in") is placed on the best match of the event's words.
 2. One round trip reads the change stamp and the topic's lexemes; the in-process index (index.py)
    catches up with the store if anything changed, then scores BM25 and the cosine of every neuron.
 3. A question that only names a person ("what do you know about Ana?") is answered by `about`.
@@ -10,12 +11,16 @@ The pipeline (DESIGN.md "Retrieval"):
    the HOP_SEEDS best, the neurons noted in the same sitting, the supersedes edges around the pool
    -- is one more round trip, and additive: if it fails, the base ranking is returned and a
    warning logged.
-5. The superseded rule, the window boost, the order, and why each result is there.
+5. A person named beside a topic ("Mãe's heart") lifts what is linked to them; a code of the
+   question ("2WPK71") lifts the neurons that hold it.
+6. The superseded rule, the window (first, under its label, when the question is mostly a
+   time), the order, why each result is there, and the relevance bar (`Result.loose`).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,14 +28,15 @@ from typing import Callable
 
 import numpy as np
 
-from core.capture.when import local_now, occurrences
-from core.model import EXPANDING_RELATIONS, InvalidInput, Neuron, State
+from core.capture.kinship import relations_of
+from core.model import EXPANDING_RELATIONS, InvalidInput, Neuron
 from core.recall import ranking as R
+from core.recall import windows
 from core.recall.about import about_intent
 from core.recall.index import Entry, RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words
-from core.recall.timewords import TimeWindow, find_window
 from core.store.reader import Hop, Reader
+from core.when import TimeWindow, find_window, local_now
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +74,9 @@ class _Cand:
     replaces: uuid.UUID | None = None
     superseded_by: uuid.UUID | None = None
     in_window: bool = False
+    says_window: bool = False
+    person: float = 0.0
+    exact: float = 0.0
     score: float = 0.0
 
     @property
@@ -121,46 +130,6 @@ def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> s
     return "matched the meaning"
 
 
-# -- time windows ----------------------------------------------------------------------------------
-
-def _due_in(entry: Entry, window: TimeWindow) -> datetime | None:
-    """The due date (or next occurrence of a recurring reminder) that falls in the window."""
-    if entry.kind != "reminder" or entry.due is None:
-        return None
-    if window.dates != "created" and entry.state == State.DONE.value:
-        return None
-    if entry.rrule:
-        try:
-            found = occurrences(entry.rrule, entry.due, window.start, window.end, limit=1)
-        except (ValueError, TypeError, OverflowError):
-            found = []
-        if found:
-            return found[0]
-    return entry.due if window.holds(entry.due) else None
-
-
-def _in_window(entry: Entry, window: TimeWindow) -> bool:
-    if window.overdue:
-        return (entry.kind == "reminder" and entry.state == State.ACTIVE.value
-                and entry.due is not None and entry.due < window.end and not entry.rrule)
-    if window.dates in ("due", "any") and _due_in(entry, window) is not None:
-        return True
-    return window.dates in ("created", "any") and window.holds(entry.created_at)
-
-
-def _window_slots(idx: RecallIndex, window: TimeWindow) -> list[int]:
-    start, end = window.start.timestamp(), window.end.timestamp()
-    out = []
-    for slot in idx.live_slots().tolist():
-        e = idx.entries[slot]
-        if e is None:
-            continue
-        if (start <= e.created < end) or (e.kind == "reminder" and e.due is not None):
-            if _in_window(e, window):
-                out.append(slot)
-    return out
-
-
 # -- ask -------------------------------------------------------------------------------------------
 
 def warm(reader: Reader, idx: RecallIndex, embedder: EmbedderSource) -> int:
@@ -188,32 +157,38 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
         raise InvalidInput("now needs a time zone offset")
     full = mode == "default"
     window, topic = find_window(question, now) if full else (None, question)
-    topical = bool(content_words(topic))
-    qvec = model = None
-    if mode != "keyword" and topical:
-        qvec, model = embed_question(embedder, topic)
-        if qvec is None and mode == "vector":
-            return []
-    with reader.session():
-        seq = reader.change_stamp()
-        terms = reader.question_terms(topic, QUESTION_FILLER) if topical else []
-        idx.refresh(reader, seq)
-    if full and window is None and _about:
+    if window is not None and window.anchor and not content_words(topic):
+        topic = window.anchor  # "what was going on the week X": X is the topic too
+    q = _Question(reader, idx, embedder, mode, topic)
+    with reader.session():  # one read transaction up to the scoring (the expansion has its own)
+        q.read()
+        if window is not None and window.anchor:
+            window = _place(q, window)
+            if window is None:  # no event matches its words: the question is all topic
+                q = _Question(reader, idx, embedder, mode, question)
+                q.read()
         with idx.lock:
             names, orgs = idx.names(), idx.org_counts()
-        head = about_intent(reader, question, names, limit=limit, orgs=orgs) or []
-        if len(head) >= limit:
-            return head
-        if head:  # the person's answer first, then what is most like it
-            return head + _more_like(reader, idx, embedder, head, limit - len(head))
+        if full and window is None and _about:
+            head = about_intent(reader, question, names, limit=limit, orgs=orgs) or []
+            if len(head) >= limit:
+                return head
+            if head:  # the person's answer first, then what is most like it (loosely related)
+                return head + _more_like(reader, idx, embedder, head, limit - len(head))
+        people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
+    q.embed()
+    if mode == "vector" and q.topical and q.qvec is None:
+        return []
     with idx.lock:
         version = idx.version
-        bm, idf_sum = idx.bm25(terms, R.BM25_K1, R.BM25_B)
-        cos = idx.cosine(qvec, model) if mode != "keyword" else None
+        bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
+        cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
         cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
-    if window is not None:
-        for c in cands.values():
-            c.in_window = _in_window(c.entry, window)
+        if full:
+            _mark_exact(idx, cands, q.terms)
+    for c in cands.values():
+        c.in_window = window is not None and windows.holds(c.entry, window)
+        c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
     if not full:
         ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
         neurons = reader.neurons([c.id for c in ranked])
@@ -223,43 +198,107 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
     rows: dict[uuid.UUID, Neuron] = {}
     if expand:
         try:
-            rows = _expand(reader, idx, version, cands, bm, cos, base_arr, kw_arr, topical, window)
+            rows = _expand(reader, idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window,
+                           people)
         except Exception:  # additive: the base ranking stands, and says so
             log.warning("one-hop expansion failed; returning the base results", exc_info=True)
             for c in cands.values():
                 c.hop = c.sitting = 0.0
                 c.hop_from = c.sitting_with = c.replaces = c.superseded_by = None
-    for c in cands.values():
-        c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop
-        if c.in_window:
-            c.score += R.WINDOW_BOOST
-    if window is not None and not topical:
-        if window.dates == "due":
-            def key(c):
-                due = _due_in(c.entry, window) or c.entry.due
-                return due.timestamp() if due else float("inf")
-        else:
-            def key(c):
-                return -c.entry.created
-        # a question of dates alone: what is in the window, and only that; a replaced neuron's
-        # date no longer holds
-        ranked = sorted((c for c in cands.values() if c.in_window and c.superseded_by is None),
-                        key=key)
-    else:
-        ranked = sorted(cands.values(), key=lambda c: (-c.score, -c.entry.created))
+    with idx.lock:
+        total = max(int(idx.non_contacts().sum()), 1)
+    share = sum(c.in_window for c in cands.values()) / total
+    ranked, first = _order(cands, window, q, now, share)
     ranked = _defer_superseded(ranked)[:limit]
     missing = [c.id for c in ranked if c.id not in rows]
     if missing:
         rows.update(reader.neurons(missing))
     titles = {nid: n.title for nid, n in rows.items()}
-    return [Result(rows[c.id], c.score, _why(c, titles, window),
-                   {"bm25": c.bm25, "cos": c.cos or 0.0, "base": c.base, "hop": c.hop,
-                    "sitting": c.sitting})
-            for c in ranked if c.id in rows]
+    results = [Result(rows[c.id], c.score, _why(c, titles, window),
+                      {"bm25": c.bm25, "cos": c.cos or 0.0, "base": c.base, "hop": c.hop,
+                       "sitting": c.sitting, "person": c.person, "exact": c.exact},
+                      group="window" if first and c.in_window else None,
+                      window_label=window.label if first and c.in_window else None)
+               for c in ranked if c.id in rows]
+    return _bar(results)
+
+
+class _Question:
+    """A question's topic as the index scores it: its lexemes (`read`, in the read transaction)
+    and its vector (`embed`, outside it)."""
+
+    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: str,
+                 topic: str):
+        self.reader, self.idx, self.embedder, self.mode = reader, idx, embedder, mode
+        self.topic = topic
+        self.words = content_words(topic)
+        self.topical = bool(self.words)
+        self.qvec = self.model = None
+        self.terms: list[str] = []
+
+    def read(self) -> None:
+        """The change stamp, the topic's lexemes, what changed since the index last looked."""
+        with self.reader.session():
+            seq = self.reader.change_stamp()
+            self.terms = self.reader.question_terms(self.topic, QUESTION_FILLER) if self.topical else []
+            self.idx.refresh(self.reader, seq)
+
+    def embed(self) -> None:
+        if self.mode != "keyword" and self.topical and self.qvec is None:
+            self.qvec, self.model = embed_question(self.embedder, self.topic)
+
+
+def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
+    """The window around the event the question names, placed on the best match of the event's
+    words (their fused keyword and vector score); None when nothing matches well enough."""
+    event = q if q.topic == window.anchor else _Question(q.reader, q.idx, q.embedder, q.mode,
+                                                         window.anchor)
+    if event is not q:
+        event.read()
+    event.embed()
+    if not event.topical:
+        return None
+    with q.idx.lock:
+        bm, idf_sum = q.idx.bm25(event.terms, R.BM25_K1, R.BM25_B)
+        cos = q.idx.cosine(event.qvec, event.model)
+        vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
+        fused = R.W_KEYWORD * _keyword_part(bm, idf_sum) + R.W_VECTOR * vec
+        return windows.place(window, np.asarray(fused, dtype=np.float64), q.idx)
+
+
+def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, share: float):
+    """The candidates in answer order, and whether the window's neurons come first. `share`: the
+    part of the memory the window holds -- a window that holds much of it says little ("last
+    year" over two years of notes): its boost shrinks, and it never comes first."""
+    # mostly a time: the window first ("while ...", an event's stretch guessed from its words,
+    # only lifts what is in it)
+    first = window is not None and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS) and \
+        window.anchor_kind != "while" and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
+    boost = R.WINDOW_BOOST * max(1.0 - share, 0.0)
+    for c in cands.values():
+        c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
+        if c.in_window and not first:
+            c.score += boost
+        elif c.says_window and not c.in_window:
+            c.score += R.SAID_BOOST
+    if window is not None and not q.topical:
+        # a question of dates alone: what is in the window, and only that, in the order of its
+        # dates (soonest first ahead, latest first behind); a replaced neuron's date no longer holds
+        ahead = window.dates == "due" or window.start >= now
+        held = [c for c in cands.values() if c.in_window and c.superseded_by is None]
+        return sorted(held, key=lambda c: windows.when_in(c.entry, window) * (1 if ahead else -1)), True
+    ranked = sorted(cands.values(), key=lambda c: (-c.score, -c.entry.created))
+    if first:  # mostly a time: the window's neurons first, then what is related
+        inside = [c for c in ranked if c.in_window and c.superseded_by is None]
+        ranked = inside + [c for c in ranked if not (c.in_window and c.superseded_by is None)]
+    return ranked, first
 
 
 def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: float,
-           cos: np.ndarray | None, window: TimeWindow | None) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
+           cos: np.ndarray | None, window: TimeWindow | None
+           ) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
+    """The candidates (the best lexical and vector matches, the window's neurons), and the fused
+    score and keyword part of every slot."""
     n = idx.size
     kw = _keyword_part(bm, idf_sum)
     vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
@@ -280,7 +319,7 @@ def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: fl
             base = R.W_KEYWORD * kw + R.W_VECTOR * vec
     slots = set(pick.tolist())
     if window is not None:
-        slots.update(_window_slots(idx, window))
+        slots.update(windows.slots(idx, window))
     out = {}
     for slot in slots:
         entry = idx.entries[slot]
@@ -290,6 +329,51 @@ def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: fl
                           cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
                           base=float(base[slot]))
     return out, base, kw
+
+
+def _people_beside_a_topic(names, question: str, topic: str) -> list[uuid.UUID]:
+    """The contacts a question names without doubt, when it also names a topic ("Mãe's heart",
+    "what's going on with Kris's car"): the topic is to be looked for around them."""
+    found = [f for f in names.find(question) if f.strength >= 2 and not _relative_of(question, f)]
+    rest = topic
+    for f in names.find(topic):
+        rest = rest.replace(f.text, " ")
+    return list(dict.fromkeys(f.contact_id for f in found)) if found and content_words(rest) else []
+
+
+# "Jonah's parents", "Bex's little boy": the question is about someone else, near them
+_RELATIVES = frozenset("""parents parent kids kid children child son sons daughter daughters boy girl
+    baby family partner boyfriend girlfriend friend friends boss colleague little""".split())
+
+
+def _relative_of(question: str, f) -> bool:
+    if not re.search(r"['’]s?$", f.text):
+        return False
+    after = re.match(r"\s+([\w-]+)", question[f.end:])
+    return bool(after) and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
+
+
+def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
+    """A code in the question (a plate, a reference, a number: a rare lexeme with a digit) puts
+    the neurons holding the most of the question's codes first."""
+    codes = [t for t in terms if len(t) >= R.EXACT_MIN_LENGTH and any(ch.isdigit() for ch in t)
+             and 0 < len(idx.postings.get(t, ())) <= R.EXACT_MAX_DF]
+    if not codes:
+        return
+    held = {c.slot: sum(t in c.entry.lexemes for t in codes) for c in cands.values()}
+    most = max(held.values(), default=0)
+    for c in cands.values():
+        if most and held[c.slot] == most:
+            c.exact = R.EXACT_BOOST
+
+
+def _bar(results: list[Result]) -> list[Result]:
+    """The relevance bar: an answer outside the window below LOOSE_SHARE of the best score, or
+    below LOOSE_FLOOR, is loosely related (shown folded)."""
+    best = max((r.score for r in results), default=0.0)
+    for r in results:
+        r.loose = r.group != "window" and (r.score < R.LOOSE_FLOOR or r.score < R.LOOSE_SHARE * best)
+    return results
 
 
 def _more_like(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, head: list[Result],
@@ -310,7 +394,8 @@ def _more_like(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, head:
         picks = [(idx.entries[s].id, float(best[s]), idx.entries[int(nearest[s])].id) for s in top]
     rows = reader.neurons([p[0] for p in picks])
     titles = {r.neuron.id: r.neuron.title for r in head}
-    return [Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}")
+    return [Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}",
+                   loose=True)
             for nid, sim, near in picks if nid in rows]
 
 
@@ -330,9 +415,10 @@ def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
 
 def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
             cos: np.ndarray | None, base_arr: np.ndarray, kw_arr: np.ndarray, topical: bool,
-            window: TimeWindow | None) -> dict[uuid.UUID, Neuron]:
-    """One hop along the edges of the best results, their neighbours in the sitting, and the
-    supersedes edges around them; returns the neuron rows read on the way."""
+            window: TimeWindow | None, people: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
+    """One hop along the edges of the best results, their neighbours in the sitting, the
+    supersedes edges around them, and what is linked to the people named beside a topic (in the
+    same round trip); returns the neuron rows read on the way."""
 
     def cand(slot: int) -> _Cand | None:
         c = cands.get(slot)
@@ -346,7 +432,7 @@ def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.
                                     cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
                                     base=float(base_arr[slot]))
             if window is not None:
-                c.in_window = _in_window(entry, window)
+                c.in_window = windows.holds(entry, window)
         return c
 
     ranked = sorted(cands.values(), key=lambda c: -c.base)
@@ -361,18 +447,26 @@ def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.
     pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
     pool = pool[:R.POOL]
     want = {c.id for c in pool} | {s.id for s in seeds}
-    links, rows = reader.hops([s.id for s in seeds], [c.id for c in pool], list(want),
+    links, rows = reader.hops([s.id for s in seeds] + people, [c.id for c in pool], list(want),
                               EXPANDING_RELATIONS)
     with idx.lock:
-        _apply_links(idx, links, seeds, cand)
+        _apply_links(idx, links, seeds, cand, set(people))
     return rows
 
 
-def _apply_links(idx: RecallIndex, links: list[Hop], seeds: list[_Cand], cand) -> None:
+def _apply_links(idx: RecallIndex, links: list[Hop], seeds: list[_Cand], cand,
+                 people: set[uuid.UUID]) -> None:
     degree: dict[uuid.UUID, int] = {}
     for link in links:
         if link.via == "edge":
             degree[link.seed] = degree.get(link.seed, 0) + 1
+    # a person named beside a topic: what is linked to them -- naming them or not ("ring her
+    # tomorrow" about Mãe) -- is lifted
+    for link in (h for h in links if h.via == "edge" and h.seed in people):
+        slot = idx.slot_of.get(link.other)
+        other = cand(slot) if slot is not None else None
+        if other is not None and other.entry.kind != "contact":
+            other.person = R.PERSON_WEIGHT
     by_id = {s.id: s for s in seeds}
     for link in (h for h in links if h.via == "edge"):
         seed, slot = by_id.get(link.seed), idx.slot_of.get(link.other)

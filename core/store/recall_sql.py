@@ -161,9 +161,11 @@ def index_rows(cur: Cursor, ident: Identity, since: int | None) -> tuple[list[di
     cols = sql.SQL(
         "id, {mine} AS mine, kind, state, created_at, change_seq,"
         " CASE WHEN {mine} THEN recall_ts(attrs->>'due_at') END AS due,"
+        " CASE WHEN {mine} THEN recall_ts(attrs->>'done_at') END AS done,"
         " CASE WHEN {mine} AND jsonb_typeof(attrs->'rrule') = 'string' THEN attrs->>'rrule' END AS rrule,"
         " CASE WHEN {mine} AND kind = 'contact' THEN attrs END AS contact_attrs,"
         " CASE WHEN {mine} AND kind = 'contact' THEN left(body, 200) END AS contact_body,"
+        " CASE WHEN {mine} AND kind = 'note' THEN left(body, 400) END AS note_head,"
         " CASE WHEN {mine} THEN tsvector_to_array(tsv) END AS lexemes,"
         " CASE WHEN {mine} THEN length(tsv) END AS dl,"
         " CASE WHEN {mine} THEN embedding_model END AS embedding_model,"

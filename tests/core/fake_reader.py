@@ -112,9 +112,11 @@ class FakeReader:
                 "id": n.id, "mine": True, "kind": n.kind.value, "state": n.state.value,
                 "created_at": n.created_at, "change_seq": seq,
                 "due": datetime.fromisoformat(n.attrs["due_at"]) if n.attrs.get("due_at") else None,
+                "done": datetime.fromisoformat(n.attrs["done_at"]) if n.attrs.get("done_at") else None,
                 "rrule": n.attrs.get("rrule"),
                 "contact_attrs": n.attrs if n.kind is Kind.CONTACT else None,
                 "contact_body": n.body if n.kind is Kind.CONTACT else None,
+                "note_head": n.body[:400] if n.kind is Kind.NOTE else None,
                 "lexemes": lexemes, "dl": len(lexemes), "embedding_model": None, "vec": None})
         return rows, (self.seq if since is None else None)
 

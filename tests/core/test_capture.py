@@ -9,8 +9,8 @@ import pytest
 
 from core import capture
 from core.capture.names import NameIndex
-from core.capture.when import find_when, occurrences
-from core.model import Kind, Relation
+from core.when import find_when, occurrences
+from core.model import InvalidInput, Kind, Relation
 
 LONDON = ZoneInfo("Europe/London")
 # Wednesday 11 June 2025, 19:30 in London
@@ -168,3 +168,42 @@ def test_moved_appointment_supersedes_the_old_reminder(memory):
     assert [o.b.id for o in offers] == [old.id]
     other = memory.capture("haircut moved to Saturday", created_at=NOW)
     assert _edges(memory, other, Relation.SUPERSEDES) == []
+
+
+def test_an_accepted_update_brings_the_card_up_to_date(memory):
+    ana = memory.capture("Ana Lima", kind="contact",
+                         attrs={"name": "Ana Lima", "phone": "+351 911 111 111"})
+    text = "Ana's new number is +351 912 000 999"
+    offered = memory.preview(text).updates
+    assert [(u.contact_id, u.field, u.value) for u in offered] == [(ana.id, "phones", "+351 912 000 999")]
+    note = memory.capture(text, accept=offered)
+    card = memory.get(ana.id)
+    assert card.attrs["phones"] == ["+351 912 000 999"] and "phone" not in card.attrs
+    links = memory.neighbours(note.id)
+    assert [(e.relation.value, n.id) for e, n in links] == [("concerns", ana.id)]  # not superseding it
+    kept = [n for e, n in memory.neighbours(ana.id) if e.relation.value == "supersedes"]
+    assert len(kept) == 1 and "+351 911 111 111" in kept[0].body
+    answer = memory.ask("Ana Lima phone number")
+    found = [r.neuron.id for r in answer]
+    assert found.index(ana.id) < found.index(kept[0].id)  # the current card above the old number
+    assert answer[found.index(kept[0].id)].why == "replaced by Ana Lima"
+
+
+def test_an_update_the_text_does_not_offer_is_refused(memory):
+    ana = memory.capture("Ana Lima", kind="contact", attrs={"name": "Ana Lima"})
+    before = memory.count()
+    offer = capture.Update(ana.id, "Ana Lima", "phones", "+351 900 000 000")
+    with pytest.raises(InvalidInput, match="nothing was saved"):
+        memory.capture("lunch with Ana", accept=[offer])
+    assert memory.count() == before and "phones" not in memory.get(ana.id).attrs
+
+
+def test_a_reminder_title_follows_an_edit_of_its_text(memory):
+    r = memory.capture("remind me to stretch in 10 minutes")
+    assert r.title == "Stretch"
+    edited = memory.edit(r.id, text="remind me to water the plants in 10 minutes")
+    assert edited.title == "Water the plants" and edited.attrs["due_at"] == r.attrs["due_at"]
+    plain = memory.edit(r.id, text="water the plants")
+    assert plain.title == "water the plants" and "title" not in plain.attrs
+    own = memory.edit(r.id, text="remind me to call Bo at 5", attrs={**plain.attrs, "title": "Bo!"})
+    assert own.title == "Bo!"

@@ -88,8 +88,9 @@ def test_the_vault_reads_as_markdown(embedded_memory, tmp_path):
     assert "\nattrs:\n  id: a clashing key\n" in lunch  # an attr named like our own keys
     links = lunch[lunch.rindex("\n## Links\n"):]
     assert "- concerns [[Ana Sofia Ribeiro]] · since " in links  # the mention capture linked
-    assert "- relates_to [[Stretch every day at 9]] · since 2027-01-07\n" in links
-    stretch = (vault / "Reminders" / "Stretch every day at 9.md").read_text()
+    # a reminder is named by its title: its text without the time words (capture's)
+    assert "- relates_to [[Stretch]] · since 2027-01-07\n" in links
+    stretch = (vault / "Reminders" / "Stretch.md").read_text()
     assert "(closed)" in stretch and "rrule: FREQ=DAILY" in stretch
     choir = (vault / "Reminders" / "Choir practice.md").read_text()
     assert "tz: Europe/Lisbon" in choir and "exdates:" in choir

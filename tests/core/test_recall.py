@@ -255,7 +255,7 @@ def test_awkward_words_in_questions(memory, home):
     ("what did Tim say on 8th December, 2023?", "2023-12-08", "2023-12-09", "any"),
 ])
 def test_time_words(question, start, end, dates):
-    from core.recall.timewords import find_window
+    from core.when import find_window
 
     window, rest = find_window(question, NOW)
     assert window is not None, question
@@ -264,7 +264,7 @@ def test_time_words(question, start, end, dates):
 
 
 def test_no_time_words():
-    from core.recall.timewords import find_window
+    from core.when import find_window
 
     for q in ("you may go", "what were my goals for this year?", "sun cream", "Mum?", "the march of time"):
         assert find_window(q, NOW)[0] is None, q

@@ -14,10 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import capture
-from core.capture import when
+from core import when
 from core.interop.json import parse_export
 from core.model import InvalidInput
-from core.recall import timewords
 from core.validate import parse_json
 from tests.core.fake_reader import FakeReader
 
@@ -29,7 +28,7 @@ MAX_RATIO = GROWTH * 3.5
 PARSERS = {
     "capture.read": lambda text: capture.read(FakeReader(), text, None, {}, now=NOW),
     "find_when": lambda text: when.find_when(text, NOW),
-    "find_window": lambda text: timewords.find_window(text, NOW),
+    "find_window": lambda text: when.find_window(text, NOW),
     "parse_json": lambda text: _refusal_ok(lambda: parse_json('{"a": "%s"}' % text.replace("\\", "")
                                                                  .replace('"', ""), "x")),
     "parse_export": lambda text: _refusal_ok(lambda: parse_export(

@@ -1,0 +1,76 @@
+"""Words of a question that name no topic, in English, Portuguese, Spanish, German and French:
+function words, question words, and the verbs of asking ("what do I have", "o que tenho",
+"was habe ich", "qu'est-ce que j'ai"). Folded (lower case, no accents), like core.when's tables.
+What is left of a question once these are gone is its topic; nothing left means the question
+only names a person or a time.
+"""
+
+from __future__ import annotations
+
+from core.when.words import fold
+
+ENGLISH = """
+    i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she
+    her hers herself it its itself they them their theirs themselves what which who whom this that
+    these those am is are was were be been being have has had having do does did doing a an the and
+    but if or because as until while of at by for with about against between into through during
+    before after above below to from up down in out on off over under again further then once here
+    there when where why how all any both each few more most other some such no nor not only own
+    same so than too very s t can will just don should now d ll m o re ve y ain aren couldn didn
+    doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn weren won wouldn
+    whats what's who's where's when's how's it's i'm i've i'd let let's would could shall may might
+    must also ever still
+"""
+PORTUGUESE = """
+    o a os as um uma uns umas de do da dos das em no na nos nas ao aos à às por pelo pela pelos
+    pelas para com sem sobre entre e ou mas que se não sim eu tu ele ela nós vós eles elas me te
+    lhe nos vos lhes meu minha meus minhas teu tua seu sua nosso nossa isto isso aquilo este esta
+    esse essa aquele aquela qual quais quem quando onde como porque porquê quanto quanta quantos
+    quantas é são era foi fui fomos ser estar está estou estava tenho tens tem temos tinha tive
+    teve há havia fiz fez fizemos faço sei sabe saber coisa coisas algo alguma algum tudo nada
+    já ainda também muito pouco mais menos aqui ali lá então
+"""
+SPANISH = """
+    el la los las un una unos unas de del al en por para con sin sobre entre y o u pero que se
+    no sí yo tú él ella nosotros vosotros ellos ellas me te le nos os les mi mis tu tus su sus
+    nuestro nuestra esto eso aquello este esta ese esa aquel aquella cuál cuáles quién quiénes
+    cuándo dónde cómo qué porque por qué cuánto cuánta cuántos cuántas es son era fue fui fuimos
+    ser estar está estoy estaba tengo tienes tiene tenemos tenía tuve hay había hice hizo hicimos
+    hago sé sabe saber cosa cosas algo alguna alguno todo nada ya todavía también muy poco más
+    menos aquí allí entonces hacer
+"""
+GERMAN = """
+    der die das den dem des ein eine einen einem einer eines und oder aber nicht kein keine ich
+    du er sie es wir ihr mich dich sich mir dir uns euch mein meine meinen meinem meiner dein
+    deine sein seine ihr ihre unser unsere was wer wen wem wessen wann wo wie warum welche welcher
+    welches wieviel ist sind war waren bin bist sein habe hast hat haben hatte hatten gibt gab
+    mache macht gemacht weiß weiss wissen steht stehen an auf in im ins am aus bei mit nach von
+    vor zu zum zur über unter um für bis durch ob dass denn da dann noch schon auch sehr mehr
+    etwas alles nichts hier dort so los ja nein muss müssen soll sollte kann
+"""
+FRENCH = """
+    le la les l un une des du de d au aux en dans par pour avec sans sur sous entre et ou mais
+    que qu qui quoi ne pas non oui je j tu il elle on nous vous ils elles me m te t se s lui leur
+    mon ma mes ton ta tes son sa ses notre nos votre vos ce c cet cette ces quel quelle quels
+    quelles quand où comment pourquoi combien est sont était été suis es sommes être ai as a avons
+    avez ont avait eu fait fais faire sais sait savoir chose choses quelque rien tout tous déjà
+    encore aussi très plus moins ici là alors est-ce qu'est-ce qu'est ce qu'on j'ai c'est
+"""
+
+_LANGUAGES = {name: frozenset(fold(w) for w in block.split())
+              for name, block in (("en", ENGLISH), ("pt", PORTUGUESE), ("es", SPANISH),
+                                  ("de", GERMAN), ("fr", FRENCH))}
+ENGLISH_WORDS = _LANGUAGES["en"]
+
+
+def stopwords_for(words: list[str]) -> frozenset[str]:
+    """English's stop words, plus those of the question's own language when it is another: the
+    language whose function words the question uses most (English on a tie). Only then, so an
+    English "son", "hay" or "bin" is never taken for French, Spanish or German."""
+    folded = [fold(w) for w in words]
+    best, hits = "en", sum(w in ENGLISH_WORDS for w in folded)
+    for name, table in _LANGUAGES.items():
+        n = sum(w in table for w in folded)
+        if name != "en" and n > hits:
+            best, hits = name, n
+    return ENGLISH_WORDS if best == "en" else ENGLISH_WORDS | _LANGUAGES[best]

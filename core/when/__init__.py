@@ -1,0 +1,17 @@
+"""One date grammar for capture text, the due field and questions, in English, Portuguese,
+Spanish, German and French (locale-independent tables in words.py; holidays in holidays.py).
+
+- `find_when(text, now)` -> When | None: the due time and recurrence a capture asks for.
+- `parse_due(text, now)` -> datetime | None: what a person typed in a due field (all of it).
+- `find_window(question, now)` -> (TimeWindow | None, rest): a question's time words as a window.
+"""
+
+from __future__ import annotations
+
+from core.when.clock import local_now, local_tz, occurrences
+from core.when.parse import DEFAULT_HOUR, When, find_when, parse_due, title_without
+from core.when.window import TimeWindow, find_window
+from core.when.words import REMINDER_CUES, fold
+
+__all__ = ["DEFAULT_HOUR", "REMINDER_CUES", "TimeWindow", "When", "find_when", "find_window", "fold", "local_now", "local_tz",
+           "occurrences", "parse_due", "title_without"]

@@ -1,0 +1,266 @@
+"""The date grammar (core.when) with a frozen clock: capture phrases, the due field, question
+windows, in English, Portuguese, Spanish, German and French. Pure functions: no store needed."""
+
+from __future__ import annotations
+
+import locale
+import subprocess
+import sys
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.model import InvalidInput
+from core.when import find_when, find_window, parse_due, title_without
+from core.when.words import REMINDER_CUES, fold
+
+TZ = ZoneInfo("Europe/Lisbon")
+# Tuesday 18 March 2025, 20:30 -- a Tuesday evening, so "next Tuesday", "at 9" and "06:31" bite
+NOW = datetime(2025, 3, 18, 20, 30, 15, tzinfo=TZ)
+MORNING = datetime(2025, 3, 18, 8, 0, tzinfo=TZ)
+
+
+def at(day: str, hm: str = "09:00") -> datetime:
+    return datetime.fromisoformat(f"{day}T{hm}").replace(tzinfo=TZ)
+
+
+CAPTURE = [
+    # issue 16, word for word
+    ("remind me to stretch in 1 minute", NOW, NOW + timedelta(minutes=1), None),
+    ("in 2 minutes", NOW, NOW + timedelta(minutes=2), None),
+    ("in 5 minutes", NOW, NOW + timedelta(minutes=5), None),
+    ("in 10 minutes", NOW, NOW + timedelta(minutes=10), None),
+    ("in an hour", NOW, NOW + timedelta(hours=1), None),
+    ("next Tuesday at 9", NOW, at("2025-03-25"), None),       # said on a Tuesday: a week later
+    ("at 06:31", NOW, at("2025-03-19", "06:31"), None),        # zero-padded: 24-hour
+    ("8 Dec 9am", NOW, at("2025-12-08"), None),                # on the hour, not 09:26
+    # the rules
+    ("at 9", NOW, at("2025-03-18", "21:00"), None),            # a bare hour: its next occurrence
+    ("at 9", MORNING, at("2025-03-18", "09:00"), None),
+    ("at 5", MORNING, at("2025-03-18", "17:00"), None),
+    ("call the bank at 3:30", MORNING, at("2025-03-18", "15:30"), None),
+    ("tomorrow at 3", NOW, at("2025-03-19", "15:00"), None),   # with a day, 1-7 is the afternoon
+    ("tomorrow at 10", NOW, at("2025-03-19", "10:00"), None),
+    ("tomorrow 7am", NOW, at("2025-03-19", "07:00"), None),
+    ("tomorrow", NOW, at("2025-03-19"), None),                 # a day without a time: 09:00
+    ("tonight", MORNING, at("2025-03-18", "20:00"), None),
+    ("tonight at 8", MORNING, at("2025-03-18", "20:00"), None),
+    ("Tuesday at 9", MORNING, at("2025-03-18", "09:00"), None),  # the same day, still ahead
+    ("Tuesday at 9", NOW, at("2025-03-25", "09:00"), None),      # ... gone: next week's
+    ("Thu 9:30", NOW, at("2025-03-20", "09:30"), None),
+    ("next Friday", NOW, at("2025-03-21"), None),
+    ("in 3 days", NOW, at("2025-03-21"), None),
+    ("in 2 weeks", NOW, at("2025-04-01"), None),
+    ("in half an hour", NOW, NOW + timedelta(minutes=30), None),
+    ("the day after tomorrow at noon", NOW, at("2025-03-20", "12:00"), None),
+    ("this weekend", NOW, at("2025-03-22"), None),
+    ("next week", NOW, at("2025-03-24"), None),
+    ("12 June", NOW, at("2025-06-12"), None),
+    ("June 12 at 18:00", NOW, at("2025-06-12", "18:00"), None),
+    ("2 March", NOW, at("2026-03-02"), None),                  # gone this year: next year's
+    ("2025-06-13 10:00", NOW, at("2025-06-13", "10:00"), None),
+    ("on the 15th", NOW, at("2025-04-15"), None),
+    ("every Monday at 8", NOW, at("2025-03-24", "08:00"), "FREQ=WEEKLY;BYDAY=MO"),
+    ("every Tuesday and Thursday at 7pm", NOW, at("2025-03-20", "19:00"), "FREQ=WEEKLY;BYDAY=TU,TH"),
+    ("every day at 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
+    ("every other week", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2"),
+    ("every 1st of the month", NOW, at("2025-04-01"), "FREQ=MONTHLY;BYMONTHDAY=1"),
+    ("weekly team sync Monday 10:00", NOW, at("2025-03-24", "10:00"), "FREQ=WEEKLY"),
+    ("Anj's birthday 27 June", NOW, at("2025-06-27"), "FREQ=YEARLY"),
+    # Português
+    ("ligar à Mãe amanhã às 15h", NOW, at("2025-03-19", "15:00"), None),
+    ("lembra-me de tomar o comprimido daqui a 2 horas", NOW, NOW + timedelta(hours=2), None),
+    ("em 10 minutos", NOW, NOW + timedelta(minutes=10), None),
+    ("reunião na próxima terça às 9h30", NOW, at("2025-03-25", "09:30"), None),
+    ("dentista dia 23 às 10h", NOW, at("2025-03-23", "10:00"), None),
+    ("jantar 6 de junho às 20h", NOW, at("2025-06-06", "20:00"), None),
+    ("ginásio às terças e quintas às 19h", NOW, at("2025-03-20", "19:00"), "FREQ=WEEKLY;BYDAY=TU,TH"),
+    ("pagar a renda todos os meses dia 8", NOW, at("2025-04-08"), "FREQ=MONTHLY;BYMONTHDAY=8"),
+    ("regar as plantas todos os dias às 8h", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
+    ("ligar ao Pai às 3 da tarde", MORNING, at("2025-03-18", "15:00"), None),
+    # Español
+    ("llamar a mamá mañana a las 18h", NOW, at("2025-03-19", "18:00"), None),
+    ("en 5 minutos", NOW, NOW + timedelta(minutes=5), None),
+    ("dentista el jueves a las 9:30", NOW, at("2025-03-20", "09:30"), None),
+    ("reunión el próximo martes a las 10", NOW, at("2025-03-25", "10:00"), None),
+    ("cena el 5 de mayo a las 21:00", NOW, at("2025-05-05", "21:00"), None),
+    ("pasado mañana por la mañana", NOW, at("2025-03-20", "09:00"), None),
+    ("pagar el alquiler el día 1 de cada mes", NOW, at("2025-04-01"), "FREQ=MONTHLY;BYMONTHDAY=1"),
+    ("gimnasio todos los lunes a las 7", NOW, at("2025-03-24", "19:00"), "FREQ=WEEKLY;BYDAY=MO"),
+    ("a las 6 de la tarde", MORNING, at("2025-03-18", "18:00"), None),
+    # Deutsch
+    ("Zahnarzt am Freitag um 9 Uhr", NOW, at("2025-03-21", "09:00"), None),
+    ("in 10 Minuten", NOW, NOW + timedelta(minutes=10), None),
+    ("in einer Stunde", NOW, NOW + timedelta(hours=1), None),
+    ("morgen um 15:30", NOW, at("2025-03-19", "15:30"), None),
+    ("übermorgen früh", NOW, at("2025-03-20", "09:00"), None),
+    ("nächsten Dienstag um 8", NOW, at("2025-03-25", "08:00"), None),
+    ("am 3. April um 14 Uhr", NOW, at("2025-04-03", "14:00"), None),
+    ("Müll rausbringen jeden Montag um 7 Uhr", NOW, at("2025-03-24", "07:00"), "FREQ=WEEKLY;BYDAY=MO"),
+    ("Miete überweisen monatlich", NOW, at("2025-03-19"), "FREQ=MONTHLY"),
+    ("heute Abend", MORNING, at("2025-03-18", "20:00"), None),
+    # Français
+    ("dentiste lundi à 9h", NOW, at("2025-03-24", "09:00"), None),
+    ("dans 10 minutes", NOW, NOW + timedelta(minutes=10), None),
+    ("appeler Maman demain à 14h30", NOW, at("2025-03-19", "14:30"), None),
+    ("réunion mardi prochain à 10h", NOW, at("2025-03-25", "10:00"), None),
+    ("le 8 décembre à midi", NOW, at("2025-12-08", "12:00"), None),
+    ("après-demain", NOW, at("2025-03-20"), None),
+    ("piscine tous les mercredis à 18h", NOW, at("2025-03-19", "18:00"), "FREQ=WEEKLY;BYDAY=WE"),
+    ("payer le loyer le 5 de chaque mois", NOW, at("2025-04-05"), "FREQ=MONTHLY;BYMONTHDAY=5"),
+    ("ce soir", MORNING, at("2025-03-18", "20:00"), None),
+]
+
+
+@pytest.mark.parametrize("text,now,due,rrule", CAPTURE, ids=[c[0] for c in CAPTURE])
+def test_capture_phrases(text, now, due, rrule):
+    when = find_when(text, now)
+    assert when is not None, text
+    assert when.due == due, (text, when.due)
+    if rrule == "FREQ=WEEKLY":
+        assert when.rrule and when.rrule.startswith("FREQ=WEEKLY")
+    else:
+        assert when.rrule == rrule
+
+
+@pytest.mark.parametrize("text", [
+    "bought milk", "may I borrow the drill", "Marco says hi", "lunch with Ana was lovely",
+    "the 3 kids", "sexta vez que isto acontece", "hier ist der Schlüssel", "a 2 litre bottle",
+    "a long march", "sat down with Sunita",
+])
+def test_text_without_a_time(text):
+    assert find_when(text, NOW) is None
+
+
+@pytest.mark.parametrize("text,title", [
+    ("remind me to stretch in 1 minute", "Stretch"),
+    ("remind me to call Ana tomorrow at 10", "Call Ana"),
+    ("lembra-me de ligar à Mãe amanhã às 15h", "Ligar à Mãe"),
+    ("recuérdame llamar a mamá mañana a las 18h", "Llamar a mamá"),
+    ("erinnere mich Zahnarzt am Freitag um 9 Uhr", "Zahnarzt"),
+    ("rappelle-moi dentiste lundi à 9h", "Dentiste"),
+    ("dentist Thu 9:30", "Dentist"),
+    ("in 10 minutes", ""),
+])
+def test_a_title_without_the_cue_and_the_time(text, title):
+    cue = REMINDER_CUES.search(fold(text))
+    assert title_without(text, find_when(text, NOW), cue) == title
+
+
+DUE_FIELD = [
+    ("in 10 min", NOW + timedelta(minutes=10)),
+    ("in 2 s", NOW + timedelta(seconds=2)),
+    ("in 2 h", NOW + timedelta(hours=2)),
+    ("8 Dec 9am", at("2025-12-08")),
+    ("14:30", at("2025-03-19", "14:30")),          # gone today: tomorrow
+    ("Fri 9am", at("2025-03-21")),
+    ("2025-06-13 10:00", at("2025-06-13", "10:00")),
+    ("2025-06-13T10:00:00+00:00", datetime(2025, 6, 13, 10, tzinfo=ZoneInfo("UTC"))),
+    ("amanhã às 15h", at("2025-03-19", "15:00")),
+    ("morgen um 9", at("2025-03-19", "09:00")),
+    ("next Tuesday at 9", at("2025-03-25")),
+]
+
+
+@pytest.mark.parametrize("text,due", DUE_FIELD, ids=[d[0] for d in DUE_FIELD])
+def test_the_due_field_reads_with_the_same_grammar(text, due):
+    assert parse_due(text, NOW) == due
+
+
+def test_the_due_field_refuses_what_it_cannot_read():
+    assert parse_due("  ", NOW) is None
+    for text in ("someday maybe", "tomorrow or so, ask Ana", "banana"):
+        with pytest.raises(InvalidInput, match="not a time I can read"):
+            parse_due(text, NOW)
+
+
+def day(d: str) -> datetime:
+    return datetime.fromisoformat(d).replace(tzinfo=TZ)
+
+
+WINDOWS = [
+    # (question, start, end, dates)  -- NOW is Tuesday 18 March 2025, 20:30
+    ("what did I get done yesterday?", day("2025-03-17"), day("2025-03-18"), "done"),
+    ("what have I ticked off since Monday?", day("2025-03-17"), NOW, "done"),
+    ("what did I note down last week?", day("2025-03-10"), day("2025-03-17"), "created"),
+    ("what's on tomorrow?", day("2025-03-19"), day("2025-03-20"), "due"),
+    ("what's on next week?", day("2025-03-24"), day("2025-03-31"), "due"),
+    ("what do I have Monday to Sunday next week?", day("2025-03-24"), day("2025-03-31"), "due"),
+    ("anything due before the month is out?", NOW, day("2025-04-01"), "due"),
+    ("what have I spent so far this month?", day("2025-03-01"), NOW, "any"),
+    ("what came up in the first half of March?", day("2025-03-01"), day("2025-03-16"), "any"),
+    ("anything from mid February?", day("2025-02-11"), day("2025-02-21"), "any"),
+    ("what did we do over Christmas?", day("2024-12-24"), day("2024-12-27"), "any"),
+    ("how was Easter last year?", day("2024-03-29"), day("2024-04-02"), "any"),
+    ("anything to sort out before Easter?", NOW, day("2025-04-18"), "due"),
+    ("what happened at Thanksgiving?", day("2024-11-28"), day("2024-12-02"), "any"),
+    ("where did we go Labor Day weekend last year?", day("2024-08-31"), day("2024-09-03"), "any"),
+    ("what happened over New Year's?", day("2024-12-31"), day("2025-01-02"), "any"),
+    ("what did I do last summer?", day("2024-06-01"), day("2024-09-01"), "any"),
+    ("what's overdue?", None, NOW, "due"),
+    ("what did I write in the last 3 days?", day("2025-03-15"), NOW, "created"),
+    ("what happened 2 weeks ago?", day("2025-03-03"), day("2025-03-10"), "any"),
+    ("o que tenho amanhã?", day("2025-03-19"), day("2025-03-20"), "due"),
+    ("o que fiz no fim de semana passado?", day("2025-03-15"), day("2025-03-17"), "any"),
+    ("o que tenho até ao fim da semana?", NOW, day("2025-03-24"), "due"),
+    ("o que aconteceu no Natal?", day("2024-12-24"), day("2024-12-27"), "any"),
+    ("¿qué tengo la semana que viene?", day("2025-03-24"), day("2025-03-31"), "due"),
+    ("¿qué hice ayer?", day("2025-03-17"), day("2025-03-18"), "any"),
+    ("¿qué tengo que hacer antes de que acabe el mes?", NOW, day("2025-04-01"), "due"),
+    ("was steht morgen an?", day("2025-03-19"), day("2025-03-20"), "due"),
+    ("was habe ich letzte Woche notiert?", day("2025-03-10"), day("2025-03-17"), "created"),
+    ("was war an Weihnachten?", day("2024-12-24"), day("2024-12-27"), "any"),
+    ("qu'est-ce que j'ai demain ?", day("2025-03-19"), day("2025-03-20"), "due"),
+    ("qu'est-ce que j'ai fait samedi dernier ?", day("2025-03-15"), day("2025-03-16"), "any"),
+    ("qu'est-ce que j'ai avant la fin du mois ?", NOW, day("2025-04-01"), "due"),
+]
+
+
+@pytest.mark.parametrize("question,start,end,dates", WINDOWS, ids=[w[0] for w in WINDOWS])
+def test_question_windows(question, start, end, dates):
+    window, rest = find_window(question, NOW)
+    assert window is not None, question
+    if start is not None:
+        assert window.start == start
+    assert (window.end, window.dates) == (end, dates)
+    assert window.label and (window.named or window.label not in rest)
+
+
+def test_a_window_around_an_event():
+    window, rest = find_window("what was going on the week Mãe moved in?", NOW)
+    assert (window.anchor, window.anchor_kind) == ("Mãe moved in", "week")
+    placed = window.around(day("2024-11-09") + timedelta(hours=18))
+    assert (placed.start, placed.end) == (day("2024-11-06"), day("2024-11-13"))
+    window, _ = find_window("what did we get up to while we were in Toronto?", NOW)
+    assert window.anchor_kind == "while" and "Toronto" in window.anchor
+
+
+@pytest.mark.parametrize("question", ["when is the crown fitting?", "may I see the plan",
+                                      "what's the wifi password?", "was ist hier los"])
+def test_questions_without_time_words(question):
+    assert find_window(question, NOW) == (None, question)
+
+
+def test_the_tables_do_not_follow_the_process_locale():
+    """A GUI on a German desktop reads English as the CLI does: nothing comes from the locale."""
+    code = ("import locale; from datetime import datetime; from zoneinfo import ZoneInfo;"
+            "from core.when import find_when;"
+            "now = datetime(2025, 3, 18, 20, 30, tzinfo=ZoneInfo('Europe/Lisbon'));"
+            "print(find_when('dentist next Tuesday at 9', now).due.isoformat())")
+    available = [loc for loc in ("de_DE.UTF-8", "fr_FR.UTF-8", "pt_PT.UTF-8", "C.UTF-8")
+                 if _has_locale(loc)]
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={"LC_ALL": loc, "LANG": loc, "PYTHONPATH": ":".join(sys.path)}).stdout
+               for loc in available}
+    assert outputs == {"2025-03-25T09:00:00+00:00\n"}
+
+
+def _has_locale(name: str) -> bool:
+    try:
+        old = locale.setlocale(locale.LC_TIME)
+        locale.setlocale(locale.LC_TIME, name)
+        locale.setlocale(locale.LC_TIME, old)
+        return True
+    except locale.Error:
+        return name == "C.UTF-8"
