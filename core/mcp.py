@@ -198,9 +198,8 @@ def _limit(value: int) -> list[str]:
 
 def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
     """A question of common words only ("what is it?"), with no time in it: nothing to search."""
-    from core.capture.when import local_now  # noqa: PLC0415
     from core.recall.result import content_words  # noqa: PLC0415
-    from core.recall.timewords import find_window  # noqa: PLC0415
+    from core.when import find_window, local_now  # noqa: PLC0415
 
     window, topic = find_window(question, now or local_now())
     return window is None and not content_words(topic)
@@ -322,7 +321,8 @@ def build(door: Door):
     def snooze(
         id: IdArg,
         until: Annotated[str | None, Field(description="when to notify again: ISO 8601, e.g. "
-                                           "2026-05-04T09:00 (local time) or with an offset")] = None,
+                                           "2026-05-04T09:00 (local time) or with an offset, or "
+                                           "words: \"tomorrow 9am\", \"in 2 hours\"")] = None,
         minutes: Annotated[float | None, Field(description="or: in this many minutes "
                                                "(default 10)")] = None,
     ) -> dict[str, Any]:

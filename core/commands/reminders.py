@@ -80,16 +80,18 @@ def done(memory, args) -> Answer:
 def _snooze_args(p) -> None:
     p.add_argument("id")
     when = p.add_mutually_exclusive_group()
-    when.add_argument("--until", help="ISO 8601 time (without an offset: local time)")
+    when.add_argument("--until", help="when: 'tomorrow 9am', 'in 2 hours', '14:30', or ISO 8601 "
+                                      "(without an offset: local time)")
     when.add_argument("--minutes", type=float, help="minutes from now (default 10)")
 
 
 @command("snooze", "show a reminder again later (default: in 10 minutes)", arguments=_snooze_args)
 def snooze(memory, args) -> Answer:
     from core import remind  # noqa: PLC0415
+    from core.when import local_now, parse_due  # noqa: PLC0415 - the due field's own grammar
 
     now = _now()
-    until = remind.parse_time(args.until, what="--until") if args.until else None
+    until = parse_due(args.until, local_now()) if args.until else None
     if until is not None and until <= now:
         raise InvalidInput(f"--until {args.until} is not in the future")
     minutes = remind.SNOOZE_DEFAULT.total_seconds() / 60 if args.minutes is None else args.minutes

@@ -182,6 +182,9 @@ def test_done_and_snooze_act_as_in_the_window(door, tmp_path, monkeypatch):
             later = datetime.now().astimezone() + timedelta(hours=3)
             snoozed = await call(client, "snooze", id=pills, until=later.strftime("%Y-%m-%dT%H:%M"))
             assert snoozed["snoozed_until"].startswith(later.strftime("%Y-%m-%dT%H:%M"))
+            words = await call(client, "snooze", id=pills, until="in 2 hours")
+            assert datetime.fromisoformat(words["snoozed_until"]) > datetime.now(timezone.utc) + \
+                timedelta(minutes=110)
             again = await call(client, "snooze", id=pills, minutes=30)
             assert datetime.fromisoformat(again["fires_at"]) > datetime.now(timezone.utc)
             shown = await call(client, "show", id=pills)
