@@ -30,6 +30,9 @@ class Config:
     dsn: str | None = None
     profile_id: uuid.UUID | None = None
     profile_name: str | None = None
+    # written before a claim's transaction, cleared after it: if the process dies in between,
+    # the next open asks the store whether the claim committed (Memory settles it)
+    profile_pending: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -37,6 +40,8 @@ class Config:
             data["dsn"] = self.dsn
         if self.profile_id:
             data["profile"] = {"id": str(self.profile_id), "name": self.profile_name}
+            if self.profile_pending:
+                data["profile"]["pending"] = True
         return data
 
 
@@ -63,7 +68,8 @@ def load(data_dir: Path) -> Config:
         raise ConfigError(f"{file} names a profile whose id is not valid: fix or remove it") from None
     dsn = data.get("dsn")
     return Config(dsn=str(dsn) if dsn else None, profile_id=profile_id,
-                  profile_name=str(profile.get("name") or "") or None)
+                  profile_name=str(profile.get("name") or "") or None,
+                  profile_pending=bool(profile_id and profile.get("pending")))
 
 
 def save(data_dir: Path, config: Config) -> None:

@@ -359,15 +359,19 @@ class Memory:
                 return out
             offset += REMINDER_PAGE
 
+    @property
+    def machine(self) -> str:
+        """This install's device id: on a memory shared by several machines, each shows a
+        reminder once (remind's `device`)."""
+        return str(self.store.device_id())
+
     def mark_notified(self, neuron_id: uuid.UUID | str, now: datetime) -> remind.Alarm | None:
         """Record that the reminder was shown at `now`, if it is still due (read again in the
         transaction: another action may have handled it meanwhile). Returns what was shown."""
         shown: list[remind.Alarm] = []
 
-        machine = str(self.store.device_id())  # each machine on a shared memory shows it once
-
         def changes(current: Neuron):
-            found = remind.notified(current, now, machine)
+            found = remind.notified(current, now, self.machine)
             if found is None:
                 return None
             shown.append(found[1])
@@ -548,14 +552,15 @@ class Memory:
                                                                  *(n.id for n in updates)] or
                           [e.from_id for e in edges])
 
-    def claim(self, profile_name: str) -> Memory:
-        """Create a local profile that takes over every row of this device, in one transaction."""
+    def claim(self, profile_name: str, user_id: uuid.UUID | None = None) -> Memory:
+        """Create a local profile (with `user_id`, else a new id) that takes over every row of
+        this device, in one transaction."""
         name = clean_text(profile_name, what="profile name").strip()
         if len(name) > PROFILE_NAME_MAX:
             raise InvalidInput(f"a profile name has at most {PROFILE_NAME_MAX} characters")
         if self.identity.device_id is None:
             raise InvalidInput("only an anonymous device's rows can be claimed")
-        user = Identity(user_id=uuid.uuid4())
+        user = Identity(user_id=user_id or uuid.uuid4())
         with self.store.transaction(self.identity) as cur:
             q.claim_device(cur, self.identity.device_id, user.user_id, name)
         self._changed("claimed")
@@ -634,8 +639,32 @@ class Memory:
 
 def own_identity(store: Store) -> Identity:
     """Whom the data dir's rows belong to: the profile it acts as, else its anonymous device."""
+    if store.settings.profile_pending:
+        _settle_claim(store)
     profile = store.settings.profile_id
     return Identity(user_id=profile) if profile else Identity(device_id=store.device_id())
+
+
+def _settle_claim(store: Store) -> None:
+    """config.json names a profile whose claim may not have committed (the process died between
+    writing it and the claim's commit): the store says which, and config.json follows."""
+    import dataclasses  # noqa: PLC0415
+
+    from core import config  # noqa: PLC0415
+
+    settings = store.settings
+    with store.reading(every_owner=True) as cur:
+        committed = q.profile(cur, settings.profile_id) is not None
+    saved = config.load(settings.data_dir)
+    if committed:
+        config.save(settings.data_dir, dataclasses.replace(saved, profile_pending=False))
+    else:
+        log.warning("the profile %s was never made (its claim did not commit): this data dir "
+                    "stays its anonymous device", settings.profile_id)
+        config.save(settings.data_dir, dataclasses.replace(
+            saved, profile_id=None, profile_name=None, profile_pending=False))
+        settings.profile_id = None
+    settings.profile_pending = False
 
 
 def _saved_config(data_dir) -> dict[str, Any] | str:

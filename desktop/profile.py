@@ -7,7 +7,6 @@ After a change the app opens its memory again from the data dir's settings (`reo
 
 from __future__ import annotations
 
-import contextlib
 import html
 import logging
 

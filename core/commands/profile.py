@@ -10,6 +10,7 @@ and switches to it. None of them runs inside the desktop app: they change what i
 from __future__ import annotations
 
 import json
+import uuid
 import sys
 from typing import Any
 
@@ -38,13 +39,14 @@ def _open(args, dsn: str | None = None):
                                          embed_in_background=False))
 
 
-def _remember_profile(data_dir, profile_id, name: str | None) -> None:
+def _remember_profile(data_dir, profile_id, name: str | None, pending: bool = False) -> None:
     import dataclasses  # noqa: PLC0415
 
     from core import config  # noqa: PLC0415
 
     saved = config.load(data_dir)
-    config.save(data_dir, dataclasses.replace(saved, profile_id=profile_id, profile_name=name))
+    config.save(data_dir, dataclasses.replace(saved, profile_id=profile_id, profile_name=name,
+                                              profile_pending=pending))
 
 
 # -- profile ---------------------------------------------------------------------------------------
@@ -81,9 +83,19 @@ def profile(memory, args) -> Answer:
 
 def create_profile(memory, name: str) -> dict[str, Any]:
     """Make the profile and remember it as the data dir's identity (the window does the same)."""
+    from core import config  # noqa: PLC0415
+
     before = memory.count()
-    mine = memory.claim(name)
-    _remember_profile(memory.store.settings.data_dir, mine.identity.user_id, name.strip())
+    data_dir, user_id = memory.store.settings.data_dir, uuid.uuid4()
+    previous = config.load(data_dir)
+    # remembered first, settled after: a crash between the two is settled at the next open
+    _remember_profile(data_dir, user_id, name.strip(), pending=True)
+    try:
+        mine = memory.claim(name, user_id=user_id)
+    except BaseException:
+        config.save(data_dir, previous)  # refused: the data dir stays what it was
+        raise
+    _remember_profile(data_dir, user_id, name.strip())
     return {**mine.profile(), "neurons": mine.count(), "claimed": before}
 
 

@@ -419,15 +419,17 @@ def next_alarm(neuron: Neuron, device: str | None = None) -> Alarm | None:
     return Alarm(neuron, occ + lead, occ) if occ is not None else None
 
 
-def due(neurons: Iterable[Neuron], now: datetime) -> list[Alarm]:
-    """The alarms that should show at `now`, oldest first."""
-    alarms = [a for a in (next_alarm(n) for n in neurons) if a is not None and a.fire_at <= now]
+def due(neurons: Iterable[Neuron], now: datetime, device: str | None = None) -> list[Alarm]:
+    """The alarms that should show at `now` (on `device`), oldest first."""
+    alarms = [a for a in (next_alarm(n, device) for n in neurons)
+              if a is not None and a.fire_at <= now]
     return sorted(alarms, key=lambda a: a.fire_at)
 
 
-def upcoming(neurons: Iterable[Neuron], now: datetime) -> list[Alarm]:
-    """Alarms still to come after `now`, soonest first (what the scheduler waits for)."""
-    alarms = [a for a in (next_alarm(n) for n in neurons) if a is not None and a.fire_at > now]
+def upcoming(neurons: Iterable[Neuron], now: datetime, device: str | None = None) -> list[Alarm]:
+    """Alarms still to come after `now` (on `device`), soonest first (what the scheduler waits for)."""
+    alarms = [a for a in (next_alarm(n, device) for n in neurons)
+              if a is not None and a.fire_at > now]
     return sorted(alarms, key=lambda a: a.fire_at)
 
 
@@ -448,10 +450,10 @@ def agenda(neurons: Iterable[Neuron], now: datetime, until: datetime) -> list[Ne
         [n for _, n in sorted(coming, key=lambda p: p[0])]
 
 
-def missed(neurons: Iterable[Neuron], started_at: datetime) -> list[Alarm]:
+def missed(neurons: Iterable[Neuron], started_at: datetime, device: str | None = None) -> list[Alarm]:
     """Reminders that came due while the app was not running (before it started) and were
-    never shown: shown once, as "N missed", at start."""
-    return due(neurons, started_at)
+    never shown (on `device`): shown once, as "N missed", at start."""
+    return due(neurons, started_at, device)
 
 
 def is_overdue(neuron: Neuron, now: datetime) -> bool:

@@ -211,3 +211,27 @@ def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys,
     assert json.loads((a.data_dir / "config.json").read_text())["dsn"] == json.loads(stored)["dsn"]
     a.run("config", "unset", "dsn")
     assert a.run("doctor", "--json")[0]["engine"] == "embedded"
+
+
+def test_a_claim_cut_off_before_its_commit_is_settled_at_the_next_open(tmp_path, capsys):
+    """The process dies between remembering the profile and the claim's commit: the next open
+    asks the store, and the data dir is what the store says (here: still the device)."""
+    import dataclasses
+    import uuid
+
+    from core import config
+
+    a = machine(tmp_path, capsys, "a")
+    note = a.run("capture", "the spare key is under the blue pot", "--json")[0]["id"]
+    saved = config.load(a.data_dir)
+    config.save(a.data_dir, dataclasses.replace(saved, profile_id=uuid.uuid4(), profile_name="Rui",
+                                                profile_pending=True))
+    assert a.ids() == {note}                     # the device's rows, not an empty profile
+    assert "profile" not in config.load(a.data_dir).to_json()
+    made = a.run("profile", "create", "Rui", "--json")[0]
+    assert made["claimed"] == 1 and a.ids() == {note}
+    assert config.load(a.data_dir).to_json()["profile"] == {"id": made["id"], "name": "Rui"}
+    # cut off after the commit instead: the store holds the profile, and the data dir keeps it
+    config.save(a.data_dir, dataclasses.replace(config.load(a.data_dir), profile_pending=True))
+    assert a.ids() == {note} and a.run("doctor", "--json")[0]["identity"] == f"user:{made['id']}"
+    assert config.load(a.data_dir).to_json()["profile"] == {"id": made["id"], "name": "Rui"}
