@@ -23,6 +23,21 @@ def _on_signal(signum, frame):  # noqa: ARG001
     raise SystemExit(128 + signum)
 
 
+commands.load()  # the commands people use first in `neurons --help`, then this one
+
+
+@commands.command("mcp", "serve this memory to an AI assistant over MCP on stdin/stdout",
+                  needs_memory=False)
+def _mcp(_memory, args) -> commands.Answer:
+    """The process becomes an MCP server (core/mcp.py): an entry point's business, as it takes
+    over stdin, stdout and the signals; it runs the same commands as the CLI and the app."""
+    from core.mcp import serve  # noqa: PLC0415 - the MCP SDK loads only for this command
+
+    serve(args.data_dir, args.dsn, commands.execute)
+    args.json = False  # stdout was the protocol's: nothing may follow it there
+    return commands.Answer()
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         cmd, args = commands.parse(sys.argv[1:] if argv is None else argv)

@@ -35,13 +35,14 @@ log = logging.getLogger(__name__)
 
 # Reminders are read from the store in pages of this size.
 REMINDER_PAGE = 500
+PROFILE_NAME_MAX = 200
 
 
 class Memory:
     def __init__(self, store: Store, identity: Identity | None = None, *, owns_store: bool = True,
                  model: SentenceModel | None = None):
         self.store = store
-        self.identity = identity or Identity(device_id=store.device_id())
+        self.identity = identity or own_identity(store)
         self._owns_store = owns_store
         # one model per store's Memory, shared with its identity views (loaded on first use)
         self.model = model or SentenceModel(store.settings.model_dir)
@@ -359,13 +360,19 @@ class Memory:
                 return out
             offset += REMINDER_PAGE
 
+    @property
+    def machine(self) -> str:
+        """This install's device id: on a memory shared by several machines, each shows a
+        reminder once (remind's `device`)."""
+        return str(self.store.device_id())
+
     def mark_notified(self, neuron_id: uuid.UUID | str, now: datetime) -> remind.Alarm | None:
         """Record that the reminder was shown at `now`, if it is still due (read again in the
         transaction: another action may have handled it meanwhile). Returns what was shown."""
         shown: list[remind.Alarm] = []
 
         def changes(current: Neuron):
-            found = remind.notified(current, now)
+            found = remind.notified(current, now, self.machine)
             if found is None:
                 return None
             shown.append(found[1])
@@ -386,7 +393,17 @@ class Memory:
     def snooze(self, neuron_id: uuid.UUID | str, now: datetime,
                for_: timedelta = remind.SNOOZE_DEFAULT, until: datetime | None = None) -> Neuron:
         changes = remind.snoozed(now, for_, until)
-        return self._merge_attrs(parse_uuid(neuron_id), lambda _c: changes)
+
+        def checked(current: Neuron) -> dict[str, Any]:
+            if not remind.is_reminder(current):
+                raise InvalidInput(f"{current.id} is not an active reminder: only those snooze")
+            return changes
+
+        return self._merge_attrs(parse_uuid(neuron_id), checked)
+
+    def upcoming(self, now: datetime, within: timedelta) -> list[Neuron]:
+        """The overdue reminders, then those that fire within `within` of `now` (remind.agenda)."""
+        return remind.agenda(self.reminders(), aware(now, "now"), now + within)
 
     def reschedule(self, neuron_id: uuid.UUID | str, due_at: datetime | None,
                    rrule: str | None) -> Neuron:
@@ -550,16 +567,57 @@ class Memory:
         self._changed("restored")
         return result
 
-    def claim(self, profile_name: str) -> Memory:
-        """Create a local profile that takes over every row of this device, in one transaction."""
+    def claim(self, profile_name: str, user_id: uuid.UUID | None = None) -> Memory:
+        """Create a local profile (with `user_id`, else a new id) that takes over every row of
+        this device, in one transaction."""
         name = clean_text(profile_name, what="profile name").strip()
+        if len(name) > PROFILE_NAME_MAX:
+            raise InvalidInput(f"a profile name has at most {PROFILE_NAME_MAX} characters")
         if self.identity.device_id is None:
             raise InvalidInput("only an anonymous device's rows can be claimed")
-        user = Identity(user_id=uuid.uuid4())
+        user = Identity(user_id=user_id or uuid.uuid4())
         with self.store.transaction(self.identity) as cur:
             q.claim_device(cur, self.identity.device_id, user.user_id, name)
         self._changed("claimed")
         return self.as_identity(user)
+
+    def join(self, profile_id: uuid.UUID | str, bring_own: bool) -> tuple[Memory, int]:
+        """Act as a profile made on another machine (same database); with `bring_own`, this
+        device's rows move into it in the same transaction, else they stay apart, the device's.
+        Returns the profile's view and how many neurons moved."""
+        pid = parse_uuid(profile_id, "profile id")
+        if self.identity.device_id is None:
+            raise InvalidInput("this data dir acts as a profile already")
+        with self.store.transaction() as cur:
+            if q.profile(cur, pid) is None:
+                raise NotFound(f"no profile {pid} in this database: join from a data dir that uses "
+                               "the same server as the machine that made it (neurons config set dsn)")
+            moved = q.claim_into(cur, self.identity.device_id, pid)[0] if bring_own else 0
+        self._changed("claimed")
+        return self.as_identity(Identity(user_id=pid)), moved
+
+    def profile(self) -> dict[str, Any] | None:
+        """This identity's profile (id, name, created_at), None for an anonymous device."""
+        if self.identity.user_id is None:
+            return None
+        with self.store.reading() as cur:
+            row = q.profile(cur, self.identity.user_id)
+        if row is None:
+            raise NotFound(f"this data dir acts as profile {self.identity.user_id}, which this "
+                           "database does not hold: is it the server the profile lives on?")
+        return {"id": str(row["user_id"]), "name": row["name"],
+                "created_at": row["created_at"].isoformat()}
+
+    def device_rows(self) -> int:
+        """How many neurons this data dir's anonymous device still owns (kept apart)."""
+        with self.store.reading() as cur:
+            return q.count_device_rows(cur, self.store.device_id())
+
+    def adopt_profile(self, name: str) -> None:
+        """Record this identity's profile in the store (a memory moved to another database)."""
+        if self.identity.user_id is not None:
+            with self.store.transaction() as cur:
+                q.ensure_profile(cur, self.identity.user_id, name, self.store.device_id())
 
     # -- health ----------------------------------------------------------------------------------
 
@@ -577,6 +635,7 @@ class Memory:
             "engine": self.store.kind,
             "data_dir": str(self.store.settings.data_dir),
             "identity": str(self.identity),
+            "config": _saved_config(self.store.settings.data_dir),
             "lock": lock,
             "engine_pid": engine.pid if engine else None,
             "node": _node_path() if engine else None,
@@ -591,6 +650,45 @@ class Memory:
             "opened_in_s": round(self.store.opened_in_s, 3),
             "install": _install_status(),
         }
+
+
+def own_identity(store: Store) -> Identity:
+    """Whom the data dir's rows belong to: the profile it acts as, else its anonymous device."""
+    if store.settings.profile_pending:
+        _settle_claim(store)
+    profile = store.settings.profile_id
+    return Identity(user_id=profile) if profile else Identity(device_id=store.device_id())
+
+
+def _settle_claim(store: Store) -> None:
+    """config.json names a profile whose claim may not have committed (the process died between
+    writing it and the claim's commit): the store says which, and config.json follows."""
+    import dataclasses  # noqa: PLC0415
+
+    from core import config  # noqa: PLC0415
+
+    settings = store.settings
+    with store.reading(every_owner=True) as cur:
+        committed = q.profile(cur, settings.profile_id) is not None
+    saved = config.load(settings.data_dir)
+    if committed:
+        config.save(settings.data_dir, dataclasses.replace(saved, profile_pending=False))
+    else:
+        log.warning("the profile %s was never made (its claim did not commit): this data dir "
+                    "stays its anonymous device", settings.profile_id)
+        config.save(settings.data_dir, dataclasses.replace(
+            saved, profile_id=None, profile_name=None, profile_pending=False))
+        settings.profile_id = None
+    settings.profile_pending = False
+
+
+def _saved_config(data_dir) -> dict[str, Any] | str:
+    from core import config  # noqa: PLC0415
+
+    try:
+        return config.load(data_dir).to_json()
+    except NeuronsError as exc:  # doctor reports; it never fails on what it examines
+        return str(exc)
 
 
 def _install_status() -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +54,9 @@ class Settings:
 
     data_dir: Path = field(default_factory=default_data_dir)
     dsn: str | None = None
+    # the local profile this data dir acts as (core/config.py); None: its anonymous device
+    profile_id: uuid.UUID | None = None
+    profile_pending: bool = False   # a claim that may not have committed (see Memory)
     model_dir: Path = field(default_factory=default_model_dir)
     # Background embedding of new neurons; off for tools that must not load the model.
     embed_in_background: bool = True
@@ -62,8 +66,14 @@ class Settings:
 
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None, dsn: str | None = None, **kw) -> Settings:
-        dsn = dsn or os.environ.get("NEURONS_DSN") or None
-        return cls(data_dir=data_dir_from(data_dir), dsn=dsn, **kw)
+        """The flag, else the environment, else what the data dir remembers (core/config.py)."""
+        from core import config  # noqa: PLC0415
+
+        folder = data_dir_from(data_dir)
+        saved = config.load(folder)
+        dsn = dsn or os.environ.get("NEURONS_DSN") or saved.dsn or None
+        return cls(data_dir=folder, dsn=dsn, profile_id=saved.profile_id,
+                   profile_pending=saved.profile_pending, **kw)
 
     @property
     def engine(self) -> str:

@@ -138,6 +138,9 @@ class App:
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
         self.steps.register_cleanup("window", self.window.deleteLater)
+        from desktop import profile  # noqa: PLC0415
+
+        profile.install(self)  # Profile and storage… in Tools (desktop/profile.py)
 
     def _start_quick(self) -> None:
         from desktop.quick import QuickCapture  # noqa: PLC0415
@@ -258,6 +261,8 @@ class App:
 
     def _close_memory(self) -> None:
         memory, self.memory = self.memory, None
+        if memory is None:
+            return  # let go already (desktop/profile.reopen opens it again)
         self.ctx.memory = None
         self.worker.close()   # every write queued before quitting lands first
         if self._listener in memory.listeners:

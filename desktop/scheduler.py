@@ -109,11 +109,11 @@ class ReminderScheduler(QObject):
         def catch_up() -> tuple[list[Alarm], list[Alarm]]:
             reminders = memory.reminders()
             shown: list[Alarm] = []
-            for alarm in remind.missed(reminders, started):
+            for alarm in remind.missed(reminders, started, memory.machine):
                 done = memory.mark_notified(alarm.id, started)
                 if done is not None:
                     shown.append(done)
-            return shown, remind.upcoming(memory.reminders(), started)
+            return shown, remind.upcoming(memory.reminders(), started, memory.machine)
 
         def caught_up(result: tuple[list[Alarm], list[Alarm]]) -> None:
             shown, upcoming = result
@@ -175,8 +175,7 @@ class ReminderScheduler(QObject):
         generation = self._generation
 
         def plan() -> list[Alarm]:
-            reminders = memory.reminders()
-            return remind.upcoming(reminders, now) + remind.due(reminders, now)
+            return _alarms(memory, now)
 
         def planned(alarms: list[Alarm]) -> None:
             if generation == self._generation:
@@ -228,8 +227,7 @@ class ReminderScheduler(QObject):
         def fire() -> tuple[list[Alarm], list[Alarm]]:
             shown = [a for a in (memory.mark_notified(nid, now) for nid in due_ids)
                      if a is not None]
-            reminders = memory.reminders()
-            return shown, remind.upcoming(reminders, now) + remind.due(reminders, now)
+            return shown, _alarms(memory, now)
 
         def fired(result: tuple[list[Alarm], list[Alarm]]) -> None:
             self._checking = False
@@ -248,3 +246,11 @@ class ReminderScheduler(QObject):
             self._arm()
 
         self.worker.run(fire, fired, failed, label="reminders", lane=BACKGROUND)
+
+
+def _alarms(memory, now: datetime) -> list[Alarm]:
+    """What this machine will show, soonest first, then what is due now (a reminder another
+    machine on a shared memory showed still shows here)."""
+    reminders = memory.reminders()
+    return (remind.upcoming(reminders, now, memory.machine)
+            + remind.due(reminders, now, memory.machine))

@@ -23,7 +23,8 @@ __all__ = ["REGISTRY", "Answer", "Command", "UsageError", "build_parser", "comma
 
 def load() -> dict[str, Command]:
     """Import the modules that define commands (in the order `neurons --help` lists them)."""
-    from core.commands import autostart, backup, health, neurons, recall, transfer  # noqa: F401, PLC0415
+    from core.commands import (  # noqa: F401, PLC0415
+        autostart, backup, health, neurons, profile, recall, reminders, transfer)
 
     return REGISTRY
 

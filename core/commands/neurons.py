@@ -12,7 +12,13 @@ from core.validate import parse_json
 
 
 def neuron_json(memory, neuron: Neuron) -> dict[str, Any]:
-    return neuron.to_json(edges=memory.edges(neuron.id))
+    """The neuron with its links, each saying what is at its other end (`other_title`)."""
+    pairs = memory.neighbours(neuron.id, open_only=False)
+    data = neuron.to_json(edges=[edge for edge, _ in pairs])
+    titles = {str(other.id): other.title for _, other in pairs}
+    for edge in data["edges"]:
+        edge["other_title"] = titles.get(edge["other_id"])
+    return data
 
 
 def line(neuron: Neuron) -> str:
@@ -87,8 +93,7 @@ def set_state(memory, args) -> Answer:
 
 
 # `restore` (active again) is in core/commands/backup.py: it also restores a backup.
-for _name, _state in (("done", State.DONE), ("archive", State.ARCHIVED),
-                      ("trash", State.TRASHED)):
+for _name, _state in (("archive", State.ARCHIVED), ("trash", State.TRASHED)):
     command(_name, f"mark a neuron {_state.value}", arguments=lambda p: p.add_argument("id"),
             defaults={"state_value": _state.value})(set_state)
 

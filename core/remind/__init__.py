@@ -12,6 +12,10 @@ The rules, in one place:
 - A reminder **fires at** `due_at`, or at `snoozed_until` when that is later.
 - It is **pending** while it was not yet shown for that moment (`notified_at` is empty or earlier).
   Showing it records `notified_at`, so nothing fires twice, even across restarts.
+- Several machines may share one memory (a profile on a server): each running machine shows a
+  reminder once. Showing it records, beside `notified_at`, the moment in `notified_on`
+  ({device id: POSIX seconds}, numbers so that full-text search skips them); a machine that
+  never showed it (no entry) shows it when it comes due, a machine that did does not again.
 - A recurring reminder that was shown fires again at its next occurrence; when that moment comes,
   `due_at` moves forward to it (missed occurrences collapse into one: nobody wants seven
   "take the pills" at once after a week away).
@@ -364,15 +368,29 @@ def is_reminder(neuron: Neuron) -> bool:
     return neuron.kind is Kind.REMINDER and neuron.state is State.ACTIVE
 
 
-def _times(neuron: Neuron) -> tuple[datetime | None, datetime | None, datetime | None]:
+def _times(neuron: Neuron, device: str | None = None
+           ) -> tuple[datetime | None, datetime | None, datetime | None]:
     a = neuron.attrs
     return (parse_time(a.get("due_at"), what="due_at"),
             parse_time(a.get("snoozed_until"), what="snoozed_until"),
-            parse_time(a.get("notified_at"), what="notified_at"))
+            _shown(a, device))
 
 
-def next_alarm(neuron: Neuron) -> Alarm | None:
-    """When this reminder next needs showing (in the past: it is due now); None: never again.
+def _shown(attrs: dict, device: str | None) -> datetime | None:
+    """When the reminder was last shown: on `device` when one is named and the reminder keeps
+    showings per machine, else anywhere (`notified_at`)."""
+    per_machine = attrs.get("notified_on")
+    if device is None or not isinstance(per_machine, dict):
+        return parse_time(attrs.get("notified_at"), what="notified_at")
+    seconds = per_machine.get(device)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        return None
+    return datetime.fromtimestamp(seconds, timezone.utc)
+
+
+def next_alarm(neuron: Neuron, device: str | None = None) -> Alarm | None:
+    """When this reminder next needs showing (in the past: it is due now) -- on `device`, when
+    named, else anywhere; None: never again.
 
     A stored value that cannot be read (a bad date or rule) is logged and the reminder treated as
     a one-off, so one bad row never stops the others from firing.
@@ -380,7 +398,7 @@ def next_alarm(neuron: Neuron) -> Alarm | None:
     if not is_reminder(neuron):
         return None
     try:
-        due, snoozed, notified = _times(neuron)
+        due, snoozed, notified = _times(neuron, device)
     except InvalidInput as exc:
         log.warning("reminder %s cannot be scheduled: %s", neuron.id, exc)
         return None
@@ -401,22 +419,41 @@ def next_alarm(neuron: Neuron) -> Alarm | None:
     return Alarm(neuron, occ + lead, occ) if occ is not None else None
 
 
-def due(neurons: Iterable[Neuron], now: datetime) -> list[Alarm]:
-    """The alarms that should show at `now`, oldest first."""
-    alarms = [a for a in (next_alarm(n) for n in neurons) if a is not None and a.fire_at <= now]
+def due(neurons: Iterable[Neuron], now: datetime, device: str | None = None) -> list[Alarm]:
+    """The alarms that should show at `now` (on `device`), oldest first."""
+    alarms = [a for a in (next_alarm(n, device) for n in neurons)
+              if a is not None and a.fire_at <= now]
     return sorted(alarms, key=lambda a: a.fire_at)
 
 
-def upcoming(neurons: Iterable[Neuron], now: datetime) -> list[Alarm]:
-    """Alarms still to come after `now`, soonest first (what the scheduler waits for)."""
-    alarms = [a for a in (next_alarm(n) for n in neurons) if a is not None and a.fire_at > now]
+def upcoming(neurons: Iterable[Neuron], now: datetime, device: str | None = None) -> list[Alarm]:
+    """Alarms still to come after `now` (on `device`), soonest first (what the scheduler waits for)."""
+    alarms = [a for a in (next_alarm(n, device) for n in neurons)
+              if a is not None and a.fire_at > now]
     return sorted(alarms, key=lambda a: a.fire_at)
 
 
-def missed(neurons: Iterable[Neuron], started_at: datetime) -> list[Alarm]:
+def agenda(neurons: Iterable[Neuron], now: datetime, until: datetime) -> list[Neuron]:
+    """What is on: the overdue reminders (oldest first), then those that fire by `until`
+    (soonest first; a snoozed one at its snooze time)."""
+    overdue: list[tuple[datetime, Neuron]] = []
+    coming: list[tuple[datetime, Neuron]] = []
+    for neuron in neurons:
+        due_at = current_due(neuron)
+        if is_overdue(neuron, now) and due_at is not None:
+            overdue.append((due_at, neuron))
+            continue
+        alarm = next_alarm(neuron)
+        if alarm is not None and alarm.fire_at <= until:
+            coming.append((alarm.fire_at, neuron))
+    return [n for _, n in sorted(overdue, key=lambda p: p[0])] + \
+        [n for _, n in sorted(coming, key=lambda p: p[0])]
+
+
+def missed(neurons: Iterable[Neuron], started_at: datetime, device: str | None = None) -> list[Alarm]:
     """Reminders that came due while the app was not running (before it started) and were
-    never shown: shown once, as "N missed", at start."""
-    return due(neurons, started_at)
+    never shown (on `device`): shown once, as "N missed", at start."""
+    return due(neurons, started_at, device)
 
 
 def is_overdue(neuron: Neuron, now: datetime) -> bool:
@@ -441,13 +478,18 @@ def current_due(neuron: Neuron) -> datetime | None:
 
 # -- state changes: what to write (Memory writes it) ---------------------------------------------
 
-def notified(neuron: Neuron, now: datetime) -> tuple[dict[str, object], Alarm] | None:
-    """The attrs that record the reminder was shown at `now`, and what was shown; None when it is
-    not due (any more) at `now`."""
-    alarm = next_alarm(neuron)
+def notified(neuron: Neuron, now: datetime, device: str | None = None
+             ) -> tuple[dict[str, object], Alarm] | None:
+    """The attrs that record the reminder was shown at `now` (on `device`), and what was shown;
+    None when it is not due (any more) at `now` (on that device)."""
+    alarm = next_alarm(neuron, device)
     if alarm is None or alarm.fire_at > now:
         return None
     changes: dict[str, object] = {"notified_at": iso(now)}
+    if device is not None:
+        shown_on = neuron.attrs.get("notified_on")
+        changes["notified_on"] = {**(shown_on if isinstance(shown_on, dict) else {}),
+                                  device: now.timestamp()}
     series = _series(neuron)
     due_at = current_due(neuron)
     if series is not None and due_at is not None:
@@ -503,13 +545,13 @@ def rescheduled(due_at: datetime | None, rrule: str | None, tz: str | None = Non
         rrule = validate_rrule(rrule, due_at, tz)
     # a new time or rule starts a new series: a calendar's anchor and exceptions no longer apply
     return {"due_at": iso(due_at) if due_at else None, "rrule": rrule or None,
-            "snoozed_until": None, "notified_at": None, "dtstart": None, "exdates": None,
-            "rdates": None}
+            "snoozed_until": None, "notified_at": None, "notified_on": None, "dtstart": None,
+            "exdates": None, "rdates": None}
 
 
 __all__ = [
-    "Alarm", "Clock", "SNOOZE_DEFAULT", "Series", "UTC_NAMES", "as_of", "completed", "current_due",
-    "due", "ended", "is_overdue", "iso", "local_zone", "local_zone_name", "missed", "next_alarm",
-    "next_occurrence", "notified", "occurrences", "parse_time", "reload_local_zone", "rescheduled",
-    "rule_text", "snoozed", "upcoming", "utcnow", "validate_rrule", "zone",
+    "Alarm", "Clock", "SNOOZE_DEFAULT", "Series", "UTC_NAMES", "agenda", "as_of", "completed",
+    "current_due", "due", "ended", "is_overdue", "iso", "local_zone", "local_zone_name", "missed",
+    "next_alarm", "next_occurrence", "notified", "occurrences", "parse_time", "reload_local_zone",
+    "rescheduled", "rule_text", "snoozed", "upcoming", "utcnow", "validate_rrule", "zone",
 ]

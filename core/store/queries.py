@@ -355,18 +355,47 @@ def existing_ids(cur: Cursor, ident: Identity, table: str, ids: Sequence[uuid.UU
 
 def claim_device(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID, name: str) -> tuple[int, int]:
     """Move every row of a device to a local profile, in the caller's one transaction."""
-    # row-level security: the device's rows are seen, and may become the profile's
-    cur.execute("SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true)",
-                (str(device_id), str(user_id)))
     cur.execute(
         "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
         " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name", (user_id, name, device_id))
+    return claim_into(cur, device_id, user_id)
+
+
+def claim_into(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID) -> tuple[int, int]:
+    """Move every row of a device into an existing profile (a second machine joining it)."""
+    _see_device_and_profile(cur, device_id, user_id)
     cur.execute("UPDATE neurons SET user_id = %s, device_id = NULL WHERE device_id = %s",
                 (user_id, device_id))
     moved_neurons = cur.rowcount
     cur.execute("UPDATE neurons_edges SET user_id = %s, device_id = NULL WHERE device_id = %s",
                 (user_id, device_id))
     return moved_neurons, cur.rowcount
+
+
+def count_device_rows(cur: Cursor, device_id: uuid.UUID) -> int:
+    """The neurons a device still owns while its data dir acts as a profile (kept apart)."""
+    _see_device_and_profile(cur, device_id, None)
+    cur.execute("SELECT count(*) AS n FROM neurons WHERE device_id = %s", (device_id,))
+    return cur.fetchone()["n"]
+
+
+def _see_device_and_profile(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID | None) -> None:
+    """Name this transaction's owners for row-level security, where the server has it: the
+    device's rows are seen, and may become the profile's."""
+    cur.execute("SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true)",
+                (str(device_id), str(user_id) if user_id else ""))
+
+
+def profile(cur: Cursor, user_id: uuid.UUID) -> dict[str, Any] | None:
+    cur.execute("SELECT user_id, name, claimed_device, created_at FROM profiles WHERE user_id = %s",
+                (user_id,))
+    return cur.fetchone()
+
+
+def ensure_profile(cur: Cursor, user_id: uuid.UUID, name: str, device_id: uuid.UUID | None) -> None:
+    """The profile's row in another database (a memory moved to a server keeps its profile)."""
+    cur.execute("INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
+                " ON CONFLICT (user_id) DO NOTHING", (user_id, name, device_id))
 
 
 def profiles(cur: Cursor) -> list[dict[str, Any]]:

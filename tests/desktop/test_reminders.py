@@ -281,3 +281,20 @@ def test_a_time_zone_change_neither_loses_nor_doubles(app, embedded_memory, cloc
         monkeypatch.undo()
         time.tzset()
         remind.reload_local_zone()
+
+
+def test_a_reminder_another_machine_showed_first_still_shows_here(app, embedded_memory, clock,
+                                                                   notifier, qtbot):
+    """Two machines on one memory: the other one's showing, recorded before this app plans
+    again, must not take the reminder off this machine's plan."""
+    rem = embedded_memory.capture("water the plants", kind="reminder",
+                                  attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=5))})
+    planned(qtbot, app)
+    clock.advance(minutes=5, seconds=1)
+    changes, _ = remind.notified(embedded_memory.get(rem.id), clock.now(), "the-laptop")
+    embedded_memory.update_attrs(rem.id, **changes)   # the laptop showed it a moment ago
+    planned(qtbot, app)
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]
+    fire(qtbot, app)
+    assert notifier.keys() == [str(rem.id)]  # and once only

@@ -1,0 +1,118 @@
+"""Commands on reminders, as the window does them: done, snooze, upcoming.
+
+`done` on a recurring reminder moves it to its next occurrence (Memory.complete), as the
+window's Done does; on anything else it marks it done.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from core.commands.base import Answer, command
+from core.model import InvalidInput, Neuron
+
+# `upcoming` looks this many days ahead unless told otherwise, and at most this far.
+UPCOMING_DAYS = 7
+UPCOMING_MAX_DAYS = 3660
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
+    """A reminder as programs and assistants read it: what, when, and why it is listed."""
+    from core import remind  # noqa: PLC0415
+
+    attrs = neuron.attrs
+    due = remind.current_due(neuron)
+    alarm = remind.next_alarm(neuron)
+    overdue = remind.is_overdue(neuron, now)
+    if neuron.state.value != "active":
+        why = f"{neuron.state.value}"
+    elif due is None:
+        why = "no due time"
+    elif overdue:
+        why = f"overdue since {due.isoformat(timespec='minutes')}"
+    elif attrs.get("snoozed_until") and alarm is not None and alarm.fire_at > due:
+        why = f"snoozed until {alarm.fire_at.isoformat(timespec='minutes')}"
+    else:
+        why = f"due {due.isoformat(timespec='minutes')}"
+    return {
+        "id": str(neuron.id), "kind": neuron.kind.value, "title": neuron.title,
+        "state": neuron.state.value, "due_at": attrs.get("due_at"), "repeats": attrs.get("rrule"),
+        "snoozed_until": attrs.get("snoozed_until"), "done_at": attrs.get("done_at"),
+        "fires_at": alarm.fire_at.isoformat() if alarm is not None else None,
+        "overdue": overdue, "why": why,
+    }
+
+
+def _when_line(item: dict[str, Any]) -> str:
+    return f"{item['id']}  {str(item['fires_at'] or item['due_at'] or '')[:16]:<16}  " \
+           f"{item['title']}   [{item['why']}]"
+
+
+def _with_why(memory, neuron: Neuron, now: datetime) -> dict[str, Any]:
+    from core.commands.neurons import neuron_json  # noqa: PLC0415
+
+    data = neuron_json(memory, neuron)
+    if neuron.kind.value == "reminder":
+        item = reminder_json(neuron, now)
+        data.update(fires_at=item["fires_at"], overdue=item["overdue"], why=item["why"])
+    else:
+        data["why"] = neuron.state.value
+    return data
+
+
+@command("done", "mark a neuron done (a repeating reminder moves to its next time)",
+         arguments=lambda p: p.add_argument("id"))
+def done(memory, args) -> Answer:
+    now = _now()
+    neuron = memory.complete(args.id, now)
+    data = _with_why(memory, neuron, now)
+    if neuron.state.value == "active":  # a repeating reminder that moved on
+        data["why"] = f"done for this time; next due {neuron.attrs.get('due_at')}"
+        return Answer(data, f"{neuron.id} next due {neuron.attrs.get('due_at')}")
+    return Answer(data, f"{neuron.id} done")
+
+
+def _snooze_args(p) -> None:
+    p.add_argument("id")
+    when = p.add_mutually_exclusive_group()
+    when.add_argument("--until", help="when: 'tomorrow 9am', 'in 2 hours', '14:30', or ISO 8601 "
+                                      "(without an offset: local time)")
+    when.add_argument("--minutes", type=float, help="minutes from now (default 10)")
+
+
+@command("snooze", "show a reminder again later (default: in 10 minutes)", arguments=_snooze_args)
+def snooze(memory, args) -> Answer:
+    from core import remind  # noqa: PLC0415
+    from core.when import local_now, parse_due  # noqa: PLC0415 - the due field's own grammar
+
+    now = _now()
+    until = parse_due(args.until, local_now()) if args.until else None
+    if until is not None and until <= now:
+        raise InvalidInput(f"--until {args.until} is not in the future")
+    minutes = remind.SNOOZE_DEFAULT.total_seconds() / 60 if args.minutes is None else args.minutes
+    if not 0 < minutes <= UPCOMING_MAX_DAYS * 24 * 60:
+        raise InvalidInput(f"--minutes {args.minutes} must be more than 0 and at most "
+                           f"{UPCOMING_MAX_DAYS} days")
+    neuron = memory.snooze(args.id, now, timedelta(minutes=minutes), until)
+    return Answer(_with_why(memory, neuron, now),
+                  f"{neuron.id} snoozed until {neuron.attrs['snoozed_until']}")
+
+
+def _upcoming_args(p) -> None:
+    p.add_argument("--days", type=float, default=UPCOMING_DAYS,
+                   help=f"how many days ahead (default {UPCOMING_DAYS})")
+
+
+@command("upcoming", "reminders due in the next days, overdue first", arguments=_upcoming_args)
+def upcoming(memory, args) -> Answer:
+    if not 0 < args.days <= UPCOMING_MAX_DAYS:
+        raise InvalidInput(f"--days {args.days:g} must be more than 0 and at most {UPCOMING_MAX_DAYS}")
+    now = _now()
+    items = [reminder_json(n, now) for n in memory.upcoming(now, timedelta(days=args.days))]
+    text = "\n".join(_when_line(i) for i in items) or f"nothing due in the next {args.days:g} days"
+    return Answer({"now": now.isoformat(), "days": args.days, "reminders": items}, text)

@@ -1,0 +1,94 @@
+"""The data dir's own settings, in `<data dir>/config.json` beside `device_id`: which engine it
+uses (a server DSN, never its password: that stays in the OS keyring) and the local profile it
+acts as (from `neurons profile create/join`). A flag or an environment variable still overrides
+the engine; nothing else writes this file.
+
+    {"dsn": "host=db.example dbname=neurons user=ana",
+     "profile": {"id": "7c0e...", "name": "Ana"}}
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.files import os_error, write_private
+from core.model import NeuronsError
+
+FILE = "config.json"
+
+
+class ConfigError(NeuronsError):
+    """The data dir's config.json cannot be read or written."""
+
+
+@dataclass(frozen=True)
+class Config:
+    dsn: str | None = None
+    profile_id: uuid.UUID | None = None
+    profile_name: str | None = None
+    # written before a claim's transaction, cleared after it: if the process dies in between,
+    # the next open asks the store whether the claim committed (Memory settles it)
+    profile_pending: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.dsn:
+            data["dsn"] = self.dsn
+        if self.profile_id:
+            data["profile"] = {"id": str(self.profile_id), "name": self.profile_name}
+            if self.profile_pending:
+                data["profile"]["pending"] = True
+        return data
+
+
+def path(data_dir: Path) -> Path:
+    return Path(data_dir) / FILE
+
+
+def load(data_dir: Path) -> Config:
+    file = path(data_dir)
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Config()
+    except OSError as exc:
+        raise os_error(exc, file, "read") from None
+    except ValueError as exc:
+        raise ConfigError(f"{file} cannot be read ({exc}): fix or remove it") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{file} is not a JSON object: fix or remove it")
+    profile = data.get("profile") or {}
+    try:
+        profile_id = uuid.UUID(str(profile["id"])) if profile.get("id") else None
+    except (ValueError, TypeError, AttributeError):
+        raise ConfigError(f"{file} names a profile whose id is not valid: fix or remove it") from None
+    dsn = data.get("dsn")
+    return Config(dsn=str(dsn) if dsn else None, profile_id=profile_id,
+                  profile_name=str(profile.get("name") or "") or None,
+                  profile_pending=bool(profile_id and profile.get("pending")))
+
+
+def save(data_dir: Path, config: Config) -> None:
+    """Write the whole file or nothing, private to its owner, on disk when this returns."""
+    file = path(data_dir)
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise os_error(exc, file.parent, "create") from None
+    write_private(file, json.dumps(config.to_json(), ensure_ascii=False, indent=1), durable=True)
+
+
+def split_password(dsn: str) -> tuple[str, str | None]:
+    """(the DSN without its password, the password): only the first may be kept in a file."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
+
+    try:
+        parts = conninfo_to_dict(dsn)
+    except Exception as exc:  # psycopg's ProgrammingError: a DSN it cannot read
+        raise ConfigError(f"not a Postgres connection string: {exc}") from None
+    password = parts.pop("password", None)
+    return make_conninfo(**parts), (str(password) if password is not None else None)

@@ -1,0 +1,434 @@
+"""`neurons mcp`: this memory as the memory of a local AI assistant, over the Model Context
+Protocol on stdin/stdout (the official `mcp` SDK, 2.x: `mcp.server.mcpserver.MCPServer`).
+
+Every tool is a `neurons` command line (core/commands), run where the CLI would run it:
+
+- while the desktop app owns the data dir, on the app's Memory through its instance socket
+  (op "command"): the window shows what the assistant saved, and there is one writer;
+- otherwise on a Memory of our own, opened at the first call and closed again after
+  IDLE_RELEASE_S without one (and at exit), so the app can always start: when it does, the next
+  call finds it and goes through it.
+
+stdout carries nothing but the protocol (the SDK points fd 1 at stderr while it serves, so a
+stray print or a child's output cannot corrupt it); logs go to stderr. There is no network
+listener. No tool deletes, trashes or archives anything. Bad input is a tool error (`is_error`)
+with the sentence a person would read on the command line; the store is left as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import json
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from core import __version__, instance
+from core.model import InvalidInput, Kind, Neuron, NeuronsError
+
+log = logging.getLogger(__name__)
+
+# Our own Memory is closed after this long without a call, so a desktop app started meanwhile
+# can take the data dir (it waits up to desktop.app.OPEN_RETRY_S = 30 s for it).
+IDLE_RELEASE_S = 15.0
+# How long a call waits for a data dir held by a short-lived `neurons` command.
+OPEN_RETRY_S = 10.0
+# Results carry this much of each body; `show` gives the whole text.
+BODY_PREVIEW = 1000
+MAX_LIMIT = 50
+
+INSTRUCTIONS = """\
+Neurons is the user's own memory of notes, reminders and contacts, kept offline on this computer
+(the user sees the same memory in the Neurons app). Use it to remember things for the user and to
+look them up again.
+- Save with `capture`, in the user's words: a reminder carries its time in the text ("remind me
+  to call Ana tomorrow at 3pm", "every Monday at 9 water the plants"); a contact is a name with a
+  phone or email; people named in a note are linked to their contacts automatically.
+- Look up with `ask` (a question in natural language, e.g. "what did I promise Ana?" or "what is
+  due this week?") or `about` (everything about one person). `upcoming` lists reminders due soon.
+- Every result carries an `id`: pass it to `show`, `done`, `snooze` or `link`. Times are
+  ISO 8601. Each answer says `why` it was found; say so when it matters.
+- Nothing can be deleted or trashed from here: tell the user to do that in the app."""
+
+IdArg = Annotated[str, Field(description="a neuron's id, as returned by capture, ask, about or upcoming")]
+
+
+# How a command line runs on a Memory: core.commands.execute (handed in by the `mcp` command,
+# so that this module does not import the command layer that imports it).
+Execute = Callable[[Any, list[str]], dict[str, Any]]
+
+
+class Door:
+    """Where a command line runs: the running app, else a Memory of our own (opened lazily,
+    released when idle or when the app appears)."""
+
+    def __init__(self, data_dir: str | Path | None, dsn: str | None, execute: Execute):
+        from core.settings import data_dir_from  # noqa: PLC0415
+
+        self.data_dir = data_dir_from(data_dir)
+        self.dsn = dsn  # an explicit server DSN never goes through the app (as on the CLI)
+        self.execute = execute
+        self._memory = None
+        self._busy = 0
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._closed = False
+
+    def run(self, argv: list[str]) -> tuple[Any, str]:
+        """Run `neurons ARGV --json`: (its JSON data, its note). Raises NeuronsError."""
+        argv = [argv[0], "--json", *argv[1:]]
+        if self.dsn is None and instance.is_running(self.data_dir):
+            self._release()  # the app needs the data dir we may hold
+            reply = instance.request(self.data_dir, {"op": "command", "argv": argv})
+            if reply is not None:
+                return _answer(reply)
+        with self._using() as memory:
+            return _answer(self.execute(memory, argv))
+
+    @contextlib.contextmanager
+    def _using(self) -> Iterator[Any]:
+        with self._lock:
+            if self._closed:
+                raise NeuronsError("the MCP session is ending")
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if self._memory is None:
+                self._memory = self._open()
+            self._busy += 1
+            memory = self._memory
+        try:
+            yield memory
+        finally:
+            with self._lock:
+                self._busy -= 1
+                if self._busy == 0 and not self._closed:
+                    self._timer = threading.Timer(IDLE_RELEASE_S, self._release)
+                    self._timer.daemon = True
+                    self._timer.start()
+
+    def _open(self):
+        import time  # noqa: PLC0415
+
+        from core.memory import Memory  # noqa: PLC0415
+        from core.settings import Settings  # noqa: PLC0415
+        from core.store.lock import LockHeld  # noqa: PLC0415
+
+        settings = Settings.from_env(data_dir=self.data_dir, dsn=self.dsn, embed_in_background=False)
+        deadline = time.monotonic() + OPEN_RETRY_S
+        while True:
+            try:
+                memory = Memory.open(settings)
+                log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
+                return memory
+            except LockHeld:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.25)
+
+    def _release(self) -> None:
+        """Close our Memory when no call uses it (the lock is free again)."""
+        with self._lock:
+            if self._memory is not None and self._busy == 0:
+                memory, self._memory = self._memory, None
+                memory.close()
+                log.info("released %s", self.data_dir)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            memory, self._memory = self._memory, None
+        if memory is not None:
+            memory.close()
+
+
+def _answer(reply: dict[str, Any]) -> tuple[Any, str]:
+    """A command's reply ({"code", "stdout", "stderr"}) -> (data, note), or its error raised."""
+    stderr = str(reply.get("stderr") or "").strip()
+    message = stderr.removeprefix("neurons: ")
+    if int(reply.get("code", 1)) != 0:
+        raise NeuronsError(message or "the command failed")
+    stdout = str(reply.get("stdout") or "")
+    return (json.loads(stdout) if stdout.strip() else None), message
+
+
+# -- what the assistant reads ------------------------------------------------------------------------
+
+def _brief(neuron: dict[str, Any], *, why: str | None = None) -> dict[str, Any]:
+    """One neuron as a model reads it: id, kind, title, the times that matter, the text."""
+    attrs = neuron.get("attrs") or {}
+    body = str(neuron.get("body") or "")
+    title = Neuron(uuid.UUID(neuron["id"]), Kind(neuron["kind"]), body, attrs).title
+    out: dict[str, Any] = {"id": neuron["id"], "kind": neuron["kind"], "title": title}
+    if why is not None:
+        out["why"] = why
+    out["state"] = neuron.get("state")
+    for key in ("due_at", "rrule", "snoozed_until", "done_at"):
+        if attrs.get(key):
+            out["repeats" if key == "rrule" else key] = attrs[key]
+    out["created_at"] = neuron.get("created_at")
+    out["body"] = body[:BODY_PREVIEW]
+    if len(body) > BODY_PREVIEW:
+        out["body_truncated"] = True
+    if neuron.get("kind") == "contact":
+        out["details"] = {k: v for k, v in attrs.items() if k != "title"}
+    return out
+
+
+def _results(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**_brief(r["neuron"], why=r.get("why")), "score": r.get("score")} for r in items]
+
+
+def _limit(value: int) -> list[str]:
+    if not 1 <= value <= MAX_LIMIT:
+        raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}")
+    return ["--limit", str(value)]
+
+
+def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
+    """A question of common words only ("what is it?"), with no time in it: nothing to search."""
+    from core.recall.result import content_words  # noqa: PLC0415
+    from core.when import find_window, local_now  # noqa: PLC0415
+
+    window, topic = find_window(question, now or local_now())
+    return window is None and not content_words(topic)
+
+
+# -- the server --------------------------------------------------------------------------------------
+
+def build(door: Door):
+    """The MCP server of this memory's tools (not started)."""
+    from mcp.server.mcpserver import MCPServer  # noqa: PLC0415
+    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError  # noqa: PLC0415
+    from mcp.types import ToolAnnotations  # noqa: PLC0415
+
+    parameters: dict[str, set[str]] = {}  # each tool's argument names, filled as they register
+    server = MCPServer("neurons", title="Neurons", version=__version__, instructions=INSTRUCTIONS,
+                       log_level="WARNING", middleware=[_RefuseUnknownArguments(parameters)])
+
+    def tool(*, read_only: bool, idempotent: bool = False):
+        def register(fn):
+            @functools.wraps(fn)
+            def run(**kwargs):
+                try:
+                    return fn(**kwargs)
+                except NeuronsError as exc:
+                    raise ToolError(str(exc)) from None
+
+            parameters[fn.__name__] = set(inspect.signature(fn).parameters)
+            server.add_tool(run, name=fn.__name__, description=inspect.cleandoc(fn.__doc__ or ""),
+                            annotations=ToolAnnotations(read_only_hint=read_only,
+                                                        destructive_hint=False,
+                                                        idempotent_hint=idempotent or read_only,
+                                                        open_world_hint=False),
+                            structured_output=True)
+            return fn
+        return register
+
+    @tool(read_only=False)
+    def capture(
+        text: Annotated[str, Field(description="what to remember, in the user's words; a reminder "
+                                   "carries its time in the text (\"remind me to call Ana "
+                                   "tomorrow at 3pm\"), a contact its phone or email")],
+        kind: Annotated[Literal["note", "reminder", "contact"] | None,
+                        Field(description="force the kind; leave it out to let Neurons read it "
+                              "from the text")] = None,
+    ) -> dict[str, Any]:
+        """Save a note, a reminder or a contact in the user's memory, exactly as the app's quick
+        capture does: Neurons reads the kind, the due time and repeat rule of a reminder, and
+        links the people named to their contacts. Returns the saved neuron: its `id`, `kind`,
+        `title`, `due_at` (reminders), and `links` (what it was linked to, and why)."""
+        data, _ = door.run(["capture", *(["--kind", kind] if kind else []), "--", text])
+        return {**_brief(data), "links": _links(data)}
+
+    @tool(read_only=True)
+    def ask(
+        question: Annotated[str, Field(description="a question in natural language, e.g. \"what "
+                                       "did I promise Ana?\", \"what is due this week?\", "
+                                       "\"wifi password\"")],
+        limit: Annotated[int, Field(description=f"how many results at most (1-{MAX_LIMIT})")] = 10,
+    ) -> dict[str, Any]:
+        """Search the user's memory the way the app's search box does: by words and by meaning,
+        within the time the question names ("last week", "tomorrow"), and one step along links
+        (a note about a person is found from that person). Returns `results`, best first, each
+        with `id`, `kind`, `title`, `why` it was found (matched the words, matched the meaning,
+        in the window, linked from ...), `score`, `due_at` for reminders, and the text."""
+        extra = _limit(limit)
+        if question.strip() and nothing_to_look_for(question):
+            raise ToolError(f"the question {question!r} has only common words and no time: ask "
+                            "about a person, a thing, a topic or a time")
+        data, note = door.run(["ask", *extra, "--", question])
+        return {"question": question, "results": _results(data), **({"note": note} if note else {})}
+
+    @tool(read_only=True)
+    def about(
+        name: Annotated[str, Field(description="a person's name or alias, e.g. \"Ana\" or "
+                                   "\"Ana Silva\"")],
+        limit: Annotated[int, Field(description=f"how many timeline entries at most "
+                                    f"(1-{MAX_LIMIT})")] = 20,
+    ) -> dict[str, Any]:
+        """Everything the user's memory holds about one person: their contact (phones, emails,
+        birthday...), the contacts that are the same person, and a timeline of every note and
+        reminder that mentions or concerns them, each with `why`. When the name fits several
+        people, `candidates` lists them and nothing else: ask the user which one is meant, then
+        call again with the full name."""
+        extra = _limit(limit)
+        data, note = door.run(["about", *extra, "--", name])
+        out: dict[str, Any] = {"name": name, "contact": _brief(data["contact"]) if data["contact"] else None,
+                               "same_person_as": [_brief(t) for t in data["twins"]],
+                               "candidates": [_brief(c) for c in data["candidates"]],
+                               "timeline": _results(data["timeline"])}
+        if out["candidates"] and out["contact"] is None:
+            out["ambiguous"] = f"{len(out['candidates'])} people answer to {name!r}: ask which one"
+        elif out["contact"] is None:
+            out["note"] = f"no contact is called {name!r}" + (
+                "; these neurons mention the name" if out["timeline"] else "")
+        if note:
+            out["note"] = f"{out.get('note', '')}; {note}".strip("; ")
+        return out
+
+    @tool(read_only=True)
+    def upcoming(
+        days: Annotated[float, Field(description="how many days ahead to look (default 7)")] = 7,
+    ) -> dict[str, Any]:
+        """The user's active reminders that are overdue (listed first, oldest first) or due in
+        the next `days` days (soonest first). Each has `id`, `title`, `due_at`, `fires_at` (when
+        it will notify: a snoozed one later than due), `repeats` (an RFC 5545 rule), `overdue`
+        and `why`. `now` is the current time, for reading the rest."""
+        data, _ = door.run(["upcoming", "--days", repr(float(days))])
+        return data
+
+    @tool(read_only=False, idempotent=True)
+    def done(id: IdArg) -> dict[str, Any]:
+        """Mark a reminder (or a note) done, as the app's Done button does: a one-off reminder
+        is done and will not notify again; a repeating one moves to its next time (`due_at`,
+        `state` stays active). Returns the neuron as it is now and `why`."""
+        data, _ = door.run(["done", "--", id])
+        return _changed(data)
+
+    @tool(read_only=False)
+    def snooze(
+        id: IdArg,
+        until: Annotated[str | None, Field(description="when to notify again: ISO 8601, e.g. "
+                                           "2026-05-04T09:00 (local time) or with an offset, or "
+                                           "words: \"tomorrow 9am\", \"in 2 hours\"")] = None,
+        minutes: Annotated[float | None, Field(description="or: in this many minutes "
+                                               "(default 10)")] = None,
+    ) -> dict[str, Any]:
+        """Put a reminder off: it notifies again at `until` (or in `minutes`, default 10) and not
+        before. Only active reminders snooze. Returns the reminder with `snoozed_until`."""
+        if until is not None and minutes is not None:
+            raise ToolError("give either until or minutes, not both")
+        when = ["--until", until] if until is not None else \
+            ["--minutes", repr(float(minutes))] if minutes is not None else []
+        data, _ = door.run(["snooze", *when, "--", id])
+        return _changed(data)
+
+    @tool(read_only=True)
+    def show(id: IdArg) -> dict[str, Any]:
+        """One neuron in full: its whole text, all its attributes (a contact's phones and
+        emails, a reminder's due time and rule) and every link, open or closed, with the
+        `other_id` and `other_title` at its other end."""
+        data, _ = door.run(["show", "--", id])
+        return {**_brief(data), "body": data["body"], "attrs": data["attrs"],
+                "updated_at": data["updated_at"], "links": _links(data)}
+
+    @tool(read_only=False, idempotent=True)
+    def link(
+        from_id: IdArg,
+        to_id: IdArg,
+        relation: Annotated[Literal["relates_to", "concerns", "same_person", "supersedes"],
+                            Field(description="relates_to: the two belong together; concerns: "
+                                  "from_id is about the person to_id; same_person: two contacts "
+                                  "are one person; supersedes: from_id replaces the outdated "
+                                  "to_id")] = "relates_to",
+    ) -> dict[str, Any]:
+        """Link two neurons, so that finding one finds the other (ask follows links one step).
+        Linking the same pair twice returns the existing link. Returns the link's `id`."""
+        data, _ = door.run(["link", "--relation", relation, "--", from_id, to_id])
+        return data
+
+    @server.resource("neurons://neuron/{id}", name="neuron", mime_type="application/json",
+                     description="one neuron of the user's memory, with its links (as `show`)")
+    def neuron_resource(id: str) -> str:
+        try:
+            data, _ = door.run(["show", "--", id])
+        except NeuronsError as exc:
+            if "no neuron" in str(exc) or "not a valid id" in str(exc):
+                raise ResourceNotFoundError(str(exc)) from None
+            raise ResourceError(str(exc)) from None
+        return json.dumps(data, ensure_ascii=False)
+
+    return server
+
+
+def _changed(data: dict[str, Any]) -> dict[str, Any]:
+    """A reminder after done or snooze: when it notifies next, and why."""
+    return {**_brief(data, why=data.get("why")), "fires_at": data.get("fires_at")}
+
+
+def _links(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"id": e["id"], "relation": e["relation_type"], "other_id": e.get("other_id"),
+             "other_title": e.get("other_title"), "open": e.get("valid_to") is None,
+             "derived_by": e.get("derived_by")} for e in data.get("edges") or []]
+
+
+class _RefuseUnknownArguments:
+    """A tool call with an argument the tool does not take is an error the model can read
+    (the SDK would drop it silently, and the model would think it counted)."""
+
+    def __init__(self, parameters: dict[str, set[str]]):
+        self.parameters = parameters
+
+    async def __call__(self, ctx, call_next):
+        params = ctx.params if ctx.method == "tools/call" else None
+        if isinstance(params, Mapping) and isinstance(params.get("arguments"), Mapping):
+            known = self.parameters.get(str(params.get("name")))
+            unknown = sorted(set(params["arguments"]) - known) if known is not None else []
+            if unknown:
+                from mcp.types import CallToolResult, TextContent  # noqa: PLC0415
+
+                text = (f"{params['name']} takes no argument {', '.join(map(repr, unknown))}; "
+                        f"its arguments are {', '.join(sorted(known))}")
+                return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+        return await call_next(ctx)
+
+
+def serve(data_dir: str | Path | None, dsn: str | None, execute: Execute) -> None:
+    """Serve MCP on stdin/stdout until the client closes stdin (or a signal ends the process)."""
+    door = Door(data_dir, dsn, execute)
+    try:
+        build(door).run("stdio")
+        log.info("the client ended the session")
+    finally:
+        # A client that closed our stdin sends SIGTERM when we are not gone within moments
+        # (the SDK's: 2 s); closing the store takes about that long, and must not be cut short.
+        with _signals_held():
+            door.close()
+        log.info("released %s", door.data_dir)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    import signal  # noqa: PLC0415
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, handler in held.items():
+            signal.signal(sig, handler)

@@ -1,0 +1,235 @@
+"""Profile… in the window's menu: who owns this memory and where it is kept, and changing either.
+
+It does what `neurons profile` / `config` / `move-to` do (core/commands/profile.py, the same
+functions), on the app's own open memory, and says what each step will do before it is taken.
+After a change the app opens its memory again from the data dir's settings (`reopen`).
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QApplication, QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+    QLineEdit, QPushButton, QVBoxLayout,
+)
+
+from core.commands import profile as profiles
+from core.model import InvalidInput, NeuronsError
+
+log = logging.getLogger(__name__)
+
+
+def install(app) -> None:
+    """Add Profile and storage… to the window's Tools menu (the hook app.py calls once)."""
+    window = app.window
+    tools = next(a.menu() for a in window.menuBar().actions()
+                 if a.menu() is not None and window.reindex_action in a.menu().actions())
+    action = QAction("Profile and storage…", window)
+    tools.insertAction(window.reindex_action, action)
+    tools.insertSeparator(window.reindex_action)
+    action.triggered.connect(lambda: ProfileDialog(app, window).open())
+    window.profile_action = action
+
+
+def reopen(app) -> None:
+    """Let go of the open memory and open it again from the data dir's settings (the identity
+    and the engine may both have changed); what the app opens now is its own."""
+    from core.settings import Settings  # noqa: PLC0415
+
+    old, owned = app.memory, app.owns_memory
+    app.scheduler.stop()
+    app.memory = app.ctx.memory = None
+    app.ready_event.clear()
+    if old is not None and app._listener in old.listeners:
+        old.listeners.remove(app._listener)
+    app.owns_memory = True
+    app.settings = Settings.from_env(data_dir=app.settings.data_dir,
+                                     embed_in_background=app.settings.embed_in_background)
+
+    def let_go() -> None:
+        if old is not None and owned:
+            old.close()
+
+    app.worker.run(let_go, lambda _: app.open(), lambda exc: app._failed(exc), label="reopen")
+
+
+class ProfileDialog(QDialog):
+    """What this memory is (an anonymous computer's, or a profile's) and where it lives, with the
+    one or two changes that make sense from there; each says first what it will do."""
+
+    def __init__(self, app, parent=None):
+        super().__init__(parent)
+        self.app = app
+        self.setWindowTitle("Profile and storage")
+        self.setMinimumWidth(560)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setObjectName("profileStatus")
+        layout = QVBoxLayout(self)
+        self.who = QGroupBox("Whose memory this is")
+        self.where = QGroupBox("Where it is kept")
+        layout.addWidget(self.who)
+        layout.addWidget(self.where)
+        layout.addWidget(self.status)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.buttons: list[QPushButton] = []
+        self._ask(lambda m: {"profile": m.profile(), "neurons": m.count(), "kind": m.store.kind,
+                             "dsn": m.store.settings.dsn, "data_dir": str(m.store.settings.data_dir)},
+                  self._show)
+
+    # -- what is ----------------------------------------------------------------------------------
+
+    def _show(self, facts: dict) -> None:
+        self.facts = facts
+        who = QVBoxLayout(self.who)
+        n = facts["neurons"]
+        if facts["profile"] is None:
+            who.addWidget(_text(
+                f"This memory belongs to this computer (anonymous): {n} neurons. A profile makes "
+                "it yours on any computer: <b>Neurons moves all of them into the profile in one "
+                "step</b>, nothing is lost, and from then on this computer opens the profile."))
+            self.name = QLineEdit()
+            self.name.setPlaceholderText("your name, e.g. Maria")
+            self.create = self._button("Create profile", self._create)
+            who.addLayout(_row(self.name, self.create))
+            if facts["kind"] == "server":
+                who.addWidget(_text(
+                    "Or join the profile another computer made on this server (its id is in its "
+                    "Profile window, or `neurons profile show`):"))
+                self.join_id = QLineEdit()
+                self.join_id.setPlaceholderText("profile id")
+                self.bring = QCheckBox(f"Bring this computer's {n} neurons into it "
+                                       "(else they stay apart, hidden while the profile is open)")
+                self.bring.setChecked(True)
+                self.join_button = self._button("Join profile", self._join)
+                who.addLayout(_row(self.join_id, self.join_button))
+                who.addWidget(self.bring)
+        else:
+            profile = facts["profile"]
+            who.addWidget(_text(f"Profile <b>{html.escape(profile['name'])}</b>: {n} neurons."))
+            ident = QLineEdit(profile["id"])
+            ident.setReadOnly(True)
+            copy = self._button("Copy id", lambda: QApplication.clipboard().setText(profile["id"]))
+            who.addLayout(_row(ident, copy))
+            who.addWidget(_text("A second computer that uses the same server joins it with this "
+                                "id (Profile and storage… there, or `neurons profile join ID`)."))
+        where = QFormLayout(self.where)
+        if facts["kind"] == "embedded":
+            where.addRow(_text(f"On this computer, in {html.escape(facts['data_dir'])}. To use it "
+                               "from several "
+                               "computers, keep it on a Postgres server (15+, with pgvector)."))
+            self.dsn = QLineEdit()
+            self.dsn.setPlaceholderText("host=… dbname=… user=…")
+            self.password = QLineEdit()
+            self.password.setEchoMode(QLineEdit.EchoMode.Password)
+            self.password.setPlaceholderText("kept in the system keyring, never in a file")
+            where.addRow("Server", self.dsn)
+            where.addRow("Password", self.password)
+            where.addRow(_text(f"<b>Move my memory there</b> copies all {n} neurons and their "
+                               "links in one step, checks the copy, then opens the server from "
+                               "now on; this computer's copy stays as it was, as a backup."))
+            self.move_button = self._button("Move my memory to the server", self._move)
+            where.addRow(self.move_button)
+        else:
+            where.addRow(_text(f"On the server {html.escape(facts['dsn'])}."))
+            where.addRow(_text("Using this computer's own database again leaves the server's "
+                               "memory where it is and opens the one kept in "
+                               f"{html.escape(facts['data_dir'])}."))
+            self.embedded_button = self._button("Use this computer's database", self._embedded)
+            where.addRow(self.embedded_button)
+
+    # -- changes ----------------------------------------------------------------------------------
+
+    def _create(self) -> None:
+        name = self.name.text().strip()
+        if not name:
+            self._say("Type a name for the profile first.")
+            return
+        self._change(lambda m: profiles.create_profile(m, name),
+                     lambda d: f"Profile {d['name']} made: it holds all {d['neurons']} neurons.")
+
+    def _join(self) -> None:
+        ident, bring = self.join_id.text().strip(), self.bring.isChecked()
+        self._change(lambda m: profiles.join_profile(m, ident, bring),
+                     lambda d: f"This computer now opens profile {d['name']}: {d['neurons']} neurons"
+                               + (f" ({d['kept_apart']} of its own kept apart)." if d["kept_apart"]
+                                  else "."))
+
+    def _move(self) -> None:
+        dsn = self.dsn.text().strip()
+        if not dsn:
+            self._say("Type the server's connection string first.")
+            return
+        password = self.password.text()
+        self._change(lambda m: profiles.move(m, _with_password(dsn, password) if password else dsn),
+                     lambda d: f"Moved {d['neurons']} neurons and {d['edges']} links to the server "
+                               f"and checked them. The previous copy stays in {d['previous']}.")
+
+    def _embedded(self) -> None:
+        data_dir = self.facts["data_dir"]
+        self._change(lambda _m: profiles.use_embedded(data_dir),
+                     lambda _d: "This computer's own database is open again.")
+
+    def _change(self, fn, said) -> None:
+        """Run `fn(memory)` on the worker; then the app opens its memory again."""
+        def done(result) -> None:
+            self._say(said(result))
+            reopen(self.app)
+        self._ask(fn, done)
+
+    # -- plumbing ---------------------------------------------------------------------------------
+
+    def _ask(self, fn, on_done) -> None:
+        for button in self.buttons:
+            button.setEnabled(False)
+
+        def finished(result) -> None:
+            for button in self.buttons:
+                button.setEnabled(True)
+            on_done(result)
+
+        def failed(exc: BaseException) -> None:
+            for button in self.buttons:
+                button.setEnabled(True)
+            self._say(str(exc) if isinstance(exc, NeuronsError) else f"{type(exc).__name__}: {exc}")
+
+        if not self.app.ctx.run(fn, finished, "profile", on_error=failed):
+            self._say("Your memory is not open yet.")
+
+    def _button(self, text: str, slot) -> QPushButton:
+        button = QPushButton(text)
+        button.clicked.connect(slot)
+        self.buttons.append(button)
+        return button
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+
+
+def _with_password(dsn: str, password: str) -> str:
+    from psycopg.conninfo import make_conninfo  # noqa: PLC0415
+
+    try:
+        return make_conninfo(dsn, password=password)
+    except Exception as exc:  # psycopg's ProgrammingError: not a connection string
+        raise InvalidInput(f"not a Postgres connection string: {exc}") from None
+
+
+def _text(html: str) -> QLabel:
+    label = QLabel(html)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    return label
+
+
+def _row(*widgets) -> QHBoxLayout:
+    row = QHBoxLayout()
+    for w in widgets:
+        row.addWidget(w)
+    return row
