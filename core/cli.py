@@ -7,7 +7,6 @@ registry and the socket client: the database driver loads only when the command 
 
 from __future__ import annotations
 
-import logging
 import signal
 import sys
 
@@ -45,18 +44,20 @@ def main(argv: list[str] | None = None) -> int:
     except commands.UsageError as exc:
         print(f"{exc}\n(see neurons --help)", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    if args.verbose:
+        _setup_logging(args)
     # SIGTERM/SIGINT unwind through `finally`, so the store checkpoints and stops its engine.
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
     try:
         cmd.prepare(args)
+        if cmd.needs_memory and not args.dsn and cmd.forwardable(args):
+            answered = _through_running_app(args)
+            if answered is not None:
+                return answered
+        _setup_logging(args)
         if not cmd.needs_memory:
             return _print(cmd.run(None, args), args)
-        answered = None if args.dsn or not cmd.forwardable(args) else _through_running_app(args)
-        if answered is not None:
-            return answered
         return _print(_run_here(cmd, args), args)
     except NeuronsError as exc:
         print(f"neurons: {exc}", file=sys.stderr)
@@ -64,6 +65,15 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # a file the store did not name itself: still a sentence, not a traceback
         print(f"neurons: {os_error(exc, exc.filename or '?', 'use')}", file=sys.stderr)
         return 2
+
+
+def _setup_logging(args) -> None:
+    """Set up only when something here may log: a forwarded command does not even import it
+    (basicConfig does nothing the second time)."""
+    import logging  # noqa: PLC0415
+
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
 
 
 def _run_here(cmd: commands.Command, args) -> commands.Answer:
@@ -95,6 +105,10 @@ def _through_running_app(args) -> int | None:
     from core import instance  # noqa: PLC0415
     from core.settings import data_dir_from  # noqa: PLC0415
 
+    try:
+        instance.runtime_dir()
+    except (OSError, instance.InstanceError):
+        _setup_logging(args)  # request() logs why it cannot reach an app
     reply = instance.request(data_dir_from(args.data_dir),
                              {"op": "command", "argv": commands.forwarded_argv(args)})
     if reply is None:

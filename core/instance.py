@@ -37,11 +37,9 @@ import errno
 import fcntl
 import hashlib
 import json
-import logging
 import os
 import socket
 import stat
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -49,8 +47,6 @@ from typing import Any, Callable
 from core import __version__
 from core.model import NeuronsError
 from core.validate import parse_json
-
-log = logging.getLogger(__name__)
 
 # The version of the protocol below; bump it when a request or reply changes meaning.
 PROTOCOL = 1
@@ -65,13 +61,24 @@ class InstanceError(NeuronsError):
     """The running app refused a request or could not be reached properly."""
 
 
+def _log():
+    """The logger, imported when something is logged: a forwarded `neurons` command stays light."""
+    import logging  # noqa: PLC0415
+
+    return logging.getLogger(__name__)
+
+
 # -- where ---------------------------------------------------------------------------------------
 
 def runtime_dir() -> Path:
     """A private directory for sockets: created 0700, and refused unless it is ours."""
     xdg = os.environ.get("XDG_RUNTIME_DIR")
-    base = Path(xdg) / "neurons" if xdg and Path(xdg).is_dir() else \
-        Path(tempfile.gettempdir()) / f"neurons-{os.getuid()}"
+    if xdg and Path(xdg).is_dir():
+        base = Path(xdg) / "neurons"
+    else:
+        import tempfile  # noqa: PLC0415 - only without a runtime dir
+
+        base = Path(tempfile.gettempdir()) / f"neurons-{os.getuid()}"
     try:
         base.mkdir(mode=0o700, parents=False, exist_ok=True)
     except FileNotFoundError:
@@ -108,7 +115,7 @@ def request(data_dir: Path | str, message: dict[str, Any], *,
     try:
         path = socket_path(data_dir)
     except (OSError, InstanceError) as exc:
-        log.warning("no instance socket: %s", exc)
+        _log().warning("no instance socket: %s", exc)
         return None
     if not path.exists():
         return None
@@ -245,7 +252,7 @@ class InstanceServer:
         # We hold the lock, so a socket file here is a crashed instance's: remove it.
         try:
             self.path.unlink()
-            log.info("removed the stale instance socket %s", self.path)
+            _log().info("removed the stale instance socket %s", self.path)
         except FileNotFoundError:
             pass
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -286,7 +293,7 @@ class InstanceServer:
             except OSError:
                 if self._stopping.is_set():
                     return
-                log.exception("instance socket accept failed")
+                _log().exception("instance socket accept failed")
                 continue
             threading.Thread(target=self._answer, args=(conn,), name="neurons-instance-request",
                              daemon=True).start()
@@ -315,13 +322,13 @@ class InstanceServer:
             except ValueError as exc:
                 reply = {"ok": False, "error": f"not a valid request: {exc}"}
             except Exception as exc:  # the app keeps serving; the client learns it failed
-                log.exception("instance request failed")
+                _log().exception("instance request failed")
                 reply = {"ok": False, "error": f"the app failed: {type(exc).__name__}: {exc}"}
             reply["protocol"] = PROTOCOL
             try:
                 conn.sendall(json.dumps(reply, ensure_ascii=False, default=str).encode() + b"\n")
             except OSError:
-                log.warning("the client left before its reply was sent")
+                _log().warning("the client left before its reply was sent")
 
 
 __all__ = ["PROTOCOL", "InstanceError", "InstanceLock", "InstanceServer", "forward_capture", "is_running",

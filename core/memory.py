@@ -14,6 +14,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
+from core import backup as backups
 from core import capture, remind
 from core.changes import Change, current_origin
 from core.embed import EmbeddingFiller, SentenceModel, variant_name
@@ -134,7 +135,7 @@ class Memory:
 
     def _changed(self, action: str, neurons: list[Neuron] | None = None,
                  ids: list[uuid.UUID] | None = None) -> None:
-        if self.filler is not None and action in ("captured", "edited", "imported"):
+        if self.filler is not None and action in ("captured", "edited", "imported", "restored"):
             self.filler.wake()
         change = Change(action, tuple(ids or [n.id for n in neurons or []]),
                         frozenset(n.kind for n in neurons or []), current_origin())
@@ -551,6 +552,20 @@ class Memory:
             self._changed("imported", [*neurons, *updates], ids=[*(n.id for n in neurons),
                                                                  *(n.id for n in updates)] or
                           [e.from_id for e in edges])
+
+    # -- backups (core/backup.py) -----------------------------------------------------------------
+
+    def backup(self, *, now: datetime | None = None) -> backups.Backup:
+        """A backup of the whole store (every identity) in the data dir's backups/, now."""
+        return backups.take(self.store, aware(now, "now"))
+
+    def restore_backup(self, path: str, *, now: datetime | None = None) -> dict[str, Any]:
+        """Make the store hold exactly the backup at `path` (all or nothing; what it holds now is
+        backed up first)."""
+        result = backups.restore(self.store, path, aware(now, "now"))
+        self.recall = Recall(self.reader, self.model.get)  # rows left the store: index anew
+        self._changed("restored")
+        return result
 
     def claim(self, profile_name: str, user_id: uuid.UUID | None = None) -> Memory:
         """Create a local profile (with `user_id`, else a new id) that takes over every row of

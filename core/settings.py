@@ -8,8 +8,6 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
-
 APP_NAME = "neurons"
 
 
@@ -25,11 +23,15 @@ def resources_dir() -> Path:
 
 
 def default_data_dir() -> Path:
+    import platformdirs  # noqa: PLC0415 - not needed when the data dir is given
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def default_config_dir() -> Path:
     """Preferences (the desktop's window state and choices), never the memory itself."""
+    import platformdirs  # noqa: PLC0415 - as above
+
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 

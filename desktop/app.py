@@ -238,11 +238,26 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         # Build the recall index and load the model now, so the first question answers at once.
+        from core import backup, resident  # noqa: PLC0415
         from desktop.worker import BACKGROUND  # noqa: PLC0415
 
-        self.worker.run(memory.recall.warm, lambda _count: None, lambda exc: log.warning(
+        self.worker.run(memory.recall.warm, lambda _count: resident.trim(), lambda exc: log.warning(
             "the search index could not be prepared ahead: %s", exc), label="index",
             lane=BACKGROUND, droppable=True)
+        # Now and then, on the worker: a backup if one is due (core/backup.py), and the model let
+        # go if unused for a while (core/resident.py).
+        auto, timer = backup.AutoBackup(memory), _qt()[0].QTimer(self.window)
+
+        def now_and_then() -> None:
+            self.worker.run(lambda: auto.run(self.clock.now().astimezone()),
+                            lambda made: made and resident.trim(), lambda exc: log.warning(
+                                "the automatic backup failed: %s", exc),
+                            label="backup", lane=BACKGROUND, droppable=True)
+            self.worker.run(lambda: resident.tidy(memory), label="tidy", lane=BACKGROUND,
+                            droppable=True)
+
+        timer.timeout.connect(now_and_then)
+        timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
 
     def _close_memory(self) -> None:
         memory, self.memory = self.memory, None
@@ -570,8 +585,9 @@ def forward(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run(settings: Settings, args: argparse.Namespace, lock) -> int:
-    from core import instance  # noqa: PLC0415
+    from core import instance, resident  # noqa: PLC0415
 
+    resident.keep_small()  # before any thread: the app lives in the tray all day
     QtCore, QtWidgets = _qt()
     QtWidgets.QApplication.setApplicationName("Neurons")
     QtWidgets.QApplication.setDesktopFileName("neurons")

@@ -399,7 +399,7 @@ class MainWindow(WindowMenus, QMainWindow):
         if not self.ready or not changes:
             return
         self.changes_applied += 1
-        if any(c.action in ("imported", "claimed") for c in changes):
+        if any(c.action in ("imported", "claimed", "restored") for c in changes):
             self.refresh()
             return
         shown = {str(r.neuron.id) for r in self.rows.rows()}

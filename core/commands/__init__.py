@@ -24,7 +24,7 @@ __all__ = ["REGISTRY", "Answer", "Command", "UsageError", "build_parser", "comma
 def load() -> dict[str, Command]:
     """Import the modules that define commands (in the order `neurons --help` lists them)."""
     from core.commands import (  # noqa: F401, PLC0415
-        autostart, health, neurons, profile, recall, reminders, transfer)
+        autostart, backup, health, neurons, profile, recall, reminders, transfer)
 
     return REGISTRY
 
@@ -36,7 +36,9 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def build_parser() -> Parser:
+def build_parser(only: str | None = None) -> Parser:
+    """The `neurons` parser; with `only`, the same parser holding just that command (what a
+    command line naming it parses to is the same, for a fraction of the cost)."""
     load()
     # Global options are accepted before or after the command; SUPPRESS keeps a subcommand's
     # unset option from overwriting the value given before it.
@@ -52,6 +54,8 @@ def build_parser() -> Parser:
     p.add_argument("--version", action="version", version=f"neurons {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     for cmd in REGISTRY.values():
+        if only is not None and cmd.name != only:
+            continue
         c = sub.add_parser(cmd.name, help=cmd.help, parents=[common])
         cmd.arguments(c)
         if cmd.defaults:
@@ -59,11 +63,38 @@ def build_parser() -> Parser:
     return p
 
 
+# The global options as they may stand before the command (those taking a value, and flags).
+GLOBAL_VALUED = ("--data-dir", "--dsn")
+GLOBAL_FLAGS = ("--json", "-v", "--verbose")
+
+
+def named_command(argv: list[str]) -> str | None:
+    """The command an argv names, when it is plain to see: only known global options before it
+    (no help, version or abbreviation, which the whole parser must answer), else None."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in GLOBAL_VALUED:
+            i += 2
+        elif arg in GLOBAL_FLAGS or arg.startswith(tuple(f"{o}=" for o in GLOBAL_VALUED)):
+            i += 1
+        else:
+            return arg if arg in REGISTRY else None
+    return None
+
+
 GLOBALS = {"data_dir": None, "dsn": None, "json": False, "verbose": False}
 
 
 def parse(argv: list[str]) -> tuple[Command, argparse.Namespace]:
-    args = build_parser().parse_args(argv)
+    load()
+    only = named_command(argv)
+    try:
+        args = build_parser(only).parse_args(argv)
+    except UsageError:
+        if only is None:
+            raise
+        args = build_parser().parse_args(argv)  # the whole parser words the error
     for name, default in GLOBALS.items():
         if not hasattr(args, name):
             setattr(args, name, default)
@@ -73,7 +104,7 @@ def parse(argv: list[str]) -> tuple[Command, argparse.Namespace]:
 def forwarded_argv(args: argparse.Namespace) -> list[str]:
     """The command line the running app parses again: the command, its options, then `--` and
     its positionals (so a text that starts with '-' stays a text). Global options stay here."""
-    parser = build_parser()
+    parser = build_parser(args.command)
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     cmd_parser = sub.choices[args.command]
     options: list[str] = []

@@ -92,8 +92,8 @@ def set_state(memory, args) -> Answer:
     return Answer(neuron_json(memory, neuron), f"{neuron.id} {neuron.state.value}")
 
 
-for _name, _state in (("archive", State.ARCHIVED),
-                      ("trash", State.TRASHED), ("restore", State.ACTIVE)):
+# `restore` (active again) is in core/commands/backup.py: it also restores a backup.
+for _name, _state in (("archive", State.ARCHIVED), ("trash", State.TRASHED)):
     command(_name, f"mark a neuron {_state.value}", arguments=lambda p: p.add_argument("id"),
             defaults={"state_value": _state.value})(set_state)
 

@@ -1,10 +1,12 @@
-"""The sentence model of one model folder, loaded once on first use and shared by whoever holds
-this object (a Memory and its identity views: queries, the filler, recall)."""
+"""The sentence model of one model folder, loaded on first use and shared by whoever holds this
+object (a Memory and its identity views: queries, the filler, recall). A long-running app lets it
+go when unused for a while (`release_if_idle`, ~90 MB), and the next use loads it again."""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,18 +25,31 @@ class SentenceModel:
         self._embedder: Embedder | None = None
         self.error: str | None = None   # why it is unavailable, once a load failed
         self.digests: dict[tuple, str] = {}  # sha256 of its files, by stat (status() reuses them)
+        self.loads = 0
+        self._used = 0.0  # time.monotonic() of the last get()
 
     def get(self) -> Embedder | None:
         """The loaded model, or None when it cannot be loaded (said once in the log)."""
         with self._lock:
+            self._used = time.monotonic()
             if self._embedder is None and self.error is None:
                 try:
                     self._embedder = Embedder.load(self.model_dir, threads=self.threads,
-                                                   digests=self.digests)
+                                                   digests=self.digests, rehash=not self.loads)
+                    self.loads += 1
                 except ModelUnavailable as exc:
                     self.error = str(exc)
                     log.warning("meaning search is off, keyword search still works: %s", exc)
             return self._embedder
+
+    def release_if_idle(self, idle_s: float) -> bool:
+        """Let the loaded model go when nothing asked for it in `idle_s` seconds (whoever still
+        holds it finishes with it); True if it went."""
+        with self._lock:
+            if self._embedder is None or time.monotonic() - self._used < idle_s:
+                return False
+            self._embedder = None
+            return True
 
     def require(self) -> Embedder:
         embedder = self.get()

@@ -223,8 +223,10 @@ class Embedder:
 
     @classmethod
     def load(cls, model_dir: str | Path | None = None, threads: int = 1, variant: str = "fp32",
-             digests: dict[tuple, str] | None = None) -> Embedder:
-        """Verify the exported model against its manifest and load it; ModelUnavailable if unusable."""
+             digests: dict[tuple, str] | None = None, *, rehash: bool = True) -> Embedder:
+        """Verify the exported model against its manifest and load it; ModelUnavailable if unusable.
+        `rehash=False` trusts a sha256 in `digests` while the file's size, times and inode are
+        unchanged (a reload after the model was released)."""
         if model_dir is None:
             from core.settings import default_model_dir
 
@@ -239,7 +241,7 @@ class Embedder:
             raise ModelUnavailable(f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}")
         # Always a full sha256 of what we load (~0.2 s, once per process), then the onnx is loaded
         # by path: loaded from bytes, onnxruntime keeps ~90 MB more resident for good.
-        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=False,
+        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=not rehash,
                      digests=digests)
         tok_path = model_dir / "tokenizer.json"
         try:
@@ -270,6 +272,9 @@ class Embedder:
         opts.log_severity_level = 3
         # A desktop app embeds in bursts: do not keep idle worker threads spinning on a core.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # No arena: it keeps the largest batch's activations (~130 MB for 8 x 256 tokens) for the
+        # life of the process; freed, they go back to the system (core/resident.py).
+        opts.enable_cpu_mem_arena = False
         try:
             session = ort.InferenceSession(str(model_dir / rel), sess_options=opts,
                                            providers=["CPUExecutionProvider"])

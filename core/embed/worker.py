@@ -8,7 +8,9 @@ The store side is two callables:
 `fetch_pending` has to know which model is current: `EmbeddingFiller.model_name` once loaded, or
 `model_status(...)["name"]` / `variant_name(variant)` before.
 
-The model is loaded lazily on the worker thread, so starting the app never waits for it. If the model
+The model is loaded lazily on the worker thread, so starting the app never waits for it; between
+bursts the thread holds no reference to it (its owner may let it go when idle, see
+`SentenceModel.release_if_idle`), and asks the factory again at the next wake. If the model
 is unavailable the filler logs it once and stays idle (keyword search keeps working); `retry_model()`
 tries again (e.g. after `python -m core.embed.export`). A failing fetch/save is logged and retried
 with back-off; nothing but `stop()` ends the thread.
@@ -67,6 +69,7 @@ class EmbeddingFiller:
         self._load_lock = threading.Lock()
         self._drain_lock = threading.Lock()  # one drain at a time: thread or run_until_idle
         self._embedder: Embedder | None = None
+        self._name: str | None = None  # the loaded model's, kept when the thread lets it go
         self._unavailable: str | None = None
         self._status = "idle"
         self._failures = 0
@@ -83,7 +86,7 @@ class EmbeddingFiller:
     @property
     def model_name(self) -> str | None:
         """The name saved with the vectors, once the model is loaded."""
-        return self._embedder.name if self._embedder is not None else None
+        return self._name
 
     @property
     def embedder(self) -> Embedder | None:
@@ -119,7 +122,7 @@ class EmbeddingFiller:
     def retry_model(self) -> None:
         """Forget an "unavailable" verdict and try loading the model again on the next wake."""
         with self._load_lock:
-            if self._embedder is None:
+            if self._unavailable is not None:
                 self._unavailable = None
                 self._status = "idle"
         self.wake()
@@ -143,7 +146,8 @@ class EmbeddingFiller:
         with self._load_lock:
             if self._embedder is not None or self._unavailable is not None:
                 return self._embedder
-            self._status = "loading"
+            if self._name is None:
+                self._status = "loading"
             try:
                 embedder = self._factory()
             except ModelUnavailable as e:
@@ -152,9 +156,10 @@ class EmbeddingFiller:
                 log.exception("loading the embedding model failed")
                 reason = f"{type(e).__name__}: {e}"
             else:
-                self._embedder = embedder
+                if self._name is None:
+                    log.info("embedding model %s ready", embedder.name)
+                self._embedder, self._name = embedder, embedder.name
                 self._status = "ready"
-                log.info("embedding model %s ready", embedder.name)
                 return embedder
             self._unavailable = reason
             self._status = f"unavailable: {reason}"
@@ -171,14 +176,20 @@ class EmbeddingFiller:
                 break
             self._wake.clear()  # a wake() during the drain below makes the next wait return at once
             try:
-                embedder = self._ensure_embedder()
-                if embedder is None:
-                    continue  # unavailable: stay idle until retry_model()
-                with self._drain_lock:
-                    self._drain(embedder, None, raise_errors=False)
+                self._burst()
             except Exception:  # belt and braces: the thread only ends on stop()
                 log.exception("embedding filler error")
                 self._failures += 1
+            finally:
+                with self._load_lock:
+                    self._embedder = None  # not held while waiting: the owner may let it go
+
+    def _burst(self) -> None:
+        embedder = self._ensure_embedder()
+        if embedder is None:
+            return  # unavailable: stay idle until retry_model()
+        with self._drain_lock:
+            self._drain(embedder, None, raise_errors=False)
 
     def _drain(self, embedder: Embedder, progress: Progress | None, raise_errors: bool) -> int:
         done = 0

@@ -12,6 +12,7 @@ starts unless the disk keeps a margin free (`require_space`, one statvfs per wri
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from core.files import DiskFull
@@ -37,6 +38,26 @@ def require_space(path: Path) -> None:
             f"the disk holding {path} is full ({free / 2**20:.1f} MB free; Neurons keeps "
             f"{MIN_FREE_BYTES >> 20} MB free so its database can always finish a write): free some "
             "space and try again (nothing was saved by this command)")
+
+
+def syncfs(path: Path) -> bool:
+    """syncfs(2) the filesystem holding `path`: every dirty file on it, one device flush. False
+    where there is no syncfs (not Linux); raises OSError when the kernel reports a write error."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes  # noqa: PLC0415 - only at a full sync
+
+    call = getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)
+    if call is None:
+        return False
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        if call(fd) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, os.strerror(err), str(path))
+    finally:
+        os.close(fd)
+    return True
 
 
 def fsync_path(path: Path) -> None:
@@ -89,9 +110,13 @@ class WalSyncer:
         return flushed
 
     def sync_all(self) -> None:
-        """Fsync every file of the data dir: after a checkpoint, before WAL is recycled."""
+        """Make every file of the data dir durable: after a checkpoint, before WAL is recycled.
+        One syncfs where there is one (fsyncing each of the ~1000 files flushes the disk 1000
+        times: 1.3-2.6 s here, paid by every command at close), else every file in turn."""
         self.full_syncs += 1
         self._control_ns = self._mtime(self._control)
+        if syncfs(self.pgdata):
+            return
         for root, dirs, files in os.walk(self.pgdata):
             for name in files:
                 try:

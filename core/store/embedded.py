@@ -35,7 +35,18 @@ from core.store.errors import StoreDamaged
 
 log = logging.getLogger(__name__)
 
-START_PARAMS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"]
+# PGlite's WASM heap only grows, so what Postgres ever holds at once stays resident for good: 16 MB
+# of shared buffers (not 128: the OS page cache keeps the files, and recall reads its own index),
+# 16 MB for maintenance (index builds, vacuum), and ANALYZE samples of 3000 rows, not 30000 (it
+# keeps each sampled row whole: ~40 MB at 10k neurons with their vectors). The heap stays near
+# 40 MB at 10k neurons (tests/bench/bench_memory.py).
+START_PARAMS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB",
+                "-c", "shared_buffers=16MB", "-c", "maintenance_work_mem=16MB",
+                "-c", "default_statistics_target=10"]
+# V8 compiles PGlite's WASM with its baseline compiler only: no optimising tier compiling hot
+# functions in the background (~55 MB of compiler memory that malloc never returns, and CPU on a
+# busy start); measured as fast for our queries (tests/bench/bench_memory.py, bench_store.py).
+V8_FLAGS = ["--liftoff-only"]
 START_TIMEOUT_S = 120
 START_POLL_S = 0.05
 # What Node inherits from us; everything else (NODE_OPTIONS, a user's PATH...) stays out.
@@ -174,6 +185,7 @@ class EmbeddedEngine:
             "socketPath": str(socket_path),
             "ownerPid": os.getpid(),
             "startParams": START_PARAMS,
+            "v8Flags": V8_FLAGS,
         }))
         config = PGliteConfig(
             timeout=START_TIMEOUT_S,

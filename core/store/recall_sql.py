@@ -17,6 +17,8 @@ from psycopg import Cursor, sql
 from core.model import Identity, Relation
 from core.store.queries import EDGE_COLUMNS, NEURON_COLUMNS, owner
 
+# The recall index's first read comes in pages of this many neurons (~2 MB each).
+INDEX_PAGE_ROWS = 1000
 _N_COLS = ", ".join(f"n.{c.strip()}" for c in NEURON_COLUMNS.split(","))
 _E_COLS = ", ".join(f"e.{c.strip()}" for c in EDGE_COLUMNS.split(","))
 
@@ -175,9 +177,19 @@ def index_rows(cur: Cursor, ident: Identity, since: int | None) -> tuple[list[di
     if since is None:
         cur.execute("SELECT coalesce(max(change_seq), 0) AS top FROM neurons")
         top = int(cur.fetchone()["top"])
-        cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %(owner)s").format(
-            cols=cols, owner=owner(ident)), params)
-        return list(cur.fetchall()), top
+        # In pages along the primary key: one answer of 10k rows (~20 MB with the vectors) would
+        # stay in PGlite's WASM heap and Node's malloc for good (+65 MB of engine).
+        rows: list[dict[str, Any]] = []
+        after = uuid.UUID(int=0)
+        while True:
+            cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %(owner)s"
+                                " AND id > %(after)s ORDER BY id LIMIT %(page)s").format(
+                cols=cols, owner=owner(ident)), {**params, "after": after, "page": INDEX_PAGE_ROWS})
+            page = cur.fetchall()
+            rows += page
+            if len(page) < INDEX_PAGE_ROWS:
+                return rows, top
+            after = page[-1]["id"]
     cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE change_seq > %(since)s ORDER BY change_seq")
                 .format(cols=cols), params)
     return list(cur.fetchall()), None

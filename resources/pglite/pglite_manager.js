@@ -2,12 +2,15 @@
 // Copied into each data dir's work dir at every start (py-pglite runs `node pglite_manager.js`
 // there); the paths come from engine.json beside it, written by core/store/embedded.py.
 import fs, { readFileSync, existsSync, unlinkSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const config = JSON.parse(readFileSync('engine.json', 'utf8'));
+// Before PGlite compiles its WASM: how V8 compiles it (see V8_FLAGS in core/store/embedded.py).
+for (const flag of config.v8Flags || []) setFlagsFromString(flag);
 
 // Postgres files stay private (no group/other bits): PGlite's file system sets the modes it keeps
 // in memory with explicit chmods, which the process umask (0077, set by our owner) cannot mask.

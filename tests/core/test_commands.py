@@ -37,6 +37,40 @@ def test_a_forwarded_command_line_parses_back_to_the_same_command(argv):
     assert vars(again) == vars(args)
 
 
+WITH_GLOBALS = [
+    ["--data-dir", "/tmp/d", "list", "--json"],
+    ["--json", "-v", "--dsn=postgresql://x/y", "ask", "q", "--limit", "2"],
+    ["--data-dir=/tmp/d", "capture", "--", "-x"],
+    ["--data", "/tmp/d", "show", str(uuid.uuid4())],     # an abbreviation: the whole parser
+    ["--data-dir", "list", "ask", "q"],                    # 'list' is the dir: the command is ask
+    ["-v", "--help"], ["list", "--help"], ["--help", "list"], ["nosuch"], ["list", "--limit", "x"],
+    ["--version"], [],
+]
+
+
+def _outcome(parse_args, argv, capsys):
+    """What a parse answers: its namespace, or the message / help it ends with."""
+    try:
+        result = ("args", vars(parse_args(argv)))
+    except commands.UsageError as exc:
+        result = ("error", str(exc))
+    except SystemExit as exc:
+        result = ("exit", exc.code)
+    return result, capsys.readouterr()
+
+
+@pytest.mark.parametrize("argv", COMMAND_LINES + WITH_GLOBALS, ids=lambda a: " ".join(a)[:40])
+def test_the_quick_parse_answers_as_the_whole_parser(argv, capsys):
+    """parse() builds only the named command's parser: the same namespace, errors and help."""
+    def whole(argv):
+        args = commands.build_parser().parse_args(argv)
+        for name, default in commands.GLOBALS.items():
+            args.__dict__.setdefault(name, default)
+        return args
+
+    assert _outcome(lambda a: commands.parse(a)[1], argv, capsys) == _outcome(whole, argv, capsys)
+
+
 def test_forwarded_commands_are_parsed_again_by_the_app(embedded_memory):
     bad = commands.execute(embedded_memory, ["list", "--limit", "many"])
     assert bad["code"] == 2 and "invalid int value" in bad["stderr"] and not bad["stdout"]

@@ -126,7 +126,7 @@ def test_listening_needs_the_lock(data_dir):
 
 def test_a_runtime_dir_owned_by_someone_else_is_refused(tmp_path, monkeypatch):
     monkeypatch.delenv("XDG_RUNTIME_DIR")
-    monkeypatch.setattr(instance.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))  # instance imports it late
     target = tmp_path / f"neurons-{os.getuid()}"
     (tmp_path / "elsewhere").mkdir()
     target.symlink_to(tmp_path / "elsewhere")

@@ -1,0 +1,45 @@
+"""What the benches share: the environment of the processes they start, and the real desktop app
+started offscreen and waited for until its memory is open."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_TIMEOUT_S = 120
+
+
+def env() -> dict[str, str]:
+    """This checkout first on the path, Qt offscreen, and bytecode written (an installed app has
+    its .pyc files; PYTHONDONTWRITEBYTECODE would make every run compile our modules again)."""
+    out = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    out.pop("PYTHONDONTWRITEBYTECODE", None)
+    return out
+
+
+def start_app(data_dir: Path, argv: list[str] | None = None) -> tuple[subprocess.Popen, float]:
+    """The desktop app on `data_dir` (`argv`: how to run it, default `-m desktop.app`), and the
+    seconds until its `status` said ready."""
+    from core import instance
+
+    t0 = time.monotonic()
+    app = subprocess.Popen([sys.executable, *(argv or ["-m", "desktop.app"]), "--data-dir",
+                            str(data_dir), "--no-tray"], cwd=ROOT, env=env(),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while time.monotonic() - t0 < READY_TIMEOUT_S:
+        if app.poll() is not None:
+            raise SystemExit(f"the app exited with {app.returncode}")
+        try:
+            reply = instance.request(data_dir, {"op": "status"}, timeout=10)
+        except instance.InstanceError:
+            reply = None
+        if reply and reply.get("ready"):
+            return app, time.monotonic() - t0
+        time.sleep(0.1)
+    app.terminate()
+    raise SystemExit("the app did not get ready")
