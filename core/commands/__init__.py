@@ -21,8 +21,15 @@ from core.model import NeuronsError
 __all__ = ["REGISTRY", "Answer", "Command", "UsageError", "build_parser", "command", "execute",
            "forwarded_argv", "load", "parse"]
 
+# The order `neurons --help` lists the commands in: everyday first, upkeep last.
+HELP_ORDER = ("capture", "ask", "about", "show", "list", "upcoming", "edit", "done", "snooze",
+              "archive", "trash", "restore", "link", "unlink", "import", "export", "backup",
+              "backups", "profile", "config", "move-to", "autostart", "mcp", "doctor", "unlock",
+              "reindex", "eval")
+
+
 def load() -> dict[str, Command]:
-    """Import the modules that define commands (in the order `neurons --help` lists them)."""
+    """Import the modules that define commands."""
     from core.commands import (  # noqa: F401, PLC0415
         autostart, backup, health, neurons, profile, recall, reminders, transfer)
 
@@ -53,7 +60,8 @@ def build_parser(only: str | None = None) -> Parser:
                description="Neurons: an offline memory of notes, reminders and contacts.")
     p.add_argument("--version", action="version", version=f"neurons {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
-    for cmd in REGISTRY.values():
+    listed = {name: i for i, name in enumerate(HELP_ORDER)}
+    for cmd in sorted(REGISTRY.values(), key=lambda c: listed.get(c.name, len(listed))):
         if only is not None and cmd.name != only:
             continue
         c = sub.add_parser(cmd.name, help=cmd.help, parents=[common])

@@ -323,6 +323,11 @@ class Store:
                     conn.close()
             if self.engine is not None:
                 self.engine.stop(hard=not roomy)
+                if self.syncer is not None and roomy:
+                    # the engine's own shutdown checkpoint wrote pg_control and data files
+                    # PGlite never fsyncs: on disk before another process may open them
+                    with contextlib.suppress(OSError):
+                        self.syncer.sync_all()
             if self.lock is not None:
                 self.lock.release()
 

@@ -96,3 +96,19 @@ def test_no_silent_plaintext_keyring():
             secrets.save_password("host=x user=y dbname=z", "pw")
     finally:
         keyring.set_keyring(previous)
+
+
+def test_close_syncs_what_the_engine_wrote_as_it_stopped(tmp_path, monkeypatch):
+    """The engine checkpoints as it stops (pg_control, data files) and PGlite never fsyncs:
+    the store syncs the data dir after the engine has exited, before the lock is let go."""
+    from core.store import durable
+
+    events: list[str] = []
+    real = durable.syncfs
+    monkeypatch.setattr(durable, "syncfs", lambda path: events.append("sync") or real(path))
+    store = Store(Settings(data_dir=tmp_path / "data"))
+    engine = store.engine
+    real_stop = engine.stop
+    monkeypatch.setattr(engine, "stop", lambda hard=False: (real_stop(hard), events.append("stopped")))
+    store.close()
+    assert "stopped" in events and "sync" in events[events.index("stopped"):]
