@@ -22,6 +22,9 @@ MIN_FREE_BYTES = 64 * 1024 * 1024
 
 
 def free_bytes(path: Path) -> int:
+    path = Path(path)
+    while not path.exists() and path != path.parent:  # not made yet: the disk that will hold it
+        path = path.parent
     info = os.statvfs(path)
     return info.f_bavail * info.f_frsize
 

@@ -134,7 +134,7 @@ def test_restore_gives_back_exactly_the_same_memory(mem):
     assert stat.S_IMODE(made.path.stat().st_mode) == 0o600
     assert stat.S_IMODE(made.path.parent.stat().st_mode) == 0o700
     # what changes after the backup: edits, new rows, states, links, a neuron gone for good
-    first = before["neurons"][0]
+    first = next(n for n in before["neurons"] if n["body"] == "Ana Silva")  # not the other profile's
     mem.edit(first["id"], text="Ana Silva (edited)")
     extra = mem.capture("captured after the backup", kind="note")
     mem.link(extra.id, first["id"], "relates_to")

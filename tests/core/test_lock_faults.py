@@ -11,11 +11,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import psutil
+import pytest
 
 from core.settings import Settings
 from core.store import Store
+from core.store import embedded
 from core.store.lock import DataDirLock, record_is_live
 from tests.conftest import ROOT
 
@@ -176,8 +179,12 @@ after = (signal.getsignal(signal.SIGTERM), os.environ.get("PATH"), os.getcwd(), 
 store.close()
 print(before == after, flush=True)
 """
-    # no node on PATH unless it is the system's, and an option Node refuses: the engine gets neither
-    env = {**os.environ, "PATH": "/usr/bin:/bin", "NODE_OPTIONS": "--no-such-option"}
+    # a PATH holding only Node's folder and the system's, and an option Node refuses: the engine is
+    # started by its path, with an environment of its own
+    from core.store.embedded import node_executable  # noqa: PLC0415
+
+    path = f"{Path(node_executable()).parent}:/usr/bin:/bin"
+    env = {**os.environ, "PATH": path, "NODE_OPTIONS": "--no-such-option"}
     done = subprocess.run([sys.executable, "-c", check, str(tmp_path / "data")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "True", done.stderr
@@ -198,3 +205,19 @@ def test_a_cli_command_waits_for_another_short_command(tmp_path):
     finally:
         child.wait()
     assert "saved after the wait" in run_cli("list", data_dir=data).stdout
+
+
+def test_no_node_is_said_in_one_line_and_the_lock_is_let_go(tmp_path, monkeypatch):
+    """A data dir opened where Node cannot be found fails with the setup hint, not with the
+    traceback of cleaning up an engine that never started (seen on a fresh CI machine)."""
+
+    def missing():
+        raise embedded.EngineError("Node.js >= 18 was not found: run the setup command again")
+
+    monkeypatch.setattr(embedded, "node_executable", missing)
+    settings = Settings.from_env(data_dir=tmp_path / "data", embed_in_background=False)
+    with pytest.raises(embedded.EngineError, match="Node.js >= 18 was not found"):
+        Store(settings)
+    lock = DataDirLock(tmp_path / "data")
+    lock.acquire()
+    lock.release()
