@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import signal
 import statistics
 import subprocess
@@ -26,25 +25,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
-
-def xvfb() -> tuple[subprocess.Popen, str]:
-    read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
-                            pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as f:
-        return proc, ":" + f.readline().strip()
+from tests.bench.xserver import window_viewable, xvfb  # noqa: E402 - after the path
 
 
 def window_shown(display: str) -> bool:
-    env = {**os.environ, "DISPLAY": display}
-    tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
-    for wid in re.findall(r"^\s*(0x[0-9a-f]+) .*\(\"neurons-desktop\" ", tree, re.M):
-        info = subprocess.run(["xwininfo", "-id", wid], env=env, capture_output=True, text=True).stdout
-        if "IsViewable" in info:
-            return True
-    return False
+    return window_viewable(display, r'\("neurons-desktop" ')
 
 
 def drop_caches() -> None:

@@ -270,25 +270,16 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
 def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     """(a calendar date, whether a year was given) written in the text."""
     today = now.date()
-    for pattern in (ISO_DATE, DOTTED_DATE):
-        m = t.search(pattern)
+    numeric, named = (lambda m: int(m.group("m"))), (lambda m: W.MONTHS[m.group("mon")])
+    with_month = lambda m: _month_ok(t, m, with_day=True)  # noqa: E731
+    for pattern, month_of, accept in ((ISO_DATE, numeric, None), (DOTTED_DATE, numeric, None),
+                                      (DAY_MONTH, named, with_month), (MONTH_DAY, named, with_month)):
+        m = t.search(pattern, accept=accept)
         if m:
             y = m.group("y")
-            year = int(y) + (2000 if y and len(y) == 2 else 0) if y else today.year
+            year = int(y) + (2000 if len(y) == 2 else 0) if y else today.year
             try:
-                d = date(year, int(m.group("m")), int(m.group("d")))
-            except ValueError:
-                continue
-            t.take(m)
-            if not y and d < today:
-                d = d.replace(year=d.year + 1)
-            return d, bool(y)
-    for pattern in (DAY_MONTH, MONTH_DAY):
-        m = t.search(pattern, accept=lambda m: _month_ok(t, m, with_day=True))
-        if m:
-            y = m.group("y")
-            try:
-                d = date(int(y) if y else today.year, W.MONTHS[m.group("mon")], int(m.group("d")))
+                d = date(year, month_of(m), int(m.group("d")))
             except ValueError:
                 continue
             t.take(m)

@@ -18,6 +18,9 @@ from datetime import date, datetime, time, timedelta
 from dateutil.relativedelta import relativedelta
 
 from core.when import words as W
+# dates are written the same in a capture and in a question: one set of patterns
+from core.when.parse import DAY_MONTH, MONTH_DAY
+from core.when.parse import ISO_DATE as ISO
 from core.when.holidays import NAMED, SEASONS, weekend_of
 
 # An event's window: the week around it (3 days before, 4 after), its day, its weekend, the days
@@ -142,10 +145,6 @@ _TO = r"(?:to|until|till|through|thru|-|–|a|ao|as|ate|hasta|al|bis|bis zum|zum
 RANGE = _r(rf"{_B}(?:(?:from|de|desde|von|du|between|entre)\s+)?(?:(?:o|a|el|la|am|le)\s+)?(?P<a>{_WD})(?:-feira)?"
            rf"\s*{_TO}\s+(?:(?:o|a|el|la|am|le)\s+)?(?P<b>{_WD})(?:-feira)?{_E}")
 MONTH_RANGE = _r(rf"{_B}(?:(?:from|de|desde|von|du|between|entre)\s+)?(?P<a>{_MONTH})\s*{_TO}\s+(?P<b>{_MONTH})(?:\s+(?:de\s+)?(?P<y>\d{{4}}))?{_E}")
-DAY_MONTH = _r(rf"{_B}(?:(?:on|the|el|le|am|o|no|dia)\s+)*(?P<d>\d{{1,2}})(?:st|nd|rd|th|º|er|\.)?\s*"
-               rf"(?:de\s+|of\s+)?(?P<mon>{_MONTH})\.?(?:,?\s*(?:de\s+)?(?P<y>\d{{4}}))?{_E}")
-MONTH_DAY = _r(rf"{_B}(?:on\s+)?(?P<mon>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])(?:,?\s*(?P<y>\d{{4}}))?{_E}")
-ISO = _r(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
 MONTH = _r(rf"{_B}(?:(?P<pre>{_NEXT}|{_LAST}|{_THIS}|in|em|en|im|during|durante|since|of|de|do|back in|"
            rf"early|late|mid|over|throughout)\s+)?(?P<mon>{_MONTH})\.?(?:\s+(?P<post>{_NEXTP}|{_LASTP}|(?:de\s+)?\d{{4}}))?{_E}")
 HOLIDAY = _r(rf"{_B}(?:(?P<q1>{_NEXT}|{_LAST}|{_THIS}|last year's|this year's|next year's)\s+)?(?:{_ART}\s+)?"

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -25,30 +24,15 @@ from pathlib import Path
 import psutil
 
 from core import instance
+from tests.bench.xserver import window_viewable, xvfb
 from tests.conftest import ROOT
 
 SETTLE_S = 20  # after the memory is open: the index warms, the vectors of the demo are computed
 
 
-def xvfb() -> tuple[subprocess.Popen, str]:
-    read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24",
-                             "-nolisten", "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as f:
-        return proc, ":" + f.readline().strip()
-
-
 def mapped(display: str) -> bool:
     """The main window (WM_CLASS "Neurons") is viewable."""
-    env = {**os.environ, "DISPLAY": display}
-    tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
-    for wid in re.findall(r'^\s*(0x[0-9a-f]+) "Neurons": \("[^"]*" "Neurons"\)', tree, re.M):
-        info = subprocess.run(["xwininfo", "-id", wid], env=env, capture_output=True, text=True).stdout
-        if "IsViewable" in info:
-            return True
-    return False
+    return window_viewable(display, r'"Neurons": \("[^"]*" "Neurons"\)')
 
 
 def status(data: Path) -> dict:
