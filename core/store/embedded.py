@@ -81,7 +81,9 @@ def node_executable() -> str:
 
 def _node_major(exe: str) -> int:
     try:
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10).stdout
+        # with the engine's environment: a NODE_OPTIONS Node refuses must not hide a good Node
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10,
+                             env=engine_env(exe)).stdout
         return int(out.strip().lstrip("v").split(".")[0])
     except (OSError, ValueError, subprocess.SubprocessError):
         return 0

@@ -180,7 +180,8 @@ store.close()
 print(before == after, flush=True)
 """
     # a PATH holding only Node's folder and the system's, and an option Node refuses: the engine is
-    # started by its path, with an environment of its own
+    # found and started by its path, with an environment of its own (a version probe that
+    # inherited NODE_OPTIONS once took the system's Node for missing)
     from core.store.embedded import node_executable  # noqa: PLC0415
 
     path = f"{Path(node_executable()).parent}:/usr/bin:/bin"
