@@ -13,7 +13,7 @@ import contextlib
 import logging
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -64,7 +64,7 @@ class Reader(Protocol):
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]: ...
     def question_terms(self, text: str, filler: str) -> list[str]: ...
     def change_stamp(self) -> int: ...
-    def index_rows(self, since: int | None) -> tuple[list[dict[str, Any]], int | None]: ...
+    def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
     def hops(self, seeds: Sequence[uuid.UUID], pool: Sequence[uuid.UUID],
              want: Sequence[uuid.UUID], relations: Sequence[Relation]
              ) -> tuple[list[Hop], dict[uuid.UUID, Neuron]]: ...
@@ -141,9 +141,13 @@ class StoreReader:
         with self._cursor() as cur:
             return recall_sql.change_stamp(cur)
 
-    def index_rows(self, since: int | None) -> tuple[list[dict[str, Any]], int | None]:
+    def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]:
+        """The rows come page by page inside a session (read them in it); outside, all at once."""
         with self._cursor() as cur:
-            return recall_sql.index_rows(cur, self.identity, since)
+            rows, top = recall_sql.index_rows(cur, self.identity, since)
+            if getattr(self._local, "cur", None) is None:
+                rows = list(rows)
+            return rows, top
 
     def hops(self, seeds, pool, want, relations) -> tuple[list[Hop], dict[uuid.UUID, Neuron]]:
         with self._cursor() as cur:

@@ -9,7 +9,7 @@ Round trips matter (the embedded engine serialises everything on one backend): a
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from psycopg import Cursor, sql
@@ -155,10 +155,12 @@ def change_stamp(cur: Cursor) -> int:
     return int(row["last_value"]) if row["is_called"] else 0
 
 
-def index_rows(cur: Cursor, ident: Identity, since: int | None) -> tuple[list[dict[str, Any]], int | None]:
+def index_rows(cur: Cursor, ident: Identity, since: int | None
+               ) -> tuple[Iterator[dict[str, Any]], int | None]:
     """What the recall index keeps of each neuron: all of the identity's (`since` None: with the
     highest change number of the table), or every neuron changed after `since` -- the identity's
-    in full, others' as ids only (`mine` false: a claimed or trashed row leaves the index)."""
+    in full, others' as ids only (`mine` false: a claimed or trashed row leaves the index). The
+    rows come as the cursor reads them: consume them before its transaction ends."""
     mine = sql.SQL("({owner} IS NOT DISTINCT FROM %(owner)s)").format(owner=owner(ident))
     cols = sql.SQL(
         "id, {mine} AS mine, kind, state, created_at, change_seq,"
@@ -174,25 +176,29 @@ def index_rows(cur: Cursor, ident: Identity, since: int | None) -> tuple[list[di
         " CASE WHEN {mine} AND embedding IS NOT NULL THEN vector_send(embedding) END AS vec"
     ).format(mine=mine)
     params = {"owner": ident.value, "since": since}
-    if since is None:
-        cur.execute("SELECT coalesce(max(change_seq), 0) AS top FROM neurons")
-        top = int(cur.fetchone()["top"])
-        # In pages along the primary key: one answer of 10k rows (~20 MB with the vectors) would
-        # stay in PGlite's WASM heap and Node's malloc for good (+65 MB of engine).
-        rows: list[dict[str, Any]] = []
+    if since is not None:
+        cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE change_seq > %(since)s ORDER BY change_seq")
+                    .format(cols=cols), params)
+        return iter(cur.fetchall()), None
+    cur.execute("SELECT coalesce(max(change_seq), 0) AS top FROM neurons")
+    top = int(cur.fetchone()["top"])
+
+    def pages() -> Iterator[dict[str, Any]]:
+        # In pages along the primary key, each one used before the next is read: one answer of
+        # 10k rows (~20 MB with the vectors) would stay in PGlite's WASM heap and Node's malloc
+        # for good (+65 MB of engine), and, held whole here, in Python's heap (+18 MB).
         after = uuid.UUID(int=0)
         while True:
             cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %(owner)s"
                                 " AND id > %(after)s ORDER BY id LIMIT %(page)s").format(
                 cols=cols, owner=owner(ident)), {**params, "after": after, "page": INDEX_PAGE_ROWS})
             page = cur.fetchall()
-            rows += page
+            yield from page
             if len(page) < INDEX_PAGE_ROWS:
-                return rows, top
+                return
             after = page[-1]["id"]
-    cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE change_seq > %(since)s ORDER BY change_seq")
-                .format(cols=cols), params)
-    return list(cur.fetchall()), None
+
+    return pages(), top
 
 
 def links_and_rows(
