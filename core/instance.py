@@ -70,10 +70,15 @@ def _log():
 
 # -- where ---------------------------------------------------------------------------------------
 
+# "<dir>/neurons/<20 hex>.sock" within the 107 usable bytes of an AF_UNIX address
+MAX_RUNTIME_DIR = 107 - len("/neurons/") - 20 - len(".sock")
+
+
 def runtime_dir() -> Path:
     """A private directory for sockets: created 0700, and refused unless it is ours."""
     xdg = os.environ.get("XDG_RUNTIME_DIR")
-    if xdg and Path(xdg).is_dir():
+    # a socket's path must fit in sun_path (108 bytes): a very long runtime dir is passed over
+    if xdg and Path(xdg).is_dir() and len(os.fsencode(xdg)) <= MAX_RUNTIME_DIR:
         base = Path(xdg) / "neurons"
     else:
         import tempfile  # noqa: PLC0415 - only without a runtime dir

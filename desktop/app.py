@@ -259,10 +259,31 @@ class App:
         timer.timeout.connect(now_and_then)
         timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
 
+    def reopen(self) -> None:
+        """Let go of the open memory and open it again from the data dir's settings (a profile
+        or the engine changed, desktop/profile.py); what the app opens now is its own."""
+        from core.settings import Settings  # noqa: PLC0415
+
+        old, owned = self.memory, self.owns_memory
+        self.scheduler.stop()
+        self.memory = self.ctx.memory = None
+        self.ready_event.clear()
+        if old is not None and self._listener in old.listeners:
+            old.listeners.remove(self._listener)
+        self.owns_memory = True
+        self.settings = Settings.from_env(data_dir=self.settings.data_dir,
+                                          embed_in_background=self.settings.embed_in_background)
+
+        def let_go() -> None:
+            if old is not None and owned:
+                old.close()
+
+        self.worker.run(let_go, lambda _: self.open(), self._failed, label="reopen")
+
     def _close_memory(self) -> None:
         memory, self.memory = self.memory, None
         if memory is None:
-            return  # let go already (desktop/profile.reopen opens it again)
+            return  # let go already (reopen opens it again)
         self.ctx.memory = None
         self.worker.close()   # every write queued before quitting lands first
         if self._listener in memory.listeners:

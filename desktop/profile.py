@@ -2,7 +2,7 @@
 
 It does what `neurons profile` / `config` / `move-to` do (core/commands/profile.py, the same
 functions), on the app's own open memory, and says what each step will do before it is taken.
-After a change the app opens its memory again from the data dir's settings (`reopen`).
+After a change the app opens its memory again from the data dir's settings (`App.reopen`).
 """
 
 from __future__ import annotations
@@ -33,28 +33,6 @@ def install(app) -> None:
     tools.insertSeparator(window.reindex_action)
     action.triggered.connect(lambda: ProfileDialog(app, window).open())
     window.profile_action = action
-
-
-def reopen(app) -> None:
-    """Let go of the open memory and open it again from the data dir's settings (the identity
-    and the engine may both have changed); what the app opens now is its own."""
-    from core.settings import Settings  # noqa: PLC0415
-
-    old, owned = app.memory, app.owns_memory
-    app.scheduler.stop()
-    app.memory = app.ctx.memory = None
-    app.ready_event.clear()
-    if old is not None and app._listener in old.listeners:
-        old.listeners.remove(app._listener)
-    app.owns_memory = True
-    app.settings = Settings.from_env(data_dir=app.settings.data_dir,
-                                     embed_in_background=app.settings.embed_in_background)
-
-    def let_go() -> None:
-        if old is not None and owned:
-            old.close()
-
-    app.worker.run(let_go, lambda _: app.open(), lambda exc: app._failed(exc), label="reopen")
 
 
 class ProfileDialog(QDialog):
@@ -180,7 +158,7 @@ class ProfileDialog(QDialog):
         """Run `fn(memory)` on the worker; then the app opens its memory again."""
         def done(result) -> None:
             self._say(said(result))
-            reopen(self.app)
+            self.app.reopen()
         self._ask(fn, done)
 
     # -- plumbing ---------------------------------------------------------------------------------

@@ -133,3 +133,20 @@ def test_a_runtime_dir_owned_by_someone_else_is_refused(tmp_path, monkeypatch):
     with pytest.raises(instance.InstanceError, match="not a directory owned"):
         instance.runtime_dir()
     assert instance.request(tmp_path / "d", {"op": "ping"}) is None
+
+
+def test_a_runtime_dir_too_long_for_a_socket_is_passed_over(data_dir, tmp_path, monkeypatch):
+    """AF_UNIX addresses hold 108 bytes: under a very long XDG_RUNTIME_DIR the app still listens
+    (in the temp dir's private folder) and a client finds it there."""
+    deep = tmp_path / ("r" * 40) / ("u" * 40)
+    deep.mkdir(parents=True, mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(deep))
+    with tempfile.TemporaryDirectory(prefix="nt-", dir="/tmp") as short:
+        monkeypatch.setattr(tempfile, "gettempdir", lambda: short)
+        assert len(str(instance.socket_path(data_dir))) < 108
+        lock, server = serve(data_dir, lambda m: {"answered": m["op"]})
+        try:
+            assert instance.request(data_dir, {"op": "x"})["answered"] == "x"
+        finally:
+            server.stop()
+            lock.release()
