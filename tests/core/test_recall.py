@@ -275,3 +275,27 @@ def test_no_time_words():
 def test_warm_builds_the_index_ahead(memory, home):
     assert memory.recall.warm() == memory.count()
     assert ids(memory.ask("QH7T2M", mode="keyword", now=NOW)) == [home["booking"].id]
+
+
+def test_the_first_read_comes_page_by_page(memory, home, monkeypatch):
+    """The index reads the store in pages, each indexed before the next is read; a word posted by
+    several neurons, then edited away from one, is found in exactly the others."""
+    from core.store import recall_sql
+
+    monkeypatch.setattr(recall_sql, "INDEX_PAGE_ROWS", 3)
+    made = [memory.capture(f"quokka sighting number {i}", kind="note", created_at=at(-i)) for i in range(7)]
+    reader = memory.recall.reader
+    with reader.session():
+        rows, top = reader.index_rows(None)
+        assert not isinstance(rows, list)  # a generator over the session's cursor
+        assert len(list(rows)) == memory.count() and top > 0
+    rows, _ = reader.index_rows(None)
+    assert isinstance(rows, list) and len(rows) == memory.count()  # outside a session: read whole
+    memory.recall = type(memory.recall)(reader, memory.recall.embedder)  # a fresh, empty index
+    assert memory.recall.warm() == memory.count()
+    assert set(ids(memory.ask("quokka", mode="keyword", limit=20, now=NOW))) == {n.id for n in made}
+    memory.edit(made[3].id, text="a wallaby, not a quokka at all")
+    memory.edit(made[4].id, text="a wallaby this time")
+    assert set(ids(memory.ask("quokka", mode="keyword", limit=20, now=NOW))) == \
+        {n.id for n in made} - {made[4].id}
+    assert ids(memory.ask("wallaby", mode="keyword", limit=20, now=NOW)) != []
