@@ -135,9 +135,11 @@ class RecallIndex:
                 self.entries.append(None)
             self._grow(slot + 1)
             self.slot_of[nid] = slot
-        else:
-            self._unpost(slot)
         lexemes = tuple(sys.intern(lex) for lex in row["lexemes"] or ())
+        # Only the words that changed move: a filled vector or a new state leaves the postings
+        # alone (taking a slot out of a posting array is a linear scan of it).
+        gone = set(old.lexemes).difference(lexemes) if old is not None else ()
+        added = set(lexemes).difference(old.lexemes) if old is not None else lexemes
         model = row["embedding_model"]
         model = sys.intern(model) if model is not None else None
         created_at = row["created_at"]
@@ -149,7 +151,8 @@ class RecallIndex:
             contact=(row["contact_attrs"] or {}, row["contact_body"] or "") if row["kind"] == "contact" else None,
             lexemes=lexemes, model=model)
         self.entries[slot] = entry
-        for lex in lexemes:  # the row's lexemes are distinct, and its old ones were unposted
+        self._unpost(slot, gone)
+        for lex in added:  # the row's lexemes are distinct
             bucket = self.postings.get(lex)
             if bucket is None:
                 bucket = self.postings[lex] = array("i")
@@ -171,11 +174,8 @@ class RecallIndex:
             self._has_vec[slot] = False
             self._models[slot] = None
 
-    def _unpost(self, slot: int) -> None:
-        old = self.entries[slot]
-        if old is None:
-            return
-        for lex in old.lexemes:
+    def _unpost(self, slot: int, lexemes) -> None:
+        for lex in lexemes:
             bucket = self.postings.get(lex)
             if bucket is not None and slot in bucket:
                 bucket.remove(slot)
@@ -188,7 +188,9 @@ class RecallIndex:
             return
         if self._contact[slot]:
             self.contacts_version += 1
-        self._unpost(slot)
+        old = self.entries[slot]
+        if old is not None:
+            self._unpost(slot, old.lexemes)
         self.entries[slot] = None
         self._live[slot] = False
         self._due[slot] = self._done[slot] = np.inf

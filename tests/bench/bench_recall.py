@@ -144,6 +144,15 @@ def main(argv: list[str] | None = None) -> int:
                                           qs[:50])))
         who = (names * 10)[:50]
         print(report("about", timed(lambda name: me.about(name), who)))
+        # what a refresh costs when every row changed (vectors filled after an import, a claim):
+        # each row put again, in the store's order rather than the index's
+        rows, _ = me.recall.reader.index_rows(None)
+        rng.shuffle(rows)
+        t = time.perf_counter()
+        with me.recall.index.lock:
+            for row in rows:
+                me.recall.index._put(row)
+        print(f"refresh of {len(rows)} changed rows: {time.perf_counter() - t:.2f} s")
     finally:
         memory.close()
         if tmp is not None:

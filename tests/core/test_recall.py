@@ -299,3 +299,26 @@ def test_the_first_read_comes_page_by_page(memory, home, monkeypatch):
     assert set(ids(memory.ask("quokka", mode="keyword", limit=20, now=NOW))) == \
         {n.id for n in made} - {made[4].id}
     assert ids(memory.ask("wallaby", mode="keyword", limit=20, now=NOW)) != []
+
+
+def test_an_index_kept_up_to_date_posts_what_a_fresh_one_does(memory, home):
+    """Edits, vectors filled, states, trash and restore move only the words that changed; the
+    index kept up to date through them posts each word for exactly the neurons a fresh read does."""
+    def postings(index) -> dict[str, set[uuid.UUID]]:
+        return {lex: {index.entries[s].id for s in slots} for lex, slots in index.postings.items()}
+
+    memory.recall.warm()
+    made = [memory.capture(f"otter {i} by the river bank", kind="note", created_at=at(-i)) for i in range(6)]
+    memory.recall.warm()
+    memory.edit(made[0].id, text="a heron by the river")
+    fill(memory)
+    memory.archive(made[1].id)
+    memory.trash(made[2].id)
+    memory.edit(made[3].id, text="otter, heron and kingfisher")
+    memory.restore(made[2].id)
+    memory.recall.warm()
+    fresh = type(memory.recall)(memory.recall.reader, memory.recall.embedder)
+    fresh.warm()
+    assert postings(memory.recall.index) == postings(fresh.index)
+    found = set(ids(memory.ask("otter", mode="keyword", limit=20, now=NOW)))
+    assert {made[i].id for i in (2, 3, 4, 5)} <= found and made[0].id not in found
