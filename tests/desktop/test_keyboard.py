@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 from core import remind
 from core.model import State
 from tests.desktop.conftest import WAIT_MS, settle
-from tests.desktop.test_window import open_detail, wait_rows
+from tests.desktop.test_window import open_detail, type_at_the_end, wait_rows
 
 
 def focused():
@@ -109,10 +109,7 @@ def test_done_and_snooze_shortcuts_work_from_the_items_fields_and_the_list(app, 
 def test_esc_cancels_an_edit_and_edited_means_edited(app, embedded_memory, qtbot):
     note = embedded_memory.capture("garden: plant the tulips", kind="note")
     open_detail(qtbot, app, note)
-    detail = app.window.detail
-    detail.body.setFocus()
-    detail.body.moveCursor(detail.body.textCursor().MoveOperation.End)
-    qtbot.keyClicks(detail.body, "!")
+    detail = type_at_the_end(qtbot, app, "!")
     assert detail.dirty and detail.save_note.text() == "edited"
     qtbot.keyClick(detail.body, Qt.Key.Key_Backspace)           # the typing undone
     assert not detail.dirty and detail.save_note.text() == "" and not detail.save_button.isEnabled()

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from core import remind
 from core.model import State
 from tests.desktop.conftest import WAIT_MS, settle
-from tests.desktop.test_window import open_detail, wait_rows
+from tests.desktop.test_window import open_detail, type_at_the_end, wait_rows
 
 
 def undo_by_click(qtbot, app) -> None:
@@ -57,10 +57,7 @@ def test_each_action_is_undone_on_the_same_row(app, embedded_memory, clock, qtbo
 def test_an_edit_is_undone(app, embedded_memory, qtbot):
     note = embedded_memory.capture("books to read: Middlemarch", kind="note")
     open_detail(qtbot, app, note)
-    detail = app.window.detail
-    detail.body.setFocus()
-    detail.body.moveCursor(detail.body.textCursor().MoveOperation.End)
-    qtbot.keyClicks(detail.body, ", Austerlitz")
+    detail = type_at_the_end(qtbot, app, ", Austerlitz")
     detail.save()
     qtbot.waitUntil(lambda: embedded_memory.get(note.id).body.endswith("Austerlitz"), timeout=WAIT_MS)
     undo_by_click(qtbot, app)

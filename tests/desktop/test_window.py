@@ -22,6 +22,15 @@ def open_detail(qtbot, app, neuron) -> None:
     settle(qtbot, app)
 
 
+def type_at_the_end(qtbot, app, text: str):
+    """Type `text` at the end of the open neuron's body, as a person would; the detail pane."""
+    detail = app.window.detail
+    detail.body.setFocus()
+    detail.body.moveCursor(detail.body.textCursor().MoveOperation.End)
+    qtbot.keyClicks(detail.body, text)
+    return detail
+
+
 def test_empty_states_say_what_to_do(app, qtbot):
     window = app.window
     window.show_section("notes")
@@ -82,10 +91,7 @@ def test_lists_split_reminders_into_overdue_upcoming_done(app, embedded_memory, 
 def test_edit_in_place_saves_to_the_store(app, embedded_memory, qtbot):
     note = embedded_memory.capture("Ideas for the garden", kind="note")
     open_detail(qtbot, app, note)
-    detail = app.window.detail
-    detail.body.setFocus()
-    detail.body.moveCursor(detail.body.textCursor().MoveOperation.End)
-    qtbot.keyClicks(detail.body, ": plant tomatoes")
+    detail = type_at_the_end(qtbot, app, ": plant tomatoes")
     assert detail.save_button.isEnabled()
     qtbot.keyClick(detail.body, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: embedded_memory.get(note.id).body == "Ideas for the garden: plant tomatoes",
