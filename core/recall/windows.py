@@ -14,11 +14,10 @@ A note that only *says* it is about a time in the window ("our road trip last ye
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 import numpy as np
-
-import re
 
 from core.model import State
 from core.when import TimeWindow, find_window, fold, occurrences
