@@ -68,6 +68,7 @@ class App:
         self.reminders_enabled = reminders
         self.tray = None
         self.steps = Steps()
+        self.steps.run("garbage collector", self._start_collector)
         self.steps.run("preferences and look", self._start_look)
         self.steps.run("worker", self._start_worker)
         self.steps.run("tray", lambda: self._start_tray(use_tray))
@@ -80,6 +81,12 @@ class App:
             self._opened(memory)
 
     # -- the steps -------------------------------------------------------------------------------
+
+    def _start_collector(self) -> None:
+        from desktop.collector import GuiCollector  # noqa: PLC0415
+
+        self.collector = GuiCollector()
+        self.steps.register_cleanup("garbage collector", self.collector.stop)
 
     def _start_look(self) -> None:
         from desktop import theme  # noqa: PLC0415
