@@ -134,7 +134,12 @@ def request(data_dir: Path | str, message: dict[str, Any], *,
                 return None  # a socket left by a crashed app: nobody listens
             raise
         sock.settimeout(timeout)
-        sock.sendall(json.dumps({**message, "protocol": PROTOCOL}, ensure_ascii=False).encode() + b"\n")
+        try:
+            sock.sendall(json.dumps({**message, "protocol": PROTOCOL}, ensure_ascii=False).encode() + b"\n")
+        except (BrokenPipeError, ConnectionResetError):
+            # The app went away before it had the whole line (a request ends with its newline):
+            # it did nothing with it, so it is as if no app listened and the caller does it itself.
+            return None
         try:
             line = _read_line(sock)
         except (TimeoutError, OSError) as exc:

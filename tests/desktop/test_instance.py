@@ -150,3 +150,29 @@ def test_a_runtime_dir_too_long_for_a_socket_is_passed_over(data_dir, tmp_path, 
         finally:
             server.stop()
             lock.release()
+
+
+def test_an_app_gone_before_it_read_the_request_is_no_app(data_dir):
+    """An app that dies as a request is being sent (seen in the crash suite as a BrokenPipeError
+    traceback): it never had the whole line, so the request is the caller's to do (None)."""
+    lock = instance.InstanceLock(data_dir)
+    assert lock.try_acquire()
+    path = instance.socket_path(data_dir)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.listen(1)
+
+    def accept_and_die() -> None:  # takes the connection, reads nothing, goes away
+        conn, _ = listener.accept()
+        conn.close()
+
+    dying = threading.Thread(target=accept_and_die)
+    dying.start()
+    try:
+        # larger than the socket's buffers: the send is still going when the app is gone
+        assert instance.request(data_dir, {"op": "capture", "text": "x" * 8_000_000}) is None
+    finally:
+        dying.join()
+        listener.close()
+        path.unlink()
+        lock.release()
