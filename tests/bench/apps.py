@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-READY_TIMEOUT_S = 120
 
 
 def env() -> dict[str, str]:
@@ -25,21 +24,15 @@ def env() -> dict[str, str]:
 def start_app(data_dir: Path, argv: list[str] | None = None) -> tuple[subprocess.Popen, float]:
     """The desktop app on `data_dir` (`argv`: how to run it, default `-m desktop.app`), and the
     seconds until its `status` said ready."""
-    from core import instance
+    from tests.desktop.test_single_instance import wait_ready
 
     t0 = time.monotonic()
     app = subprocess.Popen([sys.executable, *(argv or ["-m", "desktop.app"]), "--data-dir",
                             str(data_dir), "--no-tray"], cwd=ROOT, env=env(),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    while time.monotonic() - t0 < READY_TIMEOUT_S:
-        if app.poll() is not None:
-            raise SystemExit(f"the app exited with {app.returncode}")
-        try:
-            reply = instance.request(data_dir, {"op": "status"}, timeout=10)
-        except instance.InstanceError:
-            reply = None
-        if reply and reply.get("ready"):
-            return app, time.monotonic() - t0
-        time.sleep(0.1)
-    app.terminate()
-    raise SystemExit("the app did not get ready")
+    try:
+        wait_ready(app, data_dir)
+    except AssertionError:
+        app.terminate()
+        raise
+    return app, time.monotonic() - t0
