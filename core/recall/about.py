@@ -213,16 +213,20 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
     return About(name=name, contact=people[0], timeline=timeline, twins=twins)
 
 
-def about_intent(reader: Reader, idx: RecallIndex, question: str, names: NameIndex, limit: int,
-                 orgs: dict[str, int] | None = None) -> list[Result] | None:
-    """If the question only names people ("what do you know about Ana?"), their answer; else None."""
+def only_names(question: str, names: NameIndex) -> list:
+    """The names a question gives when it asks about nothing else; [] when it holds a topic."""
     found = names.find(question)
-    if not found:
-        return None
     rest = question
     for f in sorted(found, key=lambda f: -f.start):
         rest = rest[:f.start] + " " + rest[f.end:]
-    if content_words(ABOUT_IDIOMS.sub(" ", rest)):
+    return found if found and not content_words(ABOUT_IDIOMS.sub(" ", rest)) else []
+
+
+def about_intent(reader: Reader, idx: RecallIndex, question: str, names: NameIndex, limit: int,
+                 orgs: dict[str, int] | None = None) -> list[Result] | None:
+    """If the question only names people ("what do you know about Ana?"), their answer; else None."""
+    found = only_names(question, names)
+    if not found:
         return None
     best = max(f.strength for f in found)
     # every person named without doubt (a full name, an alias, a first name of one contact);

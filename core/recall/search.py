@@ -34,7 +34,7 @@ from core.capture.kinship import relations_of
 from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
 from core.recall import ranking as R
 from core.recall import windows
-from core.recall.about import about_intent
+from core.recall.about import about_intent, only_names
 from core.recall.index import Entry, Link, RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words
 from core.store.reader import Reader
@@ -163,7 +163,9 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
         topic = window.anchor  # "what was going on the week X": X is the topic too
     q = _Question(reader, idx, embedder, mode, topic)
     if full:
-        q.start_embedding()
+        with idx.lock:  # as of the last look: a question about a person needs no vector
+            if window is not None or not only_names(question, idx.names()):
+                q.start_embedding()
     with reader.session():  # one read transaction up to the scoring (the expansion has its own)
         q.read()
         if window is not None and window.anchor:

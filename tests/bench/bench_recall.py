@@ -57,6 +57,12 @@ def build(memory, n: int, seed: int = 7) -> None:
         text = src["text"] if i < len(base) else f"{src['text']} ({i // len(base)})"
         attrs = dict(src.get("attrs") or {})
         kind = Kind(src["kind"])
+        name = attrs.get("name")
+        if kind is Kind.CONTACT and i >= len(base) and isinstance(name, str) and " " in name:
+            # a copy is another person of the same first name ("Meera Shahb"): `about` answers
+            # one person, not the candidates of a name given thirty times
+            other = name + "bcdefghijklmnopqrstuvwxyz"[(i // len(base) - 1) % 25]
+            attrs["name"], text = other, text.replace(name, other)
         if kind is Kind.REMINDER and "due_at" not in attrs:
             attrs["due_at"] = (start + timedelta(days=rng.randint(0, 1400))).isoformat()
         neurons.append(Neuron(id=uuid.uuid4(), kind=kind, body=text, attrs=attrs,
