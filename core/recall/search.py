@@ -166,66 +166,70 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
         with idx.lock:  # as of the last look: a question about a person needs no vector
             if window is not None or not only_names(question, idx.names()):
                 q.start_embedding()
-    with reader.session():  # one read transaction up to the scoring (the expansion has its own)
-        q.read()
-        if window is not None and window.anchor:
-            window = _place(q, window)
-            if window is None:  # no event matches its words: the question is all topic
-                q = _Question(reader, idx, embedder, mode, question)
-                q.read()
-        with idx.lock:
-            names, orgs = idx.names(), idx.org_counts()
-        if full and window is None and _about:
-            head = about_intent(reader, idx, question, names, limit=limit, orgs=orgs) or []
-            if len(head) >= limit:
-                return head
-            if head:  # the person's answer first, then what is most like it (loosely related)
-                return head + _more_like(reader, idx, embedder, head, limit - len(head))
-        people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
-    q.embed()
-    if mode == "vector" and q.topical and q.qvec is None:
-        return []
-    with idx.lock:
-        version = idx.version
-        bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
-        cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
-        cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
-        if full:
-            _mark_exact(idx, cands, q.terms)
-    for c in cands.values():
-        c.in_window = window is not None and windows.holds(c.entry, window)
-        c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
-    if not full:
-        ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
-        neurons = reader.neurons([c.id for c in ranked])
-        return [Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
-                for c in ranked if c.id in neurons]
-
-    if expand:
-        try:
+    started = q
+    try:
+        with reader.session():  # one read transaction up to the scoring (the expansion has its own)
+            q.read()
+            if window is not None and window.anchor:
+                window = _place(q, window)
+                if window is None:  # no event matches its words: the question is all topic
+                    q = _Question(reader, idx, embedder, mode, question)
+                    q.read()
             with idx.lock:
-                _expand(idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window, people)
-        except Exception:  # additive: the base ranking stands, and says so
-            log.warning("one-hop expansion failed; returning the base results", exc_info=True)
-            for c in cands.values():
-                c.hop = c.sitting = 0.0
-                c.hop_from = c.sitting_with = c.replaces = c.superseded_by = None
-    with idx.lock:
-        total = max(int(idx.non_contacts().sum()), 1)
-    share = sum(c.in_window for c in cands.values()) / total
-    ranked, first = _order(cands, window, q, now, share)
-    ranked = _defer_superseded(ranked)[:limit]
-    # the one round trip after the scoring: the answer's rows, and those its reasons name
-    named = [i for c in ranked for i in (c.hop_from, c.sitting_with, c.replaces, c.superseded_by) if i]
-    rows = reader.neurons(list(dict.fromkeys([c.id for c in ranked] + named)))
-    titles = {nid: n.title for nid, n in rows.items()}
-    results = [Result(rows[c.id], c.score, _why(c, titles, window),
-                      {"bm25": c.bm25, "cos": c.cos or 0.0, "base": c.base, "hop": c.hop,
-                       "sitting": c.sitting, "person": c.person, "exact": c.exact},
-                      group="window" if first and c.in_window else None,
-                      window_label=window.label if first and c.in_window else None)
-               for c in ranked if c.id in rows]
-    return _bar(results)
+                names, orgs = idx.names(), idx.org_counts()
+            if full and window is None and _about:
+                head = about_intent(reader, idx, question, names, limit=limit, orgs=orgs) or []
+                if len(head) >= limit:
+                    return head
+                if head:  # the person's answer first, then what is most like it (loosely related)
+                    return head + _more_like(reader, idx, embedder, head, limit - len(head))
+            people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
+        q.embed()
+        if mode == "vector" and q.topical and q.qvec is None:
+            return []
+        with idx.lock:
+            version = idx.version
+            bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
+            cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
+            cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
+            if full:
+                _mark_exact(idx, cands, q.terms)
+        for c in cands.values():
+            c.in_window = window is not None and windows.holds(c.entry, window)
+            c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
+        if not full:
+            ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
+            neurons = reader.neurons([c.id for c in ranked])
+            return [Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
+                    for c in ranked if c.id in neurons]
+
+        if expand:
+            try:
+                with idx.lock:
+                    _expand(idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window, people)
+            except Exception:  # additive: the base ranking stands, and says so
+                log.warning("one-hop expansion failed; returning the base results", exc_info=True)
+                for c in cands.values():
+                    c.hop = c.sitting = 0.0
+                    c.hop_from = c.sitting_with = c.replaces = c.superseded_by = None
+        with idx.lock:
+            total = max(int(idx.non_contacts().sum()), 1)
+        share = sum(c.in_window for c in cands.values()) / total
+        ranked, first = _order(cands, window, q, now, share)
+        ranked = _defer_superseded(ranked)[:limit]
+        # the one round trip after the scoring: the answer's rows, and those its reasons name
+        named = [i for c in ranked for i in (c.hop_from, c.sitting_with, c.replaces, c.superseded_by) if i]
+        rows = reader.neurons(list(dict.fromkeys([c.id for c in ranked] + named)))
+        titles = {nid: n.title for nid, n in rows.items()}
+        results = [Result(rows[c.id], c.score, _why(c, titles, window),
+                          {"bm25": c.bm25, "cos": c.cos or 0.0, "base": c.base, "hop": c.hop,
+                           "sitting": c.sitting, "person": c.person, "exact": c.exact},
+                          group="window" if first and c.in_window else None,
+                          window_label=window.label if first and c.in_window else None)
+                   for c in ranked if c.id in rows]
+        return _bar(results)
+    finally:  # a vector thrown away still finishes before the answer returns
+        started.settle()
 
 
 class _Question:
@@ -255,6 +259,10 @@ class _Question:
         if self.mode != "keyword" and self.topical and self._pending is None:
             self._pending = _Background(embed_question, self.embedder, self.topic)
 
+    def settle(self) -> None:
+        if self._pending is not None:
+            self._pending.wait()
+
     def embed(self) -> None:
         if self.mode != "keyword" and self.topical and self.qvec is None:
             pending, self._pending = self._pending, None
@@ -277,6 +285,9 @@ class _Background:
             self._error = e
         finally:
             self._done.set()
+
+    def wait(self) -> None:
+        self._done.wait()
 
     def result(self):
         self._done.wait()
