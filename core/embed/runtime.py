@@ -19,6 +19,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from core.embed.mapped import map_table
 from core.model import NeuronsError
 
 log = logging.getLogger(__name__)
@@ -210,13 +211,15 @@ class Embedder:
     """A loaded model: `embed(texts)` -> (n, 384) float32, L2-normalised. Thread-safe."""
 
     def __init__(self, *, model_dir: Path, manifest: dict[str, Any], variant: str, session: Any,
-                 tokenizer: Any, threads: int):
+                 tokenizer: Any, threads: int, table: Any = None):
         self.model_dir = model_dir
         self.manifest = manifest
         self.variant = variant
         self.threads = threads
         self.max_seq_length = int(manifest["max_seq_length"])
         self._session = session
+        # the mapped token table and the OrtValue over it: the session reads them while it lives
+        self._table = table
         self._tokenizer = tokenizer
         self._onnx = manifest["variants"][variant]
         self._input_names = {i.name for i in session.get_inputs()}
@@ -275,6 +278,12 @@ class Embedder:
         # No arena: it keeps the largest batch's activations (~130 MB for 8 x 256 tokens) for the
         # life of the process; freed, they go back to the system (core/resident.py).
         opts.enable_cpu_mem_arena = False
+        # The token table stays in a mapping of the file (core/embed/mapped.py): ~45 MB less.
+        table = map_table(model_dir / rel)
+        if table is not None:
+            value = ort.OrtValue.ortvalue_from_numpy(table.array)
+            opts.add_initializer(table.name, value)
+            table = (table, value)
         try:
             session = ort.InferenceSession(str(model_dir / rel), sess_options=opts,
                                            providers=["CPUExecutionProvider"])
@@ -284,7 +293,7 @@ class Embedder:
         if not {"input_ids", "attention_mask"} <= names:
             raise ModelUnavailable(f"the embedding model {model_dir / rel} has unexpected inputs {sorted(names)}")
         return cls(model_dir=model_dir, manifest=manifest, variant=variant, session=session,
-                   tokenizer=tokenizer, threads=threads)
+                   tokenizer=tokenizer, threads=threads, table=table)
 
     @property
     def name(self) -> str:
@@ -346,6 +355,8 @@ class Embedder:
             pooled = summed / counts
             norms = np.linalg.norm(pooled, axis=1, keepdims=True)
             out[b.indices] = pooled / np.clip(norms, 1e-12, None)
+        if self._table is not None and len(texts) > 1:
+            self._table[0].shed()  # a batch touched many rows of the token table: let them go
         return out
 
     def embed_one(self, text: str) -> np.ndarray:
