@@ -2,8 +2,8 @@
 
 MiniLM's token table (30522 x 384 float32, ~45 MB) is half the model, and a question reads a dozen
 of its rows. Handed to onnxruntime as an initializer that lives in a mapping of the model file, it
-is no longer copied into the session's memory: only the pages of the rows used become resident,
-and `MappedTable.shed()` gives those back after a big batch. The numbers are the file's own bytes,
+is no longer copied into the session's memory: only the pages of the rows read become resident,
+and `MappedTable.shed()` gives those back after each call. The numbers are the file's own bytes,
 so the vectors are bit for bit the same as with the table inside the session.
 
 The table is found by walking the ONNX protobuf (ModelProto.graph -> GraphProto.initializer ->
