@@ -119,13 +119,15 @@ def map_table(path: Path, name: str = WORD_EMBEDDINGS) -> MappedTable | None:
         return None
     try:
         found = find_raw(mapping, name)
-    except (IndexError, ValueError):  # not a protobuf we can walk
+        if found is not None:
+            dims, offset, _ = found
+            array = np.frombuffer(mapping, dtype="<f4", count=int(np.prod(dims)),
+                                  offset=offset).reshape(dims)
+    except (IndexError, ValueError):  # not a protobuf we can walk, or a tensor past its end
         found = None
     if found is None:
         mapping.close()
         return None
-    dims, offset, _ = found
     if hasattr(mmap, "MADV_RANDOM"):
         mapping.madvise(mmap.MADV_RANDOM)  # a row is read, not its neighbours
-    array = np.frombuffer(mapping, dtype="<f4", count=int(np.prod(dims)), offset=offset).reshape(dims)
     return MappedTable(name, array, mapping)

@@ -288,6 +288,9 @@ def test_token_table_not_found_means_the_whole_model(tmp_path, model_dir):
     junk.write_bytes(b"\x08\x07" + os.urandom(300))
     assert map_table(junk) is None
     assert map_table(tmp_path / "missing.onnx") is None
+    cut = tmp_path / "cut.onnx"  # the table's bytes run past the end of the file
+    cut.write_bytes((model_dir / "model.onnx").read_bytes()[:20_000_000])
+    assert map_table(cut) is None
     assert map_table(model_dir / "model_int8.onnx", "no such tensor") is None
     # the int8 model keeps its quantised table inside the session: nothing to map, same API
     int8 = Embedder.load(model_dir, variant="int8")
