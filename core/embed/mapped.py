@@ -13,8 +13,8 @@ TensorProto name/dims/data_type/raw_data): no `onnx` package at run time.
 from __future__ import annotations
 
 import mmap
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -95,18 +95,35 @@ def find_raw(buf, name: str) -> tuple[tuple[int, ...], int, int] | None:
     return None
 
 
-@dataclass
 class MappedTable:
-    """An initializer of the model file, mapped: `array` stays valid while this object lives."""
+    """An initializer of the model file, mapped read-only, with what onnxruntime reads of it.
 
-    name: str
-    array: np.ndarray
-    _map: mmap.mmap
+    It owns, in this order of need: the mapping, the numpy array over it, and (once the caller
+    sets `value`) the OrtValue handed to the session. The session reads the array's bytes without
+    holding any of them, so its owner (runtime.Embedder) frees the session first and then calls
+    `close()`; nothing here is left to the garbage collector (no `__del__`, no cycles)."""
+
+    def __init__(self, name: str, array: np.ndarray, mapping: mmap.mmap):
+        self.name = name
+        self.array: np.ndarray | None = array
+        self.value: Any = None  # the OrtValue over `array`, set by whoever makes one
+        self._map = mapping
 
     def shed(self) -> None:
         """Drop the table's resident pages (they come back from the page cache when read)."""
-        if hasattr(mmap, "MADV_DONTNEED"):
+        if hasattr(mmap, "MADV_DONTNEED") and not self._map.closed:
             self._map.madvise(mmap.MADV_DONTNEED)
+
+    def close(self) -> None:
+        """Let go of the OrtValue and the array, then unmap; only once no session reads them.
+        A view someone else still holds keeps the mapping (mmap refuses to close under it) until
+        that view goes: never an unmapped array."""
+        self.value = None
+        self.array = None
+        try:
+            self._map.close()
+        except BufferError:
+            pass  # exported to a view still alive; the mapping goes with its last view
 
 
 def map_table(path: Path, name: str = WORD_EMBEDDINGS) -> MappedTable | None:

@@ -274,11 +274,15 @@ def test_token_table_is_mapped_and_vectors_are_the_same(embedder, model_dir):
                                  providers=["CPUExecutionProvider"])
     plain = Embedder(model_dir=model_dir, manifest=embedder.manifest, variant="fp32", session=whole,
                      tokenizer=embedder._tokenizer, threads=1)
+    del whole  # the embedder's to close
     assert np.array_equal(mapped, plain.embed(texts))
+    plain.close()
     # a row of the table is the file's bytes, where the protobuf keeps them
     row = table.array[2023].copy()
     table.shed()
     assert np.array_equal(table.array[2023], row)
+    table.close()
+    assert table.array is None and table._map.closed
 
 
 def test_token_table_not_found_means_the_whole_model(tmp_path, model_dir):
@@ -295,6 +299,9 @@ def test_token_table_not_found_means_the_whole_model(tmp_path, model_dir):
     # the int8 model keeps its quantised table inside the session: nothing to map, same API
     int8 = Embedder.load(model_dir, variant="int8")
     assert int8._table is None and int8.embed_one("hello").shape == (DIM,)
+    int8.close()
+    with pytest.raises(ModelUnavailable, match="was closed"):
+        int8.embed_one("hello")
 
 
 # -- no torch in the lean runtime --------------------------------------------------------------------
