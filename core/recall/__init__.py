@@ -31,7 +31,7 @@ class Recall:
                            now=now, fusion=fusion, expand=expand)
 
     def about(self, name: str, limit: int = 50) -> About:
-        return _about.about(self.reader, name, limit)
+        return _about.about(self.reader, self.index, name, limit)
 
     def names(self):
         """The identity's contacts as a NameIndex, current (one cheap read: the change stamp; the

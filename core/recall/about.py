@@ -14,8 +14,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.capture.names import NameIndex, contact_names, org_counts
-from core.model import EXPANDING_RELATIONS, Kind, Neuron, Relation
+from core.capture.names import NameIndex, contact_names
+from core.model import EXPANDING_RELATIONS, Neuron, Relation
+from core.recall.index import Entry, Link, RecallIndex
 from core.recall.result import Result, content_words
 from core.store.reader import Reader
 
@@ -78,19 +79,21 @@ class About:
         return "\n".join(out)
 
 
-def _names_of(n: Neuron) -> list[str]:
-    name, aliases = contact_names(n.attrs, n.body)
+def _names_of(entry: Entry) -> list[str]:
+    attrs, body = entry.contact or ({}, "")
+    name, aliases = contact_names(attrs, body)
     return [name, *aliases]
 
 
-def resolve(reader: Reader, name: str) -> tuple[list[Neuron], bool]:
+def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[Neuron], bool]:
     """(contacts, ambiguous): the contacts `name` designates, best first."""
-    contacts = {c.id: c for c in reader.contacts()}
-    index = NameIndex((c.id, c.attrs, c.body) for c in contacts.values())
-    found = index.find(name)
+    with idx.lock:
+        found = idx.names().find(name)
     if found:
         best = max(f.strength for f in found)
-        top = [contacts[f.contact_id] for f in found if f.strength == best]
+        ids = list(dict.fromkeys(f.contact_id for f in found if f.strength == best))
+        rows = reader.neurons(ids)
+        top = [rows[i] for i in ids if i in rows]
         return top, len(top) > 1
     similar = reader.contacts_like(name, RESOLVE_MIN_SIMILARITY)
     if not similar:
@@ -100,103 +103,117 @@ def resolve(reader: Reader, name: str) -> tuple[list[Neuron], bool]:
     return close, len(close) > 1
 
 
-def _gather(reader: Reader, people: list[Neuron], limit: int,
+def _gather(reader: Reader, idx: RecallIndex, people: list[uuid.UUID], limit: int,
             orgs: dict[str, int] | None = None) -> tuple[list[Result], list[Neuron]]:
     """Everything about `people` (one person, twins, or several asked together), best tier
     first -- for several, what is about all of them right after their cards; within a tier, what
-    is about them alone before what names others too, then newest first."""
-    entries: dict[uuid.UUID, tuple[int, Neuron, str]] = {}
+    is about them alone before what names others too, then newest first. Links and names are
+    followed in the index; only the rows of the answer are read."""
+    found: dict[uuid.UUID, tuple[int, str, uuid.UUID | None]] = {}  # id -> (tier, how, from)
 
-    def put(n: Neuron, tier: int, why: str) -> None:
-        old = entries.get(n.id)
+    def put(nid: uuid.UUID, tier: int, how: str, seed: uuid.UUID | None = None) -> None:
+        old = found.get(nid)
         if old is None or tier > old[0]:
-            entries[n.id] = (tier, n, why)
+            found[nid] = (tier, how, seed)
+
+    def linked(ids: list[uuid.UUID], relations=None) -> list[Link]:
+        return [link for link in idx.links(ids, relations) if idx.live(link.other) is not None]
 
     for p in people:
         put(p, TIER_CONTACT, "the contact")
-    ids = [p.id for p in people]
-    twins: list[Neuron] = []
-    with reader.session():
-        first = reader.links(ids)
-        twin_ids = [link.neuron.id for link in first
-                    if link.edge.relation is Relation.SAME_PERSON and link.neuron.id not in ids]
-        second = reader.links(twin_ids) if twin_ids else []
+    with idx.lock:
+        first = linked(people)
+        twins = list(dict.fromkeys(link.other for link in first
+                                   if link.relation == Relation.SAME_PERSON and link.other not in people))
+        second = linked(twins) if twins else []
         for link in first:
-            if link.neuron.id in twin_ids:
-                twins.append(link.neuron)
-                put(link.neuron, TIER_TWIN, f"same person as {entries[link.seed][1].title}")
+            if link.other in twins:
+                put(link.other, TIER_TWIN, "same person as", link.seed)
         for link in first + second:
-            n = link.neuron
-            if n.id in entries and entries[n.id][0] >= TIER_TWIN:
+            old = found.get(link.other)
+            if old is not None and old[0] >= TIER_TWIN:
                 continue
-            seed = entries[link.seed][1] if link.seed in entries else None
-            tier = TIER_LINKED_CONTACT if n.kind is Kind.CONTACT else TIER_LINKED
-            put(n, tier, f"linked to {seed.title}" if seed else "linked")
-        phrases = sorted({ph for p in [*people, *twins] if p.kind is Kind.CONTACT
-                          for ph in _names_of(p) if len(ph) >= 2})
-        for n in reader.naming(phrases, exclude=list(entries), limit=200):
-            put(n, TIER_NAMED, "mentions them")
+            contact = idx.live(link.other).kind == "contact"
+            put(link.other, TIER_LINKED_CONTACT if contact else TIER_LINKED, "linked to",
+                link.seed if link.seed in found else None)
+        cards = [e for e in (idx.live(i) for i in [*people, *twins]) if e is not None and e.contact]
+        phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2})
         # an organisation only one contact belongs to names that contact too
-        own_orgs = sorted({str(p.attrs.get("org")).strip() for p in [*people, *twins]
-                           if p.attrs.get("org") and (orgs or {}).get(str(p.attrs["org"]).strip().lower()) == 1})
+        own_orgs = sorted({str(e.contact[0]["org"]).strip() for e in cards if e.contact[0].get("org")
+                           and (orgs or {}).get(str(e.contact[0]["org"]).strip().lower()) == 1})
+    lexemes = reader.phrase_lexemes(phrases + own_orgs)
+    with idx.lock:
+        for e in idx.holding([ls for ph in phrases for ls in lexemes.get(ph, ())], found):
+            put(e.id, TIER_NAMED, "mentions them")
         if own_orgs:
-            for n in reader.naming(own_orgs, exclude=list(entries), limit=200):
-                put(n, TIER_ORG, f"mentions {own_orgs[0]}")
-        around = [i for i, (t, _, _) in entries.items()
-                  if t in (TIER_LINKED, TIER_NAMED, TIER_ORG, TIER_TWIN)]
-        hops = reader.links(around, relations=ABOUT_HOP_RELATIONS)
-    counts: dict[uuid.UUID, int] = {}
-    others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
-    selves = set(ids) | {t.id for t in twins}
-    for link in hops:
-        n = link.neuron
-        if n.kind is Kind.CONTACT and n.id not in selves:
-            others.setdefault(link.seed, set()).add(n.id)
-        if n.id in entries or n.kind is Kind.CONTACT:
-            continue  # other people named beside them are not facts about them
-        counts[n.id] = counts.get(n.id, 0) + 1
-        seed = entries.get(link.seed)
-        put(n, TIER_HOP, f"linked from {seed[1].title}" if seed else "linked")
-    # several people asked about together ("what did Nuno do for Mãe?"): what is about all of
-    # them first, after their cards
-    shared: dict[uuid.UUID, set[uuid.UUID]] = {}
-    if len(people) > 1:
-        for link in first:
-            if link.seed in ids:
-                shared.setdefault(link.neuron.id, set()).add(link.seed)
-        for p in people:
-            words = [w.lower() for w in _names_of(p) if len(w) >= 2]
-            for _, n, _ in entries.values():
-                if any(w in n.body.lower() for w in words):
-                    shared.setdefault(n.id, set()).add(p.id)
-    ranked = sorted(entries.values(), key=lambda e: (
-        -(e[0] if e[0] >= TIER_TWIN else 0), -len(shared.get(e[1].id, ())), -e[0],
-        len(others.get(e[1].id, ())), -counts.get(e[1].id, 0),
-        -(e[1].created_at.timestamp() if e[1].created_at else 0.0)))
-    results = [Result(n, float(tier) + (counts.get(n.id, 0) * 0.01), why) for tier, n, why in ranked]
-    return results[:limit], twins
+            for e in idx.holding([ls for o in own_orgs for ls in lexemes.get(o, ())], found):
+                put(e.id, TIER_ORG, f"mentions {own_orgs[0]}")
+        around = [i for i, (t, _, _) in found.items() if t in (TIER_LINKED, TIER_NAMED, TIER_ORG, TIER_TWIN)]
+        hops = linked(around, ABOUT_HOP_RELATIONS)
+        counts: dict[uuid.UUID, int] = {}
+        others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
+        selves = set(people) | set(twins)
+        for link in hops:
+            contact = idx.live(link.other).kind == "contact"
+            if contact and link.other not in selves:
+                others.setdefault(link.seed, set()).add(link.other)
+            if link.other in found or contact:
+                continue  # other people named beside them are not facts about them
+            counts[link.other] = counts.get(link.other, 0) + 1
+            put(link.other, TIER_HOP, "linked from", link.seed if link.seed in found else None)
+        # several people asked about together ("what did Nuno do for Mãe?"): what is about all
+        # of them first, after their cards
+        shared: dict[uuid.UUID, set[uuid.UUID]] = {}
+        if len(people) > 1:
+            for link in first:
+                shared.setdefault(link.other, set()).add(link.seed)
+            for p in people:
+                entry = idx.live(p)
+                names = [ls for ph in (_names_of(entry) if entry else []) if len(ph) >= 2
+                         for ls in lexemes.get(ph, ())]
+                naming = idx.slots_holding(names)
+                for nid in found:
+                    if idx.slot_of.get(nid) in naming:
+                        shared.setdefault(nid, set()).add(p)
+        created = {nid: e.created for nid in found if (e := idx.live(nid)) is not None}
+    ranked = sorted((nid for nid in found if nid in created), key=lambda nid: (
+        -(found[nid][0] if found[nid][0] >= TIER_TWIN else 0), -len(shared.get(nid, ())),
+        -found[nid][0], len(others.get(nid, ())), -counts.get(nid, 0), -created[nid]))[:limit]
+    rows = reader.neurons(list(dict.fromkeys(
+        [*ranked, *(found[nid][2] for nid in ranked if found[nid][2]), *twins])))
+    results = []
+    for nid in ranked:
+        if nid not in rows:
+            continue
+        tier, how, seed = found[nid]
+        why = f"{how} {rows[seed].title}" if seed in rows else ("linked" if seed or how.startswith("linked") else how)
+        results.append(Result(rows[nid], float(tier) + counts.get(nid, 0) * 0.01, why))
+    return results, [rows[t] for t in twins if t in rows]
 
 
-def about(reader: Reader, name: str, limit: int = 50) -> About:
-    people, ambiguous = resolve(reader, name)
-    if not people:
-        return About(name=name, contact=None)
-    if ambiguous:
-        # twins are one person, not an ambiguity
-        first = people[0]
-        links = reader.links([first.id], relations=[Relation.SAME_PERSON])
-        same = {link.neuron.id for link in links} | {first.id}
-        if not all(p.id in same for p in people):
-            return About(name=name, contact=None, candidates=people)
-        people = [first]
-    orgs = org_counts(c.attrs for c in reader.contacts())
-    results, twins = _gather(reader, people[:1], limit, orgs)
+def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About:
+    with reader.session():
+        idx.refresh(reader, reader.change_stamp())
+        people, ambiguous = resolve(reader, idx, name)
+        if not people:
+            return About(name=name, contact=None)
+        if ambiguous:
+            # twins are one person, not an ambiguity
+            first = people[0]
+            with idx.lock:
+                same = {link.other for link in idx.links([first.id], [Relation.SAME_PERSON])}
+            if not all(p.id in same | {first.id} for p in people):
+                return About(name=name, contact=None, candidates=people)
+            people = [first]
+        with idx.lock:
+            orgs = idx.org_counts()
+        results, twins = _gather(reader, idx, [people[0].id], limit, orgs)
     timeline = sorted(results, key=lambda r: r.neuron.created_at.timestamp()
                       if r.neuron.created_at else 0.0, reverse=True)
     return About(name=name, contact=people[0], timeline=timeline, twins=twins)
 
 
-def about_intent(reader: Reader, question: str, names: NameIndex, limit: int,
+def about_intent(reader: Reader, idx: RecallIndex, question: str, names: NameIndex, limit: int,
                  orgs: dict[str, int] | None = None) -> list[Result] | None:
     """If the question only names people ("what do you know about Ana?"), their answer; else None."""
     found = names.find(question)
@@ -211,10 +228,10 @@ def about_intent(reader: Reader, question: str, names: NameIndex, limit: int,
     # every person named without doubt (a full name, an alias, a first name of one contact);
     # only weaker evidence (a typo, a shared first name) when there is nothing better
     floor = min(best, 2)
-    ids = list(dict.fromkeys(f.contact_id for f in found if f.strength >= floor))
-    contacts = reader.neurons(ids)
-    people = [contacts[i] for i in ids if i in contacts]
+    with idx.lock:
+        people = [i for i in dict.fromkeys(f.contact_id for f in found if f.strength >= floor)
+                  if idx.live(i) is not None]
     if not people:
         return None
-    results, _ = _gather(reader, people, limit, orgs)
+    results, _ = _gather(reader, idx, people, limit, orgs)
     return results

@@ -4,7 +4,9 @@ Why in process: the embedded engine (Postgres in WebAssembly) takes ~60 ms for B
 an exact cosine scan over 10k neurons; the same work here in numpy takes a few milliseconds. The
 store stays the truth: every insert or update of a neuron takes a new `change_seq` (migration
 003), and before each question the index reads what changed since it last looked -- usually
-nothing, one cheap statement. Trashed neurons leave the index.
+nothing, one cheap statement. Trashed neurons leave the index. The open edges are kept too (they
+take numbers from the same sequence, migration 005): one hop, and everything linked to a person,
+are followed here, and only the rows of the final answer are read.
 """
 
 from __future__ import annotations
@@ -47,6 +49,18 @@ class Entry:
     model: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class Link:
+    """An open edge seen from `seed` (one of the asked ids); `other` is its other end."""
+
+    seed: uuid.UUID
+    other: uuid.UUID
+    from_id: uuid.UUID
+    to_id: uuid.UUID
+    relation: str
+    weight: float
+
+
 class RecallIndex:
     def __init__(self, identity):
         self.identity = identity
@@ -80,6 +94,10 @@ class RecallIndex:
         self._mask = np.zeros(0, dtype=bool)
         self._mask_key: tuple | None = None
         self._pos: dict[int, int] = {}
+        # the identity's open edges, id -> (from, to, relation, weight), and the edges touching
+        # each neuron id (an end may be trashed or not ours: what reads them skips such ends)
+        self._edges: dict[uuid.UUID, tuple[uuid.UUID, uuid.UUID, str, float]] = {}
+        self._touching: dict[uuid.UUID, list[uuid.UUID]] = {}
 
     # -- keeping up with the store -------------------------------------------------------------
 
@@ -99,6 +117,14 @@ class RecallIndex:
                 else:
                     self._drop(row["id"])
                 seen, changed = max(seen, row["change_seq"] or 0), True
+            edges, top = reader.index_edges(since)
+            seen = max(seen, top or 0)
+            for edge in edges:
+                if edge["keep"]:
+                    self._put_edge(edge)
+                else:
+                    self._drop_edge(edge["id"])
+                seen = max(seen, edge["change_seq"] or 0)
             self.seen_seq = seen
             if changed:
                 self.version += 1
@@ -200,6 +226,62 @@ class RecallIndex:
         self._has_vec[slot] = False
         self._models[slot] = None
         self.free.append(slot)
+
+    def _put_edge(self, row: dict[str, Any]) -> None:
+        eid = row["id"]
+        if eid in self._edges:
+            self._drop_edge(eid)
+        ends = (row["from_node_id"], row["to_node_id"])
+        self._edges[eid] = (*ends, sys.intern(row["relation_type"]), float(row["weight"]))
+        for end in ends:
+            self._touching.setdefault(end, []).append(eid)
+
+    def _drop_edge(self, eid: uuid.UUID) -> None:
+        edge = self._edges.pop(eid, None)
+        if edge is None:
+            return
+        for end in edge[:2]:
+            ids = self._touching.get(end)
+            if ids is not None:
+                ids.remove(eid)
+                if not ids:
+                    del self._touching[end]
+
+    def links(self, ids, relations=None) -> list[Link]:
+        """The open edges touching `ids` (either end), of `relations` (any when None), seen from
+        each id, whatever the other end is (see `live`)."""
+        wanted = None if relations is None else {getattr(r, "value", r) for r in relations}
+        out = []
+        for seed in ids:
+            for eid in self._touching.get(seed, ()):
+                a, b, relation, weight = self._edges[eid]
+                if wanted is None or relation in wanted:
+                    out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
+        return out
+
+    def live(self, nid: uuid.UUID) -> Entry | None:
+        """The entry of a neuron of the identity that is not trashed; None for any other id."""
+        slot = self.slot_of.get(nid)
+        return self.entries[slot] if slot is not None else None
+
+    def holding(self, lexeme_sets, exclude=(), limit: int = 200) -> list[Entry]:
+        """The entries holding every lexeme of any of `lexeme_sets` (a name as words: a phrase
+        without its word order), not in `exclude`, newest first."""
+        held = [e for e in map(self.entries.__getitem__, self.slots_holding(lexeme_sets))
+                if e is not None and e.id not in exclude]
+        return sorted(held, key=lambda e: -e.created)[:limit]
+
+    def slots_holding(self, lexeme_sets) -> set[int]:
+        slots: set[int] = set()
+        for lexemes in lexeme_sets:
+            found: set[int] | None = None
+            for lex in lexemes:
+                posted = self.postings.get(lex)
+                found = set() if not posted else set(posted) if found is None else found & set(posted)
+                if not found:
+                    break
+            slots |= found or set()
+        return slots
 
     # -- scoring -------------------------------------------------------------------------------
 

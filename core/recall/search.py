@@ -9,18 +9,20 @@ The pipeline (DESIGN.md "Retrieval"):
 4. Relative-score fusion of the two; the best LEXICAL_K + VECTOR_K (+ the window's neurons) are
    the candidates. The expansion -- one hop along open relates_to/concerns/same_person edges from
    the HOP_SEEDS best, the neurons noted in the same sitting, the supersedes edges around the pool
-   -- is one more round trip, and additive: if it fails, the base ranking is returned and a
+   -- reads the index's edges, and is additive: if it fails, the base ranking is returned and a
    warning logged.
 5. A person named beside a topic ("Mãe's heart") lifts what is linked to them; a code of the
    question ("2WPK71") lifts the neurons that hold it.
 6. The superseded rule, the window (first, under its label, when the question is mostly a
-   time), the order, why each result is there, and the relevance bar (`Result.loose`).
+   time), the order, why each result is there, and the relevance bar (`Result.loose`); one more
+   round trip reads the rows of the answer.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import threading
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,13 +31,13 @@ from typing import Callable
 import numpy as np
 
 from core.capture.kinship import relations_of
-from core.model import EXPANDING_RELATIONS, InvalidInput, Neuron
+from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
 from core.recall import ranking as R
 from core.recall import windows
 from core.recall.about import about_intent
-from core.recall.index import Entry, RecallIndex
+from core.recall.index import Entry, Link, RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words
-from core.store.reader import Hop, Reader
+from core.store.reader import Reader
 from core.when import TimeWindow, find_window, local_now
 
 log = logging.getLogger(__name__)
@@ -160,6 +162,8 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
     if window is not None and window.anchor and not content_words(topic):
         topic = window.anchor  # "what was going on the week X": X is the topic too
     q = _Question(reader, idx, embedder, mode, topic)
+    if full:
+        q.start_embedding()
     with reader.session():  # one read transaction up to the scoring (the expansion has its own)
         q.read()
         if window is not None and window.anchor:
@@ -170,7 +174,7 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
         with idx.lock:
             names, orgs = idx.names(), idx.org_counts()
         if full and window is None and _about:
-            head = about_intent(reader, question, names, limit=limit, orgs=orgs) or []
+            head = about_intent(reader, idx, question, names, limit=limit, orgs=orgs) or []
             if len(head) >= limit:
                 return head
             if head:  # the person's answer first, then what is most like it (loosely related)
@@ -195,11 +199,10 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
         return [Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
                 for c in ranked if c.id in neurons]
 
-    rows: dict[uuid.UUID, Neuron] = {}
     if expand:
         try:
-            rows = _expand(reader, idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window,
-                           people)
+            with idx.lock:
+                _expand(idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window, people)
         except Exception:  # additive: the base ranking stands, and says so
             log.warning("one-hop expansion failed; returning the base results", exc_info=True)
             for c in cands.values():
@@ -210,9 +213,9 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
     share = sum(c.in_window for c in cands.values()) / total
     ranked, first = _order(cands, window, q, now, share)
     ranked = _defer_superseded(ranked)[:limit]
-    missing = [c.id for c in ranked if c.id not in rows]
-    if missing:
-        rows.update(reader.neurons(missing))
+    # the one round trip after the scoring: the answer's rows, and those its reasons name
+    named = [i for c in ranked for i in (c.hop_from, c.sitting_with, c.replaces, c.superseded_by) if i]
+    rows = reader.neurons(list(dict.fromkeys([c.id for c in ranked] + named)))
     titles = {nid: n.title for nid, n in rows.items()}
     results = [Result(rows[c.id], c.score, _why(c, titles, window),
                       {"bm25": c.bm25, "cos": c.cos or 0.0, "base": c.base, "hop": c.hop,
@@ -235,6 +238,7 @@ class _Question:
         self.topical = bool(self.words)
         self.qvec = self.model = None
         self.terms: list[str] = []
+        self._pending: _Background | None = None
 
     def read(self) -> None:
         """The change stamp, the topic's lexemes, what changed since the index last looked."""
@@ -243,9 +247,40 @@ class _Question:
             self.terms = self.reader.question_terms(self.topic, QUESTION_FILLER) if self.topical else []
             self.idx.refresh(self.reader, seq)
 
+    def start_embedding(self) -> None:
+        """Embed the topic on a thread of its own while the store is read: onnxruntime and the
+        socket both let go of the GIL, so the two overlap (on two cores)."""
+        if self.mode != "keyword" and self.topical and self._pending is None:
+            self._pending = _Background(embed_question, self.embedder, self.topic)
+
     def embed(self) -> None:
         if self.mode != "keyword" and self.topical and self.qvec is None:
-            self.qvec, self.model = embed_question(self.embedder, self.topic)
+            pending, self._pending = self._pending, None
+            self.qvec, self.model = pending.result() if pending else embed_question(self.embedder, self.topic)
+
+
+class _Background:
+    """A call run on a daemon thread; `result()` waits for it and raises what it raised."""
+
+    def __init__(self, fn, *args):
+        self._done = threading.Event()
+        self._value = self._error = None
+        threading.Thread(target=self._run, args=(fn, args), name="neurons-embed-question",
+                         daemon=True).start()
+
+    def _run(self, fn, args) -> None:
+        try:
+            self._value = fn(*args)
+        except BaseException as e:  # handed to the caller
+            self._error = e
+        finally:
+            self._done.set()
+
+    def result(self):
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._value
 
 
 def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
@@ -413,12 +448,12 @@ def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
     return head + tail
 
 
-def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
+def _expand(idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
             cos: np.ndarray | None, base_arr: np.ndarray, kw_arr: np.ndarray, topical: bool,
-            window: TimeWindow | None, people: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
+            window: TimeWindow | None, people: list[uuid.UUID]) -> None:
     """One hop along the edges of the best results, their neighbours in the sitting, the
-    supersedes edges around them, and what is linked to the people named beside a topic (in the
-    same round trip); returns the neuron rows read on the way."""
+    supersedes edges around them, and what is linked to the people named beside a topic -- all
+    from the index (the caller holds its lock)."""
 
     def cand(slot: int) -> _Cand | None:
         c = cands.get(slot)
@@ -437,38 +472,32 @@ def _expand(reader: Reader, idx: RecallIndex, version: int, cands: dict, bm: np.
 
     ranked = sorted(cands.values(), key=lambda c: -c.base)
     seeds = ranked[:R.HOP_SEEDS] if topical else []
-    # neighbours in the sitting: from the index, no round trip
-    with idx.lock:
-        for s in seeds:
-            for other in (idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []):
-                c = cand(other)
-                if c is not None and c is not s and s.base > c.sitting:
-                    c.sitting, c.sitting_with = s.base, s.id
+    for s in seeds:  # neighbours in the sitting
+        for other in (idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []):
+            c = cand(other)
+            if c is not None and c is not s and s.base > c.sitting:
+                c.sitting, c.sitting_with = s.base, s.id
     pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
     pool = pool[:R.POOL]
-    want = {c.id for c in pool} | {s.id for s in seeds}
-    links, rows = reader.hops([s.id for s in seeds] + people, [c.id for c in pool], list(want),
-                              EXPANDING_RELATIONS)
-    with idx.lock:
-        _apply_links(idx, links, seeds, cand, set(people))
-    return rows
+    edges = idx.links([s.id for s in seeds] + people, EXPANDING_RELATIONS)
+    supersedes = idx.links([c.id for c in pool], [Relation.SUPERSEDES])
+    _apply_links(idx, edges, supersedes, seeds, cand, set(people))
 
 
-def _apply_links(idx: RecallIndex, links: list[Hop], seeds: list[_Cand], cand,
-                 people: set[uuid.UUID]) -> None:
+def _apply_links(idx: RecallIndex, edges: list[Link], supersedes: list[Link], seeds: list[_Cand],
+                 cand, people: set[uuid.UUID]) -> None:
     degree: dict[uuid.UUID, int] = {}
-    for link in links:
-        if link.via == "edge":
-            degree[link.seed] = degree.get(link.seed, 0) + 1
+    for link in edges:
+        degree[link.seed] = degree.get(link.seed, 0) + 1
     # a person named beside a topic: what is linked to them -- naming them or not ("ring her
     # tomorrow" about Mãe) -- is lifted
-    for link in (h for h in links if h.via == "edge" and h.seed in people):
+    for link in (h for h in edges if h.seed in people):
         slot = idx.slot_of.get(link.other)
         other = cand(slot) if slot is not None else None
         if other is not None and other.entry.kind != "contact":
             other.person = R.PERSON_WEIGHT
     by_id = {s.id: s for s in seeds}
-    for link in (h for h in links if h.via == "edge"):
+    for link in edges:
         seed, slot = by_id.get(link.seed), idx.slot_of.get(link.other)
         if seed is None or slot is None:
             continue
@@ -480,7 +509,7 @@ def _apply_links(idx: RecallIndex, links: list[Hop], seeds: list[_Cand], cand,
         if gain > other.hop:
             other.hop, other.hop_from = gain, seed.id
     # supersedes last: the replacement takes over what the outdated neuron was found for
-    for link in (h for h in links if h.via == "supersedes"):
+    for link in supersedes:
         newer_slot, older_slot = idx.slot_of.get(link.from_id), idx.slot_of.get(link.to_id)
         if newer_slot is None or older_slot is None or newer_slot == older_slot:
             continue

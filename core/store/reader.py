@@ -37,18 +37,6 @@ class Linked:
     neuron: Neuron
 
 
-@dataclass(frozen=True)
-class Hop:
-    """A link of the one-hop expansion: `via` "edge" (from a seed) or "supersedes" (around the pool)."""
-
-    via: str
-    seed: uuid.UUID
-    other: uuid.UUID
-    from_id: uuid.UUID
-    to_id: uuid.UUID
-    weight: float
-
-
 class Reader(Protocol):
     identity: Identity
     engine: str          # "embedded" or "server": how fresh the index must re-read
@@ -59,15 +47,12 @@ class Reader(Protocol):
     def active_reminders_sharing(self, text: str) -> list[Neuron]: ...
     def links(self, ids: Sequence[uuid.UUID],
               relations: Sequence[Relation] | None = None) -> list[Linked]: ...
-    def naming(self, phrases: Sequence[str], exclude: Sequence[uuid.UUID],
-               limit: int = 200) -> list[Neuron]: ...
+    def phrase_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]: ...
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]: ...
     def question_terms(self, text: str, filler: str) -> list[str]: ...
     def change_stamp(self) -> int: ...
     def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
-    def hops(self, seeds: Sequence[uuid.UUID], pool: Sequence[uuid.UUID],
-             want: Sequence[uuid.UUID], relations: Sequence[Relation]
-             ) -> tuple[list[Hop], dict[uuid.UUID, Neuron]]: ...
+    def index_edges(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
     def keep_statistics(self, count: int) -> None: ...
 
 
@@ -122,11 +107,9 @@ class StoreReader:
         return [Linked(r["seed"], q.edge_from_row({k[2:]: v for k, v in r.items() if k.startswith("e_")}),
                        q.neuron_from_row(r)) for r in rows]
 
-    def naming(self, phrases: Sequence[str], exclude: Sequence[uuid.UUID],
-               limit: int = 200) -> list[Neuron]:
+    def phrase_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]:
         with self._cursor() as cur:
-            rows = recall_sql.mentions(cur, self.identity, list(phrases), list(exclude), limit)
-        return [q.neuron_from_row(r) for r in rows]
+            return recall_sql.phrase_lexemes(cur, list(phrases))
 
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]:
         with self._cursor() as cur:
@@ -149,14 +132,12 @@ class StoreReader:
                 rows = list(rows)
             return rows, top
 
-    def hops(self, seeds, pool, want, relations) -> tuple[list[Hop], dict[uuid.UUID, Neuron]]:
+    def index_edges(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]:
         with self._cursor() as cur:
-            links, rows = recall_sql.links_and_rows(
-                cur, self.identity, seeds=list(seeds), pool=list(pool), want=list(want),
-                relations=list(relations))
-        hops = [Hop(r["via"], r["seed"], r["id"], r["from_node_id"], r["to_node_id"],
-                    float(r["weight"] if r["weight"] is not None else 1.0)) for r in links]
-        return hops, {r["id"]: q.neuron_from_row(r) for r in rows}
+            rows, top = recall_sql.index_edges(cur, self.identity, since)
+            if getattr(self._local, "cur", None) is None:
+                rows = list(rows)
+            return rows, top
 
     def keep_statistics(self, count: int) -> None:
         """ANALYZE the recall tables when the identity grew (the embedded engine only: a server

@@ -1,9 +1,9 @@
-"""The SQL of recall and capture: what the in-process recall index reads (and when), the one-hop
-expansion, links and mentions for `about`, contacts for name resolution. Ranking happens in
+"""The SQL of recall and capture: what the in-process recall index reads (and when: neurons and
+edges), links for capture, the lexemes of names, contacts for name resolution. Ranking happens in
 core.recall; this module only fetches, and every statement is scoped to one Identity.
 
 Round trips matter (the embedded engine serialises everything on one backend): a question costs
-`change_stamp` + `question_terms`, then one `links_and_rows`.
+`change_stamp` + `question_terms`, then the rows of its answer; links are followed in process.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from core.store.queries import EDGE_COLUMNS, NEURON_COLUMNS, owner
 
 # The recall index's first read comes in pages of this many neurons (~2 MB each).
 INDEX_PAGE_ROWS = 1000
+# ... and its edges in pages of this many (~0.5 MB each).
+EDGE_PAGE_ROWS = 5000
 _N_COLS = ", ".join(f"n.{c.strip()}" for c in NEURON_COLUMNS.split(","))
 _E_COLS = ", ".join(f"e.{c.strip()}" for c in EDGE_COLUMNS.split(","))
 
@@ -107,29 +109,21 @@ WHERE n.{{owner}} = %(owner)s AND n.state <> 'trashed'
     return list(cur.fetchall())
 
 
-def mentions(
-    cur: Cursor, ident: Identity, phrases: Sequence[str], exclude: Sequence[uuid.UUID],
-    limit: int = 200,
-) -> list[dict[str, Any]]:
-    """Live neurons whose text holds any of `phrases` as words (phrase match on the indexed
-    tsvector, so a name in a body or in attrs is found through the GIN index)."""
-    phrases = [p for p in phrases if p and p.strip()]
+def phrase_lexemes(cur: Cursor, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]:
+    """Each phrase's lexemes as the english stems and as the simple words (the two ways a
+    neuron's text is indexed); a way that leaves nothing (stop words only) is left out."""
+    phrases = sorted({p for p in phrases if p and p.strip()})
     if not phrases:
-        return []
-    cur.execute("SELECT string_agg('(' || q::text || ')', ' | ') AS q FROM ("
-                " SELECT phraseto_tsquery('english', p) AS q FROM unnest(%(p)s::text[]) p"
-                " UNION SELECT phraseto_tsquery('simple', p) FROM unnest(%(p)s::text[]) p) x"
-                " WHERE q <> ''::tsquery", {"p": list(phrases)})
-    query = cur.fetchone()["q"]
-    if not query:
-        return []
-    cur.execute(sql.SQL(
-        "SELECT {cols} FROM neurons n WHERE n.tsv @@ %(q)s::tsquery AND n.{owner} = %(owner)s"
-        "   AND n.state <> 'trashed' AND NOT (n.id = ANY(%(exclude)s))"
-        " ORDER BY n.created_at DESC LIMIT %(limit)s"
-    ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
-        {"q": query, "owner": ident.value, "exclude": list(exclude), "limit": limit})
-    return list(cur.fetchall())
+        return {}
+    cur.execute("SELECT p, tsvector_to_array(to_tsvector(c::regconfig, p)) AS lex"
+                " FROM unnest(%(p)s::text[]) p CROSS JOIN unnest(ARRAY['english', 'simple']) c",
+                {"p": phrases})
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for row in cur.fetchall():
+        lexemes = tuple(row["lex"])
+        if lexemes and lexemes not in out.setdefault(row["p"], []):
+            out[row["p"]].append(lexemes)
+    return out
 
 
 def find_contacts(cur: Cursor, ident: Identity, name: str, min_sim: float) -> list[dict[str, Any]]:
@@ -201,60 +195,37 @@ def index_rows(cur: Cursor, ident: Identity, since: int | None
     return pages(), top
 
 
-def links_and_rows(
-    cur: Cursor, ident: Identity, *, seeds: Sequence[uuid.UUID], pool: Sequence[uuid.UUID],
-    want: Sequence[uuid.UUID], relations: Sequence[Relation],
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """One statement for the expansion: (links, rows).
+def index_edges(cur: Cursor, ident: Identity, since: int | None
+                ) -> tuple[Iterator[dict[str, Any]], int | None]:
+    """What the recall index keeps of the edges (migration 005): the identity's open edges
+    (`since` None: with the highest change number of the table), or every edge changed after
+    `since` -- `keep` false for one the index must let go (closed, or another owner's). Like
+    `index_rows`, the rows come as the cursor reads them."""
+    mine = sql.SQL("({owner} IS NOT DISTINCT FROM %(owner)s)").format(owner=owner(ident))
+    cols = sql.SQL("id, from_node_id, to_node_id, relation_type, weight, change_seq,"
+                   " ({mine} AND valid_to IS NULL) AS keep").format(mine=mine)
+    params = {"owner": ident.value, "since": since}
+    if since is not None:
+        cur.execute(sql.SQL("SELECT {cols} FROM neurons_edges WHERE change_seq > %(since)s"
+                            " ORDER BY change_seq").format(cols=cols), params)
+        return iter(cur.fetchall()), None
+    cur.execute("SELECT coalesce(max(change_seq), 0) AS top FROM neurons_edges")
+    top = int(cur.fetchone()["top"])
 
-    links: open edges of `relations` touching a seed (`via` 'edge'), and open supersedes edges
-    touching the pool (`via` 'supersedes'), each with `seed`, `other`, from/to, relation, weight.
-    rows: the neuron columns of `want` and of every `other` end (trashed left out).
-    """
-    # LATERAL joins on arrays: one index probe per id (the planner cannot count an unnest)
-    query = f"""
-WITH links AS (
-    SELECT 'edge'::text AS via, s.id AS seed, e.to_node_id AS other, e.from_node_id,
-           e.to_node_id, e.relation_type, e.weight
-    FROM unnest(%(seeds)s::uuid[]) AS s(id) CROSS JOIN LATERAL (
-        SELECT * FROM neurons_edges e WHERE e.from_node_id = s.id AND e.{{owner}} = %(owner)s
-          AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)) e
-    UNION ALL
-    SELECT 'edge', s.id, e.from_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
-    FROM unnest(%(seeds)s::uuid[]) AS s(id) CROSS JOIN LATERAL (
-        SELECT * FROM neurons_edges e WHERE e.to_node_id = s.id AND e.{{owner}} = %(owner)s
-          AND e.valid_to IS NULL AND e.relation_type = ANY(%(rels)s)) e
-    UNION ALL
-    SELECT 'supersedes', p.id, e.to_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
-    FROM unnest(%(pool)s::uuid[]) AS p(id) CROSS JOIN LATERAL (
-        SELECT * FROM neurons_edges e WHERE e.from_node_id = p.id AND e.{{owner}} = %(owner)s
-          AND e.valid_to IS NULL AND e.relation_type = 'supersedes') e
-    UNION ALL
-    SELECT 'supersedes', p.id, e.from_node_id, e.from_node_id, e.to_node_id, e.relation_type, e.weight
-    FROM unnest(%(pool)s::uuid[]) AS p(id) CROSS JOIN LATERAL (
-        SELECT * FROM neurons_edges e WHERE e.to_node_id = p.id AND e.{{owner}} = %(owner)s
-          AND e.valid_to IS NULL AND e.relation_type = 'supersedes') e
-),
-ids AS (SELECT DISTINCT id FROM (SELECT unnest(%(want)s::uuid[]) AS id
-                                 UNION ALL SELECT other FROM links) x)
-SELECT 'link' AS part, l.via, l.seed, l.other AS id, l.from_node_id, l.to_node_id,
-       l.relation_type, l.weight,
-       NULL::text AS kind, NULL::text AS body, NULL::jsonb AS attrs, NULL::text AS state,
-       NULL::timestamptz AS created_at, NULL::timestamptz AS updated_at, NULL::text AS embedding_model
-FROM links l
-UNION ALL
-SELECT 'row', NULL, NULL, {_N_COLS.replace('n.id, ', 'n.id, NULL, NULL, NULL, NULL, ', 1)}
-FROM ids CROSS JOIN LATERAL (
-    SELECT * FROM neurons n WHERE n.id = ids.id AND n.{{owner}} = %(owner)s
-      AND n.state <> 'trashed') n
-"""
-    params = {"seeds": list(seeds), "pool": list(pool), "want": list(want), "owner": ident.value,
-              "rels": [r.value for r in relations]}
-    cur.execute(sql.SQL(query).format(owner=owner(ident)), params)
-    links, rows = [], []
-    for r in cur.fetchall():
-        (links if r["part"] == "link" else rows).append(r)
-    return links, rows
+    def pages() -> Iterator[dict[str, Any]]:
+        after = uuid.UUID(int=0)
+        while True:
+            cur.execute(sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %(owner)s"
+                                " AND valid_to IS NULL AND id > %(after)s ORDER BY id LIMIT %(page)s"
+                                ).format(cols=cols, owner=owner(ident)),
+                        {**params, "after": after, "page": EDGE_PAGE_ROWS})
+            page = cur.fetchall()
+            yield from page
+            if len(page) < EDGE_PAGE_ROWS:
+                return
+            after = page[-1]["id"]
+
+    return pages(), top
 
 
 def refresh_statistics(cur: Cursor) -> None:

@@ -15,7 +15,7 @@ import uuid
 from datetime import datetime
 
 from core.model import Edge, Identity, Kind, Neuron, Relation, State
-from core.store.reader import Hop, Linked
+from core.store.reader import Linked
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -31,6 +31,7 @@ class FakeReader:
         self.identity = identity or Identity(device_id=uuid.uuid4())
         self.rows: dict[uuid.UUID, tuple[int, Neuron]] = {}
         self.edges: list[Edge] = []
+        self.edge_seq: dict[uuid.UUID, int] = {}
         self.seq = 0
 
     # -- filling it ---------------------------------------------------------------------------
@@ -45,6 +46,8 @@ class FakeReader:
     def link(self, a: Neuron, b: Neuron, relation: Relation = Relation.RELATES_TO) -> Edge:
         e = Edge(uuid.uuid4(), a.id, b.id, relation)
         self.edges.append(e)
+        self.seq += 1
+        self.edge_seq[e.id] = self.seq
         return e
 
     # -- the Reader protocol ------------------------------------------------------------------
@@ -79,15 +82,8 @@ class FakeReader:
                         out.append(Linked(seed, e, other[1]))
         return out
 
-    def naming(self, phrases, exclude, limit=200):
-        wanted = [_words(p) for p in phrases if p.strip()]
-        found = []
-        for n in self._live():
-            words = _words(n.body + " " + " ".join(str(v) for v in n.attrs.values()))
-            if n.id not in exclude and any(
-                    w and any(words[i:i + len(w)] == w for i in range(len(words))) for w in wanted):
-                found.append(n)
-        return sorted(found, key=lambda n: n.created_at, reverse=True)[:limit]
+    def phrase_lexemes(self, phrases):
+        return {p: [tuple(_words(p))] for p in phrases if _words(p)}
 
     def contacts_like(self, name, min_similarity):
         scored = [(c, difflib.SequenceMatcher(None, name.lower(), str(c.attrs.get("name", c.body)).lower()).ratio())
@@ -120,12 +116,12 @@ class FakeReader:
                 "lexemes": lexemes, "dl": len(lexemes), "embedding_model": None, "vec": None})
         return rows, (self.seq if since is None else None)
 
-    def hops(self, seeds, pool, want, relations):
-        hops = [Hop("edge", link.seed, link.neuron.id, link.edge.from_id, link.edge.to_id,
-                    link.edge.weight) for link in self.links(seeds, relations)]
-        hops += [Hop("supersedes", link.seed, link.neuron.id, link.edge.from_id, link.edge.to_id,
-                     link.edge.weight) for link in self.links(pool, [Relation.SUPERSEDES])]
-        return hops, self.neurons(list(want) + [h.other for h in hops])
+    def index_edges(self, since):
+        rows = [{"id": e.id, "from_node_id": e.from_id, "to_node_id": e.to_id,
+                 "relation_type": e.relation.value, "weight": e.weight, "change_seq": seq,
+                 "keep": e.valid_to is None}
+                for e in self.edges if (seq := self.edge_seq[e.id]) > (since or 0)]
+        return rows, (self.seq if since is None else None)
 
     def keep_statistics(self, count):
         pass

@@ -111,6 +111,27 @@ def test_closed_links_are_not_followed(memory, home):
         assert not r.why.startswith("linked from") or r.neuron.id != home["email"].id
 
 
+def test_links_made_and_closed_after_a_question_are_followed_at_the_next(memory, home):
+    """The index keeps the edges (migration 005): a link made or closed once the index is warm
+    counts at the next question, in ask and in about."""
+    fill(memory)
+
+    def linked(question):
+        return {r.neuron.id for r in memory.ask(question, now=NOW, limit=50)
+                if r.why == f"linked from {home['boiler'].title}"}
+
+    assert home["email"].id in linked("boiler")
+    edge = [e for e in memory.edges(home["email"].id) if e.relation is Relation.RELATES_TO][0]
+    memory.unlink(edge.id)
+    assert home["email"].id not in linked("boiler")
+    memory.link(home["dal"].id, home["boiler"].id, Relation.RELATES_TO)
+    assert home["dal"].id in linked("boiler")
+    assert home["booking"].id not in {r.neuron.id for r in memory.about("Graham Pike").timeline}
+    memory.link(home["booking"].id, home["graham"].id, Relation.CONCERNS)
+    about = {r.neuron.id: r.why for r in memory.about("Graham Pike").timeline}
+    assert about[home["booking"].id] == f"linked to {home['graham'].title}"
+
+
 def test_superseded_gives_way(memory, home):
     fill(memory)
     results = memory.ask("what's the wifi password?", now=NOW, limit=20)
@@ -195,7 +216,7 @@ def test_expansion_failure_returns_base_results(memory, home, monkeypatch, caplo
     def broken(*args, **kwargs):
         raise RuntimeError("edges table unreadable")
 
-    monkeypatch.setattr(memory.reader, "hops", broken)
+    monkeypatch.setattr(memory.recall.index, "links", broken)
     with caplog.at_level(logging.WARNING, logger="core.recall.search"):
         results = memory.ask("boiler", now=NOW)
     assert home["boiler"].id in ids(results)
