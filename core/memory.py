@@ -46,6 +46,7 @@ class Memory:
         self._owns_store = owns_store
         # one model per store's Memory, shared with its identity views (loaded on first use)
         self.model = model or SentenceModel(store.settings.model_dir)
+        self._owns_model = model is None  # a given model is its giver's to close
         self.reader = StoreReader(store, self.identity)
         self.recall = Recall(self.reader, self.model.get)
         self.filler: EmbeddingFiller | None = None  # the background filler, when started
@@ -119,6 +120,8 @@ class Memory:
         if self.filler is not None:
             self.filler.stop(timeout=30)  # let a batch in flight finish before the store closes
             self.filler = None
+        if self._owns_model:
+            self.model.close()
         if self._owns_store:
             with contextlib.suppress(ValueError):
                 self.store.restart_listeners.remove(self._engine_restarted)

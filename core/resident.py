@@ -22,7 +22,7 @@ M_ARENA_MAX = -8
 MMAP_THRESHOLD_BYTES = 256 * 1024
 # The main arena and one for every other thread (the worker, the filler, the socket).
 ARENAS = 2
-# The sentence model (~90 MB resident) goes when no
+# The sentence model (~50 MB resident; its token table is mapped from the file) goes when no
 # question or capture used it for this long; the next one loads it again (~0.3 s).
 MODEL_IDLE = timedelta(minutes=15)
 

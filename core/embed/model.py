@@ -1,6 +1,10 @@
 """The sentence model of one model folder, loaded on first use and shared by whoever holds this
 object (a Memory and its identity views: queries, the filler, recall). A long-running app lets it
-go when unused for a while (`release_if_idle`, ~90 MB), and the next use loads it again."""
+go when unused for a while (`release_if_idle`, ~50 MB), and the next use loads it again.
+
+Letting it go closes the Embedder (its session, then the token table mapped from the file): a
+holder that embeds with it afterwards gets ModelClosed, never a freed session. Idle means no
+get() and no embed() for that long, so a long drain of the filler is never cut off."""
 
 from __future__ import annotations
 
@@ -43,13 +47,23 @@ class SentenceModel:
             return self._embedder
 
     def release_if_idle(self, idle_s: float) -> bool:
-        """Let the loaded model go when nothing asked for it in `idle_s` seconds (whoever still
-        holds it finishes with it); True if it went."""
+        """Close the loaded model when nothing asked for it or embedded with it in `idle_s`
+        seconds (an embed in flight finishes first, see Embedder.close); True if it went."""
         with self._lock:
-            if self._embedder is None or time.monotonic() - self._used < idle_s:
+            embedder = self._embedder
+            if embedder is None or time.monotonic() - max(self._used, embedder.last_used) < idle_s:
                 return False
             self._embedder = None
+            embedder.close()
             return True
+
+    def close(self) -> None:
+        """Close the loaded model now, idle or not (its Memory closes); a later get() loads it
+        again."""
+        with self._lock:
+            embedder, self._embedder = self._embedder, None
+            if embedder is not None:
+                embedder.close()
 
     def require(self) -> Embedder:
         embedder = self.get()

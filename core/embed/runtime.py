@@ -13,12 +13,16 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
+import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from core.embed.mapped import MappedTable, map_table
 from core.model import NeuronsError
 
 log = logging.getLogger(__name__)
@@ -41,6 +45,10 @@ _HASH_CHUNK = 1 << 20
 
 class ModelUnavailable(NeuronsError):
     """The embedding model is missing, incomplete or corrupt; semantic search is off until fixed."""
+
+
+class ModelClosed(ModelUnavailable):
+    """This loaded model was closed (let go when idle, or its Memory closed); get it again."""
 
 
 def _fix_hint() -> str:
@@ -207,19 +215,29 @@ class _Batch:
 
 
 class Embedder:
-    """A loaded model: `embed(texts)` -> (n, 384) float32, L2-normalised. Thread-safe."""
+    """A loaded model: `embed(texts)` -> (n, 384) float32, L2-normalised. Thread-safe.
+
+    It owns the onnxruntime session and the mapped token table the session reads (its mapping,
+    array and OrtValue). `close()` frees them in that order, at once or, with embeds in flight,
+    as the last of them returns; an embed after it raises ModelClosed. Nothing waits for the
+    garbage collector: the owner (SentenceModel) closes it when it lets it go."""
 
     def __init__(self, *, model_dir: Path, manifest: dict[str, Any], variant: str, session: Any,
-                 tokenizer: Any, threads: int):
+                 tokenizer: Any, threads: int, table: MappedTable | None = None):
         self.model_dir = model_dir
         self.manifest = manifest
         self.variant = variant
         self.threads = threads
         self.max_seq_length = int(manifest["max_seq_length"])
         self._session = session
+        self._table = table  # read by the session, so it outlives it (see close)
         self._tokenizer = tokenizer
         self._onnx = manifest["variants"][variant]
         self._input_names = {i.name for i in session.get_inputs()}
+        self._guard = threading.Lock()  # over the three below
+        self._running = 0  # embed() calls in flight
+        self._closed = False
+        self.last_used = time.monotonic()  # when an embed() last started or ended
 
     @classmethod
     def load(cls, model_dir: str | Path | None = None, threads: int = 1, variant: str = "fp32",
@@ -275,16 +293,75 @@ class Embedder:
         # No arena: it keeps the largest batch's activations (~130 MB for 8 x 256 tokens) for the
         # life of the process; freed, they go back to the system (core/resident.py).
         opts.enable_cpu_mem_arena = False
+        # The token table stays in a mapping of the file (core/embed/mapped.py): ~45 MB less.
+        table = map_table(model_dir / rel)
+        if table is not None:
+            table.value = ort.OrtValue.ortvalue_from_numpy(table.array)
+            opts.add_initializer(table.name, table.value)
         try:
             session = ort.InferenceSession(str(model_dir / rel), sess_options=opts,
                                            providers=["CPUExecutionProvider"])
         except Exception as e:
+            if table is not None:
+                table.close()
             raise ModelUnavailable(f"the embedding model {model_dir / rel} cannot be loaded ({e}): {_fix_hint()}") from None
-        names = {i.name for i in session.get_inputs()}
-        if not {"input_ids", "attention_mask"} <= names:
-            raise ModelUnavailable(f"the embedding model {model_dir / rel} has unexpected inputs {sorted(names)}")
-        return cls(model_dir=model_dir, manifest=manifest, variant=variant, session=session,
-                   tokenizer=tokenizer, threads=threads)
+        embedder = cls(model_dir=model_dir, manifest=manifest, variant=variant, session=session,
+                       tokenizer=tokenizer, threads=threads, table=table)
+        del session, table  # the embedder holds the only references: close() frees them
+        if not {"input_ids", "attention_mask"} <= embedder._input_names:
+            names = sorted(embedder._input_names)
+            embedder.close()
+            raise ModelUnavailable(f"the embedding model {model_dir / rel} has unexpected inputs {names}")
+        return embedder
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Free the session, then the token table it reads (OrtValue, array, mapping). With an
+        embed() in flight on another thread, that embed frees them as it returns. Idempotent."""
+        with self._guard:
+            self._closed = True
+            if self._running:
+                return
+        self._free()
+
+    def _free(self) -> None:
+        with self._guard:
+            session, self._session = self._session, None
+            table, self._table = self._table, None
+        if session is not None:
+            alive = weakref.ref(session)
+            del session
+            if alive() is not None:
+                # Held elsewhere, against this class's contract: the table must outlive it, so it
+                # goes with the session (its attributes are freed after the native session).
+                log.error("the embedding session is still referenced after close(); its token "
+                          "table stays mapped until it goes")
+                alive()._neurons_token_table = table
+                return
+        if table is not None:
+            table.close()
+
+    def _enter(self) -> Any:
+        with self._guard:
+            if self._closed:
+                raise ModelClosed(f"the embedding model {self.name} was closed (let go when idle "
+                                  "or with its memory): ask its SentenceModel for it again")
+            self._running += 1
+            self.last_used = time.monotonic()
+            return self._session
+
+    def _leave(self) -> None:
+        with self._guard:
+            self._running -= 1
+            self.last_used = time.monotonic()
+            last = self._closed and not self._running
+            if not last and self._table is not None:
+                self._table.shed()  # the token table's rows just read go back (~1 us, refaulted cheaply)
+        if last:
+            self._free()
 
     @property
     def name(self) -> str:
@@ -335,17 +412,22 @@ class Embedder:
         for i, t in enumerate(texts):
             if not isinstance(t, str):
                 raise TypeError(f"embed() takes strings, item {i} is {type(t).__name__}")
-        for b in self._batches(texts):
-            feeds = {"input_ids": b.ids, "attention_mask": b.mask}
-            if "token_type_ids" in self._input_names:
-                feeds["token_type_ids"] = b.type_ids
-            hidden = self._session.run(None, feeds)[0]  # (batch, seq, 384)
-            m = b.mask.astype(np.float32)[:, :, None]
-            summed = (hidden * m).sum(axis=1)
-            counts = np.clip(m.sum(axis=1), 1e-9, None)
-            pooled = summed / counts
-            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            out[b.indices] = pooled / np.clip(norms, 1e-12, None)
+        session = self._enter()  # ModelClosed after close(); until _leave, close() only marks it
+        try:
+            for b in self._batches(texts):
+                feeds = {"input_ids": b.ids, "attention_mask": b.mask}
+                if "token_type_ids" in self._input_names:
+                    feeds["token_type_ids"] = b.type_ids
+                hidden = session.run(None, feeds)[0]  # (batch, seq, 384)
+                m = b.mask.astype(np.float32)[:, :, None]
+                summed = (hidden * m).sum(axis=1)
+                counts = np.clip(m.sum(axis=1), 1e-9, None)
+                pooled = summed / counts
+                norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+                out[b.indices] = pooled / np.clip(norms, 1e-12, None)
+        finally:
+            del session
+            self._leave()
         return out
 
     def embed_one(self, text: str) -> np.ndarray:
@@ -357,6 +439,7 @@ __all__ = [
     "DIM",
     "MODEL_NAME",
     "Embedder",
+    "ModelClosed",
     "ModelUnavailable",
     "model_status",
     "read_manifest",

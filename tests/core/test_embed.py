@@ -249,6 +249,61 @@ def test_similar_texts_are_closer(embedder):
     assert float(a @ b) > float(a @ c) + 0.2
 
 
+# -- the token table, mapped from the file -----------------------------------------------------------
+
+
+def test_token_table_is_mapped_and_vectors_are_the_same(embedder, model_dir):
+    """The session reads the token table from a mapping of model.onnx: bit for bit the vectors of
+    a session that holds the table itself, and a big batch gives its pages back."""
+    import onnxruntime as ort
+
+    from core.embed.mapped import WORD_EMBEDDINGS, map_table
+
+    table = map_table(model_dir / "model.onnx")
+    assert table is not None and table.name == WORD_EMBEDDINGS
+    assert table.array.shape == (30522, DIM) and table.array.dtype == np.float32
+    assert not table.array.flags.writeable
+    assert embedder._table is not None
+    texts = TEXTS
+    mapped = embedder.embed(texts)
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.log_severity_level = 3
+    opts.enable_cpu_mem_arena = False
+    whole = ort.InferenceSession(str(model_dir / "model.onnx"), sess_options=opts,
+                                 providers=["CPUExecutionProvider"])
+    plain = Embedder(model_dir=model_dir, manifest=embedder.manifest, variant="fp32", session=whole,
+                     tokenizer=embedder._tokenizer, threads=1)
+    del whole  # the embedder's to close
+    assert np.array_equal(mapped, plain.embed(texts))
+    plain.close()
+    # a row of the table is the file's bytes, where the protobuf keeps them
+    row = table.array[2023].copy()
+    table.shed()
+    assert np.array_equal(table.array[2023], row)
+    table.close()
+    assert table.array is None and table._map.closed
+
+
+def test_token_table_not_found_means_the_whole_model(tmp_path, model_dir):
+    from core.embed.mapped import map_table
+
+    junk = tmp_path / "model.onnx"
+    junk.write_bytes(b"\x08\x07" + os.urandom(300))
+    assert map_table(junk) is None
+    assert map_table(tmp_path / "missing.onnx") is None
+    cut = tmp_path / "cut.onnx"  # the table's bytes run past the end of the file
+    cut.write_bytes((model_dir / "model.onnx").read_bytes()[:20_000_000])
+    assert map_table(cut) is None
+    assert map_table(model_dir / "model_int8.onnx", "no such tensor") is None
+    # the int8 model keeps its quantised table inside the session: nothing to map, same API
+    int8 = Embedder.load(model_dir, variant="int8")
+    assert int8._table is None and int8.embed_one("hello").shape == (DIM,)
+    int8.close()
+    with pytest.raises(ModelUnavailable, match="was closed"):
+        int8.embed_one("hello")
+
+
 # -- no torch in the lean runtime --------------------------------------------------------------------
 
 
