@@ -169,30 +169,7 @@ def index_rows(cur: Cursor, ident: Identity, since: int | None
         " CASE WHEN {mine} THEN embedding_model END AS embedding_model,"
         " CASE WHEN {mine} AND embedding IS NOT NULL THEN vector_send(embedding) END AS vec"
     ).format(mine=mine)
-    params = {"owner": ident.value, "since": since}
-    if since is not None:
-        cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE change_seq > %(since)s ORDER BY change_seq")
-                    .format(cols=cols), params)
-        return iter(cur.fetchall()), None
-    cur.execute("SELECT coalesce(max(change_seq), 0) AS top FROM neurons")
-    top = int(cur.fetchone()["top"])
-
-    def pages() -> Iterator[dict[str, Any]]:
-        # In pages along the primary key, each one used before the next is read: one answer of
-        # 10k rows (~20 MB with the vectors) would stay in PGlite's WASM heap and Node's malloc
-        # for good (+65 MB of engine), and, held whole here, in Python's heap (+18 MB).
-        after = uuid.UUID(int=0)
-        while True:
-            cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %(owner)s"
-                                " AND id > %(after)s ORDER BY id LIMIT %(page)s").format(
-                cols=cols, owner=owner(ident)), {**params, "after": after, "page": INDEX_PAGE_ROWS})
-            page = cur.fetchall()
-            yield from page
-            if len(page) < INDEX_PAGE_ROWS:
-                return
-            after = page[-1]["id"]
-
-    return pages(), top
+    return _changes(cur, ident, "neurons", cols, since, sql.SQL(""), INDEX_PAGE_ROWS)
 
 
 def index_edges(cur: Cursor, ident: Identity, since: int | None
@@ -204,24 +181,36 @@ def index_edges(cur: Cursor, ident: Identity, since: int | None
     mine = sql.SQL("({owner} IS NOT DISTINCT FROM %(owner)s)").format(owner=owner(ident))
     cols = sql.SQL("id, from_node_id, to_node_id, relation_type, weight, change_seq,"
                    " ({mine} AND valid_to IS NULL) AS keep").format(mine=mine)
+    return _changes(cur, ident, "neurons_edges", cols, since, sql.SQL(" AND valid_to IS NULL"),
+                    EDGE_PAGE_ROWS)
+
+
+def _changes(cur: Cursor, ident: Identity, table: str, cols: sql.Composable, since: int | None,
+             live: sql.Composable, page_rows: int) -> tuple[Iterator[dict[str, Any]], int | None]:
+    """`cols` of every row of `table` changed after `since`; or (`since` None) of the identity's
+    rows that are `live`, with the table's highest change number."""
     params = {"owner": ident.value, "since": since}
     if since is not None:
-        cur.execute(sql.SQL("SELECT {cols} FROM neurons_edges WHERE change_seq > %(since)s"
-                            " ORDER BY change_seq").format(cols=cols), params)
+        cur.execute(sql.SQL("SELECT {cols} FROM {table} WHERE change_seq > %(since)s ORDER BY change_seq")
+                    .format(cols=cols, table=sql.Identifier(table)), params)
         return iter(cur.fetchall()), None
-    cur.execute("SELECT coalesce(max(change_seq), 0) AS top FROM neurons_edges")
+    cur.execute(sql.SQL("SELECT coalesce(max(change_seq), 0) AS top FROM {table}")
+                .format(table=sql.Identifier(table)))
     top = int(cur.fetchone()["top"])
 
     def pages() -> Iterator[dict[str, Any]]:
+        # In pages along the primary key, each one used before the next is read: one answer of
+        # 10k rows (~20 MB with the vectors) would stay in PGlite's WASM heap and Node's malloc
+        # for good (+65 MB of engine), and, held whole here, in Python's heap (+18 MB).
         after = uuid.UUID(int=0)
         while True:
-            cur.execute(sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %(owner)s"
-                                " AND valid_to IS NULL AND id > %(after)s ORDER BY id LIMIT %(page)s"
-                                ).format(cols=cols, owner=owner(ident)),
-                        {**params, "after": after, "page": EDGE_PAGE_ROWS})
+            cur.execute(sql.SQL("SELECT {cols} FROM {table} WHERE {owner} = %(owner)s{live}"
+                                " AND id > %(after)s ORDER BY id LIMIT %(page)s").format(
+                cols=cols, table=sql.Identifier(table), owner=owner(ident), live=live),
+                {**params, "after": after, "page": page_rows})
             page = cur.fetchall()
             yield from page
-            if len(page) < EDGE_PAGE_ROWS:
+            if len(page) < page_rows:
                 return
             after = page[-1]["id"]
 
