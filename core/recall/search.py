@@ -168,7 +168,7 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
                 q.start_embedding()
     started = q
     try:
-        with reader.session():  # one read transaction up to the scoring (the expansion has its own)
+        with reader.session():  # one read transaction up to the scoring; the answer's rows come after
             q.read()
             if window is not None and window.anchor:
                 window = _place(q, window)

@@ -125,16 +125,15 @@ class StoreReader:
             return recall_sql.change_stamp(cur)
 
     def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]:
-        """The rows come page by page inside a session (read them in it); outside, all at once."""
-        with self._cursor() as cur:
-            rows, top = recall_sql.index_rows(cur, self.identity, since)
-            if getattr(self._local, "cur", None) is None:
-                rows = list(rows)
-            return rows, top
+        return self._changes(recall_sql.index_rows, since)
 
     def index_edges(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]:
+        return self._changes(recall_sql.index_edges, since)
+
+    def _changes(self, read, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]:
+        """The rows come page by page inside a session (read them in it); outside, all at once."""
         with self._cursor() as cur:
-            rows, top = recall_sql.index_edges(cur, self.identity, since)
+            rows, top = read(cur, self.identity, since)
             if getattr(self._local, "cur", None) is None:
                 rows = list(rows)
             return rows, top

@@ -22,7 +22,6 @@ INDEX_PAGE_ROWS = 1000
 # ... and its edges in pages of this many (~0.5 MB each).
 EDGE_PAGE_ROWS = 5000
 _N_COLS = ", ".join(f"n.{c.strip()}" for c in NEURON_COLUMNS.split(","))
-_E_COLS = ", ".join(f"e.{c.strip()}" for c in EDGE_COLUMNS.split(","))
 
 
 # A lexeme as a tsquery of its own, by casting it quoted (no second parse by a text search config).
@@ -155,7 +154,7 @@ def index_rows(cur: Cursor, ident: Identity, since: int | None
     highest change number of the table), or every neuron changed after `since` -- the identity's
     in full, others' as ids only (`mine` false: a claimed or trashed row leaves the index). The
     rows come as the cursor reads them: consume them before its transaction ends."""
-    mine = sql.SQL("({owner} IS NOT DISTINCT FROM %(owner)s)").format(owner=owner(ident))
+    mine = _mine(ident)
     cols = sql.SQL(
         "id, {mine} AS mine, kind, state, created_at, change_seq,"
         " CASE WHEN {mine} THEN recall_ts(attrs->>'due_at') END AS due,"
@@ -178,11 +177,16 @@ def index_edges(cur: Cursor, ident: Identity, since: int | None
     (`since` None: with the highest change number of the table), or every edge changed after
     `since` -- `keep` false for one the index must let go (closed, or another owner's). Like
     `index_rows`, the rows come as the cursor reads them."""
-    mine = sql.SQL("({owner} IS NOT DISTINCT FROM %(owner)s)").format(owner=owner(ident))
+    mine = _mine(ident)
     cols = sql.SQL("id, from_node_id, to_node_id, relation_type, weight, change_seq,"
                    " ({mine} AND valid_to IS NULL) AS keep").format(mine=mine)
     return _changes(cur, ident, "neurons_edges", cols, since, sql.SQL(" AND valid_to IS NULL"),
                     EDGE_PAGE_ROWS)
+
+
+def _mine(ident: Identity) -> sql.Composable:
+    """True for a row of `ident` (a claimed or another owner's row is not)."""
+    return sql.SQL("({owner} IS NOT DISTINCT FROM %(owner)s)").format(owner=owner(ident))
 
 
 def _changes(cur: Cursor, ident: Identity, table: str, cols: sql.Composable, since: int | None,
