@@ -68,19 +68,21 @@ def command_for(settings: Settings | None = None, base: list[str] | None = None)
 
 
 def entry_text(command: list[str]) -> str:
-    return "\n".join([
-        "[Desktop Entry]",
-        "Type=Application",
-        "Version=1.0",
-        "Name=Neurons",
-        "Comment=Your memory in the tray: reminders fire on time",
-        f"Exec={exec_line(command)}",
-        "Icon=neurons",
-        "Terminal=false",
-        "NoDisplay=true",
-        "X-GNOME-Autostart-enabled=true",
-        "",
-    ])
+    return "\n".join(
+        [
+            "[Desktop Entry]",
+            "Type=Application",
+            "Version=1.0",
+            "Name=Neurons",
+            "Comment=Your memory in the tray: reminders fire on time",
+            f"Exec={exec_line(command)}",
+            "Icon=neurons",
+            "Terminal=false",
+            "NoDisplay=true",
+            "X-GNOME-Autostart-enabled=true",
+            "",
+        ]
+    )
 
 
 def enable(settings: Settings | None = None, base: list[str] | None = None) -> Path:
@@ -122,8 +124,10 @@ def status() -> dict[str, object]:
     if lines:
         values = dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("#"))
         exec_value = values.get("Exec")
-        enabled = (values.get("Hidden", "false").lower() != "true"
-                   and values.get("X-GNOME-Autostart-enabled", "true").lower() != "false")
+        enabled = (
+            values.get("Hidden", "false").lower() != "true"
+            and values.get("X-GNOME-Autostart-enabled", "true").lower() != "false"
+        )
     return {"enabled": enabled, "path": str(path), "exec": exec_value}
 
 

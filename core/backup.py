@@ -22,10 +22,11 @@ import json
 import os
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from core import __version__
 from core.model import Kind, NeuronsError, Relation, State
@@ -56,8 +57,12 @@ class Backup:
     size: int = 0
 
     def to_json(self, tier: str | None = None) -> dict[str, Any]:
-        return {"path": str(self.path), "taken_at": self.taken_at.isoformat(), "bytes": self.size,
-                "tier": tier}
+        return {
+            "path": str(self.path),
+            "taken_at": self.taken_at.isoformat(),
+            "bytes": self.size,
+            "tier": tier,
+        }
 
 
 def folder(data_dir: Path | str) -> Path:
@@ -74,21 +79,23 @@ def listing(data_dir: Path | str) -> list[Backup]:
     for entry in entries:
         match = NAME.match(entry.name)
         if match and entry.is_file(follow_symlinks=False):
-            taken = datetime.strptime(match[1], NAME_TIME).replace(tzinfo=timezone.utc)
+            taken = datetime.strptime(match[1], NAME_TIME).replace(tzinfo=UTC)
             found.append(Backup(Path(entry.path), taken, entry.stat().st_size))
     return sorted(found, key=lambda b: (b.taken_at, b.path.name), reverse=True)
 
 
 # -- which to keep, when to take one (pure) -------------------------------------------------------
 
+
 def tiers(backups: Sequence[Backup], now: datetime) -> dict[Path, str]:
     """The backups to keep and why: recent, daily, weekly or monthly (the rest may go)."""
     newest_first = sorted(backups, key=lambda b: (b.taken_at, b.path.name), reverse=True)
     keep = {b.path: "recent" for b in newest_first[:KEEP_RECENT]}
     for label, span, period in (
-            ("daily", KEEP_DAILY, lambda d: d.date()),
-            ("weekly", KEEP_WEEKLY, lambda d: d.isocalendar()[:2]),
-            ("monthly", KEEP_MONTHLY, lambda d: (d.year, d.month))):
+        ("daily", KEEP_DAILY, lambda d: d.date()),
+        ("weekly", KEEP_WEEKLY, lambda d: d.isocalendar()[:2]),
+        ("monthly", KEEP_MONTHLY, lambda d: (d.year, d.month)),
+    ):
         seen = set()
         for b in newest_first:
             if now - b.taken_at > span:
@@ -109,10 +116,12 @@ def is_due(last: datetime | None, changed: bool, now: datetime) -> bool:
 
 # -- taking one -----------------------------------------------------------------------------------
 
+
 def _require_embedded(store) -> None:
     if store.kind != "embedded":
-        raise NeuronsError("backups are made of the embedded store; back a server database up "
-                           "with its own tools (pg_dump)")
+        raise NeuronsError(
+            "backups are made of the embedded store; back a server database up with its own tools (pg_dump)"
+        )
 
 
 def take(store, now: datetime | None = None) -> Backup:
@@ -123,11 +132,19 @@ def take(store, now: datetime | None = None) -> Backup:
     with store.reading(every_owner=True) as cur:
         tables = snapshot.read(cur)
         stamp = snapshot.stamp(cur)
-    header = {"format": FORMAT, "app_version": __version__, "taken_at": now.isoformat(),
-              "device_id": str(store.device_id()), "stamp": stamp,
-              "counts": {table: count for table, (count, _) in tables.items()}}
-    text = json.dumps(header, ensure_ascii=False, separators=(",", ":"))[:-1] + "".join(
-        f',"{table}":{rows}' for table, (_, rows) in tables.items()) + "}"
+    header = {
+        "format": FORMAT,
+        "app_version": __version__,
+        "taken_at": now.isoformat(),
+        "device_id": str(store.device_id()),
+        "stamp": stamp,
+        "counts": {table: count for table, (count, _) in tables.items()},
+    }
+    text = (
+        json.dumps(header, ensure_ascii=False, separators=(",", ":"))[:-1]
+        + "".join(f',"{table}":{rows}' for table, (_, rows) in tables.items())
+        + "}"
+    )
     payload = gzip.compress(text.encode(), compresslevel=6, mtime=0)
     target = folder(store.settings.data_dir)
     target.mkdir(mode=0o700, exist_ok=True)
@@ -139,7 +156,7 @@ def take(store, now: datetime | None = None) -> Backup:
 
 
 def _utc_second(now: datetime) -> datetime:
-    return now.astimezone(timezone.utc).replace(microsecond=0)
+    return now.astimezone(UTC).replace(microsecond=0)
 
 
 def _free_name(target: Path, now: datetime) -> Path:
@@ -185,6 +202,7 @@ def prune(data_dir: Path | str, now: datetime) -> list[Path]:
 
 # -- reading one back -----------------------------------------------------------------------------
 
+
 def load(path: Path | str) -> dict[str, Any]:
     """A backup file, checked whole: its rows in the store's terms (JSON values), or
     CorruptBackup saying what is wrong with it."""
@@ -195,13 +213,15 @@ def load(path: Path | str) -> dict[str, Any]:
     except FileNotFoundError:
         raise CorruptBackup(f"there is no backup {path}") from None
     except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        raise CorruptBackup(f"{path} is damaged ({exc}): nothing was restored; "
-                            "choose another backup (neurons backups)") from None
+        raise CorruptBackup(
+            f"{path} is damaged ({exc}): nothing was restored; choose another backup (neurons backups)"
+        ) from None
     except (ValueError, UnicodeDecodeError) as exc:
         raise CorruptBackup(f"{path} is damaged (not JSON: {exc}): nothing was restored") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CorruptBackup(f"{path} is not a Neurons backup (expected format {FORMAT!r}): "
-                            "nothing was restored")
+        raise CorruptBackup(
+            f"{path} is not a Neurons backup (expected format {FORMAT!r}): nothing was restored"
+        )
     try:
         checked = _checked(data)
     except (NeuronsError, ValueError, TypeError, KeyError) as exc:
@@ -239,13 +259,19 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
     for i, r in enumerate(_rows(data, "neurons", snapshot.NEURON_FIELDS)):
         where = f"neurons[{i}]"
         device, user = _owner(r, where)
-        neurons.append({
-            "id": str(parse_uuid(r["id"], f"{where}.id")), "device_id": device, "user_id": user,
-            "kind": Kind.parse(r["kind"]).value,
-            "body": clean_text(r["body"], what=f"{where}.body", allow_empty=True),
-            "attrs": clean_attrs(r["attrs"]), "state": State.parse(r["state"]).value,
-            "created_at": _instant(r["created_at"], f"{where}.created_at"),
-            "updated_at": _instant(r["updated_at"], f"{where}.updated_at")})
+        neurons.append(
+            {
+                "id": str(parse_uuid(r["id"], f"{where}.id")),
+                "device_id": device,
+                "user_id": user,
+                "kind": Kind.parse(r["kind"]).value,
+                "body": clean_text(r["body"], what=f"{where}.body", allow_empty=True),
+                "attrs": clean_attrs(r["attrs"]),
+                "state": State.parse(r["state"]).value,
+                "created_at": _instant(r["created_at"], f"{where}.created_at"),
+                "updated_at": _instant(r["updated_at"], f"{where}.updated_at"),
+            }
+        )
     ids = {n["id"] for n in neurons}
     if len(ids) != len(neurons):
         raise ValueError("it holds the same neuron twice")
@@ -253,7 +279,9 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
         where = f"neurons_edges[{i}]"
         device, user = _owner(r, where)
         edge = {
-            "id": str(parse_uuid(r["id"], f"{where}.id")), "device_id": device, "user_id": user,
+            "id": str(parse_uuid(r["id"], f"{where}.id")),
+            "device_id": device,
+            "user_id": user,
             "from_node_id": str(parse_uuid(r["from_node_id"], f"{where}.from_node_id")),
             "to_node_id": str(parse_uuid(r["to_node_id"], f"{where}.to_node_id")),
             "relation_type": Relation.parse(r["relation_type"]).value,
@@ -261,27 +289,42 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
             "valid_from": _instant(r["valid_from"], f"{where}.valid_from"),
             "valid_to": _instant(r["valid_to"], f"{where}.valid_to", required=False),
             "created_at": _instant(r["created_at"], f"{where}.created_at"),
-            "derived_by": r["derived_by"] if r["derived_by"] is None
-            else clean_text(r["derived_by"], what=f"{where}.derived_by")}
-        if not {edge["from_node_id"], edge["to_node_id"]} <= ids or edge["from_node_id"] == edge["to_node_id"]:
+            "derived_by": r["derived_by"]
+            if r["derived_by"] is None
+            else clean_text(r["derived_by"], what=f"{where}.derived_by"),
+        }
+        if (
+            not {edge["from_node_id"], edge["to_node_id"]} <= ids
+            or edge["from_node_id"] == edge["to_node_id"]
+        ):
             raise ValueError(f"{where} does not link two neurons of the backup")
-        if edge["valid_to"] and parse_instant(edge["valid_to"], where) < parse_instant(edge["valid_from"], where):
+        if edge["valid_to"] and parse_instant(edge["valid_to"], where) < parse_instant(
+            edge["valid_from"], where
+        ):
             raise ValueError(f"{where} ends before it starts")
         edges.append(edge)
     profiles = []
     for i, r in enumerate(_rows(data, "profiles", snapshot.PROFILE_FIELDS)):
         where = f"profiles[{i}]"
-        profiles.append({
-            "user_id": str(parse_uuid(r["user_id"], f"{where}.user_id")),
-            "name": clean_text(r["name"], what=f"{where}.name"),
-            "claimed_device": str(parse_uuid(r["claimed_device"], f"{where}.claimed_device"))
-            if r["claimed_device"] else None,
-            "created_at": _instant(r["created_at"], f"{where}.created_at")})
+        profiles.append(
+            {
+                "user_id": str(parse_uuid(r["user_id"], f"{where}.user_id")),
+                "name": clean_text(r["name"], what=f"{where}.name"),
+                "claimed_device": str(parse_uuid(r["claimed_device"], f"{where}.claimed_device"))
+                if r["claimed_device"]
+                else None,
+                "created_at": _instant(r["created_at"], f"{where}.created_at"),
+            }
+        )
     if len({e["id"] for e in edges}) != len(edges) or len({p["user_id"] for p in profiles}) != len(profiles):
         raise ValueError("it holds the same link or profile twice")
-    return {"device_id": str(parse_uuid(data.get("device_id"), "device_id")),
-            "stamp": data.get("stamp"), "neurons": neurons, "neurons_edges": edges,
-            "profiles": profiles}
+    return {
+        "device_id": str(parse_uuid(data.get("device_id"), "device_id")),
+        "stamp": data.get("stamp"),
+        "neurons": neurons,
+        "neurons_edges": edges,
+        "profiles": profiles,
+    }
 
 
 def restore(store, path: Path | str, now: datetime | None = None) -> dict[str, Any]:
@@ -301,16 +344,20 @@ def restore(store, path: Path | str, now: datetime | None = None) -> dict[str, A
     with store.transaction(every_owner=True) as cur:
         current = {table: json.loads(rows) for table, (_, rows) in snapshot.read(cur).items()}
         _write_difference(cur, current, checked)
-    return {"restored": str(path), "before": str(before.path), "neurons": len(checked["neurons"]),
-            "edges": len(checked["neurons_edges"]), "profiles": len(checked["profiles"])}
+    return {
+        "restored": str(path),
+        "before": str(before.path),
+        "neurons": len(checked["neurons"]),
+        "edges": len(checked["neurons_edges"]),
+        "profiles": len(checked["profiles"]),
+    }
 
 
 TIMES = {"created_at", "updated_at", "valid_from", "valid_to"}
 
 
 def _comparable(row: dict[str, Any], fields: tuple[str, ...]) -> tuple:
-    return tuple(datetime.fromisoformat(row[f]) if f in TIMES and row[f] else row[f]
-                 for f in fields)
+    return tuple(datetime.fromisoformat(row[f]) if f in TIMES and row[f] else row[f] for f in fields)
 
 
 def _write_difference(cur, current: dict[str, list], wanted: dict[str, list]) -> None:
@@ -320,8 +367,10 @@ def _write_difference(cur, current: dict[str, list], wanted: dict[str, list]) ->
     for table, key, fields in snapshot.TABLES:
         have = {r[key]: _comparable(r, fields) for r in current[table]}
         want = {r[key]: r for r in wanted[table]}
-        plans[table] = ([k for k in have if k not in want],
-                        [r for k, r in want.items() if have.get(k) != _comparable(r, fields)])
+        plans[table] = (
+            [k for k in have if k not in want],
+            [r for k, r in want.items() if have.get(k) != _comparable(r, fields)],
+        )
     for table, _, _ in reversed(snapshot.TABLES):
         snapshot.delete(cur, table, plans[table][0])
     for table, _, _ in snapshot.TABLES:
@@ -329,6 +378,7 @@ def _write_difference(cur, current: dict[str, list], wanted: dict[str, list]) ->
 
 
 # -- while the app runs ---------------------------------------------------------------------------
+
 
 class AutoBackup:
     """The app's trigger: ask `due(now)` every CHECK_EVERY, on the worker (it reads the store's

@@ -19,8 +19,7 @@ from core.model import Kind
 # "linked"/"unlinked" change edges; "claimed" moves rows to another identity; "engine_restarted":
 # the store's engine died and was started again (nothing acknowledged was lost; tell the person
 # once, and reload what is shown).
-ACTIONS = ("captured", "edited", "state", "linked", "unlinked", "imported", "claimed",
-           "engine_restarted")
+ACTIONS = ("captured", "edited", "state", "linked", "unlinked", "imported", "claimed", "engine_restarted")
 
 _origin: contextvars.ContextVar[str | None] = contextvars.ContextVar("neurons_origin", default=None)
 
@@ -28,7 +27,7 @@ _origin: contextvars.ContextVar[str | None] = contextvars.ContextVar("neurons_or
 @dataclass(frozen=True)
 class Change:
     action: str
-    ids: tuple[uuid.UUID, ...] = ()            # the neurons it touched (both ends of a link)
+    ids: tuple[uuid.UUID, ...] = ()  # the neurons it touched (both ends of a link)
     kinds: frozenset[Kind] = field(default_factory=frozenset)
     origin: str | None = None
 

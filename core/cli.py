@@ -26,8 +26,7 @@ def _on_signal(signum, frame):  # noqa: ARG001
 commands.load()  # the commands people use first in `neurons --help`, then this one
 
 
-@commands.command("mcp", "serve this memory to an AI assistant over MCP on stdin/stdout",
-                  needs_memory=False)
+@commands.command("mcp", "serve this memory to an AI assistant over MCP on stdin/stdout", needs_memory=False)
 def _mcp(_memory, args) -> commands.Answer:
     """The process becomes an MCP server (core/mcp.py): an entry point's business, as it takes
     over stdin, stdout and the signals; it runs the same commands as the CLI and the app."""
@@ -72,8 +71,11 @@ def _setup_logging(args) -> None:
     (basicConfig does nothing the second time)."""
     import logging  # noqa: PLC0415
 
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
 
 
 def _run_here(cmd: commands.Command, args) -> commands.Answer:
@@ -82,8 +84,9 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
 
     # A one-shot command does not start the background filler (the app does); ask and about
     # fill what is pending first.
-    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False,
-                                 lock_wait_s=LOCK_WAIT_S)
+    settings = Settings.from_env(
+        data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False, lock_wait_s=LOCK_WAIT_S
+    )
     memory = Memory.open(settings)
     try:
         return cmd.run(memory, args)
@@ -109,8 +112,9 @@ def _through_running_app(args) -> int | None:
         instance.runtime_dir()
     except (OSError, instance.InstanceError):
         _setup_logging(args)  # request() logs why it cannot reach an app
-    reply = instance.request(data_dir_from(args.data_dir),
-                             {"op": "command", "argv": commands.forwarded_argv(args)})
+    reply = instance.request(
+        data_dir_from(args.data_dir), {"op": "command", "argv": commands.forwarded_argv(args)}
+    )
     if reply is None:
         return None
     sys.stdout.write(str(reply.get("stdout", "")))

@@ -67,9 +67,12 @@ def load(data_dir: Path) -> Config:
     except (ValueError, TypeError, AttributeError):
         raise ConfigError(f"{file} names a profile whose id is not valid: fix or remove it") from None
     dsn = data.get("dsn")
-    return Config(dsn=str(dsn) if dsn else None, profile_id=profile_id,
-                  profile_name=str(profile.get("name") or "") or None,
-                  profile_pending=bool(profile_id and profile.get("pending")))
+    return Config(
+        dsn=str(dsn) if dsn else None,
+        profile_id=profile_id,
+        profile_name=str(profile.get("name") or "") or None,
+        profile_pending=bool(profile_id and profile.get("pending")),
+    )
 
 
 def save(data_dir: Path, config: Config) -> None:

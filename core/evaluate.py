@@ -36,7 +36,10 @@ K = 10
 
 # -- metrics ---------------------------------------------------------------------------------------
 
-def score_query(ranked: list[str | None], gold: list[str], avoid: list[str] | None = None) -> dict[str, float]:
+
+def score_query(
+    ranked: list[str | None], gold: list[str], avoid: list[str] | None = None
+) -> dict[str, float]:
     """The metrics of one query: `ranked` ids best first (None for rows that are not in the set)."""
     gold_set = set(gold)
     if not gold_set:
@@ -82,6 +85,7 @@ def percentiles(values_ms: list[float]) -> dict[str, float]:
 
 # -- the dataset -----------------------------------------------------------------------------------
 
+
 def load_dataset(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -102,9 +106,13 @@ def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UU
     derive = edges in ("derived", "both")
     order = sorted(space["neurons"], key=lambda n: n["created_at"])  # stable: file order on ties
     for item in order:
-        neuron = memory.capture(item["text"], kind=Kind.parse(item["kind"]),
-                                attrs=dict(item.get("attrs") or {}),
-                                created_at=parse_instant(item["created_at"], f"{item.get('id')}.created_at"), derive=derive)
+        neuron = memory.capture(
+            item["text"],
+            kind=Kind.parse(item["kind"]),
+            attrs=dict(item.get("attrs") or {}),
+            created_at=parse_instant(item["created_at"], f"{item.get('id')}.created_at"),
+            derive=derive,
+        )
         ids[item["id"]] = neuron.id
         state = item.get("state") or ("done" if (item.get("attrs") or {}).get("done_at") else None)
         if state and state != "active":  # a done reminder keeps the dataset's done_at
@@ -115,10 +123,17 @@ def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UU
     if edges in ("given", "both"):
         for e in space.get("edges") or []:
             if e["from"] not in ids or e["to"] not in ids:
-                raise InvalidInput(f"edge {e['from']} -> {e['to']} of space {space['id']} names a "
-                                   "neuron the space does not hold")
-            edge = memory.link(ids[e["from"]], ids[e["to"]], Relation.parse(e["type"]),
-                               valid_from=parse_instant(e.get("valid_from"), "edge valid_from"), derived_by=None)
+                raise InvalidInput(
+                    f"edge {e['from']} -> {e['to']} of space {space['id']} names a "
+                    "neuron the space does not hold"
+                )
+            edge = memory.link(
+                ids[e["from"]],
+                ids[e["to"]],
+                Relation.parse(e["type"]),
+                valid_from=parse_instant(e.get("valid_from"), "edge valid_from"),
+                derived_by=None,
+            )
             if e.get("valid_to"):
                 memory.unlink(edge.id, at=parse_instant(e["valid_to"], "edge valid_to"))
     return ids
@@ -126,8 +141,8 @@ def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UU
 
 # -- the run ---------------------------------------------------------------------------------------
 
-def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str,
-             progress=None) -> dict[str, Any]:
+
+def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str, progress=None) -> dict[str, Any]:
     """Ingest every space, answer every query in every mode, score: FORMAT.md's object."""
     t0 = time.monotonic()
     spaces = []
@@ -157,8 +172,12 @@ def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str,
                 if mode == "default":
                     latencies.append(elapsed)
                 ranked = [back.get(r.neuron.id) for r in results]
-                scored.append((query.get("category") or "uncategorised",
-                               score_query(ranked, query["gold"], query.get("avoid"))))
+                scored.append(
+                    (
+                        query.get("category") or "uncategorised",
+                        score_query(ranked, query["gold"], query.get("avoid")),
+                    )
+                )
         by_mode[mode] = aggregate(scored)
         n_queries = len(scored)
         if progress:
@@ -174,9 +193,11 @@ def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str,
 
 
 def render_table(report: dict[str, Any]) -> str:
-    lines = [f"{report['dataset']}  edges={report['edges']}  queries={report['queries']}  "
-             f"ingest {report['ingest_s']}s  latency p50 {report['latency_ms']['p50']} ms, "
-             f"p95 {report['latency_ms']['p95']} ms"]
+    lines = [
+        f"{report['dataset']}  edges={report['edges']}  queries={report['queries']}  "
+        f"ingest {report['ingest_s']}s  latency p50 {report['latency_ms']['p50']} ms, "
+        f"p95 {report['latency_ms']['p95']} ms"
+    ]
     header = f"{'mode':<8} {'category':<12} {'n':>4} " + " ".join(f"{m:>8}" for m in METRICS)
     lines += ["", header, "-" * len(header)]
     for mode, cats in report["modes"].items():

@@ -29,14 +29,18 @@ def os_error(exc: OSError, path: Path | str, doing: str = "write") -> FileProble
     """The sentence for an OSError on `path`; ENOSPC becomes DiskFull."""
     path = Path(path)
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return DiskFull(f"the disk holding {path.parent} is full: free some space and try again "
-                        "(nothing was saved by this command)")
+        return DiskFull(
+            f"the disk holding {path.parent} is full: free some space and try again "
+            "(nothing was saved by this command)"
+        )
     if exc.errno == errno.EROFS:
         return FileProblem(f"cannot {doing} {path}: its file system is read-only")
     if exc.errno in (errno.EACCES, errno.EPERM):
         owner = _owner_of(path)
-        return FileProblem(f"cannot {doing} {path}: permission denied{owner}; run Neurons as the "
-                           "user who owns its data dir, or give that dir back to you")
+        return FileProblem(
+            f"cannot {doing} {path}: permission denied{owner}; run Neurons as the "
+            "user who owns its data dir, or give that dir back to you"
+        )
     return FileProblem(f"cannot {doing} {path}: {exc.strerror or exc}")
 
 
@@ -59,7 +63,7 @@ def write_private(path: Path | str, data: str | bytes, *, durable: bool = False)
             os.fchmod(fd, PRIVATE_FILE)  # an old temp file may have had other bits
             view = memoryview(raw)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             if durable:
                 os.fsync(fd)
         finally:

@@ -41,8 +41,9 @@ import os
 import socket
 import stat
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from core import __version__
 from core.model import NeuronsError
@@ -111,8 +112,10 @@ def lock_path(data_dir: Path | str) -> Path:
 
 # -- the client side -----------------------------------------------------------------------------
 
-def request(data_dir: Path | str, message: dict[str, Any], *,
-            timeout: float = REPLY_TIMEOUT_S) -> dict[str, Any] | None:
+
+def request(
+    data_dir: Path | str, message: dict[str, Any], *, timeout: float = REPLY_TIMEOUT_S
+) -> dict[str, Any] | None:
     """Send one request to the running app; its reply, or None when no app listens.
 
     Raises InstanceError when the app was reached but refused or did not answer.
@@ -154,7 +157,8 @@ def request(data_dir: Path | str, message: dict[str, Any], *,
     if reply.get("protocol") != PROTOCOL:
         raise InstanceError(
             f"the running Neurons app speaks instance protocol {reply.get('protocol', 'none')}, "
-            f"this command {PROTOCOL}: quit the app and start the same version as this command")
+            f"this command {PROTOCOL}: quit the app and start the same version as this command"
+        )
     if not reply.get("ok"):
         raise InstanceError(str(reply.get("error") or "the running Neurons app refused the request"))
     return reply
@@ -167,8 +171,9 @@ def is_running(data_dir: Path | str) -> bool:
         return True  # something answers there, even if badly
 
 
-def forward_capture(data_dir: Path, text: str, kind: str | None,
-                    attrs: dict[str, Any] | None) -> dict[str, Any] | None:
+def forward_capture(
+    data_dir: Path, text: str, kind: str | None, attrs: dict[str, Any] | None
+) -> dict[str, Any] | None:
     reply = request(data_dir, {"op": "capture", "text": text, "kind": kind, "attrs": attrs or {}})
     if reply is None:
         return None
@@ -206,6 +211,7 @@ def _read_line(sock: socket.socket) -> bytes | None:
 
 
 # -- the app side --------------------------------------------------------------------------------
+
 
 class InstanceLock:
     """Held for the app's lifetime (flock: the kernel frees it if the process dies)."""
@@ -305,8 +311,9 @@ class InstanceServer:
                     return
                 _log().exception("instance socket accept failed")
                 continue
-            threading.Thread(target=self._answer, args=(conn,), name="neurons-instance-request",
-                             daemon=True).start()
+            threading.Thread(
+                target=self._answer, args=(conn,), name="neurons-instance-request", daemon=True
+            ).start()
 
     def _answer(self, conn: socket.socket) -> None:
         with conn:
@@ -321,7 +328,8 @@ class InstanceServer:
                 if message.get("protocol") != PROTOCOL:
                     raise InstanceError(
                         f"this Neurons app speaks instance protocol {PROTOCOL}, the request "
-                        f"{message.get('protocol', 'none')}: use the command of the same version")
+                        f"{message.get('protocol', 'none')}: use the command of the same version"
+                    )
                 if message["op"] == "ping":
                     reply = {"pid": os.getpid(), "version": __version__}
                 else:
@@ -341,5 +349,15 @@ class InstanceServer:
                 _log().warning("the client left before its reply was sent")
 
 
-__all__ = ["PROTOCOL", "InstanceError", "InstanceLock", "InstanceServer", "forward_capture", "is_running",
-           "lock_path", "request", "runtime_dir", "socket_path"]
+__all__ = [
+    "PROTOCOL",
+    "InstanceError",
+    "InstanceLock",
+    "InstanceServer",
+    "forward_capture",
+    "is_running",
+    "lock_path",
+    "request",
+    "runtime_dir",
+    "socket_path",
+]

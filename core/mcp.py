@@ -165,6 +165,7 @@ def _answer(reply: dict[str, Any]) -> tuple[Any, str]:
 
 # -- what the assistant reads ------------------------------------------------------------------------
 
+
 def _brief(neuron: dict[str, Any], *, why: str | None = None) -> dict[str, Any]:
     """One neuron as a model reads it: id, kind, title, the times that matter, the text."""
     attrs = neuron.get("attrs") or {}
@@ -207,6 +208,7 @@ def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
 
 # -- the server --------------------------------------------------------------------------------------
 
+
 def build(door: Door):
     """The MCP server of this memory's tools (not started)."""
     from mcp.server.mcpserver import MCPServer  # noqa: PLC0415
@@ -214,8 +216,14 @@ def build(door: Door):
     from mcp.types import ToolAnnotations  # noqa: PLC0415
 
     parameters: dict[str, set[str]] = {}  # each tool's argument names, filled as they register
-    server = MCPServer("neurons", title="Neurons", version=__version__, instructions=INSTRUCTIONS,
-                       log_level="WARNING", middleware=[_RefuseUnknownArguments(parameters)])
+    server = MCPServer(
+        "neurons",
+        title="Neurons",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        middleware=[_RefuseUnknownArguments(parameters)],
+    )
 
     def tool(*, read_only: bool, idempotent: bool = False):
         def register(fn):
@@ -227,23 +235,36 @@ def build(door: Door):
                     raise ToolError(str(exc)) from None
 
             parameters[fn.__name__] = set(inspect.signature(fn).parameters)
-            server.add_tool(run, name=fn.__name__, description=inspect.cleandoc(fn.__doc__ or ""),
-                            annotations=ToolAnnotations(read_only_hint=read_only,
-                                                        destructive_hint=False,
-                                                        idempotent_hint=idempotent or read_only,
-                                                        open_world_hint=False),
-                            structured_output=True)
+            server.add_tool(
+                run,
+                name=fn.__name__,
+                description=inspect.cleandoc(fn.__doc__ or ""),
+                annotations=ToolAnnotations(
+                    read_only_hint=read_only,
+                    destructive_hint=False,
+                    idempotent_hint=idempotent or read_only,
+                    open_world_hint=False,
+                ),
+                structured_output=True,
+            )
             return fn
+
         return register
 
     @tool(read_only=False)
     def capture(
-        text: Annotated[str, Field(description="what to remember, in the user's words; a reminder "
-                                   "carries its time in the text (\"remind me to call Ana "
-                                   "tomorrow at 3pm\"), a contact its phone or email")],
-        kind: Annotated[Literal["note", "reminder", "contact"] | None,
-                        Field(description="force the kind; leave it out to let Neurons read it "
-                              "from the text")] = None,
+        text: Annotated[
+            str,
+            Field(
+                description="what to remember, in the user's words; a reminder "
+                'carries its time in the text ("remind me to call Ana '
+                'tomorrow at 3pm"), a contact its phone or email'
+            ),
+        ],
+        kind: Annotated[
+            Literal["note", "reminder", "contact"] | None,
+            Field(description="force the kind; leave it out to let Neurons read it from the text"),
+        ] = None,
     ) -> dict[str, Any]:
         """Save a note, a reminder or a contact in the user's memory, exactly as the app's quick
         capture does: Neurons reads the kind, the due time and repeat rule of a reminder, and
@@ -254,9 +275,14 @@ def build(door: Door):
 
     @tool(read_only=True)
     def ask(
-        question: Annotated[str, Field(description="a question in natural language, e.g. \"what "
-                                       "did I promise Ana?\", \"what is due this week?\", "
-                                       "\"wifi password\"")],
+        question: Annotated[
+            str,
+            Field(
+                description='a question in natural language, e.g. "what '
+                'did I promise Ana?", "what is due this week?", '
+                '"wifi password"'
+            ),
+        ],
         limit: Annotated[int, Field(description=f"how many results at most (1-{MAX_LIMIT})")] = 10,
     ) -> dict[str, Any]:
         """Search the user's memory the way the app's search box does: by words and by meaning,
@@ -266,17 +292,17 @@ def build(door: Door):
         in the window, linked from ...), `score`, `due_at` for reminders, and the text."""
         extra = _limit(limit)
         if question.strip() and nothing_to_look_for(question):
-            raise ToolError(f"the question {question!r} has only common words and no time: ask "
-                            "about a person, a thing, a topic or a time")
+            raise ToolError(
+                f"the question {question!r} has only common words and no time: ask "
+                "about a person, a thing, a topic or a time"
+            )
         data, note = door.run(["ask", *extra, "--", question])
         return {"question": question, "results": _results(data), **({"note": note} if note else {})}
 
     @tool(read_only=True)
     def about(
-        name: Annotated[str, Field(description="a person's name or alias, e.g. \"Ana\" or "
-                                   "\"Ana Silva\"")],
-        limit: Annotated[int, Field(description=f"how many timeline entries at most "
-                                    f"(1-{MAX_LIMIT})")] = 20,
+        name: Annotated[str, Field(description='a person\'s name or alias, e.g. "Ana" or "Ana Silva"')],
+        limit: Annotated[int, Field(description=f"how many timeline entries at most (1-{MAX_LIMIT})")] = 20,
     ) -> dict[str, Any]:
         """Everything the user's memory holds about one person: their contact (phones, emails,
         birthday...), the contacts that are the same person, and a timeline of every note and
@@ -285,15 +311,19 @@ def build(door: Door):
         call again with the full name."""
         extra = _limit(limit)
         data, note = door.run(["about", *extra, "--", name])
-        out: dict[str, Any] = {"name": name, "contact": _brief(data["contact"]) if data["contact"] else None,
-                               "same_person_as": [_brief(t) for t in data["twins"]],
-                               "candidates": [_brief(c) for c in data["candidates"]],
-                               "timeline": _results(data["timeline"])}
+        out: dict[str, Any] = {
+            "name": name,
+            "contact": _brief(data["contact"]) if data["contact"] else None,
+            "same_person_as": [_brief(t) for t in data["twins"]],
+            "candidates": [_brief(c) for c in data["candidates"]],
+            "timeline": _results(data["timeline"]),
+        }
         if out["candidates"] and out["contact"] is None:
             out["ambiguous"] = f"{len(out['candidates'])} people answer to {name!r}: ask which one"
         elif out["contact"] is None:
             out["note"] = f"no contact is called {name!r}" + (
-                "; these neurons mention the name" if out["timeline"] else "")
+                "; these neurons mention the name" if out["timeline"] else ""
+            )
         if note:
             out["note"] = f"{out.get('note', '')}; {note}".strip("; ")
         return out
@@ -320,18 +350,27 @@ def build(door: Door):
     @tool(read_only=False)
     def snooze(
         id: IdArg,
-        until: Annotated[str | None, Field(description="when to notify again: ISO 8601, e.g. "
-                                           "2026-05-04T09:00 (local time) or with an offset, or "
-                                           "words: \"tomorrow 9am\", \"in 2 hours\"")] = None,
-        minutes: Annotated[float | None, Field(description="or: in this many minutes "
-                                               "(default 10)")] = None,
+        until: Annotated[
+            str | None,
+            Field(
+                description="when to notify again: ISO 8601, e.g. "
+                "2026-05-04T09:00 (local time) or with an offset, or "
+                'words: "tomorrow 9am", "in 2 hours"'
+            ),
+        ] = None,
+        minutes: Annotated[float | None, Field(description="or: in this many minutes (default 10)")] = None,
     ) -> dict[str, Any]:
         """Put a reminder off: it notifies again at `until` (or in `minutes`, default 10) and not
         before. Only active reminders snooze. Returns the reminder with `snoozed_until`."""
         if until is not None and minutes is not None:
             raise ToolError("give either until or minutes, not both")
-        when = ["--until", until] if until is not None else \
-            ["--minutes", repr(float(minutes))] if minutes is not None else []
+        when = (
+            ["--until", until]
+            if until is not None
+            else ["--minutes", repr(float(minutes))]
+            if minutes is not None
+            else []
+        )
         data, _ = door.run(["snooze", *when, "--", id])
         return _changed(data)
 
@@ -341,26 +380,39 @@ def build(door: Door):
         emails, a reminder's due time and rule) and every link, open or closed, with the
         `other_id` and `other_title` at its other end."""
         data, _ = door.run(["show", "--", id])
-        return {**_brief(data), "body": data["body"], "attrs": data["attrs"],
-                "updated_at": data["updated_at"], "links": _links(data)}
+        return {
+            **_brief(data),
+            "body": data["body"],
+            "attrs": data["attrs"],
+            "updated_at": data["updated_at"],
+            "links": _links(data),
+        }
 
     @tool(read_only=False, idempotent=True)
     def link(
         from_id: IdArg,
         to_id: IdArg,
-        relation: Annotated[Literal["relates_to", "concerns", "same_person", "supersedes"],
-                            Field(description="relates_to: the two belong together; concerns: "
-                                  "from_id is about the person to_id; same_person: two contacts "
-                                  "are one person; supersedes: from_id replaces the outdated "
-                                  "to_id")] = "relates_to",
+        relation: Annotated[
+            Literal["relates_to", "concerns", "same_person", "supersedes"],
+            Field(
+                description="relates_to: the two belong together; concerns: "
+                "from_id is about the person to_id; same_person: two contacts "
+                "are one person; supersedes: from_id replaces the outdated "
+                "to_id"
+            ),
+        ] = "relates_to",
     ) -> dict[str, Any]:
         """Link two neurons, so that finding one finds the other (ask follows links one step).
         Linking the same pair twice returns the existing link. Returns the link's `id`."""
         data, _ = door.run(["link", "--relation", relation, "--", from_id, to_id])
         return data
 
-    @server.resource("neurons://neuron/{id}", name="neuron", mime_type="application/json",
-                     description="one neuron of the user's memory, with its links (as `show`)")
+    @server.resource(
+        "neurons://neuron/{id}",
+        name="neuron",
+        mime_type="application/json",
+        description="one neuron of the user's memory, with its links (as `show`)",
+    )
     def neuron_resource(id: str) -> str:
         try:
             data, _ = door.run(["show", "--", id])
@@ -379,9 +431,17 @@ def _changed(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _links(data: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"id": e["id"], "relation": e["relation_type"], "other_id": e.get("other_id"),
-             "other_title": e.get("other_title"), "open": e.get("valid_to") is None,
-             "derived_by": e.get("derived_by")} for e in data.get("edges") or []]
+    return [
+        {
+            "id": e["id"],
+            "relation": e["relation_type"],
+            "other_id": e.get("other_id"),
+            "other_title": e.get("other_title"),
+            "open": e.get("valid_to") is None,
+            "derived_by": e.get("derived_by"),
+        }
+        for e in data.get("edges") or []
+    ]
 
 
 class _RefuseUnknownArguments:
@@ -399,8 +459,10 @@ class _RefuseUnknownArguments:
             if unknown:
                 from mcp.types import CallToolResult, TextContent  # noqa: PLC0415
 
-                text = (f"{params['name']} takes no argument {', '.join(map(repr, unknown))}; "
-                        f"its arguments are {', '.join(sorted(known))}")
+                text = (
+                    f"{params['name']} takes no argument {', '.join(map(repr, unknown))}; "
+                    f"its arguments are {', '.join(sorted(known))}"
+                )
                 return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
         return await call_next(ctx)
 

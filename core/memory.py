@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from core import backup as backups
 from core import capture, remind
@@ -20,7 +21,15 @@ from core.changes import Change, current_origin
 from core.embed import EmbeddingFiller, SentenceModel, variant_name
 from core.interop.json import build_export, parse_export
 from core.model import (
-    Edge, Identity, InvalidInput, Kind, Neuron, NeuronsError, NotFound, Relation, State,
+    Edge,
+    Identity,
+    InvalidInput,
+    Kind,
+    Neuron,
+    NeuronsError,
+    NotFound,
+    Relation,
+    State,
 )
 from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
@@ -28,7 +37,14 @@ from core.store import Store, open_store
 from core.store import queries as q
 from core.store.reader import StoreReader
 from core.validate import (
-    MAX_WEIGHT, aware, clean_attrs, clean_text, number, optional_text, parse_limit, parse_uuid,
+    MAX_WEIGHT,
+    aware,
+    clean_attrs,
+    clean_text,
+    number,
+    optional_text,
+    parse_limit,
+    parse_uuid,
 )
 
 log = logging.getLogger(__name__)
@@ -39,8 +55,14 @@ PROFILE_NAME_MAX = 200
 
 
 class Memory:
-    def __init__(self, store: Store, identity: Identity | None = None, *, owns_store: bool = True,
-                 model: SentenceModel | None = None):
+    def __init__(
+        self,
+        store: Store,
+        identity: Identity | None = None,
+        *,
+        owns_store: bool = True,
+        model: SentenceModel | None = None,
+    ):
         self.store = store
         self.identity = identity or own_identity(store)
         self._owns_store = owns_store
@@ -136,12 +158,17 @@ class Memory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _changed(self, action: str, neurons: list[Neuron] | None = None,
-                 ids: list[uuid.UUID] | None = None) -> None:
+    def _changed(
+        self, action: str, neurons: list[Neuron] | None = None, ids: list[uuid.UUID] | None = None
+    ) -> None:
         if self.filler is not None and action in ("captured", "edited", "imported", "restored"):
             self.filler.wake()
-        change = Change(action, tuple(ids or [n.id for n in neurons or []]),
-                        frozenset(n.kind for n in neurons or []), current_origin())
+        change = Change(
+            action,
+            tuple(ids or [n.id for n in neurons or []]),
+            frozenset(n.kind for n in neurons or []),
+            current_origin(),
+        )
         for listener in list(self.listeners):
             try:
                 listener(change)
@@ -150,16 +177,33 @@ class Memory:
 
     # -- neurons -------------------------------------------------------------------------------
 
-    def preview(self, text: str, kind: Kind | str | None = None, attrs: dict[str, Any] | None = None,
-                *, now: datetime | None = None) -> capture.Understanding:
+    def preview(
+        self,
+        text: str,
+        kind: Kind | str | None = None,
+        attrs: dict[str, Any] | None = None,
+        *,
+        now: datetime | None = None,
+    ) -> capture.Understanding:
         """What `capture(text, kind, attrs)` would make of the text, without saving anything."""
         text = clean_text(text)
-        return capture.read(self.reader, text, Kind.parse(kind) if kind else None,
-                            dict(clean_attrs(attrs)), now=aware(now, "now"), names=self.recall.names())
+        return capture.read(
+            self.reader,
+            text,
+            Kind.parse(kind) if kind else None,
+            dict(clean_attrs(attrs)),
+            now=aware(now, "now"),
+            names=self.recall.names(),
+        )
 
     def capture(
-        self, text: str, kind: Kind | str | None = None, attrs: dict[str, Any] | None = None, *,
-        created_at: datetime | None = None, derive: bool = True,
+        self,
+        text: str,
+        kind: Kind | str | None = None,
+        attrs: dict[str, Any] | None = None,
+        *,
+        created_at: datetime | None = None,
+        derive: bool = True,
         accept: list[capture.Update] | tuple[()] = (),
     ) -> Neuron:
         """Save a neuron now (never waits for the model). With no kind, it is inferred from the text.
@@ -172,18 +216,22 @@ class Memory:
         aware(created_at, "created_at")
         understanding = None
         if kind is None or derive:
-            understanding = capture.read(self.reader, text, Kind.parse(kind) if kind else None,
-                                         attrs, now=created_at, names=self.recall.names())
+            understanding = capture.read(
+                self.reader,
+                text,
+                Kind.parse(kind) if kind else None,
+                attrs,
+                now=created_at,
+                names=self.recall.names(),
+            )
             kind, attrs = understanding.kind, understanding.attrs
         updates = [u for u in understanding.updates if u in accept] if understanding else []
         if len(updates) != len(accept):
             raise InvalidInput("an accepted update is not one this text offers; nothing was saved")
         if updates:  # the card is brought up to date instead of being replaced by the new neuron
             cards = {u.contact_id for u in updates}
-            understanding.replaces = [(old, how) for old, how in understanding.replaces
-                                      if old not in cards]
-        neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs,
-                        created_at=created_at)
+            understanding.replaces = [(old, how) for old, how in understanding.replaces if old not in cards]
+        neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs, created_at=created_at)
         with self.store.transaction(self.identity) as cur:
             q.insert_neurons(cur, self.identity, [neuron])
             if understanding is not None and derive:
@@ -197,11 +245,12 @@ class Memory:
 
     def _apply_updates(self, cur, updates: list[capture.Update], now: datetime | None) -> list[Neuron]:
         """Write accepted card updates inside the caller's transaction; the cards as written."""
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         written: dict[uuid.UUID, Neuron] = {}
         for update in updates:
             card = written.get(update.contact_id) or q.get_neurons(
-                cur, self.identity, [update.contact_id]).get(update.contact_id)
+                cur, self.identity, [update.contact_id]
+            ).get(update.contact_id)
             if card is None:
                 raise NotFound(f"no contact {update.contact_id} to update")
             attrs, lost = capture.updated_card(card, update)
@@ -209,9 +258,20 @@ class Memory:
             if lost:
                 note = capture.superseded_note(card, lost, now)
                 q.insert_neurons(cur, self.identity, [note])
-                q.insert_edges(cur, self.identity, [Edge(
-                    id=uuid.uuid4(), from_id=card.id, to_id=note.id, relation=Relation.SUPERSEDES,
-                    valid_from=now, derived_by=capture.DERIVED_NEW_DETAIL)])
+                q.insert_edges(
+                    cur,
+                    self.identity,
+                    [
+                        Edge(
+                            id=uuid.uuid4(),
+                            from_id=card.id,
+                            to_id=note.id,
+                            relation=Relation.SUPERSEDES,
+                            valid_from=now,
+                            derived_by=capture.DERIVED_NEW_DETAIL,
+                        )
+                    ],
+                )
         return list(written.values())
 
     def get(self, neuron_id: uuid.UUID | str) -> Neuron:
@@ -224,8 +284,9 @@ class Memory:
     def get_many(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
         return self.reader.neurons(ids)
 
-    def edit(self, neuron_id: uuid.UUID | str, text: str | None = None,
-             attrs: dict[str, Any] | None = None) -> Neuron:
+    def edit(
+        self, neuron_id: uuid.UUID | str, text: str | None = None, attrs: dict[str, Any] | None = None
+    ) -> Neuron:
         nid = parse_uuid(neuron_id)
         if text is not None:
             text = clean_text(text)
@@ -240,8 +301,9 @@ class Memory:
         self._changed("edited", [neuron])
         return neuron
 
-    def _retitled(self, cur, nid: uuid.UUID, text: str, attrs: dict[str, Any] | None
-                  ) -> dict[str, Any] | None:
+    def _retitled(
+        self, cur, nid: uuid.UUID, text: str, attrs: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
         """A reminder's title follows its new text, unless the caller gives another title."""
         current = q.get_neurons(cur, self.identity, [nid]).get(nid)
         if current is None or current.kind is not Kind.REMINDER:
@@ -249,7 +311,7 @@ class Memory:
         given = dict(current.attrs if attrs is None else attrs)
         if given.get("title") != current.attrs.get("title"):
             return attrs  # the caller set a title of its own
-        title = capture.reminder_title(text, current.created_at or datetime.now(timezone.utc))
+        title = capture.reminder_title(text, current.created_at or datetime.now(UTC))
         if title:
             given["title"] = title
         else:
@@ -260,8 +322,11 @@ class Memory:
         """Merge keys into attrs (None removes a key), e.g. update_attrs(id, due_at=...)."""
         return self._merge_attrs(parse_uuid(neuron_id), lambda _current: changes)
 
-    def _merge_attrs(self, nid: uuid.UUID, changes_of: Callable[[Neuron], dict[str, Any] | None],
-                     ) -> Neuron:
+    def _merge_attrs(
+        self,
+        nid: uuid.UUID,
+        changes_of: Callable[[Neuron], dict[str, Any] | None],
+    ) -> Neuron:
         """Read the row, compute the attrs to change from it, write them: one transaction."""
         with self.store.transaction(self.identity) as cur:
             current = q.get_neurons(cur, self.identity, [nid]).get(nid)
@@ -291,7 +356,7 @@ class Memory:
             if current.kind is Kind.REMINDER:
                 attrs = dict(current.attrs)
                 if state is State.DONE:
-                    attrs["done_at"] = datetime.now(timezone.utc).isoformat()
+                    attrs["done_at"] = datetime.now(UTC).isoformat()
                 else:
                     attrs.pop("done_at", None)
             neuron = q.update_neuron(cur, self.identity, nid, state=state, attrs=attrs)
@@ -310,8 +375,9 @@ class Memory:
             if after is not None and current.updated_at != after.updated_at:
                 raise InvalidInput(f"“{current.title}” changed since; nothing was undone")
             body = before.body if before.body != current.body else None
-            neuron = q.update_neuron(cur, self.identity, nid, body=body,
-                                     attrs=clean_attrs(dict(before.attrs)), state=before.state)
+            neuron = q.update_neuron(
+                cur, self.identity, nid, body=body, attrs=clean_attrs(dict(before.attrs)), state=before.state
+            )
         self._changed("edited" if body is not None else "state", [neuron])
         return neuron
 
@@ -327,8 +393,15 @@ class Memory:
     def restore(self, neuron_id: uuid.UUID | str) -> Neuron:
         return self.set_state(neuron_id, State.ACTIVE)
 
-    def list(self, kind: Kind | str | None = None, states: list[State | str] | None = None, *,
-             limit: int = 100, offset: int = 0, order: str = "recent") -> list[Neuron]:
+    def list(
+        self,
+        kind: Kind | str | None = None,
+        states: list[State | str] | None = None,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        order: str = "recent",
+    ) -> list[Neuron]:
         if order not in ("recent", "updated", "due", "name"):
             raise InvalidInput(f"unknown order {order!r}")
         kind = Kind.parse(kind) if kind else None
@@ -336,7 +409,13 @@ class Memory:
         limit = parse_limit(limit)
         with self.store.reading(self.identity) as cur:
             return q.list_neurons(
-                cur, self.identity, kind=kind, states=states, limit=limit, offset=offset, order=order,
+                cur,
+                self.identity,
+                kind=kind,
+                states=states,
+                limit=limit,
+                offset=offset,
+                order=order,
             )
 
     def count(self) -> int:
@@ -356,8 +435,7 @@ class Memory:
         out: list[Neuron] = []
         offset = 0
         while True:
-            page = self.list(Kind.REMINDER, [State.ACTIVE], limit=REMINDER_PAGE, offset=offset,
-                             order="due")
+            page = self.list(Kind.REMINDER, [State.ACTIVE], limit=REMINDER_PAGE, offset=offset, order="due")
             out.extend(page)
             if len(page) < REMINDER_PAGE:
                 return out
@@ -393,8 +471,13 @@ class Memory:
         moved = remind.completed(self.get(nid), now)
         return self.done(nid) if moved is None else self._merge_attrs(nid, lambda _c: moved)
 
-    def snooze(self, neuron_id: uuid.UUID | str, now: datetime,
-               for_: timedelta = remind.SNOOZE_DEFAULT, until: datetime | None = None) -> Neuron:
+    def snooze(
+        self,
+        neuron_id: uuid.UUID | str,
+        now: datetime,
+        for_: timedelta = remind.SNOOZE_DEFAULT,
+        until: datetime | None = None,
+    ) -> Neuron:
         changes = remind.snoozed(now, for_, until)
 
         def checked(current: Neuron) -> dict[str, Any]:
@@ -408,23 +491,36 @@ class Memory:
         """The overdue reminders, then those that fire within `within` of `now` (remind.agenda)."""
         return remind.agenda(self.reminders(), aware(now, "now"), now + within)
 
-    def reschedule(self, neuron_id: uuid.UUID | str, due_at: datetime | None,
-                   rrule: str | None) -> Neuron:
-        return self._merge_attrs(parse_uuid(neuron_id),
-                                 lambda current: remind.rescheduled(due_at, rrule, current.attrs.get("tz")))
+    def reschedule(self, neuron_id: uuid.UUID | str, due_at: datetime | None, rrule: str | None) -> Neuron:
+        return self._merge_attrs(
+            parse_uuid(neuron_id), lambda current: remind.rescheduled(due_at, rrule, current.attrs.get("tz"))
+        )
 
     # -- edges ---------------------------------------------------------------------------------
 
-    def link(self, from_id: uuid.UUID | str, to_id: uuid.UUID | str,
-             relation: Relation | str = Relation.RELATES_TO, *, valid_from: datetime | None = None,
-             weight: float = 1.0, derived_by: str | None = None) -> Edge:
+    def link(
+        self,
+        from_id: uuid.UUID | str,
+        to_id: uuid.UUID | str,
+        relation: Relation | str = Relation.RELATES_TO,
+        *,
+        valid_from: datetime | None = None,
+        weight: float = 1.0,
+        derived_by: str | None = None,
+    ) -> Edge:
         a, b, rel = parse_uuid(from_id, "from id"), parse_uuid(to_id, "to id"), Relation.parse(relation)
         if a == b:
             raise InvalidInput("a neuron cannot be linked to itself")
         aware(valid_from, "valid_from")
-        edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=rel,
-                    weight=number(weight, "weight", limit=MAX_WEIGHT), valid_from=valid_from,
-                    derived_by=optional_text(derived_by, "derived_by"))
+        edge = Edge(
+            id=uuid.uuid4(),
+            from_id=a,
+            to_id=b,
+            relation=rel,
+            weight=number(weight, "weight", limit=MAX_WEIGHT),
+            valid_from=valid_from,
+            derived_by=optional_text(derived_by, "derived_by"),
+        )
         with self.store.transaction(self.identity) as cur:
             found = q.get_neurons(cur, self.identity, [a, b])
             for nid in (a, b):
@@ -466,7 +562,8 @@ class Memory:
     def same_person_offers(self, contact_id: uuid.UUID | str | None = None) -> list[capture.Offer]:
         """Pairs of contacts that look like one person and are not linked as such yet."""
         return capture.same_person_offers(
-            self.reader, parse_uuid(contact_id) if contact_id is not None else None)
+            self.reader, parse_uuid(contact_id) if contact_id is not None else None
+        )
 
     def accept_same_person(self, a: uuid.UUID | str, b: uuid.UUID | str) -> Edge:
         return self.link(a, b, Relation.SAME_PERSON, derived_by=capture.DERIVED_SAME_PERSON)
@@ -482,8 +579,7 @@ class Memory:
     # -- recall (core/recall) --------------------------------------------------------------------
 
     def ask(self, question: str, limit: int = 10, **options: Any) -> list[Result]:
-        return self.recall.ask(clean_text(question, what="question"), limit=parse_limit(limit),
-                               **options)
+        return self.recall.ask(clean_text(question, what="question"), limit=parse_limit(limit), **options)
 
     def about(self, name: str, limit: int = 50) -> About:
         return self.recall.about(clean_text(name, what="name"), limit=parse_limit(limit))
@@ -504,8 +600,10 @@ class Memory:
             taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
             mine = q.get_neurons(cur, self.identity, list(taken))
             if taken - set(mine):
-                raise InvalidInput(f"{len(taken - set(mine))} neuron ids of the file belong to "
-                                   "another identity in this store; nothing was imported")
+                raise InvalidInput(
+                    f"{len(taken - set(mine))} neuron ids of the file belong to "
+                    "another identity in this store; nothing was imported"
+                )
             new_neurons = [n for n in neurons if n.id not in taken]
             known = {n.id for n in neurons} | set(mine)
             for e in edges:
@@ -516,8 +614,11 @@ class Memory:
             q.insert_neurons(cur, self.identity, new_neurons)
             q.insert_edges(cur, self.identity, new_edges)
         self._changed("imported", new_neurons)
-        return {"neurons": len(new_neurons), "edges": len(new_edges),
-                "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges)}
+        return {
+            "neurons": len(new_neurons),
+            "edges": len(new_edges),
+            "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges),
+        }
 
     def snapshot(self) -> tuple[list[Neuron], list[Edge]]:
         """Every neuron and link of this identity, in one reading (what an import plans against
@@ -536,25 +637,29 @@ class Memory:
         with self.store.transaction(self.identity) as cur:
             taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
             if taken:
-                raise InvalidInput(f"{len(taken)} neuron ids of the file are already in this store; "
-                                   "nothing was imported")
+                raise InvalidInput(
+                    f"{len(taken)} neuron ids of the file are already in this store; nothing was imported"
+                )
             mine = q.get_neurons(cur, self.identity, [n.id for n in updates])
             if len(mine) != len({n.id for n in updates}):
                 raise NotFound("a neuron the import updates is gone; nothing was imported")
             known = {n.id for n in neurons} | set(mine)
             ends = {nid for e in edges for nid in (e.from_id, e.to_id)} - known
             if ends - set(q.get_neurons(cur, self.identity, list(ends))):
-                raise InvalidInput("a link of the import points at a neuron that is not there; "
-                                   "nothing was imported")
+                raise InvalidInput(
+                    "a link of the import points at a neuron that is not there; nothing was imported"
+                )
             if q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
                 raise InvalidInput("link ids of the file are already in this store; nothing was imported")
             q.insert_neurons(cur, self.identity, neurons)
             q.update_neurons(cur, self.identity, updates)
             q.insert_edges(cur, self.identity, edges)
         if neurons or updates or edges:
-            self._changed("imported", [*neurons, *updates], ids=[*(n.id for n in neurons),
-                                                                 *(n.id for n in updates)] or
-                          [e.from_id for e in edges])
+            self._changed(
+                "imported",
+                [*neurons, *updates],
+                ids=[*(n.id for n in neurons), *(n.id for n in updates)] or [e.from_id for e in edges],
+            )
 
     # -- backups (core/backup.py) -----------------------------------------------------------------
 
@@ -593,8 +698,10 @@ class Memory:
             raise InvalidInput("this data dir acts as a profile already")
         with self.store.transaction() as cur:
             if q.profile(cur, pid) is None:
-                raise NotFound(f"no profile {pid} in this database: join from a data dir that uses "
-                               "the same server as the machine that made it (neurons config set dsn)")
+                raise NotFound(
+                    f"no profile {pid} in this database: join from a data dir that uses "
+                    "the same server as the machine that made it (neurons config set dsn)"
+                )
             moved = q.claim_into(cur, self.identity.device_id, pid)[0] if bring_own else 0
         self._changed("claimed")
         return self.as_identity(Identity(user_id=pid)), moved
@@ -606,10 +713,11 @@ class Memory:
         with self.store.reading() as cur:
             row = q.profile(cur, self.identity.user_id)
         if row is None:
-            raise NotFound(f"this data dir acts as profile {self.identity.user_id}, which this "
-                           "database does not hold: is it the server the profile lives on?")
-        return {"id": str(row["user_id"]), "name": row["name"],
-                "created_at": row["created_at"].isoformat()}
+            raise NotFound(
+                f"this data dir acts as profile {self.identity.user_id}, which this "
+                "database does not hold: is it the server the profile lives on?"
+            )
+        return {"id": str(row["user_id"]), "name": row["name"], "created_at": row["created_at"].isoformat()}
 
     def device_rows(self) -> int:
         """How many neurons this data dir's anonymous device still owns (kept apart)."""
@@ -677,10 +785,15 @@ def _settle_claim(store: Store) -> None:
     if committed:
         config.save(settings.data_dir, dataclasses.replace(saved, profile_pending=False))
     else:
-        log.warning("the profile %s was never made (its claim did not commit): this data dir "
-                    "stays its anonymous device", settings.profile_id)
-        config.save(settings.data_dir, dataclasses.replace(
-            saved, profile_id=None, profile_name=None, profile_pending=False))
+        log.warning(
+            "the profile %s was never made (its claim did not commit): this data dir "
+            "stays its anonymous device",
+            settings.profile_id,
+        )
+        config.save(
+            settings.data_dir,
+            dataclasses.replace(saved, profile_id=None, profile_name=None, profile_pending=False),
+        )
         settings.profile_id = None
     settings.profile_pending = False
 

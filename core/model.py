@@ -134,7 +134,11 @@ class Neuron:
         the time words, set by capture), else the first line of the body."""
         if self.kind is Kind.CONTACT and self.attrs.get("name"):
             return str(self.attrs["name"])
-        if self.kind is Kind.REMINDER and isinstance(self.attrs.get("title"), str) and self.attrs["title"].strip():
+        if (
+            self.kind is Kind.REMINDER
+            and isinstance(self.attrs.get("title"), str)
+            and self.attrs["title"].strip()
+        ):
             return self.attrs["title"].strip()[:120]
         first = self.body.strip().splitlines()[0] if self.body.strip() else ""
         return first[:120]

@@ -56,7 +56,7 @@ class Settings:
     dsn: str | None = None
     # the local profile this data dir acts as (core/config.py); None: its anonymous device
     profile_id: uuid.UUID | None = None
-    profile_pending: bool = False   # a claim that may not have committed (see Memory)
+    profile_pending: bool = False  # a claim that may not have committed (see Memory)
     model_dir: Path = field(default_factory=default_model_dir)
     # Background embedding of new neurons; off for tools that must not load the model.
     embed_in_background: bool = True
@@ -72,8 +72,9 @@ class Settings:
         folder = data_dir_from(data_dir)
         saved = config.load(folder)
         dsn = dsn or os.environ.get("NEURONS_DSN") or saved.dsn or None
-        return cls(data_dir=folder, dsn=dsn, profile_id=saved.profile_id,
-                   profile_pending=saved.profile_pending, **kw)
+        return cls(
+            data_dir=folder, dsn=dsn, profile_id=saved.profile_id, profile_pending=saved.profile_pending, **kw
+        )
 
     @property
     def engine(self) -> str:
@@ -102,4 +103,5 @@ def check_install() -> None:
             raise NeuronsError(
                 f"the package '{name}' Python finds ({spec.origin if spec else 'none'}) is not "
                 f"Neurons' own (in {ours}): install Neurons in a virtualenv of its own "
-                "(packaging/setup.sh does) or use the bundle")
+                "(packaging/setup.sh does) or use the bundle"
+            )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from core.model import InvalidInput
@@ -19,8 +19,8 @@ MAX_BODY_BYTES = 2 * 1024 * 1024
 # Instants both engines store and read back: Postgres keeps far more, but Python's datetime (which
 # psycopg reads them into, in the session's time zone) stops at the years 1 and 9999 -- hence a
 # day's margin at each end, wider than any time zone's offset.
-MIN_INSTANT = datetime(1, 1, 2, tzinfo=timezone.utc)
-MAX_INSTANT = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=timezone.utc)
+MIN_INSTANT = datetime(1, 1, 2, tzinfo=UTC)
+MAX_INSTANT = datetime(9999, 12, 30, 23, 59, 59, 999999, tzinfo=UTC)
 # Numbers in attrs: what every JSON reader keeps exactly (a 64-bit integer, a finite double).
 MAX_INT_BITS = 63
 MAX_INT_DIGITS = 19
@@ -83,6 +83,7 @@ def clean_attrs(attrs: Any) -> dict[str, Any]:
 def parse_json(text: str, what: str) -> Any:
     """JSON text as a person or a file gives it, refusing what JSON readers reject or cannot
     hold: NaN and Infinity, numbers too large, nesting deeper than the parser can follow."""
+
     def constant(name: str):
         raise InvalidInput(f"{what}: {name} is not a number that JSON can hold")
 
@@ -139,12 +140,13 @@ def aware(value: datetime | None, what: str) -> datetime | None:
 
 def within_range(value: datetime, where: str) -> datetime:
     try:
-        utc = value.astimezone(timezone.utc)
+        utc = value.astimezone(UTC)
     except OverflowError:
         utc = None
     if utc is None or not MIN_INSTANT <= utc <= MAX_INSTANT:
-        raise InvalidInput(f"{where}: {value.isoformat()} is not between the years 1 and 9999 "
-                           "(in UTC) that Neurons can keep")
+        raise InvalidInput(
+            f"{where}: {value.isoformat()} is not between the years 1 and 9999 (in UTC) that Neurons can keep"
+        )
     return value
 
 

@@ -17,8 +17,9 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from core import __version__, remind
 from core.changes import started_by
@@ -35,6 +36,7 @@ OPEN_RETRY_S = 30.0
 
 # -- the controller ------------------------------------------------------------------------------
 
+
 def _qt():
     """Qt imports, late: a forwarding second launch never loads Qt."""
     from PySide6 import QtCore, QtWidgets  # noqa: PLC0415
@@ -50,9 +52,17 @@ class App:
     a fake `clock`.
     """
 
-    def __init__(self, settings: Settings | None = None, *, memory=None, notifier=None,
-                 clock: remind.Clock | None = None, use_tray: bool = True, reminders: bool = True,
-                 dbus: bool = True):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        memory=None,
+        notifier=None,
+        clock: remind.Clock | None = None,
+        use_tray: bool = True,
+        reminders: bool = True,
+        dbus: bool = True,
+    ):
         from desktop.startup import Steps  # noqa: PLC0415
 
         _, QtWidgets = _qt()
@@ -134,8 +144,13 @@ class App:
     def _start_window(self) -> None:
         from desktop.window import MainWindow  # noqa: PLC0415
 
-        self.window = MainWindow(self.ctx, self.prefs, settings=self.settings, about=self._about,
-                                 keep_in_tray=lambda: self.tray is not None and self.tray.visible)
+        self.window = MainWindow(
+            self.ctx,
+            self.prefs,
+            settings=self.settings,
+            about=self._about,
+            keep_in_tray=lambda: self.tray is not None and self.tray.visible,
+        )
         self.window.quick_capture.connect(lambda: self.quick_capture())
         self.window.closing.connect(self.quit)
         self.window.quit_requested.connect(self.quit)
@@ -208,8 +223,7 @@ class App:
         self.scheduler = ReminderScheduler(self.worker, lambda: self.memory, self.clock)
         self.scheduler.fired.connect(self.notices.fired)
         self.scheduler.missed.connect(self.on_missed)
-        self.scheduler.planned.connect(
-            lambda at: self.window.set_next_reminder(at, self.scheduler.paused))
+        self.scheduler.planned.connect(lambda at: self.window.set_next_reminder(at, self.scheduler.paused))
         self.steps.register_cleanup("reminders", self.scheduler.stop)
 
     # -- opening ---------------------------------------------------------------------------------
@@ -248,20 +262,28 @@ class App:
         from core import backup, resident  # noqa: PLC0415
         from desktop.worker import BACKGROUND  # noqa: PLC0415
 
-        self.worker.run(memory.recall.warm, lambda _count: resident.trim(), lambda exc: log.warning(
-            "the search index could not be prepared ahead: %s", exc), label="index",
-            lane=BACKGROUND, droppable=True)
+        self.worker.run(
+            memory.recall.warm,
+            lambda _count: resident.trim(),
+            lambda exc: log.warning("the search index could not be prepared ahead: %s", exc),
+            label="index",
+            lane=BACKGROUND,
+            droppable=True,
+        )
         # Now and then, on the worker: a backup if one is due (core/backup.py), and the model let
         # go if unused for a while (core/resident.py).
         auto, timer = backup.AutoBackup(memory), _qt()[0].QTimer(self.window)
 
         def now_and_then() -> None:
-            self.worker.run(lambda: auto.run(self.clock.now().astimezone()),
-                            lambda made: made and resident.trim(), lambda exc: log.warning(
-                                "the automatic backup failed: %s", exc),
-                            label="backup", lane=BACKGROUND, droppable=True)
-            self.worker.run(lambda: resident.tidy(memory), label="tidy", lane=BACKGROUND,
-                            droppable=True)
+            self.worker.run(
+                lambda: auto.run(self.clock.now().astimezone()),
+                lambda made: made and resident.trim(),
+                lambda exc: log.warning("the automatic backup failed: %s", exc),
+                label="backup",
+                lane=BACKGROUND,
+                droppable=True,
+            )
+            self.worker.run(lambda: resident.tidy(memory), label="tidy", lane=BACKGROUND, droppable=True)
 
         timer.timeout.connect(now_and_then)
         timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
@@ -278,8 +300,9 @@ class App:
         if old is not None and self._listener in old.listeners:
             old.listeners.remove(self._listener)
         self.owns_memory = True
-        self.settings = Settings.from_env(data_dir=self.settings.data_dir,
-                                          embed_in_background=self.settings.embed_in_background)
+        self.settings = Settings.from_env(
+            data_dir=self.settings.data_dir, embed_in_background=self.settings.embed_in_background
+        )
 
         def let_go() -> None:
             if old is not None and owned:
@@ -292,7 +315,7 @@ class App:
         if memory is None:
             return  # let go already (reopen opens it again)
         self.ctx.memory = None
-        self.worker.close()   # every write queued before quitting lands first
+        self.worker.close()  # every write queued before quitting lands first
         if self._listener in memory.listeners:
             memory.listeners.remove(self._listener)
         if self.owns_memory:
@@ -314,15 +337,19 @@ class App:
         if change.action == "engine_restarted":  # the store restarted its engine: say so once
             from desktop.notify import Notice  # noqa: PLC0415
 
-            self.banner.show(Notice("engine", "The database engine stopped and was restarted",
-                                    "Nothing you saved was lost."))
+            self.banner.show(
+                Notice(
+                    "engine", "The database engine stopped and was restarted", "Nothing you saved was lost."
+                )
+            )
         if change.action == "captured" and change.origin == "socket" and change.ids:
             # saved by another program (a forwarded `neurons capture`, a second launch): say so
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
         self.window.store_changed(change)
         self.notices.changed(list(change.ids))
-        if self.reminders_enabled and (Kind.REMINDER in change.kinds
-                                       or not (change.kinds or change.edges_only)):
+        if self.reminders_enabled and (
+            Kind.REMINDER in change.kinds or not (change.kinds or change.edges_only)
+        ):
             self.scheduler.changed()
 
     def _failed(self, exc: BaseException, what: str = "") -> None:
@@ -340,8 +367,10 @@ class App:
         settings = self.settings
         if settings is None:
             return {}
-        return {"data_dir": settings.dsn and "a server Postgres" or str(settings.data_dir),
-                "engine": settings.engine}
+        return {
+            "data_dir": settings.dsn and "a server Postgres" or str(settings.data_dir),
+            "engine": settings.engine,
+        }
 
     # -- showing -----------------------------------------------------------------------------------
 
@@ -408,8 +437,14 @@ class App:
             self._failed(exc, "rebuilding the search index")
 
         self.window.report("Rebuilding the search index…")
-        self.worker.run(lambda report: memory.reindex(progress=report), done, failed,
-                        label="Indexing", progress=True, lane=BACKGROUND)
+        self.worker.run(
+            lambda report: memory.reindex(progress=report),
+            done,
+            failed,
+            label="Indexing",
+            progress=True,
+            lane=BACKGROUND,
+        )
 
     def on_missed(self, alarms: list) -> None:
         from desktop.notify import Notice  # noqa: PLC0415
@@ -529,18 +564,28 @@ def tray_tooltip(summary, paused: bool, now) -> str:
 
 # -- the command ---------------------------------------------------------------------------------
 
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="neurons-desktop",
-                                description="Neurons: the desktop app (window, tray, reminders).")
+    p = argparse.ArgumentParser(
+        prog="neurons-desktop", description="Neurons: the desktop app (window, tray, reminders)."
+    )
     p.add_argument("--data-dir", help="the data directory (env NEURONS_DATA_DIR)")
     p.add_argument("--dsn", help="use a server Postgres (env NEURONS_DSN)")
     p.add_argument("--capture", metavar="TEXT", help="save TEXT (through the running app if any)")
     p.add_argument("--quick", action="store_true", help="open the quick capture box")
     p.add_argument("--ask", metavar="TEXT", help="open the window asking TEXT")
-    p.add_argument("--screenshot", metavar="FILE.png",
-                   help="render the main window with its data offscreen to FILE.png and exit")
-    p.add_argument("--size", type=_size, default=(1360, 860), metavar="WxH",
-                   help="the window's size for --screenshot (default 1360x860)")
+    p.add_argument(
+        "--screenshot",
+        metavar="FILE.png",
+        help="render the main window with its data offscreen to FILE.png and exit",
+    )
+    p.add_argument(
+        "--size",
+        type=_size,
+        default=(1360, 860),
+        metavar="WxH",
+        help="the window's size for --screenshot (default 1360x860)",
+    )
     p.add_argument("--no-tray", action="store_true", help="do not use the tray (closing quits)")
     p.add_argument("--hidden", action="store_true", help="start in the tray, without the window")
     p.add_argument("-v", "--verbose", action="store_true")
@@ -558,8 +603,11 @@ def _size(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per job, every replan
     try:
         check_install()
@@ -606,8 +654,10 @@ def forward(settings: Settings, args: argparse.Namespace) -> int:
                 print(reply["neuron"]["id"], flush=True)
             return 0
         if time.monotonic() > deadline:
-            print("neurons-desktop: another Neurons app holds this data dir but does not answer",
-                  file=sys.stderr)
+            print(
+                "neurons-desktop: another Neurons app holds this data dir but does not answer",
+                file=sys.stderr,
+            )
             return 2
         time.sleep(0.2)  # the first app is starting: it listens within moments
 

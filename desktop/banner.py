@@ -13,6 +13,7 @@ from desktop.notify import Notice, Notifier
 if TYPE_CHECKING:
     from desktop.window import MainWindow
 
+
 class Banner(QFrame):
     """Notices at the top of the window; its buttons answer like a notification's actions."""
 

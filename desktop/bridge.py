@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
@@ -11,7 +12,7 @@ from core.model import NeuronsError
 
 
 class Bridge(QObject):
-    changed = Signal(object)          # re-emitted on the GUI thread: a core.changes.Change
+    changed = Signal(object)  # re-emitted on the GUI thread: a core.changes.Change
     _changed_any = Signal(object)
     _call = Signal(object)
 

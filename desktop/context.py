@@ -4,8 +4,9 @@ the worker, the clock, and where messages for the person go."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from core.changes import started_by
 from core.model import Neuron
@@ -17,7 +18,7 @@ class Context:
         self.worker = worker
         self.clock = clock
         self.memory = memory
-        self.prefs = prefs      # desktop.prefs.Prefs (snooze time, look)
+        self.prefs = prefs  # desktop.prefs.Prefs (snooze time, look)
         self.origin = "window"  # who the changes made through it are told to come from
         # the status line; with undo=True it offers Undo for the last undoable step
         self.report: Callable[..., None] = lambda text, undo=False: None
@@ -26,22 +27,42 @@ class Context:
         # an undoable change was made: (what to say, the item before, the item after)
         self.undoable: Callable[[str, Neuron, Neuron], None] = lambda text, before, after: None
 
-    def run(self, fn: Callable[[Any], Any], on_done=None, label: str = "", on_error=None, *,
-            lane: str = INTERACTIVE) -> bool:
+    def run(
+        self,
+        fn: Callable[[Any], Any],
+        on_done=None,
+        label: str = "",
+        on_error=None,
+        *,
+        lane: str = INTERACTIVE,
+    ) -> bool:
         """A write (or anything that must happen even if the app quits first): fn(memory) on the
         worker. False when the memory is not open yet."""
         return self._queue(fn, on_done, label, on_error, lane, droppable=False)
 
-    def read(self, fn: Callable[[Any], Any], on_done=None, label: str = "", on_error=None, *,
-             lane: str = INTERACTIVE) -> bool:
+    def read(
+        self,
+        fn: Callable[[Any], Any],
+        on_done=None,
+        label: str = "",
+        on_error=None,
+        *,
+        lane: str = INTERACTIVE,
+    ) -> bool:
         """A read: dropped if the app quits before it starts (nobody would see its answer)."""
         return self._queue(fn, on_done, label, on_error, lane, droppable=True)
 
-    def change(self, neuron_id: uuid.UUID | str, fn: Callable[[Any], Neuron],
-               say: Callable[[Neuron], str], on_done: Callable[[Neuron], None] | None = None,
-               on_error=None) -> bool:
+    def change(
+        self,
+        neuron_id: uuid.UUID | str,
+        fn: Callable[[Any], Neuron],
+        say: Callable[[Neuron], str],
+        on_done: Callable[[Neuron], None] | None = None,
+        on_error=None,
+    ) -> bool:
         """An undoable action on one item: fn(memory) -> the item after; `say(after)` is the
         status message, offered with Undo."""
+
         def work(memory) -> tuple[Neuron, Neuron]:
             before = memory.get(neuron_id)
             return before, fn(memory)
@@ -68,8 +89,7 @@ class Context:
             with started_by(origin):
                 return fn(memory)
 
-        return self.worker.run(call, on_done, on_error or failed, label=label, lane=lane,
-                               droppable=droppable)
+        return self.worker.run(call, on_done, on_error or failed, label=label, lane=lane, droppable=droppable)
 
     def now(self) -> datetime:
         return self.clock.now()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from core import remind
@@ -30,7 +30,7 @@ KEEP_OVERDUE = timedelta(days=7)
 
 
 def load(memory: Memory, space: dict, now: datetime | None = None) -> dict[str, int]:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     # whole days, so times of day stay as written ("9am" is still 09:00)
     shift = timedelta(days=(now.date() - datetime.fromisoformat(space["now"]).date()).days)
 
@@ -44,9 +44,13 @@ def load(memory: Memory, space: dict, now: datetime | None = None) -> dict[str, 
         attrs = dict(item.get("attrs") or {})
         if kind is Kind.REMINDER and attrs.get("due_at"):
             attrs["due_at"] = moved(attrs["due_at"])
-        neuron = memory.capture(item["text"], kind=kind, attrs=attrs,
-                                created_at=datetime.fromisoformat(moved(item["created_at"])),
-                                derive=False)
+        neuron = memory.capture(
+            item["text"],
+            kind=kind,
+            attrs=attrs,
+            created_at=datetime.fromisoformat(moved(item["created_at"])),
+            derive=False,
+        )
         ids[item["id"]] = str(neuron.id)
         if kind is Kind.REMINDER and attrs.get("due_at"):
             due = datetime.fromisoformat(attrs["due_at"])
@@ -64,8 +68,12 @@ def load(memory: Memory, space: dict, now: datetime | None = None) -> dict[str, 
     links = 0
     for edge in space.get("edges") or []:
         valid_from = moved(edge.get("valid_from"))
-        made = memory.link(ids[edge["from"]], ids[edge["to"]], edge["type"],
-                           valid_from=datetime.fromisoformat(valid_from) if valid_from else None)
+        made = memory.link(
+            ids[edge["from"]],
+            ids[edge["to"]],
+            edge["type"],
+            valid_from=datetime.fromisoformat(valid_from) if valid_from else None,
+        )
         links += 1
         if edge.get("valid_to"):
             memory.unlink(made.id, at=datetime.fromisoformat(moved(edge["valid_to"])))
@@ -84,12 +92,16 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
     with Memory.open(settings) as memory:
         if memory.count():
-            print(f"{settings.data_dir} already holds {memory.count()} neurons; use an empty data dir",
-                  file=sys.stderr)
+            print(
+                f"{settings.data_dir} already holds {memory.count()} neurons; use an empty data dir",
+                file=sys.stderr,
+            )
             return 2
         counts = load(memory, space)
-    print(f"imported {counts['neurons']} neurons and {counts['links']} links "
-          f"({counts['done']} past reminders marked done) into {settings.data_dir}")
+    print(
+        f"imported {counts['neurons']} neurons and {counts['links']} links "
+        f"({counts['done']} past reminders marked done) into {settings.data_dir}"
+    )
     return 0
 
 

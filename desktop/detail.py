@@ -4,14 +4,27 @@ the answer to "what do you know about X" as a timeline."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QLineEdit, QMenu, QPlainTextEdit, QPushButton, QScrollArea, QStackedWidget,
-    QToolButton, QVBoxLayout, QWidget,
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from core import remind
@@ -24,24 +37,34 @@ from desktop.widgets import ErrorLine
 
 log = logging.getLogger(__name__)
 
-CONTACT_FIELDS = [("name", "Name"), ("aliases", "Also called"), ("phone", "Phone"),
-                  ("phones", "Phones"), ("email", "Email"), ("emails", "Emails"),
-                  ("birthday", "Birthday"), ("org", "Organisation")]
+CONTACT_FIELDS = [
+    ("name", "Name"),
+    ("aliases", "Also called"),
+    ("phone", "Phone"),
+    ("phones", "Phones"),
+    ("email", "Email"),
+    ("emails", "Emails"),
+    ("birthday", "Birthday"),
+    ("org", "Organisation"),
+]
 LIST_KEYS = {"aliases", "phones", "emails", "tags"}
 ALWAYS_SHOWN = {"name", "aliases", "phone", "email"}
-ON_REQUEST = ["birthday", "org"]   # offered by "More fields" when empty
+ON_REQUEST = ["birthday", "org"]  # offered by "More fields" when empty
 # The restore button says what it undoes.
-RESTORE_LABELS = {State.DONE: ("Not done", "Make it active again: not done after all"),
-                  State.ARCHIVED: ("Unarchive", "Bring it back from the archive"),
-                  State.TRASHED: ("Restore", "Take it out of the trash")}
+RESTORE_LABELS = {
+    State.DONE: ("Not done", "Make it active again: not done after all"),
+    State.ARCHIVED: ("Unarchive", "Bring it back from the archive"),
+    State.TRASHED: ("Restore", "Take it out of the trash"),
+}
 SNOOZES = [timedelta(minutes=10), timedelta(hours=1), timedelta(hours=3)]
 
+
 class DetailPane(QWidget):
-    open_neuron = Signal(str)      # show another item
+    open_neuron = Signal(str)  # show another item
     saved = Signal(str)
-    showing = Signal(bool)         # it shows an item (False: nothing to show)
-    item_changed = Signal()        # what it shows, or whether it is edited, changed
-    back = Signal()                # Esc with nothing to cancel: back to the list
+    showing = Signal(bool)  # it shows an item (False: nothing to show)
+    item_changed = Signal()  # what it shows, or whether it is edited, changed
+    back = Signal()  # Esc with nothing to cancel: back to the list
 
     def __init__(self, ctx: Context, parent: QWidget | None = None):
         super().__init__(parent)
@@ -51,7 +74,7 @@ class DetailPane(QWidget):
         self.detail: ops.Detail | None = None
         self._fields: dict[str, QLineEdit] = {}
         self._dirty = False
-        self.item_keys = None   # the window's filter that lets item shortcuts through text fields
+        self.item_keys = None  # the window's filter that lets item shortcuts through text fields
         self._loading_id: str | None = None
         self._generation = 0
 
@@ -136,14 +159,23 @@ class DetailPane(QWidget):
         self.snooze_button.setMenu(QMenu(self.snooze_button))
         self.update_snooze_labels()
         self.archive_button = self._action_button(
-            "Archive", f"Archive: keep it out of the lists ({keys.label('archive')})",
-            lambda: self.set_state(State.ARCHIVED))
-        self.trash_button = self._action_button("Trash", "Move to the trash (Delete in the list)",
-                                                lambda: self.set_state(State.TRASHED))
-        self.restore_button = self._action_button("Restore", "Make it active again",
-                                                  lambda: self.set_state(State.ACTIVE))
-        for w in (self.done_button, self.snooze_button, self.archive_button, self.trash_button,
-                  self.restore_button):
+            "Archive",
+            f"Archive: keep it out of the lists ({keys.label('archive')})",
+            lambda: self.set_state(State.ARCHIVED),
+        )
+        self.trash_button = self._action_button(
+            "Trash", "Move to the trash (Delete in the list)", lambda: self.set_state(State.TRASHED)
+        )
+        self.restore_button = self._action_button(
+            "Restore", "Make it active again", lambda: self.set_state(State.ACTIVE)
+        )
+        for w in (
+            self.done_button,
+            self.snooze_button,
+            self.archive_button,
+            self.trash_button,
+            self.restore_button,
+        ):
             actions.addWidget(w)
         actions.addStretch(1)
         lay.addLayout(actions)
@@ -168,8 +200,12 @@ class DetailPane(QWidget):
         lay.addStretch(1)
 
         # Esc: close the link suggestions, else cancel the edit, else back to the list
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.escape,
-                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        QShortcut(
+            QKeySequence(Qt.Key.Key_Escape),
+            self,
+            activated=self.escape,
+            context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
+        )
         self.stack.setCurrentIndex(0)
 
     def _action_button(self, text: str, tip: str, slot) -> QPushButton:
@@ -233,8 +269,11 @@ class DetailPane(QWidget):
         if self.detail is None:
             return
         focused = self.focusWidget()
-        key = next((k for k, w in self._fields.items() if w is focused or w.isAncestorOf(focused)),
-                   None) if focused is not None else None
+        key = (
+            next((k for k, w in self._fields.items() if w is focused or w.isAncestorOf(focused)), None)
+            if focused is not None
+            else None
+        )
         self._dirty = False
         self.body.blockSignals(True)
         self.body.setPlainText(self.detail.neuron.body)
@@ -291,8 +330,9 @@ class DetailPane(QWidget):
             state = theme.word("overdue")
         self.state_label.setText(state)
         self.state_label.setStyleSheet(f"color: {theme.OVERDUE};" if overdue else "")
-        self.created_label.setText(theme.word("created").format(theme.when_text(n.created_at, now))
-                                   if n.created_at else "")
+        self.created_label.setText(
+            theme.word("created").format(theme.when_text(n.created_at, now)) if n.created_at else ""
+        )
         self.title.setText(n.title or "(empty)")
         if not same or self.body.toPlainText() != n.body:
             self.body.blockSignals(True)
@@ -409,7 +449,9 @@ class DetailPane(QWidget):
                 self._add_field(key, label, n.attrs.get(key))
             hidden = [k for k in ON_REQUEST if k not in self._fields]
             if hidden:
-                more = QPushButton("More fields: " + ", ".join(dict(CONTACT_FIELDS)[k].lower() for k in hidden))
+                more = QPushButton(
+                    "More fields: " + ", ".join(dict(CONTACT_FIELDS)[k].lower() for k in hidden)
+                )
                 more.setAccessibleName("More fields")
                 more.setObjectName("linkButton")
                 more.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -452,8 +494,16 @@ class DetailPane(QWidget):
                 widget = item.layout().itemAt(0).widget()
             if isinstance(widget, (QLineEdit, QComboBox, QPushButton)):
                 chain.append(widget)
-        chain += [self.save_button, self.done_button, self.snooze_button, self.archive_button,
-                  self.trash_button, self.restore_button, self.timeline, *self.linker.tab_chain()]
+        chain += [
+            self.save_button,
+            self.done_button,
+            self.snooze_button,
+            self.archive_button,
+            self.trash_button,
+            self.restore_button,
+            self.timeline,
+            *self.linker.tab_chain(),
+        ]
         for a, b in zip(chain, chain[1:]):
             QWidget.setTabOrder(a, b)
 
@@ -596,9 +646,14 @@ class DetailPane(QWidget):
         if "done" not in self.capabilities():
             return
         now = self.ctx.now()
-        self._act(lambda m, nid: m.complete(nid, now),
-                  lambda n: f"Done: {n.title}" if n.state is State.DONE
-                  else f"Done this time: {n.title}, next {theme.when_text(remind.current_due(n), now)}")
+        self._act(
+            lambda m, nid: m.complete(nid, now),
+            lambda n: (
+                f"Done: {n.title}"
+                if n.state is State.DONE
+                else f"Done this time: {n.title}, next {theme.when_text(remind.current_due(n), now)}"
+            ),
+        )
 
     def snooze_default(self) -> None:
         if "snooze" in self.capabilities():
@@ -609,15 +664,17 @@ class DetailPane(QWidget):
 
     def snooze_for(self, delta: timedelta) -> None:
         now = self.ctx.now()
-        self._act(lambda m, nid: m.snooze(nid, now, delta),
-                  lambda n: f"Snoozed for {_duration(delta)}: {n.title}")
+        self._act(
+            lambda m, nid: m.snooze(nid, now, delta), lambda n: f"Snoozed for {_duration(delta)}: {n.title}"
+        )
 
     def snooze_tomorrow(self) -> None:
         now = self.ctx.now()
         local = now.astimezone(remind.local_zone())
         until = (local + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
-        self._act(lambda m, nid: m.snooze(nid, now, until=until),
-                  lambda n: f"Snoozed to tomorrow 9:00: {n.title}")
+        self._act(
+            lambda m, nid: m.snooze(nid, now, until=until), lambda n: f"Snoozed to tomorrow 9:00: {n.title}"
+        )
 
     def update_snooze_labels(self) -> None:
         """The snooze menu: the time set in Preferences first (Ctrl+L), then the others."""
@@ -636,8 +693,12 @@ class DetailPane(QWidget):
         self.snooze_button.setToolTip(f"Snooze ({keys.label('snooze')}: {_duration(default)})")
 
     def set_state(self, state: State) -> None:
-        words = {State.ARCHIVED: "Archived", State.TRASHED: "Moved to the trash",
-                 State.ACTIVE: "Restored", State.DONE: "Done"}
+        words = {
+            State.ARCHIVED: "Archived",
+            State.TRASHED: "Moved to the trash",
+            State.ACTIVE: "Restored",
+            State.DONE: "Done",
+        }
         if self.neuron is None or self.neuron.state is state:
             return
         self._act(lambda m, nid: m.set_state(nid, state), lambda n: f"{words[state]}: {n.title}")

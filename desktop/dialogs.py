@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import platform
+from collections.abc import Callable
 from itertools import groupby
-from typing import Callable
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QKeySequence
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel,
-    QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from core import __version__, autostart
@@ -66,8 +76,10 @@ class PreferencesDialog(QDialog):
         self.language.setCurrentIndex(self.language.findData(store.language))
         self.language.currentIndexChanged.connect(self._language)
         form.addRow("Dates in", self.language)
-        note = QLabel("Days, months and times are written in this language. Capture and questions "
-                      "understand all five, whichever you choose.")
+        note = QLabel(
+            "Days, months and times are written in this language. Capture and questions "
+            "understand all five, whichever you choose."
+        )
         note.setObjectName("hint")
         note.setWordWrap(True)
         form.addRow("", note)
@@ -129,13 +141,16 @@ class ShortcutsDialog(QDialog):
             head.setFlags(Qt.ItemFlag.ItemIsEnabled)
             self.tree.addTopLevelItem(head)
             for key in group:
-                text = " or ".join(QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText)
-                                   for k in key.keys)
+                text = " or ".join(
+                    QKeySequence(k).toString(QKeySequence.SequenceFormat.NativeText) for k in key.keys
+                )
                 self.tree.addTopLevelItem(QTreeWidgetItem([text, key.what]))
         self.tree.resizeColumnToContents(0)
         lay.addWidget(self.tree, 1)
-        hint = QLabel("From anywhere on your desktop: give your system a shortcut that runs "
-                      "<code>neurons-desktop --quick</code> (it opens quick capture).")
+        hint = QLabel(
+            "From anywhere on your desktop: give your system a shortcut that runs "
+            "<code>neurons-desktop --quick</code> (it opens quick capture)."
+        )
         hint.setObjectName("hint")
         hint.setWordWrap(True)
         lay.addWidget(hint)
@@ -158,16 +173,21 @@ class AboutDialog(QDialog):
         words = QVBoxLayout()
         self.title = QLabel(f"<b style='font-size:15pt'>Neurons</b> &nbsp; {__version__}")
         words.addWidget(self.title)
-        words.addWidget(QLabel("An offline memory assistant: reminders, contacts and notes,\n"
-                               "found again by asking. No account, no network, no cloud."))
+        words.addWidget(
+            QLabel(
+                "An offline memory assistant: reminders, contacts and notes,\n"
+                "found again by asking. No account, no network, no cloud."
+            )
+        )
         info = facts() or {}
         where = info.get("data_dir") or "—"
         self.where = QLabel(f"Your memory: {where} ({info.get('engine', 'not open')})")
         self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.where.setWordWrap(True)
         words.addWidget(self.where)
-        versions = QLabel(f"Python {platform.python_version()} · Qt for Python {pyside_version} · "
-                          "MIT licence")
+        versions = QLabel(
+            f"Python {platform.python_version()} · Qt for Python {pyside_version} · MIT licence"
+        )
         versions.setObjectName("subtle")
         words.addWidget(versions)
         top.addLayout(words, 1)

@@ -11,8 +11,8 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 
 @dataclass(frozen=True)
 class Key:
-    name: str                 # the action it triggers ("" for keys a widget handles itself)
-    keys: tuple[str, ...]     # QKeySequence strings, the first is the one menus show
+    name: str  # the action it triggers ("" for keys a widget handles itself)
+    keys: tuple[str, ...]  # QKeySequence strings, the first is the one menus show
     what: str
     where: str
 

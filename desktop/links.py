@@ -7,8 +7,15 @@ from datetime import datetime
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton,
-    QVBoxLayout, QWidget,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from core.model import Neuron, Relation
@@ -16,8 +23,12 @@ from desktop import ops, theme
 from desktop.context import Context
 
 SEARCH_DEBOUNCE_MS = 200
-RELATION_LABELS = {Relation.RELATES_TO: "relates to", Relation.CONCERNS: "concerns",
-                   Relation.SAME_PERSON: "same person as", Relation.SUPERSEDES: "supersedes"}
+RELATION_LABELS = {
+    Relation.RELATES_TO: "relates to",
+    Relation.CONCERNS: "concerns",
+    Relation.SAME_PERSON: "same person as",
+    Relation.SUPERSEDES: "supersedes",
+}
 
 
 def section_label(title: str) -> QLabel:
@@ -32,8 +43,8 @@ def section_label(title: str) -> QLabel:
 
 
 class LinksPanel(QWidget):
-    open_neuron = Signal(str)     # show the linked item
-    act = Signal(object, str)     # (fn(memory, id of the item shown), message): the pane runs it
+    open_neuron = Signal(str)  # show the linked item
+    act = Signal(object, str)  # (fn(memory, id of the item shown), message): the pane runs it
 
     def __init__(self, ctx: Context, parent: QWidget | None = None):
         super().__init__(parent)
@@ -57,10 +68,12 @@ class LinksPanel(QWidget):
         self.links.currentItemChanged.connect(lambda *_: self._update_buttons())
         lay.addWidget(self.links)
         buttons = QHBoxLayout()
-        self.open_link_button = _button("Open", "Open the linked item",
-                                        lambda: self._open_link(self.links.currentItem()))
-        self.close_link_button = _button("Close link", "The link stops being true now (it is kept, dated)",
-                                         self.close_link)
+        self.open_link_button = _button(
+            "Open", "Open the linked item", lambda: self._open_link(self.links.currentItem())
+        )
+        self.close_link_button = _button(
+            "Close link", "The link stops being true now (it is kept, dated)", self.close_link
+        )
         buttons.addWidget(self.open_link_button)
         buttons.addWidget(self.close_link_button)
         buttons.addStretch(1)
@@ -94,20 +107,29 @@ class LinksPanel(QWidget):
         self.link_search.installEventFilter(self)
 
     def tab_chain(self) -> list[QWidget]:
-        return [self.links, self.open_link_button, self.close_link_button, self.link_search,
-                self.link_relation]
+        return [
+            self.links,
+            self.open_link_button,
+            self.close_link_button,
+            self.link_search,
+            self.link_relation,
+        ]
 
     def show_links(self, detail: ops.Detail, now: datetime) -> None:
         self._generation += 1
         self.detail = detail
         self.links.clear()
         for edge, other in detail.links:
-            item = QListWidgetItem(f"{RELATION_LABELS[edge.relation]}  ·  {other.title}  "
-                                   f"({theme.KIND_LABELS[other.kind].lower()})")
+            item = QListWidgetItem(
+                f"{RELATION_LABELS[edge.relation]}  ·  {other.title}  "
+                f"({theme.KIND_LABELS[other.kind].lower()})"
+            )
             item.setData(Qt.ItemDataRole.UserRole, (str(edge.id), str(other.id)))
-            item.setToolTip(f"{edge.relation.value} since "
-                            f"{theme.when_text(edge.valid_from or edge.created_at, now)}"
-                            + (" · derived" if edge.derived_by else ""))
+            item.setToolTip(
+                f"{edge.relation.value} since "
+                f"{theme.when_text(edge.valid_from or edge.created_at, now)}"
+                + (" · derived" if edge.derived_by else "")
+            )
             self.links.addItem(item)
         if not detail.links:
             placeholder = QListWidgetItem("No links yet — link it to a person, a note or a reminder below.")

@@ -3,7 +3,7 @@ and the dialogs it opens: Preferences, Keyboard shortcuts, About, Problems."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -13,7 +13,6 @@ from core import autostart
 from core.model import State
 from desktop import keys, theme
 from desktop.sections import LABELS, SECTION_KEYS
-
 
 
 class WindowMenus:
@@ -53,8 +52,12 @@ class WindowMenus:
 
         view = bar.addMenu("&View")
         for key in SECTION_KEYS:
-            self._action(view, f"section_{key}", LABELS[key],
-                         lambda _=False, k=key: self.show_section(k, by_person=True))
+            self._action(
+                view,
+                f"section_{key}",
+                LABELS[key],
+                lambda _=False, k=key: self.show_section(k, by_person=True),
+            )
         view.addSeparator()
         self._action(view, "refresh", "Refresh", self.refresh)
 
@@ -68,13 +71,16 @@ class WindowMenus:
         self.item_menu = item
 
         tools = bar.addMenu("&Tools")
-        self.pause_action = self._action(tools, "pause", "Pause reminders", self.pause_toggled.emit,
-                                         checkable=True)
-        self.autostart_action = self._action(tools, "autostart", "Start at login",
-                                             self._set_autostart, checkable=True)
+        self.pause_action = self._action(
+            tools, "pause", "Pause reminders", self.pause_toggled.emit, checkable=True
+        )
+        self.autostart_action = self._action(
+            tools, "autostart", "Start at login", self._set_autostart, checkable=True
+        )
         tools.addSeparator()
-        self.reindex_action = self._action(tools, "reindex", "Rebuild the search index",
-                                           self.reindex_requested.emit)
+        self.reindex_action = self._action(
+            tools, "reindex", "Rebuild the search index", self.reindex_requested.emit
+        )
         tools.aboutToShow.connect(self._sync_autostart)
 
         helpm = bar.addMenu("&Help")
@@ -103,8 +109,11 @@ class WindowMenus:
         except OSError as exc:
             self.report(f"Start at login could not be changed: {exc}")
         else:
-            self.report("Neurons will start in the tray when you log in" if on
-                        else "Neurons will not start when you log in")
+            self.report(
+                "Neurons will start in the tray when you log in"
+                if on
+                else "Neurons will not start when you log in"
+            )
         self._sync_autostart()
 
     def _dialog(self, name: str, make: Callable[[], QWidget]) -> QWidget:

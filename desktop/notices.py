@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Callable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -38,7 +38,9 @@ def still_showing(neuron: Neuron | None, due_at: str | None, now) -> bool:
     past now, and still due when it said."""
     if neuron is None or neuron.state is not State.ACTIVE:
         return False
-    snoozed = remind.parse_time(neuron.attrs.get("snoozed_until")) if neuron.attrs.get("snoozed_until") else None
+    snoozed = (
+        remind.parse_time(neuron.attrs.get("snoozed_until")) if neuron.attrs.get("snoozed_until") else None
+    )
     if snoozed is not None and snoozed > now:
         return False
     return neuron.attrs.get("due_at") == due_at
@@ -47,16 +49,17 @@ def still_showing(neuron: Neuron | None, due_at: str | None, now) -> bool:
 class ReminderNotices(QObject):
     """What the scheduler fires, shown through `notifier`; answers come back as actions."""
 
-    open_item = Signal(str)    # show this reminder in the window
-    open_missed = Signal()     # show the missed (or many due) reminders
+    open_item = Signal(str)  # show this reminder in the window
+    open_missed = Signal()  # show the missed (or many due) reminders
     missed_ids = Signal(list)  # ids to list under Missed
 
-    def __init__(self, ctx: Context, notifier: Notifier, snooze: Callable[[], timedelta],
-                 parent: QObject | None = None):
+    def __init__(
+        self, ctx: Context, notifier: Notifier, snooze: Callable[[], timedelta], parent: QObject | None = None
+    ):
         super().__init__(parent)
         self.ctx = ctx
         self.snooze = snooze
-        self.shown: dict[str, str | None] = {}   # reminder id -> the due_at it was shown for
+        self.shown: dict[str, str | None] = {}  # reminder id -> the due_at it was shown for
         self.notifier = notifier
         notifier.action.connect(self.answer)
 
@@ -73,22 +76,29 @@ class ReminderNotices(QObject):
     def fired(self, alarms: list[remind.Alarm]) -> None:
         now = self.ctx.now()
         if len(alarms) > GROUP_OVER:
-            self.notifier.show(Notice("due", f"{len(alarms)} reminders are due", listing(alarms),
-                                      resident=True))
+            self.notifier.show(
+                Notice("due", f"{len(alarms)} reminders are due", listing(alarms), resident=True)
+            )
             self.missed_ids.emit([str(a.id) for a in alarms])
             return
         for alarm in alarms:
             body = f"due {theme.when_text(alarm.due_at, now)}"
             rest = alarm.neuron.body.strip()
             if rest.startswith(alarm.title):
-                rest = rest[len(alarm.title):].strip()
+                rest = rest[len(alarm.title) :].strip()
             if rest and rest != alarm.title:
                 body += "\n" + rest[:BODY_CHARS]
             key = str(alarm.id)
             self.shown[key] = alarm.neuron.attrs.get("due_at")
-            self.notifier.show(Notice(key, alarm.title, body,
-                                      [("done", "Done"), ("snooze", self._snooze_label())],
-                                      resident=True))
+            self.notifier.show(
+                Notice(
+                    key,
+                    alarm.title,
+                    body,
+                    [("done", "Done"), ("snooze", self._snooze_label())],
+                    resident=True,
+                )
+            )
 
     def missed(self, alarms: list[remind.Alarm]) -> str:
         """The notice for reminders that came due while the app was closed; returns its title."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QSystemTrayIcon
@@ -21,7 +22,7 @@ log = logging.getLogger(__name__)
 
 APP_NAME = "Neurons"
 DBUS_TIMEOUT_S = 3.0
-URGENCY_NORMAL = 1         # (critical would be red and never expire: never ours)
+URGENCY_NORMAL = 1  # (critical would be red and never expire: never ours)
 EXPIRE_AS_SERVER_SAYS = -1
 TRAY_MESSAGE_MS = 15000
 
@@ -32,7 +33,7 @@ class Notice:
     title: str
     body: str = ""
     actions: list[tuple[str, str]] = field(default_factory=list)  # (action key, label)
-    resident: bool = False   # a reminder: stays (in the notification list) until answered
+    resident: bool = False  # a reminder: stays (in the notification list) until answered
 
 
 class Notifier(QObject):
@@ -52,6 +53,7 @@ class Notifier(QObject):
 
 
 # -- freedesktop notifications over D-Bus (jeepney: no libdbus, no Qt D-Bus typing trouble) ----
+
 
 class DBusNotifier(Notifier):
     """org.freedesktop.Notifications with Done/Snooze actions.
@@ -73,7 +75,7 @@ class DBusNotifier(Notifier):
         self._router = None
         self._conn = None
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
-        self._ids: dict[int, str] = {}           # notification id -> key
+        self._ids: dict[int, str] = {}  # notification id -> key
         self._by_key: dict[str, int] = {}
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -92,23 +94,30 @@ class DBusNotifier(Notifier):
             from jeepney import DBusAddress, MatchRule, message_bus, new_method_call  # noqa: PLC0415
             from jeepney.io.threading import DBusRouter, Proxy, open_dbus_connection  # noqa: PLC0415
 
-            self._addr = DBusAddress("/org/freedesktop/Notifications",
-                                     bus_name="org.freedesktop.Notifications",
-                                     interface="org.freedesktop.Notifications")
+            self._addr = DBusAddress(
+                "/org/freedesktop/Notifications",
+                bus_name="org.freedesktop.Notifications",
+                interface="org.freedesktop.Notifications",
+            )
             self._new_call = new_method_call
             self._conn = open_dbus_connection(bus="SESSION")
             self._router = DBusRouter(self._conn)
-            rule = MatchRule(type="signal", interface="org.freedesktop.Notifications",
-                             path="/org/freedesktop/Notifications")
+            rule = MatchRule(
+                type="signal",
+                interface="org.freedesktop.Notifications",
+                path="/org/freedesktop/Notifications",
+            )
             Proxy(message_bus, self._router, timeout=DBUS_TIMEOUT_S).AddMatch(rule)
             self._filter = self._router.filter(rule, queue=self._signals)
             reply = self._router.send_and_get_reply(
-                new_method_call(self._addr, "GetServerInformation"), timeout=DBUS_TIMEOUT_S)
+                new_method_call(self._addr, "GetServerInformation"), timeout=DBUS_TIMEOUT_S
+            )
             if reply.header.message_type.name != "method_return":
                 raise RuntimeError(f"GetServerInformation failed: {reply.body}")
             self.server = tuple(reply.body)
             caps = self._router.send_and_get_reply(
-                new_method_call(self._addr, "GetCapabilities"), timeout=DBUS_TIMEOUT_S)
+                new_method_call(self._addr, "GetCapabilities"), timeout=DBUS_TIMEOUT_S
+            )
             self.capabilities = list(caps.body[0]) if caps.body else []
             ok = True
             log.info("notifications by %s (%s)", self.server, ", ".join(self.capabilities))
@@ -171,9 +180,21 @@ class DBusNotifier(Notifier):
         def send() -> None:
             with self._lock:
                 replaces = self._by_key.get(notice.key, 0)
-            msg = self._new_call(self._addr, "Notify", "susssasa{sv}i", (
-                APP_NAME, replaces, self.icon_path, notice.title, notice.body, actions, hints,
-                EXPIRE_AS_SERVER_SAYS))
+            msg = self._new_call(
+                self._addr,
+                "Notify",
+                "susssasa{sv}i",
+                (
+                    APP_NAME,
+                    replaces,
+                    self.icon_path,
+                    notice.title,
+                    notice.body,
+                    actions,
+                    hints,
+                    EXPIRE_AS_SERVER_SAYS,
+                ),
+            )
             reply = self._router.send_and_get_reply(msg, timeout=DBUS_TIMEOUT_S)
             if reply.header.message_type.name != "method_return":
                 raise RuntimeError(f"Notify failed: {reply.body}")
@@ -198,11 +219,13 @@ class DBusNotifier(Notifier):
 
     def _close_notification(self, nid: int) -> None:
         self._router.send_and_get_reply(
-            self._new_call(self._addr, "CloseNotification", "u", (nid,)), timeout=DBUS_TIMEOUT_S)
+            self._new_call(self._addr, "CloseNotification", "u", (nid,)), timeout=DBUS_TIMEOUT_S
+        )
 
     def close(self) -> None:
         """Take every notification still shown off the screen, then disconnect."""
         if self.available:
+
             def close_all() -> None:
                 with self._lock:
                     shown, self._by_key = list(self._by_key.values()), {}
@@ -235,6 +258,7 @@ def _member_field():
 
 # -- the tray's balloon --------------------------------------------------------------------------
 
+
 class TrayNotifier(Notifier):
     """QSystemTrayIcon.showMessage: no action buttons, so a click opens the reminder, where Done
     and Snooze are."""
@@ -249,8 +273,9 @@ class TrayNotifier(Notifier):
 
     def show(self, notice: Notice) -> None:
         self._last_key = notice.key
-        self.tray.showMessage(notice.title, notice.body, QSystemTrayIcon.MessageIcon.Information,
-                              TRAY_MESSAGE_MS)
+        self.tray.showMessage(
+            notice.title, notice.body, QSystemTrayIcon.MessageIcon.Information, TRAY_MESSAGE_MS
+        )
 
     @Slot()
     def _clicked(self) -> None:
@@ -260,6 +285,7 @@ class TrayNotifier(Notifier):
 
 # -- the chain -----------------------------------------------------------------------------------
 
+
 class Notifications(Notifier):
     """Shows each notice with the best notifier that works now: D-Bus, else tray, else banner.
 
@@ -268,8 +294,13 @@ class Notifications(Notifier):
 
     kind = "chain"
 
-    def __init__(self, dbus: DBusNotifier | None, tray: TrayNotifier | None,
-                 banner: Notifier, parent: QObject | None = None):
+    def __init__(
+        self,
+        dbus: DBusNotifier | None,
+        tray: TrayNotifier | None,
+        banner: Notifier,
+        parent: QObject | None = None,
+    ):
         super().__init__(parent)
         self.dbus, self.tray, self.banner = dbus, tray, banner
         for n in (dbus, tray, banner):

@@ -22,23 +22,23 @@ class Row:
     neuron: Neuron
     why: str | None = None
     score: float | None = None
-    group: str | None = None    # "window": inside the question's time window (shown first)
-    loose: bool = False         # below the relevance bar (folded under "N loosely related")
+    group: str | None = None  # "window": inside the question's time window (shown first)
+    loose: bool = False  # below the relevance bar (folded under "N loosely related")
 
 
 @dataclass
 class Page:
     section: str
     rows: list[Row]
-    more: bool = False          # another page exists
+    more: bool = False  # another page exists
     offset: int = 0
-    window_label: str | None = None   # the heading of an answer's time window ("next week")
+    window_label: str | None = None  # the heading of an answer's time window ("next week")
 
 
 @dataclass
 class Detail:
     neuron: Neuron
-    links: list[tuple[Edge, Neuron]] = field(default_factory=list)   # open edges
+    links: list[tuple[Edge, Neuron]] = field(default_factory=list)  # open edges
     closed: int = 0
 
 
@@ -70,8 +70,7 @@ def ask(memory, text: str, limit: int = 30) -> Page:
     return Page("results", rows, window_label=label)
 
 
-def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
-            ) -> Page:
+def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None) -> Page:
     if name in ("overdue", "upcoming"):
         reminders = memory.reminders()
         overdue = [n for n in reminders if remind.is_overdue(n, now)]
@@ -109,7 +108,7 @@ class Summary:
     overdue: int
     upcoming: int
     total: int
-    overdue_titles: list[str] = field(default_factory=list)   # the oldest first
+    overdue_titles: list[str] = field(default_factory=list)  # the oldest first
     next_title: str | None = None
     next_at: datetime | None = None
 
@@ -119,12 +118,18 @@ SUMMARY_TITLES = 3
 
 def summary(memory, now: datetime) -> Summary:
     reminders = memory.reminders()
-    overdue = sorted((n for n in reminders if remind.is_overdue(n, now)),
-                     key=lambda n: remind.current_due(n) or now)
+    overdue = sorted(
+        (n for n in reminders if remind.is_overdue(n, now)), key=lambda n: remind.current_due(n) or now
+    )
     coming = remind.upcoming(reminders, now)
-    return Summary(len(overdue), len(reminders) - len(overdue), memory.count(),
-                   [n.title for n in overdue[:SUMMARY_TITLES]],
-                   coming[0].title if coming else None, coming[0].fire_at if coming else None)
+    return Summary(
+        len(overdue),
+        len(reminders) - len(overdue),
+        memory.count(),
+        [n.title for n in overdue[:SUMMARY_TITLES]],
+        coming[0].title if coming else None,
+        coming[0].fire_at if coming else None,
+    )
 
 
 def detail(memory, neuron_id: uuid.UUID | str) -> Detail:
@@ -138,8 +143,9 @@ def detail(memory, neuron_id: uuid.UUID | str) -> Detail:
 def timeline(memory, contact: Neuron, limit: int = 80) -> Timeline:
     """A contact's page: the answer to "what do you know about them", newest first."""
     answer = memory.about(str(contact.attrs.get("name") or contact.title), limit=limit)
-    return Timeline(contact, [Row(r.neuron, r.why, r.score) for r in answer.timeline
-                              if r.neuron.id != contact.id])
+    return Timeline(
+        contact, [Row(r.neuron, r.why, r.score) for r in answer.timeline if r.neuron.id != contact.id]
+    )
 
 
 def link_candidates(memory, text: str, exclude: uuid.UUID, limit: int = 12) -> list[Neuron]:

@@ -16,8 +16,14 @@ THEMES = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
 SNOOZE_MINUTES = [5, 10, 15, 30, 60]
 DEFAULT_SNOOZE_MINUTES = int(SNOOZE_DEFAULT.total_seconds() // 60)
 # The languages dates are written in (the capture box reads them all); "" follows the system.
-LANGUAGES = {"": "Follow the system", "en": "English", "pt": "Português", "es": "Español",
-             "de": "Deutsch", "fr": "Français"}
+LANGUAGES = {
+    "": "Follow the system",
+    "en": "English",
+    "pt": "Português",
+    "es": "Español",
+    "de": "Deutsch",
+    "fr": "Français",
+}
 
 
 class Prefs:
@@ -66,8 +72,10 @@ class Prefs:
     def window_state(self) -> tuple[QByteArray | None, QByteArray | None]:
         """(geometry, splitter) as saved by the last session, or None."""
         geometry, splitter = self._q.value("window/geometry"), self._q.value("window/splitter")
-        return (geometry if isinstance(geometry, QByteArray) else None,
-                splitter if isinstance(splitter, QByteArray) else None)
+        return (
+            geometry if isinstance(geometry, QByteArray) else None,
+            splitter if isinstance(splitter, QByteArray) else None,
+        )
 
     def save_window_state(self, geometry: QByteArray, splitter: QByteArray) -> None:
         self._q.setValue("window/geometry", geometry)

@@ -16,8 +16,17 @@ from datetime import datetime
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPlainTextEdit,
-    QPushButton, QSplitter, QVBoxLayout, QWidget,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
 )
 
 from core import __version__
@@ -41,7 +50,7 @@ def summary_of(exc: BaseException) -> str:
 @dataclass
 class Problem:
     at: datetime
-    what: str          # what the app was doing ("save", "load notes")
+    what: str  # what the app was doing ("save", "load notes")
     summary: str
     details: str
 
@@ -61,8 +70,10 @@ class Problems(QObject):
     def add(self, exc: BaseException, what: str = "") -> Problem:
         summary = summary_of(exc)
         trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        details = (f"Neurons {__version__} · Python {platform.python_version()} · "
-                   f"{platform.platform()}\nWhile: {what or 'working'}\n\n{trace}")
+        details = (
+            f"Neurons {__version__} · Python {platform.python_version()} · "
+            f"{platform.platform()}\nWhile: {what or 'working'}\n\n{trace}"
+        )
         problem = Problem(datetime.now().astimezone(), what, summary, details)
         log.error("%s (while %s)", summary, what or "working", exc_info=exc)
         self.items.append(problem)
@@ -91,8 +102,10 @@ class ProblemsDialog(QDialog):
         self.setAccessibleName("Problems")
         self.resize(760, 460)
         lay = QVBoxLayout(self)
-        intro = QLabel("Something went wrong that you did not cause. Your memory is safe; what was "
-                       "not saved says so. Copy the details into a bug report if it happens again.")
+        intro = QLabel(
+            "Something went wrong that you did not cause. Your memory is safe; what was "
+            "not saved says so. Copy the details into a bug report if it happens again."
+        )
         intro.setWordWrap(True)
         lay.addWidget(intro)
         split = QSplitter(Qt.Orientation.Vertical)

@@ -13,8 +13,17 @@ import logging
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QApplication, QCheckBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
-    QLineEdit, QPushButton, QVBoxLayout,
+    QApplication,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
 )
 
 from core.commands import profile as profiles
@@ -26,8 +35,11 @@ log = logging.getLogger(__name__)
 def install(app) -> None:
     """Add Profile and storage… to the window's Tools menu (the hook app.py calls once)."""
     window = app.window
-    tools = next(a.menu() for a in window.menuBar().actions()
-                 if a.menu() is not None and window.reindex_action in a.menu().actions())
+    tools = next(
+        a.menu()
+        for a in window.menuBar().actions()
+        if a.menu() is not None and window.reindex_action in a.menu().actions()
+    )
     action = QAction("Profile and storage…", window)
     tools.insertAction(window.reindex_action, action)
     tools.insertSeparator(window.reindex_action)
@@ -57,9 +69,16 @@ class ProfileDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.buttons: list[QPushButton] = []
-        self._ask(lambda m: {"profile": m.profile(), "neurons": m.count(), "kind": m.store.kind,
-                             "dsn": m.store.settings.dsn, "data_dir": str(m.store.settings.data_dir)},
-                  self._show)
+        self._ask(
+            lambda m: {
+                "profile": m.profile(),
+                "neurons": m.count(),
+                "kind": m.store.kind,
+                "dsn": m.store.settings.dsn,
+                "data_dir": str(m.store.settings.data_dir),
+            },
+            self._show,
+        )
 
     # -- what is ----------------------------------------------------------------------------------
 
@@ -68,22 +87,30 @@ class ProfileDialog(QDialog):
         who = QVBoxLayout(self.who)
         n = facts["neurons"]
         if facts["profile"] is None:
-            who.addWidget(_text(
-                f"This memory belongs to this computer (anonymous): {n} neurons. A profile makes "
-                "it yours on any computer: <b>Neurons moves all of them into the profile in one "
-                "step</b>, nothing is lost, and from then on this computer opens the profile."))
+            who.addWidget(
+                _text(
+                    f"This memory belongs to this computer (anonymous): {n} neurons. A profile makes "
+                    "it yours on any computer: <b>Neurons moves all of them into the profile in one "
+                    "step</b>, nothing is lost, and from then on this computer opens the profile."
+                )
+            )
             self.name = QLineEdit()
             self.name.setPlaceholderText("your name, e.g. Maria")
             self.create = self._button("Create profile", self._create)
             who.addLayout(_row(self.name, self.create))
             if facts["kind"] == "server":
-                who.addWidget(_text(
-                    "Or join the profile another computer made on this server (its id is in its "
-                    "Profile window, or `neurons profile show`):"))
+                who.addWidget(
+                    _text(
+                        "Or join the profile another computer made on this server (its id is in its "
+                        "Profile window, or `neurons profile show`):"
+                    )
+                )
                 self.join_id = QLineEdit()
                 self.join_id.setPlaceholderText("profile id")
-                self.bring = QCheckBox(f"Bring this computer's {n} neurons into it "
-                                       "(else they stay apart, hidden while the profile is open)")
+                self.bring = QCheckBox(
+                    f"Bring this computer's {n} neurons into it "
+                    "(else they stay apart, hidden while the profile is open)"
+                )
                 self.bring.setChecked(True)
                 self.join_button = self._button("Join profile", self._join)
                 who.addLayout(_row(self.join_id, self.join_button))
@@ -95,13 +122,21 @@ class ProfileDialog(QDialog):
             ident.setReadOnly(True)
             copy = self._button("Copy id", lambda: QApplication.clipboard().setText(profile["id"]))
             who.addLayout(_row(ident, copy))
-            who.addWidget(_text("A second computer that uses the same server joins it with this "
-                                "id (Profile and storage… there, or `neurons profile join ID`)."))
+            who.addWidget(
+                _text(
+                    "A second computer that uses the same server joins it with this "
+                    "id (Profile and storage… there, or `neurons profile join ID`)."
+                )
+            )
         where = QFormLayout(self.where)
         if facts["kind"] == "embedded":
-            where.addRow(_text(f"On this computer, in {html.escape(facts['data_dir'])}. To use it "
-                               "from several "
-                               "computers, keep it on a Postgres server (15+, with pgvector)."))
+            where.addRow(
+                _text(
+                    f"On this computer, in {html.escape(facts['data_dir'])}. To use it "
+                    "from several "
+                    "computers, keep it on a Postgres server (15+, with pgvector)."
+                )
+            )
             self.dsn = QLineEdit()
             self.dsn.setPlaceholderText("host=… dbname=… user=…")
             self.password = QLineEdit()
@@ -109,16 +144,24 @@ class ProfileDialog(QDialog):
             self.password.setPlaceholderText("kept in the system keyring, never in a file")
             where.addRow("Server", self.dsn)
             where.addRow("Password", self.password)
-            where.addRow(_text(f"<b>Move my memory there</b> copies all {n} neurons and their "
-                               "links in one step, checks the copy, then opens the server from "
-                               "now on; this computer's copy stays as it was, as a backup."))
+            where.addRow(
+                _text(
+                    f"<b>Move my memory there</b> copies all {n} neurons and their "
+                    "links in one step, checks the copy, then opens the server from "
+                    "now on; this computer's copy stays as it was, as a backup."
+                )
+            )
             self.move_button = self._button("Move my memory to the server", self._move)
             where.addRow(self.move_button)
         else:
             where.addRow(_text(f"On the server {html.escape(facts['dsn'])}."))
-            where.addRow(_text("Using this computer's own database again leaves the server's "
-                               "memory where it is and opens the one kept in "
-                               f"{html.escape(facts['data_dir'])}."))
+            where.addRow(
+                _text(
+                    "Using this computer's own database again leaves the server's "
+                    "memory where it is and opens the one kept in "
+                    f"{html.escape(facts['data_dir'])}."
+                )
+            )
             self.embedded_button = self._button("Use this computer's database", self._embedded)
             where.addRow(self.embedded_button)
 
@@ -129,15 +172,20 @@ class ProfileDialog(QDialog):
         if not name:
             self._say("Type a name for the profile first.")
             return
-        self._change(lambda m: profiles.create_profile(m, name),
-                     lambda d: f"Profile {d['name']} made: it holds all {d['neurons']} neurons.")
+        self._change(
+            lambda m: profiles.create_profile(m, name),
+            lambda d: f"Profile {d['name']} made: it holds all {d['neurons']} neurons.",
+        )
 
     def _join(self) -> None:
         ident, bring = self.join_id.text().strip(), self.bring.isChecked()
-        self._change(lambda m: profiles.join_profile(m, ident, bring),
-                     lambda d: f"This computer now opens profile {d['name']}: {d['neurons']} neurons"
-                               + (f" ({d['kept_apart']} of its own kept apart)." if d["kept_apart"]
-                                  else "."))
+        self._change(
+            lambda m: profiles.join_profile(m, ident, bring),
+            lambda d: (
+                f"This computer now opens profile {d['name']}: {d['neurons']} neurons"
+                + (f" ({d['kept_apart']} of its own kept apart)." if d["kept_apart"] else ".")
+            ),
+        )
 
     def _move(self) -> None:
         dsn = self.dsn.text().strip()
@@ -145,20 +193,28 @@ class ProfileDialog(QDialog):
             self._say("Type the server's connection string first.")
             return
         password = self.password.text()
-        self._change(lambda m: profiles.move(m, _with_password(dsn, password) if password else dsn),
-                     lambda d: f"Moved {d['neurons']} neurons and {d['edges']} links to the server "
-                               f"and checked them. The previous copy stays in {d['previous']}.")
+        self._change(
+            lambda m: profiles.move(m, _with_password(dsn, password) if password else dsn),
+            lambda d: (
+                f"Moved {d['neurons']} neurons and {d['edges']} links to the server "
+                f"and checked them. The previous copy stays in {d['previous']}."
+            ),
+        )
 
     def _embedded(self) -> None:
         data_dir = self.facts["data_dir"]
-        self._change(lambda _m: profiles.use_embedded(data_dir),
-                     lambda _d: "This computer's own database is open again.")
+        self._change(
+            lambda _m: profiles.use_embedded(data_dir),
+            lambda _d: "This computer's own database is open again.",
+        )
 
     def _change(self, fn, said) -> None:
         """Run `fn(memory)` on the worker; then the app opens its memory again."""
+
         def done(result) -> None:
             self._say(said(result))
             self.app.reopen()
+
         self._ask(fn, done)
 
     # -- plumbing ---------------------------------------------------------------------------------

@@ -12,7 +12,14 @@ from typing import Any
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
 )
 
 from core import remind
@@ -33,8 +40,8 @@ class Preview:
     text: str
     kind: Kind
     attrs: dict[str, Any]
-    people: list[tuple[str, str]] = field(default_factory=list)   # (id, label) of what it links to
-    updates: list[Update] = field(default_factory=list)   # contact cards it offers to update
+    people: list[tuple[str, str]] = field(default_factory=list)  # (id, label) of what it links to
+    updates: list[Update] = field(default_factory=list)  # contact cards it offers to update
 
 
 def understand(memory, text: str, now: datetime | None = None) -> Preview:
@@ -57,17 +64,18 @@ def understand(memory, text: str, now: datetime | None = None) -> Preview:
                 continue  # offered as an update of the card instead (below)
             label = n.title if relation_of[n.id] is not Relation.SUPERSEDES else f"replaces: {n.title}"
             people.append((str(n.id), label))
-    return Preview(text, understanding.kind, dict(understanding.attrs), people,
-                   list(understanding.updates))
+    return Preview(text, understanding.kind, dict(understanding.attrs), people, list(understanding.updates))
 
 
 class QuickCapture(QWidget):
-    saved = Signal(object)        # the Neuron
-    previewed = Signal(object)    # the Preview shown
+    saved = Signal(object)  # the Neuron
+    previewed = Signal(object)  # the Preview shown
 
     def __init__(self, ctx: Context, parent: QWidget | None = None):
-        super().__init__(parent, Qt.WindowType.Window | Qt.WindowType.WindowStaysOnTopHint
-                         | Qt.WindowType.FramelessWindowHint)
+        super().__init__(
+            parent,
+            Qt.WindowType.Window | Qt.WindowType.WindowStaysOnTopHint | Qt.WindowType.FramelessWindowHint,
+        )
         self.ctx = ctx
         self.setWindowTitle("Neurons — quick capture")
         self.setWindowIcon(theme.app_icon())
@@ -157,7 +165,8 @@ class QuickCapture(QWidget):
         self.kind.currentIndexChanged.connect(lambda _: self._update_kind_fields())
         frame.setStyleSheet(
             "#quickFrame { border: 1px solid palette(mid); border-radius: 12px;"
-            " background: palette(window); }")
+            " background: palette(window); }"
+        )
 
     # -- showing -----------------------------------------------------------------------------------
 

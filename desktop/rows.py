@@ -5,12 +5,16 @@ window under its heading, then what is related; below the relevance bar, folded 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
-    QAbstractItemView, QListWidget, QListWidgetItem, QStyle, QStyledItemDelegate,
+    QAbstractItemView,
+    QListWidget,
+    QListWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
     QStyleOptionViewItem,
 )
 
@@ -19,16 +23,16 @@ from desktop import theme
 from desktop.ops import Row
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 1
-HEADING_ROLE = Qt.ItemDataRole.UserRole + 2   # a group's heading (text)
-FOLD_ROLE = Qt.ItemDataRole.UserRole + 3      # the "N loosely related" switch (True: unfolded)
+HEADING_ROLE = Qt.ItemDataRole.UserRole + 2  # a group's heading (text)
+FOLD_ROLE = Qt.ItemDataRole.UserRole + 3  # the "N loosely related" switch (True: unfolded)
 
 
 class RowDelegate(QStyledItemDelegate):
     def __init__(self, now: Callable, parent=None):
         super().__init__(parent)
         self.now = now
-        self.show_kind = True     # the list mixes kinds
-        self.show_state = True    # the list mixes states
+        self.show_kind = True  # the list mixes kinds
+        self.show_state = True  # the list mixes states
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
         fm = QFontMetrics(option.font)
@@ -94,8 +98,9 @@ class RowDelegate(QStyledItemDelegate):
         painter.setPen(text_colour)
         tx = dot.right() + 9
         title_rect = QRect(tx, r.top(), chip.left() - tx - 8, fm.height() + 2)
-        title = QFontMetrics(title_font).elidedText(n.title or "(empty)", Qt.TextElideMode.ElideRight,
-                                                     title_rect.width())
+        title = QFontMetrics(title_font).elidedText(
+            n.title or "(empty)", Qt.TextElideMode.ElideRight, title_rect.width()
+        )
         painter.drawText(title_rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
 
         # the second line: its date, overdue in red
@@ -105,8 +110,11 @@ class RowDelegate(QStyledItemDelegate):
         painter.setPen(QColor(theme.OVERDUE) if overdue else subtle)
         if overdue:
             sub = f"{theme.word('overdue')} · {sub}"
-        painter.drawText(second, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         fm.elidedText(sub, Qt.TextElideMode.ElideRight, second.width()))
+        painter.drawText(
+            second,
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            fm.elidedText(sub, Qt.TextElideMode.ElideRight, second.width()),
+        )
 
         # the third line: why it is in the answer, else more of the text
         third = QRect(tx, r.top() + 2 * line_h, r.right() - tx, fm.height() + 2)
@@ -115,13 +123,18 @@ class RowDelegate(QStyledItemDelegate):
             why_font.setItalic(True)
             painter.setFont(why_font)
             painter.setPen(QColor(theme.ACCENT).lighter(140) if theme.dark_now() else QColor(theme.ACCENT))
-            painter.drawText(third, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             QFontMetrics(why_font).elidedText("↳ " + row.why, Qt.TextElideMode.ElideRight,
-                                                               third.width()))
+            painter.drawText(
+                third,
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                QFontMetrics(why_font).elidedText("↳ " + row.why, Qt.TextElideMode.ElideRight, third.width()),
+            )
         elif _snippet(row):
             painter.setPen(subtle)
-            painter.drawText(third, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             fm.elidedText(_snippet(row), Qt.TextElideMode.ElideRight, third.width()))
+            painter.drawText(
+                third,
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                fm.elidedText(_snippet(row), Qt.TextElideMode.ElideRight, third.width()),
+            )
         painter.restore()
 
     def badge(self, n) -> str:
@@ -137,8 +150,9 @@ class RowDelegate(QStyledItemDelegate):
         widget = option.widget
         heading = index.data(HEADING_ROLE)
         if heading is None and widget is not None:
-            widget.style().drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option,
-                                         painter, widget)
+            widget.style().drawPrimitive(
+                QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget
+            )
         painter.save()
         font = QFont(option.font)
         font.setBold(True)
@@ -154,8 +168,11 @@ class RowDelegate(QStyledItemDelegate):
             text = str(index.data(Qt.ItemDataRole.DisplayRole))
         painter.setFont(font)
         painter.setPen(colour)
-        painter.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, r.width()))
+        painter.drawText(
+            r,
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, r.width()),
+        )
         painter.restore()
 
 
@@ -164,15 +181,18 @@ def _snippet(row: Row) -> str:
     body = " ".join(n.body.split())
     if n.kind is Kind.CONTACT:
         return body if body and body != n.title else ""
-    rest = body[len(n.title):].strip() if body.startswith(n.title) else body
+    rest = body[len(n.title) :].strip() if body.startswith(n.title) else body
     return rest
 
 
 def describe(row: Row, now) -> str:
     """What a screen reader says for a row."""
     sub, overdue = theme.subtitle(row.neuron, now)
-    parts = [theme.KIND_LABELS[row.neuron.kind], row.neuron.title or "(empty)",
-             (f"{theme.word('overdue')}, " if overdue else "") + sub]
+    parts = [
+        theme.KIND_LABELS[row.neuron.kind],
+        row.neuron.title or "(empty)",
+        (f"{theme.word('overdue')}, " if overdue else "") + sub,
+    ]
     if row.neuron.state is not State.ACTIVE:
         parts.insert(1, row.neuron.state.value)
     if row.why:
@@ -200,8 +220,7 @@ class RowList(QListWidget):
         self.setAccessibleName("Results")
         self.itemActivated.connect(self._activated)
 
-    def set_rows(self, rows: list[Row], keep: str | None = None, *, window_label: str | None = None
-                 ) -> None:
+    def set_rows(self, rows: list[Row], keep: str | None = None, *, window_label: str | None = None) -> None:
         """Show rows (in groups when they carry them), keeping `keep` (else the current) selected
         when it is still there."""
         current = keep if keep is not None else self.current_id()
@@ -223,8 +242,10 @@ class RowList(QListWidget):
         if loose:
             fold = QListWidgetItem(self._fold_text(len(loose), False))
             fold.setData(FOLD_ROLE, False)
-            fold.setData(Qt.ItemDataRole.AccessibleTextRole,
-                         f"{len(loose)} loosely related, folded: press Enter to show them")
+            fold.setData(
+                Qt.ItemDataRole.AccessibleTextRole,
+                f"{len(loose)} loosely related, folded: press Enter to show them",
+            )
             self.addItem(fold)
             start = self.count()
             found = self._add(loose, now, current)
@@ -267,8 +288,10 @@ class RowList(QListWidget):
         for i in range(start, self.count()):
             self.item(i).setHidden(not unfolded)
         item.setText(self._fold_text(self.count() - start, unfolded))
-        item.setData(Qt.ItemDataRole.AccessibleTextRole,
-                     f"{self.count() - start} loosely related, {'shown' if unfolded else 'folded'}")
+        item.setData(
+            Qt.ItemDataRole.AccessibleTextRole,
+            f"{self.count() - start} loosely related, {'shown' if unfolded else 'folded'}",
+        )
 
     def _activated(self, item: QListWidgetItem) -> None:
         if item.data(FOLD_ROLE) is not None:
@@ -281,12 +304,16 @@ class RowList(QListWidget):
         return [r for r in (self.item(i).data(ROW_ROLE) for i in range(self.count())) if r is not None]
 
     def shown_rows(self) -> list[Row]:
-        return [self.item(i).data(ROW_ROLE) for i in range(self.count())
-                if self.item(i).data(ROW_ROLE) is not None and not self.item(i).isHidden()]
+        return [
+            self.item(i).data(ROW_ROLE)
+            for i in range(self.count())
+            if self.item(i).data(ROW_ROLE) is not None and not self.item(i).isHidden()
+        ]
 
     def fold_item(self) -> QListWidgetItem | None:
-        return next((self.item(i) for i in range(self.count())
-                     if self.item(i).data(FOLD_ROLE) is not None), None)
+        return next(
+            (self.item(i) for i in range(self.count()) if self.item(i).data(FOLD_ROLE) is not None), None
+        )
 
     def id_of(self, item: QListWidgetItem | None) -> str:
         if item is None:

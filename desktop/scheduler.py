@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 from apscheduler.executors.debug import DebugExecutor
 from apscheduler.schedulers.base import BaseScheduler
@@ -73,12 +73,17 @@ class QtTimerScheduler(BaseScheduler):
 
 
 class ReminderScheduler(QObject):
-    fired = Signal(list)      # [Alarm]: due now, already marked notified in the store
-    missed = Signal(list)     # [Alarm]: came due while the app was closed (emitted once, at start)
+    fired = Signal(list)  # [Alarm]: due now, already marked notified in the store
+    missed = Signal(list)  # [Alarm]: came due while the app was closed (emitted once, at start)
     planned = Signal(object)  # the next fire time (datetime) or None
 
-    def __init__(self, worker: Worker, memory_fn: Callable[[], object], clock: Clock | None = None,
-                 parent: QObject | None = None):
+    def __init__(
+        self,
+        worker: Worker,
+        memory_fn: Callable[[], object],
+        clock: Clock | None = None,
+        parent: QObject | None = None,
+    ):
         super().__init__(parent)
         self.worker = worker
         self.memory_fn = memory_fn
@@ -90,8 +95,7 @@ class ReminderScheduler(QObject):
         self._generation = 0
         self._checking = False
         self._recheck = False
-        self.jobs = QtTimerScheduler(self, on_wake=self.watch,
-                                     timezone=datetime.now().astimezone().tzinfo)
+        self.jobs = QtTimerScheduler(self, on_wake=self.watch, timezone=datetime.now().astimezone().tzinfo)
         self._watched = (self.clock.now(), time.monotonic(), zone_now())
         self._replan_timer = QTimer(self)
         self._replan_timer.setSingleShot(True)
@@ -152,8 +156,11 @@ class ReminderScheduler(QObject):
             log.info("the time zone changed (%s): planning the reminders again", zone[0])
             remind.reload_local_zone()
         elif abs(jump) >= JUMP_S:
-            log.info("the clock moved %+.0f s past the time it kept (asleep, or set): planning "
-                     "the reminders again", jump)
+            log.info(
+                "the clock moved %+.0f s past the time it kept (asleep, or set): planning "
+                "the reminders again",
+                jump,
+            )
         else:
             return
         if self.started_at is not None:
@@ -198,8 +205,14 @@ class ReminderScheduler(QObject):
         for at in sorted({at for at, _ in self._plan}):
             # the jobs run on the real clock; a test's clock may be ahead of it: fire as soon as due
             run_at = datetime.now(at.tzinfo) + (at - now) if at > now else datetime.now(at.tzinfo)
-            self.jobs.add_job(self._job_due, DateTrigger(run_date=run_at), id=at.isoformat(),
-                              misfire_grace_time=None, coalesce=True, replace_existing=True)
+            self.jobs.add_job(
+                self._job_due,
+                DateTrigger(run_date=run_at),
+                id=at.isoformat(),
+                misfire_grace_time=None,
+                coalesce=True,
+                replace_existing=True,
+            )
 
     # -- firing ----------------------------------------------------------------------------------
 
@@ -225,8 +238,7 @@ class ReminderScheduler(QObject):
         memory = self.memory_fn()
 
         def fire() -> tuple[list[Alarm], list[Alarm]]:
-            shown = [a for a in (memory.mark_notified(nid, now) for nid in due_ids)
-                     if a is not None]
+            shown = [a for a in (memory.mark_notified(nid, now) for nid in due_ids) if a is not None]
             return shown, _alarms(memory, now)
 
         def fired(result: tuple[list[Alarm], list[Alarm]]) -> None:
@@ -252,5 +264,4 @@ def _alarms(memory, now: datetime) -> list[Alarm]:
     """What this machine will show, soonest first, then what is due now (a reminder another
     machine on a shared memory showed still shows here)."""
     reminders = memory.reminders()
-    return (remind.upcoming(reminders, now, memory.machine)
-            + remind.due(reminders, now, memory.machine))
+    return remind.upcoming(reminders, now, memory.machine) + remind.due(reminders, now, memory.machine)

@@ -19,8 +19,9 @@ from desktop import theme
 from desktop.app import App
 
 
-def screenshot(settings: Settings, path: Path, ask: str | None = None,
-               size: tuple[int, int] = (1360, 860)) -> int:
+def screenshot(
+    settings: Settings, path: Path, ask: str | None = None, size: tuple[int, int] = (1360, 860)
+) -> int:
     """Load the window with its data, render it to `path` and exit (0, or 2 with a message)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     qapp = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])

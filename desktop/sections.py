@@ -18,12 +18,25 @@ SIDEBAR: list[tuple[str, str, str] | tuple[None, str, str]] = [
     ("archive", "Archive", "The archive is empty."),
     ("trash", "Trash", "The trash is empty."),
 ]
-TITLES = {"results": "Answers", "missed": "Missed while Neurons was closed", "overdue": "Overdue",
-          "upcoming": "Upcoming reminders", "done": "Done reminders", "notes": "Notes",
-          "contacts": "Contacts", "archive": "Archive", "trash": "Trash"}
+TITLES = {
+    "results": "Answers",
+    "missed": "Missed while Neurons was closed",
+    "overdue": "Overdue",
+    "upcoming": "Upcoming reminders",
+    "done": "Done reminders",
+    "notes": "Notes",
+    "contacts": "Contacts",
+    "archive": "Archive",
+    "trash": "Trash",
+}
 # The kind a section lists (the others list any kind: by state, by id or by question).
-SECTION_KIND = {"overdue": Kind.REMINDER, "upcoming": Kind.REMINDER, "done": Kind.REMINDER,
-                "notes": Kind.NOTE, "contacts": Kind.CONTACT}
+SECTION_KIND = {
+    "overdue": Kind.REMINDER,
+    "upcoming": Kind.REMINDER,
+    "done": Kind.REMINDER,
+    "notes": Kind.NOTE,
+    "contacts": Kind.CONTACT,
+}
 # The sections the View menu and Ctrl+1..7 go to, in order.
 SECTION_KEYS = [k for k, _, _ in SIDEBAR if k not in (None, "results", "missed")]
 LABELS = {k: label for k, label, _ in SIDEBAR if k}

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
 
 class Steps:
     def __init__(self) -> None:
-        self.done: list[tuple[str, float]] = []            # (step, seconds): start-up's profile
+        self.done: list[tuple[str, float]] = []  # (step, seconds): start-up's profile
         self._cleanups: list[tuple[str, Callable[[], None]]] = []
 
     def run(self, name: str, fn: Callable[[], None]) -> None:

@@ -4,8 +4,8 @@ reminder, and a progress bar for work the person waits for."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
@@ -107,7 +107,7 @@ class StatusLine(QObject):
         self.progress.show()
         self.text.setText(f"{label} {done:,}/{total:,}")
         if total and done >= total:
-            self.progress.hide()   # (background work: no busy count will hide it)
+            self.progress.hide()  # (background work: no busy count will hide it)
             self.progress.setRange(0, 0)
             self.report(f"{label}: {total:,} done")
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import os
 from datetime import datetime, timedelta
 
-from PySide6.QtCore import Qt
-from PySide6.QtCore import QLocale
+from PySide6.QtCore import QLocale, Qt
 from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -44,14 +43,22 @@ def _palette(dark: bool) -> QPalette:
         base, window, text, alt, mid = "#ffffff", "#f4f4f8", "#1d1d24", "#f7f7fb", "#d6d6e0"
         button, placeholder, disabled = "#ffffff", "#8b8b98", "#a0a0ac"
     roles = {
-        QPalette.ColorRole.Window: window, QPalette.ColorRole.WindowText: text,
-        QPalette.ColorRole.Base: base, QPalette.ColorRole.AlternateBase: alt,
-        QPalette.ColorRole.Text: text, QPalette.ColorRole.Button: button,
-        QPalette.ColorRole.ButtonText: text, QPalette.ColorRole.ToolTipBase: base,
-        QPalette.ColorRole.ToolTipText: text, QPalette.ColorRole.Highlight: ACCENT,
-        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.Link: ACCENT,
-        QPalette.ColorRole.PlaceholderText: placeholder, QPalette.ColorRole.Mid: mid,
-        QPalette.ColorRole.Midlight: mid, QPalette.ColorRole.Dark: mid,
+        QPalette.ColorRole.Window: window,
+        QPalette.ColorRole.WindowText: text,
+        QPalette.ColorRole.Base: base,
+        QPalette.ColorRole.AlternateBase: alt,
+        QPalette.ColorRole.Text: text,
+        QPalette.ColorRole.Button: button,
+        QPalette.ColorRole.ButtonText: text,
+        QPalette.ColorRole.ToolTipBase: base,
+        QPalette.ColorRole.ToolTipText: text,
+        QPalette.ColorRole.Highlight: ACCENT,
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.Link: ACCENT,
+        QPalette.ColorRole.PlaceholderText: placeholder,
+        QPalette.ColorRole.Mid: mid,
+        QPalette.ColorRole.Midlight: mid,
+        QPalette.ColorRole.Dark: mid,
     }
     for role, colour in roles.items():
         p.setColor(role, QColor(colour))
@@ -157,41 +164,143 @@ def dark_now() -> bool:
 # How dates and times are written, in the languages capture reads (Preferences ▸ Dates in).
 # Day and month names come from Qt's locale data; these are the words around them.
 DATE_WORDS: dict[str, dict[str, str]] = {
-    "en": dict(today="today", tomorrow="tomorrow", yesterday="yesterday", now="now", future="in {}",
-               past="{} ago", s="s", min="min", h="h", d="d", mo="mo", due="due {}", done="done {}",
-               done_plain="done", no_due="no due time", snoozed="snoozed to {}", overdue="overdue",
-               created="created {}", daily="every day", weekly="every week", monthly="every month",
-               yearly="every year", repeats="repeats ({})"),
-    "pt": dict(today="hoje", tomorrow="amanhã", yesterday="ontem", now="agora", future="daqui a {}",
-               past="há {}", s="s", min="min", h="h", d="d", mo="m", due="para {}", done="feito {}",
-               done_plain="feito", no_due="sem hora", snoozed="adiado para {}", overdue="atrasado",
-               created="criado {}", daily="todos os dias", weekly="todas as semanas",
-               monthly="todos os meses", yearly="todos os anos", repeats="repete ({})"),
-    "es": dict(today="hoy", tomorrow="mañana", yesterday="ayer", now="ahora", future="en {}",
-               past="hace {}", s="s", min="min", h="h", d="d", mo="m", due="para {}", done="hecho {}",
-               done_plain="hecho", no_due="sin hora", snoozed="pospuesto a {}", overdue="atrasado",
-               created="creado {}", daily="cada día", weekly="cada semana", monthly="cada mes",
-               yearly="cada año", repeats="se repite ({})"),
-    "de": dict(today="heute", tomorrow="morgen", yesterday="gestern", now="jetzt", future="in {}",
-               past="vor {}", s="s", min="Min.", h="Std.", d="T.", mo="Mon.", due="fällig {}",
-               done="erledigt {}", done_plain="erledigt", no_due="ohne Termin",
-               snoozed="verschoben auf {}", overdue="überfällig", created="erstellt {}",
-               daily="täglich", weekly="wöchentlich", monthly="monatlich", yearly="jährlich",
-               repeats="wiederholt ({})"),
-    "fr": dict(today="aujourd’hui", tomorrow="demain", yesterday="hier", now="maintenant",
-               future="dans {}", past="il y a {}", s="s", min="min", h="h", d="j", mo="mois",
-               due="pour {}", done="fait {}", done_plain="fait", no_due="sans heure",
-               snoozed="reporté à {}", overdue="en retard", created="créé {}", daily="chaque jour",
-               weekly="chaque semaine", monthly="chaque mois", yearly="chaque année",
-               repeats="se répète ({})"),
+    "en": dict(
+        today="today",
+        tomorrow="tomorrow",
+        yesterday="yesterday",
+        now="now",
+        future="in {}",
+        past="{} ago",
+        s="s",
+        min="min",
+        h="h",
+        d="d",
+        mo="mo",
+        due="due {}",
+        done="done {}",
+        done_plain="done",
+        no_due="no due time",
+        snoozed="snoozed to {}",
+        overdue="overdue",
+        created="created {}",
+        daily="every day",
+        weekly="every week",
+        monthly="every month",
+        yearly="every year",
+        repeats="repeats ({})",
+    ),
+    "pt": dict(
+        today="hoje",
+        tomorrow="amanhã",
+        yesterday="ontem",
+        now="agora",
+        future="daqui a {}",
+        past="há {}",
+        s="s",
+        min="min",
+        h="h",
+        d="d",
+        mo="m",
+        due="para {}",
+        done="feito {}",
+        done_plain="feito",
+        no_due="sem hora",
+        snoozed="adiado para {}",
+        overdue="atrasado",
+        created="criado {}",
+        daily="todos os dias",
+        weekly="todas as semanas",
+        monthly="todos os meses",
+        yearly="todos os anos",
+        repeats="repete ({})",
+    ),
+    "es": dict(
+        today="hoy",
+        tomorrow="mañana",
+        yesterday="ayer",
+        now="ahora",
+        future="en {}",
+        past="hace {}",
+        s="s",
+        min="min",
+        h="h",
+        d="d",
+        mo="m",
+        due="para {}",
+        done="hecho {}",
+        done_plain="hecho",
+        no_due="sin hora",
+        snoozed="pospuesto a {}",
+        overdue="atrasado",
+        created="creado {}",
+        daily="cada día",
+        weekly="cada semana",
+        monthly="cada mes",
+        yearly="cada año",
+        repeats="se repite ({})",
+    ),
+    "de": dict(
+        today="heute",
+        tomorrow="morgen",
+        yesterday="gestern",
+        now="jetzt",
+        future="in {}",
+        past="vor {}",
+        s="s",
+        min="Min.",
+        h="Std.",
+        d="T.",
+        mo="Mon.",
+        due="fällig {}",
+        done="erledigt {}",
+        done_plain="erledigt",
+        no_due="ohne Termin",
+        snoozed="verschoben auf {}",
+        overdue="überfällig",
+        created="erstellt {}",
+        daily="täglich",
+        weekly="wöchentlich",
+        monthly="monatlich",
+        yearly="jährlich",
+        repeats="wiederholt ({})",
+    ),
+    "fr": dict(
+        today="aujourd’hui",
+        tomorrow="demain",
+        yesterday="hier",
+        now="maintenant",
+        future="dans {}",
+        past="il y a {}",
+        s="s",
+        min="min",
+        h="h",
+        d="j",
+        mo="mois",
+        due="pour {}",
+        done="fait {}",
+        done_plain="fait",
+        no_due="sans heure",
+        snoozed="reporté à {}",
+        overdue="en retard",
+        created="créé {}",
+        daily="chaque jour",
+        weekly="chaque semaine",
+        monthly="chaque mois",
+        yearly="chaque année",
+        repeats="se répète ({})",
+    ),
 }
-_QT_LANGUAGES = {"en": QLocale.Language.English, "pt": QLocale.Language.Portuguese,
-                 "es": QLocale.Language.Spanish, "de": QLocale.Language.German,
-                 "fr": QLocale.Language.French}
+_QT_LANGUAGES = {
+    "en": QLocale.Language.English,
+    "pt": QLocale.Language.Portuguese,
+    "es": QLocale.Language.Spanish,
+    "de": QLocale.Language.German,
+    "fr": QLocale.Language.French,
+}
 
 
 def set_language(app: QApplication, code: str) -> None:
-    """"" follows the system (English when it is none of the five)."""
+    """ "" follows the system (English when it is none of the five)."""
     if code not in DATE_WORDS:
         system = QLocale.system().name()[:2]
         code = system if system in DATE_WORDS else "en"
@@ -247,8 +356,12 @@ def relative(dt: datetime, now: datetime) -> str:
     return word("future" if future else "past").format(text)
 
 
-REPEAT_WORDS = {"FREQ=DAILY": "daily", "FREQ=WEEKLY": "weekly", "FREQ=MONTHLY": "monthly",
-                "FREQ=YEARLY": "yearly"}
+REPEAT_WORDS = {
+    "FREQ=DAILY": "daily",
+    "FREQ=WEEKLY": "weekly",
+    "FREQ=MONTHLY": "monthly",
+    "FREQ=YEARLY": "yearly",
+}
 
 
 def repeat_text(rrule: str | None) -> str:
@@ -299,6 +412,21 @@ def colour(name: str | Kind) -> QColor:
     return QColor(name)
 
 
-__all__ = ["ACCENT", "KIND_COLOURS", "KIND_LABELS", "OVERDUE", "app_icon", "apply", "colour",
-           "dark_now", "icon_path", "relative", "repeat_text", "set_language", "subtitle",
-           "tray_icon", "when_text", "word"]
+__all__ = [
+    "ACCENT",
+    "KIND_COLOURS",
+    "KIND_LABELS",
+    "OVERDUE",
+    "app_icon",
+    "apply",
+    "colour",
+    "dark_now",
+    "icon_path",
+    "relative",
+    "repeat_text",
+    "set_language",
+    "subtitle",
+    "tray_icon",
+    "when_text",
+    "word",
+]

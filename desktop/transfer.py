@@ -15,8 +15,19 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel,
-    QListWidget, QMainWindow, QMessageBox, QProgressDialog, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QProgressDialog,
+    QVBoxLayout,
+    QWidget,
 )
 
 from core.model import NeuronsError
@@ -24,9 +35,11 @@ from core.model import NeuronsError
 IMPORT_LABEL = "Importing"
 # What a drop or the file chooser may bring (a folder is chosen with "Import a Folder…").
 IMPORTABLE = (".vcf", ".vcard", ".ics", ".ical", ".md", ".markdown", ".json")
-OPEN_FILTER = ("Contacts, calendars, notes (*.vcf *.vcard *.ics *.ical *.md *.json);;"
-               "vCard contacts (*.vcf *.vcard);;iCalendar tasks and events (*.ics *.ical);;"
-               "Markdown notes (*.md);;Neurons JSON export (*.json)")
+OPEN_FILTER = (
+    "Contacts, calendars, notes (*.vcf *.vcard *.ics *.ical *.md *.json);;"
+    "vCard contacts (*.vcf *.vcard);;iCalendar tasks and events (*.ics *.ical);;"
+    "Markdown notes (*.md);;Neurons JSON export (*.json)"
+)
 # The export dialog's choices: (label, format, vCard version, the kind it holds or None, suffix)
 EXPORTS = [
     ("Everything, as a Neurons JSON file", "json", "4.0", None, ".json"),
@@ -72,7 +85,9 @@ class Transfer(QObject):
     # -- import ------------------------------------------------------------------------------------
 
     def choose_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Import into Neurons", str(Path.home()), OPEN_FILTER)
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Import into Neurons", str(Path.home()), OPEN_FILTER
+        )
         if path:
             self.start_import(path)
 
@@ -105,8 +120,9 @@ class Transfer(QObject):
             self.window.report(f"Nothing was imported from {name}")
             QMessageBox.warning(self.window, "Nothing was imported", f"{name}: {text}")
 
-        self.ctx.worker.run(lambda report: _import(memory, path, report), done, failed,
-                            label=IMPORT_LABEL, progress=True)
+        self.ctx.worker.run(
+            lambda report: _import(memory, path, report), done, failed, label=IMPORT_LABEL, progress=True
+        )
         self.window.report(f"Importing {name}…")
         return True
 
@@ -160,8 +176,9 @@ class Transfer(QObject):
             self.export_action.setEnabled(True)
             QMessageBox.warning(self.window, "Export failed", str(exc))
 
-        self.ctx.worker.run(lambda: _export(memory, path, fmt, kind, version), done, failed,
-                            label="Exporting")
+        self.ctx.worker.run(
+            lambda: _export(memory, path, fmt, kind, version), done, failed, label="Exporting"
+        )
         return True
 
     # -- dropping a file on the window -------------------------------------------------------------
@@ -200,8 +217,11 @@ def _dropped(event) -> list[str]:
     mime = event.mimeData()
     if not mime.hasUrls():
         return []
-    return [u.toLocalFile() for u in mime.urls()
-            if u.isLocalFile() and Path(u.toLocalFile()).suffix.lower() in IMPORTABLE]
+    return [
+        u.toLocalFile()
+        for u in mime.urls()
+        if u.isLocalFile() and Path(u.toLocalFile()).suffix.lower() in IMPORTABLE
+    ]
 
 
 class Summary(QDialog):
@@ -252,7 +272,9 @@ class ExportChoice(QDialog):
         form.addRow("Format", self.format)
         form.addRow("Which", self.kind)
         form.addRow("", self.per_item)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Export…")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -272,5 +294,10 @@ class ExportChoice(QDialog):
 
     def choice(self) -> dict[str, Any]:
         _, fmt, version, kind, suffix = EXPORTS[self.format.currentIndex()]
-        return {"format": fmt, "version": version, "suffix": suffix,
-                "kind": kind or KINDS[self.kind.currentIndex()][1], "per_item": self.per_item.isChecked()}
+        return {
+            "format": fmt,
+            "version": version,
+            "suffix": suffix,
+            "kind": kind or KINDS[self.kind.currentIndex()][1],
+            "per_item": self.per_item.isChecked(),
+        }

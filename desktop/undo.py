@@ -17,7 +17,7 @@ DEPTH = 30
 
 @dataclass
 class Step:
-    text: str          # what was done, as the status line said it ("Done: call Ana")
+    text: str  # what was done, as the status line said it ("Done: call Ana")
     before: Neuron
     after: Neuron
 
@@ -56,4 +56,3 @@ class UndoStack(QObject):
                 self.ctx.failed(exc, "undo")
 
         self.ctx.run(lambda m: m.revert(step.before, after=step.after), undone, "undo", refused)
-

@@ -4,14 +4,23 @@ banner and the status bar."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
-from typing import Callable
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem, QMainWindow,
-    QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from core.changes import Change
@@ -32,7 +41,7 @@ log = logging.getLogger(__name__)
 
 ASK_DEBOUNCE_MS = 250
 REFRESH_DEBOUNCE_MS = 150
-PENDING_POLL_MS = 3000   # while vectors are being computed, how often to say how many are left
+PENDING_POLL_MS = 3000  # while vectors are being computed, how often to say how many are left
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 7
 
@@ -58,11 +67,17 @@ class MainWindow(WindowMenus, QMainWindow):
     quit_requested = Signal()
     reindex_requested = Signal()
     undo_requested = Signal()
-    summary_loaded = Signal(object)   # ops.Summary, after every load of the counts
-    prefs_changed = Signal(str)       # what changed in Preferences
+    summary_loaded = Signal(object)  # ops.Summary, after every load of the counts
+    prefs_changed = Signal(str)  # what changed in Preferences
 
-    def __init__(self, ctx: Context, prefs: Prefs, keep_in_tray: Callable[[], bool] = lambda: False,
-                 about: Callable[[], dict] = dict, settings=None):
+    def __init__(
+        self,
+        ctx: Context,
+        prefs: Prefs,
+        keep_in_tray: Callable[[], bool] = lambda: False,
+        about: Callable[[], dict] = dict,
+        settings=None,
+    ):
         super().__init__()
         self.ctx = ctx
         self.prefs = prefs
@@ -75,7 +90,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.resize(1280, 800)
         self.section = "upcoming"
         self.previous_section = "upcoming"
-        self.navigated = False     # the person chose a section (the app no longer picks one)
+        self.navigated = False  # the person chose a section (the app no longer picks one)
         self.missed_ids: list[str] = []
         self.ready = False
         self.page: ops.Page | None = None
@@ -87,8 +102,8 @@ class MainWindow(WindowMenus, QMainWindow):
         self._after_answer: str | None = None
         self._list_generation = 0
         self._last_query = ""
-        self.sections_loaded = 0   # how many list loads finished (tests and screenshots wait on it)
-        self.changes_applied = 0   # how many rounds of store changes were looked at (tests wait on it)
+        self.sections_loaded = 0  # how many list loads finished (tests and screenshots wait on it)
+        self.changes_applied = 0  # how many rounds of store changes were looked at (tests wait on it)
         self._dialogs: dict[str, QWidget] = {}
         self.actions: dict[str, QAction] = {}
 
@@ -102,7 +117,9 @@ class MainWindow(WindowMenus, QMainWindow):
         top.setContentsMargins(14, 12, 14, 10)
         self.ask = AskBox()
         self.ask.setObjectName("askBox")
-        self.ask.setPlaceholderText("Ask anything — “what do I know about Ana?”, “dentist”, “next week”   (Ctrl+K)")
+        self.ask.setPlaceholderText(
+            "Ask anything — “what do I know about Ana?”, “dentist”, “next week”   (Ctrl+K)"
+        )
         self.ask.setAccessibleName("Ask")
         self.ask.setAccessibleDescription("Type a question; answers appear as you type")
         self.ask.setClearButtonEnabled(True)
@@ -200,8 +217,11 @@ class MainWindow(WindowMenus, QMainWindow):
         self.detail.hide()  # until there is something to show: the list has the room
 
         self.status = StatusLine(self.statusBar(), self.problems, ctx.now)
-        self.status_text, self.next_label, self.progress = (self.status.text, self.status.next_label,
-                                                            self.status.progress)
+        self.status_text, self.next_label, self.progress = (
+            self.status.text,
+            self.status.next_label,
+            self.status.progress,
+        )
         self.status.problems_clicked.connect(self.show_problems)
 
         self._ask_timer = QTimer(self)
@@ -251,7 +271,9 @@ class MainWindow(WindowMenus, QMainWindow):
 
     def bring_up(self) -> None:
         self.show()
-        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
+        self.setWindowState(
+            (self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive
+        )
         self.raise_()
         self.activateWindow()
 
@@ -293,6 +315,7 @@ class MainWindow(WindowMenus, QMainWindow):
 
     def load_pending(self) -> None:
         """Say how many items still wait for their vector; look again while some do."""
+
         def shown(pending: int) -> None:
             self.status.set_pending(pending)
             if pending:
@@ -301,10 +324,13 @@ class MainWindow(WindowMenus, QMainWindow):
         from desktop.worker import BACKGROUND  # noqa: PLC0415
 
         # (only while the filler runs: without it nothing is being prepared)
-        self.ctx.read(lambda m: m.pending_vectors() if m.filler is not None else 0, shown,
-                      "pending vectors",
-                      lambda exc: log.warning("cannot count the items still to index: %s", exc),
-                      lane=BACKGROUND)
+        self.ctx.read(
+            lambda m: m.pending_vectors() if m.filler is not None else 0,
+            shown,
+            "pending vectors",
+            lambda exc: log.warning("cannot count the items still to index: %s", exc),
+            lane=BACKGROUND,
+        )
 
     # -- sections ----------------------------------------------------------------------------------
 
@@ -427,15 +453,16 @@ class MainWindow(WindowMenus, QMainWindow):
 
     @staticmethod
     def _counts_see(change: Change) -> bool:
-        return not change.edges_only and (Kind.REMINDER in change.kinds
-                                          or change.action in ("captured", "state"))
+        return not change.edges_only and (
+            Kind.REMINDER in change.kinds or change.action in ("captured", "state")
+        )
 
     def _detail_sees(self, change: Change) -> bool:
         current = self.detail.current_id
         if current is None:
             return False
         if change.touches(current):
-            return change.origin != "window"   # the pane already shows what it just did
+            return change.origin != "window"  # the pane already shows what it just did
         linked = {str(o.id) for _, o in (self.detail.detail.links if self.detail.detail else [])}
         if linked & {str(i) for i in change.ids}:
             return True
@@ -453,7 +480,7 @@ class MainWindow(WindowMenus, QMainWindow):
                 self._sidebar_items[key].setData(Qt.ItemDataRole.AccessibleTextRole, f"{label}, {n}")
             self.status.set_idle(items(summary.total))
             if summary.overdue and not self.navigated and self.section == "upcoming":
-                self.show_section("overdue")   # what needs doing first
+                self.show_section("overdue")  # what needs doing first
             self.summary_loaded.emit(summary)
 
         self.ctx.read(lambda m: ops.summary(m, now), shown, "counts")
@@ -486,7 +513,7 @@ class MainWindow(WindowMenus, QMainWindow):
 
     def _ask_down(self) -> None:
         if self.asking:
-            self._after_answer = self._after_answer or "focus"   # go there once it is answered
+            self._after_answer = self._after_answer or "focus"  # go there once it is answered
             return
         self.focus_rows()
         self.rows.select_first()
@@ -547,7 +574,7 @@ class MainWindow(WindowMenus, QMainWindow):
                 self.rows.setCurrentRow(-1)
             then, self._after_answer = self._after_answer, None
             if then and page.rows:
-                if then != "select":   # (select: show the first answer, the focus stays)
+                if then != "select":  # (select: show the first answer, the focus stays)
                     self.focus_rows()
                 self.rows.select_first()
                 if then == "open":

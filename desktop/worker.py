@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Qt, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +40,9 @@ class _Job(QRunnable):
     references (callbacks that may hold widgets) are let go: a Qt object must never be freed on
     a worker thread, so a job holds no reference cycle that a collection there could break."""
 
-    def __init__(self, worker: Worker, fn: Callable[..., Any], on_done, on_error, label: str,
-                 lane: str, progress: bool):
+    def __init__(
+        self, worker: Worker, fn: Callable[..., Any], on_done, on_error, label: str, lane: str, progress: bool
+    ):
         super().__init__()
         self.setAutoDelete(False)
         self.worker, self.fn, self.on_done, self.on_error = worker, fn, on_done, on_error
@@ -51,11 +53,11 @@ class _Job(QRunnable):
 
 
 class Worker(QObject):
-    busy_changed = Signal(int)           # how many interactive tasks are queued or running
-    progress = Signal(str, int, int)     # label, done, total
-    failed = Signal(str, object)         # label, exception (when the task has no on_error)
+    busy_changed = Signal(int)  # how many interactive tasks are queued or running
+    progress = Signal(str, int, int)  # label, done, total
+    failed = Signal(str, object)  # label, exception (when the task has no on_error)
 
-    _deliver = Signal(object, object)    # (how, value): always received on the GUI thread
+    _deliver = Signal(object, object)  # (how, value): always received on the GUI thread
     _report = Signal(str, int, int)
 
     def __init__(self, parent: QObject | None = None, background_threads: int = BACKGROUND_THREADS):
@@ -68,8 +70,8 @@ class Worker(QObject):
         self._busy = {INTERACTIVE: 0, BACKGROUND: 0}
         self._closed = False
         self._lock = threading.Lock()
-        self._jobs: set[_Job] = set()                     # queued or running, until delivered
-        self._droppable: dict[_Job, str] = {}             # not started yet, and may be dropped
+        self._jobs: set[_Job] = set()  # queued or running, until delivered
+        self._droppable: dict[_Job, str] = {}  # not started yet, and may be dropped
         self._deliver.connect(self._on_deliver, Qt.ConnectionType.QueuedConnection)
         self._report.connect(self.progress, Qt.ConnectionType.QueuedConnection)
 
@@ -82,9 +84,17 @@ class Worker(QObject):
     def closed(self) -> bool:
         return self._closed
 
-    def run(self, fn: Callable[..., Any], on_done: Callable[[Any], None] | None = None,
-            on_error: Callable[[BaseException], None] | None = None, *, label: str = "",
-            progress: bool = False, lane: str = INTERACTIVE, droppable: bool = False) -> bool:
+    def run(
+        self,
+        fn: Callable[..., Any],
+        on_done: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+        *,
+        label: str = "",
+        progress: bool = False,
+        lane: str = INTERACTIVE,
+        droppable: bool = False,
+    ) -> bool:
         """Queue fn on a lane; False when the worker is closed (nothing was queued)."""
         if self._closed:
             return False

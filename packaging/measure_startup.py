@@ -43,8 +43,12 @@ def one_run(bundle: Path, env: dict[str, str], data: Path, display: str, cold: b
     if cold:
         drop_caches()
     t0 = time.monotonic()
-    app = subprocess.Popen([str(bundle / "neurons-desktop"), "--data-dir", str(data), "--no-tray"],
-                           env={**env, "DISPLAY": display}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    app = subprocess.Popen(
+        [str(bundle / "neurons-desktop"), "--data-dir", str(data), "--no-tray"],
+        env={**env, "DISPLAY": display},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     shown = ready = None
     try:
         while (shown is None or ready is None) and time.monotonic() - t0 < 180:
@@ -81,9 +85,17 @@ def main() -> int:
         if "XDG_RUNTIME_DIR" in os.environ:  # where the app's socket is, for the `status` request
             env["XDG_RUNTIME_DIR"] = os.environ["XDG_RUNTIME_DIR"]
         data = tmp / "data"
-        for text in ("Call Ana tomorrow at 10", "Ana Silva +351 912 345 678", "The dentist is on Rua Augusta 12"):
-            subprocess.run([str(bundle / "neurons"), "--data-dir", str(data), "capture", text], env=env,
-                           check=True, capture_output=True)
+        for text in (
+            "Call Ana tomorrow at 10",
+            "Ana Silva +351 912 345 678",
+            "The dentist is on Rua Augusta 12",
+        ):
+            subprocess.run(
+                [str(bundle / "neurons"), "--data-dir", str(data), "capture", text],
+                env=env,
+                check=True,
+                capture_output=True,
+            )
         server, display = xvfb()
         try:
             runs = [one_run(bundle, env, data, display, args.cold) for _ in range(args.runs)]
@@ -95,16 +107,29 @@ def main() -> int:
             if args.cold:
                 drop_caches()
             t0 = time.monotonic()
-            subprocess.run([str(bundle / "neurons-desktop"), "--data-dir", str(data), "--screenshot",
-                            str(tmp / f"shot{i}.png")], env={**env, "QT_QPA_PLATFORM": "offscreen"},
-                           check=True, capture_output=True)
+            subprocess.run(
+                [
+                    str(bundle / "neurons-desktop"),
+                    "--data-dir",
+                    str(data),
+                    "--screenshot",
+                    str(tmp / f"shot{i}.png"),
+                ],
+                env={**env, "QT_QPA_PLATFORM": "offscreen"},
+                check=True,
+                capture_output=True,
+            )
             shots.append(time.monotonic() - t0)
     size = sum(f.stat().st_size for f in bundle.rglob("*") if f.is_file() and not f.is_symlink())
     fmt = lambda xs: " ".join(f"{x:.2f}" for x in xs)  # noqa: E731
     print(f"{'cold' if args.cold else 'warm'} page cache, {args.runs} runs")
     print(f"bundle        {bundle}: {size / 1e6:.0f} MB ({size / 2**20:.0f} MiB)")
-    print(f"window shown  median {statistics.median(r[0] for r in runs):.2f}s   runs: {fmt(r[0] for r in runs)}")
-    print(f"memory ready  median {statistics.median(r[1] for r in runs):.2f}s   runs: {fmt(r[1] for r in runs)}")
+    print(
+        f"window shown  median {statistics.median(r[0] for r in runs):.2f}s   runs: {fmt(r[0] for r in runs)}"
+    )
+    print(
+        f"memory ready  median {statistics.median(r[1] for r in runs):.2f}s   runs: {fmt(r[1] for r in runs)}"
+    )
     print(f"--screenshot  median {statistics.median(shots):.2f}s   runs: {fmt(shots)}")
     return 0
 

@@ -35,8 +35,7 @@ def server_dsn(tmp_path_factory) -> str:
 
         # A fresh cluster each session (under /tmp: as root, pgserver runs Postgres as its own
         # user, which cannot enter pytest's private temp dirs), deleted at the end.
-        pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA")
-                      or f"/tmp/neurons-test-pg-{uuid.uuid4().hex[:8]}")
+        pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA") or f"/tmp/neurons-test-pg-{uuid.uuid4().hex[:8]}")
         server = pgserver.get_server(pgdata, cleanup_mode="delete")
         dsn = server.get_uri()
     import psycopg  # noqa: PLC0415
@@ -60,16 +59,25 @@ def server_dsn(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="session")
 def embedded_store(tmp_path_factory) -> Store:
-    store = Store(Settings(data_dir=tmp_path_factory.mktemp("engine") / "data",
-                           model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2"))
+    store = Store(
+        Settings(
+            data_dir=tmp_path_factory.mktemp("engine") / "data",
+            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+        )
+    )
     yield store
     store.close()
 
 
 @pytest.fixture(scope="session")
 def server_store(server_dsn, tmp_path_factory) -> Store:
-    store = Store(Settings(data_dir=tmp_path_factory.mktemp("server-local") / "data", dsn=server_dsn,
-                           model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2"))
+    store = Store(
+        Settings(
+            data_dir=tmp_path_factory.mktemp("server-local") / "data",
+            dsn=server_dsn,
+            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+        )
+    )
     yield store
     store.close()
 
@@ -93,15 +101,19 @@ def memory(store, sentence_model) -> Memory:
 
 @pytest.fixture
 def embedded_memory(embedded_store, sentence_model) -> Memory:
-    return Memory(embedded_store, Identity(device_id=uuid.uuid4()), owns_store=False,
-                  model=sentence_model)
+    return Memory(embedded_store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
 
 
-def run_cli(*args: str, data_dir: Path, input: str | None = None, timeout: float = 120,
-            env: dict | None = None) -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, data_dir: Path, input: str | None = None, timeout: float = 120, env: dict | None = None
+) -> subprocess.CompletedProcess:
     """The real `neurons` command in a child process."""
     return subprocess.run(
         [sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), *args],
-        input=input, capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
         env={**os.environ, **(env or {})},
     )

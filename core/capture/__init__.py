@@ -22,9 +22,9 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from core.capture.names import NameIndex, contact_names
-from core.when import REMINDER_CUES, find_when, fold, local_now, title_without
 from core.model import Edge, Kind, Neuron, Relation, State
 from core.store.reader import Reader
+from core.when import REMINDER_CUES, find_when, fold, local_now, title_without
 
 DERIVED_MENTION = "capture:mention"
 DERIVED_NEW_DETAIL = "capture:new-detail"
@@ -46,51 +46,84 @@ PHONE = re.compile(r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,4
 # The look-behind starts a match only where a run of address characters starts: without it a
 # long run with no '@' is rescanned from each of its characters (100,000 of them took 115 s).
 EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-NEW_DETAIL_CUES = re.compile(r"\b(new|changed|updated|now)\b.{0,30}\b(number|mobile|phone|email|"
-                             r"address|cell)\b|\b(number|mobile|phone|email)\b.{0,20}\b(is now|changed)\b",
-                             re.I)
-MOVED_CUES = re.compile(r"\b(moved|rescheduled|postponed|brought forward|pushed back|changed to|"
-                        r"now on|now at|instead)\b", re.I)
+NEW_DETAIL_CUES = re.compile(
+    r"\b(new|changed|updated|now)\b.{0,30}\b(number|mobile|phone|email|"
+    r"address|cell)\b|\b(number|mobile|phone|email)\b.{0,20}\b(is now|changed)\b",
+    re.I,
+)
+MOVED_CUES = re.compile(
+    r"\b(moved|rescheduled|postponed|brought forward|pushed back|changed to|"
+    r"now on|now at|instead)\b",
+    re.I,
+)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 POSSESSIVE = re.compile(r"['’]s?$")
-_STOP = frozenset("""a an the and or of to in on at for with by from is are was were be been it its
-    this that my me i you he she we they his her our their there here so but if as up""".split())
+_STOP = frozenset(
+    """a an the and or of to in on at for with by from is are was were be been it its
+    this that my me i you he she we they his her our their there here so but if as up""".split()
+)
 
 
 @dataclass(frozen=True)
 class Update:
     """A new phone number or email for a known contact, offered as an update of their card."""
+
     contact_id: uuid.UUID
     name: str
-    field: str           # "phones" | "emails"
+    field: str  # "phones" | "emails"
     value: str
 
     @property
     def label(self) -> str:
-        return f"Update {self.name.split()[0] if self.name else 'contact'}: " \
-               f"{'phone' if self.field == 'phones' else 'email'} {self.value}"
+        return (
+            f"Update {self.name.split()[0] if self.name else 'contact'}: "
+            f"{'phone' if self.field == 'phones' else 'email'} {self.value}"
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"contact_id": str(self.contact_id), "name": self.name, "field": self.field,
-                "value": self.value, "label": self.label}
+        return {
+            "contact_id": str(self.contact_id),
+            "name": self.name,
+            "field": self.field,
+            "value": self.value,
+            "label": self.label,
+        }
 
 
 @dataclass
 class Understanding:
     kind: Kind
     attrs: dict[str, Any]
-    mentions: list[uuid.UUID] = field(default_factory=list)       # contacts named in the text
+    mentions: list[uuid.UUID] = field(default_factory=list)  # contacts named in the text
     replaces: list[tuple[uuid.UUID, str]] = field(default_factory=list)  # (older id, derived_by)
     updates: list[Update] = field(default_factory=list)  # contact cards the text gives new details
     now: datetime | None = None
 
     def edges_for(self, neuron: Neuron) -> list[Edge]:
-        edges = [Edge(id=uuid.uuid4(), from_id=neuron.id, to_id=cid, relation=Relation.CONCERNS,
-                      valid_from=self.now, derived_by=DERIVED_MENTION)
-                 for cid in self.mentions if cid != neuron.id]
-        edges += [Edge(id=uuid.uuid4(), from_id=neuron.id, to_id=old, relation=Relation.SUPERSEDES,
-                       valid_from=self.now, derived_by=how)
-                  for old, how in self.replaces if old != neuron.id]
+        edges = [
+            Edge(
+                id=uuid.uuid4(),
+                from_id=neuron.id,
+                to_id=cid,
+                relation=Relation.CONCERNS,
+                valid_from=self.now,
+                derived_by=DERIVED_MENTION,
+            )
+            for cid in self.mentions
+            if cid != neuron.id
+        ]
+        edges += [
+            Edge(
+                id=uuid.uuid4(),
+                from_id=neuron.id,
+                to_id=old,
+                relation=Relation.SUPERSEDES,
+                valid_from=self.now,
+                derived_by=how,
+            )
+            for old, how in self.replaces
+            if old != neuron.id
+        ]
         return edges
 
 
@@ -129,7 +162,7 @@ def parse_contact(text: str) -> dict[str, Any] | None:
             break
     if not name_words or any(POSSESSIVE.search(w) for w in name_words):
         return None  # "Ana's new number is ...": a detail of Ana, not a card named "Ana's"
-    others = [w for w in words[len(name_words):] if w.lower() not in _STOP]
+    others = [w for w in words[len(name_words) :] if w.lower() not in _STOP]
     if len(others) > CONTACT_MAX_OTHER_WORDS:
         return None
     attrs: dict[str, Any] = {"name": " ".join(name_words)}
@@ -171,9 +204,16 @@ def reminder_title(text: str, now: datetime) -> str | None:
     return title if title and title != text.strip() else None
 
 
-def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
-         now: datetime | None = None, *, exclude: uuid.UUID | None = None,
-         names: NameIndex | None = None) -> Understanding:
+def read(
+    reader: Reader,
+    text: str,
+    kind: Kind | None,
+    attrs: dict[str, Any],
+    now: datetime | None = None,
+    *,
+    exclude: uuid.UUID | None = None,
+    names: NameIndex | None = None,
+) -> Understanding:
     """What `text` is (kind, attrs, the people it names, what it replaces or updates). `names`:
     the contacts' NameIndex when the caller keeps one current (Recall.names); else built here."""
     when_now = now or local_now()
@@ -199,15 +239,21 @@ def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
         names = NameIndex((c.id, c.attrs, c.body) for c in contacts)
         known = {c.id: c for c in contacts}
     found = names.find(text)
-    by_id = known if known is not None else (
-        reader.neurons(list(dict.fromkeys(f.contact_id for f in found))) if found else {})
+    by_id = (
+        known
+        if known is not None
+        else (reader.neurons(list(dict.fromkeys(f.contact_id for f in found))) if found else {})
+    )
     own_name = contact_names(attrs, text)[0].lower() if kind is Kind.CONTACT else None
     for f in found:
         if f.contact_id not in by_id:
             continue
         if f.strength < 2 and f.exact:
             continue  # a first name two contacts share: ambiguous, not linked
-        if own_name and contact_names(by_id[f.contact_id].attrs, by_id[f.contact_id].body)[0].lower() == own_name:
+        if (
+            own_name
+            and contact_names(by_id[f.contact_id].attrs, by_id[f.contact_id].body)[0].lower() == own_name
+        ):
             continue  # the same name again: a same_person offer, not a mention
         if kind is Kind.CONTACT and own_name and f.start < len(own_name) + 2:
             continue  # a new contact's own name is not a mention of someone else
@@ -227,8 +273,14 @@ def read(reader: Reader, text: str, kind: Kind | None, attrs: dict[str, Any],
     return u
 
 
-def _updates(text: str, mentions: list[uuid.UUID], by_id: dict[uuid.UUID, Neuron],
-             phones: list[str], emails: list[str], exclude: uuid.UUID | None) -> list[Update]:
+def _updates(
+    text: str,
+    mentions: list[uuid.UUID],
+    by_id: dict[uuid.UUID, Neuron],
+    phones: list[str],
+    emails: list[str],
+    exclude: uuid.UUID | None,
+) -> list[Update]:
     """The card a text gives a detail of -- the person named in the possessive ("Ana's number"),
     else the one person named -- and each phone or email that card does not hold yet."""
     named = [cid for cid in mentions if cid != exclude and cid in by_id]
@@ -239,15 +291,26 @@ def _updates(text: str, mentions: list[uuid.UUID], by_id: dict[uuid.UUID, Neuron
     name = contact_names(card.attrs, card.body)[0]
     held_phones = {_digits(p) for p in _listed(card.attrs, "phones", "phone")}
     held_emails = {e.lower() for e in _listed(card.attrs, "emails", "email")}
-    return ([Update(card.id, name, "phones", p) for p in phones if _digits(p) not in held_phones]
-            + [Update(card.id, name, "emails", e) for e in emails if e.lower() not in held_emails])
+    return [Update(card.id, name, "phones", p) for p in phones if _digits(p) not in held_phones] + [
+        Update(card.id, name, "emails", e) for e in emails if e.lower() not in held_emails
+    ]
 
 
 # How a person reads each contact field whose old value is kept when the card changes.
-FIELD_WORDS = {"name": "name", "aliases": "nickname", "phones": "phone", "emails": "email",
-               "addresses": "address", "org": "organisation", "job_title": "job title",
-               "role": "role", "birthday": "birthday", "anniversary": "anniversary",
-               "note": "note", "urls": "web page"}
+FIELD_WORDS = {
+    "name": "name",
+    "aliases": "nickname",
+    "phones": "phone",
+    "emails": "email",
+    "addresses": "address",
+    "org": "organisation",
+    "job_title": "job title",
+    "role": "role",
+    "birthday": "birthday",
+    "anniversary": "anniversary",
+    "note": "note",
+    "urls": "web page",
+}
 
 
 def shown(value: Any) -> str:
@@ -263,10 +326,15 @@ def superseded_note(card: Neuron, lost: dict[str, Any], now: datetime) -> Neuron
     it), so the old number or address stays findable without competing with the current one."""
     name = card.attrs.get("name") or card.title
     parts = [f"{FIELD_WORDS.get(k, k)} {shown(v)}" for k, v in lost.items()]
-    return Neuron(id=uuid.uuid4(), kind=Kind.NOTE, state=State.ARCHIVED,
-                  body=f"{name}, until {now:%Y-%m-%d}: " + "; ".join(parts),
-                  attrs={"superseded": lost, "contact": str(card.id)}, created_at=now,
-                  updated_at=now)
+    return Neuron(
+        id=uuid.uuid4(),
+        kind=Kind.NOTE,
+        state=State.ARCHIVED,
+        body=f"{name}, until {now:%Y-%m-%d}: " + "; ".join(parts),
+        attrs={"superseded": lost, "contact": str(card.id)},
+        created_at=now,
+        updated_at=now,
+    )
 
 
 def updated_card(card: Neuron, update: Update) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -298,6 +366,7 @@ def _moved_from(reader: Reader, text: str, exclude: uuid.UUID | None) -> uuid.UU
 
 # -- offers the person accepts ---------------------------------------------------------------------
 
+
 @dataclass
 class Offer:
     a: Neuron
@@ -305,8 +374,13 @@ class Offer:
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"a": str(self.a.id), "b": str(self.b.id), "a_title": self.a.title,
-                "b_title": self.b.title, "reason": self.reason}
+        return {
+            "a": str(self.a.id),
+            "b": str(self.b.id),
+            "a_title": self.a.title,
+            "b_title": self.b.title,
+            "reason": self.reason,
+        }
 
 
 def _looks_like_one(a: Neuron, b: Neuron) -> str | None:
@@ -328,9 +402,16 @@ def _looks_like_one(a: Neuron, b: Neuron) -> str | None:
         return "nearly the same name"
     # "Olly B" and Oliver Brandt (alias Olly): a shared first name or alias and the same initial
     ta, tb = na.lower().split(), nb.lower().split()
-    if len(ta) >= 2 and len(tb) >= 2 and ta[-1][:1] == tb[-1][:1] and (
+    if (
+        len(ta) >= 2
+        and len(tb) >= 2
+        and ta[-1][:1] == tb[-1][:1]
+        and (
             (len(ta[-1]) == 1 or len(tb[-1]) == 1)
-            and ({ta[0]} | {x.lower().split()[0] for x in aa if x.split()}) & ({tb[0]} | {x.lower().split()[0] for x in ab if x.split()})):
+            and ({ta[0]} | {x.lower().split()[0] for x in aa if x.split()})
+            & ({tb[0]} | {x.lower().split()[0] for x in ab if x.split()})
+        )
+    ):
         return "same first name and initial"
     return None
 
@@ -347,7 +428,7 @@ def same_person_offers(reader: Reader, contact_id: uuid.UUID | None = None) -> l
     done = {frozenset((link.seed, link.neuron.id)) for link in linked}
     offers = []
     for i, a in enumerate(contacts):
-        for b in contacts[i + 1:]:
+        for b in contacts[i + 1 :]:
             if contact_id is not None and contact_id not in (a.id, b.id):
                 continue
             if frozenset((a.id, b.id)) in done:
@@ -361,14 +442,25 @@ def same_person_offers(reader: Reader, contact_id: uuid.UUID | None = None) -> l
 def supersede_offers(reader: Reader, neuron: Neuron) -> list[Offer]:
     """Older neurons a neuron may replace: the contact whose phone/email it changes, the reminder
     it moves. Capture links the clear cases itself; this lists them for the person to confirm."""
-    u = read(reader, neuron.body, neuron.kind, dict(neuron.attrs), now=neuron.created_at,
-             exclude=neuron.id)
+    u = read(reader, neuron.body, neuron.kind, dict(neuron.attrs), now=neuron.created_at, exclude=neuron.id)
     olds = reader.neurons([old for old, _ in u.replaces])
     return [Offer(neuron, olds[old], how) for old, how in u.replaces if old in olds]
 
 
 __all__ = [
-    "DERIVED_NEW_DETAIL", "DERIVED_SAME_PERSON", "FIELD_WORDS", "Offer", "Understanding", "Update",
-    "infer_kind", "parse_contact", "read", "reminder_title", "same_person_offers", "shown", "supersede_offers",
-    "superseded_note", "updated_card",
+    "DERIVED_NEW_DETAIL",
+    "DERIVED_SAME_PERSON",
+    "FIELD_WORDS",
+    "Offer",
+    "Understanding",
+    "Update",
+    "infer_kind",
+    "parse_contact",
+    "read",
+    "reminder_title",
+    "same_person_offers",
+    "shown",
+    "supersede_offers",
+    "superseded_note",
+    "updated_card",
 ]

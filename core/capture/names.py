@@ -23,16 +23,20 @@ from core.when.words import alt, fold
 FUZZY_MIN_RATIO = 85
 FUZZY_MIN_LENGTH = 5
 # Names that are also everyday words match only when written with a capital letter.
-COMMON_WORD_NAMES = frozenset("""
+COMMON_WORD_NAMES = frozenset(
+    """
     will may mark bill rose grace hope joy faith summer dawn june april august art pat sue
     jack ray frank rich lily iris ruby amber jade sky river rob bob sunny holly ivy max
-    """.split())
+    """.split()
+)
 # Kinship words used as aliases ("Mum", "Dad") name the person's own relative only when written
 # as a name: capitalised, and not someone else's ("his mum", "Jonah's dad").
-KINSHIP = frozenset("""
+KINSHIP = frozenset(
+    """
     mum mom mam mummy mommy mother dad daddy father papa pa ma mama nan nana gran granny grandma
     grandpa grandad granddad auntie aunt uncle sis bro
-    """.split())
+    """.split()
+)
 NOT_MINE = frozenset("his her their your our its".split())
 # "my mother", "minha mãe", "mi madre", "meine Mutter", "ma mère": a family word after one of
 # these names the person's own relative, whatever language the contact's alias is in
@@ -46,11 +50,11 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 @dataclass
 class Found:
     contact_id: uuid.UUID
-    text: str          # the words of the text that named the contact
+    text: str  # the words of the text that named the contact
     start: int
     end: int
-    exact: bool        # False: a typo (fuzzy)
-    strength: int      # 3 full name or alias phrase, 2 first name / title+surname, 1 fuzzy
+    exact: bool  # False: a typo (fuzzy)
+    strength: int  # 3 full name or alias phrase, 2 first name / title+surname, 1 fuzzy
 
 
 @dataclass
@@ -83,7 +87,7 @@ def _strip_possessive(word: str) -> str:
 class NameIndex:
     def __init__(self, contacts: Iterable[tuple[uuid.UUID, dict[str, Any], str]]):
         self.contacts: dict[uuid.UUID, _Contact] = {}
-        self._kin: dict[str, set[uuid.UUID]] = {}   # relation -> contacts whose alias names it
+        self._kin: dict[str, set[uuid.UUID]] = {}  # relation -> contacts whose alias names it
         first_counts: dict[str, int] = {}
         for cid, attrs, body in contacts:
             name, aliases = contact_names(attrs or {}, body or "")
@@ -136,12 +140,13 @@ class NameIndex:
         for i, (low, s, _e, _raw) in enumerate(words):
             for parts, cid, strength in self._by_first.get(low, ()):
                 n = len(parts)
-                if [w[0] for w in words[i:i + n]] != parts:
+                if [w[0] for w in words[i : i + n]] != parts:
                     continue
-                raw = text[s:words[i + n - 1][2]]
+                raw = text[s : words[i + n - 1][2]]
                 before = words[i - 1][3] if i > 0 else ""
-                if parts[0] in KINSHIP and (not raw[:1].isupper() or before.lower() in NOT_MINE
-                                            or re.search(r"['’]s$", before)):
+                if parts[0] in KINSHIP and (
+                    not raw[:1].isupper() or before.lower() in NOT_MINE or re.search(r"['’]s$", before)
+                ):
                     continue
                 if self._acceptable(" ".join(parts), raw):
                     offer(Found(cid, raw, s, words[i + n - 1][2], True, strength))
@@ -156,22 +161,28 @@ class NameIndex:
                         offer(Found(cid, raw, s, e, False, 1))
         found = list(best.values())
         # "Jonah's mum" names Sue, not Jonah: drop a name inside another contact's longer name
-        found = [f for f in found if not any(
-            o is not f and o.start <= f.start and f.end <= o.end and (o.end - o.start) > (f.end - f.start)
-            for o in found)]
+        found = [
+            f
+            for f in found
+            if not any(
+                o is not f and o.start <= f.start and f.end <= o.end and (o.end - o.start) > (f.end - f.start)
+                for o in found
+            )
+        ]
         return sorted(found, key=lambda f: (f.start, -f.strength))
 
     def _kin_words(self, text: str, words, offer) -> None:
-        """"my mother", "my sister", "my mother-in-law": the one contact whose alias names that
+        """ "my mother", "my sister", "my mother-in-law": the one contact whose alias names that
         relation in any language ("Mãe", "mana", "sogra")."""
         folded = fold(text)
         ends = [w[2] for w in words]
         for m in _KIN_RE.finditer(folded):
-            raw = text[m.start():m.end()]
+            raw = text[m.start() : m.end()]
             i = bisect.bisect_right(ends, m.start())
             prev = words[i - 1][3].lower() if i else ""
-            if not (prev in MY or (raw[:1].isupper() and prev not in NOT_MINE
-                                   and not re.search(r"['’]s$", prev))):
+            if not (
+                prev in MY or (raw[:1].isupper() and prev not in NOT_MINE and not re.search(r"['’]s$", prev))
+            ):
                 continue
             people = set().union(*(self._kin.get(r, set()) for r in relations_of(raw)))
             if len(people) == 1:

@@ -18,20 +18,63 @@ from core import __version__
 from core.commands.base import REGISTRY, Answer, Command, UsageError, command
 from core.model import NeuronsError
 
-__all__ = ["REGISTRY", "Answer", "Command", "UsageError", "build_parser", "command", "execute",
-           "forwarded_argv", "load", "parse"]
+__all__ = [
+    "REGISTRY",
+    "Answer",
+    "Command",
+    "UsageError",
+    "build_parser",
+    "command",
+    "execute",
+    "forwarded_argv",
+    "load",
+    "parse",
+]
 
 # The order `neurons --help` lists the commands in: everyday first, upkeep last.
-HELP_ORDER = ("capture", "ask", "about", "show", "list", "upcoming", "edit", "done", "snooze",
-              "archive", "trash", "restore", "link", "unlink", "import", "export", "backup",
-              "backups", "profile", "config", "move-to", "autostart", "mcp", "doctor", "unlock",
-              "reindex", "eval")
+HELP_ORDER = (
+    "capture",
+    "ask",
+    "about",
+    "show",
+    "list",
+    "upcoming",
+    "edit",
+    "done",
+    "snooze",
+    "archive",
+    "trash",
+    "restore",
+    "link",
+    "unlink",
+    "import",
+    "export",
+    "backup",
+    "backups",
+    "profile",
+    "config",
+    "move-to",
+    "autostart",
+    "mcp",
+    "doctor",
+    "unlock",
+    "reindex",
+    "eval",
+)
 
 
 def load() -> dict[str, Command]:
     """Import the modules that define commands."""
     from core.commands import (  # noqa: F401, PLC0415
-        autostart, backup, health, neurons, profile, recall, reminders, transfer)
+        autostart,
+        backup,
+        health,
+        neurons,
+        profile,
+        recall,
+        reminders,
+        transfer,
+    )
 
     return REGISTRY
 
@@ -50,14 +93,20 @@ def build_parser(only: str | None = None) -> Parser:
     # Global options are accepted before or after the command; SUPPRESS keeps a subcommand's
     # unset option from overwriting the value given before it.
     common = Parser(add_help=False, argument_default=argparse.SUPPRESS)
-    common.add_argument("--data-dir", help="the data directory (default: the platform's user data "
-                        "dir; env NEURONS_DATA_DIR)")
-    common.add_argument("--dsn", help="use a server Postgres instead (env NEURONS_DSN); the "
-                        "password comes from the OS keyring")
+    common.add_argument(
+        "--data-dir", help="the data directory (default: the platform's user data dir; env NEURONS_DATA_DIR)"
+    )
+    common.add_argument(
+        "--dsn",
+        help="use a server Postgres instead (env NEURONS_DSN); the password comes from the OS keyring",
+    )
     common.add_argument("--json", action="store_true", help="machine-readable output")
     common.add_argument("-v", "--verbose", action="store_true")
-    p = Parser(prog="neurons", parents=[common],
-               description="Neurons: an offline memory of notes, reminders and contacts.")
+    p = Parser(
+        prog="neurons",
+        parents=[common],
+        description="Neurons: an offline memory of notes, reminders and contacts.",
+    )
     p.add_argument("--version", action="version", version=f"neurons {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
     listed = {name: i for i, name in enumerate(HELP_ORDER)}

@@ -6,12 +6,21 @@ from core.commands.base import Answer, command
 
 
 def _arguments(parser) -> None:
-    parser.add_argument("switch", nargs="?", choices=["on", "off", "status"], default="status",
-                        help="on: start at login; off: do not; status (the default): say which")
+    parser.add_argument(
+        "switch",
+        nargs="?",
+        choices=["on", "off", "status"],
+        default="status",
+        help="on: start at login; off: do not; status (the default): say which",
+    )
 
 
-@command("autostart", "start the desktop app in the tray when you log in (on, off, status)",
-         arguments=_arguments, needs_memory=False)
+@command(
+    "autostart",
+    "start the desktop app in the tray when you log in (on, off, status)",
+    arguments=_arguments,
+    needs_memory=False,
+)
 def autostart(_memory, args) -> Answer:
     from core import autostart as entry  # noqa: PLC0415 - keeps forwarding light
     from core.settings import Settings  # noqa: PLC0415

@@ -14,8 +14,7 @@ def backup(memory, args) -> Answer:
     return Answer(made.to_json(), str(made.path))
 
 
-@command("backups", "list the backups, newest first, with the tier that keeps each",
-         needs_memory=False)
+@command("backups", "list the backups, newest first, with the tier that keeps each", needs_memory=False)
 def backups(_memory, args) -> Answer:
     from datetime import datetime  # noqa: PLC0415
 
@@ -25,8 +24,11 @@ def backups(_memory, args) -> Answer:
     found = files.listing(data_dir_from(args.data_dir))
     kept = files.tiers(found, datetime.now().astimezone())
     rows = [b.to_json(kept.get(b.path)) for b in found]
-    text = "\n".join(f"{b.taken_at.astimezone():%Y-%m-%d %H:%M}  {b.size / 1024:8.0f} KB  "
-                     f"{kept.get(b.path, ''):<8} {b.path}" for b in found)
+    text = "\n".join(
+        f"{b.taken_at.astimezone():%Y-%m-%d %H:%M}  {b.size / 1024:8.0f} KB  "
+        f"{kept.get(b.path, ''):<8} {b.path}"
+        for b in found
+    )
     return Answer(rows, text or "no backups yet")
 
 
@@ -56,16 +58,23 @@ def _backup_path(args) -> None:
     args.target = str(given.resolve())
 
 
-@command("restore", "make a neuron active again (ID), or the whole memory exactly what a backup "
-         "holds (BACKUP: what it holds now is backed up first)",
-         arguments=lambda p: p.add_argument("target", metavar="ID|BACKUP", help="a neuron's id, "
-                                            "or a backup file (or its name in backups/)"),
-         prepare=_backup_path, defaults={"state_value": "active"})
+@command(
+    "restore",
+    "make a neuron active again (ID), or the whole memory exactly what a backup "
+    "holds (BACKUP: what it holds now is backed up first)",
+    arguments=lambda p: p.add_argument(
+        "target", metavar="ID|BACKUP", help="a neuron's id, or a backup file (or its name in backups/)"
+    ),
+    prepare=_backup_path,
+    defaults={"state_value": "active"},
+)
 def restore(memory, args) -> Answer:
     if _is_id(args.target):
         args.id = args.target
         return set_state(memory, args)
     done = memory.restore_backup(args.target)
-    return Answer(done, f"restored {done['neurons']} neurons and {done['edges']} links from "
-                        f"{done['restored']}",
-                  note=f"the memory as it was before is in {done['before']}")
+    return Answer(
+        done,
+        f"restored {done['neurons']} neurons and {done['edges']} links from {done['restored']}",
+        note=f"the memory as it was before is in {done['before']}",
+    )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from core.model import NeuronsError
 
@@ -18,7 +19,7 @@ class UsageError(NeuronsError):
 class Answer:
     data: Any = None
     text: str = ""
-    note: str = ""          # for stderr: what a person should know beside the answer
+    note: str = ""  # for stderr: what a person should know beside the answer
     code: int = 0
 
     def stdout(self, as_json: bool) -> str:
@@ -47,7 +48,9 @@ REGISTRY: dict[str, Command] = {}
 
 def command(name: str, help: str, **options: Any):
     """Register `run(memory, args) -> Answer` as the command `name`."""
+
     def register(run: Callable[..., Answer]) -> Callable[..., Answer]:
         REGISTRY[name] = Command(name, help, run, **options)
         return run
+
     return register

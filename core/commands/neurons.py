@@ -22,8 +22,9 @@ def neuron_json(memory, neuron: Neuron) -> dict[str, Any]:
 
 
 def line(neuron: Neuron) -> str:
-    when = neuron.attrs.get("due_at") or (neuron.created_at.isoformat(timespec="minutes")
-                                          if neuron.created_at else "")
+    when = neuron.attrs.get("due_at") or (
+        neuron.created_at.isoformat(timespec="minutes") if neuron.created_at else ""
+    )
     return f"{neuron.id}  {neuron.kind.value:<8} {neuron.state.value:<8} {str(when)[:16]:<16}  {neuron.title}"
 
 
@@ -42,8 +43,9 @@ def _capture_args(p) -> None:
     p.add_argument("--attrs", help="JSON object of attributes")
 
 
-@command("capture", "save a note, reminder or contact; prints its id", arguments=_capture_args,
-         prepare=_read_stdin)
+@command(
+    "capture", "save a note, reminder or contact; prints its id", arguments=_capture_args, prepare=_read_stdin
+)
 def capture(memory, args) -> Answer:
     neuron = memory.capture(args.text, kind=args.kind, attrs=attrs_option(args.attrs))
     return Answer(neuron_json(memory, neuron), str(neuron.id))
@@ -70,8 +72,9 @@ def _list_args(p) -> None:
 @command("list", "list neurons", arguments=_list_args)
 def list_(memory, args) -> Answer:
     states = [State.parse(s) for s in args.state] if args.state else [State.ACTIVE]
-    neurons = memory.list(kind=args.kind, states=states, limit=args.limit,
-                          order="due" if args.kind == "reminder" else "recent")
+    neurons = memory.list(
+        kind=args.kind, states=states, limit=args.limit, order="due" if args.kind == "reminder" else "recent"
+    )
     return Answer([neuron_json(memory, n) for n in neurons], "\n".join(line(n) for n in neurons))
 
 
@@ -94,8 +97,12 @@ def set_state(memory, args) -> Answer:
 
 # `restore` (active again) is in core/commands/backup.py: it also restores a backup.
 for _name, _state in (("archive", State.ARCHIVED), ("trash", State.TRASHED)):
-    command(_name, f"mark a neuron {_state.value}", arguments=lambda p: p.add_argument("id"),
-            defaults={"state_value": _state.value})(set_state)
+    command(
+        _name,
+        f"mark a neuron {_state.value}",
+        arguments=lambda p: p.add_argument("id"),
+        defaults={"state_value": _state.value},
+    )(set_state)
 
 
 def _link_args(p) -> None:
@@ -110,8 +117,11 @@ def link(memory, args) -> Answer:
     return Answer(edge.to_json(), str(edge.id))
 
 
-@command("unlink", "close a link (it is kept, with the date it stopped being true)",
-         arguments=lambda p: p.add_argument("edge_id"))
+@command(
+    "unlink",
+    "close a link (it is kept, with the date it stopped being true)",
+    arguments=lambda p: p.add_argument("edge_id"),
+)
 def unlink(memory, args) -> Answer:
     edge = memory.unlink(args.edge_id)
     return Answer(edge.to_json(), f"{edge.id} closed {edge.valid_to}")

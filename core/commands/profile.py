@@ -10,8 +10,9 @@ and switches to it. None of them runs inside the desktop app: they change what i
 from __future__ import annotations
 
 import json
-import uuid
 import sys
+import uuid
+from datetime import UTC
 from typing import Any
 
 from core.commands.base import Answer, command
@@ -27,16 +28,19 @@ def _refuse_while_the_app_runs(args) -> None:
     from core.settings import data_dir_from  # noqa: PLC0415
 
     if instance.is_running(data_dir_from(args.data_dir)):
-        raise AppRunning("the Neurons app has this data dir open: quit it first (or use Profile in "
-                         "its menu), then run this again")
+        raise AppRunning(
+            "the Neurons app has this data dir open: quit it first (or use Profile in "
+            "its menu), then run this again"
+        )
 
 
 def _open(args, dsn: str | None = None):
     from core.memory import Memory  # noqa: PLC0415
     from core.settings import Settings  # noqa: PLC0415
 
-    return Memory.open(Settings.from_env(data_dir=args.data_dir, dsn=dsn or args.dsn,
-                                         embed_in_background=False))
+    return Memory.open(
+        Settings.from_env(data_dir=args.data_dir, dsn=dsn or args.dsn, embed_in_background=False)
+    )
 
 
 def _remember_profile(data_dir, profile_id, name: str | None, pending: bool = False) -> None:
@@ -45,16 +49,22 @@ def _remember_profile(data_dir, profile_id, name: str | None, pending: bool = Fa
     from core import config  # noqa: PLC0415
 
     saved = config.load(data_dir)
-    config.save(data_dir, dataclasses.replace(saved, profile_id=profile_id, profile_name=name,
-                                              profile_pending=pending))
+    config.save(
+        data_dir,
+        dataclasses.replace(saved, profile_id=profile_id, profile_name=name, profile_pending=pending),
+    )
 
 
 # -- profile ---------------------------------------------------------------------------------------
 
+
 def _profile_args(p) -> None:
-    p.add_argument("action", choices=["create", "show", "join"],
-                   help="create NAME: a profile of this device's memory; show; join PROFILE_ID: "
-                        "act as a profile made on another machine (same server)")
+    p.add_argument(
+        "action",
+        choices=["create", "show", "join"],
+        help="create NAME: a profile of this device's memory; show; join PROFILE_ID: "
+        "act as a profile made on another machine (same server)",
+    )
     p.add_argument("value", nargs="?", metavar="NAME|PROFILE_ID")
     own = p.add_mutually_exclusive_group()
     own.add_argument("--claim", action="store_true", help="join: bring this machine's own rows")
@@ -67,8 +77,12 @@ def _value(args, what: str) -> str:
     return args.value
 
 
-@command("profile", "create, show or join a local profile (one memory for several machines)",
-         arguments=_profile_args, forwardable=lambda args: args.action == "show")
+@command(
+    "profile",
+    "create, show or join a local profile (one memory for several machines)",
+    arguments=_profile_args,
+    forwardable=lambda args: args.action == "show",
+)
 def profile(memory, args) -> Answer:
     if args.action == "show":  # also in the running app, on the memory it has open
         return _show(memory)
@@ -109,10 +123,12 @@ def join_profile(memory, profile_id: str, bring_own: bool) -> dict[str, Any]:
 
 def _create(memory, name: str) -> Answer:
     data = create_profile(memory, name)
-    return Answer(data, f"profile {data['name']} ({data['id']}) now owns this memory: "
-                        f"{data['claimed']} neurons moved from this device",
-                  note="a second machine on the same server joins it with: neurons profile join "
-                       f"{data['id']}")
+    return Answer(
+        data,
+        f"profile {data['name']} ({data['id']}) now owns this memory: "
+        f"{data['claimed']} neurons moved from this device",
+        note=f"a second machine on the same server joins it with: neurons profile join {data['id']}",
+    )
 
 
 def _join(memory, profile_id: str, args) -> Answer:
@@ -120,35 +136,49 @@ def _join(memory, profile_id: str, args) -> Answer:
     bring = args.claim
     if own and not (args.claim or args.keep_apart):
         if not sys.stdin.isatty():
-            raise InvalidInput(f"this machine has {own} neurons of its own: say --claim to bring "
-                               "them into the profile or --keep-apart to leave them apart")
-        reply = input(f"This machine has {own} neurons of its own. Bring them into the profile? "
-                      "[y = bring them, n = keep them apart] ").strip().lower()
+            raise InvalidInput(
+                f"this machine has {own} neurons of its own: say --claim to bring "
+                "them into the profile or --keep-apart to leave them apart"
+            )
+        reply = (
+            input(
+                f"This machine has {own} neurons of its own. Bring them into the profile? "
+                "[y = bring them, n = keep them apart] "
+            )
+            .strip()
+            .lower()
+        )
         if reply not in ("y", "yes", "n", "no"):
             raise InvalidInput("nothing changed: answer y or n")
         bring = reply.startswith("y")
     data = join_profile(memory, profile_id, bring)
-    kept = f"; {data['kept_apart']} of this machine's own neurons kept apart" \
-        if data["kept_apart"] else ""
-    return Answer(data, f"this data dir now acts as profile {data['name']} ({data['id']}): "
-                        f"{data['neurons']} neurons{kept}")
+    kept = f"; {data['kept_apart']} of this machine's own neurons kept apart" if data["kept_apart"] else ""
+    return Answer(
+        data,
+        f"this data dir now acts as profile {data['name']} ({data['id']}): {data['neurons']} neurons{kept}",
+    )
 
 
 def _show(memory) -> Answer:
     info = memory.profile()
     if info is None:
-        return Answer({"profile": None, "identity": str(memory.identity), "neurons": memory.count()},
-                      f"no profile: this data dir is the anonymous device {memory.identity.value} "
-                      f"({memory.count()} neurons); `neurons profile create NAME` makes one")
+        return Answer(
+            {"profile": None, "identity": str(memory.identity), "neurons": memory.count()},
+            f"no profile: this data dir is the anonymous device {memory.identity.value} "
+            f"({memory.count()} neurons); `neurons profile create NAME` makes one",
+        )
     apart = memory.device_rows()
-    data = {**info, "neurons": memory.count(), "kept_apart": apart,
-            "engine": memory.store.kind}
-    return Answer(data, f"profile {info['name']} ({info['id']}), {data['neurons']} neurons, on the "
-                        f"{memory.store.kind} engine" + (f"; {apart} of this machine's own neurons "
-                                                         "kept apart" if apart else ""))
+    data = {**info, "neurons": memory.count(), "kept_apart": apart, "engine": memory.store.kind}
+    return Answer(
+        data,
+        f"profile {info['name']} ({info['id']}), {data['neurons']} neurons, on the "
+        f"{memory.store.kind} engine"
+        + (f"; {apart} of this machine's own neurons kept apart" if apart else ""),
+    )
 
 
 # -- config ----------------------------------------------------------------------------------------
+
 
 def _config_args(p) -> None:
     p.add_argument("action", choices=["show", "set", "unset"])
@@ -156,8 +186,12 @@ def _config_args(p) -> None:
     p.add_argument("value", nargs="?", help="set: the value")
 
 
-@command("config", "remember this data dir's engine: config set dsn DSN | unset dsn | show",
-         arguments=_config_args, needs_memory=False)
+@command(
+    "config",
+    "remember this data dir's engine: config set dsn DSN | unset dsn | show",
+    arguments=_config_args,
+    needs_memory=False,
+)
 def config_(_memory, args) -> Answer:
     from core import config  # noqa: PLC0415
     from core.settings import data_dir_from  # noqa: PLC0415
@@ -165,19 +199,24 @@ def config_(_memory, args) -> Answer:
     data_dir = data_dir_from(args.data_dir)
     if args.action == "show":
         saved = config.load(data_dir).to_json()
-        return Answer({"file": str(config.path(data_dir)), **saved},
-                      json.dumps(saved, indent=1, ensure_ascii=False))
+        return Answer(
+            {"file": str(config.path(data_dir)), **saved}, json.dumps(saved, indent=1, ensure_ascii=False)
+        )
     if args.key is None or (args.action == "set") != (args.value is not None):
         raise InvalidInput("use: neurons config set dsn DSN | config unset dsn | config show")
     _refuse_while_the_app_runs(args)
     if args.action == "unset":
         use_embedded(data_dir)
-        return Answer({"dsn": None}, f"this data dir uses its embedded database again "
-                                     f"({data_dir / 'pgdata'})")
+        return Answer(
+            {"dsn": None}, f"this data dir uses its embedded database again ({data_dir / 'pgdata'})"
+        )
     dsn = use_server(data_dir, args.value)
-    return Answer({"dsn": dsn}, f"this data dir uses the server {dsn} from now on",
-                  note="the memory in the embedded database stays where it is; `neurons move-to "
-                       "DSN` copies it to the server")
+    return Answer(
+        {"dsn": dsn},
+        f"this data dir uses the server {dsn} from now on",
+        note="the memory in the embedded database stays where it is; `neurons move-to "
+        "DSN` copies it to the server",
+    )
 
 
 def use_server(data_dir, dsn: str) -> str:
@@ -220,39 +259,53 @@ def remember_server(dsn: str) -> str:
 
 # -- move-to ---------------------------------------------------------------------------------------
 
+
 def checksum(export: dict[str, Any]) -> str:
     """A digest of an export's rows that two engines agree on (instants in UTC, rows by id)."""
     import hashlib  # noqa: PLC0415
-    from datetime import datetime, timezone  # noqa: PLC0415
+    from datetime import datetime  # noqa: PLC0415
 
     def utc(value: Any) -> Any:
         if isinstance(value, str) and len(value) >= 19 and value[4] == "-" and value[10] == "T":
-            return datetime.fromisoformat(value).astimezone(timezone.utc).isoformat()
+            return datetime.fromisoformat(value).astimezone(UTC).isoformat()
         return value
 
-    rows = {key: sorted(({k: utc(v) for k, v in row.items() if k != "other_id"}
-                         for row in export[key]), key=lambda r: r["id"])
-            for key in ("neurons", "edges")}
+    rows = {
+        key: sorted(
+            ({k: utc(v) for k, v in row.items() if k != "other_id"} for row in export[key]),
+            key=lambda r: r["id"],
+        )
+        for key in ("neurons", "edges")
+    }
     text = json.dumps(rows, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _only(export: dict[str, Any], neuron_ids: set[str], edge_ids: set[str]) -> dict[str, Any]:
-    return {"neurons": [n for n in export["neurons"] if n["id"] in neuron_ids],
-            "edges": [e for e in export["edges"] if e["id"] in edge_ids]}
+    return {
+        "neurons": [n for n in export["neurons"] if n["id"] in neuron_ids],
+        "edges": [e for e in export["edges"] if e["id"] in edge_ids],
+    }
 
 
-@command("move-to", "copy this memory to a server Postgres, verify it, and switch to it",
-         arguments=lambda p: p.add_argument("server", metavar="DSN"), needs_memory=False)
+@command(
+    "move-to",
+    "copy this memory to a server Postgres, verify it, and switch to it",
+    arguments=lambda p: p.add_argument("server", metavar="DSN"),
+    needs_memory=False,
+)
 def move_to(_memory, args) -> Answer:
     _refuse_while_the_app_runs(args)
     with _open(args) as source:
         result = move(source, args.server)
-    return Answer(result, f"moved {result['neurons']} neurons and {result['edges']} links to "
-                          f"{result['dsn']} (verified, checksum {result['checksum'][:12]}); this "
-                          f"data dir uses it from now on",
-                  note=f"the previous memory is kept as it was in {result['previous']} (`neurons "
-                       f"config unset dsn` goes back to it), and a JSON copy in {result['backup']}")
+    return Answer(
+        result,
+        f"moved {result['neurons']} neurons and {result['edges']} links to "
+        f"{result['dsn']} (verified, checksum {result['checksum'][:12]}); this "
+        f"data dir uses it from now on",
+        note=f"the previous memory is kept as it was in {result['previous']} (`neurons "
+        f"config unset dsn` goes back to it), and a JSON copy in {result['backup']}",
+    )
 
 
 def move(source, server: str) -> dict[str, Any]:
@@ -260,7 +313,7 @@ def move(source, server: str) -> dict[str, Any]:
     nothing: the copy is one transaction on the server, checked row for row (counts and a
     checksum) before the data dir switches; the previous memory is kept as it was."""
     import dataclasses  # noqa: PLC0415
-    from datetime import datetime, timezone  # noqa: PLC0415
+    from datetime import datetime  # noqa: PLC0415
 
     from core import config  # noqa: PLC0415
     from core.interop.files import export_path  # noqa: PLC0415
@@ -272,7 +325,7 @@ def move(source, server: str) -> dict[str, Any]:
     data = source.export()
     info = source.profile()
     data_dir, kind = source.store.settings.data_dir, source.store.kind
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     backup = data_dir / f"before-move-{stamp}.json"
     export_path(source, backup, "json")  # as `neurons export` writes it: whole, owner-only
     wanted = checksum(data)
@@ -281,14 +334,20 @@ def move(source, server: str) -> dict[str, Any]:
         if info is not None:
             target.adopt_profile(info["name"])
         counts = target.import_(data)
-        copy = _only(target.export(), {n["id"] for n in data["neurons"]},
-                     {e["id"] for e in data["edges"]})
+        copy = _only(target.export(), {n["id"] for n in data["neurons"]}, {e["id"] for e in data["edges"]})
     if checksum(copy) != wanted:
         raise NeuronsError(
             f"the copy on the server differs from this memory ({len(copy['neurons'])} of "
             f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
-            f"alike): nothing was switched, this data dir still uses its {kind} engine")
+            f"alike): nothing was switched, this data dir still uses its {kind} engine"
+        )
     config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
-    return {"dsn": dsn, "neurons": len(data["neurons"]), "edges": len(data["edges"]),
-            "already_there": counts["skipped"], "checksum": wanted, "backup": str(backup),
-            "previous": str(data_dir / "pgdata") if kind == "embedded" else "the previous server"}
+    return {
+        "dsn": dsn,
+        "neurons": len(data["neurons"]),
+        "edges": len(data["edges"]),
+        "already_there": counts["skipped"],
+        "checksum": wanted,
+        "backup": str(backup),
+        "previous": str(data_dir / "pgdata") if kind == "embedded" else "the previous server",
+    }

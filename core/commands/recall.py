@@ -21,16 +21,21 @@ def _fill_pending(memory) -> str:
 def _ask_args(p) -> None:
     p.add_argument("question")
     p.add_argument("--limit", type=int, default=10)
-    p.add_argument("--mode", default="default", choices=["default", "keyword", "vector", "hybrid"],
-                   help="default: everything; the others show what each part finds alone")
+    p.add_argument(
+        "--mode",
+        default="default",
+        choices=["default", "keyword", "vector", "hybrid"],
+        help="default: everything; the others show what each part finds alone",
+    )
 
 
 @command("ask", "ask a question", arguments=_ask_args)
 def ask(memory, args) -> Answer:
     note = _fill_pending(memory)
     results = memory.ask(args.question, limit=args.limit, mode=args.mode)
-    text = "\n".join(f"{r.score:6.3f}  {r.neuron.kind.value:<8} {r.neuron.title}   [{r.why}]"
-                     for r in results)
+    text = "\n".join(
+        f"{r.score:6.3f}  {r.neuron.kind.value:<8} {r.neuron.title}   [{r.why}]" for r in results
+    )
     return Answer([r.to_json() for r in results], text, note)
 
 
@@ -51,8 +56,9 @@ def reindex(memory, args) -> Answer:
     def progress(done: int, total: int) -> None:
         width = 30
         filled = int(width * done / total) if total else width
-        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="",
-              file=sys.stderr, flush=True)
+        print(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="", file=sys.stderr, flush=True
+        )
 
     total = memory.reindex(progress=progress)
     print(file=sys.stderr)
@@ -61,13 +67,20 @@ def reindex(memory, args) -> Answer:
 
 def _eval_args(p) -> None:
     p.add_argument("dataset", help="path to the dataset JSON")
-    p.add_argument("--modes", default="default,keyword,vector,hybrid",
-                   help="comma-separated: default, keyword, vector, hybrid")
+    p.add_argument(
+        "--modes",
+        default="default,keyword,vector,hybrid",
+        help="comma-separated: default, keyword, vector, hybrid",
+    )
     p.add_argument("--edges", default="given", choices=["given", "derived", "both"])
 
 
-@command("eval", "score recall on a memory-eval/1 dataset (see shared/eval/FORMAT.md)",
-         arguments=_eval_args, needs_memory=False)
+@command(
+    "eval",
+    "score recall on a memory-eval/1 dataset (see shared/eval/FORMAT.md)",
+    arguments=_eval_args,
+    needs_memory=False,
+)
 def eval_(_memory, args) -> Answer:
     from core.evaluate import run_eval  # noqa: PLC0415
 

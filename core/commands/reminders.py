@@ -6,7 +6,7 @@ window's Done does; on anything else it marks it done.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core.commands.base import Answer, command
@@ -18,7 +18,7 @@ UPCOMING_MAX_DAYS = 3660
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
@@ -40,17 +40,25 @@ def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
     else:
         why = f"due {due.isoformat(timespec='minutes')}"
     return {
-        "id": str(neuron.id), "kind": neuron.kind.value, "title": neuron.title,
-        "state": neuron.state.value, "due_at": attrs.get("due_at"), "repeats": attrs.get("rrule"),
-        "snoozed_until": attrs.get("snoozed_until"), "done_at": attrs.get("done_at"),
+        "id": str(neuron.id),
+        "kind": neuron.kind.value,
+        "title": neuron.title,
+        "state": neuron.state.value,
+        "due_at": attrs.get("due_at"),
+        "repeats": attrs.get("rrule"),
+        "snoozed_until": attrs.get("snoozed_until"),
+        "done_at": attrs.get("done_at"),
         "fires_at": alarm.fire_at.isoformat() if alarm is not None else None,
-        "overdue": overdue, "why": why,
+        "overdue": overdue,
+        "why": why,
     }
 
 
 def _when_line(item: dict[str, Any]) -> str:
-    return f"{item['id']}  {str(item['fires_at'] or item['due_at'] or '')[:16]:<16}  " \
-           f"{item['title']}   [{item['why']}]"
+    return (
+        f"{item['id']}  {str(item['fires_at'] or item['due_at'] or '')[:16]:<16}  "
+        f"{item['title']}   [{item['why']}]"
+    )
 
 
 def _with_why(memory, neuron: Neuron, now: datetime) -> dict[str, Any]:
@@ -65,8 +73,11 @@ def _with_why(memory, neuron: Neuron, now: datetime) -> dict[str, Any]:
     return data
 
 
-@command("done", "mark a neuron done (a repeating reminder moves to its next time)",
-         arguments=lambda p: p.add_argument("id"))
+@command(
+    "done",
+    "mark a neuron done (a repeating reminder moves to its next time)",
+    arguments=lambda p: p.add_argument("id"),
+)
 def done(memory, args) -> Answer:
     now = _now()
     neuron = memory.complete(args.id, now)
@@ -80,8 +91,10 @@ def done(memory, args) -> Answer:
 def _snooze_args(p) -> None:
     p.add_argument("id")
     when = p.add_mutually_exclusive_group()
-    when.add_argument("--until", help="when: 'tomorrow 9am', 'in 2 hours', '14:30', or ISO 8601 "
-                                      "(without an offset: local time)")
+    when.add_argument(
+        "--until",
+        help="when: 'tomorrow 9am', 'in 2 hours', '14:30', or ISO 8601 (without an offset: local time)",
+    )
     when.add_argument("--minutes", type=float, help="minutes from now (default 10)")
 
 
@@ -96,16 +109,19 @@ def snooze(memory, args) -> Answer:
         raise InvalidInput(f"--until {args.until} is not in the future")
     minutes = remind.SNOOZE_DEFAULT.total_seconds() / 60 if args.minutes is None else args.minutes
     if not 0 < minutes <= UPCOMING_MAX_DAYS * 24 * 60:
-        raise InvalidInput(f"--minutes {args.minutes} must be more than 0 and at most "
-                           f"{UPCOMING_MAX_DAYS} days")
+        raise InvalidInput(
+            f"--minutes {args.minutes} must be more than 0 and at most {UPCOMING_MAX_DAYS} days"
+        )
     neuron = memory.snooze(args.id, now, timedelta(minutes=minutes), until)
-    return Answer(_with_why(memory, neuron, now),
-                  f"{neuron.id} snoozed until {neuron.attrs['snoozed_until']}")
+    return Answer(
+        _with_why(memory, neuron, now), f"{neuron.id} snoozed until {neuron.attrs['snoozed_until']}"
+    )
 
 
 def _upcoming_args(p) -> None:
-    p.add_argument("--days", type=float, default=UPCOMING_DAYS,
-                   help=f"how many days ahead (default {UPCOMING_DAYS})")
+    p.add_argument(
+        "--days", type=float, default=UPCOMING_DAYS, help=f"how many days ahead (default {UPCOMING_DAYS})"
+    )
 
 
 @command("upcoming", "reminders due in the next days, overdue first", arguments=_upcoming_args)

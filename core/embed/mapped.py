@@ -138,8 +138,7 @@ def map_table(path: Path, name: str = WORD_EMBEDDINGS) -> MappedTable | None:
         found = find_raw(mapping, name)
         if found is not None:
             dims, offset, _ = found
-            array = np.frombuffer(mapping, dtype="<f4", count=int(np.prod(dims)),
-                                  offset=offset).reshape(dims)
+            array = np.frombuffer(mapping, dtype="<f4", count=int(np.prod(dims)), offset=offset).reshape(dims)
     except (IndexError, ValueError):  # not a protobuf we can walk, or a tensor past its end
         found = None
     if found is None:

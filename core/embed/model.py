@@ -27,7 +27,7 @@ class SentenceModel:
         self.threads = threads
         self._lock = threading.Lock()
         self._embedder: Embedder | None = None
-        self.error: str | None = None   # why it is unavailable, once a load failed
+        self.error: str | None = None  # why it is unavailable, once a load failed
         self.digests: dict[tuple, str] = {}  # sha256 of its files, by stat (status() reuses them)
         self.loads = 0
         self._used = 0.0  # time.monotonic() of the last get()
@@ -38,8 +38,9 @@ class SentenceModel:
             self._used = time.monotonic()
             if self._embedder is None and self.error is None:
                 try:
-                    self._embedder = Embedder.load(self.model_dir, threads=self.threads,
-                                                   digests=self.digests, rehash=not self.loads)
+                    self._embedder = Embedder.load(
+                        self.model_dir, threads=self.threads, digests=self.digests, rehash=not self.loads
+                    )
                     self.loads += 1
                 except ModelUnavailable as exc:
                     self.error = str(exc)

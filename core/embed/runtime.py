@@ -16,9 +16,10 @@ import logging
 import threading
 import time
 import weakref
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -115,7 +116,9 @@ def read_manifest(model_dir: str | Path) -> dict[str, Any]:
             or Path(rel).is_absolute()
             or ".." in Path(rel).parts
         ):
-            raise ModelUnavailable(f"the embedding model manifest {path} has a bad entry {rel!r}: {_fix_hint()}")
+            raise ModelUnavailable(
+                f"the embedding model manifest {path} has a bad entry {rel!r}: {_fix_hint()}"
+            )
     return manifest
 
 
@@ -146,7 +149,9 @@ def verify_files(
         except FileNotFoundError:
             raise ModelUnavailable(f"the embedding model file {path} is missing: {_fix_hint()}") from None
         except OSError as e:
-            raise ModelUnavailable(f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}") from None
+            raise ModelUnavailable(
+                f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}"
+            ) from None
         if size != entry["size"]:
             raise ModelUnavailable(
                 f"the embedding model file {path} is corrupt (size {size}, expected {entry['size']}): {_fix_hint()}"
@@ -155,7 +160,9 @@ def verify_files(
             try:
                 digest = _sha256_via(path, digests, cached)
             except OSError as e:
-                raise ModelUnavailable(f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}") from None
+                raise ModelUnavailable(
+                    f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}"
+                ) from None
             if digest != entry["sha256"]:
                 raise ModelUnavailable(
                     f"the embedding model file {path} is corrupt (sha256 mismatch): {_fix_hint()}"
@@ -164,7 +171,9 @@ def verify_files(
 
 def _variant_file(manifest: dict[str, Any], model_dir: Path, variant: str) -> str:
     if variant not in VARIANTS:
-        raise ModelUnavailable(f"unknown embedding model variant {variant!r}: use one of {', '.join(VARIANTS)}")
+        raise ModelUnavailable(
+            f"unknown embedding model variant {variant!r}: use one of {', '.join(VARIANTS)}"
+        )
     rel = (manifest.get("variants") or {}).get(variant)
     if not rel or rel not in manifest["files"]:
         extra = " --int8" if variant == "int8" else ""
@@ -180,8 +189,9 @@ def variant_name(variant: str) -> str:
     return MODEL_NAME if variant == "fp32" else f"{MODEL_NAME}-{variant}"
 
 
-def model_status(model_dir: str | Path | None = None, variant: str = "fp32",
-                 digests: dict[tuple, str] | None = None) -> dict[str, Any]:
+def model_status(
+    model_dir: str | Path | None = None, variant: str = "fp32", digests: dict[tuple, str] | None = None
+) -> dict[str, Any]:
     """Is the model usable? Without loading it: manifest + sizes, and sha256 cached by file stat.
 
     Returns {"name", "sha256", "ready", "error"}; never raises for a broken or missing model.
@@ -191,14 +201,17 @@ def model_status(model_dir: str | Path | None = None, variant: str = "fp32",
 
         model_dir = default_model_dir()
     model_dir = Path(model_dir)
-    status: dict[str, Any] = {"name": variant_name(variant) if variant in VARIANTS else variant,
-                              "sha256": None, "ready": False, "error": None}
+    status: dict[str, Any] = {
+        "name": variant_name(variant) if variant in VARIANTS else variant,
+        "sha256": None,
+        "ready": False,
+        "error": None,
+    }
     try:
         manifest = read_manifest(model_dir)
         rel = _variant_file(manifest, model_dir, variant)
         status["sha256"] = manifest["files"][rel]["sha256"]
-        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=True,
-                     digests=digests)
+        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=True, digests=digests)
     except ModelUnavailable as e:
         status["error"] = str(e)
         return status
@@ -222,8 +235,17 @@ class Embedder:
     as the last of them returns; an embed after it raises ModelClosed. Nothing waits for the
     garbage collector: the owner (SentenceModel) closes it when it lets it go."""
 
-    def __init__(self, *, model_dir: Path, manifest: dict[str, Any], variant: str, session: Any,
-                 tokenizer: Any, threads: int, table: MappedTable | None = None):
+    def __init__(
+        self,
+        *,
+        model_dir: Path,
+        manifest: dict[str, Any],
+        variant: str,
+        session: Any,
+        tokenizer: Any,
+        threads: int,
+        table: MappedTable | None = None,
+    ):
         self.model_dir = model_dir
         self.manifest = manifest
         self.variant = variant
@@ -240,8 +262,15 @@ class Embedder:
         self.last_used = time.monotonic()  # when an embed() last started or ended
 
     @classmethod
-    def load(cls, model_dir: str | Path | None = None, threads: int = 1, variant: str = "fp32",
-             digests: dict[tuple, str] | None = None, *, rehash: bool = True) -> Embedder:
+    def load(
+        cls,
+        model_dir: str | Path | None = None,
+        threads: int = 1,
+        variant: str = "fp32",
+        digests: dict[tuple, str] | None = None,
+        *,
+        rehash: bool = True,
+    ) -> Embedder:
         """Verify the exported model against its manifest and load it; ModelUnavailable if unusable.
         `rehash=False` trusts a sha256 in `digests` while the file's size, times and inode are
         unchanged (a reload after the model was released)."""
@@ -256,18 +285,25 @@ class Embedder:
         rel = _variant_file(manifest, model_dir, variant)
         max_len = manifest.get("max_seq_length")
         if not isinstance(max_len, int) or max_len < 2 or manifest.get("dim") != DIM:
-            raise ModelUnavailable(f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}")
+            raise ModelUnavailable(
+                f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}"
+            )
         # Always a full sha256 of what we load (~0.2 s, once per process), then the onnx is loaded
         # by path: loaded from bytes, onnxruntime keeps ~90 MB more resident for good.
-        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=not rehash,
-                     digests=digests)
+        verify_files(
+            model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=not rehash, digests=digests
+        )
         tok_path = model_dir / "tokenizer.json"
         try:
             tok_bytes = tok_path.read_bytes()
         except OSError as e:
-            raise ModelUnavailable(f"the embedding model file {tok_path} cannot be read ({e}): {_fix_hint()}") from None
+            raise ModelUnavailable(
+                f"the embedding model file {tok_path} cannot be read ({e}): {_fix_hint()}"
+            ) from None
         if hashlib.sha256(tok_bytes).hexdigest() != manifest["files"]["tokenizer.json"]["sha256"]:
-            raise ModelUnavailable(f"the embedding model file {tok_path} is corrupt (sha256 mismatch): {_fix_hint()}")
+            raise ModelUnavailable(
+                f"the embedding model file {tok_path} is corrupt (sha256 mismatch): {_fix_hint()}"
+            )
 
         try:
             from tokenizers import Tokenizer
@@ -278,7 +314,9 @@ class Embedder:
             tokenizer.no_padding()
             tokenizer.enable_truncation(max_length=max_len, strategy="longest_first")
         except Exception as e:  # a tokenizer.json that parses as JSON but not as a tokenizer
-            raise ModelUnavailable(f"the tokenizer in {model_dir} cannot be loaded ({e}): {_fix_hint()}") from None
+            raise ModelUnavailable(
+                f"the tokenizer in {model_dir} cannot be loaded ({e}): {_fix_hint()}"
+            ) from None
 
         import onnxruntime as ort
 
@@ -299,14 +337,24 @@ class Embedder:
             table.value = ort.OrtValue.ortvalue_from_numpy(table.array)
             opts.add_initializer(table.name, table.value)
         try:
-            session = ort.InferenceSession(str(model_dir / rel), sess_options=opts,
-                                           providers=["CPUExecutionProvider"])
+            session = ort.InferenceSession(
+                str(model_dir / rel), sess_options=opts, providers=["CPUExecutionProvider"]
+            )
         except Exception as e:
             if table is not None:
                 table.close()
-            raise ModelUnavailable(f"the embedding model {model_dir / rel} cannot be loaded ({e}): {_fix_hint()}") from None
-        embedder = cls(model_dir=model_dir, manifest=manifest, variant=variant, session=session,
-                       tokenizer=tokenizer, threads=threads, table=table)
+            raise ModelUnavailable(
+                f"the embedding model {model_dir / rel} cannot be loaded ({e}): {_fix_hint()}"
+            ) from None
+        embedder = cls(
+            model_dir=model_dir,
+            manifest=manifest,
+            variant=variant,
+            session=session,
+            tokenizer=tokenizer,
+            threads=threads,
+            table=table,
+        )
         del session, table  # the embedder holds the only references: close() frees them
         if not {"input_ids", "attention_mask"} <= embedder._input_names:
             names = sorted(embedder._input_names)
@@ -337,8 +385,10 @@ class Embedder:
             if alive() is not None:
                 # Held elsewhere, against this class's contract: the table must outlive it, so it
                 # goes with the session (its attributes are freed after the native session).
-                log.error("the embedding session is still referenced after close(); its token "
-                          "table stays mapped until it goes")
+                log.error(
+                    "the embedding session is still referenced after close(); its token "
+                    "table stays mapped until it goes"
+                )
                 alive()._neurons_token_table = table
                 return
         if table is not None:
@@ -347,8 +397,10 @@ class Embedder:
     def _enter(self) -> Any:
         with self._guard:
             if self._closed:
-                raise ModelClosed(f"the embedding model {self.name} was closed (let go when idle "
-                                  "or with its memory): ask its SentenceModel for it again")
+                raise ModelClosed(
+                    f"the embedding model {self.name} was closed (let go when idle "
+                    "or with its memory): ask its SentenceModel for it again"
+                )
             self._running += 1
             self.last_used = time.monotonic()
             return self._session
@@ -387,7 +439,7 @@ class Embedder:
         while start < len(order):
             longest = int(lengths[order[start]])
             size = max(MIN_BATCH, min(MAX_BATCH, TOKEN_BUDGET // max(longest, 1)))
-            idx = order[start:start + size]
+            idx = order[start : start + size]
             ids = np.zeros((len(idx), longest), dtype=np.int64)
             mask = np.zeros((len(idx), longest), dtype=np.int64)
             type_ids = np.zeros((len(idx), longest), dtype=np.int64)

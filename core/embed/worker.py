@@ -21,7 +21,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
-from typing import Any, Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -80,7 +81,7 @@ class EmbeddingFiller:
 
     @property
     def status(self) -> str:
-        """"idle" (model not loaded yet), "loading", "ready", or "unavailable: <reason>"."""
+        """ "idle" (model not loaded yet), "loading", "ready", or "unavailable: <reason>"."""
         return self._status
 
     @property
@@ -217,11 +218,15 @@ class EmbeddingFiller:
                 if rows:
                     log.warning(
                         "the store returned %d rows already embedded in this pass: their vectors "
-                        "were not saved as %s; stopping until the next wake", len(rows), embedder.name,
+                        "were not saved as %s; stopping until the next wake",
+                        len(rows),
+                        embedder.name,
                     )
                 self._failures = 0
                 return done
-            texts = [text if isinstance(text, str) else ("" if text is None else str(text)) for _, text in fresh]
+            texts = [
+                text if isinstance(text, str) else ("" if text is None else str(text)) for _, text in fresh
+            ]
             try:
                 vectors = embedder.embed(texts)
                 self._save([(rid, vectors[i]) for i, (rid, _) in enumerate(fresh)], embedder.name)

@@ -15,9 +15,10 @@ import json
 import os
 import re
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from core import remind
 from core.files import os_error, write_private
@@ -29,8 +30,15 @@ from core.model import InvalidInput, Kind, State
 from core.validate import parse_json
 
 FORMATS = ("json", "vcard", "ics", "markdown")
-EXTENSIONS = {".json": "json", ".vcf": "vcard", ".vcard": "vcard", ".ics": "ics", ".ical": "ics",
-              ".md": "markdown", ".markdown": "markdown"}
+EXTENSIONS = {
+    ".json": "json",
+    ".vcf": "vcard",
+    ".vcard": "vcard",
+    ".ics": "ics",
+    ".ical": "ics",
+    ".md": "markdown",
+    ".markdown": "markdown",
+}
 FOLDER_FILES = {"vcard": (".vcf", ".vcard"), "ics": (".ics", ".ical"), "markdown": (".md",)}
 KIND_OF = {"vcard": Kind.CONTACT, "ics": Kind.REMINDER}
 NAMES = {"json": "a JSON", "vcard": "a vCard", "ics": "an iCalendar", "markdown": "a Markdown"}
@@ -50,8 +58,9 @@ def detect_format(path: Path) -> str:
         return best
     fmt = EXTENSIONS.get(path.suffix.lower())
     if fmt is None:
-        raise InvalidInput(f"cannot tell the format of {path.name} from its extension: "
-                           f"give --format ({', '.join(FORMATS)})")
+        raise InvalidInput(
+            f"cannot tell the format of {path.name} from its extension: give --format ({', '.join(FORMATS)})"
+        )
     return fmt
 
 
@@ -65,8 +74,10 @@ def _read(path: Path) -> bytes:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise InvalidInput(f"{path.name} is {size / 1e6:,.0f} MB; the largest file Neurons "
-                               f"imports is {MAX_FILE_BYTES / 1e6:,.0f} MB")
+            raise InvalidInput(
+                f"{path.name} is {size / 1e6:,.0f} MB; the largest file Neurons "
+                f"imports is {MAX_FILE_BYTES / 1e6:,.0f} MB"
+            )
         return path.read_bytes()
     except OSError as exc:
         raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -74,9 +85,16 @@ def _read(path: Path) -> bytes:
 
 # -- import ----------------------------------------------------------------------------------------
 
-def import_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
-                all_or_nothing: bool = False, progress: Progress | None = None,
-                now: datetime | None = None) -> Report:
+
+def import_path(
+    memory: Memory,
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    all_or_nothing: bool = False,
+    progress: Progress | None = None,
+    now: datetime | None = None,
+) -> Report:
     """Import a file or folder; nothing is written unless the whole plan can be. `now` is the
     moment reminders are brought to (tests pin it)."""
     path = Path(path).expanduser()
@@ -109,8 +127,9 @@ def _named(where: str, item: str) -> str:
     return f"{where}, {item}" if where else item
 
 
-def _import_file(plan: Plan, fmt: str, source: Path, where: str, report: Progress,
-                 position: tuple[int, int]) -> int:
+def _import_file(
+    plan: Plan, fmt: str, source: Path, where: str, report: Progress, position: tuple[int, int]
+) -> int:
     data = _read(source)
     if fmt == "vcard":
         entries = vcard.split_cards(data)
@@ -175,8 +194,9 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
                 if edge.id in plan.edges:
                     continue
                 if edge.to_id not in plan.view:
-                    plan.report.skip(where, f"it points at {edge.to_id}, which is in neither the "
-                                            "vault nor the memory")
+                    plan.report.skip(
+                        where, f"it points at {edge.to_id}, which is in neither the vault nor the memory"
+                    )
                     continue
                 plan.link(edge.from_id, edge.to_id, edge.relation, edge=edge)
         else:
@@ -199,8 +219,15 @@ def _import_json(memory: Memory, path: Path) -> Report:
 
 # -- export ----------------------------------------------------------------------------------------
 
-def export_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
-                kind: Kind | str | None = None, vcard_version: str = "4.0") -> dict[str, Any]:
+
+def export_path(
+    memory: Memory,
+    path: str | Path,
+    fmt: str | None = None,
+    *,
+    kind: Kind | str | None = None,
+    vcard_version: str = "4.0",
+) -> dict[str, Any]:
     """Write the memory (or one kind of it) to a file, or to a folder one file per item."""
     if fmt not in (None, *FORMATS):
         raise InvalidInput(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
@@ -229,13 +256,14 @@ def export_path(memory: Memory, path: str | Path, fmt: str | None = None, *,
         if hasattr(os, "sync"):
             os.sync()
     else:
-        (name, text), = files.items()
+        ((name, text),) = files.items()
         _write(path, text)
     return {"format": fmt, "path": str(path), "items": len(neurons), "files": len(files)}
 
 
-def _render(memory: Memory, fmt: str, neurons, edges, per_item: bool, version: str,
-            path: Path) -> dict[str, str]:
+def _render(
+    memory: Memory, fmt: str, neurons, edges, per_item: bool, version: str, path: Path
+) -> dict[str, str]:
     if fmt == "json":
         data = memory.export()
         ids = {str(n.id) for n in neurons}
@@ -247,8 +275,9 @@ def _render(memory: Memory, fmt: str, neurons, edges, per_item: bool, version: s
     if fmt == "markdown":
         return markdown.vault(neurons, edges)
     if fmt == "vcard":
-        cards = [(n, vcard.from_attrs(n.attrs, uid=_card_uid(n), version=version, rev=_rev(n)))
-                 for n in neurons]
+        cards = [
+            (n, vcard.from_attrs(n.attrs, uid=_card_uid(n), version=version, rev=_rev(n))) for n in neurons
+        ]
         if per_item:
             return _per_item(cards, _card_uid, ".vcf")
         return {path.name: "".join(text for _, text in cards)}

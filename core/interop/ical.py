@@ -12,10 +12,11 @@ attrs["ical_extra"] and written back on export. Export writes one VTIMEZONE per 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import icalendar
@@ -32,8 +33,10 @@ PRODID = "-//Neurons//Neurons//EN"
 ALL_DAY_AT = time(9, 0)
 COMPONENTS = ("VTODO", "VEVENT")
 # Properties read into attrs; the rest of a component is kept verbatim.
-MODELED = frozenset("""UID SUMMARY DESCRIPTION DUE DTSTART DTEND DURATION RRULE EXDATE RDATE STATUS
-    COMPLETED PRIORITY CATEGORIES LOCATION DTSTAMP CREATED LAST-MODIFIED SEQUENCE RECURRENCE-ID""".split())
+MODELED = frozenset(
+    """UID SUMMARY DESCRIPTION DUE DTSTART DTEND DURATION RRULE EXDATE RDATE STATUS
+    COMPLETED PRIORITY CATEGORIES LOCATION DTSTAMP CREATED LAST-MODIFIED SEQUENCE RECURRENCE-ID""".split()
+)
 
 
 @dataclass
@@ -48,6 +51,7 @@ class Item:
 
 
 # -- reading ---------------------------------------------------------------------------------------
+
 
 @dataclass
 class _Block:
@@ -83,13 +87,17 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str]]:
                 stack.clear()
                 continue
             if len(stack) == 1:
-                text = b"\n".join(lines[start - 1:number])
+                text = b"\n".join(lines[start - 1 : number])
                 if opened in COMPONENTS:
                     out.append(_Block(opened, start, text))
                 elif opened == "VTIMEZONE":
                     zones.update(_zone_location(text))
                 else:
-                    out.append(Skip(f"{opened} at line {start}", "only tasks (VTODO) and events (VEVENT) are imported"))
+                    out.append(
+                        Skip(
+                            f"{opened} at line {start}", "only tasks (VTODO) and events (VEVENT) are imported"
+                        )
+                    )
     if stack:
         name, at = stack[-1]
         where = f"{name} at line {at}" if len(stack) > 1 else "the calendar"
@@ -136,8 +144,9 @@ def _label(block: _Block, comp: Any = None) -> str:
     if comp is not None:
         name = str(comp.get("SUMMARY") or comp.get("UID") or "").strip()
     else:  # not parsed (yet): the summary or UID as far as the bytes can be read
-        found = (re.search(rb"(?mi)^SUMMARY[;:][^:\r\n]*?:?([^\r\n]*)$", block.text)
-                 or re.search(rb"(?mi)^UID[;:][^:\r\n]*?:?([^\r\n]*)$", block.text))
+        found = re.search(rb"(?mi)^SUMMARY[;:][^:\r\n]*?:?([^\r\n]*)$", block.text) or re.search(
+            rb"(?mi)^UID[;:][^:\r\n]*?:?([^\r\n]*)$", block.text
+        )
         name = found.group(1).decode("utf-8", "replace").strip() if found else ""
     return f"{block.name} {name[:60]!r} (line {block.line})" if name else f"{block.name} at line {block.line}"
 
@@ -146,7 +155,7 @@ def _parse(block: _Block):
     try:
         text = block.text.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = block.line + block.text[:exc.start].count(b"\n")
+        line = block.line + block.text[: exc.start].count(b"\n")
         raise Skip(_label(block), f"line {line} is not valid UTF-8") from None
     try:
         return icalendar.Component.from_ical(text)
@@ -217,8 +226,9 @@ def _item(block: _Block, comp, zones: dict[str, str], now: datetime) -> Item:
     label = _label(block, comp)
     uid = str(comp.get("UID", "")).strip()
     if not uid:
-        raise Skip(label, "it has no UID (RFC 5545 requires one; without it a re-import could "
-                          "not find it again)")
+        raise Skip(
+            label, "it has no UID (RFC 5545 requires one; without it a re-import could not find it again)"
+        )
     summary = str(comp.get("SUMMARY", "")).strip()
     description = str(comp.get("DESCRIPTION", "")).strip()
     title = summary or (description.splitlines()[0][:120] if description else "")
@@ -282,7 +292,7 @@ def _item(block: _Block, comp, zones: dict[str, str], now: datetime) -> Item:
         done = comp.get("COMPLETED")
         if done is not None:
             value, _, _ = _when(done, zones, label)
-            attrs["done_at"] = _at(value, "UTC").astimezone(timezone.utc).isoformat()
+            attrs["done_at"] = _at(value, "UTC").astimezone(UTC).isoformat()
     elif status == "CANCELLED":
         state = State.ARCHIVED
     extra = [_raw(block, name) for name in _unmodeled(comp)]
@@ -320,7 +330,7 @@ def _alarms(comp, attrs) -> list[int]:
                 value += timedelta(seconds=attrs.get("duration_seconds", 0))
             offsets.append(int(value.total_seconds()))
         elif isinstance(value, datetime) and "due_at" in attrs:
-            aware = value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+            aware = value if value.tzinfo else value.replace(tzinfo=UTC)
             offsets.append(int((aware - remind.parse_time(attrs["due_at"])).total_seconds()))
     return sorted(set(offsets))
 
@@ -365,15 +375,20 @@ def _fold_override(block: _Block, comp, zones, by_uid: dict[str, Item]) -> None:
         raise Skip(label, f"it changes one occurrence of {uid!r}, which the file does not hold")
     zone_name = master.attrs.get("tz")
     original, _, _ = _when(comp["RECURRENCE-ID"], zones, label)
-    master.attrs.setdefault("exdates", []).append(_at(original, zone_name).astimezone(remind.zone(zone_name)).isoformat())
+    master.attrs.setdefault("exdates", []).append(
+        _at(original, zone_name).astimezone(remind.zone(zone_name)).isoformat()
+    )
     if str(comp.get("STATUS", "")).upper() != "CANCELLED":
         start = comp.get("DUE") or comp.get("DTSTART")
         if start is not None:
             moved, _, _ = _when(start, zones, label)
-            master.attrs.setdefault("rdates", []).append(_at(moved, zone_name).astimezone(remind.zone(zone_name)).isoformat())
+            master.attrs.setdefault("rdates", []).append(
+                _at(moved, zone_name).astimezone(remind.zone(zone_name)).isoformat()
+            )
 
 
 # -- writing ---------------------------------------------------------------------------------------
+
 
 @lru_cache(maxsize=64)
 def _vtimezone(name: str) -> str:
@@ -402,19 +417,26 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
     event = a.get("ical_component") == "VEVENT"
     comp = icalendar.Event() if event else icalendar.Todo()
     comp.add("uid", uid_of(neuron))
-    comp.add("dtstamp", (now or datetime.now(timezone.utc)).astimezone(timezone.utc))
+    comp.add("dtstamp", (now or datetime.now(UTC)).astimezone(UTC))
     if neuron.created_at:
-        comp.add("created", neuron.created_at.astimezone(timezone.utc))
+        comp.add("created", neuron.created_at.astimezone(UTC))
     if neuron.updated_at:
-        comp.add("last-modified", neuron.updated_at.astimezone(timezone.utc))
+        comp.add("last-modified", neuron.updated_at.astimezone(UTC))
     title = neuron.title
     comp.add("summary", title)
-    description = neuron.body[len(title) + 2:] if neuron.body.startswith(title + "\n\n") else (
-        "" if neuron.body.strip() == title else neuron.body)
+    description = (
+        neuron.body[len(title) + 2 :]
+        if neuron.body.startswith(title + "\n\n")
+        else ("" if neuron.body.strip() == title else neuron.body)
+    )
     if description:
         comp.add("description", description)
     zone_name = None
-    start = remind.parse_time(a.get("dtstart") or a.get("due_at")) if (a.get("dtstart") or a.get("due_at")) else None
+    start = (
+        remind.parse_time(a.get("dtstart") or a.get("due_at"))
+        if (a.get("dtstart") or a.get("due_at"))
+        else None
+    )
     if start is not None:
         zone_name = None if a.get("floating") else (a.get("tz") or remind.local_zone_name())
         zone_name = "UTC" if zone_name in remind.UTC_NAMES else zone_name
@@ -439,7 +461,7 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
         comp.add("status", "COMPLETED")
         done = remind.parse_time(a.get("done_at")) if a.get("done_at") else neuron.updated_at
         if done:
-            comp.add("completed", done.astimezone(timezone.utc))
+            comp.add("completed", done.astimezone(UTC))
     elif neuron.state is State.ARCHIVED:
         comp.add("status", "CANCELLED")
     elif not event:
@@ -472,6 +494,6 @@ def _shown(when: datetime, zone_name: str | None, attrs: dict[str, Any]) -> date
     if zone_name is None:
         local = when.astimezone(remind.local_zone())
         return local.date() if attrs.get("all_day") else local.replace(tzinfo=None)
-    zone = timezone.utc if zone_name == "UTC" else ZoneInfo(zone_name)
+    zone = UTC if zone_name == "UTC" else ZoneInfo(zone_name)
     there = when.astimezone(zone)
     return there.date() if attrs.get("all_day") else there

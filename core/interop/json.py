@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from core import __version__
 from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
 from core.validate import (
-    MAX_WEIGHT, clean_attrs, clean_text, number, optional_text, parse_instant, parse_uuid,
+    MAX_WEIGHT,
+    clean_attrs,
+    clean_text,
+    number,
+    optional_text,
+    parse_instant,
+    parse_uuid,
 )
 
 FORMAT = "neurons-export/1"
@@ -18,7 +24,7 @@ def build_export(neurons: list[Neuron], edges: list[Edge]) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "app_version": __version__,
-        "exported_at": datetime.now(timezone.utc).isoformat(),
+        "exported_at": datetime.now(UTC).isoformat(),
         "neurons": [n.to_json() for n in neurons],
         "edges": [e.to_json() for e in edges],
     }
@@ -35,15 +41,17 @@ def parse_export(data: Any) -> tuple[list[Neuron], list[Edge]]:
         where = f"neurons[{i}]"
         if not isinstance(item, dict):
             raise InvalidInput(f"{where} is not an object")
-        neurons.append(Neuron(
-            id=parse_uuid(item.get("id"), f"{where}.id"),
-            kind=Kind.parse(item.get("kind")),
-            body=clean_text(item.get("body"), what=f"{where}.body"),
-            attrs=dict(clean_attrs(item.get("attrs") or {})),
-            state=State.parse(item.get("state", "active")),
-            created_at=parse_instant(item.get("created_at"), f"{where}.created_at"),
-            updated_at=parse_instant(item.get("updated_at"), f"{where}.updated_at"),
-        ))
+        neurons.append(
+            Neuron(
+                id=parse_uuid(item.get("id"), f"{where}.id"),
+                kind=Kind.parse(item.get("kind")),
+                body=clean_text(item.get("body"), what=f"{where}.body"),
+                attrs=dict(clean_attrs(item.get("attrs") or {})),
+                state=State.parse(item.get("state", "active")),
+                created_at=parse_instant(item.get("created_at"), f"{where}.created_at"),
+                updated_at=parse_instant(item.get("updated_at"), f"{where}.updated_at"),
+            )
+        )
     if len({n.id for n in neurons}) != len(neurons):
         raise InvalidInput("the file holds the same neuron id twice")
     edges: list[Edge] = []

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import unquote
 
 import yaml
@@ -62,6 +63,7 @@ _Dumper.add_representer(str, _str)
 
 # -- export ----------------------------------------------------------------------------------------
 
+
 def title_of(neuron: Neuron) -> str:
     if neuron.kind is Kind.CONTACT and neuron.attrs.get("name"):
         return str(neuron.attrs["name"]).strip()
@@ -93,16 +95,26 @@ def vault(neurons: list[Neuron], edges: list[Edge]) -> dict[str, str]:
 
 
 def document(neuron: Neuron, edges: list[Edge], names: dict[uuid.UUID, str]) -> str:
-    front: dict[str, Any] = {"id": str(neuron.id), "kind": neuron.kind.value, "state": neuron.state.value,
-                             "created": _iso(neuron.created_at), "updated": _iso(neuron.updated_at)}
+    front: dict[str, Any] = {
+        "id": str(neuron.id),
+        "kind": neuron.kind.value,
+        "state": neuron.state.value,
+        "created": _iso(neuron.created_at),
+        "updated": _iso(neuron.updated_at),
+    }
     clashing = {k: v for k, v in neuron.attrs.items() if k in RESERVED}
     front.update({k: v for k, v in neuron.attrs.items() if k not in RESERVED})
     if clashing:
         front["attrs"] = clashing
     if edges:
         front["links"] = [_edge_json(e) for e in edges]
-    text = "---\n" + yaml.dump(front, Dumper=_Dumper, allow_unicode=True, sort_keys=False,
-                               width=100) + "---\n" + neuron.body + "\n"
+    text = (
+        "---\n"
+        + yaml.dump(front, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
+        + "---\n"
+        + neuron.body
+        + "\n"
+    )
     return text + links_section(edges, names)
 
 
@@ -119,9 +131,16 @@ def links_section(edges: list[Edge], names: dict[uuid.UUID, str]) -> str:
 
 
 def _edge_json(e: Edge) -> dict[str, Any]:
-    return {"id": str(e.id), "relation": e.relation.value, "to": str(e.to_id), "weight": e.weight,
-            "valid_from": _iso(e.valid_from), "valid_to": _iso(e.valid_to),
-            "created": _iso(e.created_at), "derived_by": e.derived_by}
+    return {
+        "id": str(e.id),
+        "relation": e.relation.value,
+        "to": str(e.to_id),
+        "weight": e.weight,
+        "valid_from": _iso(e.valid_from),
+        "valid_to": _iso(e.valid_to),
+        "created": _iso(e.created_at),
+        "derived_by": e.derived_by,
+    }
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -130,13 +149,14 @@ def _iso(value: datetime | None) -> str | None:
 
 # -- import ----------------------------------------------------------------------------------------
 
+
 @dataclass
 class Page:
     """One file of a vault, read."""
 
-    path: str                       # relative to the vault, with forward slashes
-    front: dict[str, Any] | None    # the front matter, None when there is none
-    text: str                       # what follows it
+    path: str  # relative to the vault, with forward slashes
+    front: dict[str, Any] | None  # the front matter, None when there is none
+    text: str  # what follows it
 
     @property
     def stem(self) -> str:
@@ -148,16 +168,19 @@ class Page:
 
 
 def files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*.md") if p.is_file()
-                  and not any(part in IGNORED_DIRS or part.startswith(".")
-                              for part in p.relative_to(root).parts[:-1]))
+    return sorted(
+        p
+        for p in root.rglob("*.md")
+        if p.is_file()
+        and not any(part in IGNORED_DIRS or part.startswith(".") for part in p.relative_to(root).parts[:-1])
+    )
 
 
 def page(rel: str, data: bytes) -> Page:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise Skip(rel, f"line {line} is not valid UTF-8") from None
     text = text.replace("\r\n", "\n")
     if not text.startswith("---\n"):
@@ -166,13 +189,15 @@ def page(rel: str, data: bytes) -> Page:
     if end is None:
         raise Skip(rel, "its front matter has no closing '---'")
     try:
-        front = yaml.load(text[4:4 + end.start()], Loader=_SafeLoader) or {}
+        front = yaml.load(text[4 : 4 + end.start()], Loader=_SafeLoader) or {}
     except yaml.YAMLError as exc:
         raise Skip(rel, f"its front matter is not valid YAML: {str(exc).splitlines()[0]}") from None
     if not isinstance(front, dict):
         raise Skip(rel, "its front matter is not a set of 'key: value' lines")
-    body = text[4 + end.end():]
-    return Page(rel, {str(k): jsonable(v) for k, v in front.items()}, body[1:] if body.startswith("\n") else body)
+    body = text[4 + end.end() :]
+    return Page(
+        rel, {str(k): jsonable(v) for k, v in front.items()}, body[1:] if body.startswith("\n") else body
+    )
 
 
 def jsonable(value: Any) -> Any:
@@ -203,19 +228,23 @@ def neuron_of(p: Page) -> tuple[Neuron, list[dict[str, Any]]]:
     if links and heading >= 0:
         body = body[:heading]
     body = body[:-1] if body.endswith("\n") else body
-    return Neuron(id=nid, kind=kind, body=body, attrs=attrs, state=state, created_at=created,
-                  updated_at=updated), links
+    return Neuron(
+        id=nid, kind=kind, body=body, attrs=attrs, state=state, created_at=created, updated_at=updated
+    ), links
 
 
 def edge_of(source: uuid.UUID, link: dict[str, Any], where: str) -> Edge:
-    edge = Edge(id=parse_uuid(link.get("id"), f"{where}: id"), from_id=source,
-                to_id=parse_uuid(link.get("to"), f"{where}: to"),
-                relation=Relation.parse(link.get("relation")),
-                weight=number(link.get("weight", 1.0), f"{where}: weight", limit=MAX_WEIGHT),
-                valid_from=parse_instant(link.get("valid_from"), f"{where}: valid_from"),
-                valid_to=parse_instant(link.get("valid_to"), f"{where}: valid_to"),
-                created_at=parse_instant(link.get("created"), f"{where}: created"),
-                derived_by=link.get("derived_by"))
+    edge = Edge(
+        id=parse_uuid(link.get("id"), f"{where}: id"),
+        from_id=source,
+        to_id=parse_uuid(link.get("to"), f"{where}: to"),
+        relation=Relation.parse(link.get("relation")),
+        weight=number(link.get("weight", 1.0), f"{where}: weight", limit=MAX_WEIGHT),
+        valid_from=parse_instant(link.get("valid_from"), f"{where}: valid_from"),
+        valid_to=parse_instant(link.get("valid_to"), f"{where}: valid_to"),
+        created_at=parse_instant(link.get("created"), f"{where}: created"),
+        derived_by=link.get("derived_by"),
+    )
     if edge.to_id == source:
         raise Skip(where, "it links the neuron to itself")
     if edge.valid_to and edge.valid_from and edge.valid_to < edge.valid_from:

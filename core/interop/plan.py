@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import calendar
 import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
 
@@ -40,22 +41,49 @@ if TYPE_CHECKING:
 # token-set ratio): "Ana Silva" and "Ana M. Silva" are, "Ana Silva" and "João Silva" are not.
 PHONE_MATCH_NAME_RATIO = 70
 # Contact attrs a card sets (a card matched by UID is their source: a field it no longer has goes).
-CARD_FIELDS = ("name", "n", "aliases", "phones", "phone_labels", "emails", "email_labels",
-               "addresses", "org", "org_units", "job_title", "role", "note", "tags", "urls", "photo",
-               "birthday", "anniversary", "uid", "vcard_extra")
+CARD_FIELDS = (
+    "name",
+    "n",
+    "aliases",
+    "phones",
+    "phone_labels",
+    "emails",
+    "email_labels",
+    "addresses",
+    "org",
+    "org_units",
+    "job_title",
+    "role",
+    "note",
+    "tags",
+    "urls",
+    "photo",
+    "birthday",
+    "anniversary",
+    "uid",
+    "vcard_extra",
+)
 # What a superseded note calls a field it keeps.
 # State that reminders gather as they fire; a re-import keeps it.
 RUNTIME = ("notified_at", "snoozed_until", "done_at")
 SERIES_FIELDS = ("dtstart", "rrule", "exdates", "rdates", "tz", "floating", "all_day")
-MEANING_FIELDS = ("floating", "all_day", "alarm_offsets", "priority", "tags", "location",
-                  "duration_seconds", "ical_component", "ical_extra")
+MEANING_FIELDS = (
+    "floating",
+    "all_day",
+    "alarm_offsets",
+    "priority",
+    "tags",
+    "location",
+    "duration_seconds",
+    "ical_component",
+    "ical_extra",
+)
 BIRTHDAY_AT = (9, 0)  # birthdays remind at 09:00 on the day, local time
 DERIVED_IMPORT = "import"
 
 
 class Plan:
-    def __init__(self, memory: Memory, fmt: str, now: datetime | None = None,
-                 region: str | None = None):
+    def __init__(self, memory: Memory, fmt: str, now: datetime | None = None, region: str | None = None):
         self.memory, self.now = memory, now or remind.utcnow()
         self.region = region if region is not None else phones.default_region()
         self.report = Report(fmt)
@@ -66,7 +94,7 @@ class Plan:
         self.created: dict[uuid.UUID, Neuron] = {}
         self.updated: dict[uuid.UUID, Neuron] = {}
         self.new_edges: list[Edge] = []
-        self.by_key: dict[str, uuid.UUID] = {}       # "uid:..", "email:..", "phone:..", "file:.."
+        self.by_key: dict[str, uuid.UUID] = {}  # "uid:..", "email:..", "phone:..", "file:.."
         self.birthdays: dict[uuid.UUID, uuid.UUID] = {}  # contact id -> its birthday reminder
         for n in neurons:
             self._index(n)
@@ -122,15 +150,17 @@ class Plan:
         self._stage(apply)
         return neuron
 
-    def link(self, a: uuid.UUID, b: uuid.UUID, relation: Relation, *, how: str = "",
-             edge: Edge | None = None) -> None:
+    def link(
+        self, a: uuid.UUID, b: uuid.UUID, relation: Relation, *, how: str = "", edge: Edge | None = None
+    ) -> None:
         """Plan a new link a -> b (none when an open one of that type joins them), or `edge`
         exactly as a file gives it."""
         if edge is None:
             if a == b or self.open_edge(a, b, relation):
                 return
-            edge = Edge(id=uuid.uuid4(), from_id=a, to_id=b, relation=relation,
-                        valid_from=self.now, derived_by=how)
+            edge = Edge(
+                id=uuid.uuid4(), from_id=a, to_id=b, relation=relation, valid_from=self.now, derived_by=how
+            )
 
         def apply() -> None:
             self.new_edges.append(edge)
@@ -160,8 +190,7 @@ class Plan:
         """Write what was planned (one transaction); with all_or_nothing, any skip writes nothing."""
         if all_or_nothing and self.report.skipped:
             raise ImportRefused(self.report)
-        self.memory.apply_import(list(self.created.values()), list(self.updated.values()),
-                                 self.new_edges)
+        self.memory.apply_import(list(self.created.values()), list(self.updated.values()), self.new_edges)
         return self.report
 
     # -- contacts ------------------------------------------------------------------------------
@@ -174,8 +203,16 @@ class Plan:
         if existing is not None and str(attrs.get("uid", "")).removeprefix("urn:uuid:") == str(existing.id):
             attrs = {k: v for k, v in attrs.items() if k != "uid"}  # our own export named it by id
         if existing is None:
-            contact = self.put(Neuron(id=uuid.uuid4(), kind=Kind.CONTACT, body=contact_body(attrs),
-                                      attrs=attrs, created_at=self.now, updated_at=self.now))
+            contact = self.put(
+                Neuron(
+                    id=uuid.uuid4(),
+                    kind=Kind.CONTACT,
+                    body=contact_body(attrs),
+                    attrs=attrs,
+                    created_at=self.now,
+                    updated_at=self.now,
+                )
+            )
             outcome = "created"
         else:
             by_uid = bool(existing.attrs.get("uid")) and existing.attrs.get("uid") == attrs.get("uid")
@@ -184,13 +221,25 @@ class Plan:
                 for key in CARD_FIELDS:
                     merged.pop(key, None)
             merged.update(attrs)
-            body = contact_body(merged) if existing.attrs.get("uid") or not existing.body.strip() else existing.body
+            body = (
+                contact_body(merged)
+                if existing.attrs.get("uid") or not existing.body.strip()
+                else existing.body
+            )
             contact = existing
             outcome = "unchanged"
             if merged != existing.attrs or body != existing.body:
-                contact = self.put(Neuron(id=existing.id, kind=Kind.CONTACT, body=body, attrs=merged,
-                                          state=existing.state, created_at=existing.created_at,
-                                          updated_at=existing.updated_at))
+                contact = self.put(
+                    Neuron(
+                        id=existing.id,
+                        kind=Kind.CONTACT,
+                        body=body,
+                        attrs=merged,
+                        state=existing.state,
+                        created_at=existing.created_at,
+                        updated_at=existing.updated_at,
+                    )
+                )
                 self._supersede(existing, merged, how)
                 outcome = "updated"
         if self._birthday(contact, how) and outcome == "unchanged":
@@ -203,6 +252,7 @@ class Plan:
             found = self.find(f"contact:uid:{uid}", f"id:{uid.removeprefix('urn:uuid:')}")
             if found is not None and found.kind is Kind.CONTACT:
                 return found
+
         def other_card(found: Neuron) -> bool:  # two cards with their own UIDs are two people
             return bool(uid and found.attrs.get("uid") and found.attrs["uid"] != uid)
 
@@ -212,7 +262,11 @@ class Plan:
                 return found
         for phone in attrs.get("phones") or []:
             found = self.find(f"phone:{phones.match_key(phone, self.region)}")
-            if found is not None and not other_card(found) and _same_name(found.attrs.get("name"), attrs.get("name")):
+            if (
+                found is not None
+                and not other_card(found)
+                and _same_name(found.attrs.get("name"), attrs.get("name"))
+            ):
                 return found
         return None
 
@@ -253,18 +307,39 @@ class Plan:
         if existing is not None and existing.attrs.get("rrule") == rule and existing.body == body:
             return False
         due = next_birthday(month, dom, self.now)
-        attrs = {**(existing.attrs if existing else {}), "title": title,
-                 "birthday_of": str(contact.id), "due_at": due.isoformat(), "rrule": rule,
-                 "all_day": True}
+        attrs = {
+            **(existing.attrs if existing else {}),
+            "title": title,
+            "birthday_of": str(contact.id),
+            "due_at": due.isoformat(),
+            "rrule": rule,
+            "all_day": True,
+        }
         for key in ("notified_at", "snoozed_until"):
             attrs.pop(key, None)
         if existing is not None:
-            self.put(Neuron(id=existing.id, kind=Kind.REMINDER, body=body, attrs=attrs,
-                            state=existing.state, created_at=existing.created_at,
-                            updated_at=existing.updated_at))
+            self.put(
+                Neuron(
+                    id=existing.id,
+                    kind=Kind.REMINDER,
+                    body=body,
+                    attrs=attrs,
+                    state=existing.state,
+                    created_at=existing.created_at,
+                    updated_at=existing.updated_at,
+                )
+            )
             return True
-        reminder = self.put(Neuron(id=uuid.uuid4(), kind=Kind.REMINDER, body=body, attrs=attrs,
-                                   created_at=self.now, updated_at=self.now))
+        reminder = self.put(
+            Neuron(
+                id=uuid.uuid4(),
+                kind=Kind.REMINDER,
+                body=body,
+                attrs=attrs,
+                created_at=self.now,
+                updated_at=self.now,
+            )
+        )
         self.link(reminder.id, contact.id, Relation.CONCERNS, how=f"{DERIVED_IMPORT}:birthday")
         return True
 
@@ -275,8 +350,17 @@ class Plan:
         if existing is not None and existing.kind is not Kind.REMINDER:
             existing = None
         if existing is None:
-            self.put(Neuron(id=uuid.uuid4(), kind=Kind.REMINDER, body=body, attrs=attrs, state=state,
-                            created_at=self.now, updated_at=self.now))
+            self.put(
+                Neuron(
+                    id=uuid.uuid4(),
+                    kind=Kind.REMINDER,
+                    body=body,
+                    attrs=attrs,
+                    state=state,
+                    created_at=self.now,
+                    updated_at=self.now,
+                )
+            )
             self.report.count("created")
             return
         if existing.attrs.get("uid") != uid:
@@ -289,8 +373,17 @@ class Plan:
             for key in ("due_at", *RUNTIME):  # the same series: keep where it has got to
                 if key in existing.attrs:
                     merged[key] = existing.attrs[key]
-        self.put(Neuron(id=existing.id, kind=Kind.REMINDER, body=body, attrs=merged, state=state,
-                        created_at=existing.created_at, updated_at=existing.updated_at))
+        self.put(
+            Neuron(
+                id=existing.id,
+                kind=Kind.REMINDER,
+                body=body,
+                attrs=merged,
+                state=state,
+                created_at=existing.created_at,
+                updated_at=existing.updated_at,
+            )
+        )
         self.report.count("updated")
 
     # -- whole neurons (the Markdown vault) ----------------------------------------------------
@@ -302,14 +395,26 @@ class Plan:
             self.put(neuron)
             self.report.count("created")
         elif (existing.kind, existing.body, existing.attrs, existing.state) == (
-                neuron.kind, neuron.body, neuron.attrs, neuron.state):
+            neuron.kind,
+            neuron.body,
+            neuron.attrs,
+            neuron.state,
+        ):
             self.report.count("unchanged")
         elif existing.kind is not neuron.kind:
             raise InvalidInput(f"it is a {neuron.kind.value} here but a {existing.kind.value} in the memory")
         else:
-            self.put(Neuron(id=existing.id, kind=existing.kind, body=neuron.body, attrs=neuron.attrs,
-                            state=neuron.state, created_at=existing.created_at,
-                            updated_at=existing.updated_at))
+            self.put(
+                Neuron(
+                    id=existing.id,
+                    kind=existing.kind,
+                    body=neuron.body,
+                    attrs=neuron.attrs,
+                    state=neuron.state,
+                    created_at=existing.created_at,
+                    updated_at=existing.updated_at,
+                )
+            )
             self.report.count("updated")
 
     def note(self, key: str, body: str, attrs: dict[str, Any], created_at: datetime | None) -> Neuron:
@@ -318,15 +423,31 @@ class Plan:
         attrs = {**attrs, "file": key}
         if existing is None:
             self.report.count("created")
-            return self.put(Neuron(id=uuid.uuid4(), kind=Kind.NOTE, body=body, attrs=attrs,
-                                   created_at=created_at or self.now, updated_at=self.now))
+            return self.put(
+                Neuron(
+                    id=uuid.uuid4(),
+                    kind=Kind.NOTE,
+                    body=body,
+                    attrs=attrs,
+                    created_at=created_at or self.now,
+                    updated_at=self.now,
+                )
+            )
         if existing.body == body and existing.attrs == {**existing.attrs, **attrs}:
             self.report.count("unchanged")
             return existing
         self.report.count("updated")
-        return self.put(Neuron(id=existing.id, kind=existing.kind, body=body,
-                               attrs={**existing.attrs, **attrs}, state=existing.state,
-                               created_at=existing.created_at, updated_at=existing.updated_at))
+        return self.put(
+            Neuron(
+                id=existing.id,
+                kind=existing.kind,
+                body=body,
+                attrs={**existing.attrs, **attrs},
+                state=existing.state,
+                created_at=existing.created_at,
+                updated_at=existing.updated_at,
+            )
+        )
 
 
 def contact_body(attrs: dict[str, Any]) -> str:

@@ -42,11 +42,18 @@ class Report:
         setattr(self, outcome, getattr(self, outcome) + 1)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": self.format, "created": self.created, "updated": self.updated,
-                "unchanged": self.unchanged, "skipped": list(self.skipped)}
+        return {
+            "format": self.format,
+            "created": self.created,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "skipped": list(self.skipped),
+        }
 
     def text(self) -> str:
-        lines = [f"{self.format}: {self.created} created, {self.updated} updated, "
-                 f"{self.unchanged} unchanged, {len(self.skipped)} skipped"]
+        lines = [
+            f"{self.format}: {self.created} created, {self.updated} updated, "
+            f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
+        ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
         return "\n".join(lines)

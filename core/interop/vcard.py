@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import quopri
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Iterable
+from typing import Any
 
 from core.interop import phones
 from core.interop.report import Skip
@@ -21,15 +22,28 @@ from core.interop.report import Skip
 VERSIONS = ("4.0", "3.0")
 FOLD_AT = 75  # octets per line, RFC 6350 3.2
 # vCard TYPE values (RFC 6350 and 2426); any other label is written as an Apple X-ABLabel group.
-STANDARD_TYPES = frozenset("""home work pref voice fax cell video pager textphone text msg bbs
-    modem car isdn pcs internet x400 dom intl postal parcel other main iphone""".split())
+STANDARD_TYPES = frozenset(
+    """home work pref voice fax cell video pager textphone text msg bbs
+    modem car isdn pcs internet x400 dom intl postal parcel other main iphone""".split()
+)
 # Apple's built-in labels, as the TYPE they stand for.
-APPLE_LABELS = {"mobile": "cell", "home": "home", "work": "work", "homefax": "home,fax",
-                "workfax": "work,fax", "pager": "pager", "main": "main", "other": "other",
-                "iphone": "iphone", "otherfax": "fax"}
+APPLE_LABELS = {
+    "mobile": "cell",
+    "home": "home",
+    "work": "work",
+    "homefax": "home,fax",
+    "workfax": "work,fax",
+    "pager": "pager",
+    "main": "main",
+    "other": "other",
+    "iphone": "iphone",
+    "otherfax": "fax",
+}
 # Properties read into attrs (everything else is kept verbatim); X-ABLABEL only with one of them.
-MODELED = frozenset("""BEGIN END VERSION FN N NICKNAME TEL EMAIL ADR ORG TITLE ROLE NOTE CATEGORIES
-    PHOTO URL BDAY ANNIVERSARY X-ANNIVERSARY UID PRODID REV""".split())
+MODELED = frozenset(
+    """BEGIN END VERSION FN N NICKNAME TEL EMAIL ADR ORG TITLE ROLE NOTE CATEGORIES
+    PHOTO URL BDAY ANNIVERSARY X-ANNIVERSARY UID PRODID REV""".split()
+)
 ADR_PARTS = ("po_box", "extended", "street", "locality", "region", "code", "country")
 N_PARTS = ("family", "given", "additional", "prefix", "suffix")
 _APPLE_LABEL = re.compile(r"^_\$!<(.*)>!\$_$")
@@ -43,9 +57,9 @@ class CardError(ValueError):
 @dataclass
 class Prop:
     group: str | None
-    name: str                                  # upper case
-    params: dict[str, list[str]]               # upper-case names; TYPE values lower case
-    value: str                                 # decoded text, still vCard-escaped
+    name: str  # upper case
+    params: dict[str, list[str]]  # upper-case names; TYPE values lower case
+    value: str  # decoded text, still vCard-escaped
 
     @property
     def types(self) -> list[str]:
@@ -54,7 +68,7 @@ class Prop:
 
 @dataclass
 class Card:
-    line: int                                  # where it starts in the file (1-based)
+    line: int  # where it starts in the file (1-based)
     props: list[Prop] = field(default_factory=list)
     version: str = "3.0"
 
@@ -74,6 +88,7 @@ class Card:
 
 
 # -- reading -------------------------------------------------------------------------------------
+
 
 def split_cards(data: bytes) -> list[Card | Skip]:
     """Every card of a file, or the reason one cannot be read (the others still are)."""
@@ -158,7 +173,9 @@ def parse_line(line: bytes) -> Prop:
         key, eq, val = param.partition("=")
         key = key.strip().upper()
         if not eq:  # vCard 2.1: ";CELL", ";QUOTED-PRINTABLE"
-            key, val = ("ENCODING", key) if key in ("QUOTED-PRINTABLE", "BASE64", "8BIT", "7BIT") else ("TYPE", key)
+            key, val = (
+                ("ENCODING", key) if key in ("QUOTED-PRINTABLE", "BASE64", "8BIT", "7BIT") else ("TYPE", key)
+            )
         values = [v.strip().strip('"') for v in _split_quoted(val, ",")]
         if key == "TYPE":
             values = [v.lower() for v in values]
@@ -181,11 +198,11 @@ def parse_line(line: bytes) -> Prop:
 def _split_unquoted(data: bytes, sep: bytes) -> tuple[bytes, bytes, bytes]:
     quoted = False
     for i in range(len(data)):
-        ch = data[i:i + 1]
+        ch = data[i : i + 1]
         if ch == b'"':
             quoted = not quoted
         elif ch == sep and not quoted:
-            return data[:i], sep, data[i + 1:]
+            return data[:i], sep, data[i + 1 :]
     return data, b"", b""
 
 
@@ -215,7 +232,7 @@ def split_escaped(text: str, sep: str) -> list[str]:
     while i < len(text):
         ch = text[i]
         if ch == "\\" and i + 1 < len(text):
-            buf.append(text[i:i + 2])
+            buf.append(text[i : i + 2])
             i += 2
             continue
         if ch == sep:
@@ -238,10 +255,12 @@ def _list(value: str) -> list[str]:
 
 # -- a card as contact attrs -----------------------------------------------------------------------
 
+
 def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     """The contact attrs of a card (raises Skip when it has no name: neither FN nor N)."""
-    labels = {p.group.lower(): _label(unescape(p.value)) for p in card.props
-              if p.group and p.name == "X-ABLABEL"}
+    labels = {
+        p.group.lower(): _label(unescape(p.value)) for p in card.props if p.group and p.name == "X-ABLABEL"
+    }
     modeled_groups = {p.group.lower() for p in card.props if p.group and p.name in MODELED}
     attrs: dict[str, Any] = {}
     n = card.first("N")
@@ -253,7 +272,9 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     fn = card.first("FN")
     name = unescape(fn.value).strip() if fn else ""
     if not name and "n" in attrs:
-        name = " ".join(attrs["n"].get(k, "") for k in ("prefix", "given", "additional", "family", "suffix")).strip()
+        name = " ".join(
+            attrs["n"].get(k, "") for k in ("prefix", "given", "additional", "family", "suffix")
+        ).strip()
         name = re.sub(r"\s+", " ", name)
     if not name:
         raise Skip(card.describe(), "it has no name (neither FN nor N)")
@@ -261,10 +282,22 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     aliases = [a for p in card.all("NICKNAME") for a in _list(p.value)]
     if aliases:
         attrs["aliases"] = aliases
-    _labelled(attrs, "phones", "phone_labels", card.all("TEL"), labels,
-              lambda p: phones.normalise(unescape(p.value), region))
-    _labelled(attrs, "emails", "email_labels", card.all("EMAIL"), labels,
-              lambda p: unescape(p.value).strip().removeprefix("mailto:"))
+    _labelled(
+        attrs,
+        "phones",
+        "phone_labels",
+        card.all("TEL"),
+        labels,
+        lambda p: phones.normalise(unescape(p.value), region),
+    )
+    _labelled(
+        attrs,
+        "emails",
+        "email_labels",
+        card.all("EMAIL"),
+        labels,
+        lambda p: unescape(p.value).strip().removeprefix("mailto:"),
+    )
     addresses = []
     for p in card.all("ADR"):
         parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value)) if v.strip()}
@@ -296,8 +329,12 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     photo = card.first("PHOTO")
     if photo is not None and photo.value.strip():
         attrs["photo"] = _photo(photo)
-    extra = [p for p in card.props if p.name not in MODELED
-             and not (p.name == "X-ABLABEL" and p.group and p.group.lower() in modeled_groups)]
+    extra = [
+        p
+        for p in card.props
+        if p.name not in MODELED
+        and not (p.name == "X-ABLABEL" and p.group and p.group.lower() in modeled_groups)
+    ]
     for prop, key in (("BDAY", "birthday"), ("ANNIVERSARY", "anniversary"), ("X-ANNIVERSARY", "anniversary")):
         for p in card.all(prop):
             day = _date(p)
@@ -372,9 +409,15 @@ def _date(prop: Prop) -> str | None:
 
 # -- writing ---------------------------------------------------------------------------------------
 
+
 def escape(text: str) -> str:
-    return (text.replace("\\", "\\\\").replace("\r\n", "\n").replace("\n", "\\n")
-            .replace(",", "\\,").replace(";", "\\;"))
+    return (
+        text.replace("\\", "\\\\")
+        .replace("\r\n", "\n")
+        .replace("\n", "\\n")
+        .replace(",", "\\,")
+        .replace(";", "\\;")
+    )
 
 
 def _param_value(value: str) -> str:
@@ -456,10 +499,16 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
         add("EMAIL", escape(email), None, str(email_labels.get(email, "")))
     for adr in attrs.get("addresses") or []:
         if isinstance(adr, dict):
-            add("ADR", ";".join(escape(str(adr.get(k, ""))) for k in ADR_PARTS), None,
-                str(adr.get("label", "")))
+            add(
+                "ADR",
+                ";".join(escape(str(adr.get(k, ""))) for k in ADR_PARTS),
+                None,
+                str(adr.get("label", "")),
+            )
     if attrs.get("org") or attrs.get("org_units"):
-        lines.append("ORG:" + ";".join(escape(str(u)) for u in [attrs.get("org", ""), *(attrs.get("org_units") or [])]))
+        lines.append(
+            "ORG:" + ";".join(escape(str(u)) for u in [attrs.get("org", ""), *(attrs.get("org_units") or [])])
+        )
     for key, prop in (("job_title", "TITLE"), ("role", "ROLE"), ("note", "NOTE")):
         if attrs.get(key):
             lines.append(f"{prop}:{escape(str(attrs[key]))}")

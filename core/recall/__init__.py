@@ -25,10 +25,27 @@ class Recall:
         self.embedder = embedder
         self.index = RecallIndex(reader.identity)
 
-    def ask(self, question: str, limit: int = 10, *, mode: str = "default",
-            now: datetime | None = None, fusion: str = "relative", expand: bool = True) -> list[Result]:
-        return _search.ask(self.reader, self.index, self.embedder, question, limit, mode=mode,
-                           now=now, fusion=fusion, expand=expand)
+    def ask(
+        self,
+        question: str,
+        limit: int = 10,
+        *,
+        mode: str = "default",
+        now: datetime | None = None,
+        fusion: str = "relative",
+        expand: bool = True,
+    ) -> list[Result]:
+        return _search.ask(
+            self.reader,
+            self.index,
+            self.embedder,
+            question,
+            limit,
+            mode=mode,
+            now=now,
+            fusion=fusion,
+            expand=expand,
+        )
 
     def about(self, name: str, limit: int = 50) -> About:
         return _about.about(self.reader, self.index, name, limit)

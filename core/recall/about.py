@@ -28,10 +28,20 @@ AMBIGUITY_MARGIN = 0.1
 # Order of a person's answer: the contact, its twins, what is linked to them, what names them,
 # what is one hop further. Within a tier: newest first.
 TIER_CONTACT, TIER_TWIN, TIER_LINKED, TIER_LINKED_CONTACT, TIER_NAMED, TIER_ORG, TIER_HOP = (
-    7, 6, 5, 4, 3, 2, 1)
+    7,
+    6,
+    5,
+    4,
+    3,
+    2,
+    1,
+)
 # Ways of asking about someone that hold no topic ("what's new with my sister?")
-ABOUT_IDIOMS = re.compile(r"\bwhat(?:'s|’s| is)\s+(?:new|up|happening|the latest)\b|\bhow(?:'s|’s| is| are)\b"
-                          r"|\bthe latest\b|\bnews\b", re.I)
+ABOUT_IDIOMS = re.compile(
+    r"\bwhat(?:'s|’s| is)\s+(?:new|up|happening|the latest)\b|\bhow(?:'s|’s| is| are)\b"
+    r"|\bthe latest\b|\bnews\b",
+    re.I,
+)
 # One hop out from what is about them: the usual links, and the history (supersedes).
 ABOUT_HOP_RELATIONS = (*EXPANDING_RELATIONS, Relation.SUPERSEDES)
 
@@ -55,13 +65,14 @@ class About:
 
     def render(self) -> str:
         if self.contact is None and self.candidates:
-            lines = [f"\"{self.name}\" could be several people:"]
+            lines = [f'"{self.name}" could be several people:']
             lines += [f"  {c.title}  ({c.id})" for c in self.candidates]
             lines.append("ask again with the full name")
             return "\n".join(lines)
         if self.contact is None:
-            return f"no contact matches \"{self.name}\"" + (
-                "" if not self.timeline else "; neurons that mention it:\n" + self._lines())
+            return f'no contact matches "{self.name}"' + (
+                "" if not self.timeline else "; neurons that mention it:\n" + self._lines()
+            )
         head = [self.contact.title]
         for key in ("aliases", "phones", "phone", "emails", "email", "org", "birthday"):
             value = self.contact.attrs.get(key)
@@ -103,8 +114,9 @@ def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[Neuron], 
     return close, len(close) > 1
 
 
-def _gather(reader: Reader, idx: RecallIndex, people: list[uuid.UUID], limit: int,
-            orgs: dict[str, int] | None = None) -> tuple[list[Result], list[Neuron]]:
+def _gather(
+    reader: Reader, idx: RecallIndex, people: list[uuid.UUID], limit: int, orgs: dict[str, int] | None = None
+) -> tuple[list[Result], list[Neuron]]:
     """Everything about `people` (one person, twins, or several asked together), best tier
     first -- for several, what is about all of them right after their cards; within a tier, what
     is about them alone before what names others too, then newest first. Links and names are
@@ -123,8 +135,13 @@ def _gather(reader: Reader, idx: RecallIndex, people: list[uuid.UUID], limit: in
         put(p, TIER_CONTACT, "the contact")
     with idx.lock:
         first = linked(people)
-        twins = list(dict.fromkeys(link.other for link in first
-                                   if link.relation == Relation.SAME_PERSON and link.other not in people))
+        twins = list(
+            dict.fromkeys(
+                link.other
+                for link in first
+                if link.relation == Relation.SAME_PERSON and link.other not in people
+            )
+        )
         second = linked(twins) if twins else []
         for link in first:
             if link.other in twins:
@@ -134,13 +151,22 @@ def _gather(reader: Reader, idx: RecallIndex, people: list[uuid.UUID], limit: in
             if old is not None and old[0] >= TIER_TWIN:
                 continue
             contact = idx.live(link.other).kind == "contact"
-            put(link.other, TIER_LINKED_CONTACT if contact else TIER_LINKED, "linked to",
-                link.seed if link.seed in found else None)
+            put(
+                link.other,
+                TIER_LINKED_CONTACT if contact else TIER_LINKED,
+                "linked to",
+                link.seed if link.seed in found else None,
+            )
         cards = [e for e in (idx.live(i) for i in [*people, *twins]) if e is not None and e.contact]
         phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2})
         # an organisation only one contact belongs to names that contact too
-        own_orgs = sorted({str(e.contact[0]["org"]).strip() for e in cards if e.contact[0].get("org")
-                           and (orgs or {}).get(str(e.contact[0]["org"]).strip().lower()) == 1})
+        own_orgs = sorted(
+            {
+                str(e.contact[0]["org"]).strip()
+                for e in cards
+                if e.contact[0].get("org") and (orgs or {}).get(str(e.contact[0]["org"]).strip().lower()) == 1
+            }
+        )
     lexemes = reader.phrase_lexemes(phrases + own_orgs)
     with idx.lock:
         for e in idx.holding([ls for ph in phrases for ls in lexemes.get(ph, ())], found):
@@ -169,24 +195,41 @@ def _gather(reader: Reader, idx: RecallIndex, people: list[uuid.UUID], limit: in
                 shared.setdefault(link.other, set()).add(link.seed)
             for p in people:
                 entry = idx.live(p)
-                names = [ls for ph in (_names_of(entry) if entry else []) if len(ph) >= 2
-                         for ls in lexemes.get(ph, ())]
+                names = [
+                    ls
+                    for ph in (_names_of(entry) if entry else [])
+                    if len(ph) >= 2
+                    for ls in lexemes.get(ph, ())
+                ]
                 naming = idx.slots_holding(names)
                 for nid in found:
                     if idx.slot_of.get(nid) in naming:
                         shared.setdefault(nid, set()).add(p)
         created = {nid: e.created for nid in found if (e := idx.live(nid)) is not None}
-    ranked = sorted((nid for nid in found if nid in created), key=lambda nid: (
-        -(found[nid][0] if found[nid][0] >= TIER_TWIN else 0), -len(shared.get(nid, ())),
-        -found[nid][0], len(others.get(nid, ())), -counts.get(nid, 0), -created[nid]))[:limit]
-    rows = reader.neurons(list(dict.fromkeys(
-        [*ranked, *(found[nid][2] for nid in ranked if found[nid][2]), *twins])))
+    ranked = sorted(
+        (nid for nid in found if nid in created),
+        key=lambda nid: (
+            -(found[nid][0] if found[nid][0] >= TIER_TWIN else 0),
+            -len(shared.get(nid, ())),
+            -found[nid][0],
+            len(others.get(nid, ())),
+            -counts.get(nid, 0),
+            -created[nid],
+        ),
+    )[:limit]
+    rows = reader.neurons(
+        list(dict.fromkeys([*ranked, *(found[nid][2] for nid in ranked if found[nid][2]), *twins]))
+    )
     results = []
     for nid in ranked:
         if nid not in rows:
             continue
         tier, how, seed = found[nid]
-        why = f"{how} {rows[seed].title}" if seed in rows else ("linked" if seed or how.startswith("linked") else how)
+        why = (
+            f"{how} {rows[seed].title}"
+            if seed in rows
+            else ("linked" if seed or how.startswith("linked") else how)
+        )
         results.append(Result(rows[nid], float(tier) + counts.get(nid, 0) * 0.01, why))
     return results, [rows[t] for t in twins if t in rows]
 
@@ -208,8 +251,9 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
         with idx.lock:
             orgs = idx.org_counts()
         results, twins = _gather(reader, idx, [people[0].id], limit, orgs)
-    timeline = sorted(results, key=lambda r: r.neuron.created_at.timestamp()
-                      if r.neuron.created_at else 0.0, reverse=True)
+    timeline = sorted(
+        results, key=lambda r: r.neuron.created_at.timestamp() if r.neuron.created_at else 0.0, reverse=True
+    )
     return About(name=name, contact=people[0], timeline=timeline, twins=twins)
 
 
@@ -218,12 +262,18 @@ def only_names(question: str, names: NameIndex) -> list:
     found = names.find(question)
     rest = question
     for f in sorted(found, key=lambda f: -f.start):
-        rest = rest[:f.start] + " " + rest[f.end:]
+        rest = rest[: f.start] + " " + rest[f.end :]
     return found if found and not content_words(ABOUT_IDIOMS.sub(" ", rest)) else []
 
 
-def about_intent(reader: Reader, idx: RecallIndex, question: str, names: NameIndex, limit: int,
-                 orgs: dict[str, int] | None = None) -> list[Result] | None:
+def about_intent(
+    reader: Reader,
+    idx: RecallIndex,
+    question: str,
+    names: NameIndex,
+    limit: int,
+    orgs: dict[str, int] | None = None,
+) -> list[Result] | None:
     """If the question only names people ("what do you know about Ana?"), their answer; else None."""
     found = only_names(question, names)
     if not found:
@@ -233,8 +283,11 @@ def about_intent(reader: Reader, idx: RecallIndex, question: str, names: NameInd
     # only weaker evidence (a typo, a shared first name) when there is nothing better
     floor = min(best, 2)
     with idx.lock:
-        people = [i for i in dict.fromkeys(f.contact_id for f in found if f.strength >= floor)
-                  if idx.live(i) is not None]
+        people = [
+            i
+            for i in dict.fromkeys(f.contact_id for f in found if f.strength >= floor)
+            if idx.live(i) is not None
+        ]
     if not people:
         return None
     results, _ = _gather(reader, idx, people, limit, orgs)

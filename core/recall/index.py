@@ -77,19 +77,19 @@ class RecallIndex:
         self._dl = np.zeros(0, dtype=np.float32)
         self._live = np.zeros(0, dtype=bool)
         self._created = np.zeros(0, dtype=np.float64)
-        self._due = np.zeros(0, dtype=np.float64)       # +inf: no due date
-        self._done = np.zeros(0, dtype=np.float64)      # +inf: not done
+        self._due = np.zeros(0, dtype=np.float64)  # +inf: no due date
+        self._done = np.zeros(0, dtype=np.float64)  # +inf: not done
         self._recurring = np.zeros(0, dtype=bool)
         self._contact = np.zeros(0, dtype=bool)
-        self._said_from = np.zeros(0, dtype=np.float64)   # +inf: says no time
-        self._said_to = np.zeros(0, dtype=np.float64)     # -inf: says no time
+        self._said_from = np.zeros(0, dtype=np.float64)  # +inf: says no time
+        self._said_to = np.zeros(0, dtype=np.float64)  # -inf: says no time
         self._has_vec = np.zeros(0, dtype=bool)
         self._models: list[str | None] = []
         self.version = 0
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
         self._names = None
         self._names_version = -1
-        self.contacts_version = 0   # moves only when a contact is put or dropped
+        self.contacts_version = 0  # moves only when a contact is put or dropped
         self._orgs: tuple[int, dict[str, int]] | None = None
         self._mask = np.zeros(0, dtype=bool)
         self._mask_key: tuple | None = None
@@ -135,16 +135,24 @@ class RecallIndex:
         if need <= self._cap:
             return
         cap = max(1024, self._cap * 2, need)
-        for name, dtype in (("_dl", np.float32), ("_live", bool), ("_created", np.float64),
-                            ("_due", np.float64), ("_done", np.float64), ("_recurring", bool),
-                            ("_contact", bool), ("_said_from", np.float64), ("_said_to", np.float64),
-                            ("_has_vec", bool)):
+        for name, dtype in (
+            ("_dl", np.float32),
+            ("_live", bool),
+            ("_created", np.float64),
+            ("_due", np.float64),
+            ("_done", np.float64),
+            ("_recurring", bool),
+            ("_contact", bool),
+            ("_said_from", np.float64),
+            ("_said_to", np.float64),
+            ("_has_vec", bool),
+        ):
             old = getattr(self, name)
             new = np.zeros(cap, dtype=dtype)
-            new[:len(old)] = old
+            new[: len(old)] = old
             setattr(self, name, new)
         vecs = np.zeros((cap, DIM), dtype=np.float32)
-        vecs[:len(self._vecs)] = self._vecs
+        vecs[: len(self._vecs)] = self._vecs
         self._vecs = vecs
         self._models += [None] * (cap - len(self._models))
         self._cap = cap
@@ -170,12 +178,21 @@ class RecallIndex:
         model = sys.intern(model) if model is not None else None
         created_at = row["created_at"]
         entry = Entry(
-            id=nid, kind=sys.intern(row["kind"]), state=sys.intern(row["state"]),
+            id=nid,
+            kind=sys.intern(row["kind"]),
+            state=sys.intern(row["state"]),
             created=created_at.timestamp(),
-            created_at=created_at, due=row["due"], rrule=row["rrule"], done=row.get("done"),
+            created_at=created_at,
+            due=row["due"],
+            rrule=row["rrule"],
+            done=row.get("done"),
             said=said(row.get("note_head"), created_at) if row["kind"] == "note" else None,
-            contact=(row["contact_attrs"] or {}, row["contact_body"] or "") if row["kind"] == "contact" else None,
-            lexemes=lexemes, model=model)
+            contact=(row["contact_attrs"] or {}, row["contact_body"] or "")
+            if row["kind"] == "contact"
+            else None,
+            lexemes=lexemes,
+            model=model,
+        )
         self.entries[slot] = entry
         self._unpost(slot, gone)
         for lex in added:  # the row's lexemes are distinct
@@ -232,8 +249,10 @@ class RecallIndex:
         if eid in self._edges:
             self._drop_edge(eid)
         # the ends as the index's own id objects, the usual weight as one float: ~40% less memory
-        ends = tuple(self.entries[self.slot_of[end]].id if end in self.slot_of else end
-                     for end in (row["from_node_id"], row["to_node_id"]))
+        ends = tuple(
+            self.entries[self.slot_of[end]].id if end in self.slot_of else end
+            for end in (row["from_node_id"], row["to_node_id"])
+        )
         weight = float(row["weight"])
         self._edges[eid] = (*ends, sys.intern(row["relation_type"]), 1.0 if weight == 1.0 else weight)
         for end in ends:
@@ -270,8 +289,11 @@ class RecallIndex:
     def holding(self, lexeme_sets, exclude=(), limit: int = 200) -> list[Entry]:
         """The entries holding every lexeme of any of `lexeme_sets` (a name as words: a phrase
         without its word order), not in `exclude`, newest first."""
-        held = [e for e in map(self.entries.__getitem__, self.slots_holding(lexeme_sets))
-                if e is not None and e.id not in exclude]
+        held = [
+            e
+            for e in map(self.entries.__getitem__, self.slots_holding(lexeme_sets))
+            if e is not None and e.id not in exclude
+        ]
         return sorted(held, key=lambda e: -e.created)[:limit]
 
     def slots_holding(self, lexeme_sets) -> set[int]:
@@ -385,7 +407,7 @@ class RecallIndex:
         return self._order
 
     def live_slots(self) -> np.ndarray:
-        return np.nonzero(self._live[:self.size])[0]
+        return np.nonzero(self._live[: self.size])[0]
 
     def non_contacts(self) -> np.ndarray:
         """Mask of the live slots that are notes or reminders."""
@@ -396,20 +418,31 @@ class RecallIndex:
         """(created, due, done) as POSIX seconds (+inf: none), the recurring mask, and the span a
         note says it is about (+inf, -inf: none), per slot."""
         n = self.size
-        return (self._created[:n], self._due[:n], self._done[:n], self._recurring[:n],
-                self._said_from[:n], self._said_to[:n])
+        return (
+            self._created[:n],
+            self._due[:n],
+            self._done[:n],
+            self._recurring[:n],
+            self._said_from[:n],
+            self._said_to[:n],
+        )
 
     def org_counts(self) -> dict[str, int]:
         """How many contacts give each organisation (cached per index version)."""
         if self._orgs is None or self._orgs[0] != self.version:
-            self._orgs = (self.version, org_counts(e.contact[0] for e in self.entries
-                                                   if e is not None and e.contact is not None))
+            self._orgs = (
+                self.version,
+                org_counts(e.contact[0] for e in self.entries if e is not None and e.contact is not None),
+            )
         return self._orgs[1]
 
     def names(self):
         """A NameIndex over the identity's contacts (rebuilt when a contact changed)."""
         if self._names is None or self._names_version != self.contacts_version:
-            self._names = NameIndex((e.id, e.contact[0], e.contact[1]) for e in self.entries
-                                    if e is not None and e.contact is not None)
+            self._names = NameIndex(
+                (e.id, e.contact[0], e.contact[1])
+                for e in self.entries
+                if e is not None and e.contact is not None
+            )
             self._names_version = self.contacts_version
         return self._names

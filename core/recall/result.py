@@ -34,12 +34,19 @@ class Result:
     score: float
     why: str
     parts: dict[str, float] = field(default_factory=dict)
-    group: str | None = None          # "window": inside the question's time window (shown first)
-    window_label: str | None = None   # the window's words, for the heading of that group
-    loose: bool = False               # below the relevance bar: folded under "N loosely related"
+    group: str | None = None  # "window": inside the question's time window (shown first)
+    window_label: str | None = None  # the window's words, for the heading of that group
+    loose: bool = False  # below the relevance bar: folded under "N loosely related"
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": str(self.neuron.id), "kind": self.neuron.kind.value, "title": self.neuron.title,
-                "score": round(float(self.score), 4), "why": self.why, "group": self.group,
-                "window_label": self.window_label, "loose": self.loose,
-                "neuron": self.neuron.to_json()}
+        return {
+            "id": str(self.neuron.id),
+            "kind": self.neuron.kind.value,
+            "title": self.neuron.title,
+            "score": round(float(self.score), 4),
+            "why": self.why,
+            "group": self.group,
+            "window_label": self.window_label,
+            "loose": self.loose,
+            "neuron": self.neuron.to_json(),
+        }

@@ -24,9 +24,9 @@ import logging
 import re
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable
 
 import numpy as np
 
@@ -60,6 +60,7 @@ def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | No
 
 
 # -- scoring ---------------------------------------------------------------------------------------
+
 
 @dataclass
 class _Cand:
@@ -134,6 +135,7 @@ def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> s
 
 # -- ask -------------------------------------------------------------------------------------------
 
+
 def warm(reader: Reader, idx: RecallIndex, embedder: EmbedderSource) -> int:
     """Build the recall index (and load the model) ahead of the first question -- a second or so
     at 10k neurons; the desktop calls this on its worker at start. Returns the neurons indexed."""
@@ -143,10 +145,19 @@ def warm(reader: Reader, idx: RecallIndex, embedder: EmbedderSource) -> int:
     return idx.count()
 
 
-def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: str,
-        limit: int = 10, *, mode: str = "default",
-        now: datetime | None = None, fusion: str = "relative", expand: bool = True,
-        _about: bool = True) -> list[Result]:
+def ask(
+    reader: Reader,
+    idx: RecallIndex,
+    embedder: EmbedderSource,
+    question: str,
+    limit: int = 10,
+    *,
+    mode: str = "default",
+    now: datetime | None = None,
+    fusion: str = "relative",
+    expand: bool = True,
+    _about: bool = True,
+) -> list[Result]:
     if mode not in MODES:
         raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
     if fusion not in ("relative", "rrf"):
@@ -200,8 +211,11 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
         if not full:
             ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
             neurons = reader.neurons([c.id for c in ranked])
-            return [Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
-                    for c in ranked if c.id in neurons]
+            return [
+                Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
+                for c in ranked
+                if c.id in neurons
+            ]
 
         if expand:
             try:
@@ -221,12 +235,26 @@ def ask(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: st
         named = [i for c in ranked for i in (c.hop_from, c.sitting_with, c.replaces, c.superseded_by) if i]
         rows = reader.neurons(list(dict.fromkeys([c.id for c in ranked] + named)))
         titles = {nid: n.title for nid, n in rows.items()}
-        results = [Result(rows[c.id], c.score, _why(c, titles, window),
-                          {"bm25": c.bm25, "cos": c.cos or 0.0, "base": c.base, "hop": c.hop,
-                           "sitting": c.sitting, "person": c.person, "exact": c.exact},
-                          group="window" if first and c.in_window else None,
-                          window_label=window.label if first and c.in_window else None)
-                   for c in ranked if c.id in rows]
+        results = [
+            Result(
+                rows[c.id],
+                c.score,
+                _why(c, titles, window),
+                {
+                    "bm25": c.bm25,
+                    "cos": c.cos or 0.0,
+                    "base": c.base,
+                    "hop": c.hop,
+                    "sitting": c.sitting,
+                    "person": c.person,
+                    "exact": c.exact,
+                },
+                group="window" if first and c.in_window else None,
+                window_label=window.label if first and c.in_window else None,
+            )
+            for c in ranked
+            if c.id in rows
+        ]
         return _bar(results)
     finally:  # a vector thrown away still finishes before the answer returns
         started.settle()
@@ -236,8 +264,7 @@ class _Question:
     """A question's topic as the index scores it: its lexemes (`read`, in the read transaction)
     and its vector (`embed`, outside it)."""
 
-    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: str,
-                 topic: str):
+    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: str, topic: str):
         self.reader, self.idx, self.embedder, self.mode = reader, idx, embedder, mode
         self.topic = topic
         self.words = content_words(topic)
@@ -275,8 +302,9 @@ class _Background:
     def __init__(self, fn, *args):
         self._done = threading.Event()
         self._value = self._error = None
-        threading.Thread(target=self._run, args=(fn, args), name="neurons-embed-question",
-                         daemon=True).start()
+        threading.Thread(
+            target=self._run, args=(fn, args), name="neurons-embed-question", daemon=True
+        ).start()
 
     def _run(self, fn, args) -> None:
         try:
@@ -299,8 +327,7 @@ class _Background:
 def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
     """The window around the event the question names, placed on the best match of the event's
     words (their fused keyword and vector score); None when nothing matches well enough."""
-    event = q if q.topic == window.anchor else _Question(q.reader, q.idx, q.embedder, q.mode,
-                                                         window.anchor)
+    event = q if q.topic == window.anchor else _Question(q.reader, q.idx, q.embedder, q.mode, window.anchor)
     if event is not q:
         event.read()
     event.embed()
@@ -320,8 +347,12 @@ def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, 
     year" over two years of notes): its boost shrinks, and it never comes first."""
     # mostly a time: the window first ("while ...", an event's stretch guessed from its words,
     # only lifts what is in it)
-    first = window is not None and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS) and \
-        window.anchor_kind != "while" and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
+    first = (
+        window is not None
+        and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS)
+        and window.anchor_kind != "while"
+        and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
+    )
     boost = R.WINDOW_BOOST * max(1.0 - share, 0.0)
     for c in cands.values():
         c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
@@ -342,9 +373,15 @@ def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, 
     return ranked, first
 
 
-def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: float,
-           cos: np.ndarray | None, window: TimeWindow | None
-           ) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
+def _score(
+    idx: RecallIndex,
+    mode: str,
+    fusion: str,
+    bm: np.ndarray,
+    idf_sum: float,
+    cos: np.ndarray | None,
+    window: TimeWindow | None,
+) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
     """The candidates (the best lexical and vector matches, the window's neurons), and the fused
     score and keyword part of every slot."""
     n = idx.size
@@ -373,9 +410,14 @@ def _score(idx: RecallIndex, mode: str, fusion: str, bm: np.ndarray, idf_sum: fl
         entry = idx.entries[slot]
         if entry is None:
             continue
-        out[slot] = _Cand(slot, entry, bm25=float(bm[slot]), kw=float(kw[slot]),
-                          cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
-                          base=float(base[slot]))
+        out[slot] = _Cand(
+            slot,
+            entry,
+            bm25=float(bm[slot]),
+            kw=float(kw[slot]),
+            cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
+            base=float(base[slot]),
+        )
     return out, base, kw
 
 
@@ -390,22 +432,29 @@ def _people_beside_a_topic(names, question: str, topic: str) -> list[uuid.UUID]:
 
 
 # "Jonah's parents", "Bex's little boy": the question is about someone else, near them
-_RELATIVES = frozenset("""parents parent kids kid children child son sons daughter daughters boy girl
-    baby family partner boyfriend girlfriend friend friends boss colleague little""".split())
+_RELATIVES = frozenset(
+    """parents parent kids kid children child son sons daughter daughters boy girl
+    baby family partner boyfriend girlfriend friend friends boss colleague little""".split()
+)
 
 
 def _relative_of(question: str, f) -> bool:
     if not re.search(r"['’]s?$", f.text):
         return False
-    after = re.match(r"\s+([\w-]+)", question[f.end:])
+    after = re.match(r"\s+([\w-]+)", question[f.end :])
     return bool(after) and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
 
 
 def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
     """A code in the question (a plate, a reference, a number: a rare lexeme with a digit) puts
     the neurons holding the most of the question's codes first."""
-    codes = [t for t in terms if len(t) >= R.EXACT_MIN_LENGTH and any(ch.isdigit() for ch in t)
-             and 0 < len(idx.postings.get(t, ())) <= R.EXACT_MAX_DF]
+    codes = [
+        t
+        for t in terms
+        if len(t) >= R.EXACT_MIN_LENGTH
+        and any(ch.isdigit() for ch in t)
+        and 0 < len(idx.postings.get(t, ())) <= R.EXACT_MAX_DF
+    ]
     if not codes:
         return
     held = {c.slot: sum(t in c.entry.lexemes for t in codes) for c in cands.values()}
@@ -424,15 +473,19 @@ def _bar(results: list[Result]) -> list[Result]:
     return results
 
 
-def _more_like(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, head: list[Result],
-               k: int) -> list[Result]:
+def _more_like(
+    reader: Reader, idx: RecallIndex, embedder: EmbedderSource, head: list[Result], k: int
+) -> list[Result]:
     """The k neurons (not people) closest in meaning to any of `head`'s, best first."""
     emb = embedder()
     if emb is None or k <= 0:
         return []
     with idx.lock:
-        own = [idx.slot_of[r.neuron.id] for r in head
-               if r.neuron.id in idx.slot_of and r.neuron.kind.value != "contact"]
+        own = [
+            idx.slot_of[r.neuron.id]
+            for r in head
+            if r.neuron.id in idx.slot_of and r.neuron.kind.value != "contact"
+        ]
         best, nearest = idx.similar_to(own, emb.name)
         for r in head:
             slot = idx.slot_of.get(r.neuron.id)
@@ -442,9 +495,11 @@ def _more_like(reader: Reader, idx: RecallIndex, embedder: EmbedderSource, head:
         picks = [(idx.entries[s].id, float(best[s]), idx.entries[int(nearest[s])].id) for s in top]
     rows = reader.neurons([p[0] for p in picks])
     titles = {r.neuron.id: r.neuron.title for r in head}
-    return [Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}",
-                   loose=True)
-            for nid, sim, near in picks if nid in rows]
+    return [
+        Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}", loose=True)
+        for nid, sim, near in picks
+        if nid in rows
+    ]
 
 
 def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
@@ -456,14 +511,23 @@ def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
     old = [c for c in ranked if c.superseded_by is not None]
     if not old:
         return ranked
-    head = current[:R.SUPERSEDED_AFTER]
-    tail = sorted(current[R.SUPERSEDED_AFTER:] + old, key=lambda c: order[id(c)])
+    head = current[: R.SUPERSEDED_AFTER]
+    tail = sorted(current[R.SUPERSEDED_AFTER :] + old, key=lambda c: order[id(c)])
     return head + tail
 
 
-def _expand(idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
-            cos: np.ndarray | None, base_arr: np.ndarray, kw_arr: np.ndarray, topical: bool,
-            window: TimeWindow | None, people: list[uuid.UUID]) -> None:
+def _expand(
+    idx: RecallIndex,
+    version: int,
+    cands: dict,
+    bm: np.ndarray,
+    cos: np.ndarray | None,
+    base_arr: np.ndarray,
+    kw_arr: np.ndarray,
+    topical: bool,
+    window: TimeWindow | None,
+    people: list[uuid.UUID],
+) -> None:
     """One hop along the edges of the best results, their neighbours in the sitting, the
     supersedes edges around them, and what is linked to the people named beside a topic -- all
     from the index (the caller holds its lock)."""
@@ -476,29 +540,40 @@ def _expand(idx: RecallIndex, version: int, cands: dict, bm: np.ndarray,
             entry = idx.entries[slot]
             if entry is None:
                 return None
-            c = cands[slot] = _Cand(slot, entry, bm25=float(bm[slot]), kw=float(kw_arr[slot]),
-                                    cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
-                                    base=float(base_arr[slot]))
+            c = cands[slot] = _Cand(
+                slot,
+                entry,
+                bm25=float(bm[slot]),
+                kw=float(kw_arr[slot]),
+                cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
+                base=float(base_arr[slot]),
+            )
             if window is not None:
                 c.in_window = windows.holds(entry, window)
         return c
 
     ranked = sorted(cands.values(), key=lambda c: -c.base)
-    seeds = ranked[:R.HOP_SEEDS] if topical else []
+    seeds = ranked[: R.HOP_SEEDS] if topical else []
     for s in seeds:  # neighbours in the sitting
-        for other in (idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []):
+        for other in idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []:
             c = cand(other)
             if c is not None and c is not s and s.base > c.sitting:
                 c.sitting, c.sitting_with = s.base, s.id
     pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
-    pool = pool[:R.POOL]
+    pool = pool[: R.POOL]
     edges = idx.links([s.id for s in seeds] + people, EXPANDING_RELATIONS)
     supersedes = idx.links([c.id for c in pool], [Relation.SUPERSEDES])
     _apply_links(idx, edges, supersedes, seeds, cand, set(people))
 
 
-def _apply_links(idx: RecallIndex, edges: list[Link], supersedes: list[Link], seeds: list[_Cand],
-                 cand, people: set[uuid.UUID]) -> None:
+def _apply_links(
+    idx: RecallIndex,
+    edges: list[Link],
+    supersedes: list[Link],
+    seeds: list[_Cand],
+    cand,
+    people: set[uuid.UUID],
+) -> None:
     degree: dict[uuid.UUID, int] = {}
     for link in edges:
         degree[link.seed] = degree.get(link.seed, 0) + 1
@@ -517,8 +592,12 @@ def _apply_links(idx: RecallIndex, edges: list[Link], supersedes: list[Link], se
         other = cand(slot)
         if other is None or other is seed:
             continue
-        gain = R.HOP_WEIGHT * seed.base * (link.weight or 1.0) / (
-            max(degree.get(seed.id, 1), 1) ** R.HOP_HUB_DAMPING)
+        gain = (
+            R.HOP_WEIGHT
+            * seed.base
+            * (link.weight or 1.0)
+            / (max(degree.get(seed.id, 1), 1) ** R.HOP_HUB_DAMPING)
+        )
         if gain > other.hop:
             other.hop, other.hop_from = gain, seed.id
     # supersedes last: the replacement takes over what the outdated neuron was found for

@@ -57,9 +57,10 @@ FRENCH = """
     encore aussi très plus moins ici là alors est-ce qu'est-ce qu'est ce qu'on j'ai c'est
 """
 
-_LANGUAGES = {name: frozenset(fold(w) for w in block.split())
-              for name, block in (("en", ENGLISH), ("pt", PORTUGUESE), ("es", SPANISH),
-                                  ("de", GERMAN), ("fr", FRENCH))}
+_LANGUAGES = {
+    name: frozenset(fold(w) for w in block.split())
+    for name, block in (("en", ENGLISH), ("pt", PORTUGUESE), ("es", SPANISH), ("de", GERMAN), ("fr", FRENCH))
+}
 ENGLISH_WORDS = _LANGUAGES["en"]
 
 

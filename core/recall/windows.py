@@ -35,10 +35,27 @@ ANCHOR_SPAN_DAYS = 10
 # A note that says when what it tells happened ("went to the support group yesterday", "our road
 # trip last year") is in a window by that time too, not only by when it was written. Only notes
 # with a time word are read (a quick test first: most notes have none).
-_TIME_WORD = re.compile(r"(?<![\w'])(?:" + W.alt([*W.TODAY, *W.TOMORROW, *W.YESTERDAY, *W.LAST_PRE,
-                                                   *W.NEXT_PRE, *W.AGO_BEFORE, *W.AGO_AFTER, *W.WEEKEND,
-                                                   *W.MONTHS, *W.WEEKDAYS, *NAMED, *SEASONS, "since"])
-                        + r")(?![\w])")
+_TIME_WORD = re.compile(
+    r"(?<![\w'])(?:"
+    + W.alt(
+        [
+            *W.TODAY,
+            *W.TOMORROW,
+            *W.YESTERDAY,
+            *W.LAST_PRE,
+            *W.NEXT_PRE,
+            *W.AGO_BEFORE,
+            *W.AGO_AFTER,
+            *W.WEEKEND,
+            *W.MONTHS,
+            *W.WEEKDAYS,
+            *NAMED,
+            *SEASONS,
+            "since",
+        ]
+    )
+    + r")(?![\w])"
+)
 
 
 def said(text: str | None, written: datetime) -> tuple[float, float] | None:
@@ -53,8 +70,11 @@ def said(text: str | None, written: datetime) -> tuple[float, float] | None:
 
 def says(entry, window: TimeWindow) -> bool:
     """Whether a note says it is about a time in the window (a weaker sign than its dates)."""
-    return entry.said is not None and entry.said[0] < window.end.timestamp() and \
-        entry.said[1] > window.start.timestamp()
+    return (
+        entry.said is not None
+        and entry.said[0] < window.end.timestamp()
+        and entry.said[1] > window.start.timestamp()
+    )
 
 
 def due_in(entry, window: TimeWindow) -> datetime | None:
@@ -75,8 +95,13 @@ def due_in(entry, window: TimeWindow) -> datetime | None:
 
 def holds(entry, window: TimeWindow) -> bool:
     if window.overdue:
-        return (entry.kind == "reminder" and entry.state == State.ACTIVE.value
-                and entry.due is not None and entry.due < window.end and not entry.rrule)
+        return (
+            entry.kind == "reminder"
+            and entry.state == State.ACTIVE.value
+            and entry.due is not None
+            and entry.due < window.end
+            and not entry.rrule
+        )
     if window.dates == "done":
         return window.holds(entry.done) or (entry.kind == "note" and window.holds(entry.created_at))
     if window.dates in ("due", "any") and due_in(entry, window) is not None:
@@ -128,6 +153,9 @@ def place(window: TimeWindow, fused: np.ndarray, idx) -> TimeWindow | None:
     if window.anchor_kind != "while":
         return window.around(moment)
     span = timedelta(days=ANCHOR_SPAN_DAYS)
-    times = [idx.entries[s].created_at for s in np.nonzero(scores >= ANCHOR_SHARE * scores[best])[0]
-             if idx.entries[s] is not None and abs(idx.entries[s].created_at - moment) <= span]
+    times = [
+        idx.entries[s].created_at
+        for s in np.nonzero(scores >= ANCHOR_SHARE * scores[best])[0]
+        if idx.entries[s] is not None and abs(idx.entries[s].created_at - moment) <= span
+    ]
     return window.around(min(times), max(times))

@@ -38,9 +38,10 @@ from __future__ import annotations
 import logging
 import re
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone, tzinfo
-from typing import Any, Iterable
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil import parser as dateparser
@@ -58,13 +59,14 @@ MAX_STEPS = 200_000
 
 # -- time ----------------------------------------------------------------------------------------
 
+
 def local_zone() -> tzinfo:
     try:
         import tzlocal  # noqa: PLC0415
 
         return tzlocal.get_localzone()
     except Exception:  # no zone configured: the offset of this moment is the best we know
-        return datetime.now().astimezone().tzinfo or timezone.utc
+        return datetime.now().astimezone().tzinfo or UTC
 
 
 def reload_local_zone() -> None:
@@ -88,7 +90,7 @@ def local_zone_name() -> str:
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Clock:
@@ -177,8 +179,13 @@ class Series:
         )
 
     @classmethod
-    def plain(cls, rrule: str, tz: str | None = None, exdates: Iterable[datetime] = (),
-              rdates: Iterable[datetime] = ()) -> Series:
+    def plain(
+        cls,
+        rrule: str,
+        tz: str | None = None,
+        exdates: Iterable[datetime] = (),
+        rdates: Iterable[datetime] = (),
+    ) -> Series:
         return cls(rrule, zone(tz), None, tuple(exdates), tuple(rdates))
 
 
@@ -193,12 +200,13 @@ def _times_list(values: object, what: str) -> list[datetime]:
 def _aware_until(text: str, wall: tzinfo) -> str:
     """A floating or date-only UNTIL read in the series' zone, as UTC (what dateutil needs with an
     aware start): UNTIL=20260320 means the end of that day there."""
+
     def utc(m: re.Match) -> str:
         if m.group(3):
             return m.group(0)
         day, clock = m.group(1), m.group(2) or "T235959"
         local = datetime.strptime(day + clock, "%Y%m%dT%H%M%S").replace(tzinfo=wall)
-        return "UNTIL=" + local.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        return "UNTIL=" + local.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
     return _UNTIL.sub(utc, text)
 
@@ -297,7 +305,7 @@ def _reduce_count(rrule: str, by: int) -> str:
     if not match or by <= 0:
         return rrule
     left = int(match.group(1)) - by
-    return rrule[: match.start(1)] + str(max(left, 1)) + rrule[match.end(1):]
+    return rrule[: match.start(1)] + str(max(left, 1)) + rrule[match.end(1) :]
 
 
 def _series(neuron: Neuron) -> Series | None:
@@ -347,6 +355,7 @@ def ended(attrs: dict[str, Any], now: datetime) -> bool:
 
 # -- when does a reminder fire -------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Alarm:
     """One showing of a reminder: which one, when it fires, the occurrence it is about."""
@@ -368,12 +377,15 @@ def is_reminder(neuron: Neuron) -> bool:
     return neuron.kind is Kind.REMINDER and neuron.state is State.ACTIVE
 
 
-def _times(neuron: Neuron, device: str | None = None
-           ) -> tuple[datetime | None, datetime | None, datetime | None]:
+def _times(
+    neuron: Neuron, device: str | None = None
+) -> tuple[datetime | None, datetime | None, datetime | None]:
     a = neuron.attrs
-    return (parse_time(a.get("due_at"), what="due_at"),
-            parse_time(a.get("snoozed_until"), what="snoozed_until"),
-            _shown(a, device))
+    return (
+        parse_time(a.get("due_at"), what="due_at"),
+        parse_time(a.get("snoozed_until"), what="snoozed_until"),
+        _shown(a, device),
+    )
 
 
 def _shown(attrs: dict, device: str | None) -> datetime | None:
@@ -385,7 +397,7 @@ def _shown(attrs: dict, device: str | None) -> datetime | None:
     seconds = per_machine.get(device)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
         return None
-    return datetime.fromtimestamp(seconds, timezone.utc)
+    return datetime.fromtimestamp(seconds, UTC)
 
 
 def next_alarm(neuron: Neuron, device: str | None = None) -> Alarm | None:
@@ -421,15 +433,13 @@ def next_alarm(neuron: Neuron, device: str | None = None) -> Alarm | None:
 
 def due(neurons: Iterable[Neuron], now: datetime, device: str | None = None) -> list[Alarm]:
     """The alarms that should show at `now` (on `device`), oldest first."""
-    alarms = [a for a in (next_alarm(n, device) for n in neurons)
-              if a is not None and a.fire_at <= now]
+    alarms = [a for a in (next_alarm(n, device) for n in neurons) if a is not None and a.fire_at <= now]
     return sorted(alarms, key=lambda a: a.fire_at)
 
 
 def upcoming(neurons: Iterable[Neuron], now: datetime, device: str | None = None) -> list[Alarm]:
     """Alarms still to come after `now` (on `device`), soonest first (what the scheduler waits for)."""
-    alarms = [a for a in (next_alarm(n, device) for n in neurons)
-              if a is not None and a.fire_at > now]
+    alarms = [a for a in (next_alarm(n, device) for n in neurons) if a is not None and a.fire_at > now]
     return sorted(alarms, key=lambda a: a.fire_at)
 
 
@@ -446,8 +456,9 @@ def agenda(neurons: Iterable[Neuron], now: datetime, until: datetime) -> list[Ne
         alarm = next_alarm(neuron)
         if alarm is not None and alarm.fire_at <= until:
             coming.append((alarm.fire_at, neuron))
-    return [n for _, n in sorted(overdue, key=lambda p: p[0])] + \
-        [n for _, n in sorted(coming, key=lambda p: p[0])]
+    return [n for _, n in sorted(overdue, key=lambda p: p[0])] + [
+        n for _, n in sorted(coming, key=lambda p: p[0])
+    ]
 
 
 def missed(neurons: Iterable[Neuron], started_at: datetime, device: str | None = None) -> list[Alarm]:
@@ -478,8 +489,10 @@ def current_due(neuron: Neuron) -> datetime | None:
 
 # -- state changes: what to write (Memory writes it) ---------------------------------------------
 
-def notified(neuron: Neuron, now: datetime, device: str | None = None
-             ) -> tuple[dict[str, object], Alarm] | None:
+
+def notified(
+    neuron: Neuron, now: datetime, device: str | None = None
+) -> tuple[dict[str, object], Alarm] | None:
     """The attrs that record the reminder was shown at `now` (on `device`), and what was shown;
     None when it is not due (any more) at `now` (on that device)."""
     alarm = next_alarm(neuron, device)
@@ -488,8 +501,7 @@ def notified(neuron: Neuron, now: datetime, device: str | None = None
     changes: dict[str, object] = {"notified_at": iso(now)}
     if device is not None:
         shown_on = neuron.attrs.get("notified_on")
-        changes["notified_on"] = {**(shown_on if isinstance(shown_on, dict) else {}),
-                                  device: now.timestamp()}
+        changes["notified_on"] = {**(shown_on if isinstance(shown_on, dict) else {}), device: now.timestamp()}
     series = _series(neuron)
     due_at = current_due(neuron)
     if series is not None and due_at is not None:
@@ -525,8 +537,9 @@ def completed(neuron: Neuron, now: datetime) -> dict[str, object] | None:
     return {"due_at": iso(new_due), "rrule": rule, "snoozed_until": None, "done_at": iso(now)}
 
 
-def snoozed(now: datetime, for_: timedelta = SNOOZE_DEFAULT,
-            until: datetime | None = None) -> dict[str, object]:
+def snoozed(
+    now: datetime, for_: timedelta = SNOOZE_DEFAULT, until: datetime | None = None
+) -> dict[str, object]:
     """Show it again later (`until`, else `now + for_`)."""
     when = until if until is not None else now + for_
     if when.tzinfo is None:
@@ -544,14 +557,46 @@ def rescheduled(due_at: datetime | None, rrule: str | None, tz: str | None = Non
             raise InvalidInput("a repeating reminder needs a due time to start from")
         rrule = validate_rrule(rrule, due_at, tz)
     # a new time or rule starts a new series: a calendar's anchor and exceptions no longer apply
-    return {"due_at": iso(due_at) if due_at else None, "rrule": rrule or None,
-            "snoozed_until": None, "notified_at": None, "notified_on": None, "dtstart": None,
-            "exdates": None, "rdates": None}
+    return {
+        "due_at": iso(due_at) if due_at else None,
+        "rrule": rrule or None,
+        "snoozed_until": None,
+        "notified_at": None,
+        "notified_on": None,
+        "dtstart": None,
+        "exdates": None,
+        "rdates": None,
+    }
 
 
 __all__ = [
-    "Alarm", "Clock", "SNOOZE_DEFAULT", "Series", "UTC_NAMES", "agenda", "as_of", "completed",
-    "current_due", "due", "ended", "is_overdue", "iso", "local_zone", "local_zone_name", "missed",
-    "next_alarm", "next_occurrence", "notified", "occurrences", "parse_time", "reload_local_zone",
-    "rescheduled", "rule_text", "snoozed", "upcoming", "utcnow", "validate_rrule", "zone",
+    "Alarm",
+    "Clock",
+    "SNOOZE_DEFAULT",
+    "Series",
+    "UTC_NAMES",
+    "agenda",
+    "as_of",
+    "completed",
+    "current_due",
+    "due",
+    "ended",
+    "is_overdue",
+    "iso",
+    "local_zone",
+    "local_zone_name",
+    "missed",
+    "next_alarm",
+    "next_occurrence",
+    "notified",
+    "occurrences",
+    "parse_time",
+    "reload_local_zone",
+    "rescheduled",
+    "rule_text",
+    "snoozed",
+    "upcoming",
+    "utcnow",
+    "validate_rrule",
+    "zone",
 ]

@@ -40,7 +40,8 @@ def require_space(path: Path) -> None:
         raise DiskFull(
             f"the disk holding {path} is full ({free / 2**20:.1f} MB free; Neurons keeps "
             f"{MIN_FREE_BYTES >> 20} MB free so its database can always finish a write): free some "
-            "space and try again (nothing was saved by this command)")
+            "space and try again (nothing was saved by this command)"
+        )
 
 
 def syncfs(path: Path) -> bool:

@@ -40,9 +40,18 @@ log = logging.getLogger(__name__)
 # 16 MB for maintenance (index builds, vacuum), and ANALYZE samples of 3000 rows, not 30000 (it
 # keeps each sampled row whole: ~40 MB at 10k neurons with their vectors). The heap stays near
 # 40 MB at 10k neurons (tests/bench/bench_memory.py).
-START_PARAMS = ["-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB",
-                "-c", "shared_buffers=16MB", "-c", "maintenance_work_mem=16MB",
-                "-c", "default_statistics_target=10"]
+START_PARAMS = [
+    "-c",
+    "max_wal_size=64MB",
+    "-c",
+    "min_wal_size=32MB",
+    "-c",
+    "shared_buffers=16MB",
+    "-c",
+    "maintenance_work_mem=16MB",
+    "-c",
+    "default_statistics_target=10",
+]
 # V8 compiles PGlite's WASM with its baseline compiler only: no optimising tier compiling hot
 # functions in the background (~55 MB of compiler memory that malloc never returns, and CPU on a
 # busy start); measured as fast for our queries (tests/bench/bench_memory.py, bench_store.py).
@@ -86,8 +95,9 @@ def node_executable() -> str:
 def _node_major(exe: str) -> int:
     try:
         # with the engine's environment: a NODE_OPTIONS Node refuses must not hide a good Node
-        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10,
-                             env=engine_env(exe)).stdout
+        out = subprocess.run(
+            [exe, "--version"], capture_output=True, text=True, timeout=10, env=engine_env(exe)
+        ).stdout
         return int(out.strip().lstrip("v").split(".")[0])
     except (OSError, ValueError, subprocess.SubprocessError):
         return 0
@@ -114,9 +124,17 @@ class _Manager(PGliteManager):
         self.work_dir = self.config.work_dir
         socket_path = Path(self.config.socket_path)
         self.process = subprocess.Popen(
-            [self.node, *NODE_FLAGS, "pglite_manager.js"], cwd=self.work_dir, env=engine_env(self.node),
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, errors="replace", bufsize=1, start_new_session=True, umask=ENGINE_UMASK,
+            [self.node, *NODE_FLAGS, "pglite_manager.js"],
+            cwd=self.work_dir,
+            env=engine_env(self.node),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            bufsize=1,
+            start_new_session=True,
+            umask=ENGINE_UMASK,
         )
         deadline = time.monotonic() + self.config.timeout
         while time.monotonic() < deadline:
@@ -186,13 +204,18 @@ class EmbeddedEngine:
         remove_stale_socket_dirs()
         self.socket_dir = Path(tempfile.mkdtemp(prefix=f"{SOCKET_DIR_PREFIX}{os.getpid()}-"))
         socket_path = self.socket_dir / ".s.PGSQL.5432"
-        write_private(self.work_dir / "engine.json", json.dumps({
-            "dataDir": str(self.pgdata),
-            "socketPath": str(socket_path),
-            "ownerPid": os.getpid(),
-            "startParams": START_PARAMS,
-            "v8Flags": V8_FLAGS,
-        }))
+        write_private(
+            self.work_dir / "engine.json",
+            json.dumps(
+                {
+                    "dataDir": str(self.pgdata),
+                    "socketPath": str(socket_path),
+                    "ownerPid": os.getpid(),
+                    "startParams": START_PARAMS,
+                    "v8Flags": V8_FLAGS,
+                }
+            ),
+        )
         config = PGliteConfig(
             timeout=START_TIMEOUT_S,
             socket_path=str(socket_path),
@@ -211,10 +234,12 @@ class EmbeddedEngine:
             self._drain_now()
             last = " | ".join(list(self.output)[-5:])
             self.stop()
-            raise EngineError(f"the embedded engine did not start: {exc}"
-                              + (f" ({last})" if last else "")) from exc
-        threading.Thread(target=self._watch, args=(self.manager.process,), name="pglite-output",
-                         daemon=True).start()
+            raise EngineError(
+                f"the embedded engine did not start: {exc}" + (f" ({last})" if last else "")
+            ) from exc
+        threading.Thread(
+            target=self._watch, args=(self.manager.process,), name="pglite-output", daemon=True
+        ).start()
         log.info("embedded engine %s up in %.2fs", self.pid, time.monotonic() - t0)
         return f"host={self.socket_dir} dbname=postgres user=postgres password=postgres sslmode=disable"
 
@@ -251,8 +276,12 @@ class EmbeddedEngine:
         code = proc.wait()
         if self._stopping or self.manager is None or self.manager.process is not proc:
             return
-        log.warning("the embedded engine %s exited with status %s: %s", proc.pid, code,
-                    " | ".join(list(self.output)[-3:]))
+        log.warning(
+            "the embedded engine %s exited with status %s: %s",
+            proc.pid,
+            code,
+            " | ".join(list(self.output)[-3:]),
+        )
         if self.on_exit is not None:
             self.on_exit(code)
 
@@ -311,8 +340,9 @@ def remove_stale_socket_dirs() -> None:
             if found:
                 stale = not _runs(int(found.group(1)))
             else:  # made before dirs carried a pid
-                stale = (time.time() - info.st_mtime > START_TIMEOUT_S
-                         and not _accepts(entry / ".s.PGSQL.5432"))
+                stale = time.time() - info.st_mtime > START_TIMEOUT_S and not _accepts(
+                    entry / ".s.PGSQL.5432"
+                )
             if stale:
                 shutil.rmtree(entry, ignore_errors=True)
 
@@ -366,7 +396,8 @@ def _is_recorded_engine(pid: int, record: dict[str, Any], data_dir: Path) -> boo
         started = record.get("engine_started_at")
         if isinstance(started, (int, float)):
             return abs(proc.create_time() - started) < 1.0
-        return proc.cwd() == os.path.realpath(engine_work_dir(data_dir)) and \
-            any("pglite_manager.js" in part for part in proc.cmdline())
+        return proc.cwd() == os.path.realpath(engine_work_dir(data_dir)) and any(
+            "pglite_manager.js" in part for part in proc.cmdline()
+        )
     except psutil.Error:
         return False

@@ -14,9 +14,11 @@ class StoreDamaged(StoreError):
 
     def __init__(self, where: str, detail: str):
         self.detail = detail
-        super().__init__(f"the store in {where} is damaged ({detail}); your data may be incomplete: "
-                         "stop using it, and restore your latest export into a new data dir "
-                         "(neurons --data-dir NEW import FILE)")
+        super().__init__(
+            f"the store in {where} is damaged ({detail}); your data may be incomplete: "
+            "stop using it, and restore your latest export into a new data dir "
+            "(neurons --data-dir NEW import FILE)"
+        )
 
 
 class EngineLost(StoreError):

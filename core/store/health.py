@@ -31,8 +31,12 @@ def read_in_full(cur: Cursor, table: str, ident: Identity | None = None) -> int:
     cur.execute("SET LOCAL enable_indexscan = off")
     cur.execute("SET LOCAL enable_indexonlyscan = off")
     cur.execute("SET LOCAL enable_bitmapscan = off")
-    cur.execute(sql.SQL("SELECT count(*) AS n, sum(length(t::text)) AS chars FROM {} t{}").format(
-        sql.Identifier(table), where), params)
+    cur.execute(
+        sql.SQL("SELECT count(*) AS n, sum(length(t::text)) AS chars FROM {} t{}").format(
+            sql.Identifier(table), where
+        ),
+        params,
+    )
     return cur.fetchone()["n"]
 
 
@@ -45,8 +49,12 @@ def count_by_index(cur: Cursor, table: str, ident: Identity | None = None) -> in
     cur.execute("SET LOCAL enable_bitmapscan = off")
     key = "version" if table == "schema_version" else ("user_id" if table == "profiles" else "id")
     joiner = " AND " if params else " WHERE "
-    cur.execute(sql.SQL("SELECT count(*) AS n FROM {}{}{}{} IS NOT NULL").format(
-        sql.Identifier(table), where, sql.SQL(joiner), sql.Identifier(key)), params)
+    cur.execute(
+        sql.SQL("SELECT count(*) AS n FROM {}{}{}{} IS NOT NULL").format(
+            sql.Identifier(table), where, sql.SQL(joiner), sql.Identifier(key)
+        ),
+        params,
+    )
     return cur.fetchone()["n"]
 
 
@@ -63,8 +71,10 @@ def check_table(cur: Cursor, table: str, ident: Identity | None = None) -> tuple
             raise
         return None, f"{table}: {str(exc).strip().splitlines()[0]}"
     if read != indexed:
-        return read, (f"{table}: {read} rows can be read but its index holds {indexed}: "
-                      "part of the table file is missing")
+        return read, (
+            f"{table}: {read} rows can be read but its index holds {indexed}: "
+            "part of the table file is missing"
+        )
     return read, None
 
 

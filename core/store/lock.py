@@ -15,7 +15,7 @@ import socket
 import sys
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -129,7 +129,7 @@ class DataDirLock:
             "host": socket.gethostname(),
             "version": __version__,
             "command": program_name(),
-            "acquired_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "acquired_at": datetime.now(UTC).isoformat(timespec="seconds"),
             **(extra or {}),
         }
         try:
@@ -142,7 +142,9 @@ class DataDirLock:
         if self.previous:
             log.warning(
                 "taking over the stale lock of pid %s (%s, since %s)",
-                self.previous.get("pid"), self.previous.get("command"), self.previous.get("acquired_at"),
+                self.previous.get("pid"),
+                self.previous.get("command"),
+                self.previous.get("acquired_at"),
             )
         return record
 
@@ -188,4 +190,3 @@ class DataDirLock:
             stop_orphan_engine(record, self.data_dir)
             self.record_path.unlink(missing_ok=True)
         return record
-

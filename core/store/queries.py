@@ -16,8 +16,7 @@ NEURON_COLUMNS = "id, kind, body, attrs, state, created_at, updated_at, embeddin
 # A typo of one swapped pair in a 9-letter name scores 0.5; unrelated words stay below 0.3.
 FUZZY_MIN_SIMILARITY = 0.45
 EDGE_COLUMNS = (
-    "id, from_node_id, to_node_id, relation_type, weight, valid_from, valid_to, created_at,"
-    " derived_by"
+    "id, from_node_id, to_node_id, relation_type, weight, valid_from, valid_to, created_at, derived_by"
 )
 
 
@@ -30,15 +29,19 @@ def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False) -
     cur.execute(
         "SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true),"
         " set_config('neurons.scope', %s, true)",
-        (str(ident.device_id) if ident and ident.device_id else "",
-         str(ident.user_id) if ident and ident.user_id else "",
-         "all" if every_owner else ""))
+        (
+            str(ident.device_id) if ident and ident.device_id else "",
+            str(ident.user_id) if ident and ident.user_id else "",
+            "all" if every_owner else "",
+        ),
+    )
 
 
 def row_security(cur: Cursor) -> dict[str, Any]:
     """Whether the connected role is held by row-level security (not superuser nor BYPASSRLS)."""
-    cur.execute("SELECT current_user AS role, rolsuper, rolbypassrls FROM pg_roles"
-                " WHERE rolname = current_user")
+    cur.execute(
+        "SELECT current_user AS role, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
+    )
     row = cur.fetchone()
     return {"role": row["role"], "enforced": not (row["rolsuper"] or row["rolbypassrls"])}
 
@@ -80,7 +83,7 @@ ROWS_PER_STATEMENT = 1000
 
 def _chunks(rows: Sequence[Any]) -> Iterable[Sequence[Any]]:
     for start in range(0, len(rows), ROWS_PER_STATEMENT):
-        yield rows[start:start + ROWS_PER_STATEMENT]
+        yield rows[start : start + ROWS_PER_STATEMENT]
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -96,10 +99,26 @@ def insert_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> N
         "                                 created_at timestamptz, updated_at timestamptz)"
     ).format(owner=owner(ident))
     for chunk in _chunks(neurons):
-        cur.execute(q, (ident.value, Jsonb([
-            {"id": str(n.id), "kind": n.kind.value, "body": n.body, "attrs": n.attrs,
-             "state": n.state.value, "created_at": _iso(n.created_at), "updated_at": _iso(n.updated_at)}
-            for n in chunk])))
+        cur.execute(
+            q,
+            (
+                ident.value,
+                Jsonb(
+                    [
+                        {
+                            "id": str(n.id),
+                            "kind": n.kind.value,
+                            "body": n.body,
+                            "attrs": n.attrs,
+                            "state": n.state.value,
+                            "created_at": _iso(n.created_at),
+                            "updated_at": _iso(n.updated_at),
+                        }
+                        for n in chunk
+                    ]
+                ),
+            ),
+        )
 
 
 def get_neurons(cur: Cursor, ident: Identity, ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
@@ -108,15 +127,21 @@ def get_neurons(cur: Cursor, ident: Identity, ids: Iterable[uuid.UUID]) -> dict[
         return {}
     cur.execute(
         sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %s AND id = ANY(%s)").format(
-            cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)),
+            cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)
+        ),
         (ident.value, ids),
     )
     return {row["id"]: neuron_from_row(row) for row in cur.fetchall()}
 
 
 def update_neuron(
-    cur: Cursor, ident: Identity, neuron_id: uuid.UUID, *, body: str | None = None,
-    attrs: dict[str, Any] | None = None, state: State | None = None,
+    cur: Cursor,
+    ident: Identity,
+    neuron_id: uuid.UUID,
+    *,
+    body: str | None = None,
+    attrs: dict[str, Any] | None = None,
+    state: State | None = None,
 ) -> Neuron | None:
     """Change what is given; a new body clears the vector so the filler recomputes it."""
     sets = [sql.SQL("updated_at = now()")]
@@ -132,7 +157,8 @@ def update_neuron(
         params.append(state.value)
     cur.execute(
         sql.SQL("UPDATE neurons SET {sets} WHERE {owner} = %s AND id = %s RETURNING {cols}").format(
-            sets=sql.SQL(", ").join(sets), owner=owner(ident), cols=sql.SQL(NEURON_COLUMNS)),
+            sets=sql.SQL(", ").join(sets), owner=owner(ident), cols=sql.SQL(NEURON_COLUMNS)
+        ),
         (*params, ident.value, neuron_id),
     )
     row = cur.fetchone()
@@ -150,13 +176,29 @@ def update_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> N
         " WHERE n.{owner} = %s AND n.id = r.id"
     ).format(owner=owner(ident))
     for chunk in _chunks(neurons):
-        cur.execute(q, (Jsonb([{"id": str(n.id), "body": n.body, "attrs": n.attrs, "state": n.state.value}
-                               for n in chunk]), ident.value))
+        cur.execute(
+            q,
+            (
+                Jsonb(
+                    [
+                        {"id": str(n.id), "body": n.body, "attrs": n.attrs, "state": n.state.value}
+                        for n in chunk
+                    ]
+                ),
+                ident.value,
+            ),
+        )
 
 
 def list_neurons(
-    cur: Cursor, ident: Identity, *, kind: Kind | None = None, states: Sequence[State] = (State.ACTIVE,),
-    limit: int = 100, offset: int = 0, order: str = "recent",
+    cur: Cursor,
+    ident: Identity,
+    *,
+    kind: Kind | None = None,
+    states: Sequence[State] = (State.ACTIVE,),
+    limit: int = 100,
+    offset: int = 0,
+    order: str = "recent",
 ) -> list[Neuron]:
     where = [sql.SQL("{owner} = %s").format(owner=owner(ident)), sql.SQL("state = ANY(%s)")]
     params: list[Any] = [ident.value, [s.value for s in states]]
@@ -171,8 +213,8 @@ def list_neurons(
     }[order]
     cur.execute(
         sql.SQL("SELECT {cols} FROM neurons WHERE {where} ORDER BY {order} LIMIT %s OFFSET %s").format(
-            cols=sql.SQL(NEURON_COLUMNS), where=sql.SQL(" AND ").join(where),
-            order=sql.SQL(order_by)),
+            cols=sql.SQL(NEURON_COLUMNS), where=sql.SQL(" AND ").join(where), order=sql.SQL(order_by)
+        ),
         (*params, limit, offset),
     )
     return [neuron_from_row(r) for r in cur.fetchall()]
@@ -182,14 +224,20 @@ def count_neurons(cur: Cursor, ident: Identity | None = None) -> int:
     if ident is None:
         cur.execute("SELECT count(*) AS n FROM neurons")
     else:
-        cur.execute(sql.SQL("SELECT count(*) AS n FROM neurons WHERE {owner} = %s").format(
-            owner=owner(ident)), (ident.value,))
+        cur.execute(
+            sql.SQL("SELECT count(*) AS n FROM neurons WHERE {owner} = %s").format(owner=owner(ident)),
+            (ident.value,),
+        )
     return cur.fetchone()["n"]
 
 
 def all_neurons(cur: Cursor, ident: Identity) -> list[Neuron]:
-    cur.execute(sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %s ORDER BY created_at, id").format(
-        cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)), (ident.value,))
+    cur.execute(
+        sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %s ORDER BY created_at, id").format(
+            cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)
+        ),
+        (ident.value,),
+    )
     return [neuron_from_row(r) for r in cur.fetchall()]
 
 
@@ -222,6 +270,7 @@ def keyword_search(cur: Cursor, ident: Identity, text: str, limit: int = 20) -> 
 
 # -- vectors (the filler works across identities: the table is its queue) -------------------------
 
+
 def pending_embeddings(cur: Cursor, model: str, limit: int) -> list[tuple[uuid.UUID, str]]:
     cur.execute(
         "SELECT id, body FROM neurons WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s"
@@ -233,20 +282,32 @@ def pending_embeddings(cur: Cursor, model: str, limit: int) -> list[tuple[uuid.U
 
 def count_pending_embeddings(cur: Cursor, model: str | None) -> int:
     cur.execute(
-        "SELECT count(*) AS n FROM neurons WHERE embedding IS NULL"
-        " OR embedding_model IS DISTINCT FROM %s", (model,))
+        "SELECT count(*) AS n FROM neurons WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s",
+        (model,),
+    )
     return cur.fetchone()["n"]
 
 
-def save_embeddings(cur: Cursor, rows: Sequence[tuple[uuid.UUID, Sequence[float]]], model: str,
-                    texts: dict[uuid.UUID, str] | None = None) -> None:
+def save_embeddings(
+    cur: Cursor,
+    rows: Sequence[tuple[uuid.UUID, Sequence[float]]],
+    model: str,
+    texts: dict[uuid.UUID, str] | None = None,
+) -> None:
     """Store vectors; with `texts`, only where the body is still the text that was embedded
     (an edit made while the batch was computed must not get the old text's vector)."""
     check = " AND body = %s" if texts is not None else ""
     cur.executemany(
         "UPDATE neurons SET embedding = %s::vector, embedding_model = %s WHERE id = %s" + check,
-        [("[" + ",".join(f"{float(x):.7g}" for x in vec) + "]", model, nid,
-          *((texts[nid],) if texts is not None else ())) for nid, vec in rows],
+        [
+            (
+                "[" + ",".join(f"{float(x):.7g}" for x in vec) + "]",
+                model,
+                nid,
+                *((texts[nid],) if texts is not None else ()),
+            )
+            for nid, vec in rows
+        ],
     )
 
 
@@ -255,6 +316,7 @@ def clear_embeddings(cur: Cursor) -> None:
 
 
 # -- edges -----------------------------------------------------------------------------------------
+
 
 def insert_edges(cur: Cursor, ident: Identity, edges: Sequence[Edge]) -> None:
     q = sql.SQL(
@@ -267,23 +329,46 @@ def insert_edges(cur: Cursor, ident: Identity, edges: Sequence[Edge]) -> None:
         "   created_at timestamptz, derived_by text)"
     ).format(owner=owner(ident))
     for chunk in _chunks(edges):
-        cur.execute(q, (ident.value, Jsonb([
-            {"id": str(e.id), "from_id": str(e.from_id), "to_id": str(e.to_id),
-             "relation": e.relation.value, "weight": e.weight, "valid_from": _iso(e.valid_from),
-             "valid_to": _iso(e.valid_to), "created_at": _iso(e.created_at), "derived_by": e.derived_by}
-            for e in chunk])))
+        cur.execute(
+            q,
+            (
+                ident.value,
+                Jsonb(
+                    [
+                        {
+                            "id": str(e.id),
+                            "from_id": str(e.from_id),
+                            "to_id": str(e.to_id),
+                            "relation": e.relation.value,
+                            "weight": e.weight,
+                            "valid_from": _iso(e.valid_from),
+                            "valid_to": _iso(e.valid_to),
+                            "created_at": _iso(e.created_at),
+                            "derived_by": e.derived_by,
+                        }
+                        for e in chunk
+                    ]
+                ),
+            ),
+        )
 
 
 def edges_of(
-    cur: Cursor, ident: Identity, ids: Iterable[uuid.UUID], *, open_only: bool = True,
+    cur: Cursor,
+    ident: Identity,
+    ids: Iterable[uuid.UUID],
+    *,
+    open_only: bool = True,
     relations: Sequence[Relation] | None = None,
 ) -> list[Edge]:
     """Edges touching any of `ids` (either end)."""
     ids = list(ids)
     if not ids:
         return []
-    where = [sql.SQL("{owner} = %s").format(owner=owner(ident)),
-             sql.SQL("(from_node_id = ANY(%s) OR to_node_id = ANY(%s))")]
+    where = [
+        sql.SQL("{owner} = %s").format(owner=owner(ident)),
+        sql.SQL("(from_node_id = ANY(%s) OR to_node_id = ANY(%s))"),
+    ]
     params: list[Any] = [ident.value, ids, ids]
     if open_only:
         where.append(sql.SQL("valid_to IS NULL"))
@@ -292,14 +377,19 @@ def edges_of(
         params.append([r.value for r in relations])
     cur.execute(
         sql.SQL("SELECT {cols} FROM neurons_edges WHERE {where} ORDER BY created_at, id").format(
-            cols=sql.SQL(EDGE_COLUMNS), where=sql.SQL(" AND ").join(where)),
+            cols=sql.SQL(EDGE_COLUMNS), where=sql.SQL(" AND ").join(where)
+        ),
         params,
     )
     return [edge_from_row(r) for r in cur.fetchall()]
 
 
 def find_open_edge(
-    cur: Cursor, ident: Identity, a: uuid.UUID, b: uuid.UUID, relation: Relation,
+    cur: Cursor,
+    ident: Identity,
+    a: uuid.UUID,
+    b: uuid.UUID,
+    relation: Relation,
 ) -> Edge | None:
     cur.execute(
         sql.SQL(
@@ -326,15 +416,23 @@ def close_edge(cur: Cursor, ident: Identity, edge_id: uuid.UUID, at: datetime | 
 
 
 def get_edge(cur: Cursor, ident: Identity, edge_id: uuid.UUID) -> Edge | None:
-    cur.execute(sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %s AND id = %s").format(
-        cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)), (ident.value, edge_id))
+    cur.execute(
+        sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %s AND id = %s").format(
+            cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)
+        ),
+        (ident.value, edge_id),
+    )
     row = cur.fetchone()
     return edge_from_row(row) if row else None
 
 
 def all_edges(cur: Cursor, ident: Identity) -> list[Edge]:
-    cur.execute(sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %s ORDER BY created_at, id")
-                .format(cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)), (ident.value,))
+    cur.execute(
+        sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %s ORDER BY created_at, id").format(
+            cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)
+        ),
+        (ident.value,),
+    )
     return [edge_from_row(r) for r in cur.fetchall()]
 
 
@@ -344,8 +442,9 @@ def existing_ids(cur: Cursor, ident: Identity, table: str, ids: Sequence[uuid.UU
     if not ids:
         return set()
     name_owner(cur, ident, every_owner=True)
-    cur.execute(sql.SQL("SELECT id FROM {t} WHERE id = ANY(%s)").format(t=sql.Identifier(table)),
-                (list(ids),))
+    cur.execute(
+        sql.SQL("SELECT id FROM {t} WHERE id = ANY(%s)").format(t=sql.Identifier(table)), (list(ids),)
+    )
     taken = {r["id"] for r in cur.fetchall()}
     name_owner(cur, ident)
     return taken
@@ -353,22 +452,27 @@ def existing_ids(cur: Cursor, ident: Identity, table: str, ids: Sequence[uuid.UU
 
 # -- profiles --------------------------------------------------------------------------------------
 
+
 def claim_device(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID, name: str) -> tuple[int, int]:
     """Move every row of a device to a local profile, in the caller's one transaction."""
     cur.execute(
         "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
-        " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name", (user_id, name, device_id))
+        " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
+        (user_id, name, device_id),
+    )
     return claim_into(cur, device_id, user_id)
 
 
 def claim_into(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID) -> tuple[int, int]:
     """Move every row of a device into an existing profile (a second machine joining it)."""
     _see_device_and_profile(cur, device_id, user_id)
-    cur.execute("UPDATE neurons SET user_id = %s, device_id = NULL WHERE device_id = %s",
-                (user_id, device_id))
+    cur.execute(
+        "UPDATE neurons SET user_id = %s, device_id = NULL WHERE device_id = %s", (user_id, device_id)
+    )
     moved_neurons = cur.rowcount
-    cur.execute("UPDATE neurons_edges SET user_id = %s, device_id = NULL WHERE device_id = %s",
-                (user_id, device_id))
+    cur.execute(
+        "UPDATE neurons_edges SET user_id = %s, device_id = NULL WHERE device_id = %s", (user_id, device_id)
+    )
     return moved_neurons, cur.rowcount
 
 
@@ -382,20 +486,26 @@ def count_device_rows(cur: Cursor, device_id: uuid.UUID) -> int:
 def _see_device_and_profile(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID | None) -> None:
     """Name this transaction's owners for row-level security, where the server has it: the
     device's rows are seen, and may become the profile's."""
-    cur.execute("SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true)",
-                (str(device_id), str(user_id) if user_id else ""))
+    cur.execute(
+        "SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true)",
+        (str(device_id), str(user_id) if user_id else ""),
+    )
 
 
 def profile(cur: Cursor, user_id: uuid.UUID) -> dict[str, Any] | None:
-    cur.execute("SELECT user_id, name, claimed_device, created_at FROM profiles WHERE user_id = %s",
-                (user_id,))
+    cur.execute(
+        "SELECT user_id, name, claimed_device, created_at FROM profiles WHERE user_id = %s", (user_id,)
+    )
     return cur.fetchone()
 
 
 def ensure_profile(cur: Cursor, user_id: uuid.UUID, name: str, device_id: uuid.UUID | None) -> None:
     """The profile's row in another database (a memory moved to a server keeps its profile)."""
-    cur.execute("INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
-                " ON CONFLICT (user_id) DO NOTHING", (user_id, name, device_id))
+    cur.execute(
+        "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
+        " ON CONFLICT (user_id) DO NOTHING",
+        (user_id, name, device_id),
+    )
 
 
 def profiles(cur: Cursor) -> list[dict[str, Any]]:

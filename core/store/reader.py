@@ -39,14 +39,15 @@ class Linked:
 
 class Reader(Protocol):
     identity: Identity
-    engine: str          # "embedded" or "server": how fresh the index must re-read
+    engine: str  # "embedded" or "server": how fresh the index must re-read
 
     def session(self) -> contextlib.AbstractContextManager[None]: ...
     def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]: ...
     def contacts(self) -> list[Neuron]: ...
     def active_reminders_sharing(self, text: str) -> list[Neuron]: ...
-    def links(self, ids: Sequence[uuid.UUID],
-              relations: Sequence[Relation] | None = None) -> list[Linked]: ...
+    def links(
+        self, ids: Sequence[uuid.UUID], relations: Sequence[Relation] | None = None
+    ) -> list[Linked]: ...
     def phrase_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]: ...
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]: ...
     def question_terms(self, text: str, filler: str) -> list[str]: ...
@@ -61,7 +62,7 @@ class StoreReader:
         self.store = store
         self.identity = identity
         self.engine = store.kind
-        self._local = threading.local()     # the cursor of this thread's open session
+        self._local = threading.local()  # the cursor of this thread's open session
         self._analyzed_at: int | None = None
 
     @contextlib.contextmanager
@@ -100,12 +101,17 @@ class StoreReader:
             rows = recall_sql.active_reminders_with(cur, self.identity, terms)
         return [q.neuron_from_row(r) for r in rows]
 
-    def links(self, ids: Sequence[uuid.UUID],
-              relations: Sequence[Relation] | None = None) -> list[Linked]:
+    def links(self, ids: Sequence[uuid.UUID], relations: Sequence[Relation] | None = None) -> list[Linked]:
         with self._cursor() as cur:
             rows = recall_sql.links_of(cur, self.identity, list(ids), relations)
-        return [Linked(r["seed"], q.edge_from_row({k[2:]: v for k, v in r.items() if k.startswith("e_")}),
-                       q.neuron_from_row(r)) for r in rows]
+        return [
+            Linked(
+                r["seed"],
+                q.edge_from_row({k[2:]: v for k, v in r.items() if k.startswith("e_")}),
+                q.neuron_from_row(r),
+            )
+            for r in rows
+        ]
 
     def phrase_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]:
         with self._cursor() as cur:

@@ -38,42 +38,52 @@ def question_terms(cur: Cursor, text: str, filler: str) -> list[str]:
         "       WHERE to_tsvector('english', w) = ''::tsvector) AS stop,"
         " tsvector_to_array(to_tsvector('english', %(f)s)) AS f_en,"
         " tsvector_to_array(to_tsvector('simple', %(f)s)) AS f_si",
-        {"t": text, "f": filler})
+        {"t": text, "f": filler},
+    )
     row = cur.fetchone()
     drop = set(row["f_en"]) | set(row["f_si"])
     terms = set(row["en"]) | (set(row["si"]) - set(row["stop"]))
     return sorted(terms - drop)
 
 
-def active_reminders_with(cur: Cursor, ident: Identity, terms: Sequence[str],
-                          limit: int = 20) -> list[dict[str, Any]]:
+def active_reminders_with(
+    cur: Cursor, ident: Identity, terms: Sequence[str], limit: int = 20
+) -> list[dict[str, Any]]:
     """Active reminders holding any of `terms` (lexemes), newest first."""
     if not terms:
         return []
-    cur.execute(sql.SQL(
-        "SELECT {cols}, tsvector_to_array(n.tsv) AS lexemes FROM neurons n"
-        " WHERE n.tsv @@ (SELECT string_agg(" + LEXEME_QUERY.format(lex="t") + "::text, ' | ')::tsquery"
-        "                 FROM unnest(%(terms)s::text[]) t)"
-        "   AND n.{owner} = %(owner)s AND n.kind = 'reminder' AND n.state = 'active'"
-        " ORDER BY n.created_at DESC LIMIT %(limit)s"
-    ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
-        {"terms": list(terms), "owner": ident.value, "limit": limit})
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols}, tsvector_to_array(n.tsv) AS lexemes FROM neurons n"
+            " WHERE n.tsv @@ (SELECT string_agg(" + LEXEME_QUERY.format(lex="t") + "::text, ' | ')::tsquery"
+            "                 FROM unnest(%(terms)s::text[]) t)"
+            "   AND n.{owner} = %(owner)s AND n.kind = 'reminder' AND n.state = 'active'"
+            " ORDER BY n.created_at DESC LIMIT %(limit)s"
+        ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
+        {"terms": list(terms), "owner": ident.value, "limit": limit},
+    )
     return list(cur.fetchall())
 
 
 # -- contacts and links, for capture and about -----------------------------------------------------
 
+
 def contacts(cur: Cursor, ident: Identity, limit: int = 5000) -> list[dict[str, Any]]:
     """Every live contact of the identity (id, body, attrs, created_at), oldest first."""
-    cur.execute(sql.SQL(
-        "SELECT {cols} FROM neurons n WHERE n.{owner} = %s AND n.kind = 'contact'"
-        " AND n.state <> 'trashed' ORDER BY n.created_at, n.id LIMIT %s"
-    ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)), (ident.value, limit))
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols} FROM neurons n WHERE n.{owner} = %s AND n.kind = 'contact'"
+            " AND n.state <> 'trashed' ORDER BY n.created_at, n.id LIMIT %s"
+        ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
+        (ident.value, limit),
+    )
     return list(cur.fetchall())
 
 
 def links_of(
-    cur: Cursor, ident: Identity, ids: Sequence[uuid.UUID],
+    cur: Cursor,
+    ident: Identity,
+    ids: Sequence[uuid.UUID],
     relations: Sequence[Relation] | None = None,
 ) -> list[dict[str, Any]]:
     """Open edges touching `ids` (either end) with the neuron at the other end (`seed` is the end
@@ -114,9 +124,11 @@ def phrase_lexemes(cur: Cursor, phrases: Sequence[str]) -> dict[str, list[tuple[
     phrases = sorted({p for p in phrases if p and p.strip()})
     if not phrases:
         return {}
-    cur.execute("SELECT p, tsvector_to_array(to_tsvector(c::regconfig, p)) AS lex"
-                " FROM unnest(%(p)s::text[]) p CROSS JOIN unnest(ARRAY['english', 'simple']) c",
-                {"p": phrases})
+    cur.execute(
+        "SELECT p, tsvector_to_array(to_tsvector(c::regconfig, p)) AS lex"
+        " FROM unnest(%(p)s::text[]) p CROSS JOIN unnest(ARRAY['english', 'simple']) c",
+        {"p": phrases},
+    )
     out: dict[str, list[tuple[str, ...]]] = {}
     for row in cur.fetchall():
         lexemes = tuple(row["lex"])
@@ -127,19 +139,23 @@ def phrase_lexemes(cur: Cursor, phrases: Sequence[str]) -> dict[str, list[tuple[
 
 def find_contacts(cur: Cursor, ident: Identity, name: str, min_sim: float) -> list[dict[str, Any]]:
     """Contacts whose name, alias or body resembles `name` (trigram), with the best `sim`."""
-    cur.execute(sql.SQL(
-        "SELECT {cols}, greatest(similarity(lower(coalesce(n.attrs->>'name', '')), lower(%(name)s)),"
-        "   word_similarity(lower(%(name)s), lower(n.body)),"
-        "   coalesce((SELECT max(similarity(lower(a), lower(%(name)s)))"
-        "             FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(n.attrs->'aliases') = 'array'"
-        "                  THEN n.attrs->'aliases' ELSE '[]'::jsonb END) a), 0)) AS sim"
-        " FROM neurons n WHERE n.{owner} = %(owner)s AND n.kind = 'contact' AND n.state <> 'trashed'"
-        " ORDER BY sim DESC LIMIT 20"
-    ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)), {"name": name, "owner": ident.value})
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols}, greatest(similarity(lower(coalesce(n.attrs->>'name', '')), lower(%(name)s)),"
+            "   word_similarity(lower(%(name)s), lower(n.body)),"
+            "   coalesce((SELECT max(similarity(lower(a), lower(%(name)s)))"
+            "             FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(n.attrs->'aliases') = 'array'"
+            "                  THEN n.attrs->'aliases' ELSE '[]'::jsonb END) a), 0)) AS sim"
+            " FROM neurons n WHERE n.{owner} = %(owner)s AND n.kind = 'contact' AND n.state <> 'trashed'"
+            " ORDER BY sim DESC LIMIT 20"
+        ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
+        {"name": name, "owner": ident.value},
+    )
     return [r for r in cur.fetchall() if r["sim"] >= min_sim]
 
 
 # -- the in-process recall index (core/recall/index.py) --------------------------------------------
+
 
 def change_stamp(cur: Cursor) -> int:
     """The last change number handed out (0 before the first)."""
@@ -148,8 +164,9 @@ def change_stamp(cur: Cursor) -> int:
     return int(row["last_value"]) if row["is_called"] else 0
 
 
-def index_rows(cur: Cursor, ident: Identity, since: int | None
-               ) -> tuple[Iterator[dict[str, Any]], int | None]:
+def index_rows(
+    cur: Cursor, ident: Identity, since: int | None
+) -> tuple[Iterator[dict[str, Any]], int | None]:
     """What the recall index keeps of each neuron: all of the identity's (`since` None: with the
     highest change number of the table), or every neuron changed after `since` -- the identity's
     in full, others' as ids only (`mine` false: a claimed or trashed row leaves the index). The
@@ -171,17 +188,21 @@ def index_rows(cur: Cursor, ident: Identity, since: int | None
     return _changes(cur, ident, "neurons", cols, since, sql.SQL(""), INDEX_PAGE_ROWS)
 
 
-def index_edges(cur: Cursor, ident: Identity, since: int | None
-                ) -> tuple[Iterator[dict[str, Any]], int | None]:
+def index_edges(
+    cur: Cursor, ident: Identity, since: int | None
+) -> tuple[Iterator[dict[str, Any]], int | None]:
     """What the recall index keeps of the edges (migration 005): the identity's open edges
     (`since` None: with the highest change number of the table), or every edge changed after
     `since` -- `keep` false for one the index must let go (closed, or another owner's). Like
     `index_rows`, the rows come as the cursor reads them."""
     mine = _mine(ident)
-    cols = sql.SQL("id, from_node_id, to_node_id, relation_type, weight, change_seq,"
-                   " ({mine} AND valid_to IS NULL) AS keep").format(mine=mine)
-    return _changes(cur, ident, "neurons_edges", cols, since, sql.SQL(" AND valid_to IS NULL"),
-                    EDGE_PAGE_ROWS)
+    cols = sql.SQL(
+        "id, from_node_id, to_node_id, relation_type, weight, change_seq,"
+        " ({mine} AND valid_to IS NULL) AS keep"
+    ).format(mine=mine)
+    return _changes(
+        cur, ident, "neurons_edges", cols, since, sql.SQL(" AND valid_to IS NULL"), EDGE_PAGE_ROWS
+    )
 
 
 def _mine(ident: Identity) -> sql.Composable:
@@ -189,17 +210,29 @@ def _mine(ident: Identity) -> sql.Composable:
     return sql.SQL("({owner} IS NOT DISTINCT FROM %(owner)s)").format(owner=owner(ident))
 
 
-def _changes(cur: Cursor, ident: Identity, table: str, cols: sql.Composable, since: int | None,
-             live: sql.Composable, page_rows: int) -> tuple[Iterator[dict[str, Any]], int | None]:
+def _changes(
+    cur: Cursor,
+    ident: Identity,
+    table: str,
+    cols: sql.Composable,
+    since: int | None,
+    live: sql.Composable,
+    page_rows: int,
+) -> tuple[Iterator[dict[str, Any]], int | None]:
     """`cols` of every row of `table` changed after `since`; or (`since` None) of the identity's
     rows that are `live`, with the table's highest change number."""
     params = {"owner": ident.value, "since": since}
     if since is not None:
-        cur.execute(sql.SQL("SELECT {cols} FROM {table} WHERE change_seq > %(since)s ORDER BY change_seq")
-                    .format(cols=cols, table=sql.Identifier(table)), params)
+        cur.execute(
+            sql.SQL("SELECT {cols} FROM {table} WHERE change_seq > %(since)s ORDER BY change_seq").format(
+                cols=cols, table=sql.Identifier(table)
+            ),
+            params,
+        )
         return iter(cur.fetchall()), None
-    cur.execute(sql.SQL("SELECT coalesce(max(change_seq), 0) AS top FROM {table}")
-                .format(table=sql.Identifier(table)))
+    cur.execute(
+        sql.SQL("SELECT coalesce(max(change_seq), 0) AS top FROM {table}").format(table=sql.Identifier(table))
+    )
     top = int(cur.fetchone()["top"])
 
     def pages() -> Iterator[dict[str, Any]]:
@@ -208,10 +241,13 @@ def _changes(cur: Cursor, ident: Identity, table: str, cols: sql.Composable, sin
         # for good (+65 MB of engine), and, held whole here, in Python's heap (+18 MB).
         after = uuid.UUID(int=0)
         while True:
-            cur.execute(sql.SQL("SELECT {cols} FROM {table} WHERE {owner} = %(owner)s{live}"
-                                " AND id > %(after)s ORDER BY id LIMIT %(page)s").format(
-                cols=cols, table=sql.Identifier(table), owner=owner(ident), live=live),
-                {**params, "after": after, "page": page_rows})
+            cur.execute(
+                sql.SQL(
+                    "SELECT {cols} FROM {table} WHERE {owner} = %(owner)s{live}"
+                    " AND id > %(after)s ORDER BY id LIMIT %(page)s"
+                ).format(cols=cols, table=sql.Identifier(table), owner=owner(ident), live=live),
+                {**params, "after": after, "page": page_rows},
+            )
             page = cur.fetchall()
             yield from page
             if len(page) < page_rows:

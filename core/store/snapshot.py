@@ -13,19 +13,47 @@ from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
 # What a snapshot holds of each table, in its column order.
-NEURON_FIELDS = ("id", "device_id", "user_id", "kind", "body", "attrs", "state", "created_at",
-                 "updated_at")
-EDGE_FIELDS = ("id", "device_id", "user_id", "from_node_id", "to_node_id", "relation_type",
-               "weight", "valid_from", "valid_to", "created_at", "derived_by")
+NEURON_FIELDS = ("id", "device_id", "user_id", "kind", "body", "attrs", "state", "created_at", "updated_at")
+EDGE_FIELDS = (
+    "id",
+    "device_id",
+    "user_id",
+    "from_node_id",
+    "to_node_id",
+    "relation_type",
+    "weight",
+    "valid_from",
+    "valid_to",
+    "created_at",
+    "derived_by",
+)
 PROFILE_FIELDS = ("user_id", "name", "claimed_device", "created_at")
 # Postgres types of the fields, to read them back from JSON (jsonb_to_recordset).
-TYPES = {"id": "uuid", "device_id": "uuid", "user_id": "uuid", "kind": "text", "body": "text",
-         "attrs": "jsonb", "state": "text", "created_at": "timestamptz", "updated_at": "timestamptz",
-         "from_node_id": "uuid", "to_node_id": "uuid", "relation_type": "text", "weight": "real",
-         "valid_from": "timestamptz", "valid_to": "timestamptz", "derived_by": "text",
-         "name": "text", "claimed_device": "uuid"}
-TABLES = (("neurons", "id", NEURON_FIELDS), ("neurons_edges", "id", EDGE_FIELDS),
-          ("profiles", "user_id", PROFILE_FIELDS))
+TYPES = {
+    "id": "uuid",
+    "device_id": "uuid",
+    "user_id": "uuid",
+    "kind": "text",
+    "body": "text",
+    "attrs": "jsonb",
+    "state": "text",
+    "created_at": "timestamptz",
+    "updated_at": "timestamptz",
+    "from_node_id": "uuid",
+    "to_node_id": "uuid",
+    "relation_type": "text",
+    "weight": "real",
+    "valid_from": "timestamptz",
+    "valid_to": "timestamptz",
+    "derived_by": "text",
+    "name": "text",
+    "claimed_device": "uuid",
+}
+TABLES = (
+    ("neurons", "id", NEURON_FIELDS),
+    ("neurons_edges", "id", EDGE_FIELDS),
+    ("profiles", "user_id", PROFILE_FIELDS),
+)
 # A snapshot is read in pages of this many rows (~1.4 MB of JSON at 10k neurons), from the key
 # below every uuid.
 PAGE_ROWS = 2000
@@ -42,7 +70,8 @@ def stamp(cur: Cursor) -> dict[str, Any]:
         " (SELECT count(valid_to) FROM neurons_edges) AS closed,"
         " (SELECT coalesce(sum(extract(epoch FROM valid_to)), 0)::float8 FROM neurons_edges) AS ends,"
         " (SELECT max(created_at)::text FROM neurons_edges) AS newest_edge,"
-        " (SELECT count(*) FROM profiles) AS profiles")
+        " (SELECT count(*) FROM profiles) AS profiles"
+    )
     return dict(cur.fetchone())
 
 
@@ -55,10 +84,13 @@ def read(cur: Cursor) -> dict[str, tuple[int, str]]:
     for table, key, fields in TABLES:
         pages, count, last = [], 0, NO_KEY
         while True:
-            cur.execute(f"SELECT count(*) AS n, (array_agg(t.{key} ORDER BY t.{key} DESC))[1] AS last,"
-                        f" string_agg(row_to_json(t)::text, ',' ORDER BY t.{key}) AS rows"
-                        f" FROM (SELECT {', '.join(fields)} FROM {table} WHERE {key} > %s"
-                        f" ORDER BY {key} LIMIT %s) AS t", (last, PAGE_ROWS))
+            cur.execute(
+                f"SELECT count(*) AS n, (array_agg(t.{key} ORDER BY t.{key} DESC))[1] AS last,"
+                f" string_agg(row_to_json(t)::text, ',' ORDER BY t.{key}) AS rows"
+                f" FROM (SELECT {', '.join(fields)} FROM {table} WHERE {key} > %s"
+                f" ORDER BY {key} LIMIT %s) AS t",
+                (last, PAGE_ROWS),
+            )
             row = cur.fetchone()
             if row["n"]:
                 pages.append(row["rows"])
@@ -85,8 +117,13 @@ def upsert(cur: Cursor, table: str, rows: list[dict[str, Any]]) -> None:
     typed = ", ".join(f"{f} {TYPES[f]}" for f in fields)
     updates = ", ".join(f"{f} = EXCLUDED.{f}" for f in fields if f != key)
     if table == "neurons":
-        updates += (", embedding = CASE WHEN neurons.body = EXCLUDED.body THEN neurons.embedding END,"
-                    " embedding_model = CASE WHEN neurons.body = EXCLUDED.body"
-                    " THEN neurons.embedding_model END")
-    cur.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM jsonb_to_recordset(%s)"
-                f" AS r({typed}) ON CONFLICT ({key}) DO UPDATE SET {updates}", (Jsonb(rows),))
+        updates += (
+            ", embedding = CASE WHEN neurons.body = EXCLUDED.body THEN neurons.embedding END,"
+            " embedding_model = CASE WHEN neurons.body = EXCLUDED.body"
+            " THEN neurons.embedding_model END"
+        )
+    cur.execute(
+        f"INSERT INTO {table} ({columns}) SELECT {columns} FROM jsonb_to_recordset(%s)"
+        f" AS r({typed}) ON CONFLICT ({key}) DO UPDATE SET {updates}",
+        (Jsonb(rows),),
+    )

@@ -109,8 +109,12 @@ class Store:
             try:
                 # prepare_threshold=None: pglite's one backend would mix prepared statements up
                 return psycopg.connect(
-                    dsn, autocommit=True, prepare_threshold=None, row_factory=dict_row,
-                    connect_timeout=10, **kwargs,
+                    dsn,
+                    autocommit=True,
+                    prepare_threshold=None,
+                    row_factory=dict_row,
+                    connect_timeout=10,
+                    **kwargs,
                 )
             except psycopg.OperationalError as exc:
                 last = exc
@@ -137,9 +141,7 @@ class Store:
                     continue
                 log.info("applying migration %03d %s", version, name)
                 cur.execute(sql)
-                cur.execute(
-                    "INSERT INTO schema_version (version, name) VALUES (%s, %s)", (version, name)
-                )
+                cur.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)", (version, name))
 
     def _pending_migrations(self) -> bool:
         with self.reading() as cur:
@@ -153,8 +155,9 @@ class Store:
     # -- using ---------------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def transaction(self, owner: Identity | None = None, *,
-                    every_owner: bool = False) -> Iterator[psycopg.Cursor]:
+    def transaction(
+        self, owner: Identity | None = None, *, every_owner: bool = False
+    ) -> Iterator[psycopg.Cursor]:
         """A write transaction for `owner`'s rows (or, `every_owner`, for store-wide work);
         when it returns, the commit is on disk (fsynced)."""
         with self._mutex:
@@ -165,15 +168,17 @@ class Store:
             self._made_durable()
 
     @contextlib.contextmanager
-    def reading(self, owner: Identity | None = None, *,
-                every_owner: bool = False) -> Iterator[psycopg.Cursor]:
+    def reading(
+        self, owner: Identity | None = None, *, every_owner: bool = False
+    ) -> Iterator[psycopg.Cursor]:
         """A read transaction for `owner`'s rows (or, `every_owner`, for store-wide work)."""
         with self._mutex, self._engine_call(owner, every_owner, writing=False) as cur:
             yield cur
 
     @contextlib.contextmanager
-    def _engine_call(self, owner: Identity | None, every_owner: bool,
-                     writing: bool) -> Iterator[psycopg.Cursor]:
+    def _engine_call(
+        self, owner: Identity | None, every_owner: bool, writing: bool
+    ) -> Iterator[psycopg.Cursor]:
         """One transaction on a live engine; the engine's failures become sentences."""
         self._ready()
         committing = False
@@ -205,18 +210,27 @@ class Store:
         if self.conn.broken or (self.engine is not None and not self.engine.alive):
             log.warning("the %s engine was lost during a call: %s", self.kind, exc)
             self._restart(str(exc).strip().splitlines()[0] if str(exc).strip() else "lost")
-            outcome = ("it may or may not have been saved: look before you try again" if committing
-                       else "it was not saved: try again")
-            return EngineLost(f"the database {'engine' if self.engine else 'connection'} stopped "
-                              f"during this call and is back now; {outcome}")
+            outcome = (
+                "it may or may not have been saved: look before you try again"
+                if committing
+                else "it was not saved: try again"
+            )
+            return EngineLost(
+                f"the database {'engine' if self.engine else 'connection'} stopped "
+                f"during this call and is back now; {outcome}"
+            )
         if isinstance(exc, DAMAGE_ERRORS):
             log.error("the engine reports damage: %s", exc)
-            return StoreDamaged(str(self.settings.data_dir) if self.engine else "the database server",
-                                str(exc).strip().splitlines()[0])
+            return StoreDamaged(
+                str(self.settings.data_dir) if self.engine else "the database server",
+                str(exc).strip().splitlines()[0],
+            )
         if isinstance(exc, psycopg.errors.DiskFull):
             where = self.engine.pgdata if self.engine else "the database server"
-            return DiskFull(f"the disk holding {where} is full: free some space and try again "
-                            "(nothing was saved by this call)")
+            return DiskFull(
+                f"the disk holding {where} is full: free some space and try again "
+                "(nothing was saved by this call)"
+            )
         return exc
 
     def _restart(self, reason: str) -> None:
@@ -225,9 +239,11 @@ class Store:
         now = time.monotonic()
         self._restarts = [t for t in self._restarts if now - t < RESTART_WINDOW_S]
         if len(self._restarts) >= MAX_RESTARTS:
-            raise StoreError(f"the database {'engine' if self.engine else 'connection'} keeps "
-                             f"stopping ({len(self._restarts)} times within {RESTART_WINDOW_S:.0f} s; "
-                             f"last: {reason}): quit Neurons and run `neurons doctor`")
+            raise StoreError(
+                f"the database {'engine' if self.engine else 'connection'} keeps "
+                f"stopping ({len(self._restarts)} times within {RESTART_WINDOW_S:.0f} s; "
+                f"last: {reason}): quit Neurons and run `neurons doctor`"
+            )
         self._restarts.append(now)
         with contextlib.suppress(Exception):
             self.conn.close()
@@ -235,12 +251,16 @@ class Store:
             exited = self.engine.manager.process.returncode if self.engine.manager else None
             self.engine.stop()
             self._start_engine()
-            message = ("The database engine stopped unexpectedly"
-                       + (f" (exit status {exited})" if exited is not None else "")
-                       + " and was restarted; nothing you saved was lost.")
+            message = (
+                "The database engine stopped unexpectedly"
+                + (f" (exit status {exited})" if exited is not None else "")
+                + " and was restarted; nothing you saved was lost."
+            )
         else:
             self.conn = self._connect(self.settings.dsn or "", password_from_keyring=True)
-            message = "The connection to the database server was lost and is back; nothing you saved was lost."
+            message = (
+                "The connection to the database server was lost and is back; nothing you saved was lost."
+            )
         log.warning("%s (%s)", message, reason)
         for listener in list(self.restart_listeners):
             try:
@@ -289,8 +309,10 @@ class Store:
         never write a partial file as if it were complete)."""
         report = self.check(identity)
         if not report["ok"]:
-            raise StoreDamaged(str(self.settings.data_dir) if self.engine else "the database server",
-                               "; ".join(report["problems"]))
+            raise StoreDamaged(
+                str(self.settings.data_dir) if self.engine else "the database server",
+                "; ".join(report["problems"]),
+            )
 
     def device_id(self) -> uuid.UUID:
         """This install's anonymous device id, made at first open and kept in the data dir."""

@@ -13,5 +13,17 @@ from core.when.parse import DEFAULT_HOUR, When, find_when, parse_due, title_with
 from core.when.window import TimeWindow, find_window
 from core.when.words import REMINDER_CUES, fold
 
-__all__ = ["DEFAULT_HOUR", "REMINDER_CUES", "TimeWindow", "When", "find_when", "find_window", "fold", "local_now", "local_tz",
-           "occurrences", "parse_due", "title_without"]
+__all__ = [
+    "DEFAULT_HOUR",
+    "REMINDER_CUES",
+    "TimeWindow",
+    "When",
+    "find_when",
+    "find_window",
+    "fold",
+    "local_now",
+    "local_tz",
+    "occurrences",
+    "parse_due",
+    "title_without",
+]

@@ -20,11 +20,11 @@ def local_now() -> datetime:
     return datetime.now(local_tz())
 
 
-def occurrences(rule: str, dtstart: datetime, start: datetime, end: datetime,
-                limit: int = 10) -> list[datetime]:
+def occurrences(
+    rule: str, dtstart: datetime, start: datetime, end: datetime, limit: int = 10
+) -> list[datetime]:
     """Occurrences of an RRULE (from dtstart) in [start, end)."""
-    r = dr.rrulestr(rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}",
-                    dtstart=dtstart)
+    r = dr.rrulestr(rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}", dtstart=dtstart)
     found = []
     for occ in r.xafter(start - timedelta(microseconds=1), count=limit, inc=True):
         if occ >= end:

@@ -28,11 +28,11 @@ from dateutil.relativedelta import relativedelta
 from core.model import InvalidInput
 from core.when import words as W
 
-DEFAULT_HOUR = 9      # a day without a time is due at 09:00
-TONIGHT_HOUR = 20     # "tonight" without a time
-AFTERNOON_UNTIL = 7   # with a day named, a bare hour 1..7 is the afternoon ("tomorrow at 3": 15:00)
+DEFAULT_HOUR = 9  # a day without a time is due at 09:00
+TONIGHT_HOUR = 20  # "tonight" without a time
+AFTERNOON_UNTIL = 7  # with a day named, a bare hour 1..7 is the afternoon ("tomorrow at 3": 15:00)
 
-_B = r"(?<![\w])"     # word edges on the folded text
+_B = r"(?<![\w])"  # word edges on the folded text
 _E = r"(?![\w])"
 
 _NUM = rf"(?:\d+(?:[.,]\d+)?|{W.alt(W.NUMBERS)})"
@@ -45,54 +45,86 @@ def _re(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.I)
 
 
-RELATIVE = _re(rf"{_B}(?:{W.alt(W.IN_WORDS)})\s+(?:(?P<half>{W.alt(W.HALF_HOUR)})|"
-               rf"(?P<n>{_NUM})\s*(?P<unit>{W.alt(W.UNITS)})){_E}")
+RELATIVE = _re(
+    rf"{_B}(?:{W.alt(W.IN_WORDS)})\s+(?:(?P<half>{W.alt(W.HALF_HOUR)})|"
+    rf"(?P<n>{_NUM})\s*(?P<unit>{W.alt(W.UNITS)})){_E}"
+)
 ISO_DATE = _re(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
 DOTTED_DATE = _re(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
-DAY_MONTH = _re(rf"{_B}(?:(?:on|the|el|le|am|o|no|dia|day)\s+)*(?P<d>\d{{1,2}}){_ORD}\s*(?:de\s+|of\s+|-\s*)?"
-                rf"(?P<mon>{_MONTH})\.?(?:,?\s*(?:de\s+)?(?P<y>\d{{4}}))?{_E}")
-MONTH_DAY = _re(rf"{_B}(?:on\s+)?(?P<mon>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
-                rf"(?:,?\s*(?P<y>\d{{4}}))?{_E}")
-MONTHDAY = _re(rf"{_B}(?:(?:on\s+)?the\s+(?P<a>\d{{1,2}})(?:st|nd|rd|th)|(?:no\s+|el\s+)?dia\s+(?P<b>\d{{1,2}})"
-               rf"|am\s+(?P<c>\d{{1,2}})\.|le\s+(?P<d>\d{{1,2}})(?:er)?(?!\s*(?:h|:|\d))){_E}")
+DAY_MONTH = _re(
+    rf"{_B}(?:(?:on|the|el|le|am|o|no|dia|day)\s+)*(?P<d>\d{{1,2}}){_ORD}\s*(?:de\s+|of\s+|-\s*)?"
+    rf"(?P<mon>{_MONTH})\.?(?:,?\s*(?:de\s+)?(?P<y>\d{{4}}))?{_E}"
+)
+MONTH_DAY = _re(
+    rf"{_B}(?:on\s+)?(?P<mon>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
+    rf"(?:,?\s*(?P<y>\d{{4}}))?{_E}"
+)
+MONTHDAY = _re(
+    rf"{_B}(?:(?:on\s+)?the\s+(?P<a>\d{{1,2}})(?:st|nd|rd|th)|(?:no\s+|el\s+)?dia\s+(?P<b>\d{{1,2}})"
+    rf"|am\s+(?P<c>\d{{1,2}})\.|le\s+(?P<d>\d{{1,2}})(?:er)?(?!\s*(?:h|:|\d))){_E}"
+)
 NEXT_PRE, LAST_PRE, THIS_PRE = (W.alt(W.NEXT_PRE), W.alt(W.LAST_PRE), W.alt(W.THIS_PRE))
 ON = r"on|na|no|a|as|el|los|am|le|ce|de|do|da"
-WEEKDAY = _re(rf"{_B}(?:(?P<pre>{NEXT_PRE}|{LAST_PRE}|{THIS_PRE}|{ON})\s+)?(?P<day>{_DAY})(?P<feira>-feira)?"
-              rf"(?:\s+(?P<post>{W.alt(W.NEXT_POST)}|{W.alt(W.LAST_POST)}))?{_E}")
+WEEKDAY = _re(
+    rf"{_B}(?:(?P<pre>{NEXT_PRE}|{LAST_PRE}|{THIS_PRE}|{ON})\s+)?(?P<day>{_DAY})(?P<feira>-feira)?"
+    rf"(?:\s+(?P<post>{W.alt(W.NEXT_POST)}|{W.alt(W.LAST_POST)}))?{_E}"
+)
 AFTER_TOMORROW = _re(rf"{_B}(?:{W.alt(W.AFTER_TOMORROW)}){_E}")
 TOMORROW = _re(rf"{_B}(?<!la\s)(?<!am\s)(?<!heute\s)(?<!guten\s)(?:{W.alt(W.TOMORROW)}){_E}")
 TONIGHT = _re(rf"{_B}(?:{W.alt(W.TONIGHT)}){_E}")
 TODAY = _re(rf"{_B}(?:{W.alt(W.TODAY)}){_E}")
-NEXT_WEEK = _re(rf"{_B}(?:(?:{NEXT_PRE})\s+(?:{W.alt(W.WEEK)})|(?:a\s+|la\s+)?(?:{W.alt(W.WEEK)})\s+(?:{W.alt(W.NEXT_POST)})){_E}")
-WEEKEND = _re(rf"{_B}(?:(?P<pre>{NEXT_PRE}|{THIS_PRE}|at the|on the|over the|this|no|el|este|am|ce|le)\s+)?"
-              rf"(?:{W.alt(W.WEEKEND)})(?:\s+(?P<post>{W.alt(W.NEXT_POST)}))?{_E}")
-NEXT_MONTH = _re(rf"{_B}(?:(?:{NEXT_PRE})\s+(?:{W.alt(W.MONTH)})|(?:o\s+|el\s+|le\s+)?(?:{W.alt(W.MONTH)})\s+(?:{W.alt(W.NEXT_POST)})){_E}")
+NEXT_WEEK = _re(
+    rf"{_B}(?:(?:{NEXT_PRE})\s+(?:{W.alt(W.WEEK)})|(?:a\s+|la\s+)?(?:{W.alt(W.WEEK)})\s+(?:{W.alt(W.NEXT_POST)})){_E}"
+)
+WEEKEND = _re(
+    rf"{_B}(?:(?P<pre>{NEXT_PRE}|{THIS_PRE}|at the|on the|over the|this|no|el|este|am|ce|le)\s+)?"
+    rf"(?:{W.alt(W.WEEKEND)})(?:\s+(?P<post>{W.alt(W.NEXT_POST)}))?{_E}"
+)
+NEXT_MONTH = _re(
+    rf"{_B}(?:(?:{NEXT_PRE})\s+(?:{W.alt(W.MONTH)})|(?:o\s+|el\s+|le\s+)?(?:{W.alt(W.MONTH)})\s+(?:{W.alt(W.NEXT_POST)})){_E}"
+)
 
 _PARTS = W.alt(W.PARTS)
 _AMPM = r"(?P<ap>a\.?m\.?|p\.?m\.?)"
-CLOCK_HM = _re(rf"{_B}(?:(?:{W.alt(W.AT)})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.h])\s*(?P<m>\d{{2}})(?!\d)\s*"
-               rf"(?:{_AMPM}(?!\w)|(?P<uhr>uhr){_E}|(?:\s*(?P<part>{_PARTS}){_E}))?")
-CLOCK_H_SUFFIX = _re(rf"{_B}(?:(?:{W.alt(W.AT)})\s+)?(?P<h>\d{{1,2}})\s*(?:(?P<hh>h){_E}|(?P<uhr>uhr){_E}|{_AMPM}(?!\w))"
-                     rf"(?:\s*(?P<part>{_PARTS}){_E})?")
-CLOCK_AT = _re(rf"{_B}(?P<at>{W.alt(W.AT)})\s+(?P<h>\d{{1,2}})(?![\d:.,/])(?!\s*(?:%|st|nd|rd|th|kg|km|"
-               rf"{W.alt(W.UNITS)}|people|persons|pessoas|personas|of|de\s+(?:{_MONTH})){_E})"
-               rf"(?:\s*(?:o'?clock|horas)?)(?:\s*(?P<part>{_PARTS}){_E})?")
-CLOCK_WORD = _re(rf"{_B}(?:(?:at|ao|a|al|a la|um|vers|a\s+la)\s+)?(?P<w>{W.alt(W.NOON)}|{W.alt(W.MIDNIGHT)}){_E}")
+CLOCK_HM = _re(
+    rf"{_B}(?:(?:{W.alt(W.AT)})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.h])\s*(?P<m>\d{{2}})(?!\d)\s*"
+    rf"(?:{_AMPM}(?!\w)|(?P<uhr>uhr){_E}|(?:\s*(?P<part>{_PARTS}){_E}))?"
+)
+CLOCK_H_SUFFIX = _re(
+    rf"{_B}(?:(?:{W.alt(W.AT)})\s+)?(?P<h>\d{{1,2}})\s*(?:(?P<hh>h){_E}|(?P<uhr>uhr){_E}|{_AMPM}(?!\w))"
+    rf"(?:\s*(?P<part>{_PARTS}){_E})?"
+)
+CLOCK_AT = _re(
+    rf"{_B}(?P<at>{W.alt(W.AT)})\s+(?P<h>\d{{1,2}})(?![\d:.,/])(?!\s*(?:%|st|nd|rd|th|kg|km|"
+    rf"{W.alt(W.UNITS)}|people|persons|pessoas|personas|of|de\s+(?:{_MONTH})){_E})"
+    rf"(?:\s*(?:o'?clock|horas)?)(?:\s*(?P<part>{_PARTS}){_E})?"
+)
+CLOCK_WORD = _re(
+    rf"{_B}(?:(?:at|ao|a|al|a la|um|vers|a\s+la)\s+)?(?P<w>{W.alt(W.NOON)}|{W.alt(W.MIDNIGHT)}){_E}"
+)
 _PART_ADVERBS = frozenset({"morgens", "fruh", "nachmittags", "abends"})  # a part of day on its own
 PART_OF_DAY = _re(rf"{_B}(?:(?:at|in the|this|de|pela|por la|am|le|ce|du)\s+)?(?P<part>{_PARTS}){_E}")
 
 EVERY, EVERY_OTHER = W.alt(W.EVERY), W.alt(W.EVERY_OTHER)
-_UNIT_NAMES = {"day": ("day", "days", "dia", "dias", "tag", "tage", "jour", "jours"),
-               "week": ("week", "weeks", "semana", "semanas", "woche", "wochen", "semaine", "semaines"),
-               "month": ("month", "months", "mes", "meses", "monat", "monate", "mois"),
-               "year": ("year", "years", "ano", "anos", "jahr", "jahre", "an", "ans", "annee", "annees")}
+_UNIT_NAMES = {
+    "day": ("day", "days", "dia", "dias", "tag", "tage", "jour", "jours"),
+    "week": ("week", "weeks", "semana", "semanas", "woche", "wochen", "semaine", "semaines"),
+    "month": ("month", "months", "mes", "meses", "monat", "monate", "mois"),
+    "year": ("year", "years", "ano", "anos", "jahr", "jahre", "an", "ans", "annee", "annees"),
+}
 _FREQ = {"day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"}
 _UNIT_RE = W.alt([w for ws in _UNIT_NAMES.values() for w in ws])
-REC_INTERVAL = _re(rf"{_B}(?:(?P<other>{EVERY_OTHER})|(?:{EVERY})\s+(?P<n>\d+|{W.alt(W.NUMBERS)}))\s+"
-                   rf"(?P<unit>{_UNIT_RE}){_E}")
+REC_INTERVAL = _re(
+    rf"{_B}(?:(?P<other>{EVERY_OTHER})|(?:{EVERY})\s+(?P<n>\d+|{W.alt(W.NUMBERS)}))\s+"
+    rf"(?P<unit>{_UNIT_RE}){_E}"
+)
 _DAYS_PLURAL = rf"(?:{_DAY})(?:-feiras?)?s?"
-REC_WEEKDAYS = _re(rf"{_B}(?:(?:{EVERY})|as|aos|los|on)\s+(?P<days>{_DAYS_PLURAL}(?:\s*(?:,|and|e|y|und|et)\s*{_DAYS_PLURAL})*){_E}")
-REC_ADVERB = _re(rf"{_B}(?P<days>(?:{W.alt(W.WEEKDAY_ADVERBS)})(?:\s*(?:,|und)\s*(?:{W.alt(W.WEEKDAY_ADVERBS)}))*){_E}")
+REC_WEEKDAYS = _re(
+    rf"{_B}(?:(?:{EVERY})|as|aos|los|on)\s+(?P<days>{_DAYS_PLURAL}(?:\s*(?:,|and|e|y|und|et)\s*{_DAYS_PLURAL})*){_E}"
+)
+REC_ADVERB = _re(
+    rf"{_B}(?P<days>(?:{W.alt(W.WEEKDAY_ADVERBS)})(?:\s*(?:,|und)\s*(?:{W.alt(W.WEEKDAY_ADVERBS)}))*){_E}"
+)
 REC_MONTHDAY = _re(
     rf"{_B}(?:(?:{EVERY})\s+(?:month\s+on\s+the\s+)?(?P<a>\d{{1,2}})(?:st|nd|rd|th)(?:\s+of\s+(?:the|every|each)\s+month)?"
     rf"|(?:on\s+)?the\s+(?P<b>\d{{1,2}})(?:st|nd|rd|th)\s+of\s+(?:every|each)\s+month"
@@ -102,7 +134,8 @@ REC_MONTHDAY = _re(
     rf"|(?:todo\s+)?dia\s+(?P<e>\d{{1,2}})\s+(?:de\s+)?(?:cada\s+mes|todos\s+os\s+meses)"
     rf"|am\s+(?P<f>\d{{1,2}})\.\s+(?:jedes|jeden)\s+monats"
     rf"|le\s+(?P<g>\d{{1,2}})(?:er)?\s+(?:de\s+)?chaque\s+mois"
-    rf"){_E}")
+    rf"){_E}"
+)
 REC_EVERY_UNIT = _re(rf"{_B}(?:{EVERY})\s+(?P<unit>{_UNIT_RE}){_E}")
 REC_WORD = _re(rf"{_B}(?P<w>{W.alt(W.FREQ_WORDS)}){_E}")
 REC_WEEKDAYS_ONLY = _re(rf"{_B}(?:{W.alt(W.WEEKDAYS_EVERY)}){_E}")
@@ -112,7 +145,7 @@ REC_WEEKDAYS_ONLY = _re(rf"{_B}(?:{W.alt(W.WEEKDAYS_EVERY)}){_E}")
 class When:
     due: datetime
     rrule: str | None
-    spans: list[tuple[int, int]] = field(default_factory=list)   # where the text said it
+    spans: list[tuple[int, int]] = field(default_factory=list)  # where the text said it
     explicit_day: bool = False
     explicit_time: bool = False
     text: str = ""
@@ -126,8 +159,8 @@ class When:
 class _Clock:
     h: int
     m: int
-    exact: bool          # read on a 24-hour clock as written
-    ampm: str | None     # "am" | "pm" from the words around it
+    exact: bool  # read on a 24-hour clock as written
+    ampm: str | None  # "am" | "pm" from the words around it
 
 
 class _Text:
@@ -152,7 +185,7 @@ class _Text:
         self.folded = self.folded[:s] + " " * (e - s) + self.folded[e:]
 
     def capital(self, i: int) -> bool:
-        return self.original[i:i + 1].isupper()
+        return self.original[i : i + 1].isupper()
 
 
 def _num(word: str) -> float:
@@ -188,7 +221,7 @@ def _month_ok(t: _Text, m: re.Match, group: str = "mon", *, with_day: bool) -> b
     word = m.group(group)
     if with_day or word not in W.AMBIGUOUS_MONTHS:
         return True
-    if word == "may" and not re.search(r"\w\W*$", t.original[max(0, m.start(group) - 20):m.start(group)]):
+    if word == "may" and not re.search(r"\w\W*$", t.original[max(0, m.start(group) - 20) : m.start(group)]):
         return False
     return t.capital(m.start(group))
 
@@ -198,10 +231,12 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
     if day not in W.AMBIGUOUS_WEEKDAYS:
         return True
     return bool(m.group("pre") or m.group("post") or m.group("feira")) or (
-        len(day) == 3 and t.capital(m.start("day")))
+        len(day) == 3 and t.capital(m.start("day"))
+    )
 
 
 # -- the pieces ------------------------------------------------------------------------------------
+
 
 def _recurrence(t: _Text, now: datetime) -> tuple[str, date | None] | None:
     today = now.date()
@@ -223,8 +258,12 @@ def _recurrence(t: _Text, now: datetime) -> tuple[str, date | None] | None:
         n = 2 if m.group("other") else int(_num(m.group("n")))
         t.take(m)
         return f"FREQ={_FREQ[unit]}" + (f";INTERVAL={n}" if n > 1 else ""), None
-    m = t.search(REC_WEEKDAYS, accept=lambda m: not m.group(0).startswith(("as ", "aos ", "los ", "on "))
-                 or re.search(r"s\b", m.group("days")))
+    m = t.search(
+        REC_WEEKDAYS,
+        accept=lambda m: (
+            not m.group(0).startswith(("as ", "aos ", "los ", "on ")) or re.search(r"s\b", m.group("days"))
+        ),
+    )
     if m:
         found = re.findall(_DAY, m.group("days"))
         days = sorted({W.WEEKDAYS[d] for d in found})
@@ -262,8 +301,11 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     if kind in ("seconds", "minutes"):
         return now + timedelta(**{kind: n * amount}), True
     whole = int(n)
-    step = {"days": relativedelta(days=whole * amount), "months": relativedelta(months=whole),
-            "years": relativedelta(years=whole)}[kind]
+    step = {
+        "days": relativedelta(days=whole * amount),
+        "months": relativedelta(months=whole),
+        "years": relativedelta(years=whole),
+    }[kind]
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
 
 
@@ -272,8 +314,12 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     today = now.date()
     numeric, named = (lambda m: int(m.group("m"))), (lambda m: W.MONTHS[m.group("mon")])
     with_month = lambda m: _month_ok(t, m, with_day=True)  # noqa: E731
-    for pattern, month_of, accept in ((ISO_DATE, numeric, None), (DOTTED_DATE, numeric, None),
-                                      (DAY_MONTH, named, with_month), (MONTH_DAY, named, with_month)):
+    for pattern, month_of, accept in (
+        (ISO_DATE, numeric, None),
+        (DOTTED_DATE, numeric, None),
+        (DAY_MONTH, named, with_month),
+        (MONTH_DAY, named, with_month),
+    ):
         m = t.search(pattern, accept=accept)
         if m:
             y = m.group("y")
@@ -297,8 +343,12 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
 
 def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     today = now.date()
-    for pattern, delta, what in ((AFTER_TOMORROW, 2, "day"), (TONIGHT, 0, "tonight"),
-                                 (TOMORROW, 1, "day"), (TODAY, 0, "day")):
+    for pattern, delta, what in (
+        (AFTER_TOMORROW, 2, "day"),
+        (TONIGHT, 0, "tonight"),
+        (TOMORROW, 1, "day"),
+        (TODAY, 0, "day"),
+    ):
         m = t.search(pattern)
         if m:
             t.take(m)
@@ -330,14 +380,24 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
 
 
 def _clock(t: _Text) -> _Clock | None:
-    m = t.search(CLOCK_HM, accept=lambda m: int(m.group("h")) < 24 and int(m.group("m")) < 60
-                 and not (m.group("sep") == "." and not (m.group("uhr") or m.group("ap") or m.group(0).strip().startswith(tuple(W.AT)))))
+    m = t.search(
+        CLOCK_HM,
+        accept=lambda m: (
+            int(m.group("h")) < 24
+            and int(m.group("m")) < 60
+            and not (
+                m.group("sep") == "."
+                and not (m.group("uhr") or m.group("ap") or m.group(0).strip().startswith(tuple(W.AT)))
+            )
+        ),
+    )
     if m:
         t.take(m)
         h, mi = int(m.group("h")), int(m.group("m"))
         ap = _ampm(m.group("ap"), m.group("part"))
-        exact = (m.group("h").startswith("0") or h >= 13 or h == 0 or m.group("sep") == "h"
-                 or bool(m.group("uhr"))) and ap is None
+        exact = (
+            m.group("h").startswith("0") or h >= 13 or h == 0 or m.group("sep") == "h" or bool(m.group("uhr"))
+        ) and ap is None
         return _Clock(h, mi, exact, ap)
     m = t.search(CLOCK_H_SUFFIX, accept=lambda m: int(m.group("h")) < 24)
     if m:
@@ -347,8 +407,12 @@ def _clock(t: _Text) -> _Clock | None:
         if m.group("ap") and not 1 <= h <= 12:
             return None
         return _Clock(h, 0, ap is None, ap)
-    m = t.search(CLOCK_AT, accept=lambda m: int(m.group("h")) < 24 and (
-        m.group("at") not in ("a", "as") or t.original[m.start("at")] in "àÀ"))
+    m = t.search(
+        CLOCK_AT,
+        accept=lambda m: (
+            int(m.group("h")) < 24 and (m.group("at") not in ("a", "as") or t.original[m.start("at")] in "àÀ")
+        ),
+    )
     if m:
         h = int(m.group("h"))
         t.take(m)
@@ -400,14 +464,28 @@ def find_when(text: str, now: datetime) -> When | None:
     clock = _clock(t)
     if not (rec or rel or written or word or clock):
         return None
-    out = When(due=now, rrule=rec[0] if rec else None, spans=t.spans, text=text,
-               explicit_day=bool(rel or written or word or (rec and rec[1])),
-               explicit_time=clock is not None or bool(rel and rel[1]))
+    out = When(
+        due=now,
+        rrule=rec[0] if rec else None,
+        spans=t.spans,
+        text=text,
+        explicit_day=bool(rel or written or word or (rec and rec[1])),
+        explicit_time=clock is not None or bool(rel and rel[1]),
+    )
     if rel and rel[1]:  # to the minute: "in 10 minutes"
         out.due = rel[0]
         return out
-    day = (rel[0].date() if rel else written[0] if written else word[0] if word else
-           rec[1] if rec and rec[1] else None)
+    day = (
+        rel[0].date()
+        if rel
+        else written[0]
+        if written
+        else word[0]
+        if word
+        else rec[1]
+        if rec and rec[1]
+        else None
+    )
     evening = bool(word and word[1] == "tonight")
     if clock is None:
         hour, minute = (TONIGHT_HOUR if evening else DEFAULT_HOUR), 0
@@ -476,15 +554,19 @@ def parse_due(text: str, now: datetime) -> datetime | None:
             rest[s:e] = " " * (e - s)
         if _FILLER.match("".join(rest)):
             return when.due
-    raise InvalidInput(f"“{text}” is not a time I can read: try 2025-06-13 10:00, 14:30, "
-                       "tomorrow 9am or in 10 min")
+    raise InvalidInput(
+        f"“{text}” is not a time I can read: try 2025-06-13 10:00, 14:30, tomorrow 9am or in 10 min"
+    )
 
 
 # -- a title without the time words ----------------------------------------------------------------
 
 _LEAD = re.compile(r"^\s*(?:to|de|para|que|a|zu|dass|de\s+|d')\s+", re.I)
-_DANGLING_WORDS = re.compile(r"at|on|in|by|for|the|this|next|às|as|à|a|ao|em|no|na|de|do|da|para|"
-                             r"el|la|las|los|en|um|am|im|zu|le|dans|pour|ce|cette|and|e|y|und|et", re.I)
+_DANGLING_WORDS = re.compile(
+    r"at|on|in|by|for|the|this|next|às|as|à|a|ao|em|no|na|de|do|da|para|"
+    r"el|la|las|los|en|um|am|im|zu|le|dans|pour|ce|cette|and|e|y|und|et",
+    re.I,
+)
 
 
 def title_without(text: str, when: When | None, cue: re.Match | None) -> str:

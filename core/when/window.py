@@ -18,10 +18,11 @@ from datetime import date, datetime, time, timedelta
 from dateutil.relativedelta import relativedelta
 
 from core.when import words as W
+from core.when.holidays import NAMED, SEASONS, weekend_of
+
 # dates are written the same in a capture and in a question: one set of patterns
 from core.when.parse import DAY_MONTH, MONTH_DAY
 from core.when.parse import ISO_DATE as ISO
-from core.when.holidays import NAMED, SEASONS, weekend_of
 
 # An event's window: the week around it (3 days before, 4 after), its day, its weekend, the days
 # it lasted. ("after X" is not one: measured, the event's words find the wrong X too often.)
@@ -32,13 +33,13 @@ ANCHOR_AFTER_DAYS = {"week": 4, "day": 1, "weekend": 2, "while": 3}
 @dataclass(frozen=True)
 class TimeWindow:
     start: datetime
-    end: datetime        # exclusive
-    label: str           # the words that made it
-    dates: str           # "due" | "created" | "done" | "any"
+    end: datetime  # exclusive
+    label: str  # the words that made it
+    dates: str  # "due" | "created" | "done" | "any"
     overdue: bool = False
-    anchor: str | None = None        # the event's words, when the window is around an event
-    anchor_kind: str | None = None   # "week" | "day" | "weekend" | "while"
-    named: str | None = None         # a holiday's or season's name: a topic word too
+    anchor: str | None = None  # the event's words, when the window is around an event
+    anchor_kind: str | None = None  # "week" | "day" | "weekend" | "while"
+    named: str | None = None  # a holiday's or season's name: a topic word too
 
     def holds(self, when: datetime | None) -> bool:
         return when is not None and self.start <= when < self.end
@@ -48,44 +49,203 @@ class TimeWindow:
         kind = self.anchor_kind or "week"
         day = datetime.combine(first.date(), time(0), tzinfo=first.tzinfo)
         end_day = datetime.combine((last or first).date(), time(0), tzinfo=first.tzinfo)
-        return replace(self, start=day - timedelta(days=ANCHOR_BEFORE_DAYS[kind]),
-                       end=end_day + timedelta(days=ANCHOR_AFTER_DAYS[kind]))
+        return replace(
+            self,
+            start=day - timedelta(days=ANCHOR_BEFORE_DAYS[kind]),
+            end=end_day + timedelta(days=ANCHOR_AFTER_DAYS[kind]),
+        )
 
 
 # -- the cues of a question ------------------------------------------------------------------------
+
 
 def _cues(*words: str) -> re.Pattern:
     return re.compile(rf"(?<!\w)(?:{W.alt([W.fold(w) for w in words])})(?!\w)")
 
 
 DUE_CUES = _cues(
-    "due", "on", "to do", "todo", "need to", "have to", "got to", "remind", "deadline", "coming up",
-    "upcoming", "scheduled", "planned", "appointment", "appointments", "happening", "agenda",
-    "have on", "what's on", "tenho", "tenho de", "tenho que", "preciso", "marcado", "marcada",
-    "compromisso", "compromissos", "consulta", "consultas", "pendente", "tengo", "tengo que",
-    "pendiente", "cita", "citas", "toca", "steht", "ansteht", "muss", "termin", "termine",
-    "erledigen", "j'ai", "dois", "rendez-vous", "prevu", "a faire")
+    "due",
+    "on",
+    "to do",
+    "todo",
+    "need to",
+    "have to",
+    "got to",
+    "remind",
+    "deadline",
+    "coming up",
+    "upcoming",
+    "scheduled",
+    "planned",
+    "appointment",
+    "appointments",
+    "happening",
+    "agenda",
+    "have on",
+    "what's on",
+    "tenho",
+    "tenho de",
+    "tenho que",
+    "preciso",
+    "marcado",
+    "marcada",
+    "compromisso",
+    "compromissos",
+    "consulta",
+    "consultas",
+    "pendente",
+    "tengo",
+    "tengo que",
+    "pendiente",
+    "cita",
+    "citas",
+    "toca",
+    "steht",
+    "ansteht",
+    "muss",
+    "termin",
+    "termine",
+    "erledigen",
+    "j'ai",
+    "dois",
+    "rendez-vous",
+    "prevu",
+    "a faire",
+)
 CREATED_CUES = _cues(
-    "note", "noted", "notes", "wrote", "write", "written", "saved", "save", "captured", "capture",
-    "added", "jotted", "jot", "logged", "escrevi", "anotei", "apontei", "notei", "guardei",
-    "registei", "registrei", "escribi", "anote", "apunte", "guarde", "notiert", "aufgeschrieben",
-    "geschrieben", "gespeichert", "ecrit", "enregistre")
+    "note",
+    "noted",
+    "notes",
+    "wrote",
+    "write",
+    "written",
+    "saved",
+    "save",
+    "captured",
+    "capture",
+    "added",
+    "jotted",
+    "jot",
+    "logged",
+    "escrevi",
+    "anotei",
+    "apontei",
+    "notei",
+    "guardei",
+    "registei",
+    "registrei",
+    "escribi",
+    "anote",
+    "apunte",
+    "guarde",
+    "notiert",
+    "aufgeschrieben",
+    "geschrieben",
+    "gespeichert",
+    "ecrit",
+    "enregistre",
+)
 # done: the person's own finishing, not a finished thing ("her finished screenplay")
 DONE_CUES = _cues(
-    "get done", "got done", "gotten done", "ticked off", "checked off", "crossed off",
-    "have i done", "have we done", "i've done", "did i finish", "did i complete", "have i finished",
-    "have i completed", "i finished", "i completed", "accomplished", "conclui", "terminei",
-    "despachei", "termine", "complete", "acabe", "erledigt", "abgehakt", "geschafft", "j'ai fini",
-    "j'ai termine", "accompli")
+    "get done",
+    "got done",
+    "gotten done",
+    "ticked off",
+    "checked off",
+    "crossed off",
+    "have i done",
+    "have we done",
+    "i've done",
+    "did i finish",
+    "did i complete",
+    "have i finished",
+    "have i completed",
+    "i finished",
+    "i completed",
+    "accomplished",
+    "conclui",
+    "terminei",
+    "despachei",
+    "termine",
+    "complete",
+    "acabe",
+    "erledigt",
+    "abgehakt",
+    "geschafft",
+    "j'ai fini",
+    "j'ai termine",
+    "accompli",
+)
 PAST_CUES = _cues(
-    "did", "was", "were", "had", "happened", "went", "got", "ago", "last", "noted", "wrote", "said",
-    "been", "fiz", "fizemos", "foi", "fomos", "aconteceu", "estive", "tive", "passada", "passado",
-    "escrevi", "hice", "hicimos", "fue", "fuimos", "paso", "estuve", "tuve", "pasada", "pasado",
-    "war", "waren", "hatte", "gewesen", "passiert", "gemacht", "notiert", "fait", "etait", "ete",
-    "avons", "dernier", "derniere")
-FUTURE_CUES = _cues("next", "coming", "will", "going to", "plan", "planned", "before", "proxima",
-                    "proximo", "vou", "vamos", "que vem", "que viene", "voy", "nachste", "nachsten",
-                    "werde", "prochain", "prochaine", "vais", "allons")
+    "did",
+    "was",
+    "were",
+    "had",
+    "happened",
+    "went",
+    "got",
+    "ago",
+    "last",
+    "noted",
+    "wrote",
+    "said",
+    "been",
+    "fiz",
+    "fizemos",
+    "foi",
+    "fomos",
+    "aconteceu",
+    "estive",
+    "tive",
+    "passada",
+    "passado",
+    "escrevi",
+    "hice",
+    "hicimos",
+    "fue",
+    "fuimos",
+    "paso",
+    "estuve",
+    "tuve",
+    "pasada",
+    "pasado",
+    "war",
+    "waren",
+    "hatte",
+    "gewesen",
+    "passiert",
+    "gemacht",
+    "notiert",
+    "fait",
+    "etait",
+    "ete",
+    "avons",
+    "dernier",
+    "derniere",
+)
+FUTURE_CUES = _cues(
+    "next",
+    "coming",
+    "will",
+    "going to",
+    "plan",
+    "planned",
+    "before",
+    "proxima",
+    "proximo",
+    "vou",
+    "vamos",
+    "que vem",
+    "que viene",
+    "voy",
+    "nachste",
+    "nachsten",
+    "werde",
+    "prochain",
+    "prochaine",
+    "vais",
+    "allons",
+)
 
 # -- the regex pieces (on folded text) -------------------------------------------------------------
 
@@ -99,13 +259,39 @@ _DAYUNITS = W.alt([u for u, (k, _) in W.UNITS.items() if k in ("days", "months",
 _HOLIDAYS = W.alt(NAMED)
 _SEASONS = W.alt(SEASONS)
 # holiday names that are everyday words too: only capitalised
-_AMBIGUOUS_NAMES = frozenset(W.fold(n) for n in (
-    "assumption", "ascension", "natal", "reyes", "noel", "fallas", "falles", "el pilar", "the fourth",
-    "festas", "fiestas", "les fetes", "reveillon", "nye", "midsummer", "the holidays", "entrudo"))
+_AMBIGUOUS_NAMES = frozenset(
+    W.fold(n)
+    for n in (
+        "assumption",
+        "ascension",
+        "natal",
+        "reyes",
+        "noel",
+        "fallas",
+        "falles",
+        "el pilar",
+        "the fourth",
+        "festas",
+        "fiestas",
+        "les fetes",
+        "reveillon",
+        "nye",
+        "midsummer",
+        "the holidays",
+        "entrudo",
+    )
+)
 
-_UNIT_OF = {**{w: "week" for w in W.WEEK}, **{w: "month" for w in W.MONTH},
-            **{w: "year" for w in W.YEAR}, "monats": "month", "monatsende": "month",
-            "jahres": "year", "wochenende": "week", "fin de mes": "month"}
+_UNIT_OF = {
+    **{w: "week" for w in W.WEEK},
+    **{w: "month" for w in W.MONTH},
+    **{w: "year" for w in W.YEAR},
+    "monats": "month",
+    "monatsende": "month",
+    "jahres": "year",
+    "wochenende": "week",
+    "fin de mes": "month",
+}
 _PERIOD_UNIT = W.alt(list(_UNIT_OF))
 
 
@@ -113,8 +299,10 @@ def _r(p: str) -> re.Pattern:
     return re.compile(p)
 
 
-OVERDUE = _r(rf"{_B}(?:overdue|past due|late (?=reminders|things|tasks)|atrasad[oa]s?|em atraso|"
-             rf"vencid[oa]s?|uberfallig\w*|en retard){_E}")
+OVERDUE = _r(
+    rf"{_B}(?:overdue|past due|late (?=reminders|things|tasks)|atrasad[oa]s?|em atraso|"
+    rf"vencid[oa]s?|uberfallig\w*|en retard){_E}"
+)
 SO_FAR = _r(
     rf"{_B}(?:so far (?:this |in )?(?P<a>{_PERIOD_UNIT})|(?:this|esta|este|neste|nesta|diese[nrs]?|ce|cette)\s+"
     rf"(?P<b>{_PERIOD_UNIT})\s+(?:so far|ate agora|hasta ahora|bisher|jusqu'ici|jusqu'a present)"
@@ -122,7 +310,8 @@ SO_FAR = _r(
     rf"|(?:since the (?:start|beginning) of|desde o (?:inicio|comeco) d[oa]|desde (?:el )?(?:inicio|principio) de(?:l)?(?: la)?|"
     rf"seit (?:anfang|beginn) (?:des|der|dieses|dieser)|depuis le debut (?:de la|du|de l'|de cette|de ce))\s+"
     rf"(?:(?:this|the|este|esta|dieses|dieser)\s+)?(?P<d>{_PERIOD_UNIT})"
-    rf"|(?P<e>week|month|year)[- ]to[- ]date){_E}")
+    rf"|(?P<e>week|month|year)[- ]to[- ]date){_E}"
+)
 UNTIL_END = _r(
     rf"{_B}(?:(?:the\s+)?rest of (?:the |this )?(?P<a>{_PERIOD_UNIT})"
     rf"|before the (?P<b>{_PERIOD_UNIT}) is (?:out|over|up|done)|before the (?P<c>{_PERIOD_UNIT}) ends"
@@ -131,44 +320,68 @@ UNTIL_END = _r(
     rf"|antes de que (?:acabe|termine|se acabe) (?:la |el )?(?P<f>{_PERIOD_UNIT})"
     rf"|(?:antes de|hasta)(?: el)? (?:fin|final) de(?:l)? (?:la |el )?(?P<g>{_PERIOD_UNIT})"
     rf"|bis (?:zum )?ende (?:der |des |dieser |diesen |dieses )?(?P<h>{_PERIOD_UNIT})|bis zum (?P<i>monatsende|wochenende)"
-    rf"|(?:avant|d'ici|jusqu'a) la fin (?:de la |du |de ce |de cette |de l')?(?P<j>{_PERIOD_UNIT})){_E}")
+    rf"|(?:avant|d'ici|jusqu'a) la fin (?:de la |du |de ce |de cette |de l')?(?P<j>{_PERIOD_UNIT})){_E}"
+)
 HALF = _r(
     rf"{_B}(?:the\s+)?(?P<part>first half|second half|1st half|2nd half|first fortnight|second fortnight|"
     rf"early|mid|late|beginning|end|start|primeira quinzena|segunda quinzena|primera quincena|segunda quincena|"
     rf"inicio|comeco|meados|finais|fim|principios|mediados|finales|erste halfte|zweite halfte|anfang|mitte|ende|"
     rf"premiere quinzaine|deuxieme quinzaine|seconde quinzaine|premiere moitie|deuxieme moitie|debut|mi|fin)"
-    rf"[- ]?(?:of\s+|d[eo]\s+|des\s+|de\s+l'|im\s+)?(?P<mon>{_MONTH})(?:\s+(?:de\s+)?(?P<y>\d{{4}}))?{_E}")
-WEEKDAY = _r(rf"{_B}(?:(?P<pre>{_NEXT}|{_LAST}|{_THIS}|on|na|no|el|am|le|a|o|ce|this past)\s+)?"
-             rf"(?P<day>{_WD})(?P<feira>-feira)?(?:\s+(?P<post>{_NEXTP}|{_LASTP}))?{_E}")
+    rf"[- ]?(?:of\s+|d[eo]\s+|des\s+|de\s+l'|im\s+)?(?P<mon>{_MONTH})(?:\s+(?:de\s+)?(?P<y>\d{{4}}))?{_E}"
+)
+WEEKDAY = _r(
+    rf"{_B}(?:(?P<pre>{_NEXT}|{_LAST}|{_THIS}|on|na|no|el|am|le|a|o|ce|this past)\s+)?"
+    rf"(?P<day>{_WD})(?P<feira>-feira)?(?:\s+(?P<post>{_NEXTP}|{_LASTP}))?{_E}"
+)
 _DAYREF = rf"(?:{_WD})(?:-feira)?"
 _TO = r"(?:to|until|till|through|thru|-|–|a|ao|as|ate|hasta|al|bis|bis zum|zum|au|and|e|y|und|et)"
-RANGE = _r(rf"{_B}(?:(?:from|de|desde|von|du|between|entre)\s+)?(?:(?:o|a|el|la|am|le)\s+)?(?P<a>{_WD})(?:-feira)?"
-           rf"\s*{_TO}\s+(?:(?:o|a|el|la|am|le)\s+)?(?P<b>{_WD})(?:-feira)?{_E}")
-MONTH_RANGE = _r(rf"{_B}(?:(?:from|de|desde|von|du|between|entre)\s+)?(?P<a>{_MONTH})\s*{_TO}\s+(?P<b>{_MONTH})(?:\s+(?:de\s+)?(?P<y>\d{{4}}))?{_E}")
-MONTH = _r(rf"{_B}(?:(?P<pre>{_NEXT}|{_LAST}|{_THIS}|in|em|en|im|during|durante|since|of|de|do|back in|"
-           rf"early|late|mid|over|throughout)\s+)?(?P<mon>{_MONTH})\.?(?:\s+(?P<post>{_NEXTP}|{_LASTP}|(?:de\s+)?\d{{4}}))?{_E}")
-HOLIDAY = _r(rf"{_B}(?:(?P<q1>{_NEXT}|{_LAST}|{_THIS}|last year's|this year's|next year's)\s+)?(?:{_ART}\s+)?"
-             rf"(?P<name>{_HOLIDAYS})(?:'s)?(?:\s+(?P<wk>{W.alt(W.WEEKEND)}))?"
-             rf"(?:\s+(?P<q2>last year|this year|next year|(?:do|del|de l') ?(?:ano|annee) (?:passad[oa]|pasado|derniere)|"
-             rf"letztes jahr|l'an dernier|l'an passe|(?:de |del |of )?\d{{4}}))?{_E}")
-SEASON = _r(rf"{_B}(?P<q>{_NEXT}|{_LAST}|{_THIS}|in|in the|over the|during the|this past|durante o|durante el|"
-            rf"no|en el|em|im|en|cet|ce|l'|a|o)\s+(?P<name>{_SEASONS})(?:\s+(?P<q2>{_LASTP}|{_NEXTP}|last year|(?:de )?\d{{4}}))?{_E}")
-NEXT_N = _r(rf"{_B}(?:(?:in|within|over|during|for|nos|nas|en|in den|dans)\s+)?(?:(?:the|los|las|os|as|les)\s+)?"
-            rf"(?:(?P<dir>{_NEXT}|{_LAST})\s+(?P<n>{_NUM})\s+(?P<u>{_DAYUNITS})|(?P<n2>{_NUM})\s+(?P<dir2>prochains|prochaines|derniers|dernieres)\s+(?P<u2>{_DAYUNITS})"
-            rf"|(?:ces|these)\s+(?P<n3>{_NUM})\s+(?P<dir3>derniers|dernieres|prochains|prochaines)\s+(?P<u3>{_DAYUNITS})){_E}")
-AGO = _r(rf"{_B}(?:(?:{W.alt(W.AGO_BEFORE)})\s+(?P<n>{_NUM})\s+(?P<u>{_DAYUNITS})|(?P<n2>{_NUM})\s+(?P<u2>{_DAYUNITS})\s+(?:{W.alt(W.AGO_AFTER)})){_E}")
-DAYWORD = _r(rf"{_B}(?:(?P<after>{W.alt(W.AFTER_TOMORROW)})|(?P<before>{W.alt(W.BEFORE_YESTERDAY)})|"
-             rf"(?P<today>{W.alt(W.TODAY)}|{W.alt(W.TONIGHT)}|this morning|this afternoon|esta manha|esta tarde|"
-             rf"esta manana|heute morgen|heute fruh|heute nachmittag|ce matin|cet apres-midi)|"
-             rf"(?P<tomorrow>(?<!la )(?<!am )(?<!heute )(?:{W.alt(W.TOMORROW)}))|(?P<yesterday>{W.alt(W.YESTERDAY)})){_E}")
+RANGE = _r(
+    rf"{_B}(?:(?:from|de|desde|von|du|between|entre)\s+)?(?:(?:o|a|el|la|am|le)\s+)?(?P<a>{_WD})(?:-feira)?"
+    rf"\s*{_TO}\s+(?:(?:o|a|el|la|am|le)\s+)?(?P<b>{_WD})(?:-feira)?{_E}"
+)
+MONTH_RANGE = _r(
+    rf"{_B}(?:(?:from|de|desde|von|du|between|entre)\s+)?(?P<a>{_MONTH})\s*{_TO}\s+(?P<b>{_MONTH})(?:\s+(?:de\s+)?(?P<y>\d{{4}}))?{_E}"
+)
+MONTH = _r(
+    rf"{_B}(?:(?P<pre>{_NEXT}|{_LAST}|{_THIS}|in|em|en|im|during|durante|since|of|de|do|back in|"
+    rf"early|late|mid|over|throughout)\s+)?(?P<mon>{_MONTH})\.?(?:\s+(?P<post>{_NEXTP}|{_LASTP}|(?:de\s+)?\d{{4}}))?{_E}"
+)
+HOLIDAY = _r(
+    rf"{_B}(?:(?P<q1>{_NEXT}|{_LAST}|{_THIS}|last year's|this year's|next year's)\s+)?(?:{_ART}\s+)?"
+    rf"(?P<name>{_HOLIDAYS})(?:'s)?(?:\s+(?P<wk>{W.alt(W.WEEKEND)}))?"
+    rf"(?:\s+(?P<q2>last year|this year|next year|(?:do|del|de l') ?(?:ano|annee) (?:passad[oa]|pasado|derniere)|"
+    rf"letztes jahr|l'an dernier|l'an passe|(?:de |del |of )?\d{{4}}))?{_E}"
+)
+SEASON = _r(
+    rf"{_B}(?P<q>{_NEXT}|{_LAST}|{_THIS}|in|in the|over the|during the|this past|durante o|durante el|"
+    rf"no|en el|em|im|en|cet|ce|l'|a|o)\s+(?P<name>{_SEASONS})(?:\s+(?P<q2>{_LASTP}|{_NEXTP}|last year|(?:de )?\d{{4}}))?{_E}"
+)
+NEXT_N = _r(
+    rf"{_B}(?:(?:in|within|over|during|for|nos|nas|en|in den|dans)\s+)?(?:(?:the|los|las|os|as|les)\s+)?"
+    rf"(?:(?P<dir>{_NEXT}|{_LAST})\s+(?P<n>{_NUM})\s+(?P<u>{_DAYUNITS})|(?P<n2>{_NUM})\s+(?P<dir2>prochains|prochaines|derniers|dernieres)\s+(?P<u2>{_DAYUNITS})"
+    rf"|(?:ces|these)\s+(?P<n3>{_NUM})\s+(?P<dir3>derniers|dernieres|prochains|prochaines)\s+(?P<u3>{_DAYUNITS})){_E}"
+)
+AGO = _r(
+    rf"{_B}(?:(?:{W.alt(W.AGO_BEFORE)})\s+(?P<n>{_NUM})\s+(?P<u>{_DAYUNITS})|(?P<n2>{_NUM})\s+(?P<u2>{_DAYUNITS})\s+(?:{W.alt(W.AGO_AFTER)})){_E}"
+)
+DAYWORD = _r(
+    rf"{_B}(?:(?P<after>{W.alt(W.AFTER_TOMORROW)})|(?P<before>{W.alt(W.BEFORE_YESTERDAY)})|"
+    rf"(?P<today>{W.alt(W.TODAY)}|{W.alt(W.TONIGHT)}|this morning|this afternoon|esta manha|esta tarde|"
+    rf"esta manana|heute morgen|heute fruh|heute nachmittag|ce matin|cet apres-midi)|"
+    rf"(?P<tomorrow>(?<!la )(?<!am )(?<!heute )(?:{W.alt(W.TOMORROW)}))|(?P<yesterday>{W.alt(W.YESTERDAY)})){_E}"
+)
 _WEEKEND = W.alt(W.WEEKEND)
-WEEKEND = _r(rf"{_B}(?:(?P<pre>{_NEXT}|{_LAST}|{_THIS}|this past|at the|on the|over the|at|on|over|the|o|no|el|este|am|ce|le)\s+)?"
-             rf"(?:{_WEEKEND})(?:\s+(?P<post>{_NEXTP}|{_LASTP}))?{_E}")
+WEEKEND = _r(
+    rf"{_B}(?:(?P<pre>{_NEXT}|{_LAST}|{_THIS}|this past|at the|on the|over the|at|on|over|the|o|no|el|este|am|ce|le)\s+)?"
+    rf"(?:{_WEEKEND})(?:\s+(?P<post>{_NEXTP}|{_LASTP}))?{_E}"
+)
 
 
 def _period(unit_words: str) -> tuple[re.Pattern, re.Pattern, re.Pattern]:
     nxt = _r(rf"{_B}(?:(?:{_NEXT})\s+(?:{unit_words})|(?:{_ART}\s+)?(?:{unit_words})\s+(?:{_NEXTP})){_E}")
-    last = _r(rf"{_B}(?:(?:{_LAST}|this past)\s+(?:{unit_words})|(?:{_ART}\s+)?(?:{unit_words})\s+(?:{_LASTP})){_E}")
+    last = _r(
+        rf"{_B}(?:(?:{_LAST}|this past)\s+(?:{unit_words})|(?:{_ART}\s+)?(?:{unit_words})\s+(?:{_LASTP})){_E}"
+    )
     this = _r(rf"{_B}(?:{_THIS})\s+(?:{unit_words}){_E}")
     return nxt, last, this
 
@@ -178,8 +391,10 @@ MONTH_RE = _period(W.alt(W.MONTH))
 YEAR_RE = _period(W.alt(W.YEAR))
 
 SINCE = _r(rf"{_B}(?:since|ever since|desde|seit|depuis)\s+")
-_FINITE = _r(r"\b(?:was|were|am|is|are|had|went|stayed|lived|visited|estava|estavamos|estive|estivemos|"
-             r"fomos|fui|estaba|estabamos|estuve|estuvimos|fuimos|fui|war|waren|etais|etions|etait|etaient)\b")
+_FINITE = _r(
+    r"\b(?:was|were|am|is|are|had|went|stayed|lived|visited|estava|estavamos|estive|estivemos|"
+    r"fomos|fui|estaba|estabamos|estuve|estuvimos|fuimos|fui|war|waren|etais|etions|etait|etaient)\b"
+)
 RANGE_AFTER = _r(rf"\s*(?:{_TO})\s")
 BEFORE = _r(rf"{_B}(?:before|antes d[eao]s?|antes del?|vor|avant)\s+")
 AFTER = _r(rf"{_B}(?:after|depois d[eao]s?|despues del?|nach|apres)\s+")
@@ -189,16 +404,18 @@ ANCHOR = _r(
     rf"|(?:la\s+)?(?P<ues>semana|dia|fin de semana)\s+(?:en\s+)?(?:que|cuando)\s+"
     rf"|(?:die\s+|in der\s+|an dem\s+)?(?P<ude>woche|tag|wochenende),?\s+(?:als|in der|an dem)\s+"
     rf"|(?:la\s+|le\s+)?(?P<ufr>semaine|jour|week-end)\s+ou\s+"
-    rf"|(?P<w>while|whilst|when we were|enquanto|mientras|wahrend|pendant que)\s+)(?P<ev>\S.*)$")
+    rf"|(?P<w>while|whilst|when we were|enquanto|mientras|wahrend|pendant que)\s+)(?P<ev>\S.*)$"
+)
 
 
 # -- reading one period ----------------------------------------------------------------------------
+
 
 @dataclass
 class _Found:
     start: datetime
     end: datetime
-    tense: str          # "past" | "future" | "any" | "overdue"
+    tense: str  # "past" | "future" | "any" | "overdue"
     span: tuple[int, int]
     named: str | None = None
 
@@ -211,8 +428,9 @@ class _Reader:
         self.tz = now.tzinfo
         self.today = self._day(now.date())
         self.monday = self.today - timedelta(days=self.today.weekday())
-        self.future = bool(FUTURE_CUES.search(self.text) or (DUE_CUES.search(self.text)
-                                                              and not PAST_CUES.search(self.text)))
+        self.future = bool(
+            FUTURE_CUES.search(self.text) or (DUE_CUES.search(self.text) and not PAST_CUES.search(self.text))
+        )
         self.past = bool(PAST_CUES.search(self.text)) and not self.future
         self.french = bool(re.search(r"\b(?:j'ai|qu'|est|ce|on|ai|as|a|avons|hier soir)\b", self.text))
 
@@ -224,7 +442,7 @@ class _Reader:
         return self._day(date(year, month, 1))
 
     def capital(self, i: int) -> bool:
-        return self.original[i:i + 1].isupper()
+        return self.original[i : i + 1].isupper()
 
     # each reader returns a _Found for a match of its pattern (or None: not a time after all)
 
@@ -267,12 +485,29 @@ class _Reader:
         first = self._month(year, mon)
         end = self._month(year, mon + 1)
         part = re.sub(r"\s+", " ", m.group("part"))
-        cut = {"first half": (0, 15), "1st half": (0, 15), "first fortnight": (0, 15),
-               "primeira quinzena": (0, 15), "primera quincena": (0, 15), "erste halfte": (0, 15),
-               "premiere quinzaine": (0, 15), "premiere moitie": (0, 15),
-               "early": (0, 10), "beginning": (0, 10), "start": (0, 10), "inicio": (0, 10),
-               "comeco": (0, 10), "principios": (0, 10), "anfang": (0, 10), "debut": (0, 10),
-               "mid": (10, 20), "meados": (10, 20), "mediados": (10, 20), "mitte": (10, 20), "mi": (10, 20)}
+        cut = {
+            "first half": (0, 15),
+            "1st half": (0, 15),
+            "first fortnight": (0, 15),
+            "primeira quinzena": (0, 15),
+            "primera quincena": (0, 15),
+            "erste halfte": (0, 15),
+            "premiere quinzaine": (0, 15),
+            "premiere moitie": (0, 15),
+            "early": (0, 10),
+            "beginning": (0, 10),
+            "start": (0, 10),
+            "inicio": (0, 10),
+            "comeco": (0, 10),
+            "principios": (0, 10),
+            "anfang": (0, 10),
+            "debut": (0, 10),
+            "mid": (10, 20),
+            "meados": (10, 20),
+            "mediados": (10, 20),
+            "mitte": (10, 20),
+            "mi": (10, 20),
+        }
         if part in cut:
             a, b = cut[part]
             return _Found(first + timedelta(days=a), first + timedelta(days=b), "any", m.span())
@@ -300,15 +535,19 @@ class _Reader:
 
     def weekday(self, m):
         day = m.group("day")
-        if day in W.AMBIGUOUS_WEEKDAYS and not (m.group("pre") or m.group("post") or m.group("feira")
-                                                 or (len(day) == 3 and self.capital(m.start("day")))):
+        if day in W.AMBIGUOUS_WEEKDAYS and not (
+            m.group("pre")
+            or m.group("post")
+            or m.group("feira")
+            or (len(day) == 3 and self.capital(m.start("day")))
+        ):
             return None
         start = self._weekday(day, self._which(m.group("pre"), m.group("post")))
         return _Found(start, start + timedelta(days=1), "any", m.span())
 
     def range(self, m):
         a, b = W.WEEKDAYS[m.group("a")], W.WEEKDAYS[m.group("b")]
-        rest = self.text[m.end():]
+        rest = self.text[m.end() :]
         week = None
         for which, pattern in zip(("next", "last", "this"), WEEK_RE):
             found = pattern.match(rest.lstrip(" ,"))
@@ -332,7 +571,8 @@ class _Reader:
     def month_range(self, m):
         a, b = W.MONTHS[m.group("a")], W.MONTHS[m.group("b")]
         if {m.group("a"), m.group("b")} & W.AMBIGUOUS_MONTHS and not (
-                self.capital(m.start("a")) and self.capital(m.start("b"))):
+            self.capital(m.start("a")) and self.capital(m.start("b"))
+        ):
             return None
         ya = self._month_year(a, m.group("y"), None)
         yb = ya if b >= a else ya + 1
@@ -352,14 +592,15 @@ class _Reader:
     def day_month(self, m):
         if self.purpose(m):
             return None
-        return self._date(int(m.group("y")) if m.group("y") else None, W.MONTHS[m.group("mon")],
-                          int(m.group("d")), m.span())
+        return self._date(
+            int(m.group("y")) if m.group("y") else None, W.MONTHS[m.group("mon")], int(m.group("d")), m.span()
+        )
 
     def iso(self, m):
         return self._date(int(m.group("y")), int(m.group("m")), int(m.group("d")), m.span())
 
     def month(self, m):
-        if self.purpose(m) or re.search(r"\d\s*$", self.text[max(0, m.start() - 8):m.start()]):
+        if self.purpose(m) or re.search(r"\d\s*$", self.text[max(0, m.start() - 8) : m.start()]):
             return None
         word, pre = m.group("mon"), m.group("pre") or ""
         if word in W.AMBIGUOUS_MONTHS and not (pre or m.group("post")) and not self.capital(m.start("mon")):
@@ -413,8 +654,13 @@ class _Reader:
         if m.group("wk"):
             first, days = weekend_of(first, days)
         start = self._day(first)
-        return _Found(start, start + timedelta(days=days), "any", m.span(),
-                      named=self.original[m.start("name"):m.end("name")])
+        return _Found(
+            start,
+            start + timedelta(days=days),
+            "any",
+            m.span(),
+            named=self.original[m.start("name") : m.end("name")],
+        )
 
     def season(self, m):
         if self.purpose(m):
@@ -482,13 +728,21 @@ class _Reader:
 
     def periods(self):
         """(pattern, reader) of every simple period, in order of precedence."""
+
         def unit_rules(rules, starts, purposeful=False):
             """`purposeful`: "goals for this year" is about the year, not in it."""
             out = []
             for pattern, (start, end, tense) in zip(rules, starts):
-                out.append((pattern, lambda m, s=start, e=end, t=tense: None if purposeful and self.purpose(m)
-                            else _Found(s, e, t, m.span())))
+                out.append(
+                    (
+                        pattern,
+                        lambda m, s=start, e=end, t=tense: (
+                            None if purposeful and self.purpose(m) else _Found(s, e, t, m.span())
+                        ),
+                    )
+                )
             return out
+
         month0 = self._month(self.now.year, self.now.month)
         year0 = self._day(date(self.now.year, 1, 1))
         return [
@@ -498,16 +752,39 @@ class _Reader:
             (AGO, self.ago),
             (DAYWORD, self.dayword),
             (WEEKEND, self.weekend),
-            *unit_rules(WEEK_RE, [(self.monday + timedelta(days=7), self.monday + timedelta(days=14), "future"),
-                                  (self.monday - timedelta(days=7), self.monday, "past"),
-                                  (self.monday, self.monday + timedelta(days=7), "any")]),
-            *unit_rules(MONTH_RE, [(self._month(self.now.year, self.now.month + 1),
-                                    self._month(self.now.year, self.now.month + 2), "future"),
-                                   (self._month(self.now.year, self.now.month - 1), month0, "past"),
-                                   (month0, self._month(self.now.year, self.now.month + 1), "any")]),
-            *unit_rules(YEAR_RE, [(self._day(date(self.now.year + 1, 1, 1)), self._day(date(self.now.year + 2, 1, 1)), "future"),
-                                  (self._day(date(self.now.year - 1, 1, 1)), year0, "past"),
-                                  (year0, self._day(date(self.now.year + 1, 1, 1)), "any")], purposeful=True),
+            *unit_rules(
+                WEEK_RE,
+                [
+                    (self.monday + timedelta(days=7), self.monday + timedelta(days=14), "future"),
+                    (self.monday - timedelta(days=7), self.monday, "past"),
+                    (self.monday, self.monday + timedelta(days=7), "any"),
+                ],
+            ),
+            *unit_rules(
+                MONTH_RE,
+                [
+                    (
+                        self._month(self.now.year, self.now.month + 1),
+                        self._month(self.now.year, self.now.month + 2),
+                        "future",
+                    ),
+                    (self._month(self.now.year, self.now.month - 1), month0, "past"),
+                    (month0, self._month(self.now.year, self.now.month + 1), "any"),
+                ],
+            ),
+            *unit_rules(
+                YEAR_RE,
+                [
+                    (
+                        self._day(date(self.now.year + 1, 1, 1)),
+                        self._day(date(self.now.year + 2, 1, 1)),
+                        "future",
+                    ),
+                    (self._day(date(self.now.year - 1, 1, 1)), year0, "past"),
+                    (year0, self._day(date(self.now.year + 1, 1, 1)), "any"),
+                ],
+                purposeful=True,
+            ),
             (ISO, self.iso),
             (DAY_MONTH, self.day_month),
             (MONTH_DAY, self.day_month),
@@ -516,14 +793,17 @@ class _Reader:
         ]
 
     def purpose(self, m) -> bool:
-        """"goals for this year", "food for Christmas", "prenda para o Natal": the period is what
+        """ "goals for this year", "food for Christmas", "prenda para o Natal": the period is what
         the question is about, not when it happened. So is "rent from July" in a question not
         in the past: the day a fact takes effect."""
-        before = self.text[max(0, m.start() - 40):m.start()]  # the words just before: linear
+        before = self.text[max(0, m.start() - 40) : m.start()]  # the words just before: linear
         if re.search(r"(?:^|\s)(?:for|para|pour|fur)\s+(?:the\s+|o\s+|a\s+|el\s+|le\s+|la\s+)?$", before):
             return True
-        return bool(re.search(r"(?:^|\s)(?:from|starting|a partir de|desde|ab|a partir du|des)\s+$", before)) \
-            and not self.past and not RANGE_AFTER.match(self.text[m.end():])
+        return (
+            bool(re.search(r"(?:^|\s)(?:from|starting|a partir de|desde|ab|a partir du|des)\s+$", before))
+            and not self.past
+            and not RANGE_AFTER.match(self.text[m.end() :])
+        )
 
     def first(self, at: int | None = None, *, past: bool | None = None) -> _Found | None:
         """The first simple period of the text (or the one starting right at `at`; `past`: read
@@ -557,8 +837,14 @@ def _count(word: str) -> float:
 def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
     """The question's window: compound forms first (since, before, after, ranges), then one
     simple period."""
-    for pattern, read in ((OVERDUE, r.overdue), (SO_FAR, r.so_far), (UNTIL_END, r.until_end),
-                          (HALF, r.half), (RANGE, r.range), (MONTH_RANGE, r.month_range)):
+    for pattern, read in (
+        (OVERDUE, r.overdue),
+        (SO_FAR, r.so_far),
+        (UNTIL_END, r.until_end),
+        (HALF, r.half),
+        (RANGE, r.range),
+        (MONTH_RANGE, r.month_range),
+    ):
         for m in pattern.finditer(r.text):
             found = read(m)
             if found:
@@ -582,12 +868,28 @@ def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
     if m and m.group("w") and not _FINITE.search(m.group("ev")):
         m = None  # "while surfing", "while camping": an activity, not a stretch of time
     if m and len(re.findall(r"\w{3,}", m.group("ev"))) >= 1:
-        kind = ("while" if m.group("w") else
-                {"week": "week", "semana": "week", "woche": "week", "semaine": "week",
-                 "weekend": "weekend", "fim de semana": "weekend", "fin de semana": "weekend",
-                 "wochenende": "weekend", "week-end": "weekend"}.get(
-                    next(g for g in (m.group("u"), m.group("upt"), m.group("ues"), m.group("ude"),
-                                     m.group("ufr")) if g), "day"))
+        kind = (
+            "while"
+            if m.group("w")
+            else {
+                "week": "week",
+                "semana": "week",
+                "woche": "week",
+                "semaine": "week",
+                "weekend": "weekend",
+                "fim de semana": "weekend",
+                "fin de semana": "weekend",
+                "wochenende": "weekend",
+                "week-end": "weekend",
+            }.get(
+                next(
+                    g
+                    for g in (m.group("u"), m.group("upt"), m.group("ues"), m.group("ude"), m.group("ufr"))
+                    if g
+                ),
+                "day",
+            )
+        )
         return _Found(r.now, r.now, "any", m.span()), kind + ":" + str(m.start("ev"))
     return None, None
 
@@ -604,8 +906,11 @@ def _dates_of(text: str, found: _Found, now: datetime) -> str:
     return "any"
 
 
-_DANGLING = re.compile(r"\b(?:between|from|until|till|and|since|before|after|de|desde|seit|depuis|"
-                       r"entre|von|du|the|on|in|at|over|during|for|na|no|em|en|el|la|am|im|le)\s*$", re.I)
+_DANGLING = re.compile(
+    r"\b(?:between|from|until|till|and|since|before|after|de|desde|seit|depuis|"
+    r"entre|von|du|the|on|in|at|over|during|for|na|no|em|en|el|la|am|im|le)\s*$",
+    re.I,
+)
 
 
 def find_window(question: str, now: datetime) -> tuple[TimeWindow | None, str]:
@@ -623,7 +928,7 @@ def find_window(question: str, now: datetime) -> tuple[TimeWindow | None, str]:
         folded = W.fold(rest)
         chars = list(rest)
         for m in cues.finditer(folded):
-            chars[m.start():m.end()] = " " * (m.end() - m.start())
+            chars[m.start() : m.end()] = " " * (m.end() - m.start())
         rest = re.sub(r"\b(down|up|off)\b", " ", "".join(chars), flags=re.I)
     rest = re.sub(r"\s{2,}", " ", rest).strip(" ?.,!")
     previous = None
@@ -632,9 +937,10 @@ def find_window(question: str, now: datetime) -> tuple[TimeWindow | None, str]:
         rest = _DANGLING.sub("", rest).strip(" ?.,!")
     if anchor is not None:
         kind, at = anchor.split(":")
-        event = question[int(at):].strip(" ?.!")
+        event = question[int(at) :].strip(" ?.!")
         return TimeWindow(now, now, label, "any", anchor=event, anchor_kind=kind), rest
     if found.named:  # "before Easter": Easter is what the answer is about, too
         rest = f"{rest} {found.named}".strip()
-    return TimeWindow(found.start, found.end, label, dates, overdue=found.tense == "overdue",
-                      named=found.named), rest
+    return TimeWindow(
+        found.start, found.end, label, dates, overdue=found.tense == "overdue", named=found.named
+    ), rest

@@ -15,8 +15,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def env() -> dict[str, str]:
     """This checkout first on the path, Qt offscreen, and bytecode written (an installed app has
     its .pyc files; PYTHONDONTWRITEBYTECODE would make every run compile our modules again)."""
-    out = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    out = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     out.pop("PYTHONDONTWRITEBYTECODE", None)
     return out
 
@@ -27,9 +30,13 @@ def start_app(data_dir: Path, argv: list[str] | None = None) -> tuple[subprocess
     from tests.desktop.test_single_instance import wait_ready
 
     t0 = time.monotonic()
-    app = subprocess.Popen([sys.executable, *(argv or ["-m", "desktop.app"]), "--data-dir",
-                            str(data_dir), "--no-tray"], cwd=ROOT, env=env(),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    app = subprocess.Popen(
+        [sys.executable, *(argv or ["-m", "desktop.app"]), "--data-dir", str(data_dir), "--no-tray"],
+        cwd=ROOT,
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_ready(app, data_dir)
     except AssertionError:

@@ -59,8 +59,9 @@ def pgdata_copy(store, target: Path) -> tuple[float, float, int, int]:
 
 def capture_latency_during(memory, work) -> tuple[float, float]:
     """(median, worst) ms of captures made in a loop while `work()` runs."""
-    from core.model import Identity
     import uuid
+
+    from core.model import Identity
 
     other = memory.as_identity(Identity(device_id=uuid.uuid4()))
     stop, lat = threading.Event(), []
@@ -130,12 +131,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:<14} {statistics.median(xs):7.3f} s")
     ratio = statistics.median(rows["pgdata held"]) / statistics.median(rows["json held"])
     print(f"  the store is held {ratio:.1f}x longer by a pgdata copy than by the JSON read")
-    print(f"  sizes: json.gz {sizes['json'] / 2**20:.2f} MiB, pgdata {sizes['pgdata'] / 2**20:.1f} MiB"
-          f" ({sizes['pgdata.tar.gz'] / 2**20:.1f} MiB as tar.gz)")
-    print(f"  a capture beside 3 JSON backups: median {during[0]:.1f} ms, worst {during[1]:.0f} ms"
-          f" (alone: median {alone[0]:.1f} ms, worst {alone[1]:.0f} ms)")
-    print(f"  check a backup {check:.2f} s; restore it unchanged {same:.2f} s, after 100 edits"
-          f" {changed:.2f} s (both include the backup taken first)")
+    print(
+        f"  sizes: json.gz {sizes['json'] / 2**20:.2f} MiB, pgdata {sizes['pgdata'] / 2**20:.1f} MiB"
+        f" ({sizes['pgdata.tar.gz'] / 2**20:.1f} MiB as tar.gz)"
+    )
+    print(
+        f"  a capture beside 3 JSON backups: median {during[0]:.1f} ms, worst {during[1]:.0f} ms"
+        f" (alone: median {alone[0]:.1f} ms, worst {alone[1]:.0f} ms)"
+    )
+    print(
+        f"  check a backup {check:.2f} s; restore it unchanged {same:.2f} s, after 100 edits"
+        f" {changed:.2f} s (both include the backup taken first)"
+    )
     return 0
 
 

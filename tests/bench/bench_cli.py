@@ -30,16 +30,22 @@ from tests.bench.apps import env, start_app  # noqa: E402
 
 ENTRY = "import sys; from core.cli import main; sys.exit(main())"
 HERE_GOAL_S = 1.5
-SEED = ("Call Ana tomorrow at 10", "Ana Silva +351 912 345 678", "The dentist is on Rua Augusta 12",
-        "Buy flour, butter and lemons", "Renew the passport before June")
+SEED = (
+    "Call Ana tomorrow at 10",
+    "Ana Silva +351 912 345 678",
+    "The dentist is on Rua Augusta 12",
+    "Buy flour, butter and lemons",
+    "Renew the passport before June",
+)
 
 
 def timed(argv: list[str]) -> tuple[float, float]:
     """(wall, CPU) seconds of one run of `argv` as a child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    subprocess.run(argv, cwd=ROOT, env=env(), check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    subprocess.run(
+        argv, cwd=ROOT, env=env(), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -67,25 +73,34 @@ def warm_app(data_dir: Path) -> subprocess.Popen:
 
 def import_costs(data_dir: Path, top: int = 12) -> list[tuple[int, str]]:
     """(cumulative µs, module) of the forwarding path's most expensive top-level imports."""
-    out = subprocess.run([sys.executable, "-X", "importtime", "-c", ENTRY, "--data-dir",
-                          str(data_dir), "list"], cwd=ROOT, env=env(), capture_output=True,
-                         text=True).stderr
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", ENTRY, "--data-dir", str(data_dir), "list"],
+        cwd=ROOT,
+        env=env(),
+        capture_output=True,
+        text=True,
+    ).stderr
     rows = []
     for line in out.splitlines():
         if not line.startswith("import time:") or "|" not in line:
             continue
-        _, cumulative, name = line[len("import time:"):].split("|")
+        _, cumulative, name = line[len("import time:") :].split("|")
         if cumulative.strip().isdigit() and name.startswith(" ") and not name.startswith("   "):
             rows.append((int(cumulative), name.strip()))
     return sorted(rows, reverse=True)[:top]
 
 
-def show(label: str, runs: list[tuple[float, float]], base: list[tuple[float, float]] | None = None,
-         ) -> str:
+def show(
+    label: str,
+    runs: list[tuple[float, float]],
+    base: list[tuple[float, float]] | None = None,
+) -> str:
     wall = [w for w, _ in runs]
     cpu = [c for _, c in runs]
-    line = (f"{label:<30} wall min {min(wall) * 1000:7.1f} median {statistics.median(wall) * 1000:7.1f}"
-            f" ms  client CPU median {statistics.median(cpu) * 1000:6.1f} ms")
+    line = (
+        f"{label:<30} wall min {min(wall) * 1000:7.1f} median {statistics.median(wall) * 1000:7.1f}"
+        f" ms  client CPU median {statistics.median(cpu) * 1000:6.1f} ms"
+    )
     if base:
         ratio = statistics.median(wall) / statistics.median(w for w, _ in base)
         line += f"  {ratio:4.1f}x bare python"
@@ -101,19 +116,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="neurons-clibench-") as tmp:
         data = (args.data_dir or Path(tmp) / "data").resolve()
         for text in SEED:
-            subprocess.run(neurons(data, "capture", text), cwd=ROOT, env=env(), check=True,
-                           capture_output=True)
-        here = interleaved({"list": neurons(data, "list"),
-                            "ask": neurons(data, "ask", "when is the dentist")}, args.here_runs)
+            subprocess.run(
+                neurons(data, "capture", text), cwd=ROOT, env=env(), check=True, capture_output=True
+            )
+        here = interleaved(
+            {"list": neurons(data, "list"), "ask": neurons(data, "ask", "when is the dentist")},
+            args.here_runs,
+        )
         app = warm_app(data)
         try:
-            forwarded = interleaved({
-                "bare": [sys.executable, "-c", "pass"],
-                "list": neurons(data, "list"),
-                "list --json": neurons(data, "list", "--json"),
-                "ask": neurons(data, "ask", "when is the dentist"),
-                "capture": neurons(data, "capture", "Bench: water the plants"),
-            }, args.runs)
+            forwarded = interleaved(
+                {
+                    "bare": [sys.executable, "-c", "pass"],
+                    "list": neurons(data, "list"),
+                    "list --json": neurons(data, "list", "--json"),
+                    "ask": neurons(data, "ask", "when is the dentist"),
+                    "capture": neurons(data, "capture", "Bench: water the plants"),
+                },
+                args.runs,
+            )
             costs = import_costs(data)
         finally:
             app.terminate()

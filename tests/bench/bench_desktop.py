@@ -57,9 +57,13 @@ def cpu_seconds(proc: psutil.Process) -> tuple[float, float]:
 
 def one_run(data: Path, env: dict, display: str, idle_s: float | None) -> dict:
     t0 = time.monotonic()
-    app = subprocess.Popen([sys.executable, "-m", "desktop.app", "--data-dir", str(data)], cwd=ROOT,
-                           env={**env, "DISPLAY": display}, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    app = subprocess.Popen(
+        [sys.executable, "-m", "desktop.app", "--data-dir", str(data)],
+        cwd=ROOT,
+        env={**env, "DISPLAY": display},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     result: dict = {}
     try:
         while "shown" not in result or "ready" not in result:
@@ -98,16 +102,22 @@ def main(argv: list[str] | None = None) -> int:
         data = tmp_path / "data"
         (tmp_path / "run").mkdir(mode=0o700)
         # (this process finds the app's socket through XDG_RUNTIME_DIR too)
-        os.environ.update(XDG_CONFIG_HOME=str(tmp_path / "config"),
-                          XDG_RUNTIME_DIR=str(tmp_path / "run"))
+        os.environ.update(XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_RUNTIME_DIR=str(tmp_path / "run"))
         env = {**os.environ, "QT_QPA_PLATFORM": "xcb"}
         env.pop("DBUS_SESSION_BUS_ADDRESS", None)
-        subprocess.run([sys.executable, "-m", "desktop.demo", "--data-dir", str(data), "--dataset",
-                        args.dataset], cwd=ROOT, env=env, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "desktop.demo", "--data-dir", str(data), "--dataset", args.dataset],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         server, display = xvfb()
         try:
-            runs = [one_run(data, env, display, args.idle if i == args.runs - 1 else None)
-                    for i in range(args.runs)]
+            runs = [
+                one_run(data, env, display, args.idle if i == args.runs - 1 else None)
+                for i in range(args.runs)
+            ]
         finally:
             server.terminate()
             server.wait(10)
@@ -117,8 +127,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"window shown   median {shown:.2f} s over {args.runs} runs ({each})")
     print(f"memory open    median {ready:.2f} s")
     last = runs[-1]
-    print(f"idle CPU over {args.idle:.0f} s: app {last['idle_app_pct']:.2f} % of a core, "
-          f"engine {last['idle_engine_pct']:.2f} %")
+    print(
+        f"idle CPU over {args.idle:.0f} s: app {last['idle_app_pct']:.2f} % of a core, "
+        f"engine {last['idle_engine_pct']:.2f} %"
+    )
     return 0
 
 

@@ -48,13 +48,18 @@ def mem_kb(field):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = float(sys.argv[3])
 """
-LEAN_CHILD = CHILD_PROLOGUE + """
+LEAN_CHILD = (
+    CHILD_PROLOGUE
+    + """
 from core.embed import Embedder
 e = Embedder.load(sys.argv[1], threads=1, variant=sys.argv[2])
 e.embed_one("warm up")
 print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
 """
-ST_CHILD = CHILD_PROLOGUE + """
+)
+ST_CHILD = (
+    CHILD_PROLOGUE
+    + """
 import torch
 torch.set_num_threads(1)
 from sentence_transformers import SentenceTransformer
@@ -62,20 +67,31 @@ m = SentenceTransformer(sys.argv[1], device="cpu")
 m.encode("warm up")
 print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
 """
+)
 
 
 def short_notes(n: int, rng: random.Random) -> list[str]:
-    forms = ["Call {n} about the {a}", "Buy {a} and {b}", "{n}'s {a} is on Friday", "Remember the {a} before the {b}",
-             "Meeting with {n} re {a} at 10:30", "{a} {b} {c}"]
-    return [rng.choice(forms).format(n=rng.choice(NAMES), a=rng.choice(WORDS), b=rng.choice(WORDS),
-                                     c=rng.choice(WORDS)) for _ in range(n)]
+    forms = [
+        "Call {n} about the {a}",
+        "Buy {a} and {b}",
+        "{n}'s {a} is on Friday",
+        "Remember the {a} before the {b}",
+        "Meeting with {n} re {a} at 10:30",
+        "{a} {b} {c}",
+    ]
+    return [
+        rng.choice(forms).format(
+            n=rng.choice(NAMES), a=rng.choice(WORDS), b=rng.choice(WORDS), c=rng.choice(WORDS)
+        )
+        for _ in range(n)
+    ]
 
 
 def paragraphs(n: int, rng: random.Random, words: int = 170) -> list[str]:
     out = []
     for _ in range(n):
         ws = [rng.choice(WORDS) for _ in range(words)]
-        out.append(". ".join(" ".join(ws[i:i + 10]).capitalize() for i in range(0, words, 10)) + ".")
+        out.append(". ".join(" ".join(ws[i : i + 10]).capitalize() for i in range(0, words, 10)) + ".")
     return out
 
 
@@ -144,8 +160,10 @@ def main() -> int:
     probe = Embedder.load(args.model_dir)
     tok = [len(e.ids) for e in probe._tokenizer.encode_batch(paras)]
     note_tok = [len(e.ids) for e in probe._tokenizer.encode_batch(notes)]
-    print(f"cpu cores: {os.cpu_count()}  python {sys.version.split()[0]}  short notes: {len(notes)} "
-          f"(mean {np.mean(note_tok):.0f} tokens)  paragraphs: {len(paras)} (mean {np.mean(tok):.0f} tokens)")
+    print(
+        f"cpu cores: {os.cpu_count()}  python {sys.version.split()[0]}  short notes: {len(notes)} "
+        f"(mean {np.mean(note_tok):.0f} tokens)  paragraphs: {len(paras)} (mean {np.mean(tok):.0f} tokens)"
+    )
     del probe
 
     results: dict[str, dict[str, float]] = {"fp32": {}, "int8": {}, "st": {}}
@@ -184,17 +202,26 @@ def main() -> int:
         faster = ref / lean if ("ms" in metric or " s" in metric or "MB" in metric) else lean / ref
         return f"{faster:.2f}x"
 
-    header = f"{'metric':<24}{'lean fp32':>11}{'lean int8':>11}{'sent-tr':>11}{'fp32 vs ST':>12}{'int8 vs ST':>12}"
+    header = (
+        f"{'metric':<24}{'lean fp32':>11}{'lean int8':>11}{'sent-tr':>11}{'fp32 vs ST':>12}{'int8 vs ST':>12}"
+    )
     print()
     print(header)
     print("-" * len(header))
     for metric in results["st"]:
         f, q, s = results["fp32"][metric], results["int8"][metric], results["st"][metric]
         fmt = "{:>11.0f}" if "texts/s" in metric or "MB" in metric else "{:>11.2f}"
-        print(f"{metric:<24}" + fmt.format(f) + fmt.format(q) + fmt.format(s)
-              + f"{ratio(metric, f, s):>12}{ratio(metric, q, s):>12}")
-    print("\nratios: how many times better the lean runtime is than sentence-transformers "
-          "(time and memory: ST/lean; throughput: lean/ST)")
+        print(
+            f"{metric:<24}"
+            + fmt.format(f)
+            + fmt.format(q)
+            + fmt.format(s)
+            + f"{ratio(metric, f, s):>12}{ratio(metric, q, s):>12}"
+        )
+    print(
+        "\nratios: how many times better the lean runtime is than sentence-transformers "
+        "(time and memory: ST/lean; throughput: lean/ST)"
+    )
     return 0
 
 

@@ -31,10 +31,15 @@ def vcards(n: int, rng: random.Random) -> bytes:
     cards = []
     for i in range(n):
         first, last = rng.choice(FIRST), rng.choice(LAST)
-        lines = ["BEGIN:VCARD", "VERSION:3.0", f"FN:{first} {last} {i}", f"N:{last} {i};{first};;;",
-                 f"TEL;TYPE=CELL:+351 91{i % 10} {i:06d}"[:30],
-                 f"EMAIL;TYPE=INTERNET:{first.lower()}.{i}@example.org",
-                 f"NOTE:Met at event {i % 50}\\, likes topic {i % 17}.\\nSecond line."]
+        lines = [
+            "BEGIN:VCARD",
+            "VERSION:3.0",
+            f"FN:{first} {last} {i}",
+            f"N:{last} {i};{first};;;",
+            f"TEL;TYPE=CELL:+351 91{i % 10} {i:06d}"[:30],
+            f"EMAIL;TYPE=INTERNET:{first.lower()}.{i}@example.org",
+            f"NOTE:Met at event {i % 50}\\, likes topic {i % 17}.\\nSecond line.",
+        ]
         if i % 3:
             lines.append(f"BDAY:{1950 + i % 60}-{1 + i % 12:02d}-{1 + i % 28:02d}")
         if i % 7 == 0:
@@ -50,12 +55,20 @@ def calendar(n: int, rng: random.Random) -> bytes:
         when = f"2027{1 + i % 12:02d}{1 + i % 28:02d}T{8 + i % 12:02d}3000"
         start = f";TZID={zone}:{when}" if zone else f":{when}"
         kind = "VEVENT" if i % 4 == 0 else "VTODO"
-        lines = [f"BEGIN:{kind}", f"UID:bench-{i}", "DTSTAMP:20260101T000000Z",
-                 f"SUMMARY:Reminder {i} about topic {i % 31}", f"DTSTART{start}"]
+        lines = [
+            f"BEGIN:{kind}",
+            f"UID:bench-{i}",
+            "DTSTAMP:20260101T000000Z",
+            f"SUMMARY:Reminder {i} about topic {i % 31}",
+            f"DTSTART{start}",
+        ]
         if kind == "VTODO":
             lines.append(f"DUE{start}")
         if i % 5 == 0:
-            lines += ["RRULE:FREQ=WEEKLY;COUNT=20", f"EXDATE{start.replace(when, when[:6] + '28' + when[8:])}"]
+            lines += [
+                "RRULE:FREQ=WEEKLY;COUNT=20",
+                f"EXDATE{start.replace(when, when[:6] + '28' + when[8:])}",
+            ]
         elif i % 5 == 1:
             lines.append("RRULE:FREQ=DAILY;UNTIL=20271231T000000Z")
         if i % 3 == 0:
@@ -85,20 +98,59 @@ def main() -> None:
         (root / "tasks.ics").write_bytes(calendar(args.reminders, rng))
         rows: list = []
         with Memory(Store(Settings(data_dir=root / "data"))) as memory:
-            short = lambda r: f"{r.created} created, {r.updated} updated, {r.unchanged} unchanged, {len(r.skipped)} skipped"  # noqa: E731
-            timed(f"import {args.contacts} contacts (.vcf)", lambda: short(files.import_path(memory, root / "contacts.vcf")), rows)
-            timed("  again (all unchanged)", lambda: short(files.import_path(memory, root / "contacts.vcf")), rows)
-            timed(f"import {args.reminders} reminders (.ics)", lambda: short(files.import_path(memory, root / "tasks.ics")), rows)
-            timed("  again (all unchanged)", lambda: short(files.import_path(memory, root / "tasks.ics")), rows)
-            timed("export contacts, one .vcf", lambda: files.export_path(memory, root / "out.vcf")["items"], rows)
-            timed("export contacts, vdir", lambda: files.export_path(memory, f"{root}/vdir/", "vcard")["files"], rows)
-            timed("export reminders, one .ics", lambda: files.export_path(memory, root / "out.ics")["items"], rows)
-            timed("export reminders, vdir", lambda: files.export_path(memory, f"{root}/cal/", "ics")["files"], rows)
-            timed("export the whole memory, Markdown vault", lambda: files.export_path(memory, root / "vault", "markdown")["files"], rows)
+            short = lambda r: (
+                f"{r.created} created, {r.updated} updated, {r.unchanged} unchanged, {len(r.skipped)} skipped"
+            )  # noqa: E731
+            timed(
+                f"import {args.contacts} contacts (.vcf)",
+                lambda: short(files.import_path(memory, root / "contacts.vcf")),
+                rows,
+            )
+            timed(
+                "  again (all unchanged)",
+                lambda: short(files.import_path(memory, root / "contacts.vcf")),
+                rows,
+            )
+            timed(
+                f"import {args.reminders} reminders (.ics)",
+                lambda: short(files.import_path(memory, root / "tasks.ics")),
+                rows,
+            )
+            timed(
+                "  again (all unchanged)", lambda: short(files.import_path(memory, root / "tasks.ics")), rows
+            )
+            timed(
+                "export contacts, one .vcf",
+                lambda: files.export_path(memory, root / "out.vcf")["items"],
+                rows,
+            )
+            timed(
+                "export contacts, vdir",
+                lambda: files.export_path(memory, f"{root}/vdir/", "vcard")["files"],
+                rows,
+            )
+            timed(
+                "export reminders, one .ics",
+                lambda: files.export_path(memory, root / "out.ics")["items"],
+                rows,
+            )
+            timed(
+                "export reminders, vdir",
+                lambda: files.export_path(memory, f"{root}/cal/", "ics")["files"],
+                rows,
+            )
+            timed(
+                "export the whole memory, Markdown vault",
+                lambda: files.export_path(memory, root / "vault", "markdown")["files"],
+                rows,
+            )
             total = memory.count()
         with Memory(Store(Settings(data_dir=root / "empty"))) as fresh:
-            timed(f"import the vault ({total} neurons) into an empty data dir",
-                  lambda: short(files.import_path(fresh, root / "vault")), rows)
+            timed(
+                f"import the vault ({total} neurons) into an empty data dir",
+                lambda: short(files.import_path(fresh, root / "vault")),
+                rows,
+            )
     width = max(len(r[0]) for r in rows)
     print(f"\n{'what':<{width}}  {'seconds':>8}  result")
     for label, seconds, value in rows:

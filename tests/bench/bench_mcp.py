@@ -52,8 +52,11 @@ def report(label: str, times: dict[str, list[float]]) -> None:
     print(f"\n{label}")
     for name, values in times.items():
         ms = np.array(values) * 1000
-        spread = f"median {np.median(ms):7.1f} ms  p95 {np.percentile(ms, 95):7.1f} ms" \
-            if len(ms) > 1 else f"{ms[0]:7.1f} ms"
+        spread = (
+            f"median {np.median(ms):7.1f} ms  p95 {np.percentile(ms, 95):7.1f} ms"
+            if len(ms) > 1
+            else f"{ms[0]:7.1f} ms"
+        )
         print(f"  {name:<11} {spread}  (n={len(ms)})")
 
 

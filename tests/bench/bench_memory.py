@@ -32,18 +32,26 @@ import psutil  # noqa: E402
 
 from tests.bench.apps import env, start_app  # noqa: E402
 
-QUESTIONS = ("what did Ana say about the dentist", "birthday presents", "when is the flight",
-             "the plumber's phone", "notes from last week", "what do I know about Lisbon")
+QUESTIONS = (
+    "what did Ana say about the dentist",
+    "birthday presents",
+    "when is the flight",
+    "the plumber's phone",
+    "notes from last week",
+    "what do I know about Lisbon",
+)
 # The app is idle when its CPU time grows by less than this over IDLE_WINDOW_S.
 IDLE_CPU_S = 0.05
 IDLE_WINDOW_S = 2.0
-MIB = 2 ** 20
+MIB = 2**20
 # The real app, with its now-and-then (core/backup.py CHECK_EVERY) and the model's idle time
 # (core/resident.py MODEL_IDLE) shortened to this, so the bench sees the model let go.
 RELEASE_AFTER_S = 10
-APP = ("import sys; from datetime import timedelta; import core.backup, core.resident; "
-       "core.backup.CHECK_EVERY = core.resident.MODEL_IDLE = timedelta(seconds=float(sys.argv.pop(1))); "
-       "from desktop.app import main; sys.exit(main())")
+APP = (
+    "import sys; from datetime import timedelta; import core.backup, core.resident; "
+    "core.backup.CHECK_EVERY = core.resident.MODEL_IDLE = timedelta(seconds=float(sys.argv.pop(1))); "
+    "from desktop.app import main; sys.exit(main())"
+)
 
 
 def build_data_dir(data_dir: Path, n: int) -> None:
@@ -65,14 +73,23 @@ def build_data_dir(data_dir: Path, n: int) -> None:
 
 # -- reading a process's memory ---------------------------------------------------------------------
 
+
 def _regions(pid: int) -> list[dict]:
     out: list[dict] = []
     with open(f"/proc/{pid}/smaps") as f:
         for line in f:
             head = re.match(r"^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$", line)
             if head:
-                out.append({"lo": int(head[1], 16), "hi": int(head[2], 16), "perm": head[3],
-                            "name": head[4], "Rss": 0, "Pss": 0})
+                out.append(
+                    {
+                        "lo": int(head[1], 16),
+                        "hi": int(head[2], 16),
+                        "perm": head[3],
+                        "name": head[4],
+                        "Rss": 0,
+                        "Pss": 0,
+                    }
+                )
             elif line.startswith(("Rss:", "Pss:")):
                 key, value = line.split(":")
                 out[-1][key] = int(value.split()[0]) * 1024
@@ -86,14 +103,14 @@ def breakdown(pid: int) -> dict[str, float]:
     kinds: dict[str, float] = {}
     for i, r in enumerate(regions):
         after = regions[i + 1] if i + 1 < len(regions) else None
-        guard = (after is not None and after["perm"] == "---p" and after["lo"] == r["hi"])
+        guard = after is not None and after["perm"] == "---p" and after["lo"] == r["hi"]
         if r["name"].startswith("/"):
             kind = "files (code, libraries)"
         elif r["name"] == "[heap]":
             kind = "malloc heap"
         elif r["name"]:
             kind = "other"
-        elif guard and after["hi"] - after["lo"] >= 2 ** 30 and r["perm"].startswith("rw"):
+        elif guard and after["hi"] - after["lo"] >= 2**30 and r["perm"].startswith("rw"):
             kind = "WASM heap"
         elif guard and (r["hi"] - r["lo"]) + (after["hi"] - after["lo"]) == 64 * MIB:
             kind = "thread malloc arenas"
@@ -116,9 +133,15 @@ def usage(pid: int) -> tuple[float, float]:
 
 # -- the real app ---------------------------------------------------------------------------------
 
+
 def _cli(data_dir: Path, *argv: str) -> None:
-    subprocess.run([sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), *argv],
-                   cwd=ROOT, env=env(), check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), *argv],
+        cwd=ROOT,
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
 
 
 def _wait_idle(proc: psutil.Process, timeout: float = 300) -> None:
@@ -191,8 +214,14 @@ m.close()
 
 
 def measure_parts(data_dir: Path) -> list:
-    out = subprocess.run([sys.executable, "-c", PARTS, str(data_dir), json.dumps(QUESTIONS)],
-                         cwd=ROOT, env=env(), check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", PARTS, str(data_dir), json.dumps(QUESTIONS)],
+        cwd=ROOT,
+        env=env(),
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -211,13 +240,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"app ready in {row['ready_s']:.1f}s")
     for phase in ("idle", "used", "quiet"):
         app, engine = row[phase]["app"], row[phase]["engine"]
-        print(f"{phase:>5}  app RSS {app[0]:6.0f} PSS {app[1]:6.0f}   engine RSS {engine[0]:6.0f} "
-              f"PSS {engine[1]:6.0f}   total RSS {app[0] + engine[0]:6.0f} PSS "
-              f"{app[1] + engine[1]:6.0f}   (goal 400: {(app[0] + engine[0]) / 400:.2f}x)")
+        print(
+            f"{phase:>5}  app RSS {app[0]:6.0f} PSS {app[1]:6.0f}   engine RSS {engine[0]:6.0f} "
+            f"PSS {engine[1]:6.0f}   total RSS {app[0] + engine[0]:6.0f} PSS "
+            f"{app[1] + engine[1]:6.0f}   (goal 400: {(app[0] + engine[0]) / 400:.2f}x)"
+        )
     for who in ("engine", "app"):
         kinds = row[f"{who}_kinds"]
-        print(f"{who} resident by kind: " + ", ".join(
-            f"{k} {v:.0f}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]) if v >= 0.5))
+        print(
+            f"{who} resident by kind: "
+            + ", ".join(f"{k} {v:.0f}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]) if v >= 0.5)
+        )
     if parts:
         print("one process, step by step (RSS MiB, what the step added):")
         for label, now, added in parts:

@@ -17,7 +17,7 @@ import sys
 import tempfile
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -37,8 +37,11 @@ def _texts() -> tuple[list[dict], list[str], list[str]]:
         for space in data["spaces"]:
             neurons += space["neurons"]
             questions += [q["text"] for q in space["queries"]]
-            names += [n["attrs"]["name"] for n in space["neurons"]
-                      if n["kind"] == "contact" and (n.get("attrs") or {}).get("name")]
+            names += [
+                n["attrs"]["name"]
+                for n in space["neurons"]
+                if n["kind"] == "contact" and (n.get("attrs") or {}).get("name")
+            ]
     if not neurons:
         raise SystemExit(f"no dev sets under {EVAL}")
     return neurons, questions, names
@@ -50,7 +53,7 @@ def build(memory, n: int, seed: int = 7) -> None:
 
     rng = random.Random(seed)
     base, _, _ = _texts()
-    start = datetime(2022, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2022, 1, 1, tzinfo=UTC)
     neurons: list[Neuron] = []
     for i in range(n):
         src = base[i % len(base)]
@@ -65,14 +68,27 @@ def build(memory, n: int, seed: int = 7) -> None:
             attrs["name"], text = other, text.replace(name, other)
         if kind is Kind.REMINDER and "due_at" not in attrs:
             attrs["due_at"] = (start + timedelta(days=rng.randint(0, 1400))).isoformat()
-        neurons.append(Neuron(id=uuid.uuid4(), kind=kind, body=text, attrs=attrs,
-                              created_at=start + timedelta(minutes=7 * i + rng.randint(0, 5))))
+        neurons.append(
+            Neuron(
+                id=uuid.uuid4(),
+                kind=kind,
+                body=text,
+                attrs=attrs,
+                created_at=start + timedelta(minutes=7 * i + rng.randint(0, 5)),
+            )
+        )
     edges = []
     for i in range(n // 2):
         a, b = rng.sample(range(n), 2)
-        edges.append(Edge(id=uuid.uuid4(), from_id=neurons[a].id, to_id=neurons[b].id,
-                          relation=rng.choice([Relation.RELATES_TO, Relation.CONCERNS]),
-                          valid_from=neurons[max(a, b)].created_at))
+        edges.append(
+            Edge(
+                id=uuid.uuid4(),
+                from_id=neurons[a].id,
+                to_id=neurons[b].id,
+                relation=rng.choice([Relation.RELATES_TO, Relation.CONCERNS]),
+                valid_from=neurons[max(a, b)].created_at,
+            )
+        )
     with memory.store.transaction(memory.identity) as cur:
         q.insert_neurons(cur, memory.identity, neurons)
         q.insert_edges(cur, memory.identity, edges)
@@ -93,7 +109,7 @@ def build(memory, n: int, seed: int = 7) -> None:
         rows.append((neuron.id, v))
     for k in range(0, len(rows), 1000):
         with memory.store.transaction(every_owner=True) as cur:
-            q.save_embeddings(cur, rows[k:k + 1000], emb.name)
+            q.save_embeddings(cur, rows[k : k + 1000], emb.name)
 
 
 def timed(fn, items) -> list[float]:
@@ -107,8 +123,10 @@ def timed(fn, items) -> list[float]:
 
 def report(label: str, ms: list[float]) -> str:
     a = np.asarray(ms)
-    return (f"{label:<14} n={len(a):4d}  p50 {np.percentile(a, 50):7.1f} ms  "
-            f"p95 {np.percentile(a, 95):7.1f} ms  max {a.max():7.1f} ms")
+    return (
+        f"{label:<14} n={len(a):4d}  p50 {np.percentile(a, 50):7.1f} ms  "
+        f"p95 {np.percentile(a, 95):7.1f} ms  max {a.max():7.1f} ms"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,22 +161,24 @@ def main(argv: list[str] | None = None) -> int:
         _, questions, names = _texts()
         rng = random.Random(3)
         qs = rng.sample(questions, min(args.queries, len(questions)))
-        now = datetime(2025, 6, 11, 19, 30, tzinfo=timezone.utc)
+        now = datetime(2025, 6, 11, 19, 30, tzinfo=UTC)
         me.ask("warm up", now=now)
         # the two kinds of ask alternate in blocks of 25 questions: both see the same load, and
         # neither runs just after the other's every question
         default, keyword = [], []
         for k in range(0, len(qs), 25):
-            default += timed(lambda t: me.ask(t, limit=10, now=now), qs[k:k + 25])
-            keyword += timed(lambda t: me.ask(t, limit=10, mode="keyword", now=now), qs[k:k + 25])
+            default += timed(lambda t: me.ask(t, limit=10, now=now), qs[k : k + 25])
+            keyword += timed(lambda t: me.ask(t, limit=10, mode="keyword", now=now), qs[k : k + 25])
         print(report("ask default", default))
         print(report("ask keyword", keyword))
         who = (names * 10)[:50]
         about = timed(lambda name: me.about(name), who)
         print(report("about", about))
         ratio = np.percentile(default, 95) / np.percentile(keyword, 95)
-        print(f"ask p95 / keyword-only p95: {ratio:.1f}x (goal <= 4x); about p95 "
-              f"{np.percentile(about, 95):.1f} ms (goal <= 15 ms)")
+        print(
+            f"ask p95 / keyword-only p95: {ratio:.1f}x (goal <= 4x); about p95 "
+            f"{np.percentile(about, 95):.1f} ms (goal <= 15 ms)"
+        )
         # what a refresh costs when every row changed (vectors filled after an import, a claim):
         # each row put again, in the store's order rather than the index's
         rows, _ = me.recall.reader.index_rows(None)

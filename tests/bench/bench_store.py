@@ -27,12 +27,28 @@ from core.store.durable import WalSyncer, require_space
 
 
 def export_of(n: int) -> dict:
-    neurons = [{"id": str(uuid.uuid4()), "kind": "note",
-                "body": f"benchmark note {i} about topic {i % 97} and person {i % 13}",
-                "created_at": "2026-01-01T00:00:00+00:00"} for i in range(n)]
-    return {"format": "neurons-export/1", "neurons": neurons, "edges": [
-        {"id": str(uuid.uuid4()), "from_id": neurons[i]["id"], "to_id": neurons[i - 1]["id"],
-         "relation_type": "relates_to"} for i in range(1, n, 10)]}
+    neurons = [
+        {
+            "id": str(uuid.uuid4()),
+            "kind": "note",
+            "body": f"benchmark note {i} about topic {i % 97} and person {i % 13}",
+            "created_at": "2026-01-01T00:00:00+00:00",
+        }
+        for i in range(n)
+    ]
+    return {
+        "format": "neurons-export/1",
+        "neurons": neurons,
+        "edges": [
+            {
+                "id": str(uuid.uuid4()),
+                "from_id": neurons[i]["id"],
+                "to_id": neurons[i - 1]["id"],
+                "relation_type": "relates_to",
+            }
+            for i in range(1, n, 10)
+        ],
+    }
 
 
 def bench_engine(name: str, make_settings, sizes: list[int]) -> dict:
@@ -85,21 +101,31 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     base = Path(tempfile.mkdtemp(prefix="neurons-bench-"))
-    rows = [bench_engine("embedded", lambda: Settings(data_dir=base / "embedded",
-                                                      embed_in_background=False), sizes)]
+    rows = [
+        bench_engine(
+            "embedded", lambda: Settings(data_dir=base / "embedded", embed_in_background=False), sizes
+        )
+    ]
     import pgserver  # noqa: PLC0415
 
     server = pgserver.get_server(base / "pg", cleanup_mode="stop")
-    rows.append(bench_engine("server", lambda: Settings(data_dir=base / "server-local",
-                                                        dsn=server.get_uri(),
-                                                        embed_in_background=False), sizes))
+    rows.append(
+        bench_engine(
+            "server",
+            lambda: Settings(data_dir=base / "server-local", dsn=server.get_uri(), embed_in_background=False),
+            sizes,
+        )
+    )
     keys = [k for k in rows[0] if k != "engine"]
     print(f"{'':>22}" + "".join(f"{r['engine']:>12}" for r in rows) + f"{'ratio':>10}")
     for k in keys:
         vals = [r.get(k) for r in rows]
-        ratio = (f"{vals[0] / vals[1]:.2f}x" if all(isinstance(v, float) and v for v in vals) else "")
-        print(f"{k:>22}" + "".join(f"{v:>12.2f}" if isinstance(v, float) else f"{'-':>12}"
-                                   for v in vals) + f"{ratio:>10}")
+        ratio = f"{vals[0] / vals[1]:.2f}x" if all(isinstance(v, float) and v for v in vals) else ""
+        print(
+            f"{k:>22}"
+            + "".join(f"{v:>12.2f}" if isinstance(v, float) else f"{'-':>12}" for v in vals)
+            + f"{ratio:>10}"
+        )
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -24,24 +24,41 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 
 PHRASES = [
-    "remind me to stretch in 1 minute", "next Tuesday at 9 dentist", "call Ana tomorrow at 10 about the flat",
-    "ligar à Mãe amanhã às 15h", "llamar a mamá mañana a las 18h", "Zahnarzt am Freitag um 9 Uhr",
-    "dentiste lundi à 9h", "gym every Tuesday and Thursday at 7pm", "pay the rent on the 1st of every month",
-    "Ana's new number is +351 912 000 999", "dinner with Sam and Ana on 8 Dec at 8pm",
-    "bought milk and eggs", "Kostas came, replaced the valve", "pagar a renda todos os meses dia 8",
+    "remind me to stretch in 1 minute",
+    "next Tuesday at 9 dentist",
+    "call Ana tomorrow at 10 about the flat",
+    "ligar à Mãe amanhã às 15h",
+    "llamar a mamá mañana a las 18h",
+    "Zahnarzt am Freitag um 9 Uhr",
+    "dentiste lundi à 9h",
+    "gym every Tuesday and Thursday at 7pm",
+    "pay the rent on the 1st of every month",
+    "Ana's new number is +351 912 000 999",
+    "dinner with Sam and Ana on 8 Dec at 8pm",
+    "bought milk and eggs",
+    "Kostas came, replaced the valve",
+    "pagar a renda todos os meses dia 8",
 ]
 
 
 def report(label: str, ms: list[float]) -> str:
     a = np.asarray(ms)
-    return (f"{label:<22} n={len(a):5d}  p50 {np.percentile(a, 50):6.2f} ms  "
-            f"p95 {np.percentile(a, 95):6.2f} ms  max {a.max():6.2f} ms")
+    return (
+        f"{label:<22} n={len(a):5d}  p50 {np.percentile(a, 50):6.2f} ms  "
+        f"p95 {np.percentile(a, 95):6.2f} ms  max {a.max():6.2f} ms"
+    )
 
 
 def cold_import_ms(module: str) -> float:
     code = f"import time; t = time.perf_counter(); import {module}; print((time.perf_counter() - t) * 1000)"
-    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                 check=True, cwd=ROOT).stdout) for _ in range(3)]
+    runs = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+            ).stdout
+        )
+        for _ in range(3)
+    ]
     return min(runs)
 
 
@@ -57,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=20)
     args = p.parse_args(argv)
     print(f"import core.when (cold, new process): {cold_import_ms('core.when'):.1f} ms")
-    now = datetime(2025, 3, 18, 20, 30, tzinfo=timezone.utc)
+    now = datetime(2025, 3, 18, 20, 30, tzinfo=UTC)
     grammar = []
     for _ in range(args.rounds * 10):
         for text in PHRASES:
@@ -71,11 +88,18 @@ def main(argv: list[str] | None = None) -> int:
         memory = Memory.open(settings)
         try:
             me = memory.as_identity(Identity(device_id=uuid.uuid4()))
-            people = [Neuron(id=uuid.uuid4(), kind=Kind.CONTACT, body=f"Person {i}",
-                             attrs={"name": f"{first} {last}{i}", "phones": [f"+44 7700 9{i:05d}"]})
-                      for i, (first, last) in enumerate(
-                          (["Ana", "Sam", "Kostas", "Meera", "Jonah", "Bex"][i % 6], "Surname")
-                          for i in range(args.contacts))]
+            people = [
+                Neuron(
+                    id=uuid.uuid4(),
+                    kind=Kind.CONTACT,
+                    body=f"Person {i}",
+                    attrs={"name": f"{first} {last}{i}", "phones": [f"+44 7700 9{i:05d}"]},
+                )
+                for i, (first, last) in enumerate(
+                    (["Ana", "Sam", "Kostas", "Meera", "Jonah", "Bex"][i % 6], "Surname")
+                    for i in range(args.contacts)
+                )
+            ]
             with me.store.transaction() as cur:
                 q.insert_neurons(cur, me.identity, people)
             me.preview("warm up", now=now)

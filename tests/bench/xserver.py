@@ -12,9 +12,12 @@ import subprocess
 def xvfb() -> tuple[subprocess.Popen, str]:
     """Start Xvfb on a display it picks itself; return it and the DISPLAY to use."""
     read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24",
-                             "-nolisten", "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as f:
         return proc, ":" + f.readline().strip()
@@ -23,11 +26,13 @@ def xvfb() -> tuple[subprocess.Popen, str]:
 def window_viewable(display: str, pattern: str) -> bool:
     """A window whose line in `xwininfo -tree` matches `pattern` (name and WM_CLASS) is mapped."""
     env = {**os.environ, "DISPLAY": display}
-    tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True,
-                          check=False).stdout
+    tree = subprocess.run(
+        ["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True, check=False
+    ).stdout
     for wid in re.findall(rf"^\s*(0x[0-9a-f]+) .*{pattern}", tree, re.M):
-        info = subprocess.run(["xwininfo", "-id", wid], env=env, capture_output=True, text=True,
-                              check=False).stdout
+        info = subprocess.run(
+            ["xwininfo", "-id", wid], env=env, capture_output=True, text=True, check=False
+        ).stdout
         if "IsViewable" in info:
             return True
     return False

@@ -36,8 +36,15 @@ class FakeReader:
 
     # -- filling it ---------------------------------------------------------------------------
 
-    def add(self, body: str, kind: Kind = Kind.NOTE, attrs: dict | None = None, *,
-            created_at: datetime, state: State = State.ACTIVE) -> Neuron:
+    def add(
+        self,
+        body: str,
+        kind: Kind = Kind.NOTE,
+        attrs: dict | None = None,
+        *,
+        created_at: datetime,
+        state: State = State.ACTIVE,
+    ) -> Neuron:
         n = Neuron(uuid.uuid4(), kind, body, dict(attrs or {}), state, created_at, created_at)
         self.seq += 1
         self.rows[n.id] = (self.seq, n)
@@ -66,8 +73,11 @@ class FakeReader:
 
     def active_reminders_sharing(self, text):
         words = set(_words(text))
-        found = [n for n in self._live() if n.kind is Kind.REMINDER and n.state is State.ACTIVE
-                 and words & set(_words(n.body))]
+        found = [
+            n
+            for n in self._live()
+            if n.kind is Kind.REMINDER and n.state is State.ACTIVE and words & set(_words(n.body))
+        ]
         return sorted(found, key=lambda n: n.created_at, reverse=True)
 
     def links(self, ids, relations=None):
@@ -86,8 +96,10 @@ class FakeReader:
         return {p: [tuple(_words(p))] for p in phrases if _words(p)}
 
     def contacts_like(self, name, min_similarity):
-        scored = [(c, difflib.SequenceMatcher(None, name.lower(), str(c.attrs.get("name", c.body)).lower()).ratio())
-                  for c in self.contacts()]
+        scored = [
+            (c, difflib.SequenceMatcher(None, name.lower(), str(c.attrs.get("name", c.body)).lower()).ratio())
+            for c in self.contacts()
+        ]
         return sorted([s for s in scored if s[1] >= min_similarity], key=lambda s: -s[1])
 
     def question_terms(self, text, filler):
@@ -102,25 +114,45 @@ class FakeReader:
         for seq, n in self.rows.values():
             if since is not None and seq <= since:
                 continue
-            lexemes = sorted(set(_words(n.body + " " + " ".join(
-                str(v) for v in n.attrs.values() if isinstance(v, str)))))
-            rows.append({
-                "id": n.id, "mine": True, "kind": n.kind.value, "state": n.state.value,
-                "created_at": n.created_at, "change_seq": seq,
-                "due": datetime.fromisoformat(n.attrs["due_at"]) if n.attrs.get("due_at") else None,
-                "done": datetime.fromisoformat(n.attrs["done_at"]) if n.attrs.get("done_at") else None,
-                "rrule": n.attrs.get("rrule"),
-                "contact_attrs": n.attrs if n.kind is Kind.CONTACT else None,
-                "contact_body": n.body if n.kind is Kind.CONTACT else None,
-                "note_head": n.body[:400] if n.kind is Kind.NOTE else None,
-                "lexemes": lexemes, "dl": len(lexemes), "embedding_model": None, "vec": None})
+            lexemes = sorted(
+                set(_words(n.body + " " + " ".join(str(v) for v in n.attrs.values() if isinstance(v, str))))
+            )
+            rows.append(
+                {
+                    "id": n.id,
+                    "mine": True,
+                    "kind": n.kind.value,
+                    "state": n.state.value,
+                    "created_at": n.created_at,
+                    "change_seq": seq,
+                    "due": datetime.fromisoformat(n.attrs["due_at"]) if n.attrs.get("due_at") else None,
+                    "done": datetime.fromisoformat(n.attrs["done_at"]) if n.attrs.get("done_at") else None,
+                    "rrule": n.attrs.get("rrule"),
+                    "contact_attrs": n.attrs if n.kind is Kind.CONTACT else None,
+                    "contact_body": n.body if n.kind is Kind.CONTACT else None,
+                    "note_head": n.body[:400] if n.kind is Kind.NOTE else None,
+                    "lexemes": lexemes,
+                    "dl": len(lexemes),
+                    "embedding_model": None,
+                    "vec": None,
+                }
+            )
         return rows, (self.seq if since is None else None)
 
     def index_edges(self, since):
-        rows = [{"id": e.id, "from_node_id": e.from_id, "to_node_id": e.to_id,
-                 "relation_type": e.relation.value, "weight": e.weight, "change_seq": seq,
-                 "keep": e.valid_to is None}
-                for e in self.edges if (seq := self.edge_seq[e.id]) > (since or 0)]
+        rows = [
+            {
+                "id": e.id,
+                "from_node_id": e.from_id,
+                "to_node_id": e.to_id,
+                "relation_type": e.relation.value,
+                "weight": e.weight,
+                "change_seq": seq,
+                "keep": e.valid_to is None,
+            }
+            for e in self.edges
+            if (seq := self.edge_seq[e.id]) > (since or 0)
+        ]
         return rows, (self.seq if since is None else None)
 
     def keep_statistics(self, count):

@@ -52,8 +52,11 @@ def validate(path) -> None:
 
 
 def test_on_writes_a_valid_entry_that_starts_the_app_hidden(config_home):
-    assert autostart.status() == {"enabled": False, "path": str(config_home / "autostart" / "neurons.desktop"),
-                                  "exec": None}
+    assert autostart.status() == {
+        "enabled": False,
+        "path": str(config_home / "autostart" / "neurons.desktop"),
+        "exec": None,
+    }
     path = autostart.enable()
     assert path == config_home / "autostart" / "neurons.desktop"
     validate(path)
@@ -66,7 +69,7 @@ def test_on_writes_a_valid_entry_that_starts_the_app_hidden(config_home):
     assert autostart.is_enabled() is False
 
 
-@pytest.mark.parametrize("folder", ["/opt/My Apps/neurons", "/tmp/100% $HOME \"quoted\" back\\slash`tick`"])
+@pytest.mark.parametrize("folder", ["/opt/My Apps/neurons", '/tmp/100% $HOME "quoted" back\\slash`tick`'])
 def test_awkward_paths_are_quoted_so_they_read_back_whole(tmp_path, folder):
     launcher = [f"{folder}/neurons-desktop"]
     data = tmp_path / "my data"
@@ -96,10 +99,14 @@ def test_the_command_turns_it_on_says_so_and_off(tmp_path, config_home):
     entry = config_home / "autostart" / "neurons.desktop"
     validate(entry)
     state = json.loads(run_cli("autostart", "status", "--json", data_dir=data, env=env).stdout)
-    assert state["enabled"] is True and unquote_exec(state["exec"])[-3:] == ["--hidden", "--data-dir", str(data)]
+    assert state["enabled"] is True and unquote_exec(state["exec"])[-3:] == [
+        "--hidden",
+        "--data-dir",
+        str(data),
+    ]
     off = run_cli("autostart", "off", data_dir=data, env=env)
     assert off.returncode == 0 and "does not start" in off.stdout and not entry.exists()
-    assert not data.exists()   # it never opened (or made) the memory
+    assert not data.exists()  # it never opened (or made) the memory
 
 
 def test_the_installer_offers_it_and_its_uninstall_takes_it_back(tmp_path, config_home):
@@ -108,20 +115,31 @@ def test_the_installer_offers_it_and_its_uninstall_takes_it_back(tmp_path, confi
     exe = ROOT / ".venv" / "bin" / "neurons-desktop"
     if not exe.exists():
         pytest.skip("no developer install (.venv/bin/neurons-desktop): run packaging/setup.sh")
-    env = {**__import__("os").environ, "XDG_DATA_HOME": str(tmp_path / "share"),
-           "XDG_CONFIG_HOME": str(config_home), "HOME": str(tmp_path)}
+    env = {
+        **__import__("os").environ,
+        "XDG_DATA_HOME": str(tmp_path / "share"),
+        "XDG_CONFIG_HOME": str(config_home),
+        "HOME": str(tmp_path),
+    }
 
     def install(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["bash", str(ROOT / "packaging" / "install-linux.sh"), *args],
-                              capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            ["bash", str(ROOT / "packaging" / "install-linux.sh"), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+            stdin=subprocess.DEVNULL,
+        )
 
     entry = config_home / "autostart" / "neurons.desktop"
-    assert install().returncode == 0 and not entry.exists()        # not asked: not on
+    assert install().returncode == 0 and not entry.exists()  # not asked: not on
     done = install("--autostart")
     assert done.returncode == 0, done.stderr
     validate(entry)
-    assert unquote_exec(autostart.status()["exec"])[0] == str(exe.resolve()) or \
-        unquote_exec(autostart.status()["exec"])[0] == str(exe)
-    assert install().returncode == 0 and entry.exists()             # a reinstall keeps it
+    assert unquote_exec(autostart.status()["exec"])[0] == str(exe.resolve()) or unquote_exec(
+        autostart.status()["exec"]
+    )[0] == str(exe)
+    assert install().returncode == 0 and entry.exists()  # a reinstall keeps it
     gone = install("--uninstall")
     assert gone.returncode == 0 and not entry.exists(), gone.stderr

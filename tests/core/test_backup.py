@@ -9,7 +9,7 @@ import json
 import os
 import stat
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -30,9 +30,12 @@ MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
 
 # -- tiers and the trigger: pure, on a fake clock --------------------------------------------------
 
+
 def fake(taken: datetime) -> Backup:
-    return Backup(Path(f"/backups/neurons-{taken.astimezone(timezone.utc):%Y%m%d-%H%M%S}Z.json.gz"),
-                  taken.astimezone(timezone.utc))
+    return Backup(
+        Path(f"/backups/neurons-{taken.astimezone(UTC):%Y%m%d-%H%M%S}Z.json.gz"),
+        taken.astimezone(UTC),
+    )
 
 
 def test_a_year_of_half_hourly_backups_keeps_recent_daily_weekly_monthly():
@@ -48,7 +51,7 @@ def test_a_year_of_half_hourly_backups_keeps_recent_daily_weekly_monthly():
     tiers = backup.tiers(kept, now)
     assert len(kept) == len(tiers) <= backup.KEEP_RECENT + 7 + 5 + 13
     newest = sorted(kept, key=lambda b: b.taken_at, reverse=True)
-    assert [tiers[b.path] for b in newest[:backup.KEEP_RECENT]] == ["recent"] * backup.KEEP_RECENT
+    assert [tiers[b.path] for b in newest[: backup.KEEP_RECENT]] == ["recent"] * backup.KEEP_RECENT
     local = [b.taken_at.astimezone(LISBON) for b in kept]
     days = {d.date() for d in local}
     assert all((now - timedelta(days=i)).date() in days for i in range(7))  # one a day, a week
@@ -56,7 +59,7 @@ def test_a_year_of_half_hourly_backups_keeps_recent_daily_weekly_monthly():
     assert all((now - timedelta(weeks=i)).isocalendar()[:2] in weeks for i in range(4))
     months = {(d.year, d.month) for d in local}
     for i in range(12):
-        month = (now.year * 12 + now.month - 1 - i)
+        month = now.year * 12 + now.month - 1 - i
         assert (month // 12, month % 12 + 1) in months
     assert min(local) > now - timedelta(days=367)  # nothing older than a year
     # each kept day holds its newest backup (the last of that local day)
@@ -69,20 +72,24 @@ def test_a_year_of_half_hourly_backups_keeps_recent_daily_weekly_monthly():
 def test_days_are_the_local_days_of_now():
     """00:30 in Lisbon on the 26th of October is still the 25th in UTC: kept by local days, the
     25th's newest is 23:30 local, and 00:30 belongs to the 26th (which has newer backups)."""
-    evening = [datetime(2025, 10, 25, 20, 0, tzinfo=LISBON) + timedelta(minutes=30 * i)
-               for i in range(8)]  # ... 23:30
+    evening = [
+        datetime(2025, 10, 25, 20, 0, tzinfo=LISBON) + timedelta(minutes=30 * i) for i in range(8)
+    ]  # ... 23:30
     after_midnight = datetime(2025, 10, 26, 0, 30, tzinfo=LISBON)
-    next_day = [datetime(2025, 10, 26, 9, 0, tzinfo=LISBON) + timedelta(minutes=30 * i)
-                for i in range(backup.KEEP_RECENT)]
-    tiers = backup.tiers([fake(t) for t in (*evening, after_midnight, *next_day)],
-                         next_day[-1] + timedelta(minutes=1))
+    next_day = [
+        datetime(2025, 10, 26, 9, 0, tzinfo=LISBON) + timedelta(minutes=30 * i)
+        for i in range(backup.KEEP_RECENT)
+    ]
+    tiers = backup.tiers(
+        [fake(t) for t in (*evening, after_midnight, *next_day)], next_day[-1] + timedelta(minutes=1)
+    )
     assert tiers[fake(evening[-1]).path] == "daily"
     assert fake(after_midnight).path not in tiers
     assert not any(fake(t).path in tiers for t in evening[:-1])
 
 
 def test_a_backup_is_due_when_something_changed_at_most_every_half_hour():
-    t = datetime(2025, 6, 1, 12, tzinfo=timezone.utc)
+    t = datetime(2025, 6, 1, 12, tzinfo=UTC)
     assert backup.is_due(None, True, t)
     assert not backup.is_due(None, False, t)
     assert not backup.is_due(t, True, t + timedelta(minutes=29))
@@ -93,10 +100,14 @@ def test_a_backup_is_due_when_something_changed_at_most_every_half_hour():
 
 # -- a real store of its own -----------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def mem(tmp_path_factory):
-    memory = Memory.open(Settings(data_dir=tmp_path_factory.mktemp("backup") / "data",
-                                  model_dir=MODEL, embed_in_background=False))
+    memory = Memory.open(
+        Settings(
+            data_dir=tmp_path_factory.mktemp("backup") / "data", model_dir=MODEL, embed_in_background=False
+        )
+    )
     yield memory
     memory.close()
 
@@ -108,8 +119,9 @@ def rows_of(memory) -> dict:
 
 def fill(memory) -> None:
     """Every kind, attrs, state, links open and closed with their dates, a profile."""
-    ana = memory.capture("Ana Silva", kind="contact",
-                         attrs={"name": "Ana Silva", "phones": ["+351 912 345 678"], "n": 3.25})
+    ana = memory.capture(
+        "Ana Silva", kind="contact", attrs={"name": "Ana Silva", "phones": ["+351 912 345 678"], "n": 3.25}
+    )
     call = memory.capture("Call Ana tomorrow at 10")
     note = memory.capture("The dentist is on Rua Augusta 12 ✨", kind="note", attrs={"tags": ["x"]})
     memory.done(call.id)
@@ -120,8 +132,7 @@ def fill(memory) -> None:
     memory.link(note.id, ana.id, "concerns")
     closed = memory.link(old.id, note.id, "relates_to")
     memory.unlink(closed.id)
-    other = Memory(memory.store, Identity(device_id=uuid.uuid4()), owns_store=False,
-                   model=memory.model)
+    other = Memory(memory.store, Identity(device_id=uuid.uuid4()), owns_store=False, model=memory.model)
     other.capture("someone else's note", kind="note")
     other.claim("Rosa")
 
@@ -238,8 +249,9 @@ def test_a_failed_restore_leaves_the_store_as_it_was(mem, monkeypatch):
 def test_a_backup_of_another_device_becomes_this_devices(mem, tmp_path):
     made = mem.backup()
     theirs = rows_of(mem)
-    with Memory.open(Settings(data_dir=tmp_path / "new-machine", model_dir=MODEL,
-                              embed_in_background=False)) as fresh:
+    with Memory.open(
+        Settings(data_dir=tmp_path / "new-machine", model_dir=MODEL, embed_in_background=False)
+    ) as fresh:
         fresh.restore_backup(str(made.path))
         mine = rows_of(fresh)
         here = fresh.identity.device_id
@@ -252,10 +264,11 @@ def test_a_backup_of_another_device_becomes_this_devices(mem, tmp_path):
 
 
 def test_the_trigger_backs_up_only_what_changed_at_most_every_half_hour(tmp_path):
-    with Memory.open(Settings(data_dir=tmp_path / "data", model_dir=MODEL,
-                              embed_in_background=False)) as memory:
+    with Memory.open(
+        Settings(data_dir=tmp_path / "data", model_dir=MODEL, embed_in_background=False)
+    ) as memory:
         auto = backup.AutoBackup(memory)
-        t = datetime.now(timezone.utc)
+        t = datetime.now(UTC)
         assert not auto.due(t)  # an empty memory needs no backup
         memory.capture("the first note", kind="note")
         first = auto.run(t)
@@ -267,14 +280,14 @@ def test_the_trigger_backs_up_only_what_changed_at_most_every_half_hour(tmp_path
 
 
 def test_server_stores_are_not_backed_up_here(server_store, sentence_model):
-    memory = Memory(server_store, Identity(device_id=uuid.uuid4()), owns_store=False,
-                    model=sentence_model)
+    memory = Memory(server_store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
     with pytest.raises(Exception, match="pg_dump"):
         memory.backup()
-    assert not backup.AutoBackup(memory).due(datetime.now(timezone.utc))
+    assert not backup.AutoBackup(memory).due(datetime.now(UTC))
 
 
 # -- the commands ----------------------------------------------------------------------------------
+
 
 def test_the_commands_without_an_app(tmp_path):
     data = tmp_path / "data"

@@ -9,8 +9,8 @@ import pytest
 
 from core import capture
 from core.capture.names import NameIndex
-from core.when import find_when, occurrences
 from core.model import InvalidInput, Kind, Relation
+from core.when import find_when, occurrences
 
 LONDON = ZoneInfo("Europe/London")
 # Wednesday 11 June 2025, 19:30 in London
@@ -19,17 +19,21 @@ NOW = datetime(2025, 6, 11, 19, 30, tzinfo=LONDON)
 
 # -- dates (pure) ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, due, rrule", [
-    ("remind me to call Ana tomorrow at 3", datetime(2025, 6, 12, 15, 0), None),
-    ("dentist Thu 9:30", datetime(2025, 6, 12, 9, 30), None),
-    ("pay rent every 1st", datetime(2025, 7, 1, 9, 0), "FREQ=MONTHLY;BYMONTHDAY=1"),
-    ("bins out every Tuesday 7pm", datetime(2025, 6, 17, 19, 0), "FREQ=WEEKLY;BYDAY=TU"),
-    ("call Mum tonight", datetime(2025, 6, 11, 20, 0), None),
-    ("Anj's birthday 27 June", datetime(2025, 6, 27, 9, 0), "FREQ=YEARLY"),
-    ("renew passport 3 March", datetime(2026, 3, 3, 9, 0), None),
-    ("standup at 10:15am", datetime(2025, 6, 12, 10, 15), None),
-    ("water plants in 3 days", datetime(2025, 6, 14, 9, 0), None),
-])
+
+@pytest.mark.parametrize(
+    "text, due, rrule",
+    [
+        ("remind me to call Ana tomorrow at 3", datetime(2025, 6, 12, 15, 0), None),
+        ("dentist Thu 9:30", datetime(2025, 6, 12, 9, 30), None),
+        ("pay rent every 1st", datetime(2025, 7, 1, 9, 0), "FREQ=MONTHLY;BYMONTHDAY=1"),
+        ("bins out every Tuesday 7pm", datetime(2025, 6, 17, 19, 0), "FREQ=WEEKLY;BYDAY=TU"),
+        ("call Mum tonight", datetime(2025, 6, 11, 20, 0), None),
+        ("Anj's birthday 27 June", datetime(2025, 6, 27, 9, 0), "FREQ=YEARLY"),
+        ("renew passport 3 March", datetime(2026, 3, 3, 9, 0), None),
+        ("standup at 10:15am", datetime(2025, 6, 12, 10, 15), None),
+        ("water plants in 3 days", datetime(2025, 6, 14, 9, 0), None),
+    ],
+)
 def test_due_dates(text, due, rrule):
     when = find_when(text, NOW)
     assert when is not None, text
@@ -52,6 +56,7 @@ def test_occurrences_of_a_recurring_reminder():
 
 # -- kinds -----------------------------------------------------------------------------------------
 
+
 def test_kinds_are_inferred(memory):
     r = memory.capture("remind me to call Ana tomorrow at 3", created_at=NOW)
     assert r.kind is Kind.REMINDER
@@ -64,32 +69,43 @@ def test_kinds_are_inferred(memory):
     assert c.attrs == {"name": "Ana Silva", "phones": ["+351 912 345 678"], "emails": ["ana@example.com"]}
     n = memory.capture("the boiler is losing pressure again, topped it up twice")
     assert n.kind is Kind.NOTE and n.attrs == {}
-    long_note = memory.capture("Dad's knee op is 11 April at Leicester General. Mum wants me up "
-                               "there the weekend after, to help out around the house", created_at=NOW)
+    long_note = memory.capture(
+        "Dad's knee op is 11 April at Leicester General. Mum wants me up "
+        "there the weekend after, to help out around the house",
+        created_at=NOW,
+    )
     assert long_note.kind is Kind.NOTE
 
 
 def test_the_person_overrides(memory):
     n = memory.capture("dentist Thu 9:30", kind="note")
     assert n.kind is Kind.NOTE
-    r = memory.capture("dentist Thu 9:30", kind="reminder", attrs={"due_at": "2025-07-01T08:00:00+01:00"},
-                       created_at=NOW)
+    r = memory.capture(
+        "dentist Thu 9:30", kind="reminder", attrs={"due_at": "2025-07-01T08:00:00+01:00"}, created_at=NOW
+    )
     assert r.attrs["due_at"] == "2025-07-01T08:00:00+01:00"
 
 
 # -- mentions --------------------------------------------------------------------------------------
+
 
 def _edges(memory, neuron, relation):
     return [e for e in memory.edges(neuron.id) if e.relation is relation and e.from_id == neuron.id]
 
 
 def test_mentions_link_to_contacts(memory):
-    graham = memory.capture("Graham Pike landlord", kind="contact",
-                            attrs={"name": "Graham Pike", "aliases": ["the landlord"]})
-    drk = memory.capture("Dr Hana Kowalczyk - GP", kind="contact",
-                         attrs={"name": "Hana Kowalczyk", "aliases": ["Dr K"]})
-    for text in ("boiler losing pressure, tell Graham", "email the landlord about it",
-                 "ask Grahm about the deposit", "Graham Pike says the rent goes up"):
+    graham = memory.capture(
+        "Graham Pike landlord", kind="contact", attrs={"name": "Graham Pike", "aliases": ["the landlord"]}
+    )
+    drk = memory.capture(
+        "Dr Hana Kowalczyk - GP", kind="contact", attrs={"name": "Hana Kowalczyk", "aliases": ["Dr K"]}
+    )
+    for text in (
+        "boiler losing pressure, tell Graham",
+        "email the landlord about it",
+        "ask Grahm about the deposit",
+        "Graham Pike says the rent goes up",
+    ):
         n = memory.capture(text)
         edges = _edges(memory, n, Relation.CONCERNS)
         assert [e.to_id for e in edges] == [graham.id], text
@@ -120,37 +136,48 @@ def test_name_index_forms():
     import uuid
 
     ids = [uuid.uuid4() for _ in range(3)]
-    index = NameIndex([(ids[0], {"name": "Sue Whitfield", "aliases": ["Jonah's mum"]}, ""),
-                       (ids[1], {"name": "Jonah Whitfield", "aliases": ["J"]}, ""),
-                       (ids[2], {"name": "Will Smith"}, "")])
+    index = NameIndex(
+        [
+            (ids[0], {"name": "Sue Whitfield", "aliases": ["Jonah's mum"]}, ""),
+            (ids[1], {"name": "Jonah Whitfield", "aliases": ["J"]}, ""),
+            (ids[2], {"name": "Will Smith"}, ""),
+        ]
+    )
     assert [f.contact_id for f in index.find("Jonah's mum is coeliac")] == [ids[0]]
     assert [f.contact_id for f in index.find("J's birthday dinner")] == [ids[1]]
     assert index.find("j is a letter") == []
-    assert index.find("I will call") == []                      # a common word in lower case
+    assert index.find("I will call") == []  # a common word in lower case
     assert [f.contact_id for f in index.find("Will called")] == [ids[2]]
 
 
 # -- same_person and supersedes --------------------------------------------------------------------
 
+
 def test_same_person_offers(memory):
-    oliver = memory.capture("Oliver Brandt", kind="contact",
-                            attrs={"name": "Oliver Brandt", "aliases": ["Olly"]})
+    oliver = memory.capture(
+        "Oliver Brandt", kind="contact", attrs={"name": "Oliver Brandt", "aliases": ["Olly"]}
+    )
     olly = memory.capture("Olly B (WhatsApp)", kind="contact", attrs={"name": "Olly B"})
     memory.capture("Ana Silva", kind="contact", attrs={"name": "Ana Silva", "phones": ["+351 912 345 678"]})
     memory.capture("Ana S", kind="contact", attrs={"name": "Ana S", "phones": ["912345678"]})
     memory.capture("Rebecca Adeyemi", kind="contact", attrs={"name": "Rebecca Adeyemi"})
     offers = memory.same_person_offers()
     pairs = {frozenset((o.a.title, o.b.title)): o.reason for o in offers}
-    assert pairs == {frozenset(("Oliver Brandt", "Olly B")): "same first name and initial",
-                     frozenset(("Ana Silva", "Ana S")): "same phone number"}
+    assert pairs == {
+        frozenset(("Oliver Brandt", "Olly B")): "same first name and initial",
+        frozenset(("Ana Silva", "Ana S")): "same phone number",
+    }
     edge = memory.accept_same_person(oliver.id, olly.id)
     assert edge.relation is Relation.SAME_PERSON and edge.derived_by == capture.DERIVED_SAME_PERSON
     assert len(memory.same_person_offers()) == 1
 
 
 def test_new_phone_supersedes_the_contact(memory):
-    kostas = memory.capture("Kostas plumber 07700 900455", kind="contact",
-                            attrs={"name": "Kostas Georgiou", "aliases": ["Kostas", "the plumber"]})
+    kostas = memory.capture(
+        "Kostas plumber 07700 900455",
+        kind="contact",
+        attrs={"name": "Kostas Georgiou", "aliases": ["Kostas", "the plumber"]},
+    )
     n = memory.capture("Kostas has a new number: 07700 900782. the 455 one is dead")
     assert n.kind is Kind.NOTE
     sup = _edges(memory, n, Relation.SUPERSEDES)
@@ -159,10 +186,16 @@ def test_new_phone_supersedes_the_contact(memory):
 
 
 def test_moved_appointment_supersedes_the_old_reminder(memory):
-    old = memory.capture("crown prep, Hoe Street Dental 25 Mar 8:40", kind="reminder",
-                         created_at=datetime(2025, 3, 4, 17, 35, tzinfo=LONDON))
-    new = memory.capture("crown prep moved to Fri 28 Mar 15:15", kind="reminder",
-                         created_at=datetime(2025, 3, 10, 12, 10, tzinfo=LONDON))
+    old = memory.capture(
+        "crown prep, Hoe Street Dental 25 Mar 8:40",
+        kind="reminder",
+        created_at=datetime(2025, 3, 4, 17, 35, tzinfo=LONDON),
+    )
+    new = memory.capture(
+        "crown prep moved to Fri 28 Mar 15:15",
+        kind="reminder",
+        created_at=datetime(2025, 3, 10, 12, 10, tzinfo=LONDON),
+    )
     assert [e.to_id for e in _edges(memory, new, Relation.SUPERSEDES)] == [old.id]
     offers = memory.supersede_offers(new.id)
     assert [o.b.id for o in offers] == [old.id]
@@ -171,8 +204,7 @@ def test_moved_appointment_supersedes_the_old_reminder(memory):
 
 
 def test_an_accepted_update_brings_the_card_up_to_date(memory):
-    ana = memory.capture("Ana Lima", kind="contact",
-                         attrs={"name": "Ana Lima", "phone": "+351 911 111 111"})
+    ana = memory.capture("Ana Lima", kind="contact", attrs={"name": "Ana Lima", "phone": "+351 911 111 111"})
     text = "Ana's new number is +351 912 000 999"
     offered = memory.preview(text).updates
     assert [(u.contact_id, u.field, u.value) for u in offered] == [(ana.id, "phones", "+351 912 000 999")]

@@ -26,8 +26,15 @@ def test_capture_show_list_edit_done_link_unlink(data_dir):
     note_id = plain.stdout.strip()
     assert len(note_id) == 36
 
-    contact = cli_json("capture", "Ana Silva", "--kind", "contact", "--attrs",
-                       '{"name": "Ana Silva", "phones": ["+351 912 345 678"]}', data_dir=data_dir)
+    contact = cli_json(
+        "capture",
+        "Ana Silva",
+        "--kind",
+        "contact",
+        "--attrs",
+        '{"name": "Ana Silva", "phones": ["+351 912 345 678"]}',
+        data_dir=data_dir,
+    )
     assert set(contact) == {"id", "kind", "body", "attrs", "state", "created_at", "updated_at", "edges"}
     assert contact["attrs"]["phones"] == ["+351 912 345 678"]
 
@@ -72,8 +79,13 @@ def test_export_import_and_doctor(data_dir, tmp_path):
     assert exported["format"] == "neurons-export/1" and exported["neurons"]
     other = tmp_path / "other"
     counts = cli_json("import", str(out), data_dir=other)
-    assert counts == {"format": "json", "created": len(exported["neurons"]), "updated": 0,
-                      "unchanged": 0, "skipped": []}
+    assert counts == {
+        "format": "json",
+        "created": len(exported["neurons"]),
+        "updated": 0,
+        "unchanged": 0,
+        "skipped": [],
+    }
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "neurons-export/1", "neurons": [')
     done = run_cli("import", str(broken), data_dir=other)
@@ -90,8 +102,9 @@ def test_export_import_and_doctor(data_dir, tmp_path):
 
 def test_ask_and_about_json(tmp_path):
     data = tmp_path / "data"
-    ana = cli_json("capture", "Ana Silva", "--kind", "contact", "--attrs", '{"name": "Ana Silva"}',
-                   data_dir=data)
+    ana = cli_json(
+        "capture", "Ana Silva", "--kind", "contact", "--attrs", '{"name": "Ana Silva"}', data_dir=data
+    )
     lunch = cli_json("capture", "lunch at the Lebanese place on Friday", "--kind", "note", data_dir=data)
     cli_json("link", lunch["id"], ana["id"], "--relation", "concerns", data_dir=data)
     answers = cli_json("ask", "Lebanese lunch", data_dir=data)

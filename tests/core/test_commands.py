@@ -41,10 +41,15 @@ WITH_GLOBALS = [
     ["--data-dir", "/tmp/d", "list", "--json"],
     ["--json", "-v", "--dsn=postgresql://x/y", "ask", "q", "--limit", "2"],
     ["--data-dir=/tmp/d", "capture", "--", "-x"],
-    ["--data", "/tmp/d", "show", str(uuid.uuid4())],     # an abbreviation: the whole parser
-    ["--data-dir", "list", "ask", "q"],                    # 'list' is the dir: the command is ask
-    ["-v", "--help"], ["list", "--help"], ["--help", "list"], ["nosuch"], ["list", "--limit", "x"],
-    ["--version"], [],
+    ["--data", "/tmp/d", "show", str(uuid.uuid4())],  # an abbreviation: the whole parser
+    ["--data-dir", "list", "ask", "q"],  # 'list' is the dir: the command is ask
+    ["-v", "--help"],
+    ["list", "--help"],
+    ["--help", "list"],
+    ["nosuch"],
+    ["list", "--limit", "x"],
+    ["--version"],
+    [],
 ]
 
 
@@ -62,6 +67,7 @@ def _outcome(parse_args, argv, capsys):
 @pytest.mark.parametrize("argv", COMMAND_LINES + WITH_GLOBALS, ids=lambda a: " ".join(a)[:40])
 def test_the_quick_parse_answers_as_the_whole_parser(argv, capsys):
     """parse() builds only the named command's parser: the same namespace, errors and help."""
+
     def whole(argv):
         args = commands.build_parser().parse_args(argv)
         for name, default in commands.GLOBALS.items():
@@ -82,9 +88,26 @@ def test_forwarded_commands_are_parsed_again_by_the_app(embedded_memory):
 
 def test_every_command_is_registered_once_with_help():
     registry = commands.load()
-    assert {"capture", "show", "list", "edit", "done", "archive", "trash", "restore", "link",
-            "unlink", "export", "import", "doctor", "unlock", "ask", "about", "reindex",
-            "eval"} <= set(registry)
+    assert {
+        "capture",
+        "show",
+        "list",
+        "edit",
+        "done",
+        "archive",
+        "trash",
+        "restore",
+        "link",
+        "unlink",
+        "export",
+        "import",
+        "doctor",
+        "unlock",
+        "ask",
+        "about",
+        "reindex",
+        "eval",
+    } <= set(registry)
     assert all(cmd.help for cmd in registry.values())
 
 
@@ -96,7 +119,8 @@ def test_changes_say_what_changed_and_who_started_it(embedded_memory):
     embedded_memory.trash(note.id)
     assert [(c.action, c.ids, c.kinds, c.origin) for c in seen] == [
         ("captured", (note.id,), frozenset({Kind.NOTE}), "window"),
-        ("state", (note.id,), frozenset({Kind.NOTE}), None)]
+        ("state", (note.id,), frozenset({Kind.NOTE}), None),
+    ]
 
 
 def test_preview_says_what_a_capture_would_be_and_saves_nothing(embedded_memory):

@@ -25,9 +25,11 @@ def make_store(data_dir) -> str:
     with Store(Settings(data_dir=data_dir, embed_in_background=False)) as store:
         (data_dir / "device_id").write_text(str(IDENTITY.device_id))  # the CLI's identity too
         with store.transaction() as cur:
-            q.insert_neurons(cur, IDENTITY, [
-                Neuron(id=uuid.uuid4(), kind=Kind.NOTE, body=f"note {i} " + "z" * 300)
-                for i in range(ROWS)])
+            q.insert_neurons(
+                cur,
+                IDENTITY,
+                [Neuron(id=uuid.uuid4(), kind=Kind.NOTE, body=f"note {i} " + "z" * 300) for i in range(ROWS)],
+            )
         with store.reading() as cur:
             cur.execute("SELECT pg_relation_filepath('neurons') AS path")
             return str(data_dir / "pgdata" / cur.fetchone()["path"])

@@ -72,10 +72,46 @@ WORDS = (
     "morning evening quarterly deadline contract signature colleague manager interview"
 ).split()
 
-FIRST = ["Anna", "José", "Zoë", "Mohammed", "Ngozi", "Siobhán", "Björn", "Łukasz", "Kenji", "Priya",
-         "O'Neill", "Jean-Luc", "Ahmad", "Chloé", "Dmitri", "Mei", "Oluwaseun", "Søren", "Yusuf", "Ana"]
-LAST = ["Smith", "García", "Müller", "Nakamura", "Okafor", "Kowalski", "Ivanova", "Dubois", "Rossi",
-        "Andersson", "Nguyen", "Haddad", "Fernández", "Papadopoulos", "Kim", "Singh"]
+FIRST = [
+    "Anna",
+    "José",
+    "Zoë",
+    "Mohammed",
+    "Ngozi",
+    "Siobhán",
+    "Björn",
+    "Łukasz",
+    "Kenji",
+    "Priya",
+    "O'Neill",
+    "Jean-Luc",
+    "Ahmad",
+    "Chloé",
+    "Dmitri",
+    "Mei",
+    "Oluwaseun",
+    "Søren",
+    "Yusuf",
+    "Ana",
+]
+LAST = [
+    "Smith",
+    "García",
+    "Müller",
+    "Nakamura",
+    "Okafor",
+    "Kowalski",
+    "Ivanova",
+    "Dubois",
+    "Rossi",
+    "Andersson",
+    "Nguyen",
+    "Haddad",
+    "Fernández",
+    "Papadopoulos",
+    "Kim",
+    "Singh",
+]
 
 NON_ENGLISH = [
     "我明天下午三点要去医院看牙医。",
@@ -111,19 +147,62 @@ NON_ENGLISH = [
 ]
 
 EMOJI = [
-    "🎉", "🎂🎈🎁", "Party at 8 🎉🍕🍻", "❤️ love you mum", "👍", "🚗 car service due 🔧",
-    "🏃‍♀️ run 5k tomorrow", "👨‍👩‍👧‍👦 family dinner sunday", "🇬🇧 ✈️ 🇯🇵", "☕️☕️☕️ too much coffee",
-    "📞 call back Anna 📱", "🤔 what was the wifi password?", "✅ done ❌ not done", "🌧️ bring umbrella ☂️",
+    "🎉",
+    "🎂🎈🎁",
+    "Party at 8 🎉🍕🍻",
+    "❤️ love you mum",
+    "👍",
+    "🚗 car service due 🔧",
+    "🏃‍♀️ run 5k tomorrow",
+    "👨‍👩‍👧‍👦 family dinner sunday",
+    "🇬🇧 ✈️ 🇯🇵",
+    "☕️☕️☕️ too much coffee",
+    "📞 call back Anna 📱",
+    "🤔 what was the wifi password?",
+    "✅ done ❌ not done",
+    "🌧️ bring umbrella ☂️",
     "🐶 vet appointment for Rex 🐾",
 ]
 
 SPECIAL = [
-    "", " ", "   ", "\n", "\t", "\n\t  \n", "\u00a0", "\u3000", ".", "?!", "...", "-", "#", "@",
-    "a", "I", "0", "42", "3.14159", "1/2/2025", "2025-03-14T09:30:00Z", "12:45", "€19.99", "$1,000,000",
-    "https://example.com/path?query=1&b=2", "anna.smith@example.org", "C:\\Users\\anna\\Documents",
-    "def f(x):\n    return x * 2", "SELECT * FROM neurons WHERE id = 1;", "<b>bold</b> &amp; html",
-    "ALL CAPS SHOUTING NOTE", "mIxEd CaSe", "x" * 1000, "ab " * 300, "supercalifragilisticexpialidocious",
-    "wi-fi password: Tr0ub4dor&3", "IBAN GB82 WEST 1234 5698 7654 32", "#todo #urgent @home",
+    "",
+    " ",
+    "   ",
+    "\n",
+    "\t",
+    "\n\t  \n",
+    "\u00a0",
+    "\u3000",
+    ".",
+    "?!",
+    "...",
+    "-",
+    "#",
+    "@",
+    "a",
+    "I",
+    "0",
+    "42",
+    "3.14159",
+    "1/2/2025",
+    "2025-03-14T09:30:00Z",
+    "12:45",
+    "€19.99",
+    "$1,000,000",
+    "https://example.com/path?query=1&b=2",
+    "anna.smith@example.org",
+    "C:\\Users\\anna\\Documents",
+    "def f(x):\n    return x * 2",
+    "SELECT * FROM neurons WHERE id = 1;",
+    "<b>bold</b> &amp; html",
+    "ALL CAPS SHOUTING NOTE",
+    "mIxEd CaSe",
+    "x" * 1000,
+    "ab " * 300,
+    "supercalifragilisticexpialidocious",
+    "wi-fi password: Tr0ub4dor&3",
+    "IBAN GB82 WEST 1234 5698 7654 32",
+    "#todo #urgent @home",
 ]
 
 
@@ -143,23 +222,48 @@ def parity_texts() -> list[str]:
     rng = random.Random(20240314)
     texts: list[str] = []
     # short notes
-    templates = ["Call {name} about the {w}", "Buy {w} and {w2}", "{name}'s {w} is on {day}",
-                 "Remember the {w} before {day}", "{w} {w2}", "Meeting with {name} re {w} at {h}:{m:02d}",
-                 "Don't forget: {w}", "{name} recommended a {w} place near the {w2}"]
+    templates = [
+        "Call {name} about the {w}",
+        "Buy {w} and {w2}",
+        "{name}'s {w} is on {day}",
+        "Remember the {w} before {day}",
+        "{w} {w2}",
+        "Meeting with {name} re {w} at {h}:{m:02d}",
+        "Don't forget: {w}",
+        "{name} recommended a {w} place near the {w2}",
+    ]
     days = ["Monday", "Tuesday", "Friday", "the 14th", "next week", "tomorrow"]
     for _ in range(60):
-        texts.append(rng.choice(templates).format(
-            name=rng.choice(FIRST), w=rng.choice(WORDS), w2=rng.choice(WORDS), day=rng.choice(days),
-            h=rng.randint(0, 23), m=rng.choice([0, 15, 30, 45])))
+        texts.append(
+            rng.choice(templates).format(
+                name=rng.choice(FIRST),
+                w=rng.choice(WORDS),
+                w2=rng.choice(WORDS),
+                day=rng.choice(days),
+                h=rng.randint(0, 23),
+                m=rng.choice([0, 15, 30, 45]),
+            )
+        )
     # names
     for _ in range(20):
         texts.append(f"{rng.choice(FIRST)} {rng.choice(LAST)}")
     texts += ["张伟", "محمد", "Дмитрий Иванов", "山田太郎"]
     # phone numbers
     for _ in range(20):
-        fmt = rng.choice(["+44 20 {a} {b}", "({a3}) {a}-{b}", "+1-{a3}-{a}-{b}", "0{a3} {a} {b}",
-                          "+49 30 {a}{b}", "{a}{b}", "+86 138 {a} {b}"])
-        texts.append(fmt.format(a=rng.randint(1000, 9999), b=rng.randint(1000, 9999), a3=rng.randint(200, 999)))
+        fmt = rng.choice(
+            [
+                "+44 20 {a} {b}",
+                "({a3}) {a}-{b}",
+                "+1-{a3}-{a}-{b}",
+                "0{a3} {a} {b}",
+                "+49 30 {a}{b}",
+                "{a}{b}",
+                "+86 138 {a} {b}",
+            ]
+        )
+        texts.append(
+            fmt.format(a=rng.randint(1000, 9999), b=rng.randint(1000, 9999), a3=rng.randint(200, 999))
+        )
     # medium paragraphs (~60-200 tokens) and long ones (> 256 tokens: truncation)
     for _ in range(15):
         texts.append(_paragraph(rng, rng.randint(50, 170)))
@@ -198,8 +302,10 @@ def test_fp32_matches_sentence_transformers(embedder, st_model, capsys):
     cos = cosines(ours, ref)
     worst = int(np.argmin(cos))
     with capsys.disabled():
-        print(f"\n[parity] fp32 vs sentence-transformers over {len(TEXTS)} texts: "
-              f"min cosine {cos.min():.7f}, mean {cos.mean():.7f}, max abs diff {np.abs(ours - ref).max():.2e}")
+        print(
+            f"\n[parity] fp32 vs sentence-transformers over {len(TEXTS)} texts: "
+            f"min cosine {cos.min():.7f}, mean {cos.mean():.7f}, max abs diff {np.abs(ours - ref).max():.2e}"
+        )
     assert cos.min() >= 0.9999, f"text {worst} {TEXTS[worst][:60]!r}: cosine {cos[worst]}"
 
 
@@ -220,8 +326,10 @@ def test_int8_agreement(model_dir, embedder, st_model, capsys):
     ref = st_model.encode(TEXTS, batch_size=32, convert_to_numpy=True)
     cos = cosines(q, ref)
     with capsys.disabled():
-        print(f"\n[parity] int8 vs sentence-transformers over {len(TEXTS)} texts: "
-              f"min cosine {cos.min():.4f}, mean {cos.mean():.4f}, p5 {np.percentile(cos, 5):.4f}")
+        print(
+            f"\n[parity] int8 vs sentence-transformers over {len(TEXTS)} texts: "
+            f"min cosine {cos.min():.4f}, mean {cos.mean():.4f}, p5 {np.percentile(cos, 5):.4f}"
+        )
     assert cos.mean() >= 0.98
     assert cos.min() >= 0.85
 
@@ -244,8 +352,13 @@ def test_embedder_api(embedder, model_dir):
 
 
 def test_similar_texts_are_closer(embedder):
-    a, b, c = embedder.embed(["Call the dentist to book a check-up", "Phone the dental clinic for an appointment",
-                              "Buy flour and butter for the cake"])
+    a, b, c = embedder.embed(
+        [
+            "Call the dentist to book a check-up",
+            "Phone the dental clinic for an appointment",
+            "Buy flour and butter for the cake",
+        ]
+    )
     assert float(a @ b) > float(a @ c) + 0.2
 
 
@@ -270,10 +383,17 @@ def test_token_table_is_mapped_and_vectors_are_the_same(embedder, model_dir):
     opts.intra_op_num_threads = 1
     opts.log_severity_level = 3
     opts.enable_cpu_mem_arena = False
-    whole = ort.InferenceSession(str(model_dir / "model.onnx"), sess_options=opts,
-                                 providers=["CPUExecutionProvider"])
-    plain = Embedder(model_dir=model_dir, manifest=embedder.manifest, variant="fp32", session=whole,
-                     tokenizer=embedder._tokenizer, threads=1)
+    whole = ort.InferenceSession(
+        str(model_dir / "model.onnx"), sess_options=opts, providers=["CPUExecutionProvider"]
+    )
+    plain = Embedder(
+        model_dir=model_dir,
+        manifest=embedder.manifest,
+        variant="fp32",
+        session=whole,
+        tokenizer=embedder._tokenizer,
+        threads=1,
+    )
     del whole  # the embedder's to close
     assert np.array_equal(mapped, plain.embed(texts))
     plain.close()
@@ -319,8 +439,9 @@ def test_runtime_does_not_import_torch(model_dir):
         "assert not bad, bad\n"
         "print('lean ok', e.name)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code, str(model_dir)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(model_dir)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert "lean ok all-MiniLM-L6-v2" in proc.stdout
 
@@ -343,7 +464,9 @@ def test_flipped_byte_is_refused(model_copy):
         byte = f.read(1)
         f.seek(-1, os.SEEK_CUR)
         f.write(bytes([byte[0] ^ 0xFF]))
-    with pytest.raises(ModelUnavailable, match=r"model\.onnx is corrupt \(sha256 mismatch\).*core\.embed\.export"):
+    with pytest.raises(
+        ModelUnavailable, match=r"model\.onnx is corrupt \(sha256 mismatch\).*core\.embed\.export"
+    ):
         Embedder.load(model_copy)
     status = model_status(model_copy)  # ...which must not hide the change
     assert status["ready"] is False and "corrupt" in status["error"] and status["name"] == MODEL_NAME
@@ -396,11 +519,22 @@ def test_export_again_is_a_no_op(model_dir):
     assert (after.st_ino, after.st_mtime_ns) == (onnx_stat.st_ino, onnx_stat.st_mtime_ns)
     manifest = json.loads(before)
     assert manifest["model"] == "all-MiniLM-L6-v2" and manifest["max_seq_length"] == 256
-    assert manifest["opset"] == 17 and manifest["variants"] == {"fp32": "model.onnx", "int8": "model_int8.onnx"}
+    assert manifest["opset"] == 17 and manifest["variants"] == {
+        "fp32": "model.onnx",
+        "int8": "model_int8.onnx",
+    }
     for rel, entry in manifest["files"].items():
         assert hashlib.sha256((model_dir / rel).read_bytes()).hexdigest() == entry["sha256"], rel
-    expected = {"model.onnx", "model_int8.onnx", "tokenizer.json", "config.json", "sentence_bert_config.json",
-                "modules.json", "1_Pooling/config.json", "LICENSE"}
+    expected = {
+        "model.onnx",
+        "model_int8.onnx",
+        "tokenizer.json",
+        "config.json",
+        "sentence_bert_config.json",
+        "modules.json",
+        "1_Pooling/config.json",
+        "LICENSE",
+    }
     assert expected <= set(manifest["files"])
     license_text = (model_dir / "LICENSE").read_text()
     assert "Apache License" in license_text and "all-MiniLM-L6-v2" in license_text
@@ -423,8 +557,13 @@ def test_export_is_reproducible_and_repairs(tmp_path):
 
 
 def test_export_cli_reports_up_to_date(model_dir):
-    proc = subprocess.run([sys.executable, "-m", "core.embed.export", "--out", str(model_dir), "--int8"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "core.embed.export", "--out", str(model_dir), "--int8"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "model up to date" in proc.stdout
 
@@ -452,8 +591,11 @@ class MemStore:
                 self.fail_fetch -= 1
                 self.raised += 1
                 raise RuntimeError("database is down (fetch)")
-            return [(i, t) for i, t in self.texts.items()
-                    if i not in self.vectors or self.vectors[i][1] != self.model][:n]
+            return [
+                (i, t)
+                for i, t in self.texts.items()
+                if i not in self.vectors or self.vectors[i][1] != self.model
+            ][:n]
 
     def save(self, rows, model: str) -> None:
         with self.lock:
@@ -481,8 +623,9 @@ def test_filler_fills_everything(embedder):
     store = MemStore(embedder.name, rows)
     store.vectors[0] = (np.zeros(DIM, np.float32), "some-older-model")  # made by another model: redo
     calls = []
-    filler = EmbeddingFiller(store.fetch_pending, store.save, lambda: embedder, batch_size=16,
-                             count_pending=store.count_pending)
+    filler = EmbeddingFiller(
+        store.fetch_pending, store.save, lambda: embedder, batch_size=16, count_pending=store.count_pending
+    )
     done = filler.run_until_idle(progress=lambda d, t: calls.append((d, t)))
     assert done == len(rows)
     assert store.filled()
@@ -505,8 +648,9 @@ def test_filler_thread_and_wake(embedder):
         filler.wake()
         wait_for(lambda: "new" in store.vectors, "a woken filler embeds the new row")
         assert store.vectors["new"][1] == MODEL_NAME
-        np.testing.assert_allclose(store.vectors["new"][0], embedder.embed_one("Pick up the dry cleaning on Thursday"),
-                                   atol=1e-5)
+        np.testing.assert_allclose(
+            store.vectors["new"][0], embedder.embed_one("Pick up the dry cleaning on Thursday"), atol=1e-5
+        )
     finally:
         assert filler.stop(timeout=DEADLINE)
     assert not filler.running
@@ -516,8 +660,14 @@ def test_filler_survives_store_errors(embedder, caplog):
     store = MemStore(embedder.name, {i: f"row {i}" for i in range(20)})
     store.fail_fetch = 1
     store.fail_save = 2
-    filler = EmbeddingFiller(store.fetch_pending, store.save, lambda: embedder, batch_size=8,
-                             retry_delay=0.01, max_retry_delay=0.05)
+    filler = EmbeddingFiller(
+        store.fetch_pending,
+        store.save,
+        lambda: embedder,
+        batch_size=8,
+        retry_delay=0.01,
+        max_retry_delay=0.05,
+    )
     with caplog.at_level(logging.WARNING, logger="core.embed.worker"):
         filler.start()
         try:
@@ -543,8 +693,9 @@ def test_filler_stops_when_saves_do_not_stick(embedder):
 
 def test_filler_model_unavailable_stays_idle(tmp_path, caplog):
     store = MemStore(MODEL_NAME, {1: "a note"})
-    filler = EmbeddingFiller(store.fetch_pending, store.save, lambda: Embedder.load(tmp_path / "no-model"),
-                             retry_delay=0.01)
+    filler = EmbeddingFiller(
+        store.fetch_pending, store.save, lambda: Embedder.load(tmp_path / "no-model"), retry_delay=0.01
+    )
     with caplog.at_level(logging.WARNING, logger="core.embed.worker"):
         filler.start()
         try:

@@ -202,8 +202,13 @@ assert seen["wrong"] == 0 and seen["embeds"] >= 2 * cycles, seen  # an embedding
 
 
 def test_release_and_reload_under_embeds_and_collections_does_not_crash():
-    proc = subprocess.run([sys.executable, "-X", "faulthandler", "-c", STRESS, str(MODEL), "12"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-X", "faulthandler", "-c", STRESS, str(MODEL), "12"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if proc.returncode < 0:
         pytest.fail(f"the process died of {signal.Signals(-proc.returncode).name}:\n{proc.stderr[-4000:]}")
     assert proc.returncode == 0, proc.stderr[-4000:]

@@ -13,8 +13,7 @@ from keyring.backend import KeyringBackend
 from core.memory import Memory
 from core.model import Identity
 from core.settings import Settings
-from core.store import Store
-from core.store import secrets
+from core.store import Store, secrets
 
 
 def test_two_data_dirs_in_one_process_cwd_restored_private_sockets(tmp_path):
@@ -51,6 +50,7 @@ def test_reopen_keeps_device_id_and_rows(tmp_path):
 
 class MemoryKeyring(KeyringBackend):
     """The tests' keyring: there is no secure OS keyring on a headless machine."""
+
     priority = 1
 
     def __init__(self):
@@ -85,6 +85,7 @@ def test_server_password_comes_from_the_keyring(server_dsn, tmp_path):
 
 class PlaintextKeyring(MemoryKeyring):
     """Stands for keyrings.alt's file backend: readable by anyone who reads the disk."""
+
     priority = 0.5
 
 
@@ -111,4 +112,4 @@ def test_close_syncs_what_the_engine_wrote_as_it_stopped(tmp_path, monkeypatch):
     real_stop = engine.stop
     monkeypatch.setattr(engine, "stop", lambda hard=False: (real_stop(hard), events.append("stopped")))
     store.close()
-    assert "stopped" in events and "sync" in events[events.index("stopped"):]
+    assert "stopped" in events and "sync" in events[events.index("stopped") :]

@@ -43,8 +43,9 @@ def imports_of(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1]
-                                + ([base] if base else []))
+                base = ".".join(
+                    package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else [])
+                )
             for alias in node.names:
                 sub = f"{base}.{alias.name}"
                 found.add(sub if sub in modules else base)
@@ -55,13 +56,13 @@ def test_no_import_circle_in_core():
     modules = core_modules()
     graph = {name: imports_of(path, name, modules) for name, path in modules.items()}
     circles: list[list[str]] = []
-    state: dict[str, int] = {}   # 1 = on the current path, 2 = done
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
 
     def visit(node: str, path: list[str]) -> None:
         state[node] = 1
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                circles.append(path[path.index(nxt):] + [nxt])
+                circles.append(path[path.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt, path + [nxt])
         state[node] = 2
@@ -76,15 +77,32 @@ def test_core_never_imports_qt_or_the_desktop():
     offenders = []
     for path in CORE.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
-                          if n.split(".")[0] in ("PySide6", "desktop", "shiboken6")]
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            offenders += [
+                f"{path.relative_to(ROOT)}: {n}"
+                for n in names
+                if n.split(".")[0] in ("PySide6", "desktop", "shiboken6")
+            ]
     assert not offenders, offenders
 
 
-MUTABLE_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "WeakKeyDictionary",
-                 "WeakValueDictionary", "local", "deque"}
+MUTABLE_CALLS = {
+    "dict",
+    "list",
+    "set",
+    "defaultdict",
+    "OrderedDict",
+    "WeakKeyDictionary",
+    "WeakValueDictionary",
+    "local",
+    "deque",
+}
 
 
 def test_no_process_wide_mutable_state_in_core():
@@ -95,13 +113,20 @@ def test_no_process_wide_mutable_state_in_core():
     found = []
     for name, path in core_modules().items():
         for node in ast.parse(path.read_text()).body:
-            targets = node.targets if isinstance(node, ast.Assign) else \
-                [node.target] if isinstance(node, ast.AnnAssign) and node.value else []
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign) and node.value
+                else []
+            )
             value = getattr(node, "value", None)
-            mutable = isinstance(value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp,
-                                         ast.SetComp)) or (
+            mutable = isinstance(
+                value, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+            ) or (
                 isinstance(value, ast.Call)
-                and getattr(value.func, "attr", getattr(value.func, "id", "")) in MUTABLE_CALLS)
+                and getattr(value.func, "attr", getattr(value.func, "id", "")) in MUTABLE_CALLS
+            )
             for t in targets:
                 if not (isinstance(t, ast.Name) and mutable) or t.id.isupper() or t.id.startswith("__"):
                     continue

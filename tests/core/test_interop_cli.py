@@ -25,11 +25,14 @@ def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
     assert again == {"format": "vcard", "created": 0, "updated": 0, "unchanged": 2, "skipped": []}
     tasks = cli_json("import", str(FILES / "broken.ics"), data_dir=data)
     assert (tasks["format"], tasks["created"]) == ("ics", 2)
-    assert tasks["skipped"][0] == {"item": "VTODO 'Task without a UID' (line 9)",
-                                   "why": "it has no UID (RFC 5545 requires one; without it a re-import "
-                                          "could not find it again)"}
+    assert tasks["skipped"][0] == {
+        "item": "VTODO 'Task without a UID' (line 9)",
+        "why": "it has no UID (RFC 5545 requires one; without it a re-import could not find it again)",
+    }
     text = run_cli("import", str(FILES / "broken.ics"), data_dir=data, env=REGION)
-    assert text.returncode == 0 and text.stdout.startswith("ics: 0 created, 0 updated, 2 unchanged, 4 skipped\n")
+    assert text.returncode == 0 and text.stdout.startswith(
+        "ics: 0 created, 0 updated, 2 unchanged, 4 skipped\n"
+    )
     assert "  skipped VTODO 'Call the rover' (line 13): unknown time zone 'Mars/Olympus_Mons'" in text.stdout
 
 
@@ -56,8 +59,9 @@ def test_export_formats_layouts_and_versions(tmp_path):
     data = tmp_path / "data"
     cli_json("import", str(FILES / "cardbook.vcf"), data_dir=data)
     cli_json("import", str(FILES / "nextcloud-tasks.ics"), data_dir=data)
-    vdir = cli_json("export", f"{tmp_path}/contacts/", "--format", "vcard", "--vcard-version", "3.0",
-                    data_dir=data)
+    vdir = cli_json(
+        "export", f"{tmp_path}/contacts/", "--format", "vcard", "--vcard-version", "3.0", data_dir=data
+    )
     assert vdir == {"format": "vcard", "path": str(tmp_path / "contacts"), "items": 3, "files": 3}
     card = (tmp_path / "contacts" / "9b2f6c1e-3d4a-4b5c-8d7e-0f1a2b3c4d5e.vcf").read_text()
     assert "VERSION:3.0" in card and "FN:Ελένη Παπαδοπούλου" in card
@@ -66,14 +70,21 @@ def test_export_formats_layouts_and_versions(tmp_path):
     plain = run_cli("export", str(tmp_path / "all.json"), "--kind", "contact", data_dir=data)
     assert plain.returncode == 0 and plain.stderr.startswith("exported 3 items as json to ")
     exported = json.loads((tmp_path / "all.json").read_text())
-    assert exported["format"] == "neurons-export/1" and {n["kind"] for n in exported["neurons"]} == {"contact"}
+    assert exported["format"] == "neurons-export/1" and {n["kind"] for n in exported["neurons"]} == {
+        "contact"
+    }
 
 
 def test_a_markdown_vault_carries_a_memory_to_an_empty_data_dir(tmp_path):
     old, new = tmp_path / "old", tmp_path / "new"
     cli_json("import", str(FILES / "google.vcf"), data_dir=old)
     cli_json("import", str(FILES / "thunderbird.ics"), data_dir=old)
-    assert run_cli("capture", "Lunch with Ana Sofia Ribeiro next week", "--kind", "note", data_dir=old).returncode == 0
+    assert (
+        run_cli(
+            "capture", "Lunch with Ana Sofia Ribeiro next week", "--kind", "note", data_dir=old
+        ).returncode
+        == 0
+    )
     cli_json("export", str(tmp_path / "vault"), "--format", "markdown", data_dir=old)
     report = cli_json("import", str(tmp_path / "vault"), data_dir=new)
     assert report["format"] == "markdown" and report["skipped"] == []

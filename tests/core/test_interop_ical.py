@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -22,7 +22,7 @@ from core.interop.report import ImportRefused
 from core.model import InvalidInput, Kind, State
 
 FILES = Path(__file__).parent / "interop_files"
-NOW = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
 LISBON = ZoneInfo("Europe/Lisbon")
 
 
@@ -43,8 +43,11 @@ def calendar_starts(path: Path, start: datetime, end: datetime) -> list[datetime
     """What a calendar shows, computed by recurring-ical-events."""
     cal = icalendar.Calendar.from_ical(path.read_bytes())
     found = recurring_ical_events.of(cal, components=["VEVENT", "VTODO"]).between(start, end)
-    return sorted(_aware(e.get("DTSTART").dt if e.get("DTSTART") else e.get("DUE").dt) for e in found
-                  if str(e.get("STATUS", "")).upper() != "CANCELLED")
+    return sorted(
+        _aware(e.get("DTSTART").dt if e.get("DTSTART") else e.get("DUE").dt)
+        for e in found
+        if str(e.get("STATUS", "")).upper() != "CANCELLED"
+    )
 
 
 def _aware(value) -> datetime:
@@ -66,13 +69,18 @@ def fired(memory, neuron_id, until: datetime) -> list[datetime]:
 
 # -- reading ---------------------------------------------------------------------------------------
 
+
 def test_nextcloud_tasks_keep_zones_dates_status_and_extras():
     found = items("nextcloud-tasks.ics")
     rent = found["nc-task-pay-rent"]
     assert rent.body == "Pay the rent\n\nTransfer to the landlord, reference FLAT-5.\nKeep the receipt."
     assert rent.attrs["tz"] == "Europe/Lisbon"
     assert remind.parse_time(rent.attrs["due_at"]) == datetime(2027, 4, 1, 19, 30, tzinfo=LISBON)
-    assert (rent.attrs["priority"], rent.attrs["tags"], rent.attrs["location"]) == (1, ["home", "money"], "Online banking")
+    assert (rent.attrs["priority"], rent.attrs["tags"], rent.attrs["location"]) == (
+        1,
+        ["home", "money"],
+        "Online banking",
+    )
     assert rent.attrs["alarm_offsets"] == [-1800]
     passport = found["nc-task-passport"]
     assert passport.attrs["all_day"] is True and passport.attrs["ical_extra"] == ["X-NEXTCLOUD-PINNED:1"]
@@ -99,9 +107,14 @@ def test_bad_components_are_named_and_the_rest_read():
     found = ical.read((FILES / "broken.ics").read_bytes(), NOW)
     assert [i.uid for i in found if isinstance(i, ical.Item)] == ["good-one", "good-two"]
     assert {(s.item, s.why) for s in found if not isinstance(s, ical.Item)} == {
-        ("VTODO 'Task without a UID' (line 9)",
-         "it has no UID (RFC 5545 requires one; without it a re-import could not find it again)"),
-        ("VTODO 'Call the rover' (line 13)", "unknown time zone 'Mars/Olympus_Mons' (not an IANA or Windows name)"),
+        (
+            "VTODO 'Task without a UID' (line 9)",
+            "it has no UID (RFC 5545 requires one; without it a re-import could not find it again)",
+        ),
+        (
+            "VTODO 'Call the rover' (line 13)",
+            "unknown time zone 'Mars/Olympus_Mons' (not an IANA or Windows name)",
+        ),
         ("VTODO 'Caf\ufffd' (line 18)", "line 20 is not valid UTF-8"),  # as far as it can be read
         ("VTODO at line 27", "it is not finished (no END:VTODO): the file is truncated"),
     }
@@ -109,30 +122,47 @@ def test_bad_components_are_named_and_the_rest_read():
 
 # -- what fires is what a calendar shows -----------------------------------------------------------
 
+
 @pytest.mark.parametrize("local", ["Europe/Lisbon", "America/New_York", "Asia/Tokyo"])
 def test_a_lisbon_series_keeps_its_wall_clock_and_exceptions_wherever_the_computer_is(local, monkeypatch):
     monkeypatch.setattr(remind, "local_zone", lambda: ZoneInfo(local))
     choir = items("thunderbird.ics")["tb-choir-practice"]
     series = remind.Series.of(choir.attrs)
     start = remind.parse_time(choir.attrs["due_at"])
-    ours = remind.occurrences(series, start, datetime(2027, 6, 1, tzinfo=timezone.utc))
-    theirs = calendar_starts(FILES / "thunderbird.ics", datetime(2027, 1, 1, tzinfo=LISBON),
-                             datetime(2027, 6, 1, tzinfo=LISBON))
+    ours = remind.occurrences(series, start, datetime(2027, 6, 1, tzinfo=UTC))
+    theirs = calendar_starts(
+        FILES / "thunderbird.ics", datetime(2027, 1, 1, tzinfo=LISBON), datetime(2027, 6, 1, tzinfo=LISBON)
+    )
     theirs = [t for t in theirs if t.date().month != 7]  # the yearly event is another reminder
     assert ours == theirs
     walls = [(o.astimezone(LISBON).strftime("%a %d %b %H:%M")) for o in ours]
-    assert walls == ["Thu 04 Mar 19:30", "Thu 11 Mar 19:30", "Thu 25 Mar 19:30", "Sat 27 Mar 11:00",
-                     "Thu 01 Apr 19:30", "Fri 09 Apr 19:30", "Thu 22 Apr 19:30", "Thu 29 Apr 19:30"]
+    assert walls == [
+        "Thu 04 Mar 19:30",
+        "Thu 11 Mar 19:30",
+        "Thu 25 Mar 19:30",
+        "Sat 27 Mar 11:00",
+        "Thu 01 Apr 19:30",
+        "Fri 09 Apr 19:30",
+        "Thu 22 Apr 19:30",
+        "Thu 29 Apr 19:30",
+    ]
     # 19:30 in Lisbon is 19:30 GMT before 28 March and 18:30 GMT after it
-    assert (ours[0].astimezone(timezone.utc).hour, ours[-1].astimezone(timezone.utc).hour) == (19, 18)
+    assert (ours[0].astimezone(UTC).hour, ours[-1].astimezone(UTC).hour) == (19, 18)
 
 
 def test_the_alarms_that_fire_are_the_calendars_occurrences(embedded_memory):
     interop.import_path(embedded_memory, FILES / "thunderbird.ics", now=NOW)
     choir = reminders(embedded_memory)["tb-choir-practice"]
-    shown = fired(embedded_memory, choir.id, datetime(2027, 6, 1, tzinfo=timezone.utc))
-    expected = [t for t in calendar_starts(FILES / "thunderbird.ics", datetime(2027, 1, 1, tzinfo=LISBON),
-                                           datetime(2027, 6, 1, tzinfo=LISBON)) if t.month != 7]
+    shown = fired(embedded_memory, choir.id, datetime(2027, 6, 1, tzinfo=UTC))
+    expected = [
+        t
+        for t in calendar_starts(
+            FILES / "thunderbird.ics",
+            datetime(2027, 1, 1, tzinfo=LISBON),
+            datetime(2027, 6, 1, tzinfo=LISBON),
+        )
+        if t.month != 7
+    ]
     assert shown == expected
     # each alarm came 15 minutes before its occurrence (the VALARM)
     alarm = remind.next_alarm(reminders(embedded_memory)["tb-choir-practice"])
@@ -141,12 +171,17 @@ def test_the_alarms_that_fire_are_the_calendars_occurrences(embedded_memory):
 
 def test_count_with_exdates_across_the_march_change(embedded_memory, tmp_path):
     path = tmp_path / "pills.ics"
-    path.write_bytes((FILES / "nextcloud-tasks.ics").read_bytes().replace(
-        b"RRULE:FREQ=DAILY;COUNT=10",
-        b"RRULE:FREQ=DAILY;COUNT=10\r\nEXDATE;TZID=Europe/Lisbon:20270327T083000,20270329T083000"))
+    path.write_bytes(
+        (FILES / "nextcloud-tasks.ics")
+        .read_bytes()
+        .replace(
+            b"RRULE:FREQ=DAILY;COUNT=10",
+            b"RRULE:FREQ=DAILY;COUNT=10\r\nEXDATE;TZID=Europe/Lisbon:20270327T083000,20270329T083000",
+        )
+    )
     interop.import_path(embedded_memory, path, now=NOW)
     pills = reminders(embedded_memory)["nc-task-pills"]
-    shown = fired(embedded_memory, pills.id, datetime(2027, 5, 1, tzinfo=timezone.utc))
+    shown = fired(embedded_memory, pills.id, datetime(2027, 5, 1, tzinfo=UTC))
     expected = calendar_starts(path, datetime(2027, 3, 1, tzinfo=LISBON), datetime(2027, 5, 1, tzinfo=LISBON))
     expected = [t for t in expected if t.astimezone(LISBON).strftime("%H:%M") == "08:30"]
     assert shown == expected and len(shown) == 8  # COUNT counts the excluded two
@@ -156,13 +191,15 @@ def test_count_with_exdates_across_the_march_change(embedded_memory, tmp_path):
 def test_done_on_a_series_moves_past_its_exceptions(embedded_memory):
     interop.import_path(embedded_memory, FILES / "thunderbird.ics", now=NOW)
     choir = reminders(embedded_memory)["tb-choir-practice"]
-    moved = embedded_memory.complete(choir.id, datetime(2027, 3, 12, tzinfo=timezone.utc))
-    assert remind.parse_time(moved.attrs["due_at"]) == datetime(2027, 3, 25, 19, 30, tzinfo=LISBON)  # not the 18th
+    moved = embedded_memory.complete(choir.id, datetime(2027, 3, 12, tzinfo=UTC))
+    assert remind.parse_time(moved.attrs["due_at"]) == datetime(
+        2027, 3, 25, 19, 30, tzinfo=LISBON
+    )  # not the 18th
     assert moved.attrs["rrule"] == "FREQ=WEEKLY;UNTIL=20270429T183000Z;BYDAY=TH"  # the anchor stays
 
 
 def test_an_import_does_not_replay_the_past(embedded_memory):
-    later = datetime(2027, 4, 2, 12, 0, tzinfo=timezone.utc)
+    later = datetime(2027, 4, 2, 12, 0, tzinfo=UTC)
     interop.import_path(embedded_memory, FILES / "thunderbird.ics", now=later)
     choir = reminders(embedded_memory)["tb-choir-practice"]
     assert remind.parse_time(choir.attrs["due_at"]) == datetime(2027, 4, 1, 19, 30, tzinfo=LISBON)
@@ -173,6 +210,7 @@ def test_an_import_does_not_replay_the_past(embedded_memory):
 
 
 # -- importing and exporting -----------------------------------------------------------------------
+
 
 def test_import_reimport_and_a_changed_task(memory, tmp_path):
     report = interop.import_path(memory, FILES / "nextcloud-tasks.ics", now=NOW)
@@ -214,34 +252,51 @@ def test_export_is_valid_and_reads_back_the_same(memory, tmp_path):
     text = out.read_text()
     cal = icalendar.Calendar.from_ical(text)
     assert sorted(str(z["TZID"]) for z in cal.walk("VTIMEZONE")) == sorted(
-        {"Europe/Lisbon", "Europe/Berlin", remind.local_zone().key} - {"UTC", "Etc/UTC"})
+        {"Europe/Lisbon", "Europe/Berlin", remind.local_zone().key} - {"UTC", "Etc/UTC"}
+    )
     assert {str(c["UID"]): c.name for c in cal.walk() if c.name in ("VTODO", "VEVENT")}[
-        "tb-choir-practice"] == "VEVENT"
+        "tb-choir-practice"
+    ] == "VEVENT"
     assert "X-MOZ-GENERATION:3" in text and "X-NEXTCLOUD-PINNED:1" in text
     # an independent reader sees the same occurrences in our file as in Thunderbird's
     window = (datetime(2027, 1, 1, tzinfo=LISBON), datetime(2027, 6, 1, tzinfo=LISBON))
-    choir_ours = [e for e in recurring_ical_events.of(cal).between(*window) if str(e["UID"]) == "tb-choir-practice"]
+    choir_ours = [
+        e for e in recurring_ical_events.of(cal).between(*window) if str(e["UID"]) == "tb-choir-practice"
+    ]
     assert sorted(_aware(e["DTSTART"].dt) for e in choir_ours) == [
-        t for t in calendar_starts(FILES / "thunderbird.ics", *window) if t.month != 7]
+        t for t in calendar_starts(FILES / "thunderbird.ics", *window) if t.month != 7
+    ]
     again = interop.import_path(memory, out, now=NOW)
     assert (again.created, again.updated, again.unchanged) == (0, 0, 9)
 
 
-@pytest.mark.skipif(shutil.which("todoman") is None, reason="todoman is not installed (packaging/setup.sh test)")
+@pytest.mark.skipif(
+    shutil.which("todoman") is None, reason="todoman is not installed (packaging/setup.sh test)"
+)
 def test_todoman_reads_the_exported_vdir(embedded_memory, tmp_path):
     interop.import_path(embedded_memory, FILES / "nextcloud-tasks.ics", now=NOW)
     written = interop.export_path(embedded_memory, f"{tmp_path}/tasks/", "ics")
     assert written["files"] == 5 and (tmp_path / "tasks" / "nc-task-pay-rent.ics").exists()
     config = tmp_path / "todoman.py"
-    config.write_text(f'path = "{tmp_path}/*"\ndate_format = "%Y-%m-%d"\ntime_format = "%H:%M"\n'
-                      'default_list = "tasks"\n')
-    done = subprocess.run(["todoman", "--config", str(config), "--porcelain", "list", "--status", "ANY"],
-                          capture_output=True, text=True, timeout=60,
-                          env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TZ": "UTC"})
+    config.write_text(
+        f'path = "{tmp_path}/*"\ndate_format = "%Y-%m-%d"\ntime_format = "%H:%M"\ndefault_list = "tasks"\n'
+    )
+    done = subprocess.run(
+        ["todoman", "--config", str(config), "--porcelain", "list", "--status", "ANY"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TZ": "UTC"},
+    )
     assert done.returncode == 0, done.stderr
     listed = {t["summary"]: t for t in json.loads(done.stdout)}
-    assert set(listed) == {"Pay the rent", "Renew passport", "Sort holiday photos", "Call the bank",
-                           "Take the pills"}
+    assert set(listed) == {
+        "Pay the rent",
+        "Renew passport",
+        "Sort holiday photos",
+        "Call the bank",
+        "Take the pills",
+    }
     assert listed["Call the bank"]["completed"] is True
     assert listed["Pay the rent"]["priority"] == 1
     assert listed["Pay the rent"]["due"] == int(datetime(2027, 4, 1, 19, 30, tzinfo=LISBON).timestamp())
@@ -256,18 +311,22 @@ def test_exporting_contacts_as_ics_is_refused(embedded_memory, tmp_path):
 
 def test_a_start_outside_its_rule_and_rdates_alone_are_occurrences_as_rfc_5545_says(tmp_path):
     path = tmp_path / "odd.ics"
-    path.write_bytes(b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
-                     b"BEGIN:VEVENT\r\nUID:tuesday\r\nSUMMARY:Starts on a Tuesday\r\n"
-                     b"DTSTART;TZID=Europe/Lisbon:20270302T180000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3\r\nEND:VEVENT\r\n"
-                     b"BEGIN:VEVENT\r\nUID:rdates\r\nSUMMARY:Only rdates\r\n"
-                     b"DTSTART;TZID=Europe/Lisbon:20270301T100000\r\n"
-                     b"RDATE;TZID=Europe/Lisbon:20270305T100000,20270410T100000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    path.write_bytes(
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
+        b"BEGIN:VEVENT\r\nUID:tuesday\r\nSUMMARY:Starts on a Tuesday\r\n"
+        b"DTSTART;TZID=Europe/Lisbon:20270302T180000\r\nRRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=3\r\nEND:VEVENT\r\n"
+        b"BEGIN:VEVENT\r\nUID:rdates\r\nSUMMARY:Only rdates\r\n"
+        b"DTSTART;TZID=Europe/Lisbon:20270301T100000\r\n"
+        b"RDATE;TZID=Europe/Lisbon:20270305T100000,20270410T100000\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
     window = (datetime(2027, 1, 1, tzinfo=LISBON), datetime(2027, 12, 31, tzinfo=LISBON))
     cal = icalendar.Calendar.from_ical(path.read_bytes())
     for uid, item in items_of(path).items():
-        ours = remind.occurrences(remind.Series.of(item.attrs), remind.parse_time(item.attrs["due_at"]), window[1])
-        theirs = sorted(e["DTSTART"].dt for e in recurring_ical_events.of(cal).between(*window)
-                        if str(e["UID"]) == uid)
+        ours = remind.occurrences(
+            remind.Series.of(item.attrs), remind.parse_time(item.attrs["due_at"]), window[1]
+        )
+        theirs = sorted(
+            e["DTSTART"].dt for e in recurring_ical_events.of(cal).between(*window) if str(e["UID"]) == uid
+        )
         assert ours == theirs, uid
         assert ours[0] == remind.parse_time(item.attrs["dtstart"])
-

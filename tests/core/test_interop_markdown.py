@@ -3,8 +3,8 @@ written by hand in Obsidian or Basic Memory imports as notes with their links an
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
 import uuid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,13 +18,15 @@ from core.store import Store
 from tests.conftest import ROOT
 
 FILES = Path(__file__).parent / "interop_files"
-NOW = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
 def empty_memory(tmp_path):
     """A memory in a data dir of its own, empty (a person's new computer)."""
-    store = Store(Settings(data_dir=tmp_path / "new-data", model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2"))
+    store = Store(
+        Settings(data_dir=tmp_path / "new-data", model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2")
+    )
     memory = Memory(store)
     yield memory
     memory.close()
@@ -36,12 +38,16 @@ def rich_memory(memory) -> None:
     interop.import_path(memory, FILES / "apple.vcf", now=NOW)
     interop.import_path(memory, FILES / "thunderbird.ics", now=NOW)
     ana = next(n for n in memory.list(Kind.CONTACT) if n.attrs["name"] == "Ana Sofia Ribeiro")
-    note = memory.capture("Lunch with Ana at Cervejaria Ramiro: she recommends the clams.\n"
-                          "Trailing spaces here   \n\n## Links\n\nthis heading is part of the text",
-                          kind="note", attrs={"tags": ["food", "lisbon"], "id": "a clashing key"})
+    note = memory.capture(
+        "Lunch with Ana at Cervejaria Ramiro: she recommends the clams.\n"
+        "Trailing spaces here   \n\n## Links\n\nthis heading is part of the text",
+        kind="note",
+        attrs={"tags": ["food", "lisbon"], "id": "a clashing key"},
+    )
     stretch = memory.capture("Stretch every day at 9", kind="reminder")
-    done = memory.capture("Return the library books", kind="reminder",
-                          attrs={"due_at": "2027-02-01T10:00:00+00:00"})
+    done = memory.capture(
+        "Return the library books", kind="reminder", attrs={"due_at": "2027-02-01T10:00:00+00:00"}
+    )
     memory.done(done.id)
     gone = memory.capture("an old idea about bees 🐝", kind="note")
     memory.trash(gone.id)
@@ -57,19 +63,39 @@ def rich_memory(memory) -> None:
 
 def state_of(memory):
     neurons, edges = memory.snapshot()
-    return ({n.id: (n.kind, n.body, n.attrs, n.state, n.created_at, n.updated_at) for n in neurons},
-            {e.id: (e.from_id, e.to_id, e.relation, e.weight, e.valid_from, e.valid_to, e.created_at,
-                    e.derived_by) for e in edges})
+    return (
+        {n.id: (n.kind, n.body, n.attrs, n.state, n.created_at, n.updated_at) for n in neurons},
+        {
+            e.id: (
+                e.from_id,
+                e.to_id,
+                e.relation,
+                e.weight,
+                e.valid_from,
+                e.valid_to,
+                e.created_at,
+                e.derived_by,
+            )
+            for e in edges
+        },
+    )
 
 
-def test_a_whole_memory_round_trips_through_a_vault_into_an_empty_data_dir(embedded_memory, empty_memory, tmp_path):
+def test_a_whole_memory_round_trips_through_a_vault_into_an_empty_data_dir(
+    embedded_memory, empty_memory, tmp_path
+):
     rich_memory(embedded_memory)
     written = interop.export_path(embedded_memory, tmp_path / "vault", "markdown")
     neurons, edges = state_of(embedded_memory)
     assert written["files"] == len(neurons) > 10 and len(edges) > 5
     report = interop.import_path(empty_memory, tmp_path / "vault")
-    assert report.to_json() == {"format": "markdown", "created": len(neurons), "updated": 0,
-                                "unchanged": 0, "skipped": []}
+    assert report.to_json() == {
+        "format": "markdown",
+        "created": len(neurons),
+        "updated": 0,
+        "unchanged": 0,
+        "skipped": [],
+    }
     assert state_of(empty_memory) == (neurons, edges)
     again = interop.import_path(empty_memory, tmp_path / "vault")
     assert (again.created, again.updated, again.unchanged) == (0, 0, len(neurons))
@@ -82,11 +108,13 @@ def test_the_vault_reads_as_markdown(embedded_memory, tmp_path):
     vault = tmp_path / "vault"
     assert {p.name for p in vault.iterdir()} == {"Notes", "Reminders", "Contacts"}
     ana = (vault / "Contacts" / "Ana Sofia Ribeiro.md").read_text()
-    assert ana.startswith("---\nid: ") and "\nkind: contact\n" in ana and "\nphones:\n- '+351912345678'\n" in ana
+    assert (
+        ana.startswith("---\nid: ") and "\nkind: contact\n" in ana and "\nphones:\n- '+351912345678'\n" in ana
+    )
     lunch = next(p for p in (vault / "Notes").iterdir() if p.name.startswith("Lunch with Ana")).read_text()
     assert "\ntags:\n- food\n- lisbon\n" in lunch
     assert "\nattrs:\n  id: a clashing key\n" in lunch  # an attr named like our own keys
-    links = lunch[lunch.rindex("\n## Links\n"):]
+    links = lunch[lunch.rindex("\n## Links\n") :]
     assert "- concerns [[Ana Sofia Ribeiro]] · since " in links  # the mention capture linked
     # a reminder is named by its title: its text without the time words (capture's)
     assert "- relates_to [[Stretch]] · since 2027-01-07\n" in links
@@ -103,14 +131,17 @@ def test_hand_written_notes_import_with_links_and_tags(embedded_memory, tmp_path
     (vault / ".obsidian" / "workspace.md").write_text("not a note")
     (vault / "Trip to Porto.md").write_text(
         "# Trip to Porto\n\nWith [[Ana Sofia]] in May, see [[Packing list|the list]] and [[Nowhere]].\n"
-        "#travel #2027 #family/cousins\n\n```\n[[Not a link]] #notatag\n```\n")
+        "#travel #2027 #family/cousins\n\n```\n[[Not a link]] #notatag\n```\n"
+    )
     (vault / "Packing list.md").write_text(
         "---\ntags: [travel, lists]\naliases:\n  - Packing\ncreated: 2026-11-02\nrating: 4\n---\n"
-        "- [ ] passport\n- [ ] charger\n\nBack to the [trip](Trip%20to%20Porto.md).\n")
+        "- [ ] passport\n- [ ] charger\n\nBack to the [trip](Trip%20to%20Porto.md).\n"
+    )
     (vault / "People" / "Ana Sofia.md").write_text(
         "---\ntitle: Ana Sofia\ntype: person\npermalink: people/ana-sofia\ntags:\n- friends\n---\n\n"
         "## Observations\n- [fact] likes #hiking\n\n## Relations\n- concerns [[Trip to Porto]]\n"
-        "- works_at [[Acme]]\n")
+        "- works_at [[Acme]]\n"
+    )
     (vault / "Broken.md").write_text("---\ntags: [unclosed\n---\ntext\n")
     (vault / "Latin.md").write_bytes("Caf\xe9 notes".encode("latin-1"))
 
@@ -129,9 +160,11 @@ def test_hand_written_notes_import_with_links_and_tags(embedded_memory, tmp_path
     assert packing.created_at == datetime(2026, 11, 2).astimezone()
     assert ana.attrs["tags"] == ["friends", "hiking"] and ana.attrs["file"] == "People/Ana Sofia.md"
     links = {(frozenset((e.from_id, e.to_id)), e.relation) for e in embedded_memory.edges(trip.id)}
-    assert links == {(frozenset((trip.id, ana.id)), Relation.RELATES_TO),
-                     (frozenset((trip.id, packing.id)), Relation.RELATES_TO),  # one link, linked both ways
-                     (frozenset((ana.id, trip.id)), Relation.CONCERNS)}
+    assert links == {
+        (frozenset((trip.id, ana.id)), Relation.RELATES_TO),
+        (frozenset((trip.id, packing.id)), Relation.RELATES_TO),  # one link, linked both ways
+        (frozenset((ana.id, trip.id)), Relation.CONCERNS),
+    }
     again = interop.import_path(embedded_memory, vault)
     assert (again.created, again.updated, again.unchanged) == (0, 0, 3)
     assert len(embedded_memory.edges(trip.id)) == 3
@@ -145,8 +178,12 @@ def test_an_edited_front_matter_is_named_when_it_cannot_be_read(embedded_memory,
     path = tmp_path / "v" / "Notes" / "a note to edit.md"
     path.write_text(path.read_text().replace("state: active", "state: sleeping"))
     report = interop.import_path(embedded_memory, tmp_path / "v")
-    assert report.skipped == [{"item": "Notes/a note to edit.md",
-                               "why": "unknown state 'sleeping': use one of active, done, archived, trashed"}]
+    assert report.skipped == [
+        {
+            "item": "Notes/a note to edit.md",
+            "why": "unknown state 'sleeping': use one of active, done, archived, trashed",
+        }
+    ]
     assert embedded_memory.get(note.id).state is State.ACTIVE
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ from core.interop.report import ImportRefused, Skip
 from core.model import InvalidInput, Kind, Relation, State
 
 FILES = Path(__file__).parent / "interop_files"
-NOW = datetime(2027, 1, 10, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture(autouse=True)
@@ -44,6 +44,7 @@ def contacts(memory) -> dict[str, object]:
 
 # -- reading each client's cards -------------------------------------------------------------------
 
+
 def test_google_groups_labels_and_escapes():
     ana, marco = cards("google.vcf")
     assert ana["name"] == "Ana Sofia Ribeiro"
@@ -52,9 +53,20 @@ def test_google_groups_labels_and_escapes():
     assert ana["phones"] == ["+351912345678", "+351210001234"]  # E.164 from "+351 912 345 678"
     assert ana["phone_labels"] == {"+351912345678": "cell", "+351210001234": "Landline at the flat"}
     assert ana["emails"] == ["ana.ribeiro@example.org"]
-    assert ana["addresses"] == [{"street": "Rua das Flores 12, 3º Esq", "locality": "Lisboa",
-                                 "code": "1200-195", "country": "Portugal", "label": "home"}]
-    assert (ana["org"], ana["org_units"], ana["job_title"]) == ("Ribeiro & Filhos, Lda", ["Contabilidade"], "Accountant")
+    assert ana["addresses"] == [
+        {
+            "street": "Rua das Flores 12, 3º Esq",
+            "locality": "Lisboa",
+            "code": "1200-195",
+            "country": "Portugal",
+            "label": "home",
+        }
+    ]
+    assert (ana["org"], ana["org_units"], ana["job_title"]) == (
+        "Ribeiro & Filhos, Lda",
+        ["Contabilidade"],
+        "Accountant",
+    )
     assert ana["note"] == "Prefers calls after 6, not before.\nHas a dog called Biscoito."
     assert ana["birthday"] == "1988-06-12" and ana["tags"] == ["myContacts", "Family"]
     assert ana["urls"] == ["https://ribeiro.example.org"] and "uid" not in ana
@@ -64,10 +76,10 @@ def test_google_groups_labels_and_escapes():
 def test_apple_folding_labels_omitted_year_and_photo():
     (chidi,) = cards("apple.vcf")
     assert chidi["name"] == "Dr Chidi Okafor" and chidi["n"]["prefix"] == "Dr"
-    assert chidi["phone_labels"]["+442079460321"] == "cell"          # _$!<Mobile>!$_
-    assert chidi["phone_labels"]["020 7946 0999"] == "home,fax"      # _$!<HomeFAX>!$_, kept as written
+    assert chidi["phone_labels"]["+442079460321"] == "cell"  # _$!<Mobile>!$_
+    assert chidi["phone_labels"]["020 7946 0999"] == "home,fax"  # _$!<HomeFAX>!$_, kept as written
     assert chidi["email_labels"] == {"chidi.okafor@example.co.uk": "work"}
-    assert chidi["birthday"] == "--11-03"                            # X-APPLE-OMIT-YEAR=1604
+    assert chidi["birthday"] == "--11-03"  # X-APPLE-OMIT-YEAR=1604
     assert chidi["note"].endswith("(there is none).") and "San José" in chidi["note"]  # unfolded
     assert chidi["photo"].startswith("data:image/jpeg;base64,iVBOR")
     assert chidi["uid"] == "4F1C8A2E-0B7D-4E59-9C61-2A3B4C5D6E7F"
@@ -92,7 +104,10 @@ def test_cardbook_40_uri_tel_yearless_birthday_anniversary_non_latin():
     assert eleni["name"] == "Ελένη Παπαδοπούλου" and eleni["aliases"] == ["Lena", "Leni"]
     assert eleni["phones"] == ["+306912345678"] and eleni["phone_labels"] == {"+306912345678": "cell,voice"}
     assert eleni["birthday"] == "--06-12" and eleni["anniversary"] == "2010-07-04"
-    assert eleni["note"] == "Cousin of Dimitris, lives in Thessaloniki.\nSpeaks Greek, English, and some Portuguese."
+    assert (
+        eleni["note"]
+        == "Cousin of Dimitris, lives in Thessaloniki.\nSpeaks Greek, English, and some Portuguese."
+    )
     assert eleni["photo"] == "https://photos.example.gr/eleni.jpg"
     assert eleni["tags"] == ["family", "greece"]
     assert taro["name"] == "山田 太郎" and taro["org"] == "株式会社サンプル"
@@ -122,6 +137,7 @@ def test_broken_cards_are_named_and_the_rest_read():
 
 # -- writing ---------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("version", ["4.0", "3.0"])
 def test_written_cards_read_back_the_same(version):
     for name in ("google.vcf", "apple.vcf", "android21.vcf", "cardbook.vcf", "nextcloud.vcf"):
@@ -136,8 +152,14 @@ def test_written_cards_read_back_the_same(version):
 
 
 def test_40_and_30_differ_where_the_versions_do():
-    attrs = {"name": "Ana Silva", "phones": ["+351912345678"], "phone_labels": {"+351912345678": "cell"},
-             "birthday": "--06-12", "anniversary": "2010-07-04", "photo": "data:image/png;base64,AAAA"}
+    attrs = {
+        "name": "Ana Silva",
+        "phones": ["+351912345678"],
+        "phone_labels": {"+351912345678": "cell"},
+        "birthday": "--06-12",
+        "anniversary": "2010-07-04",
+        "photo": "data:image/png;base64,AAAA",
+    }
     v4 = vcard.from_attrs(attrs, uid="u", version="4.0")
     v3 = vcard.from_attrs(attrs, uid="u", version="3.0")
     assert "VERSION:4.0" in v4 and "TEL;VALUE=uri;TYPE=cell:tel:+351912345678" in v4
@@ -155,6 +177,7 @@ def test_folding_never_splits_a_character():
 
 
 # -- importing into a memory -------------------------------------------------------------------
+
 
 def test_import_creates_contacts_aliases_and_birthday_reminders(memory):
     report = interop.import_path(memory, FILES / "google.vcf", now=NOW)
@@ -177,12 +200,15 @@ def test_import_creates_contacts_aliases_and_birthday_reminders(memory):
 def test_29_february_repeats_on_the_last_day_of_february(embedded_memory):
     interop.import_path(embedded_memory, FILES / "google.vcf", now=NOW)
     marco = contacts(embedded_memory)["Marco Bianchi"]
-    (reminder,) = [n for n in embedded_memory.list(Kind.REMINDER, limit=50)
-                   if n.attrs["birthday_of"] == str(marco.id)]
+    (reminder,) = [
+        n for n in embedded_memory.list(Kind.REMINDER, limit=50) if n.attrs["birthday_of"] == str(marco.id)
+    ]
     series = remind.Series.of(reminder.attrs)
     start = remind.parse_time(reminder.attrs["due_at"])
-    days = [o.astimezone(remind.local_zone()).date().isoformat()
-            for o in remind.occurrences(series, start, datetime(2032, 12, 31, tzinfo=timezone.utc))]
+    days = [
+        o.astimezone(remind.local_zone()).date().isoformat()
+        for o in remind.occurrences(series, start, datetime(2032, 12, 31, tzinfo=UTC))
+    ]
     assert days == ["2027-02-28", "2028-02-29", "2029-02-28", "2030-02-28", "2031-02-28", "2032-02-29"]
 
 
@@ -231,15 +257,21 @@ def test_a_captured_contact_is_matched_by_its_phone_number(embedded_memory):
 
 def test_bad_cards_are_skipped_by_name_and_all_or_nothing_writes_nothing(memory):
     before = memory.snapshot()
-    with pytest.raises(ImportRefused, match=r"nothing was imported: card at line 6 \(nameless@example.org\): "
-                                            r"it has no name \(neither FN nor N\) \(and 3 more\)"):
+    with pytest.raises(
+        ImportRefused,
+        match=r"nothing was imported: card at line 6 \(nameless@example.org\): "
+        r"it has no name \(neither FN nor N\) \(and 3 more\)",
+    ):
         interop.import_path(memory, FILES / "broken.vcf", all_or_nothing=True, now=NOW)
     assert memory.snapshot() == before
     report = interop.import_path(memory, FILES / "broken.vcf", now=NOW)
     assert (report.created, len(report.skipped)) == (2, 4)
     assert {s["item"] for s in report.skipped} == {
-        "card at line 6 (nameless@example.org)", "card at line 11 (Broken Line)",
-        "card at line 16 (Bad Bytes)", "card at line 26 (Cut Off)"}
+        "card at line 6 (nameless@example.org)",
+        "card at line 11 (Broken Line)",
+        "card at line 16 (Bad Bytes)",
+        "card at line 26 (Cut Off)",
+    }
     assert sorted(contacts(memory)) == ["Good After", "Good Before"]
 
 
@@ -251,16 +283,24 @@ def test_a_file_that_is_not_a_vcard_is_refused_and_a_huge_card_named(embedded_me
     # 50 MB: a card with a 50 MB inline photo is more than a neuron holds: it is skipped, by name
     big = tmp_path / "big.vcf"
     photo = b"A" * (50 * 1024 * 1024)
-    big.write_bytes(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Small One\r\nEND:VCARD\r\n"
-                    b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big Photo\r\nPHOTO;ENCODING=b;TYPE=JPEG:" + photo +
-                    b"\r\nEND:VCARD\r\n")
+    big.write_bytes(
+        b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Small One\r\nEND:VCARD\r\n"
+        b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Big Photo\r\nPHOTO;ENCODING=b;TYPE=JPEG:"
+        + photo
+        + b"\r\nEND:VCARD\r\n"
+    )
     report = interop.import_path(embedded_memory, big, now=NOW)
     assert report.created == 1 and sorted(contacts(embedded_memory)) == ["Small One"]
-    assert report.skipped == [{"item": "card at line 5 (Big Photo)",
-                               "why": "attrs.photo is 52,428,823 bytes; the limit is 2,097,152"}]
+    assert report.skipped == [
+        {
+            "item": "card at line 5 (Big Photo)",
+            "why": "attrs.photo is 52,428,823 bytes; the limit is 2,097,152",
+        }
+    ]
 
 
 # -- exporting, and a real client reading it -------------------------------------------------------
+
 
 def test_export_round_trip_through_a_vdir(memory, tmp_path):
     for name in ("google.vcf", "apple.vcf", "cardbook.vcf", "nextcloud.vcf", "android21.vcf"):
@@ -281,17 +321,29 @@ def test_khard_reads_the_exported_vdir(embedded_memory, tmp_path):
         interop.import_path(embedded_memory, FILES / name, now=NOW)
     interop.export_path(embedded_memory, f"{tmp_path}/contacts/", "vcard")
     config = tmp_path / "khard.conf"
-    config.write_text(f"[addressbooks]\n[[people]]\npath = {tmp_path / 'contacts'}\n"
-                      "[general]\ndefault_action = list\n")
+    config.write_text(
+        f"[addressbooks]\n[[people]]\npath = {tmp_path / 'contacts'}\n[general]\ndefault_action = list\n"
+    )
 
     def khard(*args: str) -> str:
-        done = subprocess.run(["khard", "-c", str(config), *args], capture_output=True, text=True,
-                              timeout=60, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+        done = subprocess.run(
+            ["khard", "-c", str(config), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        )
         assert done.returncode == 0, done.stderr
         return done.stdout
 
     listed = khard("list", "--parsable")
-    for name in ("Ana Sofia Ribeiro", "Ελένη", "山田", "Priya Natarajan", "Chidi Okafor"):  # khard orders names its way
+    for name in (
+        "Ana Sofia Ribeiro",
+        "Ελένη",
+        "山田",
+        "Priya Natarajan",
+        "Chidi Okafor",
+    ):  # khard orders names its way
         assert name in listed
     shown = khard("show", "--format", "yaml", "uid:urn:uuid:9b2f6c1e-3d4a-4b5c-8d7e-0f1a2b3c4d5e")
     assert "+306912345678" in shown and "eleni@example.gr" in shown and "Lena" in shown
@@ -304,13 +356,19 @@ def test_khard_reads_the_exported_vdir(embedded_memory, tmp_path):
 def test_a_card_without_uid_finds_a_contact_by_email_and_two_uids_stay_two_people(embedded_memory, tmp_path):
     interop.import_path(embedded_memory, FILES / "apple.vcf", now=NOW)
     google = tmp_path / "google.vcf"
-    google.write_bytes(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Chidi Okafor\r\n"
-                       b"EMAIL;TYPE=INTERNET:chidi.okafor@example.co.uk\r\nTITLE:Surgeon\r\nEND:VCARD\r\n")
+    google.write_bytes(
+        b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Chidi Okafor\r\n"
+        b"EMAIL;TYPE=INTERNET:chidi.okafor@example.co.uk\r\nTITLE:Surgeon\r\nEND:VCARD\r\n"
+    )
     report = interop.import_path(embedded_memory, google, now=NOW)
     assert (report.created, report.updated) == (0, 1)
     (chidi,) = embedded_memory.list(Kind.CONTACT)
-    assert chidi.attrs["job_title"] == "Surgeon" and chidi.attrs["uid"] == "4F1C8A2E-0B7D-4E59-9C61-2A3B4C5D6E7F"
+    assert (
+        chidi.attrs["job_title"] == "Surgeon" and chidi.attrs["uid"] == "4F1C8A2E-0B7D-4E59-9C61-2A3B4C5D6E7F"
+    )
     other = tmp_path / "work.vcf"
-    other.write_bytes(b"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:0d3c2b1a-0000-4000-8000-000000000001\r\n"
-                      b"FN:Hospital reception\r\nEMAIL:chidi.okafor@example.co.uk\r\nEND:VCARD\r\n")
+    other.write_bytes(
+        b"BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:0d3c2b1a-0000-4000-8000-000000000001\r\n"
+        b"FN:Hospital reception\r\nEMAIL:chidi.okafor@example.co.uk\r\nEND:VCARD\r\n"
+    )
     assert interop.import_path(embedded_memory, other, now=NOW).created == 1

@@ -26,8 +26,13 @@ sys.stdin.readline()
 
 
 def hold_in_child(data_dir):
-    child = subprocess.Popen([sys.executable, "-c", HOLDER, str(data_dir)], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(data_dir)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert child.stdout.readline().strip() == "held"
     return child
 
@@ -109,11 +114,18 @@ def test_cli_refuses_then_succeeds_and_unlock_clears_only_stale(tmp_path):
 def test_engine_dies_with_its_owner(tmp_path):
     """kill -9 of the app: its Node engine must not go on serving the data dir."""
     data = tmp_path / "data"
-    script = ("import sys; from core.memory import Memory; from core.settings import Settings\n"
-              "m = Memory.open(Settings.from_env(data_dir=sys.argv[1]))\n"
-              "print(m.store.engine.pid, flush=True); sys.stdin.readline()")
-    child = subprocess.Popen([sys.executable, "-c", script, str(data)], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    script = (
+        "import sys; from core.memory import Memory; from core.settings import Settings\n"
+        "m = Memory.open(Settings.from_env(data_dir=sys.argv[1]))\n"
+        "print(m.store.engine.pid, flush=True); sys.stdin.readline()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(data)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     engine_pid = int(child.stdout.readline())
     assert psutil.pid_exists(engine_pid)
     child.kill()
@@ -136,20 +148,28 @@ def test_takeover_stops_an_orphaned_engine_first(tmp_path):
     from core.settings import Settings  # noqa: PLC0415
 
     data = tmp_path / "data"
-    script = ("import sys; from core.memory import Memory; from core.settings import Settings\n"
-              "m = Memory.open(Settings.from_env(data_dir=sys.argv[1], embed_in_background=False))\n"
-              "m.capture('before the crash', kind='note')\n"
-              "print(m.store.engine.pid, flush=True); sys.stdin.readline()")
-    child = subprocess.Popen([sys.executable, "-c", script, str(data)], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    script = (
+        "import sys; from core.memory import Memory; from core.settings import Settings\n"
+        "m = Memory.open(Settings.from_env(data_dir=sys.argv[1], embed_in_background=False))\n"
+        "m.capture('before the crash', kind='note')\n"
+        "print(m.store.engine.pid, flush=True); sys.stdin.readline()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(data)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     engine_pid = int(child.stdout.readline())
     os.kill(engine_pid, signal.SIGSTOP)  # frozen: it cannot notice its owner die
     child.kill()
     child.wait()
     assert psutil.pid_exists(engine_pid)
     with Memory.open(Settings(data_dir=data, embed_in_background=False)) as memory:
-        gone = not psutil.pid_exists(engine_pid) or \
-            psutil.Process(engine_pid).status() == psutil.STATUS_ZOMBIE
+        gone = (
+            not psutil.pid_exists(engine_pid) or psutil.Process(engine_pid).status() == psutil.STATUS_ZOMBIE
+        )
         assert gone, "a second engine started while the orphan still had the data dir open"
         assert memory.store.lock.previous["engine_pid"] == engine_pid
         assert memory.store.engine.pid != engine_pid

@@ -17,8 +17,7 @@ import psutil
 import pytest
 
 from core.settings import Settings
-from core.store import Store
-from core.store import embedded
+from core.store import Store, embedded
 from core.store.lock import DataDirLock, record_is_live
 from tests.conftest import ROOT
 
@@ -43,8 +42,13 @@ def dead_pid_record() -> dict:
 def test_opening_one_data_dir_leaves_the_engine_of_a_longer_named_one_alone(tmp_path):
     """Case 1: a stale lock on .../d must not make a start on .../d kill the engine of .../d2."""
     d, d2 = tmp_path / "d", tmp_path / "d2"
-    other = subprocess.Popen([sys.executable, "-c", OPEN_AND_WAIT, str(d2)], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    other = subprocess.Popen(
+        [sys.executable, "-c", OPEN_AND_WAIT, str(d2)],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         other_engine = int(other.stdout.readline())
         lock = DataDirLock(d)
@@ -72,8 +76,9 @@ import os; os._exit(0)
 def test_a_zombie_owner_is_dead(tmp_path):
     """Case 5: an owner that exited but is not reaped yet holds no flock and owns nothing."""
     data = tmp_path / "data"
-    child = subprocess.Popen([sys.executable, "-c", HOLD_AND_EXIT, str(data)], cwd=ROOT,
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLD_AND_EXIT, str(data)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
     assert child.stdout.readline().strip() == "held"
     deadline = time.monotonic() + 30
     while psutil.Process(child.pid).status() != psutil.STATUS_ZOMBIE:
@@ -103,8 +108,9 @@ lock.release()
 def test_a_short_lived_holder_is_waited_for(tmp_path):
     """Case 5: a command that finds the data dir held by another command waits for it."""
     data = tmp_path / "data"
-    child = subprocess.Popen([sys.executable, "-c", HOLD_BRIEFLY, str(data), "1.5"], cwd=ROOT,
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLD_BRIEFLY, str(data), "1.5"], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout.readline().strip() == "held"
         lock = DataDirLock(data)
@@ -121,10 +127,17 @@ SECRET = "my bank PIN is 4921"
 def test_the_lock_record_is_private_and_holds_no_arguments(tmp_path):
     """Case 8: the record is 0600 and never holds the command line (a capture's text)."""
     data = tmp_path / "data"
-    script = ("import sys\nfrom core.store.lock import DataDirLock\n"
-              "DataDirLock(sys.argv[1]).acquire()\nprint('held', flush=True)\nsys.stdin.readline()")
-    child = subprocess.Popen([sys.executable, "-c", script, str(data), SECRET], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    script = (
+        "import sys\nfrom core.store.lock import DataDirLock\n"
+        "DataDirLock(sys.argv[1]).acquire()\nprint('held', flush=True)\nsys.stdin.readline()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(data), SECRET],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout.readline().strip() == "held"
         path = DataDirLock(data).record_path
@@ -186,8 +199,14 @@ print(before == after, flush=True)
 
     path = f"{Path(node_executable()).parent}:/usr/bin:/bin"
     env = {**os.environ, "PATH": path, "NODE_OPTIONS": "--no-such-option"}
-    done = subprocess.run([sys.executable, "-c", check, str(tmp_path / "data")], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", check, str(tmp_path / "data")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.stdout.strip() == "True", done.stderr
 
 
@@ -197,8 +216,9 @@ def test_a_cli_command_waits_for_another_short_command(tmp_path):
     from tests.conftest import run_cli  # noqa: PLC0415
 
     data = tmp_path / "data"
-    child = subprocess.Popen([sys.executable, "-c", HOLD_BRIEFLY, str(data), "2"], cwd=ROOT,
-                             stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLD_BRIEFLY, str(data), "2"], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout.readline().strip() == "held"
         done = run_cli("capture", "saved after the wait", "--kind", "note", data_dir=data)

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import anyio
@@ -29,8 +29,11 @@ TOOLS = {"capture", "ask", "about", "upcoming", "done", "snooze", "show", "link"
 def stdio(data_dir: Path, *extra: str) -> StdioServerParameters:
     """`neurons mcp` as an MCP host starts it (the venv's python running core.cli)."""
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "core.cli", "--data-dir", str(data_dir), "mcp", *extra],
-        cwd=str(ROOT), env={k: v for k, v in os.environ.items() if k.startswith(("XDG_", "NEURONS_"))})
+        command=sys.executable,
+        args=["-m", "core.cli", "--data-dir", str(data_dir), "mcp", *extra],
+        cwd=str(ROOT),
+        env={k: v for k, v in os.environ.items() if k.startswith(("XDG_", "NEURONS_"))},
+    )
 
 
 async def call(client: Client, tool: str, **arguments):
@@ -72,13 +75,17 @@ def test_an_mcp_host_saves_and_recalls_through_neurons_mcp(tmp_path, monkeypatch
             assert "limit is" in await refused(client, "capture", text="x" * (5 * 1024 * 1024))
             ana = await call(client, "capture", text="Ana Silva +351 912 345 678 ana@example.com")
             assert ana["kind"] == "contact" and ana["title"] == "Ana Silva"
-            call_ana = await call(client, "capture",
-                                  text=f"remind me to call Ana about the boat trip at {due:%H:%M} "
-                                       f"on {due:%Y-%m-%d}")
+            call_ana = await call(
+                client,
+                "capture",
+                text=f"remind me to call Ana about the boat trip at {due:%H:%M} on {due:%Y-%m-%d}",
+            )
             assert call_ana["kind"] == "reminder"
             assert datetime.fromisoformat(call_ana["due_at"]) == due
-            assert any(link["other_id"] == ana["id"] and link["other_title"] == "Ana Silva"
-                       for link in call_ana["links"])  # linked to her contact, as quick capture does
+            assert any(
+                link["other_id"] == ana["id"] and link["other_title"] == "Ana Silva"
+                for link in call_ana["links"]
+            )  # linked to her contact, as quick capture does
 
             found = await call(client, "ask", question="when is the boat trip?")
             assert found["results"][0]["id"] == call_ana["id"]
@@ -165,7 +172,7 @@ def test_bad_input_is_a_tool_error_and_writes_nothing(door, tmp_path, monkeypatc
 def test_done_and_snooze_act_as_in_the_window(door, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
     server = neurons_mcp.build(door)
-    start = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(hours=1)
+    start = datetime.now(UTC).replace(microsecond=0) - timedelta(hours=1)
 
     async def session():
         async with Client(server) as client:
@@ -183,10 +190,9 @@ def test_done_and_snooze_act_as_in_the_window(door, tmp_path, monkeypatch):
             snoozed = await call(client, "snooze", id=pills, until=later.strftime("%Y-%m-%dT%H:%M"))
             assert snoozed["snoozed_until"].startswith(later.strftime("%Y-%m-%dT%H:%M"))
             words = await call(client, "snooze", id=pills, until="in 2 hours")
-            assert datetime.fromisoformat(words["snoozed_until"]) > datetime.now(timezone.utc) + \
-                timedelta(minutes=110)
+            assert datetime.fromisoformat(words["snoozed_until"]) > datetime.now(UTC) + timedelta(minutes=110)
             again = await call(client, "snooze", id=pills, minutes=30)
-            assert datetime.fromisoformat(again["fires_at"]) > datetime.now(timezone.utc)
+            assert datetime.fromisoformat(again["fires_at"]) > datetime.now(UTC)
             shown = await call(client, "show", id=pills)
             assert shown["attrs"]["rrule"] == "FREQ=DAILY" and shown["body"] == "take the pills"
 

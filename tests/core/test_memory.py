@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from core.memory import Memory
-from core.validate import MAX_BODY_BYTES
 from core.model import Identity, InvalidInput, Kind, NotFound, State
 from core.store import queries as q
+from core.validate import MAX_BODY_BYTES
 
 
 def snapshot(memory: Memory) -> str:
@@ -38,8 +38,7 @@ def test_capture_get_edit_and_states(memory):
     assert edited.body == "Buy oat milk and bread"
     assert edited.updated_at >= note.updated_at
 
-    reminder = memory.capture("pay rent", kind="reminder",
-                              attrs={"due_at": "2026-12-01T09:00:00+00:00"})
+    reminder = memory.capture("pay rent", kind="reminder", attrs={"due_at": "2026-12-01T09:00:00+00:00"})
     assert memory.done(reminder.id).state is State.DONE
     assert "done_at" in memory.get(reminder.id).attrs
     assert memory.restore(reminder.id).state is State.ACTIVE
@@ -66,7 +65,7 @@ def test_edit_clears_the_vector(memory):
 def test_links_are_closed_never_deleted(memory):
     ana = memory.capture("Ana Silva", kind="contact", attrs={"name": "Ana Silva"})
     lunch = memory.capture("lunch on Friday", kind="note")
-    since = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    since = datetime(2026, 1, 1, tzinfo=UTC)
     edge = memory.link(lunch.id, ana.id, "concerns", valid_from=since)
     assert edge.valid_from == since and edge.is_open
     assert memory.link(lunch.id, ana.id, "concerns").id == edge.id  # no duplicate open link
@@ -112,14 +111,17 @@ def test_claim_moves_every_row_to_a_profile(memory):
         memory.get(a.id)
 
 
-@pytest.mark.parametrize("text", [
-    "emoji 🧠🔗 and ZWJ 👩‍👩‍👧",
-    "עברית: תזכיר לי להתקשר לאנה",  # RTL
-    "العربية مع أرقام ١٢٣",
-    "combining e\u0301 and \u200f marks",
-    "   leading and trailing spaces   \n",
-    "tabs\tand\r\nnewlines",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "emoji 🧠🔗 and ZWJ 👩‍👩‍👧",
+        "עברית: תזכיר לי להתקשר לאנה",  # RTL
+        "العربية مع أرقام ١٢٣",
+        "combining e\u0301 and \u200f marks",
+        "   leading and trailing spaces   \n",
+        "tabs\tand\r\nnewlines",
+    ],
+)
 def test_odd_unicode_is_stored_faithfully(memory, text):
     assert memory.get(memory.capture(text, kind="note").id).body == text
 
@@ -131,13 +133,16 @@ def test_one_megabyte_is_stored_faithfully(memory):
     assert len(memory.get(neuron.id).body.encode()) == 1024 * 1024
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty"),
-    ("   \n\t ", "empty"),
-    ("nul \x00 byte", "NUL"),
-    ("lone \ud800 surrogate", "unpaired surrogate"),
-    ("x" * (MAX_BODY_BYTES + 1), "limit"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ("   \n\t ", "empty"),
+        ("nul \x00 byte", "NUL"),
+        ("lone \ud800 surrogate", "unpaired surrogate"),
+        ("x" * (MAX_BODY_BYTES + 1), "limit"),
+    ],
+)
 def test_bad_text_is_refused_and_changes_nothing(memory, text, message):
     memory.capture("existing", kind="note")
     before = snapshot(memory)
@@ -174,13 +179,19 @@ def test_bad_kind_relation_ids_and_dates(memory):
 
 def test_export_import_round_trip_is_lossless(embedded_memory, server_store):
     src = embedded_memory
-    ana = src.capture("Ana Silva +351 912 345 678", kind="contact",
-                      attrs={"name": "Ana Silva", "phones": ["+351 912 345 678"], "aliases": ["Aninhas"]})
-    rem = src.capture("call Ana 🧠", kind="reminder",
-                      attrs={"due_at": "2026-12-02T15:00:00+00:00", "rrule": "FREQ=WEEKLY"},
-                      created_at=datetime(2025, 5, 1, 8, 30, tzinfo=timezone.utc))
+    ana = src.capture(
+        "Ana Silva +351 912 345 678",
+        kind="contact",
+        attrs={"name": "Ana Silva", "phones": ["+351 912 345 678"], "aliases": ["Aninhas"]},
+    )
+    rem = src.capture(
+        "call Ana 🧠",
+        kind="reminder",
+        attrs={"due_at": "2026-12-02T15:00:00+00:00", "rrule": "FREQ=WEEKLY"},
+        created_at=datetime(2025, 5, 1, 8, 30, tzinfo=UTC),
+    )
     src.done(rem.id)
-    edge = src.link(rem.id, ana.id, "concerns", valid_from=datetime(2025, 5, 1, tzinfo=timezone.utc))
+    edge = src.link(rem.id, ana.id, "concerns", valid_from=datetime(2025, 5, 1, tzinfo=UTC))
     src.unlink(edge.id)
     src.link(rem.id, ana.id, "relates_to", derived_by="test")
     exported = src.export()
@@ -195,32 +206,81 @@ def test_export_import_round_trip_is_lossless(embedded_memory, server_store):
     assert dst.import_(exported)["skipped"] == 4  # importing twice adds nothing
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({"format": "other"}, "not a Neurons export"),
-    ([], "not a Neurons export"),
-    ({"format": "neurons-export/1", "neurons": "x"}, "lists"),
-    ({"format": "neurons-export/1", "neurons": [{"id": "nope", "kind": "note", "body": "x"}]},
-     "not a valid id"),
-    ({"format": "neurons-export/1", "neurons": [{"id": str(uuid.uuid4()), "kind": "task", "body": "x"}]},
-     "unknown kind"),
-    ({"format": "neurons-export/1", "neurons": [{"id": str(uuid.uuid4()), "kind": "note", "body": "\x00"}]},
-     "NUL"),
-    ({"format": "neurons-export/1", "neurons": [{"id": str(uuid.uuid4()), "kind": "note", "body": "x",
-                                                  "created_at": "yesterday"}]}, "ISO 8601"),
-    ({"format": "neurons-export/1", "neurons": [], "edges": [
-        {"id": str(uuid.uuid4()), "from_id": str(uuid.uuid4()), "to_id": str(uuid.uuid4()),
-         "relation_type": "relates_to"}]}, "does not hold"),
-    ({"format": "neurons-export/1", "neurons": [], "edges": [
-        {"id": str(uuid.uuid4()), "from_id": str(uuid.uuid4()), "to_id": str(uuid.uuid4()),
-         "relation_type": "relates_to", "weight": "heavy"}]}, "not a number"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"format": "other"}, "not a Neurons export"),
+        ([], "not a Neurons export"),
+        ({"format": "neurons-export/1", "neurons": "x"}, "lists"),
+        (
+            {"format": "neurons-export/1", "neurons": [{"id": "nope", "kind": "note", "body": "x"}]},
+            "not a valid id",
+        ),
+        (
+            {
+                "format": "neurons-export/1",
+                "neurons": [{"id": str(uuid.uuid4()), "kind": "task", "body": "x"}],
+            },
+            "unknown kind",
+        ),
+        (
+            {
+                "format": "neurons-export/1",
+                "neurons": [{"id": str(uuid.uuid4()), "kind": "note", "body": "\x00"}],
+            },
+            "NUL",
+        ),
+        (
+            {
+                "format": "neurons-export/1",
+                "neurons": [
+                    {"id": str(uuid.uuid4()), "kind": "note", "body": "x", "created_at": "yesterday"}
+                ],
+            },
+            "ISO 8601",
+        ),
+        (
+            {
+                "format": "neurons-export/1",
+                "neurons": [],
+                "edges": [
+                    {
+                        "id": str(uuid.uuid4()),
+                        "from_id": str(uuid.uuid4()),
+                        "to_id": str(uuid.uuid4()),
+                        "relation_type": "relates_to",
+                    }
+                ],
+            },
+            "does not hold",
+        ),
+        (
+            {
+                "format": "neurons-export/1",
+                "neurons": [],
+                "edges": [
+                    {
+                        "id": str(uuid.uuid4()),
+                        "from_id": str(uuid.uuid4()),
+                        "to_id": str(uuid.uuid4()),
+                        "relation_type": "relates_to",
+                        "weight": "heavy",
+                    }
+                ],
+            },
+            "not a number",
+        ),
+    ],
+)
 def test_malformed_import_changes_nothing(memory, bad, message):
     memory.capture("existing", kind="note")
     before = snapshot(memory)
     # a valid neuron first, then the broken part: all or nothing
     if isinstance(bad, dict) and isinstance(bad.get("neurons"), list):
-        bad = {**bad, "neurons": [{"id": str(uuid.uuid4()), "kind": "note", "body": "valid"},
-                                   *bad["neurons"]]}
+        bad = {
+            **bad,
+            "neurons": [{"id": str(uuid.uuid4()), "kind": "note", "body": "valid"}, *bad["neurons"]],
+        }
     with pytest.raises(InvalidInput, match=message):
         memory.import_(bad)
     assert snapshot(memory) == before
@@ -236,8 +296,11 @@ def test_import_refuses_ids_of_another_identity(memory):
 
 
 def test_keyword_search_finds_words_names_and_typos(memory):
-    memory.capture("Dentist appointment on Thursday", kind="reminder",
-                   attrs={"due_at": (datetime.now(timezone.utc) + timedelta(days=2)).isoformat()})
+    memory.capture(
+        "Dentist appointment on Thursday",
+        kind="reminder",
+        attrs={"due_at": (datetime.now(UTC) + timedelta(days=2)).isoformat()},
+    )
     memory.capture("Guilherme Dantas", kind="contact", attrs={"name": "Guilherme Dantas"})
     assert [n.body for n in memory.search("dentist")] == ["Dentist appointment on Thursday"]
     assert [n.body for n in memory.search("appointments")] == ["Dentist appointment on Thursday"]

@@ -83,8 +83,7 @@ def test_a_profile_keeps_every_row_in_sight_across_restarts(tmp_path, capsys, en
     assert len(a.ids()) == 4 and a.run("profile", "show", "--json")[0]["name"] == "Maria"
 
 
-def test_move_to_copies_verifies_and_switches_keeping_the_embedded_data(tmp_path, capsys,
-                                                                          server_dsn):
+def test_move_to_copies_verifies_and_switches_keeping_the_embedded_data(tmp_path, capsys, server_dsn):
     a = machine(tmp_path, capsys, "a")
     ana = a.run("capture", "Ana Silva ana@example.com", "--json")[0]["id"]
     note = a.run("capture", "Ana's boat is moored at pier 4", "--json")[0]["id"]
@@ -145,8 +144,9 @@ def test_two_machines_on_one_server_read_and_write_one_memory(tmp_path, capsys, 
         # is built once, then must catch up with the laptop's writes through the change stamps
         async with Client(stdio(desk.data_dir), mode="legacy") as client:
             assert (await call(client, "ask", question="spare key"))["results"]
-            saved = laptop.run("capture", f"remind me to feed Kiki the cat at {due:%H:%M} on {due:%Y-%m-%d}",
-                               "--json")[0]
+            saved = laptop.run(
+                "capture", f"remind me to feed Kiki the cat at {due:%H:%M} on {due:%Y-%m-%d}", "--json"
+            )[0]
             deadline = time.monotonic() + 20
             while True:
                 found = await call(client, "ask", question="feed the cat")
@@ -157,8 +157,9 @@ def test_two_machines_on_one_server_read_and_write_one_memory(tmp_path, capsys, 
             return saved["id"]
 
     reminder = anyio.run(desk_session)
-    pills = laptop.run("capture", f"remind me to take the pills at {due:%H:%M} on {due:%Y-%m-%d}",
-                       "--json")[0]["id"]
+    pills = laptop.run("capture", f"remind me to take the pills at {due:%H:%M} on {due:%Y-%m-%d}", "--json")[
+        0
+    ]["id"]
 
     # the reminders come due (a fake clock: the moments the schedulers pass): each running
     # machine shows one once; one done on the laptop shows on neither
@@ -179,8 +180,7 @@ def open_memory(m: Machine) -> Memory:
     return Memory.open(Settings.from_env(data_dir=m.data_dir, embed_in_background=False))
 
 
-def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys, server_dsn,
-                                                               monkeypatch):
+def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys, server_dsn, monkeypatch):
     from core.store import secrets  # noqa: PLC0415
 
     kept: dict[tuple[str, str], str] = {}
@@ -224,9 +224,11 @@ def test_a_claim_cut_off_before_its_commit_is_settled_at_the_next_open(tmp_path,
     a = machine(tmp_path, capsys, "a")
     note = a.run("capture", "the spare key is under the blue pot", "--json")[0]["id"]
     saved = config.load(a.data_dir)
-    config.save(a.data_dir, dataclasses.replace(saved, profile_id=uuid.uuid4(), profile_name="Rui",
-                                                profile_pending=True))
-    assert a.ids() == {note}                     # the device's rows, not an empty profile
+    config.save(
+        a.data_dir,
+        dataclasses.replace(saved, profile_id=uuid.uuid4(), profile_name="Rui", profile_pending=True),
+    )
+    assert a.ids() == {note}  # the device's rows, not an empty profile
     assert "profile" not in config.load(a.data_dir).to_json()
     made = a.run("profile", "create", "Rui", "--json")[0]
     assert made["claimed"] == 1 and a.ids() == {note}

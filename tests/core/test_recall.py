@@ -36,29 +36,57 @@ def fill(memory) -> bool:
 def home(memory):
     m = memory
     n = {}
-    n["graham"] = m.capture("Graham Pike - landlord, flat 5", kind="contact",
-                            attrs={"name": "Graham Pike", "aliases": ["the landlord"]}, created_at=at(-300))
-    n["boiler"] = m.capture("boiler losing pressure again, topped it back up to 1.5 bar", kind="note",
-                            created_at=at(-290))
-    n["email"] = m.capture("email him about the pressure thing, it's dropped to 0.6 again",
-                           kind="reminder", attrs={"due_at": at(-280).isoformat()}, created_at=at(-281),
-                           derive=False)
+    n["graham"] = m.capture(
+        "Graham Pike - landlord, flat 5",
+        kind="contact",
+        attrs={"name": "Graham Pike", "aliases": ["the landlord"]},
+        created_at=at(-300),
+    )
+    n["boiler"] = m.capture(
+        "boiler losing pressure again, topped it back up to 1.5 bar", kind="note", created_at=at(-290)
+    )
+    n["email"] = m.capture(
+        "email him about the pressure thing, it's dropped to 0.6 again",
+        kind="reminder",
+        attrs={"due_at": at(-280).isoformat()},
+        created_at=at(-281),
+        derive=False,
+    )
     n["wifi_old"] = m.capture("wifi: VM-3391A  pw: kz8hq2pt", kind="note", created_at=at(-200))
-    n["wifi_new"] = m.capture("router swapped for Hyperoptic. network FLAT5-HYPER, pw tangerine-otter-42",
-                              kind="note", created_at=at(-100))
-    n["booking"] = m.capture("booked Emirates LHR-DXB-COK, booking ref QH7T2M", kind="note",
-                             created_at=at(-150))
-    n["dal"] = m.capture("Mum's dal: toor dal, turmeric, tomato, hing, jaggery. tadka: ghee, jeera",
-                         kind="note", created_at=at(-120))
-    n["train"] = m.capture("trains to Manchester for the naming ceremony", kind="reminder",
-                           attrs={"due_at": at(5, 9).isoformat()}, created_at=at(-4))
-    n["gp"] = m.capture("re-register at Wood Street", kind="reminder",
-                        attrs={"due_at": at(9, 12).isoformat()}, created_at=at(-20))
-    n["bday"] = m.capture("Anj's birthday", kind="reminder",
-                          attrs={"due_at": (at(14, 9) - timedelta(days=365)).isoformat(),
-                                 "rrule": "FREQ=YEARLY"}, created_at=at(-366))
-    n["done_later"] = m.capture("send the deposit", kind="reminder",
-                                attrs={"due_at": at(30).isoformat()}, created_at=at(-2))
+    n["wifi_new"] = m.capture(
+        "router swapped for Hyperoptic. network FLAT5-HYPER, pw tangerine-otter-42",
+        kind="note",
+        created_at=at(-100),
+    )
+    n["booking"] = m.capture(
+        "booked Emirates LHR-DXB-COK, booking ref QH7T2M", kind="note", created_at=at(-150)
+    )
+    n["dal"] = m.capture(
+        "Mum's dal: toor dal, turmeric, tomato, hing, jaggery. tadka: ghee, jeera",
+        kind="note",
+        created_at=at(-120),
+    )
+    n["train"] = m.capture(
+        "trains to Manchester for the naming ceremony",
+        kind="reminder",
+        attrs={"due_at": at(5, 9).isoformat()},
+        created_at=at(-4),
+    )
+    n["gp"] = m.capture(
+        "re-register at Wood Street",
+        kind="reminder",
+        attrs={"due_at": at(9, 12).isoformat()},
+        created_at=at(-20),
+    )
+    n["bday"] = m.capture(
+        "Anj's birthday",
+        kind="reminder",
+        attrs={"due_at": (at(14, 9) - timedelta(days=365)).isoformat(), "rrule": "FREQ=YEARLY"},
+        created_at=at(-366),
+    )
+    n["done_later"] = m.capture(
+        "send the deposit", kind="reminder", attrs={"due_at": at(30).isoformat()}, created_at=at(-2)
+    )
     m.link(n["email"].id, n["boiler"].id, Relation.RELATES_TO)
     m.link(n["boiler"].id, n["graham"].id, Relation.CONCERNS)
     m.link(n["wifi_new"].id, n["wifi_old"].id, Relation.SUPERSEDES)
@@ -117,8 +145,11 @@ def test_links_made_and_closed_after_a_question_are_followed_at_the_next(memory,
     fill(memory)
 
     def linked(question):
-        return {r.neuron.id for r in memory.ask(question, now=NOW, limit=50)
-                if r.why == f"linked from {home['boiler'].title}"}
+        return {
+            r.neuron.id
+            for r in memory.ask(question, now=NOW, limit=50)
+            if r.why == f"linked from {home['boiler'].title}"
+        }
 
     assert home["email"].id in linked("boiler")
     edge = [e for e in memory.edges(home["email"].id) if e.relation is Relation.RELATES_TO][0]
@@ -229,8 +260,7 @@ def test_keyword_only_without_the_model(memory, home, tmp_path, caplog):
     from core.embed import SentenceModel
     from core.memory import Memory
 
-    bare = Memory(memory.store, memory.identity, owns_store=False,
-                  model=SentenceModel(tmp_path / "no-model"))
+    bare = Memory(memory.store, memory.identity, owns_store=False, model=SentenceModel(tmp_path / "no-model"))
     with caplog.at_level(logging.WARNING):
         results = bare.ask("QH7T2M", now=NOW)
     assert results[0].neuron.id == home["booking"].id
@@ -265,22 +295,29 @@ def test_awkward_words_in_questions(memory, home):
     assert memory.ask("O'Neil", mode="keyword", now=NOW)[0].neuron.body.startswith("O'Neil")
 
 
-@pytest.mark.parametrize("question, start, end, dates", [
-    ("what's on next week?", "2025-06-16", "2025-06-23", "due"),
-    ("what did I note down last week?", "2025-06-02", "2025-06-09", "created"),
-    ("what happened with the boiler last November?", "2024-11-01", "2024-12-01", "any"),
-    ("what's due between now and the end of the month?", "2025-06-11", "2025-07-01", "due"),
-    ("anything I need to do on Friday?", "2025-06-13", "2025-06-14", "due"),
-    ("what did I do yesterday", "2025-06-10", "2025-06-11", "any"),
-    ("dentist in March 2024", "2024-03-01", "2024-04-01", "any"),
-    ("what did Tim say on 8th December, 2023?", "2023-12-08", "2023-12-09", "any"),
-])
+@pytest.mark.parametrize(
+    "question, start, end, dates",
+    [
+        ("what's on next week?", "2025-06-16", "2025-06-23", "due"),
+        ("what did I note down last week?", "2025-06-02", "2025-06-09", "created"),
+        ("what happened with the boiler last November?", "2024-11-01", "2024-12-01", "any"),
+        ("what's due between now and the end of the month?", "2025-06-11", "2025-07-01", "due"),
+        ("anything I need to do on Friday?", "2025-06-13", "2025-06-14", "due"),
+        ("what did I do yesterday", "2025-06-10", "2025-06-11", "any"),
+        ("dentist in March 2024", "2024-03-01", "2024-04-01", "any"),
+        ("what did Tim say on 8th December, 2023?", "2023-12-08", "2023-12-09", "any"),
+    ],
+)
 def test_time_words(question, start, end, dates):
     from core.when import find_window
 
     window, rest = find_window(question, NOW)
     assert window is not None, question
-    assert (window.start.date().isoformat(), window.end.date().isoformat(), window.dates) == (start, end, dates)
+    assert (window.start.date().isoformat(), window.end.date().isoformat(), window.dates) == (
+        start,
+        end,
+        dates,
+    )
     assert window.label not in rest
 
 
@@ -317,14 +354,16 @@ def test_the_first_read_comes_page_by_page(memory, home, monkeypatch):
     assert set(ids(memory.ask("quokka", mode="keyword", limit=20, now=NOW))) == {n.id for n in made}
     memory.edit(made[3].id, text="a wallaby, not a quokka at all")
     memory.edit(made[4].id, text="a wallaby this time")
-    assert set(ids(memory.ask("quokka", mode="keyword", limit=20, now=NOW))) == \
-        {n.id for n in made} - {made[4].id}
+    assert set(ids(memory.ask("quokka", mode="keyword", limit=20, now=NOW))) == {n.id for n in made} - {
+        made[4].id
+    }
     assert ids(memory.ask("wallaby", mode="keyword", limit=20, now=NOW)) != []
 
 
 def test_an_index_kept_up_to_date_posts_what_a_fresh_one_does(memory, home):
     """Edits, vectors filled, states, trash and restore move only the words that changed; the
     index kept up to date through them posts each word for exactly the neurons a fresh read does."""
+
     def postings(index) -> dict[str, set[uuid.UUID]]:
         return {lex: {index.entries[s].id for s in slots} for lex, slots in index.postings.items()}
 

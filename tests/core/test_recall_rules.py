@@ -14,7 +14,7 @@ from core.recall import Recall
 from tests.core.fake_reader import FakeReader
 
 TZ = ZoneInfo("Europe/Lisbon")
-NOW = datetime(2025, 3, 18, 20, 30, tzinfo=TZ)   # a Tuesday evening
+NOW = datetime(2025, 3, 18, 20, 30, tzinfo=TZ)  # a Tuesday evening
 
 
 def at(days: float, hour: int = 12) -> datetime:
@@ -27,24 +27,35 @@ def ask(reader: FakeReader, question: str) -> list:
 
 # -- capture ---------------------------------------------------------------------------------------
 
+
 def test_a_reminder_title_leaves_out_the_cue_and_the_time():
     u = capture.read(FakeReader(), "remind me to stretch in 1 minute", None, {}, now=NOW)
     assert u.kind is Kind.REMINDER
     assert datetime.fromisoformat(u.attrs["due_at"]) == NOW + timedelta(minutes=1)
     assert u.attrs["title"] == "Stretch"
-    stretch = Neuron(id=uuid.uuid4(), kind=Kind.REMINDER, body="remind me to stretch in 1 minute",
-                     attrs=u.attrs)
+    stretch = Neuron(
+        id=uuid.uuid4(), kind=Kind.REMINDER, body="remind me to stretch in 1 minute", attrs=u.attrs
+    )
     assert stretch.title == "Stretch"
     # the person corrects the due time: the title stays the text without its time words
-    u = capture.read(FakeReader(), "remind me to stretch in 1 minute", Kind.REMINDER,
-                     {"due_at": at(1).isoformat()}, now=NOW)
+    u = capture.read(
+        FakeReader(),
+        "remind me to stretch in 1 minute",
+        Kind.REMINDER,
+        {"due_at": at(1).isoformat()},
+        now=NOW,
+    )
     assert u.attrs["title"] == "Stretch" and u.attrs["due_at"] == at(1).isoformat()
 
 
 def test_reminders_in_five_languages_get_their_due_time():
-    for text, due in [("ligar à Mãe amanhã às 15h", at(1, 15)), ("llamar a mamá mañana a las 18h", at(1, 18)),
-                      ("Zahnarzt am Freitag um 9 Uhr", at(3, 9)), ("dentiste lundi à 9h", at(6, 9)),
-                      ("call Mum tomorrow at 3", at(1, 15))]:
+    for text, due in [
+        ("ligar à Mãe amanhã às 15h", at(1, 15)),
+        ("llamar a mamá mañana a las 18h", at(1, 18)),
+        ("Zahnarzt am Freitag um 9 Uhr", at(3, 9)),
+        ("dentiste lundi à 9h", at(6, 9)),
+        ("call Mum tomorrow at 3", at(1, 15)),
+    ]:
         u = capture.read(FakeReader(), text, None, {}, now=NOW)
         assert u.kind is Kind.REMINDER, text
         assert datetime.fromisoformat(u.attrs["due_at"]) == due, text
@@ -52,11 +63,12 @@ def test_reminders_in_five_languages_get_their_due_time():
 
 def test_a_possessive_names_the_person_and_a_new_number_is_an_update():
     reader = FakeReader()
-    ana = reader.add("Ana Lopes", Kind.CONTACT, {"name": "Ana Lopes", "phones": ["+351 911 111 111"]},
-                     created_at=at(-30))
+    ana = reader.add(
+        "Ana Lopes", Kind.CONTACT, {"name": "Ana Lopes", "phones": ["+351 911 111 111"]}, created_at=at(-30)
+    )
     sam = reader.add("Sam Cole", Kind.CONTACT, {"name": "Sam Cole"}, created_at=at(-30))
     u = capture.read(reader, "Ana's new number is +351 912 000 999", None, {}, now=NOW)
-    assert u.kind is Kind.NOTE               # not a contact called "Ana's"
+    assert u.kind is Kind.NOTE  # not a contact called "Ana's"
     assert u.mentions == [ana.id]
     assert u.replaces == [(ana.id, capture.DERIVED_NEW_DETAIL)]
     assert [x.label for x in u.updates] == ["Update Ana: phone +351 912 000 999"]
@@ -70,10 +82,12 @@ def test_a_possessive_names_the_person_and_a_new_number_is_an_update():
 
 def test_family_words_name_a_contact_in_any_language():
     reader = FakeReader()
-    mae = reader.add("Mãe", Kind.CONTACT, {"name": "Maria de Fátima Medeiros", "aliases": ["Mãe"]},
-                     created_at=at(-90))
-    sogra = reader.add("Denise Doyle", Kind.CONTACT, {"name": "Denise Doyle", "aliases": ["sogra"]},
-                       created_at=at(-90))
+    mae = reader.add(
+        "Mãe", Kind.CONTACT, {"name": "Maria de Fátima Medeiros", "aliases": ["Mãe"]}, created_at=at(-90)
+    )
+    sogra = reader.add(
+        "Denise Doyle", Kind.CONTACT, {"name": "Denise Doyle", "aliases": ["sogra"]}, created_at=at(-90)
+    )
     assert capture.read(reader, "took my mother to the cardiologist", None, {}, now=NOW).mentions == [mae.id]
     assert capture.read(reader, "my mother-in-law called", None, {}, now=NOW).mentions == [sogra.id]
     assert capture.read(reader, "Kris's mom called", None, {}, now=NOW).mentions == []
@@ -81,11 +95,16 @@ def test_family_words_name_a_contact_in_any_language():
 
 # -- recall ----------------------------------------------------------------------------------------
 
+
 def test_what_got_done_yesterday_counts_done_dates():
     reader = FakeReader()
-    reader.add("call the insurance about the bill", Kind.REMINDER,
-               {"due_at": at(-4).isoformat(), "done_at": at(-1, 10).isoformat()}, created_at=at(-8),
-               state=State.DONE)
+    reader.add(
+        "call the insurance about the bill",
+        Kind.REMINDER,
+        {"due_at": at(-4).isoformat(), "done_at": at(-1, 10).isoformat()},
+        created_at=at(-8),
+        state=State.DONE,
+    )
     fixed = reader.add("fixed the dripping tap upstairs", created_at=at(-1, 21))
     reader.add("renew the car tax", Kind.REMINDER, {"due_at": at(-1).isoformat()}, created_at=at(-20))
     reader.add("bought bread", created_at=at(-3))
@@ -100,8 +119,17 @@ def test_a_mostly_time_question_puts_the_window_first_and_folds_the_loose():
     reader.add("work: crash cart checks were a mess", created_at=at(-12))
     reader.add("work: two travel nurses approved", created_at=at(-8))
     old = reader.add("work: the staff party at the Tipsy Seagull", created_at=at(-90))
-    for i, text in enumerate(["bought bread", "the car's tyres", "a film to see", "Luke's shoes",
-                              "the plumber came", "gym at 7", "seeds for the garden"]):
+    for i, text in enumerate(
+        [
+            "bought bread",
+            "the car's tyres",
+            "a film to see",
+            "Luke's shoes",
+            "the plumber came",
+            "gym at 7",
+            "seeds for the garden",
+        ]
+    ):
         reader.add(text, created_at=at(-30 - 20 * i))  # a memory, not only the window
     results = ask(reader, "what came up at work in the first half of March?")
     assert [r.group for r in results[:2]] == ["window", "window"]
@@ -112,10 +140,15 @@ def test_a_mostly_time_question_puts_the_window_first_and_folds_the_loose():
 
 def test_a_person_beside_a_topic_finds_what_is_linked_to_them():
     reader = FakeReader()
-    mae = reader.add("Mãe", Kind.CONTACT, {"name": "Maria de Fátima Medeiros", "aliases": ["Mãe"]},
-                     created_at=at(-400))
-    scan = reader.add("book the echo for her heart, 2nd floor", Kind.REMINDER,
-                      {"due_at": at(9).isoformat()}, created_at=at(-15))
+    mae = reader.add(
+        "Mãe", Kind.CONTACT, {"name": "Maria de Fátima Medeiros", "aliases": ["Mãe"]}, created_at=at(-400)
+    )
+    scan = reader.add(
+        "book the echo for her heart, 2nd floor",
+        Kind.REMINDER,
+        {"due_at": at(9).isoformat()},
+        created_at=at(-15),
+    )
     reader.link(scan, mae, Relation.CONCERNS)
     reader.add("my own heart rate on the bike was 170", created_at=at(-2))
     results = ask(reader, "Mãe's heart")
@@ -146,7 +179,7 @@ def test_the_contacts_name_index_is_rebuilt_only_when_a_contact_changes():
     recall = Recall(reader, lambda: None)
     first = recall.names()
     reader.add("bought bread", created_at=at(-1))
-    assert recall.names() is first            # a note changes nothing of the names
+    assert recall.names() is first  # a note changes nothing of the names
     sam = reader.add("Sam Cole", Kind.CONTACT, {"name": "Sam Cole"}, created_at=at(0))
     fresh = recall.names()
     assert fresh is not first and [f.contact_id for f in fresh.find("dinner with Sam")] == [sam.id]

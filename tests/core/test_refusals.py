@@ -42,8 +42,11 @@ def refused(done: subprocess.CompletedProcess, *words: str) -> None:
 
 def export_file(tmp_path, neurons, edges=()) -> str:
     path = tmp_path / "import.json"
-    path.write_text(json.dumps({"format": "neurons-export/1", "neurons": list(neurons),
-                                "edges": list(edges)}, allow_nan=True))
+    path.write_text(
+        json.dumps(
+            {"format": "neurons-export/1", "neurons": list(neurons), "edges": list(edges)}, allow_nan=True
+        )
+    )
     return str(path)
 
 
@@ -53,11 +56,15 @@ def a_neuron(**fields):
 
 # -- case 2: instants both engines can read back ------------------------------------------------
 
+
 @pytest.mark.parametrize("instant", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00"])
 def test_an_instant_outside_what_the_engines_read_back_is_refused(data_dir, tmp_path, instant):
     before = snapshot(data_dir)
-    refused(run_cli("import", export_file(tmp_path, [a_neuron(created_at=instant)]),
-                    data_dir=data_dir), "created_at", "between the years")
+    refused(
+        run_cli("import", export_file(tmp_path, [a_neuron(created_at=instant)]), data_dir=data_dir),
+        "created_at",
+        "between the years",
+    )
     assert snapshot(data_dir) == before
     for args in (("list",), ("ask", "party"), ("export",)):
         done = run_cli(*args, data_dir=data_dir)
@@ -80,27 +87,36 @@ def test_memory_refuses_instants_it_could_not_read_back(memory):
 DEEP = "[" * 10000 + "]" * 10000
 
 
-@pytest.mark.parametrize("attrs", [
-    '{"x": NaN}', '{"x": Infinity}', '{"x": -Infinity}', '{"x": 1e400}',
-    '{"x": ' + "9" * 5000 + "}", '{"x": ' + DEEP + "}",
-])
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        '{"x": NaN}',
+        '{"x": Infinity}',
+        '{"x": -Infinity}',
+        '{"x": 1e400}',
+        '{"x": ' + "9" * 5000 + "}",
+        '{"x": ' + DEEP + "}",
+    ],
+)
 def test_bad_attrs_are_refused(data_dir, attrs):
     before = snapshot(data_dir)
-    refused(run_cli("capture", "with attrs", "--kind", "note", "--attrs", attrs, data_dir=data_dir),
-            "attrs")
+    refused(run_cli("capture", "with attrs", "--kind", "note", "--attrs", attrs, data_dir=data_dir), "attrs")
     assert snapshot(data_dir) == before
 
 
-@pytest.mark.parametrize("text", [
-    '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
-    ' "attrs": {"x": NaN}}], "edges": []}' % uuid.uuid4(),
-    '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
-    ' "attrs": {"x": 1e400}}], "edges": []}' % uuid.uuid4(),
-    '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
-    ' "attrs": {"x": %s}}], "edges": []}' % (uuid.uuid4(), "1" * 5000),
-    '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
-    ' "attrs": {"x": %s}}], "edges": []}' % (uuid.uuid4(), DEEP),
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
+        ' "attrs": {"x": NaN}}], "edges": []}' % uuid.uuid4(),
+        '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
+        ' "attrs": {"x": 1e400}}], "edges": []}' % uuid.uuid4(),
+        '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
+        ' "attrs": {"x": %s}}], "edges": []}' % (uuid.uuid4(), "1" * 5000),
+        '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
+        ' "attrs": {"x": %s}}], "edges": []}' % (uuid.uuid4(), DEEP),
+    ],
+)
 def test_bad_imported_attrs_are_refused(data_dir, tmp_path, text):
     before = snapshot(data_dir)
     path = tmp_path / "bad.json"
@@ -109,17 +125,25 @@ def test_bad_imported_attrs_are_refused(data_dir, tmp_path, text):
     assert snapshot(data_dir) == before
 
 
-@pytest.mark.parametrize("edge_fields,word", [
-    ({"weight": int("4" * 400)}, "digits"),
-    ({"weight": float("nan")}, "NaN"),
-    ({"weight": float("inf")}, "Infinity"),
-    ({"derived_by": {"rule": "x"}}, "derived_by"),
-])
+@pytest.mark.parametrize(
+    "edge_fields,word",
+    [
+        ({"weight": int("4" * 400)}, "digits"),
+        ({"weight": float("nan")}, "NaN"),
+        ({"weight": float("inf")}, "Infinity"),
+        ({"derived_by": {"rule": "x"}}, "derived_by"),
+    ],
+)
 def test_bad_imported_links_are_refused(data_dir, tmp_path, edge_fields, word):
     before = snapshot(data_dir)
     a, b = a_neuron(), a_neuron()
-    edge = {"id": str(uuid.uuid4()), "from_id": a["id"], "to_id": b["id"],
-            "relation_type": "relates_to", **edge_fields}
+    edge = {
+        "id": str(uuid.uuid4()),
+        "from_id": a["id"],
+        "to_id": b["id"],
+        "relation_type": "relates_to",
+        **edge_fields,
+    }
     refused(run_cli("import", export_file(tmp_path, [a, b], [edge]), data_dir=data_dir), word)
     assert snapshot(data_dir) == before
 
@@ -133,13 +157,14 @@ def test_absurd_limits_are_refused(data_dir, limit):
 def test_a_nan_weight_is_refused_by_memory(memory):
     a = memory.capture("a", kind="note")
     b = memory.capture("b", kind="note")
-    for weight in (float("nan"), float("inf"), 10 ** 400):
+    for weight in (float("nan"), float("inf"), 10**400):
         with pytest.raises(InvalidInput, match="weight"):
             memory.link(a.id, b.id, weight=weight)
     assert memory.edges(a.id) == []
 
 
 # -- case 6: data dirs Neurons may not write ----------------------------------------------------
+
 
 def test_a_read_only_data_dir_is_a_sentence(tmp_path):
     if os.geteuid() != 0:
@@ -172,7 +197,12 @@ def test_a_data_dir_owned_by_another_user_is_a_sentence(tmp_path):
     env = {"HOME": str(tmp_path), "NEURONS_MODEL_DIR": "/nonexistent"}
     done = subprocess.run(
         ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *run_cli_argv(data, "list")],
-        capture_output=True, text=True, timeout=120, cwd=_root(), env={**os.environ, **env})
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=_root(),
+        env={**os.environ, **env},
+    )
     if "No module named" in done.stderr:
         pytest.skip("the venv is not readable by nobody here")
     refused(done, "permission denied")

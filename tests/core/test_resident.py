@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 from core import resident
-from core.embed import SentenceModel
-from core.embed import runtime
+from core.embed import SentenceModel, runtime
 from tests.conftest import ROOT
 
 MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from core import remind
 from core.model import Identity, InvalidInput, NotFound, State
 
-NOW = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def test_undoing_trash_done_and_archive_restores_the_same_row(memory):
@@ -25,8 +25,9 @@ def test_undoing_trash_done_and_archive_restores_the_same_row(memory):
 
 
 def test_undoing_done_on_a_recurring_reminder_puts_its_time_back(memory):
-    rem = memory.capture("water the plants", kind="reminder",
-                         attrs={"due_at": remind.iso(NOW), "rrule": "FREQ=DAILY"})
+    rem = memory.capture(
+        "water the plants", kind="reminder", attrs={"due_at": remind.iso(NOW), "rrule": "FREQ=DAILY"}
+    )
     after = memory.complete(rem.id, NOW)
     assert after.attrs["due_at"] != rem.attrs["due_at"]
     back = memory.revert(rem, after=after)

@@ -3,14 +3,14 @@ narrow Reader protocol (and, for recall, a model source -- here none: keyword se
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from core import capture
 from core.model import Kind, Relation
 from core.recall import Recall
 from tests.core.fake_reader import FakeReader
 
-NOW = datetime(2026, 5, 4, 10, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
 
 
 def at(days: float) -> datetime:
@@ -22,16 +22,16 @@ def test_capture_reads_people_and_dates_through_the_reader():
     ana = reader.add("Ana Silva", Kind.CONTACT, {"name": "Ana Silva"}, created_at=at(-30))
     u = capture.read(reader, "lunch with Ana tomorrow at 1pm", None, {}, now=NOW)
     assert u.kind is Kind.REMINDER
-    assert datetime.fromisoformat(u.attrs["due_at"]) == datetime(2026, 5, 5, 13, 0, tzinfo=timezone.utc)
+    assert datetime.fromisoformat(u.attrs["due_at"]) == datetime(2026, 5, 5, 13, 0, tzinfo=UTC)
     assert u.mentions == [ana.id]
 
 
 def test_a_moved_appointment_replaces_the_older_reminder():
     reader = FakeReader()
-    old = reader.add("dentist appointment checkup", Kind.REMINDER,
-                     {"due_at": at(2).isoformat()}, created_at=at(-3))
-    u = capture.read(reader, "dentist appointment checkup moved to Friday at 10", Kind.REMINDER, {},
-                     now=NOW)
+    old = reader.add(
+        "dentist appointment checkup", Kind.REMINDER, {"due_at": at(2).isoformat()}, created_at=at(-3)
+    )
+    u = capture.read(reader, "dentist appointment checkup moved to Friday at 10", Kind.REMINDER, {}, now=NOW)
     assert u.replaces == [(old.id, capture.DERIVED_MOVED)]
 
 

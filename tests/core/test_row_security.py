@@ -39,8 +39,7 @@ def test_one_identity_cannot_read_anothers_rows(server_store, two):
         assert cur.fetchall() == []
         cur.execute("SELECT id FROM neurons WHERE id = %s", (note_b.id,))
         assert cur.fetchall() == []
-        cur.execute("SELECT count(*) AS n FROM neurons_edges WHERE device_id = %s",
-                    (b.identity.device_id,))
+        cur.execute("SELECT count(*) AS n FROM neurons_edges WHERE device_id = %s", (b.identity.device_id,))
         assert cur.fetchone()["n"] == 0
         cur.execute("SELECT DISTINCT device_id FROM neurons")
         assert [r["device_id"] for r in cur.fetchall()] == [a.identity.device_id]
@@ -58,8 +57,10 @@ def test_one_identity_cannot_write_anothers_rows(server_store, two):
         assert cur.rowcount == 0
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
         with server_store.transaction(a.identity) as cur:
-            cur.execute("INSERT INTO neurons (id, device_id, kind, body) VALUES (%s, %s, 'note', 'x')",
-                        (uuid.uuid4(), b.identity.device_id))
+            cur.execute(
+                "INSERT INTO neurons (id, device_id, kind, body) VALUES (%s, %s, 'note', 'x')",
+                (uuid.uuid4(), b.identity.device_id),
+            )
     assert b.get(note_b.id).body == "b's secret"
 
 

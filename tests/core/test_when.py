@@ -32,22 +32,22 @@ CAPTURE = [
     ("in 5 minutes", NOW, NOW + timedelta(minutes=5), None),
     ("in 10 minutes", NOW, NOW + timedelta(minutes=10), None),
     ("in an hour", NOW, NOW + timedelta(hours=1), None),
-    ("next Tuesday at 9", NOW, at("2025-03-25"), None),       # said on a Tuesday: a week later
-    ("at 06:31", NOW, at("2025-03-19", "06:31"), None),        # zero-padded: 24-hour
-    ("8 Dec 9am", NOW, at("2025-12-08"), None),                # on the hour, not 09:26
+    ("next Tuesday at 9", NOW, at("2025-03-25"), None),  # said on a Tuesday: a week later
+    ("at 06:31", NOW, at("2025-03-19", "06:31"), None),  # zero-padded: 24-hour
+    ("8 Dec 9am", NOW, at("2025-12-08"), None),  # on the hour, not 09:26
     # the rules
-    ("at 9", NOW, at("2025-03-18", "21:00"), None),            # a bare hour: its next occurrence
+    ("at 9", NOW, at("2025-03-18", "21:00"), None),  # a bare hour: its next occurrence
     ("at 9", MORNING, at("2025-03-18", "09:00"), None),
     ("at 5", MORNING, at("2025-03-18", "17:00"), None),
     ("call the bank at 3:30", MORNING, at("2025-03-18", "15:30"), None),
-    ("tomorrow at 3", NOW, at("2025-03-19", "15:00"), None),   # with a day, 1-7 is the afternoon
+    ("tomorrow at 3", NOW, at("2025-03-19", "15:00"), None),  # with a day, 1-7 is the afternoon
     ("tomorrow at 10", NOW, at("2025-03-19", "10:00"), None),
     ("tomorrow 7am", NOW, at("2025-03-19", "07:00"), None),
-    ("tomorrow", NOW, at("2025-03-19"), None),                 # a day without a time: 09:00
+    ("tomorrow", NOW, at("2025-03-19"), None),  # a day without a time: 09:00
     ("tonight", MORNING, at("2025-03-18", "20:00"), None),
     ("tonight at 8", MORNING, at("2025-03-18", "20:00"), None),
     ("Tuesday at 9", MORNING, at("2025-03-18", "09:00"), None),  # the same day, still ahead
-    ("Tuesday at 9", NOW, at("2025-03-25", "09:00"), None),      # ... gone: next week's
+    ("Tuesday at 9", NOW, at("2025-03-25", "09:00"), None),  # ... gone: next week's
     ("Thu 9:30", NOW, at("2025-03-20", "09:30"), None),
     ("next Friday", NOW, at("2025-03-21"), None),
     ("in 3 days", NOW, at("2025-03-21"), None),
@@ -58,7 +58,7 @@ CAPTURE = [
     ("next week", NOW, at("2025-03-24"), None),
     ("12 June", NOW, at("2025-06-12"), None),
     ("June 12 at 18:00", NOW, at("2025-06-12", "18:00"), None),
-    ("2 March", NOW, at("2026-03-02"), None),                  # gone this year: next year's
+    ("2 March", NOW, at("2026-03-02"), None),  # gone this year: next year's
     ("2025-06-13 10:00", NOW, at("2025-06-13", "10:00"), None),
     ("on the 15th", NOW, at("2025-04-15"), None),
     ("every Monday at 8", NOW, at("2025-03-24", "08:00"), "FREQ=WEEKLY;BYDAY=MO"),
@@ -124,25 +124,38 @@ def test_capture_phrases(text, now, due, rrule):
         assert when.rrule == rrule
 
 
-@pytest.mark.parametrize("text", [
-    "bought milk", "may I borrow the drill", "Marco says hi", "lunch with Ana was lovely",
-    "the 3 kids", "sexta vez que isto acontece", "hier ist der Schlüssel", "a 2 litre bottle",
-    "a long march", "sat down with Sunita",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bought milk",
+        "may I borrow the drill",
+        "Marco says hi",
+        "lunch with Ana was lovely",
+        "the 3 kids",
+        "sexta vez que isto acontece",
+        "hier ist der Schlüssel",
+        "a 2 litre bottle",
+        "a long march",
+        "sat down with Sunita",
+    ],
+)
 def test_text_without_a_time(text):
     assert find_when(text, NOW) is None
 
 
-@pytest.mark.parametrize("text,title", [
-    ("remind me to stretch in 1 minute", "Stretch"),
-    ("remind me to call Ana tomorrow at 10", "Call Ana"),
-    ("lembra-me de ligar à Mãe amanhã às 15h", "Ligar à Mãe"),
-    ("recuérdame llamar a mamá mañana a las 18h", "Llamar a mamá"),
-    ("erinnere mich Zahnarzt am Freitag um 9 Uhr", "Zahnarzt"),
-    ("rappelle-moi dentiste lundi à 9h", "Dentiste"),
-    ("dentist Thu 9:30", "Dentist"),
-    ("in 10 minutes", ""),
-])
+@pytest.mark.parametrize(
+    "text,title",
+    [
+        ("remind me to stretch in 1 minute", "Stretch"),
+        ("remind me to call Ana tomorrow at 10", "Call Ana"),
+        ("lembra-me de ligar à Mãe amanhã às 15h", "Ligar à Mãe"),
+        ("recuérdame llamar a mamá mañana a las 18h", "Llamar a mamá"),
+        ("erinnere mich Zahnarzt am Freitag um 9 Uhr", "Zahnarzt"),
+        ("rappelle-moi dentiste lundi à 9h", "Dentiste"),
+        ("dentist Thu 9:30", "Dentist"),
+        ("in 10 minutes", ""),
+    ],
+)
 def test_a_title_without_the_cue_and_the_time(text, title):
     cue = REMINDER_CUES.search(fold(text))
     assert title_without(text, find_when(text, NOW), cue) == title
@@ -153,7 +166,7 @@ DUE_FIELD = [
     ("in 2 s", NOW + timedelta(seconds=2)),
     ("in 2 h", NOW + timedelta(hours=2)),
     ("8 Dec 9am", at("2025-12-08")),
-    ("14:30", at("2025-03-19", "14:30")),          # gone today: tomorrow
+    ("14:30", at("2025-03-19", "14:30")),  # gone today: tomorrow
     ("Fri 9am", at("2025-03-21")),
     ("2025-06-13 10:00", at("2025-06-13", "10:00")),
     ("2025-06-13T10:00:00+00:00", datetime(2025, 6, 13, 10, tzinfo=ZoneInfo("UTC"))),
@@ -236,23 +249,33 @@ def test_a_window_around_an_event():
     assert window.anchor_kind == "while" and "Toronto" in window.anchor
 
 
-@pytest.mark.parametrize("question", ["when is the crown fitting?", "may I see the plan",
-                                      "what's the wifi password?", "was ist hier los"])
+@pytest.mark.parametrize(
+    "question",
+    ["when is the crown fitting?", "may I see the plan", "what's the wifi password?", "was ist hier los"],
+)
 def test_questions_without_time_words(question):
     assert find_window(question, NOW) == (None, question)
 
 
 def test_the_tables_do_not_follow_the_process_locale():
     """A GUI on a German desktop reads English as the CLI does: nothing comes from the locale."""
-    code = ("import locale; from datetime import datetime; from zoneinfo import ZoneInfo;"
-            "from core.when import find_when;"
-            "now = datetime(2025, 3, 18, 20, 30, tzinfo=ZoneInfo('Europe/Lisbon'));"
-            "print(find_when('dentist next Tuesday at 9', now).due.isoformat())")
-    available = [loc for loc in ("de_DE.UTF-8", "fr_FR.UTF-8", "pt_PT.UTF-8", "C.UTF-8")
-                 if _has_locale(loc)]
-    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                              env={"LC_ALL": loc, "LANG": loc, "PYTHONPATH": ":".join(sys.path)}).stdout
-               for loc in available}
+    code = (
+        "import locale; from datetime import datetime; from zoneinfo import ZoneInfo;"
+        "from core.when import find_when;"
+        "now = datetime(2025, 3, 18, 20, 30, tzinfo=ZoneInfo('Europe/Lisbon'));"
+        "print(find_when('dentist next Tuesday at 9', now).due.isoformat())"
+    )
+    available = [loc for loc in ("de_DE.UTF-8", "fr_FR.UTF-8", "pt_PT.UTF-8", "C.UTF-8") if _has_locale(loc)]
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"LC_ALL": loc, "LANG": loc, "PYTHONPATH": ":".join(sys.path)},
+        ).stdout
+        for loc in available
+    }
     assert outputs == {"2025-03-25T09:00:00+00:00\n"}
 
 

@@ -3,7 +3,7 @@ test), with only the clock and the notification daemon faked."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -16,7 +16,7 @@ from desktop.notify import Notice, Notifier  # noqa: E402
 
 WAIT_MS = 30_000  # an upper bound for a worker round trip, never a timing assertion
 
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 class FakeClock(remind.Clock):

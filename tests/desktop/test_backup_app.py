@@ -14,8 +14,13 @@ from tests.desktop.conftest import WAIT_MS, make_app, settle
 
 @pytest.fixture
 def own_memory(tmp_path):
-    memory = Memory.open(Settings(data_dir=tmp_path / "data", embed_in_background=False,
-                                  model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2"))
+    memory = Memory.open(
+        Settings(
+            data_dir=tmp_path / "data",
+            embed_in_background=False,
+            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+        )
+    )
     yield memory
     memory.close()
 

@@ -38,8 +38,7 @@ def test_cycles_are_freed_on_the_gui_thread_only(qtbot, embedded_memory, clock, 
         worker.start()
         worker.join()
         assert Cycle.freed_in == []
-        qtbot.waitUntil(lambda: app.collector.collect_due() >= 0 and Cycle.freed_in != [],
-                        timeout=10_000)
+        qtbot.waitUntil(lambda: app.collector.collect_due() >= 0 and Cycle.freed_in != [], timeout=10_000)
         assert Cycle.freed_in == [threading.main_thread().name]
         kept.clear()
     finally:

@@ -12,18 +12,22 @@ import pytest
 from desktop.notify import DBusNotifier, Notice, Notifications
 from tests.desktop.conftest import WAIT_MS, FakeNotifier
 
-pytestmark = pytest.mark.skipif(shutil.which("dbus-run-session") is None,
-                                reason="needs dbus-run-session (apt: dbus)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("dbus-run-session") is None, reason="needs dbus-run-session (apt: dbus)"
+)
 
 
 @pytest.fixture
 def session_bus(monkeypatch):
     # the bus lives while its child (cat) reads stdin; closing stdin ends both (a SIGTERM to
     # dbus-run-session would leave its dbus-daemon behind)
-    proc = subprocess.Popen(["dbus-run-session", "--", "sh", "-c",
-                             'echo "$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null'],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True)
+    proc = subprocess.Popen(
+        ["dbus-run-session", "--", "sh", "-c", 'echo "$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null'],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     address = proc.stdout.readline().strip()
     monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
     yield address
@@ -62,8 +66,9 @@ def dunst(qtbot, session_bus, tmp_path):
     if shutil.which("dunst") is None or shutil.which("Xvfb") is None:
         pytest.skip("needs dunst and Xvfb (apt: dunst xvfb)")
     read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-nolisten", "tcp"], pass_fds=(write,),
-                            stderr=subprocess.DEVNULL)
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL
+    )
     os.close(write)
     with os.fdopen(read) as f:
         display = ":" + f.readline().strip()
@@ -72,11 +77,14 @@ def dunst(qtbot, session_bus, tmp_path):
     menu.chmod(0o755)
     (tmp_path / "dunstrc").write_text(f"[global]\ndmenu = {menu}\n")
     env = {**os.environ, "DISPLAY": display}
-    server = subprocess.Popen(["dunst", "-config", str(tmp_path / "dunstrc")], env=env,
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        ["dunst", "-config", str(tmp_path / "dunstrc")], env=env, stderr=subprocess.DEVNULL
+    )
     try:
-        qtbot.waitUntil(lambda: subprocess.run(["dunstctl", "is-paused"], env=env,
-                                               capture_output=True).returncode == 0, timeout=WAIT_MS)
+        qtbot.waitUntil(
+            lambda: subprocess.run(["dunstctl", "is-paused"], env=env, capture_output=True).returncode == 0,
+            timeout=WAIT_MS,
+        )
         yield env
     finally:
         server.terminate()
@@ -86,8 +94,9 @@ def dunst(qtbot, session_bus, tmp_path):
 
 
 def displayed(env) -> str:
-    return subprocess.run(["dunstctl", "count", "displayed"], env=env, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        ["dunstctl", "count", "displayed"], env=env, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def ready_notifier(qtbot) -> DBusNotifier:
@@ -100,8 +109,15 @@ def ready_notifier(qtbot) -> DBusNotifier:
 
 def test_with_a_server_notify_carries_the_actions_and_answers_come_back(qtbot, dunst, tmp_path):
     dbus = ready_notifier(qtbot)
-    dbus.show(Notice("n-1", "Take the bins out", "due today 19:00",
-                     [("done", "Done"), ("snooze", "Snooze 10 min")], resident=True))
+    dbus.show(
+        Notice(
+            "n-1",
+            "Take the bins out",
+            "due today 19:00",
+            [("done", "Done"), ("snooze", "Snooze 10 min")],
+            resident=True,
+        )
+    )
     qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
     with qtbot.waitSignal(dbus.action, timeout=WAIT_MS) as answered:
         subprocess.run(["dunstctl", "context"], env=dunst, timeout=30)
@@ -112,8 +128,11 @@ def test_with_a_server_notify_carries_the_actions_and_answers_come_back(qtbot, d
 
 def test_a_reminder_is_normal_and_resident_and_is_closed_when_withdrawn_or_at_quit(qtbot, dunst, tmp_path):
     log = tmp_path / "bus.log"
-    monitor = subprocess.Popen(["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"],
-                               stdout=open(log, "w"), stderr=subprocess.DEVNULL)
+    monitor = subprocess.Popen(
+        ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"],
+        stdout=open(log, "w"),
+        stderr=subprocess.DEVNULL,
+    )
     try:
         qtbot.waitUntil(lambda: log.stat().st_size > 0, timeout=WAIT_MS)  # it is listening
         dbus = ready_notifier(qtbot)
@@ -121,15 +140,15 @@ def test_a_reminder_is_normal_and_resident_and_is_closed_when_withdrawn_or_at_qu
         qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
         notify = log.read_text().split("member=Notify", 1)[1].split("method return", 1)[0]
         hints = " ".join(notify.split())
-        assert 'string "urgency" variant byte 1' in hints            # normal, never critical
+        assert 'string "urgency" variant byte 1' in hints  # normal, never critical
         assert 'string "resident" variant boolean true' in hints
-        assert 'string "Stretch"' in hints                           # the title is the reminder's
-        dbus.withdraw("r-1")                                         # done, snoozed or deleted
+        assert 'string "Stretch"' in hints  # the title is the reminder's
+        dbus.withdraw("r-1")  # done, snoozed or deleted
         qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
         assert "member=CloseNotification" in log.read_text()
         dbus.show(Notice("r-2", "Call the bank", "", [("done", "Done")], resident=True))
         qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
-        dbus.close()                                                 # the app quits
+        dbus.close()  # the app quits
         qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
     finally:
         monitor.terminate()

@@ -20,8 +20,7 @@ def test_the_person_is_told_once_and_the_app_keeps_working(qtbot, tmp_path, cloc
         settle(qtbot, app)
         os.kill(memory.store.engine.pid, signal.SIGKILL)
         banner = app.window.banner
-        qtbot.waitUntil(lambda: banner.isVisible() and "restarted" in banner.text.text(),
-                        timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: banner.isVisible() and "restarted" in banner.text.text(), timeout=WAIT_MS)
         assert "Nothing you saved was lost" in banner.text.text()
         saved = memory.capture("after the restart", kind="note")
         assert memory.get(saved.id).body == "after the restart"

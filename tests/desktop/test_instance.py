@@ -89,8 +89,12 @@ def test_requests_are_answered_by_the_handler(data_dir):
             instance.request(data_dir, {"nope": 1})
         # several clients at once
         results = []
-        threads = [threading.Thread(target=lambda i=i: results.append(
-            instance.request(data_dir, {"op": f"n{i}"})["echo"])) for i in range(8)]
+        threads = [
+            threading.Thread(
+                target=lambda i=i: results.append(instance.request(data_dir, {"op": f"n{i}"})["echo"])
+            )
+            for i in range(8)
+        ]
         for t in threads:
             t.start()
         for t in threads:

@@ -17,8 +17,9 @@ def focused():
 
 
 def test_tab_goes_through_due_and_repeat_then_the_buttons(app, embedded_memory, clock, qtbot):
-    rem = embedded_memory.capture("renew the car insurance", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now())})
+    rem = embedded_memory.capture(
+        "renew the car insurance", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
     open_detail(qtbot, app, rem)
     detail = app.window.detail
     detail.body.setFocus()
@@ -29,7 +30,7 @@ def test_tab_goes_through_due_and_repeat_then_the_buttons(app, embedded_memory, 
         order.append(focused())
     assert order[0] is detail._fields["due_at"]
     assert order[1] is detail._fields["rrule"] or order[1].parent() is detail._fields["rrule"]
-    assert order[2] is detail.done_button      # Save is disabled until something is edited
+    assert order[2] is detail.done_button  # Save is disabled until something is edited
     assert order[3] is detail.snooze_button
     qtbot.keyClick(focused(), Qt.Key.Key_Backtab)
     assert focused() is detail.done_button
@@ -57,7 +58,7 @@ def test_down_after_a_new_question_starts_at_its_first_answer(app, embedded_memo
     wait_rows(qtbot, window, lambda ids: len(ids) >= 2)
     settle(qtbot, app)
     window.focus_rows()
-    window.rows.setCurrentRow(window.rows.count() - 1)   # the person went down the old answers
+    window.rows.setCurrentRow(window.rows.count() - 1)  # the person went down the old answers
     # a new question, and Down pressed before its answer is back
     window.ask.setFocus()
     window.ask.selectAll()
@@ -81,17 +82,20 @@ def test_enter_in_the_ask_box_opens_the_first_answer_of_this_question(app, embed
     window.ask.setFocus()
     window.ask.selectAll()
     qtbot.keyClicks(window.ask, "boiler service")
-    qtbot.keyClick(window.ask, Qt.Key.Key_Return)      # before the answer: opens it once there
+    qtbot.keyClick(window.ask, Qt.Key.Key_Return)  # before the answer: opens it once there
     settle(qtbot, app)
     qtbot.waitUntil(lambda: window.detail.current_id == str(boiler.id), timeout=WAIT_MS)
 
 
-def test_done_and_snooze_shortcuts_work_from_the_items_fields_and_the_list(app, embedded_memory, clock,
-                                                                           qtbot):
-    one = embedded_memory.capture("post the letter", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now())})
-    two = embedded_memory.capture("charge the bike", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now())})
+def test_done_and_snooze_shortcuts_work_from_the_items_fields_and_the_list(
+    app, embedded_memory, clock, qtbot
+):
+    one = embedded_memory.capture(
+        "post the letter", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
+    two = embedded_memory.capture(
+        "charge the bike", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
     window = app.window
     open_detail(qtbot, app, one)
     due = window.detail._fields["due_at"]
@@ -102,8 +106,10 @@ def test_done_and_snooze_shortcuts_work_from_the_items_fields_and_the_list(app, 
     window.rows.setFocus()
     qtbot.keyClick(window.rows, Qt.Key.Key_L, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: "snoozed_until" in embedded_memory.get(two.id).attrs, timeout=WAIT_MS)
-    assert remind.parse_time(embedded_memory.get(two.id).attrs["snoozed_until"]) == \
-        clock.now() + app.prefs.snooze
+    assert (
+        remind.parse_time(embedded_memory.get(two.id).attrs["snoozed_until"])
+        == clock.now() + app.prefs.snooze
+    )
 
 
 def test_esc_cancels_an_edit_and_edited_means_edited(app, embedded_memory, qtbot):
@@ -111,7 +117,7 @@ def test_esc_cancels_an_edit_and_edited_means_edited(app, embedded_memory, qtbot
     open_detail(qtbot, app, note)
     detail = type_at_the_end(qtbot, app, "!")
     assert detail.dirty and detail.save_note.text() == "edited"
-    qtbot.keyClick(detail.body, Qt.Key.Key_Backspace)           # the typing undone
+    qtbot.keyClick(detail.body, Qt.Key.Key_Backspace)  # the typing undone
     assert not detail.dirty and detail.save_note.text() == "" and not detail.save_button.isEnabled()
     qtbot.keyClicks(detail.body, " and the roses")
     qtbot.keyClicks(detail._fields["tags"], "spring")
@@ -133,11 +139,11 @@ def test_esc_cancels_an_edit_and_edited_means_edited(app, embedded_memory, qtbot
 
 
 def test_the_restore_button_says_what_it_undoes(app, embedded_memory, clock, qtbot):
-    rem = embedded_memory.capture("pay the council tax", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now())})
+    rem = embedded_memory.capture(
+        "pay the council tax", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
     detail = app.window.detail
-    for state, label in ((State.DONE, "Not done"), (State.ARCHIVED, "Unarchive"),
-                         (State.TRASHED, "Restore")):
+    for state, label in ((State.DONE, "Not done"), (State.ARCHIVED, "Unarchive"), (State.TRASHED, "Restore")):
         embedded_memory.set_state(rem.id, state)
         open_detail(qtbot, app, rem)
         qtbot.waitUntil(lambda: detail.neuron.state is state, timeout=WAIT_MS)

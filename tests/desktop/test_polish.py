@@ -22,7 +22,7 @@ def test_the_window_comes_back_where_it_was_left(qtbot, embedded_memory, clock, 
     first = make_app(qtbot, embedded_memory, clock, notifier)
     first.window.show()
     qtbot.waitExposed(first.window)
-    first.window.setGeometry(QRect(40, 50, 700, 520))   # (the offscreen screen is 800x600)
+    first.window.setGeometry(QRect(40, 50, 700, 520))  # (the offscreen screen is 800x600)
     first.window.splitter.setSizes([180, 300, 420])
     sizes = first.window.splitter.sizes()
     settle(qtbot, first)
@@ -38,9 +38,14 @@ def test_the_window_comes_back_where_it_was_left(qtbot, embedded_memory, clock, 
 
 
 def test_it_opens_on_overdue_when_something_is(qtbot, embedded_memory, clock, notifier):
-    embedded_memory.capture("renew the passport", kind="reminder",
-                            attrs={"due_at": remind.iso(clock.now() - timedelta(days=1)),
-                                   "notified_at": remind.iso(clock.now() - timedelta(days=1))})
+    embedded_memory.capture(
+        "renew the passport",
+        kind="reminder",
+        attrs={
+            "due_at": remind.iso(clock.now() - timedelta(days=1)),
+            "notified_at": remind.iso(clock.now() - timedelta(days=1)),
+        },
+    )
     app = make_app(qtbot, embedded_memory, clock, notifier)
     qtbot.waitUntil(lambda: app.window.section == "overdue", timeout=WAIT_MS)
     settle(qtbot, app)
@@ -50,13 +55,19 @@ def test_it_opens_on_overdue_when_something_is(qtbot, embedded_memory, clock, no
 def test_it_opens_on_upcoming_when_nothing_is_overdue(app, qtbot):
     settle(qtbot, app)
     assert app.window.section == "upcoming"
-    assert app.window.status_text.text() == "0 items"   # items, not neurons
+    assert app.window.status_text.text() == "0 items"  # items, not neurons
 
 
 def test_the_tray_says_what_is_due():
     now = remind.utcnow()
-    summary = ops.Summary(overdue=2, upcoming=3, total=9, overdue_titles=["Pay rent", "Call Ana"],
-                          next_title="Water the plants", next_at=now + timedelta(hours=2))
+    summary = ops.Summary(
+        overdue=2,
+        upcoming=3,
+        total=9,
+        overdue_titles=["Pay rent", "Call Ana"],
+        next_title="Water the plants",
+        next_at=now + timedelta(hours=2),
+    )
     text = tray_tooltip(summary, paused=False, now=now)
     assert "2 overdue: Pay rent, Call Ana" in text and "Next: Water the plants" in text
     assert "Nothing due" in tray_tooltip(ops.Summary(0, 0, 0), paused=False, now=now)
@@ -64,10 +75,12 @@ def test_the_tray_says_what_is_due():
 
 
 def test_the_summary_names_what_is_overdue_and_next(app, embedded_memory, clock, qtbot):
-    embedded_memory.capture("pay the rent", kind="reminder",
-                            attrs={"due_at": remind.iso(clock.now() - timedelta(hours=3))})
-    embedded_memory.capture("water the plants", kind="reminder",
-                            attrs={"due_at": remind.iso(clock.now() + timedelta(hours=2))})
+    embedded_memory.capture(
+        "pay the rent", kind="reminder", attrs={"due_at": remind.iso(clock.now() - timedelta(hours=3))}
+    )
+    embedded_memory.capture(
+        "water the plants", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(hours=2))}
+    )
     with qtbot.waitSignal(app.window.summary_loaded, timeout=WAIT_MS) as loaded:
         app.window.load_counts()
     summary = loaded.args[0]
@@ -99,8 +112,13 @@ def row(text: str, group=None, loose=False) -> ops.Row:
 def test_answers_show_the_window_first_then_related_then_fold_the_loose(qtbot):
     rows = RowList(remind.utcnow)
     qtbot.addWidget(rows)
-    answer = [row("dentist Tuesday", "window"), row("gym Wednesday", "window"), row("dentist notes"),
-              row("a loose one", loose=True), row("another loose", loose=True)]
+    answer = [
+        row("dentist Tuesday", "window"),
+        row("gym Wednesday", "window"),
+        row("dentist notes"),
+        row("a loose one", loose=True),
+        row("another loose", loose=True),
+    ]
     rows.set_rows(answer, window_label="next week")
     items = [rows.item(i) for i in range(rows.count())]
     assert [i.data(HEADING_ROLE) for i in items if i.data(HEADING_ROLE)] == ["next week", "Related"]
@@ -218,8 +236,9 @@ def fire_all(qtbot, app) -> None:
     settle(qtbot, app)
 
 
-def test_a_notification_is_taken_back_when_its_reminder_changes_elsewhere(app, embedded_memory, clock,
-                                                                           notifier, qtbot):
+def test_a_notification_is_taken_back_when_its_reminder_changes_elsewhere(
+    app, embedded_memory, clock, notifier, qtbot
+):
     due = {"due_at": remind.iso(clock.now())}
     done = embedded_memory.capture("done elsewhere", kind="reminder", attrs=due)
     snoozed = embedded_memory.capture("snoozed elsewhere", kind="reminder", attrs=due)
@@ -228,12 +247,13 @@ def test_a_notification_is_taken_back_when_its_reminder_changes_elsewhere(app, e
     assert sorted(notifier.keys()) == sorted(str(n.id) for n in (done, snoozed, kept))
     assert all(n.resident for n in notifier.shown)
     assert {n.title for n in notifier.shown} == {"done elsewhere", "snoozed elsewhere", "still due"}
-    embedded_memory.done(done.id)                            # e.g. `neurons done ID`
+    embedded_memory.done(done.id)  # e.g. `neurons done ID`
     embedded_memory.snooze(snoozed.id, clock.now())
     embedded_memory.edit(kept.id, text="still due, and edited")
     qtbot.waitUntil(lambda: set(notifier.withdrawn) >= {str(done.id), str(snoozed.id)}, timeout=WAIT_MS)
-    trashed = embedded_memory.capture("trashed elsewhere", kind="reminder",
-                                      attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=5))})
+    trashed = embedded_memory.capture(
+        "trashed elsewhere", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=5))}
+    )
     clock.advance(minutes=6)
     fire_all(qtbot, app)
     assert notifier.keys()[-1] == str(trashed.id)
@@ -241,7 +261,7 @@ def test_a_notification_is_taken_back_when_its_reminder_changes_elsewhere(app, e
     qtbot.waitUntil(lambda: str(trashed.id) in notifier.withdrawn, timeout=WAIT_MS)
     settle(qtbot, app)
     assert str(kept.id) not in notifier.withdrawn
-    app.close()                                               # quitting takes the rest back
+    app.close()  # quitting takes the rest back
     assert str(kept.id) in notifier.withdrawn
 
 
@@ -251,7 +271,7 @@ def test_the_status_bar_says_while_vectors_are_computed(app, embedded_memory, qt
 
         pytest.skip("the embedding model is not exported in resources/model")
     embedded_memory.start_background()
-    embedded_memory.filler.stop()            # there, but not draining: vectors stay pending
+    embedded_memory.filler.stop()  # there, but not draining: vectors stay pending
     try:
         embedded_memory.capture("a note still without its vector", kind="note")
         app.window.load_pending()
@@ -265,8 +285,12 @@ def test_the_status_bar_says_while_vectors_are_computed(app, embedded_memory, qt
 
 
 def test_an_active_reminder_has_no_state_badge_in_a_list_of_reminders(app, embedded_memory, clock, qtbot):
-    embedded_memory.capture("one", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(days=1))})
-    embedded_memory.capture("two", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(days=2))})
+    embedded_memory.capture(
+        "one", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(days=1))}
+    )
+    embedded_memory.capture(
+        "two", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(days=2))}
+    )
     window = app.window
     window.show_section("upcoming", by_person=True)
     wait_rows(qtbot, window, lambda ids: len(ids) == 2)
@@ -294,7 +318,7 @@ def test_the_list_has_the_room_while_nothing_is_open(app, embedded_memory, qtbot
     window = app.window
     window.show_section("notes", by_person=True)
     wait_rows(qtbot, window, lambda ids: ids == [str(note.id)])
-    assert not window.detail.isVisible()             # no empty pane taking half the window
+    assert not window.detail.isVisible()  # no empty pane taking half the window
     wide = window.rows.width()
     open_detail(qtbot, app, note)
     # the list gives up its room at the next layout pass, which may come after the pane shows

@@ -76,8 +76,7 @@ def test_the_window_makes_a_profile_and_moves_it_to_a_server_and_back(qtbot, own
     assert {n.id for n in app.memory.list()} == mine  # the copy kept on this computer
 
 
-def test_two_machines_running_on_one_profile_each_notify_once_and_not_after_done(
-        qtbot, tmp_path, server_dsn):
+def test_two_machines_running_on_one_profile_each_notify_once_and_not_after_done(qtbot, tmp_path, server_dsn):
     """Two apps (two data dirs, one profile on the server), each with its own fake clock and
     notification daemon: a due reminder shows once on each; one done on the laptop shows on
     neither."""
@@ -86,8 +85,7 @@ def test_two_machines_running_on_one_profile_each_notify_once_and_not_after_done
     from tests.desktop.conftest import T0, FakeClock, FakeNotifier, make_app  # noqa: PLC0415
 
     def machine(name: str) -> Memory:
-        return Memory.open(Settings(data_dir=tmp_path / name, dsn=server_dsn,
-                                    embed_in_background=False))
+        return Memory.open(Settings(data_dir=tmp_path / name, dsn=server_dsn, embed_in_background=False))
 
     laptop_store, desk_store = machine("laptop"), machine("desk")
     laptop = laptop_store.claim("Maria")

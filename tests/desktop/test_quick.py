@@ -25,11 +25,12 @@ def test_preview_shows_what_capture_understood(app, embedded_memory, qtbot):
     quick.open()
     text = "call Ana Lopes tomorrow at 10 about the flat"
     type_text(qtbot, quick, text)
-    expected = understand(embedded_memory, text)   # what capture itself makes of the text
+    expected = understand(embedded_memory, text)  # what capture itself makes of the text
     assert quick.kind.currentData() == expected.kind.value
     if expected.attrs.get("due_at"):
         assert quick.due.text() == remind.parse_time(expected.attrs["due_at"]).astimezone(
-            remind.local_zone()).strftime("%Y-%m-%d %H:%M")
+            remind.local_zone()
+        ).strftime("%Y-%m-%d %H:%M")
     shown = [nid for nid, _ in quick.people]
     assert shown == [pid for pid, _ in expected.people]
     if any(pid == str(ana.id) for pid, _ in expected.people):
@@ -135,7 +136,7 @@ def test_an_error_takes_a_line_of_its_own_and_never_squeezes_the_text(app, qtbot
     quick._pin("due")
     quick.save()
     qtbot.waitUntil(lambda: quick.error.isVisible(), timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: quick.height() > box, timeout=WAIT_MS)   # the box grew for it
+    qtbot.waitUntil(lambda: quick.height() > box, timeout=WAIT_MS)  # the box grew for it
     assert "not a time I can read" in quick.error.text()
     assert quick.text.height() == height
     assert quick.error.geometry().top() >= quick.due.geometry().bottom()
@@ -143,8 +144,11 @@ def test_an_error_takes_a_line_of_its_own_and_never_squeezes_the_text(app, qtbot
 
 
 def test_a_new_number_is_offered_as_an_update_of_the_card(app, embedded_memory, qtbot):
-    ana = embedded_memory.capture("Ana Lima +351 911 111 111", kind="contact",
-                                  attrs={"name": "Ana Lima", "phones": ["+351 911 111 111"]})
+    ana = embedded_memory.capture(
+        "Ana Lima +351 911 111 111",
+        kind="contact",
+        attrs={"name": "Ana Lima", "phones": ["+351 911 111 111"]},
+    )
     quick = app.quick
     quick.open()
     type_text(qtbot, quick, "Ana's new number is +351 912 000 999")

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from core import remind
 from core.model import InvalidInput, Kind, Neuron, State
 
-T = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+T = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def reminder(**attrs) -> Neuron:
-    return Neuron(id=uuid.uuid4(), kind=Kind.REMINDER, body="r",
-                  attrs={k: (remind.iso(v) if isinstance(v, datetime) else v) for k, v in attrs.items()})
+    return Neuron(
+        id=uuid.uuid4(),
+        kind=Kind.REMINDER,
+        body="r",
+        attrs={k: (remind.iso(v) if isinstance(v, datetime) else v) for k, v in attrs.items()},
+    )
 
 
 def test_fires_at_due_then_never_again():
@@ -46,12 +50,12 @@ def test_recurring_fires_at_next_occurrence_after_shown():
 
 
 def test_a_recurring_reminder_never_shown_whose_next_days_passed_too_shows_once():
-    r = reminder(due_at=T, rrule="FREQ=DAILY")          # the app was closed (or asleep) 3 days
+    r = reminder(due_at=T, rrule="FREQ=DAILY")  # the app was closed (or asleep) 3 days
     now = T + timedelta(days=3, hours=1)
     changes, alarm = remind.notified(r, now)
     assert alarm.due_at == T + timedelta(days=3) and changes["due_at"] == remind.iso(T + timedelta(days=3))
     after = reminder(**{**r.attrs, **{k: v for k, v in changes.items() if v is not None}})
-    assert remind.next_alarm(after).fire_at == T + timedelta(days=4)   # not the 2nd day, again
+    assert remind.next_alarm(after).fire_at == T + timedelta(days=4)  # not the 2nd day, again
 
 
 def test_inactive_or_dateless_or_other_kinds_never_fire():
@@ -84,9 +88,9 @@ def test_recurrence_keeps_the_local_wall_clock(monkeypatch):
 
     lisbon = ZoneInfo("Europe/Lisbon")
     monkeypatch.setattr(remind, "local_zone", lambda: lisbon)
-    start = datetime(2026, 3, 27, 9, 0, tzinfo=lisbon)            # the Friday before summer time
+    start = datetime(2026, 3, 27, 9, 0, tzinfo=lisbon)  # the Friday before summer time
     nxt = remind.next_occurrence("FREQ=DAILY", start, start + timedelta(days=2))
-    assert nxt.astimezone(lisbon).hour == 9                        # 9:00 on Monday, now UTC+1
+    assert nxt.astimezone(lisbon).hour == 9  # 9:00 on Monday, now UTC+1
     assert nxt.utcoffset() == timedelta(hours=1)
 
 
@@ -99,19 +103,21 @@ def test_missed_means_due_before_start_and_never_shown():
 
 # -- state changes through Memory (both engines) ----------------------------------------------
 
+
 def test_mark_notified_once_and_done(memory):
     r = memory.capture("pay rent", kind="reminder", attrs={"due_at": remind.iso(T)})
-    assert memory.mark_notified(r.id, T - timedelta(seconds=1)) is None   # not yet due
+    assert memory.mark_notified(r.id, T - timedelta(seconds=1)) is None  # not yet due
     alarm = memory.mark_notified(r.id, T + timedelta(seconds=2))
     assert alarm is not None and alarm.id == r.id
-    assert memory.mark_notified(r.id, T + timedelta(seconds=3)) is None   # never twice
+    assert memory.mark_notified(r.id, T + timedelta(seconds=3)) is None  # never twice
     done = memory.complete(r.id, T + timedelta(minutes=1))
     assert done.state is State.DONE and "done_at" in done.attrs
 
 
 def test_recurring_complete_and_catch_up(memory):
-    r = memory.capture("water plants", kind="reminder",
-                       attrs={"due_at": remind.iso(T), "rrule": "FREQ=DAILY"})
+    r = memory.capture(
+        "water plants", kind="reminder", attrs={"due_at": remind.iso(T), "rrule": "FREQ=DAILY"}
+    )
     # a week away: the shown occurrence is the latest one, not seven of them
     alarm = memory.mark_notified(r.id, T)
     assert alarm is not None
@@ -126,8 +132,9 @@ def test_recurring_complete_and_catch_up(memory):
 
 
 def test_count_counts_what_is_left(memory):
-    r = memory.capture("three lessons", kind="reminder",
-                       attrs={"due_at": remind.iso(T), "rrule": "FREQ=WEEKLY;COUNT=3"})
+    r = memory.capture(
+        "three lessons", kind="reminder", attrs={"due_at": remind.iso(T), "rrule": "FREQ=WEEKLY;COUNT=3"}
+    )
     first = memory.complete(r.id, T)
     assert first.attrs["rrule"] == "FREQ=WEEKLY;COUNT=2"
     second = memory.complete(r.id, T + timedelta(weeks=1))

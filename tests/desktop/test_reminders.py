@@ -26,12 +26,13 @@ def planned(qtbot, app) -> None:
 
 
 def test_a_due_reminder_notifies_once_with_done_and_snooze(app, embedded_memory, clock, notifier, qtbot):
-    rem = embedded_memory.capture("take the bins out", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=5))})
+    rem = embedded_memory.capture(
+        "take the bins out", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=5))}
+    )
     planned(qtbot, app)
     assert app.scheduler.next_at == clock.now() + timedelta(minutes=5)
     fire(qtbot, app)
-    assert notifier.keys() == []            # not yet due
+    assert notifier.keys() == []  # not yet due
     clock.advance(minutes=5, seconds=1)
     fire(qtbot, app)
     assert notifier.keys() == [str(rem.id)]
@@ -49,15 +50,18 @@ def test_a_due_reminder_notifies_once_with_done_and_snooze(app, embedded_memory,
 
 
 def test_snooze_from_the_notification_fires_again_later(app, embedded_memory, clock, notifier, qtbot):
-    rem = embedded_memory.capture("call the plumber", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now())})
+    rem = embedded_memory.capture(
+        "call the plumber", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
     planned(qtbot, app)
     fire(qtbot, app)
     assert notifier.keys() == [str(rem.id)]
     notifier.answer(str(rem.id), "snooze")
     qtbot.waitUntil(lambda: "snoozed_until" in embedded_memory.get(rem.id).attrs, timeout=WAIT_MS)
-    assert remind.parse_time(embedded_memory.get(rem.id).attrs["snoozed_until"]) == \
-        clock.now() + remind.SNOOZE_DEFAULT
+    assert (
+        remind.parse_time(embedded_memory.get(rem.id).attrs["snoozed_until"])
+        == clock.now() + remind.SNOOZE_DEFAULT
+    )
     settle(qtbot, app)
     planned(qtbot, app)
     assert app.scheduler.next_at == clock.now() + remind.SNOOZE_DEFAULT
@@ -71,14 +75,16 @@ def test_snooze_from_the_notification_fires_again_later(app, embedded_memory, cl
 
 
 def test_done_on_a_recurring_reminder_moves_it_to_the_next_time(app, embedded_memory, clock, notifier, qtbot):
-    rem = embedded_memory.capture("water the plants", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=DAILY"})
+    rem = embedded_memory.capture(
+        "water the plants", kind="reminder", attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=DAILY"}
+    )
     planned(qtbot, app)
     fire(qtbot, app)
     assert notifier.keys() == [str(rem.id)]
     notifier.answer(str(rem.id), "done")
-    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).attrs["due_at"] != rem.attrs["due_at"],
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: embedded_memory.get(rem.id).attrs["due_at"] != rem.attrs["due_at"], timeout=WAIT_MS
+    )
     after = embedded_memory.get(rem.id)
     assert after.state is State.ACTIVE
     assert remind.parse_time(after.attrs["due_at"]) == clock.now() + timedelta(days=1)
@@ -89,10 +95,12 @@ def test_done_on_a_recurring_reminder_moves_it_to_the_next_time(app, embedded_me
     assert notifier.keys() == [str(rem.id), str(rem.id)]
 
 
-def test_an_ignored_recurring_reminder_fires_at_its_next_occurrence(app, embedded_memory, clock,
-                                                                   notifier, qtbot):
-    rem = embedded_memory.capture("weekly review", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=WEEKLY"})
+def test_an_ignored_recurring_reminder_fires_at_its_next_occurrence(
+    app, embedded_memory, clock, notifier, qtbot
+):
+    rem = embedded_memory.capture(
+        "weekly review", kind="reminder", attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=WEEKLY"}
+    )
     planned(qtbot, app)
     fire(qtbot, app)
     clock.advance(days=7)
@@ -116,8 +124,9 @@ def test_paused_reminders_wait_until_resumed(app, embedded_memory, clock, notifi
 
 def test_many_due_at_once_make_one_notice(app, embedded_memory, clock, notifier, qtbot):
     for i in range(5):
-        embedded_memory.capture(f"task {i}", kind="reminder",
-                                attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=1))})
+        embedded_memory.capture(
+            f"task {i}", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=1))}
+        )
     planned(qtbot, app)
     clock.advance(minutes=2)
     fire(qtbot, app)
@@ -126,11 +135,15 @@ def test_many_due_at_once_make_one_notice(app, embedded_memory, clock, notifier,
 
 
 def test_missed_reminders_appear_once_as_n_missed(qtbot, embedded_memory, clock):
-    gone = [embedded_memory.capture(f"missed {i}", kind="reminder",
-                                    attrs={"due_at": remind.iso(clock.now() - timedelta(hours=i + 1))})
-            for i in range(2)]
-    later = embedded_memory.capture("later", kind="reminder",
-                                    attrs={"due_at": remind.iso(clock.now() + timedelta(hours=1))})
+    gone = [
+        embedded_memory.capture(
+            f"missed {i}", kind="reminder", attrs={"due_at": remind.iso(clock.now() - timedelta(hours=i + 1))}
+        )
+        for i in range(2)
+    ]
+    later = embedded_memory.capture(
+        "later", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(hours=1))}
+    )
     first = FakeNotifier()
     app = make_app(qtbot, embedded_memory, clock, first)
     app.window.show()
@@ -140,9 +153,13 @@ def test_missed_reminders_appear_once_as_n_missed(qtbot, embedded_memory, clock)
     assert app.window.banner.isVisible() and "2 missed" in app.window.banner.text.text()
     # the window lists them
     first.answer("missed", "open")
-    qtbot.waitUntil(lambda: app.window.section == "missed"
-                    and {str(r.neuron.id) for r in app.window.rows.rows()} == {str(g.id) for g in gone},
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: (
+            app.window.section == "missed"
+            and {str(r.neuron.id) for r in app.window.rows.rows()} == {str(g.id) for g in gone}
+        ),
+        timeout=WAIT_MS,
+    )
     assert all("notified_at" in embedded_memory.get(g.id).attrs for g in gone)
     assert "notified_at" not in embedded_memory.get(later.id).attrs
     settle(qtbot, app)
@@ -194,11 +211,13 @@ def test_clicking_a_notification_opens_the_reminder(app, embedded_memory, clock,
     rem = embedded_memory.capture("buy stamps", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
     app.window.hide()
     notifier.answer(str(rem.id), action)
-    qtbot.waitUntil(lambda: app.window.isVisible() and app.window.detail.current_id == str(rem.id),
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: app.window.isVisible() and app.window.detail.current_id == str(rem.id), timeout=WAIT_MS
+    )
 
 
 # -- sleep, clock and time-zone changes (the fake clock stands for the wall clock) -----------------
+
 
 def woke(qtbot, app) -> None:
     """What the scheduler's timer does on every wake: look at the clocks, then fire what is due."""
@@ -207,19 +226,22 @@ def woke(qtbot, app) -> None:
     fire(qtbot, app)
 
 
-def test_a_reminder_due_while_the_machine_slept_fires_once_on_waking(app, embedded_memory, clock,
-                                                                    notifier, qtbot):
-    one = embedded_memory.capture("call the dentist", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now() + timedelta(hours=1))})
-    daily = embedded_memory.capture("take the pills", kind="reminder",
-                                    attrs={"due_at": remind.iso(clock.now() + timedelta(hours=2)),
-                                           "rrule": "FREQ=DAILY"})
+def test_a_reminder_due_while_the_machine_slept_fires_once_on_waking(
+    app, embedded_memory, clock, notifier, qtbot
+):
+    one = embedded_memory.capture(
+        "call the dentist", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(hours=1))}
+    )
+    daily = embedded_memory.capture(
+        "take the pills",
+        kind="reminder",
+        attrs={"due_at": remind.iso(clock.now() + timedelta(hours=2)), "rrule": "FREQ=DAILY"},
+    )
     planned(qtbot, app)
-    clock.advance(days=3)            # the lid was closed: the monotonic clock stood still
-    app.scheduler.watch()            # the first wake after it: the jump is noticed
-    qtbot.waitUntil(lambda: sorted(notifier.keys()) == sorted([str(one.id), str(daily.id)]),
-                    timeout=WAIT_MS)
-    for _ in range(3):               # and nothing fires twice after it
+    clock.advance(days=3)  # the lid was closed: the monotonic clock stood still
+    app.scheduler.watch()  # the first wake after it: the jump is noticed
+    qtbot.waitUntil(lambda: sorted(notifier.keys()) == sorted([str(one.id), str(daily.id)]), timeout=WAIT_MS)
+    for _ in range(3):  # and nothing fires twice after it
         woke(qtbot, app)
     assert sorted(notifier.keys()) == sorted([str(one.id), str(daily.id)])
     # three missed days of a daily reminder are one notice; the next day's comes on time
@@ -230,15 +252,16 @@ def test_a_reminder_due_while_the_machine_slept_fires_once_on_waking(app, embedd
 
 def test_a_clock_set_back_neither_loses_nor_doubles(app, embedded_memory, clock, notifier, qtbot):
     rem = embedded_memory.capture("stretch", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
-    later = embedded_memory.capture("walk", kind="reminder",
-                                    attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=30))})
+    later = embedded_memory.capture(
+        "walk", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=30))}
+    )
     planned(qtbot, app)
     fire(qtbot, app)
     assert notifier.keys() == [str(rem.id)]
-    clock.advance(hours=-1)          # the clock is set back an hour
+    clock.advance(hours=-1)  # the clock is set back an hour
     woke(qtbot, app)
-    assert notifier.keys() == [str(rem.id)]          # not again
-    clock.advance(minutes=91)        # past the other one's time on the new clock
+    assert notifier.keys() == [str(rem.id)]  # not again
+    clock.advance(minutes=91)  # past the other one's time on the new clock
     woke(qtbot, app)
     assert notifier.keys() == [str(rem.id), str(later.id)]
     clock.advance(hours=1)
@@ -246,34 +269,38 @@ def test_a_clock_set_back_neither_loses_nor_doubles(app, embedded_memory, clock,
     assert notifier.keys() == [str(rem.id), str(later.id)]
 
 
-def test_a_time_zone_change_neither_loses_nor_doubles(app, embedded_memory, clock, notifier, qtbot,
-                                                       monkeypatch):
+def test_a_time_zone_change_neither_loses_nor_doubles(
+    app, embedded_memory, clock, notifier, qtbot, monkeypatch
+):
     import time  # noqa: PLC0415
 
     monkeypatch.setenv("TZ", "Europe/Lisbon")
     time.tzset()
     remind.reload_local_zone()
-    app.scheduler.watch()            # (the zone this test starts in)
-    daily = embedded_memory.capture("water the plants", kind="reminder",
-                                    attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=DAILY"})
-    once = embedded_memory.capture("pick up the parcel", kind="reminder",
-                                   attrs={"due_at": remind.iso(clock.now() + timedelta(hours=6))})
+    app.scheduler.watch()  # (the zone this test starts in)
+    daily = embedded_memory.capture(
+        "water the plants", kind="reminder", attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=DAILY"}
+    )
+    once = embedded_memory.capture(
+        "pick up the parcel", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(hours=6))}
+    )
     planned(qtbot, app)
     fire(qtbot, app)
     assert notifier.keys() == [str(daily.id)]
     try:
         monkeypatch.setenv("TZ", "America/New_York")  # the person flew west
         replans = []
-        monkeypatch.setattr(app.scheduler, "replan",
-                            lambda _o=app.scheduler.replan: (replans.append(1), _o())[1])
+        monkeypatch.setattr(
+            app.scheduler, "replan", lambda _o=app.scheduler.replan: (replans.append(1), _o())[1]
+        )
         woke(qtbot, app)
         assert replans, "the new time zone was not noticed"
         assert notifier.keys() == [str(daily.id)]
-        clock.advance(hours=6, seconds=1)             # the parcel: at its instant, once
+        clock.advance(hours=6, seconds=1)  # the parcel: at its instant, once
         woke(qtbot, app)
         woke(qtbot, app)
         assert notifier.keys() == [str(daily.id), str(once.id)]
-        clock.advance(hours=24)                       # the daily one comes again, once
+        clock.advance(hours=24)  # the daily one comes again, once
         woke(qtbot, app)
         woke(qtbot, app)
         assert notifier.keys().count(str(daily.id)) == 2
@@ -283,16 +310,18 @@ def test_a_time_zone_change_neither_loses_nor_doubles(app, embedded_memory, cloc
         remind.reload_local_zone()
 
 
-def test_a_reminder_another_machine_showed_first_still_shows_here(app, embedded_memory, clock,
-                                                                   notifier, qtbot):
+def test_a_reminder_another_machine_showed_first_still_shows_here(
+    app, embedded_memory, clock, notifier, qtbot
+):
     """Two machines on one memory: the other one's showing, recorded before this app plans
     again, must not take the reminder off this machine's plan."""
-    rem = embedded_memory.capture("water the plants", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=5))})
+    rem = embedded_memory.capture(
+        "water the plants", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(minutes=5))}
+    )
     planned(qtbot, app)
     clock.advance(minutes=5, seconds=1)
     changes, _ = remind.notified(embedded_memory.get(rem.id), clock.now(), "the-laptop")
-    embedded_memory.update_attrs(rem.id, **changes)   # the laptop showed it a moment ago
+    embedded_memory.update_attrs(rem.id, **changes)  # the laptop showed it a moment ago
     planned(qtbot, app)
     fire(qtbot, app)
     assert notifier.keys() == [str(rem.id)]

@@ -28,9 +28,14 @@ def app_env(runtime: Path) -> dict[str, str]:
 
 
 def launch(data_dir: Path, runtime: Path, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir),
-                             "--no-tray", *args], cwd=ROOT, env=app_env(runtime),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), "--no-tray", *args],
+        cwd=ROOT,
+        env=app_env(runtime),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def wait_ready(proc: subprocess.Popen, data_dir: Path) -> dict:
@@ -50,8 +55,14 @@ def wait_ready(proc: subprocess.Popen, data_dir: Path) -> dict:
 
 
 def second(data_dir: Path, runtime: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), *args],
-                          cwd=ROOT, env=app_env(runtime), capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), *args],
+        cwd=ROOT,
+        env=app_env(runtime),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def stop(proc: subprocess.Popen, data_dir: Path) -> int:
@@ -85,8 +96,13 @@ def test_second_launch_and_cli_go_through_the_running_app(tmp_path, runtime):
         assert done.returncode == 0, done.stderr
         forwarded_id = done.stdout.strip()
         # `neurons capture` from a terminal too (this is what a global shortcut runs)
-        cli = run_cli("capture", "Call Ana about the flat", "--json", data_dir=data_dir,
-                      env={"XDG_RUNTIME_DIR": str(runtime)})
+        cli = run_cli(
+            "capture",
+            "Call Ana about the flat",
+            "--json",
+            data_dir=data_dir,
+            env={"XDG_RUNTIME_DIR": str(runtime)},
+        )
         assert cli.returncode == 0, cli.stderr
         cli_id = json.loads(cli.stdout)["id"]
         # a plain second launch raises the window and exits 0
@@ -137,8 +153,9 @@ def test_after_a_crash_the_next_app_takes_over_the_stale_socket(tmp_path, runtim
     path = instance.socket_path(data_dir)
     assert path.exists()  # left behind by the crash
     # nobody answers there: the CLI saves by itself (it never deletes the socket)
-    cli = run_cli("capture", "written while the app was down", data_dir=data_dir,
-                  env={"XDG_RUNTIME_DIR": str(runtime)})
+    cli = run_cli(
+        "capture", "written while the app was down", data_dir=data_dir, env={"XDG_RUNTIME_DIR": str(runtime)}
+    )
     assert cli.returncode == 0, cli.stderr
     assert path.exists()
     # the next app holds the lock, replaces the socket and answers on it

@@ -31,20 +31,37 @@ def drag(window, paths: list[Path], kind=QDragEnterEvent):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     if kind is QDragEnterEvent:
-        event = QDragEnterEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
-                                Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        event = QDragEnterEvent(
+            QPointF(50, 50),
+            Qt.DropAction.CopyAction,
+            mime,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
     else:
-        event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
-                           Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        event = QDropEvent(
+            QPointF(50, 50),
+            Qt.DropAction.CopyAction,
+            mime,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
     QApplication.sendEvent(window, event)
     return event
 
 
 def test_file_menu_import_shows_a_summary(app, qtbot, monkeypatch):
-    assert menu_texts(app.window) == ["Quick capture…", "&Import…", "Import a &Folder…", "&Export…",
-                                      "Close window", "Quit Neurons"]
-    monkeypatch.setattr(QFileDialog, "getOpenFileName",
-                        staticmethod(lambda *a, **k: (str(FILES / "google.vcf"), "")))
+    assert menu_texts(app.window) == [
+        "Quick capture…",
+        "&Import…",
+        "Import a &Folder…",
+        "&Export…",
+        "Close window",
+        "Quit Neurons",
+    ]
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(FILES / "google.vcf"), ""))
+    )
     app.window.transfer.import_action.trigger()
     summary = wait_summary(qtbot, app)
     assert summary.headline == "Imported google.vcf: 2 new, 0 updated, 0 unchanged"
@@ -67,13 +84,17 @@ def test_dropping_a_file_imports_it_and_lists_what_was_skipped(app, qtbot):
     assert "card at line 26 (Cut Off): it ends before END:VCARD: the file is truncated" in skipped
 
 
-def test_a_long_import_reports_progress_and_a_bad_file_says_nothing_was_imported(app, qtbot, monkeypatch, tmp_path):
+def test_a_long_import_reports_progress_and_a_bad_file_says_nothing_was_imported(
+    app, qtbot, monkeypatch, tmp_path
+):
     big = tmp_path / "many.vcf"
-    big.write_bytes(b"".join(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person %d\r\nEND:VCARD\r\n" % i
-                             for i in range(400)))
+    big.write_bytes(
+        b"".join(b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person %d\r\nEND:VCARD\r\n" % i for i in range(400))
+    )
     seen: list[tuple[int, int]] = []
-    app.worker.progress.connect(lambda label, done, total: seen.append((done, total))
-                                if label == transfer.IMPORT_LABEL else None)
+    app.worker.progress.connect(
+        lambda label, done, total: seen.append((done, total)) if label == transfer.IMPORT_LABEL else None
+    )
     assert app.window.transfer.start_import(big)
     assert not app.window.transfer.start_import(big)  # one import at a time
     summary = wait_summary(qtbot, app)
@@ -87,8 +108,9 @@ def test_a_long_import_reports_progress_and_a_bad_file_says_nothing_was_imported
     junk.write_bytes(bytes(range(256)) * 64)
     app.window.transfer.start_import(junk)
     qtbot.waitUntil(lambda: bool(warned), timeout=WAIT_MS)
-    assert warned == ["junk.ics: junk.ics holds no task or event (BEGIN:VTODO, BEGIN:VEVENT): "
-                      "is it an iCalendar file?"]
+    assert warned == [
+        "junk.ics: junk.ics holds no task or event (BEGIN:VTODO, BEGIN:VEVENT): is it an iCalendar file?"
+    ]
     assert app.memory.count() == 400
 
 
@@ -98,11 +120,20 @@ def test_export_dialog_writes_the_chosen_format(app, qtbot, monkeypatch, tmp_pat
     dialog.format.setCurrentIndex(2)  # vCard 3.0
     assert not dialog.kind.isEnabled() and dialog.per_item.isEnabled()
     dialog.per_item.setChecked(True)
-    assert dialog.choice() == {"format": "vcard", "version": "3.0", "suffix": ".vcf", "kind": "contact",
-                               "per_item": True}
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp_path / "vdir")))
+    assert dialog.choice() == {
+        "format": "vcard",
+        "version": "3.0",
+        "suffix": ".vcf",
+        "kind": "contact",
+        "per_item": True,
+    }
+    monkeypatch.setattr(
+        QFileDialog, "getExistingDirectory", staticmethod(lambda *a, **k: str(tmp_path / "vdir"))
+    )
     app.window.transfer._export_to(dialog.choice())
-    qtbot.waitUntil(lambda: (tmp_path / "vdir").exists() and any((tmp_path / "vdir").iterdir()), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: (tmp_path / "vdir").exists() and any((tmp_path / "vdir").iterdir()), timeout=WAIT_MS
+    )
     settle(qtbot, app)
     (card,) = list((tmp_path / "vdir").iterdir())
     assert "VERSION:3.0" in card.read_text() and "TEL:+351912345678" in card.read_text()

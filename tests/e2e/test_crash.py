@@ -60,8 +60,7 @@ finally:
 
 
 def listed_ids(data_dir, env=None) -> set[str]:
-    listing = run_cli("list", "--json", "--limit", "1000000", "--state", "active", data_dir=data_dir,
-                      env=env)
+    listing = run_cli("list", "--json", "--limit", "1000000", "--state", "active", data_dir=data_dir, env=env)
     assert listing.returncode == 0, listing.stderr
     return {n["id"] for n in json.loads(listing.stdout)}
 
@@ -83,9 +82,23 @@ def test_kill_9_of_the_cli_loses_nothing_acknowledged(tmp_path, capsys):
     took = None  # one whole command's run time, measured on the runs left to finish
     while kills < CLI_KILLS:
         runs += 1
-        child = subprocess.Popen([sys.executable, "-m", "core.cli", "--data-dir", str(data), "capture",
-                                  f"cli crash {runs}", "--kind", "note"], cwd=ROOT,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "core.cli",
+                "--data-dir",
+                str(data),
+                "capture",
+                f"cli crash {runs}",
+                "--kind",
+                "note",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         t0 = time.monotonic()
         try:  # every fifth run (and the first, which measures) finishes: a takeover after kills
             child.wait(None if took is None or runs % 5 == 0 else rng.uniform(0.05, took))
@@ -113,9 +126,14 @@ def test_kill_9_of_the_engine_loses_nothing_acknowledged(tmp_path, capsys):
     acked: list[str] = []
     kills = 0
     while kills < ENGINE_KILLS:
-        child = subprocess.Popen([sys.executable, "-c", LOOP, str(data), str(kills)], cwd=ROOT,
-                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [sys.executable, "-c", LOOP, str(data), str(kills)],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         engine = None
         for _ in range(ENGINE_KILLS_PER_PROCESS):
             wanted, seen = rng.randint(2, 30), 0
@@ -169,9 +187,14 @@ def test_kill_9_of_the_app_loses_no_forwarded_capture(tmp_path, capsys, monkeypa
     acked: set[str] = set()
     kills = 0
     while True:
-        app = subprocess.Popen([sys.executable, "-m", "desktop.app", "--data-dir", str(data),
-                                "--no-tray"], cwd=ROOT, env=app_env(runtime),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        app = subprocess.Popen(
+            [sys.executable, "-m", "desktop.app", "--data-dir", str(data), "--no-tray"],
+            cwd=ROOT,
+            env=app_env(runtime),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         wait_ready(app, data)
         # what the app holds now: everything acknowledged by the one killed before it
         assert acked <= listed_ids(data, env={"XDG_RUNTIME_DIR": str(runtime)})
@@ -221,9 +244,14 @@ def test_commit_is_fsynced_before_the_acknowledgement(tmp_path, monkeypatch):
 def test_sigterm_shuts_down_cleanly(tmp_path):
     """SIGTERM mid-run: the engine checkpoints and stops, the lock is released, data stays."""
     data = tmp_path / "data"
-    child = subprocess.Popen([sys.executable, "-c", LOOP, str(data), "t"], cwd=ROOT,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", LOOP, str(data), "t"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     engine_pid = int(child.stdout.readline().split()[1])
     acked = [child.stdout.readline().split()[1] for _ in range(5)]
     child.send_signal(signal.SIGTERM)

@@ -27,8 +27,11 @@ MISSING = [t for t in TOOLS if shutil.which(t) is None]
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(bool(MISSING), reason=f"the desktop e2e test needs {', '.join(MISSING)} "
-                       "(apt: xvfb trayer dunst dbus-x11 xdotool; .ci/run installs them)"),
+    pytest.mark.skipif(
+        bool(MISSING),
+        reason=f"the desktop e2e test needs {', '.join(MISSING)} "
+        "(apt: xvfb trayer dunst dbus-x11 xdotool; .ci/run installs them)",
+    ),
 ]
 
 LIMIT_S = 120  # an upper bound for any one wait
@@ -54,25 +57,38 @@ class Desktop:
         self.logs: list[Path] = []
         run = tmp / "run"
         run.mkdir(mode=0o700)
-        self.env = {k: v for k, v in os.environ.items()
-                    if k not in ("DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY")}
+        self.env = {
+            k: v for k, v in os.environ.items() if k not in ("DBUS_SESSION_BUS_ADDRESS", "WAYLAND_DISPLAY")
+        }
         # (preferences and window state of a session of its own, never the person's)
-        self.env.update(XDG_RUNTIME_DIR=str(run), XDG_CONFIG_HOME=str(tmp / "config"),
-                        QT_QPA_PLATFORM="xcb", NO_AT_BRIDGE="1")
+        self.env.update(
+            XDG_RUNTIME_DIR=str(run),
+            XDG_CONFIG_HOME=str(tmp / "config"),
+            QT_QPA_PLATFORM="xcb",
+            NO_AT_BRIDGE="1",
+        )
 
     def spawn(self, name: str, args: list[str], **kw) -> subprocess.Popen:
         log = self.tmp / f"{name}.log"
         self.logs.append(log)
         out = open(log, "w")
-        proc = subprocess.Popen(args, env=self.env, stdout=kw.pop("stdout", out),
-                                stderr=kw.pop("stderr", subprocess.STDOUT if "stdout" not in kw else out), **kw)
+        proc = subprocess.Popen(
+            args,
+            env=self.env,
+            stdout=kw.pop("stdout", out),
+            stderr=kw.pop("stderr", subprocess.STDOUT if "stdout" not in kw else out),
+            **kw,
+        )
         self.procs.append(proc)
         return proc
 
     def start(self) -> None:
         read, write = os.pipe()
-        self.spawn("xvfb", ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24",
-                            "-nolisten", "tcp"], pass_fds=(write,))
+        self.spawn(
+            "xvfb",
+            ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            pass_fds=(write,),
+        )
         os.close(write)
         with os.fdopen(read) as f:
             display = f.readline().strip()
@@ -80,16 +96,36 @@ class Desktop:
         self.env["DISPLAY"] = f":{display}"
         # a session bus for everything below; it lives while its child (cat) reads stdin, and
         # closing stdin ends it with its dbus-daemon (a SIGTERM would leave the daemon behind)
-        bus = self.spawn("dbus", ["dbus-run-session", "--", "sh", "-c",
-                                  'echo "$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null'],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=open(self.tmp / "dbus.err", "w"), text=True)
+        bus = self.spawn(
+            "dbus",
+            ["dbus-run-session", "--", "sh", "-c", 'echo "$DBUS_SESSION_BUS_ADDRESS"; exec cat >/dev/null'],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=open(self.tmp / "dbus.err", "w"),
+            text=True,
+        )
         self.bus = bus
         address = bus.stdout.readline().strip()
         assert address, "dbus-run-session did not start a bus"
         self.env["DBUS_SESSION_BUS_ADDRESS"] = address
-        self.spawn("trayer", ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
-                              "--height", "28", "--SetDockType", "true", "--transparent", "false"])
+        self.spawn(
+            "trayer",
+            [
+                "trayer",
+                "--edge",
+                "top",
+                "--align",
+                "right",
+                "--widthtype",
+                "request",
+                "--height",
+                "28",
+                "--SetDockType",
+                "true",
+                "--transparent",
+                "false",
+            ],
+        )
         # dunst's menu runs "dmenu": ours is the person choosing "Done" (and keeps what it was shown)
         menu = self.tmp / "choose-done.sh"
         menu.write_text(f'#!/bin/sh\ncat > "{self.tmp}/menu.txt"\ngrep -m1 "^#Done" "{self.tmp}/menu.txt"\n')
@@ -98,9 +134,11 @@ class Desktop:
         config.write_text(f"[global]\ndmenu = {menu}\n")
         self.spawn("dunst", ["dunst", "-config", str(config)])
         self.monitor_log = self.tmp / "notifications.log"
-        self.spawn("monitor", ["dbus-monitor", "--session",
-                               "interface='org.freedesktop.Notifications'"],
-                   stdout=open(self.monitor_log, "w"))
+        self.spawn(
+            "monitor",
+            ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"],
+            stdout=open(self.monitor_log, "w"),
+        )
         poll("the notification server", lambda: self.run("dunstctl", "is-paused").returncode == 0)
 
     def run(self, *args: str) -> subprocess.CompletedProcess:
@@ -124,8 +162,9 @@ class Desktop:
                     proc.wait(10)
 
     def dump(self) -> str:
-        return "\n".join(f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}"
-                         for log in self.logs if log.exists())
+        return "\n".join(
+            f"--- {log.name}\n{log.read_text(errors='replace')[-3000:]}" for log in self.logs if log.exists()
+        )
 
 
 @pytest.fixture
@@ -152,12 +191,15 @@ def ask_app(data_dir: Path, message: dict) -> dict:
 def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", desktop.env["XDG_RUNTIME_DIR"])
     data_dir = tmp_path / "data"
-    app = desktop.spawn("app", [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir),
-                                "--hidden", "-v"], cwd=ROOT)
+    app = desktop.spawn(
+        "app", [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), "--hidden", "-v"], cwd=ROOT
+    )
     try:
-        shown = poll("the app to be ready with a tray",
-                     lambda: (s := status(data_dir)).get("ready") and s.get("tray") and s)
-        assert shown["notifier"] == "dbus"          # dunst answered GetServerInformation
+        shown = poll(
+            "the app to be ready with a tray",
+            lambda: (s := status(data_dir)).get("ready") and s.get("tray") and s,
+        )
+        assert shown["notifier"] == "dbus"  # dunst answered GetServerInformation
 
         # the tray menu opens on a right click on the icon
         x, y, w, h = shown["tray_geometry"]
@@ -185,7 +227,7 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
         desktop.run("xdotool", "type", "--delay", "20", "Stretch your legs")
         poll("the typed text", lambda: status(data_dir).get("quick_text") == "Stretch your legs")
         desktop.run("xdotool", "key", "Tab")
-        desktop.run("xdotool", "type", "r")          # the kind box: Reminder
+        desktop.run("xdotool", "type", "r")  # the kind box: Reminder
         poll("the kind correction", lambda: status(data_dir).get("quick_kind") == "reminder")
         desktop.run("xdotool", "key", "Tab")
         desktop.run("xdotool", "type", "--delay", "20", "in 2 s")
@@ -193,9 +235,14 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
         desktop.run("xdotool", "key", "Return")
         poll("the box to close", lambda: status(data_dir).get("quick_visible") is False)
 
-        saved = poll("the reminder in the store", lambda: [
-            n for n in ask_app(data_dir, {"op": "search", "text": "Stretch legs"})["neurons"]
-            if n["body"] == "Stretch your legs"])
+        saved = poll(
+            "the reminder in the store",
+            lambda: [
+                n
+                for n in ask_app(data_dir, {"op": "search", "text": "Stretch legs"})["neurons"]
+                if n["body"] == "Stretch your legs"
+            ],
+        )
         reminder = saved[0]
         assert reminder["kind"] == "reminder" and reminder["attrs"].get("due_at")
 
@@ -203,19 +250,32 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
         poll("the notification", lambda: "Stretch your legs" in desktop.monitor_log.read_text())
         log = desktop.monitor_log.read_text()
         assert 'string "done"' in log and 'string "Done"' in log and 'string "snooze"' in log
-        poll("dunst showing it", lambda: desktop.run("dunstctl", "count", "displayed").stdout.strip() not in ("", "0"))
+        poll(
+            "dunst showing it",
+            lambda: desktop.run("dunstctl", "count", "displayed").stdout.strip() not in ("", "0"),
+        )
 
         # the person picks Done in the notification's menu: the store says done
         desktop.run("dunstctl", "context")
-        poll("Done to reach the store", lambda: [
-            n for n in ask_app(data_dir, {"op": "search", "text": "Stretch legs"})["neurons"]
-            if n["id"] == reminder["id"] and n["state"] == "done"])
+        poll(
+            "Done to reach the store",
+            lambda: [
+                n
+                for n in ask_app(data_dir, {"op": "search", "text": "Stretch legs"})["neurons"]
+                if n["id"] == reminder["id"] and n["state"] == "done"
+            ],
+        )
         assert "#Done" in (tmp_path / "menu.txt").read_text()
 
         # a second launch forwards --capture to this one and exits 0
-        second = subprocess.run([sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir),
-                                 "--capture", "Buy oat milk"], cwd=ROOT, env=desktop.env,
-                                capture_output=True, text=True, timeout=60)
+        second = subprocess.run(
+            [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), "--capture", "Buy oat milk"],
+            cwd=ROOT,
+            env=desktop.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert second.returncode == 0, second.stderr
         oat_id = second.stdout.strip()
         found = ask_app(data_dir, {"op": "search", "text": "oat milk"})["neurons"]

@@ -56,8 +56,9 @@ def test_mcp_goes_through_the_running_app_and_takes_over_when_it_quits(tmp_path,
 
         async def with_app():
             async with Client(stdio(data_dir), mode="legacy") as client:
-                saved = await call(client, "capture",
-                                   text=f"remind me to water the plants at {due:%H:%M} on {due:%Y-%m-%d}")
+                saved = await call(
+                    client, "capture", text=f"remind me to water the plants at {due:%H:%M} on {due:%Y-%m-%d}"
+                )
                 # the app's own memory holds it, and its scheduler now waits for it
                 assert saved["id"] in {n["id"] for n in through_app(data_dir, "list")}
                 next_reminder_becomes(data_dir, due)
@@ -98,8 +99,7 @@ def test_mcp_goes_through_the_running_app_and_takes_over_when_it_quits(tmp_path,
         stop(app, data_dir)
 
 
-def test_an_app_started_during_a_session_gets_the_data_dir_once_the_server_is_idle(tmp_path,
-                                                                                  monkeypatch):
+def test_an_app_started_during_a_session_gets_the_data_dir_once_the_server_is_idle(tmp_path, monkeypatch):
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
@@ -132,8 +132,7 @@ def test_the_bundle_serves_mcp_with_no_python_node_or_network(bundle, bare_env, 
     """What an MCP host configured with the bundle's `neurons mcp` gets."""
     data_dir = tmp_path / "data"
     command = [*offline, str(bundle / "neurons"), "--data-dir", str(data_dir), "mcp"]
-    params = StdioServerParameters(command=command[0], args=command[1:], env=bare_env,
-                                   cwd=bare_env["HOME"])
+    params = StdioServerParameters(command=command[0], args=command[1:], env=bare_env, cwd=bare_env["HOME"])
 
     async def session():
         async with Client(params, mode="legacy") as client:

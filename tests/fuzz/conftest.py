@@ -18,9 +18,17 @@ from core.memory import Memory
 from core.model import Identity
 
 settings.register_profile(
-    "neurons", derandomize=True, deadline=None, max_examples=60, print_blob=True,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                           HealthCheck.data_too_large])
+    "neurons",
+    derandomize=True,
+    deadline=None,
+    max_examples=60,
+    print_blob=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+    ],
+)
 settings.load_profile("neurons")
 
 

@@ -4,7 +4,7 @@ succeeds (and what it saved reads back and exports) or raises a NeuronsError and
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,7 +14,7 @@ from core.validate import parse_json
 from tests.fuzz.conftest import snapshot
 from tests.fuzz.strategies import attrs_values, exports, texts
 
-NOW = datetime(2026, 5, 1, 9, 30, tzinfo=timezone.utc)
+NOW = datetime(2026, 5, 1, 9, 30, tzinfo=UTC)
 
 
 def as_json_reads_it(value):
@@ -88,6 +88,7 @@ def test_import(fresh, data):
     if counts is not None:
         exported = memory.export()
         again = fresh()
-        assert again.import_(json.loads(json.dumps(exported, allow_nan=False)))["neurons"] == \
-            len(exported["neurons"])
+        assert again.import_(json.loads(json.dumps(exported, allow_nan=False)))["neurons"] == len(
+            exported["neurons"]
+        )
         assert snapshot(again) == snapshot(memory)

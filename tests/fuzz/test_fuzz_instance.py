@@ -26,18 +26,51 @@ requests = st.fixed_dictionaries(
         "text": st.one_of(texts, anything),
         "kind": st.one_of(st.sampled_from(["note", "reminder", "contact", None]), anything),
         "attrs": attrs_values,
-        "limit": st.one_of(st.integers(-5, 50), anything, st.just(10 ** 30)),
+        "limit": st.one_of(st.integers(-5, 50), anything, st.just(10**30)),
         "argv": st.one_of(
-            st.lists(st.sampled_from(["list", "show", "ask", "--limit", "-1", "5", "--json", "--",
-                                      "x", "capture", "--attrs", '{"a": NaN}', "export", "eval",
-                                      "unlock", "--kind", "bogus"]), max_size=6),
-            anything),
+            st.lists(
+                st.sampled_from(
+                    [
+                        "list",
+                        "show",
+                        "ask",
+                        "--limit",
+                        "-1",
+                        "5",
+                        "--json",
+                        "--",
+                        "x",
+                        "capture",
+                        "--attrs",
+                        '{"a": NaN}',
+                        "export",
+                        "eval",
+                        "unlock",
+                        "--kind",
+                        "bogus",
+                    ]
+                ),
+                max_size=6,
+            ),
+            anything,
+        ),
         "protocol": st.one_of(st.just(instance.PROTOCOL), anything),
-    })
+    },
+)
 raw_lines = st.one_of(
     st.binary(max_size=200).filter(lambda b: b"\n" not in b),
-    st.sampled_from([b"", b"[]", b"null", b'{"op": 1}', b'{"op": "ping", "protocol": NaN}',
-                     b"[" * 5000 + b"]" * 5000, b'{"op": "ping"', "\ud800".encode("utf-8", "surrogatepass")]),
+    st.sampled_from(
+        [
+            b"",
+            b"[]",
+            b"null",
+            b'{"op": 1}',
+            b'{"op": "ping", "protocol": NaN}',
+            b"[" * 5000 + b"]" * 5000,
+            b'{"op": "ping"',
+            "\ud800".encode("utf-8", "surrogatepass"),
+        ]
+    ),
     json_values.map(lambda v: json.dumps(v).encode()),
 )
 

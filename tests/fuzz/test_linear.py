@@ -7,20 +7,19 @@ of one class of characters, repeated cue words) and a few hypothesis draws."""
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import capture
-from core import when
+from core import capture, when
 from core.interop.json import parse_export
 from core.model import InvalidInput
 from core.validate import parse_json
 from tests.core.fake_reader import FakeReader
 
-NOW = datetime(2026, 5, 1, 9, 30, tzinfo=timezone.utc)
+NOW = datetime(2026, 5, 1, 9, 30, tzinfo=UTC)
 SMALL, GROWTH = 5_000, 10
 # Linear work grows by GROWTH, quadratic by GROWTH**2: refuse anything nearer the latter.
 MAX_RATIO = GROWTH * 3.5
@@ -29,13 +28,35 @@ PARSERS = {
     "capture.read": lambda text: capture.read(FakeReader(), text, None, {}, now=NOW),
     "find_when": lambda text: when.find_when(text, NOW),
     "find_window": lambda text: when.find_window(text, NOW),
-    "parse_json": lambda text: _refusal_ok(lambda: parse_json('{"a": "%s"}' % text.replace("\\", "")
-                                                                 .replace('"', ""), "x")),
-    "parse_export": lambda text: _refusal_ok(lambda: parse_export(
-        {"format": "neurons-export/1", "neurons": [{"id": "x", "kind": "note", "body": text}]})),
+    "parse_json": lambda text: _refusal_ok(
+        lambda: parse_json('{"a": "%s"}' % text.replace("\\", "").replace('"', ""), "x")
+    ),
+    "parse_export": lambda text: _refusal_ok(
+        lambda: parse_export(
+            {"format": "neurons-export/1", "neurons": [{"id": "x", "kind": "note", "body": text}]}
+        )
+    ),
 }
-UNITS = ["a", "1", ".", "-", "@", " ", "a.", "1 ", "a@", "on may ", "1st ", "a'", "+1 ", "at 5 ",
-         "every ", "Ana ", "é", "\n"]
+UNITS = [
+    "a",
+    "1",
+    ".",
+    "-",
+    "@",
+    " ",
+    "a.",
+    "1 ",
+    "a@",
+    "on may ",
+    "1st ",
+    "a'",
+    "+1 ",
+    "at 5 ",
+    "every ",
+    "Ana ",
+    "é",
+    "\n",
+]
 
 
 def _refusal_ok(call):
@@ -58,7 +79,7 @@ def cost(parse, text: str) -> float:
 
 def ratio(parse, unit: str) -> float:
     small = (unit * (SMALL // len(unit) + 1))[:SMALL]
-    large = (unit * (SMALL * GROWTH // len(unit) + 1))[:SMALL * GROWTH]
+    large = (unit * (SMALL * GROWTH // len(unit) + 1))[: SMALL * GROWTH]
     return cost(parse, large) / cost(parse, small)
 
 
