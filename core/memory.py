@@ -11,14 +11,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+import numpy as np
 
 from core import backup as backups
 from core import capture, remind
 from core.changes import Change, current_origin
 from core.embed import EmbeddingFiller, SentenceModel, variant_name
+from core.embed.runtime import DIM
 from core.interop.json import build_export, parse_export
 from core.model import (
     Edge,
@@ -35,6 +38,7 @@ from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
 from core.store import Store, open_store
 from core.store import queries as q
+from core.store import recall_sql
 from core.store.reader import StoreReader
 from core.validate import (
     MAX_WEIGHT,
@@ -96,23 +100,49 @@ class Memory:
     def _new_filler(self) -> EmbeddingFiller:
         name = variant_name("fp32")
         fetched: dict[uuid.UUID, str] = {}
+        # On the embedded engine, once a look found nothing pending, later looks read only what
+        # was written since (a neuron needs a vector only after a write, which takes a new change
+        # number). A server's transactions may commit out of order: it looks at everything.
+        clean_upto: list[int | None] = [None]
 
         def fetch(n: int):
             with self.store.reading(every_owner=True) as cur:
-                rows = q.pending_embeddings(cur, name, n)
+                stamp = recall_sql.change_stamp(cur)
+                rows = q.pending_embeddings(cur, name, n, since=clean_upto[0])
+            if not rows and self.store.kind == "embedded":
+                clean_upto[0] = stamp
             fetched.clear()
             fetched.update(rows)
             return rows
 
         def save(rows, model_name: str) -> None:
-            with self.store.transaction(every_owner=True) as cur:
-                q.save_embeddings(cur, rows, model_name, texts=fetched)
+            self.save_vectors(rows, model_name, texts=fetched)
 
         def count() -> int:
             with self.store.reading(every_owner=True) as cur:
                 return q.count_pending_embeddings(cur, name)
 
         return EmbeddingFiller(fetch, save, self.model.require, count_pending=count)
+
+    def save_vectors(
+        self,
+        rows: Sequence[tuple[uuid.UUID, Sequence[float]]],
+        model: str,
+        *,
+        texts: dict[uuid.UUID, str] | None = None,
+    ) -> None:
+        """Store the vectors `model` gave these neurons, in one transaction (of any identity:
+        vectors are derived data the store keeps for all, as the filler's queue is); with
+        `texts`, only where the body is still the text that was embedded. The filler saves its
+        batches here; a bulk build (tests/bench) its own vectors."""
+        if not isinstance(model, str) or not model.strip():
+            raise InvalidInput("a vector needs the name of the model that made it")
+        for nid, vec in rows:
+            arr = np.asarray(vec, dtype=np.float64)
+            if arr.shape != (DIM,) or not np.isfinite(arr).all():
+                raise InvalidInput(f"the vector of {nid} is not {DIM} finite numbers; nothing was saved")
+        with self.store.transaction(every_owner=True) as cur:
+            q.save_embeddings(cur, rows, model, texts=texts)
 
     def start_background(self) -> None:
         """Fill missing vectors on a background thread; captures wake it."""

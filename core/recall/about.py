@@ -193,18 +193,20 @@ def _gather(
         if len(people) > 1:
             for link in first:
                 shared.setdefault(link.other, set()).add(link.seed)
+            found_at = {idx.slot_of[nid]: nid for nid in found if nid in idx.slot_of}
+            naming_of: dict[tuple, set[int]] = {}  # people of one name name the same neurons
             for p in people:
                 entry = idx.live(p)
-                names = [
+                names = tuple(
                     ls
                     for ph in (_names_of(entry) if entry else [])
                     if len(ph) >= 2
                     for ls in lexemes.get(ph, ())
-                ]
-                naming = idx.slots_holding(names)
-                for nid in found:
-                    if idx.slot_of.get(nid) in naming:
-                        shared.setdefault(nid, set()).add(p)
+                )
+                if names not in naming_of:
+                    naming_of[names] = idx.slots_holding(names) & found_at.keys()
+                for slot in naming_of[names]:
+                    shared.setdefault(found_at[slot], set()).add(p)
         created = {nid: e.created for nid in found if (e := idx.live(nid)) is not None}
     ranked = sorted(
         (nid for nid in found if nid in created),
@@ -260,9 +262,12 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
 def only_names(question: str, names: NameIndex) -> list:
     """The names a question gives when it asks about nothing else; [] when it holds a topic."""
     found = names.find(question)
-    rest = question
-    for f in sorted(found, key=lambda f: -f.start):
-        rest = rest[: f.start] + " " + rest[f.end :]
+    # every character a name covers becomes a space: several contacts answer to one name, and
+    # one name holds another ("Ana" in "Ana Silva"), so cutting each span in turn cut the topic
+    covered = bytearray(len(question))
+    for f in found:
+        covered[f.start : f.end] = b"\x01" * (f.end - f.start)
+    rest = "".join(" " if hidden else ch for ch, hidden in zip(question, covered, strict=True))
     return found if found and not content_words(ABOUT_IDIOMS.sub(" ", rest)) else []
 
 

@@ -81,6 +81,10 @@ class RecallIndex:
         self._done = np.zeros(0, dtype=np.float64)  # +inf: not done
         self._recurring = np.zeros(0, dtype=bool)
         self._contact = np.zeros(0, dtype=bool)
+        self._reminder = np.zeros(0, dtype=bool)
+        self._note = np.zeros(0, dtype=bool)
+        self._active = np.zeros(0, dtype=bool)  # state "active"
+        self._done_state = np.zeros(0, dtype=bool)  # state "done"
         self._said_from = np.zeros(0, dtype=np.float64)  # +inf: says no time
         self._said_to = np.zeros(0, dtype=np.float64)  # -inf: says no time
         self._has_vec = np.zeros(0, dtype=bool)
@@ -109,6 +113,8 @@ class RecallIndex:
             if self.seen_seq is not None and seq_now is not None and seq_now <= self.seen_seq:
                 return
             since = None if self.seen_seq is None else max(self.seen_seq - margin, 0)
+            if since is None:
+                reader.keep_statistics(None)
             rows, top = reader.index_rows(since)
             seen, changed = max(top or 0, self.seen_seq or 0), False
             for row in rows:  # page by page: a page is indexed before the next is read
@@ -143,6 +149,10 @@ class RecallIndex:
             ("_done", np.float64),
             ("_recurring", bool),
             ("_contact", bool),
+            ("_reminder", bool),
+            ("_note", bool),
+            ("_active", bool),
+            ("_done_state", bool),
             ("_said_from", np.float64),
             ("_said_to", np.float64),
             ("_has_vec", bool),
@@ -207,6 +217,10 @@ class RecallIndex:
         self._done[slot] = entry.done.timestamp() if entry.done is not None else np.inf
         self._recurring[slot] = bool(entry.rrule) and entry.due is not None
         self._contact[slot] = entry.kind == "contact"
+        self._reminder[slot] = entry.kind == "reminder"
+        self._note[slot] = entry.kind == "note"
+        self._active[slot] = entry.state == "active"
+        self._done_state[slot] = entry.state == "done"
         self._said_from[slot], self._said_to[slot] = entry.said or (np.inf, -np.inf)
         vec = row["vec"]
         if vec is not None and len(vec) == 4 + 4 * DIM:
@@ -239,6 +253,7 @@ class RecallIndex:
         self._due[slot] = self._done[slot] = np.inf
         self._created[slot] = np.inf
         self._recurring[slot] = self._contact[slot] = False
+        self._reminder[slot] = self._note[slot] = self._active[slot] = self._done_state[slot] = False
         self._said_from[slot], self._said_to[slot] = np.inf, -np.inf
         self._has_vec[slot] = False
         self._models[slot] = None
@@ -426,6 +441,11 @@ class RecallIndex:
             self._said_from[:n],
             self._said_to[:n],
         )
+
+    def kind_masks(self) -> tuple[np.ndarray, ...]:
+        """Per slot: is a reminder, is a note, is active, is done (a reminder's state)."""
+        n = self.size
+        return self._reminder[:n], self._note[:n], self._active[:n], self._done_state[:n]
 
     def org_counts(self) -> dict[str, int]:
         """How many contacts give each organisation (cached per index version)."""
