@@ -13,6 +13,7 @@ import logging
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,9 +37,8 @@ from core.model import (
 )
 from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
-from core.store import Store, open_store
+from core.store import Store, open_store, recall_sql
 from core.store import queries as q
-from core.store import recall_sql
 from core.store.reader import StoreReader
 from core.validate import (
     MAX_WEIGHT,
@@ -53,6 +53,8 @@ from core.validate import (
 
 log = logging.getLogger(__name__)
 
+# The recall indexes kept between runs, one file per engine and identity, in the data dir.
+SAVED_INDEX_DIR = "recall"
 # Reminders are read from the store in pages of this size.
 REMINDER_PAGE = 500
 PROFILE_NAME_MAX = 200
@@ -74,7 +76,7 @@ class Memory:
         self.model = model or SentenceModel(store.settings.model_dir)
         self._owns_model = model is None  # a given model is its giver's to close
         self.reader = StoreReader(store, self.identity)
-        self.recall = Recall(self.reader, self.model.get)
+        self.recall = Recall(self.reader, self.model.get, saved_at=self._saved_index())
         self.filler: EmbeddingFiller | None = None  # the background filler, when started
         self.listeners: list[Callable[[Change], None]] = []
         if owns_store:  # the owner tells its listeners when the store's engine had to restart
@@ -168,10 +170,23 @@ class Memory:
             q.clear_embeddings(cur)
         return self.fill_vectors(progress)
 
+    def _saved_index(self) -> Path:
+        """Where this identity's recall index is kept between runs (core/recall/saved.py)."""
+        ident = self.identity
+        return (
+            self.store.settings.data_dir
+            / SAVED_INDEX_DIR
+            / f"{self.store.kind}-{ident.column}-{ident.value}.idx"
+        )
+
     def close(self) -> None:
         if self.filler is not None:
             self.filler.stop(timeout=30)  # let a batch in flight finish before the store closes
             self.filler = None
+        try:  # the next start reads only what changed after this
+            self.recall.keep()
+        except Exception:  # noqa: BLE001 - a cache: never in the way of closing
+            log.warning("the recall index could not be saved", exc_info=True)
         if self._owns_model:
             self.model.close()
         if self._owns_store:
@@ -701,7 +716,10 @@ class Memory:
         """Make the store hold exactly the backup at `path` (all or nothing; what it holds now is
         backed up first)."""
         result = backups.restore(self.store, path, aware(now, "now"))
-        self.recall = Recall(self.reader, self.model.get)  # rows left the store: index anew
+        # rows left the store (of every identity): index anew, and no saved index holds
+        for saved_index in (self.store.settings.data_dir / SAVED_INDEX_DIR).glob("*.idx"):
+            saved_index.unlink(missing_ok=True)
+        self.recall = Recall(self.reader, self.model.get, saved_at=self._saved_index())
         self._changed("restored")
         return result
 

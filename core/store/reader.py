@@ -55,6 +55,7 @@ class Reader(Protocol):
     def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
     def index_edges(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
     def keep_statistics(self, count: int | None) -> None: ...
+    def origin(self) -> dict[str, Any]: ...
 
 
 class StoreReader:
@@ -143,6 +144,12 @@ class StoreReader:
             if getattr(self._local, "cur", None) is None:
                 rows = list(rows)
             return rows, top
+
+    def origin(self) -> dict[str, Any]:
+        """Which database this is (the engine, its cluster's system identifier, the database):
+        what a saved recall index must have been made from to be used."""
+        with self._cursor() as cur:
+            return {"engine": self.engine, **recall_sql.origin(cur)}
 
     def keep_statistics(self, count: int | None) -> None:
         """ANALYZE the recall tables when they were never analyzed, or when the identity grew by

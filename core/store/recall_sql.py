@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import psycopg
 from psycopg import Cursor, sql
 
 from core.model import Identity, Relation
@@ -254,6 +255,23 @@ def _changes(
             after = page[-1]["change_seq"]
 
     return pages(), top
+
+
+def origin(cur: Cursor) -> dict[str, Any]:
+    """The cluster's system identifier (where the role may read it), the database's name and oid."""
+    system = None
+    try:
+        with cur.connection.transaction():  # a savepoint: a role may not read pg_control
+            cur.execute("SELECT system_identifier::text AS s FROM pg_control_system()")
+            system = cur.fetchone()["s"]
+    except psycopg.Error:
+        pass
+    cur.execute(
+        "SELECT current_database() AS name, (SELECT oid FROM pg_database"
+        " WHERE datname = current_database())::text AS oid"
+    )
+    row = cur.fetchone()
+    return {"system": system, "database": row["name"], "oid": row["oid"]}
 
 
 def analyzed_rows(cur: Cursor) -> int | None:

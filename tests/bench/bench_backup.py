@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from core import backup  # noqa: E402
 from core.store import snapshot  # noqa: E402
-from tests.bench.bench_memory import build_data_dir  # noqa: E402
+from tests.bench.built import ensure  # noqa: E402
 
 
 def held_json(store) -> float:
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="neurons-backupbench-") as tmp:
         data_dir = (args.data_dir or Path(tmp) / "data").resolve()
-        build_data_dir(data_dir, args.neurons)
+        ensure(data_dir, args.neurons)
         with Memory.open(Settings.from_env(data_dir=data_dir, embed_in_background=False)) as memory:
             store = memory.store
             rows = {}

@@ -131,25 +131,28 @@ def marker(data_dir: Path) -> Path:
     return data_dir.parent / (data_dir.name + ".bench.json")
 
 
-def ensure(data_dir: Path, n: int) -> None:
-    """A finished bench store of `n` neurons at `data_dir`: kept from an earlier run, or built now."""
+def ensure(data_dir: Path, n: int, dsn: str | None = None) -> None:
+    """A finished bench store of `n` neurons at `data_dir` (on the server `dsn`, when given): kept
+    from an earlier run, or built now."""
     data_dir = Path(data_dir)
     mark = marker(data_dir)
     if mark.exists():
         made = json.loads(mark.read_text())
-        if made.get("version") != MARKER_VERSION or made.get("neurons") != n:
+        if made.get("version") != MARKER_VERSION or made.get("neurons") != n or made.get("dsn") != dsn:
             raise SystemExit(
                 f"{data_dir} holds a bench store of {made.get('neurons')} neurons (version "
-                f"{made.get('version')}); give another --data-dir for {n}"
+                f"{made.get('version')}, server {made.get('dsn')}); give another --data-dir"
             )
         return
     if data_dir.exists() and any(data_dir.iterdir()):
         raise SystemExit(f"{data_dir} is not an empty or finished bench store; give another --data-dir")
     t = time.monotonic()
-    with Memory.open(Settings.from_env(data_dir=data_dir, embed_in_background=False)) as memory:
+    with Memory.open(Settings.from_env(data_dir=data_dir, dsn=dsn, embed_in_background=False)) as memory:
         took = build(memory, n)
         count = memory.count()
     total = time.monotonic() - t
     parts = ", ".join(f"{k} {v:.0f}s" for k, v in took.items())
     print(f"built {count} neurons in {total:.0f}s ({parts})", file=sys.stderr)
-    mark.write_text(json.dumps({"version": MARKER_VERSION, "neurons": n, "build_s": round(total, 1), **took}))
+    mark.write_text(
+        json.dumps({"version": MARKER_VERSION, "neurons": n, "dsn": dsn, "build_s": round(total, 1), **took})
+    )

@@ -12,9 +12,13 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from core.model import InvalidInput, Kind, Neuron, State
+from core.memory import Memory
+from core.model import Edge, Identity, InvalidInput, Kind, Neuron, Relation, State
+from core.recall import Recall, saved
 from core.recall import ranking, search, windows
 from core.recall.index import RecallIndex
+from core.settings import Settings
+from core.store import Store
 from core.store import queries as q
 from core.store import recall_sql
 from core.when import TimeWindow, find_window
@@ -254,3 +258,162 @@ def _wait(predicate, timeout: float) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+# -- the recall index kept between runs ---------------------------------------------------------------
+
+
+def _state(index) -> dict:
+    """Everything the index knows, by id (slots may differ between two builds)."""
+    out = {}
+    for slot, nid in enumerate(index.ids):
+        if nid is None:
+            continue
+        e = index.entries[slot]
+        out[nid] = (
+            e.kind,
+            e.state,
+            e.created_at,
+            e.created_at.utcoffset(),
+            e.due,
+            e.done,
+            e.rrule,
+            e.said,
+            e.contact,
+            tuple(sorted(e.lexemes)),
+            e.model,
+            index.vector(slot).tobytes() if index.cols["has_vec"][slot] else None,
+            float(index.cols["dl"][slot]),
+        )
+    postings = {lex: sorted(str(index.ids[s]) for s in slots) for lex, slots in index.postings.items()}
+    return {"neurons": out, "edges": dict(index.edges), "postings": postings}
+
+
+def _big_memory(memory, n: int):
+    """n neurons of every kind, with links and vectors, through Memory."""
+    rng = random.Random(4)
+    start = datetime(2024, 3, 1, tzinfo=UTC)
+    neurons = []
+    for i in range(n):
+        created = start + timedelta(
+            hours=7 * i, seconds=rng.randint(0, 3599), microseconds=rng.randint(0, 999_999)
+        )
+        if i % 10 == 0:
+            kind, body, attrs = (
+                Kind.CONTACT,
+                f"Person {i} Lastname",
+                {"name": f"Person {i} Lastname", "org": f"Org {i % 7}"},
+            )
+        elif i % 3 == 0:
+            kind, body = Kind.REMINDER, f"call the plumber about pipe {i}"
+            attrs = {"due_at": (created + timedelta(days=rng.randint(-5, 90))).isoformat()}
+            if i % 9 == 0:
+                attrs["rrule"] = "FREQ=WEEKLY"
+        else:
+            kind, body, attrs = (
+                Kind.NOTE,
+                rng.choice(["went to the dentist yesterday", "garden plans", "a talk last week"]) + f" #{i}",
+                {},
+            )
+        neurons.append(
+            Neuron(id=uuid.uuid4(), kind=kind, body=body, attrs=attrs, created_at=created, updated_at=created)
+        )
+    memory.apply_import(neurons, [], [])
+    edges = [
+        Edge(id=uuid.uuid4(), from_id=neurons[a].id, to_id=neurons[b].id, relation=Relation.RELATES_TO)
+        for a, b in ((rng.randrange(n), rng.randrange(n)) for _ in range(n // 2))
+        if a != b
+    ]
+    memory.apply_import([], [], edges)
+    vecs = np.random.default_rng(8).normal(size=(n, 384)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    memory.save_vectors([(x.id, v) for x, v in zip(neurons, vecs, strict=True)], memory.embedder().name)
+    return neurons
+
+
+QUESTIONS = ("the plumber and the pipe", "dentist", "what is due next week", "garden", "Person 40 Lastname")
+
+
+def _answers(memory) -> list:
+    now = datetime(2024, 9, 1, tzinfo=UTC)
+    return [
+        [(r.neuron.id, round(r.score, 9), r.why) for r in memory.ask(text, now=now)] for text in QUESTIONS
+    ]
+
+
+def test_the_recall_index_kept_between_runs_is_the_one_the_store_gives(tmp_path, sentence_model):
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        neurons = _big_memory(memory, saved.MIN_NEURONS + 500)
+        before = _answers(memory)
+        path = memory.recall.saved_at
+    assert path.exists() and path.stat().st_mode & 0o777 == 0o600
+
+    with Memory(Store(settings), model=sentence_model) as memory:
+        assert _answers(memory) == before
+        assert memory.recall.index.unsaved_reads == 0  # read from the file, nothing from the store
+        # what changes while no one saves it (the app killed): read on top of the file next time
+        memory.capture("a new note about the plumber's pipe", kind="note")
+        memory.edit(neurons[1].id, text="an edited note about the garden")
+        memory.trash(neurons[2].id)
+        memory.link(neurons[4].id, neurons[5].id, Relation.CONCERNS)
+        memory.recall.saved_at = None  # this run does not save
+    with Memory(Store(settings), model=sentence_model) as memory:
+        after = _answers(memory)
+        kept = _state(memory.recall.index)
+        assert 0 < memory.recall.index.unsaved_reads < 10  # only the rows changed above
+        fresh = Recall(memory.reader, memory.model.get)  # the same memory read from the store
+        assert [
+            [
+                (r.neuron.id, round(r.score, 9), r.why)
+                for r in fresh.ask(t, now=datetime(2024, 9, 1, tzinfo=UTC))
+            ]
+            for t in QUESTIONS
+        ] == after
+        assert kept == _state(fresh.index)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "other identity", "ahead of the store"])
+def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentence_model, damage):
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        _big_memory(memory, saved.MIN_NEURONS + 10)
+        before = _answers(memory)
+        path, ident = memory.recall.saved_at, str(memory.identity.value)
+        if damage == "ahead of the store":  # a copy of the store from before the file was made
+            memory.recall.index.seen_seq += 1000
+            memory.recall.index.changed()
+    data = path.read_bytes()
+    if damage == "garbage":
+        path.write_bytes(data[:100] + bytes(range(256)) * 50 + data[100 + 256 * 50 :])
+    elif damage == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "other identity":  # put where another identity's goes: its key says whose it is
+        other = Identity(device_id=uuid.uuid4())
+        path.with_name(path.name.replace(ident, str(other.device_id))).write_bytes(data)
+        with Memory(Store(settings), model=sentence_model) as memory:
+            view = memory.as_identity(other)
+            assert view.ask("dentist") == []
+            assert view.recall.index.count() == 0
+    with Memory(Store(settings), model=sentence_model) as memory:
+        assert _answers(memory) == before
+        if damage != "other identity":  # (its own file is whole)
+            assert memory.recall.index.unsaved_reads > saved.MIN_NEURONS  # read from the store
+
+
+def test_a_restore_lets_the_saved_indexes_go(tmp_path, sentence_model):
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        neurons = _big_memory(memory, saved.MIN_NEURONS + 10)
+        made = memory.backup()
+        memory.recall.warm()  # read from the store: saved for the next start
+        assert memory.recall.saved_at.exists()
+        memory.apply_import(
+            [Neuron(id=uuid.uuid4(), kind=Kind.NOTE, body="written after the backup", attrs={})], [], []
+        )
+        memory.restore_backup(str(made.path))
+        assert not memory.recall.saved_at.exists()
+        assert all(
+            r.neuron.body != "written after the backup" for r in memory.ask("written after the backup")
+        )
+        assert memory.recall.index.count() == len(neurons)
