@@ -129,7 +129,7 @@ def _gather(
             found[nid] = (tier, how, seed)
 
     def linked(ids: list[uuid.UUID], relations=None) -> list[Link]:
-        return [link for link in idx.links(ids, relations) if idx.live(link.other) is not None]
+        return [link for link in idx.links(ids, relations) if link.other in idx.slot_of]
 
     for p in people:
         put(p, TIER_CONTACT, "the contact")
@@ -150,7 +150,7 @@ def _gather(
             old = found.get(link.other)
             if old is not None and old[0] >= TIER_TWIN:
                 continue
-            contact = idx.live(link.other).kind == "contact"
+            contact = idx.kind_of(link.other) == "contact"
             put(
                 link.other,
                 TIER_LINKED_CONTACT if contact else TIER_LINKED,
@@ -180,7 +180,7 @@ def _gather(
         others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
         selves = set(people) | set(twins)
         for link in hops:
-            contact = idx.live(link.other).kind == "contact"
+            contact = idx.kind_of(link.other) == "contact"
             if contact and link.other not in selves:
                 others.setdefault(link.seed, set()).add(link.other)
             if link.other in found or contact:
@@ -207,7 +207,7 @@ def _gather(
                     naming_of[names] = idx.slots_holding(names) & found_at.keys()
                 for slot in naming_of[names]:
                     shared.setdefault(found_at[slot], set()).add(p)
-        created = {nid: e.created for nid in found if (e := idx.live(nid)) is not None}
+        created = {nid: idx.created_of(nid) for nid in found if nid in idx.slot_of}
     ranked = sorted(
         (nid for nid in found if nid in created),
         key=lambda nid: (

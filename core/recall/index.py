@@ -194,8 +194,9 @@ class RecallIndex:
         self._mask_key: tuple | None = None
         # the identity's open edges, id -> (from, to, relation, weight), and the edges touching
         # each neuron id (an end may be trashed or not ours: what reads them skips such ends)
-        self.edges: dict[uuid.UUID, tuple[uuid.UUID, uuid.UUID, str, float]] = {}
-        self.touching: dict[uuid.UUID, list[uuid.UUID]] = {}
+        # (keyed by the ids' numbers: hashing a UUID calls Python, an int's does not)
+        self.edges: dict[int, tuple[uuid.UUID, uuid.UUID, str, float]] = {}
+        self.touching: dict[int, list[int]] = {}
         # Before the first read: where a saved copy may be found (core/recall/saved.py), tried once.
         self.restore: Callable[[RecallIndex, Reader, int | None], bool] | None = None
         self.unsaved_reads = 0  # rows read from the store since the index was last saved or loaded
@@ -241,6 +242,15 @@ class RecallIndex:
                 self.changed()
             reader.keep_statistics(len(self.slot_of))
         return read
+
+    def prepare(self, model: str | None) -> None:
+        """Make now what questions derive from every slot and keep until the next change: the
+        contacts' names and organisations, the creation order, the mask of `model`'s vectors."""
+        self.names()
+        self.org_counts()
+        self._creation_order()
+        if model is not None:
+            self.with_vector(model)
 
     def take(self, other: RecallIndex) -> None:
         """Become `other` (an index read from a file), keeping this one's lock and identity."""
@@ -386,29 +396,33 @@ class RecallIndex:
         )
 
     def _put_edge(self, row: dict[str, Any]) -> None:
-        eid = row["id"]
+        eid = row["id"].int
         if eid in self.edges:
-            self._drop_edge(eid)
+            self._drop_edge(row["id"])
         # the ends as the index's own id objects, the usual weight as one float: ~40% less memory
-        ends = tuple(
-            self.ids[self.slot_of[end]] if end in self.slot_of else end
-            for end in (row["from_node_id"], row["to_node_id"])
-        )
+        a, b = (self._own(end) for end in (row["from_node_id"], row["to_node_id"]))
         weight = float(row["weight"])
-        self.edges[eid] = (*ends, sys.intern(row["relation_type"]), 1.0 if weight == 1.0 else weight)
-        for end in ends:
-            self.touching.setdefault(end, []).append(eid)
+        self.edges[eid] = (a, b, sys.intern(row["relation_type"]), 1.0 if weight == 1.0 else weight)
+        for end in (a, b):
+            self.touching.setdefault(end.int, []).append(eid)
 
-    def _drop_edge(self, eid: uuid.UUID) -> None:
+    def _own(self, nid: uuid.UUID) -> uuid.UUID:
+        """The index's own id object for `nid` when it holds the neuron, else `nid`."""
+        slot = self.slot_of.get(nid)
+        own = self.ids[slot] if slot is not None else None
+        return own if own is not None else nid
+
+    def _drop_edge(self, edge_id: uuid.UUID) -> None:
+        eid = edge_id.int
         edge = self.edges.pop(eid, None)
         if edge is None:
             return
         for end in edge[:2]:
-            ids = self.touching.get(end)
+            ids = self.touching.get(end.int)
             if ids is not None:
                 ids.remove(eid)
                 if not ids:
-                    del self.touching[end]
+                    del self.touching[end.int]
 
     def links(self, ids, relations=None) -> list[Link]:
         """The open edges touching `ids` (either end), of `relations` (any when None), seen from
@@ -416,7 +430,7 @@ class RecallIndex:
         wanted = None if relations is None else {getattr(r, "value", r) for r in relations}
         out = []
         for seed in ids:
-            for eid in self.touching.get(seed, ()):
+            for eid in self.touching.get(seed.int, ()):
                 a, b, relation, weight = self.edges[eid]
                 if wanted is None or relation in wanted:
                     out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
@@ -432,12 +446,18 @@ class RecallIndex:
         slot = self.slot_of.get(nid)
         return KINDS[self.cols["kind"][slot]] if slot is not None else None
 
+    def created_of(self, nid: uuid.UUID) -> float:
+        """When a neuron of the index was written (POSIX seconds)."""
+        return float(self.cols["created"][self.slot_of[nid]])
+
     def holding(self, lexeme_sets, exclude=(), limit: int = 200) -> list[Entry]:
         """The entries holding every lexeme of any of `lexeme_sets` (a name as words: a phrase
         without its word order), not in `exclude`, newest first."""
         left_out = {self.slot_of[nid] for nid in exclude if nid in self.slot_of}
         held = [s for s in self.slots_holding(lexeme_sets) if s not in left_out]
-        order = np.argsort(-self.cols["created"][held], kind="stable")[:limit] if held else []
+        if not held:
+            return []
+        order = np.argsort(-self.cols["created"][held], kind="stable")[:limit].tolist()
         return [e for e in (self.entry(held[i]) for i in order) if e is not None]
 
     def slots_holding(self, lexeme_sets) -> set[int]:
@@ -477,7 +497,7 @@ class RecallIndex:
             df = len(slots) if slots else 0
             idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
             idf_sum += idf
-            if not df:
+            if slots is None or not df:
                 continue
             idx = np.frombuffer(slots, dtype=np.intc)
             dl = lengths[idx]
@@ -609,6 +629,8 @@ class RecallIndex:
     def names(self):
         """A NameIndex over the identity's contacts (rebuilt when a contact changed)."""
         if self._names is None or self._names_version != self.contacts_version:
-            self._names = NameIndex((self.ids[s], *self.contacts[s]) for s in self._contact_slots())
+            self._names = NameIndex(
+                (nid, *self.contacts[s]) for s in self._contact_slots() if (nid := self.ids[s]) is not None
+            )
             self._names_version = self.contacts_version
         return self._names

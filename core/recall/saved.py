@@ -92,8 +92,8 @@ def save(index: RecallIndex, path: Path, key: dict[str, Any]) -> bool:
     edges = {f"{name}_{half}": np.zeros(m, dtype=np.uint64) for name in _EDGE_IDS for half in ("hi", "lo")}
     rel, weight = np.zeros(m, dtype=np.uint8), np.zeros(m, dtype=np.float64)
     for i, (eid, (a, b, relation, w)) in enumerate(index.edges.items()):
-        for name, value in zip(_EDGE_IDS, (eid, a, b), strict=True):
-            edges[f"{name}_hi"][i], edges[f"{name}_lo"][i] = divmod(value.int, _HALF)
+        for name, value in zip(_EDGE_IDS, (eid, a.int, b.int), strict=True):
+            edges[f"{name}_hi"][i], edges[f"{name}_lo"][i] = divmod(value, _HALF)
         rel[i], weight[i] = code[relation], w
     arrays: dict[str, np.ndarray] = {name: index.cols[name][:n] for name in COLUMNS}
     arrays.update(
@@ -270,13 +270,11 @@ def _read_edges(index: RecallIndex, header: dict[str, Any], file: _File) -> None
     if max(rel, default=0) >= max(len(relations), 1):
         raise ValueError("a code past its table")
     touching = index.touching
-    for i, eid in enumerate(numbers("e_id")):
-        a, b = ends[0][i], ends[1][i]
-        edge_id = uuid.UUID(int=eid)
-        index.edges[edge_id] = (a, b, relations[rel[i]], weight[i])
-        for end in (a, b):
+    for eid, a, b, r, w in zip(numbers("e_id"), ends[0], ends[1], rel, weight, strict=True):
+        index.edges[eid] = (a, b, relations[r], w)
+        for end in (a.int, b.int):
             bucket = touching.get(end)
             if bucket is None:
-                touching[end] = [edge_id]
+                touching[end] = [eid]
             else:
-                bucket.append(edge_id)
+                bucket.append(eid)

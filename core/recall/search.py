@@ -136,15 +136,6 @@ def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> s
 # -- ask -------------------------------------------------------------------------------------------
 
 
-def warm(reader: Reader, idx: RecallIndex, embedder: EmbedderSource) -> int:
-    """Build the recall index (and load the model) ahead of the first question -- a second or so
-    at 10k neurons; the desktop calls this on its worker at start. Returns the neurons indexed."""
-    embedder()
-    with reader.session():
-        idx.refresh(reader, reader.change_stamp())
-    return idx.count()
-
-
 def ask(
     reader: Reader,
     idx: RecallIndex,

@@ -56,11 +56,18 @@ _TIME_WORD = re.compile(r"(?<![\w'])(?:" + W.alt(_TIME_WORDS) + r")(?![\w])")
 # whole alternation at every character was most of the recall index's warm-up): the phrases by
 # their first word, each word's phrases as one pattern.
 _RUN = re.compile(r"\w+")
+
+
+def _first_word(phrase: str) -> str:
+    first = _RUN.match(phrase)
+    if first is None:  # the test below relies on it
+        raise ValueError(f"a time phrase starts with a word: {phrase!r}")
+    return first.group(0)
+
+
 _BY_FIRST = {
     first: re.compile(r"(?:" + W.alt(group) + r")(?![\w])")
-    for first, group in itertools.groupby(
-        sorted(_TIME_WORDS, key=lambda w: _RUN.match(w).group(0)), key=lambda w: _RUN.match(w).group(0)
-    )
+    for first, group in itertools.groupby(sorted(_TIME_WORDS, key=_first_word), key=_first_word)
 }
 
 

@@ -4,6 +4,7 @@ tests/bench (printed, never asserted); these tests hold the behaviour the speed 
 
 from __future__ import annotations
 
+import json
 import random
 import time
 import uuid
@@ -14,14 +15,13 @@ import pytest
 
 from core.memory import Memory
 from core.model import Edge, Identity, InvalidInput, Kind, Neuron, Relation, State
-from core.recall import Recall, saved
-from core.recall import ranking, search, windows
+from core.recall import Recall, ranking, saved, search, windows
 from core.recall.index import RecallIndex
 from core.settings import Settings
-from core.store import Store
+from core.store import Store, recall_sql
 from core.store import queries as q
-from core.store import recall_sql
-from core.when import TimeWindow, find_window
+from core.when import TimeWindow, find_window, fold
+from tests.conftest import ROOT
 from tests.core.fake_reader import FakeReader
 
 
@@ -417,3 +417,29 @@ def test_a_restore_lets_the_saved_indexes_go(tmp_path, sentence_model):
             r.neuron.body != "written after the backup" for r in memory.ask("written after the backup")
         )
         assert memory.recall.index.count() == len(neurons)
+
+
+# -- a note's time words ----------------------------------------------------------------------------
+
+
+def _texts_not_ours() -> list[str]:
+    """Texts we did not write for this test: the frozen eval sets' (and the shared dev sets',
+    where the checkout has them), in five languages, questions and notes."""
+    paths = [ROOT / "tests" / "eval" / "own-personal.json", ROOT / "tests" / "eval" / "multilingual.json"]
+    paths += sorted((ROOT.parent / "shared" / "eval").glob("*.json"))
+    out = []
+    for path in paths:
+        for space in json.loads(path.read_text())["spaces"]:
+            out += [n["text"] for n in space["neurons"]] + [q["text"] for q in space["queries"]]
+    return out
+
+
+def test_the_quick_time_word_test_says_what_the_whole_pattern_says():
+    texts = _texts_not_ours() + [
+        "o'may", "mar's", "sexta-feira santa", "aujourd'hui", "l'année dernière", "a week ago",
+        "since", "sincere", "marching", "4th of july", "  Yesterday!", "", "'today'", "to-day",
+    ]  # fmt: skip
+    folded = [fold(t) for t in texts]
+    found = [windows.has_time_word(t) for t in folded]
+    assert found == [bool(windows._TIME_WORD.search(t)) for t in folded]
+    assert 100 < sum(found) < len(found)  # both kinds, many of each
