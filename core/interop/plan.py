@@ -66,7 +66,7 @@ CARD_FIELDS = (
 # What a superseded note calls a field it keeps.
 # State that reminders gather as they fire; a re-import keeps it.
 RUNTIME = ("notified_at", "snoozed_until", "done_at")
-SERIES_FIELDS = ("dtstart", "rrule", "exdates", "rdates", "tz", "floating", "all_day")
+SERIES_FIELDS = ("dtstart", "rrule", "more_rrules", "exdates", "rdates", "overrides", "tz", "floating", "all_day")
 MEANING_FIELDS = (
     "floating",
     "all_day",
@@ -77,6 +77,12 @@ MEANING_FIELDS = (
     "duration_seconds",
     "ical_component",
     "ical_extra",
+    "ical_alarms",
+    "more_rrules",
+    "overrides",
+    "sequence",
+    "created",
+    "last_modified",
 )
 BIRTHDAY_AT = (9, 0)  # birthdays remind at 09:00 on the day, local time
 DERIVED_IMPORT = "import"

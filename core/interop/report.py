@@ -34,9 +34,14 @@ class Report:
     updated: int = 0
     unchanged: int = 0
     skipped: list[dict[str, str]] = field(default_factory=list)
+    # values an item could not keep (a bad date, an unknown zone): the rest of it was imported
+    dropped: list[dict[str, str]] = field(default_factory=list)
 
     def skip(self, item: str, why: str) -> None:
         self.skipped.append({"item": item, "why": why})
+
+    def drop(self, item: str, why: str) -> None:
+        self.dropped.append({"item": item, "why": why})
 
     def count(self, outcome: str) -> None:
         setattr(self, outcome, getattr(self, outcome) + 1)
@@ -48,6 +53,7 @@ class Report:
             "updated": self.updated,
             "unchanged": self.unchanged,
             "skipped": list(self.skipped),
+            "dropped": list(self.dropped),
         }
 
     def text(self) -> str:
@@ -56,4 +62,5 @@ class Report:
             f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
+        lines += [f"  kept without a value: {d['item']}: {d['why']}" for d in self.dropped]
         return "\n".join(lines)

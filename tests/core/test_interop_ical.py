@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 import recurring_ical_events
+import tzlocal
 
 from core import remind
 from core.interop import files as interop
@@ -125,7 +126,7 @@ def test_bad_components_are_named_and_the_rest_read():
 
 @pytest.mark.parametrize("local", ["Europe/Lisbon", "America/New_York", "Asia/Tokyo"])
 def test_a_lisbon_series_keeps_its_wall_clock_and_exceptions_wherever_the_computer_is(local, monkeypatch):
-    monkeypatch.setattr(remind, "local_zone", lambda: ZoneInfo(local))
+    monkeypatch.setattr(tzlocal, "get_localzone", lambda: ZoneInfo(local))  # the one place it is read
     choir = items("thunderbird.ics")["tb-choir-practice"]
     series = remind.Series.of(choir.attrs)
     start = remind.parse_time(choir.attrs["due_at"])

@@ -76,6 +76,8 @@ REASONS = [
     ("not UTF-8", r"not valid UTF-8|is not valid [\w-]+ \(byte"),
     ("bad date or time", r"is not a date|not a date or time"),
     ("bad repeat rule", r"repeat rule|RRULE"),
+    ("duplicate date-time line", r"lines: the first is kept"),
+    ("zone read as local time", r"read as local time"),
     ("repeats without a start", r"repeats but has no"),
     ("not a task or event", r"only tasks \(VTODO\)"),
     ("outside a VCALENDAR", r"outside a VCALENDAR"),
@@ -202,6 +204,7 @@ class FileResult:
     kind: str  # "ics" or "vcf"
     items: int = 0
     skipped: Counter = field(default_factory=Counter)  # reason class -> count
+    dropped: Counter = field(default_factory=Counter)  # values dropped, the item kept: reason -> count
     traceback: str | None = None
     warnings: list[str] = field(default_factory=list)
     series: int = 0  # recurring series in the source that recurring-ical-events reads
@@ -263,8 +266,11 @@ def _neuron(item: ical.Item) -> Neuron:
 def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
     entries = ical.read(data, now)
     items = [e for e in entries if isinstance(e, ical.Item)]
+    dropped = getattr(ical, "Dropped", ())  # values lost while the item was kept (after issue 27)
     for e in entries:
-        if isinstance(e, Skip):
+        if dropped and isinstance(e, dropped):
+            result.dropped[reason_class(e.why)] += 1
+        elif isinstance(e, Skip):
             result.skipped[reason_class(e.why)] += 1
     result.items = len(items)
     try:
@@ -406,9 +412,11 @@ def store_check(memory: Any, paths: Iterable[Path], now: datetime = NOW) -> dict
 
 def summary(results: list[FileResult]) -> dict[str, Any]:
     skipped: Counter = Counter()
+    dropped: Counter = Counter()
     compared, differ = Counter(), Counter()
     for r in results:
         skipped.update(r.skipped)
+        dropped.update(r.dropped)
         compared.update(r.by_feature)
         differ.update(r.differ_by_feature)
     return {
@@ -417,6 +425,7 @@ def summary(results: list[FileResult]) -> dict[str, Any]:
         "address books": sum(r.kind == "vcf" for r in results),
         "items": sum(r.items for r in results),
         "skipped": dict(sorted(skipped.items(), key=lambda kv: -kv[1])),
+        "values dropped, the item kept": dict(sorted(dropped.items(), key=lambda kv: -kv[1])),
         "tracebacks": [r.name for r in results if r.traceback],
         "files with library warnings": [r.name for r in results if r.warnings],
         "recurring series": sum(r.series for r in results),
