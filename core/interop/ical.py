@@ -22,6 +22,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import icalendar
+from icalendar.parser import Contentline
 from icalendar.prop import vDDDTypes
 from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
@@ -78,7 +79,9 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
         upper = line.strip().upper()
         if upper.startswith(b"BEGIN:"):
             name = upper[6:].decode("ascii", "replace")
-            if not stack and name != "VCALENDAR":
+            if not stack and name in COMPONENTS:  # a task or event on its own, as some apps save one
+                stack.append(("VCALENDAR", number))
+            elif not stack and name != "VCALENDAR":
                 out.append(Skip(f"{name} at line {number}", "it is outside a VCALENDAR"))
             if len(stack) == 1:
                 start = number
@@ -90,6 +93,10 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
             while stack[-1][0] != name:  # a component left open inside: ends with this one
                 stack.pop()
             opened, at = stack.pop()
+            if len(stack) == 1 and opened in COMPONENTS and stack[0][1] == at:
+                stack.pop()  # the end of a task or event that stood on its own
+                out.append(_Block(opened, at, b"\n".join(lines[at - 1 : number])))
+                continue
             if len(stack) == 1:
                 text = b"\n".join(lines[start - 1 : number])
                 if opened in COMPONENTS:
@@ -412,9 +419,8 @@ class _Anchor:
 
     def moment(self, v: _Value) -> datetime:
         zone = remind.zone(self.zone)
-        if not self.timed:  # all day: the value's day, at ALL_DAY_AT
-            day = v.value.astimezone(zone).date() if isinstance(v.value, datetime) and v.zone else v.value
-            day = day.date() if isinstance(day, datetime) else day
+        if not self.timed:  # all day: the value's day as written (Outlook: midnight in its zone)
+            day = v.value.date() if isinstance(v.value, datetime) else v.value
             return datetime.combine(day, ALL_DAY_AT, tzinfo=zone)
         if not isinstance(v.value, datetime):  # a date on a timed series: that day's occurrence
             wall = self.start.value.timetz() if isinstance(self.start.value, datetime) else ALL_DAY_AT
@@ -497,6 +503,8 @@ def _item(
                 attrs.pop(key, None)
             if "rdates" not in attrs:
                 attrs.pop("dtstart", None)
+    if attrs.get("overrides"):
+        _keep_overrides_of_occurrences(attrs, notes)
     offsets = _alarms(comp, attrs, notes)
     if offsets:
         attrs["alarm_offsets"] = offsets
@@ -541,6 +549,27 @@ def _item(
         except InvalidInput as exc:
             raise Skip(label, str(exc)) from None
     return Item(uid, label, body, attrs, state)
+
+
+def _keep_overrides_of_occurrences(attrs: dict[str, Any], notes: list[str]) -> None:
+    """An override of an occurrence the series does not have (past its UNTIL, excluded) changes
+    nothing: it is dropped, with a note."""
+    try:
+        series = remind.Series.of({k: v for k, v in attrs.items() if k != "overrides"})
+        if series is None:
+            return
+        kept = []
+        for o in attrs["overrides"]:
+            if series.has(remind.parse_time(o["recurrence_id"])):
+                kept.append(o)
+            else:
+                notes.append(f"a change of {o['recurrence_id']}, not an occurrence of the series: dropped")
+    except InvalidInput:
+        return
+    if kept:
+        attrs["overrides"] = kept
+    else:
+        attrs.pop("overrides")
 
 
 def _rules(comp: Any, notes: list[str]) -> list[str]:
@@ -599,6 +628,8 @@ def _alarms(comp, attrs, notes: list[str]) -> list[int]:
     """VALARM triggers as seconds from each occurrence (an absolute trigger, from the first one)."""
     offsets = []
     for alarm in comp.walk("VALARM"):
+        if _text(alarm, "ACTION").upper() == "NONE":
+            continue  # Apple's placeholder for "no alarm" (with a trigger in 1976)
         try:
             trigger = alarm.get("TRIGGER")
             if trigger is None:
@@ -621,7 +652,19 @@ def _raw_alarms(block: _Block) -> list[str]:
     """The VALARM components as the file wrote them (their actions, sounds and addresses go back
     out on export)."""
     text = re.sub(r"\n[ \t]", "", block.text.decode("utf-8", "replace").replace("\r\n", "\n"))
-    return [m.group(0) for m in re.finditer(r"(?ms)^BEGIN:VALARM\s*$.*?^END:VALARM\s*$", text)]
+    found = [m.group(0) for m in re.finditer(r"(?ms)^BEGIN:VALARM\s*$.*?^END:VALARM\s*$", text)]
+    return [a for a in found if _readable_alarm(a)]
+
+
+def _readable_alarm(text: str) -> bool:
+    """Whether an alarm's TRIGGER can be read (one that cannot is not written back out)."""
+    try:
+        alarm = icalendar.Component.from_ical(text)
+        return _text(alarm, "ACTION").upper() != "NONE" and isinstance(
+            alarm["TRIGGER"].dt, (timedelta, datetime)
+        )
+    except Exception:  # noqa: BLE001 (icalendar raises its own kinds for a broken property)
+        return False
 
 
 def _categories(comp) -> list[str]:
@@ -679,7 +722,8 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
     """(the VTODO or VEVENT text, with one RECURRENCE-ID component per override after it, and the
     zone it needs a VTIMEZONE for)."""
     a = neuron.attrs
-    event = a.get("ical_component") == "VEVENT"
+    # an event needs its start (RFC 5545 3.6.1): one without is written as the task it is here
+    event = a.get("ical_component") == "VEVENT" and bool(a.get("dtstart") or a.get("due_at"))
     comp = icalendar.Event() if event else icalendar.Todo()
     comp.add("uid", uid_of(neuron))
     comp.add("dtstamp", (now or datetime.now(UTC)).astimezone(UTC))
@@ -760,13 +804,23 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
             alarm.add("trigger", timedelta(seconds=int(offset)))
             comp.add_component(alarm)
     text = comp.to_ical().decode()
-    extra = "".join(fold(str(line)) + "\r\n" for line in a.get("ical_extra") or []) + alarms
+    extra = "".join(fold(_content_line(str(line))) + "\r\n" for line in a.get("ical_extra") or []) + alarms
     end = f"END:{'VEVENT' if event else 'VTODO'}\r\n"
     if extra:
         text = text[: -len(end)] + extra + end
     if start is not None and a.get("all_day"):
         zone_name = None  # dates carry no zone
     return text + "".join(overrides), zone_name if zone_name != "UTC" else None
+
+
+def _content_line(line: str) -> str:
+    """A kept property as RFC 5545 writes it (a parameter value with ';' or ':' quoted, as the
+    file that gave it may not have), else as it was."""
+    try:
+        name, params, value = Contentline(line).parts()
+        return str(Contentline.from_parts(name, params, value, sorted=False))
+    except ValueError:
+        return line
 
 
 def _alarm_offsets_of(attrs: dict[str, Any]) -> list[int]:

@@ -1,5 +1,6 @@
 """What an import did: counts per outcome and every skipped item with the reason (the `--json`
-contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]})."""
+contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]}, and
+"dropped": [{"item", "why"}] when an item was imported without a value it could not keep)."""
 
 from __future__ import annotations
 
@@ -47,14 +48,16 @@ class Report:
         setattr(self, outcome, getattr(self, outcome) + 1)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": self.format,
             "created": self.created,
             "updated": self.updated,
             "unchanged": self.unchanged,
             "skipped": list(self.skipped),
-            "dropped": list(self.dropped),
         }
+        if self.dropped:  # only when an item lost a value (the contract stays as it was otherwise)
+            out["dropped"] = list(self.dropped)
+        return out
 
     def text(self) -> str:
         lines = [
@@ -62,5 +65,5 @@ class Report:
             f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
-        lines += [f"  kept without a value: {d['item']}: {d['why']}" for d in self.dropped]
+        lines += [f"  imported {d['item']} without one value: {d['why']}" for d in self.dropped]
         return "\n".join(lines)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import heapq
 import logging
 import re
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -125,14 +126,15 @@ def rule_text(rrule: str) -> str:
     return text[6:] if text.upper().startswith("RRULE:") else text
 
 
-def _aware_until(text: str, wall: tzinfo) -> str:
+def _aware_until(text: str, wall: tzinfo, all_day: bool = False) -> str:
     """A floating or date-only UNTIL read in the series' zone, as UTC (what dateutil needs with an
-    aware start): UNTIL=20260320 means the end of that day there."""
+    aware start): UNTIL=20260320 ends an all-day series with that day, a timed one as that day
+    begins (as dateutil and recurring-ical-events read it)."""
 
     def utc(m: re.Match) -> str:
         if m.group(3):
             return m.group(0)
-        day, clock = m.group(1), m.group(2) or "T235959"
+        day, clock = m.group(1), m.group(2) or ("T235959" if all_day else "T000000")
         local = datetime.strptime(day + clock, "%Y%m%dT%H%M%S").replace(tzinfo=wall)
         return "UNTIL=" + local.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
@@ -190,6 +192,7 @@ class Series:
     rdates: tuple[datetime, ...] = ()
     more_rules: tuple[str, ...] = ()
     overrides: tuple[Override, ...] = ()
+    all_day: bool = False  # its occurrences are days (an UNTIL date includes its day)
 
     @classmethod
     def of(cls, attrs: dict[str, Any]) -> Series | None:
@@ -208,6 +211,7 @@ class Series:
             rdates=tuple(_times_list(attrs.get("rdates"), "rdates")),
             more_rules=tuple(str(r) for r in more if r),
             overrides=tuple(Override.of_attrs(o) for o in overrides if isinstance(o, dict)),
+            all_day=bool(attrs.get("all_day")),
         )
 
     @classmethod
@@ -219,6 +223,10 @@ class Series:
         rdates: Iterable[datetime] = (),
     ) -> Series:
         return cls(rrule, zone(tz), None, tuple(exdates), tuple(rdates))
+
+    def has(self, moment: datetime, due: datetime | None = None) -> bool:
+        """Whether `moment` is one of the rule's occurrences (before any override moves it)."""
+        return moment in _rule(self, self.anchor or due or moment)
 
     def between(self, start: datetime, end: datetime, due: datetime | None = None) -> Iterator[datetime]:
         """The occurrences in [start, end), of the series starting at its anchor (else `due`)."""
@@ -246,7 +254,10 @@ def _rule(series: Series, start: datetime) -> rruleset:
         if not text:
             continue
         try:
-            rules.rrule(rrulestr(_aware_until(rule_text(text), series.zone), dtstart=local))
+            rule = _aware_until(rule_text(text), series.zone, series.all_day)
+            with warnings.catch_warnings():  # COUNT with UNTIL: dateutil honours both, and says so
+                warnings.simplefilter("ignore", DeprecationWarning)
+                rules.rrule(rrulestr(rule, dtstart=local))
         except (ValueError, TypeError) as exc:
             raise InvalidInput(f"the repeat rule {text!r} is not valid RFC 5545: {exc}") from None
     for when in series.rdates:
@@ -269,12 +280,14 @@ def validate_rrule(rrule: str, start: datetime | None = None, tz: str | None = N
 def _effective(series: Series, start: datetime) -> Iterator[datetime]:
     """The series' occurrences in order, each override applied: a moved one at its new time (the
     heap keeps the order when it moves past others), a cancelled one left out."""
-    by_original = {o.of: o for o in series.overrides}
-    moved = sorted(o.start for o in series.overrides if o.start is not None and not o.and_after)
+    rules = _rule(series, start)
+    # an override changes an occurrence the series has (not one excluded, nor one its rule lost)
+    by_original = {o.of: o for o in series.overrides if o.of in rules}
+    moved = sorted(o.start for o in by_original.values() if o.start is not None and not o.and_after)
     heapq.heapify(moved)
     shift = timedelta(0)
     steps = 0
-    for occ in _rule(series, start):
+    for occ in rules:
         steps += 1
         if steps > MAX_STEPS:
             raise InvalidInput(f"the repeat rule {series.rrule!r} has too many occurrences to walk")

@@ -24,16 +24,19 @@ def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
     again = cli_json("import", str(FILES / "google.vcf"), "--format", "vcard", data_dir=data)
     assert again == {"format": "vcard", "created": 0, "updated": 0, "unchanged": 2, "skipped": []}
     tasks = cli_json("import", str(FILES / "broken.ics"), data_dir=data)
-    assert (tasks["format"], tasks["created"]) == ("ics", 2)
-    assert tasks["skipped"][0] == {
-        "item": "VTODO 'Task without a UID' (line 9)",
-        "why": "it has no UID (RFC 5545 requires one; without it a re-import could not find it again)",
-    }
+    assert (tasks["format"], tasks["created"]) == ("ics", 4)  # a UID-less task gets one from its content
+    assert tasks["skipped"][0] == {"item": "VTODO 'Caf\ufffd' (line 18)", "why": "line 20 is not valid UTF-8"}
+    assert tasks["dropped"] == [
+        {
+            "item": "VTODO 'Call the rover' (line 13)",
+            "why": "unknown time zone 'Mars/Olympus_Mons' (the file does not define it): read as local time",
+        }
+    ]
     text = run_cli("import", str(FILES / "broken.ics"), data_dir=data, env=REGION)
     assert text.returncode == 0 and text.stdout.startswith(
-        "ics: 0 created, 0 updated, 2 unchanged, 4 skipped\n"
+        "ics: 0 created, 0 updated, 4 unchanged, 2 skipped\n"
     )
-    assert "  skipped VTODO 'Call the rover' (line 13): unknown time zone 'Mars/Olympus_Mons'" in text.stdout
+    assert "  imported VTODO 'Call the rover' (line 13) without one value: unknown time zone" in text.stdout
 
 
 def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path):

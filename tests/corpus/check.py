@@ -160,13 +160,17 @@ def _key(value: Any) -> tuple[str, str]:
 
 
 def rie_series(cal: Any, uid: str, start: datetime) -> set[tuple[str, str]]:
-    """What recurring-ical-events shows of `uid` in the series' first year (cancelled ones not)."""
+    """What recurring-ical-events shows of `uid` in the series' first year (cancelled ones not),
+    read from a calendar of that UID's components and the file's zones alone (the same reading,
+    without expanding every other series of the file each time)."""
     lo, hi = start - BEFORE, start + SPAN
-    query = recurring_ical_events.of(cal, components=["VEVENT", "VTODO"])
+    own = icalendar.Calendar()
+    for comp in cal.subcomponents if cal.name == "VCALENDAR" else [cal]:  # a bare VEVENT file too
+        if comp.name == "VTIMEZONE" or str(comp.get("UID", "")).strip() == uid:
+            own.add_component(comp)
+    query = recurring_ical_events.of(own, components=["VEVENT", "VTODO"])
     out = set()
     for comp in query.between(lo.date() - timedelta(days=2), hi.date() + timedelta(days=2)):
-        if str(comp.get("UID", "")).strip() != uid:
-            continue
         if str(comp.get("STATUS", "")).upper() == "CANCELLED":
             continue
         value = _dt(comp, "DTSTART") if comp.get("DTSTART") is not None else _dt(comp, "DUE")
@@ -178,12 +182,18 @@ def rie_series(cal: Any, uid: str, start: datetime) -> set[tuple[str, str]]:
 def our_series(attrs: dict[str, Any], start: datetime) -> set[tuple[str, str]]:
     """What our engine fires of an imported series over the same span, in the same terms."""
     series = remind.Series.of(attrs)
-    if series is None:
-        return set()
     lo, hi = start - BEFORE, start + SPAN
-    anchor = remind.parse_time(attrs.get("dtstart") or attrs.get("due_at"))
+    if series is None:  # its rule was dropped: it happens once, at its start
+        once = remind.parse_time(attrs.get("dtstart") or attrs.get("due_at"))
+        if once is None or not lo <= once < hi:
+            return set()
+        if attrs.get("all_day"):
+            return {("date", once.astimezone(remind.zone(attrs.get("tz"))).date().isoformat())}
+        if attrs.get("floating"):
+            return {("floating", once.astimezone(remind.local_zone()).replace(tzinfo=None).isoformat())}
+        return {_key(once)}
     out = set()
-    for occ in remind.occurrences(series, anchor, hi):
+    for occ in remind.occurrences(series, lo, hi):  # an anchored series is walked from its anchor
         if not lo <= occ < hi:
             continue
         if attrs.get("all_day"):
@@ -328,10 +338,11 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
                 continue
             if again != theirs:
                 result.export_differ.append(uid)
-    for comp in source.walk("VALARM"):
-        if str(comp.get("ACTION", "DISPLAY")).upper() not in ("DISPLAY", ""):
+    for comp in source.walk("VALARM") if items else []:
+        if str(comp.get("ACTION", "DISPLAY")).upper() not in ("DISPLAY", "NONE", ""):
             if back is None or not any(
-                str(a.get("ACTION", "")).upper() == str(comp.get("ACTION")).upper() for a in back.walk("VALARM")
+                str(a.get("ACTION", "")).upper() == str(comp.get("ACTION")).upper()
+                for a in back.walk("VALARM")
             ):
                 result.alarms_lost += 1
 
@@ -473,7 +484,10 @@ def main(argv: list[str] | None = None) -> None:
         from core.settings import Settings  # noqa: PLC0415
         from core.store import Store  # noqa: PLC0415
 
-        with tempfile.TemporaryDirectory() as tmp, Memory(Store(Settings(data_dir=Path(tmp) / "d"))) as memory:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            Memory(Store(Settings(data_dir=Path(tmp) / "d"))) as memory,
+        ):
             again = store_check(memory, files())
         print(f"files a re-import changes: {len(again)}")
         for name, (created, updated) in sorted(again.items()):
