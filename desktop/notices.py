@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 # Notices of more than this many reminders at once become one "N reminders" notice.
 GROUP_OVER = 3
+# Keys of the app's own notices (not reminders): the engine restarted, the last run crashed.
+APP_NOTICES = frozenset({"engine", "crash"})
 LISTED = 6
 BODY_CHARS = 200
 
@@ -112,6 +114,8 @@ class ReminderNotices(QObject):
         """A click on a notification (or on the banner): open it, Done or Snooze."""
         if key in ("missed", "due"):
             self.open_missed.emit()
+            return
+        if key in APP_NOTICES:  # the app's own notices in the banner answer elsewhere
             return
         if action == "open":
             self.open_item.emit(key)
