@@ -80,7 +80,7 @@ def _with_why(memory, neuron: Neuron, now: datetime) -> dict[str, Any]:
 )
 def done(memory, args) -> Answer:
     now = _now()
-    neuron = memory.complete(args.id, now)
+    neuron = memory.complete(memory.resolve(args.id), now)
     data = _with_why(memory, neuron, now)
     if neuron.state.value == "active":  # a repeating reminder that moved on
         data["why"] = f"done for this time; next due {neuron.attrs.get('due_at')}"
@@ -112,7 +112,7 @@ def snooze(memory, args) -> Answer:
         raise InvalidInput(
             f"--minutes {args.minutes} must be more than 0 and at most {UPCOMING_MAX_DAYS} days"
         )
-    neuron = memory.snooze(args.id, now, timedelta(minutes=minutes), until)
+    neuron = memory.snooze(memory.resolve(args.id), now, timedelta(minutes=minutes), until)
     return Answer(
         _with_why(memory, neuron, now), f"{neuron.id} snoozed until {neuron.attrs['snoozed_until']}"
     )

@@ -736,6 +736,13 @@ _DANGLING_WORDS = re.compile(
 def title_without(text: str, when: When | None, cue: re.Match | None) -> str:
     """The text without the reminder cue and the time words: "remind me to stretch in 1 minute"
     -> "Stretch". Empty when nothing else is left."""
+    rest = text_without(text, when, cue)
+    return rest[:1].upper() + rest[1:] if rest else ""
+
+
+def text_without(text: str, when: When | None, cue: re.Match | None = None) -> str:
+    """The text without its time words (and the cue, when given), the connectives they leave
+    behind tidied away, in the person's own case: a reminder's body once its time is edited."""
     cut = sorted(list(when.spans) if when else [])
     if cue is not None:
         cut.append(cue.span())
@@ -749,5 +756,4 @@ def title_without(text: str, when: When | None, cue: re.Match | None) -> str:
     words = rest.split(" ")
     while words and (_DANGLING_WORDS.fullmatch(words[-1]) or not words[-1].strip(" ,;:-–—")):
         words.pop()  # the connectives the time words leave behind ("call Ana at", "ligar à")
-    rest = " ".join(words).strip(" ,;:-–—")
-    return rest[:1].upper() + rest[1:] if rest else ""
+    return " ".join(words).strip(" ,;:-–—")

@@ -546,7 +546,7 @@ HOUR_WORDS = {
     "eins": 1, "ein": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6, "sieben": 7,
     "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwolf": 12,
     "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9,
-    "dix": 10, "onze": 11, "douze": 12,
+    "dix": 10, "douze": 12,  # "onze" is the Portuguese one
 }  # fmt: skip
 # The minutes a phrase names before or after the hour.
 MINUTE_WORDS = {
@@ -628,6 +628,10 @@ EVERY_OTHER_DAY = (
     "cada dos", "cada otro", "jeden zweiten", "jede zweite", "alle zwei wochen am",
     "un sur deux", "tous les deux", "toutes les deux",
 )  # fmt: skip
+
+# "no repeat", "no due time": what clears a field ("--repeat none", "--due nunca")
+NONE_WORDS = ("none", "never", "no", "nothing", "nunca", "nenhum", "nenhuma", "ninguno", "ninguna",
+              "nie", "keine", "keiner", "jamais", "aucun", "aucune")  # fmt: skip
 
 # recurrence: "every" words
 EVERY = (
@@ -767,6 +771,7 @@ def _fold_keys() -> None:
         "OF_EVERY_MONTH",
         "EVERY_MONTH",
         "EVERY_OTHER_DAY",
+        "NONE_WORDS",
     ):
         g[name] = tuple(fold(w) for w in g[name])
     g["AMBIGUOUS_MONTHS"] = frozenset(fold(w) for w in g["AMBIGUOUS_MONTHS"])
