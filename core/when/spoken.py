@@ -95,6 +95,47 @@ WORDS: dict[str, dict] = {
 }  # fmt: skip
 
 
+# Times in words, for the command line (the window uses Qt's locale data for the names).
+CLOCK_WORDS: dict[str, dict] = {
+    "en": {"today": "today", "tomorrow": "tomorrow", "yesterday": "yesterday",
+           "days": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
+           "months": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
+                      "Dec")},
+    "pt": {"today": "hoje", "tomorrow": "amanhã", "yesterday": "ontem",
+           "days": ("seg", "ter", "qua", "qui", "sex", "sáb", "dom"),
+           "months": ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")},
+    "es": {"today": "hoy", "tomorrow": "mañana", "yesterday": "ayer",
+           "days": ("lun", "mar", "mié", "jue", "vie", "sáb", "dom"),
+           "months": ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov",
+                      "dic")},
+    "de": {"today": "heute", "tomorrow": "morgen", "yesterday": "gestern",
+           "days": ("Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"),
+           "months": ("Jan", "Feb", "März", "Apr", "Mai", "Juni", "Juli", "Aug", "Sept", "Okt", "Nov",
+                      "Dez")},
+    "fr": {"today": "aujourd’hui", "tomorrow": "demain", "yesterday": "hier",
+           "days": ("lun", "mar", "mer", "jeu", "ven", "sam", "dim"),
+           "months": ("janv", "févr", "mars", "avr", "mai", "juin", "juil", "août", "sept", "oct", "nov",
+                      "déc")},
+}  # fmt: skip
+
+
+def say_when(moment: datetime, now: datetime, lang: str = "en") -> str:
+    """A moment in the reader's local time, in words: "today 14:30", "tomorrow 09:00", "Fri 21 Mar
+    16:30" within the week, "21 Mar 16:30" this year, "21 Mar 2027" beyond."""
+    words = CLOCK_WORDS[lang if lang in CLOCK_WORDS else "en"]
+    local, today = moment.astimezone(now.tzinfo), now.date()
+    days = (local.date() - today).days
+    hm = local.strftime("%H:%M")
+    if days in (-1, 0, 1):
+        return f"{words[{-1: 'yesterday', 0: 'today', 1: 'tomorrow'}[days]]} {hm}"
+    month = words["months"][local.month - 1]
+    if -6 <= days <= 6:
+        return f"{words['days'][local.weekday()]} {local.day} {month} {hm}"
+    if local.year == today.year:
+        return f"{local.day} {month} {hm}"
+    return f"{local.day} {month} {local.year}"
+
+
 def _parts(rrule: str) -> dict[str, str]:
     text = str(rrule).strip()
     lines = [ln for ln in text.replace("\\n", "\n").splitlines() if ln.strip()]

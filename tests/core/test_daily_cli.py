@@ -100,3 +100,56 @@ def test_an_ambiguous_prefix_names_each_candidate(memory):
     assert f"2 neurons' ids start with {prefix}" in done["stderr"]
     assert "the boiler manual" in done["stderr"] and "the boiler warranty" in done["stderr"]
     assert data(run(memory, "show", f"{prefix}01", "--json"))["body"] == "the boiler warranty"
+
+
+def test_ask_shows_ids_due_times_and_the_value_asked_for_not_scores(memory):
+    plumber = memory.capture("Joe Plumber +351 912 345 678 joe@pipes.example")
+    due = datetime.now(UTC) + timedelta(days=1)
+    bank = memory.capture(
+        "call the bank", kind="reminder", attrs={"due_at": due.isoformat(), "rrule": "FREQ=DAILY"}
+    )
+    done = run(memory, "ask", "plumber phone number", "--mode", "keyword")
+    assert done["code"] == 0, done
+    first = done["stdout"].splitlines()[0]
+    assert first.startswith(str(plumber.id)[:8]) and "+351 912 345 678" in first
+    assert not any(ch.isdigit() and "." in first.split()[0] for ch in first.split()[0])  # no score column
+    done = run(memory, "ask", "bank", "--mode", "keyword")
+    line = next(ln for ln in done["stdout"].splitlines() if ln.startswith(str(bank.id)[:8]))
+    assert "due tomorrow" in line and "every day" in line and "FREQ" not in line
+
+
+def test_ask_filters_by_kind_tag_and_dates(memory):
+    memory.capture("boiler service notes", kind="note", attrs={"tags": ["house"]})
+    memory.capture(
+        "boiler service",
+        kind="reminder",
+        attrs={"due_at": (datetime.now(UTC) + timedelta(days=3)).isoformat()},
+    )
+    kinds = {
+        r["neuron"]["kind"] if "neuron" in r else r["kind"]
+        for r in data(run(memory, "ask", "boiler", "--mode", "keyword", "--kind", "reminder", "--json"))
+    }
+    assert kinds == {"reminder"}
+    tagged = data(run(memory, "ask", "boiler", "--mode", "keyword", "--tag", "#house", "--json"))
+    assert len(tagged) == 1
+    later = data(run(memory, "ask", "boiler", "--mode", "keyword", "--since", "next week", "--json"))
+    assert all((r.get("neuron") or r)["kind"] == "reminder" for r in later) or later == []
+    bad = run(memory, "ask", "boiler", "--since", "the day the music died")
+    assert bad["code"] == 2 and "not a date I can read" in bad["stderr"]
+
+
+def test_upcoming_says_local_times_in_words_and_the_repeat(memory):
+    due = datetime.now(UTC) + timedelta(hours=30)
+    pills = memory.capture(
+        "pills", kind="reminder", attrs={"due_at": due.isoformat(), "rrule": "FREQ=DAILY;INTERVAL=2"}
+    )
+    done = run(memory, "upcoming", "--days", "3")
+    line = next(ln for ln in done["stdout"].splitlines() if ln.startswith(str(pills.id)[:8]))
+    assert "every 2 days" in line and "FREQ" not in line
+    assert ("tomorrow" in line or "due" in line) and due.astimezone().strftime("%H:%M") in line
+    item = next(
+        i
+        for i in data(run(memory, "upcoming", "--days", "3", "--json"))["reminders"]
+        if i["id"] == str(pills.id)
+    )
+    assert item["repeats_text"] == "every 2 days" and item["repeats"] == "FREQ=DAILY;INTERVAL=2"
