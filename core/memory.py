@@ -526,12 +526,10 @@ class Memory:
         for_: timedelta = remind.SNOOZE_DEFAULT,
         until: datetime | None = None,
     ) -> Neuron:
-        changes = remind.snoozed(now, for_, until)
-
         def checked(current: Neuron) -> dict[str, Any]:
             if not remind.is_reminder(current):
                 raise InvalidInput(f"{current.id} is not an active reminder: only those snooze")
-            return changes
+            return remind.snoozed(now, for_, until, due=remind.current_due(current))
 
         return self._merge_attrs(parse_uuid(neuron_id), checked)
 

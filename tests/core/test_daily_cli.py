@@ -153,3 +153,14 @@ def test_upcoming_says_local_times_in_words_and_the_repeat(memory):
         if i["id"] == str(pills.id)
     )
     assert item["repeats_text"] == "every 2 days" and item["repeats"] == "FREQ=DAILY;INTERVAL=2"
+
+
+def test_snooze_never_moves_a_reminder_before_its_due_time(memory):
+    now = datetime.now(UTC)
+    thursday = now + timedelta(days=2)
+    rem = memory.capture("dentist", kind="reminder", attrs={"due_at": thursday.isoformat()})
+    snoozed = memory.snooze(rem.id, now, timedelta(minutes=10))
+    assert datetime.fromisoformat(snoozed.attrs["snoozed_until"]) == thursday + timedelta(minutes=10)
+    done = run(memory, "snooze", str(rem.id)[:8], "--until", "in 2 hours")
+    assert done["code"] == 2 and "before it is due" in done["stderr"]
+    assert memory.get(rem.id).attrs["snoozed_until"] == snoozed.attrs["snoozed_until"]
