@@ -121,7 +121,9 @@ class App:
             )
         if self.crashed is None:
             return
-        self.window.problems.add(UnexpectedCloseError(self.crashed), "the last run", details=self.crashed.text)
+        self.window.problems.add(
+            UnexpectedCloseError(self.crashed), "the last run", details=self.crashed.text
+        )
         self.window.banner.action.connect(
             lambda key, _action: self.window.show_problems() if key == "crash" else None
         )

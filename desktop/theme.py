@@ -166,6 +166,8 @@ def dark_now() -> bool:
 # Day and month names come from Qt's locale data; these are the words around them.
 DATE_WORDS: dict[str, dict[str, str]] = {
     "en": dict(
+        next_reminder="Next reminder {}",
+        paused="Reminders paused",
         today="today",
         tomorrow="tomorrow",
         yesterday="yesterday",
@@ -186,6 +188,8 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         created="created {}",
     ),
     "pt": dict(
+        next_reminder="Próximo lembrete {}",
+        paused="Lembretes em pausa",
         today="hoje",
         tomorrow="amanhã",
         yesterday="ontem",
@@ -206,6 +210,8 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         created="criado {}",
     ),
     "es": dict(
+        next_reminder="Próximo recordatorio {}",
+        paused="Recordatorios en pausa",
         today="hoy",
         tomorrow="mañana",
         yesterday="ayer",
@@ -226,6 +232,8 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         created="creado {}",
     ),
     "de": dict(
+        next_reminder="Nächste Erinnerung {}",
+        paused="Erinnerungen pausiert",
         today="heute",
         tomorrow="morgen",
         yesterday="gestern",
@@ -246,6 +254,8 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         created="erstellt {}",
     ),
     "fr": dict(
+        next_reminder="Prochain rappel {}",
+        paused="Rappels en pause",
         today="aujourd’hui",
         tomorrow="demain",
         yesterday="hier",

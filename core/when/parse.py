@@ -119,7 +119,7 @@ CLOCK_PHRASE = _re(
     rf"|(?P<h2>{_HOUR_WORD}){_MARK}\s+(?P<join>{W.alt(W.HOUR_AND)}|{W.alt(W.HOUR_LESS)})\s+"
     rf"(?P<m2>{_MINUTE_WORD})(?:\s+minutos?)?"
     rf"|(?P<before>{W.alt(W.BEFORE_HOUR)})\s+(?P<h3>{_HOUR_WORD})(?:\s*uhr)?"
-    rf"){_E}(?:\s*(?:{_AMPM}(?!\w)|(?P<part>{_PARTS}){_E}))?"
+    rf"){_E}(?:\s*(?:(?P<part>{_PARTS}){_E}|{_AMPM}(?!\w)))?"  # "am Nachmittag" before "am"
 )
 CLOCK_WORD = _re(
     rf"{_B}(?:(?:at|ao|a|al|a la|um|vers|a\s+la)\s+)?(?P<w>{W.alt(W.NOON)}|{W.alt(W.MIDNIGHT)}){_E}"
@@ -481,7 +481,10 @@ def _phrase_ok(m: re.Match) -> bool:
         return False
     if minutes and minutes.isdigit():
         marked = bool(re.search(rf"\d\s*(?:{W.alt(W.HOUR_MARKS)})\s", m.group(0)))
-        return int(minutes) < 60 and bool(m.group("at") or m.group("ap") or m.group("part") or marked)
+        counted = bool(re.search(r"\bminut", m.group(0)))  # "15 minuten vor 12"
+        return int(minutes) < 60 and bool(
+            m.group("at") or m.group("ap") or m.group("part") or marked or counted
+        )
     return True
 
 

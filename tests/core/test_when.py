@@ -3,10 +3,12 @@ windows, in English, Portuguese, Spanish, German and French. Pure functions: no 
 
 from __future__ import annotations
 
+import json
 import locale
 import subprocess
 import sys
 from datetime import datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -354,3 +356,22 @@ def _has_locale(name: str) -> bool:
         return True
     except locale.Error:
         return name == "C.UTF-8"
+
+
+CORPUS = Path(__file__).parent / "when_corpus"
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.stem)
+def test_clock_phrases_of_other_projects_corpora(path):
+    """Judged on phrases we did not write: each file says where its examples come from and under
+    which licence; every example must read as the other project expects."""
+    corpus = json.loads(path.read_text(encoding="utf-8"))
+    assert corpus["source"].startswith("https://") and corpus["licence"]
+    now = datetime.fromisoformat(corpus["reference_time"])
+    wrong = []
+    for text, expected in corpus["examples"]:
+        when = find_when(text, now)
+        got = when.due.strftime("%Y-%m-%dT%H:%M") if when else None
+        if got != expected:
+            wrong.append((text, expected, got))
+    assert not wrong
