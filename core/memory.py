@@ -362,8 +362,8 @@ class Memory:
         title = capture.reminder_title(text, current.created_at or datetime.now(UTC))
         if title:
             given["title"] = title
-        elif str(given.get("title", "")).lower() != text.strip().lower():
-            given.pop("title", None)  # (a title that is the text itself stays as it was written)
+        else:
+            given.pop("title", None)
         return given if given != (current.attrs if attrs is None else attrs) else attrs
 
     def update_attrs(self, neuron_id: uuid.UUID | str, **changes: Any) -> Neuron:
