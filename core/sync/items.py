@@ -114,7 +114,7 @@ def read(collection: Collection, href: str, etag: str | None, data: bytes, now: 
             raise Skip(where, "it holds no vCard")
         card = cards[0]
         if isinstance(card, Skip):
-            raise Skip(where, card.why)
+            raise Skip(f"{card.item} in {where}", card.why)
         attrs = vcard.to_attrs(card)
         uid = str(attrs.get("uid") or "")
         if not uid:  # RFC 6352 requires one; the href names the item instead
@@ -125,7 +125,9 @@ def read(collection: Collection, href: str, etag: str | None, data: bytes, now: 
     found = [i for i in items if isinstance(i, ical.Item)]
     if not found:
         skipped = next((i for i in items if isinstance(i, Skip)), None)
-        raise Skip(where, skipped.why if skipped else f"it holds no {collection.component or 'item'}")
+        if skipped is not None:
+            raise Skip(f"{skipped.item} in {where}", skipped.why)
+        raise Skip(where, f"it holds no {collection.component or 'item'}")
     item = found[0]
     stamp = re.search(rb"(?m)^LAST-MODIFIED[^:\r\n]*:(\S+)", data) or re.search(
         rb"(?m)^DTSTAMP[^:\r\n]*:(\S+)", data

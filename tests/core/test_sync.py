@@ -10,51 +10,20 @@ the parsed command line on a Memory), with an in-memory keyring: none exists hea
 from __future__ import annotations
 
 import json
-import uuid
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import icalendar
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from core import commands
 from core.model import Kind, Relation, State
-from tests.core.dav_server import Phone, radicale  # noqa: F401 - the server fixture
+from tests.core.dav_server import Phone
 
 FUTURE = datetime(2031, 3, 10, 15, 0, tzinfo=UTC)
 
 
-class MemoryKeyring(KeyringBackend):
-    """The tests' keyring: there is no secure OS keyring on a headless machine."""
-
-    priority = 1  # type: ignore[assignment]
-
-    def __init__(self):
-        super().__init__()
-        self.items: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.items.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.items[(service, username)] = password
-
-    def delete_password(self, service, username):
-        self.items.pop((service, username), None)
-
-
-@pytest.fixture
-def kept():
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
-
-
-def neurons(memory, *argv: str, password: str | None = None, monkeypatch=None) -> dict:
+def neurons(memory, *argv: str) -> dict:
     """Run a `neurons` command line as the CLI does through the app: prepare here, then the
     forwarded command line on the memory. {"code", "stdout", "stderr"}."""
     cmd, args = commands.parse(list(argv))
@@ -66,7 +35,7 @@ def neurons(memory, *argv: str, password: str | None = None, monkeypatch=None) -
 
 
 @pytest.fixture
-def account(radicale, kept, memory, monkeypatch):  # noqa: F811
+def account(radicale, kept, memory, monkeypatch):
     """A user on the server with a task list and an address book on the phone, added to Neurons."""
     user, password = radicale.new_user()
     phone = Phone(radicale.url, user, password)
@@ -267,7 +236,7 @@ def test_snooze_here_goes_out_as_a_later_due(account, memory):
     assert vtodo.icalendar_component["DUE"].dt == FUTURE + timedelta(hours=2)
 
 
-def test_status_and_remove(account, memory, radicale, kept):  # noqa: F811
+def test_status_and_remove(account, memory, radicale, kept):
     sync(memory)
     status = json.loads(neurons(memory, "sync", "status", "--json")["stdout"])["accounts"]
     assert [c["holds"] for c in status[0]["collections"]] == ["reminders", "contacts"]
