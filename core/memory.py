@@ -8,6 +8,7 @@ every write is a method here. Listeners get one `Change` per committed write.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import logging
 import threading
@@ -675,8 +676,9 @@ class Memory:
         )
 
     # -- sync with a CalDAV/CardDAV server (core/sync plans; these write) ------------------------
+    # (builtins.list: in this class `list` is Memory.list)
 
-    def sync_accounts(self) -> list[sq.Account]:
+    def sync_accounts(self) -> builtins.list[sq.Account]:
         with self.store.reading(self.identity) as cur:
             return sq.accounts(cur, self.identity)
 
@@ -696,14 +698,14 @@ class Memory:
 
     def sync_tried(self, account_id: uuid.UUID, at: datetime, error: str | None) -> None:
         with self.store.transaction(self.identity) as cur:
-            sq.account_tried(cur, self.identity, account_id, aware(at, "at"), error)
+            sq.account_tried(cur, self.identity, account_id, aware(at, "at") or at, error)
 
     def sync_agreed(self, collection_id: uuid.UUID) -> dict[str, sq.Agreed]:
         """What each item of a collection last agreed on, by href."""
         with self.store.reading(self.identity) as cur:
             return sq.agreed(cur, self.identity, collection_id)
 
-    def sync_locals(self, kinds: list[Kind]) -> list[sq.Local]:
+    def sync_locals(self, kinds: builtins.list[Kind]) -> builtins.list[sq.Local]:
         """Every neuron of these kinds, with its change number and where it is synced."""
         with self.store.reading(self.identity) as cur:
             return sq.locals_of(cur, self.identity, kinds)
@@ -733,7 +735,7 @@ class Memory:
         if trashed:
             self._changed("state", list(trashed.values()))
 
-    def _agree(self, cur, collection_id: uuid.UUID, agreed: list[sq.Agreed], fingerprint) -> None:
+    def _agree(self, cur, collection_id: uuid.UUID, agreed: builtins.list[sq.Agreed], fingerprint) -> None:
         """Record agreements; those without a fingerprint get the neuron's as it now is."""
         ids = [a.neuron_id for a in agreed if a.neuron_id is not None]
         neurons = q.get_neurons(cur, self.identity, ids)
@@ -749,9 +751,9 @@ class Memory:
     def record_pushed(
         self,
         collection_id: uuid.UUID,
-        agreed: list[sq.Agreed],
+        agreed: builtins.list[sq.Agreed],
         seen: dict[uuid.UUID, int],
-        forgotten: list[str],
+        forgotten: builtins.list[str],
     ) -> None:
         """After writes to the server: what now agrees, the neurons that changed without changing
         what the server holds, the items deleted there. One transaction; no neuron changes."""

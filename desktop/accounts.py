@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -221,9 +222,13 @@ class AccountsPage(QWidget):
 
     def add(self) -> AddAccountDialog:
         dialog = AddAccountDialog(self.ctx, self)
-        dialog.added.connect(lambda: (self.reload(), self.syncer.sync_now()))
+        dialog.added.connect(self._added)
         dialog.open()
         return dialog
+
+    def _added(self) -> None:
+        self.reload()
+        self.syncer.sync_now()
 
     def remove(self) -> None:
         item = self.list.currentItem() or self.list.item(0)
@@ -245,7 +250,7 @@ class AddAccountDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.setWindowTitle("Add a sync account")
-        self.principal = None
+        self.principal: Any = None  # what the server holds (core.sync.discover.Principal)
         lay = QVBoxLayout(self)
         form = QFormLayout()
         self.url = QLineEdit()
@@ -262,11 +267,11 @@ class AddAccountDialog(QDialog):
         form.addRow("Password", self.password)
         lay.addLayout(form)
         self.find_button = QPushButton("Find calendars")
-        self.find_button.clicked.connect(self.find)
+        self.find_button.clicked.connect(self.look_up)
         lay.addWidget(self.find_button)
         self.choices = QVBoxLayout()
         lay.addLayout(self.choices)
-        self.boxes: list[tuple[QCheckBox, object]] = []
+        self.boxes: list[tuple[QCheckBox, Any]] = []  # each with the collection it stands for
         self.message = QLabel()
         self.message.setWordWrap(True)
         lay.addWidget(self.message)
@@ -277,7 +282,8 @@ class AddAccountDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
 
-    def find(self) -> None:
+    def look_up(self) -> None:
+        """Ask the server what it holds, on the worker."""
         from core.sync import accounts  # noqa: PLC0415
 
         url, user, password = self.url.text().strip(), self.user.text().strip(), self.password.text()
@@ -317,6 +323,8 @@ class AddAccountDialog(QDialog):
         picked = [f for box, f in self.boxes if box.isChecked()]
         url, user, password = self.url.text().strip(), self.user.text().strip(), self.password.text()
         principal = self.principal
+        if principal is None:
+            return
         try:
             chosen = accounts.choose(
                 principal,

@@ -124,10 +124,10 @@ def _ask(args, principal) -> None:
     if journals and not args.notes:
         for i, f in enumerate(journals, 1):
             print(f"  {i}. {f.name}", file=sys.stderr)
-        reply = input("Keep notes in one of these too? (its number; Enter: notes stay here) ").strip()
-        if reply:
+        number = input("Keep notes in one of these too? (its number; Enter: notes stay here) ").strip()
+        if number:
             try:
-                args.notes = journals[int(reply) - 1].href
+                args.notes = journals[int(number) - 1].href
             except (ValueError, IndexError):
                 raise InvalidInput("nothing was added: answer with a number shown") from None
 

@@ -332,7 +332,7 @@ class Client:
         """Every item of a collection with its ETag (for servers without sync-collection)."""
         found, final = self.propfind(url, [q(DAV, "getetag"), q(DAV, "resourcetype")], depth="1")
         collection = normal_href(final, urlsplit(final).path)
-        out = {}
+        out: dict[str, str | None] = {}
         for r in found:
             kind = r.props.get(q(DAV, "resourcetype"))
             if r.href == collection or (kind is not None and kind.find(q(DAV, "collection")) is not None):

@@ -268,8 +268,8 @@ class CollectionSync:
         locals_ = self.memory.sync_locals([self.c.kind])  # before the plan's own read: see apply_sync
         by_id = {local.neuron.id: local for local in locals_}
         for href in gone:
-            a = agreed[href]
-            local = by_id.get(a.neuron_id) if a.neuron_id else None
+            was = agreed[href]
+            local = by_id.get(was.neuron_id) if was.neuron_id else None
             if local is not None and local.neuron.state is not State.TRASHED:
                 pulled.trashed.append(local.neuron.id)
                 pulled.expected[local.neuron.id] = local.seq
