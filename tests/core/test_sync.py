@@ -245,3 +245,48 @@ def test_status_and_remove(account, memory, radicale, kept):
     out = neurons(memory, "sync", "remove", radicale.url)
     assert out["code"] == 0 and not kept.items
     assert memory.sync_accounts() == []
+
+
+def test_contacts_go_out_in_the_version_the_server_prefers_and_a_first_sync_merges_by_email(
+    radicale, kept, memory, monkeypatch
+):
+    user, password = radicale.new_user()
+    phone = Phone(radicale.url, user, password)
+    book = phone.address_book()
+    phone.put_card(book, "ana.vcf", card("phone-ana", "Ana Silva", "EMAIL:ana@example.com\r\n"))
+    here = memory.capture(
+        "Ana Silva", kind="contact", attrs={"name": "Ana Silva", "emails": ["ana@example.com"]}
+    )
+    memory.capture("Bo Chen", kind="contact", attrs={"name": "Bo Chen"})
+    monkeypatch.setenv("NEURONS_SYNC_PASSWORD", password)
+    assert (
+        neurons(memory, "sync", "add", radicale.url, "--user", user, "--addressbook", "Contacts")["code"] == 0
+    )
+    out = json.loads(neurons(memory, "sync", "--json")["stdout"])["accounts"][0]
+    assert (out["pulled"], out["pushed"]) == (1, 1)  # Ana is one person on both sides; Bo goes out
+    assert [n.id for n in of_kind(memory, Kind.CONTACT) if n.attrs["name"] == "Ana Silva"] == [here.id]
+    cards = phone.cards(book)
+    assert len(cards) == 2
+    assert all("VERSION:3.0" in text for text in cards.values())  # Radicale's supported-address-data
+
+
+def test_notes_stay_here_unless_a_calendar_is_picked_for_them(radicale, kept, memory, monkeypatch):
+    user, password = radicale.new_user()
+    phone = Phone(radicale.url, user, password)
+    phone.task_list()
+    journal = phone.task_list(name="Journal", cal_id="journal", components=("VJOURNAL",))
+    memory.capture("The plumber said the boiler needs a new valve", kind="note")
+    monkeypatch.setenv("NEURONS_SYNC_PASSWORD", password)
+    out = neurons(memory, "sync", "add", radicale.url, "--user", user, "--all", "--notes", "Journal")
+    assert out["code"] == 0, out
+    assert json.loads(neurons(memory, "sync", "--json")["stdout"])["accounts"][0]["pushed"] == 1
+    [entry] = journal.journals()
+    assert "new valve" in str(entry.icalendar_component["DESCRIPTION"])
+    journal.save_journal(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VJOURNAL\r\nUID:phone-note\r\n"
+        "DTSTAMP:20300101T000000Z\r\nSUMMARY:Parking\r\nDESCRIPTION:Parking: level 3\\, space 42\r\n"
+        "END:VJOURNAL\r\nEND:VCALENDAR\r\n"
+    )
+    out = json.loads(neurons(memory, "sync", "--json")["stdout"])["accounts"][0]
+    assert (out["pulled"], out["pushed"]) == (1, 0)
+    assert "Parking: level 3, space 42" in [n.body for n in of_kind(memory, Kind.NOTE)]
