@@ -10,6 +10,7 @@ the parsed command line on a Memory), with an in-memory keyring: none exists hea
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -21,6 +22,13 @@ from core.model import Kind, Relation, State
 from tests.core.dav_server import Phone
 
 FUTURE = datetime(2031, 3, 10, 15, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def memory(embedded_memory):
+    """The embedded engine: the server engine's SQL (and its row-level security) has a round trip
+    of its own below."""
+    return embedded_memory
 
 
 def neurons(memory, *argv: str) -> dict:
@@ -290,3 +298,38 @@ def test_notes_stay_here_unless_a_calendar_is_picked_for_them(radicale, kept, me
     out = json.loads(neurons(memory, "sync", "--json")["stdout"])["accounts"][0]
     assert (out["pulled"], out["pushed"]) == (1, 0)
     assert "Parking: level 3, space 42" in [n.body for n in of_kind(memory, Kind.NOTE)]
+
+
+def test_the_round_trip_on_the_server_engine(radicale, kept, server_store, sentence_model, monkeypatch):
+    """The server Postgres holds sync state behind row-level security (migration 006): the round
+    trip, a second sync, and a conflict there too; another identity sees none of it."""
+    from core.memory import Memory  # noqa: PLC0415
+    from core.model import Identity  # noqa: PLC0415
+
+    memory = Memory(server_store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
+    user, password = radicale.new_user()
+    phone = Phone(radicale.url, user, password)
+    tasks = phone.task_list()
+    book = phone.address_book()
+    tasks.save_todo(todo("srv-task", "Phone task", "DUE:20310310T150000Z\r\n"))
+    phone.put_card(book, "ana.vcf", card("srv-card", "Ana Server"))
+    memory.capture("Here task", kind="reminder", attrs={"due_at": FUTURE.isoformat()}, derive=False)
+    monkeypatch.setenv("NEURONS_SYNC_PASSWORD", password)
+    assert neurons(memory, "sync", "add", radicale.url, "--user", user, "--all")["code"] == 0
+    monkeypatch.delenv("NEURONS_SYNC_PASSWORD")
+    first = sync(memory)
+    assert (first["pulled"], first["pushed"]) == (2, 1)
+    assert sync(memory)["pulled"] == sync(memory)["pushed"] == 0
+    [here] = [n for n in of_kind(memory, Kind.REMINDER) if n.title == "Here task"]
+    memory.edit(here.id, "Here task, edited here")
+    for t in tasks.todos():
+        if str(t.icalendar_component["SUMMARY"]) == "Here task":
+            t.icalendar_component["SUMMARY"] = "Here task, edited there"
+            t.icalendar_component["LAST-MODIFIED"] = icalendar.vDDDTypes(
+                datetime.now(UTC) + timedelta(minutes=5)
+            )
+            t.save()
+    assert sync(memory)["conflicts"] == 1
+    assert memory.get(here.id).body == "Here task, edited there"
+    stranger = memory.as_identity(Identity(device_id=uuid.uuid4()))
+    assert stranger.sync_accounts() == [] and stranger.sync_locals([Kind.REMINDER]) == []
