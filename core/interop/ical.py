@@ -170,7 +170,8 @@ def _by_offsets(definition: bytes | None, year: int) -> str | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            own = icalendar.Timezone.from_ical(definition.decode("utf-8", "replace")).to_tz(lookup_tzid=False)
+            parsed: Any = icalendar.Timezone.from_ical(definition.decode("utf-8", "replace"))
+            own = parsed.to_tz(lookup_tzid=False)
     except Exception:  # noqa: BLE001 (a definition icalendar cannot build: the TZID stays unknown)
         return None
     samples = [datetime(y, m, d, 12) for y in (year, year + 1) for m in range(1, 13) for d in (1, 15)]
@@ -400,6 +401,14 @@ def _first(comp: Any, name: str, zones: Zones, notes: list[str]) -> _Value | Non
     return None
 
 
+def _time(value: object) -> datetime:
+    """A stored time that must be there (a series' start, an override's)."""
+    found = remind.parse_time(value)
+    if found is None:
+        raise InvalidInput("a time the series needs is missing")
+    return found
+
+
 def _at(value: datetime | date, zone_name: str | None) -> datetime:
     """A value as an aware time; a date is ALL_DAY_AT on that day in the series' zone."""
     if isinstance(value, datetime):
@@ -560,7 +569,7 @@ def _keep_overrides_of_occurrences(attrs: dict[str, Any], notes: list[str]) -> N
             return
         kept = []
         for o in attrs["overrides"]:
-            if series.has(remind.parse_time(o["recurrence_id"])):
+            if series.has(_time(o["recurrence_id"])):
                 kept.append(o)
             else:
                 notes.append(f"a change of {o['recurrence_id']}, not an occurrence of the series: dropped")
@@ -603,7 +612,7 @@ def _override(block: _Block, comp: Any, series: _Anchor, zones: Zones, notes: li
     if _text(comp, "SUMMARY"):
         out["title"] = _text(comp, "SUMMARY")
     seconds: dict[str, Any] = {}
-    _duration(comp, seconds, remind.parse_time(out["start"] or out["recurrence_id"]), None, zones, notes)
+    _duration(comp, seconds, _time(out["start"] or out["recurrence_id"]), None, zones, notes)
     if seconds:
         out["duration_seconds"] = seconds["duration_seconds"]
     return out
@@ -644,7 +653,7 @@ def _alarms(comp, attrs, notes: list[str]) -> list[int]:
             offsets.append(int(value.total_seconds()))
         elif isinstance(value, datetime) and "due_at" in attrs:
             aware = value if value.tzinfo else value.replace(tzinfo=UTC)
-            offsets.append(int((aware - remind.parse_time(attrs["due_at"])).total_seconds()))
+            offsets.append(int((aware - _time(attrs["due_at"])).total_seconds()))
     return sorted(set(offsets))
 
 
@@ -661,14 +670,14 @@ def _readable_alarm(text: str) -> bool:
     try:
         alarm = icalendar.Component.from_ical(text)
         return _text(alarm, "ACTION").upper() != "NONE" and isinstance(
-            alarm["TRIGGER"].dt, (timedelta, datetime)
+            getattr(alarm["TRIGGER"], "dt", None), (timedelta, datetime)
         )
     except Exception:  # noqa: BLE001 (icalendar raises its own kinds for a broken property)
         return False
 
 
 def _categories(comp) -> list[str]:
-    tags = []
+    tags: list[str] = []
     for prop in _props(comp, "CATEGORIES"):
         tags.extend(str(c).strip() for c in getattr(prop, "cats", [prop]) if str(c).strip())
     return list(dict.fromkeys(tags))
@@ -770,7 +779,7 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
             if rule:
                 comp.add("rrule", icalendar.vRecur.from_ical(remind.rule_text(rule)))
         for key, prop in (("exdates", "exdate"), ("rdates", "rdate")):
-            values = [_shown(remind.parse_time(v), zone_name, a) for v in a.get(key) or []]
+            values = [_shown(_time(v), zone_name, a) for v in a.get(key) or []]
             if values:
                 comp.add(prop, values)
         overrides = [_override_text(neuron, o, zone_name, now) for o in a.get("overrides") or []]
@@ -844,11 +853,11 @@ def _override_text(
     comp = icalendar.Event() if event else icalendar.Todo()
     comp.add("uid", uid_of(neuron))
     comp.add("dtstamp", (now or datetime.now(UTC)).astimezone(UTC))
-    rid = _shown(remind.parse_time(override["recurrence_id"]), zone_name, a)
+    rid = _shown(_time(override["recurrence_id"]), zone_name, a)
     comp.add(
         "recurrence-id",
         rid,
-        parameters={"RANGE": "THISANDFUTURE"} if override.get("this_and_future") else None,
+        parameters={"RANGE": "THISANDFUTURE"} if override.get("this_and_future") else {},
     )
     comp.add("summary", str(override.get("title") or neuron.title))
     start = remind.parse_time(override.get("start")) if override.get("start") else None

@@ -3,9 +3,11 @@
 A reminder's attrs (see DESIGN.md): `due_at` (the current occurrence, ISO 8601 with an offset),
 `rrule` (RFC 5545, e.g. "FREQ=WEEKLY;BYDAY=MO"), `snoozed_until`, `notified_at`, `done_at`; and, for
 a series that came from a calendar (core/interop/ical.py): `tz` (the IANA zone whose wall clock it
-follows), `dtstart` (the series' anchor: its rule is never rewritten), `exdates` and `rdates` (ISO
-times taken out of / added to the rule) and `alarm_offsets` (seconds from each occurrence, e.g.
--900: it fires 15 minutes early).
+follows), `dtstart` (the series' anchor: its rule is never rewritten), `more_rrules` (a calendar's
+further RRULEs), `exdates` and `rdates` (ISO times taken out of / added to the rule), `overrides`
+(occurrences a calendar moved or cancelled: {recurrence_id, start (None: cancelled), title,
+duration_seconds, this_and_future}) and `alarm_offsets` (seconds from each occurrence, e.g. -900:
+it fires 15 minutes early). A series' occurrences are computed in one place, core/remind/series.py.
 
 The rules, in one place:
 
@@ -24,8 +26,8 @@ The rules, in one place:
   more occurrences. A COUNT in the rule counts the occurrences still to come from `due_at`.
 - Recurrence follows a wall clock: the reminder's `tz` when it has one ("19:30 in Lisbon" stays
   19:30 Lisbon time across daylight saving wherever the computer is), else the local one ("every
-  day at 9" stays at 9). A series is its rule's occurrences plus `rdates` minus `exdates`, exactly
-  the occurrences a calendar shows.
+  day at 9" stays at 9). A series is its rules' occurrences plus `rdates` minus `exdates`, with its
+  overrides applied: exactly the occurrences a calendar shows.
 - With `alarm_offsets`, an occurrence fires at its earliest offset (the others are kept for export).
 
 This module only computes: which attrs a state change writes (`notified`, `completed`,

@@ -29,14 +29,13 @@ from __future__ import annotations
 import argparse
 import logging
 import re
-import sys
 import traceback
 import uuid
 import warnings
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +46,7 @@ import vobject
 from core import remind
 from core.interop import ical, vcard
 from core.interop.report import Skip
-from core.model import Kind, Neuron, State
+from core.model import Kind, Neuron
 
 CORPUS = Path(__file__).parent
 # The moment reminders are brought to (as_of); the series are compared from their own start.
@@ -243,7 +242,7 @@ def check_file(path: Path, now: datetime = NOW) -> FileResult:
                 _check_cards(data, result)
             else:
                 _check_calendar(data, result, now)
-        except Exception:  # the finding itself: an import must never end in one
+        except Exception:  # noqa: BLE001 -- the finding itself: an import must never end in one
             result.traceback = traceback.format_exc(limit=6)
     result.warnings = [f"{w.category.__name__}: {w.message}" for w in caught] + logged.lines
     return result
@@ -286,7 +285,7 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
     try:
         source = icalendar.Calendar.from_ical(data)
         recurring_ical_events.of(source, components=["VEVENT", "VTODO"]).at(2000)
-    except Exception:  # recurring-ical-events cannot read the source: nothing to judge against
+    except Exception:  # noqa: BLE001 -- recurring-ical-events cannot read the source: nothing to judge against
         result.rie_unreadable = True
         source = None
     exported = ical.calendar([_neuron(i) for i in items], now) if items else None
@@ -297,7 +296,7 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
     for comp in source.walk():
         if comp.name in ("VEVENT", "VTODO") and str(comp.get("UID", "")).strip():
             comps.setdefault(str(comp.get("UID")).strip(), []).append(comp)
-    ours = {}
+    ours: dict[str, ical.Item] = {}
     for item in items:
         ours.setdefault(item.uid, item)
     for uid, group in comps.items():
@@ -313,19 +312,19 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
         start = _instant(start_value)
         try:
             theirs = rie_series(source, uid, start)
-        except Exception:  # recurring-ical-events cannot expand this one
+        except Exception:  # noqa: BLE001 -- recurring-ical-events cannot expand this one
             continue
         if len(theirs) > TOO_MANY:
             continue
         result.series += 1
-        item = ours.get(uid)
-        if item is None:
+        found = ours.get(uid)
+        if found is None:
             result.series_lost += 1
             continue
         tags = features(master, overrides, len(masters))
         result.compared += 1
         result.by_feature.update(tags)
-        mine = our_series(item.attrs, start)
+        mine = our_series(found.attrs, start)
         if mine != theirs:
             missing, extra = sorted(theirs - mine)[:3], sorted(mine - theirs)[:3]
             result.differ.append((uid, tags, f"missing {missing} extra {extra}"))
@@ -333,7 +332,7 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
         if back is not None:
             try:
                 again = rie_series(back, uid, start)
-            except Exception as exc:  # the export's series cannot be expanded
+            except Exception as exc:  # noqa: BLE001 -- the export's series cannot be expanded
                 result.export_unread.append(f"recurring-ical-events: {exc}")
                 continue
             if again != theirs:
@@ -351,16 +350,16 @@ def _read_export(text: str, result: FileResult) -> Any:
     back = None
     try:
         back = icalendar.Calendar.from_ical(text)
-    except Exception as exc:  # what a client reading our export would meet
+    except Exception as exc:  # noqa: BLE001 -- what a client reading our export would meet
         result.export_unread.append(f"icalendar: {exc}")
     try:
         list(vobject.readComponents(text))
-    except Exception as exc:  # as above
+    except Exception as exc:  # noqa: BLE001 -- as above
         result.export_unread.append(f"vobject: {exc}")
     if back is not None:
         try:
             recurring_ical_events.of(back, components=["VEVENT", "VTODO"]).at(2000)
-        except Exception as exc:  # as above
+        except Exception as exc:  # noqa: BLE001 -- as above
             result.export_unread.append(f"recurring-ical-events: {exc}")
             back = None
     return back
@@ -383,7 +382,7 @@ def _check_cards(data: bytes, result: FileResult) -> None:
             text = vcard.from_attrs(attrs, uid=str(attrs.get("uid") or uuid.uuid4()), version=version)
             try:
                 list(vobject.readComponents(text))
-            except Exception as exc:  # a client reading our export would meet this
+            except Exception as exc:  # noqa: BLE001 -- a client reading our export would meet this
                 result.export_unread.append(f"vobject {version}: {exc}")
             (again,) = vcard.split_cards(text.encode())
             if isinstance(again, Skip):
@@ -408,7 +407,7 @@ def store_check(memory: Any, paths: Iterable[Path], now: datetime = NOW) -> dict
         try:
             interop.import_path(memory, path, now=now)
             again = interop.import_path(memory, path, now=now)
-        except Exception as exc:  # a refusal with a reason is fine; what else is a finding
+        except Exception as exc:  # noqa: BLE001 -- a refusal with a reason is fine; what else is a finding
             if type(exc).__name__ in ("InvalidInput", "ImportRefused"):
                 continue
             out[path.relative_to(CORPUS).as_posix()] = (-1, -1)
@@ -424,7 +423,8 @@ def store_check(memory: Any, paths: Iterable[Path], now: datetime = NOW) -> dict
 def summary(results: list[FileResult]) -> dict[str, Any]:
     skipped: Counter = Counter()
     dropped: Counter = Counter()
-    compared, differ = Counter(), Counter()
+    compared: Counter = Counter()
+    differ: Counter = Counter()
     for r in results:
         skipped.update(r.skipped)
         dropped.update(r.dropped)
@@ -495,4 +495,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
