@@ -90,15 +90,18 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
             name = upper[4:].decode("ascii", "replace")
             if name not in [n for n, _ in stack]:
                 continue  # an END of nothing open: a stray line, not the end of anything
+            unended = []
             while stack[-1][0] != name:  # a component left open inside: ends with this one
-                stack.pop()
+                unended.append(stack.pop()[0])
             opened, at = stack.pop()
             if len(stack) == 1 and opened in COMPONENTS and stack[0][1] == at:
                 stack.pop()  # the end of a task or event that stood on its own
                 out.append(_Block(opened, at, b"\n".join(lines[at - 1 : number])))
                 continue
             if len(stack) == 1:
-                text = b"\n".join(lines[start - 1 : number])
+                # what it left open ends with it, as if the file had said so there
+                ends = [f"END:{n}".encode() for n in unended]
+                text = b"\n".join([*lines[start - 1 : number - 1], *ends, lines[number - 1]])
                 if opened in COMPONENTS:
                     out.append(_Block(opened, start, text))
                 elif opened == "VTIMEZONE":
