@@ -32,6 +32,8 @@ from core.interop.vcard import fold
 from core.model import InvalidInput, Neuron, State
 
 PRODID = "-//Neurons//Neurons//EN"
+# A VTIMEZONE is the IANA zone whose offsets agree with it on this share of the days sampled.
+OFFSETS_AGREE = 0.9
 # An all-day task or event reminds at this wall-clock time of its day.
 ALL_DAY_AT = time(9, 0)
 COMPONENTS = ("VTODO", "VEVENT")
@@ -167,7 +169,8 @@ def _named(tzid: str, locations: dict[str, str]) -> str | None:
 
 def _by_offsets(definition: bytes | None, year: int) -> str | None:
     """The IANA zone whose UTC offsets match a VTIMEZONE's on the 1st and 15th of every month of
-    `year` and the next (the canonical zones of CLDR's Windows mapping first, then the others)."""
+    `year` and the next (the canonical zones of CLDR's Windows mapping first, then the others), or
+    agree on at least OFFSETS_AGREE of those days (a definition whose rules have since changed)."""
     if definition is None:
         return None
     try:
@@ -182,10 +185,16 @@ def _by_offsets(definition: bytes | None, year: int) -> str | None:
         wanted = [own.utcoffset(t) for t in samples]
     except Exception:  # noqa: BLE001 (as above)
         return None
+    best, score = None, 0
     for name in _candidates():
         zone = ZoneInfo(name)
-        if all(zone.utcoffset(t) == w for t, w in zip(samples, wanted, strict=True)):
+        agree = sum(zone.utcoffset(t) == w for t, w in zip(samples, wanted, strict=True))
+        if agree == len(samples):
             return name
+        if agree > score:
+            best, score = name, agree
+    if best is not None and score >= OFFSETS_AGREE * len(samples):
+        return best  # a definition of older rules ("Canberra, Melbourne, Sydney" before 2008)
     if len(set(wanted)) == 1 and wanted[0] is not None:  # a fixed offset: Etc/GMT-h (signs reversed)
         hours, rest = divmod(int(wanted[0].total_seconds()), 3600)
         if not rest and -12 <= hours <= 14:
@@ -501,8 +510,9 @@ def _item(
         kept = [_override(b, c, series, zones, notes) for b, c in overrides]
         if kept and ("rrule" in attrs or "rdates" in attrs):
             attrs["overrides"] = [o for o in kept if o is not None]
-    elif rules or comp.get("RDATE") is not None:
-        notes.append("it repeats but has no DTSTART or DUE to start from: imported once")
+    elif (rules or comp.get("RDATE") is not None) and not standalone:
+        # a series with nothing to start from: RFC 5545 lets a server keep it; nothing can fire it
+        raise Skip(label, "it repeats but has no DTSTART or DUE to start from")
     if "rrule" in attrs or "rdates" in attrs:
         attrs["dtstart"] = attrs["due_at"]  # the series' anchor: its rule is never rewritten
     if "rrule" in attrs:
