@@ -7,8 +7,13 @@ tests/corpus/BEFORE.txt; `python -m tests.corpus.check` prints them now."""
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
+
 import pytest
 
+from core import remind
+from core.model import Kind, Neuron, State
 from tests.corpus import check
 
 FILES = check.files()
@@ -88,3 +93,33 @@ CHANGEFUL = [
 def test_a_second_import_adds_nothing_on_either_engine(memory):
     assert len(CHANGEFUL) > 60
     assert check.store_check(memory, CHANGEFUL) == {}
+
+
+def test_done_on_any_calendar_series_restates_it_and_keeps_every_later_occurrence():
+    """Done on an occurrence of a calendar's series: it starts again at the next one (what a
+    CalDAV client reads as the ones before it done), and fires exactly what it fired before."""
+    restated = 0
+    for path in FILES:
+        if path.suffix != ".ics":
+            continue
+        for item in check.ical.read(path.read_bytes(), check.NOW):
+            if not isinstance(item, check.ical.Item) or not item.attrs.get("rrule"):
+                continue
+            before = remind.Series.of(item.attrs)
+            anchor = remind.parse_time(item.attrs["dtstart"])
+            shown = remind.occurrences(before, anchor, anchor + check.SPAN)
+            if len(shown) < 3:
+                continue
+            attrs = {**item.attrs, "due_at": shown[1].isoformat()}
+            neuron = Neuron(uuid.uuid4(), Kind.REMINDER, item.body, attrs, State.ACTIVE, check.NOW, check.NOW)
+            changes = remind.completed(neuron, shown[1] + timedelta(seconds=1))
+            assert changes is not None, (path.name, item.uid)
+            after = {k: v for k, v in {**attrs, **changes}.items() if v is not None}
+            if after["dtstart"] != item.attrs["dtstart"]:
+                restated += 1
+            span = (shown[1] + timedelta(seconds=1), anchor + 2 * check.SPAN)
+            assert remind.occurrences(remind.Series.of(after), *span) == remind.occurrences(before, *span), (
+                path.name,
+                item.uid,
+            )
+    assert restated > 150, restated
