@@ -360,11 +360,17 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     if uid is not None and uid.value.strip():
         attrs["uid"] = unescape(uid.value).strip()
     if extra:
-        # kept as the version we write says: a quoted-printable value's line breaks as \n
+        # kept as the version we write says: a quoted-printable value's line breaks as \n, and a
+        # 2.1 value's commas (2.1 escapes none) escaped, so that a 3.0 or 4.0 reader keeps one value
         attrs["vcard_extra"] = [
-            content_line(p.group, p.name, p.params, re.sub(r"\r\n|\r|\n", r"\\n", p.value)) for p in extra
+            content_line(p.group, p.name, p.params, _escaped_for_export(p.value, card.version)) for p in extra
         ]
     return attrs
+
+
+def _escaped_for_export(value: str, version: str) -> str:
+    value = re.sub(r"\r\n|\r|\n", r"\\n", value)
+    return re.sub(r"(?<!\\),", r"\\,", value) if version.startswith("2") else value
 
 
 def _label(text: str) -> str:

@@ -384,7 +384,8 @@ def _check_cards(data: bytes, result: FileResult) -> None:
     for card in cards:
         if _DROPPED and isinstance(card, _DROPPED):
             result.dropped[reason_class(card.why)] += 1
-        elif isinstance(card, Skip):
+            continue
+        if isinstance(card, Skip):
             result.skipped[reason_class(card.why)] += 1
             continue
         try:
