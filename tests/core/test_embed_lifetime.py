@@ -21,9 +21,10 @@ from core.embed import Embedder, SentenceModel
 from core.embed.runtime import ModelClosed, ModelUnavailable
 from core.memory import Memory
 from core.model import Identity
+from core.settings import default_model_dir
 from tests.conftest import ROOT
 
-MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
+MODEL = default_model_dir()
 TEXTS = ["the dentist is on Rua Augusta", "call Ana about the flight", "birthday presents", ""]
 DEADLINE = 60.0  # generous: the machine is small and noisy; never a timing assertion
 

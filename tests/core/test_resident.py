@@ -13,9 +13,9 @@ import pytest
 
 from core import resident
 from core.embed import SentenceModel, runtime
-from tests.conftest import ROOT
+from core.settings import default_model_dir
 
-MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
+MODEL = default_model_dir()
 
 
 def test_malloc_is_told_to_give_memory_back():
