@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,12 +47,15 @@ from core.validate import (
     optional_text,
     parse_limit,
     parse_uuid,
+    times_in,
 )
 
 log = logging.getLogger(__name__)
 
 # Reminders are read from the store in pages of this size.
 REMINDER_PAGE = 500
+# A short id that several ids start with lists at most this many of them.
+ID_CANDIDATES = 5
 PROFILE_NAME_MAX = 200
 
 
@@ -233,7 +237,7 @@ class Memory:
         person kept: each card takes the new value in the same transaction, what it loses goes
         into an archived note the card supersedes, and the new neuron no longer supersedes it."""
         text = clean_text(text)
-        attrs = dict(clean_attrs(attrs))
+        attrs = dict(times_in(clean_attrs(attrs)))
         aware(created_at, "created_at")
         understanding = None
         if kind is None or derive:
@@ -302,18 +306,62 @@ class Memory:
             raise NotFound(f"no neuron {nid}")
         return found[nid]
 
+    def resolve(self, text: uuid.UUID | str, *, edge: bool = False) -> uuid.UUID:
+        """The id a person typed: a whole id, or the start of one that only one neuron's (or
+        link's) id starts with. Several: a clear list of them; none: NotFound."""
+        if isinstance(text, uuid.UUID):
+            return text
+        prefix = str(text).strip().lower()
+        what = "link" if edge else "neuron"
+        if len(prefix) == 36:
+            return parse_uuid(prefix, f"{what} id")
+        if not re.fullmatch(r"[0-9a-f][0-9a-f-]{3,35}", prefix):
+            raise InvalidInput(
+                f"{what} id {text!r} is neither an id nor its first 4 or more characters (0-9, a-f)"
+            )
+        with self.store.reading(self.identity) as cur:
+            found = q.ids_starting(cur, self.identity, prefix, edges=edge, limit=ID_CANDIDATES + 1)
+        if not found:
+            raise NotFound(f"no {what} id starts with {prefix}")
+        if len(found) == 1:
+            return found[0].id
+        shown = "; ".join(
+            f"{str(x.id)[:12]} {x.relation.value if edge else x.kind.value} "
+            + (f"{x.from_id} -> {x.to_id}" if edge else f"“{x.title}”")
+            for x in found[:ID_CANDIDATES]
+        )
+        more = " and more" if len(found) > ID_CANDIDATES else ""
+        raise InvalidInput(
+            f"{len(found)}{'+' if more else ''} {what}s' ids start with {prefix}: {shown}{more}; type more of it"
+        )
+
     def get_many(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
         return self.reader.neurons(ids)
 
     def edit(
-        self, neuron_id: uuid.UUID | str, text: str | None = None, attrs: dict[str, Any] | None = None
+        self,
+        neuron_id: uuid.UUID | str,
+        text: str | None = None,
+        attrs: dict[str, Any] | None = None,
+        *,
+        merge: bool = False,
     ) -> Neuron:
+        """A new text and/or attrs. `merge`: `attrs` are changes to the current ones (a None value
+        removes the key), read and written in the one transaction; else they replace them."""
         nid = parse_uuid(neuron_id)
         if text is not None:
             text = clean_text(text)
         if attrs is not None:
             attrs = clean_attrs(attrs)
+            if not merge:
+                times_in(attrs)
         with self.store.transaction(self.identity) as cur:
+            if merge and attrs is not None:
+                current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+                if current is None:
+                    raise NotFound(f"no neuron {nid}")
+                merged = {**current.attrs, **attrs}
+                attrs = times_in(clean_attrs({k: v for k, v in merged.items() if v is not None}))
             if text is not None:
                 attrs = self._retitled(cur, nid, text, attrs)
             neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
@@ -499,12 +547,10 @@ class Memory:
         for_: timedelta = remind.SNOOZE_DEFAULT,
         until: datetime | None = None,
     ) -> Neuron:
-        changes = remind.snoozed(now, for_, until)
-
         def checked(current: Neuron) -> dict[str, Any]:
             if not remind.is_reminder(current):
                 raise InvalidInput(f"{current.id} is not an active reminder: only those snooze")
-            return changes
+            return remind.snoozed(now, for_, until, due=remind.current_due(current))
 
         return self._merge_attrs(parse_uuid(neuron_id), checked)
 

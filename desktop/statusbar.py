@@ -126,8 +126,8 @@ class StatusLine(QObject):
 
     def set_next_reminder(self, at: datetime | None, paused: bool) -> None:
         if paused:
-            self.next_label.setText("Reminders paused")
+            self.next_label.setText(theme.word("paused"))
         elif at is None:
             self.next_label.setText("")
         else:
-            self.next_label.setText(f"Next reminder {theme.when_text(at, self.now())}")
+            self.next_label.setText(theme.word("next_reminder").format(theme.when_text(at, self.now())))
