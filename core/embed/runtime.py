@@ -186,11 +186,12 @@ def _variant_file(manifest: dict[str, Any], model_dir: Path, variant: str) -> st
         )
     rel = (manifest.get("variants") or {}).get(variant)
     if not rel or rel not in manifest["files"]:
-        extra = " --int8" if variant == "int8" else ""
-        raise ModelUnavailable(
-            f"the {variant} variant of the embedding model is not in {model_dir}: "
-            f"export it with `python -m core.embed.export{extra}`"
+        how = (
+            f"export it with `python -m core.embed.export --model {MINILM} --int8`"
+            if manifest.get("model") == MINILM
+            else f"{manifest.get('model')} has none (its weights are 4-bit already)"
         )
+        raise ModelUnavailable(f"the {variant} variant of the embedding model is not in {model_dir}: {how}")
     return rel
 
 

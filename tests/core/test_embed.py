@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -577,17 +578,18 @@ def test_flipped_byte_is_refused(model_copy):
     assert status["ready"] is False and "corrupt" in status["error"] and status["name"] == MODEL_NAME
 
 
-def test_truncated_file_is_refused(model_copy):
-    path = model_copy / "tokenizer.json"
+@pytest.mark.parametrize("name", ["pieces.npy", "tokenizer-frame.json"])
+def test_truncated_file_is_refused(model_copy, name):
+    path = model_copy / name  # a file of the tokenizer the runtime reads
     path.write_bytes(path.read_bytes()[:-10])
-    with pytest.raises(ModelUnavailable, match=r"tokenizer\.json is corrupt \(size"):
+    with pytest.raises(ModelUnavailable, match=rf"{re.escape(name)} is corrupt \(size"):
         Embedder.load(model_copy)
     assert "corrupt" in model_status(model_copy)["error"]
 
 
 def test_missing_file_is_refused(model_copy):
-    (model_copy / "tokenizer.json").unlink()
-    with pytest.raises(ModelUnavailable, match=r"tokenizer\.json is missing"):
+    (model_copy / "pieces.marisa").unlink()
+    with pytest.raises(ModelUnavailable, match=r"pieces\.marisa is missing"):
         Embedder.load(model_copy)
     status = model_status(model_copy)
     assert status["ready"] is False and "missing" in status["error"]
@@ -597,11 +599,11 @@ def test_missing_manifest_folder_and_variant(model_copy, tmp_path):
     with pytest.raises(ModelUnavailable, match="does not exist"):
         Embedder.load(tmp_path / "nowhere")
     assert model_status(tmp_path / "nowhere")["ready"] is False
-    manifest = json.loads((model_copy / "manifest.json").read_text())
-    manifest["variants"].pop("int8")
-    (model_copy / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(ModelUnavailable, match=r"int8 variant.*--int8"):
+    assert "int8" not in json.loads((model_copy / "manifest.json").read_text())["variants"]
+    with pytest.raises(ModelUnavailable, match=r"int8 variant of the embedding model is not in"):
         Embedder.load(model_copy, variant="int8")
+    with pytest.raises(ModelUnavailable, match="unknown embedding model variant"):
+        Embedder.load(model_copy, variant="int4")
     (model_copy / "manifest.json").write_text("{not json")
     with pytest.raises(ModelUnavailable, match="unreadable"):
         Embedder.load(model_copy)
