@@ -533,6 +533,29 @@ def test_token_table_not_found_means_the_whole_model(tmp_path, minilm_dir, model
 # -- no torch in the lean runtime --------------------------------------------------------------------
 
 
+def test_vectors_are_bit_for_bit_the_same_in_another_process(embedder, model_dir):
+    """Runs are deterministic: a fresh process embeds the same texts to the same bytes."""
+    sample = TEXTS[::5]
+    code = (
+        "import hashlib, json, sys\n"
+        "from core.embed import Embedder, QUERY\n"
+        "e = Embedder.load(sys.argv[1])\n"
+        "texts = json.loads(sys.stdin.read())\n"
+        "print(hashlib.sha256(e.embed(texts).tobytes() + e.embed(texts, QUERY).tobytes()).hexdigest())\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(model_dir)],
+        input=json.dumps(sample),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    here = hashlib.sha256(embedder.embed(sample).tobytes() + embedder.embed(sample, QUERY).tobytes())
+    assert proc.stdout.strip() == here.hexdigest()
+
+
 def test_runtime_does_not_import_torch(model_dir):
     code = (
         "import sys\n"
