@@ -75,7 +75,7 @@ def test_an_embedder_dropped_unclosed_is_freed_at_once(no_collector):
 
 def test_close_during_an_embed_lets_it_finish_then_frees():
     embedder = Embedder.load(MODEL)
-    texts = [f"{i} " + "a long note about the garden and the kitchen " * 40 for i in range(48)]
+    texts = [f"{i} " + "a long note about the garden and the kitchen " * 40 for i in range(16)]
     want = embedder.embed(texts[:8])
     session, table, mapping = _parts(embedder)
     got: dict = {}

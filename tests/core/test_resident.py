@@ -57,7 +57,7 @@ def test_a_model_file_changed_since_is_hashed_again(tmp_path, changed):
     model = SentenceModel(folder)
     model.require()
     model.release_if_idle(0)
-    tokenizer = folder / "tokenizer.json"
+    tokenizer = folder / "tokenizer-frame.json"  # a file the runtime reads (e5's tokenizer)
     data = tokenizer.read_bytes()
     tokenizer.write_bytes(data + b" " if changed == "size" else data[:-2] + b"  ")
     with pytest.raises(runtime.ModelUnavailable, match="corrupt"):
