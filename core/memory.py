@@ -8,9 +8,11 @@ every write is a method here. Listeners get one `Change` per committed write.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import logging
 import re
+import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +39,7 @@ from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
 from core.store import Store, open_store
 from core.store import queries as q
+from core.store import sync_sql as sq
 from core.store.reader import StoreReader
 from core.validate import (
     MAX_WEIGHT,
@@ -91,6 +94,7 @@ class Memory:
         self.recall = Recall(self.reader, self.model.get)
         self.filler: EmbeddingFiller | None = None  # the background filler, when started
         self.listeners: list[Callable[[Change], None]] = []
+        self.sync_lock = threading.Lock()  # one sync with a server at a time (core/sync)
         if owns_store:  # the owner tells its listeners when the store's engine had to restart
             store.restart_listeners.append(self._engine_restarted)
 
@@ -698,35 +702,132 @@ class Memory:
         """Write a planned import (core/interop plans it) in one transaction, all or nothing:
         new neurons with their own ids and times, new body/attrs/state for neurons of this
         identity, new links. Nothing derives from the text here: the file says what links."""
+        self._check_import(neurons, updates)
+        with self.store.transaction(self.identity) as cur:
+            self._write_import(cur, neurons, updates, edges)
+        if neurons or updates or edges:
+            self._imported(neurons, updates, edges)
+
+    def _check_import(self, neurons: list[Neuron], updates: list[Neuron]) -> None:
         for n in [*neurons, *updates]:
             clean_text(n.body, what=f"the text of {n.id}")
             clean_attrs(n.attrs)
-        with self.store.transaction(self.identity) as cur:
-            taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
-            if taken:
-                raise InvalidInput(
-                    f"{len(taken)} neuron ids of the file are already in this store; nothing was imported"
-                )
-            mine = q.get_neurons(cur, self.identity, [n.id for n in updates])
-            if len(mine) != len({n.id for n in updates}):
-                raise NotFound("a neuron the import updates is gone; nothing was imported")
-            known = {n.id for n in neurons} | set(mine)
-            ends = {nid for e in edges for nid in (e.from_id, e.to_id)} - known
-            if ends - set(q.get_neurons(cur, self.identity, list(ends))):
-                raise InvalidInput(
-                    "a link of the import points at a neuron that is not there; nothing was imported"
-                )
-            if q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
-                raise InvalidInput("link ids of the file are already in this store; nothing was imported")
-            q.insert_neurons(cur, self.identity, neurons)
-            q.update_neurons(cur, self.identity, updates)
-            q.insert_edges(cur, self.identity, edges)
-        if neurons or updates or edges:
-            self._changed(
-                "imported",
-                [*neurons, *updates],
-                ids=[*(n.id for n in neurons), *(n.id for n in updates)] or [e.from_id for e in edges],
+
+    def _write_import(self, cur, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+        """An import's writes inside the caller's transaction (refused whole on a clash)."""
+        taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
+        if taken:
+            raise InvalidInput(
+                f"{len(taken)} neuron ids of the file are already in this store; nothing was imported"
             )
+        mine = q.get_neurons(cur, self.identity, [n.id for n in updates])
+        if len(mine) != len({n.id for n in updates}):
+            raise NotFound("a neuron the import updates is gone; nothing was imported")
+        known = {n.id for n in neurons} | set(mine)
+        ends = {nid for e in edges for nid in (e.from_id, e.to_id)} - known
+        if ends - set(q.get_neurons(cur, self.identity, list(ends))):
+            raise InvalidInput(
+                "a link of the import points at a neuron that is not there; nothing was imported"
+            )
+        if q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
+            raise InvalidInput("link ids of the file are already in this store; nothing was imported")
+        q.insert_neurons(cur, self.identity, neurons)
+        q.update_neurons(cur, self.identity, updates)
+        q.insert_edges(cur, self.identity, edges)
+
+    def _imported(self, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+        self._changed(
+            "imported",
+            [*neurons, *updates],
+            ids=[*(n.id for n in neurons), *(n.id for n in updates)] or [e.from_id for e in edges],
+        )
+
+    # -- sync with a CalDAV/CardDAV server (core/sync plans; these write) ------------------------
+    # (builtins.list: in this class `list` is Memory.list)
+
+    def sync_accounts(self) -> builtins.list[sq.Account]:
+        with self.store.reading(self.identity) as cur:
+            return sq.accounts(cur, self.identity)
+
+    def save_sync_account(self, account: sq.Account) -> sq.Account:
+        """Add the account (or, for one of the same URL and user, choose its collections anew)."""
+        for c in account.collections:
+            clean_text(c.name, what="a collection's name")
+        with self.store.transaction(self.identity) as cur:
+            sq.save_account(cur, self.identity, account)
+        return account
+
+    def remove_sync_account(self, account_id: uuid.UUID) -> None:
+        """Forget the account and what it agreed on; the neurons stay, as they are."""
+        with self.store.transaction(self.identity) as cur:
+            if not sq.remove_account(cur, self.identity, account_id):
+                raise NotFound(f"no sync account {account_id}")
+
+    def sync_tried(self, account_id: uuid.UUID, at: datetime, error: str | None) -> None:
+        with self.store.transaction(self.identity) as cur:
+            sq.account_tried(cur, self.identity, account_id, aware(at, "at") or at, error)
+
+    def sync_agreed(self, collection_id: uuid.UUID) -> dict[str, sq.Agreed]:
+        """What each item of a collection last agreed on, by href."""
+        with self.store.reading(self.identity) as cur:
+            return sq.agreed(cur, self.identity, collection_id)
+
+    def sync_locals(self, kinds: builtins.list[Kind]) -> builtins.list[sq.Local]:
+        """Every neuron of these kinds, with its change number and where it is synced."""
+        with self.store.reading(self.identity) as cur:
+            return sq.locals_of(cur, self.identity, kinds)
+
+    def apply_sync(self, pulled: sq.Pulled, fingerprint: Callable[[Neuron], str]) -> None:
+        """Write what a pull brought (core/sync plans it with core/interop) in one transaction:
+        new and changed neurons, trashed ones, links, what each item now agrees on, the
+        collection's sync token. `fingerprint` digests a neuron as written, for the items that
+        agree on it. Refused whole (ChangedMeanwhileError) when a neuron the plan read has
+        changed since: the caller plans again, so an edit made meanwhile is never overwritten."""
+        self._check_import(pulled.created, pulled.updated)
+        with self.store.transaction(self.identity) as cur:
+            now = sq.change_seqs(cur, self.identity, pulled.expected)
+            moved = [nid for nid, seq in pulled.expected.items() if now.get(nid) != seq]
+            if moved:
+                raise sq.ChangedMeanwhileError(f"{len(moved)} neurons changed while the sync read them")
+            self._write_import(cur, pulled.created, pulled.updated, pulled.edges)
+            for nid in pulled.trashed:
+                q.update_neuron(cur, self.identity, nid, state=State.TRASHED)
+            self._agree(cur, pulled.collection_id, pulled.agreed, fingerprint)
+            sq.forget(cur, self.identity, pulled.collection_id, pulled.forgotten)
+            if pulled.token is not sq.KEEP_TOKEN:
+                sq.save_token(cur, self.identity, pulled.collection_id, pulled.token)
+            trashed = q.get_neurons(cur, self.identity, pulled.trashed)
+        if pulled.created or pulled.updated or pulled.edges:
+            self._imported(pulled.created, pulled.updated, pulled.edges)
+        if trashed:
+            self._changed("state", list(trashed.values()))
+
+    def _agree(self, cur, collection_id: uuid.UUID, agreed: builtins.list[sq.Agreed], fingerprint) -> None:
+        """Record agreements; those without a fingerprint get the neuron's as it now is."""
+        ids = [a.neuron_id for a in agreed if a.neuron_id is not None]
+        neurons = q.get_neurons(cur, self.identity, ids)
+        seqs = sq.change_seqs(cur, self.identity, ids)
+        for a in agreed:
+            if a.neuron_id is not None and a.neuron_id in neurons:
+                if a.fingerprint is None:
+                    a.fingerprint = fingerprint(neurons[a.neuron_id])
+                if a.seen_seq is None:
+                    a.seen_seq = seqs.get(a.neuron_id)
+        sq.agree(cur, self.identity, collection_id, agreed)
+
+    def record_pushed(
+        self,
+        collection_id: uuid.UUID,
+        agreed: builtins.list[sq.Agreed],
+        seen: dict[uuid.UUID, int],
+        forgotten: builtins.list[str],
+    ) -> None:
+        """After writes to the server: what now agrees, the neurons that changed without changing
+        what the server holds, the items deleted there. One transaction; no neuron changes."""
+        with self.store.transaction(self.identity) as cur:
+            sq.agree(cur, self.identity, collection_id, agreed)
+            sq.seen(cur, self.identity, collection_id, seen)
+            sq.forget(cur, self.identity, collection_id, forgotten)
 
     # -- backups (core/backup.py) -----------------------------------------------------------------
 

@@ -89,6 +89,7 @@ class App:
         self.steps.run("undo", self._start_undo)
         self.steps.run("notifications", lambda: self._start_notifications(notifier, dbus))
         self.steps.run("reminders", self._start_reminders)
+        self.steps.run("sync", self._start_sync)
         self._say_crash()
         if memory is not None:
             self._opened(memory)
@@ -270,6 +271,15 @@ class App:
         self.scheduler.planned.connect(lambda at: self.window.set_next_reminder(at, self.scheduler.paused))
         self.steps.register_cleanup("reminders", self.scheduler.stop)
 
+    def _start_sync(self) -> None:
+        from desktop.accounts import AccountsPage, Syncer  # noqa: PLC0415
+
+        self.syncer = Syncer(self.worker, self.clock, lambda: self.memory, self.window)
+        self.syncer.status.connect(self.window.status.set_sync)
+        self.syncer.said.connect(self.window.report)
+        self.window.preference_pages = [lambda: ("Accounts", AccountsPage(self.ctx, self.syncer))]
+        self.steps.register_cleanup("sync", self.syncer.stop)
+
     # -- opening ---------------------------------------------------------------------------------
 
     def open(self) -> None:
@@ -302,6 +312,7 @@ class App:
         self.window.set_ready()
         if self.reminders_enabled:
             self.scheduler.start()
+        self.syncer.start()  # with the server, in the background (desktop/accounts.py)
         # Build the recall index and load the model now, so the first question answers at once.
         from core import backup, resident  # noqa: PLC0415
         from desktop.worker import BACKGROUND  # noqa: PLC0415
@@ -391,6 +402,7 @@ class App:
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
         self.window.store_changed(change)
         self.notices.changed(list(change.ids))
+        self.syncer.changed(change)
         if self.reminders_enabled and (
             Kind.REMINDER in change.kinds or not (change.kinds or change.edges_only)
         ):

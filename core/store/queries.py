@@ -500,7 +500,12 @@ def claim_into(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID) -> tuple[i
     cur.execute(
         "UPDATE neurons_edges SET user_id = %s, device_id = NULL WHERE device_id = %s", (user_id, device_id)
     )
-    return moved_neurons, cur.rowcount
+    moved_edges = cur.rowcount
+    # the device's sync accounts go with its rows (their collections and items follow them)
+    cur.execute(
+        "UPDATE sync_accounts SET user_id = %s, device_id = NULL WHERE device_id = %s", (user_id, device_id)
+    )
+    return moved_neurons, moved_edges
 
 
 def count_device_rows(cur: Cursor, device_id: uuid.UUID) -> int:
