@@ -306,7 +306,7 @@ def _load_tokenizer(model_dir: Path, manifest: dict[str, Any], max_len: int) -> 
         )
     except ModelUnavailable:
         raise
-    except Exception as e:  # a file that reads but is not the tokenizer it should be
+    except Exception as e:  # noqa: BLE001 - a file that reads but is not the tokenizer it should be
         raise ModelUnavailable(
             f"the tokenizer in {model_dir} cannot be loaded ({e}): {_fix_hint()}"
         ) from None

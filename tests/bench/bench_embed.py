@@ -141,7 +141,8 @@ def main() -> int:
     paras = paragraphs(args.long, rng)
     queries = short_notes(50, random.Random(11))
     print(
-        f"cpu cores: {os.cpu_count()}  python {sys.version.split()[0]}  short notes: {len(notes)}  paragraphs: {len(paras)}"
+        f"cpu cores: {os.cpu_count()}  python {sys.version.split()[0]}  "
+        f"short notes: {len(notes)}  paragraphs: {len(paras)}"
     )
 
     results: dict[str, dict[str, float]] = {name: {} for name in models}
