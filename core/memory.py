@@ -15,13 +15,14 @@ import re
 import threading
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core import backup as backups
 from core import capture, remind
 from core.changes import Change, current_origin
-from core.embed import EmbeddingFiller, SentenceModel, variant_name
+from core.embed import EmbeddingFiller, SentenceModel
 from core.interop.json import build_export, parse_export
 from core.model import (
     Edge,
@@ -59,6 +60,19 @@ REMINDER_PAGE = 500
 # A short id that several ids start with lists at most this many of them.
 ID_CANDIDATES = 5
 PROFILE_NAME_MAX = 200
+
+
+@dataclass(frozen=True)
+class VectorProgress:
+    """How far the neurons' vectors are from all being of the current model."""
+
+    pending: int  # without a vector of the current model
+    total: int  # neurons in the store
+    old: int  # of the pending ones, those with another (older) model's vector: an upgrade's backlog
+
+    @property
+    def upgrading(self) -> bool:
+        return self.old > 0
 
 
 class Memory:
@@ -102,7 +116,7 @@ class Memory:
         return self.model.get()
 
     def _new_filler(self) -> EmbeddingFiller:
-        name = variant_name("fp32")
+        name = self.model.name  # rows whose vector is of another model (or none) are pending
         fetched: dict[uuid.UUID, str] = {}
 
         def fetch(n: int):
@@ -135,7 +149,14 @@ class Memory:
     def pending_vectors(self) -> int:
         """How many neurons (of any identity) still wait for their vector."""
         with self.store.reading(every_owner=True) as cur:
-            return q.count_pending_embeddings(cur, variant_name("fp32"))
+            return q.count_pending_embeddings(cur, self.model.name)
+
+    def vector_progress(self) -> VectorProgress:
+        """Where the filling of vectors stands (of every identity): after a model upgrade, how many
+        neurons still hold the old model's vector (a question does not use them meanwhile)."""
+        with self.store.reading(every_owner=True) as cur:
+            counts = q.vector_counts(cur, self.model.name)
+        return VectorProgress(counts["pending"], counts["total"], counts["other"])
 
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Compute every vector of the store again (after a model change, or to repair). Vectors

@@ -288,6 +288,19 @@ def count_pending_embeddings(cur: Cursor, model: str | None) -> int:
     return cur.fetchone()["n"]
 
 
+def vector_counts(cur: Cursor, model: str) -> dict[str, int]:
+    """{"total", "pending": without a vector of `model`, "other": with a vector of another model}."""
+    cur.execute(
+        "SELECT count(*) AS total,"
+        " count(*) FILTER (WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s) AS pending,"
+        " count(*) FILTER (WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM %s) AS other"
+        " FROM neurons",
+        (model, model),
+    )
+    row = cur.fetchone()
+    return {"total": row["total"], "pending": row["pending"], "other": row["other"]}
+
+
 def save_embeddings(
     cur: Cursor,
     rows: Sequence[tuple[uuid.UUID, Sequence[float]]],

@@ -284,6 +284,40 @@ def test_the_status_bar_says_while_vectors_are_computed(app, embedded_memory, qt
         embedded_memory.filler = None
 
 
+def test_the_status_bar_says_how_far_an_upgrade_of_the_model_is(app, embedded_memory, qtbot):
+    """Vectors of the model before (as a store made with MiniLM has): the status bar says the move
+    to the new model, with how far it is, and goes when the filler is done."""
+    if embedded_memory.embedder() is None:
+        import pytest  # noqa: PLC0415
+
+        pytest.skip("the embedding model is not exported in resources/model")
+    from core.store import queries as q  # noqa: PLC0415
+
+    embedded_memory.start_background()
+    embedded_memory.filler.stop()  # there, but not draining: the old vectors stay
+    try:
+        notes = [embedded_memory.capture(f"an old note number {i}", kind="note") for i in range(3)]
+        embedded_memory.fill_vectors()
+        with embedded_memory.store.transaction(every_owner=True) as cur:
+            q.save_embeddings(cur, [(n.id, [0.05] * 384) for n in notes], "all-MiniLM-L6-v2")
+        progress = embedded_memory.vector_progress()
+        assert progress.upgrading and progress.old == progress.pending == 3
+        app.window.load_pending()
+        settle(qtbot, app)
+        pending = app.window.status.pending
+        done = progress.total - 3
+        assert pending.isVisible()
+        assert pending.text() == (
+            f"Updating search by meaning to the new model: {done:,} of {progress.total:,} items"
+            f" ({100 * done // progress.total}%)…"
+        )
+        embedded_memory.fill_vectors()
+        qtbot.waitUntil(lambda: not pending.isVisible(), timeout=WAIT_MS)
+        assert not embedded_memory.vector_progress().upgrading
+    finally:
+        embedded_memory.filler = None
+
+
 def test_an_active_reminder_has_no_state_badge_in_a_list_of_reminders(app, embedded_memory, clock, qtbot):
     embedded_memory.capture(
         "one", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(days=1))}
