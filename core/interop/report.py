@@ -18,6 +18,23 @@ class Skip(Exception):
         self.item, self.why = item, why
 
 
+class Dropped(Skip):
+    """One value of an item that could not be kept as written (dropped, or read another way, as
+    `why` says); the rest of the item is imported."""
+
+
+def legacy_text(data: bytes) -> str:
+    """Bytes that are not UTF-8, as the Western European code page that Outlook and older phones
+    write without saying so (Windows-1252; Latin-1 for the five bytes it leaves undefined)."""
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+LEGACY = "read as Windows-1252 (Western European)"
+
+
 class ImportRefused(InvalidInput):
     """--all-or-nothing and some item was skipped: nothing was imported."""
 
@@ -65,5 +82,5 @@ class Report:
             f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
-        lines += [f"  imported {d['item']} without one value: {d['why']}" for d in self.dropped]
+        lines += [f"  imported {d['item']}, but {d['why']}" for d in self.dropped]
         return "\n".join(lines)

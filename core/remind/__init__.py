@@ -48,6 +48,7 @@ from core.model import InvalidInput, Kind, Neuron, State
 from core.remind.series import (
     UTC_NAMES,
     Override,
+    Restated,
     Series,
     first,
     iso,
@@ -59,6 +60,7 @@ from core.remind.series import (
     occurrences,
     parse_time,
     reload_local_zone,
+    restated,
     rule_text,
     utcnow,
     validate_rrule,
@@ -304,7 +306,43 @@ def completed(neuron: Neuron, now: datetime) -> dict[str, object] | None:
         return None
     new_due, rule = moved
     # done_at on an active recurring reminder: when its last occurrence was done
-    return {"due_at": iso(new_due), "rrule": rule, "snoozed_until": None, "done_at": iso(now)}
+    changes: dict[str, object] = {
+        "due_at": iso(new_due),
+        "rrule": rule,
+        "snoozed_until": None,
+        "done_at": iso(now),
+    }
+    try:
+        told = restated(series, new_due)
+    except InvalidInput:
+        told = None
+    if told is not None:
+        # a calendar's series starts again at the occurrence now due, so that the phone it came
+        # from sees the ones before it done (its exported DTSTART and DUE move there)
+        changes.update(restart(neuron.attrs, told))
+    return changes
+
+
+def restart(attrs: dict[str, Any], told: Restated) -> dict[str, object]:
+    """The attrs of a calendar's series told again from its current occurrence (see `restated`):
+    its anchor and rules, and only the exceptions, added dates and overrides still to come."""
+
+    def still(values: object, key: str, since: datetime) -> list | None:
+        kept = []
+        for value in values if isinstance(values, list) else []:
+            when = parse_time(value.get(key) if isinstance(value, dict) else value)
+            if when is not None and when >= since:
+                kept.append(value)
+        return kept or None
+
+    return {
+        "dtstart": iso(told.anchor),
+        "rrule": told.rrule,
+        "more_rrules": list(told.more_rules) or None,
+        "exdates": still(attrs.get("exdates"), "", told.anchor),
+        "rdates": still(attrs.get("rdates"), "", told.since),
+        "overrides": still(attrs.get("overrides"), "recurrence_id", told.since),
+    }
 
 
 def snoozed(
@@ -352,6 +390,7 @@ __all__ = [
     "Alarm",
     "Clock",
     "Override",
+    "Restated",
     "SNOOZE_DEFAULT",
     "Series",
     "UTC_NAMES",
@@ -373,6 +412,8 @@ __all__ = [
     "parse_time",
     "reload_local_zone",
     "rescheduled",
+    "restart",
+    "restated",
     "rule_text",
     "snoozed",
     "upcoming",

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
+import recurring_ical_events
 
 from core import commands
 from core.model import Kind, Relation, State
@@ -216,6 +217,41 @@ def test_a_recurring_series_with_exceptions_and_its_zone(account, memory):
     assert str(c["SUMMARY"]) == "Choir practice (bring the scores)"
     assert "COUNT=10" in c["RRULE"].to_ical().decode() and c["EXDATE"] is not None
     assert c["DTSTART"].dt == datetime(2031, 3, 3, 19, 30, tzinfo=lisbon)
+
+
+def test_done_here_on_a_weekly_task_from_the_phone_moves_it_on_the_phone(account, memory):
+    """Done in Neurons on a phone-made weekly task: the phone's task starts again at the next
+    occurrence (DTSTART and DUE a week on, COUNT one less), as tasks.org and todoman write it."""
+    lisbon = ZoneInfo("Europe/Lisbon")
+    now = datetime.now(UTC)
+    start = (now - timedelta(days=3)).astimezone(lisbon).replace(hour=9, minute=0, second=0, microsecond=0)
+    stamp = start.strftime("%Y%m%dT%H%M%S")
+    series = (
+        f"DTSTART;TZID=Europe/Lisbon:{stamp}\r\nDUE;TZID=Europe/Lisbon:{stamp}\r\n"
+        "RRULE:FREQ=WEEKLY;COUNT=10\r\n"
+    )
+    account.tasks.save_todo(todo("phone-weekly", "Put the bins out", series))
+    sync(memory)
+    [bins] = of_kind(memory, Kind.REMINDER)
+    assert datetime.fromisoformat(bins.attrs["due_at"]) == start  # this week's, 3 days ago
+
+    memory.complete(bins.id, now)
+    week_on = datetime.combine(start.date() + timedelta(days=7), start.timetz())
+    assert datetime.fromisoformat(memory.get(bins.id).attrs["due_at"]) == week_on
+    out = sync(memory)
+    assert (out["pushed"], out["conflicts"], out["errors"]) == (1, 0, [])
+    [vtodo] = account.tasks.todos()
+    c = vtodo.icalendar_component
+    assert c["DTSTART"].dt == week_on and c["DUE"].dt == week_on
+    assert c["DTSTART"].params["TZID"] == "Europe/Lisbon"
+    assert c["RRULE"].to_ical().decode() == "FREQ=WEEKLY;COUNT=9"
+    assert str(c["STATUS"]) == "NEEDS-ACTION"
+    # the phone's next occurrence is the following week; the series keeps its remaining nine
+    shown = recurring_ical_events.of(icalendar.Calendar.from_ical(vtodo.data), components=["VTODO"]).between(
+        now, now + timedelta(days=100)
+    )
+    assert [o["DTSTART"].dt for o in shown] == [week_on + timedelta(days=7 * i) for i in range(9)]
+    assert sync(memory)["pushed"] == 0  # and the next sync moves nothing
 
 
 def test_time_zones_both_ways(account, memory):
