@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 
 from core.commands.base import Answer
+from core.memory import Memory
 from core.model import Identity, InvalidInput, Kind, Relation
+from core.settings import Settings
 from core.validate import parse_instant
 
 log = logging.getLogger(__name__)
@@ -208,9 +210,6 @@ def render_table(report: dict[str, Any]) -> str:
 
 def run_eval(args) -> Answer:
     """`neurons eval`: a fresh temporary data dir unless one is given; progress on stderr."""
-    from core.memory import Memory  # noqa: PLC0415 - the command layer stays light
-    from core.settings import Settings  # noqa: PLC0415
-
     modes = [m.strip() for m in str(getattr(args, "modes", "") or ",".join(MODES)).split(",") if m.strip()]
     for m in modes:
         if m not in MODES:

@@ -22,17 +22,23 @@ import functools
 import inspect
 import json
 import logging
+import signal
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from core import __version__, instance
 from core.model import InvalidInput, Kind, Neuron, NeuronsError
+from core.settings import Settings, data_dir_from
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +77,6 @@ class Door:
     released when idle or when the app appears)."""
 
     def __init__(self, data_dir: str | Path | None, dsn: str | None, execute: Execute):
-        from core.settings import data_dir_from  # noqa: PLC0415
-
         self.data_dir = data_dir_from(data_dir)
         self.dsn = dsn  # an explicit server DSN never goes through the app (as on the CLI)
         self.execute = execute
@@ -116,11 +120,8 @@ class Door:
                     self._timer.start()
 
     def _open(self):
-        import time  # noqa: PLC0415
-
-        from core.memory import Memory  # noqa: PLC0415
-        from core.settings import Settings  # noqa: PLC0415
-        from core.store.lock import LockHeld  # noqa: PLC0415
+        from core.memory import Memory  # noqa: PLC0415 - forwarding loads no driver
+        from core.store.lock import LockHeld  # noqa: PLC0415 - forwarding loads no driver
 
         settings = Settings.from_env(data_dir=self.data_dir, dsn=self.dsn, embed_in_background=False)
         deadline = time.monotonic() + OPEN_RETRY_S
@@ -199,8 +200,8 @@ def _limit(value: int) -> list[str]:
 
 def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
     """A question of common words only ("what is it?"), with no time in it: nothing to search."""
-    from core.recall.result import content_words  # noqa: PLC0415
-    from core.when import find_window, local_now  # noqa: PLC0415
+    from core.recall.result import content_words  # noqa: PLC0415 - forwarding loads no driver
+    from core.when import find_window, local_now  # noqa: PLC0415 - forwarding loads no driver
 
     window, topic = find_window(question, now or local_now())
     return window is None and not content_words(topic)
@@ -211,10 +212,6 @@ def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
 
 def build(door: Door):
     """The MCP server of this memory's tools (not started)."""
-    from mcp.server.mcpserver import MCPServer  # noqa: PLC0415
-    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError  # noqa: PLC0415
-    from mcp.types import ToolAnnotations  # noqa: PLC0415
-
     parameters: dict[str, set[str]] = {}  # each tool's argument names, filled as they register
     server = MCPServer(
         "neurons",
@@ -457,8 +454,6 @@ class _RefuseUnknownArguments:
             known = self.parameters.get(str(params.get("name")))
             unknown = sorted(set(params["arguments"]) - known) if known is not None else []
             if unknown:
-                from mcp.types import CallToolResult, TextContent  # noqa: PLC0415
-
                 text = (
                     f"{params['name']} takes no argument {', '.join(map(repr, unknown))}; "
                     f"its arguments are {', '.join(sorted(known))}"
@@ -483,8 +478,6 @@ def serve(data_dir: str | Path | None, dsn: str | None, execute: Execute) -> Non
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    import signal  # noqa: PLC0415
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return

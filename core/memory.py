@@ -9,6 +9,7 @@ every write is a method here. Listeners get one `Change` per committed write.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import uuid
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core import backup as backups
-from core import capture, remind
+from core import capture, config, remind
 from core.changes import Change, current_origin
 from core.embed import EmbeddingFiller, SentenceModel, variant_name
 from core.interop.json import build_export, parse_export
@@ -35,6 +36,7 @@ from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
 from core.store import Store, open_store
 from core.store import queries as q
+from core.store.embedded import node_executable
 from core.store.reader import StoreReader
 from core.validate import (
     MAX_WEIGHT,
@@ -774,10 +776,6 @@ def own_identity(store: Store) -> Identity:
 def _settle_claim(store: Store) -> None:
     """config.json names a profile whose claim may not have committed (the process died between
     writing it and the claim's commit): the store says which, and config.json follows."""
-    import dataclasses  # noqa: PLC0415
-
-    from core import config  # noqa: PLC0415
-
     settings = store.settings
     with store.reading(every_owner=True) as cur:
         committed = q.profile(cur, settings.profile_id) is not None
@@ -799,8 +797,6 @@ def _settle_claim(store: Store) -> None:
 
 
 def _saved_config(data_dir) -> dict[str, Any] | str:
-    from core import config  # noqa: PLC0415
-
     try:
         return config.load(data_dir).to_json()
     except NeuronsError as exc:  # doctor reports; it never fails on what it examines
@@ -816,9 +812,7 @@ def _install_status() -> str:
 
 
 def _node_path() -> str | None:
-    from core.store.embedded import node_executable  # noqa: PLC0415 - only doctor needs it
-
     try:
         return node_executable()
-    except Exception as exc:  # doctor reports; it never fails on what it examines
+    except Exception as exc:  # noqa: BLE001 - doctor reports; it never fails on what it examines
         return f"unavailable: {exc}"

@@ -21,7 +21,7 @@ class NotFound(NeuronsError, LookupError):
     """No such neuron or edge for this identity."""
 
 
-class _Choice(str, enum.Enum):
+class _Choice(enum.StrEnum):
     """A closed set of names; `parse` turns a wrong one into a message a person can act on."""
 
     @classmethod

@@ -35,13 +35,8 @@ OPEN_RETRY_S = 30.0
 
 
 # -- the controller ------------------------------------------------------------------------------
-
-
-def _qt():
-    """Qt imports, late: a forwarding second launch never loads Qt."""
-    from PySide6 import QtCore, QtWidgets  # noqa: PLC0415
-
-    return QtCore, QtWidgets
+# This module is also the launcher (`main`): a second launch that forwards its request loads
+# neither Qt nor the database driver, so what they need is imported where it is used.
 
 
 class App:
@@ -63,9 +58,10 @@ class App:
         reminders: bool = True,
         dbus: bool = True,
     ):
-        from desktop.startup import Steps  # noqa: PLC0415
+        from PySide6 import QtWidgets  # noqa: PLC0415 - the launcher stays light
 
-        _, QtWidgets = _qt()
+        from desktop.startup import Steps  # noqa: PLC0415 - the launcher stays light
+
         self.settings = settings
         self.qapp = QtWidgets.QApplication.instance()
         self.clock = clock or remind.Clock()
@@ -93,14 +89,14 @@ class App:
     # -- the steps -------------------------------------------------------------------------------
 
     def _start_collector(self) -> None:
-        from desktop.collector import GuiCollector  # noqa: PLC0415
+        from desktop.collector import GuiCollector  # noqa: PLC0415 - the launcher stays light
 
         self.collector = GuiCollector()
         self.steps.register_cleanup("garbage collector", self.collector.stop)
 
     def _start_look(self) -> None:
-        from desktop import theme  # noqa: PLC0415
-        from desktop.prefs import Prefs  # noqa: PLC0415
+        from desktop import theme  # noqa: PLC0415 - the launcher stays light
+        from desktop.prefs import Prefs  # noqa: PLC0415 - the launcher stays light
 
         self.prefs = Prefs()
         theme.apply(self.qapp, self.prefs.theme)
@@ -109,9 +105,9 @@ class App:
             log.warning("no colour emoji font: emoji show as boxes (install fonts-noto-color-emoji)")
 
     def _start_worker(self) -> None:
-        from desktop.bridge import Bridge  # noqa: PLC0415
-        from desktop.context import Context  # noqa: PLC0415
-        from desktop.worker import Worker  # noqa: PLC0415
+        from desktop.bridge import Bridge  # noqa: PLC0415 - the launcher stays light
+        from desktop.context import Context  # noqa: PLC0415 - the launcher stays light
+        from desktop.worker import Worker  # noqa: PLC0415 - the launcher stays light
 
         self.bridge = Bridge()
         self.bridge.changed.connect(self._store_changed)
@@ -125,7 +121,7 @@ class App:
     def _start_tray(self, use_tray: bool) -> None:
         if not use_tray:
             return
-        from desktop.tray import Tray  # noqa: PLC0415
+        from desktop.tray import Tray  # noqa: PLC0415 - the launcher stays light
 
         if not Tray.available():
             return
@@ -142,7 +138,7 @@ class App:
         self.tray.menu.deleteLater()
 
     def _start_window(self) -> None:
-        from desktop.window import MainWindow  # noqa: PLC0415
+        from desktop.window import MainWindow  # noqa: PLC0415 - the launcher stays light
 
         self.window = MainWindow(
             self.ctx,
@@ -160,19 +156,19 @@ class App:
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
         self.steps.register_cleanup("window", self.window.deleteLater)
-        from desktop import profile  # noqa: PLC0415
+        from desktop import profile  # noqa: PLC0415 - the launcher stays light
 
         profile.install(self)  # Profile and storage… in Tools (desktop/profile.py)
 
     def _start_quick(self) -> None:
-        from desktop.quick import QuickCapture  # noqa: PLC0415
+        from desktop.quick import QuickCapture  # noqa: PLC0415 - the launcher stays light
 
         self.quick = QuickCapture(self.ctx)
         self.quick.saved.connect(self._captured)
         self.steps.register_cleanup("quick capture", self.quick.deleteLater)
 
     def _start_undo(self) -> None:
-        from desktop.undo import UndoStack  # noqa: PLC0415
+        from desktop.undo import UndoStack  # noqa: PLC0415 - the launcher stays light
 
         self.undo = UndoStack(self.ctx)
 
@@ -191,8 +187,8 @@ class App:
         self.window.status.undo_clicked.connect(self.undo.undo)
 
     def _start_notifications(self, notifier, dbus: bool) -> None:
-        from desktop.banner import BannerNotifier  # noqa: PLC0415
-        from desktop.notices import ReminderNotices  # noqa: PLC0415
+        from desktop.banner import BannerNotifier  # noqa: PLC0415 - the launcher stays light
+        from desktop.notices import ReminderNotices  # noqa: PLC0415 - the launcher stays light
 
         self.banner = BannerNotifier(self.window)
         notifier = notifier if notifier is not None else self._default_notifier(dbus)
@@ -207,8 +203,8 @@ class App:
         return self.notices.notifier
 
     def _default_notifier(self, dbus: bool):
-        from desktop.notify import DBusNotifier, Notifications, TrayNotifier  # noqa: PLC0415
-        from desktop.theme import icon_path  # noqa: PLC0415
+        from desktop.notify import DBusNotifier, Notifications, TrayNotifier  # noqa: PLC0415 - the launcher stays light
+        from desktop.theme import icon_path  # noqa: PLC0415 - the launcher stays light
 
         d = None
         if dbus and os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
@@ -218,7 +214,7 @@ class App:
         return Notifications(d, t, self.banner)
 
     def _start_reminders(self) -> None:
-        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415
+        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415 - the launcher stays light
 
         self.scheduler = ReminderScheduler(self.worker, lambda: self.memory, self.clock)
         self.scheduler.fired.connect(self.notices.fired)
@@ -233,8 +229,8 @@ class App:
         settings = self.settings
 
         def opening():
-            from core.memory import Memory  # noqa: PLC0415
-            from core.store.lock import LockHeld  # noqa: PLC0415
+            from core.memory import Memory  # noqa: PLC0415 - the launcher stays light
+            from core.store.lock import LockHeld  # noqa: PLC0415 - the launcher stays light
 
             deadline = time.monotonic() + OPEN_RETRY_S
             while True:
@@ -259,8 +255,10 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         # Build the recall index and load the model now, so the first question answers at once.
-        from core import backup, resident  # noqa: PLC0415
-        from desktop.worker import BACKGROUND  # noqa: PLC0415
+        from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
+
+        from core import backup, resident  # noqa: PLC0415 - the launcher stays light
+        from desktop.worker import BACKGROUND  # noqa: PLC0415 - the launcher stays light
 
         self.worker.run(
             memory.recall.warm,
@@ -272,7 +270,7 @@ class App:
         )
         # Now and then, on the worker: a backup if one is due (core/backup.py), and the model let
         # go if unused for a while (core/resident.py).
-        auto, timer = backup.AutoBackup(memory), _qt()[0].QTimer(self.window)
+        auto, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
 
         def now_and_then() -> None:
             self.worker.run(
@@ -291,7 +289,7 @@ class App:
     def reopen(self) -> None:
         """Let go of the open memory and open it again from the data dir's settings (a profile
         or the engine changed, desktop/profile.py); what the app opens now is its own."""
-        from core.settings import Settings  # noqa: PLC0415
+        from core.settings import Settings  # noqa: PLC0415 - the launcher stays light
 
         old, owned = self.memory, self.owns_memory
         self.scheduler.stop()
@@ -335,7 +333,7 @@ class App:
 
     def _store_changed(self, change) -> None:
         if change.action == "engine_restarted":  # the store restarted its engine: say so once
-            from desktop.notify import Notice  # noqa: PLC0415
+            from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
 
             self.banner.show(
                 Notice(
@@ -355,7 +353,7 @@ class App:
     def _failed(self, exc: BaseException, what: str = "") -> None:
         """An error: the person's to fix is said in the status line; any other is kept in
         Problems (with the details to copy), and the status line points there."""
-        from desktop.problems import is_persons, summary_of  # noqa: PLC0415
+        from desktop.problems import is_persons, summary_of  # noqa: PLC0415 - the launcher stays light
 
         if is_persons(exc):
             self.window.report(summary_of(exc))
@@ -391,7 +389,7 @@ class App:
         self.quick.open(text)
 
     def _captured(self, neuron) -> None:
-        from desktop import theme  # noqa: PLC0415
+        from desktop import theme  # noqa: PLC0415 - the launcher stays light
 
         what = {Kind.REMINDER: "reminder", Kind.CONTACT: "contact"}.get(neuron.kind, "note")
         extra = ""
@@ -422,8 +420,8 @@ class App:
         """Compute every vector again, with progress in the window (the GUI stays free)."""
         if self.memory is None:
             return
-        from desktop.statusbar import items  # noqa: PLC0415
-        from desktop.worker import BACKGROUND  # noqa: PLC0415
+        from desktop.statusbar import items  # noqa: PLC0415 - the launcher stays light
+        from desktop.worker import BACKGROUND  # noqa: PLC0415 - the launcher stays light
 
         memory = self.memory
         self.window.reindex_action.setEnabled(False)
@@ -447,7 +445,7 @@ class App:
         )
 
     def on_missed(self, alarms: list) -> None:
-        from desktop.notify import Notice  # noqa: PLC0415
+        from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
 
         self.missed = alarms
         title = self.notices.missed(alarms)
@@ -468,7 +466,9 @@ class App:
             self.bridge.gui(lambda: self.quick_capture(str(text)))
             return {}
         if op == "quit":
-            self.bridge.gui(lambda: _qt()[0].QTimer.singleShot(0, self.quit))
+            from PySide6.QtCore import QTimer  # noqa: PLC0415 - the launcher stays light
+
+            self.bridge.gui(lambda: QTimer.singleShot(0, self.quit))
             return {}
         if op == "status":
             return self.bridge.gui(self.status)
@@ -485,7 +485,7 @@ class App:
             results = memory.ask(str(message.get("text") or ""), limit=message.get("limit") or 10)
             return {"results": [r.to_json() for r in results]}
         if op == "command":  # `neurons list/show/ask/...` while the app owns the data dir
-            from core import commands  # noqa: PLC0415
+            from core import commands  # noqa: PLC0415 - the launcher stays light
 
             argv = message.get("argv")
             if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
@@ -548,7 +548,7 @@ class App:
 
 def tray_tooltip(summary, paused: bool, now) -> str:
     """What the tray says on hover: what is overdue, and what comes next."""
-    from desktop import theme  # noqa: PLC0415
+    from desktop import theme  # noqa: PLC0415 - the launcher stays light
 
     lines = ["Neurons" + (" — reminders paused" if paused else "")]
     if summary.overdue:
@@ -616,12 +616,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
     if args.screenshot:
-        from desktop.screenshot import screenshot  # noqa: PLC0415
+        from desktop.screenshot import screenshot  # noqa: PLC0415 - the launcher stays light
 
         settings.embed_in_background = False  # the screenshot writes nothing
         return screenshot(settings, Path(args.screenshot), ask=args.ask, size=args.size)
 
-    from core import instance  # noqa: PLC0415
+    from core import instance  # noqa: PLC0415 - the launcher stays light
 
     lock = instance.InstanceLock(settings.data_dir)
     if not lock.try_acquire():
@@ -634,7 +634,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def forward(settings: Settings, args: argparse.Namespace) -> int:
     """Another app owns this data dir: hand it the request and exit."""
-    from core import instance  # noqa: PLC0415
+    from core import instance  # noqa: PLC0415 - the launcher stays light
 
     if args.capture:
         message: dict[str, Any] = {"op": "capture", "text": args.capture, "kind": None, "attrs": {}}
@@ -663,15 +663,16 @@ def forward(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run(settings: Settings, args: argparse.Namespace, lock) -> int:
-    from core import instance, resident  # noqa: PLC0415
+    from core import instance, resident  # noqa: PLC0415 - the launcher stays light
 
     resident.keep_small()  # before any thread: the app lives in the tray all day
-    QtCore, QtWidgets = _qt()
+    from PySide6 import QtWidgets  # noqa: PLC0415 - the launcher stays light
+
     QtWidgets.QApplication.setApplicationName("Neurons")
     QtWidgets.QApplication.setDesktopFileName("neurons")
     qapp = QtWidgets.QApplication(sys.argv[:1])
     qapp.setQuitOnLastWindowClosed(False)
-    from desktop import theme  # noqa: PLC0415
+    from desktop import theme  # noqa: PLC0415 - the launcher stays light
 
     qapp.setWindowIcon(theme.app_icon())
     app = App(settings, use_tray=not args.no_tray)
@@ -701,7 +702,8 @@ def run(settings: Settings, args: argparse.Namespace, lock) -> int:
 
 
 def _when_ready(app: App, fn: Callable[[], None]) -> None:
-    QtCore, _ = _qt()
+    from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
+
     timer = QtCore.QTimer(app.window)
 
     def check() -> None:
@@ -717,7 +719,8 @@ def _when_ready(app: App, fn: Callable[[], None]) -> None:
 
 def _quit_on_signals(qapp, app: App) -> None:
     """SIGTERM/SIGINT quit cleanly (the store checkpoints and stops its engine)."""
-    QtCore, _ = _qt()
+    from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
+
     read, write = socket.socketpair()
     read.setblocking(False)
     write.setblocking(False)

@@ -3,6 +3,7 @@ the answer to "what do you know about X" as a timeline."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -383,7 +384,7 @@ class DetailPane(QWidget):
         lines = max(3, min(9, rect.height() // max(fm.lineSpacing(), 1) + 1))
         self.body.setFixedHeight(lines * fm.lineSpacing() + 18)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_body()
 
@@ -504,7 +505,7 @@ class DetailPane(QWidget):
             self.timeline,
             *self.linker.tab_chain(),
         ]
-        for a, b in zip(chain, chain[1:]):
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
 
     def _stored_text(self, key: str) -> str:

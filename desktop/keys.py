@@ -73,7 +73,7 @@ class ItemKeys(QObject):
         super().__init__(parent)
         self._keys = {QKeySequence(k)[0].toCombined() for n in ITEM_ACTIONS for k in BY_NAME[n].keys}
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
             if event.keyCombination().toCombined() in self._keys:
                 return True  # not accepted by the field: the window's shortcut runs

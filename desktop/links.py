@@ -206,7 +206,7 @@ class LinksPanel(QWidget):
         self.candidates.hide()
         self.act.emit(lambda m, nid: m.link(nid, other, relation), "Linked")
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         """Up and Down move in the suggestions while typing in the box."""
         if obj is self.link_search and event.type() == QEvent.Type.KeyPress and self.candidates.isVisible():
             if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):

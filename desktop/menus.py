@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QWidget
 from core import autostart
 from core.model import State
 from desktop import keys, theme
+from desktop.problems import ProblemsDialog
 from desktop.sections import LABELS, SECTION_KEYS
 
 
@@ -147,16 +148,14 @@ class WindowMenus:
         self.prefs_changed.emit(what)
 
     def show_shortcuts(self) -> QWidget:
-        from desktop.dialogs import ShortcutsDialog  # noqa: PLC0415
+        from desktop.dialogs import ShortcutsDialog  # noqa: PLC0415 - built on first use
 
         return self._dialog("shortcuts", lambda: ShortcutsDialog(self))
 
     def show_about(self) -> QWidget:
-        from desktop.dialogs import AboutDialog  # noqa: PLC0415
+        from desktop.dialogs import AboutDialog  # noqa: PLC0415 - built on first use
 
         return self._dialog("about", lambda: AboutDialog(self.about_facts, self))
 
     def show_problems(self) -> QWidget:
-        from desktop.problems import ProblemsDialog  # noqa: PLC0415
-
         return self._dialog("problems", lambda: ProblemsDialog(self.problems, self))

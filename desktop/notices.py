@@ -121,8 +121,8 @@ class ReminderNotices(QObject):
             fn, say = (lambda m: m.complete(key, now)), (lambda n: f"Done: {n.title}")
         elif action == "snooze":
             delta = self.snooze()
-            fn = lambda m: m.snooze(key, now, delta)  # noqa: E731
-            say = lambda n: f"Snoozed for {int(delta.total_seconds() // 60)} min: {n.title}"  # noqa: E731
+            fn = lambda m: m.snooze(key, now, delta)
+            say = lambda n: f"Snoozed for {int(delta.total_seconds() // 60)} min: {n.title}"
         else:
             log.warning("unknown notification action %r", action)
             return

@@ -6,7 +6,7 @@ import os
 from datetime import datetime, timedelta
 
 from PySide6.QtCore import QLocale, Qt
-from PySide6.QtGui import QColor, QIcon, QPalette
+from PySide6.QtGui import QColor, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from core import remind
@@ -119,8 +119,6 @@ def stylesheet(dark: bool) -> str:
 def has_emoji_font() -> bool:
     """Qt draws emoji with the system's colour emoji font (fontconfig finds it; on Debian the
     fonts-noto-color-emoji package, which setup.sh installs); without one they are boxes."""
-    from PySide6.QtGui import QFontDatabase  # noqa: PLC0415
-
     return any("emoji" in family.lower() for family in QFontDatabase.families())
 
 
@@ -379,7 +377,7 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
             done = neuron.attrs.get("done_at")
             try:
                 when = remind.parse_time(done) if done else neuron.updated_at
-            except Exception:
+            except Exception:  # noqa: BLE001 - a stored time that cannot be read: the row shows its update time
                 when = neuron.updated_at
             return (word("done").format(when_text(when, now)) if when else word("done_plain")), False
         if due is None:
@@ -392,7 +390,7 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
                 s = remind.parse_time(snoozed)
                 if s and s > now:
                     parts.append("· " + word("snoozed").format(when_text(s, now)))
-            except Exception:
+            except Exception:  # noqa: BLE001 - a stored time that cannot be read: no snooze shown
                 pass
         if neuron.attrs.get("rrule"):
             parts.append(f"· {repeat_text(neuron.attrs.get('rrule'))}")

@@ -1,10 +1,10 @@
 """File → Import… / Export… and dropping a file on the window (core/interop does the work).
 
-`install(window)` adds Import and Export to the window's File menu, and the drop handler. An import runs on the worker with a
-progress dialog (it appears only when an import takes a while), then a summary says what was
-created, updated and left as it was, and every skipped item with the reason. Export asks for a
-format (JSON, vCard 4.0 or 3.0, iCalendar, a Markdown vault), which kind of neurons, and whether
-to write one file per item (a vdir), then for where.
+`install(window)` adds Import and Export to the window's File menu, and the drop handler. An import
+runs on the worker with a progress dialog (it appears only when an import takes a while), then a
+summary says what was created, updated and left as it was, and every skipped item with the reason.
+Export asks for a format (JSON, vCard 4.0 or 3.0, iCalendar, a Markdown vault), which kind of
+neurons, and whether to write one file per item (a vdir), then for where.
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ class Transfer(QObject):
 
     # -- dropping a file on the window -------------------------------------------------------------
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
         if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
             if _dropped(event):
@@ -207,7 +207,7 @@ def _import(memory, path, report):
 
 
 def _export(memory, path, fmt, kind, version):
-    from core.interop.files import export_path  # noqa: PLC0415
+    from core.interop.files import export_path  # noqa: PLC0415 - the parsers load on the worker
 
     return export_path(memory, path, fmt, kind=kind, vcard_version=version)
 

@@ -36,6 +36,7 @@ from desktop.rows import RowList
 from desktop.sections import LABELS, SECTION_KIND, SIDEBAR, TITLES
 from desktop.statusbar import StatusLine, items
 from desktop.widgets import ElidedLabel
+from desktop.worker import BACKGROUND
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +50,7 @@ KEY_ROLE = Qt.ItemDataRole.UserRole + 7
 class AskBox(QLineEdit):
     down = Signal()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Down:
             self.down.emit()
             return
@@ -287,7 +288,7 @@ class MainWindow(WindowMenus, QMainWindow):
     def save_geometry(self) -> None:
         self.prefs.save_window_state(self.saveGeometry(), self.splitter.saveState())
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event: QCloseEvent) -> None:
         if self.detail.dirty:
             self.detail.save()
         self.save_geometry()
@@ -320,8 +321,6 @@ class MainWindow(WindowMenus, QMainWindow):
             self.status.set_pending(pending)
             if pending:
                 self._pending_timer.start()
-
-        from desktop.worker import BACKGROUND  # noqa: PLC0415
 
         # (only while the filler runs: without it nothing is being prepared)
         self.ctx.read(

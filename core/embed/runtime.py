@@ -25,6 +25,7 @@ import numpy as np
 
 from core.embed.mapped import MappedTable, map_table
 from core.model import NeuronsError
+from core.settings import default_model_dir
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +155,8 @@ def verify_files(
             ) from None
         if size != entry["size"]:
             raise ModelUnavailable(
-                f"the embedding model file {path} is corrupt (size {size}, expected {entry['size']}): {_fix_hint()}"
+                f"the embedding model file {path} is corrupt (size {size}, "
+                f"expected {entry['size']}): {_fix_hint()}"
             )
         if full:
             try:
@@ -197,8 +199,6 @@ def model_status(
     Returns {"name", "sha256", "ready", "error"}; never raises for a broken or missing model.
     """
     if model_dir is None:
-        from core.settings import default_model_dir
-
         model_dir = default_model_dir()
     model_dir = Path(model_dir)
     status: dict[str, Any] = {
@@ -275,8 +275,6 @@ class Embedder:
         `rehash=False` trusts a sha256 in `digests` while the file's size, times and inode are
         unchanged (a reload after the model was released)."""
         if model_dir is None:
-            from core.settings import default_model_dir
-
             model_dir = default_model_dir()
         model_dir = Path(model_dir)
         if not isinstance(threads, int) or threads < 1:
@@ -306,19 +304,19 @@ class Embedder:
             )
 
         try:
-            from tokenizers import Tokenizer
+            from tokenizers import Tokenizer  # noqa: PLC0415 - loads with a model, not with the app
 
             tokenizer = Tokenizer.from_str(tok_bytes.decode("utf-8"))
             # tokenizer.json ships truncation 128 and fixed padding 128; sentence-transformers uses
             # max_seq_length (256) and pads to the longest in the batch, which we do by hand.
             tokenizer.no_padding()
             tokenizer.enable_truncation(max_length=max_len, strategy="longest_first")
-        except Exception as e:  # a tokenizer.json that parses as JSON but not as a tokenizer
+        except Exception as e:  # noqa: BLE001 - a tokenizer.json that parses as JSON but not as a tokenizer
             raise ModelUnavailable(
                 f"the tokenizer in {model_dir} cannot be loaded ({e}): {_fix_hint()}"
             ) from None
 
-        import onnxruntime as ort
+        import onnxruntime as ort  # noqa: PLC0415 - loads with a model, not with the app
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
@@ -340,7 +338,7 @@ class Embedder:
             session = ort.InferenceSession(
                 str(model_dir / rel), sess_options=opts, providers=["CPUExecutionProvider"]
             )
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - onnxruntime's own errors: a model file it cannot load
             if table is not None:
                 table.close()
             raise ModelUnavailable(

@@ -265,7 +265,7 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
     n = card.first("N")
     if n is not None:
-        parts = dict(zip(N_PARTS, (" ".join(_list(c)) for c in split_escaped(n.value, ";"))))
+        parts = dict(zip(N_PARTS, (" ".join(_list(c)) for c in split_escaped(n.value, ";")), strict=False))
         parts = {k: v for k, v in parts.items() if v}
         if parts:
             attrs["n"] = parts
@@ -300,7 +300,7 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     )
     addresses = []
     for p in card.all("ADR"):
-        parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value)) if v.strip()}
+        parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value), strict=False) if v.strip()}
         label = _prop_label(p, labels)
         if label:
             parts["label"] = label

@@ -401,7 +401,7 @@ class RecallIndex:
         if self._order is None:
             idx = np.nonzero(self.non_contacts())[0]
             keys = [(self._created[i], str(self.entries[i].id)) for i in idx]
-            order = [i for _, i in sorted(zip(keys, idx.tolist()))]
+            order = [i for _, i in sorted(zip(keys, idx.tolist(), strict=True))]
             self._order = np.asarray(order, dtype=np.int64)
             self._pos = {int(s): p for p, s in enumerate(self._order)}
         return self._order

@@ -32,8 +32,7 @@ import numpy as np
 
 from core.capture.kinship import relations_of
 from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
-from core.recall import ranking as R
-from core.recall import windows
+from core.recall import ranking, windows
 from core.recall.about import about_intent, only_names
 from core.recall.index import Entry, Link, RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words
@@ -89,12 +88,12 @@ class _Cand:
 
 def _keyword_part(bm: np.ndarray, idf_sum: float) -> np.ndarray:
     best = float(bm.max()) if bm.size else 0.0
-    if R.KEYWORD_NORMALISATION == "idf":
+    if ranking.KEYWORD_NORMALISATION == "idf":
         scale = idf_sum
-    elif R.KEYWORD_NORMALISATION == "max":
+    elif ranking.KEYWORD_NORMALISATION == "max":
         scale = best
     else:
-        scale = max(best, R.KEYWORD_IDF_FLOOR * idf_sum)
+        scale = max(best, ranking.KEYWORD_IDF_FLOOR * idf_sum)
     if scale <= 0:
         return np.zeros_like(bm)
     return np.minimum(bm / scale, 1.0)
@@ -113,22 +112,22 @@ def _top(values: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarr
 
 
 def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> str:
-    kw = R.W_KEYWORD * c.kw
-    vec = R.W_VECTOR * max(c.cos or 0.0, 0.0)
+    kw = ranking.W_KEYWORD * c.kw
+    vec = ranking.W_VECTOR * max(c.cos or 0.0, 0.0)
     own = c.base
     if c.superseded_by is not None:
         return f"replaced by {titles.get(c.superseded_by, 'a newer neuron')}"
     if c.replaces is not None and own < c.hop and own < c.sitting:
         return f"replaces {titles.get(c.replaces, 'an older neuron')}"
-    if c.hop_from is not None and c.hop > max(own, R.SITTING_WEIGHT * c.sitting):
+    if c.hop_from is not None and c.hop > max(own, ranking.SITTING_WEIGHT * c.sitting):
         return f"linked from {titles.get(c.hop_from, 'a linked neuron')}"
-    if c.sitting_with is not None and R.SITTING_WEIGHT * c.sitting > own:
+    if c.sitting_with is not None and ranking.SITTING_WEIGHT * c.sitting > own:
         return f"noted together with {titles.get(c.sitting_with, 'a neuron')}"
     if c.replaces is not None and c.bm25 == 0:
         return f"replaces {titles.get(c.replaces, 'an older neuron')}"
     if c.in_window and kw == 0 and (vec < 0.35 or own < 0.2):
         return f"in the window {window.label}" if window else "in the time window"
-    if kw > 0 and kw + R.WHY_VECTOR_MARGIN >= vec:
+    if kw > 0 and kw + ranking.WHY_VECTOR_MARGIN >= vec:
         return "matched the words"
     return "matched the meaning"
 
@@ -200,7 +199,7 @@ def ask(
             return []
         with idx.lock:
             version = idx.version
-            bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
+            bm, idf_sum = idx.bm25(q.terms, ranking.BM25_K1, ranking.BM25_B)
             cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
             cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
             if full:
@@ -309,7 +308,7 @@ class _Background:
     def _run(self, fn, args) -> None:
         try:
             self._value = fn(*args)
-        except BaseException as e:  # handed to the caller
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
             self._error = e
         finally:
             self._done.set()
@@ -334,10 +333,10 @@ def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
     if not event.topical:
         return None
     with q.idx.lock:
-        bm, idf_sum = q.idx.bm25(event.terms, R.BM25_K1, R.BM25_B)
+        bm, idf_sum = q.idx.bm25(event.terms, ranking.BM25_K1, ranking.BM25_B)
         cos = q.idx.cosine(event.qvec, event.model)
         vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
-        fused = R.W_KEYWORD * _keyword_part(bm, idf_sum) + R.W_VECTOR * vec
+        fused = ranking.W_KEYWORD * _keyword_part(bm, idf_sum) + ranking.W_VECTOR * vec
         return windows.place(window, np.asarray(fused, dtype=np.float64), q.idx)
 
 
@@ -349,17 +348,17 @@ def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, 
     # only lifts what is in it)
     first = (
         window is not None
-        and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS)
+        and (not q.topical or len(q.words) <= ranking.MOSTLY_TIME_WORDS)
         and window.anchor_kind != "while"
-        and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
+        and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not q.topical)
     )
-    boost = R.WINDOW_BOOST * max(1.0 - share, 0.0)
+    boost = ranking.WINDOW_BOOST * max(1.0 - share, 0.0)
     for c in cands.values():
-        c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
+        c.score = c.base + ranking.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
         if c.in_window and not first:
             c.score += boost
         elif c.says_window and not c.in_window:
-            c.score += R.SAID_BOOST
+            c.score += ranking.SAID_BOOST
     if window is not None and not q.topical:
         # a question of dates alone: what is in the window, and only that, in the order of its
         # dates (soonest first ahead, latest first behind); a replaced neuron's date no longer holds
@@ -388,20 +387,22 @@ def _score(
     kw = _keyword_part(bm, idf_sum)
     vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
     if mode == "keyword":
-        base, pick = bm, _top(bm, R.LEXICAL_K, bm > 0)
+        base, pick = bm, _top(bm, ranking.LEXICAL_K, bm > 0)
     elif mode == "vector":
         base = np.nan_to_num(cos, nan=-1.0) if cos is not None else np.zeros(n)
-        pick = _top(base, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
+        pick = (
+            _top(base, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
+        )
     else:
-        lex = _top(bm, R.LEXICAL_K, bm > 0)
-        near = _top(vec, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
+        lex = _top(bm, ranking.LEXICAL_K, bm > 0)
+        near = _top(vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
         pick = np.union1d(lex, near)
         if fusion == "rrf":
             base = np.zeros(n)
             for ranked in (lex, near):
-                base[ranked] += 1.0 / (R.RRF_K + np.arange(ranked.size) + 1)
+                base[ranked] += 1.0 / (ranking.RRF_K + np.arange(ranked.size) + 1)
         else:
-            base = R.W_KEYWORD * kw + R.W_VECTOR * vec
+            base = ranking.W_KEYWORD * kw + ranking.W_VECTOR * vec
     slots = set(pick.tolist())
     if window is not None:
         slots.update(windows.slots(idx, window))
@@ -451,9 +452,9 @@ def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
     codes = [
         t
         for t in terms
-        if len(t) >= R.EXACT_MIN_LENGTH
+        if len(t) >= ranking.EXACT_MIN_LENGTH
         and any(ch.isdigit() for ch in t)
-        and 0 < len(idx.postings.get(t, ())) <= R.EXACT_MAX_DF
+        and 0 < len(idx.postings.get(t, ())) <= ranking.EXACT_MAX_DF
     ]
     if not codes:
         return
@@ -461,7 +462,7 @@ def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
     most = max(held.values(), default=0)
     for c in cands.values():
         if most and held[c.slot] == most:
-            c.exact = R.EXACT_BOOST
+            c.exact = ranking.EXACT_BOOST
 
 
 def _bar(results: list[Result]) -> list[Result]:
@@ -469,7 +470,9 @@ def _bar(results: list[Result]) -> list[Result]:
     below LOOSE_FLOOR, is loosely related (shown folded)."""
     best = max((r.score for r in results), default=0.0)
     for r in results:
-        r.loose = r.group != "window" and (r.score < R.LOOSE_FLOOR or r.score < R.LOOSE_SHARE * best)
+        r.loose = r.group != "window" and (
+            r.score < ranking.LOOSE_FLOOR or r.score < ranking.LOOSE_SHARE * best
+        )
     return results
 
 
@@ -496,7 +499,9 @@ def _more_like(
     rows = reader.neurons([p[0] for p in picks])
     titles = {r.neuron.id: r.neuron.title for r in head}
     return [
-        Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}", loose=True)
+        Result(
+            rows[nid], ranking.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}", loose=True
+        )
         for nid, sim, near in picks
         if nid in rows
     ]
@@ -511,8 +516,8 @@ def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
     old = [c for c in ranked if c.superseded_by is not None]
     if not old:
         return ranked
-    head = current[: R.SUPERSEDED_AFTER]
-    tail = sorted(current[R.SUPERSEDED_AFTER :] + old, key=lambda c: order[id(c)])
+    head = current[: ranking.SUPERSEDED_AFTER]
+    tail = sorted(current[ranking.SUPERSEDED_AFTER :] + old, key=lambda c: order[id(c)])
     return head + tail
 
 
@@ -553,14 +558,16 @@ def _expand(
         return c
 
     ranked = sorted(cands.values(), key=lambda c: -c.base)
-    seeds = ranked[: R.HOP_SEEDS] if topical else []
+    seeds = ranked[: ranking.HOP_SEEDS] if topical else []
     for s in seeds:  # neighbours in the sitting
-        for other in idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []:
+        for other in idx.sitting(s.slot, ranking.SITTING_SECONDS) if idx.version == version else []:
             c = cand(other)
             if c is not None and c is not s and s.base > c.sitting:
                 c.sitting, c.sitting_with = s.base, s.id
-    pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
-    pool = pool[: R.POOL]
+    pool = sorted(
+        cands.values(), key=lambda c: (not c.in_window, -(c.base + ranking.SITTING_WEIGHT * c.sitting))
+    )
+    pool = pool[: ranking.POOL]
     edges = idx.links([s.id for s in seeds] + people, EXPANDING_RELATIONS)
     supersedes = idx.links([c.id for c in pool], [Relation.SUPERSEDES])
     _apply_links(idx, edges, supersedes, seeds, cand, set(people))
@@ -583,7 +590,7 @@ def _apply_links(
         slot = idx.slot_of.get(link.other)
         other = cand(slot) if slot is not None else None
         if other is not None and other.entry.kind != "contact":
-            other.person = R.PERSON_WEIGHT
+            other.person = ranking.PERSON_WEIGHT
     by_id = {s.id: s for s in seeds}
     for link in edges:
         seed, slot = by_id.get(link.seed), idx.slot_of.get(link.other)
@@ -593,10 +600,10 @@ def _apply_links(
         if other is None or other is seed:
             continue
         gain = (
-            R.HOP_WEIGHT
+            ranking.HOP_WEIGHT
             * seed.base
             * (link.weight or 1.0)
-            / (max(degree.get(seed.id, 1), 1) ** R.HOP_HUB_DAMPING)
+            / (max(degree.get(seed.id, 1), 1) ** ranking.HOP_HUB_DAMPING)
         )
         if gain > other.hop:
             other.hop, other.hop_from = gain, seed.id
@@ -609,6 +616,6 @@ def _apply_links(
         if newer is None or older is None:
             continue
         older.superseded_by, newer.replaces = newer.id, older.id
-        carried = older.base + R.SITTING_WEIGHT * older.sitting + older.hop
+        carried = older.base + ranking.SITTING_WEIGHT * older.sitting + older.hop
         if carried > newer.base + newer.hop:
             newer.hop = max(newer.hop, carried - newer.base)

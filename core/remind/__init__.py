@@ -40,10 +40,11 @@ import re
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import tzlocal
 from dateutil import parser as dateparser
 from dateutil.rrule import rruleset, rrulestr
 
@@ -62,18 +63,14 @@ MAX_STEPS = 200_000
 
 def local_zone() -> tzinfo:
     try:
-        import tzlocal  # noqa: PLC0415
-
         return tzlocal.get_localzone()
-    except Exception:  # no zone configured: the offset of this moment is the best we know
+    except Exception:  # noqa: BLE001 - no zone configured: the offset of this moment is the best we know
         return datetime.now().astimezone().tzinfo or UTC
 
 
 def reload_local_zone() -> None:
     """The system's time zone changed: read it again (tzlocal keeps the first one it found)."""
     try:
-        import tzlocal  # noqa: PLC0415
-
         tzlocal.reload_localzone()
     except Exception:  # nothing configured to reload: local_zone() falls back by itself
         log.debug("the local time zone could not be read again", exc_info=True)

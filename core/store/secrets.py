@@ -26,7 +26,7 @@ def account_for(dsn: str) -> str:
 
 def _secure_keyring():
     import keyring  # noqa: PLC0415 - only the server engine needs it
-    from keyring.backends import fail  # noqa: PLC0415
+    from keyring.backends import fail  # noqa: PLC0415 - as above
 
     backend = keyring.get_keyring()
     kind = f"{type(backend).__module__}.{type(backend).__name__}".lower()

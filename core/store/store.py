@@ -34,6 +34,7 @@ from core.store.durable import WalSyncer, has_space, require_space
 from core.store.embedded import EmbeddedEngine, stop_orphan_engine
 from core.store.errors import EngineLost, StoreDamaged, StoreError
 from core.store.lock import DataDirLock
+from core.store.secrets import password_for
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +100,6 @@ class Store:
     def _connect(self, dsn: str, password_from_keyring: bool = False) -> psycopg.Connection:
         kwargs: dict[str, Any] = {}
         if password_from_keyring:
-            from core.store.secrets import password_for  # noqa: PLC0415
-
             password = password_for(dsn)
             if password:
                 kwargs["password"] = password

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
 
+import tzlocal
 from dateutil import rrule as dr
 
 
 def local_tz() -> tzinfo:
     try:
-        import tzlocal  # noqa: PLC0415
-
         return tzlocal.get_localzone()
-    except Exception:  # no zone configured: the offset of the moment
+    except Exception:  # noqa: BLE001 - no zone configured: the offset of the moment
         return datetime.now().astimezone().tzinfo  # type: ignore[return-value]
 
 

@@ -27,6 +27,7 @@ from dateutil.relativedelta import relativedelta
 
 from core.model import InvalidInput
 from core.when import words as W
+from core.when.clock import occurrences
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
@@ -313,7 +314,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     """(a calendar date, whether a year was given) written in the text."""
     today = now.date()
     numeric, named = (lambda m: int(m.group("m"))), (lambda m: W.MONTHS[m.group("mon")])
-    with_month = lambda m: _month_ok(t, m, with_day=True)  # noqa: E731
+    with_month = lambda m: _month_ok(t, m, with_day=True)
     for pattern, month_of, accept in (
         (ISO_DATE, numeric, None),
         (DOTTED_DATE, numeric, None),
@@ -507,8 +508,6 @@ def find_when(text: str, now: datetime) -> When | None:
 
 
 def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
-    from core.when.clock import occurrences  # noqa: PLC0415
-
     found = occurrences(rule, start, now + timedelta(seconds=1), now + timedelta(days=800), limit=1)
     return found[0] if found else start
 

@@ -549,7 +549,7 @@ class _Reader:
         a, b = W.WEEKDAYS[m.group("a")], W.WEEKDAYS[m.group("b")]
         rest = self.text[m.end() :]
         week = None
-        for which, pattern in zip(("next", "last", "this"), WEEK_RE):
+        for which, pattern in zip(("next", "last", "this"), WEEK_RE, strict=True):
             found = pattern.match(rest.lstrip(" ,"))
             if found:
                 week = which
@@ -732,7 +732,7 @@ class _Reader:
         def unit_rules(rules, starts, purposeful=False):
             """`purposeful`: "goals for this year" is about the year, not in it."""
             out = []
-            for pattern, (start, end, tense) in zip(rules, starts):
+            for pattern, (start, end, tense) in zip(rules, starts, strict=True):
                 out.append(
                     (
                         pattern,

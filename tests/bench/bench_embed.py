@@ -26,7 +26,11 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-import numpy as np  # noqa: E402
+import numpy as np  # noqa: E402 - after the path
+
+from core.embed import Embedder  # noqa: E402 - after the path
+from core.embed.export import export_model, find_source_model  # noqa: E402 - after the path
+from core.settings import default_model_dir  # noqa: E402 - after the path
 
 WORDS = (
     "memory note remind call buy meeting project garden kitchen doctor invoice train ticket birthday "
@@ -38,7 +42,7 @@ NAMES = ["Anna", "José", "Mohammed", "Priya", "Kenji", "Zoë", "Dmitri", "Ngozi
 
 # What both child processes do before loading their model: the clock and memory probes.
 CHILD_PROLOGUE = """
-import sys, time, resource
+import sys, time, resource  # noqa: E402 - after the path
 def mem_kb(field):
     # VmHWM, not ru_maxrss: that one carries the parent's peak over fork+exec on Linux
     try:
@@ -51,7 +55,7 @@ t0 = float(sys.argv[3])
 LEAN_CHILD = (
     CHILD_PROLOGUE
     + """
-from core.embed import Embedder
+from core.embed import Embedder  # noqa: E402 - after the path
 e = Embedder.load(sys.argv[1], threads=1, variant=sys.argv[2])
 e.embed_one("warm up")
 print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
@@ -60,9 +64,9 @@ print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
 ST_CHILD = (
     CHILD_PROLOGUE
     + """
-import torch
+import torch  # noqa: E402 - after the path
 torch.set_num_threads(1)
-from sentence_transformers import SentenceTransformer
+from sentence_transformers import SentenceTransformer  # noqa: E402 - after the path
 m = SentenceTransformer(sys.argv[1], device="cpu")
 m.encode("warm up")
 print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
@@ -139,10 +143,6 @@ def throughput(embed, texts: list[str], runs: int = 3) -> float:
 
 
 def main() -> int:
-    from core.embed import Embedder
-    from core.embed.export import export_model, find_source_model
-    from core.settings import default_model_dir
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model-dir", type=Path, default=default_model_dir())
     parser.add_argument("--repeats", type=int, default=3, help="startup runs per runtime (median)")
@@ -174,8 +174,8 @@ def main() -> int:
         results[kind]["peak RSS MB"] = peak
         results[kind]["RSS when ready MB"] = rss
 
-    import torch
-    from sentence_transformers import SentenceTransformer
+    import torch  # noqa: PLC0415 - the export extra only
+    from sentence_transformers import SentenceTransformer  # noqa: PLC0415 - the export extra only
 
     st = SentenceTransformer(str(source), device="cpu")
     for threads in (1, 2):
@@ -192,7 +192,7 @@ def main() -> int:
         p50, p95 = latency(lambda t: st.encode(t, convert_to_numpy=True), queries)
         results["st"][f"query p50 ms ({threads}t)"] = p50
         results["st"][f"query p95 ms ({threads}t)"] = p95
-        enc = lambda ts: st.encode(ts, batch_size=32, convert_to_numpy=True)  # noqa: E731
+        enc = lambda ts: st.encode(ts, batch_size=32, convert_to_numpy=True)
         results["st"][f"short texts/s ({threads}t)"] = throughput(enc, notes)
         results["st"][f"para texts/s ({threads}t)"] = throughput(enc, paras)
 

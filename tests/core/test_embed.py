@@ -19,10 +19,12 @@ import time
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort
 import pytest
 
 from core.embed import DIM, MODEL_NAME, Embedder, EmbeddingFiller, ModelUnavailable, model_status
 from core.embed.export import export_model, find_source_model
+from core.embed.mapped import WORD_EMBEDDINGS, map_table
 from core.settings import default_model_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +50,7 @@ def embedder(model_dir) -> Embedder:
 def st_model():
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    from sentence_transformers import SentenceTransformer
+    from sentence_transformers import SentenceTransformer  # noqa: PLC0415 - the export extra only
 
     return SentenceTransformer(str(find_source_model()), device="cpu")
 
@@ -368,10 +370,6 @@ def test_similar_texts_are_closer(embedder):
 def test_token_table_is_mapped_and_vectors_are_the_same(embedder, model_dir):
     """The session reads the token table from a mapping of model.onnx: bit for bit the vectors of
     a session that holds the table itself, and a big batch gives its pages back."""
-    import onnxruntime as ort
-
-    from core.embed.mapped import WORD_EMBEDDINGS, map_table
-
     table = map_table(model_dir / "model.onnx")
     assert table is not None and table.name == WORD_EMBEDDINGS
     assert table.array.shape == (30522, DIM) and table.array.dtype == np.float32
@@ -406,8 +404,6 @@ def test_token_table_is_mapped_and_vectors_are_the_same(embedder, model_dir):
 
 
 def test_token_table_not_found_means_the_whole_model(tmp_path, model_dir):
-    from core.embed.mapped import map_table
-
     junk = tmp_path / "model.onnx"
     junk.write_bytes(b"\x08\x07" + os.urandom(300))
     assert map_table(junk) is None
@@ -435,7 +431,8 @@ def test_runtime_does_not_import_torch(model_dir):
         "v = e.embed(['hello world', '', 'Привет'])\n"
         "assert v.shape == (3, 384), v.shape\n"
         "assert ce.model_status(sys.argv[1])['ready']\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'sentence_transformers', 'transformers'))\n"
+        "heavy = ('torch', 'sentence_transformers', 'transformers')\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in heavy)\n"
         "assert not bad, bad\n"
         "print('lean ok', e.name)\n"
     )

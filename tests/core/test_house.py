@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
+import re
+import tokenize
 from pathlib import Path
+
+from core.settings import check_install
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "core"
@@ -141,6 +145,23 @@ def test_neurons_owns_its_top_level_packages():
     providers = importlib.metadata.packages_distributions()
     for top in ("core", "desktop"):
         assert set(providers.get(top, ["neurons"])) <= {"neurons"}, (top, providers.get(top))
-    from core.settings import check_install  # noqa: PLC0415
-
     check_install()  # the same check the app and doctor run
+
+
+NOQA = re.compile(r"#\s*noqa\b(?P<rest>.*)$")
+SAYS_WHY = re.compile(r":\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*\s+-\s+\S")
+
+
+def test_every_noqa_names_its_rule_and_says_why():
+    """ruff fails on a `# noqa` that silences nothing (RUF100) or names no rule (PGH004); the
+    reason after the codes (`# noqa: PLC0415 - keeps forwarding light`) is checked here."""
+    silent = []
+    for top in ("core", "desktop", "tests", "packaging"):
+        for path in (ROOT / top).rglob("*.py"):
+            with path.open("rb") as source:
+                comments = [t for t in tokenize.tokenize(source.readline) if t.type == tokenize.COMMENT]
+            for token in comments:
+                found = NOQA.search(token.string)
+                if found and not SAYS_WHY.match(found.group("rest")):
+                    silent.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.line.strip()}")
+    assert not silent, "a noqa without a reason:\n" + "\n".join(silent)

@@ -13,6 +13,8 @@ import time
 import psutil
 import pytest
 
+from core.memory import Memory
+from core.settings import Settings
 from core.store.lock import DataDirLock, LockHeld, record_is_live
 from tests.conftest import ROOT, run_cli
 
@@ -144,9 +146,6 @@ def test_engine_dies_with_its_owner(tmp_path):
 
 def test_takeover_stops_an_orphaned_engine_first(tmp_path):
     """Two engines on one data dir corrupt it: a takeover kills a stuck engine of the dead owner."""
-    from core.memory import Memory  # noqa: PLC0415
-    from core.settings import Settings  # noqa: PLC0415
-
     data = tmp_path / "data"
     script = (
         "import sys; from core.memory import Memory; from core.settings import Settings\n"

@@ -3,6 +3,7 @@ daemon; Done and Snooze answered from the notification; missed reminders at star
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -272,8 +273,6 @@ def test_a_clock_set_back_neither_loses_nor_doubles(app, embedded_memory, clock,
 def test_a_time_zone_change_neither_loses_nor_doubles(
     app, embedded_memory, clock, notifier, qtbot, monkeypatch
 ):
-    import time  # noqa: PLC0415
-
     monkeypatch.setenv("TZ", "Europe/Lisbon")
     time.tzset()
     remind.reload_local_zone()
