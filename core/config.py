@@ -94,4 +94,4 @@ def split_password(dsn: str) -> tuple[str, str | None]:
     except Exception as exc:  # noqa: BLE001 - psycopg's ProgrammingError: a DSN it cannot read
         raise ConfigError(f"not a Postgres connection string: {exc}") from None
     password = parts.pop("password", None)
-    return make_conninfo(**parts), (str(password) if password is not None else None)
+    return make_conninfo("", **parts), (str(password) if password is not None else None)

@@ -453,7 +453,7 @@ class _RefuseUnknownArguments:
         if isinstance(params, Mapping) and isinstance(params.get("arguments"), Mapping):
             known = self.parameters.get(str(params.get("name")))
             unknown = sorted(set(params["arguments"]) - known) if known is not None else []
-            if unknown:
+            if known is not None and unknown:
                 text = (
                     f"{params['name']} takes no argument {', '.join(map(repr, unknown))}; "
                     f"its arguments are {', '.join(sorted(known))}"

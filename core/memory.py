@@ -8,6 +8,7 @@ every write is a method here. Listeners get one `Change` per committed write.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import dataclasses
 import logging
@@ -18,6 +19,7 @@ from typing import Any
 
 from core import backup as backups
 from core import capture, config, remind
+from core.capture import Offer, Update
 from core.changes import Change, current_origin
 from core.embed import EmbeddingFiller, SentenceModel, variant_name
 from core.interop.json import build_export, parse_export
@@ -206,7 +208,7 @@ class Memory:
         *,
         created_at: datetime | None = None,
         derive: bool = True,
-        accept: list[capture.Update] | tuple[()] = (),
+        accept: list[Update] | tuple[()] = (),
     ) -> Neuron:
         """Save a neuron now (never waits for the model). With no kind, it is inferred from the text.
 
@@ -230,7 +232,7 @@ class Memory:
         updates = [u for u in understanding.updates if u in accept] if understanding else []
         if len(updates) != len(accept):
             raise InvalidInput("an accepted update is not one this text offers; nothing was saved")
-        if updates:  # the card is brought up to date instead of being replaced by the new neuron
+        if updates and understanding is not None:  # the card takes the new value instead of being replaced
             cards = {u.contact_id for u in updates}
             understanding.replaces = [(old, how) for old, how in understanding.replaces if old not in cards]
         neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs, created_at=created_at)
@@ -245,7 +247,7 @@ class Memory:
             self._changed("edited", changed)
         return saved
 
-    def _apply_updates(self, cur, updates: list[capture.Update], now: datetime | None) -> list[Neuron]:
+    def _apply_updates(self, cur, updates: list[Update], now: datetime | None) -> list[Neuron]:
         """Write accepted card updates inside the caller's transaction; the cards as written."""
         now = now or datetime.now(UTC)
         written: dict[uuid.UUID, Neuron] = {}
@@ -349,7 +351,7 @@ class Memory:
 
     def set_state(self, neuron_id: uuid.UUID | str, state: State | str) -> Neuron:
         """done, archived, trashed; `restored` is State.ACTIVE. Done reminders record done_at."""
-        nid, state = parse_uuid(neuron_id), State.parse(state)
+        nid, target = parse_uuid(neuron_id), State.parse(state)
         with self.store.transaction(self.identity) as cur:
             current = q.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
@@ -357,11 +359,11 @@ class Memory:
             attrs = None
             if current.kind is Kind.REMINDER:
                 attrs = dict(current.attrs)
-                if state is State.DONE:
+                if target is State.DONE:
                     attrs["done_at"] = datetime.now(UTC).isoformat()
                 else:
                     attrs.pop("done_at", None)
-            neuron = q.update_neuron(cur, self.identity, nid, state=state, attrs=attrs)
+            neuron = q.update_neuron(cur, self.identity, nid, state=target, attrs=attrs)
         self._changed("state", [neuron])
         return neuron
 
@@ -395,6 +397,7 @@ class Memory:
     def restore(self, neuron_id: uuid.UUID | str) -> Neuron:
         return self.set_state(neuron_id, State.ACTIVE)
 
+    # `list` below names this method: the signatures after it say `builtins.list`
     def list(
         self,
         kind: Kind | str | None = None,
@@ -407,14 +410,14 @@ class Memory:
         if order not in ("recent", "updated", "due", "name"):
             raise InvalidInput(f"unknown order {order!r}")
         kind = Kind.parse(kind) if kind else None
-        states = [State.parse(s) for s in (states or [State.ACTIVE])]
+        wanted = [State.parse(s) for s in (states or [State.ACTIVE])]
         limit = parse_limit(limit)
         with self.store.reading(self.identity) as cur:
             return q.list_neurons(
                 cur,
                 self.identity,
                 kind=kind,
-                states=states,
+                states=wanted,
                 limit=limit,
                 offset=offset,
                 order=order,
@@ -424,7 +427,7 @@ class Memory:
         with self.store.reading(self.identity) as cur:
             return q.count_neurons(cur, self.identity)
 
-    def search(self, text: str, limit: int = 20) -> list[Neuron]:
+    def search(self, text: str, limit: int = 20) -> builtins.list[Neuron]:
         """Keyword search alone (fast, no model): the fallback when the model is unavailable."""
         text, limit = clean_text(text, what="query", allow_empty=True), parse_limit(limit)
         with self.store.reading(self.identity) as cur:
@@ -432,7 +435,7 @@ class Memory:
 
     # -- reminders (the rules are core/remind's) -----------------------------------------------
 
-    def reminders(self) -> list[Neuron]:
+    def reminders(self) -> builtins.list[Neuron]:
         """Every active reminder of this identity."""
         out: list[Neuron] = []
         offset = 0
@@ -489,7 +492,7 @@ class Memory:
 
         return self._merge_attrs(parse_uuid(neuron_id), checked)
 
-    def upcoming(self, now: datetime, within: timedelta) -> list[Neuron]:
+    def upcoming(self, now: datetime, within: timedelta) -> builtins.list[Neuron]:
         """The overdue reminders, then those that fire within `within` of `now` (remind.agenda)."""
         return remind.agenda(self.reminders(), aware(now, "now"), now + within)
 
@@ -533,6 +536,7 @@ class Memory:
                 return existing
             q.insert_edges(cur, self.identity, [edge])
             saved = q.get_edge(cur, self.identity, edge.id)
+        assert saved is not None, "the edge was inserted in this transaction"
         self._changed("linked", [found[a], found[b]])
         return saved
 
@@ -550,18 +554,20 @@ class Memory:
         self._changed("unlinked", ids=[edge.from_id, edge.to_id])
         return edge
 
-    def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> list[Edge]:
+    def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> builtins.list[Edge]:
         with self.store.reading(self.identity) as cur:
             return q.edges_of(cur, self.identity, [parse_uuid(neuron_id)], open_only=open_only)
 
-    def neighbours(self, neuron_id: uuid.UUID | str, open_only: bool = True) -> list[tuple[Edge, Neuron]]:
+    def neighbours(
+        self, neuron_id: uuid.UUID | str, open_only: bool = True
+    ) -> builtins.list[tuple[Edge, Neuron]]:
         nid = parse_uuid(neuron_id)
         with self.store.reading(self.identity) as cur:
             edges = q.edges_of(cur, self.identity, [nid], open_only=open_only)
             others = q.get_neurons(cur, self.identity, [e.other(nid) for e in edges])
         return [(e, others[e.other(nid)]) for e in edges if e.other(nid) in others]
 
-    def same_person_offers(self, contact_id: uuid.UUID | str | None = None) -> list[capture.Offer]:
+    def same_person_offers(self, contact_id: uuid.UUID | str | None = None) -> builtins.list[Offer]:
         """Pairs of contacts that look like one person and are not linked as such yet."""
         return capture.same_person_offers(
             self.reader, parse_uuid(contact_id) if contact_id is not None else None
@@ -570,7 +576,7 @@ class Memory:
     def accept_same_person(self, a: uuid.UUID | str, b: uuid.UUID | str) -> Edge:
         return self.link(a, b, Relation.SAME_PERSON, derived_by=capture.DERIVED_SAME_PERSON)
 
-    def supersede_offers(self, neuron_id: uuid.UUID | str) -> list[capture.Offer]:
+    def supersede_offers(self, neuron_id: uuid.UUID | str) -> builtins.list[Offer]:
         """Older neurons this one may replace (a changed phone or email, a moved appointment)."""
         return capture.supersede_offers(self.reader, self.get(neuron_id))
 
@@ -580,7 +586,7 @@ class Memory:
 
     # -- recall (core/recall) --------------------------------------------------------------------
 
-    def ask(self, question: str, limit: int = 10, **options: Any) -> list[Result]:
+    def ask(self, question: str, limit: int = 10, **options: Any) -> builtins.list[Result]:
         return self.recall.ask(clean_text(question, what="question"), limit=parse_limit(limit), **options)
 
     def about(self, name: str, limit: int = 50) -> About:
@@ -622,14 +628,16 @@ class Memory:
             "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges),
         }
 
-    def snapshot(self) -> tuple[list[Neuron], list[Edge]]:
+    def snapshot(self) -> tuple[builtins.list[Neuron], builtins.list[Edge]]:
         """Every neuron and link of this identity, in one reading (what an import plans against
         and an export writes); a damaged store raises StoreDamaged rather than give part of it."""
         self.store.require_sound(self.identity)
         with self.store.reading(self.identity) as cur:
             return q.all_neurons(cur, self.identity), q.all_edges(cur, self.identity)
 
-    def apply_import(self, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+    def apply_import(
+        self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]
+    ) -> None:
         """Write a planned import (core/interop plans it) in one transaction, all or nothing:
         new neurons with their own ids and times, new body/attrs/state for neurons of this
         identity, new links. Nothing derives from the text here: the file says what links."""
@@ -685,9 +693,10 @@ class Memory:
             raise InvalidInput(f"a profile name has at most {PROFILE_NAME_MAX} characters")
         if self.identity.device_id is None:
             raise InvalidInput("only an anonymous device's rows can be claimed")
-        user = Identity(user_id=user_id or uuid.uuid4())
+        user_id = user_id or uuid.uuid4()
+        user = Identity(user_id=user_id)
         with self.store.transaction(self.identity) as cur:
-            q.claim_device(cur, self.identity.device_id, user.user_id, name)
+            q.claim_device(cur, self.identity.device_id, user_id, name)
         self._changed("claimed")
         return self.as_identity(user)
 
@@ -776,9 +785,9 @@ def own_identity(store: Store) -> Identity:
 def _settle_claim(store: Store) -> None:
     """config.json names a profile whose claim may not have committed (the process died between
     writing it and the claim's commit): the store says which, and config.json follows."""
-    settings = store.settings
+    settings, profile_id = store.settings, store.settings.profile_id
     with store.reading(every_owner=True) as cur:
-        committed = q.profile(cur, settings.profile_id) is not None
+        committed = profile_id is not None and q.profile(cur, profile_id) is not None
     saved = config.load(settings.data_dir)
     if committed:
         config.save(settings.data_dir, dataclasses.replace(saved, profile_pending=False))

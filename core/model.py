@@ -6,7 +6,7 @@ import enum
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 
 class NeuronsError(Exception):
@@ -25,7 +25,7 @@ class _Choice(enum.StrEnum):
     """A closed set of names; `parse` turns a wrong one into a message a person can act on."""
 
     @classmethod
-    def parse(cls, value):
+    def parse(cls, value: Any) -> Self:
         try:
             return cls(value)
         except (ValueError, TypeError):

@@ -11,7 +11,7 @@ import json
 import math
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from core.model import InvalidInput
 
@@ -130,6 +130,10 @@ def parse_instant(value: Any, where: str) -> datetime | None:
     return within_range(parsed, where)
 
 
+@overload
+def aware(value: datetime, what: str) -> datetime: ...
+@overload
+def aware(value: None, what: str) -> None: ...
 def aware(value: datetime | None, what: str) -> datetime | None:
     """A datetime given by a caller must carry its offset (a naive one is ambiguous) and lie
     within what both engines read back."""

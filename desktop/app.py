@@ -19,12 +19,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import __version__, remind
 from core.changes import started_by
 from core.model import Kind, NeuronsError
 from core.settings import Settings, check_install
+
+if TYPE_CHECKING:
+    from desktop.tray import Tray
 
 log = logging.getLogger("desktop")
 
@@ -63,7 +66,9 @@ class App:
         from desktop.startup import Steps  # noqa: PLC0415 - the launcher stays light
 
         self.settings = settings
-        self.qapp = QtWidgets.QApplication.instance()
+        qapp = QtWidgets.QApplication.instance()
+        assert isinstance(qapp, QtWidgets.QApplication), "the App lives in a QApplication"
+        self.qapp = qapp
         self.clock = clock or remind.Clock()
         self.memory = None
         self.owns_memory = memory is None
@@ -72,7 +77,7 @@ class App:
         self.quitting = False
         self.missed: list[remind.Alarm] = []
         self.reminders_enabled = reminders
-        self.tray = None
+        self.tray: Tray | None = None
         self.steps = Steps()
         self.steps.run("garbage collector", self._start_collector)
         self.steps.run("preferences and look", self._start_look)
@@ -125,17 +130,18 @@ class App:
 
         if not Tray.available():
             return
-        self.tray = Tray()
-        self.tray.quick_capture.connect(lambda: self.quick_capture())
-        self.tray.open_window.connect(lambda: self.show_window())
-        self.tray.pause_toggled.connect(self.set_paused)
-        self.tray.quit.connect(self.quit)
-        self.tray.show()
-        self.steps.register_cleanup("tray", self._close_tray)
+        self.tray = tray = Tray()
+        tray.quick_capture.connect(lambda: self.quick_capture())
+        tray.open_window.connect(lambda: self.show_window())
+        tray.pause_toggled.connect(self.set_paused)
+        tray.quit.connect(self.quit)
+        tray.show()
 
-    def _close_tray(self) -> None:
-        self.tray.hide()
-        self.tray.menu.deleteLater()
+        def close_tray() -> None:
+            tray.hide()
+            tray.menu.deleteLater()
+
+        self.steps.register_cleanup("tray", close_tray)
 
     def _start_window(self) -> None:
         from desktop.window import MainWindow  # noqa: PLC0415 - the launcher stays light
@@ -275,7 +281,7 @@ class App:
         def now_and_then() -> None:
             self.worker.run(
                 lambda: auto.run(self.clock.now().astimezone()),
-                lambda made: made and resident.trim(),
+                lambda made: resident.trim() if made else None,
                 lambda exc: log.warning("the automatic backup failed: %s", exc),
                 label="backup",
                 lane=BACKGROUND,
@@ -289,8 +295,6 @@ class App:
     def reopen(self) -> None:
         """Let go of the open memory and open it again from the data dir's settings (a profile
         or the engine changed, desktop/profile.py); what the app opens now is its own."""
-        from core.settings import Settings  # noqa: PLC0415 - the launcher stays light
-
         old, owned = self.memory, self.owns_memory
         self.scheduler.stop()
         self.memory = self.ctx.memory = None
@@ -298,6 +302,7 @@ class App:
         if old is not None and self._listener in old.listeners:
             old.listeners.remove(self._listener)
         self.owns_memory = True
+        assert self.settings is not None, "only an app that opened its data dir opens it again"
         self.settings = Settings.from_env(
             data_dir=self.settings.data_dir, embed_in_background=self.settings.embed_in_background
         )

@@ -72,8 +72,9 @@ class DBusNotifier(Notifier):
         self.available: bool | None = None
         self.server: tuple[str, ...] | None = None
         self.capabilities: list[str] = []
-        self._router = None
-        self._conn = None
+        # jeepney's router and connection, once connected (jeepney ships no types)
+        self._router: Any = None
+        self._conn: Any = None
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._ids: dict[int, str] = {}  # notification id -> key
         self._by_key: dict[str, int] = {}

@@ -97,8 +97,8 @@ class ProfileDialog(QDialog):
             )
             self.name = QLineEdit()
             self.name.setPlaceholderText("your name, e.g. Maria")
-            self.create = self._button("Create profile", self._create)
-            who.addLayout(_row(self.name, self.create))
+            self.create_button = self._button("Create profile", self._create)
+            who.addLayout(_row(self.name, self.create_button))
             if facts["kind"] == "server":
                 who.addWidget(
                     _text(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,7 +34,7 @@ class RowDelegate(QStyledItemDelegate):
         self.show_kind = True  # the list mixes kinds
         self.show_state = True  # the list mixes states
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         fm = QFontMetrics(option.font)
         if index.data(HEADING_ROLE) is not None or index.data(FOLD_ROLE) is not None:
             return QSize(200, fm.height() + 16)
@@ -42,7 +42,9 @@ class RowDelegate(QStyledItemDelegate):
         lines = 3 if row is not None and (row.why or _snippet(row)) else 2
         return QSize(200, 14 + fm.height() * lines + 4 * (lines - 1))
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         if index.data(HEADING_ROLE) is not None or index.data(FOLD_ROLE) is not None:
             return self._paint_marker(painter, option, index)
         row: Row | None = index.data(ROW_ROLE)
@@ -145,7 +147,9 @@ class RowDelegate(QStyledItemDelegate):
             parts.append(n.state.value.upper())
         return " · ".join(parts)
 
-    def _paint_marker(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def _paint_marker(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         """A group's heading, or the fold switch (which can be selected and opened)."""
         widget = option.widget
         heading = index.data(HEADING_ROLE)

@@ -122,6 +122,14 @@ def has_emoji_font() -> bool:
     return any("emoji" in family.lower() for family in QFontDatabase.families())
 
 
+def gui_app() -> QApplication:
+    """The running QApplication (Qt's `instance()` is typed as any core application, or none)."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        raise RuntimeError("no QApplication is running")
+    return app
+
+
 def apply(app: QApplication, choice: str = "system") -> None:
     """Fusion with our palette: light or dark as chosen in Preferences, or following the
     system's, live."""
@@ -319,8 +327,11 @@ def local(dt: datetime) -> datetime:
     return dt.astimezone(remind.local_zone())
 
 
-def when_text(dt: datetime, now: datetime) -> str:
-    """'today 14:30', 'tomorrow 09:00', 'Fri 13 Jun 10:00', '13 Jun 2024' (in the chosen language)."""
+def when_text(dt: datetime | None, now: datetime) -> str:
+    """'today 14:30', 'tomorrow 09:00', 'Fri 13 Jun 10:00', '13 Jun 2024' (in the chosen language);
+    nothing for no time."""
+    if dt is None:
+        return ""
     d, n = local(dt), local(now)
     days = (d.date() - n.date()).days
     hm = d.strftime("%H:%M")

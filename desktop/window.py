@@ -106,7 +106,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.sections_loaded = 0  # how many list loads finished (tests and screenshots wait on it)
         self.changes_applied = 0  # how many rounds of store changes were looked at (tests wait on it)
         self._dialogs: dict[str, QWidget] = {}
-        self.actions: dict[str, QAction] = {}
+        self.menu_actions: dict[str, QAction] = {}
 
         central = QWidget()
         self.setCentralWidget(central)

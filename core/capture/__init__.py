@@ -238,14 +238,14 @@ def read(
         contacts = reader.contacts()
         names = NameIndex((c.id, c.attrs, c.body) for c in contacts)
         known = {c.id: c for c in contacts}
-    found = names.find(text)
+    mentioned = names.find(text)
     by_id = (
         known
         if known is not None
-        else (reader.neurons(list(dict.fromkeys(f.contact_id for f in found))) if found else {})
+        else (reader.neurons(list(dict.fromkeys(f.contact_id for f in mentioned))) if mentioned else {})
     )
     own_name = contact_names(attrs, text)[0].lower() if kind is Kind.CONTACT else None
-    for f in found:
+    for f in mentioned:
         if f.contact_id not in by_id:
             continue
         if f.strength < 2 and f.exact:

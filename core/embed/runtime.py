@@ -380,14 +380,15 @@ class Embedder:
         if session is not None:
             alive = weakref.ref(session)
             del session
-            if alive() is not None:
+            held = alive()
+            if held is not None:
                 # Held elsewhere, against this class's contract: the table must outlive it, so it
                 # goes with the session (its attributes are freed after the native session).
                 log.error(
                     "the embedding session is still referenced after close(); its token "
                     "table stays mapped until it goes"
                 )
-                alive()._neurons_token_table = table
+                held._neurons_token_table = table
                 return
         if table is not None:
             table.close()

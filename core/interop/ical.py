@@ -329,9 +329,9 @@ def _alarms(comp, attrs) -> list[int]:
             if str(trigger.params.get("RELATED", "START")).upper() == "END":
                 value += timedelta(seconds=attrs.get("duration_seconds", 0))
             offsets.append(int(value.total_seconds()))
-        elif isinstance(value, datetime) and "due_at" in attrs:
+        elif isinstance(value, datetime) and (due := remind.parse_time(attrs.get("due_at"))) is not None:
             aware = value if value.tzinfo else value.replace(tzinfo=UTC)
-            offsets.append(int((aware - remind.parse_time(attrs["due_at"])).total_seconds()))
+            offsets.append(int((aware - due).total_seconds()))
     return sorted(set(offsets))
 
 
@@ -339,7 +339,7 @@ def _categories(comp) -> list[str]:
     found = comp.get("CATEGORIES")
     if found is None:
         return []
-    tags = []
+    tags: list[str] = []
     for prop in found if isinstance(found, list) else [found]:
         tags.extend(str(c).strip() for c in getattr(prop, "cats", [prop]) if str(c).strip())
     return list(dict.fromkeys(tags))
@@ -454,7 +454,8 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
         if a.get("rrule"):
             comp.add("rrule", icalendar.vRecur.from_ical(remind.rule_text(a["rrule"])))
         for key, prop in (("exdates", "exdate"), ("rdates", "rdate")):
-            values = [_shown(remind.parse_time(v), zone_name, a) for v in a.get(key) or []]
+            times = [remind.parse_time(v) for v in a.get(key) or []]
+            values = [_shown(t, zone_name, a) for t in times if t is not None]
             if values:
                 comp.add(prop, values)
     if neuron.state is State.DONE and not event:

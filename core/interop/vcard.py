@@ -208,7 +208,9 @@ def _split_unquoted(data: bytes, sep: bytes) -> tuple[bytes, bytes, bytes]:
 
 def _split_quoted(text: str, sep: str) -> list[str]:
     """Split on `sep` outside double quotes (parameters: TYPE="cell,voice";PREF=1)."""
-    out, buf, quoted = [], [], False
+    out: list[str] = []
+    buf: list[str] = []
+    quoted = False
     for ch in text:
         if ch == '"':
             quoted = not quoted
@@ -397,7 +399,7 @@ def _date(prop: Prop) -> str | None:
     if not match:
         return None
     year, month, day = match.group(1), int(match.group(2)), int(match.group(3))
-    omit = (prop.params.get("X-APPLE-OMIT-YEAR") or [None])[0]
+    omit = next(iter(prop.params.get("X-APPLE-OMIT-YEAR") or []), None)
     if year and omit and year == omit:
         year = None
     try:

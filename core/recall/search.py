@@ -24,9 +24,10 @@ import logging
 import re
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 import numpy as np
 
@@ -46,9 +47,18 @@ MODES = ("default", "keyword", "vector", "hybrid")
 
 # -- the model -------------------------------------------------------------------------------------
 
-# What recall asks of the model: the loaded Embedder (`.name`, `.embed(texts)`), or None when the
-# model is unavailable (keyword search still answers).
-EmbedderSource = Callable[[], object | None]
+
+class QuestionEmbedder(Protocol):
+    """What recall asks of the loaded model (core.embed's Embedder)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+# The loaded model, or None when it is unavailable (keyword search still answers).
+EmbedderSource = Callable[[], QuestionEmbedder | None]
 
 
 def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | None, str | None]:
@@ -181,7 +191,7 @@ def ask(
         with reader.session():  # one read transaction up to the scoring; the answer's rows come after
             q.read()
             if window is not None and window.anchor:
-                window = _place(q, window)
+                window = _place(q, window, window.anchor)
                 if window is None:  # no event matches its words: the question is all topic
                     q = _Question(reader, idx, embedder, mode, question)
                     q.read()
@@ -249,7 +259,7 @@ def ask(
                     "exact": c.exact,
                 },
                 group="window" if first and c.in_window else None,
-                window_label=window.label if first and c.in_window else None,
+                window_label=window.label if window and first and c.in_window else None,
             )
             for c in ranked
             if c.id in rows
@@ -268,7 +278,8 @@ class _Question:
         self.topic = topic
         self.words = content_words(topic)
         self.topical = bool(self.words)
-        self.qvec = self.model = None
+        self.qvec: np.ndarray | None = None
+        self.model: str | None = None
         self.terms: list[str] = []
         self._pending: _Background | None = None
 
@@ -323,10 +334,10 @@ class _Background:
         return self._value
 
 
-def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
-    """The window around the event the question names, placed on the best match of the event's
-    words (their fused keyword and vector score); None when nothing matches well enough."""
-    event = q if q.topic == window.anchor else _Question(q.reader, q.idx, q.embedder, q.mode, window.anchor)
+def _place(q: _Question, window: TimeWindow, anchor: str) -> TimeWindow | None:
+    """The window around the event the question names (`anchor`), placed on the best match of the
+    event's words (their fused keyword and vector score); None when nothing matches well enough."""
+    event = q if q.topic == anchor else _Question(q.reader, q.idx, q.embedder, q.mode, anchor)
     if event is not q:
         event.read()
     event.embed()
@@ -443,7 +454,7 @@ def _relative_of(question: str, f) -> bool:
     if not re.search(r"['’]s?$", f.text):
         return False
     after = re.match(r"\s+([\w-]+)", question[f.end :])
-    return bool(after) and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
+    return after is not None and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
 
 
 def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
@@ -495,7 +506,7 @@ def _more_like(
             if slot is not None and slot < best.size:
                 best[slot] = -np.inf
         top = _top(best, k, np.isfinite(best))
-        picks = [(idx.entries[s].id, float(best[s]), idx.entries[int(nearest[s])].id) for s in top]
+        picks = [(idx.at(int(s)).id, float(best[s]), idx.at(int(nearest[s])).id) for s in top]
     rows = reader.neurons([p[0] for p in picks])
     titles = {r.neuron.id: r.neuron.title for r in head}
     return [

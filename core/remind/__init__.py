@@ -216,7 +216,7 @@ def _rule(series: Series, start: datetime) -> rruleset:
     if series.rrule:
         text = _aware_until(rule_text(series.rrule), series.zone)
         try:
-            rules.rrule(rrulestr(text, dtstart=local))
+            rules.rrule(rrulestr(text, dtstart=local))  # type: ignore[arg-type]  # one rule: rrulestr gives an rrule
         except (ValueError, TypeError) as exc:
             raise InvalidInput(f"the repeat rule {series.rrule!r} is not valid RFC 5545: {exc}") from None
     for when in series.rdates:

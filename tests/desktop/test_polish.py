@@ -219,7 +219,7 @@ def test_help_lists_every_shortcut_and_about_says_what_and_where(app, qtbot):
     # every named shortcut is bound to the window's action of that name
     for key in keys.SHORTCUTS:
         if key.name and key.name != "trash":
-            assert [s.toString() for s in window.actions[key.name].shortcuts()] == list(key.keys)
+            assert [s.toString() for s in window.menu_actions[key.name].shortcuts()] == list(key.keys)
     about = window.show_about()
     assert about.isVisible() and __version__ in about.title.text()
 

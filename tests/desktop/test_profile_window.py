@@ -55,10 +55,10 @@ def test_the_window_makes_a_profile_and_moves_it_to_a_server_and_back(qtbot, own
     first = dialog_of(qtbot, app)
     said = " ".join(label.text() for label in first.who.findChildren(type(first.status)))
     assert "anonymous" in said and "moves all of them into the profile" in said
-    first.create.click()  # no name yet: it says so, nothing changes
+    first.create_button.click()  # no name yet: it says so, nothing changes
     assert "name" in first.status.text() and app.memory.identity.user_id is None
     first.name.setText("Maria")
-    first.create.click()
+    first.create_button.click()
     reopened(qtbot, app, lambda m: m.identity.user_id is not None)
     assert {n.id for n in app.memory.list()} == mine
     assert "Maria" in first.status.text()
