@@ -33,6 +33,7 @@ class WindowMenus(QMainWindow):
     problems: Problems
     about_facts: Callable[[], dict]
     menu_actions: dict[str, QAction]  # by the name in the shortcut table (keys.py)
+    preference_pages: list[Callable[[], tuple[str, QWidget]]]  # more pages of Preferences
     _dialogs: dict[str, QWidget]
     quick_capture: SignalInstance
     pause_toggled: SignalInstance
@@ -155,7 +156,8 @@ class WindowMenus(QMainWindow):
         from desktop.dialogs import PreferencesDialog  # noqa: PLC0415 - built on first use
 
         def make() -> QWidget:
-            dialog = PreferencesDialog(self.prefs, self.settings, self)
+            pages = [make_page() for make_page in self.preference_pages]
+            dialog = PreferencesDialog(self.prefs, self.settings, self, pages=pages)
             dialog.changed.connect(self._prefs_changed)
             return dialog
 

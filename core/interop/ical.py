@@ -498,3 +498,57 @@ def _shown(when: datetime, zone_name: str | None, attrs: dict[str, Any]) -> date
     zone = UTC if zone_name == "UTC" else ZoneInfo(zone_name)
     there = when.astimezone(zone)
     return there.date() if attrs.get("all_day") else there
+
+
+# -- notes as journal entries (VJOURNAL): sync writes them to a calendar the person picked --------
+
+
+def journal(neuron: Neuron, now: datetime | None = None) -> str:
+    """One VCALENDAR holding a note as a VJOURNAL: its first line the summary, its text the
+    description (read back by `read_journals`)."""
+    comp = icalendar.Journal()
+    comp.add("uid", uid_of(neuron))
+    comp.add("dtstamp", (now or datetime.now(UTC)).astimezone(UTC))
+    if neuron.created_at:
+        comp.add("created", neuron.created_at.astimezone(UTC))
+        comp.add("dtstart", neuron.created_at.astimezone(UTC))
+    if neuron.updated_at:
+        comp.add("last-modified", neuron.updated_at.astimezone(UTC))
+    comp.add("summary", neuron.title)
+    comp.add("description", neuron.body)
+    if neuron.attrs.get("tags"):
+        comp.add("categories", [str(t) for t in neuron.attrs["tags"]])
+    comp.add("status", "CANCELLED" if neuron.state is State.ARCHIVED else "FINAL")
+    head = f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:{PRODID}\r\n"
+    return head + comp.to_ical().decode() + "END:VCALENDAR\r\n"
+
+
+def read_journals(data: bytes) -> list[Item | Skip]:
+    """Every VJOURNAL of a calendar resource as a note (its description, else its summary)."""
+    try:
+        cal = icalendar.Calendar.from_ical(data.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        return [Skip("the journal entry", str(exc).splitlines()[0][:200] if str(exc) else "unreadable")]
+    out: list[Item | Skip] = []
+    for comp in cal.walk("VJOURNAL"):
+        summary = str(comp.get("SUMMARY", "")).strip()
+        description = str(comp.get("DESCRIPTION", "")).strip()
+        uid = str(comp.get("UID", "")).strip()
+        label = f"VJOURNAL {(summary or uid)[:60]!r}"
+        if not uid:
+            out.append(Skip(label, "it has no UID"))
+            continue
+        if description.startswith(summary):
+            body = description
+        else:
+            body = f"{summary}\n\n{description}" if summary and description else summary or description
+        if not body:
+            out.append(Skip(label, "it has no text"))
+            continue
+        attrs: dict[str, Any] = {"uid": uid}
+        tags = _categories(comp)
+        if tags:
+            attrs["tags"] = tags
+        state = State.ARCHIVED if str(comp.get("STATUS", "")).upper() == "CANCELLED" else State.ACTIVE
+        out.append(Item(uid, label, body, attrs, state))
+    return out

@@ -246,6 +246,10 @@ class Plan:
             outcome = "updated"
         self.report.count(outcome)
 
+    def match_contact(self, attrs: dict[str, Any]) -> Neuron | None:
+        """The contact a card would update (what `contact` matches it to); None: a new one."""
+        return self._match_contact(attrs)
+
     def _match_contact(self, attrs: dict[str, Any]) -> Neuron | None:
         uid = str(attrs.get("uid") or "")
         if uid:

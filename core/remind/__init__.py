@@ -535,12 +535,22 @@ def completed(neuron: Neuron, now: datetime) -> dict[str, object] | None:
 
 
 def snoozed(
-    now: datetime, for_: timedelta = SNOOZE_DEFAULT, until: datetime | None = None
+    now: datetime,
+    for_: timedelta = SNOOZE_DEFAULT,
+    until: datetime | None = None,
+    due: datetime | None = None,
 ) -> dict[str, object]:
-    """Show it again later (`until`, else `now + for_`)."""
-    when = until if until is not None else now + for_
+    """Show it again later (`until`, else `for_` from now -- from its `due` time when that is still
+    to come): a snooze never moves a reminder before its due time."""
+    when = until if until is not None else max(now, due or now) + for_
     if when.tzinfo is None:
         raise InvalidInput("a snooze time needs a time zone offset")
+    if due is not None and when < due:
+        raise InvalidInput(
+            f"{when.isoformat(timespec='minutes')} is before it is due "
+            f"({due.isoformat(timespec='minutes')}): "
+            "a snooze only moves a reminder later; change its due time instead"
+        )
     return {"snoozed_until": iso(when)}
 
 

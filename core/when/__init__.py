@@ -9,7 +9,7 @@ Spanish, German and French (locale-independent tables in words.py; holidays in h
 from __future__ import annotations
 
 from core.when.clock import local_now, local_tz, occurrences
-from core.when.parse import DEFAULT_HOUR, When, find_when, parse_due, title_without
+from core.when.parse import DEFAULT_HOUR, When, find_when, parse_due, text_without, title_without
 from core.when.window import TimeWindow, find_window
 from core.when.words import REMINDER_CUES, fold
 
@@ -25,5 +25,6 @@ __all__ = [
     "local_tz",
     "occurrences",
     "parse_due",
+    "text_without",
     "title_without",
 ]
