@@ -22,7 +22,7 @@ from typing import Any
 from core import backup as backups
 from core import capture, config, remind
 from core.capture import Offer, Update
-from core.changes import Change, current_origin
+from core.changes import AFFECTS, Change, current_origin
 from core.embed import EmbeddingFiller, SentenceModel, variant_name
 from core.interop.json import build_export, parse_export
 from core.model import (
@@ -54,6 +54,7 @@ from core.validate import (
     parse_uuid,
     times_in,
 )
+from core.vocabulary import Action
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +162,7 @@ class Memory:
             self.store.close()
 
     def _engine_restarted(self, message: str) -> None:
-        self._changed("engine_restarted")
+        self._changed(Action.ENGINE_RESTARTED)
 
     def __enter__(self) -> Memory:
         return self
@@ -170,9 +171,9 @@ class Memory:
         self.close()
 
     def _changed(
-        self, action: str, neurons: list[Neuron] | None = None, ids: list[uuid.UUID] | None = None
+        self, action: Action, neurons: list[Neuron] | None = None, ids: list[uuid.UUID] | None = None
     ) -> None:
-        if self.filler is not None and action in ("captured", "edited", "imported", "restored"):
+        if self.filler is not None and AFFECTS[action].texts:
             self.filler.wake()
         change = Change(
             action,
@@ -249,9 +250,9 @@ class Memory:
                 q.insert_edges(cur, self.identity, understanding.edges_for(neuron))
             changed = self._apply_updates(cur, updates, created_at)
             saved = q.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
-        self._changed("captured", [saved])
+        self._changed(Action.CAPTURED, [saved])
         if changed:
-            self._changed("edited", changed)
+            self._changed(Action.EDITED, changed)
         return saved
 
     def _apply_updates(self, cur, updates: list[Update], now: datetime | None) -> list[Neuron]:
@@ -354,7 +355,7 @@ class Memory:
             neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
-        self._changed("edited", [neuron])
+        self._changed(Action.EDITED, [neuron])
         return neuron
 
     def _retitled(
@@ -398,7 +399,7 @@ class Memory:
                 else:
                     attrs[key] = value.isoformat() if isinstance(value, datetime) else value
             neuron = q.update_neuron(cur, self.identity, nid, attrs=clean_attrs(attrs))
-        self._changed("edited", [neuron])
+        self._changed(Action.EDITED, [neuron])
         return neuron
 
     def set_state(self, neuron_id: uuid.UUID | str, state: State | str) -> Neuron:
@@ -416,7 +417,7 @@ class Memory:
                 else:
                     attrs.pop("done_at", None)
             neuron = q.update_neuron(cur, self.identity, nid, state=target, attrs=attrs)
-        self._changed("state", [neuron])
+        self._changed(Action.STATE, [neuron])
         return neuron
 
     def revert(self, before: Neuron, *, after: Neuron | None = None) -> Neuron:
@@ -434,7 +435,7 @@ class Memory:
             neuron = q.update_neuron(
                 cur, self.identity, nid, body=body, attrs=clean_attrs(dict(before.attrs)), state=before.state
             )
-        self._changed("edited" if body is not None else "state", [neuron])
+        self._changed(Action.EDITED if body is not None else Action.STATE, [neuron])
         return neuron
 
     def done(self, neuron_id: uuid.UUID | str) -> Neuron:
@@ -587,7 +588,7 @@ class Memory:
             q.insert_edges(cur, self.identity, [edge])
             saved = q.get_edge(cur, self.identity, edge.id)
         assert saved is not None, "the edge was inserted in this transaction"
-        self._changed("linked", [found[a], found[b]])
+        self._changed(Action.LINKED, [found[a], found[b]])
         return saved
 
     def unlink(self, edge_id: uuid.UUID | str, at: datetime | None = None) -> Edge:
@@ -601,7 +602,7 @@ class Memory:
                 if existing is None:
                     raise NotFound(f"no link {eid}")
                 return existing  # already closed
-        self._changed("unlinked", ids=[edge.from_id, edge.to_id])
+        self._changed(Action.UNLINKED, ids=[edge.from_id, edge.to_id])
         return edge
 
     def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> builtins.list[Edge]:
@@ -671,7 +672,7 @@ class Memory:
             new_edges = [e for e in edges if e.id not in taken_edges]
             q.insert_neurons(cur, self.identity, new_neurons)
             q.insert_edges(cur, self.identity, new_edges)
-        self._changed("imported", new_neurons)
+        self._changed(Action.IMPORTED, new_neurons)
         return {
             "neurons": len(new_neurons),
             "edges": len(new_edges),
@@ -730,7 +731,7 @@ class Memory:
         self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]
     ) -> None:
         self._changed(
-            "imported",
+            Action.IMPORTED,
             [*neurons, *updates],
             ids=[*(n.id for n in neurons), *(n.id for n in updates)] or [e.from_id for e in edges],
         )
@@ -793,7 +794,7 @@ class Memory:
         if pulled.created or pulled.updated or pulled.edges:
             self._imported(pulled.created, pulled.updated, pulled.edges)
         if trashed:
-            self._changed("state", list(trashed.values()))
+            self._changed(Action.STATE, list(trashed.values()))
 
     def _agree(self, cur, collection_id: uuid.UUID, agreed: builtins.list[sq.Agreed], fingerprint) -> None:
         """Record agreements; those without a fingerprint get the neuron's as it now is."""
@@ -833,7 +834,7 @@ class Memory:
         backed up first)."""
         result = backups.restore(self.store, path, aware(now, "now"))
         self.recall = Recall(self.reader, self.model.get)  # rows left the store: index anew
-        self._changed("restored")
+        self._changed(Action.RESTORED)
         return result
 
     def claim(self, profile_name: str, user_id: uuid.UUID | None = None) -> Memory:
@@ -848,7 +849,7 @@ class Memory:
         user = Identity(user_id=user_id)
         with self.store.transaction(self.identity) as cur:
             q.claim_device(cur, self.identity.device_id, user_id, name)
-        self._changed("claimed")
+        self._changed(Action.CLAIMED)
         return self.as_identity(user)
 
     def join(self, profile_id: uuid.UUID | str, bring_own: bool) -> tuple[Memory, int]:
@@ -865,7 +866,7 @@ class Memory:
                     "the same server as the machine that made it (neurons config set dsn)"
                 )
             moved = q.claim_into(cur, self.identity.device_id, pid)[0] if bring_own else 0
-        self._changed("claimed")
+        self._changed(Action.CLAIMED)
         return self.as_identity(Identity(user_id=pid)), moved
 
     def profile(self) -> dict[str, Any] | None:

@@ -21,7 +21,7 @@ class NotFound(NeuronsError, LookupError):
     """No such neuron or edge for this identity."""
 
 
-class _Choice(enum.StrEnum):
+class Choice(enum.StrEnum):
     """A closed set of names; `parse` turns a wrong one into a message a person can act on."""
 
     @classmethod
@@ -34,20 +34,20 @@ class _Choice(enum.StrEnum):
             ) from None
 
 
-class Kind(_Choice):
+class Kind(Choice):
     NOTE = "note"
     REMINDER = "reminder"
     CONTACT = "contact"
 
 
-class State(_Choice):
+class State(Choice):
     ACTIVE = "active"
     DONE = "done"
     ARCHIVED = "archived"
     TRASHED = "trashed"
 
 
-class Relation(_Choice):
+class Relation(Choice):
     RELATES_TO = "relates_to"
     CONCERNS = "concerns"
     SAME_PERSON = "same_person"

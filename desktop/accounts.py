@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from core.model import Kind
 from core.sync import accounts
 from core.sync.accounts import is_calendar
+from core.vocabulary import Action, Origin
 from desktop.worker import BACKGROUND
 
 log = logging.getLogger(__name__)
@@ -103,7 +104,7 @@ class Syncer(QObject):
 
     def changed(self, change) -> None:
         """A Change of the memory: something syncable changed here (not by a sync itself)."""
-        if change.origin == "sync" or change.action == "engine_restarted":
+        if change.origin is Origin.SYNC or change.action is Action.ENGINE_RESTARTED:
             return
         if change.kinds and not (change.kinds & SYNCED_KINDS):
             return

@@ -25,6 +25,7 @@ from core import __version__, remind
 from core.changes import started_by
 from core.model import Kind, NeuronsError
 from core.settings import Settings, check_install
+from core.vocabulary import Action, Origin
 
 if TYPE_CHECKING:
     from desktop.crash import Report
@@ -393,7 +394,7 @@ class App:
         self.bridge.notify_changed(change)
 
     def _store_changed(self, change) -> None:
-        if change.action == "engine_restarted":  # the store restarted its engine: say so once
+        if change.action is Action.ENGINE_RESTARTED:  # the store restarted its engine: say so once
             from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
 
             self.banner.show(
@@ -401,7 +402,7 @@ class App:
                     "engine", "The database engine stopped and was restarted", "Nothing you saved was lost."
                 )
             )
-        if change.action == "captured" and change.origin == "socket" and change.ids:
+        if change.action is Action.CAPTURED and change.origin is Origin.SOCKET and change.ids:
             # saved by another program (a forwarded `neurons capture`, a second launch): say so
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
         self.window.store_changed(change)
@@ -537,7 +538,7 @@ class App:
         memory = self._wait_memory()
         if op == "capture":
             text, kind, attrs = message.get("text"), message.get("kind"), message.get("attrs")
-            with started_by("socket"):
+            with started_by(Origin.SOCKET):
                 neuron = memory.capture(text, kind=kind or None, attrs=attrs or None)
             return {"neuron": neuron.to_json(edges=memory.edges(neuron.id))}
         if op == "search":
@@ -553,7 +554,7 @@ class App:
             if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
                 raise NeuronsError("a command request carries its command line as a list of strings")
             # (changes reach the window through the memory's listeners, as for any other call)
-            with started_by("socket"):
+            with started_by(Origin.SOCKET):
                 return commands.execute(memory, argv)
         raise NeuronsError(f"unknown request {op!r}")
 

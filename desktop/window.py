@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from core.changes import Change
 from core.model import Kind, State
+from core.vocabulary import Origin
 from desktop import keys, ops, theme, transfer
 from desktop.banner import Banner
 from desktop.context import Context
@@ -426,7 +427,7 @@ class MainWindow(WindowMenus, QMainWindow):
         if not self.ready or not changes:
             return
         self.changes_applied += 1
-        if any(c.action in ("imported", "claimed", "restored") for c in changes):
+        if any(c.affects.everything for c in changes):
             self.refresh()
             return
         shown = {str(r.neuron.id) for r in self.rows.rows()}
@@ -436,13 +437,13 @@ class MainWindow(WindowMenus, QMainWindow):
             self.load_counts()
         if any(self._detail_sees(c) for c in changes):
             self.detail.reload()
-        if any(c.action in ("captured", "edited") for c in changes) and not self._pending_timer.isActive():
+        if any(c.affects.texts for c in changes) and not self._pending_timer.isActive():
             self.load_pending()
 
     def _list_sees(self, change: Change, shown: set[str]) -> bool:
         touched = {str(i) for i in change.ids}
         if self.section == "results":
-            return change.action == "captured" or bool(touched & shown)
+            return change.affects.added or bool(touched & shown)
         if change.edges_only:
             return False
         if touched & shown:
@@ -450,12 +451,12 @@ class MainWindow(WindowMenus, QMainWindow):
         kind = SECTION_KIND.get(self.section)
         if kind is not None:
             return kind in change.kinds
-        return self.section in ("archive", "trash") and change.action == "state"
+        return self.section in ("archive", "trash") and change.affects.states
 
     @staticmethod
     def _counts_see(change: Change) -> bool:
         return not change.edges_only and (
-            Kind.REMINDER in change.kinds or change.action in ("captured", "state")
+            Kind.REMINDER in change.kinds or change.affects.added or change.affects.states
         )
 
     def _detail_sees(self, change: Change) -> bool:
@@ -463,12 +464,12 @@ class MainWindow(WindowMenus, QMainWindow):
         if current is None:
             return False
         if change.touches(current):
-            return change.origin != "window"  # the pane already shows what it just did
+            return change.origin is not Origin.WINDOW  # the pane already shows what it just did
         linked = {str(o.id) for _, o in (self.detail.detail.links if self.detail.detail else [])}
         if linked & {str(i) for i in change.ids}:
             return True
         contact = self.detail.neuron is not None and self.detail.neuron.kind is Kind.CONTACT
-        return contact and change.action in ("captured", "edited", "linked", "unlinked", "state")
+        return contact and (change.affects.neurons or change.affects.edges)
 
     def load_counts(self) -> None:
         now = self.ctx.now()

@@ -15,8 +15,9 @@ from core.recall import search as _search
 from core.recall.about import About
 from core.recall.index import RecallIndex
 from core.recall.result import Result
-from core.recall.search import MODES, EmbedderSource
+from core.recall.search import EmbedderSource
 from core.store.reader import Reader
+from core.vocabulary import Fusion, Mode
 
 
 class Recall:
@@ -30,9 +31,9 @@ class Recall:
         question: str,
         limit: int = 10,
         *,
-        mode: str = "default",
+        mode: Mode | str = Mode.DEFAULT,
         now: datetime | None = None,
-        fusion: str = "relative",
+        fusion: Fusion | str = Fusion.RELATIVE,
         expand: bool = True,
     ) -> list[Result]:
         return _search.ask(
@@ -64,4 +65,4 @@ class Recall:
         return _search.warm(self.reader, self.index, self.embedder)
 
 
-__all__ = ["MODES", "About", "Recall", "Result"]
+__all__ = ["About", "Recall", "Result"]

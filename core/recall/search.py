@@ -38,11 +38,11 @@ from core.recall.about import about_intent, only_names
 from core.recall.index import Entry, Link, RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words
 from core.store.reader import Reader
+from core.validate import parse_limit
+from core.vocabulary import Fusion, Mode
 from core.when import TimeWindow, find_window, local_now
 
 log = logging.getLogger(__name__)
-
-MODES = ("default", "keyword", "vector", "hybrid")
 
 
 # -- the model -------------------------------------------------------------------------------------
@@ -161,23 +161,18 @@ def ask(
     question: str,
     limit: int = 10,
     *,
-    mode: str = "default",
+    mode: Mode | str = Mode.DEFAULT,
     now: datetime | None = None,
-    fusion: str = "relative",
+    fusion: Fusion | str = Fusion.RELATIVE,
     expand: bool = True,
     _about: bool = True,
 ) -> list[Result]:
-    if mode not in MODES:
-        raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
-    if fusion not in ("relative", "rrf"):
-        raise InvalidInput(f"unknown fusion {fusion!r}: use relative or rrf")
-    if not isinstance(limit, int) or limit < 1:
-        raise InvalidInput("limit must be a positive integer")
+    mode, fusion, limit = Mode.parse(mode), Fusion.parse(fusion), parse_limit(limit)
     if now is None:
         now = local_now()
     elif now.tzinfo is None:
         raise InvalidInput("now needs a time zone offset")
-    full = mode == "default"
+    full = mode is Mode.DEFAULT
     window, topic = find_window(question, now) if full else (None, question)
     if window is not None and window.anchor and not content_words(topic):
         topic = window.anchor  # "what was going on the week X": X is the topic too
@@ -205,12 +200,12 @@ def ask(
                     return head + _more_like(reader, idx, embedder, head, limit - len(head))
             people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
         q.embed()
-        if mode == "vector" and q.topical and q.qvec is None:
+        if mode is Mode.VECTOR and q.topical and q.qvec is None:
             return []
         with idx.lock:
             version = idx.version
             bm, idf_sum = idx.bm25(q.terms, ranking.BM25_K1, ranking.BM25_B)
-            cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
+            cos = idx.cosine(q.qvec, q.model) if mode is not Mode.KEYWORD else None
             cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
             if full:
                 _mark_exact(idx, cands, q.terms)
@@ -273,7 +268,7 @@ class _Question:
     """A question's topic as the index scores it: its lexemes (`read`, in the read transaction)
     and its vector (`embed`, outside it)."""
 
-    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: str, topic: str):
+    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: Mode, topic: str):
         self.reader, self.idx, self.embedder, self.mode = reader, idx, embedder, mode
         self.topic = topic
         self.words = content_words(topic)
@@ -293,7 +288,7 @@ class _Question:
     def start_embedding(self) -> None:
         """Embed the topic on a thread of its own while the store is read: onnxruntime and the
         socket both let go of the GIL, so the two overlap (on two cores)."""
-        if self.mode != "keyword" and self.topical and self._pending is None:
+        if self.mode is not Mode.KEYWORD and self.topical and self._pending is None:
             self._pending = _Background(embed_question, self.embedder, self.topic)
 
     def settle(self) -> None:
@@ -301,7 +296,7 @@ class _Question:
             self._pending.wait()
 
     def embed(self) -> None:
-        if self.mode != "keyword" and self.topical and self.qvec is None:
+        if self.mode is not Mode.KEYWORD and self.topical and self.qvec is None:
             pending, self._pending = self._pending, None
             self.qvec, self.model = pending.result() if pending else embed_question(self.embedder, self.topic)
 
@@ -385,8 +380,8 @@ def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, 
 
 def _score(
     idx: RecallIndex,
-    mode: str,
-    fusion: str,
+    mode: Mode,
+    fusion: Fusion,
     bm: np.ndarray,
     idf_sum: float,
     cos: np.ndarray | None,
@@ -397,9 +392,9 @@ def _score(
     n = idx.size
     kw = _keyword_part(bm, idf_sum)
     vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
-    if mode == "keyword":
+    if mode is Mode.KEYWORD:
         base, pick = bm, _top(bm, ranking.LEXICAL_K, bm > 0)
-    elif mode == "vector":
+    elif mode is Mode.VECTOR:
         base = np.nan_to_num(cos, nan=-1.0) if cos is not None else np.zeros(n)
         pick = (
             _top(base, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
@@ -408,7 +403,7 @@ def _score(
         lex = _top(bm, ranking.LEXICAL_K, bm > 0)
         near = _top(vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
         pick = np.union1d(lex, near)
-        if fusion == "rrf":
+        if fusion is Fusion.RRF:
             base = np.zeros(n)
             for ranked in (lex, near):
                 base[ranked] += 1.0 / (ranking.RRF_K + np.arange(ranked.size) + 1)
