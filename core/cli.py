@@ -84,10 +84,8 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
 
     # A one-shot command does not start the background filler (the app does); ask and about
     # fill what is pending first.
-    settings = Settings.from_env(
-        data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False, lock_wait_s=LOCK_WAIT_S
-    )
-    memory = Memory.open(settings)
+    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
+    memory = Memory.open(settings, wait_s=LOCK_WAIT_S)
     try:
         return cmd.run(memory, args)
     finally:

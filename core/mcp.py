@@ -24,7 +24,6 @@ import json
 import logging
 import signal
 import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
@@ -37,8 +36,9 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from core import __version__, instance
-from core.model import InvalidInput, Kind, Neuron, NeuronsError
+from core.model import Kind, Neuron, NeuronsError
 from core.settings import Settings, data_dir_from
+from core.validate import parse_limit
 
 log = logging.getLogger(__name__)
 
@@ -121,19 +121,11 @@ class Door:
 
     def _open(self):
         from core.memory import Memory  # noqa: PLC0415 - forwarding loads no driver
-        from core.store.lock import LockHeld  # noqa: PLC0415 - forwarding loads no driver
 
         settings = Settings.from_env(data_dir=self.data_dir, dsn=self.dsn, embed_in_background=False)
-        deadline = time.monotonic() + OPEN_RETRY_S
-        while True:
-            try:
-                memory = Memory.open(settings)
-                log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
-                return memory
-            except LockHeld:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.25)
+        memory = Memory.open(settings, wait_s=OPEN_RETRY_S)
+        log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
+        return memory
 
     def _release(self) -> None:
         """Close our Memory when no call uses it (the lock is free again)."""
@@ -193,9 +185,7 @@ def _results(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _limit(value: int) -> list[str]:
-    if not 1 <= value <= MAX_LIMIT:
-        raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}")
-    return ["--limit", str(value)]
+    return ["--limit", str(parse_limit(value, maximum=MAX_LIMIT))]
 
 
 def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:

@@ -89,8 +89,19 @@ class Memory:
             store.restart_listeners.append(self._engine_restarted)
 
     @classmethod
-    def open(cls, settings: Settings | None = None, identity: Identity | None = None) -> Memory:
-        memory = cls(open_store(settings or Settings.from_env()), identity)
+    def open(
+        cls,
+        settings: Settings | None = None,
+        identity: Identity | None = None,
+        *,
+        wait_s: float = 0.0,
+        give_up: Callable[[], bool] | None = None,
+    ) -> Memory:
+        """Open the data dir's store. The one wait for a data dir another process holds: with
+        `wait_s`, a short command that holds it is waited for that long (or until `give_up()`)
+        before LockHeld; the running app is never waited for (callers ask it first)."""
+        store = open_store(settings or Settings.from_env(), wait_s=wait_s, give_up=give_up)
+        memory = cls(store, identity)
         if memory.store.settings.embed_in_background:
             memory.start_background()
         return memory

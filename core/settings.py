@@ -64,9 +64,6 @@ class Settings:
     model_dir: Path = field(default_factory=default_model_dir)
     # Background embedding of new neurons; off for tools that must not load the model.
     embed_in_background: bool = True
-    # How long opening the embedded store waits for another process to release the data dir
-    # (a short command finishing) before it refuses; the CLI waits, the app retries on its own.
-    lock_wait_s: float = 0.0
 
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None, dsn: str | None = None, **kw) -> Settings:

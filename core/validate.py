@@ -187,9 +187,10 @@ def optional_text(value: Any, what: str) -> str | None:
     return None if value is None else clean_text(value, what=what)
 
 
-def parse_limit(value: Any, what: str = "limit") -> int:
-    """How many rows to return: a whole number from 1 to MAX_LIMIT."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LIMIT:
+def parse_limit(value: Any, what: str = "limit", maximum: int = MAX_LIMIT) -> int:
+    """How many rows to return: a whole number from 1 to `maximum` (MAX_LIMIT; a door may keep
+    its callers to fewer, as MCP does)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
         shown = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "that"
-        raise InvalidInput(f"{what} must be a whole number from 1 to {MAX_LIMIT:,}, not {shown}")
+        raise InvalidInput(f"{what} must be a whole number from 1 to {maximum:,}, not {shown}")
     return value

@@ -292,16 +292,8 @@ class App:
 
         def opening():
             from core.memory import Memory  # noqa: PLC0415 - the launcher stays light
-            from core.store.lock import LockHeld  # noqa: PLC0415 - the launcher stays light
 
-            deadline = time.monotonic() + OPEN_RETRY_S
-            while True:
-                try:
-                    return Memory.open(settings)
-                except LockHeld:
-                    if time.monotonic() > deadline or self.quitting:
-                        raise
-                    time.sleep(0.5)
+            return Memory.open(settings, wait_s=OPEN_RETRY_S, give_up=lambda: self.quitting)
 
         self.window.report("Opening your memory…")
         self.worker.run(opening, self._opened, self._open_failed, label="open")

@@ -52,9 +52,11 @@ __all__ = ["EngineLost", "Store", "StoreDamaged", "StoreError", "migrations", "o
 
 
 class Store:
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, *, wait_s: float = 0.0, give_up: Callable[[], bool] | None = None):
         self.settings = settings
         self.kind = settings.engine
+        # how long the embedded engine's data-dir lock is waited for (Memory.open(wait_s=))
+        self._wait_s, self._give_up = wait_s, give_up
         self.lock: DataDirLock | None = None
         self.engine: EmbeddedEngine | None = None
         self.syncer: WalSyncer | None = None
@@ -85,7 +87,7 @@ class Store:
 
     def _start_embedded(self) -> None:
         self.lock = DataDirLock(self.settings.data_dir)
-        self.lock.acquire(wait_s=self.settings.lock_wait_s)
+        self.lock.acquire(wait_s=self._wait_s, give_up=self._give_up)
         if self.lock.previous:
             stop_orphan_engine(self.lock.previous, self.settings.data_dir)
         self.engine = EmbeddedEngine(self.settings.data_dir, self.settings.pglite_runtime_dir)
@@ -368,5 +370,7 @@ def migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-def open_store(settings: Settings) -> Store:
-    return Store(settings)
+def open_store(
+    settings: Settings, *, wait_s: float = 0.0, give_up: Callable[[], bool] | None = None
+) -> Store:
+    return Store(settings, wait_s=wait_s, give_up=give_up)

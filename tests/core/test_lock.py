@@ -94,6 +94,27 @@ def test_live_owner_whose_lock_file_was_deleted_is_still_refused(tmp_path):
         child.wait()
 
 
+def test_opening_waits_for_a_short_holder_and_gives_up_when_told(tmp_path):
+    """Memory.open(wait_s=) is the one wait for a held data dir (the CLI, MCP and the app use
+    it): it refuses when `give_up()` says so, and opens once the holder lets go."""
+    data = tmp_path / "data"
+    settings = Settings(data_dir=data, embed_in_background=False)
+    child = hold_in_child(data)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(LockHeld):
+            Memory.open(settings, wait_s=60, give_up=lambda: time.monotonic() - t0 > 0.5)
+        assert time.monotonic() - t0 < 30  # it gave up when told, not after the whole wait
+        child.stdin.write("\n")  # the holder finishes its work and exits in a moment
+        child.stdin.flush()
+        memory = Memory.open(settings, wait_s=60)
+        assert (memory.store.lock.read_record() or {}).get("pid") == os.getpid()
+        memory.close()
+    finally:
+        child.kill()
+        child.wait()
+
+
 def test_cli_refuses_then_succeeds_and_unlock_clears_only_stale(tmp_path):
     data = tmp_path / "data"
     child = hold_in_child(data)
