@@ -48,17 +48,6 @@ class Timeline:
     entries: list[Row]
 
 
-SECTIONS: dict[str, str] = {
-    "overdue": "Overdue",
-    "upcoming": "Upcoming",
-    "done": "Done",
-    "notes": "Notes",
-    "contacts": "Contacts",
-    "archive": "Archive",
-    "trash": "Trash",
-}
-
-
 def ask(memory, text: str, limit: int = 30) -> Page:
     """The answer to the ask box."""
     text = text.strip()

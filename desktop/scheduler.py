@@ -68,7 +68,7 @@ class QtTimerScheduler(BaseScheduler):
         if wait_seconds is not None:
             self._timer.start(int(min(max(wait_seconds, 0) * 1000, MAX_WAIT_MS)))
 
-    def wakeup(self) -> None:
+    def wakeup(self) -> None:  # BaseScheduler's abstract hook: APScheduler calls it when a job is added
         self._start_timer(0)
 
     def _process(self) -> None:

@@ -1,5 +1,6 @@
 """Recall: ask a question, get what you know -- keyword + vector search, fusion, one hop along
-the links, the superseded rule, time windows -- and `about` a person. See DESIGN.md "Retrieval".
+the links, the superseded rule, time windows -- and `about` a person (docs/architecture.md, "How a
+question travels").
 
 `Recall(reader, embedder)` owns one identity's in-process index; Memory keeps one and its
 ask/about delegate here. Recall only reads: through the store's narrow Reader protocol, and the

@@ -418,9 +418,6 @@ class RecallIndex:
             self._pos = {int(s): p for p, s in enumerate(self._order)}
         return self._order
 
-    def live_slots(self) -> np.ndarray:
-        return np.nonzero(self._live[: self.size])[0]
-
     def non_contacts(self) -> np.ndarray:
         """Mask of the live slots that are notes or reminders."""
         n = self.size

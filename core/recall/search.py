@@ -1,6 +1,6 @@
 """ask(question): keyword + vector candidates, fusion, one hop, the superseded rule, time windows.
 
-The pipeline (DESIGN.md "Retrieval"):
+The pipeline (docs/architecture.md, "How a question travels"):
 1. The question's time words become a window (core.when); what is left is its topic. A window
    around an event ("the week Mãe moved in") is placed on the best match of the event's words.
 2. One round trip reads the change stamp and the topic's lexemes; the in-process index (index.py)

@@ -1,6 +1,6 @@
 """Reminders without Qt: when each one fires, what is due or was missed, and the state it leaves.
 
-A reminder's attrs (see DESIGN.md): `due_at` (the current occurrence, ISO 8601 with an offset),
+A reminder's attrs: `due_at` (the current occurrence, ISO 8601 with an offset),
 `rrule` (RFC 5545, e.g. "FREQ=WEEKLY;BYDAY=MO"), `snoozed_until`, `notified_at`, `done_at`; and, for
 a series that came from a calendar (core/interop/ical.py): `tz` (the IANA zone whose wall clock it
 follows), `dtstart` (the series' anchor: its rule is never rewritten), `exdates` and `rdates` (ISO
