@@ -136,7 +136,9 @@ def _import_file(
     ]
     done, files = position
     for i, entry in enumerate(entries):
-        if isinstance(entry, Skip):
+        if isinstance(entry, ical.Dropped):  # one value lost, the item itself imported
+            plan.report.drop(_named(where, entry.item), entry.why)
+        elif isinstance(entry, Skip):
             plan.report.skip(_named(where, entry.item), entry.why)
         elif isinstance(entry, vcard.Card):
             label = _named(where, entry.describe())

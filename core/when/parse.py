@@ -33,7 +33,6 @@ from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
 from core.model import InvalidInput
 from core.when import words as W
-from core.when.clock import occurrences
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
@@ -671,8 +670,11 @@ def find_when(text: str, now: datetime) -> When | None:
 
 
 def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
-    found = occurrences(rule, start, now + timedelta(seconds=1), now + timedelta(days=800), limit=1)
-    return found[0] if found else start
+    from core.remind.series import Series, local_zone, next_occurrence  # noqa: PLC0415 - the one engine
+
+    text = rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}"
+    found = next_occurrence(Series(text, start.tzinfo or local_zone()), start, now)
+    return found or start
 
 
 def _next_occurrence(c: _Clock, now: datetime, evening: bool) -> datetime:

@@ -262,7 +262,8 @@ def test_neurons_owns_its_top_level_packages():
 
 
 NOQA = re.compile(r"#\s*noqa\b(?P<rest>.*)$")
-SAYS_WHY = re.compile(r":\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*\s+-\s+\S")
+# the codes, then the reason: "- keeps forwarding light", "-- as above", "(the one engine)"
+SAYS_WHY = re.compile(r":\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*\s+(?:-+\s+|\()\S")
 
 
 def test_every_noqa_names_its_rule_and_says_why():

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+import tzlocal
 
 import core.memory
 from core import remind
@@ -87,7 +88,7 @@ def test_rules_are_validated_with_a_sentence():
 
 def test_recurrence_keeps_the_local_wall_clock(monkeypatch):
     lisbon = ZoneInfo("Europe/Lisbon")
-    monkeypatch.setattr(remind, "local_zone", lambda: lisbon)
+    monkeypatch.setattr(tzlocal, "get_localzone", lambda: lisbon)  # the one place the zone is read
     start = datetime(2026, 3, 27, 9, 0, tzinfo=lisbon)  # the Friday before summer time
     nxt = remind.next_occurrence("FREQ=DAILY", start, start + timedelta(days=2))
     assert nxt.astimezone(lisbon).hour == 9  # 9:00 on Monday, now UTC+1
