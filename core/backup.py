@@ -21,6 +21,7 @@ import gzip
 import json
 import os
 import re
+import uuid
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from core import __version__
-from core.model import Kind, NeuronsError, Relation, State
+from core.model import Identity, Kind, NeuronsError, Relation, State
 from core.store import snapshot
 from core.validate import clean_attrs, clean_text, number, parse_instant, parse_uuid
 
@@ -124,8 +125,9 @@ def _require_embedded(store) -> None:
         )
 
 
-def take(store, now: datetime | None = None) -> Backup:
-    """Write a backup of the whole store now, then drop the ones no tier keeps."""
+def take(store, now: datetime | None = None, owner: Identity | None = None) -> Backup:
+    """Write a backup of the whole store now, then drop the ones no tier keeps. `owner` is the
+    identity the data dir acts as (whose memory it is: a restore elsewhere says so)."""
     _require_embedded(store)
     now = now or datetime.now().astimezone()
     # one instant: the rows and the stamp that goes with them, of every owner
@@ -137,6 +139,7 @@ def take(store, now: datetime | None = None) -> Backup:
         "app_version": __version__,
         "taken_at": now.isoformat(),
         "device_id": str(store.device_id()),
+        "owner": _owner_json(owner, store),
         "stamp": stamp,
         "counts": {table: count for table, (count, _) in tables.items()},
     }
@@ -153,6 +156,12 @@ def take(store, now: datetime | None = None) -> Backup:
     _write_private(path, payload)
     prune(store.settings.data_dir, now)
     return Backup(path, _utc_second(now), len(payload))
+
+
+def _owner_json(owner: Identity | None, store) -> dict[str, str]:
+    if owner is not None and owner.user_id is not None:
+        return {"user_id": str(owner.user_id)}
+    return {"device_id": str(store.device_id())}
 
 
 def _utc_second(now: datetime) -> datetime:
@@ -318,8 +327,10 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
         )
     if len({e["id"] for e in edges}) != len(edges) or len({p["user_id"] for p in profiles}) != len(profiles):
         raise ValueError("it holds the same link or profile twice")
+    device_id = str(parse_uuid(data.get("device_id"), "device_id"))
     return {
-        "device_id": str(parse_uuid(data.get("device_id"), "device_id")),
+        "device_id": device_id,
+        "owner": _owner_of(data.get("owner"), device_id, profiles),
         "stamp": data.get("stamp"),
         "neurons": neurons,
         "neurons_edges": edges,
@@ -327,11 +338,69 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def restore(store, path: Path | str, now: datetime | None = None) -> dict[str, Any]:
+def _owner_of(given: Any, device_id: str, profiles: list[dict[str, Any]]) -> dict[str, str]:
+    """Whose memory the backup holds: the identity its data dir acted as ({"user_id"} of a
+    profile it holds, or {"device_id"}: its anonymous device). A backup made before backups
+    said so acted as the newest profile claimed from its device, if any."""
+    if given is None:
+        mine = sorted(
+            (p for p in profiles if p["claimed_device"] == device_id), key=lambda p: p["created_at"]
+        )
+        return {"user_id": mine[-1]["user_id"]} if mine else {"device_id": device_id}
+    if not isinstance(given, dict) or len(given) != 1 or not {"user_id", "device_id"} & set(given):
+        raise ValueError("its owner is not a profile or a device")
+    if "device_id" in given:
+        if str(parse_uuid(given["device_id"], "owner.device_id")) != device_id:
+            raise ValueError("its owner is not the device that took it")
+        return {"device_id": device_id}
+    user_id = str(parse_uuid(given["user_id"], "owner.user_id"))
+    if user_id not in {p["user_id"] for p in profiles}:
+        raise ValueError(f"it was taken as profile {user_id}, which it does not hold")
+    return {"user_id": user_id}
+
+
+class OwnerChangeError(NeuronsError):
+    """The backup holds another identity's memory than the one this data dir acts as, and the
+    data dir cannot take that identity on here (the running app): nothing was restored."""
+
+
+def owner_of(checked: dict[str, Any]) -> tuple[Identity | None, str]:
+    """The profile a loaded backup's memory belongs to (None: the restoring data dir's own
+    anonymous device) and how to name it to a person."""
+    owner = checked["owner"]
+    if "user_id" not in owner:
+        return None, "an anonymous device"
+    name = next(p["name"] for p in checked["profiles"] if p["user_id"] == owner["user_id"])
+    return Identity(user_id=uuid.UUID(owner["user_id"])), f"profile {name} ({owner['user_id']})"
+
+
+def restore(
+    store,
+    path: Path | str,
+    now: datetime | None = None,
+    *,
+    acting: Identity | None = None,
+    adopt: bool = True,
+) -> dict[str, Any]:
     """Make the store hold exactly the backup at `path` (all or nothing), after backing up what
-    it holds now. A backup of another data dir's device becomes this device's."""
+    it holds now. A backup of another data dir's device becomes this device's.
+
+    The result says whose memory the backup holds ("owner": a profile's id and name, or None for
+    this data dir's anonymous device) and whether that is another identity than `acting` (the one
+    the data dir acts as): the caller then makes the data dir act as the owner ("adopted"), as
+    `profile join` does. With `adopt` False such a backup is refused before anything changes."""
     _require_embedded(store)
     checked = load(path)
+    owner, described = owner_of(checked)
+    here_identity = acting or Identity(device_id=store.device_id())
+    changes_owner = (owner.user_id if owner else None) != here_identity.user_id
+    if changes_owner and not adopt:
+        now_as = f"profile {here_identity.user_id}" if here_identity.user_id else "its anonymous device"
+        raise OwnerChangeError(
+            f"{path} holds the memory of {described}, and this data dir acts as {now_as}: quit the "
+            "Neurons app, then run `neurons restore` again (the data dir then acts as the backup's "
+            "owner); nothing was restored"
+        )
     here, there = str(store.device_id()), checked["device_id"]
     if there != here:
         for row in (*checked["neurons"], *checked["neurons_edges"]):
@@ -340,13 +409,17 @@ def restore(store, path: Path | str, now: datetime | None = None) -> dict[str, A
         for row in checked["profiles"]:
             if row["claimed_device"] == there:
                 row["claimed_device"] = here
-    before = take(store, now)
+    before = take(store, now, here_identity)
     with store.transaction(every_owner=True) as cur:
         current = {table: json.loads(rows) for table, (_, rows) in snapshot.read(cur).items()}
         _write_difference(cur, current, checked)
+    profile = next((p for p in checked["profiles"] if owner and p["user_id"] == str(owner.user_id)), None)
     return {
         "restored": str(path),
         "before": str(before.path),
+        "owner": {"id": profile["user_id"], "name": profile["name"]} if profile else None,
+        "owner_described": described,
+        "adopted": changes_owner,
         "neurons": len(checked["neurons"]),
         "edges": len(checked["neurons_edges"]),
         "profiles": len(checked["profiles"]),

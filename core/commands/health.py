@@ -22,13 +22,14 @@ def doctor(memory, args) -> Answer:
     )
     from core.store.errors import StoreDamaged  # noqa: PLC0415 - the store is open already
 
-    check = report["store_check"]
-    if check["ok"]:
+    check, owner = report["store_check"], report["owner_check"]
+    notes = [] if owner["ok"] else [f"neurons: {owner['problem']}"]
+    if not check["ok"]:
+        where = report["data_dir"] if report["engine"] == "embedded" else "the database server"
+        notes.insert(0, f"neurons: {StoreDamaged(where, '; '.join(check['problems']))}")
+    if not notes:
         return Answer(report, text)
-    where = report["data_dir"] if report["engine"] == "embedded" else "the database server"
-    return Answer(
-        report, text, code=DAMAGED_EXIT, note=f"neurons: {StoreDamaged(where, '; '.join(check['problems']))}"
-    )
+    return Answer(report, text, code=DAMAGED_EXIT, note="\n".join(notes))
 
 
 @command("unlock", "clear a stale data-dir lock left by a dead process", needs_memory=False)
