@@ -671,7 +671,7 @@ class Memory:
         """Make the store hold exactly the backup at `path` (all or nothing; what it holds now is
         backed up first). A backup of another identity's memory makes this Memory act as that
         identity ("adopted": the caller remembers it in config.json), or with `adopt` False is
-        refused before anything changes (backups.OwnerChange)."""
+        refused before anything changes (backups.OwnerChangeError)."""
         result = backups.restore(self.store, path, aware(now, "now"), acting=self.identity, adopt=adopt)
         if result["adopted"]:
             owner = result["owner"]
