@@ -737,7 +737,7 @@ class Memory:
     def adopt_profile(self, name: str) -> None:
         """Record this identity's profile in the store (a memory moved to another database)."""
         if self.identity.user_id is not None:
-            with self.store.transaction() as cur:
+            with self.store.transaction(self.identity) as cur:  # on a server, the role takes it
                 q.ensure_profile(cur, self.identity.user_id, name, self.store.device_id())
 
     # -- health ----------------------------------------------------------------------------------
