@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from core import __version__
-from core.model import Identity, Kind, NeuronsError, Relation, State
+from core.model import Identity, InvalidInput, Kind, NeuronsError, Relation, State
 from core.store import snapshot
-from core.validate import clean_attrs, clean_text, number, parse_instant, parse_uuid
+from core.validate import clean_attrs, clean_text, number, parse_instant, parse_json, parse_uuid
 
 FORMAT = "neurons-backup/1"
 FOLDER = "backups"
@@ -212,21 +212,33 @@ def prune(data_dir: Path | str, now: datetime) -> list[Path]:
 # -- reading one back -----------------------------------------------------------------------------
 
 
+# A backup inflates to at most this many times its size (Neurons' own are ~4 times: JSON of ids,
+# times and text), or MAX_INFLATED_FLOOR, whichever is more: a file that would inflate further
+# is refused before it is held in memory (a 1.5 MB file can inflate to 1.5 GB).
+MAX_INFLATE_RATIO = 100
+MAX_INFLATED_FLOOR = 64 * 1024 * 1024
+INFLATE_CHUNK = 1024 * 1024
+
+
 def load(path: Path | str) -> dict[str, Any]:
     """A backup file, checked whole: its rows in the store's terms (JSON values), or
     CorruptBackup saying what is wrong with it."""
     path = Path(path)
     try:
-        raw = gzip.decompress(path.read_bytes())
-        data = json.loads(raw)
+        packed = path.read_bytes()
+        text = _inflated(packed, path).decode("utf-8")
     except FileNotFoundError:
         raise CorruptBackup(f"there is no backup {path}") from None
-    except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise CorruptBackup(
             f"{path} is damaged ({exc}): nothing was restored; choose another backup (neurons backups)"
         ) from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise CorruptBackup(f"{path} is damaged (not JSON: {exc}): nothing was restored") from None
+    except UnicodeDecodeError as exc:
+        raise CorruptBackup(f"{path} is damaged (not UTF-8 text: {exc}): nothing was restored") from None
+    try:
+        data = parse_json(text, "its JSON")
+    except InvalidInput as exc:
+        raise CorruptBackup(f"{path} is damaged ({exc}): nothing was restored") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CorruptBackup(
             f"{path} is not a Neurons backup (expected format {FORMAT!r}): nothing was restored"
@@ -236,6 +248,31 @@ def load(path: Path | str) -> dict[str, Any]:
     except (NeuronsError, ValueError, TypeError, KeyError) as exc:
         raise CorruptBackup(f"{path} is damaged ({exc}): nothing was restored") from None
     return checked
+
+
+def _inflated(packed: bytes, path: Path) -> bytes:
+    """The gzip file's content, measured first without keeping it: one that would inflate past
+    the cap is refused having held a megabyte of it at a time."""
+    cap = max(MAX_INFLATED_FLOOR, MAX_INFLATE_RATIO * len(packed))
+    size, rest = 0, packed
+    while rest:
+        member = zlib.decompressobj(wbits=31)  # one gzip member (a file may hold several)
+        pending = rest
+        while pending and not member.eof:
+            size += len(member.decompress(pending, INFLATE_CHUNK))
+            pending = member.unconsumed_tail
+            if size > cap:
+                raise CorruptBackup(
+                    f"{path} would inflate to more than {cap / 1e6:,.0f} MB from "
+                    f"{len(packed) / 1e6:,.1f} MB, more than a Neurons backup ever does: it is not "
+                    "one (nothing was restored)"
+                )
+        if not member.eof:
+            raise EOFError("it ends before its compressed data does")
+        rest = member.unused_data.lstrip(b"\0")  # gzip pads with zeros at most
+    if size == 0 and not packed:
+        raise EOFError("it is empty")
+    return gzip.decompress(packed)
 
 
 def _owner(row: dict[str, Any], where: str) -> tuple[str | None, str | None]:
