@@ -5,6 +5,7 @@ the real `neurons mcp` process, its stdout read line by line."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import queue
@@ -109,16 +110,7 @@ def test_every_request_with_an_id_gets_an_answer(tmp_path):
 def test_an_overlong_line_is_answered_without_being_held(monkeypatch):
     monkeypatch.setattr(neurons_mcp, "MAX_LINE", 64)
 
-    class Lines:
-        def __init__(self, data: bytes):
-            import io
-
-            self.buffer = io.BufferedReader(io.BytesIO(data))
-
-        def readline(self, limit):
-            return self.buffer.readline(limit)
-
-    screen = neurons_mcp._Screen(Lines(b"x" * 500 + b"\n" + b'{"a":1}\n'))
+    screen = neurons_mcp._Screen(io.BufferedReader(io.BytesIO(b"x" * 500 + b"\n" + b'{"a":1}\n')))
     assert screen._read_line() is neurons_mcp._OVERLONG
     assert screen._read_line() == b'{"a":1}\n'
     assert screen._read_line() is None
