@@ -34,10 +34,9 @@ def doctor(memory, args) -> Answer:
 
 @command("unlock", "clear a stale data-dir lock left by a dead process", needs_memory=False)
 def unlock(_memory, args) -> Answer:
-    from core.settings import Settings  # noqa: PLC0415
+    from core.settings import data_dir_from  # noqa: PLC0415
     from core.store.lock import DataDirLock  # noqa: PLC0415
 
-    settings = Settings.from_env(data_dir=args.data_dir)
-    record = DataDirLock(settings.data_dir).clear_stale()
+    record = DataDirLock(data_dir_from(args.data_dir)).clear_stale()  # config.json is not needed
     text = f"cleared the stale lock of pid {record['pid']}" if record else "no stale lock"
     return Answer({"cleared": record}, text)
