@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from core import __version__
+from core.files import os_error
 from core.model import Identity, InvalidInput, Kind, NeuronsError, Relation, State
 from core.store import snapshot
 from core.validate import clean_attrs, clean_text, number, parse_instant, parse_json, parse_uuid
@@ -150,10 +151,14 @@ def take(store, now: datetime | None = None, owner: Identity | None = None) -> B
     )
     payload = gzip.compress(text.encode(), compresslevel=6, mtime=0)
     target = folder(store.settings.data_dir)
-    target.mkdir(mode=0o700, exist_ok=True)
-    os.chmod(target, 0o700)
-    path = _free_name(target, now)
-    _write_private(path, payload)
+    path = target / "?"
+    try:  # a full disk (or another failure) names the backups folder, not "."
+        target.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(target, 0o700)
+        path = _free_name(target, now)
+        _write_private(path, payload)
+    except OSError as exc:
+        raise os_error(exc, path) from None
     prune(store.settings.data_dir, now)
     return Backup(path, _utc_second(now), len(payload))
 

@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     except commands.UsageError as exc:
         print(f"{exc}\n(see neurons --help)", file=sys.stderr)
         return 2
+    except commands.Printed as shown:  # --help, --version
+        sys.stdout.write(shown.text)
+        return shown.code
     if args.verbose:
         _setup_logging(args)
     # SIGTERM/SIGINT unwind through `finally`, so the store checkpoints and stops its engine.

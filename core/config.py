@@ -109,5 +109,11 @@ def split_password(dsn: str) -> tuple[str, str | None]:
         parts = conninfo_to_dict(dsn)
     except Exception as exc:  # psycopg's ProgrammingError: a DSN it cannot read
         raise ConfigError(f"not a Postgres connection string: {exc}") from None
+    if not any(str(v).strip() for k, v in parts.items() if k != "password"):
+        raise ConfigError(
+            f"{dsn!r} names no server: give at least its host and database, e.g. "
+            '"postgresql://ana@db.example/neurons" or "host=db.example dbname=neurons user=ana" '
+            "(nothing was changed)"
+        )
     password = parts.pop("password", None)
     return make_conninfo(**parts), (str(password) if password is not None else None)

@@ -716,6 +716,12 @@ class Memory:
         self._changed("claimed")
         return self.as_identity(Identity(user_id=pid)), moved
 
+    def has_profile(self, profile_id: uuid.UUID | str) -> bool:
+        """Whether this database holds the profile (as this database role sees it)."""
+        pid = parse_uuid(profile_id, "profile id")
+        with self.store.reading() as cur:
+            return q.profile(cur, pid) is not None
+
     def profile(self) -> dict[str, Any] | None:
         """This identity's profile (id, name, created_at), None for an anonymous device."""
         if self.identity.user_id is None:

@@ -132,6 +132,14 @@ def _create(memory, name: str) -> Answer:
 
 
 def _join(memory, profile_id: str, args) -> Answer:
+    from core.validate import parse_uuid  # noqa: PLC0415
+
+    pid = parse_uuid(profile_id, "profile id")  # a bad id is said before anything is asked
+    if not memory.has_profile(pid):
+        raise InvalidInput(
+            f"no profile {pid} in this database: join from a data dir that uses the same server as "
+            "the machine that made it (neurons config set dsn), as the same database role"
+        )
     own = memory.count()
     bring = args.claim
     if own and not (args.claim or args.keep_apart):
@@ -247,11 +255,22 @@ def remember_server(dsn: str) -> str:
     from core import config  # noqa: PLC0415
     from core.settings import Settings  # noqa: PLC0415
     from core.store import Store  # noqa: PLC0415
-    from core.store.secrets import save_password  # noqa: PLC0415
+    from core.store.secrets import (
+        KeyringUnavailable,  # noqa: PLC0415
+        save_password,  # noqa: PLC0415
+    )
 
     bare, password = config.split_password(dsn)
     if password is not None:
-        save_password(bare, password)
+        try:
+            save_password(bare, password)
+        except KeyringUnavailable:
+            raise KeyringUnavailable(
+                "this machine has no secure OS keyring to keep the database password in, and "
+                "Neurons never writes a password to a file of its own: put it in ~/.pgpass (a line "
+                "host:port:dbname:user:password, mode 0600), which Postgres reads itself, then run "
+                "this again without password= (nothing was changed)"
+            ) from None
     with tempfile.TemporaryDirectory() as scratch, Store(Settings(data_dir=Path(scratch), dsn=bare)):
         pass
     return bare
