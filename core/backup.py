@@ -18,6 +18,7 @@ transaction. `AutoBackup.due(now)` is the app's periodic trigger.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -44,7 +45,11 @@ KEEP_RECENT = 12
 KEEP_DAILY = timedelta(days=7)
 KEEP_WEEKLY = timedelta(days=31)
 KEEP_MONTHLY = timedelta(days=366)
-NAME = re.compile(r"^neurons-(\d{8}-\d{6})Z(?:-(\d+))?\.json\.gz$")
+NAME = re.compile(r"^neurons-(\d{8}-\d{6})Z(?:-(\d+))?(-before-restore)?\.json\.gz$")
+# A restore first backs up what the memory holds: those safety backups are kept apart, the
+# KEEP_SAFETY newest, so that they never push out the backups they protect.
+SAFETY = "-before-restore"
+KEEP_SAFETY = 12
 NAME_TIME = "%Y%m%d-%H%M%S"
 
 
@@ -57,6 +62,7 @@ class Backup:
     path: Path
     taken_at: datetime  # UTC, from the file name
     size: int = 0
+    safety: bool = False  # taken by a restore, of what the memory held just before it
 
     def to_json(self, tier: str | None = None) -> dict[str, Any]:
         return {
@@ -82,7 +88,7 @@ def listing(data_dir: Path | str) -> list[Backup]:
         match = NAME.match(entry.name)
         if match and entry.is_file(follow_symlinks=False):
             taken = datetime.strptime(match[1], NAME_TIME).replace(tzinfo=UTC)
-            found.append(Backup(Path(entry.path), taken, entry.stat().st_size))
+            found.append(Backup(Path(entry.path), taken, entry.stat().st_size, safety=bool(match[3])))
     return sorted(found, key=lambda b: (b.taken_at, b.path.name), reverse=True)
 
 
@@ -90,9 +96,13 @@ def listing(data_dir: Path | str) -> list[Backup]:
 
 
 def tiers(backups: Sequence[Backup], now: datetime) -> dict[Path, str]:
-    """The backups to keep and why: recent, daily, weekly or monthly (the rest may go)."""
-    newest_first = sorted(backups, key=lambda b: (b.taken_at, b.path.name), reverse=True)
+    """The backups to keep and why: recent, daily, weekly or monthly (the rest may go); a
+    restore's safety backups apart ("before restore", the KEEP_SAFETY newest), never in the
+    regular tiers' count."""
+    by_time = sorted(backups, key=lambda b: (b.taken_at, b.path.name), reverse=True)
+    newest_first = [b for b in by_time if not b.safety]
     keep = {b.path: "recent" for b in newest_first[:KEEP_RECENT]}
+    keep.update({b.path: "before restore" for b in [b for b in by_time if b.safety][:KEEP_SAFETY]})
     for label, span, period in (
         ("daily", KEEP_DAILY, lambda d: d.date()),
         ("weekly", KEEP_WEEKLY, lambda d: d.isocalendar()[:2]),
@@ -126,17 +136,32 @@ def _require_embedded(store) -> None:
         )
 
 
-def take(store, now: datetime | None = None, owner: Identity | None = None) -> Backup:
-    """Write a backup of the whole store now, then drop the ones no tier keeps. `owner` is the
-    identity the data dir acts as (whose memory it is: a restore elsewhere says so)."""
+def take(
+    store,
+    now: datetime | None = None,
+    owner: Identity | None = None,
+    *,
+    safety: bool = False,
+    protect: Sequence[Path] = (),
+) -> Backup:
+    """Write a backup of the whole store now, then drop the ones no tier keeps (never those in
+    `protect`). `owner` is the identity the data dir acts as (whose memory it is: a restore
+    elsewhere says so). A `safety` backup (a restore's, of what is about to be replaced) is
+    kept in a tier of its own, and not written when a backup of exactly these rows is there."""
     _require_embedded(store)
     now = now or datetime.now().astimezone()
     # one instant: the rows and the stamp that goes with them, of every owner
     with store.reading(every_owner=True) as cur:
         tables = snapshot.read(cur)
         stamp = snapshot.stamp(cur)
+    digest = hashlib.sha256("".join(rows for _, rows in tables.values()).encode()).hexdigest()
+    if safety:
+        same = next((b for b in listing(store.settings.data_dir) if _digest_of(b.path) == digest), None)
+        if same is not None:
+            return same  # the rows are in a backup already: nothing to add, nothing pushed out
     header = {
         "format": FORMAT,
+        "digest": digest,  # of the rows: near the start, read without inflating the file
         "app_version": __version__,
         "taken_at": now.isoformat(),
         "device_id": str(store.device_id()),
@@ -155,12 +180,24 @@ def take(store, now: datetime | None = None, owner: Identity | None = None) -> B
     try:  # a full disk (or another failure) names the backups folder, not "."
         target.mkdir(mode=0o700, exist_ok=True)
         os.chmod(target, 0o700)
-        path = _free_name(target, now)
+        path = _free_name(target, now, SAFETY if safety else "")
         _write_private(path, payload)
     except OSError as exc:
         raise os_error(exc, path) from None
-    prune(store.settings.data_dir, now)
-    return Backup(path, _utc_second(now), len(payload))
+    prune(store.settings.data_dir, now, protect=(path, *protect))
+    return Backup(path, _utc_second(now), len(payload), safety=safety)
+
+
+def _digest_of(path: Path) -> str | None:
+    """The rows' digest a backup's header holds (None: older, or unreadable), from its first
+    kilobytes."""
+    try:
+        with open(path, "rb") as f:
+            head = zlib.decompressobj(wbits=31).decompress(f.read(64 * 1024), 4096)
+    except (OSError, zlib.error):
+        return None
+    found = re.search(rb'"digest":"([0-9a-f]{64})"', head)
+    return found[1].decode() if found else None
 
 
 def _owner_json(owner: Identity | None, store) -> dict[str, str]:
@@ -173,12 +210,12 @@ def _utc_second(now: datetime) -> datetime:
     return now.astimezone(UTC).replace(microsecond=0)
 
 
-def _free_name(target: Path, now: datetime) -> Path:
+def _free_name(target: Path, now: datetime, suffix: str = "") -> Path:
     stem = f"neurons-{_utc_second(now).strftime(NAME_TIME)}Z"
-    path, n = target / f"{stem}.json.gz", 0
+    path, n = target / f"{stem}{suffix}.json.gz", 0
     while path.exists():
         n += 1
-        path = target / f"{stem}-{n}.json.gz"
+        path = target / f"{stem}-{n}{suffix}.json.gz"
     return path
 
 
@@ -202,13 +239,14 @@ def _write_private(path: Path, payload: bytes) -> None:
         os.close(dir_fd)
 
 
-def prune(data_dir: Path | str, now: datetime) -> list[Path]:
-    """Remove the backups no tier keeps; the removed paths."""
+def prune(data_dir: Path | str, now: datetime, protect: Sequence[Path] = ()) -> list[Path]:
+    """Remove the backups no tier keeps (never one in `protect`); the removed paths."""
     backups = listing(data_dir)
     keep = tiers(backups, now)
+    spared = {Path(p).absolute() for p in protect}
     removed = []
     for b in backups:
-        if b.path not in keep:
+        if b.path not in keep and b.path.absolute() not in spared:
             b.path.unlink(missing_ok=True)
             removed.append(b.path)
     return removed
@@ -451,7 +489,7 @@ def restore(
         for row in checked["profiles"]:
             if row["claimed_device"] == there:
                 row["claimed_device"] = here
-    before = take(store, now, here_identity)
+    before = take(store, now, here_identity, safety=True, protect=(Path(path),))
     with store.transaction(every_owner=True) as cur:
         current = {table: json.loads(rows) for table, (_, rows) in snapshot.read(cur).items()}
         _write_difference(cur, current, checked)

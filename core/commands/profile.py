@@ -255,10 +255,7 @@ def remember_server(dsn: str) -> str:
     from core import config  # noqa: PLC0415
     from core.settings import Settings  # noqa: PLC0415
     from core.store import Store  # noqa: PLC0415
-    from core.store.secrets import (
-        KeyringUnavailable,  # noqa: PLC0415
-        save_password,  # noqa: PLC0415
-    )
+    from core.store.secrets import KeyringUnavailable, save_password  # noqa: PLC0415
 
     bare, password = config.split_password(dsn)
     if password is not None:
@@ -347,20 +344,26 @@ def move(source, server: str) -> dict[str, Any]:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     backup = data_dir / f"before-move-{stamp}.json"
     export_path(source, backup, "json")  # as `neurons export` writes it: whole, owner-only
-    wanted = checksum(data)
-    settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
-    with Memory.open(settings, source.identity) as target:
-        if info is not None:
-            target.adopt_profile(info["name"])
-        counts = target.import_(data)
-        copy = _only(target.export(), {n["id"] for n in data["neurons"]}, {e["id"] for e in data["edges"]})
-    if checksum(copy) != wanted:
-        raise NeuronsError(
-            f"the copy on the server differs from this memory ({len(copy['neurons'])} of "
-            f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
-            f"alike): nothing was switched, this data dir still uses its {kind} engine"
-        )
-    config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
+    try:
+        wanted = checksum(data)
+        settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
+        with Memory.open(settings, source.identity) as target:
+            if info is not None:
+                target.adopt_profile(info["name"])
+            counts = target.import_(data)
+            copy = _only(
+                target.export(), {n["id"] for n in data["neurons"]}, {e["id"] for e in data["edges"]}
+            )
+        if checksum(copy) != wanted:
+            raise NeuronsError(
+                f"the copy on the server differs from this memory ({len(copy['neurons'])} of "
+                f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
+                f"alike): nothing was switched, this data dir still uses its {kind} engine"
+            )
+        config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
+    except BaseException:
+        backup.unlink(missing_ok=True)  # a move that did not happen leaves no copy behind
+        raise
     return {
         "dsn": dsn,
         "neurons": len(data["neurons"]),

@@ -67,9 +67,39 @@ def detect_format(path: Path) -> str:
 
 
 def _folder_files(root: Path, fmt: str) -> list[Path]:
+    return _inside(root, _candidates(root, fmt))[0]
+
+
+def _candidates(root: Path, fmt: str) -> list[Path]:
     if fmt == "markdown":
         return markdown.files(root)
-    return sorted(p for p in root.iterdir() if p.is_file() and p.suffix.lower() in FOLDER_FILES[fmt])
+    return sorted(p for p in root.iterdir() if p.suffix.lower() in FOLDER_FILES[fmt])
+
+
+def _inside(root: Path, paths: list[Path]) -> tuple[list[Path], list[tuple[str, str]]]:
+    """(the files that are within `root`, [(name, why)] of those that lead elsewhere): a symbolic
+    link to a file outside the folder the person chose is not read."""
+    real_root = root.resolve()
+    inside, outside = [], []
+    for p in paths:
+        try:
+            real = p.resolve(strict=True)
+        except (OSError, RuntimeError):  # a dangling link, or a loop of them
+            outside.append((p.relative_to(root).as_posix(), "it is a link that leads nowhere"))
+            continue
+        if not real.is_file():
+            continue
+        if real != real_root and real_root not in real.parents:
+            outside.append(
+                (
+                    p.relative_to(root).as_posix(),
+                    f"it is a link to {real}, outside the folder you chose: Neurons reads only "
+                    "what is inside it",
+                )
+            )
+            continue
+        inside.append(p)
+    return inside, outside
 
 
 def _read(path: Path) -> bytes:
@@ -107,10 +137,13 @@ def import_path(
         raise InvalidInput(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     if fmt == "json":
         return _import_json(memory, path)
-    sources = _folder_files(path, fmt) if path.is_dir() else [path]
+    sources, outside = _inside(path, _candidates(path, fmt)) if path.is_dir() else ([path], [])
     if not sources:
-        raise InvalidInput(f"{path} holds no {' or '.join(FOLDER_FILES[fmt])} files")
+        why = f" (only links to elsewhere, such as {outside[0][0]})" if outside else ""
+        raise InvalidInput(f"{path} holds no {' or '.join(FOLDER_FILES[fmt])} files{why}")
     plan = Plan(memory, fmt, now)
+    for name, why in outside:
+        plan.report.skip(name, why)
     report = progress or (lambda done, total: None)
     if fmt == "markdown":
         _import_vault(plan, path if path.is_dir() else path.parent, sources, report)

@@ -14,6 +14,7 @@ is a note written by hand: its text, its tags (front matter and #tags), its alia
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from collections.abc import Iterable
@@ -168,12 +169,13 @@ class Page:
 
 
 def files(root: Path) -> list[Path]:
-    return sorted(
-        p
-        for p in root.rglob("*.md")
-        if p.is_file()
-        and not any(part in IGNORED_DIRS or part.startswith(".") for part in p.relative_to(root).parts[:-1])
-    )
+    """The vault's .md files, its app folders and hidden folders left out; a symbolic link is
+    not followed (folder_files says which lead outside the vault)."""
+    found = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS and not d.startswith("."))
+        found += [Path(folder) / n for n in names if n.endswith(".md")]
+    return sorted(found)
 
 
 def page(rel: str, data: bytes) -> Page:
