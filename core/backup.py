@@ -288,7 +288,7 @@ def load(path: Path | str) -> dict[str, Any]:
         )
     try:
         checked = _checked(data)
-    except (NeuronsError, ValueError, TypeError, KeyError) as exc:
+    except (NeuronsError, ValueError, TypeError, KeyError, AttributeError) as exc:
         raise CorruptBackup(f"{path} is damaged ({exc}): nothing was restored") from None
     return checked
 
@@ -334,8 +334,8 @@ def _instant(value: Any, where: str, *, required: bool = True) -> str | None:
 
 
 def _rows(data: dict[str, Any], table: str, fields: tuple[str, ...]) -> list[dict[str, Any]]:
-    items = data.get(table)
-    if not isinstance(items, list) or data.get("counts", {}).get(table) != len(items):
+    items, counts = data.get(table), data.get("counts")
+    if not isinstance(items, list) or not isinstance(counts, dict) or counts.get(table) != len(items):
         raise ValueError(f"its {table} are missing or incomplete")
     for i, item in enumerate(items):
         if not isinstance(item, dict) or set(item) != set(fields):
