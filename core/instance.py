@@ -348,10 +348,13 @@ class InstanceServer:
         import selectors  # noqa: PLC0415
         import time  # noqa: PLC0415
 
+        listener, wake = self._sock, self._wake
+        if listener is None or wake is None:
+            return
         waiting: dict[socket.socket, tuple[bytearray, float]] = {}  # oldest first
         with selectors.DefaultSelector() as selector:
-            selector.register(self._sock, selectors.EVENT_READ, "accept")
-            selector.register(self._wake, selectors.EVENT_READ, "wake")
+            selector.register(listener, selectors.EVENT_READ, "accept")
+            selector.register(wake, selectors.EVENT_READ, "wake")
             try:
                 while not self._stopping.is_set():
                     oldest = next(iter(waiting.values()), None)
@@ -360,8 +363,8 @@ class InstanceServer:
                         if key.data == "wake":
                             return
                         if key.data == "accept":
-                            self._accept(selector, waiting)
-                        else:
+                            self._accept(listener, selector, waiting)
+                        elif isinstance(key.fileobj, socket.socket):
                             self._receive(selector, waiting, key.fileobj)
                     now = time.monotonic()
                     while waiting and next(iter(waiting.values()))[1] + IDLE_S <= now:
@@ -370,13 +373,13 @@ class InstanceServer:
                 for conn in list(waiting):
                     self._drop(selector, waiting, conn)
 
-    def _accept(self, selector, waiting: dict) -> None:
+    def _accept(self, listener: socket.socket, selector, waiting: dict) -> None:
         import selectors  # noqa: PLC0415
         import time  # noqa: PLC0415
 
         while True:
             try:
-                conn, _ = self._sock.accept()
+                conn, _ = listener.accept()
             except BlockingIOError:
                 return
             except OSError as exc:

@@ -197,7 +197,7 @@ class Store:
                     q.name_owner(cur, owner, every_owner, claim=claim)
                 yield cur
                 committing = True
-            if claim:
+            if claim and owner is not None:
                 self._owners_held.add(owner)  # committed: the role holds it now
         except psycopg.Error as exc:
             problem = self._translate(exc, writing and committing)
