@@ -84,10 +84,29 @@ BEGIN
 END
 $$;
 
+-- A restrictive policy beside 004's: a transaction's rows must be of owners its role holds.
+-- When it names its owners (the app's every call), that is checked once per statement -- every
+-- named owner is the role's -- and 004's policies choose the rows as before (same plans, same
+-- indexes); under neurons.scope = 'all' (store-wide work) each row's owner is looked up. (The
+-- settings are read in subqueries: once per statement, not once per row.)
 CREATE POLICY neurons_role ON neurons AS RESTRICTIVE
-    USING (coalesce(device_id, user_id) IN (SELECT owner_id FROM neurons_owners WHERE role_name = current_user));
+    USING (CASE WHEN (SELECT current_setting('neurons.scope', true)) = 'all'
+                THEN coalesce(device_id, user_id) IN (SELECT owner_id FROM neurons_owners WHERE role_name = current_user)
+                ELSE (SELECT count(*) FROM neurons_owners WHERE role_name = current_user AND owner_id IN (
+                          nullif(current_setting('neurons.device_id', true), '')::uuid,
+                          nullif(current_setting('neurons.user_id', true), '')::uuid))
+                     = (SELECT (nullif(current_setting('neurons.device_id', true), '') IS NOT NULL)::int
+                             + (nullif(current_setting('neurons.user_id', true), '') IS NOT NULL)::int)
+           END);
 CREATE POLICY edges_role ON neurons_edges AS RESTRICTIVE
-    USING (coalesce(device_id, user_id) IN (SELECT owner_id FROM neurons_owners WHERE role_name = current_user));
+    USING (CASE WHEN (SELECT current_setting('neurons.scope', true)) = 'all'
+                THEN coalesce(device_id, user_id) IN (SELECT owner_id FROM neurons_owners WHERE role_name = current_user)
+                ELSE (SELECT count(*) FROM neurons_owners WHERE role_name = current_user AND owner_id IN (
+                          nullif(current_setting('neurons.device_id', true), '')::uuid,
+                          nullif(current_setting('neurons.user_id', true), '')::uuid))
+                     = (SELECT (nullif(current_setting('neurons.device_id', true), '') IS NOT NULL)::int
+                             + (nullif(current_setting('neurons.user_id', true), '') IS NOT NULL)::int)
+           END);
 
 -- A profile's row (its name, the device it was claimed from) is its role's too.
 ALTER TABLE profiles ENABLE ROW LEVEL SECURITY;
