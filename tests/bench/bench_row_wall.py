@@ -25,9 +25,8 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from core.memory import Memory
 from core.model import Identity, Kind
 from core.settings import Settings
-from core.store import Store
+from core.store import Store, recall_sql
 from core.store import queries as q
-from core.store import recall_sql
 from tests.bench.bench_store import export_of as _export_of
 
 
