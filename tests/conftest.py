@@ -20,7 +20,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from core.embed import SentenceModel  # noqa: E402
 from core.memory import Memory  # noqa: E402
 from core.model import Identity  # noqa: E402
-from core.settings import Settings  # noqa: E402
+from core.settings import Settings, default_model_dir  # noqa: E402
 from core.store import Store  # noqa: E402
 
 ENGINES = ["embedded", "server"]
@@ -76,7 +76,7 @@ def embedded_store(tmp_path_factory) -> Store:
     store = Store(
         Settings(
             data_dir=tmp_path_factory.mktemp("engine") / "data",
-            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+            model_dir=default_model_dir(),
         )
     )
     yield store
@@ -89,7 +89,7 @@ def server_store(server_dsn, tmp_path_factory) -> Store:
         Settings(
             data_dir=tmp_path_factory.mktemp("server-local") / "data",
             dsn=server_dsn,
-            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+            model_dir=default_model_dir(),
         )
     )
     yield store
@@ -104,7 +104,7 @@ def store(request) -> Store:
 @pytest.fixture(scope="session")
 def sentence_model() -> SentenceModel:
     """One loaded model for the whole session (as one app shares it between its views)."""
-    return SentenceModel(ROOT / "resources" / "model" / "all-MiniLM-L6-v2")
+    return SentenceModel(default_model_dir())
 
 
 @pytest.fixture

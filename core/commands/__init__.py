@@ -50,6 +50,7 @@ HELP_ORDER = (
     "unlink",
     "import",
     "export",
+    "sync",
     "backup",
     "backups",
     "profile",
@@ -74,6 +75,7 @@ def load() -> dict[str, Command]:
         profile,
         recall,
         reminders,
+        sync,
         transfer,
     )
 

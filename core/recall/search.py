@@ -27,10 +27,12 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
 from core.capture.kinship import relations_of
+from core.embed.runtime import QUERY
 from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
 from core.recall import ranking as R
 from core.recall import windows
@@ -47,16 +49,18 @@ MODES = ("default", "keyword", "vector", "hybrid")
 
 # -- the model -------------------------------------------------------------------------------------
 
-# What recall asks of the model: the loaded Embedder (`.name`, `.embed(texts)`), or None when the
-# model is unavailable (keyword search still answers).
-EmbedderSource = Callable[[], object | None]
+# What recall asks of the model: the loaded Embedder (`.name`, `.embed(texts, QUERY)`,
+# `.calibration`), or None when the model is unavailable (keyword search still answers).
+EmbedderSource = Callable[[], Any]
 
 
-def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | None, str | None]:
+def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | None, str | None, Any]:
+    """The question's vector, the model it is of (only that model's vectors are compared with it),
+    and that model's cosine calibration (ranking.calibrated)."""
     emb = embedder()
     if emb is None:
-        return None, None
-    return emb.embed([text])[0], emb.name
+        return None, None, None
+    return emb.embed([text], QUERY)[0], emb.name, emb.calibration
 
 
 # -- scoring ---------------------------------------------------------------------------------------
@@ -202,6 +206,8 @@ def ask(
             version = idx.version
             bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
             cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
+            if mode != "vector":  # the fusion reads the model's cosines on its one scale
+                cos = R.calibrated(cos, q.calibration)
             cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
             if full:
                 _mark_exact(idx, cands, q.terms)
@@ -269,7 +275,7 @@ class _Question:
         self.topic = topic
         self.words = content_words(topic)
         self.topical = bool(self.words)
-        self.qvec = self.model = None
+        self.qvec = self.model = self.calibration = None
         self.terms: list[str] = []
         self._pending: _Background | None = None
 
@@ -293,7 +299,9 @@ class _Question:
     def embed(self) -> None:
         if self.mode != "keyword" and self.topical and self.qvec is None:
             pending, self._pending = self._pending, None
-            self.qvec, self.model = pending.result() if pending else embed_question(self.embedder, self.topic)
+            self.qvec, self.model, self.calibration = (
+                pending.result() if pending else embed_question(self.embedder, self.topic)
+            )
 
 
 class _Background:
@@ -335,7 +343,7 @@ def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
         return None
     with q.idx.lock:
         bm, idf_sum = q.idx.bm25(event.terms, R.BM25_K1, R.BM25_B)
-        cos = q.idx.cosine(event.qvec, event.model)
+        cos = R.calibrated(q.idx.cosine(event.qvec, event.model), event.calibration)
         vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
         fused = R.W_KEYWORD * _keyword_part(bm, idf_sum) + R.W_VECTOR * vec
         return windows.place(window, np.asarray(fused, dtype=np.float64), q.idx)
@@ -487,6 +495,8 @@ def _more_like(
             if r.neuron.id in idx.slot_of and r.neuron.kind.value != "contact"
         ]
         best, nearest = idx.similar_to(own, emb.name)
+        finite = np.isfinite(best)
+        best[finite] = R.calibrated(best[finite], emb.calibration)
         for r in head:
             slot = idx.slot_of.get(r.neuron.id)
             if slot is not None and slot < best.size:

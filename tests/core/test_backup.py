@@ -19,13 +19,13 @@ from core import backup, commands, instance
 from core.backup import Backup, CorruptBackup
 from core.memory import Memory
 from core.model import Identity
-from core.settings import Settings
+from core.settings import Settings, default_model_dir
 from core.store import queries as q
 from core.store import snapshot
 from tests.conftest import ROOT, run_cli
 
 LISBON = ZoneInfo("Europe/Lisbon")
-MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
+MODEL = default_model_dir()
 
 
 # -- tiers and the trigger: pure, on a fake clock --------------------------------------------------

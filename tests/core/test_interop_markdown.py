@@ -13,7 +13,7 @@ from core.interop import files as interop
 from core.interop import markdown
 from core.memory import Memory
 from core.model import Kind, Neuron, Relation, State
-from core.settings import Settings
+from core.settings import Settings, default_model_dir
 from core.store import Store
 from tests.conftest import ROOT
 
@@ -25,7 +25,7 @@ NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
 def empty_memory(tmp_path):
     """A memory in a data dir of its own, empty (a person's new computer)."""
     store = Store(
-        Settings(data_dir=tmp_path / "new-data", model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2")
+        Settings(data_dir=tmp_path / "new-data", model_dir=default_model_dir())
     )
     memory = Memory(store)
     yield memory

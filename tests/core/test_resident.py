@@ -13,9 +13,9 @@ import pytest
 
 from core import resident
 from core.embed import SentenceModel, runtime
-from tests.conftest import ROOT
+from core.settings import default_model_dir
 
-MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
+MODEL = default_model_dir()
 
 
 def test_malloc_is_told_to_give_memory_back():
@@ -57,7 +57,7 @@ def test_a_model_file_changed_since_is_hashed_again(tmp_path, changed):
     model = SentenceModel(folder)
     model.require()
     model.release_if_idle(0)
-    tokenizer = folder / "tokenizer.json"
+    tokenizer = folder / "tokenizer-frame.json"  # a file the runtime reads (e5's tokenizer)
     data = tokenizer.read_bytes()
     tokenizer.write_bytes(data + b" " if changed == "size" else data[:-2] + b"  ")
     with pytest.raises(runtime.ModelUnavailable, match="corrupt"):

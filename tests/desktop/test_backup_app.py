@@ -7,7 +7,7 @@ import pytest
 
 from core import commands
 from core.memory import Memory
-from core.settings import Settings
+from core.settings import Settings, default_model_dir
 from tests.conftest import ROOT
 from tests.desktop.conftest import WAIT_MS, make_app, settle
 
@@ -18,7 +18,7 @@ def own_memory(tmp_path):
         Settings(
             data_dir=tmp_path / "data",
             embed_in_background=False,
-            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+            model_dir=default_model_dir(),
         )
     )
     yield memory

@@ -13,7 +13,7 @@ from core import autostart, remind
 from core.model import Kind, Neuron, State
 from desktop import keys, ops, theme
 from desktop.app import tray_tooltip
-from desktop.rows import FOLD_ROLE, HEADING_ROLE, RowList
+from desktop.rows import Fold, Heading, RowList
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
 from tests.desktop.test_window import open_detail, wait_rows
 
@@ -120,10 +120,10 @@ def test_answers_show_the_window_first_then_related_then_fold_the_loose(qtbot):
         row("another loose", loose=True),
     ]
     rows.set_rows(answer, window_label="next week")
-    items = [rows.item(i) for i in range(rows.count())]
-    assert [i.data(HEADING_ROLE) for i in items if i.data(HEADING_ROLE)] == ["next week", "Related"]
+    assert [e.text for e in rows.entries() if isinstance(e, Heading)] == ["next week", "Related"]
     fold = rows.fold_item()
-    assert fold is not None and fold.data(FOLD_ROLE) is False and "2 loosely related" in fold.text()
+    assert fold is not None and "2 loosely related" in fold.text()
+    assert [e for e in rows.entries() if isinstance(e, Fold)] == [Fold(2, unfolded=False)]
     assert [r.neuron.body for r in rows.shown_rows()] == ["dentist Tuesday", "gym Wednesday", "dentist notes"]
     # the keyboard walks the rows, skipping headings, and Enter on the fold unfolds it
     rows.show()
@@ -280,6 +280,40 @@ def test_the_status_bar_says_while_vectors_are_computed(app, embedded_memory, qt
         assert pending.isVisible() and "for search by meaning" in pending.text()
         embedded_memory.fill_vectors()
         qtbot.waitUntil(lambda: not pending.isVisible(), timeout=WAIT_MS)
+    finally:
+        embedded_memory.filler = None
+
+
+def test_the_status_bar_says_how_far_an_upgrade_of_the_model_is(app, embedded_memory, qtbot):
+    """Vectors of the model before (as a store made with MiniLM has): the status bar says the move
+    to the new model, with how far it is, and goes when the filler is done."""
+    if embedded_memory.embedder() is None:
+        import pytest  # noqa: PLC0415
+
+        pytest.skip("the embedding model is not exported in resources/model")
+    from core.store import queries as q  # noqa: PLC0415
+
+    embedded_memory.start_background()
+    embedded_memory.filler.stop()  # there, but not draining: the old vectors stay
+    try:
+        notes = [embedded_memory.capture(f"an old note number {i}", kind="note") for i in range(3)]
+        embedded_memory.fill_vectors()
+        with embedded_memory.store.transaction(every_owner=True) as cur:
+            q.save_embeddings(cur, [(n.id, [0.05] * 384) for n in notes], "all-MiniLM-L6-v2")
+        progress = embedded_memory.vector_progress()
+        assert progress.upgrading and progress.old == progress.pending == 3
+        app.window.load_pending()
+        settle(qtbot, app)
+        pending = app.window.status.pending
+        done = progress.total - 3
+        assert pending.isVisible()
+        assert pending.text() == (
+            f"Updating search by meaning to the new model: {done:,} of {progress.total:,} items"
+            f" ({100 * done // progress.total}%)…"
+        )
+        embedded_memory.fill_vectors()
+        qtbot.waitUntil(lambda: not pending.isVisible(), timeout=WAIT_MS)
+        assert not embedded_memory.vector_progress().upgrading
     finally:
         embedded_memory.filler = None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
@@ -32,7 +32,7 @@ def drag(window, paths: list[Path], kind=QDragEnterEvent):
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     if kind is QDragEnterEvent:
         event = QDragEnterEvent(
-            QPointF(50, 50),
+            QPoint(50, 50),  # a QPoint in PySide6 6.11 (the pinned version on Python 3.11)
             Qt.DropAction.CopyAction,
             mime,
             Qt.MouseButton.LeftButton,
