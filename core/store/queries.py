@@ -26,7 +26,7 @@ def owner(ident: Identity) -> sql.Identifier:
 
 def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False, claim: bool = False) -> None:
     """Tell row-level security (migration 004) whose rows this transaction may see and write,
-    within the owners of the connected role (006); `claim` first makes `ident` one of them, as
+    within the owners of the connected role (007); `claim` first makes `ident` one of them, as
     it is when nobody used it yet (else the database refuses: another role's)."""
     if claim and ident is not None:
         claim_owner(cur, ident.value)
@@ -42,7 +42,7 @@ def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False, c
 
 
 def claim_owner(cur: Cursor, owner_id: uuid.UUID) -> None:
-    """Make `owner_id` one of the connected role's owners (migration 006), or raise
+    """Make `owner_id` one of the connected role's owners (migration 007), or raise
     InsufficientPrivilege when it is another role's."""
     cur.execute("SELECT neurons_claim_owner(current_user, %s)", (owner_id,))
 

@@ -60,7 +60,7 @@ class Store:
         self._commits = 0
         self._closed = False
         self._restarts: list[float] = []
-        # owners the connected role holds (migration 006), claimed once per store on a server
+        # owners the connected role holds (migration 007), claimed once per store on a server
         self._owners_held: set[Identity] = set()
         # Told once per engine restart (or server reconnect), with a sentence for the person.
         self.restart_listeners: list[Callable[[str], None]] = []

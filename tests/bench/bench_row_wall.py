@@ -1,10 +1,10 @@
-"""What the row-level wall between database roles costs (migration 006), printed, never asserted.
+"""What the row-level wall between database roles costs (migration 007), printed, never asserted.
 
     .venv/bin/python -m tests.bench.bench_row_wall [--neurons 10000] [--owners 1000] [--runs 30]
 
 On a server Postgres started here (pgserver, as the tests' fixtures do): one identity with N
 neurons among M other identities of the same role, the app's own reads timed with the
-policies of 006 (keyed on the role), then with 004's again (the session's settings alone), in
+policies of 007 (keyed on the role), then with 004's again (the session's settings alone), in
 the same run:
 listing a kind, the recall index's change feed, counting what waits for a vector (store-wide),
 and a capture. Ratios, not absolute times, are the result.
@@ -129,21 +129,21 @@ def main() -> None:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute("ANALYZE")
         with psycopg.connect(app, autocommit=True) as conn:  # the tables' owner can swap them
-            schema_006 = _policies(conn)
-            results: dict[str, dict[str, list[float]]] = {"006": {}, "004": {}}
+            schema_007 = _policies(conn)
+            results: dict[str, dict[str, list[float]]] = {"007": {}, "004": {}}
             for _ in range(args.rounds):  # alternated, so a busy machine weighs on both alike
-                for name, policies in (("006", schema_006), ("004", WITHOUT_THE_WALL)):
+                for name, policies in (("007", schema_007), ("004", WITHOUT_THE_WALL)):
                     conn.execute(policies)
                     for key, value in measure(store, memory, args.runs).items():
                         results[name].setdefault(key, []).append(value)
-            conn.execute(schema_006)
-        walled = {k: statistics.median(v) for k, v in results["006"].items()}
+            conn.execute(schema_007)
+        walled = {k: statistics.median(v) for k, v in results["007"].items()}
         open_ = {k: statistics.median(v) for k, v in results["004"].items()}
     print(
         f"{args.neurons} neurons, {args.owners} other identities of the role; "
         f"median of {args.rounds} alternated rounds of {args.runs}"
     )
-    print(f"{'':34} {'with 006':>10} {'004 only':>10} {'ratio':>7}")
+    print(f"{'':34} {'with 007':>10} {'004 only':>10} {'ratio':>7}")
     for name in walled:
         print(f"{name:34} {walled[name]:10.2f} {open_[name]:10.2f} {walled[name] / open_[name]:7.2f}")
 

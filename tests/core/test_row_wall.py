@@ -1,5 +1,5 @@
 """Row-level security as a wall between database roles (issue 24, item 3): the policies key on
-`current_user` (migration 006), so a second role with table rights sees and changes none of
+`current_user` (migration 007), so a second role with table rights sees and changes none of
 another role's rows, whatever session settings it sets. Plain SQL as two real roles on the real
 server Postgres the fixtures start; then the app itself, connected as the second role."""
 
@@ -69,6 +69,11 @@ def test_a_second_role_cannot_read_or_change_the_first_roles_rows(roles):
         profile_a = uuid.uuid4()
         a.execute("SELECT neurons_claim_owner(current_user, %s)", (profile_a,))
         a.execute("INSERT INTO profiles (user_id, name) VALUES (%s, 'Ana')", (profile_a,))
+        a.execute(
+            "INSERT INTO sync_accounts (id, device_id, url, given_url, username)"
+            " VALUES (%s, %s, 'https://dav.example/', 'dav.example', 'ana')",
+            (uuid.uuid4(), dev_a),
+        )
     with _connect(roles["mate_b"]) as b:
         b.execute("SELECT neurons_claim_owner(current_user, %s)", (dev_b,))
         _acting_as(b, dev_b)

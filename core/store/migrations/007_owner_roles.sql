@@ -29,6 +29,7 @@ SELECT DISTINCT owner_id, current_user FROM (
     UNION SELECT coalesce(device_id, user_id) FROM neurons_edges
     UNION SELECT user_id FROM profiles
     UNION SELECT claimed_device FROM profiles WHERE claimed_device IS NOT NULL
+    UNION SELECT coalesce(device_id, user_id) FROM sync_accounts
 ) AS held (owner_id)
 ON CONFLICT DO NOTHING;
 
@@ -99,6 +100,17 @@ CREATE POLICY neurons_role ON neurons AS RESTRICTIVE
                              + (nullif(current_setting('neurons.user_id', true), '') IS NOT NULL)::int)
            END);
 CREATE POLICY edges_role ON neurons_edges AS RESTRICTIVE
+    USING (CASE WHEN (SELECT current_setting('neurons.scope', true)) = 'all'
+                THEN coalesce(device_id, user_id) IN (SELECT owner_id FROM neurons_owners WHERE role_name = current_user)
+                ELSE (SELECT count(*) FROM neurons_owners WHERE role_name = current_user AND owner_id IN (
+                          nullif(current_setting('neurons.device_id', true), '')::uuid,
+                          nullif(current_setting('neurons.user_id', true), '')::uuid))
+                     = (SELECT (nullif(current_setting('neurons.device_id', true), '') IS NOT NULL)::int
+                             + (nullif(current_setting('neurons.user_id', true), '') IS NOT NULL)::int)
+           END);
+
+-- A sync account (006) is its owner's the same way; its collections and items are seen through it.
+CREATE POLICY sync_accounts_role ON sync_accounts AS RESTRICTIVE
     USING (CASE WHEN (SELECT current_setting('neurons.scope', true)) = 'all'
                 THEN coalesce(device_id, user_id) IN (SELECT owner_id FROM neurons_owners WHERE role_name = current_user)
                 ELSE (SELECT count(*) FROM neurons_owners WHERE role_name = current_user AND owner_id IN (
