@@ -42,9 +42,11 @@ import fcntl
 import hashlib
 import json
 import os
+import selectors
 import socket
 import stat
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -76,7 +78,7 @@ class InstanceError(NeuronsError):
 
 def _log():
     """The logger, imported when something is logged: a forwarded `neurons` command stays light."""
-    import logging  # noqa: PLC0415
+    import logging  # noqa: PLC0415 - a forwarded command does not import it
 
     return logging.getLogger(__name__)
 
@@ -175,8 +177,6 @@ def _connect(path: Path) -> socket.socket | None:
     """A connection to the app's socket; None when nobody listens there. A full queue of new
     connections (EAGAIN: a burst of clients) is "busy": tried again for BUSY_RETRY_S, then an
     InstanceError saying so."""
-    import time  # noqa: PLC0415
-
     deadline, delay = time.monotonic() + BUSY_RETRY_S, 0.005
     while True:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -345,9 +345,6 @@ class InstanceServer:
     def _serve(self) -> None:
         """One thread takes connections and their request lines (a selector: an idle client
         costs a descriptor, not a thread); each whole line is answered on a thread of its own."""
-        import selectors  # noqa: PLC0415
-        import time  # noqa: PLC0415
-
         listener, wake = self._sock, self._wake
         if listener is None or wake is None:
             return
@@ -374,9 +371,6 @@ class InstanceServer:
                     self._drop(selector, waiting, conn)
 
     def _accept(self, listener: socket.socket, selector, waiting: dict) -> None:
-        import selectors  # noqa: PLC0415
-        import time  # noqa: PLC0415
-
         while True:
             try:
                 conn, _ = listener.accept()
@@ -456,7 +450,7 @@ class InstanceServer:
                 reply = {"ok": False, "error": str(exc)}
             except ValueError as exc:
                 reply = {"ok": False, "error": f"not a valid request: {exc}"}
-            except Exception as exc:  # the app keeps serving; the client learns it failed
+            except Exception as exc:  # noqa: BLE001 - the app keeps serving; the client learns it failed
                 _log().exception("instance request failed")
                 reply = {"ok": False, "error": f"the app failed: {type(exc).__name__}: {exc}"}
             reply["protocol"] = PROTOCOL

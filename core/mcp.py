@@ -18,11 +18,14 @@ with the sentence a person would read on the command line; the store is left as 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import inspect
 import json
 import logging
+import os
 import re
+import signal
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -30,10 +33,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import ErrorData, JSONRPCError, JSONRPCNotification, jsonrpc_message_adapter
 from pydantic import Field
 
 from core import __version__, instance
-from core.model import InvalidInput, Kind, Neuron, NeuronsError
+from core.model import Kind, Neuron, NeuronsError
+from core.settings import Settings, data_dir_from
+from core.validate import parse_limit
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +84,6 @@ class Door:
     released when idle or when the app appears)."""
 
     def __init__(self, data_dir: str | Path | None, dsn: str | None, execute: Execute):
-        from core.settings import data_dir_from  # noqa: PLC0415
-
         self.data_dir = data_dir_from(data_dir)
         self.dsn = dsn  # an explicit server DSN never goes through the app (as on the CLI)
         self.execute = execute
@@ -117,23 +127,12 @@ class Door:
                     self._timer.start()
 
     def _open(self):
-        import time  # noqa: PLC0415
-
-        from core.memory import Memory  # noqa: PLC0415
-        from core.settings import Settings  # noqa: PLC0415
-        from core.store.lock import LockHeld  # noqa: PLC0415
+        from core.memory import Memory  # noqa: PLC0415 - forwarding loads no driver
 
         settings = Settings.from_env(data_dir=self.data_dir, dsn=self.dsn, embed_in_background=False)
-        deadline = time.monotonic() + OPEN_RETRY_S
-        while True:
-            try:
-                memory = Memory.open(settings)
-                log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
-                return memory
-            except LockHeld:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.25)
+        memory = Memory.open(settings, wait_s=OPEN_RETRY_S)
+        log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
+        return memory
 
     def _release(self) -> None:
         """Close our Memory when no call uses it (the lock is free again)."""
@@ -193,15 +192,13 @@ def _results(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _limit(value: int) -> list[str]:
-    if not 1 <= value <= MAX_LIMIT:
-        raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}")
-    return ["--limit", str(value)]
+    return ["--limit", str(parse_limit(value, maximum=MAX_LIMIT))]
 
 
 def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
     """A question of common words only ("what is it?"), with no time in it: nothing to search."""
-    from core.recall.result import content_words  # noqa: PLC0415
-    from core.when import find_window, local_now  # noqa: PLC0415
+    from core.recall.result import content_words  # noqa: PLC0415 - forwarding loads no driver
+    from core.when import find_window, local_now  # noqa: PLC0415 - forwarding loads no driver
 
     window, topic = find_window(question, now or local_now())
     return window is None and not content_words(topic)
@@ -212,10 +209,6 @@ def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
 
 def build(door: Door):
     """The MCP server of this memory's tools (not started)."""
-    from mcp.server.mcpserver import MCPServer  # noqa: PLC0415
-    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError  # noqa: PLC0415
-    from mcp.types import ToolAnnotations  # noqa: PLC0415
-
     parameters: dict[str, set[str]] = {}  # each tool's argument names, filled as they register
     server = MCPServer(
         "neurons",
@@ -457,9 +450,7 @@ class _RefuseUnknownArguments:
         if isinstance(params, Mapping) and isinstance(params.get("arguments"), Mapping):
             known = self.parameters.get(str(params.get("name")))
             unknown = sorted(set(params["arguments"]) - known) if known is not None else []
-            if unknown:
-                from mcp.types import CallToolResult, TextContent  # noqa: PLC0415
-
+            if known is not None and unknown:
                 text = (
                     f"{params['name']} takes no argument {', '.join(map(repr, unknown))}; "
                     f"its arguments are {', '.join(sorted(known))}"
@@ -470,8 +461,6 @@ class _RefuseUnknownArguments:
 
 def serve(data_dir: str | Path | None, dsn: str | None, execute: Execute) -> None:
     """Serve MCP on stdin/stdout until the client closes stdin (or a signal ends the process)."""
-    import anyio  # noqa: PLC0415
-
     door = Door(data_dir, dsn, execute)
     try:
         anyio.run(_serve_stdio, build(door))
@@ -486,8 +475,6 @@ def serve(data_dir: str | Path | None, dsn: str | None, execute: Execute) -> Non
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    import signal  # noqa: PLC0415
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -512,8 +499,6 @@ _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
 async def _serve_stdio(server) -> None:
     """MCPServer.run_stdio_async, with stdin read through `_Screen`: the SDK drops a line it
     cannot validate without a word, so a client would wait for that answer forever."""
-    from mcp.server.stdio import stdio_server  # noqa: PLC0415
-
     wire, restore = _claim_stdin()
     try:
         screen = _Screen(wire)
@@ -528,9 +513,6 @@ async def _serve_stdio(server) -> None:
 def _claim_stdin():
     """The wire's stdin on a private descriptor, fd 0 pointed at the null device while we serve
     (as the SDK does for the streams it claims): a handler or child reading stdin reads EOF."""
-    import fcntl  # noqa: PLC0415
-    import os  # noqa: PLC0415
-
     private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
@@ -554,8 +536,6 @@ class _Screen:
         return self
 
     async def __anext__(self) -> str:
-        import anyio  # noqa: PLC0415
-
         while True:
             raw = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
             if raw is None:
@@ -584,9 +564,6 @@ class _Screen:
         return line
 
     async def _answer(self, refusals: list[tuple[Any, int, str]]) -> None:
-        from mcp.shared.message import SessionMessage  # noqa: PLC0415
-        from mcp_types import ErrorData, JSONRPCError  # noqa: PLC0415
-
         for request_id, code, message in refusals:
             log.warning("answered a malformed line (%s): %s", request_id, message)
             error = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
@@ -599,8 +576,6 @@ _OVERLONG = object()
 def _refusals(line: str) -> list[tuple[Any, int, str]] | None:
     """None when the SDK reads `line` as the message it is; else the errors to answer it with
     ([] for what must not be answered: a notification, a malformed response)."""
-    from mcp_types import JSONRPCNotification, jsonrpc_message_adapter  # noqa: PLC0415
-
     try:
         message = jsonrpc_message_adapter.validate_json(line, by_name=False)
     except ValueError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -133,7 +134,9 @@ class QuickCapture(QWidget):
         for label, _ in inputs.REPEATS:
             self.repeat.addItem(label)
         self.repeat.activated.connect(lambda _: self._pin("repeat"))
-        self.repeat.lineEdit().textEdited.connect(lambda _: self._pin("repeat"))
+        repeat_text = self.repeat.lineEdit()
+        assert repeat_text is not None, "the repeat box is editable"
+        repeat_text.textEdited.connect(lambda _: self._pin("repeat"))
         row.addWidget(self.repeat)
         self.due_hint = QLabel()
         self.due_hint.setObjectName("hint")
@@ -270,7 +273,7 @@ class QuickCapture(QWidget):
             return
         self.due_hint.setText(theme.relative(due, self.ctx.now()) if due else "")
 
-    def _set_people(self, people: list[tuple[str, str]], updates: list[Update] = ()) -> None:
+    def _set_people(self, people: list[tuple[str, str]], updates: Sequence[Update] = ()) -> None:
         for box in [*self._people_boxes, *(b for b, _ in self._update_boxes)]:
             box.deleteLater()
         self._people_boxes, self._update_boxes = [], []

@@ -12,16 +12,18 @@ import sys
 import uuid
 from pathlib import Path
 
+import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from core.embed import SentenceModel  # noqa: E402
-from core.memory import Memory  # noqa: E402
-from core.model import Identity  # noqa: E402
-from core.settings import Settings, default_model_dir  # noqa: E402
-from core.store import Store  # noqa: E402
+from core.embed import SentenceModel  # noqa: E402 - after the Qt platform is chosen
+from core.memory import Memory  # noqa: E402 - after the Qt platform is chosen
+from core.model import Identity  # noqa: E402 - after the Qt platform is chosen
+from core.settings import Settings, default_model_dir  # noqa: E402 - after the Qt platform is chosen
+from core.store import Store  # noqa: E402 - after the Qt platform is chosen
 
 ENGINES = ["embedded", "server"]
 
@@ -51,9 +53,6 @@ def server_dsns(tmp_path_factory) -> tuple[str, str]:
         pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA") or f"/tmp/neurons-test-pg-{uuid.uuid4().hex[:8]}")
         server = pgserver.get_server(pgdata, cleanup_mode="delete")
         dsn = server.get_uri()
-    import psycopg  # noqa: PLC0415
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
-
     # The app's role, as a deployment should have it: it owns its database but is neither
     # superuser nor BYPASSRLS, so row-level security holds every server test.
     tag = uuid.uuid4().hex[:10]

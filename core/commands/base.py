@@ -15,7 +15,7 @@ class UsageError(NeuronsError):
     """The command line (or a forwarded one) does not parse."""
 
 
-class Printed(Exception):  # noqa: N818 - not an error: what --help or --version answer
+class Printed(Exception):  # not an error: what --help or --version answer
     """The command line asked for help or the version: `text` is the answer, `code` the exit
     status (argparse would print it on this process's stdout and exit, even inside the app)."""
 

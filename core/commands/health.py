@@ -34,8 +34,8 @@ def doctor(memory, args) -> Answer:
 
 @command("unlock", "clear a stale data-dir lock left by a dead process", needs_memory=False)
 def unlock(_memory, args) -> Answer:
-    from core.settings import data_dir_from  # noqa: PLC0415
-    from core.store.lock import DataDirLock  # noqa: PLC0415
+    from core.settings import data_dir_from  # noqa: PLC0415 - keeps forwarding light
+    from core.store.lock import DataDirLock  # noqa: PLC0415 - keeps forwarding light
 
     record = DataDirLock(data_dir_from(args.data_dir)).clear_stale()  # config.json is not needed
     text = f"cleared the stale lock of pid {record['pid']}" if record else "no stale lock"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from core.commands.base import Answer, command
@@ -54,8 +55,6 @@ def _import_arguments(p) -> None:
 
 def _read_stdin(args) -> None:
     if args.path == "-":
-        import sys  # noqa: PLC0415
-
         args.stdin = sys.stdin.read()
     else:
         _absolute_path(args)
@@ -92,8 +91,8 @@ def export(memory, args) -> Answer:
     forwardable=lambda args: args.path != "-",
 )
 def import_(memory, args) -> Answer:
-    from core.interop.files import import_path  # noqa: PLC0415
-    from core.interop.report import Report  # noqa: PLC0415
+    from core.interop.files import import_path  # noqa: PLC0415 - keeps forwarding light
+    from core.interop.report import Report  # noqa: PLC0415 - keeps forwarding light
 
     if args.path == "-":  # a JSON export on stdin: it cannot name another format
         data = parse_json(args.stdin, "cannot read stdin")

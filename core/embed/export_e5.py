@@ -301,6 +301,7 @@ def _to_nbits(model: Any, src: e5_source.E5File) -> None:
         if source is None:
             nodes.append(node)
             continue
+        assert weight is not None  # a source was found by the weight's fingerprint
         k = widths[source.split(".")[1]]
         q, d = src.q4(source, k)
         n = q.shape[0]

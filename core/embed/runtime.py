@@ -32,6 +32,7 @@ import numpy as np
 
 from core.embed.mapped import MappedTable, map_table
 from core.model import NeuronsError
+from core.settings import default_model_dir
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,8 @@ def verify_files(
             ) from None
         if size != entry["size"]:
             raise ModelUnavailable(
-                f"the embedding model file {path} is corrupt (size {size}, expected {entry['size']}): {_fix_hint()}"
+                f"the embedding model file {path} is corrupt (size {size}, "
+                f"expected {entry['size']}): {_fix_hint()}"
             )
         if full:
             try:
@@ -225,8 +227,6 @@ def model_status(
     Returns {"name", "sha256", "ready", "error"}; never raises for a broken or missing model.
     """
     if model_dir is None:
-        from core.settings import default_model_dir
-
         model_dir = default_model_dir()
     model_dir = Path(model_dir)
     status: dict[str, Any] = {
@@ -283,7 +283,7 @@ def _load_tokenizer(model_dir: Path, manifest: dict[str, Any], max_len: int) -> 
     spec = manifest["tokenizer"]
     try:
         if spec.get("kind") == "unigram":
-            from core.embed.unigram import UnigramTokenizer
+            from core.embed.unigram import UnigramTokenizer  # noqa: PLC0415 - loads with a model, not with the app
 
             unigram = UnigramTokenizer(model_dir, spec)
             bos, eos = int(spec["bos"]), int(spec["eos"])
@@ -294,7 +294,7 @@ def _load_tokenizer(model_dir: Path, manifest: dict[str, Any], max_len: int) -> 
             raise ModelUnavailable(
                 f"the embedding model file {tok_path} is corrupt (sha256 mismatch): {_fix_hint()}"
             )
-        from tokenizers import Tokenizer
+        from tokenizers import Tokenizer  # noqa: PLC0415 - loads with a model, not with the app
 
         tokenizer = Tokenizer.from_str(tok_bytes.decode("utf-8"))
         # MiniLM's tokenizer.json ships truncation 128 and fixed padding 128; sentence-transformers
@@ -362,8 +362,6 @@ class Embedder:
         `rehash=False` trusts a sha256 in `digests` while the file's size, times and inode are
         unchanged (a reload after the model was released)."""
         if model_dir is None:
-            from core.settings import default_model_dir
-
             model_dir = default_model_dir()
         model_dir = Path(model_dir)
         if not isinstance(threads, int) or threads < 1:
@@ -387,7 +385,7 @@ class Embedder:
         )
         tokenizer = _load_tokenizer(model_dir, manifest, max_len)
 
-        import onnxruntime as ort
+        import onnxruntime as ort  # noqa: PLC0415 - loads with a model, not with the app
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
@@ -411,7 +409,7 @@ class Embedder:
             session = ort.InferenceSession(
                 str(model_dir / rel), sess_options=opts, providers=["CPUExecutionProvider"]
             )
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - onnxruntime's own errors: a model file it cannot load
             if table is not None:
                 table.close()
             raise ModelUnavailable(
@@ -453,14 +451,15 @@ class Embedder:
         if session is not None:
             alive = weakref.ref(session)
             del session
-            if alive() is not None:
+            held = alive()
+            if held is not None:
                 # Held elsewhere, against this class's contract: the table must outlive it, so it
                 # goes with the session (its attributes are freed after the native session).
                 log.error(
                     "the embedding session is still referenced after close(); its token "
                     "table stays mapped until it goes"
                 )
-                alive()._neurons_token_table = table
+                held._neurons_token_table = table
                 return
         if table is not None:
             table.close()

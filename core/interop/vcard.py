@@ -222,7 +222,9 @@ def _split_unquoted(data: bytes, sep: bytes) -> tuple[bytes, bytes, bytes]:
 
 def _split_quoted(text: str, sep: str) -> list[str]:
     """Split on `sep` outside double quotes (parameters: TYPE="cell,voice";PREF=1)."""
-    out, buf, quoted = [], [], False
+    out: list[str] = []
+    buf: list[str] = []
+    quoted = False
     for ch in text:
         if ch == '"':
             quoted = not quoted
@@ -279,7 +281,7 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
     n = card.first("N")
     if n is not None:
-        parts = dict(zip(N_PARTS, (" ".join(_list(c)) for c in split_escaped(n.value, ";"))))
+        parts = dict(zip(N_PARTS, (" ".join(_list(c)) for c in split_escaped(n.value, ";")), strict=False))
         parts = {k: v for k, v in parts.items() if v}
         if parts:
             attrs["n"] = parts
@@ -314,7 +316,7 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     )
     addresses = []
     for p in card.all("ADR"):
-        parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value)) if v.strip()}
+        parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value), strict=False) if v.strip()}
         label = _prop_label(p, labels)
         if label:
             parts["label"] = label
@@ -421,7 +423,7 @@ def _date(prop: Prop) -> str | None:
     if not match:
         return None
     year, month, day = match.group(1), int(match.group(2)), int(match.group(3))
-    omit = (prop.params.get("X-APPLE-OMIT-YEAR") or [None])[0]
+    omit = next(iter(prop.params.get("X-APPLE-OMIT-YEAR") or []), None)
     if year and (omit and year == omit or year == NO_YEAR):
         year = None
     try:

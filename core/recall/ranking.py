@@ -1,4 +1,5 @@
-"""Every threshold and weight of recall's ranking, named, in one place (see DESIGN.md "Retrieval").
+"""Every threshold and weight of recall's ranking, named, in one place (docs/architecture.md, "How a
+question travels").
 
 They were chosen on the development sets (shared/eval) as round values over whole categories; the
 held-out sets judge the same numbers. Change one only with the eval tables before and after.

@@ -1,6 +1,6 @@
 """Reminders without Qt: when each one fires, what is due or was missed, and the state it leaves.
 
-A reminder's attrs (see DESIGN.md): `due_at` (the current occurrence, ISO 8601 with an offset),
+A reminder's attrs: `due_at` (the current occurrence, ISO 8601 with an offset),
 `rrule` (RFC 5545, e.g. "FREQ=WEEKLY;BYDAY=MO"), `snoozed_until`, `notified_at`, `done_at`; and, for
 a series that came from a calendar (core/interop/ical.py): `tz` (the IANA zone whose wall clock it
 follows), `dtstart` (the series' anchor: its rule is never rewritten), `more_rrules` (a calendar's
@@ -358,7 +358,8 @@ def snoozed(
         raise InvalidInput("a snooze time needs a time zone offset")
     if due is not None and when < due:
         raise InvalidInput(
-            f"{when.isoformat(timespec='minutes')} is before it is due ({due.isoformat(timespec='minutes')}): "
+            f"{when.isoformat(timespec='minutes')} is before it is due "
+            f"({due.isoformat(timespec='minutes')}): "
             "a snooze only moves a reminder later; change its due time instead"
         )
     return {"snoozed_until": iso(when)}

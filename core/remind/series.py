@@ -257,7 +257,7 @@ def _rule(series: Series, start: datetime) -> rruleset:
             rule = _aware_until(rule_text(text), series.zone, series.all_day)
             with warnings.catch_warnings():  # COUNT with UNTIL: dateutil honours both, and says so
                 warnings.simplefilter("ignore", DeprecationWarning)
-                rules.rrule(rrulestr(rule, dtstart=local))
+                rules.rrule(rrulestr(rule, dtstart=local))  # type: ignore[arg-type]  # one rule: an rrule
         except (ValueError, TypeError) as exc:
             raise InvalidInput(f"the repeat rule {text!r} is not valid RFC 5545: {exc}") from None
     for when in series.rdates:

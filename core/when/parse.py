@@ -402,7 +402,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     """(a calendar date, whether a year was given) written in the text."""
     today = now.date()
     numeric, named = (lambda m: int(m.group("m"))), (lambda m: W.MONTHS[m.group("mon")])
-    with_month = lambda m: _month_ok(t, m, with_day=True)  # noqa: E731
+    with_month = lambda m: _month_ok(t, m, with_day=True)
     for pattern, month_of, accept in (
         (ISO_DATE, numeric, None),
         (DOTTED_DATE, numeric, None),
@@ -670,7 +670,7 @@ def find_when(text: str, now: datetime) -> When | None:
 
 
 def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
-    from core.remind.series import Series, local_zone, next_occurrence  # noqa: PLC0415 (the one engine)
+    from core.remind.series import Series, local_zone, next_occurrence  # noqa: PLC0415 - the one engine
 
     text = rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}"
     found = next_occurrence(Series(text, start.tzinfo or local_zone()), start, now)

@@ -153,7 +153,7 @@ def _day_list(lang: str, codes: list[str], *, plural: bool) -> str | None:
     words = WORDS[lang]
     if not all(c in _DAYS for c in codes):
         return None
-    names = words.get("plural") if plural and "plural" in words else words["days"]
+    names = words["plural"] if plural and "plural" in words else words["days"]
     said = [names[_DAYS.index(c)] for c in codes]
     joiner = words["and"]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + joiner + said[-1]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
@@ -549,7 +550,7 @@ class _Reader:
         a, b = W.WEEKDAYS[m.group("a")], W.WEEKDAYS[m.group("b")]
         rest = self.text[m.end() :]
         week = None
-        for which, pattern in zip(("next", "last", "this"), WEEK_RE):
+        for which, pattern in zip(("next", "last", "this"), WEEK_RE, strict=True):
             found = pattern.match(rest.lstrip(" ,"))
             if found:
                 week = which
@@ -677,7 +678,8 @@ class _Reader:
 
     def _step(self, unit: str, n: int) -> relativedelta:
         kind, amount = W.UNITS[unit]
-        return relativedelta(**{kind: n * amount})
+        step: dict[str, Any] = {kind: n * amount}
+        return relativedelta(**step)
 
     def next_n(self, m):
         n = int(_count(m.group("n") or m.group("n2") or m.group("n3")))
@@ -732,7 +734,7 @@ class _Reader:
         def unit_rules(rules, starts, purposeful=False):
             """`purposeful`: "goals for this year" is about the year, not in it."""
             out = []
-            for pattern, (start, end, tense) in zip(rules, starts):
+            for pattern, (start, end, tense) in zip(rules, starts, strict=True):
                 out.append(
                     (
                         pattern,
@@ -864,13 +866,13 @@ def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
     found = r.first()
     if found:
         return found, None
-    m = ANCHOR.search(r.text)
-    if m and m.group("w") and not _FINITE.search(m.group("ev")):
-        m = None  # "while surfing", "while camping": an activity, not a stretch of time
-    if m and len(re.findall(r"\w{3,}", m.group("ev"))) >= 1:
+    anchor = ANCHOR.search(r.text)
+    if anchor and anchor.group("w") and not _FINITE.search(anchor.group("ev")):
+        anchor = None  # "while surfing", "while camping": an activity, not a stretch of time
+    if anchor and len(re.findall(r"\w{3,}", anchor.group("ev"))) >= 1:
         kind = (
             "while"
-            if m.group("w")
+            if anchor.group("w")
             else {
                 "week": "week",
                 "semana": "week",
@@ -884,13 +886,19 @@ def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
             }.get(
                 next(
                     g
-                    for g in (m.group("u"), m.group("upt"), m.group("ues"), m.group("ude"), m.group("ufr"))
+                    for g in (
+                        anchor.group("u"),
+                        anchor.group("upt"),
+                        anchor.group("ues"),
+                        anchor.group("ude"),
+                        anchor.group("ufr"),
+                    )
                     if g
                 ),
                 "day",
             )
         )
-        return _Found(r.now, r.now, "any", m.span()), kind + ":" + str(m.start("ev"))
+        return _Found(r.now, r.now, "any", anchor.span()), kind + ":" + str(anchor.start("ev"))
     return None, None
 
 

@@ -27,7 +27,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-import numpy as np  # noqa: E402
+import numpy as np  # noqa: E402 - after the path
+
+from core.embed import MINILM, QUERY, Embedder  # noqa: E402 - after the path
+from core.embed.export import export_model  # noqa: E402 - after the path
 
 WORDS = (
     "memory note remind call buy meeting project garden kitchen doctor invoice train ticket birthday "
@@ -39,7 +42,7 @@ NAMES = ["Anna", "José", "Mohammed", "Priya", "Kenji", "Zoë", "Dmitri", "Ngozi
 
 # What both child processes do before loading their model: the clock and memory probes.
 CHILD_PROLOGUE = """
-import sys, time, resource
+import sys, time, resource  # noqa: E402 - after the path
 def mem_kb(field):
     # VmHWM, not ru_maxrss: that one carries the parent's peak over fork+exec on Linux
     try:
@@ -52,7 +55,7 @@ t0 = float(sys.argv[3])
 LEAN_CHILD = (
     CHILD_PROLOGUE
     + """
-from core.embed import Embedder
+from core.embed import MINILM, QUERY, Embedder  # noqa: E402 - after the path
 e = Embedder.load(sys.argv[1], threads=1, variant=sys.argv[2])
 e.embed_one("warm up")
 print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
@@ -120,8 +123,6 @@ def throughput(embed, texts: list[str], runs: int = 3) -> float:
 
 
 def main() -> int:
-    from core.embed import MINILM, QUERY, Embedder
-    from core.embed.export import export_model
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="startup runs per model (median)")

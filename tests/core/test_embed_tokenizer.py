@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tokenizers import Tokenizer
 
 from core.embed.export import export_model
 from core.embed.unigram import UnigramTokenizer
@@ -33,8 +34,6 @@ def model_dir() -> Path:
 
 @pytest.fixture(scope="module")
 def reference(model_dir):
-    from tokenizers import Tokenizer
-
     return Tokenizer.from_file(str(model_dir / "tokenizer.json"))
 
 
@@ -89,8 +88,6 @@ def test_the_eval_memories(reference, compact, path):
 def test_the_vocabulary_glued_together(reference, compact, model_dir):
     """Every 25th piece alone, and random runs of pieces written as one word or as words: the
     segmentation's choices and its ties, over the whole vocabulary."""
-    from tokenizers import Tokenizer
-
     vocab = json.loads(Tokenizer.from_file(str(model_dir / "tokenizer.json")).to_str())["model"]["vocab"]
     pieces = [p for p, _ in vocab]
     rng = random.Random(21)

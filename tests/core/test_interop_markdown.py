@@ -15,7 +15,6 @@ from core.memory import Memory
 from core.model import Kind, Neuron, Relation, State
 from core.settings import Settings, default_model_dir
 from core.store import Store
-from tests.conftest import ROOT
 
 FILES = Path(__file__).parent / "interop_files"
 NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
@@ -24,9 +23,7 @@ NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
 @pytest.fixture
 def empty_memory(tmp_path):
     """A memory in a data dir of its own, empty (a person's new computer)."""
-    store = Store(
-        Settings(data_dir=tmp_path / "new-data", model_dir=default_model_dir())
-    )
+    store = Store(Settings(data_dir=tmp_path / "new-data", model_dir=default_model_dir()))
     memory = Memory(store)
     yield memory
     memory.close()

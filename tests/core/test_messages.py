@@ -99,7 +99,7 @@ def test_help_over_the_socket_is_answered_not_printed_in_the_app(tmp_path, capfd
     assert "usage:" not in capfd.readouterr().out  # nothing on the app's own stdout
 
 
-def test_a_full_disk_during_a_backup_names_the_backups_folder(small_disk, capsys):  # noqa: F811
+def test_a_full_disk_during_a_backup_names_the_backups_folder(small_disk, capsys):  # noqa: F811 - the imported fixture
     data = small_disk / "data"
     with Memory.open(Settings(data_dir=data, model_dir=MODEL, embed_in_background=False)) as memory:
         for _ in range(2):  # ~1 MB of backup that does not compress: more than the disk keeps

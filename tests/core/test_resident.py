@@ -3,6 +3,7 @@ model let go when idle -- then loaded again, the same, without hashing its 90 MB
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from datetime import timedelta
@@ -50,8 +51,6 @@ def test_tidy_lets_the_idle_model_go(monkeypatch):
 @pytest.mark.parametrize("changed", ["size", "content"])
 def test_a_model_file_changed_since_is_hashed_again(tmp_path, changed):
     """rehash=False trusts a digest only while the file's stat is the one it was made for."""
-    import shutil
-
     folder = tmp_path / "model"
     shutil.copytree(MODEL, folder)
     model = SentenceModel(folder)

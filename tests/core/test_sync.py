@@ -18,8 +18,9 @@ import icalendar
 import pytest
 import recurring_ical_events
 
-from core import commands
-from core.model import Kind, Relation, State
+from core import commands, remind
+from core.memory import Memory
+from core.model import Identity, Kind, Relation, State
 from tests.core.dav_server import Phone
 
 FUTURE = datetime(2031, 3, 10, 15, 0, tzinfo=UTC)
@@ -202,8 +203,6 @@ def test_a_recurring_series_with_exceptions_and_its_zone(account, memory):
     sync(memory)
     [choir] = of_kind(memory, Kind.REMINDER)
     assert choir.attrs["tz"] == "Europe/Lisbon" and "FREQ=WEEKLY" in choir.attrs["rrule"]
-    from core import remind  # noqa: PLC0415
-
     lisbon = ZoneInfo("Europe/Lisbon")
     start = datetime(2031, 3, 1, tzinfo=lisbon)
     shown = remind.occurrences(remind.Series.of(choir.attrs), start, datetime(2031, 4, 8, tzinfo=lisbon))
@@ -339,9 +338,6 @@ def test_notes_stay_here_unless_a_calendar_is_picked_for_them(radicale, kept, me
 def test_the_round_trip_on_the_server_engine(radicale, kept, server_store, sentence_model, monkeypatch):
     """The server Postgres holds sync state behind row-level security (migration 006): the round
     trip, a second sync, and a conflict there too; another identity sees none of it."""
-    from core.memory import Memory  # noqa: PLC0415
-    from core.model import Identity  # noqa: PLC0415
-
     memory = Memory(server_store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
     user, password = radicale.new_user()
     phone = Phone(radicale.url, user, password)

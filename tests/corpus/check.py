@@ -495,11 +495,11 @@ def main(argv: list[str] | None = None) -> None:
             for w in r.warnings[:2]:
                 print(f"WARNING {r.name} {w[:160]}")
     if args.store:
-        import tempfile  # noqa: PLC0415
+        import tempfile  # noqa: PLC0415 (only with --store)
 
-        from core.memory import Memory  # noqa: PLC0415
-        from core.settings import Settings  # noqa: PLC0415
-        from core.store import Store  # noqa: PLC0415
+        from core.memory import Memory  # noqa: PLC0415 (only with --store)
+        from core.settings import Settings  # noqa: PLC0415 (only with --store)
+        from core.store import Store  # noqa: PLC0415 (only with --store)
 
         with (
             tempfile.TemporaryDirectory() as tmp,

@@ -4,15 +4,18 @@ folded, and reminders' notifications taken back when they stop being true."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
+import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QFont, QGuiApplication, QTextLayout
 
-from core import autostart, remind
-from core.model import Kind, Neuron, State
+from core import __version__, autostart, remind
+from core.model import InvalidInput, Kind, Neuron, State
 from desktop import keys, ops, theme
 from desktop.app import tray_tooltip
+from desktop.prefs import Prefs
 from desktop.rows import Fold, Heading, RowList
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
 from tests.desktop.test_window import open_detail, wait_rows
@@ -104,8 +107,6 @@ def test_kind_badges_only_in_mixed_lists(app, embedded_memory, qtbot):
 
 
 def row(text: str, group=None, loose=False) -> ops.Row:
-    import uuid  # noqa: PLC0415
-
     return ops.Row(Neuron(uuid.uuid4(), Kind.NOTE, text), "why", 1.0, group, loose)
 
 
@@ -167,8 +168,6 @@ def test_an_unexpected_error_stays_in_problems_with_details_to_copy(app, qtbot):
 
 
 def test_a_refused_input_is_not_a_problem(app, qtbot):
-    from core.model import InvalidInput  # noqa: PLC0415
-
     app._failed(InvalidInput("that date is not a date"), "save")
     assert app.window.status_text.text() == "that date is not a date"
     assert not app.window.problems.items
@@ -199,8 +198,6 @@ def test_preferences_apply_at_once(app, embedded_memory, clock, qtbot, config_ho
     dialog.language.setCurrentIndex(dialog.language.findData("en"))
     assert theme.when_text(now + timedelta(days=1), now).startswith("tomorrow")
     # kept for the next start
-    from desktop.prefs import Prefs  # noqa: PLC0415
-
     again = Prefs()
     assert (again.snooze_minutes, again.theme, again.language) == (30, "light", "en")
 
@@ -222,10 +219,8 @@ def test_help_lists_every_shortcut_and_about_says_what_and_where(app, qtbot):
     # every named shortcut is bound to the window's action of that name
     for key in keys.SHORTCUTS:
         if key.name and key.name != "trash":
-            assert [s.toString() for s in window.actions[key.name].shortcuts()] == list(key.keys)
+            assert [s.toString() for s in window.menu_actions[key.name].shortcuts()] == list(key.keys)
     about = window.show_about()
-    from core import __version__  # noqa: PLC0415
-
     assert about.isVisible() and __version__ in about.title.text()
 
 
@@ -267,8 +262,6 @@ def test_a_notification_is_taken_back_when_its_reminder_changes_elsewhere(
 
 def test_the_status_bar_says_while_vectors_are_computed(app, embedded_memory, qtbot):
     if embedded_memory.embedder() is None:
-        import pytest  # noqa: PLC0415
-
         pytest.skip("the embedding model is not exported in resources/model")
     embedded_memory.start_background()
     embedded_memory.filler.stop()  # there, but not draining: vectors stay pending
@@ -334,8 +327,6 @@ def test_an_active_reminder_has_no_state_badge_in_a_list_of_reminders(app, embed
 
 
 def test_emoji_are_drawn_with_a_font_that_has_them(qtbot):
-    from PySide6.QtGui import QFont, QTextLayout  # noqa: PLC0415
-
     assert theme.has_emoji_font(), "no colour emoji font (apt: fonts-noto-color-emoji)"
     text = "Pizza night 🍕 with Ana 🎉"
     layout = QTextLayout(text, QFont())

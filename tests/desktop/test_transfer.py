@@ -32,7 +32,7 @@ def drag(window, paths: list[Path], kind=QDragEnterEvent):
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     if kind is QDragEnterEvent:
         event = QDragEnterEvent(
-            QPoint(50, 50),  # a QPoint in PySide6 6.11 (the pinned version on Python 3.11)
+            QPoint(50, 50),  # QDragEnterEvent takes a QPoint (PySide6 6.11 refuses a QPointF)
             Qt.DropAction.CopyAction,
             mime,
             Qt.MouseButton.LeftButton,

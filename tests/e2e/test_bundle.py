@@ -156,7 +156,7 @@ def _png_size(path: Path) -> tuple[int, int]:
 
 @pytest.mark.slow
 def test_bundle_holds_what_runs_and_nothing_of_the_export_stack(bundle):
-    from PyInstaller.archive.readers import pkg_archive_contents  # noqa: PLC0415
+    from PyInstaller.archive.readers import pkg_archive_contents  # noqa: PLC0415 - only where a bundle was built
 
     internal = bundle / "_internal"
     # the pure-Python modules live in the archive inside each executable
@@ -404,9 +404,8 @@ def _viewable_window_class(display: str, instance: str) -> str | None:
     """The WM_CLASS class of a mapped window whose WM_CLASS instance is `instance`, if any."""
     env = {**os.environ, "DISPLAY": display}
     tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
-    for match in re.finditer(
-        r"^\s*(0x[0-9a-f]+) .*\(\"%s\" \"([^\"]+)\"\)" % re.escape(instance), tree, re.M
-    ):
+    name = re.escape(instance)
+    for match in re.finditer(rf"^\s*(0x[0-9a-f]+) .*\(\"{name}\" \"([^\"]+)\"\)", tree, re.M):
         info = subprocess.run(
             ["xwininfo", "-id", match.group(1)], env=env, capture_output=True, text=True
         ).stdout
