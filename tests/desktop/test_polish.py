@@ -13,6 +13,7 @@ from PySide6.QtGui import QFont, QGuiApplication, QTextLayout
 
 from core import __version__, autostart, remind
 from core.model import InvalidInput, Kind, Neuron, State
+from core.store import queries
 from desktop import keys, ops, theme
 from desktop.app import tray_tooltip
 from desktop.prefs import Prefs
@@ -281,10 +282,7 @@ def test_the_status_bar_says_how_far_an_upgrade_of_the_model_is(app, embedded_me
     """Vectors of the model before (as a store made with MiniLM has): the status bar says the move
     to the new model, with how far it is, and goes when the filler is done."""
     if embedded_memory.embedder() is None:
-        import pytest  # noqa: PLC0415
-
         pytest.skip("the embedding model is not exported in resources/model")
-    from core.store import queries as q  # noqa: PLC0415
 
     embedded_memory.start_background()
     embedded_memory.filler.stop()  # there, but not draining: the old vectors stay
@@ -292,7 +290,7 @@ def test_the_status_bar_says_how_far_an_upgrade_of_the_model_is(app, embedded_me
         notes = [embedded_memory.capture(f"an old note number {i}", kind="note") for i in range(3)]
         embedded_memory.fill_vectors()
         with embedded_memory.store.transaction(every_owner=True) as cur:
-            q.save_embeddings(cur, [(n.id, [0.05] * 384) for n in notes], "all-MiniLM-L6-v2")
+            queries.save_embeddings(cur, [(n.id, [0.05] * 384) for n in notes], "all-MiniLM-L6-v2")
         progress = embedded_memory.vector_progress()
         assert progress.upgrading and progress.old == progress.pending == 3
         app.window.load_pending()

@@ -1,6 +1,6 @@
 """Fit a model's cosine band (its manifest's "cosine": floor and span) against the reference scale.
 
-    python -m core.embed.calibrate MODEL_DIR REFERENCE_DIR DATASET [DATASET ...]
+    python -m tests.eval.calibrate MODEL_DIR REFERENCE_DIR DATASET [DATASET ...]
 
 Recall's constants read cosines on one scale, the one they were chosen on: MiniLM's raw cosine
 (0 unrelated, 1 the same meaning). Another model puts its cosines elsewhere (e5: a narrow band near
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     from core.evaluate import load_dataset  # noqa: PLC0415 - a development tool's
 
     parser = argparse.ArgumentParser(
-        prog="python -m core.embed.calibrate", description=__doc__.split("\n")[0]
+        prog="python -m tests.eval.calibrate", description=__doc__.split("\n")[0]
     )
     parser.add_argument("model", type=Path)
     parser.add_argument("reference", type=Path)
