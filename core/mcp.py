@@ -564,6 +564,8 @@ class _Screen:
         return line
 
     async def _answer(self, refusals: list[tuple[Any, int, str]]) -> None:
+        if self.replies is None:  # (set as soon as the SDK's streams exist, before a line is read)
+            raise RuntimeError("the MCP screen has no stream to answer on")
         for request_id, code, message in refusals:
             log.warning("answered a malformed line (%s): %s", request_id, message)
             error = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
