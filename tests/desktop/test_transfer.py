@@ -135,7 +135,7 @@ def test_export_dialog_writes_the_chosen_format(app, qtbot, monkeypatch, tmp_pat
         lambda: (tmp_path / "vdir").exists() and any((tmp_path / "vdir").iterdir()), timeout=WAIT_MS
     )
     settle(qtbot, app)
-    (card,) = list((tmp_path / "vdir").iterdir())
+    (card,) = list((tmp_path / "vdir").glob("*.vcf"))  # beside the manifest of the export
     assert "VERSION:3.0" in card.read_text() and "TEL:+351912345678" in card.read_text()
     dialog.format.setCurrentIndex(4)  # Markdown vault: always a folder, any kind
     assert dialog.kind.isEnabled() and dialog.choice()["per_item"] is True
