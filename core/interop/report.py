@@ -1,5 +1,6 @@
 """What an import did: counts per outcome and every skipped item with the reason (the `--json`
-contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]})."""
+contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}],
+"birthday_reminders"})."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ class Report:
     updated: int = 0
     unchanged: int = 0
     skipped: list[dict[str, str]] = field(default_factory=list)
+    birthdays: int = 0  # yearly birthday reminders made for the contacts imported
 
     def skip(self, item: str, why: str) -> None:
         self.skipped.append({"item": item, "why": why})
@@ -48,12 +50,14 @@ class Report:
             "updated": self.updated,
             "unchanged": self.unchanged,
             "skipped": list(self.skipped),
+            "birthday_reminders": self.birthdays,
         }
 
     def text(self) -> str:
+        made = f"; {self.birthdays} birthday reminder{'s' if self.birthdays != 1 else ''} made"
         lines = [
             f"{self.format}: {self.created} created, {self.updated} updated, "
-            f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
+            f"{self.unchanged} unchanged, {len(self.skipped)} skipped" + (made if self.birthdays else "")
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
         return "\n".join(lines)

@@ -214,7 +214,14 @@ def test_an_import_does_not_replay_the_past(embedded_memory):
 
 def test_import_reimport_and_a_changed_task(memory, tmp_path):
     report = interop.import_path(memory, FILES / "nextcloud-tasks.ics", now=NOW)
-    assert report.to_json() == {"format": "ics", "created": 5, "updated": 0, "unchanged": 0, "skipped": []}
+    assert report.to_json() == {
+        "format": "ics",
+        "created": 5,
+        "updated": 0,
+        "unchanged": 0,
+        "skipped": [],
+        "birthday_reminders": 0,
+    }
     found = reminders(memory)
     assert found["nc-task-call-bank"].state is State.DONE
     again = interop.import_path(memory, FILES / "nextcloud-tasks.ics", now=NOW)

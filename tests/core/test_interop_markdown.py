@@ -95,6 +95,7 @@ def test_a_whole_memory_round_trips_through_a_vault_into_an_empty_data_dir(
         "updated": 0,
         "unchanged": 0,
         "skipped": [],
+        "birthday_reminders": 0,
     }
     assert state_of(empty_memory) == (neurons, edges)
     again = interop.import_path(empty_memory, tmp_path / "vault")
