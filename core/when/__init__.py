@@ -2,14 +2,25 @@
 Spanish, German and French (locale-independent tables in words.py; holidays in holidays.py).
 
 - `find_when(text, now)` -> When | None: the due time and recurrence a capture asks for.
-- `parse_due(text, now)` -> datetime | None: what a person typed in a due field (all of it).
+- `parse_due(text, now)` -> datetime | None: what a person typed in a due field (all of it);
+  `parse_repeat(text, now)` -> the RRULE a repeat field says ("every 2 weeks"), or None.
+- `retimed(body, written_at)`: a reminder's body without the time words of its old due time.
 - `find_window(question, now)` -> (TimeWindow | None, rest): a question's time words as a window.
 """
 
 from __future__ import annotations
 
 from core.when.clock import local_now, local_tz, occurrences
-from core.when.parse import DEFAULT_HOUR, When, find_when, parse_due, text_without, title_without
+from core.when.parse import (
+    DEFAULT_HOUR,
+    When,
+    find_when,
+    parse_due,
+    parse_repeat,
+    retimed,
+    text_without,
+    title_without,
+)
 from core.when.window import TimeWindow, find_window
 from core.when.words import REMINDER_CUES, fold
 
@@ -25,6 +36,8 @@ __all__ = [
     "local_tz",
     "occurrences",
     "parse_due",
+    "parse_repeat",
+    "retimed",
     "text_without",
     "title_without",
 ]

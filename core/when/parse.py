@@ -724,6 +724,22 @@ def parse_due(text: str, now: datetime) -> datetime | None:
     )
 
 
+def parse_repeat(text: str, now: datetime) -> str | None:
+    """What a person typed for a repeat: "every 2 days", "todos os meses no dia 1", an RFC 5545
+    rule as calendars write it, or "none" (None). Anything else raises InvalidInput."""
+    if W.fold(text).strip() in W.NONE_WORDS:
+        return None
+    if text.strip().upper().startswith(("FREQ=", "RRULE:")):
+        return text.strip()
+    when = find_when(text, now)
+    if when is None or not when.rrule:
+        raise InvalidInput(
+            f"“{text}” is not a repeat I can read: try every day, every 2 weeks, every Monday, "
+            "every month on the 1st, or none"
+        )
+    return when.rrule
+
+
 # -- a title without the time words ----------------------------------------------------------------
 
 _LEAD = re.compile(r"^\s*(?:to|de|para|que|a|zu|dass|de\s+|d')\s+", re.I)
@@ -741,6 +757,19 @@ def title_without(text: str, when: When | None, cue: re.Match | None) -> str:
     -> "Stretch". Empty when nothing else is left."""
     rest = text_without(text, when, cue)
     return rest[:1].upper() + rest[1:] if rest else ""
+
+
+def retimed(body: str, written_at: datetime | None) -> str:
+    """The body without the time words its old due time was written in, for a reminder whose due
+    time is edited ("call Ana tomorrow at 3" -> "call Ana"): "" when nothing would change. The
+    command line's edit and the window's save both ask this."""
+    if written_at is None:
+        return ""
+    when = find_when(body, written_at)
+    if when is None:
+        return ""
+    rest = text_without(body, when)
+    return rest if rest and rest != body.strip() else ""
 
 
 def text_without(text: str, when: When | None, cue: re.Match | None = None) -> str:
