@@ -1,5 +1,6 @@
 """One date grammar for capture text, the due field and questions, in English, Portuguese,
-Spanish, German and French (locale-independent tables in words.py; holidays in holidays.py).
+Spanish, German and French: each language's words and idioms in a file of `languages/` (never the
+process locale), every pattern built from them in `patterns.py`; holidays in holidays.py.
 
 - `find_when(text, now)` -> When | None: the due time and recurrence a capture asks for.
 - `parse_due(text, now)` -> datetime | None: what a person typed in a due field (all of it);

@@ -3,8 +3,11 @@ windows, in English, Portuguese, Spanish, German and French. Pure functions: no 
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import json
 import locale
+import re
 import subprocess
 import sys
 from datetime import datetime, timedelta
@@ -15,6 +18,9 @@ import pytest
 
 from core.model import InvalidInput
 from core.when import find_when, find_window, parse_due, title_without
+from core.when.language import Language, merge
+from core.when.languages import LANGUAGES
+from core.when.patterns import Grammar
 from core.when.words import REMINDER_CUES, fold
 
 TZ = ZoneInfo("Europe/Lisbon")
@@ -375,3 +381,151 @@ def test_clock_phrases_of_other_projects_corpora(path):
         if got != expected:
             wrong.append((text, expected, got))
     assert not wrong
+
+
+# -- one grammar, words in tables: a language is one file ---------------------------------------
+
+ITALIAN = Language(
+    code="it",
+    name="Italiano",
+    weekdays={
+        "lunedì": 0,
+        "martedì": 1,
+        "mercoledì": 2,
+        "giovedì": 3,
+        "venerdì": 4,
+        "sabato": 5,
+        "domenica": 6,
+    },
+    months={"gennaio": 1, "giugno": 6, "dicembre": 12},
+    numbers={"dieci": 10},
+    units={"minuti": ("minutes", 1), "ore": ("minutes", 60), "giorni": ("days", 1)},
+    in_words=("tra", "fra"),
+    tomorrow=("domani",),
+    yesterday=("ieri",),
+    next_after=("prossimo", "prossima"),
+    at=("alle",),
+    day_month_joiners=(),
+    every_other_weekday_forms=("un {weekday} sì e uno no", "ogni due {weekday}"),
+    past_cues=("fatto",),
+    reminder_cues=("ricordami di",),
+    dangling=("alle",),
+)
+
+
+def test_a_new_language_is_one_table():
+    """Issue 20: a sixth language is a table like core/when/languages/it.py would hold, and the
+    one grammar reads it (the five do not know these words)."""
+    grammar = Grammar((*LANGUAGES, ITALIAN))
+    when = find_when("chiamare Ana domani alle 15", NOW, grammar)
+    assert when is not None and when.due == at("2025-03-19", "15:00")
+    assert find_when("chiamare Ana domani alle 15", NOW) is None or find_when(
+        "chiamare Ana domani alle 15", NOW
+    ).due != at("2025-03-19", "15:00")
+    assert find_when("tra dieci minuti", NOW, grammar).due == NOW + timedelta(minutes=10)
+    assert find_when("lunedì prossimo", NOW, grammar).due == at("2025-03-24")
+    assert find_when("12 giugno", NOW, grammar).due == at("2025-06-12")
+    other = find_when("palestra un mercoledì sì e uno no", NOW, grammar)
+    assert (other.due, other.rrule) == (at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE")
+    text = "ricordami di chiamare Ana domani alle 15"
+    cue = grammar.reminder_cue.search(fold(text))
+    assert title_without(text, find_when(text, NOW, grammar), cue, grammar) == "Chiamare Ana"
+    window, rest = find_window("cosa ho fatto ieri?", NOW, grammar)
+    assert (window.start, window.end, rest) == (day("2025-03-17"), day("2025-03-18"), "cosa ho fatto")
+
+
+def test_the_languages_tables_agree():
+    """A word two languages give different values is a mistake in the tables: merging says so."""
+    with pytest.raises(ValueError, match="lunedi"):
+        merge((ITALIAN, Language(code="xx", weekdays={"lunedi": 3})))
+
+
+def test_no_pattern_of_the_grammar_carries_a_word_of_a_language():
+    """Issue 20: words live in core/when/languages, the patterns only say how they combine. Built
+    without any word, no pattern holds a letter (but regex syntax and group names); parse.py and
+    window.py compile no pattern of their own with a letter in it, and compare no text with a word
+    of any table (they read what a match means, by its groups)."""
+    bare = Grammar((Language(code="none"),))
+    patterns = [
+        p
+        for value in vars(bare).values()
+        for p in (
+            value
+            if isinstance(value, (tuple, list))
+            else value.values()
+            if isinstance(value, dict)
+            else [value]
+        )
+        if isinstance(p, re.Pattern)
+    ]
+    assert len(patterns) > 60
+    for p in patterns:
+        assert not _letters(p.pattern), (p.pattern, _letters(p.pattern))
+    words = {w for lang in LANGUAGES for w in _words_of(merge((lang,)))}
+    for module in ("parse", "window", "patterns"):
+        source = (Path(__file__).parents[2] / "core" / "when" / f"{module}.py").read_text(encoding="utf-8")
+        for text, how in _string_constants(ast.parse(source), patterns_module=module == "patterns"):
+            if how == "regex":
+                assert not _letters(text), (module, text)
+            elif how == "text" and _letters(text) and text not in GRAMMARS_OWN_WORDS:
+                assert text not in words, (module, text)  # (the code compares folded, lower case text)
+
+
+# the grammar's own vocabulary (kinds of steps, tenses, the dates a window is about): not words a
+# person types, though some are English words too
+GRAMMARS_OWN_WORDS = {
+    "next", "last", "this", "past", "future", "any", "overdue", "due", "created", "done", "day", "week",
+    "month", "year", "weekend", "while", "tonight", "weekday", "am", "pm", "seconds", "minutes", "days",
+    "months", "years", "since", "before", "after",
+}  # fmt: skip
+
+
+def _letters(pattern: str) -> str:
+    syntax = re.sub(r"\\[A-Za-z]|\(\?P<\w*>?|\(\?P=\w+\)|\{\w*\}", "", pattern)
+    return "".join(c for c in syntax if c.isalpha())
+
+
+def _words_of(lang: Language) -> set[str]:
+    out: set[str] = set()
+    for f in dataclasses.fields(Language):
+        value = getattr(lang, f.name)
+        if f.name in ("code", "name", "rule_words", "clock_words") or not value:
+            continue
+        out |= {w for w in value if isinstance(w, str) and "{" not in w}
+    return out
+
+
+def _string_constants(tree: ast.AST, *, patterns_module: bool):
+    """(text, "regex" | "text" | "name") of every string in the module but its docstrings: a
+    pattern given to `re`, a group's or a slot's name, or text."""
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    names, regexes = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            fn = node.func
+            called = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else ""
+            owner = fn.value.id if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) else ""
+            if (
+                called in ("group", "start", "end", "span", "group_start", "get")
+                and called != "get"
+                or (called == "get" and owner == "groupdict")
+            ):
+                names |= {id(a) for a in node.args if isinstance(a, ast.Constant)}
+            if owner == "re" or called in ("c", "compile_folded"):
+                for a in node.args[:1]:
+                    regexes |= {id(n) for n in ast.walk(a) if isinstance(n, ast.Constant)}
+        if isinstance(node, ast.Dict):  # the slots of templates, by name
+            names |= {id(k) for k in node.keys if isinstance(k, ast.Constant)}
+        if isinstance(node, ast.JoinedStr) and patterns_module:  # there, f-strings build patterns
+            regexes |= {id(v) for v in node.values if isinstance(v, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            how = "regex" if id(node) in regexes else "name" if id(node) in names else "text"
+            yield node.value, how
