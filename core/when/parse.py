@@ -503,7 +503,15 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
 
 
 def find_when(text: str, now: datetime, grammar: Grammar = GRAMMAR) -> When | None:
-    """The due time (and recurrence) the text asks for, or None."""
+    """The due time (and recurrence) the text asks for, or None (also for a time past the
+    calendar's end: "in 9999999999 minutes")."""
+    try:
+        return _read(text, now, grammar)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _read(text: str, now: datetime, grammar: Grammar) -> When | None:
     t = _Text(text, grammar)
     tz = now.tzinfo
     rec = _recurrence(t, now)

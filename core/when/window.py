@@ -509,7 +509,10 @@ def _dates_of(g: Grammar, text: str, found: _Found, now: datetime) -> str:
 def find_window(question: str, now: datetime, grammar: Grammar = GRAMMAR) -> tuple[TimeWindow | None, str]:
     """The question's time words as a window, and the question without them."""
     r = _Reader(question, now, grammar)
-    found, anchor = _read(r)
+    try:
+        found, anchor = _read(r)
+    except (OverflowError, ValueError):  # "since 9999-12-31": a time past the calendar's end
+        found, anchor = None, None
     if found is None:
         return None, question
     s, e = found.span

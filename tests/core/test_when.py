@@ -529,3 +529,25 @@ def _string_constants(tree: ast.AST, *, patterns_module: bool):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
             how = "regex" if id(node) in regexes else "name" if id(node) in names else "text"
             yield node.value, how
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "9999-12-31T23:59:59-14:00",
+        "since 9999-12-31",
+        "what happened in December 9999",
+        "the first half of December 9999",
+        "December to January 9999",
+        "in 9999999999 minutes",
+        "after 9999-12-31",
+    ],
+)
+def test_a_time_past_the_calendars_end_is_no_time(text):
+    """Read as nothing (a due field says it cannot read it), never a crash (it was OverflowError
+    or ValueError out of ask and capture)."""
+    assert find_when(text, NOW) is None or find_when(text, NOW).due.year <= 9999
+    window, _ = find_window(text, NOW)
+    assert window is None or window.end.year <= 9999
+    with pytest.raises(InvalidInput):
+        parse_due("in 9999999999 minutes", NOW)
