@@ -20,9 +20,11 @@ import unicodedata
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+APOSTROPHES = "’‘`´ʼʻ՚ꞌ＇′‵ʹ"  # all written for "'" ("aujourd’hui", "aujourdʼhui")
+
 
 def _fold_char(c: str) -> str:
-    if c in "’‘`´":
+    if c in APOSTROPHES:
         return "'"
     return (unicodedata.normalize("NFD", c)[0].lower() or c)[0]
 
@@ -59,11 +61,20 @@ class Language:
     # unit -> (kind, amount): kind is "seconds"/"minutes" or "days"/"months"/"years" (calendar steps)
     units: dict[str, tuple[str, int]] = field(default_factory=dict)
     calendar_units: dict[str, str] = field(default_factory=dict)  # of a repeat: "weeks": "week"
-    half_hour: Words = ()  # "half an hour"
+    # a part of an hour, in minutes: "half an hour", "a quarter of an hour", "um quarto de hora"
+    hour_fractions: dict[str, int] = field(default_factory=dict)
+    and_a_half: Words = ()  # between an amount and its unit: "in 2 and a half hours"
+    unit_and_a_half: Words = ()  # after the unit: "em 2 horas e meia", "dans 2 heures et demie"
+    about: Words = ()  # before an amount: "in about an hour", "dans environ 23 heures"
+    more: Words = ()  # after an amount: "in 2 more minutes"
+    from_now: Words = ()  # after the unit: "2 minutes from now", "3 years from today"
     possessive_endings: Words = ()  # "Easter's", "Christmas's"
     # month words that open a sentence as a verb ("May I …"): a month there only with a preposition
     verb_months: Words = ()
     day_suffixes: Words = ()  # after a day number: "15th", "15º", "1er", "15."
+    day_numbers: dict[str, int] = field(
+        default_factory=dict
+    )  # in words: "the first of March", "cinco de maio"
     ordinal_suffixes: Words = ()  # of an ordinal number written in figures: "1st", "2nd"
 
     # -- days and periods -------------------------------------------------------------------------
@@ -110,6 +121,10 @@ class Language:
     day_month_joiners: Words = ()  # "6 de junho", "the 3rd of June"
     year_joiners: Words = ()  # "6 de junho de 2025"
     month_day_lead: Words = ()  # "on June 12"
+    month_day_articles: Words = ()  # "February the 15th"
+    of_a_month: Words = ()  # "the last Friday of March", "o último dia de março"
+    weekday_of_week: Words = ()  # "Wednesday of next week", "quarta da semana que vem"
+    after_next: Words = ()  # "Friday after next": a week after next Friday
     weekday_lead: Words = ()  # "on Monday", "na segunda", "am Montag"
     weekday_lead_in_captures: Words = ()  # more of them read in capture text: "de segunda"
     weekday_lead_in_questions: Words = ()  # more of them read in questions: "o sábado"
@@ -152,6 +167,8 @@ class Language:
     clock_words_after: Words = ()  # "at 3 o'clock", "às 3 horas"
     before_noon_marks: Words = ()  # "am", "a.m."
     after_noon_marks: Words = ()  # "pm"
+    before_noon_letters: Words = ()  # glued to the figures only: "3:18a"
+    after_noon_letters: Words = ()  # "3:15p"
     not_hour_after: Words = ()  # "at 5 people", "at 3 kg": a count, not an hour
     noon: Words = ()
     midnight: Words = ()
@@ -159,6 +176,8 @@ class Language:
     bare_parts: Words = ()  # parts that stand alone beside other time words ("tomorrow morning")
     part_adverbs: Words = ()  # a part of the day on its own: de "morgens"
     hour_words: dict[str, int] = field(default_factory=dict)  # the hours a clock phrase names (1-12)
+    # the afternoon's hours in words, read only beside their mark ("à quinze heures", "às 15 horas")
+    hour_words_24: dict[str, int] = field(default_factory=dict)
     minute_amounts: dict[str, int] = field(default_factory=dict)  # "half", "quarter", "twenty"
     minute_nouns: Words = ()  # "20 minutes past 3"
     minutes_past: Words = ()  # "{minutes} past {hour}"

@@ -120,6 +120,9 @@ def _num(g: Grammar, word: str) -> float:
     w = fold(word).strip()
     if re.fullmatch(r"\d+(?:[.,]\d+)?", w):
         return float(w.replace(",", "."))
+    if re.fullmatch(r"\d+/\d+", w):  # "in 1/4 h"
+        top, bottom = (int(x) for x in w.split("/"))
+        return top / bottom if bottom else 0.0
     return float(g.words.numbers.get(_spaced(w), 1))
 
 
@@ -156,20 +159,40 @@ def _month_ok(t: _Text, m: re.Match, *, with_day: bool) -> bool:
 
 
 def _weekday_ok(t: _Text, m: re.Match) -> bool:
+    """An ambiguous weekday word ("sat", pt "segunda" = second) is a day with next/last/on, its
+    suffix, a capital (the three-letter ones), or a time of day right after ("segunda de manhã",
+    "quarta às onze")."""
     day = m.group("day")
     if day not in t.g.words.ambiguous_weekdays:
         return True
-    return bool(m.group("pre") or m.group("post") or m.group("suffix")) or (
-        len(day) == 3 and t.capital(m.start("day"))
-    )
+    if m.group("pre") or m.group("post") or m.group("suffix") or m.groupdict().get("after_next"):
+        return True
+    if len(day) == 3 and t.capital(m.start("day")):
+        return True
+    after = t.folded[m.end() :]
+    return bool(t.g.part_of_day.match(after.lstrip()) or t.g.clock_at.match(after.lstrip()))
 
 
 # -- the pieces ------------------------------------------------------------------------------------
 
 
 def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
-    """(the RRULE part, the next such day from today) of "the last Friday of the month"."""
+    """(the RRULE part, the next such day from today) of "the last Friday of the month"; of a named
+    month ("the first Tuesday of October (2014)"), that month's (this year's, else next year's)."""
     n = g.words.month_ordinals[_spaced(m.group("ord"))]
+    if m.group("mon"):
+        month = g.words.months[m.group("mon")]
+        years = [int(m.group("y"))] if m.group("y") else [today.year, today.year + 1]
+        for year in years:
+            wd = g.words.weekdays[m.group("day")] if m.group("day") else None
+            start = date(year, month, 1)
+            if wd is not None:
+                found = start + relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
+            else:
+                found = start + (relativedelta(day=31) if n < 0 else relativedelta(day=n))
+            if found.month == month and (m.group("y") or found >= today):
+                return "", found
+        return "", found
     if m.group("day"):
         wd = g.words.weekdays[m.group("day")]
         step = relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
@@ -191,9 +214,12 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         return _Rec("FREQ=DAILY", None, g.words.every_part[_spaced(m.group("w"))])
     m = t.search(
         g.month_position,
-        accept=lambda m: bool(
-            m.group("every")
-            or (m.group("of") and (m.group("each") or _spaced(m.group("of")) in g.words.of_every_month))
+        accept=lambda m: (
+            not m.group("mon")
+            and bool(
+                m.group("every")
+                or (m.group("of") and (m.group("each") or _spaced(m.group("of")) in g.words.of_every_month))
+            )
         ),
     )
     if m:
@@ -254,20 +280,26 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
 def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     """(the moment, whether it is to the minute) of "in 10 minutes", "in 3 days"..."""
     m = t.search(t.g.relative)
+    if not m and t.g.from_now.search(t.folded):
+        m = t.search(t.g.relative_ahead)
     if not m:
         return None
     t.take(m)
-    if m.group("half"):
-        return now + timedelta(minutes=30), True
-    n = _num(t.g, m.group("n"))
-    kind, amount = t.g.words.units[m.group("unit")]
+    if m.re is t.g.relative_ahead:  # "2 minutes from now"
+        said, unit, half = m.group("n_ahead"), m.group("unit_ahead"), m.group("half_ahead")
+    elif m.group("fraction"):  # "in half an hour", "in a quarter of an hour"
+        return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction"))]), True
+    else:
+        said, unit, half = m.group("n"), m.group("unit"), m.group("half") or m.group("unit_half")
+    n = _num(t.g, said) + (0.5 if half else 0)  # "in 2 and a half hours", "em 2 horas e meia"
+    kind, amount = t.g.words.units[unit]
     if kind in ("seconds", "minutes"):
         return now + timedelta(**{kind: n * amount}), True
     whole = int(n)
     step = {
         "days": relativedelta(days=whole * amount),
-        "months": relativedelta(months=whole),
-        "years": relativedelta(years=whole),
+        "months": relativedelta(months=whole * amount),
+        "years": relativedelta(years=whole * amount),  # a decade is 10
     }[kind]
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
 
@@ -276,7 +308,11 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     """(a calendar date, whether a year was given) written in the text."""
     g, today = t.g, now.date()
     numeric, named = (lambda m: int(m.group("m"))), (lambda m: g.words.months[m.group("mon")])
-    with_month = lambda m: _month_ok(t, m, with_day=True)  # noqa: E731
+    # beside a day in figures a month word is a month; beside one in words only joined to it ("the
+    # first of march") or as a month alone would be ("second march": capitalised)
+    with_month = lambda m: _month_ok(  # noqa: E731
+        t, m, with_day=not m.group("dw") or bool(m.groupdict().get("joined") or m.groupdict().get("lead"))
+    )
     for pattern, month_of, accept in (
         (g.iso_date, numeric, None),
         (g.dotted_date, numeric, None),
@@ -287,18 +323,20 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         if m:
             y = m.group("y")
             year = int(y) + (2000 if len(y) == 2 else 0) if y else today.year
+            words = m.groupdict().get("dw")
+            day = g.words.day_numbers[_spaced(words)] if words else int(m.group("d"))
             try:
-                d = date(year, month_of(m), int(m.group("d")))
+                d = date(year, month_of(m), day)
             except ValueError:
                 continue
             t.take(m)
             if not y and d < today:
                 d = d.replace(year=d.year + 1)
             return d, bool(y)
-    m = t.search(g.month_position, accept=lambda m: bool(m.group("of")))
+    m = t.search(g.month_position, accept=lambda m: bool(m.group("of") or m.group("mon")))
     if m:
         t.take(m)
-        return _month_position(g, m, today)[1], False
+        return _month_position(g, m, today)[1], bool(m.group("y"))
     m = t.search(g.day_of_month)
     if m:
         day = int(group(m, "day") or 0)
@@ -320,12 +358,20 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         if m:
             t.take(m)
             return today + timedelta(days=delta), what
+    m = t.search(g.weekday_next_week)  # "Wednesday of next week": that week's Wednesday
+    if m:
+        t.take(m)
+        monday = _next_weekday(today, 0, strictly_after=True)
+        return monday + timedelta(days=g.words.weekdays[m.group("day")]), "day"
     m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
     if m:
         t.take(m)
         wd = g.words.weekdays[m.group("day")]
-        nxt = g.which(m.group("pre"), m.group("post")) == "next"
-        return _next_weekday(today, wd, strictly_after=nxt), "next-weekday" if nxt else "weekday"
+        nxt = g.which(m.group("pre"), m.group("post")) == "next" or bool(m.group("after_next"))
+        found = _next_weekday(today, wd, strictly_after=nxt)
+        if m.group("after_next"):  # "Friday after next": a week after next Friday
+            return found + timedelta(days=7), "day"
+        return found, "next-weekday" if nxt else "weekday"
     m = t.search(g.next_week)
     if m:
         t.take(m)
@@ -348,15 +394,16 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
 def _phrase_ok(g: Grammar, m: re.Match) -> bool:
     """A clock phrase with a number for the minutes ("20 past 3") is a time only with "at", am/pm,
     a part of the day or an hour mark ("5 to 6 people" is not; "dia 5 e 10" is not)."""
-    minutes = m.group("m1") or m.group("m2")
-    hour = m.group("h1") or m.group("h2") or m.group("h3")
+    minutes = m.group("m1") or m.group("m2") or m.group("m4")
+    hour = m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or ""
     if hour.isdigit() and not 0 < int(hour) < 24:
         return False
     if minutes and minutes.isdigit():
         marked = bool(g.marked_hour.search(m.group(0)))
         counted = bool(g.counted_minutes.search(m.group(0)))  # "15 minuten vor 12"
+        named = _spaced(hour) in g.noon_words | g.midnight_words  # "5 para meio dia"
         return int(minutes) < 60 and bool(
-            m.group("at") or m.group("ap") or m.group("part") or marked or counted
+            m.group("at") or m.group("ap") or m.group("ap2") or m.group("part") or marked or counted or named
         )
     return True
 
@@ -366,21 +413,31 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     unless the hour is past 12)."""
 
     def number(word: str, table: dict[str, int]) -> int:
-        return int(word) if word.isdigit() else table[_spaced(word)]
+        if word.isdigit():
+            return int(word)
+        word = _spaced(word)
+        return 12 if word in g.noon_words else 24 if word in g.midnight_words else table[word]
 
     w = g.words
+    hours = {**w.hour_words, **w.hour_words_24}
+    hour = _spaced(m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or "")
+    named = hour in g.noon_words | g.midnight_words  # "a quarter to noon": on the 24-hour clock
     if m.group("h3"):
-        h, mi = number(m.group("h3"), w.hour_words) - 1, w.before_hour[_spaced(m.group("before"))]
+        h, mi = number(m.group("h3"), hours) - 1, w.before_hour[_spaced(m.group("before"))]
     elif m.group("h1"):
-        h, mi = number(m.group("h1"), w.hour_words), number(m.group("m1"), w.minute_amounts)
+        h, mi = number(m.group("h1"), hours), number(m.group("m1"), w.minute_amounts)
         if g.minutes_to.fullmatch(m.group("dir")):
             h, mi = h - 1, 60 - mi
-    else:
-        h, mi = number(m.group("h2"), w.hour_words), number(m.group("m2"), w.minute_amounts)
+    elif m.group("h2"):
+        h, mi = number(m.group("h2"), hours), number(m.group("m2"), w.minute_amounts)
         if g.hour_less.fullmatch(m.group("join")):
             h, mi = h - 1, 60 - mi
+    else:  # "quinze heures trente": as written, on the 24-hour clock past 12
+        h, mi = number(hour, hours), number(m.group("m4"), w.minute_amounts)
+    if named:
+        return _Clock(h % 24, mi % 60, True, None)
     h = 12 if h == 0 else h
-    ap = _ampm(g, m.group("ap"), m.group("part"))
+    ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"))
     return _Clock(h, mi % 60, h > 12 and ap is None, ap)
 
 
@@ -406,9 +463,10 @@ def _part_of_day(t: _Text, clock_at: int | None) -> str | None:
         s, e = m.span("part")
         if m.group("part") not in w.bare_parts:
             return False
-        after_time = any(not t.folded[end:s].strip() for _, end in t.spans)
-        before_clock = clock_at is not None and not t.folded[e:clock_at].strip()
-        return after_time or before_clock
+        after_time = any(end <= s and _adjacent(t.g, t.folded[end:s]) for _, end in t.spans)
+        before_time = any(start >= e and _adjacent(t.g, t.folded[e:start]) for start, _ in t.spans)
+        before_clock = clock_at is not None and e <= clock_at and _adjacent(t.g, t.folded[e:clock_at])
+        return after_time or before_time or before_clock
 
     m = t.search(
         t.g.part_of_day,
@@ -420,6 +478,12 @@ def _part_of_day(t: _Text, clock_at: int | None) -> str | None:
         return None
     t.take(m)
     return _spaced(m.group("part"))
+
+
+def _adjacent(g: Grammar, between: str) -> bool:
+    """Nothing between a part of the day and other time words, or just "of" ("the evening of 7 July")."""
+    between = between.strip()
+    return not between or between in g.words.of_a_month
 
 
 def _numeric_clock(t: _Text) -> _Clock | None:
@@ -442,7 +506,7 @@ def _numeric_clock(t: _Text) -> _Clock | None:
     if m:
         t.take(m)
         h, mi = int(m.group("h")), int(m.group("m"))
-        ap = _ampm(g, m.group("ap"), m.group("part"))
+        ap = _ampm(g, m.group("ap") or m.group("letter"), m.group("part"))  # "3:15p"
         exact = (
             m.group("h").startswith("0")
             or h >= 13
@@ -451,26 +515,31 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             or bool(m.group("uhr"))
         ) and ap is None
         return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"))
-    m = t.search(g.clock_h_suffix, accept=lambda m: int(m.group("h")) < 24)
-    if m:
-        t.take(m)
-        h = int(m.group("h"))
-        ap = _ampm(g, m.group("ap"), m.group("part"))
-        if m.group("ap") and not 1 <= h <= 12:
-            return None
-        return _Clock(h, 0, ap is None, ap, padded=m.group("h").startswith("0"))
-    m = t.search(
-        g.clock_at,
-        accept=lambda m: (
-            int(m.group("h")) < 24
-            and (m.group("at") not in g.words.at_needs_accent or t.accented(m.start("at")))
-        ),
+    m = t.search(  # "330 p.m."
+        g.clock_hhmm, accept=lambda m: 1 <= int(m.group("h")) <= 12 and int(m.group("m")) < 60
     )
     if m:
-        h = int(m.group("h"))
         t.take(m)
-        ap = _ampm(g, None, m.group("part"))
-        return _Clock(h, 0, h >= 13 or h == 0, ap)
+        return _Clock(int(m.group("h")), int(m.group("m")), False, _ampm(g, m.group("ap"), None))
+    m = t.search(g.clock_h_suffix, accept=lambda m: _hour_of(g, m.group("h") or m.group("hw")) < 24)
+    if m:
+        t.take(m)
+        if m.group("spaced"):  # "6 de la mañana", "3 in the afternoon"
+            h = _hour_of(g, m.group("hw"))
+            return _Clock(h, 0, h >= 13, _ampm(g, None, m.group("spaced")))
+        h = int(m.group("h"))
+        ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"))
+        if m.group("ap") and not 1 <= h <= 12:
+            return None
+        if m.group("oclock"):  # "3 o'clock": on the 12-hour clock, as "at 3"
+            return _Clock(h, 0, h >= 13 or h == 0, ap)
+        return _Clock(h, 0, ap is None, ap, padded=m.group("h").startswith("0"))
+    m = t.search(g.clock_at, accept=lambda m: _at_ok(t, m))
+    if m:
+        h = _hour_of(g, m.group("h") or m.group("hw") or m.group("hw24"))
+        t.take(m)
+        ap = _ampm(g, m.group("ap"), m.group("part"))
+        return _Clock(h, 0, (h >= 13 or h == 0) and ap is None, ap)
     m = t.search(g.clock_word)
     if m:
         t.take(m)
@@ -478,9 +547,40 @@ def _numeric_clock(t: _Text) -> _Clock | None:
     return None
 
 
+def _hour_word_of(g: Grammar, said: str | None) -> str | None:
+    """The hour of "quinze heures", "9 Uhr" (the words before the mark)."""
+    if said is None:
+        return None
+    found = g.hour_in_words.match(said)
+    return found.group(0) if found else said
+
+
+def _hour_of(g: Grammar, word: str) -> int:
+    """An hour in figures or words ("three", "quinze")."""
+    if word.isdigit():
+        return int(word)
+    word = _spaced(word)
+    return g.words.hour_words.get(word) or g.words.hour_words_24[word]
+
+
+def _at_ok(t: _Text, m: re.Match) -> bool:
+    """ "at 3", "às 15h": an hour. In words ("at three") only with what says it is one: o'clock,
+    am/pm or a part of the day after it, or an article of hours before it ("às três", "a las
+    tres"); pt "a", "as" are "at" only written "à", "às" (or with that after them)."""
+    said = bool(m.group("mark") or m.group("part") or m.group("ap"))
+    if _hour_of(t.g, m.group("h") or m.group("hw") or m.group("hw24")) >= 24:
+        return False
+    at = _spaced(m.group("at"))
+    if at in t.g.words.at_needs_accent and not (t.accented(m.start("at")) or said):
+        return False
+    if m.group("hw") and not said:
+        return bool(t.g.hour_articles.fullmatch(at.split(" ")[-1]))
+    return True
+
+
 def _ampm(g: Grammar, ap: str | None, part: str | None) -> str | None:
     if ap:
-        return "pm" if fold(ap) in g.words.after_noon_marks else "am"
+        return "pm" if g.after_noon_words.fullmatch(_spaced(fold(ap))) else "am"
     if part:
         part = _spaced(part)
         return "pm" if part in g.pm_parts else "am" if part in g.am_parts else None

@@ -27,12 +27,17 @@ SPACE = r"\s+"
 DAY_NUMBER = r"\d{1,2}"
 YEAR_NUMBER = r"\d{4}"
 DECIMAL = r"\d+(?:[.,]\d+)?"
+FRACTION = r"\d+/\d+"
+NOTHING = r"(?!)"
 DASHES = ("-", "–")
 
 
 def any_of(words: Iterable[str]) -> str:
-    """A regex alternation of the words, longest first; a space in a word is any run of them."""
+    """A regex alternation of the words, longest first; a space in a word is any run of them. No
+    words: a pattern that matches nothing (a language without the table)."""
     unique = dict.fromkeys(words)
+    if not unique:
+        return NOTHING
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(unique, key=len, reverse=True))
 
 
@@ -144,8 +149,8 @@ def _piece(piece: str, slots: dict[str, Slot], number: int) -> str:
 
 
 def templates(forms: Iterable[str], slots: dict[str, Slot]) -> str:
-    """The alternation of several templates (their slots numbered apart)."""
-    return "|".join(f"(?:{template(t, slots, i)})" for i, t in enumerate(forms))
+    """The alternation of several templates (their slots numbered apart); none: nothing matches."""
+    return "|".join(f"(?:{template(t, slots, i)})" for i, t in enumerate(forms)) or NOTHING
 
 
 # -- the grammar ---------------------------------------------------------------------------------
@@ -159,7 +164,6 @@ class Grammar:
         w = self.words = merge(languages)
         self.holidays: dict[str, Callable[[int], Span]] = {n: DAYS[d] for n, d in w.holidays.items()}
         self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
-        self.weekday_words: dict[str, int] = dict(w.weekdays)
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
         self._capture(w)
@@ -170,33 +174,47 @@ class Grammar:
     def _capture(self, w: Language) -> None:
         b, e, c = WORD_START, WORD_END, compile_folded
         month, day = any_of(w.months), any_of(w.weekdays)
-        amount = rf"(?:{DECIMAL}|{any_of(w.numbers)})"
+        amount = rf"(?:{FRACTION}|{DECIMAL}|{any_of(w.numbers)})"
+        about = optional_words(w.about)
+        and_a_half = any_of(w.and_a_half)
+        half = rf"(?:\s+(?P<half>{and_a_half}))?"
+        half_ahead = rf"(?:\s+(?P<half_ahead>{and_a_half}))?"
+        unit_half = rf"(?:\s+(?P<unit_half>{any_of(w.unit_and_a_half)}))?"
+        glue = r"(?:(?<=\d)\s*|\s+)"  # "in 2h", "in 2 h"; a number in words only spaced ("in an d…" is not)
         day_suffix = rf"(?:{any_of(w.day_suffixes)})"
         ordinal = rf"(?:{any_of(w.ordinal_suffixes)})"
         weekday_suffix = rf"(?:{any_of(w.weekday_suffixes)})"
         plural = rf"(?:{any_of(w.plural_endings)})"
         hour_letter = any_of(w.hour_letters)
         self.relative = c(
-            rf"{b}(?:{any_of(w.in_words)})\s+(?:(?P<half>{any_of(w.half_hour)})|"
-            rf"(?P<n>{amount})\s*(?P<unit>{any_of(w.units)})){e}"
+            rf"{b}(?:{any_of(w.in_words)})\s+{about}(?:(?P<fraction>{any_of(w.hour_fractions)})|"
+            rf"(?P<n>{amount}){half}(?:\s+(?:{any_of(w.more)}))?{glue}(?P<unit>{any_of(w.units)}){unit_half}){e}"
+        )
+        # "2 minutes from now": read only when the text says "from now" (a number starts a lot of words)
+        self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")
+        self.relative_ahead = c(
+            rf"{b}{about}(?P<n_ahead>{amount}){half_ahead}{glue}(?P<unit_ahead>{any_of(w.units)})"
+            rf"\s+(?:{any_of(w.from_now)}){e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
         year_joined = rf"(?:{any_of(w.year_joiners)})"
+        day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
-            rf"{b}(?:(?:{any_of(w.date_lead)})\s+)*(?P<d>\d{{1,2}}){day_suffix}?\s*"
-            rf"(?:(?:{any_of(w.day_month_joiners)})\s+|-\s*)?"
+            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?\s*"
+            rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|-\s*)?"
             rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
         )
         self.month_day = c(
-            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?\s+(?P<d>\d{{1,2}}){ordinal}?(?![\d:])"
-            rf"(?:,?\s*(?P<y>\d{{4}}))?{e}"
+            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?\s*{optional_words(w.month_day_articles)}"
+            rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
         )
         slots = {
             "day": Slot(DAY_NUMBER),
             "ordinal": Slot(ordinal, captured=False),
             "day_suffix": Slot(day_suffix, captured=False),
-            "not_a_time": Slot("", rf"(?!\s*(?:{hour_letter}|:|\d))", captured=False),
+            # "le 16" but not "le 16h", "le 16:30", "le 31/10"
+            "not_a_time": Slot("", rf"(?!\s*(?:{hour_letter}|:|\d)|[/.-]\d)", captured=False),
             "weekday": Slot(day, rf"{weekday_suffix}?{plural}?"),
             "any_weekday": Slot(day, rf"{weekday_suffix}?{plural}?", captured=False),
             "every": Slot(any_of(w.every), captured=False),
@@ -218,7 +236,8 @@ class Grammar:
         self.weekday = c(
             rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+)?"
             rf"(?P<day>{day})"
-            rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after}))?{e}"
+            rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
+            rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
         )
         self.after_tomorrow = c(rf"{b}(?:{any_of(w.after_tomorrow)}){e}")
         not_after = "".join(rf"(?<!{re.escape(x)}\s)" for x in w.not_tomorrow_after)
@@ -228,6 +247,12 @@ class Grammar:
         week, weekend, month_word = any_of(w.week), any_of(w.weekend), any_of(w.month)
         self.next_week = c(
             rf"{b}(?:(?:{nxt})\s+(?:{week})|{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
+        )
+        # "Wednesday of next week", "quarta da semana que vem", "mardi de la semaine prochaine"
+        self.weekday_next_week = c(
+            rf"{b}(?:(?P<pre>{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?,?\s+"
+            rf"{optional_words(w.weekday_of_week)}(?:(?:{nxt})\s+(?:{week})|"
+            rf"{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
         )
         self.weekend = c(
             rf"{b}(?:(?P<pre>{nxt}|{this}|{any_of(w.weekend_lead)})\s+)?"
@@ -242,23 +267,41 @@ class Grammar:
         self.parts_words = parts
         ampm = rf"(?P<ap>{any_of((*w.before_noon_marks, *w.after_noon_marks))})"
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
+        letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         self.clock_hm = c(
-            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?!\d)\s*"
-            rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?"
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?!\d)(?:{letters}|\s*"
+            rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?)"
         )
+        self.clock_hhmm = c(  # "330 p.m.": figures without a colon are a time only with am/pm
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})(?P<m>\d{{2}})\s*{ampm}(?!\w)"
+        )
+        self.after_noon_words = compile_folded(rf"(?:{any_of((*w.after_noon_marks, *w.after_noon_letters))})")
+        oclock = any_of(w.clock_words_after)
+        marks_any = any_of((*w.before_noon_marks, *w.after_noon_marks))
+        spaced_parts = any_of(p for p in w.parts if " " in p)  # "6 de la mañana", "3 in the afternoon"
         self.clock_h_suffix = c(
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?:(?P<hh>{hour_letter}){e}|(?P<uhr>{hour_after}){e}|"
-            rf"{ampm}(?!\w))(?:\s*(?P<part>{parts}){e})?"
+            rf"{ampm}(?!\w)|(?P<oclock>{oclock}){e}(?:\s*(?P<ap2>{marks_any})(?!\w))?)"
+            rf"(?:\s*(?P<part>{parts}){e})?"
+            rf"|{b}(?P<hw>\d{{1,2}}|{any_of(w.hour_words)})\s+(?P<spaced>{spaced_parts}){e}"
         )
-        counted = rf"%|{ordinal}|{any_of(w.not_hour_after)}|{any_of(w.units)}"
+        # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
+        counts = any_of(u for u in w.units if u not in w.clock_words_after)
+        counted = rf"%|{ordinal}|{any_of(w.not_hour_after)}|{counts}"
         self.clock_at = c(
-            rf"{b}(?P<at>{at})\s+(?P<h>\d{{1,2}})(?![\d:.,/])(?!\s*(?:{counted}|"
-            rf"(?:{any_of(w.day_month_joiners)})\s+(?:{month})){e})"
-            rf"(?:\s*(?:{any_of(w.clock_words_after)})?)(?:\s*(?P<part>{parts}){e})?"
+            rf"{b}(?P<at>{at})\s+{about}(?:(?P<h>\d{{1,2}})|(?P<hw>{any_of(w.hour_words)})|"
+            rf"(?P<hw24>{any_of(w.hour_words_24)})(?=\s*(?:{oclock})))(?![\d:.,/])"
+            rf"(?!\s*(?:{counted}|(?:{any_of(w.day_month_joiners)})\s+(?:{month})){e})"
+            rf"(?:\s*(?P<mark>{oclock}))?(?:\s*(?P<part>{parts}){e}|\s*{ampm}(?!\w))?"
         )
+        self.hour_articles = compile_folded(rf"(?:{any_of(w.hour_articles)})")
         # "half past 4", "quarter to 6", "20 past 3", "4 e meia", "6 menos cuarto", "halb 6", "6h moins
         # le quart", "viertel nach 4": a time of day in words (read on the 12-hour clock like "at 4")
-        hour_word = rf"(?:\d{{1,2}}|{any_of(w.hour_words)})"
+        marks = any_of(w.hour_marks)
+        hour_word = (  # "quinze" is an hour only as "quinze heures"
+            rf"(?:\d{{1,2}}|{any_of((*w.hour_words, *w.noon, *w.midnight))}|"
+            rf"{any_of(w.hour_words_24)}(?=\s*(?:{marks})))"
+        )
         minute_word = rf"(?:{any_of(w.minute_amounts)}|\d{{1,2}})"
         marks = any_of(w.hour_marks)
         mark = rf"(?:\s*(?:{marks}))?"
@@ -272,8 +315,17 @@ class Grammar:
             rf"(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+"
             rf"(?P<m2>{minute_word})(?:\s+(?:{minute_noun}))?"
             rf"|(?P<before>{any_of(w.before_hour)})\s+(?P<h3>{hour_word})(?:\s*(?:{hour_after}))?"
-            rf"){e}(?:\s*(?:(?P<part>{parts}){e}|{ampm}(?!\w)))?"  # "am Nachmittag" before "am"
+            # "quinze heures trente", "9 Uhr 30", "midi quinze": the minutes after the hour's mark
+            rf"|(?P<h4>(?:\d{{1,2}}|{any_of((*w.hour_words, *w.hour_words_24))})\s*(?:{marks})|"
+            rf"{any_of((*w.noon, *w.midnight))})"
+            rf"\s+(?P<m4>{minute_word})"
+            rf")(?:{ampm}(?!\w)|{e}(?:\s*(?:(?P<part>{parts}){e}|"  # "am Nachmittag" before "am"
+            rf"(?P<ap2>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w)))?)"
         )
+        self.noon_words = frozenset(w.noon)
+        hour_names = (*w.hour_words, *w.hour_words_24, *w.noon, *w.midnight)
+        self.hour_in_words = compile_folded(rf"\d{{1,2}}|{any_of(hour_names)}")
+        self.midnight_words = frozenset(w.midnight)
         self.marked_hour = compile_folded(rf"\d\s*(?:{marks})\s")  # "4 horas e 10": an hour for sure
         self.counted_minutes = compile_folded(rf"\b(?:{minute_noun})\b")  # "15 minuten vor 12"
         self.minutes_to = compile_folded(rf"(?:{any_of(w.minutes_to)})")
@@ -290,7 +342,8 @@ class Grammar:
             rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+|(?P<each>{every})\s+)?"
             rf"(?:(?:{any_of(w.position_articles)})\s+)*"
             rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day}){weekday_suffix}?|"
-            rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)}))?{e}"
+            rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)})|"
+            rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?)?{e}"
         )
         self.every_other_weekday = c(rf"{b}(?:{templates(w.every_other_weekday_forms, slots)}){e}")
         self.calendar_units = any_of(w.calendar_units)
@@ -348,7 +401,8 @@ class Grammar:
         nextp, lastp = self.next_after, self.last_after
         article = rf"(?:{any_of(w.articles)})"
         month, weekday = any_of(w.months), any_of(w.weekdays)
-        count = rf"(?:\d{{1,3}}|{any_of(w.numbers)})"
+        count = rf"(?:\d{{1,4}}|{any_of(w.numbers)})"
+        glue = r"(?:(?<=\d)\s*|\s+)"  # "1d ago", "2 days ago"; a number in words only spaced
         day_units = any_of(u for u, (kind, _) in w.units.items() if kind in ("days", "months", "years"))
         self.period_unit = {
             **{u: "week" for u in w.week},
@@ -413,12 +467,13 @@ class Grammar:
             rf"{b}{optional_words(w.span_lead)}{optional_words(w.span_articles)}"
             rf"(?:(?P<dir>{nxt}|{last})\s+(?P<n>{count})\s+(?P<u>{day_units})"
             rf"|(?P<n2>{count})\s+(?P<dir2>{counted_next}|{counted_last})\s+(?P<u2>{day_units})"
-            rf"|(?:{any_of(w.these)})\s+(?P<n3>{count})\s+(?P<dir3>{counted_last}|{counted_next})\s+(?P<u3>{day_units})){e}"
+            rf"|(?:{any_of(w.these)})\s+(?P<n3>{count})\s+(?P<dir3>{counted_last}|{counted_next})\s+(?P<u3>{day_units})"
+            rf"|(?P<n4>{count})\s+(?P<u4>{day_units})\s+(?P<dir4>{nextp}|{lastp})){e}"  # "3 semanas que vem"
         )
         self.counted_last = compile_folded(rf"(?:{counted_last})")
         self.ago = c(
-            rf"{b}(?:(?:{any_of(w.ago_before)})\s+(?P<n>{count})\s+(?P<u>{day_units})|"
-            rf"(?P<n2>{count})\s+(?P<u2>{day_units})\s+(?:{any_of(w.ago_after)})){e}"
+            rf"{b}(?:(?:{any_of(w.ago_before)})\s+{optional_words(w.about)}(?P<n>{count}){glue}(?P<u>{day_units})|"
+            rf"{optional_words(w.about)}(?P<n2>{count}){glue}(?P<u2>{day_units})\s+(?:{any_of(w.ago_after)})){e}"
         )
         not_after = "".join(rf"(?<!{re.escape(x)}\s)" for x in w.not_tomorrow_after)
         self.dayword = c(
@@ -436,7 +491,7 @@ class Grammar:
         )
 
         def period_patterns(unit_words: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-            following = rf"(?:{article}\s+)?(?:{unit_words})\s+"
+            following = rf"{optional_words(w.articles)}(?:{unit_words})\s+"  # "l'année dernière"
             return (
                 c(rf"{b}(?:(?:{nxt})\s+(?:{unit_words})|{following}(?:{nextp})){e}"),
                 c(rf"{b}(?:(?:{last})\s+(?:{unit_words})|{following}(?:{lastp})){e}"),

@@ -202,10 +202,11 @@ class _Reader:
     def day_month(self, m):
         if self.purpose(m):
             return None
+        words = m.group("dw")  # "premier janvier"
         return self._date(
             int(m.group("y")) if m.group("y") else None,
             self.g.words.months[m.group("mon")],
-            int(m.group("d")),
+            self.g.words.day_numbers[re.sub(r"\s+", " ", words)] if words else int(m.group("d")),
             m.span(),
         )
 
@@ -238,9 +239,13 @@ class _Reader:
         y = self.now.year
         if year:
             return at(int(re.sub(r"\D", "", year)))
-        if which == "this":
-            return at(y)
         today = self.now.date()
+        if which == "this":  # "this winter" in February: the one we are in
+            for yy in (y - 1, y):
+                first, days = at(yy)
+                if first <= today < first + timedelta(days=days):
+                    return first, days
+            return at(y)
         if which == "next" or (which is None and self.future):
             for yy in (y - 1, y, y + 1):
                 first, days = at(yy)
@@ -298,10 +303,14 @@ class _Reader:
         return relativedelta(**{kind: n * amount})
 
     def next_n(self, m):
-        n = int(_count(self.g, m.group("n") or m.group("n2") or m.group("n3")))
-        unit = m.group("u") or m.group("u2") or m.group("u3")
-        direction = m.group("dir") or m.group("dir2") or m.group("dir3")
-        if self.g.is_last_before(direction) or self.g.counted_last.fullmatch(direction):
+        n = int(_count(self.g, m.group("n") or m.group("n2") or m.group("n3") or m.group("n4")))
+        unit = m.group("u") or m.group("u2") or m.group("u3") or m.group("u4")
+        direction = m.group("dir") or m.group("dir2") or m.group("dir3") or m.group("dir4")
+        if (
+            self.g.is_last_before(direction)
+            or self.g.counted_last.fullmatch(direction)
+            or self.g.is_last_after(direction)
+        ):
             return _Found(self.today - self._step(unit, n), self.now, "past", m.span())
         return _Found(self.now, self.now + self._step(unit, n), "future", m.span())
 
@@ -309,11 +318,12 @@ class _Reader:
         n = int(_count(self.g, m.group("n") or m.group("n2")))
         unit = m.group("u") or m.group("u2")
         kind, amount = self.g.words.units[unit]
+        n *= amount if kind != "days" else 1  # a decade ago: 10 years
         if kind == "days" and amount == 1:
             start = self.today - timedelta(days=n)
             return _Found(start, start + timedelta(days=1), "past", m.span())
-        if kind == "days":  # weeks
-            start = self.monday - timedelta(days=7 * n)
+        if kind == "days":  # weeks ("a fortnight ago": two)
+            start = self.monday - timedelta(days=7 * n * amount // 7)
             return _Found(start, start + timedelta(days=7), "past", m.span())
         if kind == "months":
             start = self._month(self.now.year, self.now.month - n)
