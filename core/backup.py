@@ -298,9 +298,11 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
             or edge["from_node_id"] == edge["to_node_id"]
         ):
             raise ValueError(f"{where} does not link two neurons of the backup")
-        if edge["valid_to"] and parse_instant(edge["valid_to"], where) < parse_instant(
-            edge["valid_from"], where
-        ):
+        valid_to, valid_from = (
+            parse_instant(edge["valid_to"], where),
+            parse_instant(edge["valid_from"], where),
+        )
+        if valid_to and valid_from and valid_to < valid_from:
             raise ValueError(f"{where} ends before it starts")
         edges.append(edge)
     profiles = []

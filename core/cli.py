@@ -10,16 +10,17 @@ from __future__ import annotations
 import signal
 import sys
 
-from core import commands
+from core import commands, instance
 from core.files import os_error
 from core.model import NeuronsError
+from core.settings import Settings, data_dir_from
 
 # A command that finds the data dir held by another short command waits this long for it (like
 # a busy timeout) before refusing; the running app is asked first, so it is never waited for.
 LOCK_WAIT_S = 10.0
 
 
-def _on_signal(signum, frame):  # noqa: ARG001
+def _on_signal(signum, frame):
     raise SystemExit(128 + signum)
 
 
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 def _setup_logging(args) -> None:
     """Set up only when something here may log: a forwarded command does not even import it
     (basicConfig does nothing the second time)."""
-    import logging  # noqa: PLC0415
+    import logging  # noqa: PLC0415 - a forwarded command does not import it
 
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -80,14 +81,11 @@ def _setup_logging(args) -> None:
 
 def _run_here(cmd: commands.Command, args) -> commands.Answer:
     from core.memory import Memory  # noqa: PLC0415 - loads psycopg: only when we open the store
-    from core.settings import Settings  # noqa: PLC0415
 
     # A one-shot command does not start the background filler (the app does); ask and about
     # fill what is pending first.
-    settings = Settings.from_env(
-        data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False, lock_wait_s=LOCK_WAIT_S
-    )
-    memory = Memory.open(settings)
+    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
+    memory = Memory.open(settings, wait_s=LOCK_WAIT_S)
     try:
         return cmd.run(memory, args)
     finally:
@@ -105,9 +103,6 @@ def _print(answer: commands.Answer, args) -> int:
 def _through_running_app(args) -> int | None:
     """The desktop app owns the data dir: it runs the command on its memory and answers.
     None when no app listens there."""
-    from core import instance  # noqa: PLC0415
-    from core.settings import data_dir_from  # noqa: PLC0415
-
     try:
         instance.runtime_dir()
     except (OSError, instance.InstanceError):

@@ -87,11 +87,11 @@ def save(data_dir: Path, config: Config) -> None:
 
 def split_password(dsn: str) -> tuple[str, str | None]:
     """(the DSN without its password, the password): only the first may be kept in a file."""
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415 - psycopg loads only for a server DSN
 
     try:
         parts = conninfo_to_dict(dsn)
-    except Exception as exc:  # psycopg's ProgrammingError: a DSN it cannot read
+    except Exception as exc:  # noqa: BLE001 - psycopg's ProgrammingError: a DSN it cannot read
         raise ConfigError(f"not a Postgres connection string: {exc}") from None
     password = parts.pop("password", None)
-    return make_conninfo(**parts), (str(password) if password is not None else None)
+    return make_conninfo("", **parts), (str(password) if password is not None else None)

@@ -64,7 +64,7 @@ class InstanceError(NeuronsError):
 
 def _log():
     """The logger, imported when something is logged: a forwarded `neurons` command stays light."""
-    import logging  # noqa: PLC0415
+    import logging  # noqa: PLC0415 - a forwarded command does not import it
 
     return logging.getLogger(__name__)
 
@@ -339,7 +339,7 @@ class InstanceServer:
                 reply = {"ok": False, "error": str(exc)}
             except ValueError as exc:
                 reply = {"ok": False, "error": f"not a valid request: {exc}"}
-            except Exception as exc:  # the app keeps serving; the client learns it failed
+            except Exception as exc:  # noqa: BLE001 - the app keeps serving; the client learns it failed
                 _log().exception("instance request failed")
                 reply = {"ok": False, "error": f"the app failed: {type(exc).__name__}: {exc}"}
             reply["protocol"] = PROTOCOL

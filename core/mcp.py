@@ -22,6 +22,7 @@ import functools
 import inspect
 import json
 import logging
+import signal
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -29,10 +30,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from core import __version__, instance
-from core.model import InvalidInput, Kind, Neuron, NeuronsError
+from core.model import Kind, Neuron, NeuronsError
+from core.settings import Settings, data_dir_from
+from core.validate import parse_limit
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +77,6 @@ class Door:
     released when idle or when the app appears)."""
 
     def __init__(self, data_dir: str | Path | None, dsn: str | None, execute: Execute):
-        from core.settings import data_dir_from  # noqa: PLC0415
-
         self.data_dir = data_dir_from(data_dir)
         self.dsn = dsn  # an explicit server DSN never goes through the app (as on the CLI)
         self.execute = execute
@@ -116,23 +120,12 @@ class Door:
                     self._timer.start()
 
     def _open(self):
-        import time  # noqa: PLC0415
-
-        from core.memory import Memory  # noqa: PLC0415
-        from core.settings import Settings  # noqa: PLC0415
-        from core.store.lock import LockHeld  # noqa: PLC0415
+        from core.memory import Memory  # noqa: PLC0415 - forwarding loads no driver
 
         settings = Settings.from_env(data_dir=self.data_dir, dsn=self.dsn, embed_in_background=False)
-        deadline = time.monotonic() + OPEN_RETRY_S
-        while True:
-            try:
-                memory = Memory.open(settings)
-                log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
-                return memory
-            except LockHeld:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.25)
+        memory = Memory.open(settings, wait_s=OPEN_RETRY_S)
+        log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
+        return memory
 
     def _release(self) -> None:
         """Close our Memory when no call uses it (the lock is free again)."""
@@ -192,15 +185,13 @@ def _results(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _limit(value: int) -> list[str]:
-    if not 1 <= value <= MAX_LIMIT:
-        raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}")
-    return ["--limit", str(value)]
+    return ["--limit", str(parse_limit(value, maximum=MAX_LIMIT))]
 
 
 def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
     """A question of common words only ("what is it?"), with no time in it: nothing to search."""
-    from core.recall.result import content_words  # noqa: PLC0415
-    from core.when import find_window, local_now  # noqa: PLC0415
+    from core.recall.result import content_words  # noqa: PLC0415 - forwarding loads no driver
+    from core.when import find_window, local_now  # noqa: PLC0415 - forwarding loads no driver
 
     window, topic = find_window(question, now or local_now())
     return window is None and not content_words(topic)
@@ -211,10 +202,6 @@ def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
 
 def build(door: Door):
     """The MCP server of this memory's tools (not started)."""
-    from mcp.server.mcpserver import MCPServer  # noqa: PLC0415
-    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError  # noqa: PLC0415
-    from mcp.types import ToolAnnotations  # noqa: PLC0415
-
     parameters: dict[str, set[str]] = {}  # each tool's argument names, filled as they register
     server = MCPServer(
         "neurons",
@@ -456,9 +443,7 @@ class _RefuseUnknownArguments:
         if isinstance(params, Mapping) and isinstance(params.get("arguments"), Mapping):
             known = self.parameters.get(str(params.get("name")))
             unknown = sorted(set(params["arguments"]) - known) if known is not None else []
-            if unknown:
-                from mcp.types import CallToolResult, TextContent  # noqa: PLC0415
-
+            if known is not None and unknown:
                 text = (
                     f"{params['name']} takes no argument {', '.join(map(repr, unknown))}; "
                     f"its arguments are {', '.join(sorted(known))}"
@@ -483,8 +468,6 @@ def serve(data_dir: str | Path | None, dsn: str | None, execute: Execute) -> Non
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    import signal  # noqa: PLC0415
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -3,12 +3,13 @@ the answer to "what do you know about X" as a timeline."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -76,7 +77,8 @@ class DetailPane(QWidget):
         self.detail: ops.Detail | None = None
         self._fields: dict[str, QLineEdit] = {}
         self._dirty = False
-        self.item_keys = None  # the window's filter that lets item shortcuts through text fields
+        # the window's filter that lets item shortcuts through text fields
+        self.item_keys: QObject | None = None
         self._loading_id: str | None = None
         self._generation = 0
         self._due_hint: tuple[QLabel, datetime | None] | None = None  # "in 5 min" beside Due
@@ -207,12 +209,9 @@ class DetailPane(QWidget):
         lay.addStretch(1)
 
         # Esc: close the link suggestions, else cancel the edit, else back to the list
-        QShortcut(
-            QKeySequence(Qt.Key.Key_Escape),
-            self,
-            activated=self.escape,
-            context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
-        )
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        escape.activated.connect(self.escape)
         self.stack.setCurrentIndex(0)
 
     def _action_button(self, text: str, tip: str, slot) -> QPushButton:
@@ -390,7 +389,7 @@ class DetailPane(QWidget):
         lines = max(3, min(9, rect.height() // max(fm.lineSpacing(), 1) + 1))
         self.body.setFixedHeight(lines * fm.lineSpacing() + 18)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_body()
 
@@ -507,8 +506,10 @@ class DetailPane(QWidget):
             if item is None:
                 continue
             widget = item.widget()
-            if widget is None and item.layout() is not None and item.layout().count():
-                widget = item.layout().itemAt(0).widget()
+            inner = item.layout()
+            first = inner.itemAt(0) if inner is not None and inner.count() else None
+            if widget is None and first is not None:
+                widget = first.widget()
             if isinstance(widget, (QLineEdit, QComboBox, QPushButton)):
                 chain.append(widget)
         chain += [
@@ -521,7 +522,7 @@ class DetailPane(QWidget):
             self.timeline,
             *self.linker.tab_chain(),
         ]
-        for a, b in zip(chain, chain[1:]):
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
 
     def _stored_text(self, key: str) -> str:

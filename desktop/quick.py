@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -135,7 +136,9 @@ class QuickCapture(QWidget):
         for label, _ in inputs.REPEATS:
             self.repeat.addItem(label)
         self.repeat.activated.connect(lambda _: self._pin("repeat"))
-        self.repeat.lineEdit().textEdited.connect(lambda _: self._pin("repeat"))
+        repeat_text = self.repeat.lineEdit()
+        assert repeat_text is not None, "the repeat box is editable"
+        repeat_text.textEdited.connect(lambda _: self._pin("repeat"))
         row.addWidget(self.repeat)
         self.due_hint = QLabel()
         self.due_hint.setObjectName("hint")
@@ -298,7 +301,7 @@ class QuickCapture(QWidget):
         elif self.due_hint.text() != "?":
             self.due_hint.clear()
 
-    def _set_people(self, people: list[tuple[str, str]], updates: list[Update] = ()) -> None:
+    def _set_people(self, people: list[tuple[str, str]], updates: Sequence[Update] = ()) -> None:
         for box in [*self._people_boxes, *(b for b, _ in self._update_boxes)]:
             box.deleteLater()
         self._people_boxes, self._update_boxes = [], []

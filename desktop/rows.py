@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -59,7 +59,7 @@ class RowDelegate(QStyledItemDelegate):
         self.show_kind = True  # the list mixes kinds
         self.show_state = True  # the list mixes states
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         fm = QFontMetrics(option.font)
         entry = index.data(ENTRY_ROLE)
         if not isinstance(entry, Row):
@@ -67,7 +67,9 @@ class RowDelegate(QStyledItemDelegate):
         lines = 3 if entry.why or _snippet(entry) else 2
         return QSize(200, 14 + fm.height() * lines + 4 * (lines - 1))
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         entry = index.data(ENTRY_ROLE)
         if isinstance(entry, (Heading, Fold)):
             self._paint_marker(painter, option, entry)

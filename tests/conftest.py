@@ -12,16 +12,18 @@ import sys
 import uuid
 from pathlib import Path
 
+import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from core.embed import SentenceModel  # noqa: E402
-from core.memory import Memory  # noqa: E402
-from core.model import Identity  # noqa: E402
-from core.settings import Settings  # noqa: E402
-from core.store import Store  # noqa: E402
+from core.embed import SentenceModel  # noqa: E402 - after the Qt platform is chosen
+from core.memory import Memory  # noqa: E402 - after the Qt platform is chosen
+from core.model import Identity  # noqa: E402 - after the Qt platform is chosen
+from core.settings import Settings, default_model_dir  # noqa: E402 - after the Qt platform is chosen
+from core.store import Store  # noqa: E402 - after the Qt platform is chosen
 
 ENGINES = ["embedded", "server"]
 
@@ -38,9 +40,6 @@ def server_dsn(tmp_path_factory) -> str:
         pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA") or f"/tmp/neurons-test-pg-{uuid.uuid4().hex[:8]}")
         server = pgserver.get_server(pgdata, cleanup_mode="delete")
         dsn = server.get_uri()
-    import psycopg  # noqa: PLC0415
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
-
     # The app's role, as a deployment should have it: it owns its database but is neither
     # superuser nor BYPASSRLS, so row-level security holds every server test.
     tag = uuid.uuid4().hex[:10]
@@ -62,7 +61,7 @@ def embedded_store(tmp_path_factory) -> Store:
     store = Store(
         Settings(
             data_dir=tmp_path_factory.mktemp("engine") / "data",
-            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+            model_dir=default_model_dir(),
         )
     )
     yield store
@@ -75,7 +74,7 @@ def server_store(server_dsn, tmp_path_factory) -> Store:
         Settings(
             data_dir=tmp_path_factory.mktemp("server-local") / "data",
             dsn=server_dsn,
-            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+            model_dir=default_model_dir(),
         )
     )
     yield store
@@ -90,7 +89,7 @@ def store(request) -> Store:
 @pytest.fixture(scope="session")
 def sentence_model() -> SentenceModel:
     """One loaded model for the whole session (as one app shares it between its views)."""
-    return SentenceModel(ROOT / "resources" / "model" / "all-MiniLM-L6-v2")
+    return SentenceModel(default_model_dir())
 
 
 @pytest.fixture

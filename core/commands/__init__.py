@@ -49,6 +49,7 @@ HELP_ORDER = (
     "unlink",
     "import",
     "export",
+    "sync",
     "backup",
     "backups",
     "profile",
@@ -65,7 +66,7 @@ HELP_ORDER = (
 
 def load() -> dict[str, Command]:
     """Import the modules that define commands."""
-    from core.commands import (  # noqa: F401, PLC0415
+    from core.commands import (  # noqa: F401, PLC0415 - the registry fills when load() is called, not on import
         autostart,
         backup,
         health,
@@ -73,6 +74,7 @@ def load() -> dict[str, Command]:
         profile,
         recall,
         reminders,
+        sync,
         transfer,
     )
 
@@ -82,7 +84,7 @@ def load() -> dict[str, Command]:
 class Parser(argparse.ArgumentParser):
     """argparse that raises UsageError instead of exiting (the app parses forwarded commands)."""
 
-    def error(self, message: str):  # noqa: D401 - argparse's name
+    def error(self, message: str):
         raise UsageError(f"{self.prog}: {message}")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+from datetime import datetime
 from pathlib import Path
 
 from core.commands.base import Answer, command
@@ -16,10 +18,8 @@ def backup(memory, args) -> Answer:
 
 @command("backups", "list the backups, newest first, with the tier that keeps each", needs_memory=False)
 def backups(_memory, args) -> Answer:
-    from datetime import datetime  # noqa: PLC0415
-
-    from core import backup as files  # noqa: PLC0415
-    from core.settings import data_dir_from  # noqa: PLC0415
+    from core import backup as files  # noqa: PLC0415 - keeps forwarding light
+    from core.settings import data_dir_from  # noqa: PLC0415 - keeps forwarding light
 
     found = files.listing(data_dir_from(args.data_dir))
     kept = files.tiers(found, datetime.now().astimezone())
@@ -33,8 +33,6 @@ def backups(_memory, args) -> Answer:
 
 
 def _is_id(text: str) -> bool:
-    import uuid  # noqa: PLC0415
-
     try:
         uuid.UUID(text)
     except ValueError:
@@ -47,8 +45,8 @@ def _backup_path(args) -> None:
     running app (with its own working directory) opens the same file. An id stays an id."""
     if _is_id(args.target):
         return
-    from core import backup as files  # noqa: PLC0415
-    from core.settings import data_dir_from  # noqa: PLC0415
+    from core import backup as files  # noqa: PLC0415 - keeps forwarding light
+    from core.settings import data_dir_from  # noqa: PLC0415 - keeps forwarding light
 
     given = Path(args.target).expanduser()
     if not given.exists():

@@ -33,8 +33,8 @@ def doctor(memory, args) -> Answer:
 
 @command("unlock", "clear a stale data-dir lock left by a dead process", needs_memory=False)
 def unlock(_memory, args) -> Answer:
-    from core.settings import Settings  # noqa: PLC0415
-    from core.store.lock import DataDirLock  # noqa: PLC0415
+    from core.settings import Settings  # noqa: PLC0415 - keeps forwarding light
+    from core.store.lock import DataDirLock  # noqa: PLC0415 - keeps forwarding light
 
     settings = Settings.from_env(data_dir=args.data_dir)
     record = DataDirLock(settings.data_dir).clear_stale()

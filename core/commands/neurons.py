@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
 from typing import Any
 
 from core.commands.base import Answer, command
@@ -89,8 +90,8 @@ def _edit_args(p) -> None:
 
 @command("edit", "change a neuron's text, title, due time, repeat or attributes", arguments=_edit_args)
 def edit(memory, args) -> Answer:
-    from core import remind  # noqa: PLC0415
-    from core.when import local_now, retimed  # noqa: PLC0415
+    from core import remind  # noqa: PLC0415 - keeps forwarding light
+    from core.when import local_now, retimed  # noqa: PLC0415 - keeps forwarding light
 
     nid = memory.resolve(args.id)
     changes = dict(attrs_option(args.attrs) or {})
@@ -115,8 +116,8 @@ def edit(memory, args) -> Answer:
 
 def due_option(text: str, now) -> Any:
     """--due in the capture grammar ("none" clears it)."""
-    from core.when import fold, parse_due  # noqa: PLC0415
-    from core.when.words import NONE_WORDS  # noqa: PLC0415
+    from core.when import fold, parse_due  # noqa: PLC0415 - keeps forwarding light
+    from core.when.words import NONE_WORDS  # noqa: PLC0415 - keeps forwarding light
 
     if fold(text).strip() in NONE_WORDS:
         return None
@@ -129,7 +130,7 @@ def due_option(text: str, now) -> Any:
 def repeat_option(text: str, now) -> str | None:
     """--repeat in the capture grammar ("every 2 days", "todos os meses no dia 1", "none"), or
     an RFC 5545 rule as calendars write it."""
-    from core.when import parse_repeat  # noqa: PLC0415
+    from core.when import parse_repeat  # noqa: PLC0415 - keeps forwarding light
 
     return parse_repeat(text, now)
 
@@ -137,9 +138,7 @@ def repeat_option(text: str, now) -> str | None:
 def _on_the_rules_day(text: str, due, now):
     """ "--repeat 'every Monday'" on a reminder due Wednesday: it moves to the rule's first day,
     keeping its time of day."""
-    from datetime import datetime  # noqa: PLC0415
-
-    from core.when import find_when  # noqa: PLC0415
+    from core.when import find_when  # noqa: PLC0415 - keeps forwarding light
 
     when = find_when(text, now)
     if when is None or not when.explicit_day:

@@ -52,7 +52,7 @@ __all__ = ["FORMATS", "ImportRefused", "Report", "detect_format", "export_path",
 def detect_format(path: Path) -> str:
     if path.is_dir():
         counts = {fmt: sum(1 for p in _folder_files(path, fmt)) for fmt in FOLDER_FILES}
-        best = max(counts, key=counts.get)
+        best = max(counts, key=lambda fmt: counts[fmt])
         if counts[best] == 0:
             raise InvalidInput(f"{path} holds no .vcf, .ics or .md files to import")
         return best
@@ -131,15 +131,16 @@ def _import_file(
     plan: Plan, fmt: str, source: Path, where: str, report: Progress, position: tuple[int, int]
 ) -> int:
     data = _read(source)
-    if fmt == "vcard":
-        entries = vcard.split_cards(data)
-    else:
-        entries = ical.read(data, plan.now)
+    entries: list[vcard.Card | ical.Item | Skip] = [
+        *(vcard.split_cards(data) if fmt == "vcard" else ical.read(data, plan.now))
+    ]
     done, files = position
     for i, entry in enumerate(entries):
-        if isinstance(entry, Skip):
+        if isinstance(entry, ical.Dropped):  # one value lost, the item itself imported
+            plan.report.drop(_named(where, entry.item), entry.why)
+        elif isinstance(entry, Skip):
             plan.report.skip(_named(where, entry.item), entry.why)
-        elif fmt == "vcard":
+        elif isinstance(entry, vcard.Card):
             label = _named(where, entry.describe())
             with plan.item(label):
                 try:
@@ -168,7 +169,7 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
             plan.report.skip(exc.item, exc.why)
         report(i + 1, 2 * len(sources))
     by_stem: dict[str, uuid.UUID] = {}
-    links: list[tuple[markdown.Page, uuid.UUID, list]] = []
+    links: list[tuple[markdown.Page, uuid.UUID, list | None]] = []
     for p in pages:
         with plan.item(p.path):
             if p.ours:

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 import yaml
@@ -45,8 +45,12 @@ _FENCE = re.compile(r"```.*?```", re.S)
 
 
 # libyaml's C emitter and parser when PyYAML has them (ten times faster), else PyYAML's own.
-_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:  # the same interface either way
+    _SafeDumper = yaml.SafeDumper
+    _SafeLoader = yaml.SafeLoader
+else:
+    _SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _Dumper(_SafeDumper):
@@ -164,7 +168,7 @@ class Page:
 
     @property
     def ours(self) -> bool:
-        return bool(self.front) and "id" in self.front and "kind" in self.front
+        return self.front is not None and "id" in self.front and "kind" in self.front
 
 
 def files(root: Path) -> list[Path]:

@@ -24,13 +24,24 @@ import numpy as np
 
 from core.capture.names import NameIndex, org_counts
 from core.embed.runtime import DIM
+from core.model import InvalidInput
 from core.recall.windows import said
+from core.remind.series import Series
 from core.store.reader import Reader
 
 # On a server shared by several devices, re-read this many change numbers before the last one
 # seen: a transaction that took its number before another one committed is still picked up. (The
 # embedded engine serialises every transaction of its one process: nothing to re-read.)
 RESCAN_MARGIN_SERVER = 50
+
+
+def _series(attrs: dict[str, Any] | None) -> Series | None:
+    """A recurring reminder's series; one that cannot be read is left out of due windows (the
+    scheduler logs it when it would fire)."""
+    try:
+        return Series.of(attrs) if attrs else None
+    except InvalidInput:
+        return None
 
 
 @dataclass(slots=True)
@@ -42,6 +53,7 @@ class Entry:
     created_at: datetime
     due: datetime | None
     rrule: str | None
+    series: Series | None  # a recurring reminder's, read by the one engine (core/remind/series.py)
     done: datetime | None
     said: tuple[float, float] | None  # the time a note says it is about (POSIX seconds)
     contact: tuple[dict[str, Any], str] | None  # (attrs, body) of a contact
@@ -185,6 +197,7 @@ class RecallIndex:
             created_at=created_at,
             due=row["due"],
             rrule=row["rrule"],
+            series=_series(row.get("series")),
             done=row.get("done"),
             said=said(row.get("note_head"), created_at) if row["kind"] == "note" else None,
             contact=(row["contact_attrs"] or {}, row["contact_body"] or "")
@@ -249,13 +262,18 @@ class RecallIndex:
         if eid in self._edges:
             self._drop_edge(eid)
         # the ends as the index's own id objects, the usual weight as one float: ~40% less memory
-        ends = tuple(
-            self.entries[self.slot_of[end]].id if end in self.slot_of else end
+        from_id, to_id = (
+            self.at(self.slot_of[end]).id if end in self.slot_of else end
             for end in (row["from_node_id"], row["to_node_id"])
         )
         weight = float(row["weight"])
-        self._edges[eid] = (*ends, sys.intern(row["relation_type"]), 1.0 if weight == 1.0 else weight)
-        for end in ends:
+        self._edges[eid] = (
+            from_id,
+            to_id,
+            sys.intern(row["relation_type"]),
+            1.0 if weight == 1.0 else weight,
+        )
+        for end in (from_id, to_id):
             self._touching.setdefault(end, []).append(eid)
 
     def _drop_edge(self, eid: uuid.UUID) -> None:
@@ -280,6 +298,13 @@ class RecallIndex:
                 if wanted is None or relation in wanted:
                     out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
         return out
+
+    def at(self, slot: int) -> Entry:
+        """The entry in a live slot (one `slot_of` or a live mask gave)."""
+        entry = self.entries[slot]
+        if entry is None:
+            raise LookupError(f"slot {slot} of the recall index is free")
+        return entry
 
     def live(self, nid: uuid.UUID) -> Entry | None:
         """The entry of a neuron of the identity that is not trashed; None for any other id."""
@@ -332,7 +357,7 @@ class RecallIndex:
             df = len(slots) if slots else 0
             idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
             idf_sum += idf
-            if not df:
+            if not slots:
                 continue
             idx = np.frombuffer(slots, dtype=np.intc)
             dl = self._dl[idx]
@@ -400,14 +425,11 @@ class RecallIndex:
     def _creation_order(self) -> np.ndarray:
         if self._order is None:
             idx = np.nonzero(self.non_contacts())[0]
-            keys = [(self._created[i], str(self.entries[i].id)) for i in idx]
-            order = [i for _, i in sorted(zip(keys, idx.tolist()))]
+            keys = [(self._created[i], str(self.at(int(i)).id)) for i in idx]
+            order = [i for _, i in sorted(zip(keys, idx.tolist(), strict=True))]
             self._order = np.asarray(order, dtype=np.int64)
             self._pos = {int(s): p for p, s in enumerate(self._order)}
         return self._order
-
-    def live_slots(self) -> np.ndarray:
-        return np.nonzero(self._live[: self.size])[0]
 
     def non_contacts(self) -> np.ndarray:
         """Mask of the live slots that are notes or reminders."""

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from psycopg import Cursor, sql
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from core.model import Edge, Identity, Kind, Neuron, Relation, State
+from core.model import Edge, Identity, Kind, Neuron, NotFound, Relation, State
+from core.store.cursor import Cursor, one_row
 
 NEURON_COLUMNS = "id, kind, body, attrs, state, created_at, updated_at, embedding_model"
 # A typo of one swapped pair in a 9-letter name scores 0.5; unrelated words stay below 0.3.
@@ -42,7 +43,7 @@ def row_security(cur: Cursor) -> dict[str, Any]:
     cur.execute(
         "SELECT current_user AS role, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
     )
-    row = cur.fetchone()
+    row = one_row(cur)
     return {"role": row["role"], "enforced": not (row["rolsuper"] or row["rolbypassrls"])}
 
 
@@ -142,7 +143,7 @@ def update_neuron(
     body: str | None = None,
     attrs: dict[str, Any] | None = None,
     state: State | None = None,
-) -> Neuron | None:
+) -> Neuron:
     """Change what is given; a new body clears the vector so the filler recomputes it."""
     sets = [sql.SQL("updated_at = now()")]
     params: list[Any] = []
@@ -162,7 +163,9 @@ def update_neuron(
         (*params, ident.value, neuron_id),
     )
     row = cur.fetchone()
-    return neuron_from_row(row) if row else None
+    if row is None:
+        raise NotFound(f"no neuron {neuron_id}")
+    return neuron_from_row(row)
 
 
 def update_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> None:
@@ -228,7 +231,7 @@ def count_neurons(cur: Cursor, ident: Identity | None = None) -> int:
             sql.SQL("SELECT count(*) AS n FROM neurons WHERE {owner} = %s").format(owner=owner(ident)),
             (ident.value,),
         )
-    return cur.fetchone()["n"]
+    return one_row(cur)["n"]
 
 
 def all_neurons(cur: Cursor, ident: Identity) -> list[Neuron]:
@@ -285,7 +288,20 @@ def count_pending_embeddings(cur: Cursor, model: str | None) -> int:
         "SELECT count(*) AS n FROM neurons WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s",
         (model,),
     )
-    return cur.fetchone()["n"]
+    return one_row(cur)["n"]
+
+
+def vector_counts(cur: Cursor, model: str) -> dict[str, int]:
+    """{"total", "pending": without a vector of `model`, "other": with a vector of another model}."""
+    cur.execute(
+        "SELECT count(*) AS total,"
+        " count(*) FILTER (WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s) AS pending,"
+        " count(*) FILTER (WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM %s) AS other"
+        " FROM neurons",
+        (model, model),
+    )
+    row = one_row(cur)
+    return {"total": row["total"], "pending": row["pending"], "other": row["other"]}
 
 
 def save_embeddings(
@@ -487,14 +503,19 @@ def claim_into(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID) -> tuple[i
     cur.execute(
         "UPDATE neurons_edges SET user_id = %s, device_id = NULL WHERE device_id = %s", (user_id, device_id)
     )
-    return moved_neurons, cur.rowcount
+    moved_edges = cur.rowcount
+    # the device's sync accounts go with its rows (their collections and items follow them)
+    cur.execute(
+        "UPDATE sync_accounts SET user_id = %s, device_id = NULL WHERE device_id = %s", (user_id, device_id)
+    )
+    return moved_neurons, moved_edges
 
 
 def count_device_rows(cur: Cursor, device_id: uuid.UUID) -> int:
     """The neurons a device still owns while its data dir acts as a profile (kept apart)."""
     _see_device_and_profile(cur, device_id, None)
     cur.execute("SELECT count(*) AS n FROM neurons WHERE device_id = %s", (device_id,))
-    return cur.fetchone()["n"]
+    return one_row(cur)["n"]
 
 
 def _see_device_and_profile(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID | None) -> None:
@@ -529,7 +550,7 @@ def profiles(cur: Cursor) -> list[dict[str, Any]]:
 
 def engine_facts(cur: Cursor) -> dict[str, Any]:
     cur.execute("SELECT version() AS version, (SELECT max(version) FROM schema_version) AS schema")
-    facts = dict(cur.fetchone())
+    facts = dict(one_row(cur))
     cur.execute("SELECT extname, extversion FROM pg_extension ORDER BY extname")
     facts["extensions"] = {r["extname"]: r["extversion"] for r in cur.fetchall()}
     return facts

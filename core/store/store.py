@@ -30,10 +30,12 @@ from core.model import Identity, NeuronsError
 from core.settings import Settings
 from core.store import health
 from core.store import queries as q
+from core.store.cursor import Connection, Cursor, one_row
 from core.store.durable import WalSyncer, has_space, require_space
 from core.store.embedded import EmbeddedEngine, stop_orphan_engine
 from core.store.errors import EngineLost, StoreDamaged, StoreError
 from core.store.lock import DataDirLock
+from core.store.secrets import password_for
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +52,11 @@ __all__ = ["EngineLost", "Store", "StoreDamaged", "StoreError", "migrations", "o
 
 
 class Store:
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, *, wait_s: float = 0.0, give_up: Callable[[], bool] | None = None):
         self.settings = settings
         self.kind = settings.engine
+        # how long the embedded engine's data-dir lock is waited for (Memory.open(wait_s=))
+        self._wait_s, self._give_up = wait_s, give_up
         self.lock: DataDirLock | None = None
         self.engine: EmbeddedEngine | None = None
         self.syncer: WalSyncer | None = None
@@ -83,7 +87,7 @@ class Store:
 
     def _start_embedded(self) -> None:
         self.lock = DataDirLock(self.settings.data_dir)
-        self.lock.acquire(wait_s=self.settings.lock_wait_s)
+        self.lock.acquire(wait_s=self._wait_s, give_up=self._give_up)
         if self.lock.previous:
             stop_orphan_engine(self.lock.previous, self.settings.data_dir)
         self.engine = EmbeddedEngine(self.settings.data_dir, self.settings.pglite_runtime_dir)
@@ -91,16 +95,16 @@ class Store:
         self._start_engine()
 
     def _start_engine(self) -> None:
-        dsn = self.engine.start()
-        self.lock.update(engine_pid=self.engine.pid, engine_started_at=self.engine.started_at)
-        self.syncer = WalSyncer(self.engine.pgdata)
+        engine, lock = self.engine, self.lock
+        assert engine is not None and lock is not None, "only an embedded store has an engine"
+        dsn = engine.start()
+        lock.update(engine_pid=engine.pid, engine_started_at=engine.started_at)
+        self.syncer = WalSyncer(engine.pgdata)
         self.conn = self._connect(dsn)
 
-    def _connect(self, dsn: str, password_from_keyring: bool = False) -> psycopg.Connection:
+    def _connect(self, dsn: str, password_from_keyring: bool = False) -> Connection:
         kwargs: dict[str, Any] = {}
         if password_from_keyring:
-            from core.store.secrets import password_for  # noqa: PLC0415
-
             password = password_for(dsn)
             if password:
                 kwargs["password"] = password
@@ -146,7 +150,7 @@ class Store:
     def _pending_migrations(self) -> bool:
         with self.reading() as cur:
             cur.execute("SELECT to_regclass('schema_version') IS NOT NULL AS present")
-            if not cur.fetchone()["present"]:
+            if not one_row(cur)["present"]:
                 return True
             cur.execute("SELECT version FROM schema_version")
             done = {row["version"] for row in cur.fetchall()}
@@ -155,9 +159,7 @@ class Store:
     # -- using ---------------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def transaction(
-        self, owner: Identity | None = None, *, every_owner: bool = False
-    ) -> Iterator[psycopg.Cursor]:
+    def transaction(self, owner: Identity | None = None, *, every_owner: bool = False) -> Iterator[Cursor]:
         """A write transaction for `owner`'s rows (or, `every_owner`, for store-wide work);
         when it returns, the commit is on disk (fsynced)."""
         with self._mutex:
@@ -168,17 +170,13 @@ class Store:
             self._made_durable()
 
     @contextlib.contextmanager
-    def reading(
-        self, owner: Identity | None = None, *, every_owner: bool = False
-    ) -> Iterator[psycopg.Cursor]:
+    def reading(self, owner: Identity | None = None, *, every_owner: bool = False) -> Iterator[Cursor]:
         """A read transaction for `owner`'s rows (or, `every_owner`, for store-wide work)."""
         with self._mutex, self._engine_call(owner, every_owner, writing=False) as cur:
             yield cur
 
     @contextlib.contextmanager
-    def _engine_call(
-        self, owner: Identity | None, every_owner: bool, writing: bool
-    ) -> Iterator[psycopg.Cursor]:
+    def _engine_call(self, owner: Identity | None, every_owner: bool, writing: bool) -> Iterator[Cursor]:
         """One transaction on a live engine; the engine's failures become sentences."""
         self._ready()
         committing = False
@@ -248,7 +246,8 @@ class Store:
         with contextlib.suppress(Exception):
             self.conn.close()
         if self.engine is not None:
-            exited = self.engine.manager.process.returncode if self.engine.manager else None
+            process = self.engine.manager.process if self.engine.manager else None
+            exited = process.returncode if process else None
             self.engine.stop()
             self._start_engine()
             message = (
@@ -287,7 +286,7 @@ class Store:
         except OSError as exc:
             raise os_error(exc, self.syncer.wal_dir, "make durable") from None
         self._commits += 1
-        if self._commits % CHECKPOINT_EVERY_COMMITS == 0 and has_space(self.engine.pgdata):
+        if self._commits % CHECKPOINT_EVERY_COMMITS == 0 and has_space(self.syncer.pgdata):
             self.checkpoint()  # (on a full disk the WAL keeps it; the next one does it)
 
     def checkpoint(self) -> None:
@@ -371,5 +370,7 @@ def migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-def open_store(settings: Settings) -> Store:
-    return Store(settings)
+def open_store(
+    settings: Settings, *, wait_s: float = 0.0, give_up: Callable[[], bool] | None = None
+) -> Store:
+    return Store(settings, wait_s=wait_s, give_up=give_up)

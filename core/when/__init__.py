@@ -11,7 +11,7 @@ process locale), every pattern built from them in `patterns.py`; holidays in hol
 
 from __future__ import annotations
 
-from core.when.clock import local_now, local_tz, occurrences
+from core.when.clock import local_now, local_tz
 from core.when.parse import (
     DEFAULT_HOUR,
     When,
@@ -35,7 +35,6 @@ __all__ = [
     "fold",
     "local_now",
     "local_tz",
-    "occurrences",
     "parse_due",
     "parse_repeat",
     "retimed",

@@ -310,7 +310,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     numeric, named = (lambda m: int(m.group("m"))), (lambda m: g.words.months[m.group("mon")])
     # beside a day in figures a month word is a month; beside one in words only joined to it ("the
     # first of march") or as a month alone would be ("second march": capitalised)
-    with_month = lambda m: _month_ok(  # noqa: E731
+    with_month = lambda m: _month_ok(
         t, m, with_day=not m.group("dw") or bool(m.groupdict().get("joined") or m.groupdict().get("lead"))
     )
     for pattern, month_of, accept in (
@@ -659,10 +659,11 @@ def _read(text: str, now: datetime, grammar: Grammar) -> When | None:
 
 
 def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
-    from core.when.clock import occurrences  # noqa: PLC0415
+    from core.remind.series import Series, local_zone, next_occurrence  # noqa: PLC0415 - the one engine
 
-    found = occurrences(rule, start, now + timedelta(seconds=1), now + timedelta(days=800), limit=1)
-    return found[0] if found else start
+    text = rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}"
+    found = next_occurrence(Series(text, start.tzinfo or local_zone()), start, now)
+    return found or start
 
 
 def _next_occurrence(c: _Clock, now: datetime, evening: bool) -> datetime:

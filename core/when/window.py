@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
@@ -300,7 +301,8 @@ class _Reader:
 
     def _step(self, unit: str, n: int) -> relativedelta:
         kind, amount = self.g.words.units[unit]
-        return relativedelta(**{kind: n * amount})
+        step: dict[str, Any] = {kind: n * amount}
+        return relativedelta(**step)
 
     def next_n(self, m):
         n = int(_count(self.g, m.group("n") or m.group("n2") or m.group("n3") or m.group("n4")))

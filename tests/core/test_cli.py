@@ -62,7 +62,7 @@ def test_stdin_capture_and_clear_errors(data_dir):
     assert cli_json("show", piped.stdout.strip(), data_dir=data_dir)["body"] == "from a pipe ✨\n"
     for args, message in [
         (("capture", "", "--kind", "note"), "empty"),
-        (("show", "123"), "neither an id nor its first 4 or more characters"),
+        (("show", "123"), "neither an id nor its first"),
         (("show", "00000000-0000-0000-0000-000000000000"), "no neuron"),
         (("capture", "x", "--attrs", "{broken"), "invalid JSON"),
         (("import", "/nonexistent.json"), "cannot read"),
@@ -85,7 +85,6 @@ def test_export_import_and_doctor(data_dir, tmp_path):
         "updated": 0,
         "unchanged": 0,
         "skipped": [],
-        "birthday_reminders": 0,
     }
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "neurons-export/1", "neurons": [')

@@ -13,9 +13,8 @@ from core.interop import files as interop
 from core.interop import markdown
 from core.memory import Memory
 from core.model import Kind, Neuron, Relation, State
-from core.settings import Settings
+from core.settings import Settings, default_model_dir
 from core.store import Store
-from tests.conftest import ROOT
 
 FILES = Path(__file__).parent / "interop_files"
 NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
@@ -24,9 +23,7 @@ NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
 @pytest.fixture
 def empty_memory(tmp_path):
     """A memory in a data dir of its own, empty (a person's new computer)."""
-    store = Store(
-        Settings(data_dir=tmp_path / "new-data", model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2")
-    )
+    store = Store(Settings(data_dir=tmp_path / "new-data", model_dir=default_model_dir()))
     memory = Memory(store)
     yield memory
     memory.close()
@@ -95,7 +92,6 @@ def test_a_whole_memory_round_trips_through_a_vault_into_an_empty_data_dir(
         "updated": 0,
         "unchanged": 0,
         "skipped": [],
-        "birthday_reminders": 0,
     }
     assert state_of(empty_memory) == (neurons, edges)
     again = interop.import_path(empty_memory, tmp_path / "vault")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit, QListWidget, QPlainTextEdit
 
@@ -350,8 +351,6 @@ def test_closing_the_window_keeps_the_app_when_a_tray_exists(app, qtbot):
 
 def test_rebuilding_the_index_shows_progress(app, embedded_memory, qtbot):
     if embedded_memory.embedder() is None:
-        import pytest  # noqa: PLC0415
-
         pytest.skip("the embedding model is not exported in resources/model")
     embedded_memory.capture("something to index", kind="note")
     seen = []
