@@ -11,7 +11,7 @@ import json
 import math
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from core.model import InvalidInput
 
@@ -130,6 +130,26 @@ def parse_instant(value: Any, where: str) -> datetime | None:
     return within_range(parsed, where)
 
 
+# The attrs a reminder keeps its times in: ISO 8601 with an offset, or the scheduler cannot read them.
+TIME_ATTRS = ("due_at", "snoozed_until", "done_at", "notified_at", "dtstart")
+
+
+def times_in(attrs: dict[str, Any]) -> dict[str, Any]:
+    """Refuse attrs whose times cannot be read back ("due_at": "tomorrow 6pm" would silently drop
+    the reminder from every agenda): each must be ISO 8601 with its offset."""
+    for key in TIME_ATTRS:
+        value = attrs.get(key)
+        if value is not None:
+            if not isinstance(value, str):
+                raise InvalidInput(f"attrs.{key} must be an ISO 8601 time, not {type(value).__name__}")
+            parse_instant(value, f"attrs.{key}")
+    return attrs
+
+
+@overload
+def aware(value: datetime, what: str) -> datetime: ...
+@overload
+def aware(value: None, what: str) -> None: ...
 def aware(value: datetime | None, what: str) -> datetime | None:
     """A datetime given by a caller must carry its offset (a naive one is ambiguous) and lie
     within what both engines read back."""
@@ -167,9 +187,10 @@ def optional_text(value: Any, what: str) -> str | None:
     return None if value is None else clean_text(value, what=what)
 
 
-def parse_limit(value: Any, what: str = "limit") -> int:
-    """How many rows to return: a whole number from 1 to MAX_LIMIT."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LIMIT:
+def parse_limit(value: Any, what: str = "limit", maximum: int = MAX_LIMIT) -> int:
+    """How many rows to return: a whole number from 1 to `maximum` (MAX_LIMIT; a door may keep
+    its callers to fewer, as MCP does)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
         shown = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "that"
-        raise InvalidInput(f"{what} must be a whole number from 1 to {MAX_LIMIT:,}, not {shown}")
+        raise InvalidInput(f"{what} must be a whole number from 1 to {maximum:,}, not {shown}")
     return value

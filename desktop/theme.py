@@ -6,12 +6,13 @@ import os
 from datetime import datetime, timedelta
 
 from PySide6.QtCore import QLocale, Qt
-from PySide6.QtGui import QColor, QIcon, QPalette
+from PySide6.QtGui import QColor, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from core import remind
 from core.model import Kind, Neuron, State
 from core.settings import resources_dir
+from core.when.spoken import say_rule
 
 KIND_COLOURS = {Kind.NOTE: "#4c8dff", Kind.REMINDER: "#f0a020", Kind.CONTACT: "#22b07d"}
 KIND_LABELS = {Kind.NOTE: "Note", Kind.REMINDER: "Reminder", Kind.CONTACT: "Contact"}
@@ -119,9 +120,15 @@ def stylesheet(dark: bool) -> str:
 def has_emoji_font() -> bool:
     """Qt draws emoji with the system's colour emoji font (fontconfig finds it; on Debian the
     fonts-noto-color-emoji package, which setup.sh installs); without one they are boxes."""
-    from PySide6.QtGui import QFontDatabase  # noqa: PLC0415
-
     return any("emoji" in family.lower() for family in QFontDatabase.families())
+
+
+def gui_app() -> QApplication:
+    """The running QApplication (Qt's `instance()` is typed as any core application, or none)."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        raise RuntimeError("no QApplication is running")
+    return app
 
 
 def apply(app: QApplication, choice: str = "system") -> None:
@@ -165,6 +172,8 @@ def dark_now() -> bool:
 # Day and month names come from Qt's locale data; these are the words around them.
 DATE_WORDS: dict[str, dict[str, str]] = {
     "en": dict(
+        next_reminder="Next reminder {}",
+        paused="Reminders paused",
         today="today",
         tomorrow="tomorrow",
         yesterday="yesterday",
@@ -183,13 +192,10 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="snoozed to {}",
         overdue="overdue",
         created="created {}",
-        daily="every day",
-        weekly="every week",
-        monthly="every month",
-        yearly="every year",
-        repeats="repeats ({})",
     ),
     "pt": dict(
+        next_reminder="Próximo lembrete {}",
+        paused="Lembretes em pausa",
         today="hoje",
         tomorrow="amanhã",
         yesterday="ontem",
@@ -208,13 +214,10 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="adiado para {}",
         overdue="atrasado",
         created="criado {}",
-        daily="todos os dias",
-        weekly="todas as semanas",
-        monthly="todos os meses",
-        yearly="todos os anos",
-        repeats="repete ({})",
     ),
     "es": dict(
+        next_reminder="Próximo recordatorio {}",
+        paused="Recordatorios en pausa",
         today="hoy",
         tomorrow="mañana",
         yesterday="ayer",
@@ -233,13 +236,10 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="pospuesto a {}",
         overdue="atrasado",
         created="creado {}",
-        daily="cada día",
-        weekly="cada semana",
-        monthly="cada mes",
-        yearly="cada año",
-        repeats="se repite ({})",
     ),
     "de": dict(
+        next_reminder="Nächste Erinnerung {}",
+        paused="Erinnerungen pausiert",
         today="heute",
         tomorrow="morgen",
         yesterday="gestern",
@@ -258,13 +258,10 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="verschoben auf {}",
         overdue="überfällig",
         created="erstellt {}",
-        daily="täglich",
-        weekly="wöchentlich",
-        monthly="monatlich",
-        yearly="jährlich",
-        repeats="wiederholt ({})",
     ),
     "fr": dict(
+        next_reminder="Prochain rappel {}",
+        paused="Rappels en pause",
         today="aujourd’hui",
         tomorrow="demain",
         yesterday="hier",
@@ -283,11 +280,6 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="reporté à {}",
         overdue="en retard",
         created="créé {}",
-        daily="chaque jour",
-        weekly="chaque semaine",
-        monthly="chaque mois",
-        yearly="chaque année",
-        repeats="se répète ({})",
     ),
 }
 _QT_LANGUAGES = {
@@ -321,8 +313,11 @@ def local(dt: datetime) -> datetime:
     return dt.astimezone(remind.local_zone())
 
 
-def when_text(dt: datetime, now: datetime) -> str:
-    """'today 14:30', 'tomorrow 09:00', 'Fri 13 Jun 10:00', '13 Jun 2024' (in the chosen language)."""
+def when_text(dt: datetime | None, now: datetime) -> str:
+    """'today 14:30', 'tomorrow 09:00', 'Fri 13 Jun 10:00', '13 Jun 2024' (in the chosen language);
+    nothing for no time."""
+    if dt is None:
+        return ""
     d, n = local(dt), local(now)
     days = (d.date() - n.date()).days
     hm = d.strftime("%H:%M")
@@ -356,19 +351,9 @@ def relative(dt: datetime, now: datetime) -> str:
     return word("future" if future else "past").format(text)
 
 
-REPEAT_WORDS = {
-    "FREQ=DAILY": "daily",
-    "FREQ=WEEKLY": "weekly",
-    "FREQ=MONTHLY": "monthly",
-    "FREQ=YEARLY": "yearly",
-}
-
-
 def repeat_text(rrule: str | None) -> str:
-    if not rrule:
-        return ""
-    key = REPEAT_WORDS.get(str(rrule).upper().removeprefix("RRULE:"))
-    return word(key) if key else word("repeats").format(rrule)
+    """The rule in words, in the dates' language (core.when.spoken): never the raw RRULE."""
+    return say_rule(rrule, language())
 
 
 def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
@@ -379,7 +364,7 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
             done = neuron.attrs.get("done_at")
             try:
                 when = remind.parse_time(done) if done else neuron.updated_at
-            except Exception:
+            except Exception:  # noqa: BLE001 - a stored time that cannot be read: the row shows its update time
                 when = neuron.updated_at
             return (word("done").format(when_text(when, now)) if when else word("done_plain")), False
         if due is None:
@@ -392,7 +377,7 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
                 s = remind.parse_time(snoozed)
                 if s and s > now:
                     parts.append("· " + word("snoozed").format(when_text(s, now)))
-            except Exception:
+            except Exception:  # noqa: BLE001 - a stored time that cannot be read: no snooze shown
                 pass
         if neuron.attrs.get("rrule"):
             parts.append(f"· {repeat_text(neuron.attrs.get('rrule'))}")

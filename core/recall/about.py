@@ -160,11 +160,12 @@ def _gather(
         cards = [e for e in (idx.live(i) for i in [*people, *twins]) if e is not None and e.contact]
         phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2})
         # an organisation only one contact belongs to names that contact too
+        card_attrs = [e.contact[0] for e in cards if e.contact]
         own_orgs = sorted(
             {
-                str(e.contact[0]["org"]).strip()
-                for e in cards
-                if e.contact[0].get("org") and (orgs or {}).get(str(e.contact[0]["org"]).strip().lower()) == 1
+                str(a["org"]).strip()
+                for a in card_attrs
+                if a.get("org") and (orgs or {}).get(str(a["org"]).strip().lower()) == 1
             }
         )
     lexemes = reader.phrase_lexemes(phrases + own_orgs)
@@ -196,10 +197,10 @@ def _gather(
             found_at = {idx.slot_of[nid]: nid for nid in found if nid in idx.slot_of}
             naming_of: dict[tuple, set[int]] = {}  # people of one name name the same neurons
             for p in people:
-                entry = idx.live(p)
+                person = idx.live(p)
                 names = tuple(
                     ls
-                    for ph in (_names_of(entry) if entry else [])
+                    for ph in (_names_of(person) if person else [])
                     if len(ph) >= 2
                     for ls in lexemes.get(ph, ())
                 )
@@ -220,7 +221,9 @@ def _gather(
         ),
     )[:limit]
     rows = reader.neurons(
-        list(dict.fromkeys([*ranked, *(found[nid][2] for nid in ranked if found[nid][2]), *twins]))
+        list(
+            dict.fromkeys([*ranked, *(seed for nid in ranked if (seed := found[nid][2]) is not None), *twins])
+        )
     )
     results = []
     for nid in ranked:

@@ -32,7 +32,9 @@ import numpy as np
 
 from core.capture.names import NameIndex, org_counts
 from core.embed.runtime import DIM
+from core.model import InvalidInput
 from core.recall.windows import said
+from core.remind.series import Series
 from core.store.reader import Reader
 
 # On a server shared by several devices, re-read this many change numbers before the last one
@@ -83,6 +85,15 @@ else:  # numpy < 2
         np.einsum("ij,j->i", rows, q, out=out)
 
 
+def read_series(attrs: dict[str, Any] | None) -> Series | None:
+    """A recurring reminder's series; one that cannot be read is left out of due windows (the
+    scheduler logs it when it would fire)."""
+    try:
+        return Series.of(attrs) if attrs else None
+    except InvalidInput:
+        return None
+
+
 class Entry:
     """One neuron as the index knows it (made from its slot on demand)."""
 
@@ -98,6 +109,7 @@ class Entry:
         "model",
         "rrule",
         "said",
+        "series",
         "state",
     )
 
@@ -110,6 +122,7 @@ class Entry:
         tz: tzinfo,
         due: float,
         rrule: str | None,
+        series: Series | None,  # a recurring reminder's, read by the one engine (core/remind/series.py)
         done: float,
         said: tuple[float, float] | None,  # the time a note says it is about (POSIX seconds)
         contact: tuple[dict[str, Any], str] | None,  # (attrs, body) of a contact
@@ -117,7 +130,7 @@ class Entry:
         model: str | None,
     ):
         self.id, self.kind, self.state, self.created, self._tz = id, kind, state, created, tz
-        self._due, self.rrule, self._done, self.said = due, rrule, done, said
+        self._due, self.rrule, self.series, self._done, self.said = due, rrule, series, done, said
         self.contact, self.lexemes, self.model = contact, lexemes, model
 
     @property
@@ -177,6 +190,10 @@ class RecallIndex:
         self.postings: dict[str, array] = {}
         self.lexemes: list[tuple[str, ...] | None] = []  # per slot
         self.rrules: dict[int, str] = {}  # slot -> repeat rule, for the reminders that have one
+        # slot -> a recurring reminder's series (made once, as it is read) and the attributes it
+        # was made from (what a saved index keeps)
+        self.series: dict[int, Series | None] = {}
+        self.series_attrs: dict[int, dict[str, Any]] = {}
         self.contacts: dict[int, tuple[dict[str, Any], str]] = {}  # slot -> (attrs, body)
         self.zones: list[tzinfo] = []  # the time zones the store's dates came in
         self.model_names: list[str] = []
@@ -326,6 +343,13 @@ class RecallIndex:
             self.rrules[slot] = row["rrule"]
         else:
             self.rrules.pop(slot, None)
+        series_attrs = row.get("series")
+        if series_attrs:
+            self.series_attrs[slot] = series_attrs
+            self.series[slot] = read_series(series_attrs)
+        else:
+            self.series_attrs.pop(slot, None)
+            self.series.pop(slot, None)
         c["recurring"][slot] = bool(row["rrule"]) and due is not None
         c["contact"][slot], c["reminder"][slot], c["note"][slot] = (
             kind == "contact",
@@ -368,10 +392,19 @@ class RecallIndex:
         self.ids[slot] = None
         self.lexemes[slot] = None
         self.rrules.pop(slot, None)
+        self.series.pop(slot, None)
+        self.series_attrs.pop(slot, None)
         self.contacts.pop(slot, None)
         for name, (_, empty) in COLUMNS.items():
             self.cols[name][slot] = empty
         self.free.append(slot)
+
+    def at(self, slot: int) -> Entry:
+        """The entry in a live slot (one `slot_of` or a live mask gave)."""
+        entry = self.entry(slot)
+        if entry is None:
+            raise LookupError(f"slot {slot} of the recall index is free")
+        return entry
 
     def entry(self, slot: int) -> Entry | None:
         nid = self.ids[slot]
@@ -388,6 +421,7 @@ class RecallIndex:
             tz=self.zones[c["tz"][slot]],
             due=float(c["due"][slot]),
             rrule=self.rrules.get(slot),
+            series=self.series.get(slot),
             done=float(c["done"][slot]),
             said=(said_from, float(c["said_to"][slot])) if said_from != math.inf else None,
             contact=self.contacts.get(slot),
@@ -497,7 +531,7 @@ class RecallIndex:
             df = len(slots) if slots else 0
             idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
             idf_sum += idf
-            if slots is None or not df:
+            if not slots:
                 continue
             idx = np.frombuffer(slots, dtype=np.intc)
             dl = lengths[idx]
@@ -590,9 +624,6 @@ class RecallIndex:
             self._pos = np.full(self.size, -1, dtype=np.int64)
             self._pos[self._order] = np.arange(len(self._order))
         return self._order
-
-    def live_slots(self) -> np.ndarray:
-        return np.nonzero(self.cols["live"][: self.size])[0]
 
     def non_contacts(self) -> np.ndarray:
         """Mask of the live slots that are notes or reminders."""

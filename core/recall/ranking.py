@@ -1,10 +1,13 @@
-"""Every threshold and weight of recall's ranking, named, in one place (see DESIGN.md "Retrieval").
+"""Every threshold and weight of recall's ranking, named, in one place (docs/architecture.md, "How a
+question travels").
 
 They were chosen on the development sets (shared/eval) as round values over whole categories; the
 held-out sets judge the same numbers. Change one only with the eval tables before and after.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 # -- candidates ------------------------------------------------------------------------------------
 LEXICAL_K = 100  # best BM25 matches taken as candidates
@@ -63,3 +66,18 @@ LOOSE_FLOOR = 0.25  # ... and always below this score
 
 # -- results ---------------------------------------------------------------------------------------
 WHY_VECTOR_MARGIN = 0.0  # "matched the meaning" when the vector part beats the keyword part by this
+
+# -- the model's cosine scale ------------------------------------------------------------------------
+# Every constant above reads a cosine on one scale: 0 unrelated, 1 the same meaning (MiniLM's raw
+# cosine, clipped at 0, is that scale). Another model's cosines live in another band (e5: ~0.78 for
+# an unrelated note, 0.83-0.92 for an answer); its manifest says the band (core.embed.Calibration) and
+# the fusion reads every cosine through it, here, and nowhere else.
+
+
+def calibrated(cos: np.ndarray | None, calibration) -> np.ndarray | None:
+    """`cos` (NaN where a neuron has no vector of the question's model) on recall's scale:
+    clip((cos - floor) / span, 0, 1), NaN kept. No calibration: clipped at 0 and 1."""
+    if cos is None:
+        return None
+    floor, span = (calibration.floor, calibration.span) if calibration is not None else (0.0, 1.0)
+    return np.clip((cos - floor) / span, 0.0, 1.0)

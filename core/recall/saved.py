@@ -32,12 +32,12 @@ import numpy as np
 
 from core import __version__
 from core.embed.runtime import DIM
-from core.recall.index import COLUMNS, RecallIndex
+from core.recall.index import COLUMNS, RecallIndex, read_series
 
 log = logging.getLogger(__name__)
 
 MAGIC = b"NEURONS-RECALL-INDEX\n\x00\x00\x00"
-FORMAT = 1
+FORMAT = 2  # 2: the recurring reminders' series
 ALIGN = 64
 # Below this many neurons the index is read from the store (a second or less): no file.
 MIN_NEURONS = 2000
@@ -125,6 +125,7 @@ def save(index: RecallIndex, path: Path, key: dict[str, Any]) -> bool:
         "relations": relations,
         "terms": len(terms),
         "rrules": sorted(index.rrules.items()),
+        "series": sorted(index.series_attrs.items()),
         "contacts": [[slot, attrs, body] for slot, (attrs, body) in sorted(index.contacts.items())],
         "arrays": specs,
     }
@@ -241,6 +242,8 @@ def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
         if cuts[t + 1] > cuts[t]:
             index.postings[term] = array("i", posted[cuts[t] : cuts[t + 1]].tobytes())
     index.rrules = {int(s): str(r) for s, r in header["rrules"]}
+    index.series_attrs = {int(s): dict(a) for s, a in header["series"]}
+    index.series = {s: read_series(a) for s, a in index.series_attrs.items()}  # made again, once
     index.contacts = {int(s): (dict(a), str(b)) for s, a, b in header["contacts"]}
     index.zones = [_tz(z) for z in header["zones"]]
     index.model_names = [sys.intern(str(m)) for m in header["models"]]

@@ -1,6 +1,6 @@
 """ask(question): keyword + vector candidates, fusion, one hop, the superseded rule, time windows.
 
-The pipeline (DESIGN.md "Retrieval"):
+The pipeline (docs/architecture.md, "How a question travels"):
 1. The question's time words become a window (core.when); what is left is its topic. A window
    around an event ("the week Mãe moved in") is placed on the best match of the event's words.
 2. One round trip reads the change stamp and the topic's lexemes; the in-process index (index.py)
@@ -24,39 +24,56 @@ import logging
 import re
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 import numpy as np
 
 from core.capture.kinship import relations_of
+from core.embed.runtime import QUERY, Calibration
 from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
-from core.recall import ranking as R
-from core.recall import windows
+from core.recall import ranking, windows
 from core.recall.about import about_intent, only_names
 from core.recall.index import Entry, Link, RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words
 from core.store.reader import Reader
+from core.validate import parse_limit
+from core.vocabulary import Fusion, Mode
 from core.when import TimeWindow, find_window, local_now
 
 log = logging.getLogger(__name__)
 
-MODES = ("default", "keyword", "vector", "hybrid")
-
 
 # -- the model -------------------------------------------------------------------------------------
 
-# What recall asks of the model: the loaded Embedder (`.name`, `.embed(texts)`), or None when the
-# model is unavailable (keyword search still answers).
-EmbedderSource = Callable[[], object | None]
+
+class QuestionEmbedder(Protocol):
+    """What recall asks of the loaded model (core.embed's Embedder)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def calibration(self) -> Calibration | None: ...
+
+    def embed(self, texts: Sequence[str], kind: str = ...) -> np.ndarray: ...
 
 
-def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | None, str | None]:
+# The loaded model, or None when it is unavailable (keyword search still answers).
+EmbedderSource = Callable[[], QuestionEmbedder | None]
+
+
+def embed_question(
+    embedder: EmbedderSource, text: str
+) -> tuple[np.ndarray | None, str | None, Calibration | None]:
+    """The question's vector, the model it is of (only that model's vectors are compared with it),
+    and that model's cosine calibration (ranking.calibrated)."""
     emb = embedder()
     if emb is None:
-        return None, None
-    return emb.embed([text])[0], emb.name
+        return None, None, None
+    return emb.embed([text], QUERY)[0], emb.name, emb.calibration
 
 
 # -- scoring ---------------------------------------------------------------------------------------
@@ -89,12 +106,12 @@ class _Cand:
 
 def _keyword_part(bm: np.ndarray, idf_sum: float) -> np.ndarray:
     best = float(bm.max()) if bm.size else 0.0
-    if R.KEYWORD_NORMALISATION == "idf":
+    if ranking.KEYWORD_NORMALISATION == "idf":
         scale = idf_sum
-    elif R.KEYWORD_NORMALISATION == "max":
+    elif ranking.KEYWORD_NORMALISATION == "max":
         scale = best
     else:
-        scale = max(best, R.KEYWORD_IDF_FLOOR * idf_sum)
+        scale = max(best, ranking.KEYWORD_IDF_FLOOR * idf_sum)
     if scale <= 0:
         return np.zeros_like(bm)
     return np.minimum(bm / scale, 1.0)
@@ -113,22 +130,22 @@ def _top(values: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarr
 
 
 def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> str:
-    kw = R.W_KEYWORD * c.kw
-    vec = R.W_VECTOR * max(c.cos or 0.0, 0.0)
+    kw = ranking.W_KEYWORD * c.kw
+    vec = ranking.W_VECTOR * max(c.cos or 0.0, 0.0)
     own = c.base
     if c.superseded_by is not None:
         return f"replaced by {titles.get(c.superseded_by, 'a newer neuron')}"
     if c.replaces is not None and own < c.hop and own < c.sitting:
         return f"replaces {titles.get(c.replaces, 'an older neuron')}"
-    if c.hop_from is not None and c.hop > max(own, R.SITTING_WEIGHT * c.sitting):
+    if c.hop_from is not None and c.hop > max(own, ranking.SITTING_WEIGHT * c.sitting):
         return f"linked from {titles.get(c.hop_from, 'a linked neuron')}"
-    if c.sitting_with is not None and R.SITTING_WEIGHT * c.sitting > own:
+    if c.sitting_with is not None and ranking.SITTING_WEIGHT * c.sitting > own:
         return f"noted together with {titles.get(c.sitting_with, 'a neuron')}"
     if c.replaces is not None and c.bm25 == 0:
         return f"replaces {titles.get(c.replaces, 'an older neuron')}"
     if c.in_window and kw == 0 and (vec < 0.35 or own < 0.2):
         return f"in the window {window.label}" if window else "in the time window"
-    if kw > 0 and kw + R.WHY_VECTOR_MARGIN >= vec:
+    if kw > 0 and kw + ranking.WHY_VECTOR_MARGIN >= vec:
         return "matched the words"
     return "matched the meaning"
 
@@ -143,23 +160,18 @@ def ask(
     question: str,
     limit: int = 10,
     *,
-    mode: str = "default",
+    mode: Mode | str = Mode.DEFAULT,
     now: datetime | None = None,
-    fusion: str = "relative",
+    fusion: Fusion | str = Fusion.RELATIVE,
     expand: bool = True,
     _about: bool = True,
 ) -> list[Result]:
-    if mode not in MODES:
-        raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
-    if fusion not in ("relative", "rrf"):
-        raise InvalidInput(f"unknown fusion {fusion!r}: use relative or rrf")
-    if not isinstance(limit, int) or limit < 1:
-        raise InvalidInput("limit must be a positive integer")
+    mode, fusion, limit = Mode.parse(mode), Fusion.parse(fusion), parse_limit(limit)
     if now is None:
         now = local_now()
     elif now.tzinfo is None:
         raise InvalidInput("now needs a time zone offset")
-    full = mode == "default"
+    full = mode is Mode.DEFAULT
     window, topic = find_window(question, now) if full else (None, question)
     if window is not None and window.anchor and not content_words(topic):
         topic = window.anchor  # "what was going on the week X": X is the topic too
@@ -173,7 +185,7 @@ def ask(
         with reader.session():  # one read transaction up to the scoring; the answer's rows come after
             q.read()
             if window is not None and window.anchor:
-                window = _place(q, window)
+                window = _place(q, window, window.anchor)
                 if window is None:  # no event matches its words: the question is all topic
                     q = _Question(reader, idx, embedder, mode, question)
                     q.read()
@@ -187,12 +199,14 @@ def ask(
                     return head + _more_like(reader, idx, embedder, head, limit - len(head))
             people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
         q.embed()
-        if mode == "vector" and q.topical and q.qvec is None:
+        if mode is Mode.VECTOR and q.topical and q.qvec is None:
             return []
         with idx.lock:
             version = idx.version
-            bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
-            cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
+            bm, idf_sum = idx.bm25(q.terms, ranking.BM25_K1, ranking.BM25_B)
+            cos = idx.cosine(q.qvec, q.model) if mode is not Mode.KEYWORD else None
+            if mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
+                cos = ranking.calibrated(cos, q.calibration)
             held = windows.masks(idx, window) if window is not None else None
             cands, base_arr, kw_arr = _score(
                 idx, mode, fusion, bm, idf_sum, cos, window, held, q.topical, now
@@ -202,8 +216,10 @@ def ask(
             recurring = idx.date_arrays()[3]
             for c in cands.values():
                 # what the window holds, as `masks` found it (a repeat rule: as `holds` reads it)
-                c.in_window = held is not None and bool(
-                    held[0][c.slot] or recurring[c.slot] and windows.holds(c.entry, window)
+                c.in_window = (
+                    held is not None
+                    and window is not None
+                    and bool(held[0][c.slot] or recurring[c.slot] and windows.holds(c.entry, window))
                 )
                 c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
         if not full:
@@ -252,7 +268,7 @@ def ask(
                     "exact": c.exact,
                 },
                 group="window" if first and c.in_window else None,
-                window_label=window.label if first and c.in_window else None,
+                window_label=window.label if window and first and c.in_window else None,
             )
             for c in ranked
             if c.id in rows
@@ -266,12 +282,14 @@ class _Question:
     """A question's topic as the index scores it: its lexemes (`read`, in the read transaction)
     and its vector (`embed`, outside it)."""
 
-    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: str, topic: str):
+    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: Mode, topic: str):
         self.reader, self.idx, self.embedder, self.mode = reader, idx, embedder, mode
         self.topic = topic
         self.words = content_words(topic)
         self.topical = bool(self.words)
-        self.qvec = self.model = None
+        self.qvec: np.ndarray | None = None
+        self.model: str | None = None
+        self.calibration: Calibration | None = None
         self.terms: list[str] = []
         self._pending: _Background | None = None
 
@@ -285,7 +303,7 @@ class _Question:
     def start_embedding(self) -> None:
         """Embed the topic on a thread of its own while the store is read: onnxruntime and the
         socket both let go of the GIL, so the two overlap (on two cores)."""
-        if self.mode != "keyword" and self.topical and self._pending is None:
+        if self.mode is not Mode.KEYWORD and self.topical and self._pending is None:
             self._pending = _Background(embed_question, self.embedder, self.topic)
 
     def settle(self) -> None:
@@ -293,9 +311,11 @@ class _Question:
             self._pending.wait()
 
     def embed(self) -> None:
-        if self.mode != "keyword" and self.topical and self.qvec is None:
+        if self.mode is not Mode.KEYWORD and self.topical and self.qvec is None:
             pending, self._pending = self._pending, None
-            self.qvec, self.model = pending.result() if pending else embed_question(self.embedder, self.topic)
+            self.qvec, self.model, self.calibration = (
+                pending.result() if pending else embed_question(self.embedder, self.topic)
+            )
 
 
 class _Background:
@@ -311,7 +331,7 @@ class _Background:
     def _run(self, fn, args) -> None:
         try:
             self._value = fn(*args)
-        except BaseException as e:  # handed to the caller
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
             self._error = e
         finally:
             self._done.set()
@@ -326,20 +346,20 @@ class _Background:
         return self._value
 
 
-def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
-    """The window around the event the question names, placed on the best match of the event's
-    words (their fused keyword and vector score); None when nothing matches well enough."""
-    event = q if q.topic == window.anchor else _Question(q.reader, q.idx, q.embedder, q.mode, window.anchor)
+def _place(q: _Question, window: TimeWindow, anchor: str) -> TimeWindow | None:
+    """The window around the event the question names (`anchor`), placed on the best match of the
+    event's words (their fused keyword and vector score); None when nothing matches well enough."""
+    event = q if q.topic == anchor else _Question(q.reader, q.idx, q.embedder, q.mode, anchor)
     if event is not q:
         event.read()
     event.embed()
     if not event.topical:
         return None
     with q.idx.lock:
-        bm, idf_sum = q.idx.bm25(event.terms, R.BM25_K1, R.BM25_B)
-        cos = q.idx.cosine(event.qvec, event.model)
+        bm, idf_sum = q.idx.bm25(event.terms, ranking.BM25_K1, ranking.BM25_B)
+        cos = ranking.calibrated(q.idx.cosine(event.qvec, event.model), event.calibration)
         vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
-        fused = R.W_KEYWORD * _keyword_part(bm, idf_sum) + R.W_VECTOR * vec
+        fused = ranking.W_KEYWORD * _keyword_part(bm, idf_sum) + ranking.W_VECTOR * vec
         return windows.place(window, np.asarray(fused, dtype=np.float64), q.idx)
 
 
@@ -351,17 +371,17 @@ def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, 
     # only lifts what is in it)
     first = (
         window is not None
-        and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS)
+        and (not q.topical or len(q.words) <= ranking.MOSTLY_TIME_WORDS)
         and window.anchor_kind != "while"
-        and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
+        and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not q.topical)
     )
-    boost = R.WINDOW_BOOST * max(1.0 - share, 0.0)
+    boost = ranking.WINDOW_BOOST * max(1.0 - share, 0.0)
     for c in cands.values():
-        c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
+        c.score = c.base + ranking.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
         if c.in_window and not first:
             c.score += boost
         elif c.says_window and not c.in_window:
-            c.score += R.SAID_BOOST
+            c.score += ranking.SAID_BOOST
     if window is not None and not q.topical:
         # a question of dates alone: what is in the window, and only that, in the order of its
         # dates (soonest first ahead, latest first behind); a replaced neuron's date no longer holds
@@ -377,8 +397,8 @@ def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, 
 
 def _score(
     idx: RecallIndex,
-    mode: str,
-    fusion: str,
+    mode: Mode,
+    fusion: Fusion,
     bm: np.ndarray,
     idf_sum: float,
     cos: np.ndarray | None,
@@ -392,21 +412,23 @@ def _score(
     n = idx.size
     kw = _keyword_part(bm, idf_sum)
     vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
-    if mode == "keyword":
-        base, pick = bm, _top(bm, R.LEXICAL_K, bm > 0)
-    elif mode == "vector":
+    if mode is Mode.KEYWORD:
+        base, pick = bm, _top(bm, ranking.LEXICAL_K, bm > 0)
+    elif mode is Mode.VECTOR:
         base = np.nan_to_num(cos, nan=-1.0) if cos is not None else np.zeros(n)
-        pick = _top(base, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
+        pick = (
+            _top(base, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
+        )
     else:
-        lex = _top(bm, R.LEXICAL_K, bm > 0)
-        near = _top(vec, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
+        lex = _top(bm, ranking.LEXICAL_K, bm > 0)
+        near = _top(vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
         pick = np.union1d(lex, near)
-        if fusion == "rrf":
+        if fusion is Fusion.RRF:
             base = np.zeros(n)
             for ranked in (lex, near):
-                base[ranked] += 1.0 / (R.RRF_K + np.arange(ranked.size) + 1)
+                base[ranked] += 1.0 / (ranking.RRF_K + np.arange(ranked.size) + 1)
         else:
-            base = R.W_KEYWORD * kw + R.W_VECTOR * vec
+            base = ranking.W_KEYWORD * kw + ranking.W_VECTOR * vec
     slots = set(pick.tolist())
     if window is not None:
         slots.update(_window_candidates(idx, window, held or windows.masks(idx, window), base, topical, now))
@@ -440,18 +462,18 @@ def _window_candidates(
     answer's order of dates -- so the cost of the question follows its answer, not the memory."""
     holds, said_only = held
     inside = np.nonzero(holds | said_only)[0]
-    if inside.size <= R.WINDOW_CANDIDATES:
+    if inside.size <= ranking.WINDOW_CANDIDATES:
         return inside.tolist()
     if topical:
-        key = base[inside] + np.where(holds[inside], R.WINDOW_BOOST, R.SAID_BOOST)
+        key = base[inside] + np.where(holds[inside], ranking.WINDOW_BOOST, ranking.SAID_BOOST)
     else:  # only what the window holds is answered, soonest first ahead, latest first behind
         inside = np.nonzero(holds)[0]
-        if inside.size <= R.WINDOW_CANDIDATES:
+        if inside.size <= ranking.WINDOW_CANDIDATES:
             return inside.tolist()
         moments = windows.moments(idx, window, inside)
         ahead = window.dates == "due" or (now is not None and window.start >= now)
         key = -moments if ahead else moments
-    return inside[np.argpartition(-key, R.WINDOW_CANDIDATES - 1)[: R.WINDOW_CANDIDATES]].tolist()
+    return inside[np.argpartition(-key, ranking.WINDOW_CANDIDATES - 1)[: ranking.WINDOW_CANDIDATES]].tolist()
 
 
 def _people_beside_a_topic(names, question: str, topic: str) -> list[uuid.UUID]:
@@ -475,7 +497,7 @@ def _relative_of(question: str, f) -> bool:
     if not re.search(r"['’]s?$", f.text):
         return False
     after = re.match(r"\s+([\w-]+)", question[f.end :])
-    return bool(after) and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
+    return after is not None and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
 
 
 def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
@@ -484,9 +506,9 @@ def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
     codes = [
         t
         for t in terms
-        if len(t) >= R.EXACT_MIN_LENGTH
+        if len(t) >= ranking.EXACT_MIN_LENGTH
         and any(ch.isdigit() for ch in t)
-        and 0 < len(idx.postings.get(t, ())) <= R.EXACT_MAX_DF
+        and 0 < len(idx.postings.get(t, ())) <= ranking.EXACT_MAX_DF
     ]
     if not codes:
         return
@@ -494,7 +516,7 @@ def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
     most = max(held.values(), default=0)
     for c in cands.values():
         if most and held[c.slot] == most:
-            c.exact = R.EXACT_BOOST
+            c.exact = ranking.EXACT_BOOST
 
 
 def _bar(results: list[Result]) -> list[Result]:
@@ -502,7 +524,9 @@ def _bar(results: list[Result]) -> list[Result]:
     below LOOSE_FLOOR, is loosely related (shown folded)."""
     best = max((r.score for r in results), default=0.0)
     for r in results:
-        r.loose = r.group != "window" and (r.score < R.LOOSE_FLOOR or r.score < R.LOOSE_SHARE * best)
+        r.loose = r.group != "window" and (
+            r.score < ranking.LOOSE_FLOOR or r.score < ranking.LOOSE_SHARE * best
+        )
     return results
 
 
@@ -520,16 +544,20 @@ def _more_like(
             if r.neuron.id in idx.slot_of and r.neuron.kind.value != "contact"
         ]
         best, nearest = idx.similar_to(own, emb.name)
+        finite = np.isfinite(best)
+        best[finite] = ranking.calibrated(best[finite], emb.calibration)
         for r in head:
             slot = idx.slot_of.get(r.neuron.id)
             if slot is not None and slot < best.size:
                 best[slot] = -np.inf
         top = _top(best, k, np.isfinite(best))
-        picks = [(idx.entries[s].id, float(best[s]), idx.entries[int(nearest[s])].id) for s in top]
+        picks = [(idx.at(int(s)).id, float(best[s]), idx.at(int(nearest[s])).id) for s in top]
     rows = reader.neurons([p[0] for p in picks])
     titles = {r.neuron.id: r.neuron.title for r in head}
     return [
-        Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}", loose=True)
+        Result(
+            rows[nid], ranking.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}", loose=True
+        )
         for nid, sim, near in picks
         if nid in rows
     ]
@@ -544,8 +572,8 @@ def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
     old = [c for c in ranked if c.superseded_by is not None]
     if not old:
         return ranked
-    head = current[: R.SUPERSEDED_AFTER]
-    tail = sorted(current[R.SUPERSEDED_AFTER :] + old, key=lambda c: order[id(c)])
+    head = current[: ranking.SUPERSEDED_AFTER]
+    tail = sorted(current[ranking.SUPERSEDED_AFTER :] + old, key=lambda c: order[id(c)])
     return head + tail
 
 
@@ -586,14 +614,16 @@ def _expand(
         return c
 
     ranked = sorted(cands.values(), key=lambda c: -c.base)
-    seeds = ranked[: R.HOP_SEEDS] if topical else []
+    seeds = ranked[: ranking.HOP_SEEDS] if topical else []
     for s in seeds:  # neighbours in the sitting
-        for other in idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []:
+        for other in idx.sitting(s.slot, ranking.SITTING_SECONDS) if idx.version == version else []:
             c = cand(other)
             if c is not None and c is not s and s.base > c.sitting:
                 c.sitting, c.sitting_with = s.base, s.id
-    pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
-    pool = pool[: R.POOL]
+    pool = sorted(
+        cands.values(), key=lambda c: (not c.in_window, -(c.base + ranking.SITTING_WEIGHT * c.sitting))
+    )
+    pool = pool[: ranking.POOL]
     edges = idx.links([s.id for s in seeds] + people, EXPANDING_RELATIONS)
     supersedes = idx.links([c.id for c in pool], [Relation.SUPERSEDES])
     _apply_links(idx, edges, supersedes, seeds, cand, set(people))
@@ -616,7 +646,7 @@ def _apply_links(
         slot = idx.slot_of.get(link.other)
         other = cand(slot) if slot is not None else None
         if other is not None and other.entry.kind != "contact":
-            other.person = R.PERSON_WEIGHT
+            other.person = ranking.PERSON_WEIGHT
     by_id = {s.id: s for s in seeds}
     for link in edges:
         seed, slot = by_id.get(link.seed), idx.slot_of.get(link.other)
@@ -626,10 +656,10 @@ def _apply_links(
         if other is None or other is seed:
             continue
         gain = (
-            R.HOP_WEIGHT
+            ranking.HOP_WEIGHT
             * seed.base
             * (link.weight or 1.0)
-            / (max(degree.get(seed.id, 1), 1) ** R.HOP_HUB_DAMPING)
+            / (max(degree.get(seed.id, 1), 1) ** ranking.HOP_HUB_DAMPING)
         )
         if gain > other.hop:
             other.hop, other.hop_from = gain, seed.id
@@ -642,6 +672,6 @@ def _apply_links(
         if newer is None or older is None:
             continue
         older.superseded_by, newer.replaces = newer.id, older.id
-        carried = older.base + R.SITTING_WEIGHT * older.sitting + older.hop
+        carried = older.base + ranking.SITTING_WEIGHT * older.sitting + older.hop
         if carried > newer.base + newer.hop:
             newer.hop = max(newer.hop, carried - newer.base)

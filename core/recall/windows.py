@@ -20,9 +20,8 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from core.model import State
-from core.when import TimeWindow, find_window, fold, occurrences
-from core.when import words as W
+from core.model import InvalidInput, State
+from core.when import TimeWindow, find_window, fold, words
 from core.when.holidays import NAMED, SEASONS
 
 # An event a window is placed around ("the week Mãe moved in") is the best match of its words
@@ -37,21 +36,21 @@ ANCHOR_SPAN_DAYS = 10
 # trip last year") is in a window by that time too, not only by when it was written. Only notes
 # with a time word are read (a quick test first: most notes have none).
 _TIME_WORDS = [
-    *W.TODAY,
-    *W.TOMORROW,
-    *W.YESTERDAY,
-    *W.LAST_PRE,
-    *W.NEXT_PRE,
-    *W.AGO_BEFORE,
-    *W.AGO_AFTER,
-    *W.WEEKEND,
-    *W.MONTHS,
-    *W.WEEKDAYS,
+    *words.TODAY,
+    *words.TOMORROW,
+    *words.YESTERDAY,
+    *words.LAST_PRE,
+    *words.NEXT_PRE,
+    *words.AGO_BEFORE,
+    *words.AGO_AFTER,
+    *words.WEEKEND,
+    *words.MONTHS,
+    *words.WEEKDAYS,
     *NAMED,
     *SEASONS,
     "since",
 ]
-_TIME_WORD = re.compile(r"(?<![\w'])(?:" + W.alt(_TIME_WORDS) + r")(?![\w])")
+_TIME_WORD = re.compile(r"(?<![\w'])(?:" + words.alt(_TIME_WORDS) + r")(?![\w])")
 # The same test, tried only where a word starts that begins one of the phrases (a search of the
 # whole alternation at every character was most of the recall index's warm-up): the phrases by
 # their first word, each word's phrases as one pattern.
@@ -66,7 +65,7 @@ def _first_word(phrase: str) -> str:
 
 
 _BY_FIRST = {
-    first: re.compile(r"(?:" + W.alt(group) + r")(?![\w])")
+    first: re.compile(r"(?:" + words.alt(group) + r")(?![\w])")
     for first, group in itertools.groupby(sorted(_TIME_WORDS, key=_first_word), key=_first_word)
 }
 
@@ -102,18 +101,17 @@ def says(entry, window: TimeWindow) -> bool:
 
 
 def due_in(entry, window: TimeWindow) -> datetime | None:
-    """The due date (or next occurrence of a recurring reminder) that falls in the window."""
+    """The due date (or the occurrence of a recurring reminder, its exceptions and moved ones
+    counted, as the scheduler fires them) that falls in the window."""
     if entry.kind != "reminder" or entry.due is None:
         return None
     if window.dates != "created" and entry.state == State.DONE.value:
         return None
-    if entry.rrule:
+    if entry.series is not None:
         try:
-            found = occurrences(entry.rrule, entry.due, window.start, window.end, limit=1)
-        except (ValueError, TypeError, OverflowError):
-            found = []
-        if found:
-            return found[0]
+            return next(entry.series.between(window.start, window.end, due=entry.due), None)
+        except InvalidInput:  # a rule that cannot be walked: its due date alone
+            pass
     return entry.due if window.holds(entry.due) else None
 
 

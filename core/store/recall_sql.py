@@ -13,9 +13,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
-from psycopg import Cursor, sql
+from psycopg import sql
 
 from core.model import Identity, Relation
+from core.store.cursor import Cursor, one_row
 from core.store.queries import EDGE_COLUMNS, NEURON_COLUMNS, owner
 
 # The recall index's first read comes in pages of this many neurons (~2 MB each).
@@ -41,7 +42,7 @@ def question_terms(cur: Cursor, text: str, filler: str) -> list[str]:
         " tsvector_to_array(to_tsvector('simple', %(f)s)) AS f_si",
         {"t": text, "f": filler},
     )
-    row = cur.fetchone()
+    row = one_row(cur)
     drop = set(row["f_en"]) | set(row["f_si"])
     terms = set(row["en"]) | (set(row["si"]) - set(row["stop"]))
     return sorted(terms - drop)
@@ -161,7 +162,7 @@ def find_contacts(cur: Cursor, ident: Identity, name: str, min_sim: float) -> li
 def change_stamp(cur: Cursor) -> int:
     """The last change number handed out (0 before the first)."""
     cur.execute("SELECT last_value, is_called FROM neurons_change_seq")
-    row = cur.fetchone()
+    row = one_row(cur)
     return int(row["last_value"]) if row["is_called"] else 0
 
 
@@ -178,6 +179,8 @@ def index_rows(
         " CASE WHEN {mine} THEN recall_ts(attrs->>'due_at') END AS due,"
         " CASE WHEN {mine} THEN recall_ts(attrs->>'done_at') END AS done,"
         " CASE WHEN {mine} AND jsonb_typeof(attrs->'rrule') = 'string' THEN attrs->>'rrule' END AS rrule,"
+        " CASE WHEN {mine} AND kind = 'reminder' AND (attrs ? 'rrule' OR attrs ? 'rdates')"
+        " THEN attrs - 'ical_extra' END AS series,"
         " CASE WHEN {mine} AND kind = 'contact' THEN attrs END AS contact_attrs,"
         " CASE WHEN {mine} AND kind = 'contact' THEN left(body, 200) END AS contact_body,"
         " CASE WHEN {mine} AND kind = 'note' THEN left(body, 400) END AS note_head,"
@@ -228,6 +231,8 @@ def _changes(
     while the pages are read moves ahead of them and is read again, never skipped (a server's
     other devices write meanwhile); and the rows come about in the order they lie on disk."""
     params = {"owner": ident.value}
+    where: sql.Composable
+    top: int | None
     if since is not None:
         where = sql.SQL("TRUE")
         top = None
@@ -238,7 +243,7 @@ def _changes(
                 table=sql.Identifier(table)
             )
         )
-        top = int(cur.fetchone()["top"])
+        top = int(one_row(cur)["top"])
     query = sql.SQL(
         "SELECT {cols} FROM {table} WHERE {where} AND change_seq > %(after)s"
         " ORDER BY change_seq LIMIT %(page)s"
@@ -263,21 +268,21 @@ def origin(cur: Cursor) -> dict[str, Any]:
     try:
         with cur.connection.transaction():  # a savepoint: a role may not read pg_control
             cur.execute("SELECT system_identifier::text AS s FROM pg_control_system()")
-            system = cur.fetchone()["s"]
+            system = one_row(cur)["s"]
     except psycopg.Error:
         pass
     cur.execute(
         "SELECT current_database() AS name, (SELECT oid FROM pg_database"
         " WHERE datname = current_database())::text AS oid"
     )
-    row = cur.fetchone()
+    row = one_row(cur)
     return {"system": system, "database": row["name"], "oid": row["oid"]}
 
 
 def analyzed_rows(cur: Cursor) -> int | None:
     """The neurons the planner's statistics counted when last gathered; None: never gathered."""
     cur.execute("SELECT reltuples FROM pg_class WHERE oid = 'neurons'::regclass")
-    rows = float(cur.fetchone()["reltuples"])
+    rows = float(one_row(cur)["reltuples"])
     return int(rows) if rows >= 0 else None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -10,7 +11,8 @@ import pytest
 from core import capture
 from core.capture.names import NameIndex
 from core.model import InvalidInput, Kind, Relation
-from core.when import find_when, occurrences
+from core.remind import Series
+from core.when import find_when
 
 LONDON = ZoneInfo("Europe/London")
 # Wednesday 11 June 2025, 19:30 in London
@@ -49,9 +51,11 @@ def test_no_date_in_plain_text():
 
 def test_occurrences_of_a_recurring_reminder():
     start = datetime(2024, 6, 25, 9, tzinfo=LONDON)
-    got = occurrences("FREQ=YEARLY", start, NOW, NOW + timedelta(days=30))
-    assert got == [datetime(2025, 6, 25, 9, tzinfo=LONDON)]
-    assert occurrences("FREQ=YEARLY", start, NOW, NOW + timedelta(days=5)) == []
+    yearly = Series("FREQ=YEARLY", LONDON)  # the one engine reminders and questions share
+    assert list(yearly.between(NOW, NOW + timedelta(days=30), due=start)) == [
+        datetime(2025, 6, 25, 9, tzinfo=LONDON)
+    ]
+    assert list(yearly.between(NOW, NOW + timedelta(days=5), due=start)) == []
 
 
 # -- kinds -----------------------------------------------------------------------------------------
@@ -133,8 +137,6 @@ def test_shared_first_name_is_not_linked(memory):
 
 
 def test_name_index_forms():
-    import uuid
-
     ids = [uuid.uuid4() for _ in range(3)]
     index = NameIndex(
         [

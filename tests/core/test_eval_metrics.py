@@ -9,6 +9,7 @@ import pytest
 
 from core.evaluate import aggregate, load_dataset, percentiles, score_query
 from core.model import InvalidInput
+from tests.conftest import run_cli
 
 
 def test_one_query_by_hand():
@@ -79,8 +80,6 @@ def test_dataset_format_is_checked(tmp_path):
 
 def test_neurons_eval_prints_the_format(tmp_path):
     """The real command on a tiny dataset: one JSON object on stdout, shaped as FORMAT.md says."""
-    from tests.conftest import run_cli
-
     data = {
         "format": "memory-eval/1",
         "name": "tiny",

@@ -47,7 +47,7 @@ def _stored(memory, ids) -> dict[uuid.UUID, np.ndarray]:
 
 def test_the_store_keeps_no_index_on_the_vectors(memory):
     # nothing queries one (recall scores the vectors in process); keeping it cost every vector
-    # written a graph insert (migration 006)
+    # written a graph insert (migration 008)
     with memory.store.reading(memory.identity) as cur:
         cur.execute(
             "SELECT indexname FROM pg_indexes WHERE tablename = 'neurons' AND indexdef ILIKE '%embedding%'"

@@ -1,0 +1,132 @@
+"""A repeat rule said in the person's language: `say_rule("FREQ=DAILY;INTERVAL=2")` -> "every 2
+days"; "FREQ=MONTHLY;BYMONTHDAY=1" in Portuguese -> "todos os meses no dia 1". The one place a rule
+becomes words: the CLI, the window, notifications and exports' human text all use it, so a raw
+RRULE never reaches a screen. What it cannot say in words it says as "repeats (custom)".
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from core.when.languages import LANGUAGES as ALL_LANGUAGES
+
+# Per language (core/when/languages): the names of the days, of each frequency alone and with an
+# interval, and the phrases around days of the week and of the month; and times in words for the
+# command line (the window uses Qt's locale data for the names).
+WORDS: dict[str, dict] = {lang.code: lang.rule_words for lang in ALL_LANGUAGES if lang.rule_words}
+CLOCK_WORDS: dict[str, dict] = {lang.code: lang.clock_words for lang in ALL_LANGUAGES if lang.clock_words}
+LANGUAGES = tuple(WORDS)
+_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+_WORKDAYS = ("MO", "TU", "WE", "TH", "FR")
+# parts the reminder's due time already says (the day of a yearly rule, the hour of a daily one)
+_SAID_BY_THE_DUE_TIME = {"FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST", "BYMONTH", "BYMONTHDAY", "BYHOUR",
+                         "BYMINUTE", "BYSECOND"}  # fmt: skip
+
+
+def say_when(moment: datetime, now: datetime, lang: str = "en") -> str:
+    """A moment in the reader's local time, in words: "today 14:30", "tomorrow 09:00", "Fri 21 Mar
+    16:30" within the week, "21 Mar 16:30" this year, "21 Mar 2027" beyond."""
+    words = CLOCK_WORDS[lang if lang in CLOCK_WORDS else "en"]
+    local, today = moment.astimezone(now.tzinfo), now.date()
+    days = (local.date() - today).days
+    hm = local.strftime("%H:%M")
+    if days in (-1, 0, 1):
+        return f"{words[{-1: 'yesterday', 0: 'today', 1: 'tomorrow'}[days]]} {hm}"
+    month = words["months"][local.month - 1]
+    if -6 <= days <= 6:
+        return f"{words['days'][local.weekday()]} {local.day} {month} {hm}"
+    if local.year == today.year:
+        return f"{local.day} {month} {hm}"
+    return f"{local.day} {month} {local.year}"
+
+
+def _parts(rrule: str) -> dict[str, str]:
+    text = str(rrule).strip()
+    lines = [ln for ln in text.replace("\\n", "\n").splitlines() if ln.strip()]
+    rule = next((ln for ln in lines if not ln.upper().startswith(("DTSTART", "EXDATE", "RDATE"))), "")
+    rule = rule.strip().upper().removeprefix("RRULE:")
+    parts: dict[str, str] = {}
+    for piece in rule.split(";"):
+        key, _, value = piece.partition("=")
+        if key and value:
+            parts[key.strip()] = value.strip()
+    return parts
+
+
+def _day_list(lang: str, codes: list[str], *, plural: bool) -> str | None:
+    words = WORDS[lang]
+    if not all(c in _DAYS for c in codes):
+        return None
+    names = words["plural"] if plural and "plural" in words else words["days"]
+    said = [names[_DAYS.index(c)] for c in codes]
+    joiner = words["and"]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + joiner + said[-1]
+
+
+def _monthday(lang: str, day: int) -> str:
+    if lang == "en":
+        suffix = "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+        return f"{day}{suffix}"
+    if lang == "fr" and day == 1:
+        return "1er"
+    return str(day)
+
+
+def say_rule(rrule: str | None, lang: str = "en") -> str:
+    """The rule in words ("" for none): "every 2 days", "todos os meses no dia 1", "montags"."""
+    if not rrule:
+        return ""
+    lang = lang if lang in WORDS else "en"
+    words = WORDS[lang]
+    p = _parts(rrule)
+    freq = p.get("FREQ", "")
+    if freq not in words["every"]:
+        return words["custom"]
+    try:
+        n = int(p.get("INTERVAL", "1"))
+    except ValueError:
+        return words["custom"]
+    every = words["every"][freq] if n == 1 else words["every_n"][freq].format(n=n)
+    said = every
+    byday = [d for d in p.get("BYDAY", "").split(",") if d]
+    if byday and freq == "WEEKLY":
+        if not all(d in _DAYS for d in byday):
+            return words["custom"]
+        byday = sorted(set(byday), key=_DAYS.index)
+        if n == 1 and byday == list(_WORKDAYS):
+            said = words["workdays"]
+        else:
+            days = _day_list(lang, byday, plural=True) or words["custom"]
+            said = (words["weekly_on"] if n == 1 else words["weekly_n_on"]).format(days=days, n=n)
+    elif byday and freq == "MONTHLY" and len(byday) == 1:
+        m = re.fullmatch(r"([+-]?\d)?(MO|TU|WE|TH|FR|SA|SU)", byday[0])
+        pos = int(m.group(1) or p.get("BYSETPOS", "0") or 0) if m else 0
+        if not m or pos not in words["ordinals"]:
+            return words["custom"]
+        said = words["nth_day"].format(
+            every=every, nth=words["ordinals"][pos], day=words["days"][_DAYS.index(m.group(2))]
+        )
+    elif byday:
+        return words["custom"]
+    elif "BYMONTHDAY" in p and freq == "MONTHLY":
+        try:
+            day = int(p["BYMONTHDAY"])
+        except ValueError:
+            return words["custom"]
+        if day == -1:
+            said = words["last_day"].format(every=every)
+        elif 0 < day <= 31:
+            said = words["monthday"].format(every=every, day=_monthday(lang, day))
+        else:
+            return words["custom"]
+    elif set(p) - _SAID_BY_THE_DUE_TIME:
+        return words["custom"]
+    if "COUNT" in p and p["COUNT"].isdigit():
+        said = words["count"].format(rule=said, n=int(p["COUNT"]))
+    if "UNTIL" in p:
+        found = re.match(r"(\d{4})(\d{2})(\d{2})", p["UNTIL"])
+        if found:
+            until = datetime(int(found.group(1)), int(found.group(2)), int(found.group(3)))
+            said = words["until"].format(rule=said, date=until.strftime("%Y-%m-%d"))
+    return said
