@@ -263,6 +263,16 @@ def _wait(predicate, timeout: float) -> bool:
 # -- the recall index kept between runs ---------------------------------------------------------------
 
 
+def _occurrences(entry) -> list[datetime] | None:
+    """What a recurring reminder's series gives over months (the one engine's answer)."""
+    if entry.series is None:
+        return None
+    return list(entry.series.between(_SPAN[0], _SPAN[1], due=entry.due))
+
+
+_SPAN = (datetime(2024, 3, 1, tzinfo=UTC), datetime(2025, 3, 1, tzinfo=UTC))
+
+
 def _state(index) -> dict:
     """Everything the index knows, by id (slots may differ between two builds)."""
     out = {}
@@ -278,6 +288,8 @@ def _state(index) -> dict:
             e.due,
             e.done,
             e.rrule,
+            index.series_attrs.get(slot),
+            _occurrences(e),
             e.said,
             e.contact,
             tuple(sorted(e.lexemes)),
@@ -309,6 +321,10 @@ def _big_memory(memory, n: int):
             attrs = {"due_at": (created + timedelta(days=rng.randint(-5, 90))).isoformat()}
             if i % 9 == 0:
                 attrs["rrule"] = "FREQ=WEEKLY"
+                if i % 2 == 0:  # one occurrence left out: only the series knows it
+                    attrs["exdates"] = [
+                        (datetime.fromisoformat(attrs["due_at"]) + timedelta(weeks=2)).isoformat()
+                    ]
         else:
             kind, body, attrs = (
                 Kind.NOTE,
@@ -352,6 +368,8 @@ def test_the_recall_index_kept_between_runs_is_the_one_the_store_gives(tmp_path,
     with Memory(Store(settings), model=sentence_model) as memory:
         assert _answers(memory) == before
         assert memory.recall.index.unsaved_reads == 0  # read from the file, nothing from the store
+        # the recurring reminders' series came back with it (made again from what the file keeps)
+        assert sum(s is not None for s in memory.recall.index.series.values()) > 20
         # what changes while no one saves it (the app killed): read on top of the file next time
         memory.capture("a new note about the plumber's pipe", kind="note")
         memory.edit(neurons[1].id, text="an edited note about the garden")
