@@ -859,12 +859,22 @@ class Memory:
 
     def backup(self, *, now: datetime | None = None) -> backups.Backup:
         """A backup of the whole store (every identity) in the data dir's backups/, now."""
-        return backups.take(self.store, aware(now, "now"))
+        return backups.take(self.store, aware(now, "now"), self.identity)
 
-    def restore_backup(self, path: str, *, now: datetime | None = None) -> dict[str, Any]:
+    def restore_backup(self, path: str, *, now: datetime | None = None, adopt: bool = True) -> dict[str, Any]:
         """Make the store hold exactly the backup at `path` (all or nothing; what it holds now is
-        backed up first)."""
-        result = backups.restore(self.store, path, aware(now, "now"))
+        backed up first). A backup of another identity's memory makes this Memory act as that
+        identity ("adopted": the caller remembers it in config.json), or with `adopt` False is
+        refused before anything changes (backups.OwnerChangeError)."""
+        result = backups.restore(self.store, path, aware(now, "now"), acting=self.identity, adopt=adopt)
+        if result["adopted"]:
+            owner = result["owner"]
+            self.identity = (
+                Identity(user_id=uuid.UUID(owner["id"]))
+                if owner
+                else Identity(device_id=self.store.device_id())
+            )
+            self.reader = StoreReader(self.store, self.identity)
         self.recall = Recall(self.reader, self.model.get)  # rows left the store: index anew
         self._changed(Action.RESTORED)
         return result
@@ -901,6 +911,12 @@ class Memory:
         self._changed(Action.CLAIMED)
         return self.as_identity(Identity(user_id=pid)), moved
 
+    def has_profile(self, profile_id: uuid.UUID | str) -> bool:
+        """Whether this database holds the profile (as this database role sees it)."""
+        pid = parse_uuid(profile_id, "profile id")
+        with self.store.reading() as cur:
+            return q.profile(cur, pid) is not None
+
     def profile(self) -> dict[str, Any] | None:
         """This identity's profile (id, name, created_at), None for an anonymous device."""
         if self.identity.user_id is None:
@@ -922,7 +938,7 @@ class Memory:
     def adopt_profile(self, name: str) -> None:
         """Record this identity's profile in the store (a memory moved to another database)."""
         if self.identity.user_id is not None:
-            with self.store.transaction() as cur:
+            with self.store.transaction(self.identity) as cur:  # on a server, the role takes it
                 q.ensure_profile(cur, self.identity.user_id, name, self.store.device_id())
 
     # -- health ----------------------------------------------------------------------------------
@@ -934,6 +950,7 @@ class Memory:
             total = q.count_neurons(cur)
             pending = q.count_pending_embeddings(cur, model.get("name"))
             security = q.row_security(cur) if self.store.kind == "server" else None
+            acting = q.profile(cur, self.identity.user_id) if self.identity.user_id else None
         check = self.store.check(self.identity if self.store.kind == "server" else None)
         lock = self.store.lock.read_record() if self.store.lock else None
         engine = self.store.engine
@@ -950,12 +967,27 @@ class Memory:
             "extensions": facts["extensions"],
             "neurons": total,
             "store_check": check,
+            "owner_check": _owner_check(self.identity, acting),
             "row_security": security,
             "pending_vectors": pending,
             "model": model,
             "opened_in_s": round(self.store.opened_in_s, 3),
             "install": _install_status(),
         }
+
+
+def _owner_check(identity: Identity, profile: dict[str, Any] | None) -> dict[str, Any]:
+    """Whether the database holds the identity this data dir acts as (a profile can go missing:
+    a restore of a backup without it, a server that is not the profile's)."""
+    if identity.user_id is None or profile is not None:
+        return {"ok": True, "acts_as": str(identity)}
+    return {
+        "ok": False,
+        "acts_as": str(identity),
+        "problem": f"this data dir acts as profile {identity.user_id}, which this database does not "
+        "hold, so it sees none of its rows: restore a backup that holds it (neurons backups), or "
+        f"use the server it lives on and join it again (neurons profile join {identity.user_id})",
+    }
 
 
 def own_identity(store: Store) -> Identity:

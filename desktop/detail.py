@@ -6,10 +6,10 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from core import remind
 from core.model import Kind, Neuron, NeuronsError, State
+from core.when import retimed
 from desktop import inputs, keys, ops, theme
 from desktop.context import Context
 from desktop.links import LinksPanel, section_label
@@ -58,6 +59,7 @@ RESTORE_LABELS = {
     State.TRASHED: ("Restore", "Take it out of the trash"),
 }
 SNOOZES = [timedelta(minutes=10), timedelta(hours=1), timedelta(hours=3)]
+DUE_HINT_TICK_MS = 1000
 
 
 class DetailPane(QWidget):
@@ -79,6 +81,11 @@ class DetailPane(QWidget):
         self.item_keys: QObject | None = None
         self._loading_id: str | None = None
         self._generation = 0
+        self._due_hint: tuple[QLabel, datetime | None] | None = None  # "in 5 min" beside Due
+        self._tick = QTimer(self)
+        self._tick.setInterval(DUE_HINT_TICK_MS)
+        self._tick.timeout.connect(self._tick_due_hint)
+        self._tick.start()
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -401,7 +408,16 @@ class DetailPane(QWidget):
 
         self.ctx.read(lambda m: ops.timeline(m, contact), shown, "timeline")
 
+    def _tick_due_hint(self) -> None:
+        """The due hint moves on with the clock (the rest of the pane with the next change)."""
+        if self._due_hint is None or not self.isVisible():
+            return
+        label, due = self._due_hint
+        if due is not None:
+            label.setText(theme.relative(due, self.ctx.now()))
+
     def _build_form(self, n: Neuron) -> None:
+        self._due_hint = None  # its label goes with the rows
         while self.form.rowCount():
             self.form.removeRow(0)
         self._fields = {}
@@ -418,6 +434,7 @@ class DetailPane(QWidget):
             current = remind.current_due(n)
             if current is not None:
                 due_hint.setText(theme.relative(current, now))
+            self._due_hint = (due_hint, current)  # ticks (see _tick)
             row = QHBoxLayout()
             row.addWidget(due, 1)
             row.addWidget(due_hint)
@@ -559,12 +576,15 @@ class DetailPane(QWidget):
                 due = old_due
             else:
                 due = inputs.parse_due(due_text, self.ctx.now())
-            rule = inputs.repeat_value(repeat.currentText())
+            stored_rule = n.attrs.get("rrule")
+            rule = inputs.repeat_value(repeat.currentText(), stored_rule)
             if rule:
                 remind.validate_rrule(rule, due or self.ctx.now())
-            old_rule = inputs.repeat_value(inputs.repeat_label(n.attrs.get("rrule")))
+            old_rule = inputs.repeat_value(inputs.repeat_label(stored_rule), stored_rule)
             if due != old_due or rule != old_rule:
                 schedule = (due, rule or None)
+            if due != old_due and new_text is None:  # the old time words would contradict the new time
+                new_text = retimed(n.body, n.created_at or n.updated_at) or None
         else:
             for key, edit in self._fields.items():
                 raw = edit.text().strip()

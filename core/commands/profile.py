@@ -21,6 +21,7 @@ from typing import Any
 
 from core.commands.base import Answer, command
 from core.model import InvalidInput, NeuronsError
+from core.validate import parse_uuid
 
 
 class AppRunning(NeuronsError):
@@ -134,6 +135,12 @@ def _create(memory, name: str) -> Answer:
 
 
 def _join(memory, profile_id: str, args) -> Answer:
+    pid = parse_uuid(profile_id, "profile id")  # a bad id is said before anything is asked
+    if not memory.has_profile(pid):
+        raise InvalidInput(
+            f"no profile {pid} in this database: join from a data dir that uses the same server as "
+            "the machine that made it (neurons config set dsn), as the same database role"
+        )
     own = memory.count()
     bring = args.claim
     if own and not (args.claim or args.keep_apart):
@@ -242,11 +249,19 @@ def remember_server(dsn: str) -> str:
     from core import config  # noqa: PLC0415 - keeps forwarding light
     from core.settings import Settings  # noqa: PLC0415 - keeps forwarding light
     from core.store import Store  # noqa: PLC0415 - keeps forwarding light
-    from core.store.secrets import save_password  # noqa: PLC0415 - keeps forwarding light
+    from core.store.secrets import KeyringUnavailable, save_password  # noqa: PLC0415 - keeps forwarding light
 
     bare, password = config.split_password(dsn)
     if password is not None:
-        save_password(bare, password)
+        try:
+            save_password(bare, password)
+        except KeyringUnavailable:
+            raise KeyringUnavailable(
+                "this machine has no secure OS keyring to keep the database password in, and "
+                "Neurons never writes a password to a file of its own: put it in ~/.pgpass (a line "
+                "host:port:dbname:user:password, mode 0600), which Postgres reads itself, then run "
+                "this again without password= (nothing was changed)"
+            ) from None
     with tempfile.TemporaryDirectory() as scratch, Store(Settings(data_dir=Path(scratch), dsn=bare)):
         pass
     return bare
@@ -318,20 +333,26 @@ def move(source, server: str) -> dict[str, Any]:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     backup = data_dir / f"before-move-{stamp}.json"
     export_path(source, backup, "json")  # as `neurons export` writes it: whole, owner-only
-    wanted = checksum(data)
-    settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
-    with Memory.open(settings, source.identity) as target:
-        if info is not None:
-            target.adopt_profile(info["name"])
-        counts = target.import_(data)
-        copy = _only(target.export(), {n["id"] for n in data["neurons"]}, {e["id"] for e in data["edges"]})
-    if checksum(copy) != wanted:
-        raise NeuronsError(
-            f"the copy on the server differs from this memory ({len(copy['neurons'])} of "
-            f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
-            f"alike): nothing was switched, this data dir still uses its {kind} engine"
-        )
-    config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
+    try:
+        wanted = checksum(data)
+        settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
+        with Memory.open(settings, source.identity) as target:
+            if info is not None:
+                target.adopt_profile(info["name"])
+            counts = target.import_(data)
+            copy = _only(
+                target.export(), {n["id"] for n in data["neurons"]}, {e["id"] for e in data["edges"]}
+            )
+        if checksum(copy) != wanted:
+            raise NeuronsError(
+                f"the copy on the server differs from this memory ({len(copy['neurons'])} of "
+                f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
+                f"alike): nothing was switched, this data dir still uses its {kind} engine"
+            )
+        config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
+    except BaseException:
+        backup.unlink(missing_ok=True)  # a move that did not happen leaves no copy behind
+        raise
     return {
         "dsn": dsn,
         "neurons": len(data["neurons"]),

@@ -380,6 +380,7 @@ class Plan:
             )
         )
         self.link(reminder.id, contact.id, Relation.CONCERNS, how=f"{DERIVED_IMPORT}:birthday")
+        self.report.birthdays += 1
         return True
 
     # -- reminders -----------------------------------------------------------------------------

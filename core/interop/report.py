@@ -1,6 +1,7 @@
 """What an import did: counts per outcome and every skipped item with the reason (the `--json`
 contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]}, and
-"dropped": [{"item", "why"}] when an item was imported without a value it could not keep)."""
+"dropped": [{"item", "why"}] when an item was imported without a value it could not keep,
+"birthday_reminders": N when it made yearly reminders for the contacts' birthdays)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ class Report:
     updated: int = 0
     unchanged: int = 0
     skipped: list[dict[str, str]] = field(default_factory=list)
+    birthdays: int = 0  # yearly birthday reminders made for the contacts imported
     # values an item could not keep (a bad date, an unknown zone): the rest of it was imported
     dropped: list[dict[str, str]] = field(default_factory=list)
 
@@ -74,12 +76,15 @@ class Report:
         }
         if self.dropped:  # only when an item lost a value (the contract stays as it was otherwise)
             out["dropped"] = list(self.dropped)
+        if self.birthdays:  # only when it made some, likewise
+            out["birthday_reminders"] = self.birthdays
         return out
 
     def text(self) -> str:
+        made = f"; {self.birthdays} birthday reminder{'s' if self.birthdays != 1 else ''} made"
         lines = [
             f"{self.format}: {self.created} created, {self.updated} updated, "
-            f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
+            f"{self.unchanged} unchanged, {len(self.skipped)} skipped" + (made if self.birthdays else "")
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
         lines += [f"  imported {d['item']}, but {d['why']}" for d in self.dropped]

@@ -25,8 +25,12 @@ def owner(ident: Identity) -> sql.Identifier:
     return sql.Identifier(ident.column)
 
 
-def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False) -> None:
-    """Tell row-level security (migration 004) whose rows this transaction may see and write."""
+def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False, claim: bool = False) -> None:
+    """Tell row-level security (migration 004) whose rows this transaction may see and write,
+    within the owners of the connected role (007); `claim` first makes `ident` one of them, as
+    it is when nobody used it yet (else the database refuses: another role's)."""
+    if claim and ident is not None:
+        claim_owner(cur, ident.value)
     cur.execute(
         "SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true),"
         " set_config('neurons.scope', %s, true)",
@@ -38,13 +42,30 @@ def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False) -
     )
 
 
+def claim_owner(cur: Cursor, owner_id: uuid.UUID) -> None:
+    """Make `owner_id` one of the connected role's owners (migration 007), or raise
+    InsufficientPrivilege when it is another role's."""
+    cur.execute("SELECT neurons_claim_owner(current_user, %s)", (owner_id,))
+
+
 def row_security(cur: Cursor) -> dict[str, Any]:
-    """Whether the connected role is held by row-level security (not superuser nor BYPASSRLS)."""
+    """Whether the connected role is held by row-level security (not superuser nor BYPASSRLS),
+    whether it owns the tables (then it could turn the policies off), and how many owners
+    (identities) it holds."""
     cur.execute(
-        "SELECT current_user AS role, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
+        "SELECT current_user AS role, rolsuper, rolbypassrls,"
+        " (SELECT tableowner FROM pg_tables WHERE tablename = 'neurons'"
+        "   AND schemaname = current_schema()) = current_user AS owns_tables,"
+        " (SELECT count(*) FROM neurons_owners WHERE role_name = current_user) AS owners"
+        " FROM pg_roles WHERE rolname = current_user"
     )
     row = one_row(cur)
-    return {"role": row["role"], "enforced": not (row["rolsuper"] or row["rolbypassrls"])}
+    return {
+        "role": row["role"],
+        "enforced": not (row["rolsuper"] or row["rolbypassrls"]),
+        "owns_tables": bool(row["owns_tables"]),
+        "owners": row["owners"],
+    }
 
 
 def neuron_from_row(row: dict[str, Any]) -> Neuron:
@@ -485,6 +506,7 @@ def existing_ids(cur: Cursor, ident: Identity, table: str, ids: Sequence[uuid.UU
 
 def claim_device(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID, name: str) -> tuple[int, int]:
     """Move every row of a device to a local profile, in the caller's one transaction."""
+    claim_owner(cur, user_id)
     cur.execute(
         "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
         " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",

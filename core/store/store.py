@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 import time
 import uuid
@@ -64,6 +65,8 @@ class Store:
         self._commits = 0
         self._closed = False
         self._restarts: list[float] = []
+        # owners the connected role holds (migration 007), claimed once per store on a server
+        self._owners_held: set[Identity] = set()
         # Told once per engine restart (or server reconnect), with a sentence for the person.
         self.restart_listeners: list[Callable[[str], None]] = []
         self.opened_in_s = 0.0
@@ -144,7 +147,13 @@ class Store:
                 if version in done:
                     continue
                 log.info("applying migration %03d %s", version, name)
-                cur.execute(sql)
+                try:
+                    cur.execute(sql)
+                except psycopg.Error as exc:
+                    refused = self._migration_refused(exc, version, name)
+                    if refused is None:
+                        raise
+                    raise refused from None
                 cur.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)", (version, name))
 
     def _pending_migrations(self) -> bool:
@@ -180,12 +189,15 @@ class Store:
         """One transaction on a live engine; the engine's failures become sentences."""
         self._ready()
         committing = False
+        claim = self.engine is None and owner is not None and owner not in self._owners_held
         try:
             with self.conn.transaction(), self.conn.cursor() as cur:
                 if self.engine is None:  # the server: row-level security sees only this owner
-                    q.name_owner(cur, owner, every_owner)
+                    q.name_owner(cur, owner, every_owner, claim=claim)
                 yield cur
                 committing = True
+            if claim and owner is not None:
+                self._owners_held.add(owner)  # committed: the role holds it now
         except psycopg.Error as exc:
             problem = self._translate(exc, writing and committing)
             if problem is exc:
@@ -223,6 +235,13 @@ class Store:
                 str(self.settings.data_dir) if self.engine else "the database server",
                 str(exc).strip().splitlines()[0],
             )
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            return StoreError(f"the database refused this ({_first_line(exc)}); nothing was changed")
+        if isinstance(exc, psycopg.errors.UniqueViolation):
+            return StoreError(
+                "an id of this change is already taken in this database, by a memory this "
+                "database role does not see; nothing was saved"
+            )
         if isinstance(exc, psycopg.errors.DiskFull):
             where = self.engine.pgdata if self.engine else "the database server"
             return DiskFull(
@@ -230,6 +249,33 @@ class Store:
                 "(nothing was saved by this call)"
             )
         return exc
+
+    def _migration_refused(self, exc: psycopg.Error, version: int, name: str) -> StoreError | None:
+        """A migration the connected role may not apply, as what to ask the database's admin."""
+        info = self.conn.info
+        where = f"database {info.dbname} on {info.host or 'localhost'}"
+        extension = re.search(r'extension "([^"]+)"', str(exc))
+        if extension and isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            ext = extension.group(1)
+            return StoreError(
+                f"the {where} lacks the {ext} extension, and the role {info.user} may not create "
+                f'it: ask the database\'s admin to run "CREATE EXTENSION {ext};" in it as a '
+                "superuser, then try again (nothing was changed)"
+            )
+        if extension and isinstance(exc, (psycopg.errors.FeatureNotSupported, psycopg.errors.UndefinedFile)):
+            return StoreError(
+                f"the server of the {where} has no {extension.group(1)} extension installed: ask "
+                "its admin to install it (Neurons needs pgvector and pg_trgm), then try again "
+                "(nothing was changed)"
+            )
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            return StoreError(
+                f"the {where} needs Neurons' schema update {version:03d} ({name}), which only the "
+                f"role that owns its tables may apply, not {info.user}: ask the database's admin "
+                f"to open it once as that role (e.g. neurons doctor --dsn ...), then try again "
+                f"(nothing was changed; {_first_line(exc)})"
+            )
+        return None
 
     def _restart(self, reason: str) -> None:
         """Reap and start the engine again (or reconnect to the server); tell the listeners once.
@@ -357,6 +403,10 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _first_line(exc: Exception) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def migrations() -> list[tuple[int, str, str]]:

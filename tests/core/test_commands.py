@@ -60,8 +60,8 @@ def _outcome(parse_args, argv, capsys):
         result = ("args", vars(parse_args(argv)))
     except commands.UsageError as exc:
         result = ("error", str(exc))
-    except SystemExit as exc:
-        result = ("exit", exc.code)
+    except commands.Printed as shown:  # --help and --version: the text, never this process's stdout
+        result = ("printed", shown.text, shown.code)
     return result, capsys.readouterr()
 
 

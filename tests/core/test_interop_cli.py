@@ -26,9 +26,22 @@ def cli_json(*args: str, data_dir: Path) -> object:
 def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
     data = tmp_path / "data"
     first = cli_json("import", str(FILES / "google.vcf"), data_dir=data)
-    assert first == {"format": "vcard", "created": 2, "updated": 0, "unchanged": 0, "skipped": []}
+    assert first == {
+        "format": "vcard",
+        "created": 2,
+        "updated": 0,
+        "unchanged": 0,
+        "skipped": [],
+        "birthday_reminders": 2,  # both cards have a birthday: each a yearly reminder
+    }
     again = cli_json("import", str(FILES / "google.vcf"), "--format", "vcard", data_dir=data)
-    assert again == {"format": "vcard", "created": 0, "updated": 0, "unchanged": 2, "skipped": []}
+    assert again == {
+        "format": "vcard",
+        "created": 0,
+        "updated": 0,
+        "unchanged": 2,
+        "skipped": [],
+    }
     tasks = cli_json("import", str(FILES / "broken.ics"), data_dir=data)
     assert (tasks["format"], tasks["created"]) == ("ics", 5)  # a UID-less task gets one from its content
     assert tasks["skipped"] == [
@@ -44,6 +57,8 @@ def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
             "why": "line 20 is not valid UTF-8: read as Windows-1252 (Western European)",
         },
     ]
+    said = run_cli("import", str(FILES / "google.vcf"), data_dir=tmp_path / "other", env=REGION)
+    assert said.stdout == "vcard: 2 created, 0 updated, 0 unchanged, 0 skipped; 2 birthday reminders made\n"
     text = run_cli("import", str(FILES / "broken.ics"), data_dir=data, env=REGION)
     assert text.returncode == 0 and text.stdout.startswith(
         "ics: 0 created, 0 updated, 5 unchanged, 1 skipped\n"

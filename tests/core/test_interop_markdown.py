@@ -103,7 +103,8 @@ def test_the_vault_reads_as_markdown(embedded_memory, tmp_path):
     rich_memory(embedded_memory)
     interop.export_path(embedded_memory, tmp_path / "vault", "markdown")
     vault = tmp_path / "vault"
-    assert {p.name for p in vault.iterdir()} == {"Notes", "Reminders", "Contacts"}
+    # and the manifest of what Neurons wrote there (it never replaces a file it did not make)
+    assert {p.name for p in vault.iterdir()} == {"Notes", "Reminders", "Contacts", ".neurons-export.json"}
     ana = (vault / "Contacts" / "Ana Sofia Ribeiro.md").read_text()
     assert (
         ana.startswith("---\nid: ") and "\nkind: contact\n" in ana and "\nphones:\n- '+351912345678'\n" in ana

@@ -187,7 +187,14 @@ def test_folding_never_splits_a_character():
 
 def test_import_creates_contacts_aliases_and_birthday_reminders(memory):
     report = interop.import_path(memory, FILES / "google.vcf", now=NOW)
-    assert report.to_json() == {"format": "vcard", "created": 2, "updated": 0, "unchanged": 0, "skipped": []}
+    assert report.to_json() == {
+        "format": "vcard",
+        "created": 2,
+        "updated": 0,
+        "unchanged": 0,
+        "skipped": [],
+        "birthday_reminders": 2,
+    }
     ana = contacts(memory)["Ana Sofia Ribeiro"]
     assert ana.attrs["aliases"] == ["Sofi"]
     assert "Accountant" in ana.body and "Biscoito" in ana.body
