@@ -76,7 +76,7 @@ def first_answer(data: Path, t0: float, result: dict) -> None:
 def one_run(data: Path, env: dict, display: str, idle_s: float | None) -> dict:
     t0 = time.monotonic()
     app = subprocess.Popen(
-        [sys.executable, "-m", "desktop.app", "--data-dir", str(data)],
+        [sys.executable, "-m", "desktop.launch", "--data-dir", str(data)],
         cwd=ROOT,
         env={**env, "DISPLAY": display},
         stdout=subprocess.DEVNULL,
