@@ -35,7 +35,7 @@ from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
 from core.recall import ranking as R
 from core.recall import windows
 from core.recall.about import about_intent, only_names
-from core.recall.index import Entry, Link, RecallIndex
+from core.recall.index import RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words
 from core.store.reader import Reader
 from core.when import TimeWindow, find_window, local_now
@@ -60,31 +60,6 @@ def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | No
 
 
 # -- scoring ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Cand:
-    slot: int
-    entry: Entry
-    bm25: float = 0.0
-    cos: float | None = None
-    kw: float = 0.0
-    base: float = 0.0
-    sitting: float = 0.0
-    hop: float = 0.0
-    hop_from: uuid.UUID | None = None
-    sitting_with: uuid.UUID | None = None
-    replaces: uuid.UUID | None = None
-    superseded_by: uuid.UUID | None = None
-    in_window: bool = False
-    says_window: bool = False
-    person: float = 0.0
-    exact: float = 0.0
-    score: float = 0.0
-
-    @property
-    def id(self) -> uuid.UUID:
-        return self.entry.id
 
 
 def _keyword_part(bm: np.ndarray, idf_sum: float) -> np.ndarray:
@@ -112,21 +87,27 @@ def _top(values: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarr
     return idx[np.argsort(-vals, kind="stable")]
 
 
-def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> str:
-    kw = R.W_KEYWORD * c.kw
-    vec = R.W_VECTOR * max(c.cos or 0.0, 0.0)
-    own = c.base
-    if c.superseded_by is not None:
-        return f"replaced by {titles.get(c.superseded_by, 'a newer neuron')}"
-    if c.replaces is not None and own < c.hop and own < c.sitting:
-        return f"replaces {titles.get(c.replaces, 'an older neuron')}"
-    if c.hop_from is not None and c.hop > max(own, R.SITTING_WEIGHT * c.sitting):
-        return f"linked from {titles.get(c.hop_from, 'a linked neuron')}"
-    if c.sitting_with is not None and R.SITTING_WEIGHT * c.sitting > own:
-        return f"noted together with {titles.get(c.sitting_with, 'a neuron')}"
-    if c.replaces is not None and c.bm25 == 0:
-        return f"replaces {titles.get(c.replaces, 'an older neuron')}"
-    if c.in_window and kw == 0 and (vec < 0.35 or own < 0.2):
+def _why(
+    i: int, c: R.Candidates, r: R.Ranked, w: R.Weights, titles: dict, ids: list, window: TimeWindow | None
+) -> str:
+    kw = w.keyword_share * c.kw[i]
+    vec = (1.0 - w.keyword_share) * c.vec[i]
+    own, hop, sitting = r.base[i], r.hop[i], r.sitting[i]
+
+    def title(row: int, fallback: str) -> str:
+        return titles.get(ids[row], fallback)
+
+    if r.superseded_by[i] >= 0:
+        return f"replaced by {title(r.superseded_by[i], 'a newer neuron')}"
+    if r.replaces[i] >= 0 and own < hop and own < sitting:
+        return f"replaces {title(r.replaces[i], 'an older neuron')}"
+    if r.hop_from[i] >= 0 and hop > max(own, w.sitting * sitting):
+        return f"linked from {title(r.hop_from[i], 'a linked neuron')}"
+    if r.sitting_with[i] >= 0 and w.sitting * sitting > own:
+        return f"noted together with {title(r.sitting_with[i], 'a neuron')}"
+    if r.replaces[i] >= 0 and c.kw[i] == 0:
+        return f"replaces {title(r.replaces[i], 'an older neuron')}"
+    if c.in_window[i] and kw == 0 and (vec < 0.35 or own < 0.2):
         return f"in the window {window.label}" if window else "in the time window"
     if kw > 0 and kw + R.WHY_VECTOR_MARGIN >= vec:
         return "matched the words"
@@ -158,6 +139,102 @@ def ask(
     expand: bool = True,
     _about: bool = True,
 ) -> list[Result]:
+    prepared = _prepare(
+        reader, idx, embedder, question, limit, mode=mode, now=now, fusion=fusion, expand=expand, about=_about
+    )
+    if isinstance(prepared, list):
+        return prepared
+    return prepared.answer(reader, limit)
+
+
+def candidates(
+    reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: str, now: datetime
+) -> tuple[R.Candidates, str | None] | list[Result]:
+    """What `ask` would rank for `question` (default mode), with the links of more seeds than it
+    follows (R.FIT_SEEDS: those any weights could pick), and the model of the question's vector;
+    or the answer itself when no weight plays a part in it (a question only naming people). The
+    fitting tool ranks these under other weights with `ranking.rank`, as `ask` does."""
+    prepared = _prepare(reader, idx, embedder, question, 10, now=now, collect=R.FIT_SEEDS)
+    if isinstance(prepared, list):
+        return prepared
+    return prepared.cands, prepared.model
+
+
+@dataclass
+class _Prepared:
+    cands: R.Candidates
+    weights: R.Weights
+    model: str | None
+    window: TimeWindow | None
+    mode: str
+    bm25: np.ndarray  # of the rows
+
+    def answer(self, reader: Reader, limit: int) -> list[Result]:
+        c, w = self.cands, self.weights
+        if self.mode != "default":
+            base = c.kw if self.mode == "keyword" else c.vec
+            if self.mode == "hybrid":
+                base = w.keyword_share * c.kw + (1.0 - w.keyword_share) * c.vec
+            order = np.lexsort((-c.created, -base))[:limit]
+            rows = reader.neurons([c.ids[i] for i in order])
+            return [
+                Result(
+                    rows[c.ids[i]],
+                    float(base[i]),
+                    "matched the words" if c.kw[i] > 0 and c.kw[i] >= c.vec[i] else "matched the meaning",
+                    {"bm25": float(self.bm25[i]), "cos": float(c.vec[i])},
+                )
+                for i in order
+                if c.ids[i] in rows
+            ]
+        r = R.rank(c, w)
+        top = [int(i) for i in r.order[:limit]]
+        # the one round trip after the scoring: the answer's rows, and those its reasons name
+        named = [
+            c.ids[j]
+            for i in top
+            for j in (r.hop_from[i], r.sitting_with[i], r.replaces[i], r.superseded_by[i])
+            if j >= 0
+        ]
+        rows = reader.neurons(list(dict.fromkeys([c.ids[i] for i in top] + named)))
+        titles = {nid: n.title for nid, n in rows.items()}
+        results = [
+            Result(
+                rows[c.ids[i]],
+                float(r.score[i]),
+                _why(i, c, r, w, titles, c.ids, self.window),
+                {
+                    "bm25": float(self.bm25[i]),
+                    "cos": float(c.vec[i]),
+                    "base": float(r.base[i]),
+                    "hop": float(r.hop[i]),
+                    "sitting": float(r.sitting[i]),
+                    "person": float(r.person[i]),
+                    "exact": float(r.exact[i]),
+                },
+                group="window" if r.first and c.in_window[i] else None,
+                window_label=self.window.label if r.first and c.in_window[i] and self.window else None,
+            )
+            for i in top
+            if c.ids[i] in rows
+        ]
+        return _bar(results)
+
+
+def _prepare(
+    reader: Reader,
+    idx: RecallIndex,
+    embedder: EmbedderSource,
+    question: str,
+    limit: int = 10,
+    *,
+    mode: str = "default",
+    now: datetime | None = None,
+    fusion: str = "relative",
+    expand: bool = True,
+    about: bool = True,
+    collect: int = R.HOP_SEEDS,
+) -> _Prepared | list[Result]:
     if mode not in MODES:
         raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
     if fusion not in ("relative", "rrf"):
@@ -188,7 +265,7 @@ def ask(
                     q.read()
             with idx.lock:
                 names, orgs = idx.names(), idx.org_counts()
-            if full and window is None and _about:
+            if full and window is None and about:
                 head = about_intent(reader, idx, question, names, limit=limit, orgs=orgs) or []
                 if len(head) >= limit:
                     return head
@@ -198,66 +275,230 @@ def ask(
         q.embed()
         if mode == "vector" and q.topical and q.qvec is None:
             return []
+        weights = R.weights_for(q.model)
         with idx.lock:
-            version = idx.version
             bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
             cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
-            cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
+            built = _Build(idx, bm, idf_sum, cos, window, now)
+            built.pick(mode, fusion)
             if full:
-                _mark_exact(idx, cands, q.terms)
-        for c in cands.values():
-            c.in_window = window is not None and windows.holds(c.entry, window)
-            c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
-        if not full:
-            ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
-            neurons = reader.neurons([c.id for c in ranked])
-            return [
-                Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
-                for c in ranked
-                if c.id in neurons
-            ]
-
-        if expand:
-            try:
-                with idx.lock:
-                    _expand(idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window, people)
-            except Exception:  # additive: the base ranking stands, and says so
-                log.warning("one-hop expansion failed; returning the base results", exc_info=True)
-                for c in cands.values():
-                    c.hop = c.sitting = 0.0
-                    c.hop_from = c.sitting_with = c.replaces = c.superseded_by = None
-        with idx.lock:
+                if expand:
+                    try:  # additive: if it fails, the base ranking stands, and says so
+                        if q.topical:
+                            built.follow(weights, collect, people)
+                        built.supersedes()
+                    except Exception:
+                        log.warning("one-hop expansion failed; returning the base results", exc_info=True)
+                        built.drop_expansion()
+                built.mark_exact(q.terms)
             total = max(int(idx.non_contacts().sum()), 1)
-        share = sum(c.in_window for c in cands.values()) / total
-        ranked, first = _order(cands, window, q, now, share)
-        ranked = _defer_superseded(ranked)[:limit]
-        # the one round trip after the scoring: the answer's rows, and those its reasons name
-        named = [i for c in ranked for i in (c.hop_from, c.sitting_with, c.replaces, c.superseded_by) if i]
-        rows = reader.neurons(list(dict.fromkeys([c.id for c in ranked] + named)))
-        titles = {nid: n.title for nid, n in rows.items()}
-        results = [
-            Result(
-                rows[c.id],
-                c.score,
-                _why(c, titles, window),
-                {
-                    "bm25": c.bm25,
-                    "cos": c.cos or 0.0,
-                    "base": c.base,
-                    "hop": c.hop,
-                    "sitting": c.sitting,
-                    "person": c.person,
-                    "exact": c.exact,
-                },
-                group="window" if first and c.in_window else None,
-                window_label=window.label if first and c.in_window else None,
-            )
-            for c in ranked
-            if c.id in rows
-        ]
-        return _bar(results)
+            cands = built.table(q, total)
+        return _Prepared(cands, weights, q.model, window, mode, bm[built.slots] if built.slots else bm[:0])
     finally:  # a vector thrown away still finishes before the answer returns
         started.settle()
+
+
+class _Build:
+    """A question's candidates as rows, from the index (the caller holds its lock)."""
+
+    def __init__(self, idx: RecallIndex, bm, idf_sum: float, cos, window: TimeWindow | None, now: datetime):
+        self.idx, self.window, self.now = idx, window, now
+        self.bm, self.cos = bm, cos
+        self.kw = _keyword_part(bm, idf_sum)
+        self.vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size)
+        self.slots: list[int] = []
+        self.row_of: dict[int, int] = {}
+        self.seedable: list[bool] = []
+        self.links: list[tuple[int, int, float, int]] = []  # seed row, other row, weight, class
+        self.sittings: list[tuple[int, int]] = []
+        self.sups: list[tuple[int, int]] = []  # newer row, older row
+        self.degree: dict[int, int] = {}
+        self.person: set[int] = set()
+        self.exact: set[int] = set()
+        self.kw_override: np.ndarray | None = None
+
+    def add(self, slot: int, seedable: bool = False) -> int | None:
+        row = self.row_of.get(slot)
+        if row is not None:
+            return row
+        if slot >= self.bm.size or self.idx.entries[slot] is None:
+            return None
+        row = self.row_of[slot] = len(self.slots)
+        self.slots.append(slot)
+        self.seedable.append(seedable)
+        return row
+
+    def drop_expansion(self) -> None:
+        """Back to the question's own candidates (what the expansion added goes)."""
+        keep = sum(self.seedable)
+        for slot in self.slots[keep:]:
+            del self.row_of[slot]
+        del self.slots[keep:], self.seedable[keep:]
+        self.links, self.sittings, self.sups, self.person = [], [], [], set()
+        self.degree = {}
+
+    def pick(self, mode: str, fusion: str) -> None:
+        """The question's own candidates: the best lexical and vector matches, the window's."""
+        bm, cos, vec = self.bm, self.cos, self.vec
+        if mode == "keyword":
+            pick = _top(bm, R.LEXICAL_K, bm > 0)
+        elif mode == "vector":
+            pick = _top(cos, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
+        else:
+            lex = _top(bm, R.LEXICAL_K, bm > 0)
+            near = _top(vec, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
+            pick = np.union1d(lex, near)
+            if fusion == "rrf":  # each list's reciprocal rank stands for its part
+                rrf_kw, rrf_vec = np.zeros(bm.size), np.zeros(bm.size)
+                rrf_kw[lex] = 2.0 / (R.RRF_K + np.arange(lex.size) + 1)
+                rrf_vec[near] = 2.0 / (R.RRF_K + np.arange(near.size) + 1)
+                self.kw, self.vec = rrf_kw, rrf_vec
+        for slot in pick.tolist():
+            self.add(slot, seedable=True)
+        if self.window is not None:
+            for slot in windows.slots(self.idx, self.window):
+                self.add(slot, seedable=True)
+
+    def follow(self, weights: R.Weights, collect: int, people: list[uuid.UUID]) -> None:
+        """The links and sittings of the rows that can be seeds (the best `collect` by the fused
+        score; for fitting, by the keyword and by the vector part too), and what is linked to the
+        people named beside a topic."""
+        rows = np.asarray([r for r, s in enumerate(self.seedable) if s], dtype=np.int64)
+        if rows.size:
+            slots = np.asarray(self.slots)[rows]
+            base = weights.keyword_share * self.kw[slots] + (1.0 - weights.keyword_share) * self.vec[slots]
+            order = [np.argsort(-base, kind="stable")]
+            if collect > R.HOP_SEEDS:
+                order += [
+                    np.argsort(-self.kw[slots], kind="stable"),
+                    np.argsort(-self.vec[slots], kind="stable"),
+                ]
+            seeds = list(dict.fromkeys(int(rows[i]) for o in order for i in o[:collect]))
+        else:
+            seeds = []
+        idx = self.idx
+        for row in seeds:
+            slot = self.slots[row]
+            seed = idx.entries[slot]
+            found = idx.links([seed.id], EXPANDING_RELATIONS)
+            self.degree[row] = len(found)
+            for link in found:
+                other_slot = idx.slot_of.get(link.other)
+                other = self.add(other_slot) if other_slot is not None else None
+                if other is None:
+                    continue
+                if seed.kind == "contact":
+                    cls = R.LINK_FROM_CONTACT
+                elif idx.entries[other_slot].kind == "contact":
+                    cls = R.LINK_TO_CONTACT
+                else:
+                    cls = R.LINK_NOTES
+                self.links.append((row, other, link.weight or 1.0, cls))
+            for other_slot in idx.sitting(slot, R.SITTING_SECONDS):
+                other = self.add(other_slot)
+                if other is not None:
+                    self.sittings.append((row, other))
+        # a person named beside a topic: what is linked to them -- naming them or not ("ring her
+        # tomorrow" about Mãe) -- is lifted
+        for link in idx.links(people, EXPANDING_RELATIONS):
+            slot = idx.slot_of.get(link.other)
+            if slot is not None and idx.entries[slot].kind != "contact":
+                row = self.add(slot)
+                if row is not None:
+                    self.person.add(row)
+
+    def supersedes(self) -> None:
+        """The supersedes edges of every row, both ways: the older gives way, the newer takes
+        over what it was found for (their other ends join the rows)."""
+        idx = self.idx
+        for link in idx.links([idx.entries[s].id for s in list(self.slots)], [Relation.SUPERSEDES]):
+            newer_slot, older_slot = idx.slot_of.get(link.from_id), idx.slot_of.get(link.to_id)
+            if newer_slot is None or older_slot is None or newer_slot == older_slot:
+                continue
+            newer, older = self.add(newer_slot), self.add(older_slot)
+            if newer is not None and older is not None and (newer, older) not in self.sups:
+                self.sups.append((newer, older))
+
+    def mark_exact(self, terms: list[str]) -> None:
+        """A code in the question (a plate, a reference, a number: a rare lexeme with a digit) puts
+        the rows holding the most of the question's codes first."""
+        idx = self.idx
+        codes = [
+            t
+            for t in terms
+            if len(t) >= R.EXACT_MIN_LENGTH
+            and any(ch.isdigit() for ch in t)
+            and 0 < len(idx.postings.get(t, ())) <= R.EXACT_MAX_DF
+        ]
+        if not codes:
+            return
+        held = [sum(t in idx.entries[s].lexemes for t in codes) for s in self.slots]
+        most = max(held, default=0)
+        if most:
+            self.exact = {row for row, h in enumerate(held) if h == most}
+
+    def table(self, q: _Question, total: int) -> R.Candidates:
+        idx, window = self.idx, self.window
+        slots = np.asarray(self.slots, dtype=np.int64)
+        entries = [idx.entries[s] for s in self.slots]
+        n = len(entries)
+
+        def flags(rows) -> np.ndarray:
+            out = np.zeros(n, dtype=bool)
+            out[list(rows)] = True
+            return out
+
+        in_window = np.asarray([window is not None and windows.holds(e, window) for e in entries], dtype=bool)
+        says = np.asarray(
+            [window is not None and window.dates == "any" and windows.says(e, window) for e in entries],
+            dtype=bool,
+        )
+        when = np.asarray(
+            [
+                windows.when_in(e, window) if window is not None and h else e.created
+                for e, h in zip(entries, in_window, strict=True)
+            ],
+            dtype=np.float64,
+        )
+        share = float(in_window.sum()) / total
+        first = (
+            window is not None
+            and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS)
+            and window.anchor_kind != "while"
+            and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
+        )
+        links = np.asarray(self.links, dtype=np.float64).reshape(-1, 4)
+        sits = np.asarray(self.sittings, dtype=np.int64).reshape(-1, 2)
+        sups = np.asarray(self.sups, dtype=np.int64).reshape(-1, 2)
+        return R.Candidates(
+            ids=[e.id for e in entries],
+            kw=self.kw[slots] if n else np.zeros(0),
+            vec=self.vec[slots] if n else np.zeros(0),
+            created=np.asarray([e.created for e in entries], dtype=np.float64),
+            contact=np.asarray([e.kind == "contact" for e in entries], dtype=bool),
+            reminder=np.asarray([e.kind == "reminder" for e in entries], dtype=bool),
+            seedable=np.asarray(self.seedable, dtype=bool),
+            in_window=in_window,
+            says_window=says,
+            when=when,
+            exact=flags(self.exact),
+            person=flags(self.person),
+            degree=np.asarray([self.degree.get(r, 0) for r in range(n)], dtype=np.float64),
+            link_seed=links[:, 0].astype(np.int64),
+            link_other=links[:, 1].astype(np.int64),
+            link_weight=links[:, 2],
+            link_class=links[:, 3].astype(np.int64),
+            sit_seed=sits[:, 0],
+            sit_other=sits[:, 1],
+            sup_newer=sups[:, 0],
+            sup_older=sups[:, 1],
+            now=self.now.timestamp(),
+            topical=q.topical,
+            window=window is not None,
+            first=bool(first),
+            ahead=window is None or window.dates == "due" or window.start >= self.now,
+            share=share,
+        )
 
 
 class _Question:
@@ -337,88 +578,9 @@ def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
         bm, idf_sum = q.idx.bm25(event.terms, R.BM25_K1, R.BM25_B)
         cos = q.idx.cosine(event.qvec, event.model)
         vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
-        fused = R.W_KEYWORD * _keyword_part(bm, idf_sum) + R.W_VECTOR * vec
+        share = R.PLACE_KEYWORD_SHARE
+        fused = share * _keyword_part(bm, idf_sum) + (1.0 - share) * vec
         return windows.place(window, np.asarray(fused, dtype=np.float64), q.idx)
-
-
-def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, share: float):
-    """The candidates in answer order, and whether the window's neurons come first. `share`: the
-    part of the memory the window holds -- a window that holds much of it says little ("last
-    year" over two years of notes): its boost shrinks, and it never comes first."""
-    # mostly a time: the window first ("while ...", an event's stretch guessed from its words,
-    # only lifts what is in it)
-    first = (
-        window is not None
-        and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS)
-        and window.anchor_kind != "while"
-        and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
-    )
-    boost = R.WINDOW_BOOST * max(1.0 - share, 0.0)
-    for c in cands.values():
-        c.score = c.base + R.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
-        if c.in_window and not first:
-            c.score += boost
-        elif c.says_window and not c.in_window:
-            c.score += R.SAID_BOOST
-    if window is not None and not q.topical:
-        # a question of dates alone: what is in the window, and only that, in the order of its
-        # dates (soonest first ahead, latest first behind); a replaced neuron's date no longer holds
-        ahead = window.dates == "due" or window.start >= now
-        held = [c for c in cands.values() if c.in_window and c.superseded_by is None]
-        return sorted(held, key=lambda c: windows.when_in(c.entry, window) * (1 if ahead else -1)), True
-    ranked = sorted(cands.values(), key=lambda c: (-c.score, -c.entry.created))
-    if first:  # mostly a time: the window's neurons first, then what is related
-        inside = [c for c in ranked if c.in_window and c.superseded_by is None]
-        ranked = inside + [c for c in ranked if not (c.in_window and c.superseded_by is None)]
-    return ranked, first
-
-
-def _score(
-    idx: RecallIndex,
-    mode: str,
-    fusion: str,
-    bm: np.ndarray,
-    idf_sum: float,
-    cos: np.ndarray | None,
-    window: TimeWindow | None,
-) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
-    """The candidates (the best lexical and vector matches, the window's neurons), and the fused
-    score and keyword part of every slot."""
-    n = idx.size
-    kw = _keyword_part(bm, idf_sum)
-    vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
-    if mode == "keyword":
-        base, pick = bm, _top(bm, R.LEXICAL_K, bm > 0)
-    elif mode == "vector":
-        base = np.nan_to_num(cos, nan=-1.0) if cos is not None else np.zeros(n)
-        pick = _top(base, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
-    else:
-        lex = _top(bm, R.LEXICAL_K, bm > 0)
-        near = _top(vec, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
-        pick = np.union1d(lex, near)
-        if fusion == "rrf":
-            base = np.zeros(n)
-            for ranked in (lex, near):
-                base[ranked] += 1.0 / (R.RRF_K + np.arange(ranked.size) + 1)
-        else:
-            base = R.W_KEYWORD * kw + R.W_VECTOR * vec
-    slots = set(pick.tolist())
-    if window is not None:
-        slots.update(windows.slots(idx, window))
-    out = {}
-    for slot in slots:
-        entry = idx.entries[slot]
-        if entry is None:
-            continue
-        out[slot] = _Cand(
-            slot,
-            entry,
-            bm25=float(bm[slot]),
-            kw=float(kw[slot]),
-            cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
-            base=float(base[slot]),
-        )
-    return out, base, kw
 
 
 def _people_beside_a_topic(names, question: str, topic: str) -> list[uuid.UUID]:
@@ -443,25 +605,6 @@ def _relative_of(question: str, f) -> bool:
         return False
     after = re.match(r"\s+([\w-]+)", question[f.end :])
     return bool(after) and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
-
-
-def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
-    """A code in the question (a plate, a reference, a number: a rare lexeme with a digit) puts
-    the neurons holding the most of the question's codes first."""
-    codes = [
-        t
-        for t in terms
-        if len(t) >= R.EXACT_MIN_LENGTH
-        and any(ch.isdigit() for ch in t)
-        and 0 < len(idx.postings.get(t, ())) <= R.EXACT_MAX_DF
-    ]
-    if not codes:
-        return
-    held = {c.slot: sum(t in c.entry.lexemes for t in codes) for c in cands.values()}
-    most = max(held.values(), default=0)
-    for c in cands.values():
-        if most and held[c.slot] == most:
-            c.exact = R.EXACT_BOOST
 
 
 def _bar(results: list[Result]) -> list[Result]:
@@ -500,115 +643,3 @@ def _more_like(
         for nid, sim, near in picks
         if nid in rows
     ]
-
-
-def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
-    """The superseded rule: an outdated neuron gives way -- it is never among the first
-    SUPERSEDED_AFTER results, and never above the neuron that replaced it; below that it keeps
-    its place (it is still findable, marked as replaced)."""
-    order = {id(c): i for i, c in enumerate(ranked)}
-    current = [c for c in ranked if c.superseded_by is None]
-    old = [c for c in ranked if c.superseded_by is not None]
-    if not old:
-        return ranked
-    head = current[: R.SUPERSEDED_AFTER]
-    tail = sorted(current[R.SUPERSEDED_AFTER :] + old, key=lambda c: order[id(c)])
-    return head + tail
-
-
-def _expand(
-    idx: RecallIndex,
-    version: int,
-    cands: dict,
-    bm: np.ndarray,
-    cos: np.ndarray | None,
-    base_arr: np.ndarray,
-    kw_arr: np.ndarray,
-    topical: bool,
-    window: TimeWindow | None,
-    people: list[uuid.UUID],
-) -> None:
-    """One hop along the edges of the best results, their neighbours in the sitting, the
-    supersedes edges around them, and what is linked to the people named beside a topic -- all
-    from the index (the caller holds its lock)."""
-
-    def cand(slot: int) -> _Cand | None:
-        c = cands.get(slot)
-        if c is None:
-            if idx.version != version or slot >= base_arr.size:
-                return None  # the index changed under us: its slots no longer match the scores
-            entry = idx.entries[slot]
-            if entry is None:
-                return None
-            c = cands[slot] = _Cand(
-                slot,
-                entry,
-                bm25=float(bm[slot]),
-                kw=float(kw_arr[slot]),
-                cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
-                base=float(base_arr[slot]),
-            )
-            if window is not None:
-                c.in_window = windows.holds(entry, window)
-        return c
-
-    ranked = sorted(cands.values(), key=lambda c: -c.base)
-    seeds = ranked[: R.HOP_SEEDS] if topical else []
-    for s in seeds:  # neighbours in the sitting
-        for other in idx.sitting(s.slot, R.SITTING_SECONDS) if idx.version == version else []:
-            c = cand(other)
-            if c is not None and c is not s and s.base > c.sitting:
-                c.sitting, c.sitting_with = s.base, s.id
-    pool = sorted(cands.values(), key=lambda c: (not c.in_window, -(c.base + R.SITTING_WEIGHT * c.sitting)))
-    pool = pool[: R.POOL]
-    edges = idx.links([s.id for s in seeds] + people, EXPANDING_RELATIONS)
-    supersedes = idx.links([c.id for c in pool], [Relation.SUPERSEDES])
-    _apply_links(idx, edges, supersedes, seeds, cand, set(people))
-
-
-def _apply_links(
-    idx: RecallIndex,
-    edges: list[Link],
-    supersedes: list[Link],
-    seeds: list[_Cand],
-    cand,
-    people: set[uuid.UUID],
-) -> None:
-    degree: dict[uuid.UUID, int] = {}
-    for link in edges:
-        degree[link.seed] = degree.get(link.seed, 0) + 1
-    # a person named beside a topic: what is linked to them -- naming them or not ("ring her
-    # tomorrow" about Mãe) -- is lifted
-    for link in (h for h in edges if h.seed in people):
-        slot = idx.slot_of.get(link.other)
-        other = cand(slot) if slot is not None else None
-        if other is not None and other.entry.kind != "contact":
-            other.person = R.PERSON_WEIGHT
-    by_id = {s.id: s for s in seeds}
-    for link in edges:
-        seed, slot = by_id.get(link.seed), idx.slot_of.get(link.other)
-        if seed is None or slot is None:
-            continue
-        other = cand(slot)
-        if other is None or other is seed:
-            continue
-        gain = (
-            R.HOP_WEIGHT
-            * seed.base
-            * (link.weight or 1.0)
-            / (max(degree.get(seed.id, 1), 1) ** R.HOP_HUB_DAMPING)
-        )
-        if gain > other.hop:
-            other.hop, other.hop_from = gain, seed.id
-    # supersedes last: the replacement takes over what the outdated neuron was found for
-    for link in supersedes:
-        newer_slot, older_slot = idx.slot_of.get(link.from_id), idx.slot_of.get(link.to_id)
-        if newer_slot is None or older_slot is None or newer_slot == older_slot:
-            continue
-        newer, older = cand(newer_slot), cand(older_slot)
-        if newer is None or older is None:
-            continue
-        older.superseded_by, newer.replaces = newer.id, older.id
-        carried = older.base + R.SITTING_WEIGHT * older.sitting + older.hop
-        if carried > newer.base + newer.hop:
-            newer.hop = max(newer.hop, carried - newer.base)
