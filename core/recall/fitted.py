@@ -8,4 +8,24 @@ this file.
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
-FITTED: dict[str, dict[str, float]] = {}
+FITTED: dict[str, dict[str, float]] = {
+    "all-MiniLM-L6-v2": {
+        "keyword_share": 0.5,
+        "link": 0.6,
+        "link_top": 0.8,
+        "link_to_contact": 0.3,
+        "link_from_contact": 0.9,
+        "hub_damping": 0.5,
+        "sitting": 0.4,
+        "person": 0.1,
+        "person_relevance": 0.0,
+        "window": 0.5,
+        "said": 0.4,
+        "exact": 1.0,
+        "contact": -0.2,
+        "reminder": 0.0,
+        "recency": 0.0,
+        "gather_link": 1.0,
+        "gather_contact": -0.2,
+    },
+}

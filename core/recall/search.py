@@ -34,9 +34,9 @@ from core.capture.kinship import relations_of
 from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
 from core.recall import ranking as R
 from core.recall import windows
-from core.recall.about import about_intent, only_names
+from core.recall.about import about_intent, defer_outdated, only_names
 from core.recall.index import RecallIndex
-from core.recall.result import QUESTION_FILLER, Result, content_words
+from core.recall.result import QUESTION_FILLER, Result, content_words, gathering
 from core.store.reader import Reader
 from core.when import TimeWindow, find_window, local_now
 
@@ -147,6 +147,17 @@ def ask(
     return prepared.answer(reader, limit)
 
 
+def gather(
+    reader: Reader, idx: RecallIndex, embedder: EmbedderSource, topic: str, limit: int = 50, now=None
+) -> list[Result]:
+    """Everything written about a thing or linked to what is ("the kitchen renovation"): the
+    answer of a question that asks for everything about it, without what only loosely matches."""
+    prepared = _prepare(reader, idx, embedder, topic, limit, now=now, about=False, gather=True)
+    if isinstance(prepared, list):
+        return prepared
+    return [r for r in prepared.answer(reader, limit) if not r.loose or r.why.startswith("linked from")]
+
+
 def candidates(
     reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: str, now: datetime
 ) -> tuple[R.Candidates, str | None] | list[Result]:
@@ -234,6 +245,7 @@ def _prepare(
     expand: bool = True,
     about: bool = True,
     collect: int = R.HOP_SEEDS,
+    gather: bool = False,
 ) -> _Prepared | list[Result]:
     if mode not in MODES:
         raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
@@ -249,6 +261,8 @@ def _prepare(
     window, topic = find_window(question, now) if full else (None, question)
     if window is not None and window.anchor and not content_words(topic):
         topic = window.anchor  # "what was going on the week X": X is the topic too
+    asks_all, topic = gathering(topic) if full else (False, topic)
+    gather = full and (gather or asks_all)
     q = _Question(reader, idx, embedder, mode, topic)
     if full:
         with idx.lock:  # as of the last look: a question about a person needs no vector
@@ -270,7 +284,9 @@ def _prepare(
                 if len(head) >= limit:
                     return head
                 if head:  # the person's answer first, then what is most like it (loosely related)
-                    return head + _more_like(reader, idx, embedder, head, limit - len(head))
+                    return defer_outdated(
+                        idx, head + _more_like(reader, idx, embedder, head, limit - len(head))
+                    )
             people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
         q.embed()
         if mode == "vector" and q.topical and q.qvec is None:
@@ -279,13 +295,13 @@ def _prepare(
         with idx.lock:
             bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
             cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
-            built = _Build(idx, bm, idf_sum, cos, window, now)
+            built = _Build(idx, bm, idf_sum, cos, window, now, q.terms)
             built.pick(mode, fusion)
             if full:
                 if expand:
                     try:  # additive: if it fails, the base ranking stands, and says so
                         if q.topical:
-                            built.follow(weights, collect, people)
+                            built.follow(weights, collect, people, gather)
                         built.supersedes()
                     except Exception:
                         log.warning("one-hop expansion failed; returning the base results", exc_info=True)
@@ -293,6 +309,7 @@ def _prepare(
                 built.mark_exact(q.terms)
             total = max(int(idx.non_contacts().sum()), 1)
             cands = built.table(q, total)
+            cands.gather = gather
         return _Prepared(cands, weights, q.model, window, mode, bm[built.slots] if built.slots else bm[:0])
     finally:  # a vector thrown away still finishes before the answer returns
         started.settle()
@@ -301,8 +318,10 @@ def _prepare(
 class _Build:
     """A question's candidates as rows, from the index (the caller holds its lock)."""
 
-    def __init__(self, idx: RecallIndex, bm, idf_sum: float, cos, window: TimeWindow | None, now: datetime):
-        self.idx, self.window, self.now = idx, window, now
+    def __init__(
+        self, idx: RecallIndex, bm, idf_sum: float, cos, window: TimeWindow | None, now: datetime, terms=()
+    ):
+        self.idx, self.window, self.now, self.terms = idx, window, now, list(terms)
         self.bm, self.cos = bm, cos
         self.kw = _keyword_part(bm, idf_sum)
         self.vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size)
@@ -311,6 +330,7 @@ class _Build:
         self.seedable: list[bool] = []
         self.links: list[tuple[int, int, float, int]] = []  # seed row, other row, weight, class
         self.sittings: list[tuple[int, int]] = []
+        self.links2: list[tuple[int, int, float]] = []  # reached row, other row, weight
         self.sups: list[tuple[int, int]] = []  # newer row, older row
         self.degree: dict[int, int] = {}
         self.person: set[int] = set()
@@ -335,6 +355,7 @@ class _Build:
             del self.row_of[slot]
         del self.slots[keep:], self.seedable[keep:]
         self.links, self.sittings, self.sups, self.person = [], [], [], set()
+        self.links2 = []
         self.degree = {}
 
     def pick(self, mode: str, fusion: str) -> None:
@@ -359,10 +380,13 @@ class _Build:
             for slot in windows.slots(self.idx, self.window):
                 self.add(slot, seedable=True)
 
-    def follow(self, weights: R.Weights, collect: int, people: list[uuid.UUID]) -> None:
+    def follow(self, weights: R.Weights, collect: int, people: list[uuid.UUID], gather: bool = False) -> None:
         """The links and sittings of the rows that can be seeds (the best `collect` by the fused
-        score; for fitting, by the keyword and by the vector part too), and what is linked to the
-        people named beside a topic."""
+        score; for fitting, by the keyword and by the vector part too), what is linked to the
+        people named beside a topic, and for a question that gathers, the links of what the
+        seeds' links reached."""
+        if gather:
+            collect = max(collect, R.GATHER_SEEDS)
         rows = np.asarray([r for r, s in enumerate(self.seedable) if s], dtype=np.int64)
         if rows.size:
             slots = np.asarray(self.slots)[rows]
@@ -398,11 +422,34 @@ class _Build:
                 other = self.add(other_slot)
                 if other is not None:
                     self.sittings.append((row, other))
-        # a person named beside a topic: what is linked to them -- naming them or not ("ring her
-        # tomorrow" about Mãe) -- is lifted
-        for link in idx.links(people, EXPANDING_RELATIONS):
-            slot = idx.slot_of.get(link.other)
-            if slot is not None and idx.entries[slot].kind != "contact":
+        if gather:  # a second hop: from the notes and reminders the first one reached
+            reached = dict.fromkeys(
+                o for _, o, _, c in self.links if c == R.LINK_NOTES and o not in self.degree
+            )
+            for row in reached:
+                found = idx.links([idx.entries[self.slots[row]].id], EXPANDING_RELATIONS)
+                self.degree[row] = len(found)
+                for link in found:
+                    other_slot = idx.slot_of.get(link.other)
+                    if other_slot is None or idx.entries[other_slot].kind == "contact":
+                        continue
+                    other = self.add(other_slot)
+                    if other is not None:
+                        self.links2.append((row, other, link.weight or 1.0))
+        # a person named beside a topic: what is linked to them without naming them ("ring her
+        # tomorrow" about Mãe) is lifted, standing in for the name it does not say (what names
+        # them has the name's words already: lifting it too would let everything about them
+        # crowd out what is linked to the thing asked about)
+        terms = set(self.terms)
+        for person in people:
+            card = idx.live(person)
+            name_terms = terms.intersection(card.lexemes) if card is not None else set()
+            for link in idx.links([person], EXPANDING_RELATIONS):
+                slot = idx.slot_of.get(link.other)
+                if slot is None or idx.entries[slot].kind == "contact":
+                    continue
+                if name_terms.intersection(idx.entries[slot].lexemes):
+                    continue
                 row = self.add(slot)
                 if row is not None:
                     self.person.add(row)
@@ -470,6 +517,7 @@ class _Build:
         links = np.asarray(self.links, dtype=np.float64).reshape(-1, 4)
         sits = np.asarray(self.sittings, dtype=np.int64).reshape(-1, 2)
         sups = np.asarray(self.sups, dtype=np.int64).reshape(-1, 2)
+        links2 = np.asarray(self.links2, dtype=np.float64).reshape(-1, 3)
         return R.Candidates(
             ids=[e.id for e in entries],
             kw=self.kw[slots] if n else np.zeros(0),
@@ -492,6 +540,9 @@ class _Build:
             sit_other=sits[:, 1],
             sup_newer=sups[:, 0],
             sup_older=sups[:, 1],
+            link2_seed=links2[:, 0].astype(np.int64),
+            link2_other=links2[:, 1].astype(np.int64),
+            link2_weight=links2[:, 2],
             now=self.now.timestamp(),
             topical=q.topical,
             window=window is not None,
