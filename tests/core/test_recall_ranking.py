@@ -32,7 +32,9 @@ def fillers(reader: FakeReader, n: int = 30) -> None:
     """A memory, not only the rows under test: unrelated notes over the last year."""
     words = "bread tyres film shoes plumber gym seeds garden paint bike lamp curtains".split()
     for i in range(n):
-        reader.add(f"{words[i % len(words)]} {words[(i * 5 + 3) % len(words)]} #{i}", created_at=at(-20 - 9 * i))
+        reader.add(
+            f"{words[i % len(words)]} {words[(i * 5 + 3) % len(words)]} #{i}", created_at=at(-20 - 9 * i)
+        )
 
 
 def dads_memory() -> tuple[FakeReader, dict]:
@@ -41,7 +43,10 @@ def dads_memory() -> tuple[FakeReader, dict]:
     dad = reader.add("Dad", Kind.CONTACT, {"name": "Tom Reid", "aliases": ["Dad"]}, created_at=at(-400))
     test = reader.add("Dad's swallowing test: he needs thickened drinks from now on", created_at=at(-6))
     boxes = reader.add(
-        "order two boxes from the pharmacy", Kind.REMINDER, {"due_at": at(2).isoformat()}, created_at=at(-6, 13)
+        "order two boxes from the pharmacy",
+        Kind.REMINDER,
+        {"due_at": at(2).isoformat()},
+        created_at=at(-6, 13),
     )
     reader.link(test, dad, Relation.CONCERNS)
     reader.link(boxes, test, Relation.RELATES_TO)
@@ -132,7 +137,7 @@ def test_a_link_outranks_a_loose_meaning_match():
         when=np.arange(n, dtype=float),
         exact=np.zeros(n, dtype=bool),
         person=np.zeros(n, dtype=bool),
-            degree=np.asarray([2.0] + [1.0] * (n - 1)),  # the note: the reminder and its person
+        degree=np.asarray([2.0] + [1.0] * (n - 1)),  # the note: the reminder and its person
         link_seed=np.asarray([0]),
         link_other=np.asarray([1]),
         link_weight=np.ones(1),
@@ -149,7 +154,9 @@ def test_an_outdated_fact_gives_way_in_a_persons_answer_too():
     old = reader.add("Ana's flat is in Alvalade, 2nd floor", created_at=at(-5))
     new = reader.add("Ana moved: Rua do Sol 12, Benfica", created_at=at(-2))
     reader.link(new, old, Relation.SUPERSEDES)
-    for i, text in enumerate(["Ana's birthday dinner", "lent Ana the drill", "Ana's cat is called Figo", "Ana's bike"]):
+    for i, text in enumerate(
+        ["Ana's birthday dinner", "lent Ana the drill", "Ana's cat is called Figo", "Ana's bike"]
+    ):
         reader.link(reader.add(text, created_at=at(-40 - 10 * i)), ana, Relation.CONCERNS)
     for note in (old, new):
         reader.link(note, ana, Relation.CONCERNS)
@@ -175,7 +182,9 @@ def test_whats_due_this_week_comes_back_in_date_order():
 def renovation() -> tuple[FakeReader, dict]:
     reader = FakeReader()
     fillers(reader)
-    marco = reader.add("Marco", Kind.CONTACT, {"name": "Marco Ricci", "org": "Ricci Builds"}, created_at=at(-200))
+    marco = reader.add(
+        "Marco", Kind.CONTACT, {"name": "Marco Ricci", "org": "Ricci Builds"}, created_at=at(-200)
+    )
     quote = reader.add("kitchen renovation: Marco quoted 18k, starts in May", created_at=at(-60))
     tiles = reader.add(
         "order tiles from Porcelanosa", Kind.REMINDER, {"due_at": at(-30).isoformat()}, created_at=at(-59)
