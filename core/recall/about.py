@@ -208,7 +208,7 @@ def _gather(
                         shared.setdefault(nid, set()).add(p)
         created = {nid: e.created for nid in found if (e := idx.live(nid)) is not None}
         # the superseded rule holds here too: a fact a newer one replaced gives way (a card stays)
-        old = outdated(idx, list(created))
+        replaced = outdated(idx, list(created))
     ranked = sorted(
         (nid for nid in found if nid in created),
         key=lambda nid: (
@@ -220,7 +220,7 @@ def _gather(
             -created[nid],
         ),
     )
-    ranked = _outdated_after(ranked, {i for i in old if found[i][0] < TIER_TWIN})[:limit]
+    ranked = _outdated_after(ranked, {i for i in replaced if found[i][0] < TIER_TWIN})[:limit]
     rows = reader.neurons(
         list(dict.fromkeys([*ranked, *(found[nid][2] for nid in ranked if found[nid][2]), *twins]))
     )

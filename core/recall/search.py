@@ -35,7 +35,7 @@ from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
 from core.recall import ranking as R
 from core.recall import windows
 from core.recall.about import about_intent, defer_outdated, only_names
-from core.recall.index import RecallIndex
+from core.recall.index import Entry, RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words, gathering
 from core.store.reader import Reader
 from core.when import TimeWindow, find_window, local_now
@@ -326,6 +326,7 @@ class _Build:
         self.kw = _keyword_part(bm, idf_sum)
         self.vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size)
         self.slots: list[int] = []
+        self.entries: list[Entry] = []  # of the rows
         self.row_of: dict[int, int] = {}
         self.seedable: list[bool] = []
         self.links: list[tuple[int, int, float, int]] = []  # seed row, other row, weight, class
@@ -341,10 +342,12 @@ class _Build:
         row = self.row_of.get(slot)
         if row is not None:
             return row
-        if slot >= self.bm.size or self.idx.entries[slot] is None:
+        entry = self.idx.entries[slot] if slot < self.bm.size else None
+        if entry is None:
             return None
         row = self.row_of[slot] = len(self.slots)
         self.slots.append(slot)
+        self.entries.append(entry)
         self.seedable.append(seedable)
         return row
 
@@ -353,10 +356,14 @@ class _Build:
         keep = sum(self.seedable)
         for slot in self.slots[keep:]:
             del self.row_of[slot]
-        del self.slots[keep:], self.seedable[keep:]
+        del self.slots[keep:], self.seedable[keep:], self.entries[keep:]
         self.links, self.sittings, self.sups, self.person = [], [], [], set()
         self.links2 = []
         self.degree = {}
+
+    def add_id(self, nid: uuid.UUID) -> int | None:
+        slot = self.idx.slot_of.get(nid)
+        return self.add(slot) if slot is not None else None
 
     def pick(self, mode: str, fusion: str) -> None:
         """The question's own candidates: the best lexical and vector matches, the window's."""
@@ -402,23 +409,21 @@ class _Build:
             seeds = []
         idx = self.idx
         for row in seeds:
-            slot = self.slots[row]
-            seed = idx.entries[slot]
+            seed = self.entries[row]
             found = idx.links([seed.id], EXPANDING_RELATIONS)
             self.degree[row] = len(found)
             for link in found:
-                other_slot = idx.slot_of.get(link.other)
-                other = self.add(other_slot) if other_slot is not None else None
+                other = self.add_id(link.other)
                 if other is None:
                     continue
                 if seed.kind == "contact":
                     cls = R.LINK_FROM_CONTACT
-                elif idx.entries[other_slot].kind == "contact":
+                elif self.entries[other].kind == "contact":
                     cls = R.LINK_TO_CONTACT
                 else:
                     cls = R.LINK_NOTES
                 self.links.append((row, other, link.weight or 1.0, cls))
-            for other_slot in idx.sitting(slot, R.SITTING_SECONDS):
+            for other_slot in idx.sitting(self.slots[row], R.SITTING_SECONDS):
                 other = self.add(other_slot)
                 if other is not None:
                     self.sittings.append((row, other))
@@ -427,13 +432,13 @@ class _Build:
                 o for _, o, _, c in self.links if c == R.LINK_NOTES and o not in self.degree
             )
             for row in reached:
-                found = idx.links([idx.entries[self.slots[row]].id], EXPANDING_RELATIONS)
+                found = idx.links([self.entries[row].id], EXPANDING_RELATIONS)
                 self.degree[row] = len(found)
                 for link in found:
-                    other_slot = idx.slot_of.get(link.other)
-                    if other_slot is None or idx.entries[other_slot].kind == "contact":
+                    entry = idx.live(link.other)
+                    if entry is None or entry.kind == "contact":
                         continue
-                    other = self.add(other_slot)
+                    other = self.add_id(link.other)
                     if other is not None:
                         self.links2.append((row, other, link.weight or 1.0))
         # a person named beside a topic: what is linked to them without naming them ("ring her
@@ -445,24 +450,20 @@ class _Build:
             card = idx.live(person)
             name_terms = terms.intersection(card.lexemes) if card is not None else set()
             for link in idx.links([person], EXPANDING_RELATIONS):
-                slot = idx.slot_of.get(link.other)
-                if slot is None or idx.entries[slot].kind == "contact":
+                entry = idx.live(link.other)
+                if entry is None or entry.kind == "contact" or name_terms.intersection(entry.lexemes):
                     continue
-                if name_terms.intersection(idx.entries[slot].lexemes):
-                    continue
-                row = self.add(slot)
-                if row is not None:
-                    self.person.add(row)
+                linked = self.add_id(link.other)
+                if linked is not None:
+                    self.person.add(linked)
 
     def supersedes(self) -> None:
         """The supersedes edges of every row, both ways: the older gives way, the newer takes
         over what it was found for (their other ends join the rows)."""
-        idx = self.idx
-        for link in idx.links([idx.entries[s].id for s in list(self.slots)], [Relation.SUPERSEDES]):
-            newer_slot, older_slot = idx.slot_of.get(link.from_id), idx.slot_of.get(link.to_id)
-            if newer_slot is None or older_slot is None or newer_slot == older_slot:
+        for link in self.idx.links([e.id for e in list(self.entries)], [Relation.SUPERSEDES]):
+            if link.from_id == link.to_id:
                 continue
-            newer, older = self.add(newer_slot), self.add(older_slot)
+            newer, older = self.add_id(link.from_id), self.add_id(link.to_id)
             if newer is not None and older is not None and (newer, older) not in self.sups:
                 self.sups.append((newer, older))
 
@@ -479,7 +480,7 @@ class _Build:
         ]
         if not codes:
             return
-        held = [sum(t in idx.entries[s].lexemes for t in codes) for s in self.slots]
+        held = [sum(t in e.lexemes for t in codes) for e in self.entries]
         most = max(held, default=0)
         if most:
             self.exact = {row for row, h in enumerate(held) if h == most}
@@ -487,7 +488,7 @@ class _Build:
     def table(self, q: _Question, total: int) -> R.Candidates:
         idx, window = self.idx, self.window
         slots = np.asarray(self.slots, dtype=np.int64)
-        entries = [idx.entries[s] for s in self.slots]
+        entries = self.entries
         n = len(entries)
 
         def flags(rows) -> np.ndarray:

@@ -215,8 +215,8 @@ def test_about_a_thing_is_a_timeline_of_what_is_written_about_it_or_linked_to_it
     got = [r.neuron.id for r in answer.timeline]
     assert {rows[k].id for k in ("quote", "tiles", "cracked", "skip")} <= set(got)
     assert rows["marco"].id not in got[:4]
-    dates = [r.neuron.created_at for r in answer.timeline]
-    assert dates == sorted(dates, reverse=True)  # newest first
+    dates = [r.neuron.created_at.timestamp() for r in answer.timeline if r.neuron.created_at]
+    assert len(dates) == len(answer.timeline) and dates == sorted(dates, reverse=True)  # newest first
     assert "kitchen renovation" in answer.render()
     nothing = Recall(reader, lambda: None).about("Zebedee", now=NOW)
     assert nothing.timeline == [] and "nothing is written about it" in nothing.render()
@@ -248,7 +248,7 @@ def _question(space: str, gold_linked: bool) -> fit.Asked:
         link_weight=np.ones(1),
         link_class=np.asarray([ranking.LINK_NOTES]),
     )
-    names = ["seed", "linked", "a", "b", "c", "d"]
+    names: list[str | None] = ["seed", "linked", "a", "b", "c", "d"]
     gold = ["seed", "linked"] if gold_linked else ["seed", "a"]
     return fit.Asked("toy", space, "linked", gold, [], c, names)
 

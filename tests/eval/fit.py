@@ -123,6 +123,7 @@ def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]
             progress("vectors filled")
             for name, space, view, back in spaces:
                 now = parse_instant(space["now"], f"space {space['id']} now")
+                assert now is not None  # load_dataset checked every space has one
                 rec = view.recall
                 for query in space["queries"]:
                     if not query.get("gold"):
@@ -158,15 +159,15 @@ def tables(paths: list[Path], cache: Path | None, progress=print) -> tuple[list[
     digest.update(repr([f.name for f in fields(ranking.Candidates)]).encode())
     key = digest.hexdigest()
     if cache is not None and cache.exists():
-        with cache.open("rb") as f:
-            saved = pickle.load(f)  # noqa: S301 - our own file, written just below
+        with cache.open("rb") as src:
+            saved = pickle.load(src)  # noqa: S301 - our own file, written just below
         if saved.get("key") == key:
             progress(f"tables from {cache}")
             return saved["asked"], saved["model"]
     asked, model = ask_all(paths, progress)
     if cache is not None:
-        with cache.open("wb") as f:
-            pickle.dump({"key": key, "asked": asked, "model": model}, f)
+        with cache.open("wb") as out:
+            pickle.dump({"key": key, "asked": asked, "model": model}, out)
     return asked, model
 
 
