@@ -486,7 +486,7 @@ class _Build:
             self.exact = {row for row, h in enumerate(held) if h == most}
 
     def table(self, q: _Question, total: int) -> R.Candidates:
-        idx, window = self.idx, self.window
+        window = self.window
         slots = np.asarray(self.slots, dtype=np.int64)
         entries = self.entries
         n = len(entries)
