@@ -8,8 +8,11 @@ every write is a method here. Listeners get one `Change` per committed write.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import logging
+import re
+import threading
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -35,6 +38,7 @@ from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
 from core.store import Store, open_store
 from core.store import queries as q
+from core.store import sync_sql as sq
 from core.store.reader import StoreReader
 from core.validate import (
     MAX_WEIGHT,
@@ -45,12 +49,15 @@ from core.validate import (
     optional_text,
     parse_limit,
     parse_uuid,
+    times_in,
 )
 
 log = logging.getLogger(__name__)
 
 # Reminders are read from the store in pages of this size.
 REMINDER_PAGE = 500
+# A short id that several ids start with lists at most this many of them.
+ID_CANDIDATES = 5
 PROFILE_NAME_MAX = 200
 
 
@@ -73,6 +80,7 @@ class Memory:
         self.recall = Recall(self.reader, self.model.get)
         self.filler: EmbeddingFiller | None = None  # the background filler, when started
         self.listeners: list[Callable[[Change], None]] = []
+        self.sync_lock = threading.Lock()  # one sync with a server at a time (core/sync)
         if owns_store:  # the owner tells its listeners when the store's engine had to restart
             store.restart_listeners.append(self._engine_restarted)
 
@@ -212,7 +220,7 @@ class Memory:
         person kept: each card takes the new value in the same transaction, what it loses goes
         into an archived note the card supersedes, and the new neuron no longer supersedes it."""
         text = clean_text(text)
-        attrs = dict(clean_attrs(attrs))
+        attrs = dict(times_in(clean_attrs(attrs)))
         aware(created_at, "created_at")
         understanding = None
         if kind is None or derive:
@@ -281,18 +289,62 @@ class Memory:
             raise NotFound(f"no neuron {nid}")
         return found[nid]
 
+    def resolve(self, text: uuid.UUID | str, *, edge: bool = False) -> uuid.UUID:
+        """The id a person typed: a whole id, or the start of one that only one neuron's (or
+        link's) id starts with. Several: a clear list of them; none: NotFound."""
+        if isinstance(text, uuid.UUID):
+            return text
+        prefix = str(text).strip().lower()
+        what = "link" if edge else "neuron"
+        if len(prefix) == 36:
+            return parse_uuid(prefix, f"{what} id")
+        if not re.fullmatch(r"[0-9a-f][0-9a-f-]{3,35}", prefix):
+            raise InvalidInput(
+                f"{what} id {text!r} is neither an id nor its first 4 or more characters (0-9, a-f)"
+            )
+        with self.store.reading(self.identity) as cur:
+            found = q.ids_starting(cur, self.identity, prefix, edges=edge, limit=ID_CANDIDATES + 1)
+        if not found:
+            raise NotFound(f"no {what} id starts with {prefix}")
+        if len(found) == 1:
+            return found[0].id
+        shown = "; ".join(
+            f"{str(x.id)[:12]} {x.relation.value if edge else x.kind.value} "
+            + (f"{x.from_id} -> {x.to_id}" if edge else f"“{x.title}”")
+            for x in found[:ID_CANDIDATES]
+        )
+        more = " and more" if len(found) > ID_CANDIDATES else ""
+        raise InvalidInput(
+            f"{len(found)}{'+' if more else ''} {what}s' ids start with {prefix}: {shown}{more}; type more of it"
+        )
+
     def get_many(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
         return self.reader.neurons(ids)
 
     def edit(
-        self, neuron_id: uuid.UUID | str, text: str | None = None, attrs: dict[str, Any] | None = None
+        self,
+        neuron_id: uuid.UUID | str,
+        text: str | None = None,
+        attrs: dict[str, Any] | None = None,
+        *,
+        merge: bool = False,
     ) -> Neuron:
+        """A new text and/or attrs. `merge`: `attrs` are changes to the current ones (a None value
+        removes the key), read and written in the one transaction; else they replace them."""
         nid = parse_uuid(neuron_id)
         if text is not None:
             text = clean_text(text)
         if attrs is not None:
             attrs = clean_attrs(attrs)
+            if not merge:
+                times_in(attrs)
         with self.store.transaction(self.identity) as cur:
+            if merge and attrs is not None:
+                current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+                if current is None:
+                    raise NotFound(f"no neuron {nid}")
+                merged = {**current.attrs, **attrs}
+                attrs = times_in(clean_attrs({k: v for k, v in merged.items() if v is not None}))
             if text is not None:
                 attrs = self._retitled(cur, nid, text, attrs)
             neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
@@ -478,12 +530,10 @@ class Memory:
         for_: timedelta = remind.SNOOZE_DEFAULT,
         until: datetime | None = None,
     ) -> Neuron:
-        changes = remind.snoozed(now, for_, until)
-
         def checked(current: Neuron) -> dict[str, Any]:
             if not remind.is_reminder(current):
                 raise InvalidInput(f"{current.id} is not an active reminder: only those snooze")
-            return changes
+            return remind.snoozed(now, for_, until, due=remind.current_due(current))
 
         return self._merge_attrs(parse_uuid(neuron_id), checked)
 
@@ -631,35 +681,132 @@ class Memory:
         """Write a planned import (core/interop plans it) in one transaction, all or nothing:
         new neurons with their own ids and times, new body/attrs/state for neurons of this
         identity, new links. Nothing derives from the text here: the file says what links."""
+        self._check_import(neurons, updates)
+        with self.store.transaction(self.identity) as cur:
+            self._write_import(cur, neurons, updates, edges)
+        if neurons or updates or edges:
+            self._imported(neurons, updates, edges)
+
+    def _check_import(self, neurons: list[Neuron], updates: list[Neuron]) -> None:
         for n in [*neurons, *updates]:
             clean_text(n.body, what=f"the text of {n.id}")
             clean_attrs(n.attrs)
-        with self.store.transaction(self.identity) as cur:
-            taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
-            if taken:
-                raise InvalidInput(
-                    f"{len(taken)} neuron ids of the file are already in this store; nothing was imported"
-                )
-            mine = q.get_neurons(cur, self.identity, [n.id for n in updates])
-            if len(mine) != len({n.id for n in updates}):
-                raise NotFound("a neuron the import updates is gone; nothing was imported")
-            known = {n.id for n in neurons} | set(mine)
-            ends = {nid for e in edges for nid in (e.from_id, e.to_id)} - known
-            if ends - set(q.get_neurons(cur, self.identity, list(ends))):
-                raise InvalidInput(
-                    "a link of the import points at a neuron that is not there; nothing was imported"
-                )
-            if q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
-                raise InvalidInput("link ids of the file are already in this store; nothing was imported")
-            q.insert_neurons(cur, self.identity, neurons)
-            q.update_neurons(cur, self.identity, updates)
-            q.insert_edges(cur, self.identity, edges)
-        if neurons or updates or edges:
-            self._changed(
-                "imported",
-                [*neurons, *updates],
-                ids=[*(n.id for n in neurons), *(n.id for n in updates)] or [e.from_id for e in edges],
+
+    def _write_import(self, cur, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+        """An import's writes inside the caller's transaction (refused whole on a clash)."""
+        taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
+        if taken:
+            raise InvalidInput(
+                f"{len(taken)} neuron ids of the file are already in this store; nothing was imported"
             )
+        mine = q.get_neurons(cur, self.identity, [n.id for n in updates])
+        if len(mine) != len({n.id for n in updates}):
+            raise NotFound("a neuron the import updates is gone; nothing was imported")
+        known = {n.id for n in neurons} | set(mine)
+        ends = {nid for e in edges for nid in (e.from_id, e.to_id)} - known
+        if ends - set(q.get_neurons(cur, self.identity, list(ends))):
+            raise InvalidInput(
+                "a link of the import points at a neuron that is not there; nothing was imported"
+            )
+        if q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
+            raise InvalidInput("link ids of the file are already in this store; nothing was imported")
+        q.insert_neurons(cur, self.identity, neurons)
+        q.update_neurons(cur, self.identity, updates)
+        q.insert_edges(cur, self.identity, edges)
+
+    def _imported(self, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+        self._changed(
+            "imported",
+            [*neurons, *updates],
+            ids=[*(n.id for n in neurons), *(n.id for n in updates)] or [e.from_id for e in edges],
+        )
+
+    # -- sync with a CalDAV/CardDAV server (core/sync plans; these write) ------------------------
+    # (builtins.list: in this class `list` is Memory.list)
+
+    def sync_accounts(self) -> builtins.list[sq.Account]:
+        with self.store.reading(self.identity) as cur:
+            return sq.accounts(cur, self.identity)
+
+    def save_sync_account(self, account: sq.Account) -> sq.Account:
+        """Add the account (or, for one of the same URL and user, choose its collections anew)."""
+        for c in account.collections:
+            clean_text(c.name, what="a collection's name")
+        with self.store.transaction(self.identity) as cur:
+            sq.save_account(cur, self.identity, account)
+        return account
+
+    def remove_sync_account(self, account_id: uuid.UUID) -> None:
+        """Forget the account and what it agreed on; the neurons stay, as they are."""
+        with self.store.transaction(self.identity) as cur:
+            if not sq.remove_account(cur, self.identity, account_id):
+                raise NotFound(f"no sync account {account_id}")
+
+    def sync_tried(self, account_id: uuid.UUID, at: datetime, error: str | None) -> None:
+        with self.store.transaction(self.identity) as cur:
+            sq.account_tried(cur, self.identity, account_id, aware(at, "at") or at, error)
+
+    def sync_agreed(self, collection_id: uuid.UUID) -> dict[str, sq.Agreed]:
+        """What each item of a collection last agreed on, by href."""
+        with self.store.reading(self.identity) as cur:
+            return sq.agreed(cur, self.identity, collection_id)
+
+    def sync_locals(self, kinds: builtins.list[Kind]) -> builtins.list[sq.Local]:
+        """Every neuron of these kinds, with its change number and where it is synced."""
+        with self.store.reading(self.identity) as cur:
+            return sq.locals_of(cur, self.identity, kinds)
+
+    def apply_sync(self, pulled: sq.Pulled, fingerprint: Callable[[Neuron], str]) -> None:
+        """Write what a pull brought (core/sync plans it with core/interop) in one transaction:
+        new and changed neurons, trashed ones, links, what each item now agrees on, the
+        collection's sync token. `fingerprint` digests a neuron as written, for the items that
+        agree on it. Refused whole (ChangedMeanwhileError) when a neuron the plan read has
+        changed since: the caller plans again, so an edit made meanwhile is never overwritten."""
+        self._check_import(pulled.created, pulled.updated)
+        with self.store.transaction(self.identity) as cur:
+            now = sq.change_seqs(cur, self.identity, pulled.expected)
+            moved = [nid for nid, seq in pulled.expected.items() if now.get(nid) != seq]
+            if moved:
+                raise sq.ChangedMeanwhileError(f"{len(moved)} neurons changed while the sync read them")
+            self._write_import(cur, pulled.created, pulled.updated, pulled.edges)
+            for nid in pulled.trashed:
+                q.update_neuron(cur, self.identity, nid, state=State.TRASHED)
+            self._agree(cur, pulled.collection_id, pulled.agreed, fingerprint)
+            sq.forget(cur, self.identity, pulled.collection_id, pulled.forgotten)
+            if pulled.token is not sq.KEEP_TOKEN:
+                sq.save_token(cur, self.identity, pulled.collection_id, pulled.token)
+            trashed = q.get_neurons(cur, self.identity, pulled.trashed)
+        if pulled.created or pulled.updated or pulled.edges:
+            self._imported(pulled.created, pulled.updated, pulled.edges)
+        if trashed:
+            self._changed("state", list(trashed.values()))
+
+    def _agree(self, cur, collection_id: uuid.UUID, agreed: builtins.list[sq.Agreed], fingerprint) -> None:
+        """Record agreements; those without a fingerprint get the neuron's as it now is."""
+        ids = [a.neuron_id for a in agreed if a.neuron_id is not None]
+        neurons = q.get_neurons(cur, self.identity, ids)
+        seqs = sq.change_seqs(cur, self.identity, ids)
+        for a in agreed:
+            if a.neuron_id is not None and a.neuron_id in neurons:
+                if a.fingerprint is None:
+                    a.fingerprint = fingerprint(neurons[a.neuron_id])
+                if a.seen_seq is None:
+                    a.seen_seq = seqs.get(a.neuron_id)
+        sq.agree(cur, self.identity, collection_id, agreed)
+
+    def record_pushed(
+        self,
+        collection_id: uuid.UUID,
+        agreed: builtins.list[sq.Agreed],
+        seen: dict[uuid.UUID, int],
+        forgotten: builtins.list[str],
+    ) -> None:
+        """After writes to the server: what now agrees, the neurons that changed without changing
+        what the server holds, the items deleted there. One transaction; no neuron changes."""
+        with self.store.transaction(self.identity) as cur:
+            sq.agree(cur, self.identity, collection_id, agreed)
+            sq.seen(cur, self.identity, collection_id, seen)
+            sq.forget(cur, self.identity, collection_id, forgotten)
 
     # -- backups (core/backup.py) -----------------------------------------------------------------
 

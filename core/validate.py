@@ -130,6 +130,22 @@ def parse_instant(value: Any, where: str) -> datetime | None:
     return within_range(parsed, where)
 
 
+# The attrs a reminder keeps its times in: ISO 8601 with an offset, or the scheduler cannot read them.
+TIME_ATTRS = ("due_at", "snoozed_until", "done_at", "notified_at", "dtstart")
+
+
+def times_in(attrs: dict[str, Any]) -> dict[str, Any]:
+    """Refuse attrs whose times cannot be read back ("due_at": "tomorrow 6pm" would silently drop
+    the reminder from every agenda): each must be ISO 8601 with its offset."""
+    for key in TIME_ATTRS:
+        value = attrs.get(key)
+        if value is not None:
+            if not isinstance(value, str):
+                raise InvalidInput(f"attrs.{key} must be an ISO 8601 time, not {type(value).__name__}")
+            parse_instant(value, f"attrs.{key}")
+    return attrs
+
+
 def aware(value: datetime | None, what: str) -> datetime | None:
     """A datetime given by a caller must carry its offset (a naive one is ambiguous) and lie
     within what both engines read back."""

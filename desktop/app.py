@@ -78,6 +78,8 @@ class App:
         self.reminders_enabled = reminders
         self.tray = None
         self.steps = Steps()
+        self.crashed = None  # the last run's crash report, when it died (desktop/crash.py)
+        self.steps.run("crash report", self._start_crash_watch)
         self.steps.run("garbage collector", self._start_collector)
         self.steps.run("preferences and look", self._start_look)
         self.steps.run("worker", self._start_worker)
@@ -87,10 +89,53 @@ class App:
         self.steps.run("undo", self._start_undo)
         self.steps.run("notifications", lambda: self._start_notifications(notifier, dbus))
         self.steps.run("reminders", self._start_reminders)
+        self.steps.run("sync", self._start_sync)
+        self._say_crash()
         if memory is not None:
             self._opened(memory)
 
     # -- the steps -------------------------------------------------------------------------------
+
+    def _start_crash_watch(self) -> None:
+        """A fatal error leaves a report in the data dir; the last run's, if it died, is kept to
+        say once (`_say_crash`). Only a real run (with its data dir) watches."""
+        if self.settings is None:
+            return
+        from desktop.crash import CrashWatch  # noqa: PLC0415
+
+        watch = CrashWatch(self.settings.data_dir)
+        self.crashed = watch.start()
+        self.steps.register_cleanup("crash report", watch.stop)  # last: a clean quit
+
+    def _say_crash(self) -> None:
+        from desktop.crash import UnexpectedCloseError, binding_keeps_none  # noqa: PLC0415
+        from desktop.notify import Notice  # noqa: PLC0415
+
+        if not binding_keeps_none():
+            from PySide6 import __version__ as qt_binding  # noqa: PLC0415
+
+            log.error(
+                "PySide6 %s on Python %s frees None: Neurons will close unexpectedly; "
+                "run bash packaging/setup.sh again (it installs a PySide6 that does not)",
+                qt_binding,
+                sys.version.split()[0],
+            )
+        if self.crashed is None:
+            return
+        self.window.problems.add(
+            UnexpectedCloseError(self.crashed), "the last run", details=self.crashed.text
+        )
+        self.window.banner.action.connect(
+            lambda key, _action: self.window.show_problems() if key == "crash" else None
+        )
+        self.banner.show(
+            Notice(
+                "crash",
+                "Neurons closed unexpectedly last time",
+                "Nothing you saved was lost; the report is under Help ▸ Problems.",
+                [("problems", "Show the report")],
+            )
+        )
 
     def _start_collector(self) -> None:
         from desktop.collector import GuiCollector  # noqa: PLC0415
@@ -226,6 +271,15 @@ class App:
         self.scheduler.planned.connect(lambda at: self.window.set_next_reminder(at, self.scheduler.paused))
         self.steps.register_cleanup("reminders", self.scheduler.stop)
 
+    def _start_sync(self) -> None:
+        from desktop.accounts import AccountsPage, Syncer  # noqa: PLC0415
+
+        self.syncer = Syncer(self.worker, self.clock, lambda: self.memory, self.window)
+        self.syncer.status.connect(self.window.status.set_sync)
+        self.syncer.said.connect(self.window.report)
+        self.window.preference_pages = [lambda: ("Accounts", AccountsPage(self.ctx, self.syncer))]
+        self.steps.register_cleanup("sync", self.syncer.stop)
+
     # -- opening ---------------------------------------------------------------------------------
 
     def open(self) -> None:
@@ -258,6 +312,7 @@ class App:
         self.window.set_ready()
         if self.reminders_enabled:
             self.scheduler.start()
+        self.syncer.start()  # with the server, in the background (desktop/accounts.py)
         # Build the recall index and load the model now, so the first question answers at once.
         from core import backup, resident  # noqa: PLC0415
         from desktop.worker import BACKGROUND  # noqa: PLC0415
@@ -347,6 +402,7 @@ class App:
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
         self.window.store_changed(change)
         self.notices.changed(list(change.ids))
+        self.syncer.changed(change)
         if self.reminders_enabled and (
             Kind.REMINDER in change.kinds or not (change.kinds or change.edges_only)
         ):

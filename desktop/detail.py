@@ -409,7 +409,7 @@ class DetailPane(QWidget):
         now = self.ctx.now()
         if n.kind is Kind.REMINDER:
             due = QLineEdit(inputs.due_field_text(remind.current_due(n)))
-            due.setPlaceholderText("no due time — e.g. 2025-06-13 10:00, 14:30, in 10 min")
+            due.setPlaceholderText(inputs.due_example(self.ctx.now()))
             due.setAccessibleName("Due")
             due.textEdited.connect(self._touched)
             self._keys_through(due)

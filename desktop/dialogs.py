@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -33,12 +34,26 @@ class PreferencesDialog(QDialog):
 
     changed = Signal(str)  # the name of what changed: autostart, snooze, theme, language
 
-    def __init__(self, store: prefs.Prefs, settings=None, parent: QWidget | None = None):
+    def __init__(
+        self,
+        store: prefs.Prefs,
+        settings=None,
+        parent: QWidget | None = None,
+        pages: list[tuple[str, QWidget]] | None = None,
+    ):
         super().__init__(parent)
         self.store, self.settings = store, settings
         self.setWindowTitle("Preferences — Neurons")
         self.setAccessibleName("Preferences")
-        lay = QVBoxLayout(self)
+        outer = QVBoxLayout(self)
+        general = QWidget()
+        lay = QVBoxLayout(general)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.tabs = QTabWidget()  # General, then the pages other rooms add (Accounts)
+        self.tabs.addTab(general, "General")
+        for title, page in pages or []:
+            self.tabs.addTab(page, title)
+        outer.addWidget(self.tabs)
         form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
 
@@ -84,10 +99,11 @@ class PreferencesDialog(QDialog):
         note.setWordWrap(True)
         form.addRow("", note)
         lay.addLayout(form)
+        lay.addStretch(1)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
+        outer.addWidget(buttons)
 
     def _autostart(self, on: bool) -> None:
         try:

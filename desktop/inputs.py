@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from core import remind
 from core.when import parse_due as _parse_due
@@ -21,6 +21,12 @@ def parse_due(text: str, now: datetime) -> datetime | None:
     """'' -> None; 'in 10 min', '8 Dec 9am', '14:30', 'amanhã às 15h'... read by the one date
     grammar (core.when) in the local time zone. Raises InvalidInput with a sentence to show."""
     return _parse_due(text, now.astimezone(remind.local_zone()))
+
+
+def due_example(now: datetime) -> str:
+    """The Due field's placeholder: examples that are never in the past (tomorrow's date)."""
+    tomorrow = now.astimezone(remind.local_zone()) + timedelta(days=1)
+    return f"no due time — e.g. {tomorrow:%Y-%m-%d} 10:00, 14:30, in 10 min"
 
 
 def due_field_text(dt: datetime | None) -> str:

@@ -129,7 +129,8 @@ class WindowMenus:
         from desktop.dialogs import PreferencesDialog  # noqa: PLC0415 - built on first use
 
         def make() -> QWidget:
-            dialog = PreferencesDialog(self.prefs, self.settings, self)
+            pages = [make_page() for make_page in self.preference_pages]
+            dialog = PreferencesDialog(self.prefs, self.settings, self, pages=pages)
             dialog.changed.connect(self._prefs_changed)
             return dialog
 

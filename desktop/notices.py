@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
 from PySide6.QtCore import QObject, Signal
 
@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 # Notices of more than this many reminders at once become one "N reminders" notice.
 GROUP_OVER = 3
+# Keys of the app's own notices (not reminders): the engine restarted, the last run crashed.
+APP_NOTICES = frozenset({"engine", "crash"})
 LISTED = 6
 BODY_CHARS = 200
 
@@ -44,6 +46,22 @@ def still_showing(neuron: Neuron | None, due_at: str | None, now) -> bool:
     if snoozed is not None and snoozed > now:
         return False
     return neuron.attrs.get("due_at") == due_at
+
+
+# "Later today": this many hours on (past midnight: in one hour); "Tomorrow morning": this hour.
+LATER_TODAY = timedelta(hours=3)
+MORNING_HOUR = 9
+
+
+def later_today(now: datetime) -> datetime:
+    local = now.astimezone(remind.local_zone())
+    later = (local + LATER_TODAY).replace(minute=0, second=0, microsecond=0)
+    return later if later.date() == local.date() else local + timedelta(hours=1)
+
+
+def tomorrow_morning(now: datetime) -> datetime:
+    local = now.astimezone(remind.local_zone())
+    return datetime.combine(local.date() + timedelta(days=1), time(MORNING_HOUR), tzinfo=local.tzinfo)
 
 
 class ReminderNotices(QObject):
@@ -95,7 +113,13 @@ class ReminderNotices(QObject):
                     key,
                     alarm.title,
                     body,
-                    [("done", "Done"), ("snooze", self._snooze_label())],
+                    [
+                        ("done", "Done"),
+                        ("snooze", self._snooze_label()),
+                        ("later", "Later today"),
+                        ("tomorrow", "Tomorrow morning"),
+                        ("pick", "Pick a time…"),
+                    ],
                     resident=True,
                 )
             )
@@ -113,6 +137,8 @@ class ReminderNotices(QObject):
         if key in ("missed", "due"):
             self.open_missed.emit()
             return
+        if key in APP_NOTICES:  # the app's own notices in the banner answer elsewhere
+            return
         if action == "open":
             self.open_item.emit(key)
             return
@@ -123,6 +149,14 @@ class ReminderNotices(QObject):
             delta = self.snooze()
             fn = lambda m: m.snooze(key, now, delta)  # noqa: E731
             say = lambda n: f"Snoozed for {int(delta.total_seconds() // 60)} min: {n.title}"  # noqa: E731
+        elif action in ("later", "tomorrow"):
+            until = later_today(now) if action == "later" else tomorrow_morning(now)
+            fn = lambda m: m.snooze(key, now, until=until)  # noqa: E731
+            say = lambda n: f"Snoozed to {theme.when_text(until, now)}: {n.title}"  # noqa: E731
+        elif action == "pick":  # the window, its due field ready for a time
+            self.withdraw(key)
+            self.open_item.emit(key)
+            return
         else:
             log.warning("unknown notification action %r", action)
             return

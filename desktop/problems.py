@@ -67,15 +67,16 @@ class Problems(QObject):
         self.items: list[Problem] = []
         self.unseen = 0
 
-    def add(self, exc: BaseException, what: str = "") -> Problem:
+    def add(self, exc: BaseException, what: str = "", *, details: str | None = None) -> Problem:
+        """`details`: what to show instead of the exception's traceback (a crash report)."""
         summary = summary_of(exc)
-        trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        trace = details or "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
         details = (
             f"Neurons {__version__} · Python {platform.python_version()} · "
             f"{platform.platform()}\nWhile: {what or 'working'}\n\n{trace}"
         )
         problem = Problem(datetime.now().astimezone(), what, summary, details)
-        log.error("%s (while %s)", summary, what or "working", exc_info=exc)
+        log.error("%s (while %s)", summary, what or "working", exc_info=None if details else exc)
         self.items.append(problem)
         del self.items[:-KEEP]
         self.unseen += 1

@@ -6,6 +6,7 @@ window under its heading, then what is related; below the relevance bar, folded 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
@@ -22,9 +23,33 @@ from core.model import Kind, State
 from desktop import theme
 from desktop.ops import Row
 
-ROW_ROLE = Qt.ItemDataRole.UserRole + 1
-HEADING_ROLE = Qt.ItemDataRole.UserRole + 2  # a group's heading (text)
-FOLD_ROLE = Qt.ItemDataRole.UserRole + 3  # the "N loosely related" switch (True: unfolded)
+# Every item holds exactly one entry under ENTRY_ROLE -- a Row, a Heading or the Fold switch -- so
+# the delegate never asks Qt for a role an item lacks: a binding that hands back the None of an
+# unset role without its reference (PySide6 6.12.0 on CPython 3.11) freed None itself after
+# enough paints (`none_dealloc`, issue 23). tests/desktop/test_crash.py counts the references.
+ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass
+class Heading:
+    """A group's heading: not selectable."""
+
+    text: str
+
+
+@dataclass
+class Fold:
+    """The "N loosely related" switch."""
+
+    count: int
+    unfolded: bool = False
+
+    @property
+    def text(self) -> str:
+        return f"{'▾' if self.unfolded else '▸'}  {self.count} loosely related"
+
+
+Entry = Row | Heading | Fold
 
 
 class RowDelegate(QStyledItemDelegate):
@@ -36,18 +61,21 @@ class RowDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
         fm = QFontMetrics(option.font)
-        if index.data(HEADING_ROLE) is not None or index.data(FOLD_ROLE) is not None:
+        entry = index.data(ENTRY_ROLE)
+        if not isinstance(entry, Row):
             return QSize(200, fm.height() + 16)
-        row: Row | None = index.data(ROW_ROLE)
-        lines = 3 if row is not None and (row.why or _snippet(row)) else 2
+        lines = 3 if entry.why or _snippet(entry) else 2
         return QSize(200, 14 + fm.height() * lines + 4 * (lines - 1))
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        if index.data(HEADING_ROLE) is not None or index.data(FOLD_ROLE) is not None:
-            return self._paint_marker(painter, option, index)
-        row: Row | None = index.data(ROW_ROLE)
-        if row is None:
-            return super().paint(painter, option, index)
+        entry = index.data(ENTRY_ROLE)
+        if isinstance(entry, (Heading, Fold)):
+            self._paint_marker(painter, option, entry)
+            return
+        if not isinstance(entry, Row):
+            super().paint(painter, option, index)
+            return
+        row = entry
         widget = option.widget
         style = widget.style() if widget is not None else None
         if style is not None:
@@ -145,11 +173,10 @@ class RowDelegate(QStyledItemDelegate):
             parts.append(n.state.value.upper())
         return " · ".join(parts)
 
-    def _paint_marker(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def _paint_marker(self, painter: QPainter, option: QStyleOptionViewItem, entry: Heading | Fold) -> None:
         """A group's heading, or the fold switch (which can be selected and opened)."""
         widget = option.widget
-        heading = index.data(HEADING_ROLE)
-        if heading is None and widget is not None:
+        if isinstance(entry, Fold) and widget is not None:
             widget.style().drawPrimitive(
                 QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget
             )
@@ -157,21 +184,19 @@ class RowDelegate(QStyledItemDelegate):
         font = QFont(option.font)
         font.setBold(True)
         r = option.rect.adjusted(14, 0, -12, 0)
-        if heading is not None:
+        if isinstance(entry, Heading):
             font.setPointSizeF(max(font.pointSizeF() * 0.85, 6))
             font.setCapitalization(QFont.Capitalization.AllUppercase)
             colour = QColor(option.palette.color(QPalette.ColorRole.Text))
             colour.setAlpha(150)
-            text = str(heading)
         else:
             colour = QColor(theme.ACCENT).lighter(140) if theme.dark_now() else QColor(theme.ACCENT)
-            text = str(index.data(Qt.ItemDataRole.DisplayRole))
         painter.setFont(font)
         painter.setPen(colour)
         painter.drawText(
             r,
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, r.width()),
+            QFontMetrics(font).elidedText(entry.text, Qt.TextElideMode.ElideRight, r.width()),
         )
         painter.restore()
 
@@ -240,8 +265,9 @@ class RowList(QListWidget):
             self._heading("Related")
         select = self._add(close, now, current) or select
         if loose:
-            fold = QListWidgetItem(self._fold_text(len(loose), False))
-            fold.setData(FOLD_ROLE, False)
+            switch = Fold(len(loose))
+            fold = QListWidgetItem(switch.text)
+            fold.setData(ENTRY_ROLE, switch)
             fold.setData(
                 Qt.ItemDataRole.AccessibleTextRole,
                 f"{len(loose)} loosely related, folded: press Enter to show them",
@@ -252,8 +278,9 @@ class RowList(QListWidget):
             for i in range(start, self.count()):
                 self.item(i).setHidden(found is None)
             if found is not None:  # the selected row is among them: show them
-                fold.setData(FOLD_ROLE, True)
-                fold.setText(self._fold_text(len(loose), True))
+                switch.unfolded = True
+                fold.setData(ENTRY_ROLE, switch)
+                fold.setText(switch.text)
             select = found or select
         self.blockSignals(False)
         if select is not None:
@@ -261,7 +288,7 @@ class RowList(QListWidget):
 
     def _heading(self, text: str) -> None:
         item = QListWidgetItem(text)
-        item.setData(HEADING_ROLE, text)
+        item.setData(ENTRY_ROLE, Heading(text))
         item.setFlags(Qt.ItemFlag.NoItemFlags)
         self.addItem(item)
 
@@ -269,7 +296,7 @@ class RowList(QListWidget):
         select = None
         for row in rows:
             item = QListWidgetItem(describe(row, now))
-            item.setData(ROW_ROLE, row)
+            item.setData(ENTRY_ROLE, row)
             item.setData(Qt.ItemDataRole.AccessibleTextRole, describe(row, now))
             item.setToolTip(row.neuron.body[:500])
             self.addItem(item)
@@ -277,52 +304,54 @@ class RowList(QListWidget):
                 select = item
         return select
 
-    @staticmethod
-    def _fold_text(n: int, unfolded: bool) -> str:
-        return f"{'▾' if unfolded else '▸'}  {n} loosely related"
+    def entries(self) -> list[Entry]:
+        """Every item's entry (headings, the fold, folded rows too), in order."""
+        return [self.item(i).data(ENTRY_ROLE) for i in range(self.count())]
 
     def toggle_fold(self, item: QListWidgetItem) -> None:
-        unfolded = not item.data(FOLD_ROLE)
-        item.setData(FOLD_ROLE, unfolded)
+        switch = item.data(ENTRY_ROLE)
+        if not isinstance(switch, Fold):
+            return
+        unfolded = switch.unfolded = not switch.unfolded
+        item.setData(ENTRY_ROLE, switch)
         start = self.row(item) + 1
         for i in range(start, self.count()):
             self.item(i).setHidden(not unfolded)
-        item.setText(self._fold_text(self.count() - start, unfolded))
+        item.setText(switch.text)
         item.setData(
             Qt.ItemDataRole.AccessibleTextRole,
             f"{self.count() - start} loosely related, {'shown' if unfolded else 'folded'}",
         )
 
     def _activated(self, item: QListWidgetItem) -> None:
-        if item.data(FOLD_ROLE) is not None:
+        if isinstance(item.data(ENTRY_ROLE), Fold):
             self.toggle_fold(item)
         elif self.id_of(item):
             self.opened.emit(self.id_of(item))
 
     def rows(self) -> list[Row]:
         """Every item's row (folded ones too), in order."""
-        return [r for r in (self.item(i).data(ROW_ROLE) for i in range(self.count())) if r is not None]
+        return [e for e in self.entries() if isinstance(e, Row)]
 
     def shown_rows(self) -> list[Row]:
-        return [
-            self.item(i).data(ROW_ROLE)
-            for i in range(self.count())
-            if self.item(i).data(ROW_ROLE) is not None and not self.item(i).isHidden()
-        ]
+        shown = (self.item(i) for i in range(self.count()) if not self.item(i).isHidden())
+        return [e for e in (item.data(ENTRY_ROLE) for item in shown) if isinstance(e, Row)]
 
     def fold_item(self) -> QListWidgetItem | None:
         return next(
-            (self.item(i) for i in range(self.count()) if self.item(i).data(FOLD_ROLE) is not None), None
+            (self.item(i) for i in range(self.count()) if isinstance(self.item(i).data(ENTRY_ROLE), Fold)),
+            None,
         )
 
     def id_of(self, item: QListWidgetItem | None) -> str:
         if item is None:
             return ""
-        row = item.data(ROW_ROLE)
-        return str(row.neuron.id) if row is not None else ""
+        row = item.data(ENTRY_ROLE)
+        return str(row.neuron.id) if isinstance(row, Row) else ""
 
     def current_id(self) -> str:
-        return self.id_of(self.currentItem())
+        row = self.currentRow()  # an int: never the None an empty list's currentItem() is
+        return self.id_of(self.item(row)) if row >= 0 else ""
 
     def select_id(self, neuron_id: str) -> bool:
         for i in range(self.count()):

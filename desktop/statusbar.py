@@ -50,6 +50,10 @@ class StatusLine(QObject):
         self.problems_button.hide()
         self.next_label = QLabel()
         self.next_label.setObjectName("subtle")
+        self.sync_label = QLabel()  # "Synced 2 min ago" (desktop/accounts.py)
+        self.sync_label.setObjectName("subtle")
+        self.sync_label.setAccessibleName("Sync")
+        self.sync_label.hide()
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(180)
         self.progress.setMaximumHeight(14)
@@ -59,7 +63,7 @@ class StatusLine(QObject):
         bar.addWidget(self.text)
         bar.addWidget(self.undo)
         bar.addWidget(QLabel(), 1)
-        for w in (self.pending, self.problems_button, self.next_label, self.progress):
+        for w in (self.pending, self.problems_button, self.sync_label, self.next_label, self.progress):
             bar.addPermanentWidget(w)
         self._idle = ""
         self._timer = QTimer(self)
@@ -116,10 +120,14 @@ class StatusLine(QObject):
         self.pending.setVisible(pending > 0)
         self.pending.setText(f"Preparing {items(pending)} for search by meaning…")
 
+    def set_sync(self, text: str) -> None:
+        self.sync_label.setText(text)
+        self.sync_label.setVisible(bool(text))
+
     def set_next_reminder(self, at: datetime | None, paused: bool) -> None:
         if paused:
-            self.next_label.setText("Reminders paused")
+            self.next_label.setText(theme.word("paused"))
         elif at is None:
             self.next_label.setText("")
         else:
-            self.next_label.setText(f"Next reminder {theme.when_text(at, self.now())}")
+            self.next_label.setText(theme.word("next_reminder").format(theme.when_text(at, self.now())))

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from core import remind
+from core.when.spoken import say_rule
 from core.model import Kind, Neuron, State
 from core.settings import resources_dir
 
@@ -165,6 +166,8 @@ def dark_now() -> bool:
 # Day and month names come from Qt's locale data; these are the words around them.
 DATE_WORDS: dict[str, dict[str, str]] = {
     "en": dict(
+        next_reminder="Next reminder {}",
+        paused="Reminders paused",
         today="today",
         tomorrow="tomorrow",
         yesterday="yesterday",
@@ -183,13 +186,10 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="snoozed to {}",
         overdue="overdue",
         created="created {}",
-        daily="every day",
-        weekly="every week",
-        monthly="every month",
-        yearly="every year",
-        repeats="repeats ({})",
     ),
     "pt": dict(
+        next_reminder="Próximo lembrete {}",
+        paused="Lembretes em pausa",
         today="hoje",
         tomorrow="amanhã",
         yesterday="ontem",
@@ -208,13 +208,10 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="adiado para {}",
         overdue="atrasado",
         created="criado {}",
-        daily="todos os dias",
-        weekly="todas as semanas",
-        monthly="todos os meses",
-        yearly="todos os anos",
-        repeats="repete ({})",
     ),
     "es": dict(
+        next_reminder="Próximo recordatorio {}",
+        paused="Recordatorios en pausa",
         today="hoy",
         tomorrow="mañana",
         yesterday="ayer",
@@ -233,13 +230,10 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="pospuesto a {}",
         overdue="atrasado",
         created="creado {}",
-        daily="cada día",
-        weekly="cada semana",
-        monthly="cada mes",
-        yearly="cada año",
-        repeats="se repite ({})",
     ),
     "de": dict(
+        next_reminder="Nächste Erinnerung {}",
+        paused="Erinnerungen pausiert",
         today="heute",
         tomorrow="morgen",
         yesterday="gestern",
@@ -258,13 +252,10 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="verschoben auf {}",
         overdue="überfällig",
         created="erstellt {}",
-        daily="täglich",
-        weekly="wöchentlich",
-        monthly="monatlich",
-        yearly="jährlich",
-        repeats="wiederholt ({})",
     ),
     "fr": dict(
+        next_reminder="Prochain rappel {}",
+        paused="Rappels en pause",
         today="aujourd’hui",
         tomorrow="demain",
         yesterday="hier",
@@ -283,11 +274,6 @@ DATE_WORDS: dict[str, dict[str, str]] = {
         snoozed="reporté à {}",
         overdue="en retard",
         created="créé {}",
-        daily="chaque jour",
-        weekly="chaque semaine",
-        monthly="chaque mois",
-        yearly="chaque année",
-        repeats="se répète ({})",
     ),
 }
 _QT_LANGUAGES = {
@@ -356,19 +342,9 @@ def relative(dt: datetime, now: datetime) -> str:
     return word("future" if future else "past").format(text)
 
 
-REPEAT_WORDS = {
-    "FREQ=DAILY": "daily",
-    "FREQ=WEEKLY": "weekly",
-    "FREQ=MONTHLY": "monthly",
-    "FREQ=YEARLY": "yearly",
-}
-
-
 def repeat_text(rrule: str | None) -> str:
-    if not rrule:
-        return ""
-    key = REPEAT_WORDS.get(str(rrule).upper().removeprefix("RRULE:"))
-    return word(key) if key else word("repeats").format(rrule)
+    """The rule in words, in the dates' language (core.when.spoken): never the raw RRULE."""
+    return say_rule(rrule, language())
 
 
 def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:

@@ -217,6 +217,8 @@ class MainWindow(WindowMenus, QMainWindow):
         self.detail.hide()  # until there is something to show: the list has the room
 
         self.status = StatusLine(self.statusBar(), self.problems, ctx.now)
+        # Preferences' pages beyond General, each made when the dialog is: (title, widget)
+        self.preference_pages: list = []
         self.status_text, self.next_label, self.progress = (
             self.status.text,
             self.status.next_label,

@@ -49,6 +49,7 @@ HELP_ORDER = (
     "unlink",
     "import",
     "export",
+    "sync",
     "backup",
     "backups",
     "profile",
@@ -73,6 +74,7 @@ def load() -> dict[str, Command]:
         profile,
         recall,
         reminders,
+        sync,
         transfer,
     )
 

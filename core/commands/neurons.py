@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from core.commands.base import Answer, command
-from core.model import Kind, Neuron, Relation, State
+from core.model import InvalidInput, Kind, Neuron, Relation, State
 from core.validate import parse_json
 
 
@@ -53,7 +53,7 @@ def capture(memory, args) -> Answer:
 
 @command("show", "show one neuron with its links", arguments=lambda p: p.add_argument("id"))
 def show(memory, args) -> Answer:
-    neuron = memory.get(args.id)
+    neuron = memory.get(memory.resolve(args.id))
     lines = [line(neuron), neuron.body]
     if neuron.attrs:
         lines.append(json.dumps(neuron.attrs, ensure_ascii=False, indent=2))
@@ -79,19 +79,104 @@ def list_(memory, args) -> Answer:
 
 
 def _edit_args(p) -> None:
-    p.add_argument("id")
-    p.add_argument("--text")
-    p.add_argument("--attrs", help="JSON object replacing the attributes")
+    p.add_argument("id", help="the id, or its first characters")
+    p.add_argument("--text", help="the new text")
+    p.add_argument("--attrs", help="JSON object merged into the attributes (null removes a key)")
+    p.add_argument("--title", help="the new title")
+    p.add_argument("--due", help="when: 'tomorrow 9am', 'Friday at half past 4', 'in 2 hours', 'none'")
+    p.add_argument("--repeat", help="'every day', 'every 2 weeks', 'every Monday', 'none'")
 
 
-@command("edit", "change a neuron's text or attributes", arguments=_edit_args)
+@command("edit", "change a neuron's text, title, due time, repeat or attributes", arguments=_edit_args)
 def edit(memory, args) -> Answer:
-    neuron = memory.edit(args.id, text=args.text, attrs=attrs_option(args.attrs))
-    return Answer(neuron_json(memory, neuron), str(neuron.id))
+    from core import remind  # noqa: PLC0415
+    from core.when import local_now  # noqa: PLC0415
+
+    nid = memory.resolve(args.id)
+    changes = dict(attrs_option(args.attrs) or {})
+    if args.title is not None:
+        changes["title"] = args.title
+    text = args.text
+    if args.due is not None or args.repeat is not None:
+        current = memory.get(nid)
+        now = local_now()
+        due = remind.current_due(current) if args.due is None else due_option(args.due, now)
+        rule = current.attrs.get("rrule") if args.repeat is None else repeat_option(args.repeat, now)
+        if rule and args.repeat is not None and args.due is None:
+            due = _on_the_rules_day(args.repeat, due, now)
+        changes.update(remind.rescheduled(due, rule or None, current.attrs.get("tz")))
+        if text is None:  # the old time words would contradict the new time
+            text = retimed(current, args.due is not None) or None
+    if text is None and not changes:
+        raise InvalidInput("nothing to change: give --text, --title, --due, --repeat or --attrs")
+    neuron = memory.edit(nid, text=text, attrs=changes or None, merge=True)
+    return Answer(neuron_json(memory, neuron), line(neuron))
+
+
+def due_option(text: str, now) -> Any:
+    """--due in the capture grammar ("none" clears it)."""
+    from core.when import fold, parse_due  # noqa: PLC0415
+    from core.when.words import NONE_WORDS  # noqa: PLC0415
+
+    if fold(text).strip() in NONE_WORDS:
+        return None
+    due = parse_due(text, now)
+    if due is None:
+        raise InvalidInput("--due is empty: give a time, or 'none' to clear it")
+    return due
+
+
+def repeat_option(text: str, now) -> str | None:
+    """--repeat in the capture grammar ("every 2 days", "todos os meses no dia 1", "none"), or
+    an RFC 5545 rule as calendars write it."""
+    from core.when import find_when, fold  # noqa: PLC0415
+    from core.when.words import NONE_WORDS  # noqa: PLC0415
+
+    if fold(text).strip() in NONE_WORDS:
+        return None
+    if text.strip().upper().startswith(("FREQ=", "RRULE:")):
+        return text.strip()
+    when = find_when(text, now)
+    if when is None or not when.rrule:
+        raise InvalidInput(
+            f"“{text}” is not a repeat I can read: try every day, every 2 weeks, every Monday, "
+            "every month on the 1st, or none"
+        )
+    return when.rrule
+
+
+def _on_the_rules_day(text: str, due, now):
+    """ "--repeat 'every Monday'" on a reminder due Wednesday: it moves to the rule's first day,
+    keeping its time of day."""
+    from datetime import datetime  # noqa: PLC0415
+
+    from core.when import find_when  # noqa: PLC0415
+
+    when = find_when(text, now)
+    if when is None or not when.explicit_day:
+        return due
+    if due is None:
+        return when.due
+    local = due.astimezone(now.tzinfo)
+    return datetime.combine(when.due.date(), local.timetz())
+
+
+def retimed(neuron: Neuron, due_changed: bool) -> str:
+    """The body without the time words the old due time was written in ("call Ana tomorrow at
+    3" once its time is edited: "call Ana"); "" when that is the body as it is."""
+    from core.when import find_when, text_without  # noqa: PLC0415
+
+    if not due_changed:
+        return ""
+    when = find_when(neuron.body, neuron.created_at or neuron.updated_at)
+    if when is None:
+        return ""
+    rest = text_without(neuron.body, when)
+    return rest if rest and rest != neuron.body.strip() else ""
 
 
 def set_state(memory, args) -> Answer:
-    neuron = memory.set_state(args.id, args.state_value)
+    neuron = memory.set_state(memory.resolve(args.id), args.state_value)
     return Answer(neuron_json(memory, neuron), f"{neuron.id} {neuron.state.value}")
 
 
@@ -113,7 +198,7 @@ def _link_args(p) -> None:
 
 @command("link", "link two neurons", arguments=_link_args)
 def link(memory, args) -> Answer:
-    edge = memory.link(args.from_id, args.to_id, args.relation)
+    edge = memory.link(memory.resolve(args.from_id), memory.resolve(args.to_id), args.relation)
     return Answer(edge.to_json(), str(edge.id))
 
 
@@ -123,5 +208,5 @@ def link(memory, args) -> Answer:
     arguments=lambda p: p.add_argument("edge_id"),
 )
 def unlink(memory, args) -> Answer:
-    edge = memory.unlink(args.edge_id)
+    edge = memory.unlink(memory.resolve(args.edge_id, edge=True))
     return Answer(edge.to_json(), f"{edge.id} closed {edge.valid_to}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 from core.commands.base import Answer, command
@@ -27,16 +28,114 @@ def _ask_args(p) -> None:
         choices=["default", "keyword", "vector", "hybrid"],
         help="default: everything; the others show what each part finds alone",
     )
+    p.add_argument("--kind", choices=["note", "reminder", "contact"], help="only this kind")
+    p.add_argument("--since", help="only from this date on: 2026-03-01, 'last Monday', 'this month'")
+    p.add_argument("--until", help="only before this date: 2026-04-01, 'next week'")
+    p.add_argument("--tag", help="only neurons with this tag")
+
+
+# The field a question asks for ("plumber phone number" -> the phone), in the five languages.
+ASKED_FIELDS = {
+    "phones": ("phone", "number", "mobile", "cell", "call", "telefone", "telemovel", "numero", "telefono",
+               "movil", "celular", "telefon", "handy", "nummer", "telephone", "portable"),
+    "emails": ("email", "e-mail", "mail", "correo", "courriel", "adresse mail"),
+    "addresses": ("address", "where does", "lives", "morada", "endereco", "direccion", "adresse", "wohnt"),
+    "birthday": ("birthday", "born", "aniversario", "cumpleanos", "geburtstag", "anniversaire"),
+}  # fmt: skip
+
+
+def asked_field(question: str) -> str | None:
+    from core.when import fold  # noqa: PLC0415
+
+    words = set(re.findall(r"[\w'-]+", fold(question)))
+    text = fold(question)
+    for field, cues in ASKED_FIELDS.items():
+        if any((c in words) if " " not in c else (c in text) for c in cues):
+            return field
+    return None
+
+
+def matched_value(neuron, field: str | None) -> str:
+    """What the answer is for: the phone a "phone number" question asks, a contact's first phone
+    or e-mail otherwise, a reminder's due time and repeat."""
+    attrs = neuron.attrs
+    if neuron.kind.value == "contact":
+        order = [field] if field else []
+        order += [f for f in ("phones", "emails") if f not in order]
+        for key in order:
+            value = attrs.get(key) or attrs.get(key.rstrip("s"))
+            if value:
+                shown = value if isinstance(value, list) else [value]
+                return ", ".join(_plain(v) for v in shown[:3])
+        return ""
+    return ""
+
+
+def _plain(value) -> str:
+    if isinstance(value, dict):
+        return " ".join(str(v) for k, v in value.items() if k not in ("label", "type") and v)
+    return str(value)
+
+
+def _window_of(text: str | None, edge: str):
+    """--since/--until: an ISO date, or words a question uses ("last Monday", "this month")."""
+    from datetime import date, datetime, time  # noqa: PLC0415
+
+    from core.model import InvalidInput  # noqa: PLC0415
+    from core.when import find_window, local_now  # noqa: PLC0415
+
+    if text is None:
+        return None
+    now = local_now()
+    try:
+        return datetime.combine(date.fromisoformat(text.strip()), time(0), tzinfo=now.tzinfo)
+    except ValueError:
+        pass
+    window, _rest = find_window(text, now)
+    if window is None or window.anchor:
+        raise InvalidInput(f"--{edge} {text!r} is not a date I can read: try 2026-03-01 or 'last Monday'")
+    return window.start if edge == "since" else window.end
+
+
+def _keeps(result, args, since, until) -> bool:
+    n = result.neuron
+    if args.kind and n.kind.value != args.kind:
+        return False
+    if args.tag:
+        tags = n.attrs.get("tags") or []
+        if args.tag.lower().lstrip("#") not in {str(t).lower().lstrip("#") for t in tags}:
+            return False
+    if since or until:
+        from core import remind  # noqa: PLC0415
+
+        when = remind.current_due(n) or n.created_at
+        if when is None or (since and when < since) or (until and when >= until):
+            return False
+    return True
 
 
 @command("ask", "ask a question", arguments=_ask_args)
 def ask(memory, args) -> Answer:
+    from core.commands.reminders import _now, when_words  # noqa: PLC0415
+
     note = _fill_pending(memory)
-    results = memory.ask(args.question, limit=args.limit, mode=args.mode)
-    text = "\n".join(
-        f"{r.score:6.3f}  {r.neuron.kind.value:<8} {r.neuron.title}   [{r.why}]" for r in results
-    )
-    return Answer([r.to_json() for r in results], text, note)
+    since, until = _window_of(args.since, "since"), _window_of(args.until, "until")
+    filtered = bool(args.kind or args.tag or since or until)
+    wanted = args.limit
+    results = memory.ask(args.question, limit=max(wanted * 5, 50) if filtered else wanted, mode=args.mode)
+    if filtered:
+        results = [r for r in results if _keeps(r, args, since, until)][:wanted]
+    field, now = asked_field(args.question), _now()
+    lines = []
+    for r in results:
+        n = r.neuron
+        value = when_words(n, now) if n.kind.value == "reminder" else matched_value(n, field)
+        lines.append(
+            f"{str(n.id)[:8]}  {n.kind.value:<8} {n.title}"
+            + (f"  —  {value}" if value else "")
+            + f"   ({r.why})"
+        )
+    return Answer([r.to_json() for r in results], "\n".join(lines) or "nothing found", note)
 
 
 def _about_args(p) -> None:

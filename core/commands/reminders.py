@@ -24,6 +24,7 @@ def _now() -> datetime:
 def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
     """A reminder as programs and assistants read it: what, when, and why it is listed."""
     from core import remind  # noqa: PLC0415
+    from core.when.spoken import say_rule  # noqa: PLC0415
 
     attrs = neuron.attrs
     due = remind.current_due(neuron)
@@ -46,6 +47,7 @@ def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
         "state": neuron.state.value,
         "due_at": attrs.get("due_at"),
         "repeats": attrs.get("rrule"),
+        "repeats_text": say_rule(attrs.get("rrule"), cli_language()) or None,
         "snoozed_until": attrs.get("snoozed_until"),
         "done_at": attrs.get("done_at"),
         "fires_at": alarm.fire_at.isoformat() if alarm is not None else None,
@@ -54,11 +56,40 @@ def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
     }
 
 
-def _when_line(item: dict[str, Any]) -> str:
-    return (
-        f"{item['id']}  {str(item['fires_at'] or item['due_at'] or '')[:16]:<16}  "
-        f"{item['title']}   [{item['why']}]"
-    )
+def cli_language() -> str:
+    """The language the command line says times and repeats in: the environment's, when it is
+    one of the five the grammar reads, else English."""
+    import os  # noqa: PLC0415
+
+    from core.when.spoken import LANGUAGES  # noqa: PLC0415
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        code = os.environ.get(name, "")[:2].lower()
+        if code:
+            return code if code in LANGUAGES else "en"
+    return "en"
+
+
+def when_words(neuron: Neuron, now: datetime) -> str:
+    """ "due tomorrow 09:00 · every day", "overdue since Mon 16 Mar 10:00", "" (no due time): in the
+    reader's local time and language, the repeat in words."""
+    from core import remind  # noqa: PLC0415
+    from core.when.spoken import say_rule, say_when  # noqa: PLC0415
+
+    lang, local_now = cli_language(), now.astimezone(remind.local_zone())
+    due = remind.current_due(neuron)
+    if due is None:
+        return ""
+    said = f"{'overdue since' if remind.is_overdue(neuron, now) else 'due'} {say_when(due, local_now, lang)}"
+    alarm = remind.next_alarm(neuron)
+    if neuron.attrs.get("snoozed_until") and alarm is not None and alarm.fire_at > due:
+        said += f" · snoozed to {say_when(alarm.fire_at, local_now, lang)}"
+    rule = say_rule(neuron.attrs.get("rrule"), lang)
+    return f"{said} · {rule}" if rule else said
+
+
+def _when_line(neuron: Neuron, now: datetime) -> str:
+    return f"{str(neuron.id)[:8]}  {neuron.title}  —  {when_words(neuron, now) or 'no due time'}"
 
 
 def _with_why(memory, neuron: Neuron, now: datetime) -> dict[str, Any]:
@@ -80,7 +111,7 @@ def _with_why(memory, neuron: Neuron, now: datetime) -> dict[str, Any]:
 )
 def done(memory, args) -> Answer:
     now = _now()
-    neuron = memory.complete(args.id, now)
+    neuron = memory.complete(memory.resolve(args.id), now)
     data = _with_why(memory, neuron, now)
     if neuron.state.value == "active":  # a repeating reminder that moved on
         data["why"] = f"done for this time; next due {neuron.attrs.get('due_at')}"
@@ -112,7 +143,7 @@ def snooze(memory, args) -> Answer:
         raise InvalidInput(
             f"--minutes {args.minutes} must be more than 0 and at most {UPCOMING_MAX_DAYS} days"
         )
-    neuron = memory.snooze(args.id, now, timedelta(minutes=minutes), until)
+    neuron = memory.snooze(memory.resolve(args.id), now, timedelta(minutes=minutes), until)
     return Answer(
         _with_why(memory, neuron, now), f"{neuron.id} snoozed until {neuron.attrs['snoozed_until']}"
     )
@@ -129,6 +160,7 @@ def upcoming(memory, args) -> Answer:
     if not 0 < args.days <= UPCOMING_MAX_DAYS:
         raise InvalidInput(f"--days {args.days:g} must be more than 0 and at most {UPCOMING_MAX_DAYS}")
     now = _now()
-    items = [reminder_json(n, now) for n in memory.upcoming(now, timedelta(days=args.days))]
-    text = "\n".join(_when_line(i) for i in items) or f"nothing due in the next {args.days:g} days"
+    found = memory.upcoming(now, timedelta(days=args.days))
+    items = [reminder_json(n, now) for n in found]
+    text = "\n".join(_when_line(n, now) for n in found) or f"nothing due in the next {args.days:g} days"
     return Answer({"now": now.isoformat(), "days": args.days, "reminders": items}, text)

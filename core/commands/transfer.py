@@ -92,5 +92,43 @@ def import_(memory, args) -> Answer:
         counts = memory.import_(data)
         report = Report("json", created=counts["neurons"], unchanged=len(data["neurons"]) - counts["neurons"])
     else:
-        report = import_path(memory, args.path, args.format, all_or_nothing=args.all_or_nothing)
+        import sys  # noqa: PLC0415 - as above
+
+        progress = TerminalProgress(sys.stderr)
+        try:
+            report = import_path(
+                memory, args.path, args.format, all_or_nothing=args.all_or_nothing, progress=progress
+            )
+        finally:
+            progress.close()
     return Answer(report.to_json(), report.text())
+
+
+class TerminalProgress:
+    """How far a long import has got, on a terminal: "importing… 1,200 of 5,000" on stderr,
+    redrawn at most every REDRAW_S once it has taken SHOW_AFTER_S; nothing when stderr is not a
+    terminal (a pipe, a log, the app's socket) or the import is quick."""
+
+    SHOW_AFTER_S = 0.5
+    REDRAW_S = 0.2
+
+    def __init__(self, stream) -> None:
+        import time  # noqa: PLC0415 - as above
+
+        self.stream, self.clock = stream, time.monotonic
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.started = self.last = self.clock()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if not self.tty or now - self.started < self.SHOW_AFTER_S or now - self.last < self.REDRAW_S:
+            return
+        self.last, self.shown = now, True
+        self.stream.write(f"\rimporting… {done:,} of {total:,}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:  # the line is cleared: the report follows on stdout
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()

@@ -137,7 +137,9 @@ def _import_file(
         entries = ical.read(data, plan.now)
     done, files = position
     for i, entry in enumerate(entries):
-        if isinstance(entry, Skip):
+        if isinstance(entry, ical.Dropped):  # one value lost, the item itself imported
+            plan.report.drop(_named(where, entry.item), entry.why)
+        elif isinstance(entry, Skip):
             plan.report.skip(_named(where, entry.item), entry.why)
         elif fmt == "vcard":
             label = _named(where, entry.describe())

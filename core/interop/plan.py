@@ -19,6 +19,7 @@ people who were born on it usually celebrate, before the month is out).
 from __future__ import annotations
 
 import calendar
+import json
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -66,7 +67,17 @@ CARD_FIELDS = (
 # What a superseded note calls a field it keeps.
 # State that reminders gather as they fire; a re-import keeps it.
 RUNTIME = ("notified_at", "snoozed_until", "done_at")
-SERIES_FIELDS = ("dtstart", "rrule", "exdates", "rdates", "tz", "floating", "all_day")
+SERIES_FIELDS = (
+    "dtstart",
+    "rrule",
+    "more_rrules",
+    "exdates",
+    "rdates",
+    "overrides",
+    "tz",
+    "floating",
+    "all_day",
+)
 MEANING_FIELDS = (
     "floating",
     "all_day",
@@ -77,7 +88,11 @@ MEANING_FIELDS = (
     "duration_seconds",
     "ical_component",
     "ical_extra",
-)
+    "ical_alarms",
+    "more_rrules",
+    "overrides",
+    "sequence",
+)  # not "created" and "last_modified": when a file says it was written is not what it says
 BIRTHDAY_AT = (9, 0)  # birthdays remind at 09:00 on the day, local time
 DERIVED_IMPORT = "import"
 
@@ -96,6 +111,8 @@ class Plan:
         self.new_edges: list[Edge] = []
         self.by_key: dict[str, uuid.UUID] = {}  # "uid:..", "email:..", "phone:..", "file:.."
         self.birthdays: dict[uuid.UUID, uuid.UUID] = {}  # contact id -> its birthday reminder
+        self.phone_owners: dict[str, list[uuid.UUID]] = {}  # a number's match key -> its contacts
+        self.made_here: set[uuid.UUID] = set()  # contacts this import creates (one per card)
         for n in neurons:
             self._index(n)
         self._staged: list[Callable[[], None]] | None = None
@@ -110,10 +127,15 @@ class Plan:
         if a.get("file"):
             self.by_key[f"file:{a['file']}"] = n.id
         if n.kind is Kind.CONTACT:
+            if not (a.get("uid") or _listed(a, "emails", "email") or _listed(a, "phones", "phone")):
+                self.by_key.setdefault(f"card:{_card_key(a)}", n.id)
             for email in _listed(a, "emails", "email"):
                 self.by_key.setdefault(f"email:{email.lower()}", n.id)
             for phone in _listed(a, "phones", "phone"):
                 self.by_key.setdefault(f"phone:{phones.match_key(phone, self.region)}", n.id)
+                owners = self.phone_owners.setdefault(phones.match_key(phone, self.region), [])
+                if n.id not in owners:
+                    owners.append(n.id)
         if n.kind is Kind.REMINDER and a.get("birthday_of"):
             try:
                 self.birthdays[uuid.UUID(str(a["birthday_of"]))] = n.id
@@ -213,6 +235,7 @@ class Plan:
                     updated_at=self.now,
                 )
             )
+            self._stage(lambda: self.made_here.add(contact.id))
             outcome = "created"
         else:
             by_uid = bool(existing.attrs.get("uid")) and existing.attrs.get("uid") == attrs.get("uid")
@@ -246,6 +269,10 @@ class Plan:
             outcome = "updated"
         self.report.count(outcome)
 
+    def match_contact(self, attrs: dict[str, Any]) -> Neuron | None:
+        """The contact a card would update (what `contact` matches it to); None: a new one."""
+        return self._match_contact(attrs)
+
     def _match_contact(self, attrs: dict[str, Any]) -> Neuron | None:
         uid = str(attrs.get("uid") or "")
         if uid:
@@ -256,18 +283,31 @@ class Plan:
         def other_card(found: Neuron) -> bool:  # two cards with their own UIDs are two people
             return bool(uid and found.attrs.get("uid") and found.attrs["uid"] != uid)
 
+        if not (uid or attrs.get("emails") or attrs.get("phones")):
+            # nothing that identifies a person: the same name and the same content are the same card
+            found = self.find(f"card:{_card_key(attrs)}")
+            if found is not None and found.kind is Kind.CONTACT:
+                return found
         for email in attrs.get("emails") or []:
             found = self.find(f"email:{email.lower()}")
             if found is not None and not other_card(found):
                 return found
         for phone in attrs.get("phones") or []:
-            found = self.find(f"phone:{phones.match_key(phone, self.region)}")
-            if (
-                found is not None
+            # of the contacts with this number, the one named most alike; never one another card
+            # of this file made (two cards of one file are two people: a shared landline)
+            owners = [self.view[i] for i in self.phone_owners.get(phones.match_key(phone, self.region), [])]
+            alike = [
+                found
+                for found in owners
+                if found.id not in self.made_here
                 and not other_card(found)
                 and _same_name(found.attrs.get("name"), attrs.get("name"))
-            ):
-                return found
+            ]
+            if alike:
+                name = str(attrs.get("name") or "").lower()
+                return max(
+                    alike, key=lambda f: fuzz.token_sort_ratio(str(f.attrs.get("name") or "").lower(), name)
+                )
         return None
 
     def _supersede(self, old: Neuron, new_attrs: dict[str, Any], how: str) -> None:
@@ -464,6 +504,12 @@ def contact_body(attrs: dict[str, Any]) -> str:
 def _listed(attrs: dict[str, Any], plural: str, single: str) -> list[str]:
     values = attrs.get(plural) or attrs.get(single) or []
     return [str(v) for v in (values if isinstance(values, list) else [values]) if v]
+
+
+def _card_key(attrs: dict[str, Any]) -> str:
+    """A card without UID, email or phone, known by its name and everything else it says."""
+    fields = {k: attrs.get(k) for k in CARD_FIELDS if attrs.get(k) and k != "uid"}
+    return json.dumps(fields, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _same_name(a: Any, b: Any) -> bool:

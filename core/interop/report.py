@@ -1,5 +1,6 @@
 """What an import did: counts per outcome and every skipped item with the reason (the `--json`
-contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]})."""
+contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]}, and
+"dropped": [{"item", "why"}] when an item was imported without a value it could not keep)."""
 
 from __future__ import annotations
 
@@ -34,21 +35,29 @@ class Report:
     updated: int = 0
     unchanged: int = 0
     skipped: list[dict[str, str]] = field(default_factory=list)
+    # values an item could not keep (a bad date, an unknown zone): the rest of it was imported
+    dropped: list[dict[str, str]] = field(default_factory=list)
 
     def skip(self, item: str, why: str) -> None:
         self.skipped.append({"item": item, "why": why})
+
+    def drop(self, item: str, why: str) -> None:
+        self.dropped.append({"item": item, "why": why})
 
     def count(self, outcome: str) -> None:
         setattr(self, outcome, getattr(self, outcome) + 1)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": self.format,
             "created": self.created,
             "updated": self.updated,
             "unchanged": self.unchanged,
             "skipped": list(self.skipped),
         }
+        if self.dropped:  # only when an item lost a value (the contract stays as it was otherwise)
+            out["dropped"] = list(self.dropped)
+        return out
 
     def text(self) -> str:
         lines = [
@@ -56,4 +65,5 @@ class Report:
             f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
+        lines += [f"  imported {d['item']} without one value: {d['why']}" for d in self.dropped]
         return "\n".join(lines)

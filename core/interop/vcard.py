@@ -47,6 +47,8 @@ MODELED = frozenset(
 ADR_PARTS = ("po_box", "extended", "street", "locality", "region", "code", "country")
 N_PARTS = ("family", "given", "additional", "prefix", "suffix")
 _APPLE_LABEL = re.compile(r"^_\$!<(.*)>!\$_$")
+# The year Apple and CardBook write for a date without one (3.0 has no year-less date).
+NO_YEAR = "1604"
 _DATE = re.compile(r"^(?:(\d{4})|--)-?(\d{2})-?(\d{2})(?:T.*)?$")
 
 
@@ -346,7 +348,10 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     if uid is not None and uid.value.strip():
         attrs["uid"] = unescape(uid.value).strip()
     if extra:
-        attrs["vcard_extra"] = [content_line(p.group, p.name, p.params, p.value) for p in extra]
+        # kept as the version we write says: a quoted-printable value's line breaks as \n
+        attrs["vcard_extra"] = [
+            content_line(p.group, p.name, p.params, re.sub(r"\r\n|\r|\n", r"\\n", p.value)) for p in extra
+        ]
     return attrs
 
 
@@ -392,13 +397,14 @@ def _photo(prop: Prop) -> str:
 
 
 def _date(prop: Prop) -> str | None:
-    """YYYY-MM-DD, or --MM-DD without a year (Apple's year 1604 with X-APPLE-OMIT-YEAR too)."""
+    """YYYY-MM-DD, or --MM-DD without a year: the 4.0 form, and the placeholder year 1604 that
+    Apple (with X-APPLE-OMIT-YEAR) and CardBook (without it) write for a birthday without one."""
     match = _DATE.match(prop.value.strip())
     if not match:
         return None
     year, month, day = match.group(1), int(match.group(2)), int(match.group(3))
     omit = (prop.params.get("X-APPLE-OMIT-YEAR") or [None])[0]
-    if year and omit and year == omit:
+    if year and (omit and year == omit or year == NO_YEAR):
         year = None
     try:
         date(int(year) if year else 2000, month, day)  # 2000: a leap year, so --02-29 is a date
@@ -514,7 +520,7 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
             lines.append(f"{prop}:{escape(str(attrs[key]))}")
     for key, prop in (("birthday", "BDAY"), ("anniversary", "ANNIVERSARY" if v4 else "X-ANNIVERSARY")):
         if attrs.get(key):
-            lines.append(f"{prop}:{_write_date(str(attrs[key]), v4)}")
+            lines.append(f"{prop}:{_write_date(str(attrs[key]), v4)}")  # year-less: --MMDD, --MM-DD
     if attrs.get("tags"):
         lines.append("CATEGORIES:" + ",".join(escape(str(t)) for t in _strings(attrs["tags"])))
     for url in _strings(attrs.get("urls")):

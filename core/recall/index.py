@@ -24,13 +24,24 @@ import numpy as np
 
 from core.capture.names import NameIndex, org_counts
 from core.embed.runtime import DIM
+from core.model import InvalidInput
 from core.recall.windows import said
+from core.remind.series import Series
 from core.store.reader import Reader
 
 # On a server shared by several devices, re-read this many change numbers before the last one
 # seen: a transaction that took its number before another one committed is still picked up. (The
 # embedded engine serialises every transaction of its one process: nothing to re-read.)
 RESCAN_MARGIN_SERVER = 50
+
+
+def _series(attrs: dict[str, Any] | None) -> Series | None:
+    """A recurring reminder's series; one that cannot be read is left out of due windows (the
+    scheduler logs it when it would fire)."""
+    try:
+        return Series.of(attrs) if attrs else None
+    except InvalidInput:
+        return None
 
 
 @dataclass(slots=True)
@@ -42,6 +53,7 @@ class Entry:
     created_at: datetime
     due: datetime | None
     rrule: str | None
+    series: Series | None  # a recurring reminder's, read by the one engine (core/remind/series.py)
     done: datetime | None
     said: tuple[float, float] | None  # the time a note says it is about (POSIX seconds)
     contact: tuple[dict[str, Any], str] | None  # (attrs, body) of a contact
@@ -185,6 +197,7 @@ class RecallIndex:
             created_at=created_at,
             due=row["due"],
             rrule=row["rrule"],
+            series=_series(row.get("series")),
             done=row.get("done"),
             said=said(row.get("note_head"), created_at) if row["kind"] == "note" else None,
             contact=(row["contact_attrs"] or {}, row["contact_body"] or "")

@@ -19,8 +19,8 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from core.model import State
-from core.when import TimeWindow, find_window, fold, occurrences
+from core.model import InvalidInput, State
+from core.when import TimeWindow, find_window, fold
 from core.when import words as W
 from core.when.holidays import NAMED, SEASONS
 
@@ -78,18 +78,17 @@ def says(entry, window: TimeWindow) -> bool:
 
 
 def due_in(entry, window: TimeWindow) -> datetime | None:
-    """The due date (or next occurrence of a recurring reminder) that falls in the window."""
+    """The due date (or the occurrence of a recurring reminder, its exceptions and moved ones
+    counted, as the scheduler fires them) that falls in the window."""
     if entry.kind != "reminder" or entry.due is None:
         return None
     if window.dates != "created" and entry.state == State.DONE.value:
         return None
-    if entry.rrule:
+    if entry.series is not None:
         try:
-            found = occurrences(entry.rrule, entry.due, window.start, window.end, limit=1)
-        except (ValueError, TypeError, OverflowError):
-            found = []
-        if found:
-            return found[0]
+            return next(entry.series.between(window.start, window.end, due=entry.due), None)
+        except InvalidInput:  # a rule that cannot be walked: its due date alone
+            pass
     return entry.due if window.holds(entry.due) else None
 
 

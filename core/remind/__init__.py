@@ -3,9 +3,11 @@
 A reminder's attrs (see DESIGN.md): `due_at` (the current occurrence, ISO 8601 with an offset),
 `rrule` (RFC 5545, e.g. "FREQ=WEEKLY;BYDAY=MO"), `snoozed_until`, `notified_at`, `done_at`; and, for
 a series that came from a calendar (core/interop/ical.py): `tz` (the IANA zone whose wall clock it
-follows), `dtstart` (the series' anchor: its rule is never rewritten), `exdates` and `rdates` (ISO
-times taken out of / added to the rule) and `alarm_offsets` (seconds from each occurrence, e.g.
--900: it fires 15 minutes early).
+follows), `dtstart` (the series' anchor: its rule is never rewritten), `more_rrules` (a calendar's
+further RRULEs), `exdates` and `rdates` (ISO times taken out of / added to the rule), `overrides`
+(occurrences a calendar moved or cancelled: {recurrence_id, start (None: cancelled), title,
+duration_seconds, this_and_future}) and `alarm_offsets` (seconds from each occurrence, e.g. -900:
+it fires 15 minutes early). A series' occurrences are computed in one place, core/remind/series.py.
 
 The rules, in one place:
 
@@ -24,8 +26,8 @@ The rules, in one place:
   more occurrences. A COUNT in the rule counts the occurrences still to come from `due_at`.
 - Recurrence follows a wall clock: the reminder's `tz` when it has one ("19:30 in Lisbon" stays
   19:30 Lisbon time across daylight saving wherever the computer is), else the local one ("every
-  day at 9" stays at 9). A series is its rule's occurrences plus `rdates` minus `exdates`, exactly
-  the occurrences a calendar shows.
+  day at 9" stays at 9). A series is its rules' occurrences plus `rdates` minus `exdates`, with its
+  overrides applied: exactly the occurrences a calendar shows.
 - With `alarm_offsets`, an occurrence fires at its earliest offset (the others are kept for export).
 
 This module only computes: which attrs a state change writes (`notified`, `completed`,
@@ -36,61 +38,37 @@ apply the rule and write it in one transaction.
 from __future__ import annotations
 
 import logging
-import re
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from dateutil import parser as dateparser
-from dateutil.rrule import rruleset, rrulestr
 
 from core.model import InvalidInput, Kind, Neuron, State
+from core.remind.series import (
+    UTC_NAMES,
+    Override,
+    Series,
+    first,
+    iso,
+    latest_not_after,
+    local_zone,
+    local_zone_name,
+    next_after,
+    next_occurrence,
+    occurrences,
+    parse_time,
+    reload_local_zone,
+    rule_text,
+    utcnow,
+    validate_rrule,
+    zone,
+)
 
 log = logging.getLogger(__name__)
 
 # How long "Snooze" waits unless told otherwise.
 SNOOZE_DEFAULT = timedelta(minutes=10)
-# A rule is walked at most this many occurrences (a per-minute rule from years ago).
-MAX_STEPS = 200_000
-
-
-# -- time ----------------------------------------------------------------------------------------
-
-
-def local_zone() -> tzinfo:
-    try:
-        import tzlocal  # noqa: PLC0415
-
-        return tzlocal.get_localzone()
-    except Exception:  # no zone configured: the offset of this moment is the best we know
-        return datetime.now().astimezone().tzinfo or UTC
-
-
-def reload_local_zone() -> None:
-    """The system's time zone changed: read it again (tzlocal keeps the first one it found)."""
-    try:
-        import tzlocal  # noqa: PLC0415
-
-        tzlocal.reload_localzone()
-    except Exception:  # nothing configured to reload: local_zone() falls back by itself
-        log.debug("the local time zone could not be read again", exc_info=True)
-
-
-# Names of UTC itself (a calendar writes these times with "Z").
-UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "GMT", "Etc/GMT", "Zulu", "Etc/Zulu"})
-
-
-def local_zone_name() -> str:
-    """The local zone's IANA name ("UTC" when it is UTC or has no name)."""
-    name = getattr(local_zone(), "key", None)
-    return "UTC" if name is None or name in UTC_NAMES else name
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 class Clock:
@@ -98,214 +76,6 @@ class Clock:
 
     def now(self) -> datetime:
         return utcnow()
-
-
-def parse_time(value: object, *, what: str = "time") -> datetime | None:
-    """An attrs time value -> an aware datetime (a value without offset is read as local time)."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, datetime):
-        dt = value
-    elif isinstance(value, str):
-        try:
-            dt = datetime.fromisoformat(value.strip())
-        except ValueError:
-            try:
-                dt = dateparser.parse(value)
-            except (ValueError, OverflowError):
-                raise InvalidInput(f"{what} {value!r} is not a date and time") from None
-    else:
-        raise InvalidInput(f"{what} {value!r} is not a date and time")
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=local_zone())
-    return dt
-
-
-def iso(dt: datetime) -> str:
-    """Full precision (seconds alone could make a stored time earlier than the moment it records)."""
-    return dt.isoformat()
-
-
-# -- recurrence ----------------------------------------------------------------------------------
-
-_COUNT = re.compile(r"(?i)(?<![A-Z])COUNT=(\d+)")
-_UNTIL = re.compile(r"(?i)(?<![A-Z])UNTIL=(\d{8})(T\d{6})?(Z?)")
-
-
-def zone(name: object) -> tzinfo:
-    """The IANA zone `name` (None: the local zone); an unknown name is a clear error."""
-    if name is None or name == "":
-        return local_zone()
-    try:
-        return ZoneInfo(str(name))
-    except (ZoneInfoNotFoundError, ValueError):
-        raise InvalidInput(f"unknown time zone {name!r}: use an IANA name like Europe/Lisbon") from None
-
-
-def rule_text(rrule: str) -> str:
-    """The RRULE part of a rule as people and capture write it ("RRULE:" prefix and DTSTART lines
-    are accepted; the reminder's due_at is always the start)."""
-    lines = [ln.strip() for ln in str(rrule).replace("\\n", "\n").splitlines() if ln.strip()]
-    rules = [ln for ln in lines if not ln.upper().startswith(("DTSTART", "EXDATE", "RDATE"))]
-    if len(rules) != 1:
-        raise InvalidInput(f"the repeat rule {rrule!r} must hold exactly one RRULE")
-    text = rules[0]
-    return text[6:] if text.upper().startswith("RRULE:") else text
-
-
-@dataclass(frozen=True)
-class Series:
-    """A reminder's recurrence: its rule (may be None when it only has rdates), the zone whose
-    wall clock it follows, its anchor (None: the current due_at, and a COUNT counts what is left)
-    and its exceptions."""
-
-    rrule: str | None
-    zone: tzinfo
-    anchor: datetime | None = None
-    exdates: tuple[datetime, ...] = ()
-    rdates: tuple[datetime, ...] = ()
-
-    @classmethod
-    def of(cls, attrs: dict[str, Any]) -> Series | None:
-        """The series of a reminder's attrs; None for a one-off reminder."""
-        if not attrs.get("rrule") and not attrs.get("rdates"):
-            return None
-        return cls(
-            rrule=attrs.get("rrule") or None,
-            zone=zone(attrs.get("tz")),
-            anchor=parse_time(attrs.get("dtstart"), what="dtstart"),
-            exdates=tuple(_times_list(attrs.get("exdates"), "exdates")),
-            rdates=tuple(_times_list(attrs.get("rdates"), "rdates")),
-        )
-
-    @classmethod
-    def plain(
-        cls,
-        rrule: str,
-        tz: str | None = None,
-        exdates: Iterable[datetime] = (),
-        rdates: Iterable[datetime] = (),
-    ) -> Series:
-        return cls(rrule, zone(tz), None, tuple(exdates), tuple(rdates))
-
-
-def _times_list(values: object, what: str) -> list[datetime]:
-    if values in (None, ""):
-        return []
-    if not isinstance(values, list):
-        raise InvalidInput(f"{what} must be a list of times")
-    return [t for t in (parse_time(v, what=what) for v in values) if t is not None]
-
-
-def _aware_until(text: str, wall: tzinfo) -> str:
-    """A floating or date-only UNTIL read in the series' zone, as UTC (what dateutil needs with an
-    aware start): UNTIL=20260320 means the end of that day there."""
-
-    def utc(m: re.Match) -> str:
-        if m.group(3):
-            return m.group(0)
-        day, clock = m.group(1), m.group(2) or "T235959"
-        local = datetime.strptime(day + clock, "%Y%m%dT%H%M%S").replace(tzinfo=wall)
-        return "UNTIL=" + local.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-    return _UNTIL.sub(utc, text)
-
-
-def _rule(series: Series, start: datetime) -> rruleset:
-    """The dateutil set of the series anchored at `start` in its zone's wall time."""
-    local = start.astimezone(series.zone)
-    rules = rruleset()
-    rules.rdate(local)  # the start is always the first occurrence (RFC 5545 3.8.5.3), unless excluded
-    if series.rrule:
-        text = _aware_until(rule_text(series.rrule), series.zone)
-        try:
-            rules.rrule(rrulestr(text, dtstart=local))
-        except (ValueError, TypeError) as exc:
-            raise InvalidInput(f"the repeat rule {series.rrule!r} is not valid RFC 5545: {exc}") from None
-    for when in series.rdates:
-        rules.rdate(when.astimezone(series.zone))
-    for when in series.exdates:
-        rules.exdate(when.astimezone(series.zone))
-    return rules
-
-
-def validate_rrule(rrule: str, start: datetime | None = None, tz: str | None = None) -> str:
-    """Check a rule (raise InvalidInput with a readable message); return its RRULE text."""
-    rule = _rule(Series.plain(rrule, tz), start or utcnow())
-    try:
-        next(iter(rule), None)
-    except (ValueError, TypeError) as exc:
-        raise InvalidInput(f"the repeat rule {rrule!r} is not valid RFC 5545: {exc}") from None
-    return rule_text(rrule)
-
-
-def _numbered(series: Series, start: datetime) -> Iterable[tuple[int, datetime]]:
-    """The occurrences from the series' anchor (or `start`), numbered, never before the anchor
-    (an rdate before it is not part of the series)."""
-    anchor = series.anchor or start
-    index = 0
-    for occ in _rule(series, anchor):
-        if index >= MAX_STEPS:
-            raise InvalidInput(f"the repeat rule {series.rrule!r} has too many occurrences to walk")
-        if occ >= anchor:
-            yield index, occ
-            index += 1
-
-
-def occurrences(series: Series, start: datetime, until: datetime) -> list[datetime]:
-    """Every occurrence from `start` to `until` (inclusive): what a calendar shows in that span."""
-    out = []
-    for _, occ in _numbered(series, start):
-        if occ > until:
-            break
-        if occ >= start:
-            out.append(occ)
-    return out
-
-
-def next_occurrence(rrule: str | Series, start: datetime, after: datetime) -> datetime | None:
-    """The first occurrence of the series starting at `start` strictly after `after`."""
-    series = rrule if isinstance(rrule, Series) else Series.plain(rrule)
-    for _, occ in _numbered(series, start):
-        if occ > after:
-            return occ
-    return None
-
-
-def _moved(series: Series, index: int) -> str | None:
-    """The rule once the series moved on by `index` occurrences: an anchored series keeps its
-    rule; an unanchored one starts at the new due_at with a COUNT reduced by what was left behind."""
-    if series.anchor is not None or series.rrule is None:
-        return series.rrule
-    return _reduce_count(series.rrule, index)
-
-
-def _next_after(series: Series, start: datetime, after: datetime) -> tuple[datetime, str | None] | None:
-    """The first occurrence after both `start` and `after`, with the rule rewritten to start
-    there (a COUNT reduced by the occurrences left behind); None when the series has ended."""
-    for index, occ in _numbered(series, start):
-        if occ > start and occ > after:
-            return occ, _moved(series, index)
-    return None
-
-
-def _latest_not_after(series: Series, start: datetime, now: datetime) -> tuple[datetime, str | None]:
-    """The latest occurrence not after `now` (at least `start`), with the rule rewritten for it."""
-    best = (start, series.rrule)
-    for index, occ in _numbered(series, start):
-        if occ > now:
-            break
-        if occ > start:
-            best = (occ, _moved(series, index))
-    return best
-
-
-def _reduce_count(rrule: str, by: int) -> str:
-    match = _COUNT.search(rrule)
-    if not match or by <= 0:
-        return rrule
-    left = int(match.group(1)) - by
-    return rrule[: match.start(1)] + str(max(left, 1)) + rrule[match.end(1) :]
 
 
 def _series(neuron: Neuron) -> Series | None:
@@ -335,9 +105,9 @@ def as_of(attrs: dict[str, Any], now: datetime) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     series = Series.of(attrs)
     if series is not None:
-        first = next((occ for _, occ in _numbered(series, due)), None)
-        if first is not None:
-            due, _ = _latest_not_after(series, first, now)
+        start = first(series, due)
+        if start is not None:
+            due, _ = latest_not_after(series, start, now)
             changes["due_at"] = iso(due)
     if due <= now:
         changes["notified_at"] = iso(now)
@@ -509,7 +279,7 @@ def notified(
         # moves to the latest occurrence not after now, so those passed make one showing (an
         # alarm offset makes it fire before its occurrence: that occurrence, at least)
         try:
-            latest, rule = _latest_not_after(series, due_at, max(now, alarm.due_at))
+            latest, rule = latest_not_after(series, due_at, max(now, alarm.due_at))
         except InvalidInput:
             latest, rule = alarm.due_at, series.rrule
         if latest > due_at:
@@ -526,7 +296,7 @@ def completed(neuron: Neuron, now: datetime) -> dict[str, object] | None:
     if series is None or due_at is None:
         return None
     try:
-        moved = _next_after(series, due_at, now)
+        moved = next_after(series, due_at, now)
     except InvalidInput as exc:
         log.warning("reminder %s repeats by a rule that cannot be read (%s): marked done", neuron.id, exc)
         return None
@@ -538,12 +308,21 @@ def completed(neuron: Neuron, now: datetime) -> dict[str, object] | None:
 
 
 def snoozed(
-    now: datetime, for_: timedelta = SNOOZE_DEFAULT, until: datetime | None = None
+    now: datetime,
+    for_: timedelta = SNOOZE_DEFAULT,
+    until: datetime | None = None,
+    due: datetime | None = None,
 ) -> dict[str, object]:
-    """Show it again later (`until`, else `now + for_`)."""
-    when = until if until is not None else now + for_
+    """Show it again later (`until`, else `for_` from now -- from its `due` time when that is still
+    to come): a snooze never moves a reminder before its due time."""
+    when = until if until is not None else max(now, due or now) + for_
     if when.tzinfo is None:
         raise InvalidInput("a snooze time needs a time zone offset")
+    if due is not None and when < due:
+        raise InvalidInput(
+            f"{when.isoformat(timespec='minutes')} is before it is due ({due.isoformat(timespec='minutes')}): "
+            "a snooze only moves a reminder later; change its due time instead"
+        )
     return {"snoozed_until": iso(when)}
 
 
@@ -572,6 +351,7 @@ def rescheduled(due_at: datetime | None, rrule: str | None, tz: str | None = Non
 __all__ = [
     "Alarm",
     "Clock",
+    "Override",
     "SNOOZE_DEFAULT",
     "Series",
     "UTC_NAMES",

@@ -426,6 +426,20 @@ def get_edge(cur: Cursor, ident: Identity, edge_id: uuid.UUID) -> Edge | None:
     return edge_from_row(row) if row else None
 
 
+def ids_starting(cur: Cursor, ident: Identity, prefix: str, *, edges: bool = False, limit: int = 10) -> list:
+    """The neurons (or edges) whose id starts with `prefix` (lower-case hex and dashes), at most
+    `limit` of them: what a short id the person typed may mean."""
+    table, cols = ("neurons_edges", EDGE_COLUMNS) if edges else ("neurons", NEURON_COLUMNS)
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols} FROM {table} WHERE {owner} = %s AND id::text LIKE %s ORDER BY id LIMIT %s"
+        ).format(cols=sql.SQL(cols), table=sql.Identifier(table), owner=owner(ident)),
+        (ident.value, prefix + "%", limit),
+    )
+    rows = cur.fetchall()
+    return [edge_from_row(r) for r in rows] if edges else [neuron_from_row(r) for r in rows]
+
+
 def all_edges(cur: Cursor, ident: Identity) -> list[Edge]:
     cur.execute(
         sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %s ORDER BY created_at, id").format(
@@ -473,7 +487,12 @@ def claim_into(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID) -> tuple[i
     cur.execute(
         "UPDATE neurons_edges SET user_id = %s, device_id = NULL WHERE device_id = %s", (user_id, device_id)
     )
-    return moved_neurons, cur.rowcount
+    moved_edges = cur.rowcount
+    # the device's sync accounts go with its rows (their collections and items follow them)
+    cur.execute(
+        "UPDATE sync_accounts SET user_id = %s, device_id = NULL WHERE device_id = %s", (user_id, device_id)
+    )
+    return moved_neurons, moved_edges
 
 
 def count_device_rows(cur: Cursor, device_id: uuid.UUID) -> int:

@@ -177,6 +177,8 @@ def index_rows(
         " CASE WHEN {mine} THEN recall_ts(attrs->>'due_at') END AS due,"
         " CASE WHEN {mine} THEN recall_ts(attrs->>'done_at') END AS done,"
         " CASE WHEN {mine} AND jsonb_typeof(attrs->'rrule') = 'string' THEN attrs->>'rrule' END AS rrule,"
+        " CASE WHEN {mine} AND kind = 'reminder' AND (attrs ? 'rrule' OR attrs ? 'rdates')"
+        " THEN attrs - 'ical_extra' END AS series,"
         " CASE WHEN {mine} AND kind = 'contact' THEN attrs END AS contact_attrs,"
         " CASE WHEN {mine} AND kind = 'contact' THEN left(body, 200) END AS contact_body,"
         " CASE WHEN {mine} AND kind = 'note' THEN left(body, 400) END AS note_head,"

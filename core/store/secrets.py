@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from psycopg.conninfo import conninfo_to_dict
@@ -24,7 +25,17 @@ def account_for(dsn: str) -> str:
     )
 
 
-def _secure_keyring():
+DATABASE_PASSWORD = (
+    "the database password",
+    "put it in the DSN for this session only, or use a desktop with a keyring",
+)
+SYNC_PASSWORD = (
+    "the sync password",
+    "give it in NEURONS_SYNC_PASSWORD to each `neurons sync`, or use a desktop with a keyring",
+)
+
+
+def _secure_keyring(purpose: tuple[str, str] = DATABASE_PASSWORD):
     import keyring  # noqa: PLC0415 - only the server engine needs it
     from keyring.backends import fail  # noqa: PLC0415
 
@@ -32,10 +43,8 @@ def _secure_keyring():
     kind = f"{type(backend).__module__}.{type(backend).__name__}".lower()
     # keyring ranks secure OS stores >= 1; the fail, null and plaintext-file backends below that
     if isinstance(backend, fail.Keyring) or "plaintext" in kind or getattr(backend, "priority", 0) < 1:
-        raise KeyringUnavailable(
-            "no secure OS keyring is available, so the database password cannot be kept: "
-            "put it in the DSN for this session only, or use a desktop with a keyring"
-        )
+        what, instead = purpose
+        raise KeyringUnavailable(f"no secure OS keyring is available, so {what} cannot be kept: {instead}")
     return keyring
 
 
@@ -52,3 +61,35 @@ def password_for(dsn: str) -> str | None:
 
 def save_password(dsn: str, password: str) -> None:
     _secure_keyring().set_password(SERVICE, account_for(dsn), password)
+
+
+# -- sync accounts (core/sync): the password of a CalDAV/CardDAV account --------------------------
+
+
+def sync_account_for(url: str, username: str) -> str:
+    return f"sync:{username}@{url}"
+
+
+def sync_password(url: str, username: str) -> str | None:
+    """The keyring's password for a sync account (None: no secure keyring, or none kept)."""
+    try:
+        return _secure_keyring(SYNC_PASSWORD).get_password(SERVICE, sync_account_for(url, username))
+    except KeyringUnavailable as exc:
+        log.info("%s", exc)
+        return None
+
+
+def save_sync_password(url: str, username: str, password: str) -> None:
+    """Keep it in the OS keyring; raises KeyringUnavailable rather than write it anywhere else."""
+    _secure_keyring(SYNC_PASSWORD).set_password(SERVICE, sync_account_for(url, username), password)
+
+
+def forget_sync_password(url: str, username: str) -> None:
+    try:
+        store = _secure_keyring(SYNC_PASSWORD)
+    except KeyringUnavailable:
+        return
+    from keyring.errors import PasswordDeleteError  # noqa: PLC0415
+
+    with contextlib.suppress(PasswordDeleteError):
+        store.delete_password(SERVICE, sync_account_for(url, username))

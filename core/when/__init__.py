@@ -8,8 +8,8 @@ Spanish, German and French (locale-independent tables in words.py; holidays in h
 
 from __future__ import annotations
 
-from core.when.clock import local_now, local_tz, occurrences
-from core.when.parse import DEFAULT_HOUR, When, find_when, parse_due, title_without
+from core.when.clock import local_now, local_tz
+from core.when.parse import DEFAULT_HOUR, When, find_when, parse_due, text_without, title_without
 from core.when.window import TimeWindow, find_window
 from core.when.words import REMINDER_CUES, fold
 
@@ -23,7 +23,7 @@ __all__ = [
     "fold",
     "local_now",
     "local_tz",
-    "occurrences",
     "parse_due",
+    "text_without",
     "title_without",
 ]

@@ -1,33 +1,15 @@
-"""The local clock and recurrences: the time zone a person's words are read in, RRULE occurrences."""
+"""The local clock: the time zone a person's words are read in. The zone is looked up in one place,
+core/remind/series.py (whose engine also answers every recurrence question)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime
 
-from dateutil import rrule as dr
-
-
-def local_tz() -> tzinfo:
-    try:
-        import tzlocal  # noqa: PLC0415
-
-        return tzlocal.get_localzone()
-    except Exception:  # no zone configured: the offset of the moment
-        return datetime.now().astimezone().tzinfo  # type: ignore[return-value]
+from core.remind.series import local_zone as local_tz
 
 
 def local_now() -> datetime:
     return datetime.now(local_tz())
 
 
-def occurrences(
-    rule: str, dtstart: datetime, start: datetime, end: datetime, limit: int = 10
-) -> list[datetime]:
-    """Occurrences of an RRULE (from dtstart) in [start, end)."""
-    r = dr.rrulestr(rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}", dtstart=dtstart)
-    found = []
-    for occ in r.xafter(start - timedelta(microseconds=1), count=limit, inc=True):
-        if occ >= end:
-            break
-        found.append(occ)
-    return found
+__all__ = ["local_now", "local_tz"]

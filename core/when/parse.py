@@ -8,8 +8,14 @@ the table test (tests/core/test_when.py):
   "Tuesday" is today if the time is still ahead, else next week's.
 - A zero-padded "06:31", an hour past 12, "15h", "9 Uhr": that hour on a 24-hour clock.
 - A bare hour ("at 9", "3:30") without a day is its next occurrence on a 12-hour clock (at 20:30,
-  "at 9" is 21:00); with a day, 1-7 are the afternoon ("tomorrow at 3" is 15:00), 8-12 the
-  morning; "pm", "da tarde", "abends" say which.
+  "at 9" is 21:00), but 1-6 is never the small hours ("at half past 4" is 16:30); with a day,
+  1-7 are the afternoon ("tomorrow at 3" is 15:00), 8-12 the morning; "pm", "da tarde",
+  "abends", "every evening", "tomorrow morning" say which.
+- Clock phrases: "half past 4", "quarter to 6", "4 e meia", "6 menos cuarto", "halb 6" (5:30),
+  "Viertel vor 6", "6h moins le quart".
+- "every morning at 8", "todas as noites", "jeden Abend": daily, at that part of the day.
+- "the last day of the month", "the last Friday of the month" (of every month: monthly); "every
+  other Wednesday", "jeden zweiten Mittwoch", "un mercredi sur deux": every second week.
 - An hour without minutes is on the hour ("9am" is 09:00, never 09:26).
 - A day without a time is due at DEFAULT_HOUR (09:00); "tonight" at TONIGHT_HOUR; "in the
   morning"/"à tarde"/"am Abend" at that part's hour.
@@ -23,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 
-from dateutil.relativedelta import relativedelta
+from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
 from core.model import InvalidInput
 from core.when import words as W
@@ -31,6 +37,7 @@ from core.when import words as W
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
 AFTERNOON_UNTIL = 7  # with a day named, a bare hour 1..7 is the afternoon ("tomorrow at 3": 15:00)
+SMALL_HOURS_UNTIL = 6  # without one, a bare 1..6 is too: nobody means 04:30 without saying "am"
 
 _B = r"(?<![\w])"  # word edges on the folded text
 _E = r"(?![\w])"
@@ -84,6 +91,7 @@ NEXT_MONTH = _re(
     rf"{_B}(?:(?:{NEXT_PRE})\s+(?:{W.alt(W.MONTH)})|(?:o\s+|el\s+|le\s+)?(?:{W.alt(W.MONTH)})\s+(?:{W.alt(W.NEXT_POST)})){_E}"
 )
 
+WEEKDAY_OF = (MO, TU, WE, TH, FR, SA, SU)
 _PARTS = W.alt(W.PARTS)
 _AMPM = r"(?P<ap>a\.?m\.?|p\.?m\.?)"
 CLOCK_HM = _re(
@@ -99,12 +107,43 @@ CLOCK_AT = _re(
     rf"{W.alt(W.UNITS)}|people|persons|pessoas|personas|of|de\s+(?:{_MONTH})){_E})"
     rf"(?:\s*(?:o'?clock|horas)?)(?:\s*(?P<part>{_PARTS}){_E})?"
 )
+# "half past 4", "quarter to 6", "20 past 3", "4 e meia", "6 menos cuarto", "halb 6", "6h moins
+# le quart", "viertel nach 4": a time of day in words (read on the 12-hour clock like "at 4")
+_HOUR_WORD = rf"(?:\d{{1,2}}|{W.alt(W.HOUR_WORDS)})"
+_MINUTE_WORD = rf"(?:{W.alt(W.MINUTE_WORDS)}|\d{{1,2}})"
+_MARK = rf"(?:\s*(?:{W.alt(W.HOUR_MARKS)}))?"
+CLOCK_PHRASE = _re(
+    rf"{_B}(?:(?P<at>{W.alt(W.AT)})\s+)?(?:"
+    rf"(?P<m1>{_MINUTE_WORD})\s+(?:minutes?\s+|minutos?\s+|minuten\s+)?"
+    rf"(?P<dir>{W.alt(W.MINUTES_PAST)}|{W.alt(W.MINUTES_TO)})\s+(?:(?:as|a|las|la)\s+)?(?P<h1>{_HOUR_WORD}){_MARK}"
+    rf"|(?P<h2>{_HOUR_WORD}){_MARK}\s+(?P<join>{W.alt(W.HOUR_AND)}|{W.alt(W.HOUR_LESS)})\s+"
+    rf"(?P<m2>{_MINUTE_WORD})(?:\s+minutos?)?"
+    rf"|(?P<before>{W.alt(W.BEFORE_HOUR)})\s+(?P<h3>{_HOUR_WORD})(?:\s*uhr)?"
+    rf"){_E}(?:\s*(?:(?P<part>{_PARTS}){_E}|{_AMPM}(?!\w)))?"  # "am Nachmittag" before "am"
+)
 CLOCK_WORD = _re(
     rf"{_B}(?:(?:at|ao|a|al|a la|um|vers|a\s+la)\s+)?(?P<w>{W.alt(W.NOON)}|{W.alt(W.MIDNIGHT)}){_E}"
 )
 _PART_ADVERBS = frozenset({"morgens", "fruh", "nachmittags", "abends"})  # a part of day on its own
 PART_OF_DAY = _re(rf"{_B}(?:(?:at|in the|this|de|pela|por la|am|le|ce|du)\s+)?(?P<part>{_PARTS}){_E}")
 
+# "every morning at 8", "todas as noites", "jeden Abend": every day, at that part of it
+REC_PART = _re(rf"{_B}(?P<w>{W.alt(W.EVERY_PART)}){_E}")
+# "the last day of the month", "o último dia de cada mês", "am letzten Freitag des Monats",
+# "le premier lundi du mois": a day counted in its month
+_ORDINAL = W.alt(W.MONTH_ORDINALS)
+MONTH_POSITION = _re(
+    rf"{_B}(?:(?P<every>{W.alt(W.EVERY_MONTH)}),?\s+|(?P<each>{W.alt(W.EVERY)})\s+)?"
+    rf"(?:(?:on|the|o|a|no|na|el|la|am|der|die|le|au)\s+)*"
+    rf"(?P<ord>{_ORDINAL})\s+(?:(?P<day>{_DAY})(?:-feira)?|(?P<dayword>{W.alt(W.MONTH_DAY_WORDS)}))"
+    rf"(?:\s+(?P<of>{W.alt(W.OF_THE_MONTH)}))?{_E}"
+)
+# "every other Wednesday", "jeden zweiten Mittwoch", "tous les deux mercredis", "un mercredi sur
+# deux", "quarta sim, quarta não": every second week on that day
+REC_OTHER_WEEKDAY = _re(
+    rf"{_B}(?:(?:{W.alt(W.EVERY_OTHER_DAY)})\s+(?P<a>{_DAY})(?:-feira)?s?"
+    rf"|un\s+(?P<b>{_DAY})\s+sur\s+deux|(?P<c>{_DAY})(?:-feira)?\s+sim,?\s+(?:{_DAY})(?:-feira)?\s+nao){_E}"
+)
 EVERY, EVERY_OTHER = W.alt(W.EVERY), W.alt(W.EVERY_OTHER)
 _UNIT_NAMES = {
     "day": ("day", "days", "dia", "dias", "tag", "tage", "jour", "jours"),
@@ -156,11 +195,25 @@ class When:
 
 
 @dataclass
+class _Rec:
+    rule: str
+    first: date | None  # the first day it falls on, when the words say one
+    part: str | None = None  # "every morning": the part of the day (a PARTS word)
+
+
+@dataclass
 class _Clock:
     h: int
     m: int
     exact: bool  # read on a 24-hour clock as written
     ampm: str | None  # "am" | "pm" from the words around it
+    padded: bool = False  # "09:00", "09h": written on a 24-hour clock for sure
+
+    def hint(self, part: str) -> None:
+        """A part of the day said beside it ("tomorrow morning at 8", "tous les soirs à 9h")
+        says which half of the day an hour up to 12 means (not "09h", not 15:00)."""
+        if self.ampm is None and 1 <= self.h <= 12 and not self.padded:
+            self.ampm = _ampm(None, part)
 
 
 class _Text:
@@ -238,26 +291,62 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
 # -- the pieces ------------------------------------------------------------------------------------
 
 
-def _recurrence(t: _Text, now: datetime) -> tuple[str, date | None] | None:
+def _month_position(m: re.Match, today: date) -> tuple[str, date]:
+    """(the RRULE part, the next such day from today) of "the last Friday of the month"."""
+    n = W.MONTH_ORDINALS[m.group("ord")]
+    if m.group("day"):
+        wd = W.WEEKDAYS[m.group("day").removesuffix("-feira")]
+        step = relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
+        rule = f"BYDAY={n}{W.RRULE_DAYS[wd]}"
+    else:
+        step = relativedelta(day=31) if n < 0 else relativedelta(day=n)
+        rule = f"BYMONTHDAY={n}"
+    first = today + step
+    if first < today:
+        first = today + relativedelta(months=1) + step
+    return rule, first
+
+
+def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     today = now.date()
+    m = t.search(REC_PART)
+    if m:
+        t.take(m)
+        return _Rec("FREQ=DAILY", None, W.EVERY_PART[re.sub(r"\s+", " ", m.group("w"))])
+    m = t.search(
+        MONTH_POSITION,
+        accept=lambda m: bool(
+            m.group("every") or (m.group("of") and (m.group("each") or m.group("of") in W.OF_EVERY_MONTH))
+        ),
+    )
+    if m:
+        t.take(m)
+        rule, first = _month_position(m, today)
+        return _Rec(f"FREQ=MONTHLY;{rule}", first)
+    m = t.search(REC_OTHER_WEEKDAY)
+    if m:
+        t.take(m)
+        wd = W.WEEKDAYS[m.group("a") or m.group("b") or m.group("c")]
+        first = _next_weekday(today, wd, strictly_after=False)
+        return _Rec(f"FREQ=WEEKLY;INTERVAL=2;BYDAY={W.RRULE_DAYS[wd]}", first)
     m = t.search(REC_MONTHDAY)
     if m:
         day = int(next(g for g in m.groups() if g))
         if 1 <= day <= 31:
             t.take(m)
-            return f"FREQ=MONTHLY;BYMONTHDAY={day}", _next_monthday(today, day)
+            return _Rec(f"FREQ=MONTHLY;BYMONTHDAY={day}", _next_monthday(today, day))
     m = t.search(REC_WEEKDAYS_ONLY)
     if m:
         t.take(m)
         wd = today.weekday()
         first = today if wd < 5 else _next_weekday(today, 0, strictly_after=True)
-        return "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", first
+        return _Rec("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", first)
     m = t.search(REC_INTERVAL)
     if m:
         unit = next(u for u, ws in _UNIT_NAMES.items() if m.group("unit") in ws)
         n = 2 if m.group("other") else int(_num(m.group("n")))
         t.take(m)
-        return f"FREQ={_FREQ[unit]}" + (f";INTERVAL={n}" if n > 1 else ""), None
+        return _Rec(f"FREQ={_FREQ[unit]}" + (f";INTERVAL={n}" if n > 1 else ""), None)
     m = t.search(
         REC_WEEKDAYS,
         accept=lambda m: (
@@ -269,22 +358,22 @@ def _recurrence(t: _Text, now: datetime) -> tuple[str, date | None] | None:
         days = sorted({W.WEEKDAYS[d] for d in found})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
-        return "FREQ=WEEKLY;BYDAY=" + ",".join(W.RRULE_DAYS[d] for d in days), first
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(W.RRULE_DAYS[d] for d in days), first)
     m = t.search(REC_ADVERB)
     if m:
         days = sorted({W.WEEKDAY_ADVERBS[d] for d in re.findall(W.alt(W.WEEKDAY_ADVERBS), m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
-        return "FREQ=WEEKLY;BYDAY=" + ",".join(W.RRULE_DAYS[d] for d in days), first
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(W.RRULE_DAYS[d] for d in days), first)
     m = t.search(REC_EVERY_UNIT)
     if m:
         unit = next(u for u, ws in _UNIT_NAMES.items() if m.group("unit") in ws)
         t.take(m)
-        return f"FREQ={_FREQ[unit]}", None
+        return _Rec(f"FREQ={_FREQ[unit]}", None)
     m = t.search(REC_WORD)
     if m:
         t.take(m)
-        return "FREQ=" + W.FREQ_WORDS[re.sub(r"\s+", " ", m.group("w"))], None
+        return _Rec("FREQ=" + W.FREQ_WORDS[re.sub(r"\s+", " ", m.group("w"))], None)
     return None
 
 
@@ -332,6 +421,10 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             if not y and d < today:
                 d = d.replace(year=d.year + 1)
             return d, bool(y)
+    m = t.search(MONTH_POSITION, accept=lambda m: bool(m.group("of")))
+    if m:
+        t.take(m)
+        return _month_position(m, today)[1], False
     m = t.search(MONTHDAY)
     if m:
         day = int(next(g for g in m.groups() if g))
@@ -379,7 +472,86 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     return None
 
 
+def _phrase_ok(m: re.Match) -> bool:
+    """A clock phrase with a number for the minutes ("20 past 3") is a time only with "at", am/pm,
+    a part of the day or an hour mark ("5 to 6 people" is not; "dia 5 e 10" is not)."""
+    minutes = m.group("m1") or m.group("m2")
+    hour = m.group("h1") or m.group("h2") or m.group("h3")
+    if hour.isdigit() and not 0 < int(hour) < 24:
+        return False
+    if minutes and minutes.isdigit():
+        marked = bool(re.search(rf"\d\s*(?:{W.alt(W.HOUR_MARKS)})\s", m.group(0)))
+        counted = bool(re.search(r"\bminut", m.group(0)))  # "15 minuten vor 12"
+        return int(minutes) < 60 and bool(
+            m.group("at") or m.group("ap") or m.group("part") or marked or counted
+        )
+    return True
+
+
+def _phrase_clock(m: re.Match) -> _Clock:
+    """ "half past 4" -> 4:30, "quarter to 6" -> 5:45, "halb 6" -> 5:30 (on the 12-hour clock
+    unless the hour is past 12)."""
+
+    def number(word: str, table: dict[str, int]) -> int:
+        return int(word) if word.isdigit() else table[re.sub(r"\s+", " ", word)]
+
+    if m.group("h3"):
+        h, mi = number(m.group("h3"), W.HOUR_WORDS) - 1, W.BEFORE_HOUR[re.sub(r"\s+", " ", m.group("before"))]
+    elif m.group("h1"):
+        h, mi = number(m.group("h1"), W.HOUR_WORDS), number(m.group("m1"), W.MINUTE_WORDS)
+        if re.fullmatch(W.alt(W.MINUTES_TO), m.group("dir")):
+            h, mi = h - 1, 60 - mi
+    else:
+        h, mi = number(m.group("h2"), W.HOUR_WORDS), number(m.group("m2"), W.MINUTE_WORDS)
+        if re.fullmatch(W.alt(W.HOUR_LESS), m.group("join")):
+            h, mi = h - 1, 60 - mi
+    h = 12 if h == 0 else h
+    ap = _ampm(m.group("ap"), m.group("part"))
+    return _Clock(h, mi % 60, h > 12 and ap is None, ap)
+
+
 def _clock(t: _Text) -> _Clock | None:
+    """The time of day: a clock ("14:30", "at 9", "half past 4", noon) or a part of the day ("in
+    the morning", "tomorrow evening"), the part saying which half of the day a clock means."""
+    taken = len(t.spans)
+    clock = _numeric_clock(t)
+    part = _part_of_day(t, t.spans[taken][0] if clock is not None and len(t.spans) > taken else None)
+    if clock is None:
+        return _Clock(W.PARTS[part], 0, True, None) if part else None
+    if part:
+        clock.hint(part)
+    return clock
+
+
+def _part_of_day(t: _Text, clock_at: int | None) -> str | None:
+    """A part of the day said with its preposition ("in the morning"), as an adverb ("abends"), or
+    beside other time words ("tomorrow morning", "morning at 8")."""
+
+    def beside_time_words(m: re.Match) -> bool:
+        s, e = m.span("part")
+        if m.group("part") not in W.BARE_PARTS:
+            return False
+        after_time = any(not t.folded[end:s].strip() for _, end in t.spans)
+        before_clock = clock_at is not None and not t.folded[e:clock_at].strip()
+        return after_time or before_clock
+
+    m = t.search(
+        PART_OF_DAY,
+        accept=lambda m: (
+            " " in m.group(0).strip() or m.group("part") in _PART_ADVERBS or beside_time_words(m)
+        ),
+    )
+    if not m:
+        return None
+    t.take(m)
+    return re.sub(r"\s+", " ", m.group("part"))
+
+
+def _numeric_clock(t: _Text) -> _Clock | None:
+    m = t.search(CLOCK_PHRASE, accept=_phrase_ok)
+    if m:
+        t.take(m)
+        return _phrase_clock(m)
     m = t.search(
         CLOCK_HM,
         accept=lambda m: (
@@ -398,7 +570,7 @@ def _clock(t: _Text) -> _Clock | None:
         exact = (
             m.group("h").startswith("0") or h >= 13 or h == 0 or m.group("sep") == "h" or bool(m.group("uhr"))
         ) and ap is None
-        return _Clock(h, mi, exact, ap)
+        return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"))
     m = t.search(CLOCK_H_SUFFIX, accept=lambda m: int(m.group("h")) < 24)
     if m:
         t.take(m)
@@ -406,7 +578,7 @@ def _clock(t: _Text) -> _Clock | None:
         ap = _ampm(m.group("ap"), m.group("part"))
         if m.group("ap") and not 1 <= h <= 12:
             return None
-        return _Clock(h, 0, ap is None, ap)
+        return _Clock(h, 0, ap is None, ap, padded=m.group("h").startswith("0"))
     m = t.search(
         CLOCK_AT,
         accept=lambda m: (
@@ -422,10 +594,6 @@ def _clock(t: _Text) -> _Clock | None:
     if m:
         t.take(m)
         return _Clock(12 if m.group("w") in W.NOON else 0, 0, True, None)
-    m = t.search(PART_OF_DAY, accept=lambda m: " " in m.group(0).strip() or m.group("part") in _PART_ADVERBS)
-    if m:
-        t.take(m)
-        return _Clock(W.PARTS[re.sub(r"\s+", " ", m.group("part"))], 0, True, None)
     return None
 
 
@@ -466,27 +634,22 @@ def find_when(text: str, now: datetime) -> When | None:
         return None
     out = When(
         due=now,
-        rrule=rec[0] if rec else None,
+        rrule=rec.rule if rec else None,
         spans=t.spans,
         text=text,
-        explicit_day=bool(rel or written or word or (rec and rec[1])),
+        explicit_day=bool(rel or written or word or (rec and rec.first)),
         explicit_time=clock is not None or bool(rel and rel[1]),
     )
     if rel and rel[1]:  # to the minute: "in 10 minutes"
         out.due = rel[0]
         return out
-    day = (
-        rel[0].date()
-        if rel
-        else written[0]
-        if written
-        else word[0]
-        if word
-        else rec[1]
-        if rec and rec[1]
-        else None
-    )
+    day = rel[0].date() if rel else written[0] if written else word[0] if word else rec.first if rec else None
     evening = bool(word and word[1] == "tonight")
+    if rec and rec.part:  # "every evening": that part's hour, and the half of the day a clock means
+        if clock is None:
+            clock = _Clock(W.PARTS[rec.part], 0, True, None)
+        else:
+            clock.hint(rec.part)
     if clock is None:
         hour, minute = (TONIGHT_HOUR if evening else DEFAULT_HOUR), 0
         due = _at(day or now.date(), hour, minute, tz)
@@ -499,7 +662,7 @@ def find_when(text: str, now: datetime) -> When | None:
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
     if rec and due <= now:  # the first occurrence still to come
-        due = _next_of(rec[0], due, now)
+        due = _next_of(rec.rule, due, now)
     if out.rrule is None and written and W.YEARLY_WORDS.search(W.fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.due = due
@@ -507,16 +670,19 @@ def find_when(text: str, now: datetime) -> When | None:
 
 
 def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
-    from core.when.clock import occurrences  # noqa: PLC0415
+    from core.remind.series import Series, local_zone, next_occurrence  # noqa: PLC0415 (the one engine)
 
-    found = occurrences(rule, start, now + timedelta(seconds=1), now + timedelta(days=800), limit=1)
-    return found[0] if found else start
+    text = rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}"
+    found = next_occurrence(Series(text, start.tzinfo or local_zone()), start, now)
+    return found or start
 
 
 def _next_occurrence(c: _Clock, now: datetime, evening: bool) -> datetime:
     """A time of day without a day: the next time the clock shows it."""
     if c.exact or c.ampm or evening:
         hours = [_hour(c, with_day=False, evening=evening)]
+    elif 1 <= c.h <= SMALL_HOURS_UNTIL:  # "at half past 4" said at night: the afternoon, not 04:30
+        hours = [c.h + 12]
     else:  # a bare 12-hour reading: either half of the day
         hours = sorted({c.h % 12, c.h % 12 + 12})
     for offset in (0, 1):
@@ -564,7 +730,9 @@ def parse_due(text: str, now: datetime) -> datetime | None:
 _LEAD = re.compile(r"^\s*(?:to|de|para|que|a|zu|dass|de\s+|d')\s+", re.I)
 _DANGLING_WORDS = re.compile(
     r"at|on|in|by|for|the|this|next|às|as|à|a|ao|em|no|na|de|do|da|para|"
-    r"el|la|las|los|en|um|am|im|zu|le|dans|pour|ce|cette|and|e|y|und|et",
+    r"el|la|las|los|en|um|am|im|zu|le|dans|pour|ce|cette|and|e|y|und|et|"
+    r"before|by|until|till|from|after|antes|ate|até|desde|hasta|del|bis|vor|ab|zum|dem|avant|au|"
+    r"jusqu'au|jusqu’au|depuis|dès",
     re.I,
 )
 
@@ -572,6 +740,13 @@ _DANGLING_WORDS = re.compile(
 def title_without(text: str, when: When | None, cue: re.Match | None) -> str:
     """The text without the reminder cue and the time words: "remind me to stretch in 1 minute"
     -> "Stretch". Empty when nothing else is left."""
+    rest = text_without(text, when, cue)
+    return rest[:1].upper() + rest[1:] if rest else ""
+
+
+def text_without(text: str, when: When | None, cue: re.Match | None = None) -> str:
+    """The text without its time words (and the cue, when given), the connectives they leave
+    behind tidied away, in the person's own case: a reminder's body once its time is edited."""
     cut = sorted(list(when.spans) if when else [])
     if cue is not None:
         cut.append(cue.span())
@@ -585,5 +760,4 @@ def title_without(text: str, when: When | None, cue: re.Match | None) -> str:
     words = rest.split(" ")
     while words and (_DANGLING_WORDS.fullmatch(words[-1]) or not words[-1].strip(" ,;:-–—")):
         words.pop()  # the connectives the time words leave behind ("call Ana at", "ligar à")
-    rest = " ".join(words).strip(" ,;:-–—")
-    return rest[:1].upper() + rest[1:] if rest else ""
+    return " ".join(words).strip(" ,;:-–—")

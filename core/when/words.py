@@ -522,12 +522,116 @@ PARTS = {
     "abends": 19,
     "am abend": 19,
     "le soir": 19,
+    "soir": 19,
+    "matin": 9,
     "du soir": 19,
     "night": 20,
     "at night": 20,
 }
+# parts that stand alone beside other time words ("tomorrow morning", "morning at 8", "demain soir")
+BARE_PARTS = frozenset({"morning", "afternoon", "evening", "night", "matin", "soir", "apres-midi"})
 PM_PARTS = frozenset(p for p, h in PARTS.items() if h >= 15)
 AM_PARTS = frozenset(p for p, h in PARTS.items() if h < 12)
+
+# -- clock phrases: "half past 4", "4 e meia", "6 menos cuarto", "halb 6", "6h moins le quart" --
+
+# The hours a clock phrase names (1-12, read on the 12-hour clock like "at 4").
+HOUR_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+    "uma": 1, "duas": 2, "dois": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7, "oito": 8,
+    "nove": 9, "dez": 10, "onze": 11, "doze": 12,
+    "una": 1, "dos": 2, "cuatro": 4, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "once": 11,
+    "doce": 12,
+    "eins": 1, "ein": 1, "zwei": 2, "drei": 3, "vier": 4, "funf": 5, "sechs": 6, "sieben": 7,
+    "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwolf": 12,
+    "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8, "neuf": 9,
+    "dix": 10, "douze": 12,  # "onze" is the Portuguese one
+}  # fmt: skip
+# The minutes a phrase names before or after the hour.
+MINUTE_WORDS = {
+    "half": 30, "a half": 30, "quarter": 15, "a quarter": 15, "five": 5, "ten": 10, "twenty": 20,
+    "twenty-five": 25, "twenty five": 25,
+    "meia": 30, "um quarto": 15, "quarto": 15, "cinco": 5, "dez": 10, "quinze": 15, "vinte": 20,
+    "vinte e cinco": 25, "trinta": 30,
+    "media": 30, "cuarto": 15, "diez": 10, "veinte": 20, "veinticinco": 25,
+    "viertel": 15, "zehn": 10, "zwanzig": 20, "funf": 5,
+    "demie": 30, "demi": 30, "quart": 15, "le quart": 15, "cinq": 5, "dix": 10, "vingt": 20,
+    "vingt-cinq": 25,
+}  # fmt: skip
+# "{minutes} past {hour}": en, de ("Viertel nach 4", "20 nach 3")
+MINUTES_PAST = ("past", "after", "nach")
+# "{minutes} to {hour}": en ("quarter to 6"), de ("Viertel vor 6"), pt ("um quarto para as 6"),
+# es ("cuarto para las 6")
+MINUTES_TO = ("to", "till", "til", "vor", "para as", "para a", "para las", "para la")
+# "{hour} and {minutes}": pt ("4 e meia"), es ("4 y media"), fr ("4h et demie", "4 heures et quart")
+HOUR_AND = ("e", "y", "et")
+# "{hour} less {minutes}": es ("6 menos cuarto"), fr ("6h moins le quart"), pt ("6 menos um quarto")
+HOUR_LESS = ("menos", "moins")
+# words that may stand between an hour and the rest: "4 horas e meia", "6 heures moins le quart"
+HOUR_MARKS = ("h", "hora", "horas", "heure", "heures", "uhr", "o'clock")
+# German: minutes after the hour before the one named ("halb 6" is 5:30, "dreiviertel 6" 5:45)
+BEFORE_HOUR = {"halb": 30, "dreiviertel": 45, "drei viertel": 45}
+
+# "every morning", "todas as noites", "jeden Abend", "tous les soirs": every day at that part
+EVERY_PART = {
+    "every morning": "morning", "each morning": "morning", "every evening": "evening",
+    "each evening": "evening", "every night": "night", "each night": "night",
+    "every afternoon": "afternoon", "nightly": "night",
+    "todas as manhas": "de manha", "cada manha": "de manha", "todas as tardes": "a tarde",
+    "todas as noites": "a noite", "cada noite": "a noite",
+    "todas las mananas": "por la manana", "cada manana": "por la manana",
+    "todas las tardes": "por la tarde", "cada tarde": "por la tarde",
+    "todas las noches": "por la noche", "cada noche": "por la noche",
+    "jeden morgen": "morgens", "jeden vormittag": "morgens", "jeden nachmittag": "nachmittags",
+    "jeden abend": "abends", "jede nacht": "abends",
+    "tous les matins": "le matin", "chaque matin": "le matin", "tous les soirs": "le soir",
+    "chaque soir": "le soir", "tous les apres-midi": "l'apres-midi",
+    "chaque apres-midi": "l'apres-midi",
+}  # fmt: skip
+
+# -- the weeks of a month: "the last Friday of the month", "o último dia do mês" -----------------
+
+# ordinal -> RRULE position (-1: the last)
+MONTH_ORDINALS = {
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+    "last": -1,
+    "primeiro": 1, "primeira": 1, "segundo": 2, "segunda": 2, "terceiro": 3, "terceira": 3,
+    "quarto": 4, "quarta": 4, "ultimo": -1, "ultima": -1,
+    "primer": 1, "primera": 1, "tercer": 3, "tercera": 3, "cuarto": 4, "cuarta": 4,
+    "erste": 1, "ersten": 1, "erster": 1, "zweite": 2, "zweiten": 2, "zweiter": 2, "dritte": 3,
+    "dritten": 3, "dritter": 3, "vierte": 4, "vierten": 4, "vierter": 4, "letzte": -1,
+    "letzten": -1, "letzter": -1,
+    "premier": 1, "premiere": 1, "deuxieme": 2, "seconde": 2, "troisieme": 3,
+    "quatrieme": 4, "dernier": -1, "derniere": -1,
+}  # fmt: skip
+# a day of the month: "the last day", "o último dia", "el último día", "der letzte Tag", "le dernier jour"
+MONTH_DAY_WORDS = ("day", "dia", "tag", "jour")
+# "of the month", "do mês", "del mes", "des Monats", "im Monat", "du mois"
+OF_THE_MONTH = (
+    "of the month", "of each month", "of every month", "do mes", "de cada mes", "de todos os meses",
+    "del mes", "des monats", "jedes monats", "im monat", "du mois", "de chaque mois", "de cada mes",
+)  # fmt: skip
+# "every month on the last day", "todos os meses no último dia", "jeden Monat am letzten Tag"
+EVERY_MONTH = (
+    "every month", "each month", "monthly", "todos os meses", "todo mes", "cada mes",
+    "todos los meses", "jeden monat", "monatlich", "tous les mois", "chaque mois",
+)  # fmt: skip
+# the ones that make it repeat
+OF_EVERY_MONTH = (
+    "of each month", "of every month", "de cada mes", "de todos os meses", "jedes monats",
+    "de chaque mois",
+)  # fmt: skip
+# "every other Wednesday", "quarta sim, quarta não" -> every second week on that day
+EVERY_OTHER_DAY = (
+    "every other", "every second", "every 2nd", "a cada duas", "a cada dois", "de duas em duas",
+    "cada dos", "cada otro", "jeden zweiten", "jede zweite", "alle zwei wochen am",
+    "un sur deux", "tous les deux", "toutes les deux",
+)  # fmt: skip
+
+# "no repeat", "no due time": what clears a field ("--repeat none", "--due nunca")
+NONE_WORDS = ("none", "never", "no", "nothing", "nunca", "nenhum", "nenhuma", "ninguno", "ninguna",
+              "nie", "keine", "keiner", "jamais", "aucun", "aucune")  # fmt: skip
 
 # recurrence: "every" words
 EVERY = (
@@ -616,7 +720,20 @@ REMINDER_CUES = re.compile(
 def _fold_keys() -> None:
     """Every table above holds folded words (written with accents where that reads better)."""
     g = globals()
-    for name in ("MONTHS", "WEEKDAYS", "WEEKDAY_ADVERBS", "NUMBERS", "UNITS", "PARTS", "FREQ_WORDS"):
+    for name in (
+        "MONTHS",
+        "WEEKDAYS",
+        "WEEKDAY_ADVERBS",
+        "NUMBERS",
+        "UNITS",
+        "PARTS",
+        "FREQ_WORDS",
+        "HOUR_WORDS",
+        "MINUTE_WORDS",
+        "BEFORE_HOUR",
+        "EVERY_PART",
+        "MONTH_ORDINALS",
+    ):
         g[name] = {fold(k): v for k, v in g[name].items()}
     for name in (
         "HALF_HOUR",
@@ -644,6 +761,17 @@ def _fold_keys() -> None:
         "EVERY",
         "EVERY_OTHER",
         "WEEKDAYS_EVERY",
+        "MINUTES_PAST",
+        "MINUTES_TO",
+        "HOUR_AND",
+        "HOUR_LESS",
+        "HOUR_MARKS",
+        "MONTH_DAY_WORDS",
+        "OF_THE_MONTH",
+        "OF_EVERY_MONTH",
+        "EVERY_MONTH",
+        "EVERY_OTHER_DAY",
+        "NONE_WORDS",
     ):
         g[name] = tuple(fold(w) for w in g[name])
     g["AMBIGUOUS_MONTHS"] = frozenset(fold(w) for w in g["AMBIGUOUS_MONTHS"])

@@ -10,7 +10,8 @@ import pytest
 from core import capture
 from core.capture.names import NameIndex
 from core.model import InvalidInput, Kind, Relation
-from core.when import find_when, occurrences
+from core.remind import Series
+from core.when import find_when
 
 LONDON = ZoneInfo("Europe/London")
 # Wednesday 11 June 2025, 19:30 in London
@@ -49,9 +50,11 @@ def test_no_date_in_plain_text():
 
 def test_occurrences_of_a_recurring_reminder():
     start = datetime(2024, 6, 25, 9, tzinfo=LONDON)
-    got = occurrences("FREQ=YEARLY", start, NOW, NOW + timedelta(days=30))
-    assert got == [datetime(2025, 6, 25, 9, tzinfo=LONDON)]
-    assert occurrences("FREQ=YEARLY", start, NOW, NOW + timedelta(days=5)) == []
+    yearly = Series("FREQ=YEARLY", LONDON)  # the one engine reminders and questions share
+    assert list(yearly.between(NOW, NOW + timedelta(days=30), due=start)) == [
+        datetime(2025, 6, 25, 9, tzinfo=LONDON)
+    ]
+    assert list(yearly.between(NOW, NOW + timedelta(days=5), due=start)) == []
 
 
 # -- kinds -----------------------------------------------------------------------------------------

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import random
+import subprocess
+import sys
 from pathlib import Path
 
-from tests.conftest import run_cli
+from tests.bench.bench_interop import vcards
+from tests.conftest import ROOT, run_cli
 
 FILES = Path(__file__).parent / "interop_files"
 REGION = {"NEURONS_PHONE_REGION": "PT"}
@@ -24,16 +30,19 @@ def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
     again = cli_json("import", str(FILES / "google.vcf"), "--format", "vcard", data_dir=data)
     assert again == {"format": "vcard", "created": 0, "updated": 0, "unchanged": 2, "skipped": []}
     tasks = cli_json("import", str(FILES / "broken.ics"), data_dir=data)
-    assert (tasks["format"], tasks["created"]) == ("ics", 2)
-    assert tasks["skipped"][0] == {
-        "item": "VTODO 'Task without a UID' (line 9)",
-        "why": "it has no UID (RFC 5545 requires one; without it a re-import could not find it again)",
-    }
+    assert (tasks["format"], tasks["created"]) == ("ics", 4)  # a UID-less task gets one from its content
+    assert tasks["skipped"][0] == {"item": "VTODO 'Caf\ufffd' (line 18)", "why": "line 20 is not valid UTF-8"}
+    assert tasks["dropped"] == [
+        {
+            "item": "VTODO 'Call the rover' (line 13)",
+            "why": "unknown time zone 'Mars/Olympus_Mons' (the file does not define it): read as local time",
+        }
+    ]
     text = run_cli("import", str(FILES / "broken.ics"), data_dir=data, env=REGION)
     assert text.returncode == 0 and text.stdout.startswith(
-        "ics: 0 created, 0 updated, 2 unchanged, 4 skipped\n"
+        "ics: 0 created, 0 updated, 4 unchanged, 2 skipped\n"
     )
-    assert "  skipped VTODO 'Call the rover' (line 13): unknown time zone 'Mars/Olympus_Mons'" in text.stdout
+    assert "  imported VTODO 'Call the rover' (line 13) without one value: unknown time zone" in text.stdout
 
 
 def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path):
@@ -96,3 +105,30 @@ def test_a_markdown_vault_carries_a_memory_to_an_empty_data_dir(tmp_path):
 
     neurons, edges = memory(old)
     assert report["created"] == len(neurons) and memory(new) == (neurons, edges)
+
+
+def test_a_long_import_shows_how_far_it_got_on_a_terminal_only(tmp_path):
+    """stderr on a real pseudo-terminal: "importing… N of M" redrawn, then cleared; through a pipe
+    (a script, a log): not a byte of it."""
+    book = tmp_path / "big.vcf"
+    book.write_bytes(vcards(2500, random.Random(3)))
+    command = [sys.executable, "-m", "core.cli", "--data-dir", str(tmp_path / "data"), "import", str(book)]
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(command, stderr=slave, stdout=subprocess.PIPE, cwd=ROOT, timeout=300)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal is closed and drained
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(master)
+    assert done.returncode == 0 and done.stdout.startswith(b"vcard: 2500 created")
+    assert b"importing\xe2\x80\xa6 " in shown and b" of 2,500" in shown and shown.endswith(b"\r\x1b[K")
+    piped = subprocess.run(command, capture_output=True, cwd=ROOT, timeout=300)
+    assert piped.returncode == 0 and piped.stdout.startswith(b"vcard: 0 created") and piped.stderr == b""

@@ -14,11 +14,12 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 import recurring_ical_events
+import tzlocal
 
 from core import remind
 from core.interop import files as interop
 from core.interop import ical
-from core.interop.report import ImportRefused
+from core.interop.report import ImportRefused, Skip
 from core.model import InvalidInput, Kind, State
 
 FILES = Path(__file__).parent / "interop_files"
@@ -99,22 +100,37 @@ def test_windows_zone_names_and_moved_or_cancelled_instances():
     assert review.attrs["tz"] == "Europe/Berlin" and review.attrs["ical_component"] == "VEVENT"
     assert review.attrs["duration_seconds"] == 5400
     choir = items("thunderbird.ics")["tb-choir-practice"]
-    assert choir.attrs["exdates"][1:] == ["2027-04-08T19:30:00+01:00", "2027-04-15T19:30:00+01:00"]
-    assert choir.attrs["rdates"][-1] == "2027-04-09T19:30:00+01:00"  # moved to the Friday
+    assert choir.attrs["exdates"] == ["2027-03-18T19:30:00+00:00"]  # its own EXDATE only
+    # the changed occurrences stay overrides (RFC 5545 3.8.4.4), with their own title and length
+    moved, cancelled = choir.attrs["overrides"]
+    assert moved == {
+        "recurrence_id": "2027-04-08T19:30:00+01:00",
+        "start": "2027-04-09T19:30:00+01:00",  # moved to the Friday
+        "title": "Choir practice (moved to Friday)",
+        "duration_seconds": 5400,
+    }
+    assert cancelled["recurrence_id"] == "2027-04-15T19:30:00+01:00" and cancelled["start"] is None
 
 
 def test_bad_components_are_named_and_the_rest_read():
     found = ical.read((FILES / "broken.ics").read_bytes(), NOW)
-    assert [i.uid for i in found if isinstance(i, ical.Item)] == ["good-one", "good-two"]
-    assert {(s.item, s.why) for s in found if not isinstance(s, ical.Item)} == {
-        (
-            "VTODO 'Task without a UID' (line 9)",
-            "it has no UID (RFC 5545 requires one; without it a re-import could not find it again)",
-        ),
+    items = [i for i in found if isinstance(i, ical.Item)]
+    # a task without a UID gets one from its content (the same every time the file is read); a
+    # zone no one knows, with no VTIMEZONE to read offsets from, loses its zone, not the task
+    assert [i.uid for i in items][::2] == ["good-one", "mars-time"] and items[-1].uid == "good-two"
+    assert items[1].uid.startswith("neurons-") and items[1].attrs["title"] == "Task without a UID"
+    assert (
+        items[1].uid
+        == [i for i in ical.read((FILES / "broken.ics").read_bytes(), NOW) if isinstance(i, ical.Item)][1].uid
+    )
+    assert items[2].attrs["floating"] is True
+    assert {(s.item, s.why) for s in found if isinstance(s, ical.Dropped)} == {
         (
             "VTODO 'Call the rover' (line 13)",
-            "unknown time zone 'Mars/Olympus_Mons' (not an IANA or Windows name)",
+            "unknown time zone 'Mars/Olympus_Mons' (the file does not define it): read as local time",
         ),
+    }
+    assert {(s.item, s.why) for s in found if type(s) is Skip} == {
         ("VTODO 'Caf\ufffd' (line 18)", "line 20 is not valid UTF-8"),  # as far as it can be read
         ("VTODO at line 27", "it is not finished (no END:VTODO): the file is truncated"),
     }
@@ -125,7 +141,7 @@ def test_bad_components_are_named_and_the_rest_read():
 
 @pytest.mark.parametrize("local", ["Europe/Lisbon", "America/New_York", "Asia/Tokyo"])
 def test_a_lisbon_series_keeps_its_wall_clock_and_exceptions_wherever_the_computer_is(local, monkeypatch):
-    monkeypatch.setattr(remind, "local_zone", lambda: ZoneInfo(local))
+    monkeypatch.setattr(tzlocal, "get_localzone", lambda: ZoneInfo(local))  # the one place it is read
     choir = items("thunderbird.ics")["tb-choir-practice"]
     series = remind.Series.of(choir.attrs)
     start = remind.parse_time(choir.attrs["due_at"])
@@ -229,18 +245,18 @@ def test_import_reimport_and_a_changed_task(memory, tmp_path):
 
 def test_bad_input_is_named_the_rest_imported_or_with_all_or_nothing_nothing(memory, tmp_path):
     before = memory.snapshot()
-    with pytest.raises(ImportRefused, match=r"nothing was imported: VTODO 'Task without a UID' \(line 9\)"):
+    with pytest.raises(ImportRefused, match=r"nothing was imported: VTODO 'Caf.' \(line 18\)"):
         interop.import_path(memory, FILES / "broken.ics", all_or_nothing=True, now=NOW)
     assert memory.snapshot() == before
     report = interop.import_path(memory, FILES / "broken.ics", now=NOW)
-    assert (report.created, len(report.skipped)) == (2, 4)
+    assert (report.created, len(report.skipped), len(report.dropped)) == (4, 2, 1)
     junk = tmp_path / "junk.ics"
     with junk.open("wb") as out:  # 50 MB that is not a calendar
         for i in range(50):
             out.write(bytes((i * 7 + j) % 256 for j in range(256)) * 4096)
     with pytest.raises(InvalidInput, match=r"junk.ics holds no task or event"):
         interop.import_path(memory, junk, now=NOW)
-    assert len(reminders(memory)) == 2
+    assert len(reminders(memory)) == 4
 
 
 def test_export_is_valid_and_reads_back_the_same(memory, tmp_path):
@@ -260,8 +276,10 @@ def test_export_is_valid_and_reads_back_the_same(memory, tmp_path):
     assert "X-MOZ-GENERATION:3" in text and "X-NEXTCLOUD-PINNED:1" in text
     # an independent reader sees the same occurrences in our file as in Thunderbird's
     window = (datetime(2027, 1, 1, tzinfo=LISBON), datetime(2027, 6, 1, tzinfo=LISBON))
-    choir_ours = [
-        e for e in recurring_ical_events.of(cal).between(*window) if str(e["UID"]) == "tb-choir-practice"
+    choir_ours = [  # a cancelled occurrence is written as Thunderbird writes it: STATUS:CANCELLED
+        e
+        for e in recurring_ical_events.of(cal).between(*window)
+        if str(e["UID"]) == "tb-choir-practice" and str(e.get("STATUS", "")).upper() != "CANCELLED"
     ]
     assert sorted(_aware(e["DTSTART"].dt) for e in choir_ours) == [
         t for t in calendar_starts(FILES / "thunderbird.ics", *window) if t.month != 7

@@ -3,10 +3,12 @@ windows, in English, Portuguese, Spanish, German and French. Pure functions: no 
 
 from __future__ import annotations
 
+import json
 import locale
 import subprocess
 import sys
 from datetime import datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -110,6 +112,60 @@ CAPTURE = [
     ("piscine tous les mercredis à 18h", NOW, at("2025-03-19", "18:00"), "FREQ=WEEKLY;BYDAY=WE"),
     ("payer le loyer le 5 de chaque mois", NOW, at("2025-04-05"), "FREQ=MONTHLY;BYMONTHDAY=5"),
     ("ce soir", MORNING, at("2025-03-18", "20:00"), None),
+    # issue 23: everyday times, word for word, then the family in each language
+    ("call mum at half past 4", MORNING, at("2025-03-18", "16:30"), None),
+    ("call mum at half past 4", NOW, at("2025-03-19", "16:30"), None),  # never 04:30 unasked
+    ("today at half past 4", MORNING, at("2025-03-18", "16:30"), None),
+    ("half past 4 pm", MORNING, at("2025-03-18", "16:30"), None),
+    ("pick up the kids at quarter to 6", MORNING, at("2025-03-18", "17:45"), None),
+    ("take vitamins every morning at 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
+    ("on the last day of the month", NOW, at("2025-03-31"), None),
+    ("every other Wednesday", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+    ("um halb 6", MORNING, at("2025-03-18", "17:30"), None),  # halb 6 is 5:30
+    ("tomorrow at quarter past 10", NOW, at("2025-03-19", "10:15"), None),
+    ("at twenty to seven in the evening", MORNING, at("2025-03-18", "18:40"), None),
+    ("water the plants every evening", MORNING, at("2025-03-18", "19:00"), "FREQ=DAILY"),
+    ("every weekday at 7am", NOW, at("2025-03-19", "07:00"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+    ("pay the rent on the last day of every month", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
+    ("the last Friday of the month", NOW, at("2025-03-28"), None),
+    ("team lunch every last Friday of the month", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
+    ("book club the first Monday of every month", NOW, at("2025-04-07"), "FREQ=MONTHLY;BYDAY=1MO"),
+    ("tomorrow morning at 8", NOW, at("2025-03-19", "08:00"), None),
+    ("Friday evening at 7", NOW, at("2025-03-21", "19:00"), None),
+    ("ligar à mãe às 4 e meia", MORNING, at("2025-03-18", "16:30"), None),
+    ("amanhã às 10 e um quarto", NOW, at("2025-03-19", "10:15"), None),
+    ("buscar os miúdos um quarto para as 6", MORNING, at("2025-03-18", "17:45"), None),
+    ("às quatro e meia da tarde", MORNING, at("2025-03-18", "16:30"), None),
+    ("tomar as vitaminas todas as manhãs às 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
+    ("passear o cão todas as noites", MORNING, at("2025-03-18", "20:00"), "FREQ=DAILY"),
+    ("no último dia do mês", NOW, at("2025-03-31"), None),
+    ("pagar a renda no último dia de cada mês", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
+    ("na última sexta-feira do mês", NOW, at("2025-03-28"), None),
+    ("quarta sim, quarta não às 19h", NOW, at("2025-03-19", "19:00"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+    ("llamar a mamá a las 4 y media", MORNING, at("2025-03-18", "16:30"), None),
+    ("a las 10 y cuarto", MORNING, at("2025-03-18", "10:15"), None),
+    ("recoger a los niños a las 6 menos cuarto", MORNING, at("2025-03-18", "17:45"), None),
+    ("tomar vitaminas todas las mañanas a las 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
+    ("cada noche", MORNING, at("2025-03-18", "20:00"), "FREQ=DAILY"),
+    ("el último día del mes", NOW, at("2025-03-31"), None),
+    ("el último viernes de cada mes", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
+    ("cada dos miércoles", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+    ("Kinder abholen um Viertel vor 6", MORNING, at("2025-03-18", "17:45"), None),
+    ("morgen um Viertel nach 10", NOW, at("2025-03-19", "10:15"), None),
+    ("um halb acht abends", MORNING, at("2025-03-18", "19:30"), None),
+    ("Vitamine nehmen jeden Morgen um 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
+    ("jeden Abend um 7", MORNING, at("2025-03-18", "19:00"), "FREQ=DAILY"),
+    ("am letzten Tag des Monats", NOW, at("2025-03-31"), None),
+    ("am letzten Freitag jedes Monats", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
+    ("jeden zweiten Mittwoch", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+    ("appeler maman à 4h et demie", MORNING, at("2025-03-18", "16:30"), None),
+    ("demain à 10 heures et quart", NOW, at("2025-03-19", "10:15"), None),
+    ("chercher les enfants à 6h moins le quart", MORNING, at("2025-03-18", "17:45"), None),
+    ("tous les matins à 8h", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
+    ("tous les soirs à 9h", MORNING, at("2025-03-18", "21:00"), "FREQ=DAILY"),
+    ("le dernier jour du mois", NOW, at("2025-03-31"), None),
+    ("le dernier vendredi de chaque mois", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
+    ("un mercredi sur deux", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
 ]
 
 
@@ -137,6 +193,9 @@ def test_capture_phrases(text, now, due, rrule):
         "a 2 litre bottle",
         "a long march",
         "sat down with Sunita",
+        "5 to 6 people",
+        "half of the cake",
+        "ler os capítulos 5 e 10",
     ],
 )
 def test_text_without_a_time(text):
@@ -154,6 +213,16 @@ def test_text_without_a_time(text):
         ("rappelle-moi dentiste lundi à 9h", "Dentiste"),
         ("dentist Thu 9:30", "Dentist"),
         ("in 10 minutes", ""),
+        # issue 23: no leftovers
+        ("renew the car insurance before 15 January", "Renew the car insurance"),
+        ("remind me tomorrow morning to email Tom", "Email Tom"),
+        ("call mum at half past 4", "Call mum"),
+        ("take vitamins every morning at 8", "Take vitamins"),
+        ("pagar a renda até dia 8", "Pagar a renda"),
+        ("lembra-me amanhã de manhã de ligar ao Rui", "Ligar ao Rui"),
+        ("renovar el seguro antes del 15 de enero", "Renovar el seguro"),
+        ("Versicherung verlängern bis zum 15. Januar", "Versicherung verlängern"),
+        ("renouveler l'assurance avant le 15 janvier", "Renouveler l'assurance"),
     ],
 )
 def test_a_title_without_the_cue_and_the_time(text, title):
@@ -287,3 +356,22 @@ def _has_locale(name: str) -> bool:
         return True
     except locale.Error:
         return name == "C.UTF-8"
+
+
+CORPUS = Path(__file__).parent / "when_corpus"
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.stem)
+def test_clock_phrases_of_other_projects_corpora(path):
+    """Judged on phrases we did not write: each file says where its examples come from and under
+    which licence; every example must read as the other project expects."""
+    corpus = json.loads(path.read_text(encoding="utf-8"))
+    assert corpus["source"].startswith("https://") and corpus["licence"]
+    now = datetime.fromisoformat(corpus["reference_time"])
+    wrong = []
+    for text, expected in corpus["examples"]:
+        when = find_when(text, now)
+        got = when.due.strftime("%Y-%m-%dT%H:%M") if when else None
+        if got != expected:
+            wrong.append((text, expected, got))
+    assert not wrong

@@ -97,3 +97,6 @@ def app(qtbot, embedded_memory, clock, notifier):
     yield app
     settle(qtbot, app)
     app.close()
+
+
+from tests.core.dav_server import kept, radicale  # noqa: E402, F401 - the sync tests' server and keyring

@@ -13,7 +13,7 @@ from core import autostart, remind
 from core.model import Kind, Neuron, State
 from desktop import keys, ops, theme
 from desktop.app import tray_tooltip
-from desktop.rows import FOLD_ROLE, HEADING_ROLE, RowList
+from desktop.rows import Fold, Heading, RowList
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
 from tests.desktop.test_window import open_detail, wait_rows
 
@@ -120,10 +120,10 @@ def test_answers_show_the_window_first_then_related_then_fold_the_loose(qtbot):
         row("another loose", loose=True),
     ]
     rows.set_rows(answer, window_label="next week")
-    items = [rows.item(i) for i in range(rows.count())]
-    assert [i.data(HEADING_ROLE) for i in items if i.data(HEADING_ROLE)] == ["next week", "Related"]
+    assert [e.text for e in rows.entries() if isinstance(e, Heading)] == ["next week", "Related"]
     fold = rows.fold_item()
-    assert fold is not None and fold.data(FOLD_ROLE) is False and "2 loosely related" in fold.text()
+    assert fold is not None and "2 loosely related" in fold.text()
+    assert [e for e in rows.entries() if isinstance(e, Fold)] == [Fold(2, unfolded=False)]
     assert [r.neuron.body for r in rows.shown_rows()] == ["dentist Tuesday", "gym Wednesday", "dentist notes"]
     # the keyboard walks the rows, skipping headings, and Enter on the fold unfolds it
     rows.show()

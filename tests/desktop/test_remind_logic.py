@@ -6,6 +6,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import tzlocal
 
 from core import remind
 from core.model import InvalidInput, Kind, Neuron, State
@@ -87,7 +88,7 @@ def test_recurrence_keeps_the_local_wall_clock(monkeypatch):
     from zoneinfo import ZoneInfo
 
     lisbon = ZoneInfo("Europe/Lisbon")
-    monkeypatch.setattr(remind, "local_zone", lambda: lisbon)
+    monkeypatch.setattr(tzlocal, "get_localzone", lambda: lisbon)  # the one place the zone is read
     start = datetime(2026, 3, 27, 9, 0, tzinfo=lisbon)  # the Friday before summer time
     nxt = remind.next_occurrence("FREQ=DAILY", start, start + timedelta(days=2))
     assert nxt.astimezone(lisbon).hour == 9  # 9:00 on Monday, now UTC+1

@@ -38,7 +38,7 @@ def test_a_due_reminder_notifies_once_with_done_and_snooze(app, embedded_memory,
     assert notifier.keys() == [str(rem.id)]
     notice = notifier.shown[0]
     assert notice.title == "take the bins out"
-    assert [a for a, _ in notice.actions] == ["done", "snooze"]
+    assert [a for a, _ in notice.actions] == ["done", "snooze", "later", "tomorrow", "pick"]
     assert remind.parse_time(embedded_memory.get(rem.id).attrs["notified_at"]) == clock.now()
     fire(qtbot, app)
     clock.advance(minutes=1)
@@ -47,6 +47,26 @@ def test_a_due_reminder_notifies_once_with_done_and_snooze(app, embedded_memory,
     notifier.answer(str(rem.id), "done")
     qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.DONE, timeout=WAIT_MS)
     assert str(rem.id) in notifier.withdrawn
+
+
+def test_the_notification_snoozes_to_later_today_or_tomorrow_morning(
+    app, embedded_memory, clock, notifier, qtbot
+):
+    from desktop.notices import tomorrow_morning
+
+    rem = embedded_memory.capture(
+        "call the plumber", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
+    planned(qtbot, app)
+    fire(qtbot, app)
+    notifier.answer(str(rem.id), "tomorrow")
+    qtbot.waitUntil(lambda: "snoozed_until" in embedded_memory.get(rem.id).attrs, timeout=WAIT_MS)
+    until = remind.parse_time(embedded_memory.get(rem.id).attrs["snoozed_until"])
+    assert until == tomorrow_morning(clock.now())
+    local = until.astimezone(remind.local_zone())
+    assert (local.hour, local.minute) == (9, 0) and local.date() > clock.now().astimezone(
+        remind.local_zone()
+    ).date()
 
 
 def test_snooze_from_the_notification_fires_again_later(app, embedded_memory, clock, notifier, qtbot):

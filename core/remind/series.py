@@ -1,0 +1,371 @@
+"""The one recurrence engine: a series as RFC 5545 defines it, and the clock it follows.
+
+Reminders (when one fires), questions' time windows (what is due in a week) and iCalendar import
+and export all read a series here, so they agree. Pure: it imports only core.model and libraries.
+
+A series is
+- its anchor (DTSTART; None for a reminder made here, whose current due_at is the start and whose
+  COUNT counts what is left) and the zone whose wall clock it follows (a reminder's `tz`, else the
+  local zone);
+- the occurrences of its rules (one RRULE, or several: their union), plus `rdates`, minus
+  `exdates` (matched as instants: the importer reads them in the anchor's value type and zone);
+- its overrides (RECURRENCE-ID): one occurrence moved to its own time (or cancelled), with its own
+  title and duration; RANGE=THISANDFUTURE moves every later one by as much.
+
+The local zone is looked up here once (tzlocal caches it; `reload_local_zone` reads it again).
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import re
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dateutil import parser as dateparser
+from dateutil.rrule import rruleset, rrulestr
+
+from core.model import InvalidInput
+
+log = logging.getLogger(__name__)
+
+# A rule is walked at most this many occurrences (a per-minute rule from years ago).
+MAX_STEPS = 200_000
+# Names of UTC itself (a calendar writes these times with "Z").
+UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "GMT", "Etc/GMT", "Zulu", "Etc/Zulu"})
+
+
+# -- time ----------------------------------------------------------------------------------------
+
+
+def local_zone() -> tzinfo:
+    """The zone a person's clock shows (tzlocal keeps it once read)."""
+    try:
+        import tzlocal  # noqa: PLC0415 (optional at run time: without it, the offset of now)
+
+        return tzlocal.get_localzone()
+    except Exception:  # noqa: BLE001 (tzlocal raises several kinds when no zone is configured)
+        return datetime.now().astimezone().tzinfo or UTC
+
+
+def reload_local_zone() -> None:
+    """The system's time zone changed: read it again (tzlocal keeps the first one it found)."""
+    try:
+        import tzlocal  # noqa: PLC0415 (as above)
+
+        tzlocal.reload_localzone()
+    except Exception:  # nothing configured to reload: local_zone() falls back by itself
+        log.debug("the local time zone could not be read again", exc_info=True)
+
+
+def local_zone_name() -> str:
+    """The local zone's IANA name ("UTC" when it is UTC or has no name)."""
+    name = getattr(local_zone(), "key", None)
+    return "UTC" if name is None or name in UTC_NAMES else name
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def parse_time(value: object, *, what: str = "time") -> datetime | None:
+    """An attrs time value -> an aware datetime (a value without offset is read as local time)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        dt = value
+    elif isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value.strip())
+        except ValueError:
+            try:
+                dt = dateparser.parse(value)
+            except (ValueError, OverflowError):
+                raise InvalidInput(f"{what} {value!r} is not a date and time") from None
+    else:
+        raise InvalidInput(f"{what} {value!r} is not a date and time")
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=local_zone())
+    return dt
+
+
+def iso(dt: datetime) -> str:
+    """Full precision (seconds alone could make a stored time earlier than the moment it records)."""
+    return dt.isoformat()
+
+
+def zone(name: object) -> tzinfo:
+    """The IANA zone `name` (None: the local zone); an unknown name is a clear error."""
+    if name is None or name == "":
+        return local_zone()
+    try:
+        return ZoneInfo(str(name))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidInput(f"unknown time zone {name!r}: use an IANA name like Europe/Lisbon") from None
+
+
+# -- rules -----------------------------------------------------------------------------------------
+
+_COUNT = re.compile(r"(?i)(?<![A-Z])COUNT=(\d+)")
+_UNTIL = re.compile(r"(?i)(?<![A-Z])UNTIL=(\d{8})(T\d{6})?(Z?)")
+
+
+def rule_text(rrule: str) -> str:
+    """The RRULE part of a rule as people and capture write it ("RRULE:" prefix and DTSTART lines
+    are accepted; the reminder's due_at is always the start)."""
+    lines = [ln.strip() for ln in str(rrule).replace("\\n", "\n").splitlines() if ln.strip()]
+    rules = [ln for ln in lines if not ln.upper().startswith(("DTSTART", "EXDATE", "RDATE"))]
+    if len(rules) != 1:
+        raise InvalidInput(f"the repeat rule {rrule!r} must hold exactly one RRULE")
+    text = rules[0]
+    return text[6:] if text.upper().startswith("RRULE:") else text
+
+
+def _aware_until(text: str, wall: tzinfo, all_day: bool = False) -> str:
+    """A floating or date-only UNTIL read in the series' zone, as UTC (what dateutil needs with an
+    aware start): UNTIL=20260320 ends an all-day series with that day, a timed one as that day
+    begins (as dateutil and recurring-ical-events read it)."""
+
+    def utc(m: re.Match) -> str:
+        if m.group(3):
+            return m.group(0)
+        day, clock = m.group(1), m.group(2) or ("T235959" if all_day else "T000000")
+        local = datetime.strptime(day + clock, "%Y%m%dT%H%M%S").replace(tzinfo=wall)
+        return "UNTIL=" + local.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+
+    return _UNTIL.sub(utc, text)
+
+
+def _reduce_count(rrule: str, by: int) -> str:
+    match = _COUNT.search(rrule)
+    if not match or by <= 0:
+        return rrule
+    left = int(match.group(1)) - by
+    return rrule[: match.start(1)] + str(max(left, 1)) + rrule[match.end(1) :]
+
+
+# -- the series ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Override:
+    """One occurrence a calendar changed (RECURRENCE-ID `of`): moved to `start`, or cancelled
+    (start None), with its own title and duration; `and_after` (RANGE=THISANDFUTURE): every later
+    occurrence moves by as much too."""
+
+    of: datetime
+    start: datetime | None
+    title: str | None = None
+    duration_seconds: int | None = None
+    and_after: bool = False
+
+    @classmethod
+    def of_attrs(cls, value: dict[str, Any]) -> Override:
+        of = parse_time(value.get("recurrence_id"), what="an override's recurrence_id")
+        if of is None:
+            raise InvalidInput("an override needs its recurrence_id")
+        seconds = value.get("duration_seconds")
+        return cls(
+            of=of,
+            start=parse_time(value.get("start"), what="an override's start"),
+            title=str(value["title"]) if value.get("title") else None,
+            duration_seconds=int(seconds) if isinstance(seconds, (int, float)) else None,
+            and_after=bool(value.get("this_and_future")),
+        )
+
+
+@dataclass(frozen=True)
+class Series:
+    """A reminder's recurrence: its rules (none when it only has rdates), the zone whose wall clock
+    it follows, its anchor (None: the current due_at, and a COUNT counts what is left), its
+    exceptions, added dates and overrides."""
+
+    rrule: str | None
+    zone: tzinfo
+    anchor: datetime | None = None
+    exdates: tuple[datetime, ...] = ()
+    rdates: tuple[datetime, ...] = ()
+    more_rules: tuple[str, ...] = ()
+    overrides: tuple[Override, ...] = ()
+    all_day: bool = False  # its occurrences are days (an UNTIL date includes its day)
+
+    @classmethod
+    def of(cls, attrs: dict[str, Any]) -> Series | None:
+        """The series of a reminder's attrs; None for a one-off reminder."""
+        if not attrs.get("rrule") and not attrs.get("rdates"):
+            return None
+        more = attrs.get("more_rrules") or []
+        overrides = attrs.get("overrides") or []
+        if not isinstance(more, list) or not isinstance(overrides, list):
+            raise InvalidInput("more_rrules and overrides must be lists")
+        return cls(
+            rrule=attrs.get("rrule") or None,
+            zone=zone(attrs.get("tz")),
+            anchor=parse_time(attrs.get("dtstart"), what="dtstart"),
+            exdates=tuple(_times_list(attrs.get("exdates"), "exdates")),
+            rdates=tuple(_times_list(attrs.get("rdates"), "rdates")),
+            more_rules=tuple(str(r) for r in more if r),
+            overrides=tuple(Override.of_attrs(o) for o in overrides if isinstance(o, dict)),
+            all_day=bool(attrs.get("all_day")),
+        )
+
+    @classmethod
+    def plain(
+        cls,
+        rrule: str,
+        tz: str | None = None,
+        exdates: Iterable[datetime] = (),
+        rdates: Iterable[datetime] = (),
+    ) -> Series:
+        return cls(rrule, zone(tz), None, tuple(exdates), tuple(rdates))
+
+    def has(self, moment: datetime, due: datetime | None = None) -> bool:
+        """Whether `moment` is one of the rule's occurrences (before any override moves it)."""
+        return moment in _rule(self, self.anchor or due or moment)
+
+    def between(self, start: datetime, end: datetime, due: datetime | None = None) -> Iterator[datetime]:
+        """The occurrences in [start, end), of the series starting at its anchor (else `due`)."""
+        for _, occ in _numbered(self, due or self.anchor or start):
+            if occ >= end:
+                return
+            if occ >= start:
+                yield occ
+
+
+def _times_list(values: object, what: str) -> list[datetime]:
+    if values in (None, ""):
+        return []
+    if not isinstance(values, list):
+        raise InvalidInput(f"{what} must be a list of times")
+    return [t for t in (parse_time(v, what=what) for v in values) if t is not None]
+
+
+def _rule(series: Series, start: datetime) -> rruleset:
+    """The dateutil set of the series anchored at `start` in its zone's wall time."""
+    local = start.astimezone(series.zone)
+    rules = rruleset()
+    rules.rdate(local)  # the start is always the first occurrence (RFC 5545 3.8.5.3), unless excluded
+    for text in (series.rrule, *series.more_rules):
+        if not text:
+            continue
+        try:
+            rule = _aware_until(rule_text(text), series.zone, series.all_day)
+            with warnings.catch_warnings():  # COUNT with UNTIL: dateutil honours both, and says so
+                warnings.simplefilter("ignore", DeprecationWarning)
+                rules.rrule(rrulestr(rule, dtstart=local))
+        except (ValueError, TypeError) as exc:
+            raise InvalidInput(f"the repeat rule {text!r} is not valid RFC 5545: {exc}") from None
+    for when in series.rdates:
+        rules.rdate(when.astimezone(series.zone))
+    for when in series.exdates:
+        rules.exdate(when.astimezone(series.zone))
+    return rules
+
+
+def validate_rrule(rrule: str, start: datetime | None = None, tz: str | None = None) -> str:
+    """Check a rule (raise InvalidInput with a readable message); return its RRULE text."""
+    rule = _rule(Series.plain(rrule, tz), start or utcnow())
+    try:
+        next(iter(rule), None)
+    except (ValueError, TypeError) as exc:
+        raise InvalidInput(f"the repeat rule {rrule!r} is not valid RFC 5545: {exc}") from None
+    return rule_text(rrule)
+
+
+def _effective(series: Series, start: datetime) -> Iterator[datetime]:
+    """The series' occurrences in order, each override applied: a moved one at its new time (the
+    heap keeps the order when it moves past others), a cancelled one left out."""
+    rules = _rule(series, start)
+    # an override changes an occurrence the series has (not one excluded, nor one its rule lost)
+    by_original = {o.of: o for o in series.overrides if o.of in rules}
+    moved = sorted(o.start for o in by_original.values() if o.start is not None and not o.and_after)
+    heapq.heapify(moved)
+    shift = timedelta(0)
+    steps = 0
+    for occ in rules:
+        steps += 1
+        if steps > MAX_STEPS:
+            raise InvalidInput(f"the repeat rule {series.rrule!r} has too many occurrences to walk")
+        override = by_original.get(occ)
+        if override is not None and override.and_after:
+            shift = (override.start - occ) if override.start is not None else shift
+            occ = override.start if override.start is not None else occ
+        elif override is not None:
+            continue  # moved (it comes from the heap) or cancelled
+        else:
+            occ = occ + shift
+        while moved and moved[0] <= occ:
+            yield heapq.heappop(moved)
+        yield occ
+    while moved:
+        yield heapq.heappop(moved)
+
+
+def _numbered(series: Series, start: datetime) -> Iterator[tuple[int, datetime]]:
+    """The occurrences from the series' anchor (or `start`), numbered; a series made here never
+    goes before its start (its due_at), a calendar's keeps what its file says comes earlier."""
+    anchor = series.anchor or start
+    index = 0
+    for occ in _effective(series, anchor):
+        if series.anchor is None and occ < anchor:
+            continue
+        yield index, occ
+        index += 1
+
+
+def occurrences(series: Series, start: datetime, until: datetime) -> list[datetime]:
+    """Every occurrence from `start` to `until` (inclusive): what a calendar shows in that span."""
+    out = []
+    for _, occ in _numbered(series, start):
+        if occ > until:
+            break
+        if occ >= start:
+            out.append(occ)
+    return out
+
+
+def next_occurrence(rrule: str | Series, start: datetime, after: datetime) -> datetime | None:
+    """The first occurrence of the series starting at `start` strictly after `after`."""
+    series = rrule if isinstance(rrule, Series) else Series.plain(rrule)
+    for _, occ in _numbered(series, start):
+        if occ > after:
+            return occ
+    return None
+
+
+def _moved(series: Series, index: int) -> str | None:
+    """The rule once the series moved on by `index` occurrences: an anchored series keeps its
+    rule; an unanchored one starts at the new due_at with a COUNT reduced by what was left behind."""
+    if series.anchor is not None or series.rrule is None:
+        return series.rrule
+    return _reduce_count(series.rrule, index)
+
+
+def next_after(series: Series, start: datetime, after: datetime) -> tuple[datetime, str | None] | None:
+    """The first occurrence after both `start` and `after`, with the rule rewritten to start
+    there (a COUNT reduced by the occurrences left behind); None when the series has ended."""
+    for index, occ in _numbered(series, start):
+        if occ > start and occ > after:
+            return occ, _moved(series, index)
+    return None
+
+
+def latest_not_after(series: Series, start: datetime, now: datetime) -> tuple[datetime, str | None]:
+    """The latest occurrence not after `now` (at least `start`), with the rule rewritten for it."""
+    best = (start, series.rrule)
+    for index, occ in _numbered(series, start):
+        if occ > now:
+            break
+        if occ > start:
+            best = (occ, _moved(series, index))
+    return best
+
+
+def first(series: Series, start: datetime) -> datetime | None:
+    """The series' first occurrence (from its anchor, else `start`)."""
+    return next((occ for _, occ in _numbered(series, start)), None)

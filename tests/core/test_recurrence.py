@@ -1,0 +1,70 @@
+"""One recurrence engine (core/remind/series.py): what the scheduler fires, what a question's time
+window holds and what an export writes all come from the same reading of a series."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from core import remind
+from core.remind import Override, Series
+
+LISBON = ZoneInfo("Europe/Lisbon")
+# A Wednesday; the next Monday is 2027-03-15, the one after 2027-03-22.
+NOW = datetime(2027, 3, 10, 12, 0, tzinfo=LISBON)
+MONDAY = datetime(2027, 3, 8, 9, 0, tzinfo=LISBON)
+NEXT_MONDAY = datetime(2027, 3, 15, 9, 0, tzinfo=LISBON)
+
+
+def weekly_with_next_monday_excluded() -> dict:
+    return {
+        "title": "team sync",
+        "due_at": MONDAY.isoformat(),
+        "dtstart": MONDAY.isoformat(),
+        "notified_at": MONDAY.isoformat(),
+        "rrule": "FREQ=WEEKLY;BYDAY=MO",
+        "tz": "Europe/Lisbon",
+        "exdates": [NEXT_MONDAY.isoformat()],
+    }
+
+
+def test_an_excluded_monday_is_not_due_next_monday_in_a_questions_window(memory):
+    rem = memory.capture("team sync", kind="reminder", attrs=weekly_with_next_monday_excluded())
+    # the scheduler: after this Monday, the next one is skipped
+    alarm = remind.next_alarm(memory.get(rem.id))
+    assert alarm is not None and alarm.due_at == NEXT_MONDAY + timedelta(days=7)
+    # a question about next Monday: the same answer
+    answer = memory.ask("what is due next monday", now=NOW)
+    assert rem.id not in [r.neuron.id for r in answer]
+    # and the Monday after it holds it
+    answer = memory.ask("what is due on 22 march", now=NOW)
+    assert rem.id in [r.neuron.id for r in answer]
+
+
+def test_overrides_move_one_occurrence_or_every_later_one():
+    weekly = Series("FREQ=WEEKLY;COUNT=4", LISBON, anchor=MONDAY)
+    moved = Series(
+        "FREQ=WEEKLY;COUNT=4",
+        LISBON,
+        anchor=MONDAY,
+        overrides=(Override(of=NEXT_MONDAY, start=NEXT_MONDAY - timedelta(days=10)),),
+    )
+    later = Series(
+        "FREQ=WEEKLY;COUNT=4",
+        LISBON,
+        anchor=MONDAY,
+        overrides=(Override(of=NEXT_MONDAY, start=NEXT_MONDAY + timedelta(hours=2), and_after=True),),
+    )
+    since, until = MONDAY - timedelta(days=30), MONDAY + timedelta(days=60)
+    plain = remind.occurrences(weekly, since, until)
+    early = NEXT_MONDAY - timedelta(days=10)  # moved before the series' start: still one of it
+    assert remind.occurrences(moved, since, until) == [early, plain[0], *plain[2:]]
+    assert remind.occurrences(later, since, until) == [plain[0], *(t + timedelta(hours=2) for t in plain[1:])]
+
+
+def test_several_rules_are_one_series():
+    both = Series(
+        "FREQ=WEEKLY;BYDAY=MO;COUNT=2", LISBON, anchor=MONDAY, more_rules=("FREQ=WEEKLY;BYDAY=WE;COUNT=2",)
+    )
+    got = remind.occurrences(both, MONDAY, MONDAY + timedelta(days=30))
+    assert [t.strftime("%a %d") for t in got] == ["Mon 08", "Wed 10", "Mon 15", "Wed 17"]
