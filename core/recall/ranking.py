@@ -86,7 +86,8 @@ class Weights:
     hub_damping: float = 0.5  # ... over (the seed's links) ** this
     sitting: float = 0.4  # a neuron gains this share of its neighbour's base in the sitting
     person: float = 0.25  # added to what is linked to a person named beside a topic, not naming them
-    person_relevance: float = 0.0  # ... and this share of its own base
+    person_named: float = 0.25  # ... to what is linked to them and names them too
+    person_relevance: float = 0.0  # what is linked to them (naming them or not) gains this share of its base
     window: float = 0.5  # added to what falls in the question's window (times the share it leaves)
     said: float = 0.25  # ... to a note that says it is about a time in the window
     exact: float = 1.0  # added to the neurons holding the question's code
@@ -141,6 +142,7 @@ class Candidates:
     when: np.ndarray  # the moment that puts it in the window (date order); its creation otherwise
     exact: np.ndarray  # bool: holds the most of the question's codes
     person: np.ndarray  # bool: linked to a person named beside a topic, without naming them
+    person_linked: np.ndarray  # bool: linked to a person named beside a topic
     degree: np.ndarray  # its open links that expand (a seed's hub size)
     link_seed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     link_other: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
@@ -230,7 +232,8 @@ def rank(c: Candidates, w: Weights) -> Ranked:
         lift = np.zeros(n)
         np.maximum.at(lift, c.sup_newer, carried - base[c.sup_newer])
         hop = np.maximum(hop, lift)
-    person = c.person * (w.person + w.person_relevance * base)
+    person = c.person * w.person + (c.person_linked & ~c.person) * w.person_named
+    person = person + c.person_linked * w.person_relevance * base
     exact = c.exact * w.exact
     score = base + w.sitting * sitting + hop + person + exact
     score = (

@@ -334,7 +334,8 @@ class _Build:
         self.links2: list[tuple[int, int, float]] = []  # reached row, other row, weight
         self.sups: list[tuple[int, int]] = []  # newer row, older row
         self.degree: dict[int, int] = {}
-        self.person: set[int] = set()
+        self.person: set[int] = set()  # linked to a person named beside a topic, not naming them
+        self.person_linked: set[int] = set()
         self.exact: set[int] = set()
         self.kw_override: np.ndarray | None = None
 
@@ -357,7 +358,7 @@ class _Build:
         for slot in self.slots[keep:]:
             del self.row_of[slot]
         del self.slots[keep:], self.seedable[keep:], self.entries[keep:]
-        self.links, self.sittings, self.sups, self.person = [], [], [], set()
+        self.links, self.sittings, self.sups, self.person, self.person_linked = [], [], [], set(), set()
         self.links2 = []
         self.degree = {}
 
@@ -451,10 +452,13 @@ class _Build:
             name_terms = terms.intersection(card.lexemes) if card is not None else set()
             for link in idx.links([person], EXPANDING_RELATIONS):
                 entry = idx.live(link.other)
-                if entry is None or entry.kind == "contact" or name_terms.intersection(entry.lexemes):
+                if entry is None or entry.kind == "contact":
                     continue
                 linked = self.add_id(link.other)
-                if linked is not None:
+                if linked is None:
+                    continue
+                self.person_linked.add(linked)
+                if not name_terms.intersection(entry.lexemes):
                     self.person.add(linked)
 
     def supersedes(self) -> None:
@@ -532,6 +536,7 @@ class _Build:
             when=when,
             exact=flags(self.exact),
             person=flags(self.person),
+            person_linked=flags(self.person_linked),
             degree=np.asarray([self.degree.get(r, 0) for r in range(n)], dtype=np.float64),
             link_seed=links[:, 0].astype(np.int64),
             link_other=links[:, 1].astype(np.int64),

@@ -137,6 +137,7 @@ def test_a_link_outranks_a_loose_meaning_match():
         when=np.arange(n, dtype=float),
         exact=np.zeros(n, dtype=bool),
         person=np.zeros(n, dtype=bool),
+        person_linked=np.zeros(n, dtype=bool),
         degree=np.asarray([2.0] + [1.0] * (n - 1)),  # the note: the reminder and its person
         link_seed=np.asarray([0]),
         link_other=np.asarray([1]),
@@ -242,6 +243,7 @@ def _question(space: str, gold_linked: bool) -> fit.Asked:
         when=np.arange(n, dtype=float),
         exact=np.zeros(n, dtype=bool),
         person=np.zeros(n, dtype=bool),
+        person_linked=np.zeros(n, dtype=bool),
         degree=np.ones(n),
         link_seed=np.asarray([0]),
         link_other=np.asarray([1]),

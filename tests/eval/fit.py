@@ -56,6 +56,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "hub_damping": (0.0, 0.25, 0.5, 0.75, 1.0),
     "sitting": (0.0, 0.2, 0.4, 0.6),
     "person": (0.0, 0.1, 0.25, 0.4),
+    "person_named": (0.0, 0.1, 0.25, 0.4),
     "person_relevance": (0.0, 0.25, 0.5, 1.0),
     "window": (0.25, 0.5, 0.75, 1.0),
     "said": (0.0, 0.1, 0.25, 0.4, 0.6),
@@ -67,7 +68,14 @@ GRID: dict[str, tuple[float, ...]] = {
     "gather_contact": (-0.4, -0.2, -0.1, 0.0),
 }
 # weights that act together, also moved in pairs (a value of each, the others held)
-PAIRS = (("person", "person_relevance"), ("link", "link_top"), ("link", "hub_damping"), ("window", "said"))
+PAIRS = (
+    ("person", "person_relevance"),
+    ("person_named", "person_relevance"),
+    ("link", "link_top"),
+    ("link", "hub_damping"),
+    ("window", "said"),
+)
+MIN_GAIN = 0.0005  # a move must gain this much: a fit does not chase one question's noise
 DROP_PENALTY = 2.0  # R@5 or R@10 of a category falling below today's costs this many times the fall
 ROUNDS = 2
 
@@ -230,8 +238,8 @@ def objective(asked: list[Asked], w: ranking.Weights, before: dict | None = None
 
 def fit(asked: list[Asked], start: ranking.Weights = ranking.DEFAULT, progress=None) -> ranking.Weights:
     """Coordinate search: each weight in turn takes the grid value (or its own) that scores best
-    with the others held; ROUNDS times or until nothing moves. Deterministic: ties keep the value
-    held, else the one nearest today's."""
+    with the others held, then the PAIRS together; ROUNDS times or until nothing moves. A move
+    must gain MIN_GAIN. Deterministic: ties keep the value held, else the one nearest today's."""
     before = cells(asked, ranking.DEFAULT)
     w, best = start, objective(asked, start, before)
     for rnd in range(ROUNDS):
@@ -243,7 +251,7 @@ def fit(asked: list[Asked], start: ranking.Weights = ranking.DEFAULT, progress=N
                 if v == held:
                     continue
                 score = objective(asked, replace(w, **{name: v}), before)
-                if score > best + 1e-9:
+                if score > best + MIN_GAIN:
                     w, best, moved = replace(w, **{name: v}), score, True
             if progress and getattr(w, name) != held:
                 progress(f"  round {rnd + 1}: {name} {held} -> {getattr(w, name)} ({best:.4f})")
@@ -254,7 +262,7 @@ def fit(asked: list[Asked], start: ranking.Weights = ranking.DEFAULT, progress=N
                     if va == held[0] or vb == held[1]:
                         continue  # single moves were tried above
                     score = objective(asked, replace(w, **{a: va, b: vb}), before)
-                    if score > best + 1e-9:
+                    if score > best + MIN_GAIN:
                         w, best, moved = replace(w, **{a: va, b: vb}), score, True
             if progress and (getattr(w, a), getattr(w, b)) != held:
                 progress(f"  round {rnd + 1}: {a}, {b} {held} -> {getattr(w, a), getattr(w, b)} ({best:.4f})")
