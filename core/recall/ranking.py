@@ -39,7 +39,6 @@ RRF_K = 60  # kept for `fusion="rrf"`, the design's baseline (measured lower: is
 
 # -- expansion -------------------------------------------------------------------------------------
 HOP_SEEDS = 10  # the best candidates whose links are followed one hop (both directions)
-GATHER_SEEDS = 20  # ... when the question asks for everything about a thing; and a second hop
 FIT_SEEDS = 30  # ... collected for fitting: the seeds any weights could choose are among these
 SITTING_SECONDS = 600  # neurons captured within 10 minutes of each other are one sitting
 
@@ -94,8 +93,6 @@ class Weights:
     contact: float = 0.0  # added to a contact card (a card is loosely like many questions)
     reminder: float = 0.0  # added to a reminder
     recency: float = 0.0  # times a neuron's freshness
-    gather_link: float = 0.0  # asking for everything about a thing: a second hop lends this share
-    gather_contact: float = 0.0  # ... and a contact card gains this (a person is no part of a thing)
 
     def to_json(self) -> dict[str, float]:
         return {k: round(float(v), 4) for k, v in asdict(self).items()}
@@ -152,14 +149,10 @@ class Candidates:
     sit_other: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     sup_newer: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     sup_older: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    # the links of what the seeds' links reached (a second hop, for a question that gathers)
-    link2_seed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    link2_other: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    link2_weight: np.ndarray = field(default_factory=lambda: np.zeros(0))
     # the question
     now: float = 0.0
+    meaning: bool = True  # the question has a vector (the model answered)
     topical: bool = True
-    gather: bool = False  # the question asks for everything about its topic
     window: bool = False  # the question has a time window
     first: bool = False  # ... and is mostly a time: the window's neurons come first
     ahead: bool = True  # ... looking ahead (soonest first) rather than back (latest first)
@@ -190,15 +183,15 @@ class Ranked:
 def rank(c: Candidates, w: Weights) -> Ranked:
     """The candidates in answer order under weights `w`, with the parts of every score."""
     n = len(c)
-    base = w.keyword_share * c.kw + (1.0 - w.keyword_share) * c.vec
+    share = w.keyword_share if c.meaning else 1.0  # without the model, the keyword part is all
+    base = share * c.kw + (1.0 - share) * c.vec
     # the seeds: the best candidates of the question itself
     seeds = np.zeros(n, dtype=bool)
     best = -1  # the best match: the thing asked about
     if c.topical and n:
         eligible = np.nonzero(c.seedable)[0]
         if eligible.size:
-            count = GATHER_SEEDS if c.gather else HOP_SEEDS
-            top = eligible[np.argsort(-base[eligible], kind="stable")[:count]]
+            top = eligible[np.argsort(-base[eligible], kind="stable")[:HOP_SEEDS]]
             seeds[top] = True
             best = int(top[0])
     # one hop along the seeds' links
@@ -211,12 +204,6 @@ def rank(c: Candidates, w: Weights) -> Ranked:
         damp = np.maximum(c.degree[c.link_seed], 1.0) ** w.hub_damping
         gain = np.where(live, share * base[c.link_seed] * c.link_weight / damp, 0.0)
         _best_of(gain, c.link_seed, c.link_other, hop, hop_from)
-    if c.gather and c.link2_seed.size and w.gather_link:
-        # a second hop from what the first reached (not from the seeds again, not to a contact)
-        live = (hop[c.link2_seed] > 0) & ~seeds[c.link2_seed] & ~c.contact[c.link2_other]
-        damp = np.maximum(c.degree[c.link2_seed], 1.0) ** w.hub_damping
-        gain = np.where(live, w.gather_link * hop[c.link2_seed] * c.link2_weight / damp, 0.0)
-        _best_of(gain, c.link2_seed, c.link2_other, hop, hop_from)
     sitting = np.zeros(n)
     sitting_with = np.full(n, -1, dtype=np.int64)
     if c.sit_seed.size:
@@ -236,9 +223,7 @@ def rank(c: Candidates, w: Weights) -> Ranked:
     person = person + c.person_linked * w.person_relevance * base
     exact = c.exact * w.exact
     score = base + w.sitting * sitting + hop + person + exact
-    score = (
-        score + (w.contact + (w.gather_contact if c.gather else 0.0)) * c.contact + w.reminder * c.reminder
-    )
+    score = score + w.contact * c.contact + w.reminder * c.reminder
     if w.recency:
         age_days = np.maximum(c.now - c.created, 0.0) / 86400.0
         score = score + w.recency * np.exp(-age_days / FRESH_DAYS)

@@ -27,7 +27,7 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 # A question asking for everything about a thing ("catch me up on the kitchen renovation", "the
 # school trip - all my notes", "my knee - full history"): the phrase that asks is no part of the
-# topic, and the answer gathers what is linked to what is about it.
+# topic: the answer is what is written about it and what is linked to that.
 _PREP = r"(?:\s+(?:on|about|with|for|of|re|regarding|to\s+do\s+with))?"
 GATHER = re.compile(
     r"\b(?:"

@@ -151,8 +151,8 @@ def gather(
     reader: Reader, idx: RecallIndex, embedder: EmbedderSource, topic: str, limit: int = 50, now=None
 ) -> list[Result]:
     """Everything written about a thing or linked to what is ("the kitchen renovation"): the
-    answer of a question that asks for everything about it, without what only loosely matches."""
-    prepared = _prepare(reader, idx, embedder, topic, limit, now=now, about=False, gather=True)
+    answer to the thing as a question, without what only loosely matches it."""
+    prepared = _prepare(reader, idx, embedder, topic, limit, now=now, about=False)
     if isinstance(prepared, list):
         return prepared
     return [r for r in prepared.answer(reader, limit) if not r.loose or r.why.startswith("linked from")]
@@ -245,7 +245,6 @@ def _prepare(
     expand: bool = True,
     about: bool = True,
     collect: int = R.HOP_SEEDS,
-    gather: bool = False,
 ) -> _Prepared | list[Result]:
     if mode not in MODES:
         raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
@@ -261,8 +260,8 @@ def _prepare(
     window, topic = find_window(question, now) if full else (None, question)
     if window is not None and window.anchor and not content_words(topic):
         topic = window.anchor  # "what was going on the week X": X is the topic too
-    asks_all, topic = gathering(topic) if full else (False, topic)
-    gather = full and (gather or asks_all)
+    if full:  # "catch me up on the kitchen renovation": the asking is no part of the topic
+        _, topic = gathering(topic)
     q = _Question(reader, idx, embedder, mode, topic)
     if full:
         with idx.lock:  # as of the last look: a question about a person needs no vector
@@ -301,7 +300,7 @@ def _prepare(
                 if expand:
                     try:  # additive: if it fails, the base ranking stands, and says so
                         if q.topical:
-                            built.follow(weights, collect, people, gather)
+                            built.follow(weights, collect, people)
                         built.supersedes()
                     except Exception:
                         log.warning("one-hop expansion failed; returning the base results", exc_info=True)
@@ -309,7 +308,6 @@ def _prepare(
                 built.mark_exact(q.terms)
             total = max(int(idx.non_contacts().sum()), 1)
             cands = built.table(q, total)
-            cands.gather = gather
         return _Prepared(cands, weights, q.model, window, mode, bm[built.slots] if built.slots else bm[:0])
     finally:  # a vector thrown away still finishes before the answer returns
         started.settle()
@@ -331,7 +329,6 @@ class _Build:
         self.seedable: list[bool] = []
         self.links: list[tuple[int, int, float, int]] = []  # seed row, other row, weight, class
         self.sittings: list[tuple[int, int]] = []
-        self.links2: list[tuple[int, int, float]] = []  # reached row, other row, weight
         self.sups: list[tuple[int, int]] = []  # newer row, older row
         self.degree: dict[int, int] = {}
         self.person: set[int] = set()  # linked to a person named beside a topic, not naming them
@@ -359,7 +356,6 @@ class _Build:
             del self.row_of[slot]
         del self.slots[keep:], self.seedable[keep:], self.entries[keep:]
         self.links, self.sittings, self.sups, self.person, self.person_linked = [], [], [], set(), set()
-        self.links2 = []
         self.degree = {}
 
     def add_id(self, nid: uuid.UUID) -> int | None:
@@ -388,17 +384,15 @@ class _Build:
             for slot in windows.slots(self.idx, self.window):
                 self.add(slot, seedable=True)
 
-    def follow(self, weights: R.Weights, collect: int, people: list[uuid.UUID], gather: bool = False) -> None:
+    def follow(self, weights: R.Weights, collect: int, people: list[uuid.UUID]) -> None:
         """The links and sittings of the rows that can be seeds (the best `collect` by the fused
-        score; for fitting, by the keyword and by the vector part too), what is linked to the
-        people named beside a topic, and for a question that gathers, the links of what the
-        seeds' links reached."""
-        if gather:
-            collect = max(collect, R.GATHER_SEEDS)
+        score; for fitting, by the keyword and by the vector part too), and what is linked to the
+        people named beside a topic."""
         rows = np.asarray([r for r, s in enumerate(self.seedable) if s], dtype=np.int64)
         if rows.size:
             slots = np.asarray(self.slots)[rows]
-            base = weights.keyword_share * self.kw[slots] + (1.0 - weights.keyword_share) * self.vec[slots]
+            share = weights.keyword_share if self.cos is not None else 1.0
+            base = share * self.kw[slots] + (1.0 - share) * self.vec[slots]
             order = [np.argsort(-base, kind="stable")]
             if collect > R.HOP_SEEDS:
                 order += [
@@ -428,20 +422,6 @@ class _Build:
                 other = self.add(other_slot)
                 if other is not None:
                     self.sittings.append((row, other))
-        if gather:  # a second hop: from the notes and reminders the first one reached
-            reached = dict.fromkeys(
-                o for _, o, _, c in self.links if c == R.LINK_NOTES and o not in self.degree
-            )
-            for row in reached:
-                found = idx.links([self.entries[row].id], EXPANDING_RELATIONS)
-                self.degree[row] = len(found)
-                for link in found:
-                    entry = idx.live(link.other)
-                    if entry is None or entry.kind == "contact":
-                        continue
-                    other = self.add_id(link.other)
-                    if other is not None:
-                        self.links2.append((row, other, link.weight or 1.0))
         # a person named beside a topic: what is linked to them without naming them ("ring her
         # tomorrow" about Mãe) is lifted, standing in for the name it does not say (what names
         # them has the name's words already: lifting it too would let everything about them
@@ -522,7 +502,6 @@ class _Build:
         links = np.asarray(self.links, dtype=np.float64).reshape(-1, 4)
         sits = np.asarray(self.sittings, dtype=np.int64).reshape(-1, 2)
         sups = np.asarray(self.sups, dtype=np.int64).reshape(-1, 2)
-        links2 = np.asarray(self.links2, dtype=np.float64).reshape(-1, 3)
         return R.Candidates(
             ids=[e.id for e in entries],
             kw=self.kw[slots] if n else np.zeros(0),
@@ -546,10 +525,8 @@ class _Build:
             sit_other=sits[:, 1],
             sup_newer=sups[:, 0],
             sup_older=sups[:, 1],
-            link2_seed=links2[:, 0].astype(np.int64),
-            link2_other=links2[:, 1].astype(np.int64),
-            link2_weight=links2[:, 2],
             now=self.now.timestamp(),
+            meaning=self.cos is not None,
             topical=q.topical,
             window=window is not None,
             first=bool(first),

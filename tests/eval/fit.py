@@ -64,8 +64,6 @@ GRID: dict[str, tuple[float, ...]] = {
     "contact": (-0.3, -0.2, -0.1, 0.0, 0.1),
     "reminder": (-0.1, 0.0, 0.05, 0.1),
     "recency": (0.0, 0.05, 0.1, 0.2),
-    "gather_link": (0.0, 0.3, 0.6, 1.0, 1.25, 1.5),
-    "gather_contact": (-0.4, -0.2, -0.1, 0.0),
 }
 # weights that act together, also moved in pairs (a value of each, the others held)
 PAIRS = (
