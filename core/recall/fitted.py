@@ -11,14 +11,13 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 FITTED: dict[str, dict[str, float]] = {
     "all-MiniLM-L6-v2": {
         "keyword_share": 0.5,
-        "link": 0.6,
+        "link": 0.45,
         "link_top": 0.8,
         "link_to_contact": 0.3,
-        "link_from_contact": 0.9,
+        "link_from_contact": 0.6,
         "hub_damping": 0.5,
         "sitting": 0.4,
         "person": 0.25,
-        "person_named": 0.1,
         "person_relevance": 0.0,
         "window": 0.5,
         "said": 0.25,

@@ -56,7 +56,6 @@ GRID: dict[str, tuple[float, ...]] = {
     "hub_damping": (0.0, 0.25, 0.5, 0.75, 1.0),
     "sitting": (0.0, 0.2, 0.4, 0.6),
     "person": (0.0, 0.1, 0.25, 0.4),
-    "person_named": (0.0, 0.1, 0.25, 0.4),
     "person_relevance": (0.0, 0.25, 0.5, 1.0),
     "window": (0.25, 0.5, 0.75, 1.0),
     "said": (0.0, 0.1, 0.25, 0.4, 0.6),
@@ -68,7 +67,6 @@ GRID: dict[str, tuple[float, ...]] = {
 # weights that act together, also moved in pairs (a value of each, the others held)
 PAIRS = (
     ("person", "person_relevance"),
-    ("person_named", "person_relevance"),
     ("link", "link_top"),
     ("link", "hub_damping"),
     ("window", "said"),
