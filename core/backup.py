@@ -18,9 +18,11 @@ transaction. `AutoBackup.due(now)` is the app's periodic trigger.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import re
+import uuid
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,9 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from core import __version__
-from core.model import Kind, NeuronsError, Relation, State
+from core.files import os_error
+from core.model import Identity, InvalidInput, Kind, NeuronsError, Relation, State
 from core.store import snapshot
-from core.validate import clean_attrs, clean_text, number, parse_instant, parse_uuid
+from core.validate import clean_attrs, clean_text, number, parse_instant, parse_json, parse_uuid
 
 FORMAT = "neurons-backup/1"
 FOLDER = "backups"
@@ -42,7 +45,11 @@ KEEP_RECENT = 12
 KEEP_DAILY = timedelta(days=7)
 KEEP_WEEKLY = timedelta(days=31)
 KEEP_MONTHLY = timedelta(days=366)
-NAME = re.compile(r"^neurons-(\d{8}-\d{6})Z(?:-(\d+))?\.json\.gz$")
+NAME = re.compile(r"^neurons-(\d{8}-\d{6})Z(?:-(\d+))?(-before-restore)?\.json\.gz$")
+# A restore first backs up what the memory holds: those safety backups are kept apart, the
+# KEEP_SAFETY newest, so that they never push out the backups they protect.
+SAFETY = "-before-restore"
+KEEP_SAFETY = 12
 NAME_TIME = "%Y%m%d-%H%M%S"
 
 
@@ -55,6 +62,7 @@ class Backup:
     path: Path
     taken_at: datetime  # UTC, from the file name
     size: int = 0
+    safety: bool = False  # taken by a restore, of what the memory held just before it
 
     def to_json(self, tier: str | None = None) -> dict[str, Any]:
         return {
@@ -80,7 +88,7 @@ def listing(data_dir: Path | str) -> list[Backup]:
         match = NAME.match(entry.name)
         if match and entry.is_file(follow_symlinks=False):
             taken = datetime.strptime(match[1], NAME_TIME).replace(tzinfo=UTC)
-            found.append(Backup(Path(entry.path), taken, entry.stat().st_size))
+            found.append(Backup(Path(entry.path), taken, entry.stat().st_size, safety=bool(match[3])))
     return sorted(found, key=lambda b: (b.taken_at, b.path.name), reverse=True)
 
 
@@ -88,9 +96,13 @@ def listing(data_dir: Path | str) -> list[Backup]:
 
 
 def tiers(backups: Sequence[Backup], now: datetime) -> dict[Path, str]:
-    """The backups to keep and why: recent, daily, weekly or monthly (the rest may go)."""
-    newest_first = sorted(backups, key=lambda b: (b.taken_at, b.path.name), reverse=True)
+    """The backups to keep and why: recent, daily, weekly or monthly (the rest may go); a
+    restore's safety backups apart ("before restore", the KEEP_SAFETY newest), never in the
+    regular tiers' count."""
+    by_time = sorted(backups, key=lambda b: (b.taken_at, b.path.name), reverse=True)
+    newest_first = [b for b in by_time if not b.safety]
     keep = {b.path: "recent" for b in newest_first[:KEEP_RECENT]}
+    keep.update({b.path: "before restore" for b in [b for b in by_time if b.safety][:KEEP_SAFETY]})
     for label, span, period in (
         ("daily", KEEP_DAILY, lambda d: d.date()),
         ("weekly", KEEP_WEEKLY, lambda d: d.isocalendar()[:2]),
@@ -124,19 +136,36 @@ def _require_embedded(store) -> None:
         )
 
 
-def take(store, now: datetime | None = None) -> Backup:
-    """Write a backup of the whole store now, then drop the ones no tier keeps."""
+def take(
+    store,
+    now: datetime | None = None,
+    owner: Identity | None = None,
+    *,
+    safety: bool = False,
+    protect: Sequence[Path] = (),
+) -> Backup:
+    """Write a backup of the whole store now, then drop the ones no tier keeps (never those in
+    `protect`). `owner` is the identity the data dir acts as (whose memory it is: a restore
+    elsewhere says so). A `safety` backup (a restore's, of what is about to be replaced) is
+    kept in a tier of its own, and not written when a backup of exactly these rows is there."""
     _require_embedded(store)
     now = now or datetime.now().astimezone()
     # one instant: the rows and the stamp that goes with them, of every owner
     with store.reading(every_owner=True) as cur:
         tables = snapshot.read(cur)
         stamp = snapshot.stamp(cur)
+    digest = hashlib.sha256("".join(rows for _, rows in tables.values()).encode()).hexdigest()
+    if safety:
+        same = next((b for b in listing(store.settings.data_dir) if _digest_of(b.path) == digest), None)
+        if same is not None:
+            return same  # the rows are in a backup already: nothing to add, nothing pushed out
     header = {
         "format": FORMAT,
+        "digest": digest,  # of the rows: near the start, read without inflating the file
         "app_version": __version__,
         "taken_at": now.isoformat(),
         "device_id": str(store.device_id()),
+        "owner": _owner_json(owner, store),
         "stamp": stamp,
         "counts": {table: count for table, (count, _) in tables.items()},
     }
@@ -147,24 +176,46 @@ def take(store, now: datetime | None = None) -> Backup:
     )
     payload = gzip.compress(text.encode(), compresslevel=6, mtime=0)
     target = folder(store.settings.data_dir)
-    target.mkdir(mode=0o700, exist_ok=True)
-    os.chmod(target, 0o700)
-    path = _free_name(target, now)
-    _write_private(path, payload)
-    prune(store.settings.data_dir, now)
-    return Backup(path, _utc_second(now), len(payload))
+    path = target / "?"
+    try:  # a full disk (or another failure) names the backups folder, not "."
+        target.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(target, 0o700)
+        path = _free_name(target, now, SAFETY if safety else "")
+        _write_private(path, payload)
+    except OSError as exc:
+        raise os_error(exc, path) from None
+    prune(store.settings.data_dir, now, protect=(path, *protect))
+    return Backup(path, _utc_second(now), len(payload), safety=safety)
+
+
+def _digest_of(path: Path) -> str | None:
+    """The rows' digest a backup's header holds (None: older, or unreadable), from its first
+    kilobytes."""
+    try:
+        with open(path, "rb") as f:
+            head = zlib.decompressobj(wbits=31).decompress(f.read(64 * 1024), 4096)
+    except (OSError, zlib.error):
+        return None
+    found = re.search(rb'"digest":"([0-9a-f]{64})"', head)
+    return found[1].decode() if found else None
+
+
+def _owner_json(owner: Identity | None, store) -> dict[str, str]:
+    if owner is not None and owner.user_id is not None:
+        return {"user_id": str(owner.user_id)}
+    return {"device_id": str(store.device_id())}
 
 
 def _utc_second(now: datetime) -> datetime:
     return now.astimezone(UTC).replace(microsecond=0)
 
 
-def _free_name(target: Path, now: datetime) -> Path:
+def _free_name(target: Path, now: datetime, suffix: str = "") -> Path:
     stem = f"neurons-{_utc_second(now).strftime(NAME_TIME)}Z"
-    path, n = target / f"{stem}.json.gz", 0
+    path, n = target / f"{stem}{suffix}.json.gz", 0
     while path.exists():
         n += 1
-        path = target / f"{stem}-{n}.json.gz"
+        path = target / f"{stem}-{n}{suffix}.json.gz"
     return path
 
 
@@ -188,13 +239,14 @@ def _write_private(path: Path, payload: bytes) -> None:
         os.close(dir_fd)
 
 
-def prune(data_dir: Path | str, now: datetime) -> list[Path]:
-    """Remove the backups no tier keeps; the removed paths."""
+def prune(data_dir: Path | str, now: datetime, protect: Sequence[Path] = ()) -> list[Path]:
+    """Remove the backups no tier keeps (never one in `protect`); the removed paths."""
     backups = listing(data_dir)
     keep = tiers(backups, now)
+    spared = {Path(p).absolute() for p in protect}
     removed = []
     for b in backups:
-        if b.path not in keep:
+        if b.path not in keep and b.path.absolute() not in spared:
             b.path.unlink(missing_ok=True)
             removed.append(b.path)
     return removed
@@ -203,30 +255,67 @@ def prune(data_dir: Path | str, now: datetime) -> list[Path]:
 # -- reading one back -----------------------------------------------------------------------------
 
 
+# A backup inflates to at most this many times its size (Neurons' own are ~4 times: JSON of ids,
+# times and text), or MAX_INFLATED_FLOOR, whichever is more: a file that would inflate further
+# is refused before it is held in memory (a 1.5 MB file can inflate to 1.5 GB).
+MAX_INFLATE_RATIO = 100
+MAX_INFLATED_FLOOR = 64 * 1024 * 1024
+INFLATE_CHUNK = 1024 * 1024
+
+
 def load(path: Path | str) -> dict[str, Any]:
     """A backup file, checked whole: its rows in the store's terms (JSON values), or
     CorruptBackup saying what is wrong with it."""
     path = Path(path)
     try:
-        raw = gzip.decompress(path.read_bytes())
-        data = json.loads(raw)
+        packed = path.read_bytes()
+        text = _inflated(packed, path).decode("utf-8")
     except FileNotFoundError:
         raise CorruptBackup(f"there is no backup {path}") from None
-    except (OSError, EOFError, zlib.error, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise CorruptBackup(
             f"{path} is damaged ({exc}): nothing was restored; choose another backup (neurons backups)"
         ) from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise CorruptBackup(f"{path} is damaged (not JSON: {exc}): nothing was restored") from None
+    except UnicodeDecodeError as exc:
+        raise CorruptBackup(f"{path} is damaged (not UTF-8 text: {exc}): nothing was restored") from None
+    try:
+        data = parse_json(text, "its JSON")
+    except InvalidInput as exc:
+        raise CorruptBackup(f"{path} is damaged ({exc}): nothing was restored") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CorruptBackup(
             f"{path} is not a Neurons backup (expected format {FORMAT!r}): nothing was restored"
         )
     try:
         checked = _checked(data)
-    except (NeuronsError, ValueError, TypeError, KeyError) as exc:
+    except (NeuronsError, ValueError, TypeError, KeyError, AttributeError) as exc:
         raise CorruptBackup(f"{path} is damaged ({exc}): nothing was restored") from None
     return checked
+
+
+def _inflated(packed: bytes, path: Path) -> bytes:
+    """The gzip file's content, measured first without keeping it: one that would inflate past
+    the cap is refused having held a megabyte of it at a time."""
+    cap = max(MAX_INFLATED_FLOOR, MAX_INFLATE_RATIO * len(packed))
+    size, rest = 0, packed
+    while rest:
+        member = zlib.decompressobj(wbits=31)  # one gzip member (a file may hold several)
+        pending = rest
+        while pending and not member.eof:
+            size += len(member.decompress(pending, INFLATE_CHUNK))
+            pending = member.unconsumed_tail
+            if size > cap:
+                raise CorruptBackup(
+                    f"{path} would inflate to more than {cap / 1e6:,.0f} MB from "
+                    f"{len(packed) / 1e6:,.1f} MB, more than a Neurons backup ever does: it is not "
+                    "one (nothing was restored)"
+                )
+        if not member.eof:
+            raise EOFError("it ends before its compressed data does")
+        rest = member.unused_data.lstrip(b"\0")  # gzip pads with zeros at most
+    if size == 0 and not packed:
+        raise EOFError("it is empty")
+    return gzip.decompress(packed)
 
 
 def _owner(row: dict[str, Any], where: str) -> tuple[str | None, str | None]:
@@ -245,8 +334,8 @@ def _instant(value: Any, where: str, *, required: bool = True) -> str | None:
 
 
 def _rows(data: dict[str, Any], table: str, fields: tuple[str, ...]) -> list[dict[str, Any]]:
-    items = data.get(table)
-    if not isinstance(items, list) or data.get("counts", {}).get(table) != len(items):
+    items, counts = data.get(table), data.get("counts")
+    if not isinstance(items, list) or not isinstance(counts, dict) or counts.get(table) != len(items):
         raise ValueError(f"its {table} are missing or incomplete")
     for i, item in enumerate(items):
         if not isinstance(item, dict) or set(item) != set(fields):
@@ -298,9 +387,11 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
             or edge["from_node_id"] == edge["to_node_id"]
         ):
             raise ValueError(f"{where} does not link two neurons of the backup")
-        if edge["valid_to"] and parse_instant(edge["valid_to"], where) < parse_instant(
-            edge["valid_from"], where
-        ):
+        valid_to, valid_from = (
+            parse_instant(edge["valid_to"], where),
+            parse_instant(edge["valid_from"], where),
+        )
+        if valid_to and valid_from and valid_to < valid_from:
             raise ValueError(f"{where} ends before it starts")
         edges.append(edge)
     profiles = []
@@ -318,8 +409,10 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
         )
     if len({e["id"] for e in edges}) != len(edges) or len({p["user_id"] for p in profiles}) != len(profiles):
         raise ValueError("it holds the same link or profile twice")
+    device_id = str(parse_uuid(data.get("device_id"), "device_id"))
     return {
-        "device_id": str(parse_uuid(data.get("device_id"), "device_id")),
+        "device_id": device_id,
+        "owner": _owner_of(data.get("owner"), device_id, profiles),
         "stamp": data.get("stamp"),
         "neurons": neurons,
         "neurons_edges": edges,
@@ -327,11 +420,69 @@ def _checked(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def restore(store, path: Path | str, now: datetime | None = None) -> dict[str, Any]:
+def _owner_of(given: Any, device_id: str, profiles: list[dict[str, Any]]) -> dict[str, str]:
+    """Whose memory the backup holds: the identity its data dir acted as ({"user_id"} of a
+    profile it holds, or {"device_id"}: its anonymous device). A backup made before backups
+    said so acted as the newest profile claimed from its device, if any."""
+    if given is None:
+        mine = sorted(
+            (p for p in profiles if p["claimed_device"] == device_id), key=lambda p: p["created_at"]
+        )
+        return {"user_id": mine[-1]["user_id"]} if mine else {"device_id": device_id}
+    if not isinstance(given, dict) or len(given) != 1 or not {"user_id", "device_id"} & set(given):
+        raise ValueError("its owner is not a profile or a device")
+    if "device_id" in given:
+        if str(parse_uuid(given["device_id"], "owner.device_id")) != device_id:
+            raise ValueError("its owner is not the device that took it")
+        return {"device_id": device_id}
+    user_id = str(parse_uuid(given["user_id"], "owner.user_id"))
+    if user_id not in {p["user_id"] for p in profiles}:
+        raise ValueError(f"it was taken as profile {user_id}, which it does not hold")
+    return {"user_id": user_id}
+
+
+class OwnerChangeError(NeuronsError):
+    """The backup holds another identity's memory than the one this data dir acts as, and the
+    data dir cannot take that identity on here (the running app): nothing was restored."""
+
+
+def owner_of(checked: dict[str, Any]) -> tuple[Identity | None, str]:
+    """The profile a loaded backup's memory belongs to (None: the restoring data dir's own
+    anonymous device) and how to name it to a person."""
+    owner = checked["owner"]
+    if "user_id" not in owner:
+        return None, "an anonymous device"
+    name = next(p["name"] for p in checked["profiles"] if p["user_id"] == owner["user_id"])
+    return Identity(user_id=uuid.UUID(owner["user_id"])), f"profile {name} ({owner['user_id']})"
+
+
+def restore(
+    store,
+    path: Path | str,
+    now: datetime | None = None,
+    *,
+    acting: Identity | None = None,
+    adopt: bool = True,
+) -> dict[str, Any]:
     """Make the store hold exactly the backup at `path` (all or nothing), after backing up what
-    it holds now. A backup of another data dir's device becomes this device's."""
+    it holds now. A backup of another data dir's device becomes this device's.
+
+    The result says whose memory the backup holds ("owner": a profile's id and name, or None for
+    this data dir's anonymous device) and whether that is another identity than `acting` (the one
+    the data dir acts as): the caller then makes the data dir act as the owner ("adopted"), as
+    `profile join` does. With `adopt` False such a backup is refused before anything changes."""
     _require_embedded(store)
     checked = load(path)
+    owner, described = owner_of(checked)
+    here_identity = acting or Identity(device_id=store.device_id())
+    changes_owner = (owner.user_id if owner else None) != here_identity.user_id
+    if changes_owner and not adopt:
+        now_as = f"profile {here_identity.user_id}" if here_identity.user_id else "its anonymous device"
+        raise OwnerChangeError(
+            f"{path} holds the memory of {described}, and this data dir acts as {now_as}: quit the "
+            "Neurons app, then run `neurons restore` again (the data dir then acts as the backup's "
+            "owner); nothing was restored"
+        )
     here, there = str(store.device_id()), checked["device_id"]
     if there != here:
         for row in (*checked["neurons"], *checked["neurons_edges"]):
@@ -340,13 +491,17 @@ def restore(store, path: Path | str, now: datetime | None = None) -> dict[str, A
         for row in checked["profiles"]:
             if row["claimed_device"] == there:
                 row["claimed_device"] = here
-    before = take(store, now)
+    before = take(store, now, here_identity, safety=True, protect=(Path(path),))
     with store.transaction(every_owner=True) as cur:
         current = {table: json.loads(rows) for table, (_, rows) in snapshot.read(cur).items()}
         _write_difference(cur, current, checked)
+    profile = next((p for p in checked["profiles"] if owner and p["user_id"] == str(owner.user_id)), None)
     return {
         "restored": str(path),
         "before": str(before.path),
+        "owner": {"id": profile["user_id"], "name": profile["name"]} if profile else None,
+        "owner_described": described,
+        "adopted": changes_owner,
         "neurons": len(checked["neurons"]),
         "edges": len(checked["neurons_edges"]),
         "profiles": len(checked["profiles"]),

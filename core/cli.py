@@ -7,19 +7,31 @@ registry and the socket client: the database driver loads only when the command 
 
 from __future__ import annotations
 
+import re
 import signal
 import sys
 
-from core import commands
+from core import commands, instance
 from core.files import os_error
 from core.model import NeuronsError
+from core.settings import Settings, data_dir_from
 
 # A command that finds the data dir held by another short command waits this long for it (like
 # a busy timeout) before refusing; the running app is asked first, so it is never waited for.
 LOCK_WAIT_S = 10.0
 
 
-def _on_signal(signum, frame):  # noqa: ARG001
+# Control characters a terminal would act on (escape sequences set its title, clear it, move the
+# cursor, hide text): everything Neurons prints shows them as \\uXXXX instead. That is JSON's own
+# escape, so --json output keeps its meaning exactly; tab and newline stay.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text.replace("\r\n", "\n"))
+
+
+def _on_signal(signum, frame):
     raise SystemExit(128 + signum)
 
 
@@ -41,8 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cmd, args = commands.parse(sys.argv[1:] if argv is None else argv)
     except commands.UsageError as exc:
-        print(f"{exc}\n(see neurons --help)", file=sys.stderr)
+        print(printable(f"{exc}\n(see neurons --help)"), file=sys.stderr)
         return 2
+    except commands.Printed as shown:  # --help, --version
+        sys.stdout.write(printable(shown.text))
+        return shown.code
     if args.verbose:
         _setup_logging(args)
     # SIGTERM/SIGINT unwind through `finally`, so the store checkpoints and stops its engine.
@@ -59,17 +74,17 @@ def main(argv: list[str] | None = None) -> int:
             return _print(cmd.run(None, args), args)
         return _print(_run_here(cmd, args), args)
     except NeuronsError as exc:
-        print(f"neurons: {exc}", file=sys.stderr)
+        print(printable(f"neurons: {exc}"), file=sys.stderr)
         return 2
     except OSError as exc:  # a file the store did not name itself: still a sentence, not a traceback
-        print(f"neurons: {os_error(exc, exc.filename or '?', 'use')}", file=sys.stderr)
+        print(printable(f"neurons: {os_error(exc, exc.filename or '?', 'use')}"), file=sys.stderr)
         return 2
 
 
 def _setup_logging(args) -> None:
     """Set up only when something here may log: a forwarded command does not even import it
     (basicConfig does nothing the second time)."""
-    import logging  # noqa: PLC0415
+    import logging  # noqa: PLC0415 - a forwarded command does not import it
 
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -80,14 +95,11 @@ def _setup_logging(args) -> None:
 
 def _run_here(cmd: commands.Command, args) -> commands.Answer:
     from core.memory import Memory  # noqa: PLC0415 - loads psycopg: only when we open the store
-    from core.settings import Settings  # noqa: PLC0415
 
     # A one-shot command does not start the background filler (the app does); ask and about
     # fill what is pending first.
-    settings = Settings.from_env(
-        data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False, lock_wait_s=LOCK_WAIT_S
-    )
-    memory = Memory.open(settings)
+    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
+    memory = Memory.open(settings, wait_s=LOCK_WAIT_S)
     try:
         return cmd.run(memory, args)
     finally:
@@ -95,19 +107,16 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
 
 
 def _print(answer: commands.Answer, args) -> int:
-    sys.stdout.write(answer.stdout(args.json))
+    sys.stdout.write(printable(answer.stdout(args.json)))
     sys.stdout.flush()
     if answer.note:
-        print(answer.note, file=sys.stderr)
+        print(printable(answer.note), file=sys.stderr)
     return answer.code
 
 
 def _through_running_app(args) -> int | None:
     """The desktop app owns the data dir: it runs the command on its memory and answers.
     None when no app listens there."""
-    from core import instance  # noqa: PLC0415
-    from core.settings import data_dir_from  # noqa: PLC0415
-
     try:
         instance.runtime_dir()
     except (OSError, instance.InstanceError):
@@ -117,9 +126,9 @@ def _through_running_app(args) -> int | None:
     )
     if reply is None:
         return None
-    sys.stdout.write(str(reply.get("stdout", "")))
+    sys.stdout.write(printable(str(reply.get("stdout", ""))))
     sys.stdout.flush()
-    sys.stderr.write(str(reply.get("stderr", "")))
+    sys.stderr.write(printable(str(reply.get("stderr", ""))))
     return int(reply.get("code", 0))
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from core.files import os_error, write_private
-from core.model import NeuronsError
+from core.model import InvalidInput, NeuronsError
+from core.validate import parse_json
 
 FILE = "config.json"
 
@@ -52,26 +53,41 @@ def path(data_dir: Path) -> Path:
 def load(data_dir: Path) -> Config:
     file = path(data_dir)
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         return Config()
     except OSError as exc:
         raise os_error(exc, file, "read") from None
-    except ValueError as exc:
-        raise ConfigError(f"{file} cannot be read ({exc}): fix or remove it") from None
+    except UnicodeDecodeError:
+        raise _unreadable(file, "it is not UTF-8 text") from None
+    try:
+        data = parse_json(text, "its JSON")
+    except InvalidInput as exc:
+        raise _unreadable(file, str(exc)) from None
     if not isinstance(data, dict):
-        raise ConfigError(f"{file} is not a JSON object: fix or remove it")
+        raise _unreadable(file, "it is not a JSON object")
     profile = data.get("profile") or {}
+    if not isinstance(profile, dict):
+        raise _unreadable(file, "its profile is not an object")
     try:
         profile_id = uuid.UUID(str(profile["id"])) if profile.get("id") else None
-    except (ValueError, TypeError, AttributeError):
-        raise ConfigError(f"{file} names a profile whose id is not valid: fix or remove it") from None
+    except ValueError:
+        raise _unreadable(file, "it names a profile whose id is not valid") from None
     dsn = data.get("dsn")
+    if dsn is not None and not isinstance(dsn, str):
+        raise _unreadable(file, "its dsn is not text")
     return Config(
-        dsn=str(dsn) if dsn else None,
+        dsn=dsn or None,
         profile_id=profile_id,
         profile_name=str(profile.get("name") or "") or None,
         profile_pending=bool(profile_id and profile.get("pending")),
+    )
+
+
+def _unreadable(file: Path, why: str) -> ConfigError:
+    return ConfigError(
+        f"{file} is not a config Neurons can read ({why}): fix it, or move it aside and say again "
+        "which server (neurons config set dsn) or profile (neurons profile join) this data dir used"
     )
 
 
@@ -87,11 +103,17 @@ def save(data_dir: Path, config: Config) -> None:
 
 def split_password(dsn: str) -> tuple[str, str | None]:
     """(the DSN without its password, the password): only the first may be kept in a file."""
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415 - psycopg loads only for a server DSN
 
     try:
         parts = conninfo_to_dict(dsn)
-    except Exception as exc:  # psycopg's ProgrammingError: a DSN it cannot read
+    except Exception as exc:  # noqa: BLE001 - psycopg's ProgrammingError: a DSN it cannot read
         raise ConfigError(f"not a Postgres connection string: {exc}") from None
+    if not any(str(v).strip() for k, v in parts.items() if k != "password"):
+        raise ConfigError(
+            f"{dsn!r} names no server: give at least its host and database, e.g. "
+            '"postgresql://ana@db.example/neurons" or "host=db.example dbname=neurons user=ana" '
+            "(nothing was changed)"
+        )
     password = parts.pop("password", None)
-    return make_conninfo(**parts), (str(password) if password is not None else None)
+    return make_conninfo("", **parts), (str(password) if password is not None else None)

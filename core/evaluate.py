@@ -16,19 +16,22 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from core.commands.base import Answer
+from core.memory import Memory
 from core.model import Identity, InvalidInput, Kind, Relation
+from core.settings import Settings
 from core.validate import parse_instant
+from core.vocabulary import Mode
 
 log = logging.getLogger(__name__)
 
 FORMAT = "memory-eval/1"
-MODES = ("default", "keyword", "vector", "hybrid")
 EDGE_SOURCES = ("given", "derived", "both")
 METRICS = (
     "R@5",
@@ -161,7 +164,9 @@ def ingest_space(memory, space: dict[str, Any], edges: str) -> dict[str, uuid.UU
 # -- the run ---------------------------------------------------------------------------------------
 
 
-def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str, progress=None) -> dict[str, Any]:
+def evaluate(
+    memory, data: dict[str, Any], modes: Sequence[Mode | str], edges: str, progress=None
+) -> dict[str, Any]:
     """Ingest every space, answer every query in every mode, score: FORMAT.md's object."""
     t0 = time.monotonic()
     spaces = []
@@ -178,7 +183,7 @@ def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str, progres
     latencies: list[float] = []
     by_mode: dict[str, dict[str, dict[str, float]]] = {}
     n_queries = 0
-    for mode in modes:
+    for mode in map(Mode.parse, modes):
         scored: list[tuple[str, dict[str, float]]] = []
         for space, view, back in spaces:
             now = parse_instant(space["now"], f"space {space.get('id')} now")
@@ -188,7 +193,7 @@ def evaluate(memory, data: dict[str, Any], modes: list[str], edges: str, progres
                 t = time.perf_counter()
                 results = view.ask(query["text"], limit=K, mode=mode, now=now)
                 elapsed = (time.perf_counter() - t) * 1000
-                if mode == "default":
+                if mode is Mode.DEFAULT:
                     latencies.append(elapsed)
                 ranked = [back.get(r.neuron.id) for r in results]
                 scored.append(
@@ -230,13 +235,8 @@ def render_table(report: dict[str, Any]) -> str:
 
 def run_eval(args) -> Answer:
     """`neurons eval`: a fresh temporary data dir unless one is given; progress on stderr."""
-    from core.memory import Memory  # noqa: PLC0415 - the command layer stays light
-    from core.settings import Settings  # noqa: PLC0415
-
-    modes = [m.strip() for m in str(getattr(args, "modes", "") or ",".join(MODES)).split(",") if m.strip()]
-    for m in modes:
-        if m not in MODES:
-            raise InvalidInput(f"unknown mode {m!r}: use {', '.join(MODES)}")
+    named = str(getattr(args, "modes", "") or ",".join(Mode)).split(",")
+    modes = [Mode.parse(m.strip()) for m in named if m.strip()]
     edges = getattr(args, "edges", "given") or "given"
     if edges not in EDGE_SOURCES:
         raise InvalidInput(f"unknown edge source {edges!r}: use {', '.join(EDGE_SOURCES)}")

@@ -52,15 +52,22 @@ def _owner_of(path: Path) -> str:
     return ""
 
 
-def write_private(path: Path | str, data: str | bytes, *, durable: bool = False) -> None:
-    """Write `path` whole with mode 0600 (via a temp file and rename); OSError becomes FileProblem."""
+def write_private(
+    path: Path | str, data: str | bytes, *, durable: bool = False, replace: bool = True
+) -> None:
+    """Write `path` whole with mode 0600 (via a temp file and rename); OSError becomes FileProblem.
+
+    Neither the temp file nor `path` is ever written through a symbolic link: the temp file is
+    created new (O_EXCL, O_NOFOLLOW), and the rename replaces a link at `path` rather than follow
+    it. With `replace=False` a file that appears at `path` meanwhile is left alone
+    (FileExistsError), so a check that it did not exist cannot be raced."""
     path = Path(path)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, PRIVATE_FILE)
+        fd = _create_new(tmp)
         try:
-            os.fchmod(fd, PRIVATE_FILE)  # an old temp file may have had other bits
+            os.fchmod(fd, PRIVATE_FILE)  # exactly 0600, whatever the umask
             view = memoryview(raw)
             while view:
                 view = view[os.write(fd, view) :]
@@ -68,8 +75,43 @@ def write_private(path: Path | str, data: str | bytes, *, durable: bool = False)
                 os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            _publish_new(tmp, path)
+    except FileExistsError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
     except OSError as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise os_error(exc, path) from None
+
+
+def _create_new(tmp: Path) -> int:
+    """A new private file at `tmp`; one left by a dead process (or a link planted there) is
+    removed first, never opened."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
+    try:
+        return os.open(tmp, flags, PRIVATE_FILE)
+    except FileExistsError:
+        tmp.unlink()
+        return os.open(tmp, flags, PRIVATE_FILE)
+
+
+def _publish_new(tmp: Path, path: Path) -> None:
+    """Rename `tmp` to `path` unless something is at `path` already (a hard link is the atomic
+    "create, never replace"; file systems without them get a check just before the rename)."""
+    try:
+        os.link(tmp, path, follow_symlinks=False)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV):
+            raise
+        if os.path.lexists(path):
+            raise FileExistsError(errno.EEXIST, "exists", str(path)) from None
+        os.replace(tmp, path)
+        return
+    tmp.unlink()

@@ -4,7 +4,10 @@ The running desktop app holds the **instance lock** of its data dir and listens 
 beside it, in a private directory ($XDG_RUNTIME_DIR/neurons, else /tmp/neurons-<uid>, mode 0700,
 owned by us). Both are named by a hash of the data dir's resolved path, so the path stays short.
 
-Protocol: one JSON object per line. The client sends one request and reads one reply. Every
+Protocol: one JSON object per line. The client sends one request and reads one reply. One
+thread takes connections and their request lines (an idle connection is dropped after IDLE_S,
+the oldest first when MAX_WAITING wait) and answers each on a thread of its own; a client that
+finds the queue full retries briefly ("busy"). Every
 request carries `"protocol": PROTOCOL` and every reply answers with the server's; a peer that
 speaks another version is refused with a message saying which side to update (an old CLI and a
 new app never misread each other):
@@ -33,14 +36,17 @@ that cannot connect just reports that no instance runs.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
 import json
 import os
+import selectors
 import socket
 import stat
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,6 +60,14 @@ PROTOCOL = 1
 # A request or reply line may hold a 2 MB body, JSON-escaped.
 MAX_LINE = 16 * 1024 * 1024
 CONNECT_TIMEOUT_S = 2.0
+# A client that finds the app's queue of new connections full retries for this long ("busy").
+BUSY_RETRY_S = 3.0
+# The app's queue of connections not yet accepted (the kernel caps it at net.core.somaxconn).
+BACKLOG = socket.SOMAXCONN
+# Connections that have not sent their request line yet: at most this many are kept (the oldest
+# goes first), each for at most IDLE_S (a client sends its line at once).
+MAX_WAITING = 256
+IDLE_S = 5.0
 # How long a client waits for the reply: a capture may wait for the app to finish opening its store.
 REPLY_TIMEOUT_S = 90.0
 
@@ -64,7 +78,7 @@ class InstanceError(NeuronsError):
 
 def _log():
     """The logger, imported when something is logged: a forwarded `neurons` command stays light."""
-    import logging  # noqa: PLC0415
+    import logging  # noqa: PLC0415 - a forwarded command does not import it
 
     return logging.getLogger(__name__)
 
@@ -127,15 +141,10 @@ def request(
         return None
     if not path.exists():
         return None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock = _connect(path)
+    if sock is None:
+        return None  # a socket left by a crashed app: nobody listens
     try:
-        sock.settimeout(CONNECT_TIMEOUT_S)
-        try:
-            sock.connect(str(path))
-        except OSError as exc:
-            if exc.errno in (errno.ECONNREFUSED, errno.ENOENT) or isinstance(exc, TimeoutError):
-                return None  # a socket left by a crashed app: nobody listens
-            raise
         sock.settimeout(timeout)
         try:
             sock.sendall(json.dumps({**message, "protocol": PROTOCOL}, ensure_ascii=False).encode() + b"\n")
@@ -162,6 +171,33 @@ def request(
     if not reply.get("ok"):
         raise InstanceError(str(reply.get("error") or "the running Neurons app refused the request"))
     return reply
+
+
+def _connect(path: Path) -> socket.socket | None:
+    """A connection to the app's socket; None when nobody listens there. A full queue of new
+    connections (EAGAIN: a burst of clients) is "busy": tried again for BUSY_RETRY_S, then an
+    InstanceError saying so."""
+    deadline, delay = time.monotonic() + BUSY_RETRY_S, 0.005
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(CONNECT_TIMEOUT_S)
+        try:
+            sock.connect(str(path))
+            return sock
+        except BlockingIOError:
+            sock.close()
+            if time.monotonic() > deadline:
+                raise InstanceError(
+                    "the running Neurons app is too busy to take this request (its queue of "
+                    f"connections stayed full for {BUSY_RETRY_S:.0f} s): try again in a moment"
+                ) from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+        except OSError as exc:
+            sock.close()
+            if exc.errno in (errno.ECONNREFUSED, errno.ENOENT) or isinstance(exc, TimeoutError):
+                return None
+            raise
 
 
 def is_running(data_dir: Path | str) -> bool:
@@ -261,6 +297,8 @@ class InstanceServer:
         self.handler = handler
         self.path = socket_path(data_dir)
         self._sock: socket.socket | None = None
+        self._wake: socket.socket | None = None  # written to by stop(): the serving thread ends
+        self._waker: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
 
@@ -277,51 +315,124 @@ class InstanceServer:
             sock.bind(str(self.path))
         finally:
             os.umask(old)
-        sock.listen(16)
+        sock.listen(BACKLOG)
+        sock.setblocking(False)
         self._sock = sock
+        self._wake, self._waker = socket.socketpair()
         self._thread = threading.Thread(target=self._serve, name="neurons-instance", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         self._stopping.set()
+        if self._waker is not None:
+            with contextlib.suppress(OSError):
+                self._waker.send(b"x")
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
         sock, self._sock = self._sock, None
         if sock is not None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             sock.close()
             try:
                 self.path.unlink()
             except FileNotFoundError:
                 pass
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
+        for end in (self._wake, self._waker):
+            if end is not None:
+                end.close()
+        self._wake = self._waker = None
 
     def _serve(self) -> None:
-        while not self._stopping.is_set():
-            sock = self._sock
-            if sock is None:
-                return
+        """One thread takes connections and their request lines (a selector: an idle client
+        costs a descriptor, not a thread); each whole line is answered on a thread of its own."""
+        listener, wake = self._sock, self._wake
+        if listener is None or wake is None:
+            return
+        waiting: dict[socket.socket, tuple[bytearray, float]] = {}  # oldest first
+        with selectors.DefaultSelector() as selector:
+            selector.register(listener, selectors.EVENT_READ, "accept")
+            selector.register(wake, selectors.EVENT_READ, "wake")
             try:
-                conn, _ = sock.accept()
-            except OSError:
+                while not self._stopping.is_set():
+                    oldest = next(iter(waiting.values()), None)
+                    timeout = max(0.0, oldest[1] + IDLE_S - time.monotonic()) if oldest else None
+                    for key, _ in selector.select(timeout):
+                        if key.data == "wake":
+                            return
+                        if key.data == "accept":
+                            self._accept(listener, selector, waiting)
+                        elif isinstance(key.fileobj, socket.socket):
+                            self._receive(selector, waiting, key.fileobj)
+                    now = time.monotonic()
+                    while waiting and next(iter(waiting.values()))[1] + IDLE_S <= now:
+                        self._drop(selector, waiting, next(iter(waiting)))
+            finally:
+                for conn in list(waiting):
+                    self._drop(selector, waiting, conn)
+
+    def _accept(self, listener: socket.socket, selector, waiting: dict) -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except BlockingIOError:
+                return
+            except OSError as exc:
+                if exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM) and waiting:
+                    self._make_room(selector, waiting)  # out of descriptors: the oldest idle goes
+                    continue
                 if self._stopping.is_set():
                     return
-                _log().exception("instance socket accept failed")
-                continue
-            threading.Thread(
-                target=self._answer, args=(conn,), name="neurons-instance-request", daemon=True
-            ).start()
+                _log().warning("instance socket accept failed: %s", exc)
+                time.sleep(0.05)  # out of descriptors with none of ours to free: let others finish
+                return
+            conn.setblocking(False)
+            if len(waiting) >= MAX_WAITING:
+                self._make_room(selector, waiting)
+            waiting[conn] = (bytearray(), time.monotonic())
+            selector.register(conn, selectors.EVENT_READ, "line")
+            self._receive(selector, waiting, conn)  # a client sends its line at once: often here
 
-    def _answer(self, conn: socket.socket) -> None:
+    def _make_room(self, selector, waiting: dict) -> None:
+        """Let the oldest waiting connection go, unless its line has come meanwhile."""
+        oldest = next(iter(waiting))
+        self._receive(selector, waiting, oldest)
+        if oldest in waiting:
+            self._drop(selector, waiting, oldest)
+
+    def _receive(self, selector, waiting: dict, conn: socket.socket) -> None:
+        buffer, _ = waiting[conn]
+        try:
+            chunk = conn.recv(65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        newline = chunk.find(b"\n")
+        if not chunk or (newline < 0 and len(buffer) + len(chunk) > MAX_LINE):
+            self._drop(selector, waiting, conn)  # closed before a request, or one too long
+            return
+        if newline < 0:
+            buffer += chunk
+            return
+        line = bytes(buffer + chunk[:newline])
+        selector.unregister(conn)
+        del waiting[conn]
+        conn.setblocking(True)
+        threading.Thread(
+            target=self._answer, args=(conn, line), name="neurons-instance-request", daemon=True
+        ).start()
+
+    @staticmethod
+    def _drop(selector, waiting: dict, conn: socket.socket) -> None:
+        with contextlib.suppress(KeyError, ValueError):
+            selector.unregister(conn)
+        waiting.pop(conn, None)
+        conn.close()
+
+    def _answer(self, conn: socket.socket, line: bytes) -> None:
         with conn:
             try:
                 conn.settimeout(30)
-                line = _read_line(conn)
-                if line is None:
-                    return
                 message = _decode(line, "the request")
                 if not isinstance(message, dict) or not isinstance(message.get("op"), str):
                     raise InstanceError("a request is a JSON object with an 'op'")
@@ -339,7 +450,7 @@ class InstanceServer:
                 reply = {"ok": False, "error": str(exc)}
             except ValueError as exc:
                 reply = {"ok": False, "error": f"not a valid request: {exc}"}
-            except Exception as exc:  # the app keeps serving; the client learns it failed
+            except Exception as exc:  # noqa: BLE001 - the app keeps serving; the client learns it failed
                 _log().exception("instance request failed")
                 reply = {"ok": False, "error": f"the app failed: {type(exc).__name__}: {exc}"}
             reply["protocol"] = PROTOCOL

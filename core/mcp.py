@@ -18,10 +18,14 @@ with the sentence a person would read on the command line; the store is left as 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import inspect
 import json
 import logging
+import os
+import re
+import signal
 import threading
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -29,10 +33,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import ErrorData, JSONRPCError, JSONRPCNotification, jsonrpc_message_adapter
 from pydantic import Field
 
 from core import __version__, instance
-from core.model import InvalidInput, Kind, Neuron, NeuronsError
+from core.model import Kind, Neuron, NeuronsError
+from core.settings import Settings, data_dir_from
+from core.validate import parse_limit
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +84,6 @@ class Door:
     released when idle or when the app appears)."""
 
     def __init__(self, data_dir: str | Path | None, dsn: str | None, execute: Execute):
-        from core.settings import data_dir_from  # noqa: PLC0415
-
         self.data_dir = data_dir_from(data_dir)
         self.dsn = dsn  # an explicit server DSN never goes through the app (as on the CLI)
         self.execute = execute
@@ -116,23 +127,12 @@ class Door:
                     self._timer.start()
 
     def _open(self):
-        import time  # noqa: PLC0415
-
-        from core.memory import Memory  # noqa: PLC0415
-        from core.settings import Settings  # noqa: PLC0415
-        from core.store.lock import LockHeld  # noqa: PLC0415
+        from core.memory import Memory  # noqa: PLC0415 - forwarding loads no driver
 
         settings = Settings.from_env(data_dir=self.data_dir, dsn=self.dsn, embed_in_background=False)
-        deadline = time.monotonic() + OPEN_RETRY_S
-        while True:
-            try:
-                memory = Memory.open(settings)
-                log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
-                return memory
-            except LockHeld:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.25)
+        memory = Memory.open(settings, wait_s=OPEN_RETRY_S)
+        log.info("opened %s (%s engine)", self.data_dir, memory.store.kind)
+        return memory
 
     def _release(self) -> None:
         """Close our Memory when no call uses it (the lock is free again)."""
@@ -192,15 +192,13 @@ def _results(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _limit(value: int) -> list[str]:
-    if not 1 <= value <= MAX_LIMIT:
-        raise InvalidInput(f"limit must be between 1 and {MAX_LIMIT}")
-    return ["--limit", str(value)]
+    return ["--limit", str(parse_limit(value, maximum=MAX_LIMIT))]
 
 
 def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
     """A question of common words only ("what is it?"), with no time in it: nothing to search."""
-    from core.recall.result import content_words  # noqa: PLC0415
-    from core.when import find_window, local_now  # noqa: PLC0415
+    from core.recall.result import content_words  # noqa: PLC0415 - forwarding loads no driver
+    from core.when import find_window, local_now  # noqa: PLC0415 - forwarding loads no driver
 
     window, topic = find_window(question, now or local_now())
     return window is None and not content_words(topic)
@@ -211,10 +209,6 @@ def nothing_to_look_for(question: str, now: datetime | None = None) -> bool:
 
 def build(door: Door):
     """The MCP server of this memory's tools (not started)."""
-    from mcp.server.mcpserver import MCPServer  # noqa: PLC0415
-    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError  # noqa: PLC0415
-    from mcp.types import ToolAnnotations  # noqa: PLC0415
-
     parameters: dict[str, set[str]] = {}  # each tool's argument names, filled as they register
     server = MCPServer(
         "neurons",
@@ -456,9 +450,7 @@ class _RefuseUnknownArguments:
         if isinstance(params, Mapping) and isinstance(params.get("arguments"), Mapping):
             known = self.parameters.get(str(params.get("name")))
             unknown = sorted(set(params["arguments"]) - known) if known is not None else []
-            if unknown:
-                from mcp.types import CallToolResult, TextContent  # noqa: PLC0415
-
+            if known is not None and unknown:
                 text = (
                     f"{params['name']} takes no argument {', '.join(map(repr, unknown))}; "
                     f"its arguments are {', '.join(sorted(known))}"
@@ -471,7 +463,7 @@ def serve(data_dir: str | Path | None, dsn: str | None, execute: Execute) -> Non
     """Serve MCP on stdin/stdout until the client closes stdin (or a signal ends the process)."""
     door = Door(data_dir, dsn, execute)
     try:
-        build(door).run("stdio")
+        anyio.run(_serve_stdio, build(door))
         log.info("the client ended the session")
     finally:
         # A client that closed our stdin sends SIGTERM when we are not gone within moments
@@ -483,8 +475,6 @@ def serve(data_dir: str | Path | None, dsn: str | None, execute: Execute) -> Non
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    import signal  # noqa: PLC0415
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -494,3 +484,192 @@ def _signals_held() -> Iterator[None]:
     finally:
         for sig, handler in held.items():
             signal.signal(sig, handler)
+
+
+# -- the wire: every request that has an id gets an answer ---------------------------------------------
+
+# A line longer than this is not read into memory: it is answered as a parse error.
+MAX_LINE = 16 * 1024 * 1024
+# How much of a line that is not JSON is searched for the id of the request it was meant to be.
+ID_SCAN = 1024 * 1024
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+
+
+async def _serve_stdio(server) -> None:
+    """MCPServer.run_stdio_async, with stdin read through `_Screen`: the SDK drops a line it
+    cannot validate without a word, so a client would wait for that answer forever."""
+    wire, restore = _claim_stdin()
+    try:
+        screen = _Screen(wire)
+        async with stdio_server(stdin=screen) as (read_stream, write_stream):  # type: ignore[arg-type]
+            screen.replies = write_stream
+            lowlevel = server._lowlevel_server  # what run_stdio_async serves (SDK 2.x)
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+    finally:
+        restore()
+
+
+def _claim_stdin():
+    """The wire's stdin on a private descriptor, fd 0 pointed at the null device while we serve
+    (as the SDK does for the streams it claims): a handler or child reading stdin reads EOF."""
+    private = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+
+    def restore() -> None:
+        os.dup2(private, 0)
+
+    return os.fdopen(private, "rb", closefd=False), restore
+
+
+class _Screen:
+    """Lines of the wire for the SDK's reader: a valid JSON-RPC message passes; anything else
+    is answered here (a JSON-RPC error with the request's id when it has one, else id null)."""
+
+    def __init__(self, wire):
+        self.wire = wire
+        self.replies = None  # the SDK's write stream, set once it exists
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> str:
+        while True:
+            raw = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
+            if raw is None:
+                raise StopAsyncIteration
+            if raw is _OVERLONG:
+                await self._answer(
+                    [(None, PARSE_ERROR, f"Parse error: a message longer than {MAX_LINE:,} bytes")]
+                )
+                continue
+            line = raw.decode("utf-8", errors="replace")
+            if not line.strip():
+                continue
+            refusals = _refusals(line)
+            if refusals is None:
+                return line
+            await self._answer(refusals)
+
+    def _read_line(self):
+        line = self.wire.readline(MAX_LINE + 1)
+        if not line:
+            return None
+        if len(line) > MAX_LINE and not line.endswith(b"\n"):
+            while (rest := self.wire.readline(MAX_LINE)) and not rest.endswith(b"\n"):
+                pass
+            return _OVERLONG
+        return line
+
+    async def _answer(self, refusals: list[tuple[Any, int, str]]) -> None:
+        if self.replies is None:  # (set as soon as the SDK's streams exist, before a line is read)
+            raise RuntimeError("the MCP screen has no stream to answer on")
+        for request_id, code, message in refusals:
+            log.warning("answered a malformed line (%s): %s", request_id, message)
+            error = JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+            await self.replies.send(SessionMessage(error))
+
+
+_OVERLONG = object()
+
+
+def _refusals(line: str) -> list[tuple[Any, int, str]] | None:
+    """None when the SDK reads `line` as the message it is; else the errors to answer it with
+    ([] for what must not be answered: a notification, a malformed response)."""
+    try:
+        message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValueError as exc:
+        problem = str(exc)
+    else:
+        # the SDK reads a request whose id is not a string or an integer as a notification
+        # (and answers nothing): it had an id, so it is answered
+        if isinstance(message, JSONRPCNotification) and '"id"' in line:
+            data = _json(line)
+            if isinstance(data, dict) and "id" in data:
+                return [(None, INVALID_REQUEST, "Invalid Request: id must be a string or an integer")]
+        return None
+    data = _json(line)
+    if data is _NOT_JSON:
+        why = (
+            problem.split("Invalid JSON: ", 1)[-1].split(" [type=")[0]
+            if "Invalid JSON" in problem
+            else "not JSON"
+        )
+        if "recursion limit" in why:
+            why = f"nested too deeply to read ({why})"
+        return [(_shallow_id(line), PARSE_ERROR, f"Parse error: {why}")]
+    if isinstance(data, list):
+        ids = [_usable_id(item.get("id")) for item in data if isinstance(item, dict) and "method" in item]
+        why = "Invalid Request: MCP takes one message per line, not a batch"
+        return [(i, INVALID_REQUEST, why) for i in ids if i is not None] or [(None, INVALID_REQUEST, why)]
+    if not isinstance(data, dict):
+        return [(None, INVALID_REQUEST, "Invalid Request: a message is a JSON object")]
+    if "method" not in data and ("result" in data or "error" in data):
+        log.warning("dropped a malformed response from the client: %s", problem.splitlines()[0])
+        return []
+    if "id" not in data and "method" in data:
+        log.warning("dropped a malformed notification: %s", problem.splitlines()[0])
+        return []
+    return [
+        (_usable_id(data.get("id")), INVALID_REQUEST, f"Invalid Request: {_what_is_wrong(data, problem)}")
+    ]
+
+
+_NOT_JSON = object()
+
+
+def _json(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
+
+
+def _usable_id(value: Any) -> str | int | None:
+    """An id the answer can carry back (JSON-RPC: a string or an integer; else null)."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    return None
+
+
+def _what_is_wrong(data: dict[str, Any], problem: str) -> str:
+    if data.get("jsonrpc") != "2.0":
+        return 'jsonrpc must be "2.0"'
+    if "id" in data and _usable_id(data["id"]) is None:
+        return "id must be a string or an integer"
+    if not isinstance(data.get("method"), str):
+        return "method must be a string"
+    if "params" in data and not isinstance(data["params"], dict):
+        return "params must be an object"
+    if "surrogate" in problem or "hex escape" in problem:
+        return "a string holds a lone surrogate (\\ud800-\\udfff), which is not Unicode"
+    detail = next((ln.strip() for ln in problem.splitlines()[1:] if ln.strip()), "not a message of MCP")
+    return detail.split(" [type=")[0]
+
+
+def _shallow_id(line: str) -> str | int | None:
+    """The top-level "id" of a line that does not parse (too deep, cut short): its tokens are
+    followed at the outer object's level only."""
+    depth, key, expect_key, last = 0, None, False, None
+    for match in _TOKEN.finditer(line, 0, ID_SCAN):
+        token = match.group()
+        if token in "{[":
+            depth += 1
+            expect_key = depth == 1 and token == "{"
+            continue
+        if token in "}]":
+            depth -= 1
+            continue
+        if depth != 1:
+            continue
+        if token == ",":
+            expect_key = True
+        elif token == ":":
+            key, last = last, None
+        elif expect_key:
+            last, expect_key = token, False
+        elif key == '"id"':
+            return _usable_id(_json(token))
+    return None

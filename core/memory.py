@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import dataclasses
 import logging
 import re
 import threading
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core import backup as backups
-from core import capture, remind
-from core.changes import Change, current_origin
-from core.embed import EmbeddingFiller, SentenceModel, variant_name
+from core import capture, config, remind
+from core.capture import Offer, Update
+from core.changes import AFFECTS, Change, current_origin
+from core.embed import EmbeddingFiller, SentenceModel
 from core.interop.json import build_export, parse_export
 from core.model import (
     Edge,
@@ -39,6 +42,7 @@ from core.settings import Settings, check_install
 from core.store import Store, open_store
 from core.store import queries as q
 from core.store import sync_sql as sq
+from core.store.embedded import node_executable
 from core.store.reader import StoreReader
 from core.validate import (
     MAX_WEIGHT,
@@ -51,6 +55,7 @@ from core.validate import (
     parse_uuid,
     times_in,
 )
+from core.vocabulary import Action
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +64,19 @@ REMINDER_PAGE = 500
 # A short id that several ids start with lists at most this many of them.
 ID_CANDIDATES = 5
 PROFILE_NAME_MAX = 200
+
+
+@dataclass(frozen=True)
+class VectorProgress:
+    """How far the neurons' vectors are from all being of the current model."""
+
+    pending: int  # without a vector of the current model
+    total: int  # neurons in the store
+    old: int  # of the pending ones, those with another (older) model's vector: an upgrade's backlog
+
+    @property
+    def upgrading(self) -> bool:
+        return self.old > 0
 
 
 class Memory:
@@ -85,8 +103,19 @@ class Memory:
             store.restart_listeners.append(self._engine_restarted)
 
     @classmethod
-    def open(cls, settings: Settings | None = None, identity: Identity | None = None) -> Memory:
-        memory = cls(open_store(settings or Settings.from_env()), identity)
+    def open(
+        cls,
+        settings: Settings | None = None,
+        identity: Identity | None = None,
+        *,
+        wait_s: float = 0.0,
+        give_up: Callable[[], bool] | None = None,
+    ) -> Memory:
+        """Open the data dir's store. The one wait for a data dir another process holds: with
+        `wait_s`, a short command that holds it is waited for that long (or until `give_up()`)
+        before LockHeld; the running app is never waited for (callers ask it first)."""
+        store = open_store(settings or Settings.from_env(), wait_s=wait_s, give_up=give_up)
+        memory = cls(store, identity)
         if memory.store.settings.embed_in_background:
             memory.start_background()
         return memory
@@ -102,7 +131,7 @@ class Memory:
         return self.model.get()
 
     def _new_filler(self) -> EmbeddingFiller:
-        name = variant_name("fp32")
+        name = self.model.name  # rows whose vector is of another model (or none) are pending
         fetched: dict[uuid.UUID, str] = {}
 
         def fetch(n: int):
@@ -135,7 +164,14 @@ class Memory:
     def pending_vectors(self) -> int:
         """How many neurons (of any identity) still wait for their vector."""
         with self.store.reading(every_owner=True) as cur:
-            return q.count_pending_embeddings(cur, variant_name("fp32"))
+            return q.count_pending_embeddings(cur, self.model.name)
+
+    def vector_progress(self) -> VectorProgress:
+        """Where the filling of vectors stands (of every identity): after a model upgrade, how many
+        neurons still hold the old model's vector (a question does not use them meanwhile)."""
+        with self.store.reading(every_owner=True) as cur:
+            counts = q.vector_counts(cur, self.model.name)
+        return VectorProgress(counts["pending"], counts["total"], counts["other"])
 
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Compute every vector of the store again (after a model change, or to repair). Vectors
@@ -158,7 +194,7 @@ class Memory:
             self.store.close()
 
     def _engine_restarted(self, message: str) -> None:
-        self._changed("engine_restarted")
+        self._changed(Action.ENGINE_RESTARTED)
 
     def __enter__(self) -> Memory:
         return self
@@ -167,9 +203,9 @@ class Memory:
         self.close()
 
     def _changed(
-        self, action: str, neurons: list[Neuron] | None = None, ids: list[uuid.UUID] | None = None
+        self, action: Action, neurons: list[Neuron] | None = None, ids: list[uuid.UUID] | None = None
     ) -> None:
-        if self.filler is not None and action in ("captured", "edited", "imported", "restored"):
+        if self.filler is not None and AFFECTS[action].texts:
             self.filler.wake()
         change = Change(
             action,
@@ -212,7 +248,7 @@ class Memory:
         *,
         created_at: datetime | None = None,
         derive: bool = True,
-        accept: list[capture.Update] | tuple[()] = (),
+        accept: list[Update] | tuple[()] = (),
     ) -> Neuron:
         """Save a neuron now (never waits for the model). With no kind, it is inferred from the text.
 
@@ -236,7 +272,7 @@ class Memory:
         updates = [u for u in understanding.updates if u in accept] if understanding else []
         if len(updates) != len(accept):
             raise InvalidInput("an accepted update is not one this text offers; nothing was saved")
-        if updates:  # the card is brought up to date instead of being replaced by the new neuron
+        if updates and understanding is not None:  # the card takes the new value instead of being replaced
             cards = {u.contact_id for u in updates}
             understanding.replaces = [(old, how) for old, how in understanding.replaces if old not in cards]
         neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs, created_at=created_at)
@@ -246,12 +282,12 @@ class Memory:
                 q.insert_edges(cur, self.identity, understanding.edges_for(neuron))
             changed = self._apply_updates(cur, updates, created_at)
             saved = q.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
-        self._changed("captured", [saved])
+        self._changed(Action.CAPTURED, [saved])
         if changed:
-            self._changed("edited", changed)
+            self._changed(Action.EDITED, changed)
         return saved
 
-    def _apply_updates(self, cur, updates: list[capture.Update], now: datetime | None) -> list[Neuron]:
+    def _apply_updates(self, cur, updates: list[Update], now: datetime | None) -> list[Neuron]:
         """Write accepted card updates inside the caller's transaction; the cards as written."""
         now = now or datetime.now(UTC)
         written: dict[uuid.UUID, Neuron] = {}
@@ -315,7 +351,8 @@ class Memory:
         )
         more = " and more" if len(found) > ID_CANDIDATES else ""
         raise InvalidInput(
-            f"{len(found)}{'+' if more else ''} {what}s' ids start with {prefix}: {shown}{more}; type more of it"
+            f"{len(found)}{'+' if more else ''} {what}s' ids start with {prefix}: {shown}{more}; "
+            "type more of it"
         )
 
     def get_many(self, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
@@ -350,7 +387,7 @@ class Memory:
             neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
-        self._changed("edited", [neuron])
+        self._changed(Action.EDITED, [neuron])
         return neuron
 
     def _retitled(
@@ -394,12 +431,12 @@ class Memory:
                 else:
                     attrs[key] = value.isoformat() if isinstance(value, datetime) else value
             neuron = q.update_neuron(cur, self.identity, nid, attrs=clean_attrs(attrs))
-        self._changed("edited", [neuron])
+        self._changed(Action.EDITED, [neuron])
         return neuron
 
     def set_state(self, neuron_id: uuid.UUID | str, state: State | str) -> Neuron:
         """done, archived, trashed; `restored` is State.ACTIVE. Done reminders record done_at."""
-        nid, state = parse_uuid(neuron_id), State.parse(state)
+        nid, target = parse_uuid(neuron_id), State.parse(state)
         with self.store.transaction(self.identity) as cur:
             current = q.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
@@ -407,12 +444,12 @@ class Memory:
             attrs = None
             if current.kind is Kind.REMINDER:
                 attrs = dict(current.attrs)
-                if state is State.DONE:
+                if target is State.DONE:
                     attrs["done_at"] = datetime.now(UTC).isoformat()
                 else:
                     attrs.pop("done_at", None)
-            neuron = q.update_neuron(cur, self.identity, nid, state=state, attrs=attrs)
-        self._changed("state", [neuron])
+            neuron = q.update_neuron(cur, self.identity, nid, state=target, attrs=attrs)
+        self._changed(Action.STATE, [neuron])
         return neuron
 
     def revert(self, before: Neuron, *, after: Neuron | None = None) -> Neuron:
@@ -430,7 +467,7 @@ class Memory:
             neuron = q.update_neuron(
                 cur, self.identity, nid, body=body, attrs=clean_attrs(dict(before.attrs)), state=before.state
             )
-        self._changed("edited" if body is not None else "state", [neuron])
+        self._changed(Action.EDITED if body is not None else Action.STATE, [neuron])
         return neuron
 
     def done(self, neuron_id: uuid.UUID | str) -> Neuron:
@@ -445,6 +482,7 @@ class Memory:
     def restore(self, neuron_id: uuid.UUID | str) -> Neuron:
         return self.set_state(neuron_id, State.ACTIVE)
 
+    # `list` below names this method: the signatures after it say `builtins.list`
     def list(
         self,
         kind: Kind | str | None = None,
@@ -453,18 +491,18 @@ class Memory:
         limit: int = 100,
         offset: int = 0,
         order: str = "recent",
-    ) -> list[Neuron]:
+    ) -> builtins.list[Neuron]:
         if order not in ("recent", "updated", "due", "name"):
             raise InvalidInput(f"unknown order {order!r}")
         kind = Kind.parse(kind) if kind else None
-        states = [State.parse(s) for s in (states or [State.ACTIVE])]
+        wanted = [State.parse(s) for s in (states or [State.ACTIVE])]
         limit = parse_limit(limit)
         with self.store.reading(self.identity) as cur:
             return q.list_neurons(
                 cur,
                 self.identity,
                 kind=kind,
-                states=states,
+                states=wanted,
                 limit=limit,
                 offset=offset,
                 order=order,
@@ -474,7 +512,7 @@ class Memory:
         with self.store.reading(self.identity) as cur:
             return q.count_neurons(cur, self.identity)
 
-    def search(self, text: str, limit: int = 20) -> list[Neuron]:
+    def search(self, text: str, limit: int = 20) -> builtins.list[Neuron]:
         """Keyword search alone (fast, no model): the fallback when the model is unavailable."""
         text, limit = clean_text(text, what="query", allow_empty=True), parse_limit(limit)
         with self.store.reading(self.identity) as cur:
@@ -482,7 +520,7 @@ class Memory:
 
     # -- reminders (the rules are core/remind's) -----------------------------------------------
 
-    def reminders(self) -> list[Neuron]:
+    def reminders(self) -> builtins.list[Neuron]:
         """Every active reminder of this identity."""
         out: list[Neuron] = []
         offset = 0
@@ -537,7 +575,7 @@ class Memory:
 
         return self._merge_attrs(parse_uuid(neuron_id), checked)
 
-    def upcoming(self, now: datetime, within: timedelta) -> list[Neuron]:
+    def upcoming(self, now: datetime, within: timedelta) -> builtins.list[Neuron]:
         """The overdue reminders, then those that fire within `within` of `now` (remind.agenda)."""
         return remind.agenda(self.reminders(), aware(now, "now"), now + within)
 
@@ -581,7 +619,8 @@ class Memory:
                 return existing
             q.insert_edges(cur, self.identity, [edge])
             saved = q.get_edge(cur, self.identity, edge.id)
-        self._changed("linked", [found[a], found[b]])
+        assert saved is not None, "the edge was inserted in this transaction"
+        self._changed(Action.LINKED, [found[a], found[b]])
         return saved
 
     def unlink(self, edge_id: uuid.UUID | str, at: datetime | None = None) -> Edge:
@@ -595,21 +634,23 @@ class Memory:
                 if existing is None:
                     raise NotFound(f"no link {eid}")
                 return existing  # already closed
-        self._changed("unlinked", ids=[edge.from_id, edge.to_id])
+        self._changed(Action.UNLINKED, ids=[edge.from_id, edge.to_id])
         return edge
 
-    def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> list[Edge]:
+    def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> builtins.list[Edge]:
         with self.store.reading(self.identity) as cur:
             return q.edges_of(cur, self.identity, [parse_uuid(neuron_id)], open_only=open_only)
 
-    def neighbours(self, neuron_id: uuid.UUID | str, open_only: bool = True) -> list[tuple[Edge, Neuron]]:
+    def neighbours(
+        self, neuron_id: uuid.UUID | str, open_only: bool = True
+    ) -> builtins.list[tuple[Edge, Neuron]]:
         nid = parse_uuid(neuron_id)
         with self.store.reading(self.identity) as cur:
             edges = q.edges_of(cur, self.identity, [nid], open_only=open_only)
             others = q.get_neurons(cur, self.identity, [e.other(nid) for e in edges])
         return [(e, others[e.other(nid)]) for e in edges if e.other(nid) in others]
 
-    def same_person_offers(self, contact_id: uuid.UUID | str | None = None) -> list[capture.Offer]:
+    def same_person_offers(self, contact_id: uuid.UUID | str | None = None) -> builtins.list[Offer]:
         """Pairs of contacts that look like one person and are not linked as such yet."""
         return capture.same_person_offers(
             self.reader, parse_uuid(contact_id) if contact_id is not None else None
@@ -618,7 +659,7 @@ class Memory:
     def accept_same_person(self, a: uuid.UUID | str, b: uuid.UUID | str) -> Edge:
         return self.link(a, b, Relation.SAME_PERSON, derived_by=capture.DERIVED_SAME_PERSON)
 
-    def supersede_offers(self, neuron_id: uuid.UUID | str) -> list[capture.Offer]:
+    def supersede_offers(self, neuron_id: uuid.UUID | str) -> builtins.list[Offer]:
         """Older neurons this one may replace (a changed phone or email, a moved appointment)."""
         return capture.supersede_offers(self.reader, self.get(neuron_id))
 
@@ -628,7 +669,7 @@ class Memory:
 
     # -- recall (core/recall) --------------------------------------------------------------------
 
-    def ask(self, question: str, limit: int = 10, **options: Any) -> list[Result]:
+    def ask(self, question: str, limit: int = 10, **options: Any) -> builtins.list[Result]:
         return self.recall.ask(clean_text(question, what="question"), limit=parse_limit(limit), **options)
 
     def about(self, name: str, limit: int = 50) -> About:
@@ -663,21 +704,23 @@ class Memory:
             new_edges = [e for e in edges if e.id not in taken_edges]
             q.insert_neurons(cur, self.identity, new_neurons)
             q.insert_edges(cur, self.identity, new_edges)
-        self._changed("imported", new_neurons)
+        self._changed(Action.IMPORTED, new_neurons)
         return {
             "neurons": len(new_neurons),
             "edges": len(new_edges),
             "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges),
         }
 
-    def snapshot(self) -> tuple[list[Neuron], list[Edge]]:
+    def snapshot(self) -> tuple[builtins.list[Neuron], builtins.list[Edge]]:
         """Every neuron and link of this identity, in one reading (what an import plans against
         and an export writes); a damaged store raises StoreDamaged rather than give part of it."""
         self.store.require_sound(self.identity)
         with self.store.reading(self.identity) as cur:
             return q.all_neurons(cur, self.identity), q.all_edges(cur, self.identity)
 
-    def apply_import(self, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+    def apply_import(
+        self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]
+    ) -> None:
         """Write a planned import (core/interop plans it) in one transaction, all or nothing:
         new neurons with their own ids and times, new body/attrs/state for neurons of this
         identity, new links. Nothing derives from the text here: the file says what links."""
@@ -687,12 +730,14 @@ class Memory:
         if neurons or updates or edges:
             self._imported(neurons, updates, edges)
 
-    def _check_import(self, neurons: list[Neuron], updates: list[Neuron]) -> None:
+    def _check_import(self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron]) -> None:
         for n in [*neurons, *updates]:
             clean_text(n.body, what=f"the text of {n.id}")
             clean_attrs(n.attrs)
 
-    def _write_import(self, cur, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+    def _write_import(
+        self, cur, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]
+    ) -> None:
         """An import's writes inside the caller's transaction (refused whole on a clash)."""
         taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
         if taken:
@@ -714,9 +759,11 @@ class Memory:
         q.update_neurons(cur, self.identity, updates)
         q.insert_edges(cur, self.identity, edges)
 
-    def _imported(self, neurons: list[Neuron], updates: list[Neuron], edges: list[Edge]) -> None:
+    def _imported(
+        self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]
+    ) -> None:
         self._changed(
-            "imported",
+            Action.IMPORTED,
             [*neurons, *updates],
             ids=[*(n.id for n in neurons), *(n.id for n in updates)] or [e.from_id for e in edges],
         )
@@ -779,7 +826,7 @@ class Memory:
         if pulled.created or pulled.updated or pulled.edges:
             self._imported(pulled.created, pulled.updated, pulled.edges)
         if trashed:
-            self._changed("state", list(trashed.values()))
+            self._changed(Action.STATE, list(trashed.values()))
 
     def _agree(self, cur, collection_id: uuid.UUID, agreed: builtins.list[sq.Agreed], fingerprint) -> None:
         """Record agreements; those without a fingerprint get the neuron's as it now is."""
@@ -812,14 +859,24 @@ class Memory:
 
     def backup(self, *, now: datetime | None = None) -> backups.Backup:
         """A backup of the whole store (every identity) in the data dir's backups/, now."""
-        return backups.take(self.store, aware(now, "now"))
+        return backups.take(self.store, aware(now, "now"), self.identity)
 
-    def restore_backup(self, path: str, *, now: datetime | None = None) -> dict[str, Any]:
+    def restore_backup(self, path: str, *, now: datetime | None = None, adopt: bool = True) -> dict[str, Any]:
         """Make the store hold exactly the backup at `path` (all or nothing; what it holds now is
-        backed up first)."""
-        result = backups.restore(self.store, path, aware(now, "now"))
+        backed up first). A backup of another identity's memory makes this Memory act as that
+        identity ("adopted": the caller remembers it in config.json), or with `adopt` False is
+        refused before anything changes (backups.OwnerChangeError)."""
+        result = backups.restore(self.store, path, aware(now, "now"), acting=self.identity, adopt=adopt)
+        if result["adopted"]:
+            owner = result["owner"]
+            self.identity = (
+                Identity(user_id=uuid.UUID(owner["id"]))
+                if owner
+                else Identity(device_id=self.store.device_id())
+            )
+            self.reader = StoreReader(self.store, self.identity)
         self.recall = Recall(self.reader, self.model.get)  # rows left the store: index anew
-        self._changed("restored")
+        self._changed(Action.RESTORED)
         return result
 
     def claim(self, profile_name: str, user_id: uuid.UUID | None = None) -> Memory:
@@ -830,10 +887,11 @@ class Memory:
             raise InvalidInput(f"a profile name has at most {PROFILE_NAME_MAX} characters")
         if self.identity.device_id is None:
             raise InvalidInput("only an anonymous device's rows can be claimed")
-        user = Identity(user_id=user_id or uuid.uuid4())
+        user_id = user_id or uuid.uuid4()
+        user = Identity(user_id=user_id)
         with self.store.transaction(self.identity) as cur:
-            q.claim_device(cur, self.identity.device_id, user.user_id, name)
-        self._changed("claimed")
+            q.claim_device(cur, self.identity.device_id, user_id, name)
+        self._changed(Action.CLAIMED)
         return self.as_identity(user)
 
     def join(self, profile_id: uuid.UUID | str, bring_own: bool) -> tuple[Memory, int]:
@@ -850,8 +908,14 @@ class Memory:
                     "the same server as the machine that made it (neurons config set dsn)"
                 )
             moved = q.claim_into(cur, self.identity.device_id, pid)[0] if bring_own else 0
-        self._changed("claimed")
+        self._changed(Action.CLAIMED)
         return self.as_identity(Identity(user_id=pid)), moved
+
+    def has_profile(self, profile_id: uuid.UUID | str) -> bool:
+        """Whether this database holds the profile (as this database role sees it)."""
+        pid = parse_uuid(profile_id, "profile id")
+        with self.store.reading() as cur:
+            return q.profile(cur, pid) is not None
 
     def profile(self) -> dict[str, Any] | None:
         """This identity's profile (id, name, created_at), None for an anonymous device."""
@@ -874,7 +938,7 @@ class Memory:
     def adopt_profile(self, name: str) -> None:
         """Record this identity's profile in the store (a memory moved to another database)."""
         if self.identity.user_id is not None:
-            with self.store.transaction() as cur:
+            with self.store.transaction(self.identity) as cur:  # on a server, the role takes it
                 q.ensure_profile(cur, self.identity.user_id, name, self.store.device_id())
 
     # -- health ----------------------------------------------------------------------------------
@@ -886,6 +950,7 @@ class Memory:
             total = q.count_neurons(cur)
             pending = q.count_pending_embeddings(cur, model.get("name"))
             security = q.row_security(cur) if self.store.kind == "server" else None
+            acting = q.profile(cur, self.identity.user_id) if self.identity.user_id else None
         check = self.store.check(self.identity if self.store.kind == "server" else None)
         lock = self.store.lock.read_record() if self.store.lock else None
         engine = self.store.engine
@@ -902,12 +967,27 @@ class Memory:
             "extensions": facts["extensions"],
             "neurons": total,
             "store_check": check,
+            "owner_check": _owner_check(self.identity, acting),
             "row_security": security,
             "pending_vectors": pending,
             "model": model,
             "opened_in_s": round(self.store.opened_in_s, 3),
             "install": _install_status(),
         }
+
+
+def _owner_check(identity: Identity, profile: dict[str, Any] | None) -> dict[str, Any]:
+    """Whether the database holds the identity this data dir acts as (a profile can go missing:
+    a restore of a backup without it, a server that is not the profile's)."""
+    if identity.user_id is None or profile is not None:
+        return {"ok": True, "acts_as": str(identity)}
+    return {
+        "ok": False,
+        "acts_as": str(identity),
+        "problem": f"this data dir acts as profile {identity.user_id}, which this database does not "
+        "hold, so it sees none of its rows: restore a backup that holds it (neurons backups), or "
+        f"use the server it lives on and join it again (neurons profile join {identity.user_id})",
+    }
 
 
 def own_identity(store: Store) -> Identity:
@@ -921,13 +1001,9 @@ def own_identity(store: Store) -> Identity:
 def _settle_claim(store: Store) -> None:
     """config.json names a profile whose claim may not have committed (the process died between
     writing it and the claim's commit): the store says which, and config.json follows."""
-    import dataclasses  # noqa: PLC0415
-
-    from core import config  # noqa: PLC0415
-
-    settings = store.settings
+    settings, profile_id = store.settings, store.settings.profile_id
     with store.reading(every_owner=True) as cur:
-        committed = q.profile(cur, settings.profile_id) is not None
+        committed = profile_id is not None and q.profile(cur, profile_id) is not None
     saved = config.load(settings.data_dir)
     if committed:
         config.save(settings.data_dir, dataclasses.replace(saved, profile_pending=False))
@@ -946,8 +1022,6 @@ def _settle_claim(store: Store) -> None:
 
 
 def _saved_config(data_dir) -> dict[str, Any] | str:
-    from core import config  # noqa: PLC0415
-
     try:
         return config.load(data_dir).to_json()
     except NeuronsError as exc:  # doctor reports; it never fails on what it examines
@@ -963,9 +1037,7 @@ def _install_status() -> str:
 
 
 def _node_path() -> str | None:
-    from core.store.embedded import node_executable  # noqa: PLC0415 - only doctor needs it
-
     try:
         return node_executable()
-    except Exception as exc:  # doctor reports; it never fails on what it examines
+    except Exception as exc:  # noqa: BLE001 - doctor reports; it never fails on what it examines
         return f"unavailable: {exc}"

@@ -6,7 +6,7 @@ import enum
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 
 class NeuronsError(Exception):
@@ -21,11 +21,11 @@ class NotFound(NeuronsError, LookupError):
     """No such neuron or edge for this identity."""
 
 
-class _Choice(str, enum.Enum):
+class Choice(enum.StrEnum):
     """A closed set of names; `parse` turns a wrong one into a message a person can act on."""
 
     @classmethod
-    def parse(cls, value):
+    def parse(cls, value: Any) -> Self:
         try:
             return cls(value)
         except (ValueError, TypeError):
@@ -34,20 +34,20 @@ class _Choice(str, enum.Enum):
             ) from None
 
 
-class Kind(_Choice):
+class Kind(Choice):
     NOTE = "note"
     REMINDER = "reminder"
     CONTACT = "contact"
 
 
-class State(_Choice):
+class State(Choice):
     ACTIVE = "active"
     DONE = "done"
     ARCHIVED = "archived"
     TRASHED = "trashed"
 
 
-class Relation(_Choice):
+class Relation(Choice):
     RELATES_TO = "relates_to"
     CONCERNS = "concerns"
     SAME_PERSON = "same_person"

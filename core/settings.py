@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from core import config
+from core.model import NeuronsError
 
 APP_NAME = "neurons"
 
@@ -30,7 +34,7 @@ def default_data_dir() -> Path:
 
 def default_config_dir() -> Path:
     """Preferences (the desktop's window state and choices), never the memory itself."""
-    import platformdirs  # noqa: PLC0415 - as above
+    import platformdirs  # noqa: PLC0415 - not needed when the data dir is given
 
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
@@ -45,7 +49,7 @@ def default_model_dir() -> Path:
     override = os.environ.get("NEURONS_MODEL_DIR")
     if override:
         return Path(override)
-    return resources_dir() / "model" / "all-MiniLM-L6-v2"
+    return resources_dir() / "model" / "multilingual-e5-small"
 
 
 @dataclass
@@ -60,15 +64,10 @@ class Settings:
     model_dir: Path = field(default_factory=default_model_dir)
     # Background embedding of new neurons; off for tools that must not load the model.
     embed_in_background: bool = True
-    # How long opening the embedded store waits for another process to release the data dir
-    # (a short command finishing) before it refuses; the CLI waits, the app retries on its own.
-    lock_wait_s: float = 0.0
 
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None, dsn: str | None = None, **kw) -> Settings:
         """The flag, else the environment, else what the data dir remembers (core/config.py)."""
-        from core import config  # noqa: PLC0415
-
         folder = data_dir_from(data_dir)
         saved = config.load(folder)
         dsn = dsn or os.environ.get("NEURONS_DSN") or saved.dsn or None
@@ -91,15 +90,11 @@ def check_install() -> None:
     name shadows ours (or ours shadows it): the two must be the folders beside each other."""
     if getattr(sys, "frozen", False):
         return  # the bundle holds exactly what it was built with
-    import importlib.util  # noqa: PLC0415
-
     ours = Path(__file__).resolve().parent.parent
     for name in ("core", "desktop"):
         spec = importlib.util.find_spec(name)
         where = Path(spec.origin).resolve().parent.parent if spec and spec.origin else None
         if where != ours:
-            from core.model import NeuronsError  # noqa: PLC0415
-
             raise NeuronsError(
                 f"the package '{name}' Python finds ({spec.origin if spec else 'none'}) is not "
                 f"Neurons' own (in {ours}): install Neurons in a virtualenv of its own "

@@ -11,7 +11,7 @@ import json
 import math
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from core.model import InvalidInput
 
@@ -146,6 +146,10 @@ def times_in(attrs: dict[str, Any]) -> dict[str, Any]:
     return attrs
 
 
+@overload
+def aware(value: datetime, what: str) -> datetime: ...
+@overload
+def aware(value: None, what: str) -> None: ...
 def aware(value: datetime | None, what: str) -> datetime | None:
     """A datetime given by a caller must carry its offset (a naive one is ambiguous) and lie
     within what both engines read back."""
@@ -183,9 +187,10 @@ def optional_text(value: Any, what: str) -> str | None:
     return None if value is None else clean_text(value, what=what)
 
 
-def parse_limit(value: Any, what: str = "limit") -> int:
-    """How many rows to return: a whole number from 1 to MAX_LIMIT."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LIMIT:
+def parse_limit(value: Any, what: str = "limit", maximum: int = MAX_LIMIT) -> int:
+    """How many rows to return: a whole number from 1 to `maximum` (MAX_LIMIT; a door may keep
+    its callers to fewer, as MCP does)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
         shown = repr(value) if not isinstance(value, int) or value.bit_length() < 64 else "that"
-        raise InvalidInput(f"{what} must be a whole number from 1 to {MAX_LIMIT:,}, not {shown}")
+        raise InvalidInput(f"{what} must be a whole number from 1 to {maximum:,}, not {shown}")
     return value

@@ -30,6 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import Kind
+from core.sync import accounts
+from core.sync.accounts import is_calendar
+from core.vocabulary import Action, Origin
 from desktop.worker import BACKGROUND
 
 log = logging.getLogger(__name__)
@@ -101,7 +104,7 @@ class Syncer(QObject):
 
     def changed(self, change) -> None:
         """A Change of the memory: something syncable changed here (not by a sync itself)."""
-        if change.origin == "sync" or change.action == "engine_restarted":
+        if change.origin is Origin.SYNC or change.action is Action.ENGINE_RESTARTED:
             return
         if change.kinds and not (change.kinds & SYNCED_KINDS):
             return
@@ -235,8 +238,6 @@ class AccountsPage(QWidget):
         if item is None:
             return
         url = str(item.data(Qt.ItemDataRole.UserRole))
-        from core.sync import accounts  # noqa: PLC0415
-
         self.ctx.run(lambda m: accounts.remove(m, url), lambda _a: self.reload(), "remove account")
 
 
@@ -284,8 +285,6 @@ class AddAccountDialog(QDialog):
 
     def look_up(self) -> None:
         """Ask the server what it holds, on the worker."""
-        from core.sync import accounts  # noqa: PLC0415
-
         url, user, password = self.url.text().strip(), self.user.text().strip(), self.password.text()
         self.message.setText("Looking…")
         self.find_button.setEnabled(False)
@@ -294,8 +293,6 @@ class AddAccountDialog(QDialog):
         )
 
     def _found(self, principal) -> None:
-        from core.sync.accounts import is_calendar  # noqa: PLC0415
-
         self.find_button.setEnabled(True)
         self.principal = principal
         for box, _ in self.boxes:
@@ -318,8 +315,6 @@ class AddAccountDialog(QDialog):
         self.message.setText(str(exc))
 
     def save(self) -> None:
-        from core.sync import accounts  # noqa: PLC0415
-
         picked = [f for box, f in self.boxes if box.isChecked()]
         url, user, password = self.url.text().strip(), self.user.text().strip(), self.password.text()
         principal = self.principal

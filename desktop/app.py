@@ -19,12 +19,17 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import __version__, remind
 from core.changes import started_by
 from core.model import Kind, NeuronsError
 from core.settings import Settings, check_install
+from core.vocabulary import Action, Origin
+
+if TYPE_CHECKING:
+    from desktop.crash import Report
+    from desktop.tray import Tray
 
 log = logging.getLogger("desktop")
 
@@ -35,13 +40,8 @@ OPEN_RETRY_S = 30.0
 
 
 # -- the controller ------------------------------------------------------------------------------
-
-
-def _qt():
-    """Qt imports, late: a forwarding second launch never loads Qt."""
-    from PySide6 import QtCore, QtWidgets  # noqa: PLC0415
-
-    return QtCore, QtWidgets
+# This module is also the launcher (`main`): a second launch that forwards its request loads
+# neither Qt nor the database driver, so what they need is imported where it is used.
 
 
 class App:
@@ -63,11 +63,14 @@ class App:
         reminders: bool = True,
         dbus: bool = True,
     ):
-        from desktop.startup import Steps  # noqa: PLC0415
+        from PySide6 import QtWidgets  # noqa: PLC0415 - the launcher stays light
 
-        _, QtWidgets = _qt()
+        from desktop.startup import Steps  # noqa: PLC0415 - the launcher stays light
+
         self.settings = settings
-        self.qapp = QtWidgets.QApplication.instance()
+        qapp = QtWidgets.QApplication.instance()
+        assert isinstance(qapp, QtWidgets.QApplication), "the App lives in a QApplication"
+        self.qapp = qapp
         self.clock = clock or remind.Clock()
         self.memory = None
         self.owns_memory = memory is None
@@ -76,9 +79,9 @@ class App:
         self.quitting = False
         self.missed: list[remind.Alarm] = []
         self.reminders_enabled = reminders
-        self.tray = None
+        self.tray: Tray | None = None
         self.steps = Steps()
-        self.crashed = None  # the last run's crash report, when it died (desktop/crash.py)
+        self.crashed: Report | None = None  # the last run's crash report, when it died (desktop/crash.py)
         self.steps.run("crash report", self._start_crash_watch)
         self.steps.run("garbage collector", self._start_collector)
         self.steps.run("preferences and look", self._start_look)
@@ -101,18 +104,18 @@ class App:
         say once (`_say_crash`). Only a real run (with its data dir) watches."""
         if self.settings is None:
             return
-        from desktop.crash import CrashWatch  # noqa: PLC0415
+        from desktop.crash import CrashWatch  # noqa: PLC0415 - the launcher stays light
 
         watch = CrashWatch(self.settings.data_dir)
         self.crashed = watch.start()
         self.steps.register_cleanup("crash report", watch.stop)  # last: a clean quit
 
     def _say_crash(self) -> None:
-        from desktop.crash import UnexpectedCloseError, binding_keeps_none  # noqa: PLC0415
-        from desktop.notify import Notice  # noqa: PLC0415
+        from desktop.crash import UnexpectedCloseError, binding_keeps_none  # noqa: PLC0415 - the launcher stays light
+        from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
 
         if not binding_keeps_none():
-            from PySide6 import __version__ as qt_binding  # noqa: PLC0415
+            from PySide6 import __version__ as qt_binding  # noqa: PLC0415 - the launcher stays light
 
             log.error(
                 "PySide6 %s on Python %s frees None: Neurons will close unexpectedly; "
@@ -138,14 +141,14 @@ class App:
         )
 
     def _start_collector(self) -> None:
-        from desktop.collector import GuiCollector  # noqa: PLC0415
+        from desktop.collector import GuiCollector  # noqa: PLC0415 - the launcher stays light
 
         self.collector = GuiCollector()
         self.steps.register_cleanup("garbage collector", self.collector.stop)
 
     def _start_look(self) -> None:
-        from desktop import theme  # noqa: PLC0415
-        from desktop.prefs import Prefs  # noqa: PLC0415
+        from desktop import theme  # noqa: PLC0415 - the launcher stays light
+        from desktop.prefs import Prefs  # noqa: PLC0415 - the launcher stays light
 
         self.prefs = Prefs()
         theme.apply(self.qapp, self.prefs.theme)
@@ -154,9 +157,9 @@ class App:
             log.warning("no colour emoji font: emoji show as boxes (install fonts-noto-color-emoji)")
 
     def _start_worker(self) -> None:
-        from desktop.bridge import Bridge  # noqa: PLC0415
-        from desktop.context import Context  # noqa: PLC0415
-        from desktop.worker import Worker  # noqa: PLC0415
+        from desktop.bridge import Bridge  # noqa: PLC0415 - the launcher stays light
+        from desktop.context import Context  # noqa: PLC0415 - the launcher stays light
+        from desktop.worker import Worker  # noqa: PLC0415 - the launcher stays light
 
         self.bridge = Bridge()
         self.bridge.changed.connect(self._store_changed)
@@ -170,24 +173,25 @@ class App:
     def _start_tray(self, use_tray: bool) -> None:
         if not use_tray:
             return
-        from desktop.tray import Tray  # noqa: PLC0415
+        from desktop.tray import Tray  # noqa: PLC0415 - the launcher stays light
 
         if not Tray.available():
             return
-        self.tray = Tray()
-        self.tray.quick_capture.connect(lambda: self.quick_capture())
-        self.tray.open_window.connect(lambda: self.show_window())
-        self.tray.pause_toggled.connect(self.set_paused)
-        self.tray.quit.connect(self.quit)
-        self.tray.show()
-        self.steps.register_cleanup("tray", self._close_tray)
+        self.tray = tray = Tray()
+        tray.quick_capture.connect(lambda: self.quick_capture())
+        tray.open_window.connect(lambda: self.show_window())
+        tray.pause_toggled.connect(self.set_paused)
+        tray.quit.connect(self.quit)
+        tray.show()
 
-    def _close_tray(self) -> None:
-        self.tray.hide()
-        self.tray.menu.deleteLater()
+        def close_tray() -> None:
+            tray.hide()
+            tray.menu.deleteLater()
+
+        self.steps.register_cleanup("tray", close_tray)
 
     def _start_window(self) -> None:
-        from desktop.window import MainWindow  # noqa: PLC0415
+        from desktop.window import MainWindow  # noqa: PLC0415 - the launcher stays light
 
         self.window = MainWindow(
             self.ctx,
@@ -205,19 +209,19 @@ class App:
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
         self.steps.register_cleanup("window", self.window.deleteLater)
-        from desktop import profile  # noqa: PLC0415
+        from desktop import profile  # noqa: PLC0415 - the launcher stays light
 
         profile.install(self)  # Profile and storage… in Tools (desktop/profile.py)
 
     def _start_quick(self) -> None:
-        from desktop.quick import QuickCapture  # noqa: PLC0415
+        from desktop.quick import QuickCapture  # noqa: PLC0415 - the launcher stays light
 
         self.quick = QuickCapture(self.ctx)
         self.quick.saved.connect(self._captured)
         self.steps.register_cleanup("quick capture", self.quick.deleteLater)
 
     def _start_undo(self) -> None:
-        from desktop.undo import UndoStack  # noqa: PLC0415
+        from desktop.undo import UndoStack  # noqa: PLC0415 - the launcher stays light
 
         self.undo = UndoStack(self.ctx)
 
@@ -236,8 +240,8 @@ class App:
         self.window.status.undo_clicked.connect(self.undo.undo)
 
     def _start_notifications(self, notifier, dbus: bool) -> None:
-        from desktop.banner import BannerNotifier  # noqa: PLC0415
-        from desktop.notices import ReminderNotices  # noqa: PLC0415
+        from desktop.banner import BannerNotifier  # noqa: PLC0415 - the launcher stays light
+        from desktop.notices import ReminderNotices  # noqa: PLC0415 - the launcher stays light
 
         self.banner = BannerNotifier(self.window)
         notifier = notifier if notifier is not None else self._default_notifier(dbus)
@@ -252,8 +256,8 @@ class App:
         return self.notices.notifier
 
     def _default_notifier(self, dbus: bool):
-        from desktop.notify import DBusNotifier, Notifications, TrayNotifier  # noqa: PLC0415
-        from desktop.theme import icon_path  # noqa: PLC0415
+        from desktop.notify import DBusNotifier, Notifications, TrayNotifier  # noqa: PLC0415 - the launcher stays light
+        from desktop.theme import icon_path  # noqa: PLC0415 - the launcher stays light
 
         d = None
         if dbus and os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
@@ -263,7 +267,7 @@ class App:
         return Notifications(d, t, self.banner)
 
     def _start_reminders(self) -> None:
-        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415
+        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415 - the launcher stays light
 
         self.scheduler = ReminderScheduler(self.worker, lambda: self.memory, self.clock)
         self.scheduler.fired.connect(self.notices.fired)
@@ -272,7 +276,7 @@ class App:
         self.steps.register_cleanup("reminders", self.scheduler.stop)
 
     def _start_sync(self) -> None:
-        from desktop.accounts import AccountsPage, Syncer  # noqa: PLC0415
+        from desktop.accounts import AccountsPage, Syncer  # noqa: PLC0415 - the launcher stays light
 
         self.syncer = Syncer(self.worker, self.clock, lambda: self.memory, self.window)
         self.syncer.status.connect(self.window.status.set_sync)
@@ -287,17 +291,9 @@ class App:
         settings = self.settings
 
         def opening():
-            from core.memory import Memory  # noqa: PLC0415
-            from core.store.lock import LockHeld  # noqa: PLC0415
+            from core.memory import Memory  # noqa: PLC0415 - the launcher stays light
 
-            deadline = time.monotonic() + OPEN_RETRY_S
-            while True:
-                try:
-                    return Memory.open(settings)
-                except LockHeld:
-                    if time.monotonic() > deadline or self.quitting:
-                        raise
-                    time.sleep(0.5)
+            return Memory.open(settings, wait_s=OPEN_RETRY_S, give_up=lambda: self.quitting)
 
         self.window.report("Opening your memory…")
         self.worker.run(opening, self._opened, self._open_failed, label="open")
@@ -314,8 +310,10 @@ class App:
             self.scheduler.start()
         self.syncer.start()  # with the server, in the background (desktop/accounts.py)
         # Build the recall index and load the model now, so the first question answers at once.
-        from core import backup, resident  # noqa: PLC0415
-        from desktop.worker import BACKGROUND  # noqa: PLC0415
+        from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
+
+        from core import backup, resident  # noqa: PLC0415 - the launcher stays light
+        from desktop.worker import BACKGROUND  # noqa: PLC0415 - the launcher stays light
 
         self.worker.run(
             memory.recall.warm,
@@ -327,12 +325,12 @@ class App:
         )
         # Now and then, on the worker: a backup if one is due (core/backup.py), and the model let
         # go if unused for a while (core/resident.py).
-        auto, timer = backup.AutoBackup(memory), _qt()[0].QTimer(self.window)
+        auto, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
 
         def now_and_then() -> None:
             self.worker.run(
                 lambda: auto.run(self.clock.now().astimezone()),
-                lambda made: made and resident.trim(),
+                lambda made: resident.trim() if made else None,
                 lambda exc: log.warning("the automatic backup failed: %s", exc),
                 label="backup",
                 lane=BACKGROUND,
@@ -346,8 +344,6 @@ class App:
     def reopen(self) -> None:
         """Let go of the open memory and open it again from the data dir's settings (a profile
         or the engine changed, desktop/profile.py); what the app opens now is its own."""
-        from core.settings import Settings  # noqa: PLC0415
-
         old, owned = self.memory, self.owns_memory
         self.scheduler.stop()
         self.memory = self.ctx.memory = None
@@ -355,6 +351,7 @@ class App:
         if old is not None and self._listener in old.listeners:
             old.listeners.remove(self._listener)
         self.owns_memory = True
+        assert self.settings is not None, "only an app that opened its data dir opens it again"
         self.settings = Settings.from_env(
             data_dir=self.settings.data_dir, embed_in_background=self.settings.embed_in_background
         )
@@ -389,15 +386,15 @@ class App:
         self.bridge.notify_changed(change)
 
     def _store_changed(self, change) -> None:
-        if change.action == "engine_restarted":  # the store restarted its engine: say so once
-            from desktop.notify import Notice  # noqa: PLC0415
+        if change.action is Action.ENGINE_RESTARTED:  # the store restarted its engine: say so once
+            from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
 
             self.banner.show(
                 Notice(
                     "engine", "The database engine stopped and was restarted", "Nothing you saved was lost."
                 )
             )
-        if change.action == "captured" and change.origin == "socket" and change.ids:
+        if change.action is Action.CAPTURED and change.origin is Origin.SOCKET and change.ids:
             # saved by another program (a forwarded `neurons capture`, a second launch): say so
             self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
         self.window.store_changed(change)
@@ -411,7 +408,7 @@ class App:
     def _failed(self, exc: BaseException, what: str = "") -> None:
         """An error: the person's to fix is said in the status line; any other is kept in
         Problems (with the details to copy), and the status line points there."""
-        from desktop.problems import is_persons, summary_of  # noqa: PLC0415
+        from desktop.problems import is_persons, summary_of  # noqa: PLC0415 - the launcher stays light
 
         if is_persons(exc):
             self.window.report(summary_of(exc))
@@ -447,7 +444,7 @@ class App:
         self.quick.open(text)
 
     def _captured(self, neuron) -> None:
-        from desktop import theme  # noqa: PLC0415
+        from desktop import theme  # noqa: PLC0415 - the launcher stays light
 
         what = {Kind.REMINDER: "reminder", Kind.CONTACT: "contact"}.get(neuron.kind, "note")
         extra = ""
@@ -478,8 +475,8 @@ class App:
         """Compute every vector again, with progress in the window (the GUI stays free)."""
         if self.memory is None:
             return
-        from desktop.statusbar import items  # noqa: PLC0415
-        from desktop.worker import BACKGROUND  # noqa: PLC0415
+        from desktop.statusbar import items  # noqa: PLC0415 - the launcher stays light
+        from desktop.worker import BACKGROUND  # noqa: PLC0415 - the launcher stays light
 
         memory = self.memory
         self.window.reindex_action.setEnabled(False)
@@ -503,7 +500,7 @@ class App:
         )
 
     def on_missed(self, alarms: list) -> None:
-        from desktop.notify import Notice  # noqa: PLC0415
+        from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
 
         self.missed = alarms
         title = self.notices.missed(alarms)
@@ -524,14 +521,16 @@ class App:
             self.bridge.gui(lambda: self.quick_capture(str(text)))
             return {}
         if op == "quit":
-            self.bridge.gui(lambda: _qt()[0].QTimer.singleShot(0, self.quit))
+            from PySide6.QtCore import QTimer  # noqa: PLC0415 - the launcher stays light
+
+            self.bridge.gui(lambda: QTimer.singleShot(0, self.quit))
             return {}
         if op == "status":
             return self.bridge.gui(self.status)
         memory = self._wait_memory()
         if op == "capture":
             text, kind, attrs = message.get("text"), message.get("kind"), message.get("attrs")
-            with started_by("socket"):
+            with started_by(Origin.SOCKET):
                 neuron = memory.capture(text, kind=kind or None, attrs=attrs or None)
             return {"neuron": neuron.to_json(edges=memory.edges(neuron.id))}
         if op == "search":
@@ -541,13 +540,13 @@ class App:
             results = memory.ask(str(message.get("text") or ""), limit=message.get("limit") or 10)
             return {"results": [r.to_json() for r in results]}
         if op == "command":  # `neurons list/show/ask/...` while the app owns the data dir
-            from core import commands  # noqa: PLC0415
+            from core import commands  # noqa: PLC0415 - the launcher stays light
 
             argv = message.get("argv")
             if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
                 raise NeuronsError("a command request carries its command line as a list of strings")
             # (changes reach the window through the memory's listeners, as for any other call)
-            with started_by("socket"):
+            with started_by(Origin.SOCKET):
                 return commands.execute(memory, argv)
         raise NeuronsError(f"unknown request {op!r}")
 
@@ -604,7 +603,7 @@ class App:
 
 def tray_tooltip(summary, paused: bool, now) -> str:
     """What the tray says on hover: what is overdue, and what comes next."""
-    from desktop import theme  # noqa: PLC0415
+    from desktop import theme  # noqa: PLC0415 - the launcher stays light
 
     lines = ["Neurons" + (" — reminders paused" if paused else "")]
     if summary.overdue:
@@ -672,12 +671,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
     if args.screenshot:
-        from desktop.screenshot import screenshot  # noqa: PLC0415
+        from desktop.screenshot import screenshot  # noqa: PLC0415 - the launcher stays light
 
         settings.embed_in_background = False  # the screenshot writes nothing
         return screenshot(settings, Path(args.screenshot), ask=args.ask, size=args.size)
 
-    from core import instance  # noqa: PLC0415
+    from core import instance  # noqa: PLC0415 - the launcher stays light
 
     lock = instance.InstanceLock(settings.data_dir)
     if not lock.try_acquire():
@@ -690,7 +689,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def forward(settings: Settings, args: argparse.Namespace) -> int:
     """Another app owns this data dir: hand it the request and exit."""
-    from core import instance  # noqa: PLC0415
+    from core import instance  # noqa: PLC0415 - the launcher stays light
 
     if args.capture:
         message: dict[str, Any] = {"op": "capture", "text": args.capture, "kind": None, "attrs": {}}
@@ -719,15 +718,16 @@ def forward(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run(settings: Settings, args: argparse.Namespace, lock) -> int:
-    from core import instance, resident  # noqa: PLC0415
+    from core import instance, resident  # noqa: PLC0415 - the launcher stays light
 
     resident.keep_small()  # before any thread: the app lives in the tray all day
-    QtCore, QtWidgets = _qt()
+    from PySide6 import QtWidgets  # noqa: PLC0415 - the launcher stays light
+
     QtWidgets.QApplication.setApplicationName("Neurons")
     QtWidgets.QApplication.setDesktopFileName("neurons")
     qapp = QtWidgets.QApplication(sys.argv[:1])
     qapp.setQuitOnLastWindowClosed(False)
-    from desktop import theme  # noqa: PLC0415
+    from desktop import theme  # noqa: PLC0415 - the launcher stays light
 
     qapp.setWindowIcon(theme.app_icon())
     app = App(settings, use_tray=not args.no_tray)
@@ -757,7 +757,8 @@ def run(settings: Settings, args: argparse.Namespace, lock) -> int:
 
 
 def _when_ready(app: App, fn: Callable[[], None]) -> None:
-    QtCore, _ = _qt()
+    from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
+
     timer = QtCore.QTimer(app.window)
 
     def check() -> None:
@@ -773,7 +774,8 @@ def _when_ready(app: App, fn: Callable[[], None]) -> None:
 
 def _quit_on_signals(qapp, app: App) -> None:
     """SIGTERM/SIGINT quit cleanly (the store checkpoints and stops its engine)."""
-    QtCore, _ = _qt()
+    from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
+
     read, write = socket.socketpair()
     read.setblocking(False)
     write.setblocking(False)

@@ -10,6 +10,7 @@ from typing import Any
 
 from core.changes import started_by
 from core.model import Neuron
+from core.vocabulary import Origin
 from desktop.worker import INTERACTIVE
 
 
@@ -19,7 +20,7 @@ class Context:
         self.clock = clock
         self.memory = memory
         self.prefs = prefs  # desktop.prefs.Prefs (snooze time, look)
-        self.origin = "window"  # who the changes made through it are told to come from
+        self.origin = Origin.WINDOW  # who the changes made through it are told to come from
         # the status line; with undo=True it offers Undo for the last undoable step
         self.report: Callable[..., None] = lambda text, undo=False: None
         # an error the person did not cause (and what the app was doing): kept in Problems

@@ -48,7 +48,7 @@ def load(memory: Memory, space: dict, now: datetime | None = None) -> dict[str, 
             item["text"],
             kind=kind,
             attrs=attrs,
-            created_at=datetime.fromisoformat(moved(item["created_at"])),
+            created_at=datetime.fromisoformat(item["created_at"]) + shift,
             derive=False,
         )
         ids[item["id"]] = str(neuron.id)
@@ -76,7 +76,7 @@ def load(memory: Memory, space: dict, now: datetime | None = None) -> dict[str, 
         )
         links += 1
         if edge.get("valid_to"):
-            memory.unlink(made.id, at=datetime.fromisoformat(moved(edge["valid_to"])))
+            memory.unlink(made.id, at=datetime.fromisoformat(edge["valid_to"]) + shift)
     return {"neurons": len(ids), "links": links, "done": done}
 
 

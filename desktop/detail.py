@@ -3,12 +3,13 @@ the answer to "what do you know about X" as a timeline."""
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from core import remind
 from core.model import Kind, Neuron, NeuronsError, State
+from core.when import retimed
 from desktop import inputs, keys, ops, theme
 from desktop.context import Context
 from desktop.links import LinksPanel, section_label
@@ -57,6 +59,7 @@ RESTORE_LABELS = {
     State.TRASHED: ("Restore", "Take it out of the trash"),
 }
 SNOOZES = [timedelta(minutes=10), timedelta(hours=1), timedelta(hours=3)]
+DUE_HINT_TICK_MS = 1000
 
 
 class DetailPane(QWidget):
@@ -74,9 +77,15 @@ class DetailPane(QWidget):
         self.detail: ops.Detail | None = None
         self._fields: dict[str, QLineEdit] = {}
         self._dirty = False
-        self.item_keys = None  # the window's filter that lets item shortcuts through text fields
+        # the window's filter that lets item shortcuts through text fields
+        self.item_keys: QObject | None = None
         self._loading_id: str | None = None
         self._generation = 0
+        self._due_hint: tuple[QLabel, datetime | None] | None = None  # "in 5 min" beside Due
+        self._tick = QTimer(self)
+        self._tick.setInterval(DUE_HINT_TICK_MS)
+        self._tick.timeout.connect(self._tick_due_hint)
+        self._tick.start()
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -200,12 +209,9 @@ class DetailPane(QWidget):
         lay.addStretch(1)
 
         # Esc: close the link suggestions, else cancel the edit, else back to the list
-        QShortcut(
-            QKeySequence(Qt.Key.Key_Escape),
-            self,
-            activated=self.escape,
-            context=Qt.ShortcutContext.WidgetWithChildrenShortcut,
-        )
+        escape = QShortcut(QKeySequence(Qt.Key.Key_Escape), self)
+        escape.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        escape.activated.connect(self.escape)
         self.stack.setCurrentIndex(0)
 
     def _action_button(self, text: str, tip: str, slot) -> QPushButton:
@@ -383,7 +389,7 @@ class DetailPane(QWidget):
         lines = max(3, min(9, rect.height() // max(fm.lineSpacing(), 1) + 1))
         self.body.setFixedHeight(lines * fm.lineSpacing() + 18)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_body()
 
@@ -402,7 +408,16 @@ class DetailPane(QWidget):
 
         self.ctx.read(lambda m: ops.timeline(m, contact), shown, "timeline")
 
+    def _tick_due_hint(self) -> None:
+        """The due hint moves on with the clock (the rest of the pane with the next change)."""
+        if self._due_hint is None or not self.isVisible():
+            return
+        label, due = self._due_hint
+        if due is not None:
+            label.setText(theme.relative(due, self.ctx.now()))
+
     def _build_form(self, n: Neuron) -> None:
+        self._due_hint = None  # its label goes with the rows
         while self.form.rowCount():
             self.form.removeRow(0)
         self._fields = {}
@@ -419,6 +434,7 @@ class DetailPane(QWidget):
             current = remind.current_due(n)
             if current is not None:
                 due_hint.setText(theme.relative(current, now))
+            self._due_hint = (due_hint, current)  # ticks (see _tick)
             row = QHBoxLayout()
             row.addWidget(due, 1)
             row.addWidget(due_hint)
@@ -490,8 +506,10 @@ class DetailPane(QWidget):
             if item is None:
                 continue
             widget = item.widget()
-            if widget is None and item.layout() is not None and item.layout().count():
-                widget = item.layout().itemAt(0).widget()
+            inner = item.layout()
+            first = inner.itemAt(0) if inner is not None and inner.count() else None
+            if widget is None and first is not None:
+                widget = first.widget()
             if isinstance(widget, (QLineEdit, QComboBox, QPushButton)):
                 chain.append(widget)
         chain += [
@@ -504,7 +522,7 @@ class DetailPane(QWidget):
             self.timeline,
             *self.linker.tab_chain(),
         ]
-        for a, b in zip(chain, chain[1:]):
+        for a, b in itertools.pairwise(chain):
             QWidget.setTabOrder(a, b)
 
     def _stored_text(self, key: str) -> str:
@@ -558,12 +576,15 @@ class DetailPane(QWidget):
                 due = old_due
             else:
                 due = inputs.parse_due(due_text, self.ctx.now())
-            rule = inputs.repeat_value(repeat.currentText())
+            stored_rule = n.attrs.get("rrule")
+            rule = inputs.repeat_value(repeat.currentText(), stored_rule)
             if rule:
                 remind.validate_rrule(rule, due or self.ctx.now())
-            old_rule = inputs.repeat_value(inputs.repeat_label(n.attrs.get("rrule")))
+            old_rule = inputs.repeat_value(inputs.repeat_label(stored_rule), stored_rule)
             if due != old_due or rule != old_rule:
                 schedule = (due, rule or None)
+            if due != old_due and new_text is None:  # the old time words would contradict the new time
+                new_text = retimed(n.body, n.created_at or n.updated_at) or None
         else:
             for key, edit in self._fields.items():
                 raw = edit.text().strip()

@@ -6,6 +6,8 @@ from datetime import datetime, timedelta
 
 from core import remind
 from core.when import parse_due as _parse_due
+from core.when import parse_repeat as _parse_repeat
+from desktop import theme
 
 REPEATS: list[tuple[str, str]] = [
     ("Does not repeat", ""),
@@ -36,20 +38,30 @@ def due_field_text(dt: datetime | None) -> str:
 
 
 def repeat_label(rrule: str | None) -> str:
-    rule = (rrule or "").upper().removeprefix("RRULE:")
+    """What the Repeat field shows for a rule: its entry in REPEATS, else the rule in words in the
+    dates' language ("Every 2 days", "Todos os meses no dia 1"), never the raw RRULE."""
+    rule = (rrule or "").strip().upper().removeprefix("RRULE:")
     for label, value in REPEATS:
         if value == rule:
             return label
-    return rrule or ""
+    said = theme.repeat_text(rule)
+    return said[:1].upper() + said[1:]
 
 
-def repeat_value(text: str) -> str:
-    """A label of REPEATS or a raw RRULE -> the rule ('' for none)."""
+def repeat_value(text: str, shown: str | None = None) -> str:
+    """The rule ('' for none) of what the Repeat field says: an entry of REPEATS, the words it
+    was filled with for `shown` (the rule it showed), a repeat typed in words ("every 2 weeks",
+    read by the capture grammar) or an RFC 5545 rule. Raises InvalidInput otherwise."""
     text = text.strip()
     for label, value in REPEATS:
         if text.lower() == label.lower():
             return value
-    return text.upper().removeprefix("RRULE:") if text else ""
+    if shown and text == repeat_label(shown):
+        return shown.strip().upper().removeprefix("RRULE:")
+    if not text:
+        return ""
+    rule = _parse_repeat(text, datetime.now(remind.local_zone()))
+    return (rule or "").upper().removeprefix("RRULE:")
 
 
 def split_list(text: str) -> list[str]:

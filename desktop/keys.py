@@ -71,9 +71,13 @@ class ItemKeys(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self._keys = {QKeySequence(k)[0].toCombined() for n in ITEM_ACTIONS for k in BY_NAME[n].keys}
+        self._keys = {
+            QKeySequence(k)[0].toCombined()  # type: ignore[index]  # PySide6's stubs lack QKeySequence[i]
+            for n in ITEM_ACTIONS
+            for k in BY_NAME[n].keys
+        }
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
             if event.keyCombination().toCombined() in self._keys:
                 return True  # not accepted by the field: the window's shortcut runs

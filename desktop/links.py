@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -206,9 +207,14 @@ class LinksPanel(QWidget):
         self.candidates.hide()
         self.act.emit(lambda m, nid: m.link(nid, other, relation), "Linked")
 
-    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         """Up and Down move in the suggestions while typing in the box."""
-        if obj is self.link_search and event.type() == QEvent.Type.KeyPress and self.candidates.isVisible():
+        if (
+            obj is self.link_search
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and self.candidates.isVisible()
+        ):
             if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
                 row = self.candidates.currentRow() + (1 if event.key() == Qt.Key.Key_Down else -1)
                 self.candidates.setCurrentRow(max(0, min(row, self.candidates.count() - 1)))

@@ -4,20 +4,47 @@ and the dialogs it opens: Preferences, Keyboard shortcuts, About, Problems."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, SignalInstance
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QApplication, QMenu, QWidget
+from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from core import autostart
 from core.model import State
 from desktop import keys, theme
+from desktop.problems import ProblemsDialog
 from desktop.sections import LABELS, SECTION_KEYS
 
+if TYPE_CHECKING:
+    from core.settings import Settings
+    from desktop.detail import DetailPane
+    from desktop.prefs import Prefs
+    from desktop.problems import Problems
 
-class WindowMenus:
-    """Mixed into MainWindow: it builds and answers the menus (the window's own parts -- the
-    detail pane, the sections, the signals -- are the window's)."""
+
+class WindowMenus(QMainWindow):
+    """MainWindow's menus: it builds and answers them. What it uses of the window is declared
+    here and made by MainWindow (window.py): the detail pane, the preferences, the signals."""
+
+    detail: DetailPane
+    prefs: Prefs
+    settings: Settings | None
+    problems: Problems
+    about_facts: Callable[[], dict]
+    menu_actions: dict[str, QAction]  # by the name in the shortcut table (keys.py)
+    preference_pages: list[Callable[[], tuple[str, QWidget]]]  # more pages of Preferences
+    _dialogs: dict[str, QWidget]
+    quick_capture: SignalInstance
+    pause_toggled: SignalInstance
+    quit_requested: SignalInstance
+    reindex_requested: SignalInstance
+    undo_requested: SignalInstance
+    prefs_changed: SignalInstance
+    report: Callable[..., None]
+    refresh: Callable[[], None]
+    show_section: Callable[..., None]
+    focus_ask: Callable[[], None]
 
     def _action(self, menu: QMenu, name: str, text: str, slot, *, checkable: bool = False) -> QAction:
         action = QAction(text, self)
@@ -28,7 +55,7 @@ class WindowMenus:
         (action.toggled if checkable else action.triggered).connect(slot)
         menu.addAction(action)
         self.addAction(action)  # shortcuts work while the menu bar is hidden or closed
-        self.actions[name] = action
+        self.menu_actions[name] = action
         return action
 
     def _build_menus(self) -> None:
@@ -89,14 +116,14 @@ class WindowMenus:
         helpm.addSeparator()
         self._action(helpm, "about", "About Neurons", self.show_about)
         # Delete trashes from the list (RowList); shown in the menu without stealing the key
-        self.actions["trash"].setText(f"Move to the trash\t{keys.BY_NAME['trash'].keys[0]}")
-        self.actions["trash"].setShortcuts([])
+        self.menu_actions["trash"].setText(f"Move to the trash\t{keys.BY_NAME['trash'].keys[0]}")
+        self.menu_actions["trash"].setShortcuts([])
         self._sync_autostart()
 
     def _update_item_actions(self) -> None:
         caps = self.detail.capabilities()
         for name in ("save", "done", "snooze", "archive", "trash"):
-            self.actions[name].setEnabled(name in caps)
+            self.menu_actions[name].setEnabled(name in caps)
 
     def _sync_autostart(self) -> None:
         self.autostart_action.blockSignals(True)
@@ -138,9 +165,9 @@ class WindowMenus:
 
     def _prefs_changed(self, what: str) -> None:
         if what == "theme":
-            theme.apply(QApplication.instance(), self.prefs.theme)
+            theme.apply(theme.gui_app(), self.prefs.theme)
         elif what == "language":
-            theme.set_language(QApplication.instance(), self.prefs.language)
+            theme.set_language(theme.gui_app(), self.prefs.language)
             self.refresh()
         elif what == "autostart":
             self._sync_autostart()
@@ -148,16 +175,14 @@ class WindowMenus:
         self.prefs_changed.emit(what)
 
     def show_shortcuts(self) -> QWidget:
-        from desktop.dialogs import ShortcutsDialog  # noqa: PLC0415
+        from desktop.dialogs import ShortcutsDialog  # noqa: PLC0415 - built on first use
 
         return self._dialog("shortcuts", lambda: ShortcutsDialog(self))
 
     def show_about(self) -> QWidget:
-        from desktop.dialogs import AboutDialog  # noqa: PLC0415
+        from desktop.dialogs import AboutDialog  # noqa: PLC0415 - built on first use
 
         return self._dialog("about", lambda: AboutDialog(self.about_facts, self))
 
     def show_problems(self) -> QWidget:
-        from desktop.problems import ProblemsDialog  # noqa: PLC0415
-
         return self._dialog("problems", lambda: ProblemsDialog(self.problems, self))

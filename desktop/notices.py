@@ -147,12 +147,12 @@ class ReminderNotices(QObject):
             fn, say = (lambda m: m.complete(key, now)), (lambda n: f"Done: {n.title}")
         elif action == "snooze":
             delta = self.snooze()
-            fn = lambda m: m.snooze(key, now, delta)  # noqa: E731
-            say = lambda n: f"Snoozed for {int(delta.total_seconds() // 60)} min: {n.title}"  # noqa: E731
+            fn = lambda m: m.snooze(key, now, delta)
+            say = lambda n: f"Snoozed for {int(delta.total_seconds() // 60)} min: {n.title}"
         elif action in ("later", "tomorrow"):
             until = later_today(now) if action == "later" else tomorrow_morning(now)
-            fn = lambda m: m.snooze(key, now, until=until)  # noqa: E731
-            say = lambda n: f"Snoozed to {theme.when_text(until, now)}: {n.title}"  # noqa: E731
+            fn = lambda m: m.snooze(key, now, until=until)
+            say = lambda n: f"Snoozed to {theme.when_text(until, now)}: {n.title}"
         elif action == "pick":  # the window, its due field ready for a time
             self.withdraw(key)
             self.open_item.emit(key)

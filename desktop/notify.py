@@ -72,8 +72,9 @@ class DBusNotifier(Notifier):
         self.available: bool | None = None
         self.server: tuple[str, ...] | None = None
         self.capabilities: list[str] = []
-        self._router = None
-        self._conn = None
+        # jeepney's router and connection, once connected (jeepney ships no types)
+        self._router: Any = None
+        self._conn: Any = None
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._ids: dict[int, str] = {}  # notification id -> key
         self._by_key: dict[str, int] = {}
@@ -91,8 +92,8 @@ class DBusNotifier(Notifier):
     def _run(self) -> None:
         ok = False
         try:
-            from jeepney import DBusAddress, MatchRule, message_bus, new_method_call  # noqa: PLC0415
-            from jeepney.io.threading import DBusRouter, Proxy, open_dbus_connection  # noqa: PLC0415
+            from jeepney import DBusAddress, MatchRule, message_bus, new_method_call  # noqa: PLC0415 - only where a session bus is (jeepney: Linux)
+            from jeepney.io.threading import DBusRouter, Proxy, open_dbus_connection  # noqa: PLC0415 - only where a session bus is (jeepney: Linux)
 
             self._addr = DBusAddress(
                 "/org/freedesktop/Notifications",
@@ -121,7 +122,7 @@ class DBusNotifier(Notifier):
             self.capabilities = list(caps.body[0]) if caps.body else []
             ok = True
             log.info("notifications by %s (%s)", self.server, ", ".join(self.capabilities))
-        except Exception as exc:  # no session bus, no server: the caller falls back
+        except Exception as exc:  # noqa: BLE001 - no session bus, no server: the caller falls back
             log.info("no freedesktop notification server: %s", exc)
         self.available = ok
         self.ready.emit(ok)
@@ -251,7 +252,7 @@ class DBusNotifier(Notifier):
 
 
 def _member_field():
-    from jeepney.low_level import HeaderFields  # noqa: PLC0415
+    from jeepney.low_level import HeaderFields  # noqa: PLC0415 - only where a session bus is (jeepney: Linux)
 
     return HeaderFields.member
 
@@ -325,7 +326,7 @@ class Notifications(Notifier):
         notifier = self.active
         try:
             notifier.show(notice)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure of a notifier: the banner shows it instead
             log.warning("the %s notifier failed (%s); showing it in the window", notifier.kind, exc)
             self.banner.show(notice)
 

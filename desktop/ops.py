@@ -48,17 +48,6 @@ class Timeline:
     entries: list[Row]
 
 
-SECTIONS: dict[str, str] = {
-    "overdue": "Overdue",
-    "upcoming": "Upcoming",
-    "done": "Done",
-    "notes": "Notes",
-    "contacts": "Contacts",
-    "archive": "Archive",
-    "trash": "Trash",
-}
-
-
 def ask(memory, text: str, limit: int = 30) -> Page:
     """The answer to the ask box."""
     text = text.strip()
@@ -82,9 +71,9 @@ def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[
             rows = sorted(rest, key=lambda n: (_fire_or_none(n) is None, _fire_or_none(n) or now))
         return Page(name, [Row(n) for n in rows])
     if name == "missed":
-        ids = [uuid.UUID(i) for i in (missed_ids or [])]
-        found = memory.get_many(ids)
-        return Page(name, [Row(found[i], "came due while Neurons was closed") for i in ids if i in found])
+        missed = [uuid.UUID(i) for i in (missed_ids or [])]
+        found = memory.get_many(missed)
+        return Page(name, [Row(found[i], "came due while Neurons was closed") for i in missed if i in found])
     kind, states, order = {
         "done": (Kind.REMINDER, [State.DONE], "updated"),
         "notes": (Kind.NOTE, [State.ACTIVE], "recent"),

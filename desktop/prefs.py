@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -56,7 +57,9 @@ class Prefs:
     @property
     def snooze_minutes(self) -> int:
         try:
-            value = int(self._q.value("reminders/snooze_minutes", DEFAULT_SNOOZE_MINUTES))
+            # whatever the settings file holds: an int, a string, anything a hand put there
+            stored: Any = self._q.value("reminders/snooze_minutes", DEFAULT_SNOOZE_MINUTES)
+            value = int(stored)
         except (TypeError, ValueError):
             return DEFAULT_SNOOZE_MINUTES
         return value if value in SNOOZE_MINUTES else DEFAULT_SNOOZE_MINUTES

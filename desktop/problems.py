@@ -164,6 +164,6 @@ class ProblemsDialog(QDialog):
             p = self._problem(row)
             QGuiApplication.clipboard().setText(f"{p.text}\n{p.details}")
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         self.problems.seen()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import logging
 
+from psycopg.conninfo import make_conninfo
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -96,8 +97,8 @@ class ProfileDialog(QDialog):
             )
             self.name = QLineEdit()
             self.name.setPlaceholderText("your name, e.g. Maria")
-            self.create = self._button("Create profile", self._create)
-            who.addLayout(_row(self.name, self.create))
+            self.create_button = self._button("Create profile", self._create)
+            who.addLayout(_row(self.name, self.create_button))
             if facts["kind"] == "server":
                 who.addWidget(
                     _text(
@@ -247,11 +248,9 @@ class ProfileDialog(QDialog):
 
 
 def _with_password(dsn: str, password: str) -> str:
-    from psycopg.conninfo import make_conninfo  # noqa: PLC0415
-
     try:
         return make_conninfo(dsn, password=password)
-    except Exception as exc:  # psycopg's ProgrammingError: not a connection string
+    except Exception as exc:  # noqa: BLE001 - psycopg's ProgrammingError: not a connection string
         raise InvalidInput(f"not a Postgres connection string: {exc}") from None
 
 

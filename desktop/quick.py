@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -32,6 +33,7 @@ from desktop.widgets import ErrorLine
 log = logging.getLogger(__name__)
 
 PREVIEW_DEBOUNCE_MS = 200
+HINT_TICK_MS = 1000  # "in 40 s" counts down while the box is open
 KINDS = [Kind.NOTE, Kind.REMINDER, Kind.CONTACT]
 
 
@@ -85,6 +87,7 @@ class QuickCapture(QWidget):
         self._pinned: set[str] = set()
         self._generation = 0
         self._saving = False
+        self._hint_due: datetime | None = None  # the moment the hint beside Due counts to
         self._people_boxes: list[QCheckBox] = []
         self._update_boxes: list[tuple[QCheckBox, Update]] = []
 
@@ -133,7 +136,9 @@ class QuickCapture(QWidget):
         for label, _ in inputs.REPEATS:
             self.repeat.addItem(label)
         self.repeat.activated.connect(lambda _: self._pin("repeat"))
-        self.repeat.lineEdit().textEdited.connect(lambda _: self._pin("repeat"))
+        repeat_text = self.repeat.lineEdit()
+        assert repeat_text is not None, "the repeat box is editable"
+        repeat_text.textEdited.connect(lambda _: self._pin("repeat"))
         row.addWidget(self.repeat)
         self.due_hint = QLabel()
         self.due_hint.setObjectName("hint")
@@ -161,6 +166,9 @@ class QuickCapture(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(PREVIEW_DEBOUNCE_MS)
         self._timer.timeout.connect(self.refresh_preview)
+        self._hint_timer = QTimer(self)
+        self._hint_timer.setInterval(HINT_TICK_MS)
+        self._hint_timer.timeout.connect(self._render_due_hint)
         self._update_kind_fields()
         self.kind.currentIndexChanged.connect(lambda _: self._update_kind_fields())
         frame.setStyleSheet(
@@ -202,8 +210,17 @@ class QuickCapture(QWidget):
         self.kind.setCurrentIndex(0)
         self.repeat.setCurrentIndex(0)
         self.error.clear()
+        self._hint_due = None
         self.due_hint.clear()
         self._set_people([])
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._hint_timer.start()
+
+    def hideEvent(self, event) -> None:
+        self._hint_timer.stop()
+        super().hideEvent(event)
 
     def cancel(self) -> None:
         self.hide()
@@ -242,7 +259,8 @@ class QuickCapture(QWidget):
                     due = remind.parse_time(preview.attrs.get("due_at"))
                 except InvalidInput:
                     due = None
-                self.due.setText(inputs.due_field_text(due))
+                self.due.setText(inputs.due_field_text(due))  # to the minute; the hint to the second
+                self._hint_due = due
             if "repeat" not in self._pinned:
                 self.repeat.setCurrentText(inputs.repeat_label(preview.attrs.get("rrule")))
             self._set_people(preview.people, preview.updates)
@@ -255,7 +273,8 @@ class QuickCapture(QWidget):
                 log.warning("could not preview the capture: %s", exc)
                 self.error.setText(f"(no preview: {exc})")
 
-        self.ctx.read(lambda m: understand(m, text, None), shown, "preview", failed)
+        now = self.ctx.now()  # the clock the hint is read against, not another one
+        self.ctx.read(lambda m: understand(m, text, now), shown, "preview", failed)
 
     def _update_kind_fields(self) -> None:
         is_rem = self.kind.currentData() == Kind.REMINDER.value
@@ -263,14 +282,26 @@ class QuickCapture(QWidget):
             w.setVisible(is_rem)
 
     def _show_due_hint(self) -> None:
-        try:
-            due = inputs.parse_due(self.due.text(), self.ctx.now())
-        except InvalidInput:
-            self.due_hint.setText("?")
-            return
-        self.due_hint.setText(theme.relative(due, self.ctx.now()) if due else "")
+        """The hint beside Due: how far off the due time is. What the preview understood counts to
+        its exact moment (the field shows it to the minute); what the person typed, as read."""
+        if "due" in self._pinned:
+            try:
+                self._hint_due = inputs.parse_due(self.due.text(), self.ctx.now())
+            except InvalidInput:
+                self._hint_due = None
+                self.due_hint.setText("?")
+                return
+            self.due_hint.clear()
+        self._render_due_hint()
 
-    def _set_people(self, people: list[tuple[str, str]], updates: list[Update] = ()) -> None:
+    def _render_due_hint(self) -> None:
+        due = self._hint_due
+        if due is not None:
+            self.due_hint.setText(theme.relative(due, self.ctx.now()))
+        elif self.due_hint.text() != "?":
+            self.due_hint.clear()
+
+    def _set_people(self, people: list[tuple[str, str]], updates: Sequence[Update] = ()) -> None:
         for box in [*self._people_boxes, *(b for b, _ in self._update_boxes)]:
             box.deleteLater()
         self._people_boxes, self._update_boxes = [], []
@@ -311,7 +342,8 @@ class QuickCapture(QWidget):
         now = self.ctx.now()
         if kind == Kind.REMINDER.value:
             due = inputs.parse_due(self.due.text(), now)
-            rule = inputs.repeat_value(self.repeat.currentText())
+            shown = self.preview.attrs.get("rrule") if self.preview is not None else None
+            rule = inputs.repeat_value(self.repeat.currentText(), shown)
             if rule:
                 if due is None:
                     raise InvalidInput("A repeating reminder needs a due time")

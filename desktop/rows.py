@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -59,7 +59,7 @@ class RowDelegate(QStyledItemDelegate):
         self.show_kind = True  # the list mixes kinds
         self.show_state = True  # the list mixes states
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         fm = QFontMetrics(option.font)
         entry = index.data(ENTRY_ROLE)
         if not isinstance(entry, Row):
@@ -67,7 +67,9 @@ class RowDelegate(QStyledItemDelegate):
         lines = 3 if entry.why or _snippet(entry) else 2
         return QSize(200, 14 + fm.height() * lines + 4 * (lines - 1))
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         entry = index.data(ENTRY_ROLE)
         if isinstance(entry, (Heading, Fold)):
             self._paint_marker(painter, option, entry)
@@ -225,6 +227,9 @@ def describe(row: Row, now) -> str:
     return ". ".join(p for p in parts if p)
 
 
+ROWS_TICK_MS = 30_000  # relative times in rows are to the minute
+
+
 class RowList(QListWidget):
     """Rows of items; Enter opens, Escape (or Up from the first row) goes back to the ask box,
     Delete trashes."""
@@ -244,6 +249,11 @@ class RowList(QListWidget):
         self.setUniformItemSizes(False)
         self.setAccessibleName("Results")
         self.itemActivated.connect(self._activated)
+        # "in 5 min" is painted against the clock of the moment: repaint so it moves on
+        self._tick = QTimer(self)
+        self._tick.setInterval(ROWS_TICK_MS)
+        self._tick.timeout.connect(self.viewport().update)
+        self._tick.start()
 
     def set_rows(self, rows: list[Row], keep: str | None = None, *, window_label: str | None = None) -> None:
         """Show rows (in groups when they carry them), keeping `keep` (else the current) selected

@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from apscheduler.executors.debug import DebugExecutor
 from apscheduler.schedulers.base import BaseScheduler
@@ -29,6 +30,9 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from core import remind
 from core.remind import Alarm, Clock
 from desktop.worker import BACKGROUND, Worker
+
+if TYPE_CHECKING:
+    from core.memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +68,7 @@ class QtTimerScheduler(BaseScheduler):
         if wait_seconds is not None:
             self._timer.start(int(min(max(wait_seconds, 0) * 1000, MAX_WAIT_MS)))
 
-    def wakeup(self) -> None:
+    def wakeup(self) -> None:  # BaseScheduler's abstract hook: APScheduler calls it when a job is added
         self._start_timer(0)
 
     def _process(self) -> None:
@@ -80,7 +84,7 @@ class ReminderScheduler(QObject):
     def __init__(
         self,
         worker: Worker,
-        memory_fn: Callable[[], object],
+        memory_fn: Callable[[], Memory | None],
         clock: Clock | None = None,
         parent: QObject | None = None,
     ):
@@ -109,6 +113,8 @@ class ReminderScheduler(QObject):
         self.started_at = self.clock.now()
         started = self.started_at
         memory = self.memory_fn()
+        if memory is None:  # not open yet, or being switched: nothing to plan
+            return
 
         def catch_up() -> tuple[list[Alarm], list[Alarm]]:
             reminders = memory.reminders()
@@ -177,6 +183,8 @@ class ReminderScheduler(QObject):
     @Slot()
     def replan(self) -> None:
         memory = self.memory_fn()
+        if memory is None:  # not open yet, or being switched: nothing to plan
+            return
         now = self.clock.now()
         self._generation += 1
         generation = self._generation
@@ -236,6 +244,8 @@ class ReminderScheduler(QObject):
             return
         self._checking = True
         memory = self.memory_fn()
+        if memory is None:  # not open yet, or being switched: nothing to plan
+            return
 
         def fire() -> tuple[list[Alarm], list[Alarm]]:
             shown = [a for a in (memory.mark_notified(nid, now) for nid in due_ids) if a is not None]

@@ -24,7 +24,8 @@ def screenshot(
 ) -> int:
     """Load the window with its data, render it to `path` and exit (0, or 2 with a message)."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    qapp = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
+    running = QtWidgets.QApplication.instance()
+    qapp = running if isinstance(running, QtWidgets.QApplication) else QtWidgets.QApplication(sys.argv[:1])
     qapp.setWindowIcon(theme.app_icon())
     try:
         memory = Memory.open(settings)

@@ -115,10 +115,18 @@ class StatusLine(QObject):
             self.progress.setRange(0, 0)
             self.report(f"{label}: {total:,} done")
 
-    def set_pending(self, pending: int) -> None:
-        """Items whose meaning is still being computed (search by meaning misses them meanwhile)."""
+    def set_pending(self, pending: int, total: int = 0, upgrading: bool = False) -> None:
+        """Items whose meaning is still being computed (search by meaning misses them meanwhile);
+        after a new model came, how far moving every item to it has come."""
         self.pending.setVisible(pending > 0)
-        self.pending.setText(f"Preparing {items(pending)} for search by meaning…")
+        if upgrading and total:
+            done = max(total - pending, 0)
+            self.pending.setText(
+                f"Updating search by meaning to the new model: {done:,} of {total:,} items"
+                f" ({100 * done // total}%)…"
+            )
+        else:
+            self.pending.setText(f"Preparing {items(pending)} for search by meaning…")
 
     def set_sync(self, text: str) -> None:
         self.sync_label.setText(text)

@@ -6,13 +6,13 @@ import os
 from datetime import datetime, timedelta
 
 from PySide6.QtCore import QLocale, Qt
-from PySide6.QtGui import QColor, QIcon, QPalette
+from PySide6.QtGui import QColor, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from core import remind
-from core.when.spoken import say_rule
 from core.model import Kind, Neuron, State
 from core.settings import resources_dir
+from core.when.spoken import say_rule
 
 KIND_COLOURS = {Kind.NOTE: "#4c8dff", Kind.REMINDER: "#f0a020", Kind.CONTACT: "#22b07d"}
 KIND_LABELS = {Kind.NOTE: "Note", Kind.REMINDER: "Reminder", Kind.CONTACT: "Contact"}
@@ -120,9 +120,15 @@ def stylesheet(dark: bool) -> str:
 def has_emoji_font() -> bool:
     """Qt draws emoji with the system's colour emoji font (fontconfig finds it; on Debian the
     fonts-noto-color-emoji package, which setup.sh installs); without one they are boxes."""
-    from PySide6.QtGui import QFontDatabase  # noqa: PLC0415
-
     return any("emoji" in family.lower() for family in QFontDatabase.families())
+
+
+def gui_app() -> QApplication:
+    """The running QApplication (Qt's `instance()` is typed as any core application, or none)."""
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        raise RuntimeError("no QApplication is running")
+    return app
 
 
 def apply(app: QApplication, choice: str = "system") -> None:
@@ -307,8 +313,11 @@ def local(dt: datetime) -> datetime:
     return dt.astimezone(remind.local_zone())
 
 
-def when_text(dt: datetime, now: datetime) -> str:
-    """'today 14:30', 'tomorrow 09:00', 'Fri 13 Jun 10:00', '13 Jun 2024' (in the chosen language)."""
+def when_text(dt: datetime | None, now: datetime) -> str:
+    """'today 14:30', 'tomorrow 09:00', 'Fri 13 Jun 10:00', '13 Jun 2024' (in the chosen language);
+    nothing for no time."""
+    if dt is None:
+        return ""
     d, n = local(dt), local(now)
     days = (d.date() - n.date()).days
     hm = d.strftime("%H:%M")
@@ -355,7 +364,7 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
             done = neuron.attrs.get("done_at")
             try:
                 when = remind.parse_time(done) if done else neuron.updated_at
-            except Exception:
+            except Exception:  # noqa: BLE001 - a stored time that cannot be read: the row shows its update time
                 when = neuron.updated_at
             return (word("done").format(when_text(when, now)) if when else word("done_plain")), False
         if due is None:
@@ -368,7 +377,7 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
                 s = remind.parse_time(snoozed)
                 if s and s > now:
                     parts.append("· " + word("snoozed").format(when_text(s, now)))
-            except Exception:
+            except Exception:  # noqa: BLE001 - a stored time that cannot be read: no snooze shown
                 pass
         if neuron.attrs.get("rrule"):
             parts.append(f"· {repeat_text(neuron.attrs.get('rrule'))}")

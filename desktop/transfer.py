@@ -1,19 +1,19 @@
 """File → Import… / Export… and dropping a file on the window (core/interop does the work).
 
-`install(window)` adds Import and Export to the window's File menu, and the drop handler. An import runs on the worker with a
-progress dialog (it appears only when an import takes a while), then a summary says what was
-created, updated and left as it was, and every skipped item with the reason. Export asks for a
-format (JSON, vCard 4.0 or 3.0, iCalendar, a Markdown vault), which kind of neurons, and whether
-to write one file per item (a vdir), then for where.
+`install(window)` adds Import and Export to the window's File menu, and the drop handler. An import
+runs on the worker with a progress dialog (it appears only when an import takes a while), then a
+summary says what was created, updated and left as it was, and every skipped item with the reason.
+Export asks for a format (JSON, vCard 4.0 or 3.0, iCalendar, a Markdown vault), which kind of
+neurons, and whether to write one file per item (a vdir), then for where.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QDropEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QListWidget,
-    QMainWindow,
     QMessageBox,
     QProgressDialog,
     QVBoxLayout,
@@ -31,6 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import NeuronsError
+
+if TYPE_CHECKING:
+    from desktop.window import MainWindow
 
 IMPORT_LABEL = "Importing"
 # What a drop or the file chooser may bring (a folder is chosen with "Import a Folder…").
@@ -53,13 +55,13 @@ KINDS = [("All kinds", None), ("Notes", "note"), ("Reminders", "reminder"), ("Co
 PROGRESS_AFTER_MS = 400
 
 
-def install(window: QMainWindow) -> Transfer:
+def install(window: MainWindow) -> Transfer:
     """The File menu and the drop handler on the main window (one call from MainWindow)."""
     return Transfer(window)
 
 
 class Transfer(QObject):
-    def __init__(self, window: QMainWindow):
+    def __init__(self, window: MainWindow):
         super().__init__(window)
         self.window = window
         self.ctx = window.ctx
@@ -183,8 +185,10 @@ class Transfer(QObject):
 
     # -- dropping a file on the window -------------------------------------------------------------
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
+        if not isinstance(event, QDropEvent):  # QDragEnterEvent and QDragMoveEvent are drop events too
+            return super().eventFilter(watched, event)
         if kind in (QEvent.Type.DragEnter, QEvent.Type.DragMove):
             if _dropped(event):
                 event.acceptProposedAction()
@@ -207,7 +211,7 @@ def _import(memory, path, report):
 
 
 def _export(memory, path, fmt, kind, version):
-    from core.interop.files import export_path  # noqa: PLC0415
+    from core.interop.files import export_path  # noqa: PLC0415 - the parsers load on the worker
 
     return export_path(memory, path, fmt, kind=kind, vcard_version=version)
 
@@ -233,6 +237,8 @@ class Summary(QDialog):
         self.setMinimumWidth(520)
         layout = QVBoxLayout(self)
         parts = [f"{report.created:,} new", f"{report.updated:,} updated", f"{report.unchanged:,} unchanged"]
+        if report.birthdays:
+            parts.append(f"{report.birthdays:,} birthday reminder" + ("s" if report.birthdays != 1 else ""))
         self.headline = f"Imported {name}: " + ", ".join(parts)
         if report.skipped:
             self.headline += f"; {len(report.skipped):,} skipped"

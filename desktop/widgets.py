@@ -20,7 +20,7 @@ class ElidedLabel(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.setText(text)
 
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+    def setText(self, text: str) -> None:
         self._full = text
         self.setToolTip(text)
         self.setAccessibleName(text)
@@ -29,7 +29,7 @@ class ElidedLabel(QLabel):
     def full_text(self) -> str:
         return self._full
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._elide()
 
@@ -50,7 +50,7 @@ class ErrorLine(QLabel):
         self.setAccessibleName("Error")
         self.hide()
 
-    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+    def setText(self, text: str) -> None:
         had = bool(self.text())
         super().setText(text)
         self.setVisible(bool(text))

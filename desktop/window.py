@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from core.changes import Change
 from core.model import Kind, State
+from core.vocabulary import Origin
 from desktop import keys, ops, theme, transfer
 from desktop.banner import Banner
 from desktop.context import Context
@@ -36,6 +37,7 @@ from desktop.rows import RowList
 from desktop.sections import LABELS, SECTION_KIND, SIDEBAR, TITLES
 from desktop.statusbar import StatusLine, items
 from desktop.widgets import ElidedLabel
+from desktop.worker import BACKGROUND
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +51,7 @@ KEY_ROLE = Qt.ItemDataRole.UserRole + 7
 class AskBox(QLineEdit):
     down = Signal()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Down:
             self.down.emit()
             return
@@ -105,7 +107,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.sections_loaded = 0  # how many list loads finished (tests and screenshots wait on it)
         self.changes_applied = 0  # how many rounds of store changes were looked at (tests wait on it)
         self._dialogs: dict[str, QWidget] = {}
-        self.actions: dict[str, QAction] = {}
+        self.menu_actions: dict[str, QAction] = {}
 
         central = QWidget()
         self.setCentralWidget(central)
@@ -289,7 +291,7 @@ class MainWindow(WindowMenus, QMainWindow):
     def save_geometry(self) -> None:
         self.prefs.save_window_state(self.saveGeometry(), self.splitter.saveState())
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+    def closeEvent(self, event: QCloseEvent) -> None:
         if self.detail.dirty:
             self.detail.save()
         self.save_geometry()
@@ -318,16 +320,17 @@ class MainWindow(WindowMenus, QMainWindow):
     def load_pending(self) -> None:
         """Say how many items still wait for their vector; look again while some do."""
 
-        def shown(pending: int) -> None:
-            self.status.set_pending(pending)
-            if pending:
+        def shown(progress) -> None:
+            if progress is None:
+                self.status.set_pending(0)
+                return
+            self.status.set_pending(progress.pending, progress.total, progress.upgrading)
+            if progress.pending:
                 self._pending_timer.start()
-
-        from desktop.worker import BACKGROUND  # noqa: PLC0415
 
         # (only while the filler runs: without it nothing is being prepared)
         self.ctx.read(
-            lambda m: m.pending_vectors() if m.filler is not None else 0,
+            lambda m: m.vector_progress() if m.filler is not None else None,
             shown,
             "pending vectors",
             lambda exc: log.warning("cannot count the items still to index: %s", exc),
@@ -427,7 +430,7 @@ class MainWindow(WindowMenus, QMainWindow):
         if not self.ready or not changes:
             return
         self.changes_applied += 1
-        if any(c.action in ("imported", "claimed", "restored") for c in changes):
+        if any(c.affects.everything for c in changes):
             self.refresh()
             return
         shown = {str(r.neuron.id) for r in self.rows.rows()}
@@ -437,13 +440,13 @@ class MainWindow(WindowMenus, QMainWindow):
             self.load_counts()
         if any(self._detail_sees(c) for c in changes):
             self.detail.reload()
-        if any(c.action in ("captured", "edited") for c in changes) and not self._pending_timer.isActive():
+        if any(c.affects.texts for c in changes) and not self._pending_timer.isActive():
             self.load_pending()
 
     def _list_sees(self, change: Change, shown: set[str]) -> bool:
         touched = {str(i) for i in change.ids}
         if self.section == "results":
-            return change.action == "captured" or bool(touched & shown)
+            return change.affects.added or bool(touched & shown)
         if change.edges_only:
             return False
         if touched & shown:
@@ -451,12 +454,12 @@ class MainWindow(WindowMenus, QMainWindow):
         kind = SECTION_KIND.get(self.section)
         if kind is not None:
             return kind in change.kinds
-        return self.section in ("archive", "trash") and change.action == "state"
+        return self.section in ("archive", "trash") and change.affects.states
 
     @staticmethod
     def _counts_see(change: Change) -> bool:
         return not change.edges_only and (
-            Kind.REMINDER in change.kinds or change.action in ("captured", "state")
+            Kind.REMINDER in change.kinds or change.affects.added or change.affects.states
         )
 
     def _detail_sees(self, change: Change) -> bool:
@@ -464,12 +467,12 @@ class MainWindow(WindowMenus, QMainWindow):
         if current is None:
             return False
         if change.touches(current):
-            return change.origin != "window"  # the pane already shows what it just did
+            return change.origin is not Origin.WINDOW  # the pane already shows what it just did
         linked = {str(o.id) for _, o in (self.detail.detail.links if self.detail.detail else [])}
         if linked & {str(i) for i in change.ids}:
             return True
         contact = self.detail.neuron is not None and self.detail.neuron.kind is Kind.CONTACT
-        return contact and change.action in ("captured", "edited", "linked", "unlinked", "state")
+        return contact and (change.affects.neurons or change.affects.edges)
 
     def load_counts(self) -> None:
         now = self.ctx.now()

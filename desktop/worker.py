@@ -45,7 +45,11 @@ class _Job(QRunnable):
     ):
         super().__init__()
         self.setAutoDelete(False)
-        self.worker, self.fn, self.on_done, self.on_error = worker, fn, on_done, on_error
+        self.worker = worker
+        # let go on the GUI thread once delivered (or dropped): see the class's comment
+        self.fn: Callable[..., Any] | None = fn
+        self.on_done: Callable[[Any], None] | None = on_done
+        self.on_error: Callable[[BaseException], None] | None = on_error
         self.label, self.lane, self.progress = label, lane, progress
 
     def run(self) -> None:
@@ -116,7 +120,9 @@ class Worker(QObject):
             self._report.emit(label, int(done), int(total))
 
         try:
-            value = job.fn(report) if job.progress else job.fn()
+            fn = job.fn
+            assert fn is not None, "a job runs once, before it is let go"
+            value = fn(report) if job.progress else fn()
         except BaseException as exc:  # noqa: BLE001 - every failure is delivered
             if not isinstance(exc, Exception):
                 log.error("task %r interrupted: %r", label, exc)

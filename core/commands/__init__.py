@@ -15,13 +15,14 @@ import argparse
 from typing import Any
 
 from core import __version__
-from core.commands.base import REGISTRY, Answer, Command, UsageError, command
+from core.commands.base import REGISTRY, Answer, Command, Printed, UsageError, command
 from core.model import NeuronsError
 
 __all__ = [
     "REGISTRY",
     "Answer",
     "Command",
+    "Printed",
     "UsageError",
     "build_parser",
     "command",
@@ -66,7 +67,7 @@ HELP_ORDER = (
 
 def load() -> dict[str, Command]:
     """Import the modules that define commands."""
-    from core.commands import (  # noqa: F401, PLC0415
+    from core.commands import (  # noqa: F401, PLC0415 - the registry fills when load() is called, not on import
         autostart,
         backup,
         health,
@@ -84,8 +85,14 @@ def load() -> dict[str, Command]:
 class Parser(argparse.ArgumentParser):
     """argparse that raises UsageError instead of exiting (the app parses forwarded commands)."""
 
-    def error(self, message: str):  # noqa: D401 - argparse's name
+    def error(self, message: str):
         raise UsageError(f"{self.prog}: {message}")
+
+    def _print_message(self, message: str, file=None) -> None:  # argparse's help and version
+        self._printed = getattr(self, "_printed", "") + (message or "")
+
+    def exit(self, status: int = 0, message: str | None = None):
+        raise Printed(getattr(self, "_printed", "") + (message or ""), status)
 
 
 def build_parser(only: str | None = None) -> Parser:
@@ -193,6 +200,8 @@ def execute(memory, argv: list[str]) -> dict[str, Any]:
         if not cmd.needs_memory or not cmd.forwardable(args):
             raise UsageError(f"neurons {cmd.name} cannot be answered by the running app")
         answer = cmd.run(memory, args)
+    except Printed as shown:  # --help, --version: the answer, not the app's own stdout
+        return {"code": shown.code, "stdout": shown.text, "stderr": ""}
     except UsageError as exc:
         return {"code": 2, "stdout": "", "stderr": f"{exc}\n"}
     except NeuronsError as exc:

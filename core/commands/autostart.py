@@ -23,7 +23,7 @@ def _arguments(parser) -> None:
 )
 def autostart(_memory, args) -> Answer:
     from core import autostart as entry  # noqa: PLC0415 - keeps forwarding light
-    from core.settings import Settings  # noqa: PLC0415
+    from core.settings import Settings  # noqa: PLC0415 - keeps forwarding light
 
     if args.switch != "status":
         entry.set_enabled(args.switch == "on", Settings.from_env(data_dir=args.data_dir, dsn=args.dsn))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import uuid
+from datetime import datetime
 from pathlib import Path
 
 from core.commands.base import Answer, command
@@ -16,10 +19,8 @@ def backup(memory, args) -> Answer:
 
 @command("backups", "list the backups, newest first, with the tier that keeps each", needs_memory=False)
 def backups(_memory, args) -> Answer:
-    from datetime import datetime  # noqa: PLC0415
-
-    from core import backup as files  # noqa: PLC0415
-    from core.settings import data_dir_from  # noqa: PLC0415
+    from core import backup as files  # noqa: PLC0415 - keeps forwarding light
+    from core.settings import data_dir_from  # noqa: PLC0415 - keeps forwarding light
 
     found = files.listing(data_dir_from(args.data_dir))
     kept = files.tiers(found, datetime.now().astimezone())
@@ -33,8 +34,6 @@ def backups(_memory, args) -> Answer:
 
 
 def _is_id(text: str) -> bool:
-    import uuid  # noqa: PLC0415
-
     try:
         uuid.UUID(text)
     except ValueError:
@@ -47,8 +46,8 @@ def _backup_path(args) -> None:
     running app (with its own working directory) opens the same file. An id stays an id."""
     if _is_id(args.target):
         return
-    from core import backup as files  # noqa: PLC0415
-    from core.settings import data_dir_from  # noqa: PLC0415
+    from core import backup as files  # noqa: PLC0415 - keeps forwarding light
+    from core.settings import data_dir_from  # noqa: PLC0415 - keeps forwarding light
 
     given = Path(args.target).expanduser()
     if not given.exists():
@@ -72,9 +71,39 @@ def restore(memory, args) -> Answer:
     if _is_id(args.target):
         args.id = args.target
         return set_state(memory, args)
-    done = memory.restore_backup(args.target)
-    return Answer(
-        done,
-        f"restored {done['neurons']} neurons and {done['edges']} links from {done['restored']}",
-        note=f"the memory as it was before is in {done['before']}",
+    from core import instance  # noqa: PLC0415 - keeps forwarding light
+
+    data_dir = memory.store.settings.data_dir
+    was = _acting(memory)
+    # the running app cannot become another identity under its window: there, a backup of
+    # another identity's memory is refused (the command line, with the app closed, adopts it)
+    done = memory.restore_backup(args.target, adopt=not instance.is_running(data_dir))
+    text = f"restored {done['neurons']} neurons and {done['edges']} links from {done['restored']}"
+    if done["adopted"]:
+        _remember_owner(data_dir, done["owner"])
+        text += (
+            f": the memory of {done['owner_described']}, which this data dir now acts as "
+            f"(as `neurons profile join` would; it acted as {was}); {memory.count()} neurons are its"
+        )
+    return Answer(done, text, note=f"the memory as it was before is in {done['before']}")
+
+
+def _acting(memory) -> str:
+    user = memory.identity.user_id
+    return f"profile {user}" if user else "its anonymous device"
+
+
+def _remember_owner(data_dir, owner: dict | None) -> None:
+    """config.json says the identity a restore made this data dir act as."""
+    from core import config  # noqa: PLC0415 - keeps forwarding light
+
+    saved = config.load(data_dir)
+    config.save(
+        data_dir,
+        dataclasses.replace(
+            saved,
+            profile_id=uuid.UUID(owner["id"]) if owner else None,
+            profile_name=owner["name"] if owner else None,
+            profile_pending=False,
+        ),
     )

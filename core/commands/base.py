@@ -15,6 +15,15 @@ class UsageError(NeuronsError):
     """The command line (or a forwarded one) does not parse."""
 
 
+class Printed(Exception):  # not an error: what --help or --version answer
+    """The command line asked for help or the version: `text` is the answer, `code` the exit
+    status (argparse would print it on this process's stdout and exit, even inside the app)."""
+
+    def __init__(self, text: str, code: int = 0):
+        super().__init__(text)
+        self.text, self.code = text, code
+
+
 @dataclass
 class Answer:
     data: Any = None

@@ -22,21 +22,21 @@ def doctor(memory, args) -> Answer:
     )
     from core.store.errors import StoreDamaged  # noqa: PLC0415 - the store is open already
 
-    check = report["store_check"]
-    if check["ok"]:
+    check, owner = report["store_check"], report["owner_check"]
+    notes = [] if owner["ok"] else [f"neurons: {owner['problem']}"]
+    if not check["ok"]:
+        where = report["data_dir"] if report["engine"] == "embedded" else "the database server"
+        notes.insert(0, f"neurons: {StoreDamaged(where, '; '.join(check['problems']))}")
+    if not notes:
         return Answer(report, text)
-    where = report["data_dir"] if report["engine"] == "embedded" else "the database server"
-    return Answer(
-        report, text, code=DAMAGED_EXIT, note=f"neurons: {StoreDamaged(where, '; '.join(check['problems']))}"
-    )
+    return Answer(report, text, code=DAMAGED_EXIT, note="\n".join(notes))
 
 
 @command("unlock", "clear a stale data-dir lock left by a dead process", needs_memory=False)
 def unlock(_memory, args) -> Answer:
-    from core.settings import Settings  # noqa: PLC0415
-    from core.store.lock import DataDirLock  # noqa: PLC0415
+    from core.settings import data_dir_from  # noqa: PLC0415 - keeps forwarding light
+    from core.store.lock import DataDirLock  # noqa: PLC0415 - keeps forwarding light
 
-    settings = Settings.from_env(data_dir=args.data_dir)
-    record = DataDirLock(settings.data_dir).clear_stale()
+    record = DataDirLock(data_dir_from(args.data_dir)).clear_stale()  # config.json is not needed
     text = f"cleared the stale lock of pid {record['pid']}" if record else "no stale lock"
     return Answer({"cleared": record}, text)

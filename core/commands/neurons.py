@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
 from typing import Any
 
 from core.commands.base import Answer, command
@@ -89,8 +90,8 @@ def _edit_args(p) -> None:
 
 @command("edit", "change a neuron's text, title, due time, repeat or attributes", arguments=_edit_args)
 def edit(memory, args) -> Answer:
-    from core import remind  # noqa: PLC0415
-    from core.when import local_now  # noqa: PLC0415
+    from core import remind  # noqa: PLC0415 - keeps forwarding light
+    from core.when import local_now, retimed  # noqa: PLC0415 - keeps forwarding light
 
     nid = memory.resolve(args.id)
     changes = dict(attrs_option(args.attrs) or {})
@@ -105,8 +106,8 @@ def edit(memory, args) -> Answer:
         if rule and args.repeat is not None and args.due is None:
             due = _on_the_rules_day(args.repeat, due, now)
         changes.update(remind.rescheduled(due, rule or None, current.attrs.get("tz")))
-        if text is None:  # the old time words would contradict the new time
-            text = retimed(current, args.due is not None) or None
+        if text is None and args.due is not None:  # the old time words would contradict the new time
+            text = retimed(current.body, current.created_at or current.updated_at) or None
     if text is None and not changes:
         raise InvalidInput("nothing to change: give --text, --title, --due, --repeat or --attrs")
     neuron = memory.edit(nid, text=text, attrs=changes or None, merge=True)
@@ -115,8 +116,8 @@ def edit(memory, args) -> Answer:
 
 def due_option(text: str, now) -> Any:
     """--due in the capture grammar ("none" clears it)."""
-    from core.when import fold, parse_due  # noqa: PLC0415
-    from core.when.words import NONE_WORDS  # noqa: PLC0415
+    from core.when import fold, parse_due  # noqa: PLC0415 - keeps forwarding light
+    from core.when.words import NONE_WORDS  # noqa: PLC0415 - keeps forwarding light
 
     if fold(text).strip() in NONE_WORDS:
         return None
@@ -129,28 +130,15 @@ def due_option(text: str, now) -> Any:
 def repeat_option(text: str, now) -> str | None:
     """--repeat in the capture grammar ("every 2 days", "todos os meses no dia 1", "none"), or
     an RFC 5545 rule as calendars write it."""
-    from core.when import find_when, fold  # noqa: PLC0415
-    from core.when.words import NONE_WORDS  # noqa: PLC0415
+    from core.when import parse_repeat  # noqa: PLC0415 - keeps forwarding light
 
-    if fold(text).strip() in NONE_WORDS:
-        return None
-    if text.strip().upper().startswith(("FREQ=", "RRULE:")):
-        return text.strip()
-    when = find_when(text, now)
-    if when is None or not when.rrule:
-        raise InvalidInput(
-            f"“{text}” is not a repeat I can read: try every day, every 2 weeks, every Monday, "
-            "every month on the 1st, or none"
-        )
-    return when.rrule
+    return parse_repeat(text, now)
 
 
 def _on_the_rules_day(text: str, due, now):
     """ "--repeat 'every Monday'" on a reminder due Wednesday: it moves to the rule's first day,
     keeping its time of day."""
-    from datetime import datetime  # noqa: PLC0415
-
-    from core.when import find_when  # noqa: PLC0415
+    from core.when import find_when  # noqa: PLC0415 - keeps forwarding light
 
     when = find_when(text, now)
     if when is None or not when.explicit_day:
@@ -159,20 +147,6 @@ def _on_the_rules_day(text: str, due, now):
         return when.due
     local = due.astimezone(now.tzinfo)
     return datetime.combine(when.due.date(), local.timetz())
-
-
-def retimed(neuron: Neuron, due_changed: bool) -> str:
-    """The body without the time words the old due time was written in ("call Ana tomorrow at
-    3" once its time is edited: "call Ana"); "" when that is the body as it is."""
-    from core.when import find_when, text_without  # noqa: PLC0415
-
-    if not due_changed:
-        return ""
-    when = find_when(neuron.body, neuron.created_at or neuron.updated_at)
-    if when is None:
-        return ""
-    rest = text_without(neuron.body, when)
-    return rest if rest and rest != neuron.body.strip() else ""
 
 
 def set_state(memory, args) -> Answer:

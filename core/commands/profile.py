@@ -9,14 +9,19 @@ and switches to it. None of them runs inside the desktop app: they change what i
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import sys
+import tempfile
 import uuid
-from datetime import UTC
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from core.commands.base import Answer, command
 from core.model import InvalidInput, NeuronsError
+from core.validate import parse_uuid
 
 
 class AppRunning(NeuronsError):
@@ -24,8 +29,8 @@ class AppRunning(NeuronsError):
 
 
 def _refuse_while_the_app_runs(args) -> None:
-    from core import instance  # noqa: PLC0415
-    from core.settings import data_dir_from  # noqa: PLC0415
+    from core import instance  # noqa: PLC0415 - keeps forwarding light
+    from core.settings import data_dir_from  # noqa: PLC0415 - keeps forwarding light
 
     if instance.is_running(data_dir_from(args.data_dir)):
         raise AppRunning(
@@ -35,8 +40,8 @@ def _refuse_while_the_app_runs(args) -> None:
 
 
 def _open(args, dsn: str | None = None):
-    from core.memory import Memory  # noqa: PLC0415
-    from core.settings import Settings  # noqa: PLC0415
+    from core.memory import Memory  # noqa: PLC0415 - keeps forwarding light
+    from core.settings import Settings  # noqa: PLC0415 - keeps forwarding light
 
     return Memory.open(
         Settings.from_env(data_dir=args.data_dir, dsn=dsn or args.dsn, embed_in_background=False)
@@ -44,9 +49,7 @@ def _open(args, dsn: str | None = None):
 
 
 def _remember_profile(data_dir, profile_id, name: str | None, pending: bool = False) -> None:
-    import dataclasses  # noqa: PLC0415
-
-    from core import config  # noqa: PLC0415
+    from core import config  # noqa: PLC0415 - keeps forwarding light
 
     saved = config.load(data_dir)
     config.save(
@@ -97,7 +100,7 @@ def profile(memory, args) -> Answer:
 
 def create_profile(memory, name: str) -> dict[str, Any]:
     """Make the profile and remember it as the data dir's identity (the window does the same)."""
-    from core import config  # noqa: PLC0415
+    from core import config  # noqa: PLC0415 - keeps forwarding light
 
     before = memory.count()
     data_dir, user_id = memory.store.settings.data_dir, uuid.uuid4()
@@ -132,6 +135,12 @@ def _create(memory, name: str) -> Answer:
 
 
 def _join(memory, profile_id: str, args) -> Answer:
+    pid = parse_uuid(profile_id, "profile id")  # a bad id is said before anything is asked
+    if not memory.has_profile(pid):
+        raise InvalidInput(
+            f"no profile {pid} in this database: join from a data dir that uses the same server as "
+            "the machine that made it (neurons config set dsn), as the same database role"
+        )
     own = memory.count()
     bring = args.claim
     if own and not (args.claim or args.keep_apart):
@@ -193,8 +202,8 @@ def _config_args(p) -> None:
     needs_memory=False,
 )
 def config_(_memory, args) -> Answer:
-    from core import config  # noqa: PLC0415
-    from core.settings import data_dir_from  # noqa: PLC0415
+    from core import config  # noqa: PLC0415 - keeps forwarding light
+    from core.settings import data_dir_from  # noqa: PLC0415 - keeps forwarding light
 
     data_dir = data_dir_from(args.data_dir)
     if args.action == "show":
@@ -221,9 +230,7 @@ def config_(_memory, args) -> Answer:
 
 def use_server(data_dir, dsn: str) -> str:
     """Remember the server for this data dir (once it answered); the DSN kept, no password."""
-    import dataclasses  # noqa: PLC0415
-
-    from core import config  # noqa: PLC0415
+    from core import config  # noqa: PLC0415 - keeps forwarding light
 
     bare = remember_server(dsn)
     config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=bare))
@@ -231,9 +238,7 @@ def use_server(data_dir, dsn: str) -> str:
 
 
 def use_embedded(data_dir) -> None:
-    import dataclasses  # noqa: PLC0415
-
-    from core import config  # noqa: PLC0415
+    from core import config  # noqa: PLC0415 - keeps forwarding light
 
     config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=None))
 
@@ -241,17 +246,22 @@ def use_embedded(data_dir) -> None:
 def remember_server(dsn: str) -> str:
     """Check that the server answers (and holds the schema), keep its password in the keyring;
     the DSN to store, without the password."""
-    import tempfile  # noqa: PLC0415
-    from pathlib import Path  # noqa: PLC0415
-
-    from core import config  # noqa: PLC0415
-    from core.settings import Settings  # noqa: PLC0415
-    from core.store import Store  # noqa: PLC0415
-    from core.store.secrets import save_password  # noqa: PLC0415
+    from core import config  # noqa: PLC0415 - keeps forwarding light
+    from core.settings import Settings  # noqa: PLC0415 - keeps forwarding light
+    from core.store import Store  # noqa: PLC0415 - keeps forwarding light
+    from core.store.secrets import KeyringUnavailable, save_password  # noqa: PLC0415 - keeps forwarding light
 
     bare, password = config.split_password(dsn)
     if password is not None:
-        save_password(bare, password)
+        try:
+            save_password(bare, password)
+        except KeyringUnavailable:
+            raise KeyringUnavailable(
+                "this machine has no secure OS keyring to keep the database password in, and "
+                "Neurons never writes a password to a file of its own: put it in ~/.pgpass (a line "
+                "host:port:dbname:user:password, mode 0600), which Postgres reads itself, then run "
+                "this again without password= (nothing was changed)"
+            ) from None
     with tempfile.TemporaryDirectory() as scratch, Store(Settings(data_dir=Path(scratch), dsn=bare)):
         pass
     return bare
@@ -262,8 +272,6 @@ def remember_server(dsn: str) -> str:
 
 def checksum(export: dict[str, Any]) -> str:
     """A digest of an export's rows that two engines agree on (instants in UTC, rows by id)."""
-    import hashlib  # noqa: PLC0415
-    from datetime import datetime  # noqa: PLC0415
 
     def utc(value: Any) -> Any:
         if isinstance(value, str) and len(value) >= 19 and value[4] == "-" and value[10] == "T":
@@ -312,12 +320,9 @@ def move(source, server: str) -> dict[str, Any]:
     """Copy `source` (an open Memory) to the server and switch the data dir to it. All or
     nothing: the copy is one transaction on the server, checked row for row (counts and a
     checksum) before the data dir switches; the previous memory is kept as it was."""
-    import dataclasses  # noqa: PLC0415
-    from datetime import datetime  # noqa: PLC0415
-
-    from core import config  # noqa: PLC0415
-    from core.interop.files import export_path  # noqa: PLC0415
-    from core.memory import Memory  # noqa: PLC0415
+    from core import config  # noqa: PLC0415 - keeps forwarding light
+    from core.interop.files import export_path  # noqa: PLC0415 - keeps forwarding light
+    from core.memory import Memory  # noqa: PLC0415 - keeps forwarding light
 
     dsn = remember_server(server)
     if source.store.kind == "server" and source.store.settings.dsn == dsn:
@@ -328,20 +333,26 @@ def move(source, server: str) -> dict[str, Any]:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     backup = data_dir / f"before-move-{stamp}.json"
     export_path(source, backup, "json")  # as `neurons export` writes it: whole, owner-only
-    wanted = checksum(data)
-    settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
-    with Memory.open(settings, source.identity) as target:
-        if info is not None:
-            target.adopt_profile(info["name"])
-        counts = target.import_(data)
-        copy = _only(target.export(), {n["id"] for n in data["neurons"]}, {e["id"] for e in data["edges"]})
-    if checksum(copy) != wanted:
-        raise NeuronsError(
-            f"the copy on the server differs from this memory ({len(copy['neurons'])} of "
-            f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
-            f"alike): nothing was switched, this data dir still uses its {kind} engine"
-        )
-    config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
+    try:
+        wanted = checksum(data)
+        settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
+        with Memory.open(settings, source.identity) as target:
+            if info is not None:
+                target.adopt_profile(info["name"])
+            counts = target.import_(data)
+            copy = _only(
+                target.export(), {n["id"] for n in data["neurons"]}, {e["id"] for e in data["edges"]}
+            )
+        if checksum(copy) != wanted:
+            raise NeuronsError(
+                f"the copy on the server differs from this memory ({len(copy['neurons'])} of "
+                f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
+                f"alike): nothing was switched, this data dir still uses its {kind} engine"
+            )
+        config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
+    except BaseException:
+        backup.unlink(missing_ok=True)  # a move that did not happen leaves no copy behind
+        raise
     return {
         "dsn": dsn,
         "neurons": len(data["neurons"]),

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import re
 import sys
+from datetime import date, datetime, time
 
 from core.commands.base import Answer, command
+from core.commands.reminders import _now, when_words
+from core.model import InvalidInput
 
 
 def _fill_pending(memory) -> str:
     """One-shot commands embed what is still waiting before answering (the app does it live)."""
-    from core.embed import ModelUnavailable  # noqa: PLC0415
+    from core.embed import ModelUnavailable  # noqa: PLC0415 - keeps forwarding light
 
     try:
         memory.fill_vectors()
@@ -45,7 +48,7 @@ ASKED_FIELDS = {
 
 
 def asked_field(question: str) -> str | None:
-    from core.when import fold  # noqa: PLC0415
+    from core.when import fold  # noqa: PLC0415 - keeps forwarding light
 
     words = set(re.findall(r"[\w'-]+", fold(question)))
     text = fold(question)
@@ -79,10 +82,7 @@ def _plain(value) -> str:
 
 def _window_of(text: str | None, edge: str):
     """--since/--until: an ISO date, or words a question uses ("last Monday", "this month")."""
-    from datetime import date, datetime, time  # noqa: PLC0415
-
-    from core.model import InvalidInput  # noqa: PLC0415
-    from core.when import find_window, local_now  # noqa: PLC0415
+    from core.when import find_window, local_now  # noqa: PLC0415 - keeps forwarding light
 
     if text is None:
         return None
@@ -106,7 +106,7 @@ def _keeps(result, args, since, until) -> bool:
         if args.tag.lower().lstrip("#") not in {str(t).lower().lstrip("#") for t in tags}:
             return False
     if since or until:
-        from core import remind  # noqa: PLC0415
+        from core import remind  # noqa: PLC0415 - keeps forwarding light
 
         when = remind.current_due(n) or n.created_at
         if when is None or (since and when < since) or (until and when >= until):
@@ -116,8 +116,6 @@ def _keeps(result, args, since, until) -> bool:
 
 @command("ask", "ask a question", arguments=_ask_args)
 def ask(memory, args) -> Answer:
-    from core.commands.reminders import _now, when_words  # noqa: PLC0415
-
     note = _fill_pending(memory)
     since, until = _window_of(args.since, "since"), _window_of(args.until, "until")
     filtered = bool(args.kind or args.tag or since or until)
@@ -181,6 +179,6 @@ def _eval_args(p) -> None:
     needs_memory=False,
 )
 def eval_(_memory, args) -> Answer:
-    from core.evaluate import run_eval  # noqa: PLC0415
+    from core.evaluate import run_eval  # noqa: PLC0415 - keeps forwarding light
 
     return run_eval(args)

@@ -6,10 +6,12 @@ window's Done does; on anything else it marks it done.
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from core.commands.base import Answer, command
+from core.commands.neurons import neuron_json
 from core.model import InvalidInput, Neuron
 
 # `upcoming` looks this many days ahead unless told otherwise, and at most this far.
@@ -23,8 +25,8 @@ def _now() -> datetime:
 
 def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
     """A reminder as programs and assistants read it: what, when, and why it is listed."""
-    from core import remind  # noqa: PLC0415
-    from core.when.spoken import say_rule  # noqa: PLC0415
+    from core import remind  # noqa: PLC0415 - keeps forwarding light
+    from core.when.spoken import say_rule  # noqa: PLC0415 - keeps forwarding light
 
     attrs = neuron.attrs
     due = remind.current_due(neuron)
@@ -59,9 +61,7 @@ def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
 def cli_language() -> str:
     """The language the command line says times and repeats in: the environment's, when it is
     one of the five the grammar reads, else English."""
-    import os  # noqa: PLC0415
-
-    from core.when.spoken import LANGUAGES  # noqa: PLC0415
+    from core.when.spoken import LANGUAGES  # noqa: PLC0415 - keeps forwarding light
 
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         code = os.environ.get(name, "")[:2].lower()
@@ -73,8 +73,8 @@ def cli_language() -> str:
 def when_words(neuron: Neuron, now: datetime) -> str:
     """ "due tomorrow 09:00 · every day", "overdue since Mon 16 Mar 10:00", "" (no due time): in the
     reader's local time and language, the repeat in words."""
-    from core import remind  # noqa: PLC0415
-    from core.when.spoken import say_rule, say_when  # noqa: PLC0415
+    from core import remind  # noqa: PLC0415 - keeps forwarding light
+    from core.when.spoken import say_rule, say_when  # noqa: PLC0415 - keeps forwarding light
 
     lang, local_now = cli_language(), now.astimezone(remind.local_zone())
     due = remind.current_due(neuron)
@@ -93,8 +93,6 @@ def _when_line(neuron: Neuron, now: datetime) -> str:
 
 
 def _with_why(memory, neuron: Neuron, now: datetime) -> dict[str, Any]:
-    from core.commands.neurons import neuron_json  # noqa: PLC0415
-
     data = neuron_json(memory, neuron)
     if neuron.kind.value == "reminder":
         item = reminder_json(neuron, now)
@@ -131,7 +129,7 @@ def _snooze_args(p) -> None:
 
 @command("snooze", "show a reminder again later (default: in 10 minutes)", arguments=_snooze_args)
 def snooze(memory, args) -> Answer:
-    from core import remind  # noqa: PLC0415
+    from core import remind  # noqa: PLC0415 - keeps forwarding light
     from core.when import local_now, parse_due  # noqa: PLC0415 - the due field's own grammar
 
     now = _now()

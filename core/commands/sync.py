@@ -14,12 +14,14 @@ when it has the data dir open, like every other command.
 
 from __future__ import annotations
 
+import getpass
 import os
 import sys
 from typing import Any
+from urllib.parse import urlsplit
 
 from core.commands.base import Answer, command
-from core.model import InvalidInput
+from core.model import InvalidInput, Kind
 
 PASSWORD_ENV = "NEURONS_SYNC_PASSWORD"  # (core/sync/accounts.py names it too)
 
@@ -69,8 +71,6 @@ def _prepare(args) -> None:
     elif not args.password:
         if not sys.stdin.isatty():
             raise InvalidInput(f"give the password: --password-stdin or {PASSWORD_ENV}")
-        import getpass  # noqa: PLC0415
-
         args.password = getpass.getpass(f"Password for {args.user}: ")
     if not args.password:
         raise InvalidInput("the password is empty")
@@ -85,8 +85,6 @@ def _prepare(args) -> None:
 
 
 def _user_of(url: str) -> str:
-    from urllib.parse import urlsplit  # noqa: PLC0415
-
     user = urlsplit(url).username
     if user:
         return user
@@ -100,7 +98,7 @@ def _user_of(url: str) -> str:
 
 def _ask(args, principal) -> None:
     """Which calendars and address books to sync, asked in the terminal."""
-    from core.sync.accounts import is_calendar, is_journal  # noqa: PLC0415
+    from core.sync.accounts import is_calendar, is_journal  # noqa: PLC0415 - keeps forwarding light
 
     offered = [f for f in principal.collections if is_calendar(f) or f.address_book]
     if not offered:
@@ -141,7 +139,7 @@ def _ask(args, principal) -> None:
     forwardable=lambda args: getattr(args, "password", None) is None,
 )
 def sync(memory, args) -> Answer:
-    from core.sync import accounts  # noqa: PLC0415
+    from core.sync import accounts  # noqa: PLC0415 - keeps forwarding light
 
     password = getattr(args, "password", None)
     if args.action == "add":
@@ -168,7 +166,7 @@ def sync(memory, args) -> Answer:
 
 def _kept(args) -> str:
     """The password `add` kept in the keyring a moment ago (on the person's side)."""
-    from core.sync import accounts  # noqa: PLC0415
+    from core.sync import accounts  # noqa: PLC0415 - keeps forwarding light
 
     password = accounts.kept_password(args.url, args.user)
     if password is None:
@@ -190,8 +188,6 @@ def _added(account, kept: bool) -> Answer:
 
 
 def _what(collection) -> str:
-    from core.model import Kind  # noqa: PLC0415
-
     if collection.kind is Kind.CONTACT:
         return "contacts"
     if collection.kind is Kind.NOTE:
@@ -229,7 +225,7 @@ def _status(memory) -> Answer:
 
 
 def _sync_now(memory, password: str | None) -> Answer:
-    from core.sync import accounts, engine  # noqa: PLC0415
+    from core.sync import accounts, engine  # noqa: PLC0415 - keeps forwarding light
 
     outcomes = engine.sync_all(memory, (lambda _a: password) if password else accounts.password_of)
     data = {"accounts": [o.to_json() for o in outcomes]}

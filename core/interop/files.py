@@ -11,9 +11,11 @@ khard, todoman and khal read them, or one .md per neuron.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import stat
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -52,7 +54,7 @@ __all__ = ["FORMATS", "ImportRefused", "Report", "detect_format", "export_path",
 def detect_format(path: Path) -> str:
     if path.is_dir():
         counts = {fmt: sum(1 for p in _folder_files(path, fmt)) for fmt in FOLDER_FILES}
-        best = max(counts, key=counts.get)
+        best = max(counts, key=lambda fmt: counts[fmt])
         if counts[best] == 0:
             raise InvalidInput(f"{path} holds no .vcf, .ics or .md files to import")
         return best
@@ -65,9 +67,39 @@ def detect_format(path: Path) -> str:
 
 
 def _folder_files(root: Path, fmt: str) -> list[Path]:
+    return _inside(root, _candidates(root, fmt))[0]
+
+
+def _candidates(root: Path, fmt: str) -> list[Path]:
     if fmt == "markdown":
         return markdown.files(root)
-    return sorted(p for p in root.iterdir() if p.is_file() and p.suffix.lower() in FOLDER_FILES[fmt])
+    return sorted(p for p in root.iterdir() if p.suffix.lower() in FOLDER_FILES[fmt])
+
+
+def _inside(root: Path, paths: list[Path]) -> tuple[list[Path], list[tuple[str, str]]]:
+    """(the files that are within `root`, [(name, why)] of those that lead elsewhere): a symbolic
+    link to a file outside the folder the person chose is not read."""
+    real_root = root.resolve()
+    inside, outside = [], []
+    for p in paths:
+        try:
+            real = p.resolve(strict=True)
+        except (OSError, RuntimeError):  # a dangling link, or a loop of them
+            outside.append((p.relative_to(root).as_posix(), "it is a link that leads nowhere"))
+            continue
+        if not real.is_file():
+            continue
+        if real != real_root and real_root not in real.parents:
+            outside.append(
+                (
+                    p.relative_to(root).as_posix(),
+                    f"it is a link to {real}, outside the folder you chose: Neurons reads only "
+                    "what is inside it",
+                )
+            )
+            continue
+        inside.append(p)
+    return inside, outside
 
 
 def _read(path: Path) -> bytes:
@@ -105,10 +137,13 @@ def import_path(
         raise InvalidInput(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     if fmt == "json":
         return _import_json(memory, path)
-    sources = _folder_files(path, fmt) if path.is_dir() else [path]
+    sources, outside = _inside(path, _candidates(path, fmt)) if path.is_dir() else ([path], [])
     if not sources:
-        raise InvalidInput(f"{path} holds no {' or '.join(FOLDER_FILES[fmt])} files")
+        why = f" (only links to elsewhere, such as {outside[0][0]})" if outside else ""
+        raise InvalidInput(f"{path} holds no {' or '.join(FOLDER_FILES[fmt])} files{why}")
     plan = Plan(memory, fmt, now)
+    for name, why in outside:
+        plan.report.skip(name, why)
     report = progress or (lambda done, total: None)
     if fmt == "markdown":
         _import_vault(plan, path if path.is_dir() else path.parent, sources, report)
@@ -131,17 +166,16 @@ def _import_file(
     plan: Plan, fmt: str, source: Path, where: str, report: Progress, position: tuple[int, int]
 ) -> int:
     data = _read(source)
-    if fmt == "vcard":
-        entries = vcard.split_cards(data)
-    else:
-        entries = ical.read(data, plan.now)
+    entries: list[vcard.Card | ical.Item | Skip] = [
+        *(vcard.split_cards(data) if fmt == "vcard" else ical.read(data, plan.now))
+    ]
     done, files = position
     for i, entry in enumerate(entries):
         if isinstance(entry, ical.Dropped):  # one value lost, the item itself imported
             plan.report.drop(_named(where, entry.item), entry.why)
         elif isinstance(entry, Skip):
             plan.report.skip(_named(where, entry.item), entry.why)
-        elif fmt == "vcard":
+        elif isinstance(entry, vcard.Card):
             label = _named(where, entry.describe())
             with plan.item(label):
                 try:
@@ -170,7 +204,7 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
             plan.report.skip(exc.item, exc.why)
         report(i + 1, 2 * len(sources))
     by_stem: dict[str, uuid.UUID] = {}
-    links: list[tuple[markdown.Page, uuid.UUID, list]] = []
+    links: list[tuple[markdown.Page, uuid.UUID, list | None]] = []
     for p in pages:
         with plan.item(p.path):
             if p.ours:
@@ -229,11 +263,17 @@ def export_path(
     *,
     kind: Kind | str | None = None,
     vcard_version: str = "4.0",
+    force: bool = False,
 ) -> dict[str, Any]:
-    """Write the memory (or one kind of it) to a file, or to a folder one file per item."""
+    """Write the memory (or one kind of it) to a file, or to a folder one file per item.
+
+    Only files that do not exist, or that Neurons wrote itself, are written (a folder keeps a
+    manifest of what Neurons exported there, MANIFEST); a symbolic link is never written
+    through. Anything else is refused before a file is written; `force` replaces files of an
+    earlier export that were changed since."""
     if fmt not in (None, *FORMATS):
         raise InvalidInput(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    as_folder = str(path).endswith(("/", os.sep)) or Path(path).is_dir()
+    as_folder = str(path).endswith(("/", os.sep)) or (Path(path).is_dir() and not Path(path).is_symlink())
     path = Path(path).expanduser()
     fmt = fmt or (EXTENSIONS.get(path.suffix.lower(), "json") if not as_folder else "json")
     if fmt not in FORMATS:
@@ -243,6 +283,11 @@ def export_path(
     kind = Kind.parse(kind) if kind else KIND_OF.get(fmt)
     if fmt in KIND_OF and kind is not KIND_OF[fmt]:
         raise InvalidInput(f"{NAMES[fmt]} export holds {KIND_OF[fmt].value}s only")
+    per_item = as_folder or fmt == "markdown"
+    # refused before the memory is even read: a target Neurons may not write
+    _refuse_a_link(path.parent / path.name.rstrip("/"), "folder" if per_item else "file")
+    if not per_item:
+        _refuse_a_file_of_another(path, fmt)
     neurons, edges = memory.snapshot()
     if kind is not None:
         neurons = [n for n in neurons if n.kind is kind]
@@ -250,17 +295,147 @@ def export_path(
         edges = [e for e in edges if e.from_id in ids and e.to_id in ids]
     if fmt in KIND_OF:  # trashed items do not go to other apps
         neurons = [n for n in neurons if n.state is not State.TRASHED]
-    files = _render(memory, fmt, neurons, edges, as_folder or fmt == "markdown", vcard_version, path)
-    if fmt == "markdown" or as_folder:
-        path.mkdir(parents=True, exist_ok=True)
-        for name, text in files.items():  # each file whole or not at all; one sync at the end
-            _write(path / name, text, sync=False)
-        if hasattr(os, "sync"):
-            os.sync()
+    files = _render(memory, fmt, neurons, edges, per_item, vcard_version, path)
+    if per_item:
+        _write_folder(path, files, force)
     else:
         ((name, text),) = files.items()
-        _write(path, text)
+        _write(path, text, new=not os.path.lexists(path))
     return {"format": fmt, "path": str(path), "items": len(neurons), "files": len(files)}
+
+
+# -- what an export may write ----------------------------------------------------------------------
+
+# The manifest of a folder Neurons exported to: each file it wrote there, with its SHA-256.
+MANIFEST = ".neurons-export.json"
+MANIFEST_FORMAT = "neurons-export-manifest/1"
+# What a single file Neurons wrote starts with (looked for in its first bytes).
+OWN_MARKS = {
+    "json": b'"format": "neurons-export/1"',
+    "vcard": b"PRODID:-//Neurons//",
+    "ics": b"PRODID:-//Neurons//",
+}
+OWN_MARK_WITHIN = 64 * 1024
+
+
+def _refuse_a_link(path: Path, what: str) -> None:
+    if path.is_symlink():
+        raise InvalidInput(
+            f"{path} is a symbolic link (to {os.readlink(path)}): Neurons never writes through "
+            f"one; give the {what} itself; nothing was written"
+        )
+
+
+def _refuse_a_file_of_another(path: Path, fmt: str) -> None:
+    """A single-file export replaces only a regular file Neurons wrote (by its first bytes)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise os_error(exc, path, "look at") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise InvalidInput(f"{path} exists and is not a file: choose another name; nothing was written")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(OWN_MARK_WITHIN)
+    except OSError as exc:
+        raise os_error(exc, path, "read") from None
+    if OWN_MARKS[fmt] not in head:
+        raise InvalidInput(
+            f"{path} exists and Neurons did not write it: choose another name (Neurons never "
+            "replaces a file it did not make); nothing was written"
+        )
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_manifest(root: Path) -> dict[str, list[str]]:
+    """{relative path: [SHA-256, ...]} of what Neurons exported to `root` before ({} if never).
+    A file may have two: an export cut off midway leaves each file old or new."""
+    file = root / MANIFEST
+    if not os.path.lexists(file):
+        return {}
+    if file.is_symlink() or not file.is_file():
+        raise InvalidInput(f"{file} is not a manifest Neurons wrote: nothing was written")
+    try:
+        data = parse_json(file.read_text(encoding="utf-8"), f"cannot read {file}")
+    except (OSError, UnicodeDecodeError):
+        data = None
+    files = data.get("files") if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else None
+    if not isinstance(files, dict) or not all(
+        isinstance(v, list) and all(isinstance(d, str) for d in v) for v in files.values()
+    ):
+        raise InvalidInput(f"{file} is not a manifest Neurons wrote: nothing was written")
+    return files
+
+
+def _write_folder(root: Path, files: dict[str, str], force: bool) -> None:
+    """Write every file or none: each is new, or one this folder's manifest says Neurons wrote
+    (unchanged since, or `force`); no file or folder on the way is a symbolic link."""
+    try:
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise os_error(exc, root, "create") from None
+    manifest = _read_manifest(root)
+    foreign: list[str] = []
+    changed: list[str] = []
+    replacing: set[str] = set()
+    folders: set[str] = set()
+    for name in files:
+        for folder in Path(name).parents:
+            if str(folder) != "." and str(folder) not in folders:
+                folders.add(str(folder))
+                _refuse_a_link(root / folder, "folder")
+                if (root / folder).exists() and not (root / folder).is_dir():
+                    foreign.append(str(folder))
+        target = root / name
+        try:
+            info = os.lstat(target)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise os_error(exc, target, "look at") from None
+        if not stat.S_ISREG(info.st_mode) or name not in manifest:
+            foreign.append(name)
+        elif _digest(target.read_bytes()) not in manifest[name]:
+            changed.append(name)
+            replacing.add(name)
+        else:
+            replacing.add(name)
+    if foreign:
+        raise InvalidInput(
+            f"{root / foreign[0]}{_and_more(foreign)} already exists and Neurons did not write it: "
+            "Neurons never replaces a file it did not make; export into an empty or new folder "
+            "(nothing was written)"
+        )
+    if changed and not force:
+        raise InvalidInput(
+            f"{root / changed[0]}{_and_more(changed)} changed since Neurons exported it here: "
+            "--force replaces what Neurons exported with the memory as it is now (nothing was written)"
+        )
+    texts = {name: text.encode("utf-8") for name, text in files.items()}
+    digests = {name: _digest(raw) for name, raw in texts.items()}
+    # first the manifest that owns both versions of each file, so that an export cut off
+    # midway leaves only files Neurons can tell are its own
+    both = {**manifest, **{n: sorted({*manifest.get(n, []), d}) for n, d in digests.items()}}
+    _write_manifest(root, both)
+    for name, raw in texts.items():  # each file whole or not at all; one sync at the end
+        _write(root / name, raw, sync=False, new=name not in replacing)
+    _write_manifest(root, {**manifest, **{n: [d] for n, d in digests.items()}})
+    if hasattr(os, "sync"):
+        os.sync()
+
+
+def _write_manifest(root: Path, files: dict[str, list[str]]) -> None:
+    body = {"format": MANIFEST_FORMAT, "files": dict(sorted(files.items()))}
+    _write(root / MANIFEST, json.dumps(body, ensure_ascii=False, indent=1) + "\n", sync=False)
+
+
+def _and_more(names: list[str]) -> str:
+    return f" (and {len(names) - 1} more)" if len(names) > 1 else ""
 
 
 def _render(
@@ -298,8 +473,15 @@ def _rev(n) -> str | None:
 
 
 def _file_name(uid: str) -> str:
-    """A vdir file name from a UID (what vdirsyncer does: unsafe characters become '_')."""
-    return re.sub(r"[^\w.@+-]", "_", uid.removeprefix("urn:uuid:"))[:200] or "item"
+    """A vdir file name from a UID (as vdirsyncer: unsafe characters become '_'). A UID that
+    had to change (or be shortened) gets a digest of itself, so two UIDs never share a name:
+    `a/b` is a_b-<digest>, `a_b` stays a_b."""
+    bare = uid.removeprefix("urn:uuid:")
+    name = re.sub(r"[^\w.@+-]", "_", bare)
+    name = "_" + name[1:] if name.startswith(".") else name
+    if name == bare and 0 < len(name) <= 200:
+        return name
+    return f"{name[:180] or 'item'}-{hashlib.sha256(uid.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
 
 
 def _per_item(texts: list, uid_of: Callable, suffix: str) -> dict[str, str]:
@@ -315,10 +497,17 @@ def _per_item(texts: list, uid_of: Callable, suffix: str) -> dict[str, str]:
     return files
 
 
-def _write(path: Path, text: str, sync: bool = True) -> None:
-    """Write a whole file or none (atomically), readable by its owner only: it is a person's memory."""
+def _write(path: Path, data: str | bytes, sync: bool = True, new: bool = False) -> None:
+    """Write a whole file or none (atomically), readable by its owner only: it is a person's
+    memory. A `new` file must still not exist when it is put in place (nothing is replaced)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise os_error(exc, path) from None
-    write_private(path, text, durable=sync)
+    try:
+        write_private(path, data, durable=sync, replace=not new)
+    except FileExistsError:
+        raise InvalidInput(
+            f"{path} appeared while Neurons was exporting: Neurons never replaces a file it did "
+            "not make; export again"
+        ) from None

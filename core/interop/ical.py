@@ -15,7 +15,7 @@ import hashlib
 import re
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from typing import Any
@@ -27,7 +27,7 @@ from icalendar.prop import vDDDTypes
 from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
 from core import remind
-from core.interop.report import Skip
+from core.interop.report import LEGACY, Dropped, Skip, legacy_text
 from core.interop.vcard import fold
 from core.model import InvalidInput, Neuron, State
 
@@ -62,7 +62,8 @@ class Item:
 class _Block:
     name: str
     line: int
-    text: bytes
+    text: bytes  # UTF-8 once parsed (a legacy encoding re-encoded, unreadable lines left out)
+    notes: list[str] = field(default_factory=list)  # what parsing it dropped or read another way
 
 
 def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str, bytes]]:
@@ -250,15 +251,16 @@ def read(data: bytes, now: datetime) -> list[Item | Skip]:
     for block, comp in overrides:
         by_uid.setdefault(_text(comp, "UID") or _content_uid(block), []).append((block, comp))
     for uid, (block, comp) in masters.items():
-        notes: list[str] = []
+        found = by_uid.pop(uid, [])
+        notes: list[str] = [*block.notes, *(n for b, _ in found for n in b.notes)]
         try:
-            out.append(_item(block, comp, uid, zones, now, notes, by_uid.pop(uid, [])))
+            out.append(_item(block, comp, uid, zones, now, notes, found))
         except Skip as exc:
             out.append(exc)
         out.extend(Dropped(_label(block, comp), why) for why in notes)
     for uid, found in by_uid.items():  # overrides of a series the file does not hold: events of their own
         for block, comp in found:
-            notes = []
+            notes = list(block.notes)
             try:
                 rid = _raw_value(comp, "RECURRENCE-ID")
                 out.append(_item(block, comp, f"{uid}/{rid}", zones, now, notes, [], standalone=True))
@@ -266,10 +268,6 @@ def read(data: bytes, now: datetime) -> list[Item | Skip]:
                 out.append(exc)
             out.extend(Dropped(_label(block, comp), why) for why in notes)
     return out
-
-
-class Dropped(Skip):
-    """One value of an item that could not be read: dropped, the rest of the item imported."""
 
 
 def _text(comp: Any, name: str) -> str:
@@ -315,18 +313,61 @@ def _label(block: _Block, comp: Any = None) -> str:
     return f"{block.name} {name[:60]!r} (line {block.line})" if name else f"{block.name} at line {block.line}"
 
 
-def _parse(block: _Block):
+def _parse(block: _Block) -> Any:
+    """The component of a block. Text that is not UTF-8 is read as Windows-1252 (Thunderbird's
+    Latin-1 sample, Outlook); a line icalendar cannot read (RFC 2445's own "DTSTAMP:19970901T1300Z")
+    is left out with a note, and the rest of the component read."""
     try:
         text = block.text.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = block.line + block.text[: exc.start].count(b"\n")
-        raise Skip(_label(block), f"line {line} is not valid UTF-8") from None
-    try:
-        with warnings.catch_warnings():  # icalendar guesses path-style TZIDs aloud; Zones reads them
-            warnings.simplefilter("ignore")
-            return icalendar.Component.from_ical(text)
-    except ValueError as exc:
-        raise Skip(_label(block), str(exc).splitlines()[0][:200]) from None
+        text = legacy_text(block.text)
+        block.notes.append(f"line {line} is not valid UTF-8: {LEGACY}")
+    for _ in range(MAX_UNREADABLE_LINES + 1):
+        try:
+            with warnings.catch_warnings():  # icalendar guesses path-style TZIDs aloud; Zones reads them
+                warnings.simplefilter("ignore")
+                comp = icalendar.Component.from_ical(text)
+            block.text = text.encode("utf-8")
+            return comp
+        except ValueError as exc:
+            why = str(exc).splitlines()[0][:200]
+            lines = re.sub(r"\r?\n[ \t]", "", text.replace("\r\n", "\n")).split("\n")
+            bad = _unreadable_line(lines)
+            if bad is None or len(block.notes) >= MAX_UNREADABLE_LINES:
+                raise Skip(_label(block), why) from None
+            name = re.split(r"[;:]", lines[bad], maxsplit=1)[0]
+            block.notes.append(f"{name} cannot be read ({why}): dropped")
+            text = "\n".join(lines[:bad] + lines[bad + 1 :])
+    raise Skip(_label(block), "too many lines cannot be read")
+
+
+# A component with more lines than this that icalendar cannot read is skipped whole.
+MAX_UNREADABLE_LINES = 5
+
+
+def _unreadable_line(lines: list[str]) -> int | None:
+    """The first property line icalendar cannot read on its own (in the component it is in);
+    None when each reads (the fault is the component's shape, not one value)."""
+    stack: list[str] = []
+    for i, line in enumerate(lines):
+        upper = line.strip().upper()
+        if upper.startswith("BEGIN:"):
+            stack.append(upper[6:])
+            continue
+        if upper.startswith("END:"):
+            if stack:
+                stack.pop()
+            continue
+        if not stack or not line.strip() or upper.startswith(("UID", "SUMMARY")):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                icalendar.Component.from_ical(f"BEGIN:{stack[-1]}\r\n{line}\r\nEND:{stack[-1]}\r\n")
+        except ValueError:
+            return i
+    return None
 
 
 def iana(tzid: str, zones: dict[str, str]) -> str:
@@ -673,7 +714,7 @@ def _alarms(comp, attrs, notes: list[str]) -> list[int]:
 def _raw_alarms(block: _Block) -> list[str]:
     """The VALARM components as the file wrote them (their actions, sounds and addresses go back
     out on export)."""
-    text = re.sub(r"\n[ \t]", "", block.text.decode("utf-8", "replace").replace("\r\n", "\n"))
+    text = re.sub(r"\n[ \t]", "", block.text.decode("utf-8").replace("\r\n", "\n"))
     found = [m.group(0) for m in re.finditer(r"(?ms)^BEGIN:VALARM\s*$.*?^END:VALARM\s*$", text)]
     return [a for a in found if _readable_alarm(a)]
 

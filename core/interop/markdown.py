@@ -14,20 +14,21 @@ is a note written by hand: its text, its tags (front matter and #tags), its alia
 
 from __future__ import annotations
 
+import os
 import re
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 import yaml
 
 from core.interop.report import Skip
 from core.model import Edge, Kind, Neuron, Relation, State
-from core.validate import MAX_WEIGHT, number, parse_instant, parse_uuid
+from core.validate import MAX_ATTRS_DEPTH, MAX_WEIGHT, number, parse_instant, parse_uuid
 
 FOLDERS = {Kind.NOTE: "Notes", Kind.REMINDER: "Reminders", Kind.CONTACT: "Contacts"}
 # Front matter keys of ours; an attr with one of these names goes under `attrs:`.
@@ -45,8 +46,12 @@ _FENCE = re.compile(r"```.*?```", re.S)
 
 
 # libyaml's C emitter and parser when PyYAML has them (ten times faster), else PyYAML's own.
-_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+if TYPE_CHECKING:  # the same interface either way
+    _SafeDumper = yaml.SafeDumper
+    _SafeLoader = yaml.SafeLoader
+else:
+    _SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _Dumper(_SafeDumper):
@@ -164,16 +169,17 @@ class Page:
 
     @property
     def ours(self) -> bool:
-        return bool(self.front) and "id" in self.front and "kind" in self.front
+        return self.front is not None and "id" in self.front and "kind" in self.front
 
 
 def files(root: Path) -> list[Path]:
-    return sorted(
-        p
-        for p in root.rglob("*.md")
-        if p.is_file()
-        and not any(part in IGNORED_DIRS or part.startswith(".") for part in p.relative_to(root).parts[:-1])
-    )
+    """The vault's .md files, its app folders and hidden folders left out; a symbolic link is
+    not followed (folder_files says which lead outside the vault)."""
+    found = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in IGNORED_DIRS and not d.startswith("."))
+        found += [Path(folder) / n for n in names if n.endswith(".md")]
+    return sorted(found)
 
 
 def page(rel: str, data: bytes) -> Page:
@@ -189,7 +195,7 @@ def page(rel: str, data: bytes) -> Page:
     if end is None:
         raise Skip(rel, "its front matter has no closing '---'")
     try:
-        front = yaml.load(text[4 : 4 + end.start()], Loader=_SafeLoader) or {}
+        front = _front_matter(text[4 : 4 + end.start()], rel) or {}
     except yaml.YAMLError as exc:
         raise Skip(rel, f"its front matter is not valid YAML: {str(exc).splitlines()[0]}") from None
     if not isinstance(front, dict):
@@ -198,6 +204,62 @@ def page(rel: str, data: bytes) -> Page:
     return Page(
         rel, {str(k): jsonable(v) for k, v in front.items()}, body[1:] if body.startswith("\n") else body
     )
+
+
+# What one note's front matter may hold once its YAML aliases are followed (a 259-byte alias
+# bomb stands for billions of values), and how deep (attrs stop at MAX_ATTRS_DEPTH).
+MAX_FRONT_VALUES = 100_000
+MAX_FRONT_DEPTH = MAX_ATTRS_DEPTH + 2
+
+
+def _front_matter(text: str, rel: str) -> Any:
+    """The YAML of a front matter, measured as a graph of nodes before any value is made: what
+    its aliases (`*name`) would expand to is counted, a node that contains itself refused."""
+    loader = _SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return None
+        _measure(root, rel)
+        return loader.construct_document(root)
+    finally:
+        loader.dispose()
+
+
+def _measure(root: yaml.Node, rel: str) -> None:
+    sizes: dict[int, int] = {}
+    entered: set[int] = set()
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 0, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        children = _children(node)
+        if done:
+            entered.discard(id(node))
+            sizes[id(node)] = 1 + sum(sizes[id(c)] for c in children)
+            if sizes[id(node)] > MAX_FRONT_VALUES:
+                raise Skip(
+                    rel,
+                    f"its front matter repeats itself through YAML aliases into more than "
+                    f"{MAX_FRONT_VALUES:,} values, far more than a note holds",
+                )
+            continue
+        if id(node) in sizes:
+            continue
+        if id(node) in entered:
+            raise Skip(rel, "its front matter holds a YAML alias that contains itself")
+        if depth > MAX_FRONT_DEPTH:
+            raise Skip(rel, f"its front matter is nested more than {MAX_FRONT_DEPTH} levels deep")
+        entered.add(id(node))
+        stack.append((node, depth, True))
+        stack.extend((c, depth + 1, False) for c in children if id(c) not in sizes)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
 
 
 def jsonable(value: Any) -> Any:

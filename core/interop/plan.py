@@ -244,11 +244,10 @@ class Plan:
                 for key in CARD_FIELDS:
                     merged.pop(key, None)
             merged.update(attrs)
-            body = (
-                contact_body(merged)
-                if existing.attrs.get("uid") or not existing.body.strip()
-                else existing.body
-            )
+            # a body written from the card's fields is written again from the merged ones; one the
+            # person wrote stays (so a second import of the same card finds nothing to change)
+            written = not existing.body.strip() or existing.body == contact_body(existing.attrs)
+            body = contact_body(merged) if written else existing.body
             contact = existing
             outcome = "unchanged"
             if merged != existing.attrs or body != existing.body:
@@ -381,6 +380,7 @@ class Plan:
             )
         )
         self.link(reminder.id, contact.id, Relation.CONCERNS, how=f"{DERIVED_IMPORT}:birthday")
+        self.report.birthdays += 1
         return True
 
     # -- reminders -----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """What an import did: counts per outcome and every skipped item with the reason (the `--json`
 contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]}, and
-"dropped": [{"item", "why"}] when an item was imported without a value it could not keep)."""
+"dropped": [{"item", "why"}] when an item was imported without a value it could not keep,
+"birthday_reminders": N when it made yearly reminders for the contacts' birthdays)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,23 @@ class Skip(Exception):
     def __init__(self, item: str, why: str):
         super().__init__(f"{item}: {why}")
         self.item, self.why = item, why
+
+
+class Dropped(Skip):
+    """One value of an item that could not be kept as written (dropped, or read another way, as
+    `why` says); the rest of the item is imported."""
+
+
+def legacy_text(data: bytes) -> str:
+    """Bytes that are not UTF-8, as the Western European code page that Outlook and older phones
+    write without saying so (Windows-1252; Latin-1 for the five bytes it leaves undefined)."""
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+LEGACY = "read as Windows-1252 (Western European)"
 
 
 class ImportRefused(InvalidInput):
@@ -35,6 +53,7 @@ class Report:
     updated: int = 0
     unchanged: int = 0
     skipped: list[dict[str, str]] = field(default_factory=list)
+    birthdays: int = 0  # yearly birthday reminders made for the contacts imported
     # values an item could not keep (a bad date, an unknown zone): the rest of it was imported
     dropped: list[dict[str, str]] = field(default_factory=list)
 
@@ -57,13 +76,16 @@ class Report:
         }
         if self.dropped:  # only when an item lost a value (the contract stays as it was otherwise)
             out["dropped"] = list(self.dropped)
+        if self.birthdays:  # only when it made some, likewise
+            out["birthday_reminders"] = self.birthdays
         return out
 
     def text(self) -> str:
+        made = f"; {self.birthdays} birthday reminder{'s' if self.birthdays != 1 else ''} made"
         lines = [
             f"{self.format}: {self.created} created, {self.updated} updated, "
-            f"{self.unchanged} unchanged, {len(self.skipped)} skipped"
+            f"{self.unchanged} unchanged, {len(self.skipped)} skipped" + (made if self.birthdays else "")
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
-        lines += [f"  imported {d['item']} without one value: {d['why']}" for d in self.dropped]
+        lines += [f"  imported {d['item']}, but {d['why']}" for d in self.dropped]
         return "\n".join(lines)

@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from core.interop import phones
-from core.interop.report import Skip
+from core.interop.report import LEGACY, Dropped, Skip, legacy_text
 
 VERSIONS = ("4.0", "3.0")
 FOLD_AT = 75  # octets per line, RFC 6350 3.2
@@ -62,6 +62,7 @@ class Prop:
     name: str  # upper case
     params: dict[str, list[str]]  # upper-case names; TYPE values lower case
     value: str  # decoded text, still vCard-escaped
+    note: str | None = None  # how the value was read when not as it said (a legacy encoding)
 
     @property
     def types(self) -> list[str]:
@@ -73,6 +74,7 @@ class Card:
     line: int  # where it starts in the file (1-based)
     props: list[Prop] = field(default_factory=list)
     version: str = "3.0"
+    notes: list[str] = field(default_factory=list)  # values read another way than they said
 
     def first(self, name: str) -> Prop | None:
         return next((p for p in self.props if p.name == name), None)
@@ -93,7 +95,8 @@ class Card:
 
 
 def split_cards(data: bytes) -> list[Card | Skip]:
-    """Every card of a file, or the reason one cannot be read (the others still are)."""
+    """Every card of a file, or the reason one cannot be read (the others still are); after a card,
+    a `Dropped` for each value it read another way than the card said (bytes that are not UTF-8)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     raw = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
@@ -109,7 +112,10 @@ def split_cards(data: bytes) -> list[Card | Skip]:
         elif upper == b"END:VCARD":
             if current is None:
                 continue
-            out.append(_card(start, current))
+            card = _card(start, current)
+            out.append(card)
+            if isinstance(card, Card):
+                out.extend(Dropped(card.describe(), note) for note in card.notes)
             current = None
         elif current is not None and line.strip():
             current.append((number, line))
@@ -151,9 +157,12 @@ def _card(start: int, lines: list[tuple[int, bytes]]) -> Card | Skip:
     card = Card(line=start)
     for number, line in lines:
         try:
-            card.props.append(parse_line(line))
+            prop = parse_line(line)
         except CardError as exc:
             return Skip(card.describe(), f"line {number}: {exc}")
+        card.props.append(prop)
+        if prop.note:
+            card.notes.append(f"line {number}: {prop.note}")
     version = card.first("VERSION")
     card.version = version.value.strip() if version else "3.0"
     return card
@@ -187,14 +196,17 @@ def parse_line(line: bytes) -> Prop:
     if encoding == "QUOTED-PRINTABLE":
         value = quopri.decodestring(value)
         params.pop("ENCODING")
+    note = None
     try:
         text = value.decode(charset)
     except LookupError:
         raise CardError(f"unknown CHARSET {charset!r}") from None
     except UnicodeDecodeError as exc:
-        raise CardError(f"{name} is not valid {charset} (byte {exc.start + 1} of its value)") from None
+        # what Outlook and older phones write without a CHARSET (vCard 2.1's default is no UTF-8)
+        text = legacy_text(value)
+        note = f"{name.upper()} is not valid {charset} (byte {exc.start + 1} of its value): {LEGACY}"
     params.pop("CHARSET", None)
-    return Prop(group, name.upper(), params, text)
+    return Prop(group, name.upper(), params, text, note)
 
 
 def _split_unquoted(data: bytes, sep: bytes) -> tuple[bytes, bytes, bytes]:
@@ -210,7 +222,9 @@ def _split_unquoted(data: bytes, sep: bytes) -> tuple[bytes, bytes, bytes]:
 
 def _split_quoted(text: str, sep: str) -> list[str]:
     """Split on `sep` outside double quotes (parameters: TYPE="cell,voice";PREF=1)."""
-    out, buf, quoted = [], [], False
+    out: list[str] = []
+    buf: list[str] = []
+    quoted = False
     for ch in text:
         if ch == '"':
             quoted = not quoted
@@ -267,7 +281,7 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
     n = card.first("N")
     if n is not None:
-        parts = dict(zip(N_PARTS, (" ".join(_list(c)) for c in split_escaped(n.value, ";"))))
+        parts = dict(zip(N_PARTS, (" ".join(_list(c)) for c in split_escaped(n.value, ";")), strict=False))
         parts = {k: v for k, v in parts.items() if v}
         if parts:
             attrs["n"] = parts
@@ -302,7 +316,7 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     )
     addresses = []
     for p in card.all("ADR"):
-        parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value)) if v.strip()}
+        parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value), strict=False) if v.strip()}
         label = _prop_label(p, labels)
         if label:
             parts["label"] = label
@@ -348,11 +362,17 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     if uid is not None and uid.value.strip():
         attrs["uid"] = unescape(uid.value).strip()
     if extra:
-        # kept as the version we write says: a quoted-printable value's line breaks as \n
+        # kept as the version we write says: a quoted-printable value's line breaks as \n, and a
+        # 2.1 value's commas (2.1 escapes none) escaped, so that a 3.0 or 4.0 reader keeps one value
         attrs["vcard_extra"] = [
-            content_line(p.group, p.name, p.params, re.sub(r"\r\n|\r|\n", r"\\n", p.value)) for p in extra
+            content_line(p.group, p.name, p.params, _escaped_for_export(p.value, card.version)) for p in extra
         ]
     return attrs
+
+
+def _escaped_for_export(value: str, version: str) -> str:
+    value = re.sub(r"\r\n|\r|\n", r"\\n", value)
+    return re.sub(r"(?<!\\),", r"\\,", value) if version.startswith("2") else value
 
 
 def _label(text: str) -> str:
@@ -403,7 +423,7 @@ def _date(prop: Prop) -> str | None:
     if not match:
         return None
     year, month, day = match.group(1), int(match.group(2)), int(match.group(3))
-    omit = (prop.params.get("X-APPLE-OMIT-YEAR") or [None])[0]
+    omit = next(iter(prop.params.get("X-APPLE-OMIT-YEAR") or []), None)
     if year and (omit and year == omit or year == NO_YEAR):
         year = None
     try:

@@ -1,5 +1,6 @@
 """Recall: ask a question, get what you know -- keyword + vector search, fusion, one hop along
-the links, the superseded rule, time windows -- and `about` a person. See DESIGN.md "Retrieval".
+the links, the superseded rule, time windows -- and `about` a person (docs/architecture.md, "How a
+question travels").
 
 `Recall(reader, embedder)` owns one identity's in-process index; Memory keeps one and its
 ask/about delegate here. Recall only reads: through the store's narrow Reader protocol, and the
@@ -15,8 +16,9 @@ from core.recall import search as _search
 from core.recall.about import About
 from core.recall.index import RecallIndex
 from core.recall.result import Result
-from core.recall.search import MODES, EmbedderSource
+from core.recall.search import EmbedderSource
 from core.store.reader import Reader
+from core.vocabulary import Fusion, Mode
 
 
 class Recall:
@@ -30,9 +32,9 @@ class Recall:
         question: str,
         limit: int = 10,
         *,
-        mode: str = "default",
+        mode: Mode | str = Mode.DEFAULT,
         now: datetime | None = None,
-        fusion: str = "relative",
+        fusion: Fusion | str = Fusion.RELATIVE,
         expand: bool = True,
     ) -> list[Result]:
         return _search.ask(
@@ -70,4 +72,4 @@ class Recall:
         return _search.warm(self.reader, self.index, self.embedder)
 
 
-__all__ = ["MODES", "About", "Recall", "Result"]
+__all__ = ["About", "Recall", "Result"]

@@ -151,7 +151,7 @@ def _gather(
             old = found.get(link.other)
             if old is not None and old[0] >= TIER_TWIN:
                 continue
-            contact = idx.live(link.other).kind == "contact"
+            contact = idx.at(idx.slot_of[link.other]).kind == "contact"
             put(
                 link.other,
                 TIER_LINKED_CONTACT if contact else TIER_LINKED,
@@ -161,11 +161,12 @@ def _gather(
         cards = [e for e in (idx.live(i) for i in [*people, *twins]) if e is not None and e.contact]
         phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2})
         # an organisation only one contact belongs to names that contact too
+        card_attrs = [e.contact[0] for e in cards if e.contact]
         own_orgs = sorted(
             {
-                str(e.contact[0]["org"]).strip()
-                for e in cards
-                if e.contact[0].get("org") and (orgs or {}).get(str(e.contact[0]["org"]).strip().lower()) == 1
+                str(a["org"]).strip()
+                for a in card_attrs
+                if a.get("org") and (orgs or {}).get(str(a["org"]).strip().lower()) == 1
             }
         )
     lexemes = reader.phrase_lexemes(phrases + own_orgs)
@@ -181,7 +182,7 @@ def _gather(
         others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
         selves = set(people) | set(twins)
         for link in hops:
-            contact = idx.live(link.other).kind == "contact"
+            contact = idx.at(idx.slot_of[link.other]).kind == "contact"
             if contact and link.other not in selves:
                 others.setdefault(link.seed, set()).add(link.other)
             if link.other in found or contact:
@@ -195,10 +196,10 @@ def _gather(
             for link in first:
                 shared.setdefault(link.other, set()).add(link.seed)
             for p in people:
-                entry = idx.live(p)
+                person = idx.live(p)
                 names = [
                     ls
-                    for ph in (_names_of(entry) if entry else [])
+                    for ph in (_names_of(person) if person else [])
                     if len(ph) >= 2
                     for ls in lexemes.get(ph, ())
                 ]
@@ -206,7 +207,7 @@ def _gather(
                 for nid in found:
                     if idx.slot_of.get(nid) in naming:
                         shared.setdefault(nid, set()).add(p)
-        created = {nid: e.created for nid in found if (e := idx.live(nid)) is not None}
+        created = {nid: live.created for nid in found if (live := idx.live(nid)) is not None}
         # the superseded rule holds here too: a fact a newer one replaced gives way (a card stays)
         replaced = outdated(idx, list(created))
     ranked = sorted(
@@ -222,7 +223,9 @@ def _gather(
     )
     ranked = _outdated_after(ranked, {i for i in replaced if found[i][0] < TIER_TWIN})[:limit]
     rows = reader.neurons(
-        list(dict.fromkeys([*ranked, *(found[nid][2] for nid in ranked if found[nid][2]), *twins]))
+        list(
+            dict.fromkeys([*ranked, *(seed for nid in ranked if (seed := found[nid][2]) is not None), *twins])
+        )
     )
     results = []
     for nid in ranked:

@@ -262,13 +262,18 @@ class RecallIndex:
         if eid in self._edges:
             self._drop_edge(eid)
         # the ends as the index's own id objects, the usual weight as one float: ~40% less memory
-        ends = tuple(
-            self.entries[self.slot_of[end]].id if end in self.slot_of else end
+        from_id, to_id = (
+            self.at(self.slot_of[end]).id if end in self.slot_of else end
             for end in (row["from_node_id"], row["to_node_id"])
         )
         weight = float(row["weight"])
-        self._edges[eid] = (*ends, sys.intern(row["relation_type"]), 1.0 if weight == 1.0 else weight)
-        for end in ends:
+        self._edges[eid] = (
+            from_id,
+            to_id,
+            sys.intern(row["relation_type"]),
+            1.0 if weight == 1.0 else weight,
+        )
+        for end in (from_id, to_id):
             self._touching.setdefault(end, []).append(eid)
 
     def _drop_edge(self, eid: uuid.UUID) -> None:
@@ -293,6 +298,13 @@ class RecallIndex:
                 if wanted is None or relation in wanted:
                     out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
         return out
+
+    def at(self, slot: int) -> Entry:
+        """The entry in a live slot (one `slot_of` or a live mask gave)."""
+        entry = self.entries[slot]
+        if entry is None:
+            raise LookupError(f"slot {slot} of the recall index is free")
+        return entry
 
     def live(self, nid: uuid.UUID) -> Entry | None:
         """The entry of a neuron of the identity that is not trashed; None for any other id."""
@@ -345,7 +357,7 @@ class RecallIndex:
             df = len(slots) if slots else 0
             idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
             idf_sum += idf
-            if not df:
+            if not slots:
                 continue
             idx = np.frombuffer(slots, dtype=np.intc)
             dl = self._dl[idx]
@@ -413,14 +425,11 @@ class RecallIndex:
     def _creation_order(self) -> np.ndarray:
         if self._order is None:
             idx = np.nonzero(self.non_contacts())[0]
-            keys = [(self._created[i], str(self.entries[i].id)) for i in idx]
-            order = [i for _, i in sorted(zip(keys, idx.tolist()))]
+            keys = [(self._created[i], str(self.at(int(i)).id)) for i in idx]
+            order = [i for _, i in sorted(zip(keys, idx.tolist(), strict=True))]
             self._order = np.asarray(order, dtype=np.int64)
             self._pos = {int(s): p for p, s in enumerate(self._order)}
         return self._order
-
-    def live_slots(self) -> np.ndarray:
-        return np.nonzero(self._live[: self.size])[0]
 
     def non_contacts(self) -> np.ndarray:
         """Mask of the live slots that are notes or reminders."""

@@ -69,6 +69,22 @@ LOOSE_FLOOR = 0.25  # ... and always below this score (a base is at most 1)
 # -- results ---------------------------------------------------------------------------------------
 WHY_VECTOR_MARGIN = 0.0  # "matched the meaning" when the vector part beats the keyword part by this
 
+# -- the model's cosine scale ------------------------------------------------------------------------
+# Every constant above reads a cosine on one scale: 0 unrelated, 1 the same meaning (MiniLM's raw
+# cosine, clipped at 0, is that scale). Another model's cosines live in another band (e5: ~0.78 for
+# an unrelated note, 0.83-0.92 for an answer); its manifest says the band (core.embed.Calibration) and
+# the fusion reads every cosine through it, here, and nowhere else.
+
+
+def calibrated(cos: np.ndarray | None, calibration) -> np.ndarray | None:
+    """`cos` (NaN where a neuron has no vector of the question's model) on recall's scale:
+    clip((cos - floor) / span, 0, 1), NaN kept. No calibration: clipped at 0 and 1."""
+    if cos is None:
+        return None
+    floor, span = (calibration.floor, calibration.span) if calibration is not None else (0.0, 1.0)
+    return np.clip((cos - floor) / span, 0.0, 1.0)
+
+
 # -- recency ---------------------------------------------------------------------------------------
 FRESH_DAYS = 180.0  # a neuron's freshness: exp(-age / FRESH_DAYS), age as of the question's now
 

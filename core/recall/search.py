@@ -1,6 +1,6 @@
 """ask(question): keyword + vector candidates, fusion, one hop, the superseded rule, time windows.
 
-The pipeline (DESIGN.md "Retrieval"):
+The pipeline (docs/architecture.md, "How a question travels"):
 1. The question's time words become a window (core.when); what is left is its topic. A window
    around an event ("the week Mãe moved in") is placed on the best match of the event's words.
 2. One round trip reads the change stamp and the topic's lexemes; the in-process index (index.py)
@@ -24,39 +24,56 @@ import logging
 import re
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 import numpy as np
 
 from core.capture.kinship import relations_of
+from core.embed.runtime import QUERY, Calibration
 from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
-from core.recall import ranking as R
-from core.recall import windows
+from core.recall import ranking, windows
 from core.recall.about import about_intent, defer_outdated, only_names
 from core.recall.index import Entry, RecallIndex
 from core.recall.result import QUESTION_FILLER, Result, content_words, gathering
 from core.store.reader import Reader
+from core.validate import parse_limit
+from core.vocabulary import Fusion, Mode
 from core.when import TimeWindow, find_window, local_now
 
 log = logging.getLogger(__name__)
 
-MODES = ("default", "keyword", "vector", "hybrid")
-
 
 # -- the model -------------------------------------------------------------------------------------
 
-# What recall asks of the model: the loaded Embedder (`.name`, `.embed(texts)`), or None when the
-# model is unavailable (keyword search still answers).
-EmbedderSource = Callable[[], object | None]
+
+class QuestionEmbedder(Protocol):
+    """What recall asks of the loaded model (core.embed's Embedder)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def calibration(self) -> Calibration | None: ...
+
+    def embed(self, texts: Sequence[str], kind: str = ...) -> np.ndarray: ...
 
 
-def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | None, str | None]:
+# The loaded model, or None when it is unavailable (keyword search still answers).
+EmbedderSource = Callable[[], QuestionEmbedder | None]
+
+
+def embed_question(
+    embedder: EmbedderSource, text: str
+) -> tuple[np.ndarray | None, str | None, Calibration | None]:
+    """The question's vector, the model it is of (only that model's vectors are compared with it),
+    and that model's cosine calibration (ranking.calibrated)."""
     emb = embedder()
     if emb is None:
-        return None, None
-    return emb.embed([text])[0], emb.name
+        return None, None, None
+    return emb.embed([text], QUERY)[0], emb.name, emb.calibration
 
 
 # -- scoring ---------------------------------------------------------------------------------------
@@ -64,12 +81,12 @@ def embed_question(embedder: EmbedderSource, text: str) -> tuple[np.ndarray | No
 
 def _keyword_part(bm: np.ndarray, idf_sum: float) -> np.ndarray:
     best = float(bm.max()) if bm.size else 0.0
-    if R.KEYWORD_NORMALISATION == "idf":
+    if ranking.KEYWORD_NORMALISATION == "idf":
         scale = idf_sum
-    elif R.KEYWORD_NORMALISATION == "max":
+    elif ranking.KEYWORD_NORMALISATION == "max":
         scale = best
     else:
-        scale = max(best, R.KEYWORD_IDF_FLOOR * idf_sum)
+        scale = max(best, ranking.KEYWORD_IDF_FLOOR * idf_sum)
     if scale <= 0:
         return np.zeros_like(bm)
     return np.minimum(bm / scale, 1.0)
@@ -88,7 +105,13 @@ def _top(values: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarr
 
 
 def _why(
-    i: int, c: R.Candidates, r: R.Ranked, w: R.Weights, titles: dict, ids: list, window: TimeWindow | None
+    i: int,
+    c: ranking.Candidates,
+    r: ranking.Ranked,
+    w: ranking.Weights,
+    titles: dict,
+    ids: list,
+    window: TimeWindow | None,
 ) -> str:
     kw = w.keyword_share * c.kw[i]
     vec = (1.0 - w.keyword_share) * c.vec[i]
@@ -109,7 +132,7 @@ def _why(
         return f"replaces {title(r.replaces[i], 'an older neuron')}"
     if c.in_window[i] and kw == 0 and (vec < 0.35 or own < 0.2):
         return f"in the window {window.label}" if window else "in the time window"
-    if kw > 0 and kw + R.WHY_VECTOR_MARGIN >= vec:
+    if kw > 0 and kw + ranking.WHY_VECTOR_MARGIN >= vec:
         return "matched the words"
     return "matched the meaning"
 
@@ -133,9 +156,9 @@ def ask(
     question: str,
     limit: int = 10,
     *,
-    mode: str = "default",
+    mode: Mode | str = Mode.DEFAULT,
     now: datetime | None = None,
-    fusion: str = "relative",
+    fusion: Fusion | str = Fusion.RELATIVE,
     expand: bool = True,
     _about: bool = True,
 ) -> list[Result]:
@@ -160,12 +183,12 @@ def gather(
 
 def candidates(
     reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: str, now: datetime
-) -> tuple[R.Candidates, str | None] | list[Result]:
+) -> tuple[ranking.Candidates, str | None] | list[Result]:
     """What `ask` would rank for `question` (default mode), with the links of more seeds than it
-    follows (R.FIT_SEEDS: those any weights could pick), and the model of the question's vector;
+    follows (ranking.FIT_SEEDS: those any weights could pick), and the model of the question's vector;
     or the answer itself when no weight plays a part in it (a question only naming people). The
     fitting tool ranks these under other weights with `ranking.rank`, as `ask` does."""
-    prepared = _prepare(reader, idx, embedder, question, 10, now=now, collect=R.FIT_SEEDS)
+    prepared = _prepare(reader, idx, embedder, question, 10, now=now, collect=ranking.FIT_SEEDS)
     if isinstance(prepared, list):
         return prepared
     return prepared.cands, prepared.model
@@ -173,18 +196,18 @@ def candidates(
 
 @dataclass
 class _Prepared:
-    cands: R.Candidates
-    weights: R.Weights
+    cands: ranking.Candidates
+    weights: ranking.Weights
     model: str | None
     window: TimeWindow | None
-    mode: str
+    mode: Mode
     bm25: np.ndarray  # of the rows
 
     def answer(self, reader: Reader, limit: int) -> list[Result]:
         c, w = self.cands, self.weights
-        if self.mode != "default":
-            base = c.kw if self.mode == "keyword" else c.vec
-            if self.mode == "hybrid":
+        if self.mode is not Mode.DEFAULT:
+            base = c.kw if self.mode is Mode.KEYWORD else c.vec
+            if self.mode is Mode.HYBRID:
                 base = w.keyword_share * c.kw + (1.0 - w.keyword_share) * c.vec
             order = np.lexsort((-c.created, -base))[:limit]
             rows = reader.neurons([c.ids[i] for i in order])
@@ -198,7 +221,7 @@ class _Prepared:
                 for i in order
                 if c.ids[i] in rows
             ]
-        r = R.rank(c, w)
+        r = ranking.rank(c, w)
         top = [int(i) for i in r.order[:limit]]
         # the one round trip after the scoring: the answer's rows, and those its reasons name
         named = [
@@ -239,24 +262,19 @@ def _prepare(
     question: str,
     limit: int = 10,
     *,
-    mode: str = "default",
+    mode: Mode | str = Mode.DEFAULT,
     now: datetime | None = None,
-    fusion: str = "relative",
+    fusion: Fusion | str = Fusion.RELATIVE,
     expand: bool = True,
     about: bool = True,
-    collect: int = R.HOP_SEEDS,
+    collect: int = ranking.HOP_SEEDS,
 ) -> _Prepared | list[Result]:
-    if mode not in MODES:
-        raise InvalidInput(f"unknown mode {mode!r}: use one of {', '.join(MODES)}")
-    if fusion not in ("relative", "rrf"):
-        raise InvalidInput(f"unknown fusion {fusion!r}: use relative or rrf")
-    if not isinstance(limit, int) or limit < 1:
-        raise InvalidInput("limit must be a positive integer")
+    mode, fusion, limit = Mode.parse(mode), Fusion.parse(fusion), parse_limit(limit)
     if now is None:
         now = local_now()
     elif now.tzinfo is None:
         raise InvalidInput("now needs a time zone offset")
-    full = mode == "default"
+    full = mode is Mode.DEFAULT
     window, topic = find_window(question, now) if full else (None, question)
     if window is not None and window.anchor and not content_words(topic):
         topic = window.anchor  # "what was going on the week X": X is the topic too
@@ -272,7 +290,7 @@ def _prepare(
         with reader.session():  # one read transaction up to the scoring; the answer's rows come after
             q.read()
             if window is not None and window.anchor:
-                window = _place(q, window)
+                window = _place(q, window, window.anchor)
                 if window is None:  # no event matches its words: the question is all topic
                     q = _Question(reader, idx, embedder, mode, question)
                     q.read()
@@ -288,12 +306,14 @@ def _prepare(
                     )
             people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
         q.embed()
-        if mode == "vector" and q.topical and q.qvec is None:
+        if mode is Mode.VECTOR and q.topical and q.qvec is None:
             return []
-        weights = R.weights_for(q.model)
+        weights = ranking.weights_for(q.model)
         with idx.lock:
-            bm, idf_sum = idx.bm25(q.terms, R.BM25_K1, R.BM25_B)
-            cos = idx.cosine(q.qvec, q.model) if mode != "keyword" else None
+            bm, idf_sum = idx.bm25(q.terms, ranking.BM25_K1, ranking.BM25_B)
+            cos = idx.cosine(q.qvec, q.model) if mode is not Mode.KEYWORD else None
+            if mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
+                cos = ranking.calibrated(cos, q.calibration)
             built = _Build(idx, bm, idf_sum, cos, window, now, q.terms)
             built.pick(mode, fusion)
             if full:
@@ -362,21 +382,25 @@ class _Build:
         slot = self.idx.slot_of.get(nid)
         return self.add(slot) if slot is not None else None
 
-    def pick(self, mode: str, fusion: str) -> None:
+    def pick(self, mode: Mode, fusion: Fusion) -> None:
         """The question's own candidates: the best lexical and vector matches, the window's."""
         bm, cos, vec = self.bm, self.cos, self.vec
-        if mode == "keyword":
-            pick = _top(bm, R.LEXICAL_K, bm > 0)
-        elif mode == "vector":
-            pick = _top(cos, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
+        if mode is Mode.KEYWORD:
+            pick = _top(bm, ranking.LEXICAL_K, bm > 0)
+        elif mode is Mode.VECTOR:
+            pick = (
+                _top(cos, ranking.VECTOR_K, ~np.isnan(cos))
+                if cos is not None
+                else np.zeros(0, dtype=np.int64)
+            )
         else:
-            lex = _top(bm, R.LEXICAL_K, bm > 0)
-            near = _top(vec, R.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
+            lex = _top(bm, ranking.LEXICAL_K, bm > 0)
+            near = _top(vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
             pick = np.union1d(lex, near)
-            if fusion == "rrf":  # each list's reciprocal rank stands for its part
+            if fusion is Fusion.RRF:  # each list's reciprocal rank stands for its part
                 rrf_kw, rrf_vec = np.zeros(bm.size), np.zeros(bm.size)
-                rrf_kw[lex] = 2.0 / (R.RRF_K + np.arange(lex.size) + 1)
-                rrf_vec[near] = 2.0 / (R.RRF_K + np.arange(near.size) + 1)
+                rrf_kw[lex] = 2.0 / (ranking.RRF_K + np.arange(lex.size) + 1)
+                rrf_vec[near] = 2.0 / (ranking.RRF_K + np.arange(near.size) + 1)
                 self.kw, self.vec = rrf_kw, rrf_vec
         for slot in pick.tolist():
             self.add(slot, seedable=True)
@@ -384,7 +408,7 @@ class _Build:
             for slot in windows.slots(self.idx, self.window):
                 self.add(slot, seedable=True)
 
-    def follow(self, weights: R.Weights, collect: int, people: list[uuid.UUID]) -> None:
+    def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
         """The links and sittings of the rows that can be seeds (the best `collect` by the fused
         score; for fitting, by the keyword and by the vector part too), and what is linked to the
         people named beside a topic."""
@@ -394,7 +418,7 @@ class _Build:
             share = weights.keyword_share if self.cos is not None else 1.0
             base = share * self.kw[slots] + (1.0 - share) * self.vec[slots]
             order = [np.argsort(-base, kind="stable")]
-            if collect > R.HOP_SEEDS:
+            if collect > ranking.HOP_SEEDS:
                 order += [
                     np.argsort(-self.kw[slots], kind="stable"),
                     np.argsort(-self.vec[slots], kind="stable"),
@@ -412,13 +436,13 @@ class _Build:
                 if other is None:
                     continue
                 if seed.kind == "contact":
-                    cls = R.LINK_FROM_CONTACT
+                    cls = ranking.LINK_FROM_CONTACT
                 elif self.entries[other].kind == "contact":
-                    cls = R.LINK_TO_CONTACT
+                    cls = ranking.LINK_TO_CONTACT
                 else:
-                    cls = R.LINK_NOTES
+                    cls = ranking.LINK_NOTES
                 self.links.append((row, other, link.weight or 1.0, cls))
-            for other_slot in idx.sitting(self.slots[row], R.SITTING_SECONDS):
+            for other_slot in idx.sitting(self.slots[row], ranking.SITTING_SECONDS):
                 other = self.add(other_slot)
                 if other is not None:
                     self.sittings.append((row, other))
@@ -458,9 +482,9 @@ class _Build:
         codes = [
             t
             for t in terms
-            if len(t) >= R.EXACT_MIN_LENGTH
+            if len(t) >= ranking.EXACT_MIN_LENGTH
             and any(ch.isdigit() for ch in t)
-            and 0 < len(idx.postings.get(t, ())) <= R.EXACT_MAX_DF
+            and 0 < len(idx.postings.get(t, ())) <= ranking.EXACT_MAX_DF
         ]
         if not codes:
             return
@@ -469,7 +493,7 @@ class _Build:
         if most:
             self.exact = {row for row, h in enumerate(held) if h == most}
 
-    def table(self, q: _Question, total: int) -> R.Candidates:
+    def table(self, q: _Question, total: int) -> ranking.Candidates:
         window = self.window
         slots = np.asarray(self.slots, dtype=np.int64)
         entries = self.entries
@@ -495,14 +519,14 @@ class _Build:
         share = float(in_window.sum()) / total
         first = (
             window is not None
-            and (not q.topical or len(q.words) <= R.MOSTLY_TIME_WORDS)
+            and (not q.topical or len(q.words) <= ranking.MOSTLY_TIME_WORDS)
             and window.anchor_kind != "while"
-            and (share <= R.WINDOW_FIRST_MAX_SHARE or not q.topical)
+            and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not q.topical)
         )
         links = np.asarray(self.links, dtype=np.float64).reshape(-1, 4)
         sits = np.asarray(self.sittings, dtype=np.int64).reshape(-1, 2)
         sups = np.asarray(self.sups, dtype=np.int64).reshape(-1, 2)
-        return R.Candidates(
+        return ranking.Candidates(
             ids=[e.id for e in entries],
             kw=self.kw[slots] if n else np.zeros(0),
             vec=self.vec[slots] if n else np.zeros(0),
@@ -539,12 +563,14 @@ class _Question:
     """A question's topic as the index scores it: its lexemes (`read`, in the read transaction)
     and its vector (`embed`, outside it)."""
 
-    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: str, topic: str):
+    def __init__(self, reader: Reader, idx: RecallIndex, embedder: EmbedderSource, mode: Mode, topic: str):
         self.reader, self.idx, self.embedder, self.mode = reader, idx, embedder, mode
         self.topic = topic
         self.words = content_words(topic)
         self.topical = bool(self.words)
-        self.qvec = self.model = None
+        self.qvec: np.ndarray | None = None
+        self.model: str | None = None
+        self.calibration: Calibration | None = None
         self.terms: list[str] = []
         self._pending: _Background | None = None
 
@@ -558,7 +584,7 @@ class _Question:
     def start_embedding(self) -> None:
         """Embed the topic on a thread of its own while the store is read: onnxruntime and the
         socket both let go of the GIL, so the two overlap (on two cores)."""
-        if self.mode != "keyword" and self.topical and self._pending is None:
+        if self.mode is not Mode.KEYWORD and self.topical and self._pending is None:
             self._pending = _Background(embed_question, self.embedder, self.topic)
 
     def settle(self) -> None:
@@ -566,9 +592,11 @@ class _Question:
             self._pending.wait()
 
     def embed(self) -> None:
-        if self.mode != "keyword" and self.topical and self.qvec is None:
+        if self.mode is not Mode.KEYWORD and self.topical and self.qvec is None:
             pending, self._pending = self._pending, None
-            self.qvec, self.model = pending.result() if pending else embed_question(self.embedder, self.topic)
+            self.qvec, self.model, self.calibration = (
+                pending.result() if pending else embed_question(self.embedder, self.topic)
+            )
 
 
 class _Background:
@@ -584,7 +612,7 @@ class _Background:
     def _run(self, fn, args) -> None:
         try:
             self._value = fn(*args)
-        except BaseException as e:  # handed to the caller
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
             self._error = e
         finally:
             self._done.set()
@@ -599,20 +627,20 @@ class _Background:
         return self._value
 
 
-def _place(q: _Question, window: TimeWindow) -> TimeWindow | None:
-    """The window around the event the question names, placed on the best match of the event's
-    words (their fused keyword and vector score); None when nothing matches well enough."""
-    event = q if q.topic == window.anchor else _Question(q.reader, q.idx, q.embedder, q.mode, window.anchor)
+def _place(q: _Question, window: TimeWindow, anchor: str) -> TimeWindow | None:
+    """The window around the event the question names (`anchor`), placed on the best match of the
+    event's words (their fused keyword and vector score); None when nothing matches well enough."""
+    event = q if q.topic == anchor else _Question(q.reader, q.idx, q.embedder, q.mode, anchor)
     if event is not q:
         event.read()
     event.embed()
     if not event.topical:
         return None
     with q.idx.lock:
-        bm, idf_sum = q.idx.bm25(event.terms, R.BM25_K1, R.BM25_B)
-        cos = q.idx.cosine(event.qvec, event.model)
+        bm, idf_sum = q.idx.bm25(event.terms, ranking.BM25_K1, ranking.BM25_B)
+        cos = ranking.calibrated(q.idx.cosine(event.qvec, event.model), event.calibration)
         vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
-        share = R.PLACE_KEYWORD_SHARE
+        share = ranking.PLACE_KEYWORD_SHARE
         fused = share * _keyword_part(bm, idf_sum) + (1.0 - share) * vec
         return windows.place(window, np.asarray(fused, dtype=np.float64), q.idx)
 
@@ -638,7 +666,7 @@ def _relative_of(question: str, f) -> bool:
     if not re.search(r"['’]s?$", f.text):
         return False
     after = re.match(r"\s+([\w-]+)", question[f.end :])
-    return bool(after) and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
+    return after is not None and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
 
 
 def _bar(results: list[Result]) -> list[Result]:
@@ -646,7 +674,9 @@ def _bar(results: list[Result]) -> list[Result]:
     below LOOSE_FLOOR, is loosely related (shown folded)."""
     best = max((r.score for r in results), default=0.0)
     for r in results:
-        r.loose = r.group != "window" and (r.score < R.LOOSE_FLOOR or r.score < R.LOOSE_SHARE * best)
+        r.loose = r.group != "window" and (
+            r.score < ranking.LOOSE_FLOOR or r.score < ranking.LOOSE_SHARE * best
+        )
     return results
 
 
@@ -664,16 +694,20 @@ def _more_like(
             if r.neuron.id in idx.slot_of and r.neuron.kind.value != "contact"
         ]
         best, nearest = idx.similar_to(own, emb.name)
+        finite = np.isfinite(best)
+        best[finite] = ranking.calibrated(best[finite], emb.calibration)
         for r in head:
             slot = idx.slot_of.get(r.neuron.id)
             if slot is not None and slot < best.size:
                 best[slot] = -np.inf
         top = _top(best, k, np.isfinite(best))
-        picks = [(idx.entries[s].id, float(best[s]), idx.entries[int(nearest[s])].id) for s in top]
+        picks = [(idx.at(int(s)).id, float(best[s]), idx.at(int(nearest[s])).id) for s in top]
     rows = reader.neurons([p[0] for p in picks])
     titles = {r.neuron.id: r.neuron.title for r in head}
     return [
-        Result(rows[nid], R.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}", loose=True)
+        Result(
+            rows[nid], ranking.LIKE_WEIGHT * sim, f"like {titles.get(near, 'what is about them')}", loose=True
+        )
         for nid, sim, near in picks
         if nid in rows
     ]

@@ -20,8 +20,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from core.model import InvalidInput, State
-from core.when import TimeWindow, find_window, fold
-from core.when import words as W
+from core.when import TimeWindow, find_window, fold, words
 from core.when.holidays import NAMED, SEASONS
 
 # An event a window is placed around ("the week Mãe moved in") is the best match of its words
@@ -37,18 +36,18 @@ ANCHOR_SPAN_DAYS = 10
 # with a time word are read (a quick test first: most notes have none).
 _TIME_WORD = re.compile(
     r"(?<![\w'])(?:"
-    + W.alt(
+    + words.alt(
         [
-            *W.TODAY,
-            *W.TOMORROW,
-            *W.YESTERDAY,
-            *W.LAST_PRE,
-            *W.NEXT_PRE,
-            *W.AGO_BEFORE,
-            *W.AGO_AFTER,
-            *W.WEEKEND,
-            *W.MONTHS,
-            *W.WEEKDAYS,
+            *words.TODAY,
+            *words.TOMORROW,
+            *words.YESTERDAY,
+            *words.LAST_PRE,
+            *words.NEXT_PRE,
+            *words.AGO_BEFORE,
+            *words.AGO_AFTER,
+            *words.WEEKEND,
+            *words.MONTHS,
+            *words.WEEKDAYS,
             *NAMED,
             *SEASONS,
             "since",

@@ -1,6 +1,6 @@
 """Reminders without Qt: when each one fires, what is due or was missed, and the state it leaves.
 
-A reminder's attrs (see DESIGN.md): `due_at` (the current occurrence, ISO 8601 with an offset),
+A reminder's attrs: `due_at` (the current occurrence, ISO 8601 with an offset),
 `rrule` (RFC 5545, e.g. "FREQ=WEEKLY;BYDAY=MO"), `snoozed_until`, `notified_at`, `done_at`; and, for
 a series that came from a calendar (core/interop/ical.py): `tz` (the IANA zone whose wall clock it
 follows), `dtstart` (the series' anchor: its rule is never rewritten), `more_rrules` (a calendar's
@@ -48,6 +48,7 @@ from core.model import InvalidInput, Kind, Neuron, State
 from core.remind.series import (
     UTC_NAMES,
     Override,
+    Restated,
     Series,
     first,
     iso,
@@ -59,6 +60,7 @@ from core.remind.series import (
     occurrences,
     parse_time,
     reload_local_zone,
+    restated,
     rule_text,
     utcnow,
     validate_rrule,
@@ -304,7 +306,43 @@ def completed(neuron: Neuron, now: datetime) -> dict[str, object] | None:
         return None
     new_due, rule = moved
     # done_at on an active recurring reminder: when its last occurrence was done
-    return {"due_at": iso(new_due), "rrule": rule, "snoozed_until": None, "done_at": iso(now)}
+    changes: dict[str, object] = {
+        "due_at": iso(new_due),
+        "rrule": rule,
+        "snoozed_until": None,
+        "done_at": iso(now),
+    }
+    try:
+        told = restated(series, new_due)
+    except InvalidInput:
+        told = None
+    if told is not None:
+        # a calendar's series starts again at the occurrence now due, so that the phone it came
+        # from sees the ones before it done (its exported DTSTART and DUE move there)
+        changes.update(restart(neuron.attrs, told))
+    return changes
+
+
+def restart(attrs: dict[str, Any], told: Restated) -> dict[str, object]:
+    """The attrs of a calendar's series told again from its current occurrence (see `restated`):
+    its anchor and rules, and only the exceptions, added dates and overrides still to come."""
+
+    def still(values: object, key: str, since: datetime) -> list | None:
+        kept = []
+        for value in values if isinstance(values, list) else []:
+            when = parse_time(value.get(key) if isinstance(value, dict) else value)
+            if when is not None and when >= since:
+                kept.append(value)
+        return kept or None
+
+    return {
+        "dtstart": iso(told.anchor),
+        "rrule": told.rrule,
+        "more_rrules": list(told.more_rules) or None,
+        "exdates": still(attrs.get("exdates"), "", told.anchor),
+        "rdates": still(attrs.get("rdates"), "", told.since),
+        "overrides": still(attrs.get("overrides"), "recurrence_id", told.since),
+    }
 
 
 def snoozed(
@@ -320,7 +358,8 @@ def snoozed(
         raise InvalidInput("a snooze time needs a time zone offset")
     if due is not None and when < due:
         raise InvalidInput(
-            f"{when.isoformat(timespec='minutes')} is before it is due ({due.isoformat(timespec='minutes')}): "
+            f"{when.isoformat(timespec='minutes')} is before it is due "
+            f"({due.isoformat(timespec='minutes')}): "
             "a snooze only moves a reminder later; change its due time instead"
         )
     return {"snoozed_until": iso(when)}
@@ -352,6 +391,7 @@ __all__ = [
     "Alarm",
     "Clock",
     "Override",
+    "Restated",
     "SNOOZE_DEFAULT",
     "Series",
     "UTC_NAMES",
@@ -373,6 +413,8 @@ __all__ = [
     "parse_time",
     "reload_local_zone",
     "rescheduled",
+    "restart",
+    "restated",
     "rule_text",
     "snoozed",
     "upcoming",

@@ -257,7 +257,7 @@ def _rule(series: Series, start: datetime) -> rruleset:
             rule = _aware_until(rule_text(text), series.zone, series.all_day)
             with warnings.catch_warnings():  # COUNT with UNTIL: dateutil honours both, and says so
                 warnings.simplefilter("ignore", DeprecationWarning)
-                rules.rrule(rrulestr(rule, dtstart=local))
+                rules.rrule(rrulestr(rule, dtstart=local))  # type: ignore[arg-type]  # one rule: an rrule
         except (ValueError, TypeError) as exc:
             raise InvalidInput(f"the repeat rule {text!r} is not valid RFC 5545: {exc}") from None
     for when in series.rdates:
@@ -278,12 +278,17 @@ def validate_rrule(rrule: str, start: datetime | None = None, tz: str | None = N
 
 
 def _effective(series: Series, start: datetime) -> Iterator[datetime]:
-    """The series' occurrences in order, each override applied: a moved one at its new time (the
-    heap keeps the order when it moves past others), a cancelled one left out."""
+    """The series' occurrences in order, each override applied."""
+    return (occ for _, occ in _pairs(series, start))
+
+
+def _pairs(series: Series, start: datetime) -> Iterator[tuple[datetime, datetime]]:
+    """(the occurrence the rules give, where it happens) in order of the latter: a moved one at its
+    new time (the heap keeps the order when it moves past others), a cancelled one left out."""
     rules = _rule(series, start)
     # an override changes an occurrence the series has (not one excluded, nor one its rule lost)
     by_original = {o.of: o for o in series.overrides if o.of in rules}
-    moved = sorted(o.start for o in by_original.values() if o.start is not None and not o.and_after)
+    moved = sorted((o.start, o.of) for o in by_original.values() if o.start is not None and not o.and_after)
     heapq.heapify(moved)
     shift = timedelta(0)
     steps = 0
@@ -294,16 +299,18 @@ def _effective(series: Series, start: datetime) -> Iterator[datetime]:
         override = by_original.get(occ)
         if override is not None and override.and_after:
             shift = (override.start - occ) if override.start is not None else shift
-            occ = override.start if override.start is not None else occ
+            at = override.start if override.start is not None else occ
         elif override is not None:
             continue  # moved (it comes from the heap) or cancelled
         else:
-            occ = occ + shift
-        while moved and moved[0] <= occ:
-            yield heapq.heappop(moved)
-        yield occ
+            at = occ + shift
+        while moved and moved[0][0] <= at:
+            when, of = heapq.heappop(moved)
+            yield of, when
+        yield occ, at
     while moved:
-        yield heapq.heappop(moved)
+        when, of = heapq.heappop(moved)
+        yield of, when
 
 
 def _numbered(series: Series, start: datetime) -> Iterator[tuple[int, datetime]]:
@@ -364,6 +371,60 @@ def latest_not_after(series: Series, start: datetime, now: datetime) -> tuple[da
         if occ > start:
             best = (occ, _moved(series, index))
     return best
+
+
+@dataclass(frozen=True)
+class Restated:
+    """A calendar's series told again from its current occurrence on: what a CalDAV client needs
+    to see that the ones before it are done (DTSTART moved there, each COUNT reduced by the
+    occurrences left behind, the exceptions, added dates and overrides before it dropped) -- what
+    tasks.org and todoman write when a recurring task is done, and what Thunderbird reads."""
+
+    anchor: datetime
+    rrule: str | None
+    more_rules: tuple[str, ...]
+    since: datetime  # the current occurrence as the rules give it (before an override moves it)
+
+
+def restated(series: Series, current: datetime) -> Restated | None:
+    """The series anchored at `current` (one of its occurrences, where it happens); None when it
+    has no anchor to move (a series made here starts at its due_at already) or no rule occurrence
+    is left at or after `current` to anchor the rules on."""
+    if series.anchor is None or series.rrule is None:
+        return None
+    since = next((of for of, at in _pairs(series, series.anchor) if at == current), None)
+    if since is None or since <= series.anchor:
+        return None
+    # the new DTSTART is an occurrence of the rules themselves (never an added date, whose day
+    # would change a rule that takes its weekday or day of month from DTSTART)
+    plain = Series(
+        series.rrule, series.zone, series.anchor, more_rules=series.more_rules, all_day=series.all_day
+    )
+    anchor = next((occ for _, occ in _numbered(plain, series.anchor) if occ >= since), None)
+    if anchor is None:
+        return None
+    rules = [
+        _reduce_count(text, _before(series, text, anchor)) for text in (series.rrule, *series.more_rules)
+    ]
+    return Restated(anchor, rules[0], tuple(rules[1:]), since)
+
+
+def _before(series: Series, text: str, anchor: datetime) -> int:
+    """How many occurrences rule `text` of the series has before `anchor` (what its COUNT spent)."""
+    if not _COUNT.search(text):
+        return 0
+    assert series.anchor is not None
+    local = series.anchor.astimezone(series.zone)
+    rule = _aware_until(rule_text(text), series.zone, series.all_day)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        found = rrulestr(rule, dtstart=local)
+    count = 0
+    for occ in found:
+        if occ >= anchor or count > MAX_STEPS:
+            break
+        count += 1
+    return count
 
 
 def first(series: Series, start: datetime) -> datetime | None:

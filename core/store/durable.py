@@ -121,7 +121,7 @@ class WalSyncer:
         self._control_ns = self._mtime(self._control)
         if syncfs(self.pgdata):
             return
-        for root, dirs, files in os.walk(self.pgdata):
+        for root, _dirs, files in os.walk(self.pgdata):
             for name in files:
                 try:
                     fsync_path(Path(root) / name)

@@ -116,6 +116,8 @@ def engine_env(node: str) -> dict[str, str]:
 class _Manager(PGliteManager):
     """py-pglite's manager, started with an explicit program, cwd, environment and umask."""
 
+    process: subprocess.Popen[str] | None  # py-pglite's: None until started and once stopped
+
     def __init__(self, config: PGliteConfig, node: str):
         super().__init__(config)
         self.node = node

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
-from psycopg import Cursor, sql
+from psycopg import sql
 
 from core.model import Identity
+from core.store.cursor import Cursor, one_row
 
 TABLES = ("neurons", "neurons_edges", "profiles", "schema_version")
 OWNED_TABLES = ("neurons", "neurons_edges")
@@ -37,7 +38,7 @@ def read_in_full(cur: Cursor, table: str, ident: Identity | None = None) -> int:
         ),
         params,
     )
-    return cur.fetchone()["n"]
+    return one_row(cur)["n"]
 
 
 def count_by_index(cur: Cursor, table: str, ident: Identity | None = None) -> int:
@@ -55,7 +56,7 @@ def count_by_index(cur: Cursor, table: str, ident: Identity | None = None) -> in
         ),
         params,
     )
-    return cur.fetchone()["n"]
+    return one_row(cur)["n"]
 
 
 def check_table(cur: Cursor, table: str, ident: Identity | None = None) -> tuple[int | None, str | None]:

@@ -14,6 +14,7 @@ import os
 import socket
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,15 +95,21 @@ class DataDirLock:
         except (FileNotFoundError, ValueError):
             return None
 
-    def acquire(self, extra: dict[str, Any] | None = None, wait_s: float = 0.0) -> dict[str, Any]:
+    def acquire(
+        self,
+        extra: dict[str, Any] | None = None,
+        wait_s: float = 0.0,
+        give_up: Callable[[], bool] | None = None,
+    ) -> dict[str, Any]:
         """Take the lock or raise LockHeld; on success return the record written. With `wait_s`,
-        a live owner is waited for that long (a short command finishing) before refusing."""
+        a live owner is waited for that long (a short command finishing) before refusing, or
+        until `give_up()` says so (the app is quitting)."""
         deadline = time.monotonic() + wait_s
         while True:
             try:
                 return self._try_acquire(extra)
             except LockHeld:
-                if time.monotonic() >= deadline:
+                if time.monotonic() >= deadline or (give_up is not None and give_up()):
                     raise
                 time.sleep(LOCK_POLL_S)
 

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from psycopg import Cursor, sql
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from core.model import Edge, Identity, Kind, Neuron, Relation, State
+from core.model import Edge, Identity, Kind, Neuron, NotFound, Relation, State
+from core.store.cursor import Cursor, one_row
 
 NEURON_COLUMNS = "id, kind, body, attrs, state, created_at, updated_at, embedding_model"
 # A typo of one swapped pair in a 9-letter name scores 0.5; unrelated words stay below 0.3.
@@ -24,8 +25,12 @@ def owner(ident: Identity) -> sql.Identifier:
     return sql.Identifier(ident.column)
 
 
-def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False) -> None:
-    """Tell row-level security (migration 004) whose rows this transaction may see and write."""
+def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False, claim: bool = False) -> None:
+    """Tell row-level security (migration 004) whose rows this transaction may see and write,
+    within the owners of the connected role (007); `claim` first makes `ident` one of them, as
+    it is when nobody used it yet (else the database refuses: another role's)."""
+    if claim and ident is not None:
+        claim_owner(cur, ident.value)
     cur.execute(
         "SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true),"
         " set_config('neurons.scope', %s, true)",
@@ -37,13 +42,30 @@ def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False) -
     )
 
 
+def claim_owner(cur: Cursor, owner_id: uuid.UUID) -> None:
+    """Make `owner_id` one of the connected role's owners (migration 007), or raise
+    InsufficientPrivilege when it is another role's."""
+    cur.execute("SELECT neurons_claim_owner(current_user, %s)", (owner_id,))
+
+
 def row_security(cur: Cursor) -> dict[str, Any]:
-    """Whether the connected role is held by row-level security (not superuser nor BYPASSRLS)."""
+    """Whether the connected role is held by row-level security (not superuser nor BYPASSRLS),
+    whether it owns the tables (then it could turn the policies off), and how many owners
+    (identities) it holds."""
     cur.execute(
-        "SELECT current_user AS role, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
+        "SELECT current_user AS role, rolsuper, rolbypassrls,"
+        " (SELECT tableowner FROM pg_tables WHERE tablename = 'neurons'"
+        "   AND schemaname = current_schema()) = current_user AS owns_tables,"
+        " (SELECT count(*) FROM neurons_owners WHERE role_name = current_user) AS owners"
+        " FROM pg_roles WHERE rolname = current_user"
     )
-    row = cur.fetchone()
-    return {"role": row["role"], "enforced": not (row["rolsuper"] or row["rolbypassrls"])}
+    row = one_row(cur)
+    return {
+        "role": row["role"],
+        "enforced": not (row["rolsuper"] or row["rolbypassrls"]),
+        "owns_tables": bool(row["owns_tables"]),
+        "owners": row["owners"],
+    }
 
 
 def neuron_from_row(row: dict[str, Any]) -> Neuron:
@@ -142,7 +164,7 @@ def update_neuron(
     body: str | None = None,
     attrs: dict[str, Any] | None = None,
     state: State | None = None,
-) -> Neuron | None:
+) -> Neuron:
     """Change what is given; a new body clears the vector so the filler recomputes it."""
     sets = [sql.SQL("updated_at = now()")]
     params: list[Any] = []
@@ -162,7 +184,9 @@ def update_neuron(
         (*params, ident.value, neuron_id),
     )
     row = cur.fetchone()
-    return neuron_from_row(row) if row else None
+    if row is None:
+        raise NotFound(f"no neuron {neuron_id}")
+    return neuron_from_row(row)
 
 
 def update_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> None:
@@ -228,7 +252,7 @@ def count_neurons(cur: Cursor, ident: Identity | None = None) -> int:
             sql.SQL("SELECT count(*) AS n FROM neurons WHERE {owner} = %s").format(owner=owner(ident)),
             (ident.value,),
         )
-    return cur.fetchone()["n"]
+    return one_row(cur)["n"]
 
 
 def all_neurons(cur: Cursor, ident: Identity) -> list[Neuron]:
@@ -285,7 +309,20 @@ def count_pending_embeddings(cur: Cursor, model: str | None) -> int:
         "SELECT count(*) AS n FROM neurons WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s",
         (model,),
     )
-    return cur.fetchone()["n"]
+    return one_row(cur)["n"]
+
+
+def vector_counts(cur: Cursor, model: str) -> dict[str, int]:
+    """{"total", "pending": without a vector of `model`, "other": with a vector of another model}."""
+    cur.execute(
+        "SELECT count(*) AS total,"
+        " count(*) FILTER (WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s) AS pending,"
+        " count(*) FILTER (WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM %s) AS other"
+        " FROM neurons",
+        (model, model),
+    )
+    row = one_row(cur)
+    return {"total": row["total"], "pending": row["pending"], "other": row["other"]}
 
 
 def save_embeddings(
@@ -469,6 +506,7 @@ def existing_ids(cur: Cursor, ident: Identity, table: str, ids: Sequence[uuid.UU
 
 def claim_device(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID, name: str) -> tuple[int, int]:
     """Move every row of a device to a local profile, in the caller's one transaction."""
+    claim_owner(cur, user_id)
     cur.execute(
         "INSERT INTO profiles (user_id, name, claimed_device) VALUES (%s, %s, %s)"
         " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
@@ -499,7 +537,7 @@ def count_device_rows(cur: Cursor, device_id: uuid.UUID) -> int:
     """The neurons a device still owns while its data dir acts as a profile (kept apart)."""
     _see_device_and_profile(cur, device_id, None)
     cur.execute("SELECT count(*) AS n FROM neurons WHERE device_id = %s", (device_id,))
-    return cur.fetchone()["n"]
+    return one_row(cur)["n"]
 
 
 def _see_device_and_profile(cur: Cursor, device_id: uuid.UUID, user_id: uuid.UUID | None) -> None:
@@ -534,7 +572,7 @@ def profiles(cur: Cursor) -> list[dict[str, Any]]:
 
 def engine_facts(cur: Cursor) -> dict[str, Any]:
     cur.execute("SELECT version() AS version, (SELECT max(version) FROM schema_version) AS schema")
-    facts = dict(cur.fetchone())
+    facts = dict(one_row(cur))
     cur.execute("SELECT extname, extversion FROM pg_extension ORDER BY extname")
     facts["extensions"] = {r["extname"]: r["extversion"] for r in cur.fetchall()}
     return facts

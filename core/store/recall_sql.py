@@ -12,9 +12,10 @@ import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from psycopg import Cursor, sql
+from psycopg import sql
 
 from core.model import Identity, Relation
+from core.store.cursor import Cursor, one_row
 from core.store.queries import EDGE_COLUMNS, NEURON_COLUMNS, owner
 
 # The recall index's first read comes in pages of this many neurons (~2 MB each).
@@ -40,7 +41,7 @@ def question_terms(cur: Cursor, text: str, filler: str) -> list[str]:
         " tsvector_to_array(to_tsvector('simple', %(f)s)) AS f_si",
         {"t": text, "f": filler},
     )
-    row = cur.fetchone()
+    row = one_row(cur)
     drop = set(row["f_en"]) | set(row["f_si"])
     terms = set(row["en"]) | (set(row["si"]) - set(row["stop"]))
     return sorted(terms - drop)
@@ -160,7 +161,7 @@ def find_contacts(cur: Cursor, ident: Identity, name: str, min_sim: float) -> li
 def change_stamp(cur: Cursor) -> int:
     """The last change number handed out (0 before the first)."""
     cur.execute("SELECT last_value, is_called FROM neurons_change_seq")
-    row = cur.fetchone()
+    row = one_row(cur)
     return int(row["last_value"]) if row["is_called"] else 0
 
 
@@ -235,7 +236,7 @@ def _changes(
     cur.execute(
         sql.SQL("SELECT coalesce(max(change_seq), 0) AS top FROM {table}").format(table=sql.Identifier(table))
     )
-    top = int(cur.fetchone()["top"])
+    top = int(one_row(cur)["top"])
 
     def pages() -> Iterator[dict[str, Any]]:
         # In pages along the primary key, each one used before the next is read: one answer of

@@ -37,7 +37,7 @@ SYNC_PASSWORD = (
 
 def _secure_keyring(purpose: tuple[str, str] = DATABASE_PASSWORD):
     import keyring  # noqa: PLC0415 - only the server engine needs it
-    from keyring.backends import fail  # noqa: PLC0415
+    from keyring.backends import fail  # noqa: PLC0415 - as above
 
     backend = keyring.get_keyring()
     kind = f"{type(backend).__module__}.{type(backend).__name__}".lower()
@@ -89,7 +89,7 @@ def forget_sync_password(url: str, username: str) -> None:
         store = _secure_keyring(SYNC_PASSWORD)
     except KeyringUnavailable:
         return
-    from keyring.errors import PasswordDeleteError  # noqa: PLC0415
+    from keyring.errors import PasswordDeleteError  # noqa: PLC0415 - keyring loads only for a server's password
 
     with contextlib.suppress(PasswordDeleteError):
         store.delete_password(SERVICE, sync_account_for(url, username))

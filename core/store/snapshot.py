@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from psycopg import Cursor
 from psycopg.types.json import Jsonb
+
+from core.store.cursor import Cursor, one_row
 
 # What a snapshot holds of each table, in its column order.
 NEURON_FIELDS = ("id", "device_id", "user_id", "kind", "body", "attrs", "state", "created_at", "updated_at")
@@ -72,7 +73,7 @@ def stamp(cur: Cursor) -> dict[str, Any]:
         " (SELECT max(created_at)::text FROM neurons_edges) AS newest_edge,"
         " (SELECT count(*) FROM profiles) AS profiles"
     )
-    return dict(cur.fetchone())
+    return dict(one_row(cur))
 
 
 def read(cur: Cursor) -> dict[str, tuple[int, str]]:
@@ -91,7 +92,7 @@ def read(cur: Cursor) -> dict[str, tuple[int, str]]:
                 f" ORDER BY {key} LIMIT %s) AS t",
                 (last, PAGE_ROWS),
             )
-            row = cur.fetchone()
+            row = one_row(cur)
             if row["n"]:
                 pages.append(row["rows"])
                 count, last = count + row["n"], row["last"]

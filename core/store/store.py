@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import threading
 import time
 import uuid
@@ -30,10 +31,12 @@ from core.model import Identity, NeuronsError
 from core.settings import Settings
 from core.store import health
 from core.store import queries as q
+from core.store.cursor import Connection, Cursor, one_row
 from core.store.durable import WalSyncer, has_space, require_space
 from core.store.embedded import EmbeddedEngine, stop_orphan_engine
 from core.store.errors import EngineLost, StoreDamaged, StoreError
 from core.store.lock import DataDirLock
+from core.store.secrets import password_for
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +53,11 @@ __all__ = ["EngineLost", "Store", "StoreDamaged", "StoreError", "migrations", "o
 
 
 class Store:
-    def __init__(self, settings: Settings):
+    def __init__(self, settings: Settings, *, wait_s: float = 0.0, give_up: Callable[[], bool] | None = None):
         self.settings = settings
         self.kind = settings.engine
+        # how long the embedded engine's data-dir lock is waited for (Memory.open(wait_s=))
+        self._wait_s, self._give_up = wait_s, give_up
         self.lock: DataDirLock | None = None
         self.engine: EmbeddedEngine | None = None
         self.syncer: WalSyncer | None = None
@@ -60,6 +65,8 @@ class Store:
         self._commits = 0
         self._closed = False
         self._restarts: list[float] = []
+        # owners the connected role holds (migration 007), claimed once per store on a server
+        self._owners_held: set[Identity] = set()
         # Told once per engine restart (or server reconnect), with a sentence for the person.
         self.restart_listeners: list[Callable[[str], None]] = []
         self.opened_in_s = 0.0
@@ -83,7 +90,7 @@ class Store:
 
     def _start_embedded(self) -> None:
         self.lock = DataDirLock(self.settings.data_dir)
-        self.lock.acquire(wait_s=self.settings.lock_wait_s)
+        self.lock.acquire(wait_s=self._wait_s, give_up=self._give_up)
         if self.lock.previous:
             stop_orphan_engine(self.lock.previous, self.settings.data_dir)
         self.engine = EmbeddedEngine(self.settings.data_dir, self.settings.pglite_runtime_dir)
@@ -91,16 +98,16 @@ class Store:
         self._start_engine()
 
     def _start_engine(self) -> None:
-        dsn = self.engine.start()
-        self.lock.update(engine_pid=self.engine.pid, engine_started_at=self.engine.started_at)
-        self.syncer = WalSyncer(self.engine.pgdata)
+        engine, lock = self.engine, self.lock
+        assert engine is not None and lock is not None, "only an embedded store has an engine"
+        dsn = engine.start()
+        lock.update(engine_pid=engine.pid, engine_started_at=engine.started_at)
+        self.syncer = WalSyncer(engine.pgdata)
         self.conn = self._connect(dsn)
 
-    def _connect(self, dsn: str, password_from_keyring: bool = False) -> psycopg.Connection:
+    def _connect(self, dsn: str, password_from_keyring: bool = False) -> Connection:
         kwargs: dict[str, Any] = {}
         if password_from_keyring:
-            from core.store.secrets import password_for  # noqa: PLC0415
-
             password = password_for(dsn)
             if password:
                 kwargs["password"] = password
@@ -140,13 +147,19 @@ class Store:
                 if version in done:
                     continue
                 log.info("applying migration %03d %s", version, name)
-                cur.execute(sql)
+                try:
+                    cur.execute(sql)
+                except psycopg.Error as exc:
+                    refused = self._migration_refused(exc, version, name)
+                    if refused is None:
+                        raise
+                    raise refused from None
                 cur.execute("INSERT INTO schema_version (version, name) VALUES (%s, %s)", (version, name))
 
     def _pending_migrations(self) -> bool:
         with self.reading() as cur:
             cur.execute("SELECT to_regclass('schema_version') IS NOT NULL AS present")
-            if not cur.fetchone()["present"]:
+            if not one_row(cur)["present"]:
                 return True
             cur.execute("SELECT version FROM schema_version")
             done = {row["version"] for row in cur.fetchall()}
@@ -155,9 +168,7 @@ class Store:
     # -- using ---------------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def transaction(
-        self, owner: Identity | None = None, *, every_owner: bool = False
-    ) -> Iterator[psycopg.Cursor]:
+    def transaction(self, owner: Identity | None = None, *, every_owner: bool = False) -> Iterator[Cursor]:
         """A write transaction for `owner`'s rows (or, `every_owner`, for store-wide work);
         when it returns, the commit is on disk (fsynced)."""
         with self._mutex:
@@ -168,26 +179,25 @@ class Store:
             self._made_durable()
 
     @contextlib.contextmanager
-    def reading(
-        self, owner: Identity | None = None, *, every_owner: bool = False
-    ) -> Iterator[psycopg.Cursor]:
+    def reading(self, owner: Identity | None = None, *, every_owner: bool = False) -> Iterator[Cursor]:
         """A read transaction for `owner`'s rows (or, `every_owner`, for store-wide work)."""
         with self._mutex, self._engine_call(owner, every_owner, writing=False) as cur:
             yield cur
 
     @contextlib.contextmanager
-    def _engine_call(
-        self, owner: Identity | None, every_owner: bool, writing: bool
-    ) -> Iterator[psycopg.Cursor]:
+    def _engine_call(self, owner: Identity | None, every_owner: bool, writing: bool) -> Iterator[Cursor]:
         """One transaction on a live engine; the engine's failures become sentences."""
         self._ready()
         committing = False
+        claim = self.engine is None and owner is not None and owner not in self._owners_held
         try:
             with self.conn.transaction(), self.conn.cursor() as cur:
                 if self.engine is None:  # the server: row-level security sees only this owner
-                    q.name_owner(cur, owner, every_owner)
+                    q.name_owner(cur, owner, every_owner, claim=claim)
                 yield cur
                 committing = True
+            if claim and owner is not None:
+                self._owners_held.add(owner)  # committed: the role holds it now
         except psycopg.Error as exc:
             problem = self._translate(exc, writing and committing)
             if problem is exc:
@@ -225,6 +235,13 @@ class Store:
                 str(self.settings.data_dir) if self.engine else "the database server",
                 str(exc).strip().splitlines()[0],
             )
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            return StoreError(f"the database refused this ({_first_line(exc)}); nothing was changed")
+        if isinstance(exc, psycopg.errors.UniqueViolation):
+            return StoreError(
+                "an id of this change is already taken in this database, by a memory this "
+                "database role does not see; nothing was saved"
+            )
         if isinstance(exc, psycopg.errors.DiskFull):
             where = self.engine.pgdata if self.engine else "the database server"
             return DiskFull(
@@ -232,6 +249,33 @@ class Store:
                 "(nothing was saved by this call)"
             )
         return exc
+
+    def _migration_refused(self, exc: psycopg.Error, version: int, name: str) -> StoreError | None:
+        """A migration the connected role may not apply, as what to ask the database's admin."""
+        info = self.conn.info
+        where = f"database {info.dbname} on {info.host or 'localhost'}"
+        extension = re.search(r'extension "([^"]+)"', str(exc))
+        if extension and isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            ext = extension.group(1)
+            return StoreError(
+                f"the {where} lacks the {ext} extension, and the role {info.user} may not create "
+                f'it: ask the database\'s admin to run "CREATE EXTENSION {ext};" in it as a '
+                "superuser, then try again (nothing was changed)"
+            )
+        if extension and isinstance(exc, (psycopg.errors.FeatureNotSupported, psycopg.errors.UndefinedFile)):
+            return StoreError(
+                f"the server of the {where} has no {extension.group(1)} extension installed: ask "
+                "its admin to install it (Neurons needs pgvector and pg_trgm), then try again "
+                "(nothing was changed)"
+            )
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            return StoreError(
+                f"the {where} needs Neurons' schema update {version:03d} ({name}), which only the "
+                f"role that owns its tables may apply, not {info.user}: ask the database's admin "
+                f"to open it once as that role (e.g. neurons doctor --dsn ...), then try again "
+                f"(nothing was changed; {_first_line(exc)})"
+            )
+        return None
 
     def _restart(self, reason: str) -> None:
         """Reap and start the engine again (or reconnect to the server); tell the listeners once.
@@ -248,7 +292,8 @@ class Store:
         with contextlib.suppress(Exception):
             self.conn.close()
         if self.engine is not None:
-            exited = self.engine.manager.process.returncode if self.engine.manager else None
+            process = self.engine.manager.process if self.engine.manager else None
+            exited = process.returncode if process else None
             self.engine.stop()
             self._start_engine()
             message = (
@@ -287,7 +332,7 @@ class Store:
         except OSError as exc:
             raise os_error(exc, self.syncer.wal_dir, "make durable") from None
         self._commits += 1
-        if self._commits % CHECKPOINT_EVERY_COMMITS == 0 and has_space(self.engine.pgdata):
+        if self._commits % CHECKPOINT_EVERY_COMMITS == 0 and has_space(self.syncer.pgdata):
             self.checkpoint()  # (on a full disk the WAL keeps it; the next one does it)
 
     def checkpoint(self) -> None:
@@ -360,6 +405,10 @@ class Store:
         self.close()
 
 
+def _first_line(exc: Exception) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
 def migrations() -> list[tuple[int, str, str]]:
     """The numbered `NNN_name.sql` files of core/store/migrations, in order."""
     folder = resources.files("core.store") / "migrations"
@@ -371,5 +420,7 @@ def migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
-def open_store(settings: Settings) -> Store:
-    return Store(settings)
+def open_store(
+    settings: Settings, *, wait_s: float = 0.0, give_up: Callable[[], bool] | None = None
+) -> Store:
+    return Store(settings, wait_s=wait_s, give_up=give_up)

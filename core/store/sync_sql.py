@@ -9,10 +9,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from psycopg import Cursor, sql
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from core.model import Edge, Identity, Kind, Neuron, NeuronsError
+from core.store.cursor import Cursor, one_row
 from core.store.queries import NEURON_COLUMNS, neuron_from_row, owner
 
 
@@ -126,7 +127,7 @@ def save_account(cur: Cursor, ident: Identity, account: Account) -> None:
         ).format(owner=owner(ident)),
         (account.id, ident.value, account.url, account.given_url, account.username),
     )
-    account.id = cur.fetchone()["id"]
+    account.id = one_row(cur)["id"]
     hrefs = [c.href for c in account.collections]
     cur.execute(
         "DELETE FROM sync_collections WHERE account_id = %s AND NOT (href = ANY(%s))", (account.id, hrefs)
@@ -150,7 +151,7 @@ def save_account(cur: Cursor, ident: Identity, account: Account) -> None:
                 c.supports_sync,
             ),
         )
-        row = cur.fetchone()
+        row = one_row(cur)
         c.id, c.sync_token = row["id"], row["sync_token"]
 
 

@@ -35,6 +35,7 @@ from core.interop.report import Skip
 from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
 from core.store.sync_sql import KEEP_TOKEN, Account, Agreed, ChangedMeanwhileError, Collection, Local, Pulled
 from core.sync import dav, items
+from core.vocabulary import Origin
 
 if TYPE_CHECKING:
     from core.memory import Memory
@@ -104,7 +105,7 @@ def sync_account(
     own = client is None
     client = client or dav.Client(account.url, account.username, password)
     try:
-        with started_by("sync"):
+        with started_by(Origin.SYNC):
             for collection in account.collections:
                 try:
                     CollectionSync(memory, client, collection, outcome, collection.id in receiving, now).run()

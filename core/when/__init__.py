@@ -1,15 +1,27 @@
 """One date grammar for capture text, the due field and questions, in English, Portuguese,
-Spanish, German and French (locale-independent tables in words.py; holidays in holidays.py).
+Spanish, German and French: each language's words and idioms in a file of `languages/` (never the
+process locale), every pattern built from them in `patterns.py`; holidays in holidays.py.
 
 - `find_when(text, now)` -> When | None: the due time and recurrence a capture asks for.
-- `parse_due(text, now)` -> datetime | None: what a person typed in a due field (all of it).
+- `parse_due(text, now)` -> datetime | None: what a person typed in a due field (all of it);
+  `parse_repeat(text, now)` -> the RRULE a repeat field says ("every 2 weeks"), or None.
+- `retimed(body, written_at)`: a reminder's body without the time words of its old due time.
 - `find_window(question, now)` -> (TimeWindow | None, rest): a question's time words as a window.
 """
 
 from __future__ import annotations
 
 from core.when.clock import local_now, local_tz
-from core.when.parse import DEFAULT_HOUR, When, find_when, parse_due, text_without, title_without
+from core.when.parse import (
+    DEFAULT_HOUR,
+    When,
+    find_when,
+    parse_due,
+    parse_repeat,
+    retimed,
+    text_without,
+    title_without,
+)
 from core.when.window import TimeWindow, find_window
 from core.when.words import REMINDER_CUES, fold
 
@@ -24,6 +36,8 @@ __all__ = [
     "local_now",
     "local_tz",
     "parse_due",
+    "parse_repeat",
+    "retimed",
     "text_without",
     "title_without",
 ]

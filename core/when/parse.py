@@ -32,152 +32,21 @@ from datetime import date, datetime, time, timedelta
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
 from core.model import InvalidInput
-from core.when import words as W
+from core.when.language import fold
+from core.when.patterns import GRAMMAR, Grammar, group
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
 AFTERNOON_UNTIL = 7  # with a day named, a bare hour 1..7 is the afternoon ("tomorrow at 3": 15:00)
 SMALL_HOURS_UNTIL = 6  # without one, a bare 1..6 is too: nobody means 04:30 without saying "am"
 
-_B = r"(?<![\w])"  # word edges on the folded text
-_E = r"(?![\w])"
-
-_NUM = rf"(?:\d+(?:[.,]\d+)?|{W.alt(W.NUMBERS)})"
-_MONTH = W.alt(W.MONTHS)
-_DAY = W.alt(W.WEEKDAYS)
-_ORD = r"(?:st|nd|rd|th|º|ª|o|a|er|ème|eme|\.)?"
-
-
-def _re(pattern: str) -> re.Pattern:
-    return re.compile(pattern, re.I)
-
-
-RELATIVE = _re(
-    rf"{_B}(?:{W.alt(W.IN_WORDS)})\s+(?:(?P<half>{W.alt(W.HALF_HOUR)})|"
-    rf"(?P<n>{_NUM})\s*(?P<unit>{W.alt(W.UNITS)})){_E}"
-)
-ISO_DATE = _re(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
-DOTTED_DATE = _re(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
-DAY_MONTH = _re(
-    rf"{_B}(?:(?:on|the|el|le|am|o|no|dia|day)\s+)*(?P<d>\d{{1,2}}){_ORD}\s*(?:de\s+|of\s+|-\s*)?"
-    rf"(?P<mon>{_MONTH})\.?(?:,?\s*(?:de\s+)?(?P<y>\d{{4}}))?{_E}"
-)
-MONTH_DAY = _re(
-    rf"{_B}(?:on\s+)?(?P<mon>{_MONTH})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d:])"
-    rf"(?:,?\s*(?P<y>\d{{4}}))?{_E}"
-)
-MONTHDAY = _re(
-    rf"{_B}(?:(?:on\s+)?the\s+(?P<a>\d{{1,2}})(?:st|nd|rd|th)|(?:no\s+|el\s+)?dia\s+(?P<b>\d{{1,2}})"
-    rf"|am\s+(?P<c>\d{{1,2}})\.|le\s+(?P<d>\d{{1,2}})(?:er)?(?!\s*(?:h|:|\d))){_E}"
-)
-NEXT_PRE, LAST_PRE, THIS_PRE = (W.alt(W.NEXT_PRE), W.alt(W.LAST_PRE), W.alt(W.THIS_PRE))
-ON = r"on|na|no|a|as|el|los|am|le|ce|de|do|da"
-WEEKDAY = _re(
-    rf"{_B}(?:(?P<pre>{NEXT_PRE}|{LAST_PRE}|{THIS_PRE}|{ON})\s+)?(?P<day>{_DAY})(?P<feira>-feira)?"
-    rf"(?:\s+(?P<post>{W.alt(W.NEXT_POST)}|{W.alt(W.LAST_POST)}))?{_E}"
-)
-AFTER_TOMORROW = _re(rf"{_B}(?:{W.alt(W.AFTER_TOMORROW)}){_E}")
-TOMORROW = _re(rf"{_B}(?<!la\s)(?<!am\s)(?<!heute\s)(?<!guten\s)(?:{W.alt(W.TOMORROW)}){_E}")
-TONIGHT = _re(rf"{_B}(?:{W.alt(W.TONIGHT)}){_E}")
-TODAY = _re(rf"{_B}(?:{W.alt(W.TODAY)}){_E}")
-NEXT_WEEK = _re(
-    rf"{_B}(?:(?:{NEXT_PRE})\s+(?:{W.alt(W.WEEK)})|(?:a\s+|la\s+)?(?:{W.alt(W.WEEK)})\s+(?:{W.alt(W.NEXT_POST)})){_E}"
-)
-WEEKEND = _re(
-    rf"{_B}(?:(?P<pre>{NEXT_PRE}|{THIS_PRE}|at the|on the|over the|this|no|el|este|am|ce|le)\s+)?"
-    rf"(?:{W.alt(W.WEEKEND)})(?:\s+(?P<post>{W.alt(W.NEXT_POST)}))?{_E}"
-)
-NEXT_MONTH = _re(
-    rf"{_B}(?:(?:{NEXT_PRE})\s+(?:{W.alt(W.MONTH)})|(?:o\s+|el\s+|le\s+)?(?:{W.alt(W.MONTH)})\s+(?:{W.alt(W.NEXT_POST)})){_E}"
-)
-
 WEEKDAY_OF = (MO, TU, WE, TH, FR, SA, SU)
-_PARTS = W.alt(W.PARTS)
-_AMPM = r"(?P<ap>a\.?m\.?|p\.?m\.?)"
-CLOCK_HM = _re(
-    rf"{_B}(?:(?:{W.alt(W.AT)})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.h])\s*(?P<m>\d{{2}})(?!\d)\s*"
-    rf"(?:{_AMPM}(?!\w)|(?P<uhr>uhr){_E}|(?:\s*(?P<part>{_PARTS}){_E}))?"
-)
-CLOCK_H_SUFFIX = _re(
-    rf"{_B}(?:(?:{W.alt(W.AT)})\s+)?(?P<h>\d{{1,2}})\s*(?:(?P<hh>h){_E}|(?P<uhr>uhr){_E}|{_AMPM}(?!\w))"
-    rf"(?:\s*(?P<part>{_PARTS}){_E})?"
-)
-CLOCK_AT = _re(
-    rf"{_B}(?P<at>{W.alt(W.AT)})\s+(?P<h>\d{{1,2}})(?![\d:.,/])(?!\s*(?:%|st|nd|rd|th|kg|km|"
-    rf"{W.alt(W.UNITS)}|people|persons|pessoas|personas|of|de\s+(?:{_MONTH})){_E})"
-    rf"(?:\s*(?:o'?clock|horas)?)(?:\s*(?P<part>{_PARTS}){_E})?"
-)
-# "half past 4", "quarter to 6", "20 past 3", "4 e meia", "6 menos cuarto", "halb 6", "6h moins
-# le quart", "viertel nach 4": a time of day in words (read on the 12-hour clock like "at 4")
-_HOUR_WORD = rf"(?:\d{{1,2}}|{W.alt(W.HOUR_WORDS)})"
-_MINUTE_WORD = rf"(?:{W.alt(W.MINUTE_WORDS)}|\d{{1,2}})"
-_MARK = rf"(?:\s*(?:{W.alt(W.HOUR_MARKS)}))?"
-CLOCK_PHRASE = _re(
-    rf"{_B}(?:(?P<at>{W.alt(W.AT)})\s+)?(?:"
-    rf"(?P<m1>{_MINUTE_WORD})\s+(?:minutes?\s+|minutos?\s+|minuten\s+)?"
-    rf"(?P<dir>{W.alt(W.MINUTES_PAST)}|{W.alt(W.MINUTES_TO)})\s+(?:(?:as|a|las|la)\s+)?(?P<h1>{_HOUR_WORD}){_MARK}"
-    rf"|(?P<h2>{_HOUR_WORD}){_MARK}\s+(?P<join>{W.alt(W.HOUR_AND)}|{W.alt(W.HOUR_LESS)})\s+"
-    rf"(?P<m2>{_MINUTE_WORD})(?:\s+minutos?)?"
-    rf"|(?P<before>{W.alt(W.BEFORE_HOUR)})\s+(?P<h3>{_HOUR_WORD})(?:\s*uhr)?"
-    rf"){_E}(?:\s*(?:(?P<part>{_PARTS}){_E}|{_AMPM}(?!\w)))?"  # "am Nachmittag" before "am"
-)
-CLOCK_WORD = _re(
-    rf"{_B}(?:(?:at|ao|a|al|a la|um|vers|a\s+la)\s+)?(?P<w>{W.alt(W.NOON)}|{W.alt(W.MIDNIGHT)}){_E}"
-)
-_PART_ADVERBS = frozenset({"morgens", "fruh", "nachmittags", "abends"})  # a part of day on its own
-PART_OF_DAY = _re(rf"{_B}(?:(?:at|in the|this|de|pela|por la|am|le|ce|du)\s+)?(?P<part>{_PARTS}){_E}")
-
-# "every morning at 8", "todas as noites", "jeden Abend": every day, at that part of it
-REC_PART = _re(rf"{_B}(?P<w>{W.alt(W.EVERY_PART)}){_E}")
-# "the last day of the month", "o último dia de cada mês", "am letzten Freitag des Monats",
-# "le premier lundi du mois": a day counted in its month
-_ORDINAL = W.alt(W.MONTH_ORDINALS)
-MONTH_POSITION = _re(
-    rf"{_B}(?:(?P<every>{W.alt(W.EVERY_MONTH)}),?\s+|(?P<each>{W.alt(W.EVERY)})\s+)?"
-    rf"(?:(?:on|the|o|a|no|na|el|la|am|der|die|le|au)\s+)*"
-    rf"(?P<ord>{_ORDINAL})\s+(?:(?P<day>{_DAY})(?:-feira)?|(?P<dayword>{W.alt(W.MONTH_DAY_WORDS)}))"
-    rf"(?:\s+(?P<of>{W.alt(W.OF_THE_MONTH)}))?{_E}"
-)
-# "every other Wednesday", "jeden zweiten Mittwoch", "tous les deux mercredis", "un mercredi sur
-# deux", "quarta sim, quarta não": every second week on that day
-REC_OTHER_WEEKDAY = _re(
-    rf"{_B}(?:(?:{W.alt(W.EVERY_OTHER_DAY)})\s+(?P<a>{_DAY})(?:-feira)?s?"
-    rf"|un\s+(?P<b>{_DAY})\s+sur\s+deux|(?P<c>{_DAY})(?:-feira)?\s+sim,?\s+(?:{_DAY})(?:-feira)?\s+nao){_E}"
-)
-EVERY, EVERY_OTHER = W.alt(W.EVERY), W.alt(W.EVERY_OTHER)
-_UNIT_NAMES = {
-    "day": ("day", "days", "dia", "dias", "tag", "tage", "jour", "jours"),
-    "week": ("week", "weeks", "semana", "semanas", "woche", "wochen", "semaine", "semaines"),
-    "month": ("month", "months", "mes", "meses", "monat", "monate", "mois"),
-    "year": ("year", "years", "ano", "anos", "jahr", "jahre", "an", "ans", "annee", "annees"),
-}
+RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _FREQ = {"day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"}
-_UNIT_RE = W.alt([w for ws in _UNIT_NAMES.values() for w in ws])
-REC_INTERVAL = _re(
-    rf"{_B}(?:(?P<other>{EVERY_OTHER})|(?:{EVERY})\s+(?P<n>\d+|{W.alt(W.NUMBERS)}))\s+"
-    rf"(?P<unit>{_UNIT_RE}){_E}"
-)
-_DAYS_PLURAL = rf"(?:{_DAY})(?:-feiras?)?s?"
-REC_WEEKDAYS = _re(
-    rf"{_B}(?:(?:{EVERY})|as|aos|los|on)\s+(?P<days>{_DAYS_PLURAL}(?:\s*(?:,|and|e|y|und|et)\s*{_DAYS_PLURAL})*){_E}"
-)
-REC_ADVERB = _re(
-    rf"{_B}(?P<days>(?:{W.alt(W.WEEKDAY_ADVERBS)})(?:\s*(?:,|und)\s*(?:{W.alt(W.WEEKDAY_ADVERBS)}))*){_E}"
-)
-REC_MONTHDAY = _re(
-    rf"{_B}(?:(?:{EVERY})\s+(?:month\s+on\s+the\s+)?(?P<a>\d{{1,2}})(?:st|nd|rd|th)(?:\s+of\s+(?:the|every|each)\s+month)?"
-    rf"|(?:on\s+)?the\s+(?P<b>\d{{1,2}})(?:st|nd|rd|th)\s+of\s+(?:every|each)\s+month"
-    rf"|(?:todos\s+os\s+meses|todo\s+mes|cada\s+mes|jeden\s+monat|tous\s+les\s+mois|every\s+month|monthly),?\s+"
-    rf"(?:(?:no|el|am|le|on\s+the)\s+)?(?:dia\s+|day\s+)?(?P<c>\d{{1,2}})(?:st|nd|rd|th|er|\.)?"
-    rf"|(?:(?:no|el|o)\s+)?dia\s+(?P<d>\d{{1,2}})\s+de\s+(?:cada|todos\s+os)\s+(?:mes|meses)"
-    rf"|(?:todo\s+)?dia\s+(?P<e>\d{{1,2}})\s+(?:de\s+)?(?:cada\s+mes|todos\s+os\s+meses)"
-    rf"|am\s+(?P<f>\d{{1,2}})\.\s+(?:jedes|jeden)\s+monats"
-    rf"|le\s+(?P<g>\d{{1,2}})(?:er)?\s+(?:de\s+)?chaque\s+mois"
-    rf"){_E}"
-)
-REC_EVERY_UNIT = _re(rf"{_B}(?:{EVERY})\s+(?P<unit>{_UNIT_RE}){_E}")
-REC_WORD = _re(rf"{_B}(?P<w>{W.alt(W.FREQ_WORDS)}){_E}")
-REC_WEEKDAYS_ONLY = _re(rf"{_B}(?:{W.alt(W.WEEKDAYS_EVERY)}){_E}")
+
+
+def _spaced(words: str) -> str:
+    return re.sub(r"\s+", " ", words)
 
 
 @dataclass
@@ -198,7 +67,7 @@ class When:
 class _Rec:
     rule: str
     first: date | None  # the first day it falls on, when the words say one
-    part: str | None = None  # "every morning": the part of the day (a PARTS word)
+    part: str | None = None  # "every morning": the part of the day (a word of the parts table)
 
 
 @dataclass
@@ -209,20 +78,21 @@ class _Clock:
     ampm: str | None  # "am" | "pm" from the words around it
     padded: bool = False  # "09:00", "09h": written on a 24-hour clock for sure
 
-    def hint(self, part: str) -> None:
+    def hint(self, part: str, g: Grammar) -> None:
         """A part of the day said beside it ("tomorrow morning at 8", "tous les soirs à 9h")
         says which half of the day an hour up to 12 means (not "09h", not 15:00)."""
         if self.ampm is None and 1 <= self.h <= 12 and not self.padded:
-            self.ampm = _ampm(None, part)
+            self.ampm = _ampm(g, None, part)
 
 
 class _Text:
     """The folded text with the parts already read blanked out, so no word is read twice."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, grammar: Grammar):
         self.original = text
-        self.folded = W.fold(text)
+        self.folded = fold(text)
         self.spans: list[tuple[int, int]] = []
+        self.g = grammar
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -240,12 +110,20 @@ class _Text:
     def capital(self, i: int) -> bool:
         return self.original[i : i + 1].isupper()
 
+    def accented(self, i: int) -> bool:
+        """The person wrote the letter at i with its accent ("à", not "a")."""
+        c = self.original[i : i + 1]
+        return bool(c) and fold(c) != c.lower()
 
-def _num(word: str) -> float:
-    w = W.fold(word).strip()
+
+def _num(g: Grammar, word: str) -> float:
+    w = fold(word).strip()
     if re.fullmatch(r"\d+(?:[.,]\d+)?", w):
         return float(w.replace(",", "."))
-    return float(W.NUMBERS.get(re.sub(r"\s+", " ", w), 1))
+    if re.fullmatch(r"\d+/\d+", w):  # "in 1/4 h"
+        top, bottom = (int(x) for x in w.split("/"))
+        return top / bottom if bottom else 0.0
+    return float(g.words.numbers.get(_spaced(w), 1))
 
 
 def _at(day: date, h: int, m: int, tz) -> datetime:
@@ -268,36 +146,57 @@ def _next_monthday(today: date, day: int) -> date:
     return today
 
 
-def _month_ok(t: _Text, m: re.Match, group: str = "mon", *, with_day: bool) -> bool:
+def _month_ok(t: _Text, m: re.Match, *, with_day: bool) -> bool:
     """A month word beside a day number is a month; alone, an ambiguous one ("may", "march",
     "Marco") only when capitalised and not "May" opening a sentence."""
-    word = m.group(group)
-    if with_day or word not in W.AMBIGUOUS_MONTHS:
+    word = m.group("mon")
+    if with_day or word not in t.g.words.ambiguous_months:
         return True
-    if word == "may" and not re.search(r"\w\W*$", t.original[max(0, m.start(group) - 20) : m.start(group)]):
+    start = m.start("mon")
+    if word in t.g.words.verb_months and not re.search(r"\w\W*$", t.original[max(0, start - 20) : start]):
         return False
-    return t.capital(m.start(group))
+    return t.capital(start)
 
 
 def _weekday_ok(t: _Text, m: re.Match) -> bool:
+    """An ambiguous weekday word ("sat", pt "segunda" = second) is a day with next/last/on, its
+    suffix, a capital (the three-letter ones), or a time of day right after ("segunda de manhã",
+    "quarta às onze")."""
     day = m.group("day")
-    if day not in W.AMBIGUOUS_WEEKDAYS:
+    if day not in t.g.words.ambiguous_weekdays:
         return True
-    return bool(m.group("pre") or m.group("post") or m.group("feira")) or (
-        len(day) == 3 and t.capital(m.start("day"))
-    )
+    if m.group("pre") or m.group("post") or m.group("suffix") or m.groupdict().get("after_next"):
+        return True
+    if len(day) == 3 and t.capital(m.start("day")):
+        return True
+    after = t.folded[m.end() :]
+    return bool(t.g.part_of_day.match(after.lstrip()) or t.g.clock_at.match(after.lstrip()))
 
 
 # -- the pieces ------------------------------------------------------------------------------------
 
 
-def _month_position(m: re.Match, today: date) -> tuple[str, date]:
-    """(the RRULE part, the next such day from today) of "the last Friday of the month"."""
-    n = W.MONTH_ORDINALS[m.group("ord")]
+def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
+    """(the RRULE part, the next such day from today) of "the last Friday of the month"; of a named
+    month ("the first Tuesday of October (2014)"), that month's (this year's, else next year's)."""
+    n = g.words.month_ordinals[_spaced(m.group("ord"))]
+    if m.group("mon"):
+        month = g.words.months[m.group("mon")]
+        years = [int(m.group("y"))] if m.group("y") else [today.year, today.year + 1]
+        for year in years:
+            wd = g.words.weekdays[m.group("day")] if m.group("day") else None
+            start = date(year, month, 1)
+            if wd is not None:
+                found = start + relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
+            else:
+                found = start + (relativedelta(day=31) if n < 0 else relativedelta(day=n))
+            if found.month == month and (m.group("y") or found >= today):
+                return "", found
+        return "", found
     if m.group("day"):
-        wd = W.WEEKDAYS[m.group("day").removesuffix("-feira")]
+        wd = g.words.weekdays[m.group("day")]
         step = relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
-        rule = f"BYDAY={n}{W.RRULE_DAYS[wd]}"
+        rule = f"BYDAY={n}{RRULE_DAYS[wd]}"
     else:
         step = relativedelta(day=31) if n < 0 else relativedelta(day=n)
         rule = f"BYMONTHDAY={n}"
@@ -308,126 +207,139 @@ def _month_position(m: re.Match, today: date) -> tuple[str, date]:
 
 
 def _recurrence(t: _Text, now: datetime) -> _Rec | None:
-    today = now.date()
-    m = t.search(REC_PART)
+    g, today = t.g, now.date()
+    m = t.search(g.every_part)
     if m:
         t.take(m)
-        return _Rec("FREQ=DAILY", None, W.EVERY_PART[re.sub(r"\s+", " ", m.group("w"))])
+        return _Rec("FREQ=DAILY", None, g.words.every_part[_spaced(m.group("w"))])
     m = t.search(
-        MONTH_POSITION,
-        accept=lambda m: bool(
-            m.group("every") or (m.group("of") and (m.group("each") or m.group("of") in W.OF_EVERY_MONTH))
+        g.month_position,
+        accept=lambda m: (
+            not m.group("mon")
+            and bool(
+                m.group("every")
+                or (m.group("of") and (m.group("each") or _spaced(m.group("of")) in g.words.of_every_month))
+            )
         ),
     )
     if m:
         t.take(m)
-        rule, first = _month_position(m, today)
+        rule, first = _month_position(g, m, today)
         return _Rec(f"FREQ=MONTHLY;{rule}", first)
-    m = t.search(REC_OTHER_WEEKDAY)
+    m = t.search(g.every_other_weekday)
     if m:
         t.take(m)
-        wd = W.WEEKDAYS[m.group("a") or m.group("b") or m.group("c")]
+        wd = g.words.weekdays[group(m, "weekday") or ""]
         first = _next_weekday(today, wd, strictly_after=False)
-        return _Rec(f"FREQ=WEEKLY;INTERVAL=2;BYDAY={W.RRULE_DAYS[wd]}", first)
-    m = t.search(REC_MONTHDAY)
+        return _Rec(f"FREQ=WEEKLY;INTERVAL=2;BYDAY={RRULE_DAYS[wd]}", first)
+    m = t.search(g.monthly_day)
     if m:
-        day = int(next(g for g in m.groups() if g))
+        day = int(group(m, "day") or 0)
         if 1 <= day <= 31:
             t.take(m)
             return _Rec(f"FREQ=MONTHLY;BYMONTHDAY={day}", _next_monthday(today, day))
-    m = t.search(REC_WEEKDAYS_ONLY)
+    m = t.search(g.every_weekday)
     if m:
         t.take(m)
         wd = today.weekday()
         first = today if wd < 5 else _next_weekday(today, 0, strictly_after=True)
         return _Rec("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", first)
-    m = t.search(REC_INTERVAL)
+    m = t.search(g.every_n_units)
     if m:
-        unit = next(u for u, ws in _UNIT_NAMES.items() if m.group("unit") in ws)
-        n = 2 if m.group("other") else int(_num(m.group("n")))
+        unit = g.words.calendar_units[m.group("unit")]
+        n = 2 if m.group("other") else int(_num(g, m.group("n")))
         t.take(m)
         return _Rec(f"FREQ={_FREQ[unit]}" + (f";INTERVAL={n}" if n > 1 else ""), None)
     m = t.search(
-        REC_WEEKDAYS,
-        accept=lambda m: (
-            not m.group(0).startswith(("as ", "aos ", "los ", "on ")) or re.search(r"s\b", m.group("days"))
-        ),
+        g.every_weekdays,
+        accept=lambda m: not m.group("plural_lead") or bool(g.plural_day.search(m.group("days"))),
     )
     if m:
-        found = re.findall(_DAY, m.group("days"))
-        days = sorted({W.WEEKDAYS[d] for d in found})
+        days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
-        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(W.RRULE_DAYS[d] for d in days), first)
-    m = t.search(REC_ADVERB)
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    m = t.search(g.weekday_adverbs)
     if m:
-        days = sorted({W.WEEKDAY_ADVERBS[d] for d in re.findall(W.alt(W.WEEKDAY_ADVERBS), m.group("days"))})
+        days = sorted({g.words.weekday_adverbs[d] for d in g.adverb_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
-        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(W.RRULE_DAYS[d] for d in days), first)
-    m = t.search(REC_EVERY_UNIT)
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    m = t.search(g.every_unit)
     if m:
-        unit = next(u for u, ws in _UNIT_NAMES.items() if m.group("unit") in ws)
+        unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
         return _Rec(f"FREQ={_FREQ[unit]}", None)
-    m = t.search(REC_WORD)
+    m = t.search(g.freq_word)
     if m:
         t.take(m)
-        return _Rec("FREQ=" + W.FREQ_WORDS[re.sub(r"\s+", " ", m.group("w"))], None)
+        return _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None)
     return None
 
 
 def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     """(the moment, whether it is to the minute) of "in 10 minutes", "in 3 days"..."""
-    m = t.search(RELATIVE)
+    m = t.search(t.g.relative)
+    if not m and t.g.from_now.search(t.folded):
+        m = t.search(t.g.relative_ahead)
     if not m:
         return None
     t.take(m)
-    if m.group("half"):
-        return now + timedelta(minutes=30), True
-    n = _num(m.group("n"))
-    kind, amount = W.UNITS[m.group("unit")]
+    if m.re is t.g.relative_ahead:  # "2 minutes from now"
+        said, unit, half = m.group("n_ahead"), m.group("unit_ahead"), m.group("half_ahead")
+    elif m.group("fraction"):  # "in half an hour", "in a quarter of an hour"
+        return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction"))]), True
+    else:
+        said, unit, half = m.group("n"), m.group("unit"), m.group("half") or m.group("unit_half")
+    n = _num(t.g, said) + (0.5 if half else 0)  # "in 2 and a half hours", "em 2 horas e meia"
+    kind, amount = t.g.words.units[unit]
     if kind in ("seconds", "minutes"):
         return now + timedelta(**{kind: n * amount}), True
     whole = int(n)
     step = {
         "days": relativedelta(days=whole * amount),
-        "months": relativedelta(months=whole),
-        "years": relativedelta(years=whole),
+        "months": relativedelta(months=whole * amount),
+        "years": relativedelta(years=whole * amount),  # a decade is 10
     }[kind]
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
 
 
 def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     """(a calendar date, whether a year was given) written in the text."""
-    today = now.date()
-    numeric, named = (lambda m: int(m.group("m"))), (lambda m: W.MONTHS[m.group("mon")])
-    with_month = lambda m: _month_ok(t, m, with_day=True)  # noqa: E731
+    g, today = t.g, now.date()
+    numeric, named = (lambda m: int(m.group("m"))), (lambda m: g.words.months[m.group("mon")])
+    # beside a day in figures a month word is a month; beside one in words only joined to it ("the
+    # first of march") or as a month alone would be ("second march": capitalised)
+    with_month = lambda m: _month_ok(
+        t, m, with_day=not m.group("dw") or bool(m.groupdict().get("joined") or m.groupdict().get("lead"))
+    )
     for pattern, month_of, accept in (
-        (ISO_DATE, numeric, None),
-        (DOTTED_DATE, numeric, None),
-        (DAY_MONTH, named, with_month),
-        (MONTH_DAY, named, with_month),
+        (g.iso_date, numeric, None),
+        (g.dotted_date, numeric, None),
+        (g.day_month, named, with_month),
+        (g.month_day, named, with_month),
     ):
         m = t.search(pattern, accept=accept)
         if m:
             y = m.group("y")
             year = int(y) + (2000 if len(y) == 2 else 0) if y else today.year
+            words = m.groupdict().get("dw")
+            day = g.words.day_numbers[_spaced(words)] if words else int(m.group("d"))
             try:
-                d = date(year, month_of(m), int(m.group("d")))
+                d = date(year, month_of(m), day)
             except ValueError:
                 continue
             t.take(m)
             if not y and d < today:
                 d = d.replace(year=d.year + 1)
             return d, bool(y)
-    m = t.search(MONTH_POSITION, accept=lambda m: bool(m.group("of")))
+    m = t.search(g.month_position, accept=lambda m: bool(m.group("of") or m.group("mon")))
     if m:
         t.take(m)
-        return _month_position(m, today)[1], False
-    m = t.search(MONTHDAY)
+        return _month_position(g, m, today)[1], bool(m.group("y"))
+    m = t.search(g.day_of_month)
     if m:
-        day = int(next(g for g in m.groups() if g))
+        day = int(group(m, "day") or 0)
         if 1 <= day <= 31:
             t.take(m)
             return _next_monthday(today, day), False
@@ -435,78 +347,97 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
 
 
 def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
-    today = now.date()
+    g, today = t.g, now.date()
     for pattern, delta, what in (
-        (AFTER_TOMORROW, 2, "day"),
-        (TONIGHT, 0, "tonight"),
-        (TOMORROW, 1, "day"),
-        (TODAY, 0, "day"),
+        (g.after_tomorrow, 2, "day"),
+        (g.tonight, 0, "tonight"),
+        (g.tomorrow, 1, "day"),
+        (g.today, 0, "day"),
     ):
         m = t.search(pattern)
         if m:
             t.take(m)
             return today + timedelta(days=delta), what
-    m = t.search(WEEKDAY, accept=lambda m: _weekday_ok(t, m))
+    m = t.search(g.weekday_next_week)  # "Wednesday of next week": that week's Wednesday
     if m:
         t.take(m)
-        wd = W.WEEKDAYS[m.group("day")]
-        pre, post = (m.group("pre") or ""), (m.group("post") or "")
-        nxt = bool(re.fullmatch(NEXT_PRE, pre) or re.fullmatch(W.alt(W.NEXT_POST), post))
-        return _next_weekday(today, wd, strictly_after=nxt), "next-weekday" if nxt else "weekday"
-    m = t.search(NEXT_WEEK)
+        monday = _next_weekday(today, 0, strictly_after=True)
+        return monday + timedelta(days=g.words.weekdays[m.group("day")]), "day"
+    m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
+    if m:
+        t.take(m)
+        wd = g.words.weekdays[m.group("day")]
+        nxt = g.which(m.group("pre"), m.group("post")) == "next" or bool(m.group("after_next"))
+        found = _next_weekday(today, wd, strictly_after=nxt)
+        if m.group("after_next"):  # "Friday after next": a week after next Friday
+            return found + timedelta(days=7), "day"
+        return found, "next-weekday" if nxt else "weekday"
+    m = t.search(g.next_week)
     if m:
         t.take(m)
         return _next_weekday(today, 0, strictly_after=True), "day"
-    m = t.search(WEEKEND)
+    m = t.search(g.weekend)
     if m:
-        nxt = bool(re.fullmatch(NEXT_PRE, m.group("pre") or "") or m.group("post"))
+        nxt = bool(g.is_next_before(m.group("pre") or "") or m.group("post"))
         t.take(m)
         sat = _next_weekday(today, 5, strictly_after=False)
         if today.weekday() == 6:
             sat = today  # said on a Sunday: the weekend is today
         return (sat + timedelta(days=7) if nxt else sat), "day"
-    m = t.search(NEXT_MONTH)
+    m = t.search(g.next_month)
     if m:
         t.take(m)
         return (today.replace(day=1) + relativedelta(months=1)), "day"
     return None
 
 
-def _phrase_ok(m: re.Match) -> bool:
+def _phrase_ok(g: Grammar, m: re.Match) -> bool:
     """A clock phrase with a number for the minutes ("20 past 3") is a time only with "at", am/pm,
     a part of the day or an hour mark ("5 to 6 people" is not; "dia 5 e 10" is not)."""
-    minutes = m.group("m1") or m.group("m2")
-    hour = m.group("h1") or m.group("h2") or m.group("h3")
+    minutes = m.group("m1") or m.group("m2") or m.group("m4")
+    hour = m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or ""
     if hour.isdigit() and not 0 < int(hour) < 24:
         return False
     if minutes and minutes.isdigit():
-        marked = bool(re.search(rf"\d\s*(?:{W.alt(W.HOUR_MARKS)})\s", m.group(0)))
-        counted = bool(re.search(r"\bminut", m.group(0)))  # "15 minuten vor 12"
+        marked = bool(g.marked_hour.search(m.group(0)))
+        counted = bool(g.counted_minutes.search(m.group(0)))  # "15 minuten vor 12"
+        named = _spaced(hour) in g.noon_words | g.midnight_words  # "5 para meio dia"
         return int(minutes) < 60 and bool(
-            m.group("at") or m.group("ap") or m.group("part") or marked or counted
+            m.group("at") or m.group("ap") or m.group("ap2") or m.group("part") or marked or counted or named
         )
     return True
 
 
-def _phrase_clock(m: re.Match) -> _Clock:
+def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     """ "half past 4" -> 4:30, "quarter to 6" -> 5:45, "halb 6" -> 5:30 (on the 12-hour clock
     unless the hour is past 12)."""
 
     def number(word: str, table: dict[str, int]) -> int:
-        return int(word) if word.isdigit() else table[re.sub(r"\s+", " ", word)]
+        if word.isdigit():
+            return int(word)
+        word = _spaced(word)
+        return 12 if word in g.noon_words else 24 if word in g.midnight_words else table[word]
 
+    w = g.words
+    hours = {**w.hour_words, **w.hour_words_24}
+    hour = _spaced(m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or "")
+    named = hour in g.noon_words | g.midnight_words  # "a quarter to noon": on the 24-hour clock
     if m.group("h3"):
-        h, mi = number(m.group("h3"), W.HOUR_WORDS) - 1, W.BEFORE_HOUR[re.sub(r"\s+", " ", m.group("before"))]
+        h, mi = number(m.group("h3"), hours) - 1, w.before_hour[_spaced(m.group("before"))]
     elif m.group("h1"):
-        h, mi = number(m.group("h1"), W.HOUR_WORDS), number(m.group("m1"), W.MINUTE_WORDS)
-        if re.fullmatch(W.alt(W.MINUTES_TO), m.group("dir")):
+        h, mi = number(m.group("h1"), hours), number(m.group("m1"), w.minute_amounts)
+        if g.minutes_to.fullmatch(m.group("dir")):
             h, mi = h - 1, 60 - mi
-    else:
-        h, mi = number(m.group("h2"), W.HOUR_WORDS), number(m.group("m2"), W.MINUTE_WORDS)
-        if re.fullmatch(W.alt(W.HOUR_LESS), m.group("join")):
+    elif m.group("h2"):
+        h, mi = number(m.group("h2"), hours), number(m.group("m2"), w.minute_amounts)
+        if g.hour_less.fullmatch(m.group("join")):
             h, mi = h - 1, 60 - mi
+    else:  # "quinze heures trente": as written, on the 24-hour clock past 12
+        h, mi = number(hour, hours), number(m.group("m4"), w.minute_amounts)
+    if named:
+        return _Clock(h % 24, mi % 60, True, None)
     h = 12 if h == 0 else h
-    ap = _ampm(m.group("ap"), m.group("part"))
+    ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"))
     return _Clock(h, mi % 60, h > 12 and ap is None, ap)
 
 
@@ -517,92 +448,142 @@ def _clock(t: _Text) -> _Clock | None:
     clock = _numeric_clock(t)
     part = _part_of_day(t, t.spans[taken][0] if clock is not None and len(t.spans) > taken else None)
     if clock is None:
-        return _Clock(W.PARTS[part], 0, True, None) if part else None
+        return _Clock(t.g.words.parts[part], 0, True, None) if part else None
     if part:
-        clock.hint(part)
+        clock.hint(part, t.g)
     return clock
 
 
 def _part_of_day(t: _Text, clock_at: int | None) -> str | None:
     """A part of the day said with its preposition ("in the morning"), as an adverb ("abends"), or
     beside other time words ("tomorrow morning", "morning at 8")."""
+    w = t.g.words
 
     def beside_time_words(m: re.Match) -> bool:
         s, e = m.span("part")
-        if m.group("part") not in W.BARE_PARTS:
+        if m.group("part") not in w.bare_parts:
             return False
-        after_time = any(not t.folded[end:s].strip() for _, end in t.spans)
-        before_clock = clock_at is not None and not t.folded[e:clock_at].strip()
-        return after_time or before_clock
+        after_time = any(end <= s and _adjacent(t.g, t.folded[end:s]) for _, end in t.spans)
+        before_time = any(start >= e and _adjacent(t.g, t.folded[e:start]) for start, _ in t.spans)
+        before_clock = clock_at is not None and e <= clock_at and _adjacent(t.g, t.folded[e:clock_at])
+        return after_time or before_time or before_clock
 
     m = t.search(
-        PART_OF_DAY,
+        t.g.part_of_day,
         accept=lambda m: (
-            " " in m.group(0).strip() or m.group("part") in _PART_ADVERBS or beside_time_words(m)
+            " " in m.group(0).strip() or m.group("part") in w.part_adverbs or beside_time_words(m)
         ),
     )
     if not m:
         return None
     t.take(m)
-    return re.sub(r"\s+", " ", m.group("part"))
+    return _spaced(m.group("part"))
+
+
+def _adjacent(g: Grammar, between: str) -> bool:
+    """Nothing between a part of the day and other time words, or just "of" ("the evening of 7 July")."""
+    between = between.strip()
+    return not between or between in g.words.of_a_month
 
 
 def _numeric_clock(t: _Text) -> _Clock | None:
-    m = t.search(CLOCK_PHRASE, accept=_phrase_ok)
+    g = t.g
+    m = t.search(g.clock_phrase, accept=lambda m: _phrase_ok(g, m))
     if m:
         t.take(m)
-        return _phrase_clock(m)
+        return _phrase_clock(g, m)
     m = t.search(
-        CLOCK_HM,
+        g.clock_hm,
         accept=lambda m: (
             int(m.group("h")) < 24
             and int(m.group("m")) < 60
             and not (
                 m.group("sep") == "."
-                and not (m.group("uhr") or m.group("ap") or m.group(0).strip().startswith(tuple(W.AT)))
+                and not (m.group("uhr") or m.group("ap") or m.group(0).strip().startswith(g.words.at))
             )
         ),
     )
     if m:
         t.take(m)
         h, mi = int(m.group("h")), int(m.group("m"))
-        ap = _ampm(m.group("ap"), m.group("part"))
+        ap = _ampm(g, m.group("ap") or m.group("letter"), m.group("part"))  # "3:15p"
         exact = (
-            m.group("h").startswith("0") or h >= 13 or h == 0 or m.group("sep") == "h" or bool(m.group("uhr"))
+            m.group("h").startswith("0")
+            or h >= 13
+            or h == 0
+            or m.group("sep") not in ":."
+            or bool(m.group("uhr"))
         ) and ap is None
         return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"))
-    m = t.search(CLOCK_H_SUFFIX, accept=lambda m: int(m.group("h")) < 24)
-    if m:
-        t.take(m)
-        h = int(m.group("h"))
-        ap = _ampm(m.group("ap"), m.group("part"))
-        if m.group("ap") and not 1 <= h <= 12:
-            return None
-        return _Clock(h, 0, ap is None, ap, padded=m.group("h").startswith("0"))
-    m = t.search(
-        CLOCK_AT,
-        accept=lambda m: (
-            int(m.group("h")) < 24 and (m.group("at") not in ("a", "as") or t.original[m.start("at")] in "àÀ")
-        ),
+    m = t.search(  # "330 p.m."
+        g.clock_hhmm, accept=lambda m: 1 <= int(m.group("h")) <= 12 and int(m.group("m")) < 60
     )
     if m:
-        h = int(m.group("h"))
         t.take(m)
-        ap = _ampm(None, m.group("part"))
-        return _Clock(h, 0, h >= 13 or h == 0, ap)
-    m = t.search(CLOCK_WORD)
+        return _Clock(int(m.group("h")), int(m.group("m")), False, _ampm(g, m.group("ap"), None))
+    m = t.search(g.clock_h_suffix, accept=lambda m: _hour_of(g, m.group("h") or m.group("hw")) < 24)
     if m:
         t.take(m)
-        return _Clock(12 if m.group("w") in W.NOON else 0, 0, True, None)
+        if m.group("spaced"):  # "6 de la mañana", "3 in the afternoon"
+            h = _hour_of(g, m.group("hw"))
+            return _Clock(h, 0, h >= 13, _ampm(g, None, m.group("spaced")))
+        h = int(m.group("h"))
+        ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"))
+        if m.group("ap") and not 1 <= h <= 12:
+            return None
+        if m.group("oclock"):  # "3 o'clock": on the 12-hour clock, as "at 3"
+            return _Clock(h, 0, h >= 13 or h == 0, ap)
+        return _Clock(h, 0, ap is None, ap, padded=m.group("h").startswith("0"))
+    m = t.search(g.clock_at, accept=lambda m: _at_ok(t, m))
+    if m:
+        h = _hour_of(g, m.group("h") or m.group("hw") or m.group("hw24"))
+        t.take(m)
+        ap = _ampm(g, m.group("ap"), m.group("part"))
+        return _Clock(h, 0, (h >= 13 or h == 0) and ap is None, ap)
+    m = t.search(g.clock_word)
+    if m:
+        t.take(m)
+        return _Clock(12 if _spaced(m.group("w")) in g.words.noon else 0, 0, True, None)
     return None
 
 
-def _ampm(ap: str | None, part: str | None) -> str | None:
+def _hour_word_of(g: Grammar, said: str | None) -> str | None:
+    """The hour of "quinze heures", "9 Uhr" (the words before the mark)."""
+    if said is None:
+        return None
+    found = g.hour_in_words.match(said)
+    return found.group(0) if found else said
+
+
+def _hour_of(g: Grammar, word: str) -> int:
+    """An hour in figures or words ("three", "quinze")."""
+    if word.isdigit():
+        return int(word)
+    word = _spaced(word)
+    return g.words.hour_words.get(word) or g.words.hour_words_24[word]
+
+
+def _at_ok(t: _Text, m: re.Match) -> bool:
+    """ "at 3", "às 15h": an hour. In words ("at three") only with what says it is one: o'clock,
+    am/pm or a part of the day after it, or an article of hours before it ("às três", "a las
+    tres"); pt "a", "as" are "at" only written "à", "às" (or with that after them)."""
+    said = bool(m.group("mark") or m.group("part") or m.group("ap"))
+    if _hour_of(t.g, m.group("h") or m.group("hw") or m.group("hw24")) >= 24:
+        return False
+    at = _spaced(m.group("at"))
+    if at in t.g.words.at_needs_accent and not (t.accented(m.start("at")) or said):
+        return False
+    if m.group("hw") and not said:
+        return bool(t.g.hour_articles.fullmatch(at.split(" ")[-1]))
+    return True
+
+
+def _ampm(g: Grammar, ap: str | None, part: str | None) -> str | None:
     if ap:
-        return "pm" if ap.lower().startswith("p") else "am"
+        return "pm" if g.after_noon_words.fullmatch(_spaced(fold(ap))) else "am"
     if part:
-        part = re.sub(r"\s+", " ", part)
-        return "pm" if part in W.PM_PARTS else "am" if part in W.AM_PARTS else None
+        part = _spaced(part)
+        return "pm" if part in g.pm_parts else "am" if part in g.am_parts else None
     return None
 
 
@@ -621,9 +602,17 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
     return c.h
 
 
-def find_when(text: str, now: datetime) -> When | None:
-    """The due time (and recurrence) the text asks for, or None."""
-    t = _Text(text)
+def find_when(text: str, now: datetime, grammar: Grammar = GRAMMAR) -> When | None:
+    """The due time (and recurrence) the text asks for, or None (also for a time past the
+    calendar's end: "in 9999999999 minutes")."""
+    try:
+        return _read(text, now, grammar)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _read(text: str, now: datetime, grammar: Grammar) -> When | None:
+    t = _Text(text, grammar)
     tz = now.tzinfo
     rec = _recurrence(t, now)
     rel = _relative(t, now)
@@ -647,9 +636,9 @@ def find_when(text: str, now: datetime) -> When | None:
     evening = bool(word and word[1] == "tonight")
     if rec and rec.part:  # "every evening": that part's hour, and the half of the day a clock means
         if clock is None:
-            clock = _Clock(W.PARTS[rec.part], 0, True, None)
+            clock = _Clock(grammar.words.parts[rec.part], 0, True, None)
         else:
-            clock.hint(rec.part)
+            clock.hint(rec.part, grammar)
     if clock is None:
         hour, minute = (TONIGHT_HOUR if evening else DEFAULT_HOUR), 0
         due = _at(day or now.date(), hour, minute, tz)
@@ -663,14 +652,14 @@ def find_when(text: str, now: datetime) -> When | None:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
     if rec and due <= now:  # the first occurrence still to come
         due = _next_of(rec.rule, due, now)
-    if out.rrule is None and written and W.YEARLY_WORDS.search(W.fold(text)):
+    if out.rrule is None and written and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.due = due
     return out
 
 
 def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
-    from core.remind.series import Series, local_zone, next_occurrence  # noqa: PLC0415 (the one engine)
+    from core.remind.series import Series, local_zone, next_occurrence  # noqa: PLC0415 - the one engine
 
     text = rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}"
     found = next_occurrence(Series(text, start.tzinfo or local_zone()), start, now)
@@ -696,14 +685,12 @@ def _next_occurrence(c: _Clock, now: datetime, evening: bool) -> datetime:
 
 # -- the due field ---------------------------------------------------------------------------------
 
-# words that may stand beside a time in a due field without saying anything more
-_FILLER = re.compile(r"^(?:on|at|the|of|o|a|as|de|do|da|el|la|las|um|am|le|a|,|-|\s)*$", re.I)
 
-
-def parse_due(text: str, now: datetime) -> datetime | None:
+def parse_due(text: str, now: datetime, grammar: Grammar = GRAMMAR) -> datetime | None:
     """What a person typed in a due field: '' -> None; "in 10 min", "8 Dec 9am", "14:30",
     "amanhã às 15h", "2025-06-13 10:00", an ISO time with its offset. All of the text must say
-    the time; anything else raises InvalidInput with a sentence to show."""
+    the time (words like "on", "the" may stand beside it); anything else raises InvalidInput with a
+    sentence to show."""
     text = text.strip()
     if not text:
         return None
@@ -713,38 +700,60 @@ def parse_due(text: str, now: datetime) -> datetime | None:
         iso = None
     if iso is not None:
         return iso if iso.tzinfo else iso.replace(tzinfo=now.tzinfo)
-    when = find_when(text, now)
+    when = find_when(text, now, grammar)
     if when is not None:
-        rest = list(W.fold(text))
+        rest = list(fold(text))
         for s, e in when.spans:
             rest[s:e] = " " * (e - s)
-        if _FILLER.match("".join(rest)):
+        if grammar.due_filler.match("".join(rest)):
             return when.due
     raise InvalidInput(
         f"“{text}” is not a time I can read: try 2025-06-13 10:00, 14:30, tomorrow 9am or in 10 min"
     )
 
 
+def parse_repeat(text: str, now: datetime, grammar: Grammar = GRAMMAR) -> str | None:
+    """What a person typed for a repeat: "every 2 days", "todos os meses no dia 1", an RFC 5545
+    rule as calendars write it, or "none" (None). Anything else raises InvalidInput."""
+    if fold(text).strip() in grammar.words.none_words:
+        return None
+    if text.strip().upper().startswith(("FREQ=", "RRULE:")):
+        return text.strip()
+    when = find_when(text, now, grammar)
+    if when is None or not when.rrule:
+        raise InvalidInput(
+            f"“{text}” is not a repeat I can read: try every day, every 2 weeks, every Monday, "
+            "every month on the 1st, or none"
+        )
+    return when.rrule
+
+
 # -- a title without the time words ----------------------------------------------------------------
 
-_LEAD = re.compile(r"^\s*(?:to|de|para|que|a|zu|dass|de\s+|d')\s+", re.I)
-_DANGLING_WORDS = re.compile(
-    r"at|on|in|by|for|the|this|next|às|as|à|a|ao|em|no|na|de|do|da|para|"
-    r"el|la|las|los|en|um|am|im|zu|le|dans|pour|ce|cette|and|e|y|und|et|"
-    r"before|by|until|till|from|after|antes|ate|até|desde|hasta|del|bis|vor|ab|zum|dem|avant|au|"
-    r"jusqu'au|jusqu’au|depuis|dès",
-    re.I,
-)
 
-
-def title_without(text: str, when: When | None, cue: re.Match | None) -> str:
+def title_without(text: str, when: When | None, cue: re.Match | None, grammar: Grammar = GRAMMAR) -> str:
     """The text without the reminder cue and the time words: "remind me to stretch in 1 minute"
     -> "Stretch". Empty when nothing else is left."""
-    rest = text_without(text, when, cue)
+    rest = text_without(text, when, cue, grammar)
     return rest[:1].upper() + rest[1:] if rest else ""
 
 
-def text_without(text: str, when: When | None, cue: re.Match | None = None) -> str:
+def retimed(body: str, written_at: datetime | None, grammar: Grammar = GRAMMAR) -> str:
+    """The body without the time words its old due time was written in, for a reminder whose due
+    time is edited ("call Ana tomorrow at 3" -> "call Ana"): "" when nothing would change. The
+    command line's edit and the window's save both ask this."""
+    if written_at is None:
+        return ""
+    when = find_when(body, written_at, grammar)
+    if when is None:
+        return ""
+    rest = text_without(body, when, grammar=grammar)
+    return rest if rest and rest != body.strip() else ""
+
+
+def text_without(
+    text: str, when: When | None, cue: re.Match | None = None, grammar: Grammar = GRAMMAR
+) -> str:
     """The text without its time words (and the cue, when given), the connectives they leave
     behind tidied away, in the person's own case: a reminder's body once its time is edited."""
     cut = sorted(list(when.spans) if when else [])
@@ -756,8 +765,9 @@ def text_without(text: str, when: When | None, cue: re.Match | None = None) -> s
             chars[i] = " "
     rest = "".join(chars)
     rest = re.sub(r"\s+([,.;:!?])", r"\1", re.sub(r"\s{2,}", " ", rest)).strip(" ,;:-–—")
-    rest = _LEAD.sub("", rest, count=1) if cue is not None else rest
+    lead = grammar.title_lead.match(fold(rest)) if cue is not None else None
+    rest = rest[lead.end() :] if lead else rest  # "remind me to call Ana": "call Ana"
     words = rest.split(" ")
-    while words and (_DANGLING_WORDS.fullmatch(words[-1]) or not words[-1].strip(" ,;:-–—")):
+    while words and (grammar.dangling.fullmatch(fold(words[-1])) or not words[-1].strip(" ,;:-–—")):
         words.pop()  # the connectives the time words leave behind ("call Ana at", "ligar à")
     return " ".join(words).strip(" ,;:-–—")

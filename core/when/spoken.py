@@ -9,114 +9,19 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-LANGUAGES = ("en", "pt", "es", "de", "fr")
+from core.when.languages import LANGUAGES as ALL_LANGUAGES
+
+# Per language (core/when/languages): the names of the days, of each frequency alone and with an
+# interval, and the phrases around days of the week and of the month; and times in words for the
+# command line (the window uses Qt's locale data for the names).
+WORDS: dict[str, dict] = {lang.code: lang.rule_words for lang in ALL_LANGUAGES if lang.rule_words}
+CLOCK_WORDS: dict[str, dict] = {lang.code: lang.clock_words for lang in ALL_LANGUAGES if lang.clock_words}
+LANGUAGES = tuple(WORDS)
 _DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _WORKDAYS = ("MO", "TU", "WE", "TH", "FR")
 # parts the reminder's due time already says (the day of a yearly rule, the hour of a daily one)
 _SAID_BY_THE_DUE_TIME = {"FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST", "BYMONTH", "BYMONTHDAY", "BYHOUR",
                          "BYMINUTE", "BYSECOND"}  # fmt: skip
-
-# Per language: the names of the days, of each frequency alone and with an interval, and the
-# phrases around days of the week and of the month.
-WORDS: dict[str, dict] = {
-    "en": {
-        "days": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-        "every": {"DAILY": "every day", "WEEKLY": "every week", "MONTHLY": "every month",
-                  "YEARLY": "every year", "HOURLY": "every hour", "MINUTELY": "every minute"},
-        "every_n": {"DAILY": "every {n} days", "WEEKLY": "every {n} weeks", "MONTHLY": "every {n} months",
-                    "YEARLY": "every {n} years", "HOURLY": "every {n} hours",
-                    "MINUTELY": "every {n} minutes"},
-        "weekly_on": "every {days}", "weekly_n_on": "every {n} weeks on {days}", "workdays": "every weekday",
-        "and": " and ", "monthday": "{every} on the {day}", "last_day": "{every} on the last day",
-        "nth_day": "{every} on the {nth} {day}", "ordinals": {1: "first", 2: "second", 3: "third",
-        4: "fourth", 5: "fifth", -1: "last", -2: "second to last"},
-        "count": "{rule}, {n} times", "until": "{rule}, until {date}", "custom": "repeats (custom)",
-    },
-    "pt": {
-        "days": ("segunda-feira", "terça-feira", "quarta-feira", "quinta-feira", "sexta-feira", "sábado",
-                 "domingo"),
-        "plural": ("segundas", "terças", "quartas", "quintas", "sextas", "sábados", "domingos"),
-        "every": {"DAILY": "todos os dias", "WEEKLY": "todas as semanas", "MONTHLY": "todos os meses",
-                  "YEARLY": "todos os anos", "HOURLY": "de hora a hora", "MINUTELY": "todos os minutos"},
-        "every_n": {"DAILY": "a cada {n} dias", "WEEKLY": "a cada {n} semanas", "MONTHLY": "a cada {n} meses",
-                    "YEARLY": "a cada {n} anos", "HOURLY": "a cada {n} horas",
-                    "MINUTELY": "a cada {n} minutos"},
-        "weekly_on": "às {days}", "weekly_n_on": "a cada {n} semanas, às {days}",
-        "workdays": "todos os dias úteis",
-        "and": " e ", "monthday": "{every} no dia {day}", "last_day": "{every} no último dia",
-        "nth_day": "{every}, {nth} {day}", "ordinals": {1: "na primeira", 2: "na segunda", 3: "na terceira",
-        4: "na quarta", 5: "na quinta", -1: "na última", -2: "na penúltima"},
-        "count": "{rule}, {n} vezes", "until": "{rule}, até {date}", "custom": "repete (personalizado)",
-    },
-    "es": {
-        "days": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
-        "plural": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábados", "domingos"),
-        "every": {"DAILY": "todos los días", "WEEKLY": "todas las semanas", "MONTHLY": "todos los meses",
-                  "YEARLY": "todos los años", "HOURLY": "cada hora", "MINUTELY": "cada minuto"},
-        "every_n": {"DAILY": "cada {n} días", "WEEKLY": "cada {n} semanas", "MONTHLY": "cada {n} meses",
-                    "YEARLY": "cada {n} años", "HOURLY": "cada {n} horas", "MINUTELY": "cada {n} minutos"},
-        "weekly_on": "los {days}", "weekly_n_on": "cada {n} semanas, los {days}",
-        "workdays": "todos los días laborables", "and": " y ", "monthday": "{every} el día {day}",
-        "last_day": "{every} el último día", "nth_day": "{every}, el {nth} {day}",
-        "ordinals": {1: "primer", 2: "segundo", 3: "tercer", 4: "cuarto", 5: "quinto", -1: "último",
-                     -2: "penúltimo"},
-        "count": "{rule}, {n} veces", "until": "{rule}, hasta el {date}",
-        "custom": "se repite (personalizado)",
-    },
-    "de": {
-        "days": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
-        "plural": ("montags", "dienstags", "mittwochs", "donnerstags", "freitags", "samstags", "sonntags"),
-        "every": {"DAILY": "täglich", "WEEKLY": "wöchentlich", "MONTHLY": "monatlich", "YEARLY": "jährlich",
-                  "HOURLY": "stündlich", "MINUTELY": "jede Minute"},
-        "every_n": {"DAILY": "alle {n} Tage", "WEEKLY": "alle {n} Wochen", "MONTHLY": "alle {n} Monate",
-                    "YEARLY": "alle {n} Jahre", "HOURLY": "alle {n} Stunden", "MINUTELY": "alle {n} Minuten"},
-        "weekly_on": "{days}", "weekly_n_on": "alle {n} Wochen {days}", "workdays": "werktags",
-        "and": " und ",
-        "monthday": "{every} am {day}.", "last_day": "{every} am letzten Tag",
-        "nth_day": "{every} am {nth} {day}", "ordinals": {1: "ersten", 2: "zweiten", 3: "dritten",
-        4: "vierten", 5: "fünften", -1: "letzten", -2: "vorletzten"},
-        "count": "{rule}, {n}-mal", "until": "{rule}, bis {date}", "custom": "wiederholt (eigene Regel)",
-    },
-    "fr": {
-        "days": ("lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"),
-        "every": {"DAILY": "tous les jours", "WEEKLY": "toutes les semaines", "MONTHLY": "tous les mois",
-                  "YEARLY": "tous les ans", "HOURLY": "toutes les heures", "MINUTELY": "toutes les minutes"},
-        "every_n": {"DAILY": "tous les {n} jours", "WEEKLY": "toutes les {n} semaines",
-                    "MONTHLY": "tous les {n} mois", "YEARLY": "tous les {n} ans",
-                    "HOURLY": "toutes les {n} heures",
-                    "MINUTELY": "toutes les {n} minutes"},
-        "weekly_on": "le {days}", "weekly_n_on": "toutes les {n} semaines, le {days}",
-        "workdays": "en semaine",
-        "and": " et le ", "monthday": "{every} le {day}", "last_day": "{every} le dernier jour",
-        "nth_day": "{every}, le {nth} {day}", "ordinals": {1: "premier", 2: "deuxième", 3: "troisième",
-        4: "quatrième", 5: "cinquième", -1: "dernier", -2: "avant-dernier"},
-        "count": "{rule}, {n} fois", "until": "{rule}, jusqu’au {date}", "custom": "se répète (personnalisé)",
-    },
-}  # fmt: skip
-
-
-# Times in words, for the command line (the window uses Qt's locale data for the names).
-CLOCK_WORDS: dict[str, dict] = {
-    "en": {"today": "today", "tomorrow": "tomorrow", "yesterday": "yesterday",
-           "days": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-           "months": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov",
-                      "Dec")},
-    "pt": {"today": "hoje", "tomorrow": "amanhã", "yesterday": "ontem",
-           "days": ("seg", "ter", "qua", "qui", "sex", "sáb", "dom"),
-           "months": ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")},
-    "es": {"today": "hoy", "tomorrow": "mañana", "yesterday": "ayer",
-           "days": ("lun", "mar", "mié", "jue", "vie", "sáb", "dom"),
-           "months": ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov",
-                      "dic")},
-    "de": {"today": "heute", "tomorrow": "morgen", "yesterday": "gestern",
-           "days": ("Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"),
-           "months": ("Jan", "Feb", "März", "Apr", "Mai", "Juni", "Juli", "Aug", "Sept", "Okt", "Nov",
-                      "Dez")},
-    "fr": {"today": "aujourd’hui", "tomorrow": "demain", "yesterday": "hier",
-           "days": ("lun", "mar", "mer", "jeu", "ven", "sam", "dim"),
-           "months": ("janv", "févr", "mars", "avr", "mai", "juin", "juil", "août", "sept", "oct", "nov",
-                      "déc")},
-}  # fmt: skip
 
 
 def say_when(moment: datetime, now: datetime, lang: str = "en") -> str:
@@ -153,7 +58,7 @@ def _day_list(lang: str, codes: list[str], *, plural: bool) -> str | None:
     words = WORDS[lang]
     if not all(c in _DAYS for c in codes):
         return None
-    names = words.get("plural") if plural and "plural" in words else words["days"]
+    names = words["plural"] if plural and "plural" in words else words["days"]
     said = [names[_DAYS.index(c)] for c in codes]
     joiner = words["and"]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + joiner + said[-1]

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.desktop.test_single_instance import wait_ready
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,8 +29,6 @@ def env() -> dict[str, str]:
 def start_app(data_dir: Path, argv: list[str] | None = None) -> tuple[subprocess.Popen, float]:
     """The desktop app on `data_dir` (`argv`: how to run it, default `-m desktop.app`), and the
     seconds until its `status` said ready."""
-    from tests.desktop.test_single_instance import wait_ready
-
     t0 = time.monotonic()
     app = subprocess.Popen(
         [sys.executable, *(argv or ["-m", "desktop.app"]), "--data-dir", str(data_dir), "--no-tray"],

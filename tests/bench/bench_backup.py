@@ -21,14 +21,18 @@ import tarfile
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from core import backup  # noqa: E402
-from core.store import snapshot  # noqa: E402
-from tests.bench.bench_memory import build_data_dir  # noqa: E402
+from core import backup  # noqa: E402 - after the path
+from core.memory import Memory  # noqa: E402 - after the path
+from core.model import Identity  # noqa: E402 - after the path
+from core.settings import Settings  # noqa: E402 - after the path
+from core.store import snapshot  # noqa: E402 - after the path
+from tests.bench.bench_memory import build_data_dir  # noqa: E402 - after the path
 
 
 def held_json(store) -> float:
@@ -59,10 +63,6 @@ def pgdata_copy(store, target: Path) -> tuple[float, float, int, int]:
 
 def capture_latency_during(memory, work) -> tuple[float, float]:
     """(median, worst) ms of captures made in a loop while `work()` runs."""
-    import uuid
-
-    from core.model import Identity
-
     other = memory.as_identity(Identity(device_id=uuid.uuid4()))
     stop, lat = threading.Event(), []
 
@@ -83,9 +83,6 @@ def capture_latency_during(memory, work) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from core.memory import Memory
-    from core.settings import Settings
-
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--neurons", type=int, default=10_000)
     p.add_argument("--data-dir", type=Path, help="keep (and reuse) the built data dir here")

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench.apps import env, start_app  # noqa: E402
+from tests.bench.apps import env, start_app  # noqa: E402 - after the path
 
 ENTRY = "import sys; from core.cli import main; sys.exit(main())"
 HERE_GOAL_S = 1.5

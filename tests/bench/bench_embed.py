@@ -1,12 +1,13 @@
-"""Benchmark: lean ONNX runtime (fp32, int8) vs sentence-transformers, side by side.
+"""Benchmark: the sentence models the lean ONNX runtime runs, side by side.
 
-    .venv/bin/python tests/bench/bench_embed.py [--model-dir DIR] [--repeats 3]
+    .venv/bin/python tests/bench/bench_embed.py [--repeats 3]
 
-Not a test (pytest collects test_*.py only). Prints: process start -> model ready (a fresh
-subprocess that imports, loads and embeds one text; with its peak RSS), single-query latency
-p50/p95 over 100 queries, and throughput for short notes and ~200-token paragraphs, at 1 and 2
-threads. Ratios are speed-ups of the lean runtime over sentence-transformers (> 1 = lean faster).
-Numbers from a small shared machine are noisy: read them as orders of magnitude.
+Not a test (pytest collects test_*.py only). For multilingual-e5-small (the default) and
+all-MiniLM-L6-v2 (the model before it, fp32 and int8), prints: process start -> model ready (a fresh
+subprocess that imports, loads and embeds one text; with its peak RSS and the RSS it keeps), single
+query latency p50/p95 over 100 queries, and throughput for short notes and ~200-token paragraphs,
+at 1 and 2 threads; then the ratio of e5 to MiniLM fp32 (> 1 = e5 costs more). Numbers from a small
+shared machine are noisy: read the ratios, measured in one run.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-import numpy as np  # noqa: E402
+import numpy as np  # noqa: E402 - after the path
+
+from core.embed import MINILM, QUERY, Embedder  # noqa: E402 - after the path
+from core.embed.export import export_model  # noqa: E402 - after the path
 
 WORDS = (
     "memory note remind call buy meeting project garden kitchen doctor invoice train ticket birthday "
@@ -38,7 +42,7 @@ NAMES = ["Anna", "José", "Mohammed", "Priya", "Kenji", "Zoë", "Dmitri", "Ngozi
 
 # What both child processes do before loading their model: the clock and memory probes.
 CHILD_PROLOGUE = """
-import sys, time, resource
+import sys, time, resource  # noqa: E402 - after the path
 def mem_kb(field):
     # VmHWM, not ru_maxrss: that one carries the parent's peak over fork+exec on Linux
     try:
@@ -51,20 +55,9 @@ t0 = float(sys.argv[3])
 LEAN_CHILD = (
     CHILD_PROLOGUE
     + """
-from core.embed import Embedder
+from core.embed import MINILM, QUERY, Embedder  # noqa: E402 - after the path
 e = Embedder.load(sys.argv[1], threads=1, variant=sys.argv[2])
 e.embed_one("warm up")
-print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
-"""
-)
-ST_CHILD = (
-    CHILD_PROLOGUE
-    + """
-import torch
-torch.set_num_threads(1)
-from sentence_transformers import SentenceTransformer
-m = SentenceTransformer(sys.argv[1], device="cpu")
-m.encode("warm up")
 print("ready", time.time() - t0, mem_kb("VmHWM"), mem_kb("VmRSS"), flush=True)
 """
 )
@@ -95,22 +88,14 @@ def paragraphs(n: int, rng: random.Random, words: int = 170) -> list[str]:
     return out
 
 
-def startup(kind: str, model_dir: Path, source_dir: Path, repeats: int) -> tuple[float, float, float]:
+def startup(model_dir: Path, variant: str, repeats: int) -> tuple[float, float, float]:
     """Median wall time from spawning a fresh interpreter to its first embedding; peak and current RSS MB."""
     times, peak, rss = [], [], []
     for _ in range(repeats):
-        if kind == "st":
-            args = [sys.executable, "-c", ST_CHILD, str(source_dir), "-", repr(time.time())]
-        else:
-            args = [sys.executable, "-c", LEAN_CHILD, str(model_dir), kind, repr(time.time())]
-        t0 = time.perf_counter()
-        proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
-        wall = time.perf_counter() - t0
-        line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("ready")), None)
-        if proc.returncode != 0 or line is None:
-            raise RuntimeError(f"{kind} child failed: {proc.stderr[-2000:]}")
-        _, ready_after, hwm, now = line.split()
-        times.append(min(wall, float(ready_after)))
+        args = [sys.executable, "-c", LEAN_CHILD, str(model_dir), variant, repr(time.time())]
+        out = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600, check=True).stdout
+        _, secs, hwm, now = out.split()
+        times.append(float(secs))
         peak.append(int(hwm) / 1024)
         rss.append(int(now) / 1024)
     return statistics.median(times), statistics.median(peak), statistics.median(rss)
@@ -119,109 +104,77 @@ def startup(kind: str, model_dir: Path, source_dir: Path, repeats: int) -> tuple
 def latency(embed_one, queries: list[str], n: int = 100) -> tuple[float, float]:
     for q in queries[:5]:
         embed_one(q)
-    samples = []
+    times = []
     for i in range(n):
-        q = queries[i % len(queries)]
-        t0 = time.perf_counter()
-        embed_one(q)
-        samples.append((time.perf_counter() - t0) * 1000)
-    return float(np.percentile(samples, 50)), float(np.percentile(samples, 95))
+        t = time.perf_counter()
+        embed_one(queries[i % len(queries)])
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times), float(np.percentile(times, 95))
 
 
 def throughput(embed, texts: list[str], runs: int = 3) -> float:
     embed(texts[:8])
-    best = []
+    best = 0.0
     for _ in range(runs):
-        t0 = time.perf_counter()
+        t = time.perf_counter()
         embed(texts)
-        best.append(len(texts) / (time.perf_counter() - t0))
-    return statistics.median(best)
+        best = max(best, len(texts) / (time.perf_counter() - t))
+    return best
 
 
 def main() -> int:
-    from core.embed import Embedder
-    from core.embed.export import export_model, find_source_model
-    from core.settings import default_model_dir
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model-dir", type=Path, default=default_model_dir())
-    parser.add_argument("--repeats", type=int, default=3, help="startup runs per runtime (median)")
+    parser.add_argument("--repeats", type=int, default=3, help="startup runs per model (median)")
     parser.add_argument("--short", type=int, default=512, help="short notes per throughput run")
     parser.add_argument("--long", type=int, default=64, help="~200-token paragraphs per throughput run")
     args = parser.parse_args()
 
-    export_model(args.model_dir, int8=True)
-    source = find_source_model()
+    e5_dir = export_model(echo=None).out_dir
+    minilm_dir = export_model(model=MINILM, int8=True, echo=None).out_dir
+    models = {
+        "e5": (e5_dir, "fp32"),
+        "MiniLM fp32": (minilm_dir, "fp32"),
+        "MiniLM int8": (minilm_dir, "int8"),
+    }
     rng = random.Random(7)
     notes = short_notes(args.short, rng)
     paras = paragraphs(args.long, rng)
     queries = short_notes(50, random.Random(11))
-
-    probe = Embedder.load(args.model_dir)
-    tok = [len(e.ids) for e in probe._tokenizer.encode_batch(paras)]
-    note_tok = [len(e.ids) for e in probe._tokenizer.encode_batch(notes)]
     print(
-        f"cpu cores: {os.cpu_count()}  python {sys.version.split()[0]}  short notes: {len(notes)} "
-        f"(mean {np.mean(note_tok):.0f} tokens)  paragraphs: {len(paras)} (mean {np.mean(tok):.0f} tokens)"
+        f"cpu cores: {os.cpu_count()}  python {sys.version.split()[0]}  "
+        f"short notes: {len(notes)}  paragraphs: {len(paras)}"
     )
-    del probe
 
-    results: dict[str, dict[str, float]] = {"fp32": {}, "int8": {}, "st": {}}
+    results: dict[str, dict[str, float]] = {name: {} for name in models}
     print("startup (fresh process -> first vector)...", flush=True)
-    for kind in ("fp32", "int8", "st"):
-        secs, peak, rss = startup(kind, args.model_dir, source, args.repeats)
-        results[kind]["start s"] = secs
-        results[kind]["peak RSS MB"] = peak
-        results[kind]["RSS when ready MB"] = rss
-
-    import torch
-    from sentence_transformers import SentenceTransformer
-
-    st = SentenceTransformer(str(source), device="cpu")
+    for name, (folder, variant) in models.items():
+        secs, peak, rss = startup(folder, variant, args.repeats)
+        results[name]["start s"] = secs
+        results[name]["peak RSS MB"] = peak
+        results[name]["RSS when ready MB"] = rss
     for threads in (1, 2):
         print(f"in-process, {threads} thread(s)...", flush=True)
-        torch.set_num_threads(threads)
-        for kind in ("fp32", "int8"):
-            e = Embedder.load(args.model_dir, threads=threads, variant=kind)
-            p50, p95 = latency(e.embed_one, queries)
-            results[kind][f"query p50 ms ({threads}t)"] = p50
-            results[kind][f"query p95 ms ({threads}t)"] = p95
-            results[kind][f"short texts/s ({threads}t)"] = throughput(e.embed, notes)
-            results[kind][f"para texts/s ({threads}t)"] = throughput(e.embed, paras)
-            del e
-        p50, p95 = latency(lambda t: st.encode(t, convert_to_numpy=True), queries)
-        results["st"][f"query p50 ms ({threads}t)"] = p50
-        results["st"][f"query p95 ms ({threads}t)"] = p95
-        enc = lambda ts: st.encode(ts, batch_size=32, convert_to_numpy=True)  # noqa: E731
-        results["st"][f"short texts/s ({threads}t)"] = throughput(enc, notes)
-        results["st"][f"para texts/s ({threads}t)"] = throughput(enc, paras)
+        for name, (folder, variant) in models.items():
+            e = Embedder.load(folder, threads=threads, variant=variant)
+            p50, p95 = latency(lambda t, e=e: e.embed_one(t, QUERY), queries)
+            results[name][f"query p50 ms ({threads}t)"] = p50
+            results[name][f"query p95 ms ({threads}t)"] = p95
+            results[name][f"short texts/s ({threads}t)"] = throughput(e.embed, notes)
+            results[name][f"para texts/s ({threads}t)"] = throughput(e.embed, paras)
+            e.close()
 
-    def ratio(metric: str, lean: float, ref: float) -> str:
-        if not lean or not ref:
-            return "-"
-        faster = ref / lean if ("ms" in metric or " s" in metric or "MB" in metric) else lean / ref
-        return f"{faster:.2f}x"
-
-    header = (
-        f"{'metric':<24}{'lean fp32':>11}{'lean int8':>11}{'sent-tr':>11}{'fp32 vs ST':>12}{'int8 vs ST':>12}"
-    )
+    names = list(models)
+    header = f"{'metric':<24}" + "".join(f"{n:>13}" for n in names) + f"{'e5/MiniLM':>11}"
     print()
     print(header)
     print("-" * len(header))
-    for metric in results["st"]:
-        f, q, s = results["fp32"][metric], results["int8"][metric], results["st"][metric]
-        fmt = "{:>11.0f}" if "texts/s" in metric or "MB" in metric else "{:>11.2f}"
-        print(
-            f"{metric:<24}"
-            + fmt.format(f)
-            + fmt.format(q)
-            + fmt.format(s)
-            + f"{ratio(metric, f, s):>12}{ratio(metric, q, s):>12}"
-        )
-    print(
-        "\nratios: how many times better the lean runtime is than sentence-transformers "
-        "(time and memory: ST/lean; throughput: lean/ST)"
-    )
+    for metric in results["e5"]:
+        fmt = "{:>13.0f}" if "texts/s" in metric or "MB" in metric else "{:>13.2f}"
+        e5, mini = results["e5"][metric], results["MiniLM fp32"][metric]
+        ratio = (mini / e5 if "texts/s" in metric else e5 / mini) if e5 and mini else 0.0
+        print(f"{metric:<24}" + "".join(fmt.format(results[n][metric]) for n in names) + f"{ratio:>10.2f}x")
+    print("\ne5/MiniLM: how many times e5 costs what MiniLM fp32 costs (time, memory; throughput inverted)")
     return 0
 
 

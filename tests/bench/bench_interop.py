@@ -100,7 +100,7 @@ def main() -> None:
         with Memory(Store(Settings(data_dir=root / "data"))) as memory:
             short = lambda r: (
                 f"{r.created} created, {r.updated} updated, {r.unchanged} unchanged, {len(r.skipped)} skipped"
-            )  # noqa: E731
+            )
             timed(
                 f"import {args.contacts} contacts (.vcf)",
                 lambda: short(files.import_path(memory, root / "contacts.vcf")),

@@ -28,9 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import psutil  # noqa: E402
+import psutil  # noqa: E402 - after the path
 
-from tests.bench.apps import env, start_app  # noqa: E402
+from core.memory import Memory  # noqa: E402 - after the path
+from core.settings import Settings  # noqa: E402 - after the path
+from tests.bench.apps import env, start_app  # noqa: E402 - after the path
+from tests.bench.bench_recall import build  # noqa: E402 - after the path
 
 QUESTIONS = (
     "what did Ana say about the dentist",
@@ -56,10 +59,6 @@ APP = (
 
 def build_data_dir(data_dir: Path, n: int) -> None:
     """N neurons owned by the data dir's own device (what the app opens)."""
-    from core.memory import Memory
-    from core.settings import Settings
-    from tests.bench.bench_recall import build
-
     marker = data_dir.parent / (data_dir.name + ".memory-bench.json")
     if marker.exists():
         return
@@ -183,7 +182,7 @@ def measure_app(data_dir: Path) -> dict:
 # -- the parts, one by one --------------------------------------------------------------------------
 
 PARTS = r"""
-import json, os, sys
+import json, os, sys  # noqa: E402 - after the path
 def rss():
     with open("/proc/self/status") as f:
         return next(int(l.split()[1]) / 1024 for l in f if l.startswith("VmRSS"))
@@ -191,16 +190,16 @@ steps, last = [], rss()
 def step(label):
     global last
     now = rss(); steps.append((label, now, now - last)); last = now
-from core import resident
+from core import resident  # noqa: E402 - after the path
 resident.keep_small()  # as the app does
 step("python")
-import numpy; step("import numpy")
-import psycopg; step("import psycopg")
-from PySide6 import QtWidgets; step("import PySide6")
-import core.memory, desktop.app, desktop.window; step("import core, desktop")
+import numpy; step("import numpy")  # noqa: E402 - after the path
+import psycopg; step("import psycopg")  # noqa: E402 - after the path
+from PySide6 import QtWidgets; step("import PySide6")  # noqa: E402 - after the path
+import core.memory, desktop.app, desktop.window; step("import core, desktop")  # noqa: E402 - after the path
 qapp = QtWidgets.QApplication([]); step("QApplication")
-from core.memory import Memory
-from core.settings import Settings
+from core.memory import Memory  # noqa: E402 - after the path
+from core.settings import Settings  # noqa: E402 - after the path
 m = Memory.open(Settings.from_env(data_dir=sys.argv[1], embed_in_background=False)); step("open the store")
 m.model.get(); step("load the model")
 m.recall.warm(); resident.trim(); step("recall index (warm)")

@@ -22,6 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
+from core.memory import Memory
+from core.model import Edge, Identity, Kind, Neuron, Relation
+from core.settings import Settings
+from core.store import queries as q
+
 ROOT = Path(__file__).resolve().parents[2]
 EVAL = ROOT.parent / "shared" / "eval"
 
@@ -48,9 +53,6 @@ def _texts() -> tuple[list[dict], list[str], list[str]]:
 
 
 def build(memory, n: int, seed: int = 7) -> None:
-    from core.model import Edge, Kind, Neuron, Relation
-    from core.store import queries as q
-
     rng = random.Random(seed)
     base, _, _ = _texts()
     start = datetime(2022, 1, 1, tzinfo=UTC)
@@ -78,7 +80,7 @@ def build(memory, n: int, seed: int = 7) -> None:
             )
         )
     edges = []
-    for i in range(n // 2):
+    for _ in range(n // 2):
         a, b = rng.sample(range(n), 2)
         edges.append(
             Edge(
@@ -98,7 +100,7 @@ def build(memory, n: int, seed: int = 7) -> None:
         return
     distinct = sorted({src["text"] for src in base})
     t = time.monotonic()
-    vecs = dict(zip(distinct, emb.embed(distinct)))
+    vecs = dict(zip(distinct, emb.embed(distinct), strict=True))
     print(f"embedded {len(distinct)} distinct texts in {time.monotonic() - t:.1f}s", file=sys.stderr)
     rows = []
     for i, neuron in enumerate(neurons):
@@ -130,10 +132,6 @@ def report(label: str, ms: list[float]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from core.memory import Memory
-    from core.model import Identity
-    from core.settings import Settings
-
     p = argparse.ArgumentParser()
     p.add_argument("--neurons", type=int, default=10_000)
     p.add_argument("--queries", type=int, default=200)

@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 
 import numpy as np
+import pgserver
 import psutil
 
 from core.memory import Memory
@@ -106,8 +107,6 @@ def main() -> None:
             "embedded", lambda: Settings(data_dir=base / "embedded", embed_in_background=False), sizes
         )
     ]
-    import pgserver  # noqa: PLC0415
-
     server = pgserver.get_server(base / "pg", cleanup_mode="stop")
     rows.append(
         bench_engine(

@@ -21,6 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from core.memory import Memory
+from core.model import Identity, Kind, Neuron
+from core.settings import Settings
+from core.store import queries as q
+from core.when import find_when
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PHRASES = [
@@ -63,12 +69,6 @@ def cold_import_ms(module: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from core.memory import Memory
-    from core.model import Identity, Kind, Neuron
-    from core.settings import Settings
-    from core.store import queries as q
-    from core.when import find_when
-
     p = argparse.ArgumentParser()
     p.add_argument("--contacts", type=int, default=300)
     p.add_argument("--rounds", type=int, default=20)

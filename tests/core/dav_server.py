@@ -73,7 +73,7 @@ class Radicale:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "radicale", "--config", str(self.root / "config")],
             stdout=subprocess.DEVNULL,
-            stderr=open(self.root / "log", "ab"),  # noqa: SIM115 - the child keeps it
+            stderr=open(self.root / "log", "ab"),
         )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

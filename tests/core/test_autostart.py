@@ -11,7 +11,7 @@ import pytest
 from core import autostart
 from core.model import InvalidInput
 from core.settings import Settings
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 
 @pytest.fixture(autouse=True)
@@ -110,8 +110,6 @@ def test_the_command_turns_it_on_says_so_and_off(tmp_path, config_home):
 
 
 def test_the_installer_offers_it_and_its_uninstall_takes_it_back(tmp_path, config_home):
-    from tests.conftest import ROOT  # noqa: PLC0415
-
     exe = ROOT / ".venv" / "bin" / "neurons-desktop"
     if not exe.exists():
         pytest.skip("no developer install (.venv/bin/neurons-desktop): run packaging/setup.sh")

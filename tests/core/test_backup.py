@@ -19,13 +19,13 @@ from core import backup, commands, instance
 from core.backup import Backup, CorruptBackup
 from core.memory import Memory
 from core.model import Identity
-from core.settings import Settings
+from core.settings import Settings, default_model_dir
 from core.store import queries as q
 from core.store import snapshot
-from tests.conftest import ROOT, run_cli
+from tests.conftest import run_cli
 
 LISBON = ZoneInfo("Europe/Lisbon")
-MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
+MODEL = default_model_dir()
 
 
 # -- tiers and the trigger: pure, on a fake clock --------------------------------------------------
@@ -258,7 +258,7 @@ def test_a_backup_of_another_device_becomes_this_devices(mem, tmp_path):
         assert len(mine["neurons"]) == len(theirs["neurons"])
         assert {r["device_id"] for r in mine["neurons"] if r["device_id"]} == {str(here)}
         assert fresh.count() == mem.count()  # this device sees what that device saw
-        strip = lambda rs: [{k: v for k, v in r.items() if k != "device_id"} for r in rs]  # noqa: E731
+        strip = lambda rs: [{k: v for k, v in r.items() if k != "device_id"} for r in rs]
         assert strip(mine["neurons"]) == strip(theirs["neurons"])
         assert strip(mine["neurons_edges"]) == strip(theirs["neurons_edges"])
 

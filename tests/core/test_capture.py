@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -136,8 +137,6 @@ def test_shared_first_name_is_not_linked(memory):
 
 
 def test_name_index_forms():
-    import uuid
-
     ids = [uuid.uuid4() for _ in range(3)]
     index = NameIndex(
         [

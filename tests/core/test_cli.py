@@ -62,7 +62,7 @@ def test_stdin_capture_and_clear_errors(data_dir):
     assert cli_json("show", piped.stdout.strip(), data_dir=data_dir)["body"] == "from a pipe ✨\n"
     for args, message in [
         (("capture", "", "--kind", "note"), "empty"),
-        (("show", "123"), "not a valid id"),
+        (("show", "123"), "neither an id nor its first"),
         (("show", "00000000-0000-0000-0000-000000000000"), "no neuron"),
         (("capture", "x", "--attrs", "{broken"), "invalid JSON"),
         (("import", "/nonexistent.json"), "cannot read"),

@@ -11,8 +11,9 @@ import uuid
 import pytest
 
 from core import commands, instance
-from core.changes import Change, started_by
+from core.changes import AFFECTS, Affects, Change, started_by
 from core.model import Kind
+from core.vocabulary import Action, Origin
 
 COMMAND_LINES = [
     ["capture", "-starts with a dash", "--kind", "note", "--attrs", '{"tags": ["x"]}'],
@@ -59,8 +60,8 @@ def _outcome(parse_args, argv, capsys):
         result = ("args", vars(parse_args(argv)))
     except commands.UsageError as exc:
         result = ("error", str(exc))
-    except SystemExit as exc:
-        result = ("exit", exc.code)
+    except commands.Printed as shown:  # --help and --version: the text, never this process's stdout
+        result = ("printed", shown.text, shown.code)
     return result, capsys.readouterr()
 
 
@@ -114,13 +115,36 @@ def test_every_command_is_registered_once_with_help():
 def test_changes_say_what_changed_and_who_started_it(embedded_memory):
     seen: list[Change] = []
     embedded_memory.listeners.append(seen.append)
-    with started_by("window"):
+    with started_by(Origin.WINDOW):
         note = embedded_memory.capture("tea with Rosa", kind="note")
     embedded_memory.trash(note.id)
     assert [(c.action, c.ids, c.kinds, c.origin) for c in seen] == [
-        ("captured", (note.id,), frozenset({Kind.NOTE}), "window"),
-        ("state", (note.id,), frozenset({Kind.NOTE}), None),
+        (Action.CAPTURED, (note.id,), frozenset({Kind.NOTE}), Origin.WINDOW),
+        (Action.STATE, (note.id,), frozenset({Kind.NOTE}), None),
     ]
+    assert all(c.action in Action and c.origin in (*Origin, None) for c in seen)  # members, not words
+
+
+def test_every_action_says_what_it_affects(embedded_memory, tmp_path):
+    """AFFECTS names each Action once (a new action without a row fails here), and what the
+    window reloads by follows from it: a capture adds, a link touches edges only, a restore from
+    a backup reloads everything."""
+    assert set(AFFECTS) == set(Action)
+    seen: list[Change] = []
+    embedded_memory.listeners.append(seen.append)
+    a = embedded_memory.capture("lunch with Rosa", kind="note")
+    b = embedded_memory.capture("Rosa Lima", kind="contact")
+    edge = embedded_memory.link(a.id, b.id, "concerns")
+    embedded_memory.unlink(edge.id)
+    embedded_memory.edit(a.id, "lunch with Rosa on Friday")
+    actions = [c.action for c in seen]
+    assert actions == [Action.CAPTURED, Action.CAPTURED, Action.LINKED, Action.UNLINKED, Action.EDITED]
+    captured, _, linked, unlinked, edited = seen
+    assert captured.affects.added and captured.affects.texts and not captured.edges_only
+    assert linked.edges_only and unlinked.edges_only and not linked.affects.texts
+    assert edited.affects.texts and not edited.affects.added and not edited.affects.everything
+    assert AFFECTS[Action.RESTORED].everything and AFFECTS[Action.IMPORTED].everything
+    assert AFFECTS[Action.ENGINE_RESTARTED] == Affects()  # nothing to reload: nothing was lost
 
 
 def test_preview_says_what_a_capture_would_be_and_saves_nothing(embedded_memory):

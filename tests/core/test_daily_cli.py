@@ -119,21 +119,25 @@ def test_ask_shows_ids_due_times_and_the_value_asked_for_not_scores(memory):
 
 
 def test_ask_filters_by_kind_tag_and_dates(memory):
-    memory.capture("boiler service notes", kind="note", attrs={"tags": ["house"]})
-    memory.capture(
+    note = memory.capture("boiler service notes", kind="note", attrs={"tags": ["house"]})
+    reminder = memory.capture(
         "boiler service",
         kind="reminder",
-        attrs={"due_at": (datetime.now(UTC) + timedelta(days=3)).isoformat()},
+        attrs={"due_at": (datetime.now(UTC) + timedelta(days=10)).isoformat()},  # past next week's Monday
     )
-    kinds = {
-        r["neuron"]["kind"] if "neuron" in r else r["kind"]
-        for r in data(run(memory, "ask", "boiler", "--mode", "keyword", "--kind", "reminder", "--json"))
-    }
-    assert kinds == {"reminder"}
-    tagged = data(run(memory, "ask", "boiler", "--mode", "keyword", "--tag", "#house", "--json"))
-    assert len(tagged) == 1
-    later = data(run(memory, "ask", "boiler", "--mode", "keyword", "--since", "next week", "--json"))
-    assert all((r.get("neuron") or r)["kind"] == "reminder" for r in later) or later == []
+
+    def ids(*filters: str) -> set[str]:
+        found = data(run(memory, "ask", "boiler", "--mode", "keyword", *filters, "--json"))
+        return {(r.get("neuron") or r)["id"] for r in found}
+
+    assert ids() == {str(note.id), str(reminder.id)}
+    assert ids("--kind", "reminder") == {str(reminder.id)}
+    assert ids("--tag", "#house") == {str(note.id)}
+    # a reminder is dated by its due time, anything else by when it was written down
+    assert ids("--since", "next week") == {str(reminder.id)}
+    assert ids("--until", "tomorrow") == {str(note.id)}
+    assert ids("--since", "2000-01-01", "--until", "next year") == {str(note.id), str(reminder.id)}
+    assert ids("--since", "next year") == set()
     bad = run(memory, "ask", "boiler", "--since", "the day the music died")
     assert bad["code"] == 2 and "not a date I can read" in bad["stderr"]
 

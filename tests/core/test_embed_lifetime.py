@@ -21,9 +21,10 @@ from core.embed import Embedder, SentenceModel
 from core.embed.runtime import ModelClosed, ModelUnavailable
 from core.memory import Memory
 from core.model import Identity
+from core.settings import default_model_dir
 from tests.conftest import ROOT
 
-MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
+MODEL = default_model_dir()
 TEXTS = ["the dentist is on Rua Augusta", "call Ana about the flight", "birthday presents", ""]
 DEADLINE = 60.0  # generous: the machine is small and noisy; never a timing assertion
 
@@ -74,7 +75,7 @@ def test_an_embedder_dropped_unclosed_is_freed_at_once(no_collector):
 
 def test_close_during_an_embed_lets_it_finish_then_frees():
     embedder = Embedder.load(MODEL)
-    texts = [f"{i} " + "a long note about the garden and the kitchen " * 40 for i in range(48)]
+    texts = [f"{i} " + "a long note about the garden and the kitchen " * 40 for i in range(16)]
     want = embedder.embed(texts[:8])
     session, table, mapping = _parts(embedder)
     got: dict = {}

@@ -13,7 +13,7 @@ from keyring.backend import KeyringBackend
 from core.memory import Memory
 from core.model import Identity
 from core.settings import Settings
-from core.store import Store, secrets
+from core.store import Store, durable, secrets
 
 
 def test_two_data_dirs_in_one_process_cwd_restored_private_sockets(tmp_path):
@@ -102,8 +102,6 @@ def test_no_silent_plaintext_keyring():
 def test_close_syncs_what_the_engine_wrote_as_it_stopped(tmp_path, monkeypatch):
     """The engine checkpoints as it stops (pg_control, data files) and PGlite never fsyncs:
     the store syncs the data dir after the engine has exited, before the lock is let go."""
-    from core.store import durable
-
     events: list[str] = []
     real = durable.syncfs
     monkeypatch.setattr(durable, "syncfs", lambda path: events.append("sync") or real(path))

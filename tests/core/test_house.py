@@ -1,11 +1,18 @@
-"""The rules of the house, checked: no import circle in core, core never imports Qt or the
-desktop, no process-wide mutable state in core, and Neurons' top-level packages are its own."""
+"""The rules of the house, checked: every import in core is one docs/architecture.md's table
+allows, no import circle in core, a forwarded command loads only the nouns, core never imports Qt
+or the desktop, no process-wide mutable state in core, every noqa says why, and Neurons'
+top-level packages are its own."""
 
 from __future__ import annotations
 
 import ast
 import importlib.metadata
+import re
+import tokenize
+from dataclasses import dataclass
 from pathlib import Path
+
+from core.settings import check_install
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "core"
@@ -71,6 +78,116 @@ def test_no_import_circle_in_core():
         if name not in state:
             visit(name, [name])
     assert not circles, "import circles in core:\n" + "\n".join(" -> ".join(c) for c in circles)
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+TABLE_HEAD = "| room | what it holds | what it may import |"
+
+
+@dataclass(frozen=True)
+class Room:
+    name: str  # dotted: "core.store" (a package: every module in it), "core.when.clock" (one module)
+    package: bool
+    ground: bool  # the ground floor: every room may import it
+    allowed: frozenset[str] | None  # the dotted names it may import; None: any room but `excluded`
+    excluded: frozenset[str] = frozenset()
+
+    def holds(self, module: str) -> bool:
+        return module == self.name or (self.package and module.startswith(self.name + "."))
+
+    def may_import(self, target: str, its_room: Room) -> bool:
+        def named(names: frozenset[str]) -> bool:
+            # `core` names the package's own module (the version), not everything under it
+            within = any(target.startswith(n + ".") for n in names if n != "core")
+            return target in names or within or its_room.name in names
+
+        return not named(self.excluded) if self.allowed is None else named(self.allowed)
+
+
+def rooms_of_the_architecture() -> list[Room]:
+    """The rooms table of docs/architecture.md as written: `| `core/x/` (ground floor) | ... |
+    the ground floor, `store.reader` |`, `any room but `cli``, `nothing of ours`."""
+    lines = ARCHITECTURE.read_text().splitlines()
+    rows = []
+    for line in lines[lines.index(TABLE_HEAD) + 2 :]:
+        if not line.startswith("|"):
+            break
+        where, _, may = (cell.strip() for cell in line.strip("|").split(" | "))
+        path = re.match(r"`([^`]+)`", where).group(1)
+        if path.startswith("core/"):
+            rows.append((path, "(ground floor)" in where, may))
+    ground = frozenset(
+        p.removesuffix("/").removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        for p, g, _ in rows
+        if g
+    )
+    rooms = []
+    for path, is_ground, may in rows:
+        named = frozenset(f"core.{n}" for n in re.findall(r"`([\w.]+)`", may))
+        if "any room" in may:
+            allowed, excluded = None, named
+        else:
+            allowed = frozenset() if "nothing of ours" in may else named
+            allowed, excluded = allowed | (ground if "the ground floor" in may else frozenset()), frozenset()
+        rooms.append(Room(dotted(path), path.endswith("/"), is_ground, allowed, excluded))
+    return rooms
+
+
+def dotted(path: str) -> str:
+    """`core/store/` -> core.store, `core/when/clock.py` -> core.when.clock, `core/__init__.py` -> core"""
+    return path.removesuffix("/").removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def room_of(module: str, rooms: list[Room]) -> Room | None:
+    holding = [r for r in rooms if r.holds(module)]
+    return max(holding, key=lambda r: len(r.name)) if holding else None
+
+
+def test_every_import_in_core_is_one_the_architecture_allows():
+    """The may-import column of docs/architecture.md, checked: each row names a room that
+    exists, every core module belongs to one, and each import (function-level ones too) goes to
+    the room itself or to one the row allows."""
+    rooms = rooms_of_the_architecture()
+    modules = core_modules()
+    assert len(rooms) > 20, "the rooms table of docs/architecture.md was not found"
+    missing = [r.name for r in rooms if not any(r.holds(m) for m in modules)]
+    assert not missing, f"rows of the table name no module: {missing}"
+    homeless = [m for m in modules if room_of(m, rooms) is None]
+    assert not homeless, f"modules no row of the table holds: {homeless}"
+    wrong = []
+    for name, path in sorted(modules.items()):
+        here = room_of(name, rooms)
+        assert here is not None
+        for target in sorted(imports_of(path, name, modules)):
+            there = room_of(target, rooms)
+            assert there is not None
+            if there is not here and not here.may_import(target, there):
+                wrong.append(f"{name} -> {target} ({here.name} may not import {there.name})")
+    assert not wrong, "imports the architecture's table does not allow:\n" + "\n".join(wrong)
+
+
+def test_a_command_module_imports_only_the_standard_library_and_the_nouns_at_its_top():
+    """What `neurons` loads to forward a command to the running app: core/commands at import
+    time, so at their top only the standard library and core, core.model, core.validate and the
+    commands themselves (what a command runs is imported when it runs)."""
+    modules = core_modules()
+    heavy = []
+    for path in (CORE / "commands").glob("*.py"):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                found = [f"{node.module}.{a.name}" for a in node.names] + [node.module or ""]
+            elif isinstance(node, ast.Import):
+                found = [a.name for a in node.names]
+            else:
+                continue
+            heavy += [
+                f"{path.name}: {m}"
+                for m in found
+                if m in modules
+                and m not in ("core", "core.model", "core.validate")
+                and not m.startswith("core.commands")
+            ]
+    assert not heavy, heavy
 
 
 def test_core_never_imports_qt_or_the_desktop():
@@ -141,6 +258,24 @@ def test_neurons_owns_its_top_level_packages():
     providers = importlib.metadata.packages_distributions()
     for top in ("core", "desktop"):
         assert set(providers.get(top, ["neurons"])) <= {"neurons"}, (top, providers.get(top))
-    from core.settings import check_install  # noqa: PLC0415
-
     check_install()  # the same check the app and doctor run
+
+
+NOQA = re.compile(r"#\s*noqa\b(?P<rest>.*)$")
+# the codes, then the reason: "- keeps forwarding light", "-- as above", "(the one engine)"
+SAYS_WHY = re.compile(r":\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*\s+(?:-+\s+|\()\S")
+
+
+def test_every_noqa_names_its_rule_and_says_why():
+    """ruff fails on a `# noqa` that silences nothing (RUF100) or names no rule (PGH004); the
+    reason after the codes (`# noqa: PLC0415 - keeps forwarding light`) is checked here."""
+    silent = []
+    for top in ("core", "desktop", "tests", "packaging"):
+        for path in (ROOT / top).rglob("*.py"):
+            with path.open("rb") as source:
+                comments = [t for t in tokenize.tokenize(source.readline) if t.type == tokenize.COMMENT]
+            for token in comments:
+                found = NOQA.search(token.string)
+                if found and not SAYS_WHY.match(found.group("rest")):
+                    silent.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.line.strip()}")
+    assert not silent, "a noqa without a reason:\n" + "\n".join(silent)

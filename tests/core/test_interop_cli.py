@@ -26,23 +26,44 @@ def cli_json(*args: str, data_dir: Path) -> object:
 def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
     data = tmp_path / "data"
     first = cli_json("import", str(FILES / "google.vcf"), data_dir=data)
-    assert first == {"format": "vcard", "created": 2, "updated": 0, "unchanged": 0, "skipped": []}
+    assert first == {
+        "format": "vcard",
+        "created": 2,
+        "updated": 0,
+        "unchanged": 0,
+        "skipped": [],
+        "birthday_reminders": 2,  # both cards have a birthday: each a yearly reminder
+    }
     again = cli_json("import", str(FILES / "google.vcf"), "--format", "vcard", data_dir=data)
-    assert again == {"format": "vcard", "created": 0, "updated": 0, "unchanged": 2, "skipped": []}
+    assert again == {
+        "format": "vcard",
+        "created": 0,
+        "updated": 0,
+        "unchanged": 2,
+        "skipped": [],
+    }
     tasks = cli_json("import", str(FILES / "broken.ics"), data_dir=data)
-    assert (tasks["format"], tasks["created"]) == ("ics", 4)  # a UID-less task gets one from its content
-    assert tasks["skipped"][0] == {"item": "VTODO 'Caf\ufffd' (line 18)", "why": "line 20 is not valid UTF-8"}
+    assert (tasks["format"], tasks["created"]) == ("ics", 5)  # a UID-less task gets one from its content
+    assert tasks["skipped"] == [
+        {"item": "VTODO at line 27", "why": "it is not finished (no END:VTODO): the file is truncated"}
+    ]
     assert tasks["dropped"] == [
         {
             "item": "VTODO 'Call the rover' (line 13)",
             "why": "unknown time zone 'Mars/Olympus_Mons' (the file does not define it): read as local time",
-        }
+        },
+        {
+            "item": "VTODO 'Caf\u00e9' (line 18)",
+            "why": "line 20 is not valid UTF-8: read as Windows-1252 (Western European)",
+        },
     ]
+    said = run_cli("import", str(FILES / "google.vcf"), data_dir=tmp_path / "other", env=REGION)
+    assert said.stdout == "vcard: 2 created, 0 updated, 0 unchanged, 0 skipped; 2 birthday reminders made\n"
     text = run_cli("import", str(FILES / "broken.ics"), data_dir=data, env=REGION)
     assert text.returncode == 0 and text.stdout.startswith(
-        "ics: 0 created, 0 updated, 4 unchanged, 2 skipped\n"
+        "ics: 0 created, 0 updated, 5 unchanged, 1 skipped\n"
     )
-    assert "  imported VTODO 'Call the rover' (line 13) without one value: unknown time zone" in text.stdout
+    assert "  imported VTODO 'Call the rover' (line 13), but unknown time zone" in text.stdout
 
 
 def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path):

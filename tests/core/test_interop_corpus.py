@@ -7,8 +7,13 @@ tests/corpus/BEFORE.txt; `python -m tests.corpus.check` prints them now."""
 
 from __future__ import annotations
 
+import uuid
+from datetime import timedelta
+
 import pytest
 
+from core import remind
+from core.model import Kind, Neuron, State
 from tests.corpus import check
 
 FILES = check.files()
@@ -27,6 +32,10 @@ KNOWN = {
     # an override that turns one timed occurrence into an all-day one: we keep it on that day at
     # the series' time (a reminder fires at a moment)
     ("recurring-ical-events/recurring_events_changed_duration.ics", "a0c78729-30b1-4ba3-a86e-6aedd995d788"),
+    # two different series under one UID with one SEQUENCE (Evolution's test file reuses three
+    # UIDs): recurring-ical-events shows both, we keep the last, as a UID names one item and the
+    # last copy of equal SEQUENCE is the newer (Thunderbird keeps one too)
+    *(("thunderbird/l10n-rrule-details.ics", f"monthlyLastDayOfNth-{n}") for n in (1, 2, 3)),
 }
 
 
@@ -88,3 +97,119 @@ CHANGEFUL = [
 def test_a_second_import_adds_nothing_on_either_engine(memory):
     assert len(CHANGEFUL) > 60
     assert check.store_check(memory, CHANGEFUL) == {}
+
+
+def test_done_on_any_calendar_series_restates_it_and_keeps_every_later_occurrence():
+    """Done on an occurrence of a calendar's series: it starts again at the next one (what a
+    CalDAV client reads as the ones before it done), and fires exactly what it fired before."""
+    restated = 0
+    for path in FILES:
+        if path.suffix != ".ics":
+            continue
+        for item in check.ical.read(path.read_bytes(), check.NOW):
+            if not isinstance(item, check.ical.Item) or not item.attrs.get("rrule"):
+                continue
+            before = remind.Series.of(item.attrs)
+            anchor = remind.parse_time(item.attrs["dtstart"])
+            shown = remind.occurrences(before, anchor, anchor + check.SPAN)
+            if len(shown) < 3:
+                continue
+            attrs = {**item.attrs, "due_at": shown[1].isoformat()}
+            neuron = Neuron(uuid.uuid4(), Kind.REMINDER, item.body, attrs, State.ACTIVE, check.NOW, check.NOW)
+            changes = remind.completed(neuron, shown[1] + timedelta(seconds=1))
+            assert changes is not None, (path.name, item.uid)
+            after = {k: v for k, v in {**attrs, **changes}.items() if v is not None}
+            if after["dtstart"] != item.attrs["dtstart"]:
+                restated += 1
+            span = (shown[1] + timedelta(seconds=1), anchor + 2 * check.SPAN)
+            assert remind.occurrences(remind.Series.of(after), *span) == remind.occurrences(before, *span), (
+                path.name,
+                item.uid,
+            )
+    assert restated > 150, restated
+
+
+# -- the classes of issue 27, each on a real file of the corpus ------------------------------------
+
+
+def _items(name: str) -> list[check.ical.Item | check.Skip]:
+    return check.ical.read((check.CORPUS / name).read_bytes(), check.NOW)
+
+
+def _cards(name: str) -> list:
+    return check.vcard.split_cards((check.CORPUS / name).read_bytes())
+
+
+def test_quoted_printable_labels_go_out_as_vobject_reads_them():
+    # vCard 2.1 LABELs with =0D=0A soft-broken lines (ical.js' sample, a Nokia card from Evolution's)
+    for name in ("icaljs/vcard21.vcf", "eds/12.vcf"):
+        (card,) = [c for c in _cards(name) if isinstance(c, check.vcard.Card)]
+        attrs = check.vcard.to_attrs(card)
+        (label,) = [x for x in attrs["vcard_extra"] if x.upper().split(";")[0].split(":")[0] == "LABEL"]
+        assert "\r" not in label and "\n" not in label and "\\n" in label
+        for version in check.vcard.VERSIONS:
+            text = check.vcard.from_attrs(attrs, uid="x", version=version)
+            (read,) = check.vobject.readComponents(text)
+            assert "\n" in read.label.value  # the line breaks are the label's own
+
+
+def test_audio_and_email_alarms_and_sequence_created_last_modified_go_back_out():
+    (taxes,) = [
+        i for i in _items("libical/2445.ics") if isinstance(i, check.ical.Item) and i.uid == "uid4@host1.com"
+    ]
+    out = check.icalendar.Calendar.from_ical(check.ical.calendar([check._neuron(taxes)], check.NOW))
+    (alarm,) = out.walk("VALARM")
+    assert str(alarm["ACTION"]) == "AUDIO" and "ssbanner.aud" in str(alarm["ATTACH"])
+    assert int(out.walk("VTODO")[0]["SEQUENCE"]) == 2
+    (most,) = [i for i in _items("ical4android/most-fields1.ics") if isinstance(i, check.ical.Item)]
+    todo = check.icalendar.Calendar.from_ical(check.ical.calendar([check._neuron(most)], check.NOW)).walk(
+        "VTODO"
+    )[0]
+    assert int(todo["SEQUENCE"]) == 1
+    assert todo["CREATED"].dt.isoformat() == "1996-03-29T13:30:00+00:00"
+    assert todo["LAST-MODIFIED"].dt.isoformat() == "1996-08-17T13:30:00+00:00"
+
+
+def test_a_year_less_birthday_stays_year_less():
+    (card,) = [c for c in _cards("icaljs/vcard.vcf") if isinstance(c, check.vcard.Card)]
+    attrs = check.vcard.to_attrs(card)
+    assert attrs["birthday"] == "--02-03"
+    assert "BDAY:--0203" in check.vcard.from_attrs(attrs, uid="x", version="4.0")
+    assert "BDAY:--02-03" in check.vcard.from_attrs(attrs, uid="x", version="3.0")
+
+
+def test_windows_zone_names_and_an_orphan_override_with_periods():
+    # Lotus Notes through khal: an override whose series is not in the file, added dates as
+    # periods in "W. Europe Standard Time": one event of its own, in Berlin's time
+    (corso,) = [i for i in _items("ical4android/npe-test.ics") if isinstance(i, check.ical.Item)]
+    assert corso.attrs["tz"] == "Europe/Berlin" and corso.attrs["title"] == "CORSO PYTHON"
+    assert corso.attrs["due_at"] == "2022-03-17T08:30:00+01:00"
+
+
+def test_text_that_is_not_utf8_is_read_as_windows_1252_and_said():
+    found = _items("thunderbird/importLatin1.ics")
+    assert sorted(i.attrs["title"] for i in found if isinstance(i, check.ical.Item)) == [
+        "Event Four",
+        "Event One",
+        "Event Three",
+        "Event Tv\u00e5",
+    ]
+    assert [s.why for s in found if isinstance(s, check.ical.Dropped)] == [
+        "line 20 is not valid UTF-8: read as Windows-1252 (Western European)"
+    ]
+    (card, note) = _cards("icaljs/vcard21_encoding.vcf")
+    assert "speci\u00e4l ch\u00e4racters" in check.vcard.to_attrs(card)["note"]
+    assert isinstance(note, check.ical.Dropped) and "read as Windows-1252" in note.why
+
+
+def test_googles_date_with_a_z_and_uid_less_events_that_read_the_same_twice():
+    (birthday,) = [
+        i
+        for i in _items("icaljs/google_birthday.ics")
+        if isinstance(i, check.ical.Item) and i.uid.startswith("2014_")
+    ]
+    assert [d[:10] for d in birthday.attrs["rdates"]] == ["2013-12-10", "2012-12-10"]  # RDATE:20131210Z
+    first = [i.uid for i in _items("thunderbird/import.ics") if isinstance(i, check.ical.Item)]
+    assert len(set(first)) == 4 and first == [
+        i.uid for i in _items("thunderbird/import.ics") if isinstance(i, check.ical.Item)
+    ]

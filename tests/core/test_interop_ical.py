@@ -117,21 +117,26 @@ def test_bad_components_are_named_and_the_rest_read():
     items = [i for i in found if isinstance(i, ical.Item)]
     # a task without a UID gets one from its content (the same every time the file is read); a
     # zone no one knows, with no VTIMEZONE to read offsets from, loses its zone, not the task
-    assert [i.uid for i in items][::2] == ["good-one", "mars-time"] and items[-1].uid == "good-two"
+    assert [i.uid for i in items][::2] == ["good-one", "mars-time", "good-two"]
     assert items[1].uid.startswith("neurons-") and items[1].attrs["title"] == "Task without a UID"
     assert (
         items[1].uid
         == [i for i in ical.read((FILES / "broken.ics").read_bytes(), NOW) if isinstance(i, ical.Item)][1].uid
     )
     assert items[2].attrs["floating"] is True
+    # a line that is not UTF-8 is read as Windows-1252 (what Outlook writes), the task kept
+    assert items[3].uid == "bad-bytes" and items[3].attrs["title"] == "Caf\u00e9"
     assert {(s.item, s.why) for s in found if isinstance(s, ical.Dropped)} == {
         (
             "VTODO 'Call the rover' (line 13)",
             "unknown time zone 'Mars/Olympus_Mons' (the file does not define it): read as local time",
         ),
+        (
+            "VTODO 'Caf\u00e9' (line 18)",
+            "line 20 is not valid UTF-8: read as Windows-1252 (Western European)",
+        ),
     }
     assert {(s.item, s.why) for s in found if type(s) is Skip} == {
-        ("VTODO 'Caf\ufffd' (line 18)", "line 20 is not valid UTF-8"),  # as far as it can be read
         ("VTODO at line 27", "it is not finished (no END:VTODO): the file is truncated"),
     }
 
@@ -245,18 +250,18 @@ def test_import_reimport_and_a_changed_task(memory, tmp_path):
 
 def test_bad_input_is_named_the_rest_imported_or_with_all_or_nothing_nothing(memory, tmp_path):
     before = memory.snapshot()
-    with pytest.raises(ImportRefused, match=r"nothing was imported: VTODO 'Caf.' \(line 18\)"):
+    with pytest.raises(ImportRefused, match=r"nothing was imported: VTODO at line 27: it is not finished"):
         interop.import_path(memory, FILES / "broken.ics", all_or_nothing=True, now=NOW)
     assert memory.snapshot() == before
     report = interop.import_path(memory, FILES / "broken.ics", now=NOW)
-    assert (report.created, len(report.skipped), len(report.dropped)) == (4, 2, 1)
+    assert (report.created, len(report.skipped), len(report.dropped)) == (5, 1, 2)
     junk = tmp_path / "junk.ics"
     with junk.open("wb") as out:  # 50 MB that is not a calendar
         for i in range(50):
             out.write(bytes((i * 7 + j) % 256 for j in range(256)) * 4096)
     with pytest.raises(InvalidInput, match=r"junk.ics holds no task or event"):
         interop.import_path(memory, junk, now=NOW)
-    assert len(reminders(memory)) == 4
+    assert len(reminders(memory)) == 5
 
 
 def test_export_is_valid_and_reads_back_the_same(memory, tmp_path):

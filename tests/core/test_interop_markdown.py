@@ -13,9 +13,8 @@ from core.interop import files as interop
 from core.interop import markdown
 from core.memory import Memory
 from core.model import Kind, Neuron, Relation, State
-from core.settings import Settings
+from core.settings import Settings, default_model_dir
 from core.store import Store
-from tests.conftest import ROOT
 
 FILES = Path(__file__).parent / "interop_files"
 NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
@@ -24,9 +23,7 @@ NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
 @pytest.fixture
 def empty_memory(tmp_path):
     """A memory in a data dir of its own, empty (a person's new computer)."""
-    store = Store(
-        Settings(data_dir=tmp_path / "new-data", model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2")
-    )
+    store = Store(Settings(data_dir=tmp_path / "new-data", model_dir=default_model_dir()))
     memory = Memory(store)
     yield memory
     memory.close()
@@ -106,7 +103,8 @@ def test_the_vault_reads_as_markdown(embedded_memory, tmp_path):
     rich_memory(embedded_memory)
     interop.export_path(embedded_memory, tmp_path / "vault", "markdown")
     vault = tmp_path / "vault"
-    assert {p.name for p in vault.iterdir()} == {"Notes", "Reminders", "Contacts"}
+    # and the manifest of what Neurons wrote there (it never replaces a file it did not make)
+    assert {p.name for p in vault.iterdir()} == {"Notes", "Reminders", "Contacts", ".neurons-export.json"}
     ana = (vault / "Contacts" / "Ana Sofia Ribeiro.md").read_text()
     assert (
         ana.startswith("---\nid: ") and "\nkind: contact\n" in ana and "\nphones:\n- '+351912345678'\n" in ana

@@ -15,7 +15,7 @@ import pytest
 from core import remind
 from core.interop import files as interop
 from core.interop import vcard
-from core.interop.report import ImportRefused, Skip
+from core.interop.report import Dropped, ImportRefused, Skip
 from core.model import InvalidInput, Kind, Relation, State
 
 FILES = Path(__file__).parent / "interop_files"
@@ -125,14 +125,20 @@ def test_nextcloud_two_addresses_and_data_uri_photo():
 def test_broken_cards_are_named_and_the_rest_read():
     found = cards("broken.vcf")
     good = [c["name"] for c in found if isinstance(c, dict)]
-    why = {s.item: s.why for s in found if isinstance(s, Skip)}
-    assert good == ["Good Before", "Good After"]
+    why = {s.item: s.why for s in found if isinstance(s, Skip) and not isinstance(s, Dropped)}
+    # a value that is not UTF-8 is read as Windows-1252 (what Outlook writes), the card kept, and said
+    assert good == ["Good Before", "Bad Bytes", "Good After"]
     assert why == {
         "card at line 6 (nameless@example.org)": "it has no name (neither FN nor N)",
         "card at line 11 (Broken Line)": "line 14: a line without ':' is not a vCard property",
-        "card at line 16 (Bad Bytes)": "line 19: NOTE is not valid utf-8 (byte 4 of its value)",
         "card at line 26 (Cut Off)": "it ends before END:VCARD: the file is truncated",
     }
+    assert [(s.item, s.why) for s in found if isinstance(s, Dropped)] == [
+        (
+            "card at line 16 (Bad Bytes)",
+            "line 19: NOTE is not valid utf-8 (byte 4 of its value): read as Windows-1252 (Western European)",
+        )
+    ]
 
 
 # -- writing ---------------------------------------------------------------------------------------
@@ -181,7 +187,14 @@ def test_folding_never_splits_a_character():
 
 def test_import_creates_contacts_aliases_and_birthday_reminders(memory):
     report = interop.import_path(memory, FILES / "google.vcf", now=NOW)
-    assert report.to_json() == {"format": "vcard", "created": 2, "updated": 0, "unchanged": 0, "skipped": []}
+    assert report.to_json() == {
+        "format": "vcard",
+        "created": 2,
+        "updated": 0,
+        "unchanged": 0,
+        "skipped": [],
+        "birthday_reminders": 2,
+    }
     ana = contacts(memory)["Ana Sofia Ribeiro"]
     assert ana.attrs["aliases"] == ["Sofi"]
     assert "Accountant" in ana.body and "Biscoito" in ana.body
@@ -260,19 +273,20 @@ def test_bad_cards_are_skipped_by_name_and_all_or_nothing_writes_nothing(memory)
     with pytest.raises(
         ImportRefused,
         match=r"nothing was imported: card at line 6 \(nameless@example.org\): "
-        r"it has no name \(neither FN nor N\) \(and 3 more\)",
+        r"it has no name \(neither FN nor N\) \(and 2 more\)",
     ):
         interop.import_path(memory, FILES / "broken.vcf", all_or_nothing=True, now=NOW)
     assert memory.snapshot() == before
     report = interop.import_path(memory, FILES / "broken.vcf", now=NOW)
-    assert (report.created, len(report.skipped)) == (2, 4)
+    assert (report.created, len(report.skipped)) == (3, 3)
     assert {s["item"] for s in report.skipped} == {
         "card at line 6 (nameless@example.org)",
         "card at line 11 (Broken Line)",
-        "card at line 16 (Bad Bytes)",
         "card at line 26 (Cut Off)",
     }
-    assert sorted(contacts(memory)) == ["Good After", "Good Before"]
+    # its NOTE is not UTF-8: read as Windows-1252 (Outlook's), and the report says so
+    assert [d["item"] for d in report.dropped] == ["card at line 16 (Bad Bytes)"]
+    assert sorted(contacts(memory)) == ["Bad Bytes", "Good After", "Good Before"]
 
 
 def test_a_file_that_is_not_a_vcard_is_refused_and_a_huge_card_named(embedded_memory, tmp_path):

@@ -13,6 +13,8 @@ import time
 import psutil
 import pytest
 
+from core.memory import Memory
+from core.settings import Settings
 from core.store.lock import DataDirLock, LockHeld, record_is_live
 from tests.conftest import ROOT, run_cli
 
@@ -92,6 +94,27 @@ def test_live_owner_whose_lock_file_was_deleted_is_still_refused(tmp_path):
         child.wait()
 
 
+def test_opening_waits_for_a_short_holder_and_gives_up_when_told(tmp_path):
+    """Memory.open(wait_s=) is the one wait for a held data dir (the CLI, MCP and the app use
+    it): it refuses when `give_up()` says so, and opens once the holder lets go."""
+    data = tmp_path / "data"
+    settings = Settings(data_dir=data, embed_in_background=False)
+    child = hold_in_child(data)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(LockHeld):
+            Memory.open(settings, wait_s=60, give_up=lambda: time.monotonic() - t0 > 0.5)
+        assert time.monotonic() - t0 < 30  # it gave up when told, not after the whole wait
+        child.stdin.write("\n")  # the holder finishes its work and exits in a moment
+        child.stdin.flush()
+        memory = Memory.open(settings, wait_s=60)
+        assert (memory.store.lock.read_record() or {}).get("pid") == os.getpid()
+        memory.close()
+    finally:
+        child.kill()
+        child.wait()
+
+
 def test_cli_refuses_then_succeeds_and_unlock_clears_only_stale(tmp_path):
     data = tmp_path / "data"
     child = hold_in_child(data)
@@ -144,9 +167,6 @@ def test_engine_dies_with_its_owner(tmp_path):
 
 def test_takeover_stops_an_orphaned_engine_first(tmp_path):
     """Two engines on one data dir corrupt it: a takeover kills a stuck engine of the dead owner."""
-    from core.memory import Memory  # noqa: PLC0415
-    from core.settings import Settings  # noqa: PLC0415
-
     data = tmp_path / "data"
     script = (
         "import sys; from core.memory import Memory; from core.settings import Settings\n"

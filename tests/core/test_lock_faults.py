@@ -18,8 +18,9 @@ import pytest
 
 from core.settings import Settings
 from core.store import Store, embedded
+from core.store.embedded import node_executable
 from core.store.lock import DataDirLock, record_is_live
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 OPEN_AND_WAIT = """
 import sys
@@ -195,8 +196,6 @@ print(before == after, flush=True)
     # a PATH holding only Node's folder and the system's, and an option Node refuses: the engine is
     # found and started by its path, with an environment of its own (a version probe that
     # inherited NODE_OPTIONS once took the system's Node for missing)
-    from core.store.embedded import node_executable  # noqa: PLC0415
-
     path = f"{Path(node_executable()).parent}:/usr/bin:/bin"
     env = {**os.environ, "PATH": path, "NODE_OPTIONS": "--no-such-option"}
     done = subprocess.run(
@@ -213,8 +212,6 @@ print(before == after, flush=True)
 def test_a_cli_command_waits_for_another_short_command(tmp_path):
     """Case 5: `neurons capture` while another command holds the data dir for a moment saves the
     text once that command is done, instead of refusing it."""
-    from tests.conftest import run_cli  # noqa: PLC0415
-
     data = tmp_path / "data"
     child = subprocess.Popen(
         [sys.executable, "-c", HOLD_BRIEFLY, str(data), "2"], cwd=ROOT, stdout=subprocess.PIPE, text=True

@@ -4,8 +4,10 @@ the real embedded engine and the real server Postgres."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
+import uuid
 from datetime import timedelta
 from pathlib import Path
 
@@ -13,10 +15,11 @@ import anyio
 import pytest
 from mcp import Client
 
-from core import cli
+from core import cli, config
 from core.memory import Memory
 from core.model import State
 from core.settings import Settings
+from core.store import secrets
 from tests.core.test_mcp import call, in_two_hours, stdio
 
 
@@ -181,8 +184,6 @@ def open_memory(m: Machine) -> Memory:
 
 
 def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys, server_dsn, monkeypatch):
-    from core.store import secrets  # noqa: PLC0415
-
     kept: dict[tuple[str, str], str] = {}
 
     class Keyring:  # the OS keyring cannot run here: a stand-in that remembers
@@ -216,11 +217,6 @@ def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys,
 def test_a_claim_cut_off_before_its_commit_is_settled_at_the_next_open(tmp_path, capsys):
     """The process dies between remembering the profile and the claim's commit: the next open
     asks the store, and the data dir is what the store says (here: still the device)."""
-    import dataclasses
-    import uuid
-
-    from core import config
-
     a = machine(tmp_path, capsys, "a")
     note = a.run("capture", "the spare key is under the blue pot", "--json")[0]["id"]
     saved = config.load(a.data_dir)

@@ -9,8 +9,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from core.embed import SentenceModel
+from core.memory import Memory
 from core.model import Identity, InvalidInput, Relation
 from core.recall import ranking
+from core.store import recall_sql
+from core.when import find_window
 
 LONDON = ZoneInfo("Europe/London")
 NOW = datetime(2025, 6, 11, 19, 30, tzinfo=LONDON)  # a Wednesday
@@ -258,9 +262,6 @@ def test_expansion_failure_returns_base_results(memory, home, monkeypatch, caplo
 
 def test_keyword_only_without_the_model(memory, home, tmp_path, caplog):
     """A store whose model folder is empty: ask degrades to keywords, with a warning."""
-    from core.embed import SentenceModel
-    from core.memory import Memory
-
     bare = Memory(memory.store, memory.identity, owns_store=False, model=SentenceModel(tmp_path / "no-model"))
     with caplog.at_level(logging.WARNING):
         results = bare.ask("QH7T2M", now=NOW)
@@ -310,8 +311,6 @@ def test_awkward_words_in_questions(memory, home):
     ],
 )
 def test_time_words(question, start, end, dates):
-    from core.when import find_window
-
     window, rest = find_window(question, NOW)
     assert window is not None, question
     assert (window.start.date().isoformat(), window.end.date().isoformat(), window.dates) == (
@@ -323,8 +322,6 @@ def test_time_words(question, start, end, dates):
 
 
 def test_no_time_words():
-    from core.when import find_window
-
     for q in ("you may go", "what were my goals for this year?", "sun cream", "Mum?", "the march of time"):
         assert find_window(q, NOW)[0] is None, q
     overdue, _ = find_window("what is overdue?", NOW)
@@ -339,8 +336,6 @@ def test_warm_builds_the_index_ahead(memory, home):
 def test_the_first_read_comes_page_by_page(memory, home, monkeypatch):
     """The index reads the store in pages, each indexed before the next is read; a word posted by
     several neurons, then edited away from one, is found in exactly the others."""
-    from core.store import recall_sql
-
     monkeypatch.setattr(recall_sql, "INDEX_PAGE_ROWS", 3)
     made = [memory.capture(f"quokka sighting number {i}", kind="note", created_at=at(-i)) for i in range(7)]
     reader = memory.recall.reader

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
 from core.model import InvalidInput
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -107,14 +108,14 @@ def test_bad_attrs_are_refused(data_dir, attrs):
 @pytest.mark.parametrize(
     "text",
     [
-        '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
-        ' "attrs": {"x": NaN}}], "edges": []}' % uuid.uuid4(),
-        '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
-        ' "attrs": {"x": 1e400}}], "edges": []}' % uuid.uuid4(),
-        '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
-        ' "attrs": {"x": %s}}], "edges": []}' % (uuid.uuid4(), "1" * 5000),
-        '{"format": "neurons-export/1", "neurons": [{"id": "%s", "kind": "note", "body": "b",'
-        ' "attrs": {"x": %s}}], "edges": []}' % (uuid.uuid4(), DEEP),
+        f'{{"format": "neurons-export/1", "neurons": [{{"id": "{uuid.uuid4()}", "kind": "note", "body": "b",'
+        ' "attrs": {"x": NaN}}], "edges": []}',
+        f'{{"format": "neurons-export/1", "neurons": [{{"id": "{uuid.uuid4()}", "kind": "note", "body": "b",'
+        ' "attrs": {"x": 1e400}}], "edges": []}',
+        f'{{"format": "neurons-export/1", "neurons": [{{"id": "{uuid.uuid4()}", "kind": "note", "body": "b",'
+        f' "attrs": {{"x": {"1" * 5000}}}}}], "edges": []}}',
+        f'{{"format": "neurons-export/1", "neurons": [{{"id": "{uuid.uuid4()}", "kind": "note", "body": "b",'
+        f' "attrs": {{"x": {DEEP}}}}}], "edges": []}}',
     ],
 )
 def test_bad_imported_attrs_are_refused(data_dir, tmp_path, text):
@@ -209,12 +210,8 @@ def test_a_data_dir_owned_by_another_user_is_a_sentence(tmp_path):
 
 
 def run_cli_argv(data, *args):
-    import sys  # noqa: PLC0415
-
     return [sys.executable, "-m", "core.cli", "--data-dir", str(data), *args]
 
 
 def _root():
-    from tests.conftest import ROOT  # noqa: PLC0415
-
     return ROOT

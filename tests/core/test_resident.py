@@ -3,6 +3,7 @@ model let go when idle -- then loaded again, the same, without hashing its 90 MB
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from datetime import timedelta
@@ -13,9 +14,9 @@ import pytest
 
 from core import resident
 from core.embed import SentenceModel, runtime
-from tests.conftest import ROOT
+from core.settings import default_model_dir
 
-MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
+MODEL = default_model_dir()
 
 
 def test_malloc_is_told_to_give_memory_back():
@@ -50,14 +51,12 @@ def test_tidy_lets_the_idle_model_go(monkeypatch):
 @pytest.mark.parametrize("changed", ["size", "content"])
 def test_a_model_file_changed_since_is_hashed_again(tmp_path, changed):
     """rehash=False trusts a digest only while the file's stat is the one it was made for."""
-    import shutil
-
     folder = tmp_path / "model"
     shutil.copytree(MODEL, folder)
     model = SentenceModel(folder)
     model.require()
     model.release_if_idle(0)
-    tokenizer = folder / "tokenizer.json"
+    tokenizer = folder / "tokenizer-frame.json"  # a file the runtime reads (e5's tokenizer)
     data = tokenizer.read_bytes()
     tokenizer.write_bytes(data + b" " if changed == "size" else data[:-2] + b"  ")
     with pytest.raises(runtime.ModelUnavailable, match="corrupt"):

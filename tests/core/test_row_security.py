@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import uuid
 
-import psycopg
 import pytest
 
 from core.memory import Memory
 from core.model import Identity
 from core.store import queries as q
+from core.store.errors import StoreError
 
 pytestmark = pytest.mark.server
 
@@ -55,7 +55,7 @@ def test_one_identity_cannot_write_anothers_rows(server_store, two):
         assert cur.rowcount == 0
         cur.execute("DELETE FROM neurons_edges WHERE device_id = %s", (b.identity.device_id,))
         assert cur.rowcount == 0
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
+    with pytest.raises(StoreError, match="row-level security"):
         with server_store.transaction(a.identity) as cur:
             cur.execute(
                 "INSERT INTO neurons (id, device_id, kind, body) VALUES (%s, %s, 'note', 'x')",

@@ -17,7 +17,8 @@ from core.memory import Memory
 from core.model import Identity
 from core.settings import Settings
 from core.store import Store
-from core.store.errors import EngineLost
+from core.store import store as store_module
+from core.store.errors import EngineLost, StoreError
 
 
 def wait_for(condition, timeout=60.0):
@@ -85,14 +86,11 @@ def test_the_call_an_engine_death_breaks_fails_with_a_sentence(own_store):
 
 
 def test_an_engine_that_keeps_dying_is_given_up_with_a_sentence(own_store):
-    from core.store import store as store_module
-    from core.store.errors import StoreError
-
     told: list[str] = []
     own_store.restart_listeners.append(told.append)
     for n in range(store_module.MAX_RESTARTS):
         os.kill(own_store.engine.pid, signal.SIGKILL)
-        wait_for(lambda: len(told) > n)
+        wait_for(lambda n=n: len(told) > n)
     os.kill(own_store.engine.pid, signal.SIGKILL)
     wait_for(lambda: not own_store.engine.alive)
     with pytest.raises(StoreError, match="keeps stopping"):

@@ -16,9 +16,11 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
+import recurring_ical_events
 
-from core import commands
-from core.model import Kind, Relation, State
+from core import commands, remind
+from core.memory import Memory
+from core.model import Identity, Kind, Relation, State
 from tests.core.dav_server import Phone
 
 FUTURE = datetime(2031, 3, 10, 15, 0, tzinfo=UTC)
@@ -201,8 +203,6 @@ def test_a_recurring_series_with_exceptions_and_its_zone(account, memory):
     sync(memory)
     [choir] = of_kind(memory, Kind.REMINDER)
     assert choir.attrs["tz"] == "Europe/Lisbon" and "FREQ=WEEKLY" in choir.attrs["rrule"]
-    from core import remind  # noqa: PLC0415
-
     lisbon = ZoneInfo("Europe/Lisbon")
     start = datetime(2031, 3, 1, tzinfo=lisbon)
     shown = remind.occurrences(remind.Series.of(choir.attrs), start, datetime(2031, 4, 8, tzinfo=lisbon))
@@ -216,6 +216,41 @@ def test_a_recurring_series_with_exceptions_and_its_zone(account, memory):
     assert str(c["SUMMARY"]) == "Choir practice (bring the scores)"
     assert "COUNT=10" in c["RRULE"].to_ical().decode() and c["EXDATE"] is not None
     assert c["DTSTART"].dt == datetime(2031, 3, 3, 19, 30, tzinfo=lisbon)
+
+
+def test_done_here_on_a_weekly_task_from_the_phone_moves_it_on_the_phone(account, memory):
+    """Done in Neurons on a phone-made weekly task: the phone's task starts again at the next
+    occurrence (DTSTART and DUE a week on, COUNT one less), as tasks.org and todoman write it."""
+    lisbon = ZoneInfo("Europe/Lisbon")
+    now = datetime.now(UTC)
+    start = (now - timedelta(days=3)).astimezone(lisbon).replace(hour=9, minute=0, second=0, microsecond=0)
+    stamp = start.strftime("%Y%m%dT%H%M%S")
+    series = (
+        f"DTSTART;TZID=Europe/Lisbon:{stamp}\r\nDUE;TZID=Europe/Lisbon:{stamp}\r\n"
+        "RRULE:FREQ=WEEKLY;COUNT=10\r\n"
+    )
+    account.tasks.save_todo(todo("phone-weekly", "Put the bins out", series))
+    sync(memory)
+    [bins] = of_kind(memory, Kind.REMINDER)
+    assert datetime.fromisoformat(bins.attrs["due_at"]) == start  # this week's, 3 days ago
+
+    memory.complete(bins.id, now)
+    week_on = datetime.combine(start.date() + timedelta(days=7), start.timetz())
+    assert datetime.fromisoformat(memory.get(bins.id).attrs["due_at"]) == week_on
+    out = sync(memory)
+    assert (out["pushed"], out["conflicts"], out["errors"]) == (1, 0, [])
+    [vtodo] = account.tasks.todos()
+    c = vtodo.icalendar_component
+    assert c["DTSTART"].dt == week_on and c["DUE"].dt == week_on
+    assert c["DTSTART"].params["TZID"] == "Europe/Lisbon"
+    assert c["RRULE"].to_ical().decode() == "FREQ=WEEKLY;COUNT=9"
+    assert str(c["STATUS"]) == "NEEDS-ACTION"
+    # the phone's next occurrence is the following week; the series keeps its remaining nine
+    shown = recurring_ical_events.of(icalendar.Calendar.from_ical(vtodo.data), components=["VTODO"]).between(
+        now, now + timedelta(days=100)
+    )
+    assert [o["DTSTART"].dt for o in shown] == [week_on + timedelta(days=7 * i) for i in range(9)]
+    assert sync(memory)["pushed"] == 0  # and the next sync moves nothing
 
 
 def test_time_zones_both_ways(account, memory):
@@ -303,9 +338,6 @@ def test_notes_stay_here_unless_a_calendar_is_picked_for_them(radicale, kept, me
 def test_the_round_trip_on_the_server_engine(radicale, kept, server_store, sentence_model, monkeypatch):
     """The server Postgres holds sync state behind row-level security (migration 006): the round
     trip, a second sync, and a conflict there too; another identity sees none of it."""
-    from core.memory import Memory  # noqa: PLC0415
-    from core.model import Identity  # noqa: PLC0415
-
     memory = Memory(server_store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
     user, password = radicale.new_user()
     phone = Phone(radicale.url, user, password)

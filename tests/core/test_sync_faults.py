@@ -15,7 +15,9 @@ import threading
 from datetime import UTC, datetime
 from pathlib import Path
 
+import keyring
 import pytest
+from keyring.backends import fail
 
 from core import cli, commands
 from core.memory import Memory
@@ -110,7 +112,7 @@ def test_a_server_that_cannot_be_reached(kept, memory, monkeypatch):
 
 
 class Hostile(http.server.BaseHTTPRequestHandler):
-    def do_PROPFIND(self):  # noqa: N802 - the method's name
+    def do_PROPFIND(self):
         body = (
             b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]>'
             b'<multistatus xmlns="DAV:"><response><href>/</href>&lol2;</response></multistatus>'
@@ -253,9 +255,6 @@ def test_an_item_neurons_cannot_read_is_said_once_and_the_rest_syncs(radicale, k
 
 
 def test_without_a_secure_keyring_the_password_is_never_written(radicale, memory, tmp_path, monkeypatch):
-    import keyring  # noqa: PLC0415
-    from keyring.backends import fail  # noqa: PLC0415
-
     previous = keyring.get_keyring()
     keyring.set_keyring(fail.Keyring())
     try:

@@ -12,7 +12,9 @@ from core import remind
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
-from desktop.notify import Notice, Notifier  # noqa: E402
+from desktop.app import App
+from desktop.notify import Notice, Notifier
+from desktop.prefs import Prefs
 
 WAIT_MS = 30_000  # an upper bound for a worker round trip, never a timing assertion
 
@@ -61,8 +63,6 @@ def config_home(tmp_path, monkeypatch):
     dates written in English whatever this machine's language."""
     home = tmp_path / "config"
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
-    from desktop.prefs import Prefs  # noqa: PLC0415
-
     Prefs().language = "en"
     return home
 
@@ -78,8 +78,6 @@ def notifier() -> FakeNotifier:
 
 
 def make_app(qtbot, memory, clock, notifier, **kw):
-    from desktop.app import App  # noqa: PLC0415
-
     return App(memory=memory, notifier=notifier, clock=clock, use_tray=False, **kw)
 
 

@@ -7,8 +7,7 @@ import pytest
 
 from core import commands
 from core.memory import Memory
-from core.settings import Settings
-from tests.conftest import ROOT
+from core.settings import Settings, default_model_dir
 from tests.desktop.conftest import WAIT_MS, make_app, settle
 
 
@@ -18,7 +17,7 @@ def own_memory(tmp_path):
         Settings(
             data_dir=tmp_path / "data",
             embed_in_background=False,
-            model_dir=ROOT / "resources" / "model" / "all-MiniLM-L6-v2",
+            model_dir=default_model_dir(),
         )
     )
     yield memory
@@ -34,7 +33,7 @@ def test_a_restore_through_the_app_shows_in_the_window(qtbot, own_memory, clock,
         later = own_memory.capture("gone: written after the backup", kind="note")
         app.window.show_section("notes")
         settle(qtbot, app)
-        listed = lambda: {r.neuron.id for r in app.window.rows.rows()}  # noqa: E731
+        listed = lambda: {r.neuron.id for r in app.window.rows.rows()}
         qtbot.waitUntil(lambda: listed() == {kept.id, later.id}, timeout=WAIT_MS)
         done = commands.execute(own_memory, ["restore", "--", str(made.path)])  # the socket's call
         assert done["code"] == 0, done

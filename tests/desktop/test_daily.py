@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from PySide6.QtWidgets import QMainWindow
+
 from desktop import inputs, theme
+from desktop.problems import Problems
 from desktop.statusbar import StatusLine
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -20,10 +23,6 @@ def test_the_due_examples_are_never_in_the_past():
 
 
 def test_next_reminder_is_said_in_the_dates_language(qtbot, qapp):
-    from PySide6.QtWidgets import QMainWindow
-
-    from desktop.problems import Problems
-
     window = QMainWindow()
     qtbot.addWidget(window)
     status = StatusLine(window.statusBar(), Problems(window), lambda: NOW)

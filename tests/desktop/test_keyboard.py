@@ -146,5 +146,5 @@ def test_the_restore_button_says_what_it_undoes(app, embedded_memory, clock, qtb
     for state, label in ((State.DONE, "Not done"), (State.ARCHIVED, "Unarchive"), (State.TRASHED, "Restore")):
         embedded_memory.set_state(rem.id, state)
         open_detail(qtbot, app, rem)
-        qtbot.waitUntil(lambda: detail.neuron.state is state, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda state=state: detail.neuron.state is state, timeout=WAIT_MS)
         assert detail.restore_button.isVisible() and detail.restore_button.text() == label

@@ -4,15 +4,19 @@ folded, and reminders' notifications taken back when they stop being true."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
+import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QFont, QGuiApplication, QTextLayout
 
-from core import autostart, remind
-from core.model import Kind, Neuron, State
+from core import __version__, autostart, remind
+from core.model import InvalidInput, Kind, Neuron, State
+from core.store import queries
 from desktop import keys, ops, theme
 from desktop.app import tray_tooltip
+from desktop.prefs import Prefs
 from desktop.rows import Fold, Heading, RowList
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
 from tests.desktop.test_window import open_detail, wait_rows
@@ -104,8 +108,6 @@ def test_kind_badges_only_in_mixed_lists(app, embedded_memory, qtbot):
 
 
 def row(text: str, group=None, loose=False) -> ops.Row:
-    import uuid  # noqa: PLC0415
-
     return ops.Row(Neuron(uuid.uuid4(), Kind.NOTE, text), "why", 1.0, group, loose)
 
 
@@ -167,8 +169,6 @@ def test_an_unexpected_error_stays_in_problems_with_details_to_copy(app, qtbot):
 
 
 def test_a_refused_input_is_not_a_problem(app, qtbot):
-    from core.model import InvalidInput  # noqa: PLC0415
-
     app._failed(InvalidInput("that date is not a date"), "save")
     assert app.window.status_text.text() == "that date is not a date"
     assert not app.window.problems.items
@@ -199,8 +199,6 @@ def test_preferences_apply_at_once(app, embedded_memory, clock, qtbot, config_ho
     dialog.language.setCurrentIndex(dialog.language.findData("en"))
     assert theme.when_text(now + timedelta(days=1), now).startswith("tomorrow")
     # kept for the next start
-    from desktop.prefs import Prefs  # noqa: PLC0415
-
     again = Prefs()
     assert (again.snooze_minutes, again.theme, again.language) == (30, "light", "en")
 
@@ -222,10 +220,8 @@ def test_help_lists_every_shortcut_and_about_says_what_and_where(app, qtbot):
     # every named shortcut is bound to the window's action of that name
     for key in keys.SHORTCUTS:
         if key.name and key.name != "trash":
-            assert [s.toString() for s in window.actions[key.name].shortcuts()] == list(key.keys)
+            assert [s.toString() for s in window.menu_actions[key.name].shortcuts()] == list(key.keys)
     about = window.show_about()
-    from core import __version__  # noqa: PLC0415
-
     assert about.isVisible() and __version__ in about.title.text()
 
 
@@ -267,8 +263,6 @@ def test_a_notification_is_taken_back_when_its_reminder_changes_elsewhere(
 
 def test_the_status_bar_says_while_vectors_are_computed(app, embedded_memory, qtbot):
     if embedded_memory.embedder() is None:
-        import pytest  # noqa: PLC0415
-
         pytest.skip("the embedding model is not exported in resources/model")
     embedded_memory.start_background()
     embedded_memory.filler.stop()  # there, but not draining: vectors stay pending
@@ -280,6 +274,37 @@ def test_the_status_bar_says_while_vectors_are_computed(app, embedded_memory, qt
         assert pending.isVisible() and "for search by meaning" in pending.text()
         embedded_memory.fill_vectors()
         qtbot.waitUntil(lambda: not pending.isVisible(), timeout=WAIT_MS)
+    finally:
+        embedded_memory.filler = None
+
+
+def test_the_status_bar_says_how_far_an_upgrade_of_the_model_is(app, embedded_memory, qtbot):
+    """Vectors of the model before (as a store made with MiniLM has): the status bar says the move
+    to the new model, with how far it is, and goes when the filler is done."""
+    if embedded_memory.embedder() is None:
+        pytest.skip("the embedding model is not exported in resources/model")
+
+    embedded_memory.start_background()
+    embedded_memory.filler.stop()  # there, but not draining: the old vectors stay
+    try:
+        notes = [embedded_memory.capture(f"an old note number {i}", kind="note") for i in range(3)]
+        embedded_memory.fill_vectors()
+        with embedded_memory.store.transaction(every_owner=True) as cur:
+            queries.save_embeddings(cur, [(n.id, [0.05] * 384) for n in notes], "all-MiniLM-L6-v2")
+        progress = embedded_memory.vector_progress()
+        assert progress.upgrading and progress.old == progress.pending == 3
+        app.window.load_pending()
+        settle(qtbot, app)
+        pending = app.window.status.pending
+        done = progress.total - 3
+        assert pending.isVisible()
+        assert pending.text() == (
+            f"Updating search by meaning to the new model: {done:,} of {progress.total:,} items"
+            f" ({100 * done // progress.total}%)…"
+        )
+        embedded_memory.fill_vectors()
+        qtbot.waitUntil(lambda: not pending.isVisible(), timeout=WAIT_MS)
+        assert not embedded_memory.vector_progress().upgrading
     finally:
         embedded_memory.filler = None
 
@@ -300,8 +325,6 @@ def test_an_active_reminder_has_no_state_badge_in_a_list_of_reminders(app, embed
 
 
 def test_emoji_are_drawn_with_a_font_that_has_them(qtbot):
-    from PySide6.QtGui import QFont, QTextLayout  # noqa: PLC0415
-
     assert theme.has_emoji_font(), "no colour emoji font (apt: fonts-noto-color-emoji)"
     text = "Pizza night 🍕 with Ana 🎉"
     layout = QTextLayout(text, QFont())

@@ -8,16 +8,17 @@ from datetime import timedelta
 
 import pytest
 
+from core import remind
+from core.memory import Memory
 from core.settings import Settings
+from desktop.app import App
 from desktop.profile import ProfileDialog
-from tests.desktop.conftest import WAIT_MS, settle
+from tests.desktop.conftest import T0, WAIT_MS, FakeClock, FakeNotifier, make_app, settle
 
 
 @pytest.fixture
 def owned_app(qtbot, tmp_path, clock, notifier, monkeypatch):
     """The app as it starts for real: it opens (and owns) the memory of its data dir."""
-    from desktop.app import App  # noqa: PLC0415
-
     monkeypatch.delenv("NEURONS_DSN", raising=False)
     settings = Settings.from_env(data_dir=tmp_path / "data", embed_in_background=False)
     app = App(settings, notifier=notifier, clock=clock, use_tray=False, dbus=False)
@@ -54,10 +55,10 @@ def test_the_window_makes_a_profile_and_moves_it_to_a_server_and_back(qtbot, own
     first = dialog_of(qtbot, app)
     said = " ".join(label.text() for label in first.who.findChildren(type(first.status)))
     assert "anonymous" in said and "moves all of them into the profile" in said
-    first.create.click()  # no name yet: it says so, nothing changes
+    first.create_button.click()  # no name yet: it says so, nothing changes
     assert "name" in first.status.text() and app.memory.identity.user_id is None
     first.name.setText("Maria")
-    first.create.click()
+    first.create_button.click()
     reopened(qtbot, app, lambda m: m.identity.user_id is not None)
     assert {n.id for n in app.memory.list()} == mine
     assert "Maria" in first.status.text()
@@ -80,9 +81,6 @@ def test_two_machines_running_on_one_profile_each_notify_once_and_not_after_done
     """Two apps (two data dirs, one profile on the server), each with its own fake clock and
     notification daemon: a due reminder shows once on each; one done on the laptop shows on
     neither."""
-    from core import remind  # noqa: PLC0415
-    from core.memory import Memory  # noqa: PLC0415
-    from tests.desktop.conftest import T0, FakeClock, FakeNotifier, make_app  # noqa: PLC0415
 
     def machine(name: str) -> Memory:
         return Memory.open(Settings(data_dir=tmp_path / name, dsn=server_dsn, embed_in_background=False))
@@ -105,7 +103,7 @@ def test_two_machines_running_on_one_profile_each_notify_once_and_not_after_done
             assert app.scheduler.next_at == T0 + timedelta(minutes=5)  # both plan both
         laptop.complete(plumber.id, T0 + timedelta(minutes=1))
         for _ in range(2):  # the moment comes, and a minute later the timers check again
-            for app, clock in zip(apps, clocks):
+            for app, clock in zip(apps, clocks, strict=True):
                 clock.advance(minutes=5, seconds=1)
                 app.scheduler.check()
                 settle(qtbot, app)

@@ -25,7 +25,9 @@ def test_preview_shows_what_capture_understood(app, embedded_memory, qtbot):
     quick.open()
     text = "call Ana Lopes tomorrow at 10 about the flat"
     type_text(qtbot, quick, text)
-    expected = understand(embedded_memory, text)  # what capture itself makes of the text
+    expected = understand(
+        embedded_memory, text, app.ctx.now()
+    )  # what capture makes of it, on the app's clock
     assert quick.kind.currentData() == expected.kind.value
     if expected.attrs.get("due_at"):
         assert quick.due.text() == remind.parse_time(expected.attrs["due_at"]).astimezone(
@@ -160,3 +162,33 @@ def test_a_new_number_is_offered_as_an_update_of_the_card(app, embedded_memory, 
     assert card.attrs["phones"] == ["+351 912 000 999"]
     old = [n for e, n in embedded_memory.neighbours(ana.id) if e.relation.value == "supersedes"]
     assert len(old) == 1 and "+351 911 111 111" in old[0].body and old[0].state.value == "archived"
+
+
+def test_the_due_hint_counts_to_the_second_and_ticks_on_the_apps_clock(app, clock, qtbot):
+    """Issue 23: "in 1 minute" previewed as "in 17 s" (the hint re-read the field, which shows the
+    time to the minute) and never moved. It counts to the moment understood, on the app's clock."""
+    clock.current = clock.current.replace(second=43)
+    quick = app.quick
+    quick.open()
+    type_text(qtbot, quick, "stretch in 1 minute")
+    assert quick.kind.currentData() == Kind.REMINDER.value
+    assert quick.due.text() == (clock.now() + timedelta(minutes=1)).astimezone(remind.local_zone()).strftime(
+        "%Y-%m-%d %H:%M"
+    )
+    assert quick.due_hint.text() == "in 1 min"
+    clock.advance(seconds=31)
+    qtbot.waitUntil(lambda: quick.due_hint.text() == "in 29 s", timeout=WAIT_MS)
+    clock.advance(seconds=40)
+    qtbot.waitUntil(lambda: quick.due_hint.text() == "11 s ago", timeout=WAIT_MS)
+    quick.cancel()
+
+
+def test_a_custom_repeat_is_shown_in_words_and_saved_as_it_was_read(app, embedded_memory, qtbot):
+    quick = app.quick
+    quick.open()
+    type_text(qtbot, quick, "water the ferns every 2 days")
+    assert quick.repeat.currentText() == "Every 2 days"
+    qtbot.keyClick(quick.text, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: not quick.isVisible(), timeout=WAIT_MS)
+    (saved,) = [n for n in embedded_memory.list(Kind.REMINDER) if n.body == "water the ferns every 2 days"]
+    assert saved.attrs["rrule"] == "FREQ=DAILY;INTERVAL=2"

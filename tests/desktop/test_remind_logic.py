@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 import tzlocal
 
+import core.memory
 from core import remind
 from core.model import InvalidInput, Kind, Neuron, State
 
@@ -85,8 +87,6 @@ def test_rules_are_validated_with_a_sentence():
 
 
 def test_recurrence_keeps_the_local_wall_clock(monkeypatch):
-    from zoneinfo import ZoneInfo
-
     lisbon = ZoneInfo("Europe/Lisbon")
     monkeypatch.setattr(tzlocal, "get_localzone", lambda: lisbon)  # the one place the zone is read
     start = datetime(2026, 3, 27, 9, 0, tzinfo=lisbon)  # the Friday before summer time
@@ -161,8 +161,6 @@ def test_snooze_and_reschedule(memory):
 
 
 def test_active_reminders_pages_through_everything(memory, monkeypatch):
-    import core.memory
-
     monkeypatch.setattr(core.memory, "REMINDER_PAGE", 3)
     ids = {memory.capture(f"r{i}", kind="reminder", attrs={"due_at": remind.iso(T)}).id for i in range(7)}
     memory.capture("a note", kind="note")

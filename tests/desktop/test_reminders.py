@@ -3,6 +3,7 @@ daemon; Done and Snooze answered from the notification; missed reminders at star
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -10,6 +11,7 @@ from PySide6.QtCore import Qt
 
 from core import remind
 from core.model import State
+from desktop.notices import tomorrow_morning
 from desktop.notify import Notice, Notifications, Notifier
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
 
@@ -52,8 +54,6 @@ def test_a_due_reminder_notifies_once_with_done_and_snooze(app, embedded_memory,
 def test_the_notification_snoozes_to_later_today_or_tomorrow_morning(
     app, embedded_memory, clock, notifier, qtbot
 ):
-    from desktop.notices import tomorrow_morning
-
     rem = embedded_memory.capture(
         "call the plumber", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
     )
@@ -292,8 +292,6 @@ def test_a_clock_set_back_neither_loses_nor_doubles(app, embedded_memory, clock,
 def test_a_time_zone_change_neither_loses_nor_doubles(
     app, embedded_memory, clock, notifier, qtbot, monkeypatch
 ):
-    import time  # noqa: PLC0415
-
     monkeypatch.setenv("TZ", "Europe/Lisbon")
     time.tzset()
     remind.reload_local_zone()

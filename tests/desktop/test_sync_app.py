@@ -9,10 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 
+from core.sync import engine
 from desktop import accounts as desktop_accounts
 from tests.core.dav_server import Cutter, Phone
 from tests.core.test_sync import neurons
-from tests.desktop.conftest import WAIT_MS, settle
+from tests.desktop.conftest import WAIT_MS, make_app, settle
 
 FUTURE = datetime(2031, 3, 10, 15, 0, tzinfo=UTC)
 
@@ -35,8 +36,6 @@ def titles(phone) -> list[str]:
 
 
 def test_a_capture_syncs_in_the_background_and_the_status_bar_says_so(qtbot, phone, app, monkeypatch):
-    from core.sync import engine  # noqa: PLC0415
-
     threads: list[threading.Thread] = []
     real = engine.sync_all
 
@@ -67,8 +66,6 @@ def test_a_server_that_does_not_answer_is_said_and_retried(
     assert neurons(embedded_memory, "sync", "add", relay.url, "--user", user, "--all")["code"] == 0
     monkeypatch.delenv("NEURONS_SYNC_PASSWORD")
     relay.cut_after("REPORT", -1)
-    from tests.desktop.conftest import make_app  # noqa: PLC0415
-
     app = make_app(qtbot, embedded_memory, clock, notifier)
     try:
         app.window.show()

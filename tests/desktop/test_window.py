@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit, QListWidget, QPlainTextEdit
 
@@ -150,6 +151,39 @@ def test_changing_the_due_time_reschedules(app, embedded_memory, clock, qtbot):
     attrs = embedded_memory.get(rem.id).attrs
     assert remind.parse_time(attrs["due_at"]) == expected
     assert "notified_at" not in attrs  # it will fire at its new time
+
+
+def test_a_new_due_time_drops_the_old_time_words_from_the_text(app, embedded_memory, clock, qtbot):
+    """As `neurons edit --due` does (issue 23): "call the bank tomorrow at 3" moved to another time
+    would say the old one in its text; the save keeps "call the bank"."""
+    rem = embedded_memory.capture("call the bank tomorrow at 3", created_at=clock.now())
+    assert rem.kind is Kind.REMINDER
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    due = detail._fields["due_at"]
+    due.selectAll()
+    qtbot.keyClicks(due, "in 3 h")
+    detail.save()
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).body == "call the bank", timeout=WAIT_MS)
+    expected = clock.now().replace(microsecond=0) + timedelta(hours=3)
+    assert remind.parse_time(embedded_memory.get(rem.id).attrs["due_at"]) == expected
+
+
+def test_a_custom_repeat_shows_in_words_and_stays_as_it_was(app, embedded_memory, clock, qtbot):
+    rem = embedded_memory.capture(
+        "pills", kind="reminder", attrs={"due_at": remind.iso(clock.now()), "rrule": "FREQ=DAILY;INTERVAL=2"}
+    )
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    repeat = detail._fields["rrule"]
+    assert repeat.currentText() == "Every 2 days"
+    assert not detail._differs()
+    repeat.setCurrentText("every 3 weeks")  # typed in words: read by the capture grammar
+    detail._touched()
+    detail.save()
+    qtbot.waitUntil(
+        lambda: embedded_memory.get(rem.id).attrs.get("rrule") == "FREQ=WEEKLY;INTERVAL=3", timeout=WAIT_MS
+    )
 
 
 def test_a_bad_due_time_is_refused_with_a_sentence(app, embedded_memory, clock, qtbot):
@@ -317,8 +351,6 @@ def test_closing_the_window_keeps_the_app_when_a_tray_exists(app, qtbot):
 
 def test_rebuilding_the_index_shows_progress(app, embedded_memory, qtbot):
     if embedded_memory.embedder() is None:
-        import pytest  # noqa: PLC0415
-
         pytest.skip("the embedding model is not exported in resources/model")
     embedded_memory.capture("something to index", kind="note")
     seen = []

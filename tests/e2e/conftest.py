@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.e2e.crash_counts import ACKED, KILLS, LOST
+from tests.e2e.test_bundle import bare_env, bundle, offline  # noqa: F401 - test_mcp_app uses them too
 
 
 def pytest_terminal_summary(terminalreporter):

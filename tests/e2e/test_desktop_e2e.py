@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from core import instance
+from core.memory import Memory
+from core.settings import Settings
 from tests.conftest import ROOT
 
 TOOLS = ["Xvfb", "trayer", "dunst", "dunstctl", "dbus-run-session", "dbus-monitor", "xdotool"]
@@ -288,9 +290,6 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
         raise
 
     # after the app is gone, the store has it all (notified, done, the forwarded capture)
-    from core.memory import Memory  # noqa: PLC0415
-    from core.settings import Settings  # noqa: PLC0415
-
     with Memory.open(Settings.from_env(data_dir=data_dir, embed_in_background=False)) as memory:
         done = memory.get(reminder["id"])
         assert done.state.value == "done"

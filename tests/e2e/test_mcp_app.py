@@ -21,7 +21,6 @@ from core.store.lock import DataDirLock
 from tests.conftest import run_cli
 from tests.core.test_mcp import call, in_two_hours, stdio
 from tests.desktop.test_single_instance import launch, stop, wait_ready
-from tests.e2e.test_bundle import bare_env, bundle, offline  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 

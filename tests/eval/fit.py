@@ -164,7 +164,7 @@ def tables(paths: list[Path], cache: Path | None, progress=print) -> tuple[list[
     key = digest.hexdigest()
     if cache is not None and cache.exists():
         with cache.open("rb") as src:
-            saved = pickle.load(src)  # noqa: S301 - our own file, written just below
+            saved = pickle.load(src)
         if saved.get("key") == key:
             progress(f"tables from {cache}")
             return saved["asked"], saved["model"]

@@ -1,4 +1,5 @@
-"""The fuzz suite (hypothesis): capture text, --attrs, the import format and the instance protocol.
+"""The fuzz suite (hypothesis): capture text, --attrs, the import format, the instance protocol,
+backups, config.json and raw MCP lines (test_fuzz_files.py).
 
 Properties, on real engines: no traceback (only a NeuronsError, whose message is for a person),
 a refusal leaves the store exactly as it was, what is accepted reads back and exports. Examples

@@ -29,7 +29,7 @@ PARSERS = {
     "find_when": lambda text: when.find_when(text, NOW),
     "find_window": lambda text: when.find_window(text, NOW),
     "parse_json": lambda text: _refusal_ok(
-        lambda: parse_json('{"a": "%s"}' % text.replace("\\", "").replace('"', ""), "x")
+        lambda: parse_json('{"a": "' + text.replace("\\", "").replace('"', "") + '"}', "x")
     ),
     "parse_export": lambda text: _refusal_ok(
         lambda: parse_export(

@@ -1,0 +1,541 @@
+"""The one set of patterns of the date grammar: how the words of core/when/languages combine.
+
+`Grammar(languages)` compiles every pattern capture text (parse.py) and questions (window.py) are
+read with, from the merged tables of those languages; `GRAMMAR` is the one of the five languages
+Neurons reads. No word of any language is written here: only how words of a table sit beside
+numbers, punctuation and each other (a check in tests/core/test_when.py keeps it so). All patterns
+run on folded text (core.when.language.fold).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+
+from core.when.holidays import DAYS, SEASON_DAYS, Span
+from core.when.language import Language, merge
+from core.when.languages import LANGUAGES
+
+# -- building blocks ---------------------------------------------------------------------------
+
+WORD_START = r"(?<!\w)"
+WORD_START_NOT_ELIDED = r"(?<![\w'])"  # not glued to an elision either ("l'an": not "an")
+WORD_END = r"(?!\w)"
+SPACE = r"\s+"
+DAY_NUMBER = r"\d{1,2}"
+YEAR_NUMBER = r"\d{4}"
+DECIMAL = r"\d+(?:[.,]\d+)?"
+FRACTION = r"\d+/\d+"
+NOTHING = r"(?!)"
+DASHES = ("-", "–")
+
+
+def any_of(words: Iterable[str]) -> str:
+    """A regex alternation of the words, longest first; a space in a word is any run of them. No
+    words: a pattern that matches nothing (a language without the table)."""
+    unique = dict.fromkeys(words)
+    if not unique:
+        return NOTHING
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(unique, key=len, reverse=True))
+
+
+def optional_words(words: Iterable[str]) -> str:
+    """Any of the words followed by its space, or nothing; an elided word ("l'", "d'") needs none."""
+    words = list(words)
+    spaced = [w for w in words if not w.endswith("'")]
+    elided = [w for w in words if w.endswith("'")]
+    choices = [f"(?:{any_of(spaced)}){SPACE}"] if spaced else []
+    if elided:
+        choices.append(f"(?:{any_of(elided)})")
+    return f"(?:{'|'.join(choices)})?" if choices else ""
+
+
+def compile_folded(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+def group(m: re.Match[str], name: str) -> str | None:
+    """The text of a template's slot `name` in a match: the templates of one pattern each number
+    their slots (`day_0`, `day_1`…) as a regex names a group once."""
+    value = m.groupdict().get(name)
+    if value is not None:
+        return value
+    for key in _slot_groups(m.re, name):
+        value = m.group(key)
+        if value is not None:
+            return value
+    return None
+
+
+def group_start(m: re.Match[str], name: str) -> int:
+    """Where the slot `name` (see `group`) starts in the text; -1 when it took no part."""
+    for key in (name, *_slot_groups(m.re, name)):
+        if key in m.re.groupindex and m.group(key) is not None:
+            return m.start(key)
+    return -1
+
+
+@cache
+def _slot_groups(pattern: re.Pattern[str], name: str) -> tuple[str, ...]:
+    return tuple(k for k in pattern.groupindex if k.startswith(name + "_") and k[len(name) + 1 :].isdigit())
+
+
+# -- templates ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slot:
+    inner: str  # what the slot reads
+    after: str = ""  # read after it, outside its group (a suffix)
+    captured: bool = True
+
+
+def template(text: str, slots: dict[str, Slot], number: int) -> str:
+    """The regex of one template (see core/when/language.py): words, `[a|b]`, `(a|b)`, `{slot}`."""
+    tokens = _tokens(text)
+    out, required_seen = "", False
+    for pieces in tokens:
+        body = "".join(_piece(p, slots, number) for p in pieces)
+        optional = len(pieces) == 1 and pieces[0].startswith("[")
+        if optional:
+            inner = _piece("(" + pieces[0][1:-1] + ")", slots, number)
+            out += f"(?:{SPACE}{inner})?" if required_seen else f"(?:{inner}{SPACE})?"
+        else:
+            out += (SPACE if required_seen else "") + body
+            required_seen = True
+    return out
+
+
+def _tokens(text: str) -> list[list[str]]:
+    """The template's words (split at spaces outside brackets), each a list of its pieces."""
+    tokens: list[list[str]] = []
+    pieces: list[str] = []
+    depth, current = 0, ""
+    for c in text.strip() + " ":
+        if depth == 0 and c == " ":
+            if current:
+                pieces.append(current)
+            if pieces:
+                tokens.append(pieces)
+            pieces, current = [], ""
+            continue
+        if depth == 0 and c in "[({":
+            if current:
+                pieces.append(current)
+            current = ""
+        current += c
+        depth += 1 if c in "[({" else -1 if c in "])}" else 0
+        if depth == 0 and c in "])}":
+            pieces.append(current)
+            current = ""
+    return tokens
+
+
+def _piece(piece: str, slots: dict[str, Slot], number: int) -> str:
+    if piece.startswith("{"):
+        name, _, limited = piece[1:-1].partition("=")
+        slot = slots[name]
+        inner = any_of(limited.split("|")) if limited else slot.inner
+        if not slot.captured:
+            return f"(?:{inner}){slot.after}" if inner else slot.after
+        return f"(?P<{name}_{number}>{inner}){slot.after}"
+    if piece.startswith("["):
+        return f"(?:{any_of(piece[1:-1].split('|'))})?"
+    if piece.startswith("("):
+        return f"(?:{any_of(piece[1:-1].split('|'))})"
+    return re.escape(piece)
+
+
+def templates(forms: Iterable[str], slots: dict[str, Slot]) -> str:
+    """The alternation of several templates (their slots numbered apart); none: nothing matches."""
+    return "|".join(f"(?:{template(t, slots, i)})" for i, t in enumerate(forms)) or NOTHING
+
+
+# -- the grammar ---------------------------------------------------------------------------------
+
+
+class Grammar:
+    """Every pattern of capture text and of questions, for a set of languages."""
+
+    def __init__(self, languages: tuple[Language, ...]):
+        self.languages = languages
+        w = self.words = merge(languages)
+        self.holidays: dict[str, Callable[[int], Span]] = {n: DAYS[d] for n, d in w.holidays.items()}
+        self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
+        self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
+        self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
+        self._capture(w)
+        self._questions(w)
+
+    # -- capture text (parse.py) -------------------------------------------------------------------
+
+    def _capture(self, w: Language) -> None:
+        b, e, c = WORD_START, WORD_END, compile_folded
+        month, day = any_of(w.months), any_of(w.weekdays)
+        amount = rf"(?:{FRACTION}|{DECIMAL}|{any_of(w.numbers)})"
+        about = optional_words(w.about)
+        and_a_half = any_of(w.and_a_half)
+        half = rf"(?:\s+(?P<half>{and_a_half}))?"
+        half_ahead = rf"(?:\s+(?P<half_ahead>{and_a_half}))?"
+        unit_half = rf"(?:\s+(?P<unit_half>{any_of(w.unit_and_a_half)}))?"
+        glue = r"(?:(?<=\d)\s*|\s+)"  # "in 2h", "in 2 h"; a number in words only spaced ("in an d…" is not)
+        day_suffix = rf"(?:{any_of(w.day_suffixes)})"
+        ordinal = rf"(?:{any_of(w.ordinal_suffixes)})"
+        weekday_suffix = rf"(?:{any_of(w.weekday_suffixes)})"
+        plural = rf"(?:{any_of(w.plural_endings)})"
+        hour_letter = any_of(w.hour_letters)
+        self.relative = c(
+            rf"{b}(?:{any_of(w.in_words)})\s+{about}(?:(?P<fraction>{any_of(w.hour_fractions)})|"
+            rf"(?P<n>{amount}){half}(?:\s+(?:{any_of(w.more)}))?{glue}(?P<unit>{any_of(w.units)}){unit_half}){e}"
+        )
+        # "2 minutes from now": read only when the text says "from now" (a number starts a lot of words)
+        self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")
+        self.relative_ahead = c(
+            rf"{b}{about}(?P<n_ahead>{amount}){half_ahead}{glue}(?P<unit_ahead>{any_of(w.units)})"
+            rf"\s+(?:{any_of(w.from_now)}){e}"
+        )
+        self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
+        self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
+        year_joined = rf"(?:{any_of(w.year_joiners)})"
+        day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
+        self.day_month = c(
+            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?\s*"
+            rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|-\s*)?"
+            rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
+        )
+        self.month_day = c(
+            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?\s*{optional_words(w.month_day_articles)}"
+            rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
+        )
+        slots = {
+            "day": Slot(DAY_NUMBER),
+            "ordinal": Slot(ordinal, captured=False),
+            "day_suffix": Slot(day_suffix, captured=False),
+            # "le 16" but not "le 16h", "le 16:30", "le 31/10"
+            "not_a_time": Slot("", rf"(?!\s*(?:{hour_letter}|:|\d)|[/.-]\d)", captured=False),
+            "weekday": Slot(day, rf"{weekday_suffix}?{plural}?"),
+            "any_weekday": Slot(day, rf"{weekday_suffix}?{plural}?", captured=False),
+            "every": Slot(any_of(w.every), captured=False),
+        }
+        self.day_of_month = c(rf"{b}(?:{templates(w.day_of_month_forms, slots)}){e}")
+        weekday_lead = any_of((*w.weekday_lead, *w.weekday_lead_in_captures))
+        self.next_before, self.last_before, self.this_before = (
+            any_of(w.next_before),
+            any_of(w.last_before),
+            any_of(w.this_before),
+        )
+        self.next_after, self.last_after = any_of(w.next_after), any_of(w.last_after)
+        self.is_next_before = compile_folded(rf"(?:{self.next_before})").fullmatch
+        self.is_last_before = compile_folded(rf"(?:{self.last_before})").fullmatch
+        self.is_this_before = compile_folded(rf"(?:{self.this_before})").fullmatch
+        self.is_next_after = compile_folded(rf"(?:{self.next_after})").fullmatch
+        self.is_last_after = compile_folded(rf"(?:{self.last_after})").fullmatch
+        nxt, last, this = self.next_before, self.last_before, self.this_before
+        self.weekday = c(
+            rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+)?"
+            rf"(?P<day>{day})"
+            rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
+            rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
+        )
+        self.after_tomorrow = c(rf"{b}(?:{any_of(w.after_tomorrow)}){e}")
+        not_after = "".join(rf"(?<!{re.escape(x)}\s)" for x in w.not_tomorrow_after)
+        self.tomorrow = c(rf"{b}{not_after}(?:{any_of(w.tomorrow)}){e}")
+        self.tonight = c(rf"{b}(?:{any_of(w.tonight)}){e}")
+        self.today = c(rf"{b}(?:{any_of(w.today)}){e}")
+        week, weekend, month_word = any_of(w.week), any_of(w.weekend), any_of(w.month)
+        self.next_week = c(
+            rf"{b}(?:(?:{nxt})\s+(?:{week})|{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
+        )
+        # "Wednesday of next week", "quarta da semana que vem", "mardi de la semaine prochaine"
+        self.weekday_next_week = c(
+            rf"{b}(?:(?P<pre>{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?,?\s+"
+            rf"{optional_words(w.weekday_of_week)}(?:(?:{nxt})\s+(?:{week})|"
+            rf"{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
+        )
+        self.weekend = c(
+            rf"{b}(?:(?P<pre>{nxt}|{this}|{any_of(w.weekend_lead)})\s+)?"
+            rf"(?:{weekend})(?:\s+(?P<post>{self.next_after}))?{e}"
+        )
+        self.next_month = c(
+            rf"{b}(?:(?:{nxt})\s+(?:{month_word})|{optional_words(w.month_articles)}(?:{month_word})\s+"
+            rf"(?:{self.next_after})){e}"
+        )
+
+        parts = any_of(w.parts)
+        self.parts_words = parts
+        ampm = rf"(?P<ap>{any_of((*w.before_noon_marks, *w.after_noon_marks))})"
+        at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
+        letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
+        self.clock_hm = c(
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?!\d)(?:{letters}|\s*"
+            rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?)"
+        )
+        self.clock_hhmm = c(  # "330 p.m.": figures without a colon are a time only with am/pm
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})(?P<m>\d{{2}})\s*{ampm}(?!\w)"
+        )
+        self.after_noon_words = compile_folded(rf"(?:{any_of((*w.after_noon_marks, *w.after_noon_letters))})")
+        oclock = any_of(w.clock_words_after)
+        marks_any = any_of((*w.before_noon_marks, *w.after_noon_marks))
+        spaced_parts = any_of(p for p in w.parts if " " in p)  # "6 de la mañana", "3 in the afternoon"
+        self.clock_h_suffix = c(
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?:(?P<hh>{hour_letter}){e}|(?P<uhr>{hour_after}){e}|"
+            rf"{ampm}(?!\w)|(?P<oclock>{oclock}){e}(?:\s*(?P<ap2>{marks_any})(?!\w))?)"
+            rf"(?:\s*(?P<part>{parts}){e})?"
+            rf"|{b}(?P<hw>\d{{1,2}}|{any_of(w.hour_words)})\s+(?P<spaced>{spaced_parts}){e}"
+        )
+        # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
+        counts = any_of(u for u in w.units if u not in w.clock_words_after)
+        counted = rf"%|{ordinal}|{any_of(w.not_hour_after)}|{counts}"
+        self.clock_at = c(
+            rf"{b}(?P<at>{at})\s+{about}(?:(?P<h>\d{{1,2}})|(?P<hw>{any_of(w.hour_words)})|"
+            rf"(?P<hw24>{any_of(w.hour_words_24)})(?=\s*(?:{oclock})))(?![\d:.,/])"
+            rf"(?!\s*(?:{counted}|(?:{any_of(w.day_month_joiners)})\s+(?:{month})){e})"
+            rf"(?:\s*(?P<mark>{oclock}))?(?:\s*(?P<part>{parts}){e}|\s*{ampm}(?!\w))?"
+        )
+        self.hour_articles = compile_folded(rf"(?:{any_of(w.hour_articles)})")
+        # "half past 4", "quarter to 6", "20 past 3", "4 e meia", "6 menos cuarto", "halb 6", "6h moins
+        # le quart", "viertel nach 4": a time of day in words (read on the 12-hour clock like "at 4")
+        marks = any_of(w.hour_marks)
+        hour_word = (  # "quinze" is an hour only as "quinze heures"
+            rf"(?:\d{{1,2}}|{any_of((*w.hour_words, *w.noon, *w.midnight))}|"
+            rf"{any_of(w.hour_words_24)}(?=\s*(?:{marks})))"
+        )
+        minute_word = rf"(?:{any_of(w.minute_amounts)}|\d{{1,2}})"
+        marks = any_of(w.hour_marks)
+        mark = rf"(?:\s*(?:{marks}))?"
+        minute_noun = any_of(w.minute_nouns)
+        self.clock_phrase = c(
+            rf"{b}(?:(?P<at>{at})\s+)?(?:"
+            rf"(?P<m1>{minute_word})\s+(?:(?:{minute_noun})\s+)?"
+            rf"(?P<dir>{any_of(w.minutes_past)}|{any_of(w.minutes_to)})\s+"
+            rf"{optional_words(w.hour_articles)}(?P<h1>{hour_word}){mark}"
+            rf"|(?P<h2>{hour_word}){mark}\s+"
+            rf"(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+"
+            rf"(?P<m2>{minute_word})(?:\s+(?:{minute_noun}))?"
+            rf"|(?P<before>{any_of(w.before_hour)})\s+(?P<h3>{hour_word})(?:\s*(?:{hour_after}))?"
+            # "quinze heures trente", "9 Uhr 30", "midi quinze": the minutes after the hour's mark
+            rf"|(?P<h4>(?:\d{{1,2}}|{any_of((*w.hour_words, *w.hour_words_24))})\s*(?:{marks})|"
+            rf"{any_of((*w.noon, *w.midnight))})"
+            rf"\s+(?P<m4>{minute_word})"
+            rf")(?:{ampm}(?!\w)|{e}(?:\s*(?:(?P<part>{parts}){e}|"  # "am Nachmittag" before "am"
+            rf"(?P<ap2>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w)))?)"
+        )
+        self.noon_words = frozenset(w.noon)
+        hour_names = (*w.hour_words, *w.hour_words_24, *w.noon, *w.midnight)
+        self.hour_in_words = compile_folded(rf"\d{{1,2}}|{any_of(hour_names)}")
+        self.midnight_words = frozenset(w.midnight)
+        self.marked_hour = compile_folded(rf"\d\s*(?:{marks})\s")  # "4 horas e 10": an hour for sure
+        self.counted_minutes = compile_folded(rf"\b(?:{minute_noun})\b")  # "15 minuten vor 12"
+        self.minutes_to = compile_folded(rf"(?:{any_of(w.minutes_to)})")
+        self.hour_less = compile_folded(rf"(?:{any_of(w.hour_less)})")
+        self.clock_word = c(
+            rf"{b}(?:(?:{any_of(w.noon_lead)})\s+)?(?P<w>{any_of(w.noon)}|{any_of(w.midnight)}){e}"
+        )
+        self.part_of_day = c(rf"{b}(?:(?:{any_of(w.part_lead)})\s+)?(?P<part>{parts}){e}")
+
+        # recurrences
+        self.every_part = c(rf"{b}(?P<w>{any_of(w.every_part)}){e}")
+        every = any_of(w.every)
+        self.month_position = c(
+            rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+|(?P<each>{every})\s+)?"
+            rf"(?:(?:{any_of(w.position_articles)})\s+)*"
+            rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day}){weekday_suffix}?|"
+            rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)})|"
+            rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?)?{e}"
+        )
+        self.every_other_weekday = c(rf"{b}(?:{templates(w.every_other_weekday_forms, slots)}){e}")
+        self.calendar_units = any_of(w.calendar_units)
+        self.every_n_units = c(
+            rf"{b}(?:(?P<other>{any_of(w.every_other)})|(?:{every})\s+(?P<n>\d+|{any_of(w.numbers)}))\s+"
+            rf"(?P<unit>{self.calendar_units}){e}"
+        )
+        days = rf"(?:{day}){weekday_suffix}?{plural}?"
+        and_words = rf"(?:,|{any_of(w.and_words)})"
+        self.every_weekdays = c(
+            rf"{b}(?:(?P<lead>{every})|(?P<plural_lead>{any_of(w.weekdays_lead)}))\s+"
+            rf"(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}"
+        )
+        self.day_words = compile_folded(day)
+        self.plural_day = compile_folded(rf"(?:{plural}){WORD_END}")
+        adverbs = any_of(w.weekday_adverbs)
+        self.weekday_adverbs = c(rf"{b}(?P<days>(?:{adverbs})(?:\s*{and_words}\s*(?:{adverbs}))*){e}")
+        self.adverb_words = compile_folded(adverbs)
+        monthly = [
+            *w.monthly_day_forms,
+        ]
+        self.monthly_day = c(
+            rf"{b}(?:{templates(monthly, slots)}|(?:{any_of(w.every_month_before_day)}),?\s+"
+            rf"(?:(?:{any_of(w.monthday_lead)})\s+)?(?:(?:{any_of(w.month_day_words)})\s+)?"
+            rf"(?P<day_{len(monthly)}>\d{{1,2}}){day_suffix}?){e}"
+        )
+        self.every_unit = c(rf"{b}(?:{every})\s+(?P<unit>{self.calendar_units}){e}")
+        self.freq_word = c(rf"{b}(?P<w>{any_of(w.freq_words)}){e}")
+        self.every_weekday = c(rf"{b}(?:{any_of(w.weekdays_every)}){e}")
+        self.yearly = compile_folded(rf"\b(?:{any_of(w.yearly_words)})\b")
+        self.reminder_cue = compile_folded(rf"^\s*(?:{any_of(w.reminder_cues)})\b")
+
+        # titles and fields
+        self.due_filler = compile_folded(rf"^(?:{any_of(w.due_filler)}|,|-|\s)*$")
+        self.title_lead = compile_folded(rf"^\s*(?:{any_of(w.title_lead)})\s+")
+        self.dangling = compile_folded(any_of(w.dangling))
+
+    # -- questions (window.py) ---------------------------------------------------------------------
+
+    def _questions(self, w: Language) -> None:
+        # the question's folded text is lower case: no re.I, which costs questions twice the time
+        b, e, c = WORD_START_NOT_ELIDED, WORD_END, re.compile
+
+        def cues(words: Iterable[str]) -> re.Pattern[str]:
+            return c(rf"(?<!\w)(?:{any_of(words)})(?!\w)")
+
+        self.due_cues = cues(w.due_cues)
+        self.created_cues = cues(w.created_cues)
+        self.done_cues = cues(w.done_cues)
+        self.past_cues = cues(w.past_cues)
+        self.future_cues = cues(w.future_cues)
+        self.cue_particles = c(rf"\b(?:{any_of(w.cue_particles)})\b")
+
+        nxt, last, this = self.next_before, self.last_before, self.this_before
+        nextp, lastp = self.next_after, self.last_after
+        article = rf"(?:{any_of(w.articles)})"
+        month, weekday = any_of(w.months), any_of(w.weekdays)
+        count = rf"(?:\d{{1,4}}|{any_of(w.numbers)})"
+        glue = r"(?:(?<=\d)\s*|\s+)"  # "1d ago", "2 days ago"; a number in words only spaced
+        day_units = any_of(u for u, (kind, _) in w.units.items() if kind in ("days", "months", "years"))
+        self.period_unit = {
+            **{u: "week" for u in w.week},
+            **{u: "month" for u in w.month},
+            **{u: "year" for u in w.year},
+            **w.period_words,
+        }
+        period = any_of(self.period_unit)
+        slots = {
+            "unit": Slot(period),
+            "anchor": Slot(any_of(w.anchor_units)),
+            "while": Slot(any_of(w.while_words)),
+            "event": Slot(r"\S.*"),
+        }
+        late = "|".join(
+            rf"(?:{any_of([word])})(?=\s+(?:{any_of(nouns)})(?!\w))"
+            for word, nouns in w.overdue_before.items()
+        )
+        self.overdue = c(rf"{b}(?:{any_of(w.overdue)}{'|' + late if late else ''}){e}")
+        this_so_far = [f for f in w.so_far_forms]
+        self.so_far = c(rf"{b}(?:{templates(this_so_far, slots)}){e}")
+        self.until_end = c(rf"{b}(?:{templates(w.until_end_forms, slots)}){e}")
+        year_joined = rf"(?:{any_of(w.year_joiners)})"
+        self.month_half = c(
+            rf"{b}{optional_words(w.month_part_lead)}(?P<part>{any_of(w.month_parts)})"
+            rf"[- ]?{optional_words(w.month_part_joiners)}(?P<mon>{month})"
+            rf"(?:\s+(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
+        )
+        weekday_suffix = rf"(?:{any_of(w.weekday_suffixes)})"
+        weekday_lead = any_of((*w.weekday_lead, *w.weekday_lead_in_questions))
+        self.question_weekday = c(
+            rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+)?"
+            rf"(?P<day>{weekday})(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{nextp}|{lastp}))?{e}"
+        )
+        to = rf"(?:{any_of((*w.range_joiners, *DASHES))})"
+        day_article = optional_words(w.day_articles)
+        range_from = optional_words(w.range_from)
+        self.weekday_range = c(
+            rf"{b}{range_from}{day_article}(?P<a>{weekday}){weekday_suffix}?"
+            rf"\s*{to}\s+{day_article}(?P<b>{weekday}){weekday_suffix}?{e}"
+        )
+        self.month_range = c(
+            rf"{b}{range_from}(?P<a>{month})\s*{to}\s+(?P<b>{month})(?:\s+(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
+        )
+        self.question_month = c(
+            rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{any_of(w.month_lead)})\s+)?(?P<mon>{month})\.?"
+            rf"(?:\s+(?P<post>{nextp}|{lastp}|(?:{year_joined}\s+)?\d{{4}}))?{e}"
+        )
+        before_year = any_of((*w.last_year_before, *w.this_year_before, *w.next_year_before))
+        after_year = any_of((*w.last_year_after, *w.this_year_after, *w.next_year_after))
+        self.holiday = c(
+            rf"{b}(?:(?P<q1>{nxt}|{last}|{this}|{before_year})\s+)?(?:{article}\s+)?"
+            rf"(?P<name>{any_of(self.holidays)})(?:{any_of(w.possessive_endings)})?(?:\s+(?P<wk>{any_of(w.weekend)}))?"
+            rf"(?:\s+(?P<q2>{after_year}|(?:{year_joined}\s+)?\d{{4}}))?{e}"
+        )
+        self.season = c(
+            rf"{b}(?P<q>{nxt}|{last}|{this}|{any_of(w.season_lead)})\s*(?<=[\s'])(?P<name>{any_of(self.seasons)})"
+            rf"(?:\s+(?P<q2>{lastp}|{nextp}|{any_of(w.last_year_after)}|(?:{year_joined}\s+)?\d{{4}}))?{e}"
+        )
+        counted_next, counted_last = any_of(w.next_after_count), any_of(w.last_after_count)
+        self.next_n = c(
+            rf"{b}{optional_words(w.span_lead)}{optional_words(w.span_articles)}"
+            rf"(?:(?P<dir>{nxt}|{last})\s+(?P<n>{count})\s+(?P<u>{day_units})"
+            rf"|(?P<n2>{count})\s+(?P<dir2>{counted_next}|{counted_last})\s+(?P<u2>{day_units})"
+            rf"|(?:{any_of(w.these)})\s+(?P<n3>{count})\s+(?P<dir3>{counted_last}|{counted_next})\s+(?P<u3>{day_units})"
+            rf"|(?P<n4>{count})\s+(?P<u4>{day_units})\s+(?P<dir4>{nextp}|{lastp})){e}"  # "3 semanas que vem"
+        )
+        self.counted_last = compile_folded(rf"(?:{counted_last})")
+        self.ago = c(
+            rf"{b}(?:(?:{any_of(w.ago_before)})\s+{optional_words(w.about)}(?P<n>{count}){glue}(?P<u>{day_units})|"
+            rf"{optional_words(w.about)}(?P<n2>{count}){glue}(?P<u2>{day_units})\s+(?:{any_of(w.ago_after)})){e}"
+        )
+        not_after = "".join(rf"(?<!{re.escape(x)}\s)" for x in w.not_tomorrow_after)
+        self.dayword = c(
+            rf"{b}(?:(?P<after>{any_of(w.after_tomorrow)})|(?P<before>{any_of(w.before_yesterday)})|"
+            rf"(?P<today>{any_of(w.today)}|{any_of(w.tonight)}|{any_of(w.today_parts)})|"
+            rf"(?P<tomorrow>{not_after}(?:{any_of(w.tomorrow)}))|(?P<yesterday>{any_of(w.yesterday)})){e}"
+        )
+        self.yesterday_only_with = {
+            word: c(rf"\b(?:{any_of(confirming)})\b") for word, confirming in w.yesterday_only_with.items()
+        }
+        weekend_lead = any_of((*w.weekend_lead, *w.weekend_lead_in_questions))
+        self.question_weekend = c(
+            rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekend_lead})\s+)?"
+            rf"(?:{any_of(w.weekend)})(?:\s+(?P<post>{nextp}|{lastp}))?{e}"
+        )
+
+        def period_patterns(unit_words: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+            following = rf"{optional_words(w.articles)}(?:{unit_words})\s+"  # "l'année dernière"
+            return (
+                c(rf"{b}(?:(?:{nxt})\s+(?:{unit_words})|{following}(?:{nextp})){e}"),
+                c(rf"{b}(?:(?:{last})\s+(?:{unit_words})|{following}(?:{lastp})){e}"),
+                c(rf"{b}(?:{this})\s+(?:{unit_words}){e}"),
+            )
+
+        self.week_periods = period_patterns(any_of(w.week))
+        self.month_periods = period_patterns(any_of(w.month))
+        self.year_periods = period_patterns(any_of(w.year))
+        self.since = c(rf"{b}(?:{any_of(w.since)})\s+")
+        self.finite = c(rf"\b(?:{any_of(w.finite_verbs)})\b")
+        self.range_after = c(rf"\s*{to}\s")
+        self.before = c(rf"{b}(?:{any_of(w.before)})\s+")
+        self.after = c(rf"{b}(?:{any_of(w.after)})\s+")
+        self.anchor = c(rf"{b}(?:{templates(w.anchor_forms, slots)})$")
+        self.purpose = c(rf"(?:^|\s)(?:{any_of(w.purpose_words)})\s+{optional_words(w.articles)}$")
+        self.takes_effect = c(rf"(?:^|\s)(?:{any_of(w.from_words)})\s+$")
+        self.question_dangling = c(rf"\b(?:{any_of(w.dangling_in_questions)})\s*$")
+
+    def which(self, before: str | None, after: str | None) -> str | None:
+        """ "next", "last" or "this" as the words before and after a period say (None: neither)."""
+        before, after = before or "", after or ""
+        if self.is_next_before(before) or self.is_next_after(after):
+            return "next"
+        if self.is_last_before(before) or self.is_last_after(after):
+            return "last"
+        if self.is_this_before(before):
+            return "this"
+        return None
+
+    def year_said(self, before: str, after: str) -> int | None:
+        """-1, 0 or 1 for "last year's", "this year", "next year" around a named day, else None."""
+        for shift, words in (
+            (-1, (*self.words.last_year_before, *self.words.last_year_after)),
+            (0, (*self.words.this_year_before, *self.words.this_year_after)),
+            (1, (*self.words.next_year_before, *self.words.next_year_after)),
+        ):
+            if _spaced(before) in words or _spaced(after) in words:
+                return shift
+        return None
+
+
+def _spaced(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip())
+
+
+GRAMMAR = Grammar(LANGUAGES)

@@ -1,0 +1,60 @@
+"""What used to end in a traceback (issue 24, item 7; the deep backup is in test_bombs.py): a
+config.json of nested brackets, `move-to` as a role that may not create pgvector. Each is now one
+sentence saying what to do, and the commands that do not need config.json still work."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+import pytest
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from core import cli
+from tests.conftest import run_cli
+
+
+def one_line(capsys, code: int, expected_code: int = 2) -> str:
+    out, err = capsys.readouterr()
+    assert code == expected_code, (out, err)
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    return err
+
+
+def test_a_config_json_of_nested_brackets(tmp_path, capsys):
+    data = tmp_path / "data"
+    assert run_cli("capture", "a note", "--kind", "note", data_dir=data).returncode == 0
+    (data / "config.json").write_text("[" * 200_000 + "]" * 200_000)
+    for argv in (["list"], ["doctor"], ["config", "show"], ["config", "unset", "dsn"]):
+        err = one_line(capsys, cli.main(["--data-dir", str(data), *argv]))
+        assert f"{data / 'config.json'} is not a config Neurons can read (its JSON: nested too deeply" in err
+        assert "move it aside" in err
+    # what does not need it still works
+    for argv in (["backups"], ["unlock"]):
+        assert cli.main(["--data-dir", str(data), *argv]) == 0, capsys.readouterr()
+    for broken in ('{"profile": [1, 2]}', '{"dsn": 5}', b"\xff\xfe"):
+        (data / "config.json").write_bytes(broken if isinstance(broken, bytes) else broken.encode())
+        assert "is not a config Neurons can read" in one_line(
+            capsys, cli.main(["--data-dir", str(data), "list"])
+        )
+
+
+@pytest.mark.server
+def test_move_to_as_a_role_that_may_not_create_pgvector(tmp_path, capsys, server_admin_dsn, monkeypatch):
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    tag = uuid.uuid4().hex[:8]
+    role, database = f"plain_{tag}", f"novector_{tag}"
+    with psycopg.connect(server_admin_dsn, autocommit=True) as admin:
+        admin.execute(f'CREATE ROLE "{role}" LOGIN NOSUPERUSER NOBYPASSRLS')
+        admin.execute(f'CREATE DATABASE "{database}" OWNER "{role}"')
+    parts = conninfo_to_dict(server_admin_dsn)
+    parts.update(user=role, dbname=database)
+    data = tmp_path / "data"
+    assert cli.main(["--data-dir", str(data), "capture", "a note to move", "--kind", "note"]) == 0
+    capsys.readouterr()
+    err = one_line(capsys, cli.main(["--data-dir", str(data), "move-to", make_conninfo(**parts)]))
+    assert f"the database {database} on" in err and f"role {role} may not create it" in err
+    assert 'ask the database\'s admin to run "CREATE EXTENSION vector;" in it as a superuser' in err
+    assert "nothing was changed" in err
+    assert cli.main(["--data-dir", str(data), "config", "show", "--json"]) == 0
+    assert '"dsn"' not in capsys.readouterr().out  # still the embedded engine
