@@ -214,10 +214,10 @@ def rank(c: Candidates, w: Weights) -> Ranked:
     hop_from = np.full(n, -1, dtype=np.int64)
     if c.link_seed.size:
         live = seeds[c.link_seed] & (c.link_other != c.link_seed)
-        share = np.choose(c.link_class, (w.link, w.link_to_contact, w.link_from_contact))
-        share = np.where((c.link_seed == best) & (c.link_class == LINK_NOTES), w.link_top, share)
+        lent = np.choose(c.link_class, (w.link, w.link_to_contact, w.link_from_contact))
+        lent = np.where((c.link_seed == best) & (c.link_class == LINK_NOTES), w.link_top, lent)
         damp = np.maximum(c.degree[c.link_seed], 1.0) ** w.hub_damping
-        gain = np.where(live, share * base[c.link_seed] * c.link_weight / damp, 0.0)
+        gain = np.where(live, lent * base[c.link_seed] * c.link_weight / damp, 0.0)
         _best_of(gain, c.link_seed, c.link_other, hop, hop_from)
     sitting = np.zeros(n)
     sitting_with = np.full(n, -1, dtype=np.int64)

@@ -235,14 +235,16 @@ def objective(asked: list[Asked], w: ranking.Weights, before: dict | None = None
 def fit(asked: list[Asked], start: ranking.Weights = ranking.DEFAULT, progress=None) -> ranking.Weights:
     """Coordinate search: each weight in turn takes the grid value (or its own) that scores best
     with the others held, then the PAIRS together; ROUNDS times or until nothing moves. A move
-    must gain MIN_GAIN. Deterministic: ties keep the value held, else the one nearest today's."""
-    before = cells(asked, ranking.DEFAULT)
+    must gain MIN_GAIN over `start` (the model's weights today: a move that only equals them is
+    not taken), and a category falling below its figure under `start` costs DROP_PENALTY.
+    Deterministic: ties keep the value held, else the one nearest today's."""
+    before = cells(asked, start)
     w, best = start, objective(asked, start, before)
     for rnd in range(ROUNDS):
         moved = False
         for name, grid in GRID.items():
             held = getattr(w, name)
-            values = sorted(set(grid) | {held}, key=lambda v: (abs(v - getattr(ranking.DEFAULT, name)), v))
+            values = sorted(set(grid) | {held}, key=lambda v: (abs(v - getattr(start, name)), v))
             for v in values:
                 if v == held:
                     continue
@@ -280,15 +282,21 @@ def folds_of(asked: list[Asked], n: int | None) -> list[set[tuple[str, str]]]:
     return folds
 
 
-def cross_validate(asked: list[Asked], folds: list[set[tuple[str, str]]], progress=print):
-    """Each fold's questions ranked under weights fitted without it: (metrics, weights per fold)."""
+def cross_validate(
+    asked: list[Asked],
+    folds: list[set[tuple[str, str]]],
+    progress=print,
+    start: ranking.Weights = ranking.DEFAULT,
+):
+    """Each fold's questions ranked under weights fitted without it (from `start`): (metrics,
+    weights per fold)."""
     scored: list[tuple[Asked, dict[str, float]]] = []
     fitted = []
     for i, fold in enumerate(folds):
         train = [a for a in asked if (a.dataset, a.space) not in fold]
         test = [a for a in asked if (a.dataset, a.space) in fold]
         t = time.monotonic()
-        w = fit(train)
+        w = fit(train, start)
         fitted.append((sorted(fold), w))
         scored += [(a, score_query(ranked_ids(a, w), a.gold, a.avoid)) for a in test]
         names = ", ".join(s for _, s in sorted(fold))
@@ -344,13 +352,13 @@ def main(argv: list[str] | None = None) -> int:
     asked, model = tables(paths, args.tables, say)
     say(f"{len(asked)} questions of {len({(a.dataset, a.space) for a in asked})} spaces, model {model}")
     start = ranking.weights_for(model)
-    before = metrics(asked, ranking.DEFAULT)
+    before = metrics(asked, start)
     report: dict[str, Any] = {"model": model, "before": before}
     if not args.no_cv:
-        left_out, per_fold = cross_validate(asked, folds_of(asked, args.folds), say)
+        left_out, per_fold = cross_validate(asked, folds_of(asked, args.folds), say, start)
         report["left_out"] = left_out
         report["folds"] = [{"spaces": [s for _, s in f], "weights": w.to_json()} for f, w in per_fold]
-    w_all = fit(asked, progress=say)
+    w_all = fit(asked, start, progress=say)
     report["fitted_all"] = metrics(asked, w_all)
     report["weights"] = w_all.to_json()
     report["weights_before"] = start.to_json()
