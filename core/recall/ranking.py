@@ -241,6 +241,10 @@ def rank(c: Candidates, w: Weights) -> Ranked:
     exact = c.exact * w.exact
     score = base + w.sitting * sitting + hop + person + exact
     score = score + w.contact * c.contact + w.reminder * c.reminder
+    # the card prior is for a card's own loose likeness to many questions: a card a link the
+    # person made brought never sinks below what matches nothing (a hundredth of its lift stays)
+    linked_card = c.contact & (hop_from >= 0)
+    score = np.where(linked_card, np.maximum(score, 0.01 * hop), score)
     if w.recency:
         age_days = np.maximum(c.now - c.created, 0.0) / 86400.0
         score = score + w.recency * np.exp(-age_days / FRESH_DAYS)

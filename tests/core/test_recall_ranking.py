@@ -149,6 +149,41 @@ def test_a_link_outranks_a_loose_meaning_match():
     assert order[:2] == [0, 1]
 
 
+def test_a_card_the_person_linked_stays_above_what_matches_nothing():
+    """The card prior (a card is loosely like many questions) never takes a card a link brought
+    below candidates that match the question not at all ("boiler" -> the boiler man's card)."""
+    w = ranking.weights_for(DEFAULT_MODEL)
+    assert w.contact < 0 and w.link_to_contact * 0.7 / 2**w.hub_damping < -w.contact  # the case
+    n = 12
+    kw, vec = np.zeros(n), np.zeros(n)  # ten notes that match nothing
+    kw[0], vec[0] = 1.0, 0.5  # the boiler note
+    c = ranking.Candidates(
+        ids=[uuid.uuid4() for _ in range(n)],
+        kw=kw,
+        vec=vec,
+        created=np.arange(n, dtype=float),
+        contact=np.eye(n, dtype=bool)[1],
+        reminder=np.zeros(n, dtype=bool),
+        seedable=np.ones(n, dtype=bool),
+        in_window=np.zeros(n, dtype=bool),
+        says_window=np.zeros(n, dtype=bool),
+        when=np.arange(n, dtype=float),
+        exact=np.zeros(n, dtype=bool),
+        person=np.zeros(n, dtype=bool),
+        person_linked=np.zeros(n, dtype=bool),
+        degree=np.asarray([2.0] + [1.0] * (n - 1)),
+        link_seed=np.asarray([0]),
+        link_other=np.asarray([1]),
+        link_weight=np.ones(1),
+        link_class=np.asarray([ranking.LINK_TO_CONTACT]),
+        now=float(n),
+    )
+    r = ranking.rank(c, w)
+    assert r.order.tolist()[:2] == [0, 1] and r.hop_from[1] == 0
+    c.link_seed = c.link_other = np.zeros(0, dtype=np.int64)  # unlinked, the prior holds
+    assert ranking.rank(c, w).order.tolist()[-1] == 1
+
+
 def test_an_outdated_fact_gives_way_in_a_persons_answer_too():
     reader = FakeReader()
     ana = reader.add("Ana", Kind.CONTACT, {"name": "Ana Lopes", "aliases": ["Ana"]}, created_at=at(-300))
@@ -274,6 +309,6 @@ def test_write_fitted_keeps_the_other_models(tmp_path):
     fit.write_fitted("model-a", ranking.Weights(link=0.8), path)
     text = path.read_text()
     scope: dict = {}
-    exec(compile(text, str(path), "exec"), scope)  # noqa: S102 - the file the tool just wrote
+    exec(compile(text, str(path), "exec"), scope)
     assert scope["FITTED"]["model-a"]["link"] == 0.8
     assert scope["DEFAULT_MODEL"] == "m" and text.startswith('"""doc"""')
