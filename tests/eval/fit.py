@@ -103,8 +103,8 @@ class Asked:
 def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]:
     """Ingest every space of `paths`, ask every question up to its candidates; (asked, model)."""
     from core.memory import Memory  # noqa: PLC0415 - the tool is light until it runs
-    from core.model import Identity  # noqa: PLC0415
-    from core.settings import Settings  # noqa: PLC0415
+    from core.model import Identity  # noqa: PLC0415 - as above
+    from core.settings import Settings  # noqa: PLC0415 - as above
 
     asked: list[Asked] = []
     model = None
