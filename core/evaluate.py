@@ -33,7 +33,19 @@ log = logging.getLogger(__name__)
 
 FORMAT = "memory-eval/1"
 EDGE_SOURCES = ("given", "derived", "both")
-METRICS = ("R@5", "R@10", "P@5", "hit@5", "MRR", "nDCG@10", "avoid@5")
+METRICS = (
+    "R@5",
+    "R@10",
+    "recall_all@5",
+    "recall_all@10",
+    "recall_any@5",
+    "recall_any@10",
+    "P@5",
+    "hit@5",
+    "MRR",
+    "nDCG@10",
+    "avoid@5",
+)
 K = 10
 
 
@@ -43,7 +55,10 @@ K = 10
 def score_query(
     ranked: list[str | None], gold: list[str], avoid: list[str] | None = None
 ) -> dict[str, float]:
-    """The metrics of one query: `ranked` ids best first (None for rows that are not in the set)."""
+    """The metrics of one query: `ranked` ids best first (None for rows that are not in the set).
+
+    Beside R@k (the share of the gold found), the two the field reports (LongMemEval's
+    recall_all@k / recall_any@k): every gold id in the first k, and at least one."""
     gold_set = set(gold)
     if not gold_set:
         raise ValueError("a query without gold is not scored")
@@ -56,6 +71,10 @@ def score_query(
     return {
         "R@5": hits5 / len(gold_set),
         "R@10": hits10 / len(gold_set),
+        "recall_all@5": 1.0 if hits5 == len(gold_set) else 0.0,
+        "recall_all@10": 1.0 if hits10 == len(gold_set) else 0.0,
+        "recall_any@5": 1.0 if hits5 else 0.0,
+        "recall_any@10": 1.0 if hits10 else 0.0,
         "P@5": hits5 / 5,
         "hit@5": 1.0 if hits5 else 0.0,
         "MRR": 1.0 / (first + 1) if first is not None else 0.0,
@@ -203,11 +222,14 @@ def render_table(report: dict[str, Any]) -> str:
         f"ingest {report['ingest_s']}s  latency p50 {report['latency_ms']['p50']} ms, "
         f"p95 {report['latency_ms']['p95']} ms"
     ]
-    header = f"{'mode':<8} {'category':<12} {'n':>4} " + " ".join(f"{m:>8}" for m in METRICS)
+    width = {m: max(8, len(m)) for m in METRICS}
+    header = f"{'mode':<8} {'category':<12} {'n':>4} " + " ".join(f"{m:>{width[m]}}" for m in METRICS)
     lines += ["", header, "-" * len(header)]
     for mode, cats in report["modes"].items():
         for cat, m in cats.items():
-            lines.append(f"{mode:<8} {cat:<12} {m['n']:>4} " + " ".join(f"{m[k]:>8.3f}" for k in METRICS))
+            lines.append(
+                f"{mode:<8} {cat:<12} {m['n']:>4} " + " ".join(f"{m[k]:>{width[k]}.3f}" for k in METRICS)
+            )
     return "\n".join(lines)
 
 

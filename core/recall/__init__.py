@@ -97,8 +97,14 @@ class Recall:
             expand=expand,
         )
 
-    def about(self, name: str, limit: int = 50) -> About:
-        return _about.about(self.reader, self.index, name, limit)
+    def about(self, name: str, limit: int = 50, now: datetime | None = None) -> About:
+        """A person's answer; for a name no contact answers to, a thing's ("the kitchen
+        renovation"): everything written about it or linked to what is, as a timeline."""
+        found = _about.about(self.reader, self.index, name, limit)
+        if found.contact is None and not found.candidates:
+            results = _search.gather(self.reader, self.index, self.embedder, name, limit, now=now)
+            found.timeline = _about.timeline(results)
+        return found
 
     def names(self):
         """The identity's contacts as a NameIndex, current (one cheap read: the change stamp; the

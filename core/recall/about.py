@@ -17,7 +17,8 @@ from typing import Any
 from core.capture.names import NameIndex, contact_names
 from core.model import EXPANDING_RELATIONS, Neuron, Relation
 from core.recall.index import Entry, Link, RecallIndex
-from core.recall.result import Result, content_words
+from core.recall.ranking import SUPERSEDED_AFTER
+from core.recall.result import GATHER, Result, content_words
 from core.store.reader import Reader
 
 # Below this pg_trgm similarity a name resolves to nobody.
@@ -70,9 +71,9 @@ class About:
             lines.append("ask again with the full name")
             return "\n".join(lines)
         if self.contact is None:
-            return f'no contact matches "{self.name}"' + (
-                "" if not self.timeline else "; neurons that mention it:\n" + self._lines()
-            )
+            if not self.timeline:
+                return f'no contact matches "{self.name}", and nothing is written about it'
+            return f'"{self.name}": what is written about it or linked to it\n\n' + self._lines()
         head = [self.contact.title]
         for key in ("aliases", "phones", "phone", "emails", "email", "org", "birthday"):
             value = self.contact.attrs.get(key)
@@ -209,6 +210,8 @@ def _gather(
                 for slot in naming_of[names]:
                     shared.setdefault(found_at[slot], set()).add(p)
         created = {nid: idx.created_of(nid) for nid in found if nid in idx.slot_of}
+        # the superseded rule holds here too: a fact a newer one replaced gives way (a card stays)
+        replaced = outdated(idx, list(created))
     ranked = sorted(
         (nid for nid in found if nid in created),
         key=lambda nid: (
@@ -219,7 +222,8 @@ def _gather(
             -counts.get(nid, 0),
             -created[nid],
         ),
-    )[:limit]
+    )
+    ranked = _outdated_after(ranked, {i for i in replaced if found[i][0] < TIER_TWIN})[:limit]
     rows = reader.neurons(
         list(
             dict.fromkeys([*ranked, *(seed for nid in ranked if (seed := found[nid][2]) is not None), *twins])
@@ -239,6 +243,36 @@ def _gather(
     return results, [rows[t] for t in twins if t in rows]
 
 
+def outdated(idx: RecallIndex, ids: list[uuid.UUID]) -> set[uuid.UUID]:
+    """Those of `ids` a live neuron supersedes (the caller holds the index's lock)."""
+    asked = set(ids)
+    return {
+        link.to_id
+        for link in idx.links(ids, [Relation.SUPERSEDES])
+        if link.to_id in asked and link.from_id != link.to_id and idx.live(link.from_id) is not None
+    }
+
+
+def defer_outdated(idx: RecallIndex, results: list[Result]) -> list[Result]:
+    """The superseded rule on an answer made of a person's and what is like it: an outdated
+    neuron (not a card) gives way to SUPERSEDED_AFTER current ones."""
+    with idx.lock:
+        old = outdated(idx, [r.neuron.id for r in results if r.neuron.kind.value != "contact"])
+    order = _outdated_after([r.neuron.id for r in results], old)
+    by_id = {r.neuron.id: r for r in results}
+    return [by_id[i] for i in order]
+
+
+def _outdated_after(ranked: list[uuid.UUID], outdated: set[uuid.UUID]) -> list[uuid.UUID]:
+    """The superseded rule on a person's answer: what a newer neuron replaced is never among the
+    first SUPERSEDED_AFTER; below that it keeps its place."""
+    if not outdated.intersection(ranked):
+        return ranked
+    head = [nid for nid in ranked if nid not in outdated][:SUPERSEDED_AFTER]
+    chosen = set(head)
+    return head + [nid for nid in ranked if nid not in chosen]
+
+
 def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About:
     with reader.session():
         idx.refresh(reader, reader.change_stamp())
@@ -256,10 +290,14 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
         with idx.lock:
             orgs = idx.org_counts()
         results, twins = _gather(reader, idx, [people[0].id], limit, orgs)
-    timeline = sorted(
+    return About(name=name, contact=people[0], timeline=timeline(results), twins=twins)
+
+
+def timeline(results: list[Result]) -> list[Result]:
+    """An answer as a timeline: newest first."""
+    return sorted(
         results, key=lambda r: r.neuron.created_at.timestamp() if r.neuron.created_at else 0.0, reverse=True
     )
-    return About(name=name, contact=people[0], timeline=timeline, twins=twins)
 
 
 def only_names(question: str, names: NameIndex) -> list:
@@ -271,7 +309,7 @@ def only_names(question: str, names: NameIndex) -> list:
     for f in found:
         covered[f.start : f.end] = b"\x01" * (f.end - f.start)
     rest = "".join(" " if hidden else ch for ch, hidden in zip(question, covered, strict=True))
-    return found if found and not content_words(ABOUT_IDIOMS.sub(" ", rest)) else []
+    return found if found and not content_words(GATHER.sub(" ", ABOUT_IDIOMS.sub(" ", rest))) else []
 
 
 def about_intent(

@@ -35,9 +35,9 @@ from core.capture.kinship import relations_of
 from core.embed.runtime import QUERY, Calibration
 from core.model import EXPANDING_RELATIONS, InvalidInput, Relation
 from core.recall import ranking, windows
-from core.recall.about import about_intent, only_names
-from core.recall.index import Entry, Link, RecallIndex
-from core.recall.result import QUESTION_FILLER, Result, content_words
+from core.recall.about import about_intent, defer_outdated, only_names
+from core.recall.index import Entry, RecallIndex
+from core.recall.result import QUESTION_FILLER, Result, content_words, gathering
 from core.store.reader import Reader
 from core.validate import parse_limit
 from core.vocabulary import Fusion, Mode
@@ -79,31 +79,6 @@ def embed_question(
 # -- scoring ---------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Cand:
-    slot: int
-    entry: Entry
-    bm25: float = 0.0
-    cos: float | None = None
-    kw: float = 0.0
-    base: float = 0.0
-    sitting: float = 0.0
-    hop: float = 0.0
-    hop_from: uuid.UUID | None = None
-    sitting_with: uuid.UUID | None = None
-    replaces: uuid.UUID | None = None
-    superseded_by: uuid.UUID | None = None
-    in_window: bool = False
-    says_window: bool = False
-    person: float = 0.0
-    exact: float = 0.0
-    score: float = 0.0
-
-    @property
-    def id(self) -> uuid.UUID:
-        return self.entry.id
-
-
 def _keyword_part(bm: np.ndarray, idf_sum: float) -> np.ndarray:
     best = float(bm.max()) if bm.size else 0.0
     if ranking.KEYWORD_NORMALISATION == "idf":
@@ -129,21 +104,33 @@ def _top(values: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarr
     return idx[np.argsort(-vals, kind="stable")]
 
 
-def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> str:
-    kw = ranking.W_KEYWORD * c.kw
-    vec = ranking.W_VECTOR * max(c.cos or 0.0, 0.0)
-    own = c.base
-    if c.superseded_by is not None:
-        return f"replaced by {titles.get(c.superseded_by, 'a newer neuron')}"
-    if c.replaces is not None and own < c.hop and own < c.sitting:
-        return f"replaces {titles.get(c.replaces, 'an older neuron')}"
-    if c.hop_from is not None and c.hop > max(own, ranking.SITTING_WEIGHT * c.sitting):
-        return f"linked from {titles.get(c.hop_from, 'a linked neuron')}"
-    if c.sitting_with is not None and ranking.SITTING_WEIGHT * c.sitting > own:
-        return f"noted together with {titles.get(c.sitting_with, 'a neuron')}"
-    if c.replaces is not None and c.bm25 == 0:
-        return f"replaces {titles.get(c.replaces, 'an older neuron')}"
-    if c.in_window and kw == 0 and (vec < 0.35 or own < 0.2):
+def _why(
+    i: int,
+    c: ranking.Candidates,
+    r: ranking.Ranked,
+    w: ranking.Weights,
+    titles: dict,
+    ids: list,
+    window: TimeWindow | None,
+) -> str:
+    kw = w.keyword_share * c.kw[i]
+    vec = (1.0 - w.keyword_share) * c.vec[i]
+    own, hop, sitting = r.base[i], r.hop[i], r.sitting[i]
+
+    def title(row: int, fallback: str) -> str:
+        return titles.get(ids[row], fallback)
+
+    if r.superseded_by[i] >= 0:
+        return f"replaced by {title(r.superseded_by[i], 'a newer neuron')}"
+    if r.replaces[i] >= 0 and own < hop and own < sitting:
+        return f"replaces {title(r.replaces[i], 'an older neuron')}"
+    if r.hop_from[i] >= 0 and hop > max(own, w.sitting * sitting):
+        return f"linked from {title(r.hop_from[i], 'a linked neuron')}"
+    if r.sitting_with[i] >= 0 and w.sitting * sitting > own:
+        return f"noted together with {title(r.sitting_with[i], 'a neuron')}"
+    if r.replaces[i] >= 0 and c.kw[i] == 0:
+        return f"replaces {title(r.replaces[i], 'an older neuron')}"
+    if c.in_window[i] and kw == 0 and (vec < 0.35 or own < 0.2):
         return f"in the window {window.label}" if window else "in the time window"
     if kw > 0 and kw + ranking.WHY_VECTOR_MARGIN >= vec:
         return "matched the words"
@@ -166,6 +153,113 @@ def ask(
     expand: bool = True,
     _about: bool = True,
 ) -> list[Result]:
+    prepared = _prepare(
+        reader, idx, embedder, question, limit, mode=mode, now=now, fusion=fusion, expand=expand, about=_about
+    )
+    if isinstance(prepared, list):
+        return prepared
+    return prepared.answer(reader, limit)
+
+
+def gather(
+    reader: Reader, idx: RecallIndex, embedder: EmbedderSource, topic: str, limit: int = 50, now=None
+) -> list[Result]:
+    """Everything written about a thing or linked to what is ("the kitchen renovation"): the
+    answer to the thing as a question, without what only loosely matches it."""
+    prepared = _prepare(reader, idx, embedder, topic, limit, now=now, about=False)
+    if isinstance(prepared, list):
+        return prepared
+    return [r for r in prepared.answer(reader, limit) if not r.loose or r.why.startswith("linked from")]
+
+
+def candidates(
+    reader: Reader, idx: RecallIndex, embedder: EmbedderSource, question: str, now: datetime
+) -> tuple[ranking.Candidates, str | None] | list[Result]:
+    """What `ask` would rank for `question` (default mode), with the links of more seeds than it
+    follows (ranking.FIT_SEEDS: those any weights could pick), and the model of the question's vector;
+    or the answer itself when no weight plays a part in it (a question only naming people). The
+    fitting tool ranks these under other weights with `ranking.rank`, as `ask` does."""
+    prepared = _prepare(reader, idx, embedder, question, 10, now=now, collect=ranking.FIT_SEEDS)
+    if isinstance(prepared, list):
+        return prepared
+    return prepared.cands, prepared.model
+
+
+@dataclass
+class _Prepared:
+    cands: ranking.Candidates
+    weights: ranking.Weights
+    model: str | None
+    window: TimeWindow | None
+    mode: Mode
+    bm25: np.ndarray  # of the rows
+
+    def answer(self, reader: Reader, limit: int) -> list[Result]:
+        c, w = self.cands, self.weights
+        if self.mode is not Mode.DEFAULT:
+            base = c.kw if self.mode is Mode.KEYWORD else c.vec
+            if self.mode is Mode.HYBRID:
+                base = w.keyword_share * c.kw + (1.0 - w.keyword_share) * c.vec
+            order = np.lexsort((-c.created, -base))[:limit]
+            rows = reader.neurons([c.ids[i] for i in order])
+            return [
+                Result(
+                    rows[c.ids[i]],
+                    float(base[i]),
+                    "matched the words" if c.kw[i] > 0 and c.kw[i] >= c.vec[i] else "matched the meaning",
+                    {"bm25": float(self.bm25[i]), "cos": float(c.vec[i])},
+                )
+                for i in order
+                if c.ids[i] in rows
+            ]
+        r = ranking.rank(c, w)
+        top = [int(i) for i in r.order[:limit]]
+        # the one round trip after the scoring: the answer's rows, and those its reasons name
+        named = [
+            c.ids[j]
+            for i in top
+            for j in (r.hop_from[i], r.sitting_with[i], r.replaces[i], r.superseded_by[i])
+            if j >= 0
+        ]
+        rows = reader.neurons(list(dict.fromkeys([c.ids[i] for i in top] + named)))
+        titles = {nid: n.title for nid, n in rows.items()}
+        results = [
+            Result(
+                rows[c.ids[i]],
+                float(r.score[i]),
+                _why(i, c, r, w, titles, c.ids, self.window),
+                {
+                    "bm25": float(self.bm25[i]),
+                    "cos": float(c.vec[i]),
+                    "base": float(r.base[i]),
+                    "hop": float(r.hop[i]),
+                    "sitting": float(r.sitting[i]),
+                    "person": float(r.person[i]),
+                    "exact": float(r.exact[i]),
+                },
+                group="window" if r.first and c.in_window[i] else None,
+                window_label=self.window.label if r.first and c.in_window[i] and self.window else None,
+            )
+            for i in top
+            if c.ids[i] in rows
+        ]
+        return _bar(results)
+
+
+def _prepare(
+    reader: Reader,
+    idx: RecallIndex,
+    embedder: EmbedderSource,
+    question: str,
+    limit: int = 10,
+    *,
+    mode: Mode | str = Mode.DEFAULT,
+    now: datetime | None = None,
+    fusion: Fusion | str = Fusion.RELATIVE,
+    expand: bool = True,
+    about: bool = True,
+    collect: int = ranking.HOP_SEEDS,
+) -> _Prepared | list[Result]:
     mode, fusion, limit = Mode.parse(mode), Fusion.parse(fusion), parse_limit(limit)
     if now is None:
         now = local_now()
@@ -175,6 +269,8 @@ def ask(
     window, topic = find_window(question, now) if full else (None, question)
     if window is not None and window.anchor and not content_words(topic):
         topic = window.anchor  # "what was going on the week X": X is the topic too
+    if full:  # "catch me up on the kitchen renovation": the asking is no part of the topic
+        _, topic = gathering(topic)
     q = _Question(reader, idx, embedder, mode, topic)
     if full:
         with idx.lock:  # as of the last look: a question about a person needs no vector
@@ -191,91 +287,312 @@ def ask(
                     q.read()
             with idx.lock:
                 names, orgs = idx.names(), idx.org_counts()
-            if full and window is None and _about:
+            if full and window is None and about:
                 head = about_intent(reader, idx, question, names, limit=limit, orgs=orgs) or []
                 if len(head) >= limit:
                     return head
                 if head:  # the person's answer first, then what is most like it (loosely related)
-                    return head + _more_like(reader, idx, embedder, head, limit - len(head))
+                    return defer_outdated(
+                        idx, head + _more_like(reader, idx, embedder, head, limit - len(head))
+                    )
             people = _people_beside_a_topic(names, question, q.topic) if full and q.topical else []
         q.embed()
         if mode is Mode.VECTOR and q.topical and q.qvec is None:
             return []
+        weights = ranking.weights_for(q.model)
         with idx.lock:
-            version = idx.version
             bm, idf_sum = idx.bm25(q.terms, ranking.BM25_K1, ranking.BM25_B)
             cos = idx.cosine(q.qvec, q.model) if mode is not Mode.KEYWORD else None
             if mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
                 cos = ranking.calibrated(cos, q.calibration)
-            held = windows.masks(idx, window) if window is not None else None
-            cands, base_arr, kw_arr = _score(
-                idx, mode, fusion, bm, idf_sum, cos, window, held, q.topical, now
-            )
+            built = _Build(idx, bm, idf_sum, cos, window, now, q.terms)
+            built.pick(mode, fusion, weights, q.topical)
             if full:
-                _mark_exact(idx, cands, q.terms)
-            recurring = idx.date_arrays()[3]
-            for c in cands.values():
-                # what the window holds, as `masks` found it (a repeat rule: as `holds` reads it)
-                c.in_window = (
-                    held is not None
-                    and window is not None
-                    and bool(held[0][c.slot] or recurring[c.slot] and windows.holds(c.entry, window))
-                )
-                c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
-        if not full:
-            ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
-            neurons = reader.neurons([c.id for c in ranked])
-            return [
-                Result(neurons[c.id], c.base, _why(c, {}, None), {"bm25": c.bm25, "cos": c.cos or 0.0})
-                for c in ranked
-                if c.id in neurons
-            ]
-
-        if expand:
-            try:
-                with idx.lock:
-                    _expand(idx, version, cands, bm, cos, base_arr, kw_arr, q.topical, window, people)
-            except Exception:  # additive: the base ranking stands, and says so
-                log.warning("one-hop expansion failed; returning the base results", exc_info=True)
-                for c in cands.values():
-                    c.hop = c.sitting = 0.0
-                    c.hop_from = c.sitting_with = c.replaces = c.superseded_by = None
-        with idx.lock:
+                if expand:
+                    try:  # additive: if it fails, the base ranking stands, and says so
+                        if q.topical:
+                            built.follow(weights, collect, people)
+                        built.supersedes()
+                    except Exception:
+                        log.warning("one-hop expansion failed; returning the base results", exc_info=True)
+                        built.drop_expansion()
+                built.mark_exact(q.terms)
             total = max(int(idx.non_contacts().sum()), 1)
-        # the part of the memory the window holds (not only of the candidates: a big window's
-        # candidates are its best, WINDOW_CANDIDATES)
-        inside = int(held[0].sum()) if held is not None else 0
-        inside += sum(1 for c in cands.values() if c.in_window and not (held is not None and held[0][c.slot]))
-        share = inside / total
-        ranked, first = _order(cands, window, q, now, share)
-        ranked = _defer_superseded(ranked)[:limit]
-        # the one round trip after the scoring: the answer's rows, and those its reasons name
-        named = [i for c in ranked for i in (c.hop_from, c.sitting_with, c.replaces, c.superseded_by) if i]
-        rows = reader.neurons(list(dict.fromkeys([c.id for c in ranked] + named)))
-        titles = {nid: n.title for nid, n in rows.items()}
-        results = [
-            Result(
-                rows[c.id],
-                c.score,
-                _why(c, titles, window),
-                {
-                    "bm25": c.bm25,
-                    "cos": c.cos or 0.0,
-                    "base": c.base,
-                    "hop": c.hop,
-                    "sitting": c.sitting,
-                    "person": c.person,
-                    "exact": c.exact,
-                },
-                group="window" if first and c.in_window else None,
-                window_label=window.label if window and first and c.in_window else None,
-            )
-            for c in ranked
-            if c.id in rows
-        ]
-        return _bar(results)
+            cands = built.table(q, total)
+        return _Prepared(cands, weights, q.model, window, mode, bm[built.slots] if built.slots else bm[:0])
     finally:  # a vector thrown away still finishes before the answer returns
         started.settle()
+
+
+class _Build:
+    """A question's candidates as rows, from the index (the caller holds its lock)."""
+
+    def __init__(
+        self, idx: RecallIndex, bm, idf_sum: float, cos, window: TimeWindow | None, now: datetime, terms=()
+    ):
+        self.idx, self.window, self.now, self.terms = idx, window, now, list(terms)
+        self.bm, self.cos = bm, cos
+        self.kw = _keyword_part(bm, idf_sum)
+        self.vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size)
+        self.slots: list[int] = []
+        self.entries: list[Entry] = []  # of the rows
+        self.row_of: dict[int, int] = {}
+        self.seedable: list[bool] = []
+        self.links: list[tuple[int, int, float, int]] = []  # seed row, other row, weight, class
+        self.sittings: list[tuple[int, int]] = []
+        self.sups: list[tuple[int, int]] = []  # newer row, older row
+        self.degree: dict[int, int] = {}
+        self.person: set[int] = set()  # linked to a person named beside a topic, not naming them
+        self.person_linked: set[int] = set()
+        self.exact: set[int] = set()
+        self.kw_override: np.ndarray | None = None
+        # the window's `windows.masks` over every slot, made once (at 100k neurons one by one
+        # was most of a time question's cost)
+        self.held = windows.masks(idx, window) if window is not None else None
+
+    def add(self, slot: int, seedable: bool = False) -> int | None:
+        row = self.row_of.get(slot)
+        if row is not None:
+            return row
+        entry = self.idx.entries[slot] if slot < self.bm.size else None
+        if entry is None:
+            return None
+        row = self.row_of[slot] = len(self.slots)
+        self.slots.append(slot)
+        self.entries.append(entry)
+        self.seedable.append(seedable)
+        return row
+
+    def drop_expansion(self) -> None:
+        """Back to the question's own candidates (what the expansion added goes)."""
+        keep = sum(self.seedable)
+        for slot in self.slots[keep:]:
+            del self.row_of[slot]
+        del self.slots[keep:], self.seedable[keep:], self.entries[keep:]
+        self.links, self.sittings, self.sups, self.person, self.person_linked = [], [], [], set(), set()
+        self.degree = {}
+
+    def add_id(self, nid: uuid.UUID) -> int | None:
+        slot = self.idx.slot_of.get(nid)
+        return self.add(slot) if slot is not None else None
+
+    def pick(self, mode: Mode, fusion: Fusion, weights: ranking.Weights, topical: bool = True) -> None:
+        """The question's own candidates: the best lexical and vector matches, the window's."""
+        bm, cos, vec = self.bm, self.cos, self.vec
+        if mode is Mode.KEYWORD:
+            pick = _top(bm, ranking.LEXICAL_K, bm > 0)
+        elif mode is Mode.VECTOR:
+            pick = (
+                _top(cos, ranking.VECTOR_K, ~np.isnan(cos))
+                if cos is not None
+                else np.zeros(0, dtype=np.int64)
+            )
+        else:
+            lex = _top(bm, ranking.LEXICAL_K, bm > 0)
+            near = _top(vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
+            pick = np.union1d(lex, near)
+            if fusion is Fusion.RRF:  # each list's reciprocal rank stands for its part
+                rrf_kw, rrf_vec = np.zeros(bm.size), np.zeros(bm.size)
+                rrf_kw[lex] = 2.0 / (ranking.RRF_K + np.arange(lex.size) + 1)
+                rrf_vec[near] = 2.0 / (ranking.RRF_K + np.arange(near.size) + 1)
+                self.kw, self.vec = rrf_kw, rrf_vec
+        for slot in pick.tolist():
+            self.add(slot, seedable=True)
+        if self.window is not None and self.held is not None:
+            for slot in self._window_candidates(weights, topical):
+                self.add(slot, seedable=True)
+
+    def _window_candidates(self, weights: ranking.Weights, topical: bool) -> list[int]:
+        """The window's neurons as candidates: all of them, or, when it holds more than
+        WINDOW_CANDIDATES (a year of a big memory), those that can come first -- the best by their
+        own score and the window's lift, or, for a question of dates alone, the first in its
+        answer's order of dates -- so the cost of a question follows its answer, not the memory."""
+        assert self.window is not None and self.held is not None
+        window, (holds, said_only) = self.window, self.held
+        inside = np.nonzero(holds | said_only)[0]
+        if inside.size <= ranking.WINDOW_CANDIDATES:
+            return inside.tolist()
+        if topical:
+            share = weights.keyword_share if self.cos is not None else 1.0
+            base = share * self.kw[inside] + (1.0 - share) * self.vec[inside]
+            key = base + np.where(holds[inside], weights.window, weights.said)
+        else:  # only what the window holds is answered, soonest first ahead, latest first behind
+            inside = np.nonzero(holds)[0]
+            if inside.size <= ranking.WINDOW_CANDIDATES:
+                return inside.tolist()
+            moments = windows.moments(self.idx, window, inside)
+            ahead = window.dates == "due" or window.start >= self.now
+            key = -moments if ahead else moments
+        best = np.argpartition(-key, ranking.WINDOW_CANDIDATES - 1)[: ranking.WINDOW_CANDIDATES]
+        return inside[best].tolist()
+
+    def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
+        """The links and sittings of the rows that can be seeds (the best `collect` by the fused
+        score; for fitting, by the keyword and by the vector part too), and what is linked to the
+        people named beside a topic."""
+        rows = np.asarray([r for r, s in enumerate(self.seedable) if s], dtype=np.int64)
+        if rows.size:
+            slots = np.asarray(self.slots)[rows]
+            share = weights.keyword_share if self.cos is not None else 1.0
+            base = share * self.kw[slots] + (1.0 - share) * self.vec[slots]
+            order = [np.argsort(-base, kind="stable")]
+            if collect > ranking.HOP_SEEDS:
+                order += [
+                    np.argsort(-self.kw[slots], kind="stable"),
+                    np.argsort(-self.vec[slots], kind="stable"),
+                ]
+            seeds = list(dict.fromkeys(int(rows[i]) for o in order for i in o[:collect]))
+        else:
+            seeds = []
+        idx = self.idx
+        for row in seeds:
+            seed = self.entries[row]
+            found = idx.links([seed.id], EXPANDING_RELATIONS)
+            self.degree[row] = len(found)
+            for link in found:
+                other = self.add_id(link.other)
+                if other is None:
+                    continue
+                if seed.kind == "contact":
+                    cls = ranking.LINK_FROM_CONTACT
+                elif self.entries[other].kind == "contact":
+                    cls = ranking.LINK_TO_CONTACT
+                else:
+                    cls = ranking.LINK_NOTES
+                self.links.append((row, other, link.weight or 1.0, cls))
+            for other_slot in idx.sitting(self.slots[row], ranking.SITTING_SECONDS):
+                other = self.add(other_slot)
+                if other is not None:
+                    self.sittings.append((row, other))
+        # a person named beside a topic: what is linked to them without naming them ("ring her
+        # tomorrow" about Mãe) is lifted, standing in for the name it does not say (what names
+        # them has the name's words already: lifting it too would let everything about them
+        # crowd out what is linked to the thing asked about)
+        terms = set(self.terms)
+        for person in people:
+            card = idx.live(person)
+            name_terms = terms.intersection(card.lexemes) if card is not None else set()
+            for link in idx.links([person], EXPANDING_RELATIONS):
+                entry = idx.live(link.other)
+                if entry is None or entry.kind == "contact":
+                    continue
+                linked = self.add_id(link.other)
+                if linked is None:
+                    continue
+                self.person_linked.add(linked)
+                if not name_terms.intersection(entry.lexemes):
+                    self.person.add(linked)
+
+    def supersedes(self) -> None:
+        """The supersedes edges of every row, both ways: the older gives way, the newer takes
+        over what it was found for (their other ends join the rows)."""
+        for link in self.idx.links([e.id for e in list(self.entries)], [Relation.SUPERSEDES]):
+            if link.from_id == link.to_id:
+                continue
+            newer, older = self.add_id(link.from_id), self.add_id(link.to_id)
+            if newer is not None and older is not None and (newer, older) not in self.sups:
+                self.sups.append((newer, older))
+
+    def mark_exact(self, terms: list[str]) -> None:
+        """A code in the question (a plate, a reference, a number: a rare lexeme with a digit) puts
+        the rows holding the most of the question's codes first."""
+        idx = self.idx
+        codes = [
+            t
+            for t in terms
+            if len(t) >= ranking.EXACT_MIN_LENGTH
+            and any(ch.isdigit() for ch in t)
+            and 0 < len(idx.postings.get(t, ())) <= ranking.EXACT_MAX_DF
+        ]
+        if not codes:
+            return
+        held = [sum(t in e.lexemes for t in codes) for e in self.entries]
+        most = max(held, default=0)
+        if most:
+            self.exact = {row for row, h in enumerate(held) if h == most}
+
+    def table(self, q: _Question, total: int) -> ranking.Candidates:
+        window = self.window
+        slots = np.asarray(self.slots, dtype=np.int64)
+        entries = self.entries
+        n = len(entries)
+
+        def flags(rows) -> np.ndarray:
+            out = np.zeros(n, dtype=bool)
+            out[list(rows)] = True
+            return out
+
+        held = self.held
+        if window is not None and held is not None:
+            # what the window holds, as `masks` found it (a row the window's candidates did not
+            # bring, with a repeat rule: as `holds` reads it)
+            recurring = self.idx.date_arrays()[3]
+            in_window = held[0][slots] if n else np.zeros(0, dtype=bool)
+            in_window = in_window | np.asarray(
+                [
+                    bool(recurring[s]) and windows.holds(e, window)
+                    for s, e in zip(slots.tolist(), entries, strict=True)
+                ],
+                dtype=bool,
+            )
+        else:
+            in_window = np.zeros(n, dtype=bool)
+        says = np.asarray(
+            [window is not None and window.dates == "any" and windows.says(e, window) for e in entries],
+            dtype=bool,
+        )
+        when = np.asarray(
+            [
+                windows.when_in(e, window) if window is not None and h else e.created
+                for e, h in zip(entries, in_window, strict=True)
+            ],
+            dtype=np.float64,
+        )
+        # the part of the memory the window holds (not only of the rows: a big window's
+        # candidates are its best, WINDOW_CANDIDATES)
+        inside = int(held[0].sum()) if held is not None else 0
+        inside += int((in_window & ~held[0][slots]).sum()) if held is not None and n else 0
+        share = inside / total
+        first = (
+            window is not None
+            and (not q.topical or len(q.words) <= ranking.MOSTLY_TIME_WORDS)
+            and window.anchor_kind != "while"
+            and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not q.topical)
+        )
+        links = np.asarray(self.links, dtype=np.float64).reshape(-1, 4)
+        sits = np.asarray(self.sittings, dtype=np.int64).reshape(-1, 2)
+        sups = np.asarray(self.sups, dtype=np.int64).reshape(-1, 2)
+        return ranking.Candidates(
+            ids=[e.id for e in entries],
+            kw=self.kw[slots] if n else np.zeros(0),
+            vec=self.vec[slots] if n else np.zeros(0),
+            created=np.asarray([e.created for e in entries], dtype=np.float64),
+            contact=np.asarray([e.kind == "contact" for e in entries], dtype=bool),
+            reminder=np.asarray([e.kind == "reminder" for e in entries], dtype=bool),
+            seedable=np.asarray(self.seedable, dtype=bool),
+            in_window=in_window,
+            says_window=says,
+            when=when,
+            exact=flags(self.exact),
+            person=flags(self.person),
+            person_linked=flags(self.person_linked),
+            degree=np.asarray([self.degree.get(r, 0) for r in range(n)], dtype=np.float64),
+            link_seed=links[:, 0].astype(np.int64),
+            link_other=links[:, 1].astype(np.int64),
+            link_weight=links[:, 2],
+            link_class=links[:, 3].astype(np.int64),
+            sit_seed=sits[:, 0],
+            sit_other=sits[:, 1],
+            sup_newer=sups[:, 0],
+            sup_older=sups[:, 1],
+            now=self.now.timestamp(),
+            meaning=self.cos is not None,
+            topical=q.topical,
+            window=window is not None,
+            first=bool(first),
+            ahead=window is None or window.dates == "due" or window.start >= self.now,
+            share=share,
+        )
 
 
 class _Question:
@@ -359,121 +676,9 @@ def _place(q: _Question, window: TimeWindow, anchor: str) -> TimeWindow | None:
         bm, idf_sum = q.idx.bm25(event.terms, ranking.BM25_K1, ranking.BM25_B)
         cos = ranking.calibrated(q.idx.cosine(event.qvec, event.model), event.calibration)
         vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
-        fused = ranking.W_KEYWORD * _keyword_part(bm, idf_sum) + ranking.W_VECTOR * vec
+        share = ranking.PLACE_KEYWORD_SHARE
+        fused = share * _keyword_part(bm, idf_sum) + (1.0 - share) * vec
         return windows.place(window, np.asarray(fused, dtype=np.float64), q.idx)
-
-
-def _order(cands: dict, window: TimeWindow | None, q: _Question, now: datetime, share: float):
-    """The candidates in answer order, and whether the window's neurons come first. `share`: the
-    part of the memory the window holds -- a window that holds much of it says little ("last
-    year" over two years of notes): its boost shrinks, and it never comes first."""
-    # mostly a time: the window first ("while ...", an event's stretch guessed from its words,
-    # only lifts what is in it)
-    first = (
-        window is not None
-        and (not q.topical or len(q.words) <= ranking.MOSTLY_TIME_WORDS)
-        and window.anchor_kind != "while"
-        and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not q.topical)
-    )
-    boost = ranking.WINDOW_BOOST * max(1.0 - share, 0.0)
-    for c in cands.values():
-        c.score = c.base + ranking.SITTING_WEIGHT * c.sitting + c.hop + c.person + c.exact
-        if c.in_window and not first:
-            c.score += boost
-        elif c.says_window and not c.in_window:
-            c.score += ranking.SAID_BOOST
-    if window is not None and not q.topical:
-        # a question of dates alone: what is in the window, and only that, in the order of its
-        # dates (soonest first ahead, latest first behind); a replaced neuron's date no longer holds
-        ahead = window.dates == "due" or window.start >= now
-        held = [c for c in cands.values() if c.in_window and c.superseded_by is None]
-        return sorted(held, key=lambda c: windows.when_in(c.entry, window) * (1 if ahead else -1)), True
-    ranked = sorted(cands.values(), key=lambda c: (-c.score, -c.entry.created))
-    if first:  # mostly a time: the window's neurons first, then what is related
-        inside = [c for c in ranked if c.in_window and c.superseded_by is None]
-        ranked = inside + [c for c in ranked if not (c.in_window and c.superseded_by is None)]
-    return ranked, first
-
-
-def _score(
-    idx: RecallIndex,
-    mode: Mode,
-    fusion: Fusion,
-    bm: np.ndarray,
-    idf_sum: float,
-    cos: np.ndarray | None,
-    window: TimeWindow | None,
-    held: tuple[np.ndarray, np.ndarray] | None = None,
-    topical: bool = True,
-    now: datetime | None = None,
-) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
-    """The candidates (the best lexical and vector matches, the window's neurons), and the fused
-    score and keyword part of every slot. `held`: the window's `windows.masks`."""
-    n = idx.size
-    kw = _keyword_part(bm, idf_sum)
-    vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
-    if mode is Mode.KEYWORD:
-        base, pick = bm, _top(bm, ranking.LEXICAL_K, bm > 0)
-    elif mode is Mode.VECTOR:
-        base = np.nan_to_num(cos, nan=-1.0) if cos is not None else np.zeros(n)
-        pick = (
-            _top(base, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else np.zeros(0, dtype=np.int64)
-        )
-    else:
-        lex = _top(bm, ranking.LEXICAL_K, bm > 0)
-        near = _top(vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
-        pick = np.union1d(lex, near)
-        if fusion is Fusion.RRF:
-            base = np.zeros(n)
-            for ranked in (lex, near):
-                base[ranked] += 1.0 / (ranking.RRF_K + np.arange(ranked.size) + 1)
-        else:
-            base = ranking.W_KEYWORD * kw + ranking.W_VECTOR * vec
-    slots = set(pick.tolist())
-    if window is not None:
-        slots.update(_window_candidates(idx, window, held or windows.masks(idx, window), base, topical, now))
-    out = {}
-    for slot in slots:
-        entry = idx.entries[slot]
-        if entry is None:
-            continue
-        out[slot] = _Cand(
-            slot,
-            entry,
-            bm25=float(bm[slot]),
-            kw=float(kw[slot]),
-            cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
-            base=float(base[slot]),
-        )
-    return out, base, kw
-
-
-def _window_candidates(
-    idx: RecallIndex,
-    window: TimeWindow,
-    held: tuple[np.ndarray, np.ndarray],
-    base: np.ndarray,
-    topical: bool,
-    now: datetime | None,
-) -> list[int]:
-    """The window's neurons as candidates: all of them, or, when it holds more than
-    WINDOW_CANDIDATES (a year of a big memory), those that can come first -- the best by their
-    own score and the window's boost, or, for a question of dates alone, the first in its
-    answer's order of dates -- so the cost of the question follows its answer, not the memory."""
-    holds, said_only = held
-    inside = np.nonzero(holds | said_only)[0]
-    if inside.size <= ranking.WINDOW_CANDIDATES:
-        return inside.tolist()
-    if topical:
-        key = base[inside] + np.where(holds[inside], ranking.WINDOW_BOOST, ranking.SAID_BOOST)
-    else:  # only what the window holds is answered, soonest first ahead, latest first behind
-        inside = np.nonzero(holds)[0]
-        if inside.size <= ranking.WINDOW_CANDIDATES:
-            return inside.tolist()
-        moments = windows.moments(idx, window, inside)
-        ahead = window.dates == "due" or (now is not None and window.start >= now)
-        key = -moments if ahead else moments
-    return inside[np.argpartition(-key, ranking.WINDOW_CANDIDATES - 1)[: ranking.WINDOW_CANDIDATES]].tolist()
 
 
 def _people_beside_a_topic(names, question: str, topic: str) -> list[uuid.UUID]:
@@ -498,25 +703,6 @@ def _relative_of(question: str, f) -> bool:
         return False
     after = re.match(r"\s+([\w-]+)", question[f.end :])
     return after is not None and (after.group(1).lower() in _RELATIVES or bool(relations_of(after.group(1))))
-
-
-def _mark_exact(idx: RecallIndex, cands: dict, terms: list[str]) -> None:
-    """A code in the question (a plate, a reference, a number: a rare lexeme with a digit) puts
-    the neurons holding the most of the question's codes first."""
-    codes = [
-        t
-        for t in terms
-        if len(t) >= ranking.EXACT_MIN_LENGTH
-        and any(ch.isdigit() for ch in t)
-        and 0 < len(idx.postings.get(t, ())) <= ranking.EXACT_MAX_DF
-    ]
-    if not codes:
-        return
-    held = {c.slot: sum(t in c.entry.lexemes for t in codes) for c in cands.values()}
-    most = max(held.values(), default=0)
-    for c in cands.values():
-        if most and held[c.slot] == most:
-            c.exact = ranking.EXACT_BOOST
 
 
 def _bar(results: list[Result]) -> list[Result]:
@@ -561,117 +747,3 @@ def _more_like(
         for nid, sim, near in picks
         if nid in rows
     ]
-
-
-def _defer_superseded(ranked: list[_Cand]) -> list[_Cand]:
-    """The superseded rule: an outdated neuron gives way -- it is never among the first
-    SUPERSEDED_AFTER results, and never above the neuron that replaced it; below that it keeps
-    its place (it is still findable, marked as replaced)."""
-    order = {id(c): i for i, c in enumerate(ranked)}
-    current = [c for c in ranked if c.superseded_by is None]
-    old = [c for c in ranked if c.superseded_by is not None]
-    if not old:
-        return ranked
-    head = current[: ranking.SUPERSEDED_AFTER]
-    tail = sorted(current[ranking.SUPERSEDED_AFTER :] + old, key=lambda c: order[id(c)])
-    return head + tail
-
-
-def _expand(
-    idx: RecallIndex,
-    version: int,
-    cands: dict,
-    bm: np.ndarray,
-    cos: np.ndarray | None,
-    base_arr: np.ndarray,
-    kw_arr: np.ndarray,
-    topical: bool,
-    window: TimeWindow | None,
-    people: list[uuid.UUID],
-) -> None:
-    """One hop along the edges of the best results, their neighbours in the sitting, the
-    supersedes edges around them, and what is linked to the people named beside a topic -- all
-    from the index (the caller holds its lock)."""
-
-    def cand(slot: int) -> _Cand | None:
-        c = cands.get(slot)
-        if c is None:
-            if idx.version != version or slot >= base_arr.size:
-                return None  # the index changed under us: its slots no longer match the scores
-            entry = idx.entries[slot]
-            if entry is None:
-                return None
-            c = cands[slot] = _Cand(
-                slot,
-                entry,
-                bm25=float(bm[slot]),
-                kw=float(kw_arr[slot]),
-                cos=None if cos is None or np.isnan(cos[slot]) else float(cos[slot]),
-                base=float(base_arr[slot]),
-            )
-            if window is not None:
-                c.in_window = windows.holds(entry, window)
-        return c
-
-    ranked = sorted(cands.values(), key=lambda c: -c.base)
-    seeds = ranked[: ranking.HOP_SEEDS] if topical else []
-    for s in seeds:  # neighbours in the sitting
-        for other in idx.sitting(s.slot, ranking.SITTING_SECONDS) if idx.version == version else []:
-            c = cand(other)
-            if c is not None and c is not s and s.base > c.sitting:
-                c.sitting, c.sitting_with = s.base, s.id
-    pool = sorted(
-        cands.values(), key=lambda c: (not c.in_window, -(c.base + ranking.SITTING_WEIGHT * c.sitting))
-    )
-    pool = pool[: ranking.POOL]
-    edges = idx.links([s.id for s in seeds] + people, EXPANDING_RELATIONS)
-    supersedes = idx.links([c.id for c in pool], [Relation.SUPERSEDES])
-    _apply_links(idx, edges, supersedes, seeds, cand, set(people))
-
-
-def _apply_links(
-    idx: RecallIndex,
-    edges: list[Link],
-    supersedes: list[Link],
-    seeds: list[_Cand],
-    cand,
-    people: set[uuid.UUID],
-) -> None:
-    degree: dict[uuid.UUID, int] = {}
-    for link in edges:
-        degree[link.seed] = degree.get(link.seed, 0) + 1
-    # a person named beside a topic: what is linked to them -- naming them or not ("ring her
-    # tomorrow" about Mãe) -- is lifted
-    for link in (h for h in edges if h.seed in people):
-        slot = idx.slot_of.get(link.other)
-        other = cand(slot) if slot is not None else None
-        if other is not None and other.entry.kind != "contact":
-            other.person = ranking.PERSON_WEIGHT
-    by_id = {s.id: s for s in seeds}
-    for link in edges:
-        seed, slot = by_id.get(link.seed), idx.slot_of.get(link.other)
-        if seed is None or slot is None:
-            continue
-        other = cand(slot)
-        if other is None or other is seed:
-            continue
-        gain = (
-            ranking.HOP_WEIGHT
-            * seed.base
-            * (link.weight or 1.0)
-            / (max(degree.get(seed.id, 1), 1) ** ranking.HOP_HUB_DAMPING)
-        )
-        if gain > other.hop:
-            other.hop, other.hop_from = gain, seed.id
-    # supersedes last: the replacement takes over what the outdated neuron was found for
-    for link in supersedes:
-        newer_slot, older_slot = idx.slot_of.get(link.from_id), idx.slot_of.get(link.to_id)
-        if newer_slot is None or older_slot is None or newer_slot == older_slot:
-            continue
-        newer, older = cand(newer_slot), cand(older_slot)
-        if newer is None or older is None:
-            continue
-        older.superseded_by, newer.replaces = newer.id, older.id
-        carried = older.base + ranking.SITTING_WEIGHT * older.sitting + older.hop
-        if carried > newer.base + newer.hop:
-            newer.hop = max(newer.hop, carried - newer.base)

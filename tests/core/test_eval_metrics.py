@@ -27,6 +27,26 @@ def test_one_query_by_hand():
     assert m["avoid@5"] == 1.0  # z is 5th
 
 
+def test_strict_and_any_recall_the_way_the_field_reports_them():
+    """recall_all@k (every gold id in the first k: LongMemEval's headline) and recall_any@k (at
+    least one), beside R@k (the share of gold found), on cases worked by hand."""
+    ranked = ["a", "x", "b", "y", "z", "c", None, "w", "v", "u", "d"]
+    m = score_query(ranked, gold=["a", "b", "c", "d"])  # a, b in 5; a, b, c in 10; d is 11th
+    assert (m["recall_all@5"], m["recall_all@10"]) == (0.0, 0.0)
+    assert (m["recall_any@5"], m["recall_any@10"]) == (1.0, 1.0)
+    both = score_query(["x", "a", "y", "b"], gold=["a", "b"])  # both in the first 5
+    assert (both["recall_all@5"], both["recall_all@10"], both["R@5"]) == (1.0, 1.0, 1.0)
+    late = score_query(["x", "y", "z", "w", "v", "a", "b"], gold=["a", "b"])  # 6th and 7th
+    assert (late["recall_all@5"], late["recall_any@5"]) == (0.0, 0.0)
+    assert (late["recall_all@10"], late["recall_any@10"]) == (1.0, 1.0)
+    half = score_query(["a"] + ["x"] * 12 + ["b"], gold=["a", "b"])  # b is 14th
+    assert (half["recall_all@10"], half["recall_any@10"], half["R@10"]) == (0.0, 1.0, 0.5)
+    out = aggregate([("linked", m), ("linked", both), ("temporal", late), ("temporal", half)])
+    assert out["linked"]["recall_all@5"] == 0.5 and out["linked"]["recall_any@5"] == 1.0
+    assert out["temporal"]["recall_all@10"] == 0.5 and out["temporal"]["recall_any@5"] == 0.5
+    assert out["ALL"]["recall_all@10"] == 0.5 and out["ALL"]["recall_any@10"] == 1.0
+
+
 def test_late_first_hit_and_misses():
     m = score_query(["x", "y", "q"], gold=["q"])
     assert (m["R@5"], m["R@10"], m["P@5"], m["hit@5"]) == (1.0, 1.0, 0.2, 1.0)
@@ -180,7 +200,20 @@ def test_neurons_eval_prints_the_format(tmp_path):
     assert list(report["modes"]) == ["default", "keyword"]
     default = report["modes"]["default"]
     assert set(default) == {"ALL", "keyword", "temporal", "superseded"}
-    assert set(default["ALL"]) == {"n", "R@5", "R@10", "P@5", "hit@5", "MRR", "nDCG@10", "avoid@5"}
+    assert set(default["ALL"]) == {
+        "n",
+        "R@5",
+        "R@10",
+        "recall_all@5",
+        "recall_all@10",
+        "recall_any@5",
+        "recall_any@10",
+        "P@5",
+        "hit@5",
+        "MRR",
+        "nDCG@10",
+        "avoid@5",
+    }
     assert default["ALL"]["n"] == 4 and default["keyword"]["n"] == 2
     assert default["keyword"]["R@5"] == 1.0  # spaces are isolated: each finds its own n-1
     assert default["temporal"]["hit@5"] == 1.0
