@@ -467,7 +467,7 @@ class Memory:
             neuron = q.update_neuron(
                 cur, self.identity, nid, body=body, attrs=clean_attrs(dict(before.attrs)), state=before.state
             )
-        self._changed(Action.EDITED if body is not None else Action.STATE, [neuron])
+        self._changed(Action.REVERTED, [neuron])
         return neuron
 
     def done(self, neuron_id: uuid.UUID | str) -> Neuron:

@@ -467,7 +467,8 @@ class MainWindow(WindowMenus, QMainWindow):
         if current is None:
             return False
         if change.touches(current):
-            return change.origin is not Origin.WINDOW  # the pane already shows what it just did
+            # the pane already shows what it just did, but not what an undo wrote back
+            return change.origin is not Origin.WINDOW or change.affects.earlier
         linked = {str(o.id) for _, o in (self.detail.detail.links if self.detail.detail else [])}
         if linked & {str(i) for i in change.ids}:
             return True
