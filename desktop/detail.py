@@ -82,6 +82,8 @@ class DetailPane(QWidget):
         self._loading_id: str | None = None
         self._generation = 0
         self._due_hint: tuple[QLabel, datetime | None] | None = None  # "in 5 min" beside Due
+        self._due_preview = False  # the Due field was edited: its hint says what it understood
+        self._due_unread = ""  # why what the Due field says cannot be read ("" when it can)
         self._tick = QTimer(self)
         self._tick.setInterval(DUE_HINT_TICK_MS)
         self._tick.timeout.connect(self._tick_due_hint)
@@ -259,9 +261,6 @@ class DetailPane(QWidget):
             caps.add("trash")
         return caps
 
-    def focus_body(self) -> None:
-        self.body.setFocus(Qt.FocusReason.OtherFocusReason)
-
     def escape(self) -> None:
         if self.linker.close_suggestions():
             pass
@@ -410,11 +409,39 @@ class DetailPane(QWidget):
 
     def _tick_due_hint(self) -> None:
         """The due hint moves on with the clock (the rest of the pane with the next change)."""
-        if self._due_hint is None or not self.isVisible():
+        if self._due_hint is not None and self.isVisible():
+            self._render_due_hint()
+
+    def _preview_due(self, text: str) -> None:
+        """As the Due field is typed: what the capture grammar reads in it, beside it ("?" and the
+        reason in the tooltip when it reads nothing); saved with Enter or Save."""
+        if self._due_hint is None or self.neuron is None:
+            return
+        label = self._due_hint[0]
+        try:
+            due, self._due_unread = inputs.parse_due(text, self.ctx.now()), ""
+        except NeuronsError as exc:
+            due, self._due_unread = None, str(exc)
+        self._due_hint = (label, due)
+        self._due_preview = text.strip() != inputs.due_field_text(remind.current_due(self.neuron))
+        label.setToolTip(self._due_unread)
+        label.setAccessibleDescription(self._due_unread)
+        self._render_due_hint()
+
+    def _render_due_hint(self) -> None:
+        """How far off the due time is; while edited, first the time it read, in words."""
+        if self._due_hint is None:
             return
         label, due = self._due_hint
-        if due is not None:
-            label.setText(theme.relative(due, self.ctx.now()))
+        now = self.ctx.now()
+        if self._due_unread:
+            label.setText("?")
+            return
+        if due is None:
+            label.setText(theme.word("no_due") if self._due_preview else "")
+            return
+        relative = theme.relative(due, now)
+        label.setText(f"{theme.when_text(due, now)} · {relative}" if self._due_preview else relative)
 
     def _build_form(self, n: Neuron) -> None:
         self._due_hint = None  # its label goes with the rows
@@ -427,14 +454,15 @@ class DetailPane(QWidget):
             due.setPlaceholderText(inputs.due_example(self.ctx.now()))
             due.setAccessibleName("Due")
             due.textEdited.connect(self._touched)
+            due.textEdited.connect(self._preview_due)
+            due.returnPressed.connect(self.save)
             self._keys_through(due)
             self._fields["due_at"] = due
             due_hint = QLabel()
             due_hint.setObjectName("hint")
-            current = remind.current_due(n)
-            if current is not None:
-                due_hint.setText(theme.relative(current, now))
-            self._due_hint = (due_hint, current)  # ticks (see _tick)
+            self._due_hint = (due_hint, remind.current_due(n))  # ticks (see _tick)
+            self._due_preview, self._due_unread = False, ""
+            self._render_due_hint()
             row = QHBoxLayout()
             row.addWidget(due, 1)
             row.addWidget(due_hint)
@@ -444,8 +472,12 @@ class DetailPane(QWidget):
             repeat.setAccessibleName("Repeat")
             for label, _ in inputs.REPEATS:
                 repeat.addItem(label)
+            repeat.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)  # Enter saves, adds no entry
             repeat.setCurrentText(inputs.repeat_label(n.attrs.get("rrule")))
             repeat.currentTextChanged.connect(self._touched)
+            line = repeat.lineEdit()
+            if line is not None:
+                line.returnPressed.connect(self.save)
             self._fields["rrule"] = repeat  # type: ignore[assignment]
             self.form.addRow("Repeat", repeat)
             for key, label in (("snoozed_until", "Snoozed until"), ("notified_at", "Shown")):
@@ -491,6 +523,7 @@ class DetailPane(QWidget):
         if key in LIST_KEYS:
             edit.setPlaceholderText("separate with commas")
         edit.textEdited.connect(self._touched)
+        edit.returnPressed.connect(self.save)  # Enter saves, as the Due field
         self._fields[key] = edit
         self.form.addRow(label, edit)
 

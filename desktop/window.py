@@ -548,9 +548,16 @@ class MainWindow(WindowMenus, QMainWindow):
                 self._ask_timer.stop()
                 self.run_ask()
             return
+        self._open_first()
+
+    def _open_first(self) -> None:
+        """Enter in the ask box: the first answer in the pane (shown from the fold when it is
+        only loosely related), the keys on the list."""
         self.focus_rows()
-        if self.rows.current_id():
-            self._row_opened(self.rows.current_id())
+        first = self.rows.rows()[0] if self.rows.rows() else None
+        if first is not None and not self.rows.current_id():
+            self.rows.select_id(str(first.neuron.id))
+        self._row_opened(self.rows.current_id())
 
     def run_ask(self, open_first: bool = False) -> None:
         text = self.ask.text().strip()
@@ -584,7 +591,7 @@ class MainWindow(WindowMenus, QMainWindow):
                     self.focus_rows()
                 self.rows.select_first()
                 if then == "open":
-                    self._row_opened(self.rows.current_id())
+                    self._open_first()
 
         def failed(exc: BaseException) -> None:
             if generation == self._ask_generation:
@@ -602,9 +609,10 @@ class MainWindow(WindowMenus, QMainWindow):
             self.detail.show_id(nid)
 
     def _row_opened(self, nid: str) -> None:
+        """Enter on a row (or in the ask box): the item in the pane, the keys staying on the list,
+        where the item's shortcuts act on it; never the cursor in its text (Tab goes there)."""
         if nid:
             self.detail.show_id(nid)
-            self.detail.focus_body()
 
     def _detail_showing(self, showing: bool) -> None:
         self.detail.setVisible(showing)
