@@ -539,7 +539,18 @@ class MainWindow(WindowMenus, QMainWindow):
             self._last_query = ""
             self._sidebar_items["results"].setHidden(True)
             if self.section == "results":
+                self._leave_answers()
                 self.show_section(self.previous_section)
+
+    def _leave_answers(self) -> None:
+        """The question emptied: no answer stays open (its edit saved first) nor selected."""
+        if self.detail.dirty:
+            self.detail.save()
+        self.detail.clear()
+        self.rows.blockSignals(True)
+        self.rows.clearSelection()
+        self.rows.setCurrentRow(-1)
+        self.rows.blockSignals(False)
 
     def _ask_enter(self) -> None:
         if self.asking:
