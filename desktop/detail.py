@@ -29,9 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from core import remind
+from core.capture import contact_values
 from core.model import Kind, Neuron, NeuronsError, State
 from core.when import retimed
-from desktop import inputs, keys, ops, theme
+from desktop import card, inputs, keys, ops, theme
 from desktop.context import Context
 from desktop.links import LinksPanel, section_label
 from desktop.rows import RowList
@@ -42,15 +43,14 @@ log = logging.getLogger(__name__)
 CONTACT_FIELDS = [
     ("name", "Name"),
     ("aliases", "Also called"),
-    ("phone", "Phone"),
-    ("phones", "Phones"),
-    ("email", "Email"),
+    ("phones", "Phones"),  # one field for the list and the single value an older card holds
     ("emails", "Emails"),
     ("birthday", "Birthday"),
     ("org", "Organisation"),
 ]
 LIST_KEYS = {"aliases", "phones", "emails", "tags"}
-ALWAYS_SHOWN = {"name", "aliases", "phone", "email"}
+SINGLE = {"phones": "phone", "emails": "email"}  # the single value a list field replaces
+ALWAYS_SHOWN = {"name", "aliases", "phones", "emails"}
 ON_REQUEST = ["birthday", "org"]  # offered by "More fields" when empty
 # The restore button says what it undoes.
 RESTORE_LABELS = {
@@ -494,7 +494,16 @@ class DetailPane(QWidget):
             for key, label in CONTACT_FIELDS:
                 if key not in ALWAYS_SHOWN and key not in n.attrs:
                     continue
-                self._add_field(key, label, n.attrs.get(key))
+                self._add_field(key, label, self._stored_value(n, key))
+                if key in SINGLE:
+                    labels = n.attrs.get(f"{key[:-1]}_labels")
+                    said = card.labelled(
+                        contact_values(n.attrs, key), labels if isinstance(labels, dict) else {}
+                    )
+                    if said:
+                        self.form.addRow("", _read_only(said, "hint"))
+            for label, text in card.rows(n.attrs):
+                self.form.addRow(label, _read_only(text))
             hidden = [k for k in ON_REQUEST if k not in self._fields]
             if hidden:
                 more = QPushButton(
@@ -515,6 +524,10 @@ class DetailPane(QWidget):
         else:
             self._add_field("tags", "Tags", n.attrs.get("tags"))
         self.form_host.setVisible(self.form.rowCount() > 0)
+
+    @staticmethod
+    def _stored_value(n: Neuron, key: str) -> Any:
+        return contact_values(n.attrs, key) if key in SINGLE and n.kind is Kind.CONTACT else n.attrs.get(key)
 
     def _add_field(self, key: str, label: str, value: Any) -> None:
         edit = QLineEdit(_attr_text(value))
@@ -566,7 +579,7 @@ class DetailPane(QWidget):
             return inputs.due_field_text(remind.current_due(n))
         if key == "rrule":
             return inputs.repeat_label(n.attrs.get("rrule"))
-        return _attr_text(n.attrs.get(key))
+        return _attr_text(self._stored_value(n, key))
 
     def _differs(self) -> bool:
         if self.neuron is None:
@@ -625,9 +638,11 @@ class DetailPane(QWidget):
                     value: Any = inputs.split_list(raw) or None
                 else:
                     value = raw or None
-                old = n.attrs.get(key)
+                old = self._stored_value(n, key)
                 if (value or None) != (old or None):
                     attrs[key] = value
+                    if key in SINGLE:
+                        attrs[SINGLE[key]] = None  # the list says it now
         return new_text, attrs, schedule
 
     def save(self) -> None:
@@ -770,6 +785,15 @@ class DetailPane(QWidget):
                 self.show_id(nid, force=True)
 
         self.ctx.run(lambda m: fn(m, nid), done, message)
+
+
+def _read_only(text: str, name: str = "subtle") -> QLabel:
+    """A field the card shows, not edits: selectable, to copy."""
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
 
 
 def _attr_text(value: Any) -> str:

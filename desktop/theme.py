@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from core import remind
+from core.capture import contact_values
 from core.model import Kind, Neuron, State
 from core.settings import resources_dir
 from core.when.spoken import say_rule
@@ -382,13 +383,20 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
         if neuron.attrs.get("rrule"):
             parts.append(f"· {repeat_text(neuron.attrs.get('rrule'))}")
         return " ".join(parts), overdue
-    if neuron.kind is Kind.CONTACT:
-        bits = [str(neuron.attrs[k]) for k in ("org", "phone", "email") if neuron.attrs.get(k)]
+    if neuron.kind is Kind.CONTACT:  # the primary phone and e-mail, to call or write (and copy)
+        bits = [*primary(neuron), str(neuron.attrs.get("org") or "")]
         aliases = neuron.attrs.get("aliases")
         if aliases:
             bits.insert(0, "aka " + ", ".join(str(a) for a in aliases))
-        return " · ".join(bits) or "contact", False
+        return " · ".join(b for b in bits if b), False
     return (when_text(neuron.created_at, now) if neuron.created_at else ""), False
+
+
+def primary(contact: Neuron) -> list[str]:
+    """A contact's first phone and first e-mail, those it has."""
+    if contact.kind is not Kind.CONTACT:
+        return []
+    return [values[0] for f in ("phones", "emails") if (values := contact_values(contact.attrs, f))]
 
 
 def colour(name: str | Kind) -> QColor:

@@ -438,6 +438,12 @@ def _looks_like_one(a: Neuron, b: Neuron) -> str | None:
     return None
 
 
+def contact_values(attrs: dict[str, Any], field: str) -> list[str]:
+    """A card's phones or emails (`field`), the primary first: its list, else the single value
+    an older card holds."""
+    return _listed(attrs, field, {"phones": "phone", "emails": "email"}[field])
+
+
 def _listed(attrs: dict[str, Any], plural: str, single: str) -> list[str]:
     values = attrs.get(plural) or attrs.get(single) or []
     return [str(v) for v in (values if isinstance(values, list) else [values])]
@@ -484,6 +490,7 @@ __all__ = [
     "shown",
     "supersede_offers",
     "superseded_note",
+    "contact_values",
     "updated_body",
     "updated_card",
 ]

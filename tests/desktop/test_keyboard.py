@@ -48,7 +48,7 @@ def test_tab_goes_through_a_contacts_fields_in_order(app, embedded_memory, qtbot
     for _ in range(4):
         qtbot.keyClick(focused(), Qt.Key.Key_Tab)
         seen.append(focused())
-    assert seen == [detail._fields[k] for k in ("name", "aliases", "phone", "email")]
+    assert seen == [detail._fields[k] for k in ("name", "aliases", "phones", "emails")]
 
 
 def test_down_after_a_new_question_starts_at_its_first_answer(app, embedded_memory, qtbot):
@@ -190,12 +190,12 @@ def test_enter_in_the_due_field_saves(app, embedded_memory, clock, qtbot):
 def test_enter_in_a_contact_field_saves(app, embedded_memory, qtbot):
     ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
     open_detail(qtbot, app, ana)
-    phone = app.window.detail._fields["phone"]
+    phone = app.window.detail._fields["phones"]
     phone.setFocus()
     qtbot.keyClicks(phone, "+351 912 345 678")
     qtbot.keyClick(phone, Qt.Key.Key_Return)
     number = "+351 912 345 678"
-    qtbot.waitUntil(lambda: embedded_memory.get(ana.id).attrs.get("phone") == number, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: embedded_memory.get(ana.id).attrs.get("phones") == [number], timeout=WAIT_MS)
 
 
 def test_the_due_field_previews_what_it_understood(app, embedded_memory, clock, qtbot):
