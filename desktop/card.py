@@ -10,26 +10,44 @@ from core.interop.vcard import ADR_PARTS, CardError, parse_line, unescape
 
 log = logging.getLogger(__name__)
 
-# What the card says for a kept vCard property (its name without "X-" otherwise, in words).
+# What the card says for a kept vCard property, by its name without a vendor's prefix (else that
+# name in words). Evolution, Outlook, KAddressBook write the same fields under their own prefix.
+VENDORS = ("X-EVOLUTION-", "X-MS-", "X-KADDRESSBOOK-", "X-MOZILLA-", "X-GOOGLE-", "X-")
 EXTRA_WORDS = {
-    "X-SPOUSE": "Spouse",
-    "X-ASSISTANT": "Assistant",
-    "X-MANAGER": "Manager",
-    "X-ABRELATEDNAMES": "Related",
-    "X-ABDATE": "Date",
+    "SPOUSE": "Spouse",
+    "ASSISTANT": "Assistant",
+    "MANAGER": "Manager",
+    "ANNIVERSARY": "Anniversary",
+    "BDAY": "Birthday",  # a birthday in words ("circa 1800"), kept as written
+    "ABRELATEDNAMES": "Related",
+    "ABDATE": "Date",
     "IMPP": "Chat",
+    "IMADDRESS": "Chat",
     "GENDER": "Gender",
     "TZ": "Time zone",
     "GEO": "Location",
     "LANG": "Language",
-    "X-PHONETIC-FIRST-NAME": "Name, as said",
-    "X-PHONETIC-LAST-NAME": "Surname, as said",
+    "FBURL": "Free/busy",
+    "CALURI": "Calendar",
+    "CALADRURI": "Invitations to",
+    "PHONETIC-FIRST-NAME": "Name, as said",
+    "PHONETIC-MIDDLE-NAME": "Middle name, as said",
+    "PHONETIC-LAST-NAME": "Surname, as said",
 }
-# Kept for the export, said nothing to a person: ids, sort keys, labels of other lines, media.
+CHATS = {"AIM", "ICQ", "JABBER", "SKYPE", "MSN", "YAHOO", "SIP", "GADUGADU", "GROUPWISE", "TWITTER"}
+# Kept for the export, said nothing to a person: ids, sort keys, a program's own data, labels of
+# other lines, media, the address label that repeats the address, a card inside the card.
 UNSAID = frozenset(
     """X-ABLABEL X-ABUID X-ABSHOWAS X-ABADR CLIENTPIDMAP X-EVOLUTION-FILE-AS X-MOZILLA-HTML SOURCE
-    KEY SOUND LOGO KIND XML MEMBER SORT-STRING X-ABPERSON X-ABGROUP""".split()
+    KEY SOUND LOGO KIND XML MEMBER SORT-STRING X-ABPERSON X-ABGROUP CLASS MAILER LABEL AGENT
+    X-MS-OL-DESIGN X-MS-OL-DEFAULT-POSTAL-ADDRESS X-ID X-ETAG ETAG X-EVOLUTION-LIST
+    X-EVOLUTION-LIST-SHOW-ADDRESSES""".split()
 )
+UNSAID_PREFIXES = ("X-COUCHDB-", "X-FC", "X-MS-OL-")
+# Address types that say how it is used, not whose it is.
+ADDRESS_NOISE = {"pref", "postal", "parcel", "dom", "intl"}
+
+
 # Fields shown as they are, in the order of a card (the editable ones are the pane's).
 SHOWN = [
     ("job_title", "Job title"),
@@ -64,8 +82,8 @@ def rows(attrs: dict[str, Any]) -> list[tuple[str, str]]:
             out.append((label, text(attrs[key])))
     for parts in attrs.get("addresses") or []:
         if isinstance(parts, dict) and address(parts):
-            kind = str(parts.get("label") or "")
-            out.append((f"Address ({kind})" if kind else "Address", address(parts)))
+            kinds = [k for k in str(parts.get("label") or "").split(",") if k and k not in ADDRESS_NOISE]
+            out.append((f"Address ({', '.join(kinds)})" if kinds else "Address", address(parts)))
     for url in attrs.get("urls") or []:
         out.append(("Web", str(url)))
     for line in attrs.get("vcard_extra") or []:
@@ -83,14 +101,29 @@ def extra(line: str) -> tuple[str, str] | None:
     except CardError as exc:
         log.debug("a kept vCard line is not read: %s", exc)
         return None
-    if prop.name in UNSAID or not prop.value.strip():
+    value = unescape(prop.value).strip()
+    if (
+        prop.name in UNSAID
+        or prop.name.startswith(UNSAID_PREFIXES)
+        or not value
+        or value.startswith(("<", "BEGIN:"))
+    ):
         return None
     if prop.name == "RELATED":
         kind = prop.types[0] if prop.types else "related"
-        label = kind.replace("-", " ").capitalize()
-    else:
-        label = EXTRA_WORDS.get(prop.name) or prop.name.removeprefix("X-").replace("-", " ").capitalize()
-    value = unescape(prop.value).strip()
-    if prop.name in ("IMPP", "RELATED"):
-        value = value.split(":", 1)[-1] if value.startswith(("xmpp:", "skype:", "urn:", "sip:")) else value
-    return label, value
+        return kind.replace("-", " ").capitalize(), _uri_free(value)
+    name = next((prop.name.removeprefix(v) for v in VENDORS if prop.name.startswith(v)), prop.name)
+    if name in CHATS:
+        return f"Chat ({name.capitalize()})", _uri_free(value)
+    label = EXTRA_WORDS.get(name) or name.replace("-", " ").capitalize()
+    return label, _uri_free(value) if name in ("IMPP", "IMADDRESS") else value
+
+
+def _uri_free(value: str) -> str:
+    """'xmpp:ana@example.org' -> 'ana@example.org' (the scheme says nothing to a person)."""
+    scheme, sep, rest = value.partition(":")
+    return (
+        rest
+        if sep and scheme.lower() in ("xmpp", "skype", "sip", "aim", "icq", "msnim", "ymsgr", "urn", "tel")
+        else value
+    )

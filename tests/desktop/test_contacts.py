@@ -4,11 +4,14 @@ from a capture shows in the row and the card's text."""
 
 from __future__ import annotations
 
+import pathlib
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QLabel
 
+from core.interop import vcard
 from core.model import Kind
-from desktop import theme
+from desktop import card, theme
 from tests.desktop.conftest import WAIT_MS, settle
 from tests.desktop.test_window import open_detail, wait_rows
 
@@ -116,3 +119,25 @@ def test_a_new_number_shows_in_the_row_and_the_cards_text(app, embedded_memory, 
         timeout=WAIT_MS,
     )
     assert row_of(window, marta).neuron.kind is Kind.CONTACT
+
+
+def test_the_cards_extra_fields_read_as_words_on_other_projects_vcards():
+    """Judged on the vCards of other projects (tests/corpus: Evolution, Outlook, Gmail, DAVx5,
+    ez-vcard, khard...): every field the card shows has a label in words, never a vCard name."""
+    said: dict[str, str] = {}
+    files = sorted(pathlib.Path(__file__).parents[1].glob("corpus/**/*.vcf"))
+    assert len(files) >= 20
+    for path in files:
+        for parsed in vcard.split_cards(path.read_bytes()):
+            if isinstance(parsed, vcard.Skip):
+                continue
+            try:
+                attrs = vcard.to_attrs(parsed)
+            except vcard.Skip:  # a card the import skips too (no name): it shows nothing
+                continue
+            for label, text in card.rows(attrs):
+                assert label[:1].isupper() and "X-" not in label and "_" not in label, (path, label)
+                assert text.strip() and not text.startswith(("<", "BEGIN:")), (path, label)
+                said.setdefault(label, text)
+    for label in ("Spouse", "Manager", "Assistant", "Anniversary", "Address (home)", "Chat", "Job title"):
+        assert label in said, label
