@@ -44,7 +44,7 @@ SHORTCUTS: list[Key] = [
     Key("archive", ("Ctrl+E",), "Archive", "The open item"),
     Key("trash", ("Delete",), "Move to the trash (outside a text field)", "The open item"),
     Key("", ("Tab", "Shift+Tab"), "Next or previous field (from the list: into the item)", "The open item"),
-    Key("", ("Return",), "In a field (Due, Repeat, Phone…): save", "The open item"),
+    Key("", ("Return",), "In a field (Due, Repeat, Phones…): save", "The open item"),
     Key("", ("Return",), "Save", "Quick capture"),
     Key("", ("Esc",), "Cancel", "Quick capture"),
     Key("", ("Tab",), "Correct the kind, due time or repeat", "Quick capture"),

@@ -96,11 +96,14 @@ def stylesheet(dark: bool) -> str:
     QPlainTextEdit, QLineEdit, QComboBox {{ border: 1px solid {border}; border-radius: 6px;
                                             padding: 4px 6px; }}
     QPlainTextEdit:focus, QLineEdit:focus, QComboBox:focus {{ border: 1px solid {ACCENT}; }}
-    QComboBox {{ padding-right: 22px; background: palette(base); }}
+    QComboBox {{ padding-right: 22px; background: palette(base); combobox-popup: 0; }}
     QComboBox::drop-down {{ border: none; width: 20px; subcontrol-origin: padding;
                             subcontrol-position: center right; }}
     QComboBox::down-arrow {{ image: url({icon_path("chevron-down.svg")}); width: 12px; height: 12px; }}
-    QComboBox QAbstractItemView {{ border: 1px solid {border}; selection-background-color: {ACCENT}; }}
+    QComboBox QAbstractItemView {{ border: 1px solid {border}; background: palette(base); outline: none;
+                                   selection-background-color: {ACCENT}; selection-color: white; }}
+    QComboBox QAbstractItemView::item {{ padding: 3px 6px; color: palette(text); border: none; }}
+    QComboBox QAbstractItemView::item:selected {{ background: {ACCENT}; color: white; }}
     QPushButton, QToolButton {{ border: 1px solid {border}; border-radius: 6px; padding: 5px 12px;
                                 background: palette(button); }}
     QToolButton::menu-indicator {{ image: none; width: 0; }}
