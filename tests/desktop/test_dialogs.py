@@ -4,6 +4,8 @@ current choice in a dropdown, Problems says plainly when there are none."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -154,3 +156,28 @@ def test_a_dropdowns_open_list_shows_its_current_choice(app, qtbot, dark):
             combo.hidePopup()
     finally:
         theme.apply(theme.gui_app(), "light")
+
+
+@pytest.mark.skipif(os.environ.get("QT_SCALE_FACTOR") == "2", reason="this run is the one at 200%")
+def test_no_dialog_cuts_anything_off_at_200_percent(tmp_path):
+    """The check above in a process of its own at twice the scale (a scale is set before Qt
+    starts): where Profile and storage cut its sentences and buttons."""
+    env = {**os.environ, "QT_SCALE_FACTOR": "2", "QT_QPA_PLATFORM": "offscreen"}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            f"{__file__}::test_no_dialog_cuts_anything_off",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+        ],
+        env=env,
+        cwd=Path(__file__).parents[2],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
