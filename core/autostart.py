@@ -38,7 +38,7 @@ def launcher() -> list[str]:
     beside = Path(sys.executable).parent / APP_SCRIPT
     if beside.is_file() and os.access(beside, os.X_OK):
         return [str(beside)]
-    return [sys.executable, "-m", "desktop.app"]
+    return [sys.executable, "-m", "desktop.launch"]
 
 
 def _quote(arg: str) -> str:

@@ -1,47 +1,53 @@
-"""`neurons-desktop`: the window, the tray, quick capture, reminders that fire, one instance.
+"""The app: the window, the tray, quick capture, reminders that fire, one instance.
 
-    neurons-desktop [--data-dir DIR] [--dsn DSN] [--capture TEXT] [--quick] [--ask TEXT]
-                    [--screenshot FILE.png]
-
-A second launch never opens the database: it hands its request (show the window, capture a
-text, open quick capture) to the running app over the data dir's socket and exits 0.
+`desktop/launch.py` (`neurons-desktop`) starts it with `run` once it knows a window will show;
+until then nothing loads Qt or the database driver. Here they are imported like in any module.
 """
 
 from __future__ import annotations
 
-import argparse
 import logging
 import os
 import signal
 import socket
 import sys
 import threading
-import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from core import __version__, remind
+from PySide6 import QtCore, QtWidgets
+from PySide6 import __version__ as qt_binding
+
+from core import backup, commands, instance, remind, resident
 from core.changes import started_by
+from core.memory import Memory
 from core.model import Kind, NeuronsError
-from core.settings import Settings, check_install
+from core.settings import Settings
 from core.vocabulary import Action, Origin
-
-if TYPE_CHECKING:
-    from desktop.crash import Report
-    from desktop.tray import Tray
+from desktop import profile, theme
+from desktop.accounts import AccountsPage, Syncer
+from desktop.banner import BannerNotifier
+from desktop.bridge import Bridge
+from desktop.collector import GuiCollector
+from desktop.context import Context
+from desktop.crash import CrashWatch, Report, UnexpectedCloseError, binding_keeps_none
+from desktop.notices import ReminderNotices
+from desktop.notify import DBusNotifier, Notice, Notifications, TrayNotifier
+from desktop.prefs import Prefs
+from desktop.problems import is_persons, summary_of
+from desktop.quick import QuickCapture
+from desktop.scheduler import ReminderScheduler
+from desktop.startup import Steps
+from desktop.statusbar import items
+from desktop.tray import Tray
+from desktop.undo import UndoStack
+from desktop.window import MainWindow
+from desktop.worker import BACKGROUND, Worker
 
 log = logging.getLogger("desktop")
 
-# How long a second launch waits for the first to start listening.
-FORWARD_WAIT_S = 20.0
 # How long the app waits for a data dir held by a short-lived process (a `neurons` command).
 OPEN_RETRY_S = 30.0
-
-
-# -- the controller ------------------------------------------------------------------------------
-# This module is also the launcher (`main`): a second launch that forwards its request loads
-# neither Qt nor the database driver, so what they need is imported where it is used.
 
 
 class App:
@@ -63,9 +69,6 @@ class App:
         reminders: bool = True,
         dbus: bool = True,
     ):
-        from PySide6 import QtWidgets  # noqa: PLC0415 - the launcher stays light
-
-        from desktop.startup import Steps  # noqa: PLC0415 - the launcher stays light
 
         self.settings = settings
         qapp = QtWidgets.QApplication.instance()
@@ -104,19 +107,14 @@ class App:
         say once (`_say_crash`). Only a real run (with its data dir) watches."""
         if self.settings is None:
             return
-        from desktop.crash import CrashWatch  # noqa: PLC0415 - the launcher stays light
 
         watch = CrashWatch(self.settings.data_dir)
         self.crashed = watch.start()
         self.steps.register_cleanup("crash report", watch.stop)  # last: a clean quit
 
     def _say_crash(self) -> None:
-        from desktop.crash import UnexpectedCloseError, binding_keeps_none  # noqa: PLC0415 - the launcher stays light
-        from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
 
         if not binding_keeps_none():
-            from PySide6 import __version__ as qt_binding  # noqa: PLC0415 - the launcher stays light
-
             log.error(
                 "PySide6 %s on Python %s frees None: Neurons will close unexpectedly; "
                 "run bash packaging/setup.sh again (it installs a PySide6 that does not)",
@@ -141,14 +139,11 @@ class App:
         )
 
     def _start_collector(self) -> None:
-        from desktop.collector import GuiCollector  # noqa: PLC0415 - the launcher stays light
 
         self.collector = GuiCollector()
         self.steps.register_cleanup("garbage collector", self.collector.stop)
 
     def _start_look(self) -> None:
-        from desktop import theme  # noqa: PLC0415 - the launcher stays light
-        from desktop.prefs import Prefs  # noqa: PLC0415 - the launcher stays light
 
         self.prefs = Prefs()
         theme.apply(self.qapp, self.prefs.theme)
@@ -157,9 +152,6 @@ class App:
             log.warning("no colour emoji font: emoji show as boxes (install fonts-noto-color-emoji)")
 
     def _start_worker(self) -> None:
-        from desktop.bridge import Bridge  # noqa: PLC0415 - the launcher stays light
-        from desktop.context import Context  # noqa: PLC0415 - the launcher stays light
-        from desktop.worker import Worker  # noqa: PLC0415 - the launcher stays light
 
         self.bridge = Bridge()
         self.bridge.changed.connect(self._store_changed)
@@ -173,7 +165,6 @@ class App:
     def _start_tray(self, use_tray: bool) -> None:
         if not use_tray:
             return
-        from desktop.tray import Tray  # noqa: PLC0415 - the launcher stays light
 
         if not Tray.available():
             return
@@ -191,7 +182,6 @@ class App:
         self.steps.register_cleanup("tray", close_tray)
 
     def _start_window(self) -> None:
-        from desktop.window import MainWindow  # noqa: PLC0415 - the launcher stays light
 
         self.window = MainWindow(
             self.ctx,
@@ -209,19 +199,16 @@ class App:
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
         self.steps.register_cleanup("window", self.window.deleteLater)
-        from desktop import profile  # noqa: PLC0415 - the launcher stays light
 
         profile.install(self)  # Profile and storage… in Tools (desktop/profile.py)
 
     def _start_quick(self) -> None:
-        from desktop.quick import QuickCapture  # noqa: PLC0415 - the launcher stays light
 
         self.quick = QuickCapture(self.ctx)
         self.quick.saved.connect(self._captured)
         self.steps.register_cleanup("quick capture", self.quick.deleteLater)
 
     def _start_undo(self) -> None:
-        from desktop.undo import UndoStack  # noqa: PLC0415 - the launcher stays light
 
         self.undo = UndoStack(self.ctx)
 
@@ -240,8 +227,6 @@ class App:
         self.window.status.undo_clicked.connect(self.undo.undo)
 
     def _start_notifications(self, notifier, dbus: bool) -> None:
-        from desktop.banner import BannerNotifier  # noqa: PLC0415 - the launcher stays light
-        from desktop.notices import ReminderNotices  # noqa: PLC0415 - the launcher stays light
 
         self.banner = BannerNotifier(self.window)
         notifier = notifier if notifier is not None else self._default_notifier(dbus)
@@ -256,18 +241,15 @@ class App:
         return self.notices.notifier
 
     def _default_notifier(self, dbus: bool):
-        from desktop.notify import DBusNotifier, Notifications, TrayNotifier  # noqa: PLC0415 - the launcher stays light
-        from desktop.theme import icon_path  # noqa: PLC0415 - the launcher stays light
 
         d = None
         if dbus and os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
-            d = DBusNotifier(icon_path("neurons-128.png"))
+            d = DBusNotifier(theme.icon_path("neurons-128.png"))
             d.probe()
         t = TrayNotifier(self.tray.icon) if self.tray is not None else None
         return Notifications(d, t, self.banner)
 
     def _start_reminders(self) -> None:
-        from desktop.scheduler import ReminderScheduler  # noqa: PLC0415 - the launcher stays light
 
         self.scheduler = ReminderScheduler(self.worker, lambda: self.memory, self.clock)
         self.scheduler.fired.connect(self.notices.fired)
@@ -276,7 +258,6 @@ class App:
         self.steps.register_cleanup("reminders", self.scheduler.stop)
 
     def _start_sync(self) -> None:
-        from desktop.accounts import AccountsPage, Syncer  # noqa: PLC0415 - the launcher stays light
 
         self.syncer = Syncer(self.worker, self.clock, lambda: self.memory, self.window)
         self.syncer.status.connect(self.window.status.set_sync)
@@ -291,7 +272,6 @@ class App:
         settings = self.settings
 
         def opening():
-            from core.memory import Memory  # noqa: PLC0415 - the launcher stays light
 
             return Memory.open(settings, wait_s=OPEN_RETRY_S, give_up=lambda: self.quitting)
 
@@ -310,10 +290,6 @@ class App:
             self.scheduler.start()
         self.syncer.start()  # with the server, in the background (desktop/accounts.py)
         # Build the recall index and load the model now, so the first question answers at once.
-        from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
-
-        from core import backup, resident  # noqa: PLC0415 - the launcher stays light
-        from desktop.worker import BACKGROUND  # noqa: PLC0415 - the launcher stays light
 
         self.worker.run(
             memory.recall.warm,
@@ -387,8 +363,6 @@ class App:
 
     def _store_changed(self, change) -> None:
         if change.action is Action.ENGINE_RESTARTED:  # the store restarted its engine: say so once
-            from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
-
             self.banner.show(
                 Notice(
                     "engine", "The database engine stopped and was restarted", "Nothing you saved was lost."
@@ -408,7 +382,6 @@ class App:
     def _failed(self, exc: BaseException, what: str = "") -> None:
         """An error: the person's to fix is said in the status line; any other is kept in
         Problems (with the details to copy), and the status line points there."""
-        from desktop.problems import is_persons, summary_of  # noqa: PLC0415 - the launcher stays light
 
         if is_persons(exc):
             self.window.report(summary_of(exc))
@@ -444,7 +417,6 @@ class App:
         self.quick.open(text)
 
     def _captured(self, neuron) -> None:
-        from desktop import theme  # noqa: PLC0415 - the launcher stays light
 
         what = {Kind.REMINDER: "reminder", Kind.CONTACT: "contact"}.get(neuron.kind, "note")
         extra = ""
@@ -475,8 +447,6 @@ class App:
         """Compute every vector again, with progress in the window (the GUI stays free)."""
         if self.memory is None:
             return
-        from desktop.statusbar import items  # noqa: PLC0415 - the launcher stays light
-        from desktop.worker import BACKGROUND  # noqa: PLC0415 - the launcher stays light
 
         memory = self.memory
         self.window.reindex_action.setEnabled(False)
@@ -500,7 +470,6 @@ class App:
         )
 
     def on_missed(self, alarms: list) -> None:
-        from desktop.notify import Notice  # noqa: PLC0415 - the launcher stays light
 
         self.missed = alarms
         title = self.notices.missed(alarms)
@@ -521,9 +490,7 @@ class App:
             self.bridge.gui(lambda: self.quick_capture(str(text)))
             return {}
         if op == "quit":
-            from PySide6.QtCore import QTimer  # noqa: PLC0415 - the launcher stays light
-
-            self.bridge.gui(lambda: QTimer.singleShot(0, self.quit))
+            self.bridge.gui(lambda: QtCore.QTimer.singleShot(0, self.quit))
             return {}
         if op == "status":
             return self.bridge.gui(self.status)
@@ -540,8 +507,6 @@ class App:
             results = memory.ask(str(message.get("text") or ""), limit=message.get("limit") or 10)
             return {"results": [r.to_json() for r in results]}
         if op == "command":  # `neurons list/show/ask/...` while the app owns the data dir
-            from core import commands  # noqa: PLC0415 - the launcher stays light
-
             argv = message.get("argv")
             if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
                 raise NeuronsError("a command request carries its command line as a list of strings")
@@ -603,7 +568,6 @@ class App:
 
 def tray_tooltip(summary, paused: bool, now) -> str:
     """What the tray says on hover: what is overdue, and what comes next."""
-    from desktop import theme  # noqa: PLC0415 - the launcher stays light
 
     lines = ["Neurons" + (" — reminders paused" if paused else "")]
     if summary.overdue:
@@ -617,137 +581,42 @@ def tray_tooltip(summary, paused: bool, now) -> str:
     return "\n".join(lines)
 
 
-# -- the command ---------------------------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="neurons-desktop", description="Neurons: the desktop app (window, tray, reminders)."
-    )
-    p.add_argument("--data-dir", help="the data directory (env NEURONS_DATA_DIR)")
-    p.add_argument("--dsn", help="use a server Postgres (env NEURONS_DSN)")
-    p.add_argument("--capture", metavar="TEXT", help="save TEXT (through the running app if any)")
-    p.add_argument("--quick", action="store_true", help="open the quick capture box")
-    p.add_argument("--ask", metavar="TEXT", help="open the window asking TEXT")
-    p.add_argument(
-        "--screenshot",
-        metavar="FILE.png",
-        help="render the main window with its data offscreen to FILE.png and exit",
-    )
-    p.add_argument(
-        "--size",
-        type=_size,
-        default=(1360, 860),
-        metavar="WxH",
-        help="the window's size for --screenshot (default 1360x860)",
-    )
-    p.add_argument("--no-tray", action="store_true", help="do not use the tray (closing quits)")
-    p.add_argument("--hidden", action="store_true", help="start in the tray, without the window")
-    p.add_argument("-v", "--verbose", action="store_true")
-    p.add_argument("--version", action="version", version=f"neurons-desktop {__version__}")
-    return p
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(n) for n in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1280x800") from None
-    return w, h
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per job, every replan
-    try:
-        check_install()
-    except NeuronsError as exc:
-        print(f"neurons-desktop: {exc}", file=sys.stderr)
-        return 2
-    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
-    if args.screenshot:
-        from desktop.screenshot import screenshot  # noqa: PLC0415 - the launcher stays light
-
-        settings.embed_in_background = False  # the screenshot writes nothing
-        return screenshot(settings, Path(args.screenshot), ask=args.ask, size=args.size)
-
-    from core import instance  # noqa: PLC0415 - the launcher stays light
-
-    lock = instance.InstanceLock(settings.data_dir)
-    if not lock.try_acquire():
-        return forward(settings, args)
-    try:
-        return run(settings, args, lock)
-    finally:
-        lock.release()
-
-
-def forward(settings: Settings, args: argparse.Namespace) -> int:
-    """Another app owns this data dir: hand it the request and exit."""
-    from core import instance  # noqa: PLC0415 - the launcher stays light
-
-    if args.capture:
-        message: dict[str, Any] = {"op": "capture", "text": args.capture, "kind": None, "attrs": {}}
-    elif args.quick:
-        message = {"op": "quick_capture"}
-    else:
-        message = {"op": "show", "ask": args.ask}
-    deadline = time.monotonic() + FORWARD_WAIT_S
-    while True:
-        try:
-            reply = instance.request(settings.data_dir, message)
-        except NeuronsError as exc:
-            print(f"neurons-desktop: {exc}", file=sys.stderr)
-            return 2
-        if reply is not None:
-            if args.capture:
-                print(reply["neuron"]["id"], flush=True)
-            return 0
-        if time.monotonic() > deadline:
-            print(
-                "neurons-desktop: another Neurons app holds this data dir but does not answer",
-                file=sys.stderr,
-            )
-            return 2
-        time.sleep(0.2)  # the first app is starting: it listens within moments
-
-
-def run(settings: Settings, args: argparse.Namespace, lock) -> int:
-    from core import instance, resident  # noqa: PLC0415 - the launcher stays light
-
-    resident.keep_small()  # before any thread: the app lives in the tray all day
-    from PySide6 import QtWidgets  # noqa: PLC0415 - the launcher stays light
-
+def run(
+    settings: Settings,
+    lock: instance.InstanceLock,
+    *,
+    capture: str | None = None,
+    quick: bool = False,
+    ask: str | None = None,
+    hidden: bool = False,
+    tray: bool = True,
+) -> int:
+    """The app on `settings`' data dir, whose instance `lock` the launcher holds, until it quits:
+    `capture` a text once the memory is open, open `quick` capture, the window asking `ask`
+    (unless `hidden` in the tray)."""
     QtWidgets.QApplication.setApplicationName("Neurons")
     QtWidgets.QApplication.setDesktopFileName("neurons")
     qapp = QtWidgets.QApplication(sys.argv[:1])
     qapp.setQuitOnLastWindowClosed(False)
-    from desktop import theme  # noqa: PLC0415 - the launcher stays light
-
     qapp.setWindowIcon(theme.app_icon())
-    app = App(settings, use_tray=not args.no_tray)
+    app = App(settings, use_tray=tray)
     server = instance.InstanceServer(settings.data_dir, app.handle, lock)
     server.start()
     _quit_on_signals(qapp, app)
     app.open()
-    if args.capture:
-        text = args.capture
+    if capture:
+        text = capture
 
         def capture_when_ready() -> None:
             app.ctx.run(lambda m: m.capture(text), app._captured, "capture")
 
         _when_ready(app, capture_when_ready)
-    if args.quick:
+    if quick:
         app.quick_capture()
-    if not args.hidden or app.tray is None:
-        app.show_window(args.ask)
-    elif args.ask:
-        app.window.set_question(args.ask)
+    if not hidden or app.tray is None:
+        app.show_window(ask)
+    elif ask:
+        app.window.set_question(ask)
     try:
         code = qapp.exec()
     finally:
@@ -757,7 +626,6 @@ def run(settings: Settings, args: argparse.Namespace, lock) -> int:
 
 
 def _when_ready(app: App, fn: Callable[[], None]) -> None:
-    from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
 
     timer = QtCore.QTimer(app.window)
 
@@ -774,7 +642,6 @@ def _when_ready(app: App, fn: Callable[[], None]) -> None:
 
 def _quit_on_signals(qapp, app: App) -> None:
     """SIGTERM/SIGINT quit cleanly (the store checkpoints and stops its engine)."""
-    from PySide6 import QtCore  # noqa: PLC0415 - the launcher stays light
 
     read, write = socket.socketpair()
     read.setblocking(False)
@@ -793,7 +660,3 @@ def _quit_on_signals(qapp, app: App) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: None)  # the wakeup fd does the work
     qapp._neurons_signal_pipe = (read, write, notifier)  # keep them alive
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """The one entry point of the bundle: the executable's name picks the program.
 
-`dist/neurons/neurons-desktop` runs the desktop app (desktop.app:main) and `dist/neurons/neurons`
+`dist/neurons/neurons-desktop` runs the desktop app (desktop.launch:main) and `dist/neurons/neurons`
 the command line (core.cli:main). Both are built from this script by packaging/neurons.spec and
 share one `_internal/` folder. `neurons-desktop cli ARGS...` also runs the command line, for
 the day only one of the two executables is at hand.
@@ -24,7 +24,7 @@ def main() -> int:
         from core.cli import main as cli  # noqa: PLC0415 - only the program this executable runs
 
         return cli(sys.argv[2:])
-    from desktop.app import main as app  # noqa: PLC0415 - only the program this executable runs
+    from desktop.launch import main as app  # noqa: PLC0415 - only the program this executable runs
 
     return app()
 

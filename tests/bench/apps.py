@@ -27,11 +27,11 @@ def env() -> dict[str, str]:
 
 
 def start_app(data_dir: Path, argv: list[str] | None = None) -> tuple[subprocess.Popen, float]:
-    """The desktop app on `data_dir` (`argv`: how to run it, default `-m desktop.app`), and the
+    """The desktop app on `data_dir` (`argv`: how to run it, default `-m desktop.launch`), and the
     seconds until its `status` said ready."""
     t0 = time.monotonic()
     app = subprocess.Popen(
-        [sys.executable, *(argv or ["-m", "desktop.app"]), "--data-dir", str(data_dir), "--no-tray"],
+        [sys.executable, *(argv or ["-m", "desktop.launch"]), "--data-dir", str(data_dir), "--no-tray"],
         cwd=ROOT,
         env=env(),
         stdout=subprocess.DEVNULL,

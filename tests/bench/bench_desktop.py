@@ -58,7 +58,7 @@ def cpu_seconds(proc: psutil.Process) -> tuple[float, float]:
 def one_run(data: Path, env: dict, display: str, idle_s: float | None) -> dict:
     t0 = time.monotonic()
     app = subprocess.Popen(
-        [sys.executable, "-m", "desktop.app", "--data-dir", str(data)],
+        [sys.executable, "-m", "desktop.launch", "--data-dir", str(data)],
         cwd=ROOT,
         env={**env, "DISPLAY": display},
         stdout=subprocess.DEVNULL,

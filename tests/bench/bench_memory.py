@@ -4,7 +4,7 @@
 
 1. Builds a data dir of N neurons (the recall bench's texts, links, reminders, contacts, real
    vectors) owned by the data dir's own device, so the app shows them (kept with --data-dir).
-2. Runs the real desktop app offscreen (desktop.app's main, --no-tray), waits until its memory is
+2. Runs the real desktop app offscreen (desktop.launch's main, --no-tray), waits until its memory is
    open and the recall index warm ("idle"), forwards a few commands (ask, about, list, capture)
    and waits until it is idle again ("used"), then until its now-and-then let the unused model go
    ("quiet": MODEL_IDLE shortened to RELEASE_AFTER_S), and prints the RSS and PSS of the app and
@@ -53,7 +53,7 @@ RELEASE_AFTER_S = 10
 APP = (
     "import sys; from datetime import timedelta; import core.backup, core.resident; "
     "core.backup.CHECK_EVERY = core.resident.MODEL_IDLE = timedelta(seconds=float(sys.argv.pop(1))); "
-    "from desktop.app import main; sys.exit(main())"
+    "from desktop.launch import main; sys.exit(main())"
 )
 
 

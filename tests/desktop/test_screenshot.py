@@ -31,7 +31,7 @@ def test_screenshot_renders_the_window_and_writes_nothing(tmp_path):
     out = tmp_path / "shot.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     done = subprocess.run(
-        [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), "--screenshot", str(out)],
+        [sys.executable, "-m", "desktop.launch", "--data-dir", str(data_dir), "--screenshot", str(out)],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -53,7 +53,7 @@ def test_screenshot_of_a_busy_data_dir_says_so(tmp_path, embedded_store):
         [
             sys.executable,
             "-m",
-            "desktop.app",
+            "desktop.launch",
             "--data-dir",
             str(busy),
             "--screenshot",

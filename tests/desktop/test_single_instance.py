@@ -29,7 +29,7 @@ def app_env(runtime: Path) -> dict[str, str]:
 
 def launch(data_dir: Path, runtime: Path, *args: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), "--no-tray", *args],
+        [sys.executable, "-m", "desktop.launch", "--data-dir", str(data_dir), "--no-tray", *args],
         cwd=ROOT,
         env=app_env(runtime),
         stdout=subprocess.PIPE,
@@ -54,15 +54,29 @@ def wait_ready(proc: subprocess.Popen, data_dir: Path) -> dict:
     raise AssertionError("the app did not become ready")
 
 
+# A second launch run as `neurons-desktop` is, that says on its last line of stderr which heavy
+# modules it loaded: forwarding a request loads no Qt and no database driver.
+SECOND = (
+    "import json, sys; from desktop.launch import main; code = main(sys.argv[1:]); "
+    "heavy = ('PySide6', 'shiboken6', 'psycopg', 'onnxruntime', 'numpy', 'core.memory', 'desktop.app'); "
+    "print(json.dumps(sorted(m for m in sys.modules if m.startswith(heavy))), file=sys.stderr); "
+    "sys.exit(code)"
+)
+
+
 def second(data_dir: Path, runtime: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), *args],
+    done = subprocess.run(
+        [sys.executable, "-c", SECOND, "--data-dir", str(data_dir), *args],
         cwd=ROOT,
         env=app_env(runtime),
         capture_output=True,
         text=True,
         timeout=60,
     )
+    said, _, loaded = done.stderr.rstrip("\n").rpartition("\n")
+    assert json.loads(loaded) == [], f"a forwarded {args} loaded {loaded}"
+    done.stderr = said
+    return done
 
 
 def stop(proc: subprocess.Popen, data_dir: Path) -> int:

@@ -64,7 +64,7 @@ def test_file_menu_import_shows_a_summary(app, qtbot, monkeypatch):
     )
     app.window.transfer.import_action.trigger()
     summary = wait_summary(qtbot, app)
-    assert summary.headline == "Imported google.vcf: 2 new, 0 updated, 0 unchanged"
+    assert summary.headline == "Imported google.vcf: 2 new, 0 updated, 0 unchanged, 2 birthday reminders"
     assert summary.isVisible() and summary.skipped.count() == 0
     names = {n.attrs["name"] for n in app.memory.list(Kind.CONTACT)}
     assert names == {"Ana Sofia Ribeiro", "Marco Bianchi"}

@@ -188,7 +188,7 @@ def test_kill_9_of_the_app_loses_no_forwarded_capture(tmp_path, capsys, monkeypa
     kills = 0
     while True:
         app = subprocess.Popen(
-            [sys.executable, "-m", "desktop.app", "--data-dir", str(data), "--no-tray"],
+            [sys.executable, "-m", "desktop.launch", "--data-dir", str(data), "--no-tray"],
             cwd=ROOT,
             env=app_env(runtime),
             stdout=subprocess.DEVNULL,

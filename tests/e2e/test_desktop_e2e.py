@@ -194,7 +194,9 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
     monkeypatch.setenv("XDG_RUNTIME_DIR", desktop.env["XDG_RUNTIME_DIR"])
     data_dir = tmp_path / "data"
     app = desktop.spawn(
-        "app", [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), "--hidden", "-v"], cwd=ROOT
+        "app",
+        [sys.executable, "-m", "desktop.launch", "--data-dir", str(data_dir), "--hidden", "-v"],
+        cwd=ROOT,
     )
     try:
         shown = poll(
@@ -271,7 +273,15 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
 
         # a second launch forwards --capture to this one and exits 0
         second = subprocess.run(
-            [sys.executable, "-m", "desktop.app", "--data-dir", str(data_dir), "--capture", "Buy oat milk"],
+            [
+                sys.executable,
+                "-m",
+                "desktop.launch",
+                "--data-dir",
+                str(data_dir),
+                "--capture",
+                "Buy oat milk",
+            ],
             cwd=ROOT,
             env=desktop.env,
             capture_output=True,

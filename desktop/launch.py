@@ -1,0 +1,134 @@
+"""`neurons-desktop`: the launcher. It reads the command line, checks the install, and either hands
+the request to the app already running on the data dir or starts the app (desktop/app.py).
+
+    neurons-desktop [--data-dir DIR] [--dsn DSN] [--capture TEXT] [--quick] [--ask TEXT]
+                    [--screenshot FILE.png]
+
+A second launch never opens the database: it hands its request (show the window, capture a
+text, open quick capture) to the running app over the data dir's socket and exits 0. Until it
+knows it will show a window, nothing here imports Qt or the database driver (qutebrowser's
+earlyinit.py before its app.py): a forwarded request costs a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from core import __version__, instance, resident
+from core.model import NeuronsError
+from core.settings import Settings, check_install
+
+# How long a second launch waits for the first to start listening.
+FORWARD_WAIT_S = 20.0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="neurons-desktop", description="Neurons: the desktop app (window, tray, reminders)."
+    )
+    p.add_argument("--data-dir", help="the data directory (env NEURONS_DATA_DIR)")
+    p.add_argument("--dsn", help="use a server Postgres (env NEURONS_DSN)")
+    p.add_argument("--capture", metavar="TEXT", help="save TEXT (through the running app if any)")
+    p.add_argument("--quick", action="store_true", help="open the quick capture box")
+    p.add_argument("--ask", metavar="TEXT", help="open the window asking TEXT")
+    p.add_argument(
+        "--screenshot",
+        metavar="FILE.png",
+        help="render the main window with its data offscreen to FILE.png and exit",
+    )
+    p.add_argument(
+        "--size",
+        type=_size,
+        default=(1360, 860),
+        metavar="WxH",
+        help="the window's size for --screenshot (default 1360x860)",
+    )
+    p.add_argument("--no-tray", action="store_true", help="do not use the tray (closing quits)")
+    p.add_argument("--hidden", action="store_true", help="start in the tray, without the window")
+    p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("--version", action="version", version=f"neurons-desktop {__version__}")
+    return p
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(n) for n in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size like 1280x800") from None
+    return w, h
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # a line per job, every replan
+    try:
+        check_install()
+    except NeuronsError as exc:
+        print(f"neurons-desktop: {exc}", file=sys.stderr)
+        return 2
+    settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn)
+    if args.screenshot:
+        from desktop.screenshot import screenshot  # noqa: PLC0415 - Qt loads once a window will show
+
+        settings.embed_in_background = False  # the screenshot writes nothing
+        return screenshot(settings, Path(args.screenshot), ask=args.ask, size=args.size)
+    lock = instance.InstanceLock(settings.data_dir)
+    if not lock.try_acquire():
+        return forward(settings, args)
+    try:
+        resident.keep_small()  # before any thread starts: the app lives in the tray all day
+        from desktop.app import run  # noqa: PLC0415 - Qt loads once a window will show
+
+        return run(
+            settings,
+            lock,
+            capture=args.capture,
+            quick=args.quick,
+            ask=args.ask,
+            hidden=args.hidden,
+            tray=not args.no_tray,
+        )
+    finally:
+        lock.release()
+
+
+def forward(settings: Settings, args: argparse.Namespace) -> int:
+    """Another app owns this data dir: hand it the request and exit."""
+    if args.capture:
+        message: dict[str, Any] = {"op": "capture", "text": args.capture, "kind": None, "attrs": {}}
+    elif args.quick:
+        message = {"op": "quick_capture"}
+    else:
+        message = {"op": "show", "ask": args.ask}
+    deadline = time.monotonic() + FORWARD_WAIT_S
+    while True:
+        try:
+            reply = instance.request(settings.data_dir, message)
+        except NeuronsError as exc:
+            print(f"neurons-desktop: {exc}", file=sys.stderr)
+            return 2
+        if reply is not None:
+            if args.capture:
+                print(reply["neuron"]["id"], flush=True)
+            return 0
+        if time.monotonic() > deadline:
+            print(
+                "neurons-desktop: another Neurons app holds this data dir but does not answer",
+                file=sys.stderr,
+            )
+            return 2
+        time.sleep(0.2)  # the first app is starting: it listens within moments
+
+
+if __name__ == "__main__":
+    sys.exit(main())
