@@ -218,3 +218,17 @@ def test_the_due_field_previews_what_it_understood(app, embedded_memory, clock, 
     qtbot.keyClick(due, Qt.Key.Key_Backspace)
     assert hint.text() == "no due time"
     assert embedded_memory.get(rem.id).attrs["due_at"] == rem.attrs["due_at"]
+
+
+def test_tab_from_the_list_goes_into_the_item_shown(app, embedded_memory, qtbot):
+    """Enter shows the answer and keeps the keys on the list; Tab is the way into its text."""
+    boiler = embedded_memory.capture("boiler service booked for March", kind="note")
+    window = app.window
+    window.ask.setFocus()
+    qtbot.keyClicks(window.ask, "boiler service")
+    qtbot.keyClick(window.ask, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.detail.current_id == str(boiler.id), timeout=WAIT_MS)
+    settle(qtbot, app)
+    assert window.rows.hasFocus()
+    qtbot.keyClick(window.rows, Qt.Key.Key_Tab)
+    assert window.detail.body.hasFocus()
