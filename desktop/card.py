@@ -63,11 +63,13 @@ def text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def labelled(values: list[str], labels: dict[str, str]) -> str:
-    """'cell +351 911 …  ·  work +351 213 …' when the card says what each is ('' otherwise)."""
+def labelled(values: list[str], labels: dict[str, str], shown: list[str] | None = None) -> str:
+    """'cell 911 …  ·  work +44 20 …' when the card says what each is ('' otherwise); `shown`:
+    the values as the card shows them (labels are keyed by the stored ones)."""
     if not any(labels.get(v) for v in values):
         return ""
-    return "  ·  ".join(f"{labels[v]} {v}" if labels.get(v) else v for v in values)
+    said = shown or values
+    return "  ·  ".join(f"{labels[v]} {s}" if labels.get(v) else s for v, s in zip(values, said, strict=True))
 
 
 def address(parts: dict[str, Any]) -> str:

@@ -498,7 +498,9 @@ class DetailPane(QWidget):
                 if key in SINGLE:
                     labels = n.attrs.get(f"{key[:-1]}_labels")
                     said = card.labelled(
-                        contact_values(n.attrs, key), labels if isinstance(labels, dict) else {}
+                        contact_values(n.attrs, key),
+                        labels if isinstance(labels, dict) else {},
+                        theme.contact_shown(n.attrs, key),
                     )
                     if said:
                         self.form.addRow("", _read_only(said, "hint"))
@@ -527,7 +529,11 @@ class DetailPane(QWidget):
 
     @staticmethod
     def _stored_value(n: Neuron, key: str) -> Any:
-        return contact_values(n.attrs, key) if key in SINGLE and n.kind is Kind.CONTACT else n.attrs.get(key)
+        return (
+            theme.contact_shown(n.attrs, key)
+            if key in SINGLE and n.kind is Kind.CONTACT
+            else n.attrs.get(key)
+        )
 
     def _add_field(self, key: str, label: str, value: Any) -> None:
         edit = QLineEdit(_attr_text(value))

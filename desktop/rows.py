@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
 )
 
-from core.capture import contact_values
 from core.model import Kind, State
 from desktop import theme
 from desktop.ops import Row
@@ -405,7 +404,7 @@ class RowList(QListWidget):
         row = item.data(ENTRY_ROLE) if item is not None else None
         if isinstance(row, Row) and row.neuron.kind is Kind.CONTACT:
             for field, word in (("phones", "phone"), ("emails", "e-mail")):
-                values = contact_values(row.neuron.attrs, field)
+                values = theme.contact_shown(row.neuron.attrs, field)
                 if values:
                     action = menu.addAction(f"Copy {word} {values[0]}")
                     action.triggered.connect(lambda _=False, v=values[0]: QApplication.clipboard().setText(v))

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from core import remind
 from core.capture import contact_values
+from core.interop import phones
 from core.model import Kind, Neuron, State
 from core.settings import resources_dir
 from core.when.spoken import say_rule
@@ -396,10 +397,16 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
 
 
 def primary(contact: Neuron) -> list[str]:
-    """A contact's first phone and first e-mail, those it has."""
+    """A contact's first phone and first e-mail, those it has, as people read them."""
     if contact.kind is not Kind.CONTACT:
         return []
-    return [values[0] for f in ("phones", "emails") if (values := contact_values(contact.attrs, f))]
+    return [values[0] for f in ("phones", "emails") if (values := contact_shown(contact.attrs, f))]
+
+
+def contact_shown(attrs: dict, field: str) -> list[str]:
+    """A card's phones or e-mails as shown: the numbers grouped, as written in their region."""
+    values = contact_values(attrs, field)
+    return [phones.shown(v) for v in values] if field == "phones" else values
 
 
 def colour(name: str | Kind) -> QColor:

@@ -83,7 +83,7 @@ def test_the_card_shows_every_imported_field_and_one_phones_and_one_emails(app, 
     ]
     assert labels.count("Phones") == 1 and labels.count("Emails") == 1
     assert "Phone" not in labels and "Email" not in labels
-    assert detail._fields["phones"].text() == "+351 911 111 111, +351 213 000 000"
+    assert detail._fields["phones"].text() == "+351 911 111 111, +351 21 300 0000"  # grouped as written there
     shown = " | ".join(w.text() for w in detail.form_host.findChildren(QLabel))
     for text in (
         "cell",
@@ -141,3 +141,25 @@ def test_the_cards_extra_fields_read_as_words_on_other_projects_vcards():
                 said.setdefault(label, text)
     for label in ("Spouse", "Manager", "Assistant", "Anniversary", "Address (home)", "Chat", "Job title"):
         assert label in said, label
+
+
+def test_imported_numbers_read_as_people_write_them_in_their_region(
+    app, embedded_memory, clock, qtbot, monkeypatch
+):
+    """An import keeps numbers in E.164 ("+351912345678"); rows and the card show them grouped,
+    a number of this region as its people write it, another with its country code."""
+    monkeypatch.setenv("NEURONS_PHONE_REGION", "PT")
+    attrs = {"name": "Marta Reis", "phones": ["+351912345678", "+442079460958"]}
+    marta = embedded_memory.capture("Marta Reis", kind="contact", attrs=attrs)
+    assert theme.subtitle(marta, clock.now())[0] == "912 345 678"
+    open_detail(qtbot, app, marta)
+    detail = app.window.detail
+    assert detail._fields["phones"].text() == "912 345 678, +44 20 7946 0958"
+    assert not detail._differs()  # shown another way, not edited
+    window = app.window
+    window.show_section("contacts", by_person=True)
+    wait_rows(qtbot, window, lambda ids: str(marta.id) in ids)
+    window.rows.setFocus()
+    window.rows.select_id(str(marta.id))
+    qtbot.keyClick(window.rows, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.clipboard().text() == "912 345 678"
