@@ -15,16 +15,19 @@ import logging
 import re
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from core import backup as backups
 from core import capture, config, remind
 from core.capture import Offer, Update
 from core.changes import AFFECTS, Change, current_origin
-from core.embed import EmbeddingFiller, SentenceModel
+from core.embed import DIM, EmbeddingFiller, SentenceModel
 from core.interop.json import build_export, parse_export
 from core.model import (
     Edge,
@@ -39,7 +42,7 @@ from core.model import (
 )
 from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
-from core.store import Store, open_store
+from core.store import Store, open_store, recall_sql
 from core.store import queries as q
 from core.store import sync_sql as sq
 from core.store.embedded import node_executable
@@ -59,6 +62,8 @@ from core.vocabulary import Action
 
 log = logging.getLogger(__name__)
 
+# The recall indexes kept between runs, one file per engine and identity, in the data dir.
+SAVED_INDEX_DIR = "recall"
 # Reminders are read from the store in pages of this size.
 REMINDER_PAGE = 500
 # A short id that several ids start with lists at most this many of them.
@@ -95,7 +100,7 @@ class Memory:
         self.model = model or SentenceModel(store.settings.model_dir)
         self._owns_model = model is None  # a given model is its giver's to close
         self.reader = StoreReader(store, self.identity)
-        self.recall = Recall(self.reader, self.model.get)
+        self.recall = Recall(self.reader, self.model.get, saved_at=self._saved_index())
         self.filler: EmbeddingFiller | None = None  # the background filler, when started
         self.listeners: list[Callable[[Change], None]] = []
         self.sync_lock = threading.Lock()  # one sync with a server at a time (core/sync)
@@ -133,23 +138,49 @@ class Memory:
     def _new_filler(self) -> EmbeddingFiller:
         name = self.model.name  # rows whose vector is of another model (or none) are pending
         fetched: dict[uuid.UUID, str] = {}
+        # On the embedded engine, once a look found nothing pending, later looks read only what
+        # was written since (a neuron needs a vector only after a write, which takes a new change
+        # number). A server's transactions may commit out of order: it looks at everything.
+        clean_upto: list[int | None] = [None]
 
         def fetch(n: int):
             with self.store.reading(every_owner=True) as cur:
-                rows = q.pending_embeddings(cur, name, n)
+                stamp = recall_sql.change_stamp(cur)
+                rows = q.pending_embeddings(cur, name, n, since=clean_upto[0])
+            if not rows and self.store.kind == "embedded":
+                clean_upto[0] = stamp
             fetched.clear()
             fetched.update(rows)
             return rows
 
         def save(rows, model_name: str) -> None:
-            with self.store.transaction(every_owner=True) as cur:
-                q.save_embeddings(cur, rows, model_name, texts=fetched)
+            self.save_vectors(rows, model_name, texts=fetched)
 
         def count() -> int:
             with self.store.reading(every_owner=True) as cur:
                 return q.count_pending_embeddings(cur, name)
 
         return EmbeddingFiller(fetch, save, self.model.require, count_pending=count)
+
+    def save_vectors(
+        self,
+        rows: Sequence[tuple[uuid.UUID, Sequence[float]]],
+        model: str,
+        *,
+        texts: dict[uuid.UUID, str] | None = None,
+    ) -> None:
+        """Store the vectors `model` gave these neurons, in one transaction (of any identity:
+        vectors are derived data the store keeps for all, as the filler's queue is); with
+        `texts`, only where the body is still the text that was embedded. The filler saves its
+        batches here; a bulk build (tests/bench) its own vectors."""
+        if not isinstance(model, str) or not model.strip():
+            raise InvalidInput("a vector needs the name of the model that made it")
+        for nid, vec in rows:
+            arr = np.asarray(vec, dtype=np.float64)
+            if arr.shape != (DIM,) or not np.isfinite(arr).all():
+                raise InvalidInput(f"the vector of {nid} is not {DIM} finite numbers; nothing was saved")
+        with self.store.transaction(every_owner=True) as cur:
+            q.save_embeddings(cur, rows, model, texts=texts)
 
     def start_background(self) -> None:
         """Fill missing vectors on a background thread; captures wake it."""
@@ -182,10 +213,23 @@ class Memory:
             q.clear_embeddings(cur)
         return self.fill_vectors(progress)
 
+    def _saved_index(self) -> Path:
+        """Where this identity's recall index is kept between runs (core/recall/saved.py)."""
+        ident = self.identity
+        return (
+            self.store.settings.data_dir
+            / SAVED_INDEX_DIR
+            / f"{self.store.kind}-{ident.column}-{ident.value}.idx"
+        )
+
     def close(self) -> None:
         if self.filler is not None:
             self.filler.stop(timeout=30)  # let a batch in flight finish before the store closes
             self.filler = None
+        try:  # the next start reads only what changed after this
+            self.recall.keep()
+        except Exception:  # a cache: never in the way of closing
+            log.warning("the recall index could not be saved", exc_info=True)
         if self._owns_model:
             self.model.close()
         if self._owns_store:
@@ -882,7 +926,10 @@ class Memory:
                 else Identity(device_id=self.store.device_id())
             )
             self.reader = StoreReader(self.store, self.identity)
-        self.recall = Recall(self.reader, self.model.get)  # rows left the store: index anew
+        # rows left the store (of every identity): index anew, and no saved index holds
+        for saved_index in (self.store.settings.data_dir / SAVED_INDEX_DIR).glob("*.idx"):
+            saved_index.unlink(missing_ok=True)
+        self.recall = Recall(self.reader, self.model.get, saved_at=self._saved_index())
         self._changed(Action.RESTORED)
         return result
 

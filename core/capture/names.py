@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import threading
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -47,7 +48,11 @@ TITLES = ("dr", "doctor", "mr", "mrs", "ms", "miss", "prof", "professor", "uncle
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 
 
-@dataclass
+# The texts whose names the index remembers (one question reads its own a few times).
+RECENT_FINDS = 8
+
+
+@dataclass(frozen=True)
 class Found:
     contact_id: uuid.UUID
     text: str  # the words of the text that named the contact
@@ -87,6 +92,8 @@ def _strip_possessive(word: str) -> str:
 class NameIndex:
     def __init__(self, contacts: Iterable[tuple[uuid.UUID, dict[str, Any], str]]):
         self.contacts: dict[uuid.UUID, _Contact] = {}
+        self._recent: dict[tuple[str, bool], list[Found]] = {}  # the last texts found, oldest first
+        self._recent_lock = threading.Lock()  # the window's worker and the socket both ask
         self._kin: dict[str, set[uuid.UUID]] = {}  # relation -> contacts whose alias names it
         first_counts: dict[str, int] = {}
         for cid, attrs, body in contacts:
@@ -129,6 +136,18 @@ class NameIndex:
 
     def find(self, text: str, *, fuzzy: bool = True) -> list[Found]:
         """Every contact the text names, best evidence per contact, in order of appearance."""
+        key = (text, fuzzy)
+        with self._recent_lock:
+            found = self._recent.get(key)
+        if found is None:  # a question asks for the same text up to three times
+            found = self._find(text, fuzzy)
+            with self._recent_lock:
+                self._recent[key] = found
+                while len(self._recent) > RECENT_FINDS:
+                    del self._recent[next(iter(self._recent))]
+        return list(found)
+
+    def _find(self, text: str, fuzzy: bool) -> list[Found]:
         words = [(_strip_possessive(w).lower(), s, e, w) for w, s, e in _words(text)]
         best: dict[uuid.UUID, Found] = {}
 
@@ -161,14 +180,12 @@ class NameIndex:
                         offer(Found(cid, raw, s, e, False, 1))
         found = list(best.values())
         # "Jonah's mum" names Sue, not Jonah: drop a name inside another contact's longer name
-        found = [
-            f
-            for f in found
-            if not any(
-                o is not f and o.start <= f.start and f.end <= o.end and (o.end - o.start) > (f.end - f.start)
-                for o in found
-            )
-        ]
+        # (decided span by span: many contacts may share one span, a first name)
+        spans = {(f.start, f.end) for f in found}
+        inside = {
+            (s, e) for s, e in spans if any(os <= s and e <= oe and oe - os > e - s for os, oe in spans)
+        }
+        found = [f for f in found if (f.start, f.end) not in inside]
         return sorted(found, key=lambda f: (f.start, -f.strength))
 
     def _kin_words(self, text: str, words, offer) -> None:

@@ -2,16 +2,20 @@
 the links, the superseded rule, time windows -- and `about` a person (docs/architecture.md, "How a
 question travels").
 
-`Recall(reader, embedder)` owns one identity's in-process index; Memory keeps one and its
-ask/about delegate here. Recall only reads: through the store's narrow Reader protocol, and the
-sentence model through `embedder()` (the loaded Embedder, or None when it is unavailable).
+`Recall(reader, embedder, saved_at)` owns one identity's in-process index (kept in a file at
+`saved_at` between runs); Memory keeps one and its ask/about delegate here. Recall only reads:
+through the store's narrow Reader protocol, and the sentence model through `embedder()` (the
+loaded Embedder, or None when it is unavailable).
 """
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
+from pathlib import Path
 
 from core.recall import about as _about
+from core.recall import saved
 from core.recall import search as _search
 from core.recall.about import About
 from core.recall.index import RecallIndex
@@ -22,10 +26,54 @@ from core.vocabulary import Fusion, Mode
 
 
 class Recall:
-    def __init__(self, reader: Reader, embedder: EmbedderSource):
+    def __init__(self, reader: Reader, embedder: EmbedderSource, saved_at: Path | None = None):
         self.reader = reader
         self.embedder = embedder
         self.index = RecallIndex(reader.identity)
+        # the file the index is kept in between runs (core/recall/saved.py), if any
+        self.saved_at = saved_at
+        self._saved: tuple[int, int | None] | None = None  # (version, change number) in the file
+        self._origin: dict | None = None
+        if saved_at is not None:
+            self.index.restore = self._restore
+
+    def _key(self) -> dict:
+        if self._origin is None:
+            self._origin = self.reader.origin()
+        identity = self.reader.identity
+        return {"store": self._origin, "identity": [identity.column, str(identity.value)]}
+
+    def _restore(self, index: RecallIndex, reader: Reader, seq_now: int | None) -> bool:
+        """Before the first read: the index as saved, when it is this store's and identity's and
+        the store has come at least as far (a store that went back is another copy of it)."""
+        assert self.saved_at is not None
+        loaded = saved.load(self.saved_at, self._key(), index.identity)
+        if loaded is None or loaded.seen_seq is None or (seq_now is not None and seq_now < loaded.seen_seq):
+            return False
+        index.take(loaded)
+        index.unsaved_reads = 0
+        self._saved = (index.version, index.seen_seq)
+        return True
+
+    def keep(self, *, only_after_reading: bool = False) -> bool:
+        """Save the index to its file when it holds enough neurons to be worth it and changed
+        since it was saved or loaded; `only_after_reading`: only when it read many rows from the
+        store since (a warm-up that had to read the store)."""
+        if self.saved_at is None:
+            return False
+        with self.index.lock:
+            index = self.index
+            if index.seen_seq is None or index.count() < saved.MIN_NEURONS:
+                return False
+            if only_after_reading and index.unsaved_reads < max(saved.MIN_NEURONS, index.count() // 10):
+                return False
+            state = (index.version, index.seen_seq)
+            if state == self._saved:
+                return False
+            made = saved.save(index, self.saved_at, self._key())
+            if made:
+                self._saved, index.unsaved_reads = state, 0
+            return made
 
     def ask(
         self,
@@ -61,9 +109,28 @@ class Recall:
         with self.index.lock:
             return self.index.names()
 
+    def _load_model(self) -> None:
+        embedder = self.embedder()
+        if embedder is not None:  # its first run is slower (~0.2 s): not the first question's
+            embedder.embed(["warm up"])
+
     def warm(self) -> int:
-        """Build the index (and load the model) ahead of the first question; the neurons indexed."""
-        return _search.warm(self.reader, self.index, self.embedder)
+        """Build the index and load the model ahead of the first question (the desktop calls this
+        on its worker at start), and make what a question derives from every neuron; the neurons
+        indexed. The model loads on a thread of its own meanwhile (both take about a second at
+        100k neurons). An index that had to be read from the store is saved for the next start."""
+        loading = threading.Thread(target=self._load_model, name="neurons-load-model", daemon=True)
+        loading.start()
+        try:
+            with self.reader.session():
+                self.index.refresh(self.reader, self.reader.change_stamp())
+        finally:
+            loading.join()
+        embedder = self.embedder()
+        with self.index.lock:
+            self.index.prepare(getattr(embedder, "name", None))
+        self.keep(only_after_reading=True)
+        return self.index.count()
 
 
 __all__ = ["About", "Recall", "Result"]

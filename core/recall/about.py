@@ -129,7 +129,7 @@ def _gather(
             found[nid] = (tier, how, seed)
 
     def linked(ids: list[uuid.UUID], relations=None) -> list[Link]:
-        return [link for link in idx.links(ids, relations) if idx.live(link.other) is not None]
+        return [link for link in idx.links(ids, relations) if link.other in idx.slot_of]
 
     for p in people:
         put(p, TIER_CONTACT, "the contact")
@@ -150,7 +150,7 @@ def _gather(
             old = found.get(link.other)
             if old is not None and old[0] >= TIER_TWIN:
                 continue
-            contact = idx.at(idx.slot_of[link.other]).kind == "contact"
+            contact = idx.kind_of(link.other) == "contact"
             put(
                 link.other,
                 TIER_LINKED_CONTACT if contact else TIER_LINKED,
@@ -181,7 +181,7 @@ def _gather(
         others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
         selves = set(people) | set(twins)
         for link in hops:
-            contact = idx.at(idx.slot_of[link.other]).kind == "contact"
+            contact = idx.kind_of(link.other) == "contact"
             if contact and link.other not in selves:
                 others.setdefault(link.seed, set()).add(link.other)
             if link.other in found or contact:
@@ -194,19 +194,21 @@ def _gather(
         if len(people) > 1:
             for link in first:
                 shared.setdefault(link.other, set()).add(link.seed)
+            found_at = {idx.slot_of[nid]: nid for nid in found if nid in idx.slot_of}
+            naming_of: dict[tuple, set[int]] = {}  # people of one name name the same neurons
             for p in people:
                 person = idx.live(p)
-                names = [
+                names = tuple(
                     ls
                     for ph in (_names_of(person) if person else [])
                     if len(ph) >= 2
                     for ls in lexemes.get(ph, ())
-                ]
-                naming = idx.slots_holding(names)
-                for nid in found:
-                    if idx.slot_of.get(nid) in naming:
-                        shared.setdefault(nid, set()).add(p)
-        created = {nid: live.created for nid in found if (live := idx.live(nid)) is not None}
+                )
+                if names not in naming_of:
+                    naming_of[names] = idx.slots_holding(names) & found_at.keys()
+                for slot in naming_of[names]:
+                    shared.setdefault(found_at[slot], set()).add(p)
+        created = {nid: idx.created_of(nid) for nid in found if nid in idx.slot_of}
     ranked = sorted(
         (nid for nid in found if nid in created),
         key=lambda nid: (
@@ -263,9 +265,12 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
 def only_names(question: str, names: NameIndex) -> list:
     """The names a question gives when it asks about nothing else; [] when it holds a topic."""
     found = names.find(question)
-    rest = question
-    for f in sorted(found, key=lambda f: -f.start):
-        rest = rest[: f.start] + " " + rest[f.end :]
+    # every character a name covers becomes a space: several contacts answer to one name, and
+    # one name holds another ("Ana" in "Ana Silva"), so cutting each span in turn cut the topic
+    covered = bytearray(len(question))
+    for f in found:
+        covered[f.start : f.end] = b"\x01" * (f.end - f.start)
+    rest = "".join(" " if hidden else ch for ch, hidden in zip(question, covered, strict=True))
     return found if found and not content_words(ABOUT_IDIOMS.sub(" ", rest)) else []
 
 

@@ -7,6 +7,13 @@ store stays the truth: every insert or update of a neuron takes a new `change_se
 nothing, one cheap statement. Trashed neurons leave the index. The open edges are kept too (they
 take numbers from the same sequence, migration 005): one hop, and everything linked to a person,
 are followed here, and only the rows of the final answer are read.
+
+Kept column by column -- numpy arrays, and a list or a sparse dict where a value is a Python
+object -- rather than one object per neuron: at 100k neurons the objects cost ~80 MB and most of a
+warm-up. `entries[slot]` makes a slot's `Entry` when it is asked for. The vectors lie in blocks of
+VECTOR_BLOCK rows, so the index grows without copying them. The index can be written to a file
+(`save`) and read back at the next start (`load`, core/recall/saved.py): then only what changed
+since is read from the store.
 """
 
 from __future__ import annotations
@@ -16,8 +23,9 @@ import sys
 import threading
 import uuid
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 import numpy as np
@@ -33,9 +41,51 @@ from core.store.reader import Reader
 # seen: a transaction that took its number before another one committed is still picked up. (The
 # embedded engine serialises every transaction of its one process: nothing to re-read.)
 RESCAN_MARGIN_SERVER = 50
+# Vectors are kept in blocks of this many rows (6 MB each at 384 dimensions).
+VECTOR_BLOCK = 4096
+# A neuron's kind and state as small codes in the index's arrays.
+KINDS = ("note", "reminder", "contact")
+STATES = ("active", "done", "archived", "trashed")
+_KIND_CODE = {k: i for i, k in enumerate(KINDS)}
+_STATE_CODE = {s: i for i, s in enumerate(STATES)}
+
+# The per-slot arrays, with their dtype and the value of a free slot.
+COLUMNS: dict[str, tuple[Any, Any]] = {
+    "dl": (np.float32, 0.0),
+    "live": (bool, False),
+    "created": (np.float64, np.inf),
+    "due": (np.float64, np.inf),  # +inf: no due date
+    "done": (np.float64, np.inf),  # +inf: not done
+    "tz": (np.uint8, 0),  # the time zone the store wrote its dates in (`_zones`)
+    "kind": (np.uint8, 0),
+    "state": (np.uint8, 0),
+    "recurring": (bool, False),
+    "contact": (bool, False),
+    "reminder": (bool, False),
+    "note": (bool, False),
+    "active": (bool, False),  # state "active"
+    "done_state": (bool, False),  # state "done"
+    "said_from": (np.float64, np.inf),  # +inf: says no time
+    "said_to": (np.float64, -np.inf),  # -inf: says no time
+    "has_vec": (bool, False),
+    "model": (np.int16, -1),  # the vector's model (`_model_names`), -1: none
+    "id_hi": (np.uint64, 0),  # the id as two numbers: the order of its text
+    "id_lo": (np.uint64, 0),
+}
 
 
-def _series(attrs: dict[str, Any] | None) -> Series | None:
+if hasattr(np, "vecdot"):
+
+    def _rows_dot(rows: np.ndarray, q: np.ndarray, out: np.ndarray) -> None:
+        np.vecdot(rows, q, out=out)
+
+else:  # numpy < 2
+
+    def _rows_dot(rows: np.ndarray, q: np.ndarray, out: np.ndarray) -> None:
+        np.einsum("ij,j->i", rows, q, out=out)
+
+
+def read_series(attrs: dict[str, Any] | None) -> Series | None:
     """A recurring reminder's series; one that cannot be read is left out of due windows (the
     scheduler logs it when it would fire)."""
     try:
@@ -44,21 +94,74 @@ def _series(attrs: dict[str, Any] | None) -> Series | None:
         return None
 
 
-@dataclass(slots=True)
 class Entry:
-    id: uuid.UUID
-    kind: str
-    state: str
-    created: float
-    created_at: datetime
-    due: datetime | None
-    rrule: str | None
-    series: Series | None  # a recurring reminder's, read by the one engine (core/remind/series.py)
-    done: datetime | None
-    said: tuple[float, float] | None  # the time a note says it is about (POSIX seconds)
-    contact: tuple[dict[str, Any], str] | None  # (attrs, body) of a contact
-    lexemes: tuple[str, ...]
-    model: str | None
+    """One neuron as the index knows it (made from its slot on demand)."""
+
+    __slots__ = (
+        "_done",
+        "_due",
+        "_tz",
+        "contact",
+        "created",
+        "id",
+        "kind",
+        "lexemes",
+        "model",
+        "rrule",
+        "said",
+        "series",
+        "state",
+    )
+
+    def __init__(
+        self,
+        id: uuid.UUID,
+        kind: str,
+        state: str,
+        created: float,
+        tz: tzinfo,
+        due: float,
+        rrule: str | None,
+        series: Series | None,  # a recurring reminder's, read by the one engine (core/remind/series.py)
+        done: float,
+        said: tuple[float, float] | None,  # the time a note says it is about (POSIX seconds)
+        contact: tuple[dict[str, Any], str] | None,  # (attrs, body) of a contact
+        lexemes: tuple[str, ...],
+        model: str | None,
+    ):
+        self.id, self.kind, self.state, self.created, self._tz = id, kind, state, created, tz
+        self._due, self.rrule, self.series, self._done, self.said = due, rrule, series, done, said
+        self.contact, self.lexemes, self.model = contact, lexemes, model
+
+    @property
+    def created_at(self) -> datetime:
+        return datetime.fromtimestamp(self.created, self._tz)
+
+    @property
+    def due(self) -> datetime | None:
+        return datetime.fromtimestamp(self._due, self._tz) if self._due != math.inf else None
+
+    @property
+    def done(self) -> datetime | None:
+        return datetime.fromtimestamp(self._done, self._tz) if self._done != math.inf else None
+
+
+class _Entries:
+    """`index.entries[slot]`: the slot's Entry, or None for a free slot."""
+
+    __slots__ = ("_index",)
+
+    def __init__(self, index: RecallIndex):
+        self._index = index
+
+    def __len__(self) -> int:
+        return len(self._index.ids)
+
+    def __getitem__(self, slot) -> Entry | None:
+        return self._index.entry(int(slot))
+
+    def __iter__(self):
+        return (self._index.entry(slot) for slot in range(len(self._index.ids)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,48 +182,60 @@ class RecallIndex:
         self.lock = threading.RLock()
         self.seen_seq: int | None = None
         self.slot_of: dict[uuid.UUID, int] = {}
-        self.entries: list[Entry | None] = []
+        self.ids: list[uuid.UUID | None] = []  # per slot; None: free
+        self.entries = _Entries(self)
         self.free: list[int] = []
         # lexeme -> the slots holding it: a compact array of C ints (a set of Python ints took
         # ~9 MB at 10k neurons); the lexeme strings are interned, one object per distinct word
         self.postings: dict[str, array] = {}
-        self._cap = 0
-        self._vecs = np.zeros((0, DIM), dtype=np.float32)
-        self._dl = np.zeros(0, dtype=np.float32)
-        self._live = np.zeros(0, dtype=bool)
-        self._created = np.zeros(0, dtype=np.float64)
-        self._due = np.zeros(0, dtype=np.float64)  # +inf: no due date
-        self._done = np.zeros(0, dtype=np.float64)  # +inf: not done
-        self._recurring = np.zeros(0, dtype=bool)
-        self._contact = np.zeros(0, dtype=bool)
-        self._said_from = np.zeros(0, dtype=np.float64)  # +inf: says no time
-        self._said_to = np.zeros(0, dtype=np.float64)  # -inf: says no time
-        self._has_vec = np.zeros(0, dtype=bool)
-        self._models: list[str | None] = []
+        self.lexemes: list[tuple[str, ...] | None] = []  # per slot
+        self.rrules: dict[int, str] = {}  # slot -> repeat rule, for the reminders that have one
+        # slot -> a recurring reminder's series (made once, as it is read) and the attributes it
+        # was made from (what a saved index keeps)
+        self.series: dict[int, Series | None] = {}
+        self.series_attrs: dict[int, dict[str, Any]] = {}
+        self.contacts: dict[int, tuple[dict[str, Any], str]] = {}  # slot -> (attrs, body)
+        self.zones: list[tzinfo] = []  # the time zones the store's dates came in
+        self.model_names: list[str] = []
+        self.cap = 0
+        self.cols: dict[str, np.ndarray] = {name: np.zeros(0, dtype=dt) for name, (dt, _) in COLUMNS.items()}
+        self.blocks: list[np.ndarray] = []  # the vectors, VECTOR_BLOCK rows each
         self.version = 0
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
+        self._pos = np.zeros(0, dtype=np.int64)  # each slot's place in that order (-1: none)
         self._names = None
         self._names_version = -1
         self.contacts_version = 0  # moves only when a contact is put or dropped
         self._orgs: tuple[int, dict[str, int]] | None = None
         self._mask = np.zeros(0, dtype=bool)
         self._mask_key: tuple | None = None
-        self._pos: dict[int, int] = {}
         # the identity's open edges, id -> (from, to, relation, weight), and the edges touching
         # each neuron id (an end may be trashed or not ours: what reads them skips such ends)
-        self._edges: dict[uuid.UUID, tuple[uuid.UUID, uuid.UUID, str, float]] = {}
-        self._touching: dict[uuid.UUID, list[uuid.UUID]] = {}
+        # (keyed by the ids' numbers: hashing a UUID calls Python, an int's does not)
+        self.edges: dict[int, tuple[uuid.UUID, uuid.UUID, str, float]] = {}
+        self.touching: dict[int, list[int]] = {}
+        # Before the first read: where a saved copy may be found (core/recall/saved.py), tried once.
+        self.restore: Callable[[RecallIndex, Reader, int | None], bool] | None = None
+        self.unsaved_reads = 0  # rows read from the store since the index was last saved or loaded
 
     # -- keeping up with the store -------------------------------------------------------------
 
-    def refresh(self, reader: Reader, seq_now: int | None) -> None:
+    def refresh(self, reader: Reader, seq_now: int | None) -> int:
         """Read what changed since the last look (everything the first time), and keep the
-        planner's statistics of the recall tables current."""
+        planner's statistics of the recall tables current. Returns the neurons read."""
         margin = 0 if reader.engine == "embedded" else RESCAN_MARGIN_SERVER
+        read = 0
         with self.lock:
             if self.seen_seq is not None and seq_now is not None and seq_now <= self.seen_seq:
-                return
+                return 0
+            if self.seen_seq is None and self.restore is not None:
+                restore, self.restore = self.restore, None
+                restore(self, reader, seq_now)
+                if self.seen_seq is not None and seq_now is not None and seq_now <= self.seen_seq:
+                    return 0
             since = None if self.seen_seq is None else max(self.seen_seq - margin, 0)
+            if since is None:
+                reader.keep_statistics(None)
             rows, top = reader.index_rows(since)
             seen, changed = max(top or 0, self.seen_seq or 0), False
             for row in rows:  # page by page: a page is indexed before the next is read
@@ -129,6 +244,8 @@ class RecallIndex:
                 else:
                     self._drop(row["id"])
                 seen, changed = max(seen, row["change_seq"] or 0), True
+                read += 1
+                self.unsaved_reads += 1
             edges, top = reader.index_edges(since)
             seen = max(seen, top or 0)
             for edge in edges:
@@ -139,96 +256,121 @@ class RecallIndex:
                 seen = max(seen, edge["change_seq"] or 0)
             self.seen_seq = seen
             if changed:
-                self.version += 1
-                self._order = None
+                self.changed()
             reader.keep_statistics(len(self.slot_of))
+        return read
+
+    def prepare(self, model: str | None) -> None:
+        """Make now what questions derive from every slot and keep until the next change: the
+        contacts' names and organisations, the creation order, the mask of `model`'s vectors."""
+        self.names()
+        self.org_counts()
+        self._creation_order()
+        if model is not None:
+            self.with_vector(model)
+
+    def take(self, other: RecallIndex) -> None:
+        """Become `other` (an index read from a file), keeping this one's lock and identity."""
+        keep = {"lock", "identity", "entries", "restore"}
+        for name, value in vars(other).items():
+            if name not in keep:
+                setattr(self, name, value)
+
+    def changed(self) -> None:
+        """What is derived from every slot is made again when next asked for."""
+        self.version += 1
+        self._order = None
 
     def _grow(self, need: int) -> None:
-        if need <= self._cap:
+        while len(self.blocks) * VECTOR_BLOCK < need:
+            self.blocks.append(np.zeros((VECTOR_BLOCK, DIM), dtype=np.float32))
+        if need <= self.cap:
             return
-        cap = max(1024, self._cap * 2, need)
-        for name, dtype in (
-            ("_dl", np.float32),
-            ("_live", bool),
-            ("_created", np.float64),
-            ("_due", np.float64),
-            ("_done", np.float64),
-            ("_recurring", bool),
-            ("_contact", bool),
-            ("_said_from", np.float64),
-            ("_said_to", np.float64),
-            ("_has_vec", bool),
-        ):
-            old = getattr(self, name)
-            new = np.zeros(cap, dtype=dtype)
+        cap = max(1024, self.cap * 2, need)
+        for name, (dtype, empty) in COLUMNS.items():
+            old = self.cols[name]
+            new = np.full(cap, empty, dtype=dtype)
             new[: len(old)] = old
-            setattr(self, name, new)
-        vecs = np.zeros((cap, DIM), dtype=np.float32)
-        vecs[: len(self._vecs)] = self._vecs
-        self._vecs = vecs
-        self._models += [None] * (cap - len(self._models))
-        self._cap = cap
+            self.cols[name] = new
+        self.cap = cap
+
+    def _code(self, table: list, value) -> int:
+        try:
+            return table.index(value)
+        except ValueError:
+            table.append(value)
+            return len(table) - 1
 
     def _put(self, row: dict[str, Any]) -> None:
         nid = row["id"]
-        old = self.entries[self.slot_of[nid]] if nid in self.slot_of else None
-        if row["kind"] == "contact" or (old is not None and old.kind == "contact"):
-            self.contacts_version += 1
+        c = self.cols
         slot = self.slot_of.get(nid)
+        if row["kind"] == "contact" or (slot is not None and c["contact"][slot]):
+            self.contacts_version += 1
         if slot is None:
-            slot = self.free.pop() if self.free else len(self.entries)
-            if slot == len(self.entries):
-                self.entries.append(None)
+            slot = self.free.pop() if self.free else len(self.ids)
+            if slot == len(self.ids):
+                self.ids.append(None)
+                self.lexemes.append(None)
             self._grow(slot + 1)
+            self.ids[slot] = nid
             self.slot_of[nid] = slot
+            c["id_hi"][slot], c["id_lo"][slot] = divmod(nid.int, 1 << 64)
+        old = self.lexemes[slot]
         lexemes = tuple(sys.intern(lex) for lex in row["lexemes"] or ())
         # Only the words that changed move: a filled vector or a new state leaves the postings
         # alone (taking a slot out of a posting array is a linear scan of it).
-        gone = set(old.lexemes).difference(lexemes) if old is not None else ()
-        added = set(lexemes).difference(old.lexemes) if old is not None else lexemes
-        model = row["embedding_model"]
-        model = sys.intern(model) if model is not None else None
-        created_at = row["created_at"]
-        entry = Entry(
-            id=nid,
-            kind=sys.intern(row["kind"]),
-            state=sys.intern(row["state"]),
-            created=created_at.timestamp(),
-            created_at=created_at,
-            due=row["due"],
-            rrule=row["rrule"],
-            series=_series(row.get("series")),
-            done=row.get("done"),
-            said=said(row.get("note_head"), created_at) if row["kind"] == "note" else None,
-            contact=(row["contact_attrs"] or {}, row["contact_body"] or "")
-            if row["kind"] == "contact"
-            else None,
-            lexemes=lexemes,
-            model=model,
-        )
-        self.entries[slot] = entry
+        gone = set(old).difference(lexemes) if old is not None else ()
+        added = set(lexemes).difference(old) if old is not None else lexemes
+        self.lexemes[slot] = lexemes
         self._unpost(slot, gone)
         for lex in added:  # the row's lexemes are distinct
             bucket = self.postings.get(lex)
             if bucket is None:
                 bucket = self.postings[lex] = array("i")
             bucket.append(slot)
-        self._dl[slot] = float(row["dl"] or 0)
-        self._live[slot] = True
-        self._created[slot] = entry.created
-        self._due[slot] = entry.due.timestamp() if entry.due is not None else np.inf
-        self._done[slot] = entry.done.timestamp() if entry.done is not None else np.inf
-        self._recurring[slot] = bool(entry.rrule) and entry.due is not None
-        self._contact[slot] = entry.kind == "contact"
-        self._said_from[slot], self._said_to[slot] = entry.said or (np.inf, -np.inf)
-        vec = row["vec"]
-        if vec is not None and len(vec) == 4 + 4 * DIM:
-            self._vecs[slot] = np.frombuffer(vec, dtype=">f4", offset=4).astype(np.float32)
-            self._has_vec[slot] = True
-            self._models[slot] = model
+        kind, state = row["kind"], row["state"]
+        created_at: datetime = row["created_at"]
+        due, done = row["due"], row.get("done")
+        c["dl"][slot] = float(row["dl"] or 0)
+        c["live"][slot] = True
+        c["created"][slot] = created_at.timestamp()
+        c["tz"][slot] = self._code(self.zones, created_at.tzinfo)
+        c["due"][slot] = due.timestamp() if due is not None else np.inf
+        c["done"][slot] = done.timestamp() if done is not None else np.inf
+        c["kind"][slot], c["state"][slot] = _KIND_CODE[kind], _STATE_CODE[state]
+        if row["rrule"]:
+            self.rrules[slot] = row["rrule"]
         else:
-            self._has_vec[slot] = False
-            self._models[slot] = None
+            self.rrules.pop(slot, None)
+        series_attrs = row.get("series")
+        if series_attrs:
+            self.series_attrs[slot] = series_attrs
+            self.series[slot] = read_series(series_attrs)
+        else:
+            self.series_attrs.pop(slot, None)
+            self.series.pop(slot, None)
+        c["recurring"][slot] = bool(row["rrule"]) and due is not None
+        c["contact"][slot], c["reminder"][slot], c["note"][slot] = (
+            kind == "contact",
+            kind == "reminder",
+            kind == "note",
+        )
+        c["active"][slot], c["done_state"][slot] = state == "active", state == "done"
+        if kind == "contact":
+            self.contacts[slot] = (row["contact_attrs"] or {}, row["contact_body"] or "")
+        else:
+            self.contacts.pop(slot, None)
+        span = said(row.get("note_head"), created_at) if kind == "note" else None
+        c["said_from"][slot], c["said_to"][slot] = span or (np.inf, -np.inf)
+        vec, model = row["vec"], row["embedding_model"]
+        if vec is not None and len(vec) == 4 + 4 * DIM and model is not None:
+            self.blocks[slot // VECTOR_BLOCK][slot % VECTOR_BLOCK] = np.frombuffer(vec, dtype=">f4", offset=4)
+            c["has_vec"][slot] = True
+            c["model"][slot] = self._code(self.model_names, sys.intern(model))
+        else:
+            c["has_vec"][slot] = False
+            c["model"][slot] = -1
 
     def _unpost(self, slot: int, lexemes) -> None:
         for lex in lexemes:
@@ -242,50 +384,79 @@ class RecallIndex:
         slot = self.slot_of.pop(nid, None)
         if slot is None:
             return
-        if self._contact[slot]:
+        if self.cols["contact"][slot]:
             self.contacts_version += 1
-        old = self.entries[slot]
+        old = self.lexemes[slot]
         if old is not None:
-            self._unpost(slot, old.lexemes)
-        self.entries[slot] = None
-        self._live[slot] = False
-        self._due[slot] = self._done[slot] = np.inf
-        self._created[slot] = np.inf
-        self._recurring[slot] = self._contact[slot] = False
-        self._said_from[slot], self._said_to[slot] = np.inf, -np.inf
-        self._has_vec[slot] = False
-        self._models[slot] = None
+            self._unpost(slot, old)
+        self.ids[slot] = None
+        self.lexemes[slot] = None
+        self.rrules.pop(slot, None)
+        self.series.pop(slot, None)
+        self.series_attrs.pop(slot, None)
+        self.contacts.pop(slot, None)
+        for name, (_, empty) in COLUMNS.items():
+            self.cols[name][slot] = empty
         self.free.append(slot)
 
-    def _put_edge(self, row: dict[str, Any]) -> None:
-        eid = row["id"]
-        if eid in self._edges:
-            self._drop_edge(eid)
-        # the ends as the index's own id objects, the usual weight as one float: ~40% less memory
-        from_id, to_id = (
-            self.at(self.slot_of[end]).id if end in self.slot_of else end
-            for end in (row["from_node_id"], row["to_node_id"])
-        )
-        weight = float(row["weight"])
-        self._edges[eid] = (
-            from_id,
-            to_id,
-            sys.intern(row["relation_type"]),
-            1.0 if weight == 1.0 else weight,
-        )
-        for end in (from_id, to_id):
-            self._touching.setdefault(end, []).append(eid)
+    def at(self, slot: int) -> Entry:
+        """The entry in a live slot (one `slot_of` or a live mask gave)."""
+        entry = self.entry(slot)
+        if entry is None:
+            raise LookupError(f"slot {slot} of the recall index is free")
+        return entry
 
-    def _drop_edge(self, eid: uuid.UUID) -> None:
-        edge = self._edges.pop(eid, None)
+    def entry(self, slot: int) -> Entry | None:
+        nid = self.ids[slot]
+        if nid is None:
+            return None
+        c = self.cols
+        said_from = float(c["said_from"][slot])
+        model = int(c["model"][slot])
+        return Entry(
+            id=nid,
+            kind=KINDS[c["kind"][slot]],
+            state=STATES[c["state"][slot]],
+            created=float(c["created"][slot]),
+            tz=self.zones[c["tz"][slot]],
+            due=float(c["due"][slot]),
+            rrule=self.rrules.get(slot),
+            series=self.series.get(slot),
+            done=float(c["done"][slot]),
+            said=(said_from, float(c["said_to"][slot])) if said_from != math.inf else None,
+            contact=self.contacts.get(slot),
+            lexemes=self.lexemes[slot] or (),
+            model=self.model_names[model] if model >= 0 else None,
+        )
+
+    def _put_edge(self, row: dict[str, Any]) -> None:
+        eid = row["id"].int
+        if eid in self.edges:
+            self._drop_edge(row["id"])
+        # the ends as the index's own id objects, the usual weight as one float: ~40% less memory
+        a, b = (self._own(end) for end in (row["from_node_id"], row["to_node_id"]))
+        weight = float(row["weight"])
+        self.edges[eid] = (a, b, sys.intern(row["relation_type"]), 1.0 if weight == 1.0 else weight)
+        for end in (a, b):
+            self.touching.setdefault(end.int, []).append(eid)
+
+    def _own(self, nid: uuid.UUID) -> uuid.UUID:
+        """The index's own id object for `nid` when it holds the neuron, else `nid`."""
+        slot = self.slot_of.get(nid)
+        own = self.ids[slot] if slot is not None else None
+        return own if own is not None else nid
+
+    def _drop_edge(self, edge_id: uuid.UUID) -> None:
+        eid = edge_id.int
+        edge = self.edges.pop(eid, None)
         if edge is None:
             return
         for end in edge[:2]:
-            ids = self._touching.get(end)
+            ids = self.touching.get(end.int)
             if ids is not None:
                 ids.remove(eid)
                 if not ids:
-                    del self._touching[end]
+                    del self.touching[end.int]
 
     def links(self, ids, relations=None) -> list[Link]:
         """The open edges touching `ids` (either end), of `relations` (any when None), seen from
@@ -293,33 +464,35 @@ class RecallIndex:
         wanted = None if relations is None else {getattr(r, "value", r) for r in relations}
         out = []
         for seed in ids:
-            for eid in self._touching.get(seed, ()):
-                a, b, relation, weight = self._edges[eid]
+            for eid in self.touching.get(seed.int, ()):
+                a, b, relation, weight = self.edges[eid]
                 if wanted is None or relation in wanted:
                     out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
         return out
 
-    def at(self, slot: int) -> Entry:
-        """The entry in a live slot (one `slot_of` or a live mask gave)."""
-        entry = self.entries[slot]
-        if entry is None:
-            raise LookupError(f"slot {slot} of the recall index is free")
-        return entry
-
     def live(self, nid: uuid.UUID) -> Entry | None:
         """The entry of a neuron of the identity that is not trashed; None for any other id."""
         slot = self.slot_of.get(nid)
-        return self.entries[slot] if slot is not None else None
+        return self.entry(slot) if slot is not None else None
+
+    def kind_of(self, nid: uuid.UUID) -> str | None:
+        """The kind of a neuron of the identity that is not trashed; None for any other id."""
+        slot = self.slot_of.get(nid)
+        return KINDS[self.cols["kind"][slot]] if slot is not None else None
+
+    def created_of(self, nid: uuid.UUID) -> float:
+        """When a neuron of the index was written (POSIX seconds)."""
+        return float(self.cols["created"][self.slot_of[nid]])
 
     def holding(self, lexeme_sets, exclude=(), limit: int = 200) -> list[Entry]:
         """The entries holding every lexeme of any of `lexeme_sets` (a name as words: a phrase
         without its word order), not in `exclude`, newest first."""
-        held = [
-            e
-            for e in map(self.entries.__getitem__, self.slots_holding(lexeme_sets))
-            if e is not None and e.id not in exclude
-        ]
-        return sorted(held, key=lambda e: -e.created)[:limit]
+        left_out = {self.slot_of[nid] for nid in exclude if nid in self.slot_of}
+        held = [s for s in self.slots_holding(lexeme_sets) if s not in left_out]
+        if not held:
+            return []
+        order = np.argsort(-self.cols["created"][held], kind="stable")[:limit].tolist()
+        return [e for e in (self.entry(held[i]) for i in order) if e is not None]
 
     def slots_holding(self, lexeme_sets) -> set[int]:
         slots: set[int] = set()
@@ -337,7 +510,7 @@ class RecallIndex:
 
     @property
     def size(self) -> int:
-        return len(self.entries)
+        return len(self.ids)
 
     def count(self) -> int:
         return len(self.slot_of)
@@ -346,11 +519,12 @@ class RecallIndex:
         """(BM25 of every slot over term presence, the question's total idf)."""
         n = self.size
         scores = np.zeros(n, dtype=np.float64)
-        live = self._live[:n]
+        live = self.cols["live"][:n]
         total = int(live.sum())
         if not terms or total == 0:
             return scores, 0.0
-        avgdl = max(float(self._dl[:n][live].mean()), 1.0)
+        lengths = self.cols["dl"]
+        avgdl = max(float(lengths[:n][live].mean()), 1.0)
         idf_sum = 0.0
         for term in terms:
             slots = self.postings.get(term)
@@ -360,7 +534,7 @@ class RecallIndex:
             if not slots:
                 continue
             idx = np.frombuffer(slots, dtype=np.intc)
-            dl = self._dl[idx]
+            dl = lengths[idx]
             scores[idx] += idf * (k1 + 1) / (1 + k1 * (1 - b + b * dl / avgdl))
         return scores, idf_sum
 
@@ -369,10 +543,21 @@ class RecallIndex:
         key = (self.version, model, self.size)
         if self._mask_key != key:
             n = self.size
-            ok = self._has_vec[:n] & self._live[:n]
-            ok &= np.fromiter((m == model for m in self._models[:n]), dtype=bool, count=n)
-            self._mask, self._mask_key = ok, key
+            code = self.model_names.index(model) if model in self.model_names else -2
+            self._mask = self.cols["has_vec"][:n] & self.cols["live"][:n] & (self.cols["model"][:n] == code)
+            self._mask_key = key
         return self._mask
+
+    def vectors(self, n: int):
+        """The vectors of slots 0..n-1, block by block: (first slot, rows)."""
+        for k, block in enumerate(self.blocks):
+            first = k * VECTOR_BLOCK
+            if first >= n:
+                return
+            yield first, block[: min(VECTOR_BLOCK, n - first)]
+
+    def vector(self, slot: int) -> np.ndarray:
+        return self.blocks[slot // VECTOR_BLOCK][slot % VECTOR_BLOCK]
 
     def cosine(self, qvec: np.ndarray | None, model: str | None) -> np.ndarray | None:
         """Cosine of every slot to the question (NaN without a vector of `model`)."""
@@ -380,10 +565,15 @@ class RecallIndex:
             return None
         n = self.size
         ok = self.with_vector(model)
-        # the whole block at once: slots without a vector hold zeros, masked after (a gather of
-        # the rows with a vector would copy the matrix first: ~20 ms at 10k); einsum, not BLAS:
-        # one thread, ~1 ms at 10k, where OpenBLAS's threads took 5-10 ms on a busy machine
-        out = np.einsum("ij,j->i", self._vecs[:n], qvec.astype(np.float32)).astype(np.float64)
+        # block by block into one array: slots without a vector hold zeros, masked after (a
+        # gather of the rows with a vector would copy the matrix first: ~20 ms at 10k); numpy's
+        # own loops, not BLAS: one thread, where OpenBLAS's threads took 5-10 ms on a busy
+        # machine (vecdot, numpy 2: 12 ms at 100k where einsum took 18)
+        q = qvec.astype(np.float32)
+        out32 = np.empty(n, dtype=np.float32)
+        for first, rows in self.vectors(n):
+            _rows_dot(rows, q, out32[first : first + len(rows)])
+        out = out32.astype(np.float64)
         out[~ok] = np.nan
         return out
 
@@ -397,8 +587,11 @@ class RecallIndex:
         nearest = np.full(n, -1, dtype=np.int64)
         if not own:
             return best, nearest
-        sims = self._vecs[:n] @ self._vecs[own].T
-        keep = ok & ~self._contact[:n]
+        theirs = np.stack([self.vector(s) for s in own])
+        sims = np.empty((n, len(own)), dtype=np.float32)
+        for first, rows in self.vectors(n):
+            sims[first : first + len(rows)] = rows @ theirs.T
+        keep = ok & ~self.cols["contact"][:n]
         keep[own] = False
         best[keep] = sims.max(axis=1)[keep]
         nearest[keep] = np.asarray(own)[sims.argmax(axis=1)][keep]
@@ -406,65 +599,69 @@ class RecallIndex:
 
     def sitting(self, slot: int, seconds: float) -> list[int]:
         """The non-contact neurons captured just before and just after `slot`, within `seconds`."""
-        entry = self.entries[slot]
-        if entry is None or entry.kind == "contact":
+        if self.ids[slot] is None or self.cols["contact"][slot]:
             return []
         order = self._creation_order()
-        pos = self._pos.get(slot)
-        if pos is None:
+        pos = int(self._pos[slot]) if slot < len(self._pos) else -1
+        if pos < 0:
             return []
+        created = self.cols["created"]
         out = []
         for step in (-1, 1):
             j = pos + step
             if 0 <= j < len(order):
                 other = int(order[j])
-                if abs(self._created[other] - entry.created) <= seconds:
+                if abs(created[other] - created[slot]) <= seconds:
                     out.append(other)
         return out
 
     def _creation_order(self) -> np.ndarray:
+        """The non-contact slots by creation time, then by id (as its text sorts)."""
         if self._order is None:
             idx = np.nonzero(self.non_contacts())[0]
-            keys = [(self._created[i], str(self.at(int(i)).id)) for i in idx]
-            order = [i for _, i in sorted(zip(keys, idx.tolist(), strict=True))]
-            self._order = np.asarray(order, dtype=np.int64)
-            self._pos = {int(s): p for p, s in enumerate(self._order)}
+            c = self.cols
+            self._order = idx[np.lexsort((c["id_lo"][idx], c["id_hi"][idx], c["created"][idx]))]
+            self._pos = np.full(self.size, -1, dtype=np.int64)
+            self._pos[self._order] = np.arange(len(self._order))
         return self._order
 
     def non_contacts(self) -> np.ndarray:
         """Mask of the live slots that are notes or reminders."""
         n = self.size
-        return self._live[:n] & ~self._contact[:n]
+        return self.cols["live"][:n] & ~self.cols["contact"][:n]
 
     def date_arrays(self) -> tuple[np.ndarray, ...]:
         """(created, due, done) as POSIX seconds (+inf: none), the recurring mask, and the span a
         note says it is about (+inf, -inf: none), per slot."""
-        n = self.size
+        n, c = self.size, self.cols
         return (
-            self._created[:n],
-            self._due[:n],
-            self._done[:n],
-            self._recurring[:n],
-            self._said_from[:n],
-            self._said_to[:n],
+            c["created"][:n],
+            c["due"][:n],
+            c["done"][:n],
+            c["recurring"][:n],
+            c["said_from"][:n],
+            c["said_to"][:n],
         )
+
+    def kind_masks(self) -> tuple[np.ndarray, ...]:
+        """Per slot: is a reminder, is a note, is active, is done (a reminder's state)."""
+        n, c = self.size, self.cols
+        return c["reminder"][:n], c["note"][:n], c["active"][:n], c["done_state"][:n]
+
+    def _contact_slots(self) -> list[int]:
+        return np.nonzero(self.cols["contact"][: self.size])[0].tolist()
 
     def org_counts(self) -> dict[str, int]:
         """How many contacts give each organisation (cached per index version)."""
         if self._orgs is None or self._orgs[0] != self.version:
-            self._orgs = (
-                self.version,
-                org_counts(e.contact[0] for e in self.entries if e is not None and e.contact is not None),
-            )
+            self._orgs = (self.version, org_counts(self.contacts[s][0] for s in self._contact_slots()))
         return self._orgs[1]
 
     def names(self):
         """A NameIndex over the identity's contacts (rebuilt when a contact changed)."""
         if self._names is None or self._names_version != self.contacts_version:
             self._names = NameIndex(
-                (e.id, e.contact[0], e.contact[1])
-                for e in self.entries
-                if e is not None and e.contact is not None
+                (nid, *self.contacts[s]) for s in self._contact_slots() if (nid := self.ids[s]) is not None
             )
             self._names_version = self.contacts_version
         return self._names

@@ -12,6 +12,8 @@ import numpy as np
 # -- candidates ------------------------------------------------------------------------------------
 LEXICAL_K = 100  # best BM25 matches taken as candidates
 VECTOR_K = 100  # nearest vectors taken as candidates (exact cosine, in process)
+WINDOW_CANDIDATES = 1000  # at most this many of a time window's neurons: its best (a cost bound,
+# not a weight: no eval memory's window holds more, a year of 100k neurons holds 25,000)
 BM25_K1 = 1.2  # BM25 saturation (over term presence: tf = 1)
 BM25_B = 0.4  # BM25 length normalisation (short notes: weak)
 

@@ -153,15 +153,6 @@ def _why(c: _Cand, titles: dict[uuid.UUID, str], window: TimeWindow | None) -> s
 # -- ask -------------------------------------------------------------------------------------------
 
 
-def warm(reader: Reader, idx: RecallIndex, embedder: EmbedderSource) -> int:
-    """Build the recall index (and load the model) ahead of the first question -- a second or so
-    at 10k neurons; the desktop calls this on its worker at start. Returns the neurons indexed."""
-    embedder()
-    with reader.session():
-        idx.refresh(reader, reader.change_stamp())
-    return idx.count()
-
-
 def ask(
     reader: Reader,
     idx: RecallIndex,
@@ -216,12 +207,21 @@ def ask(
             cos = idx.cosine(q.qvec, q.model) if mode is not Mode.KEYWORD else None
             if mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
                 cos = ranking.calibrated(cos, q.calibration)
-            cands, base_arr, kw_arr = _score(idx, mode, fusion, bm, idf_sum, cos, window)
+            held = windows.masks(idx, window) if window is not None else None
+            cands, base_arr, kw_arr = _score(
+                idx, mode, fusion, bm, idf_sum, cos, window, held, q.topical, now
+            )
             if full:
                 _mark_exact(idx, cands, q.terms)
-        for c in cands.values():
-            c.in_window = window is not None and windows.holds(c.entry, window)
-            c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
+            recurring = idx.date_arrays()[3]
+            for c in cands.values():
+                # what the window holds, as `masks` found it (a repeat rule: as `holds` reads it)
+                c.in_window = (
+                    held is not None
+                    and window is not None
+                    and bool(held[0][c.slot] or recurring[c.slot] and windows.holds(c.entry, window))
+                )
+                c.says_window = window is not None and window.dates == "any" and windows.says(c.entry, window)
         if not full:
             ranked = sorted(cands.values(), key=lambda c: (-c.base, -c.entry.created))[:limit]
             neurons = reader.neurons([c.id for c in ranked])
@@ -242,7 +242,11 @@ def ask(
                     c.hop_from = c.sitting_with = c.replaces = c.superseded_by = None
         with idx.lock:
             total = max(int(idx.non_contacts().sum()), 1)
-        share = sum(c.in_window for c in cands.values()) / total
+        # the part of the memory the window holds (not only of the candidates: a big window's
+        # candidates are its best, WINDOW_CANDIDATES)
+        inside = int(held[0].sum()) if held is not None else 0
+        inside += sum(1 for c in cands.values() if c.in_window and not (held is not None and held[0][c.slot]))
+        share = inside / total
         ranked, first = _order(cands, window, q, now, share)
         ranked = _defer_superseded(ranked)[:limit]
         # the one round trip after the scoring: the answer's rows, and those its reasons name
@@ -399,9 +403,12 @@ def _score(
     idf_sum: float,
     cos: np.ndarray | None,
     window: TimeWindow | None,
+    held: tuple[np.ndarray, np.ndarray] | None = None,
+    topical: bool = True,
+    now: datetime | None = None,
 ) -> tuple[dict[int, _Cand], np.ndarray, np.ndarray]:
     """The candidates (the best lexical and vector matches, the window's neurons), and the fused
-    score and keyword part of every slot."""
+    score and keyword part of every slot. `held`: the window's `windows.masks`."""
     n = idx.size
     kw = _keyword_part(bm, idf_sum)
     vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(n)
@@ -424,7 +431,7 @@ def _score(
             base = ranking.W_KEYWORD * kw + ranking.W_VECTOR * vec
     slots = set(pick.tolist())
     if window is not None:
-        slots.update(windows.slots(idx, window))
+        slots.update(_window_candidates(idx, window, held or windows.masks(idx, window), base, topical, now))
     out = {}
     for slot in slots:
         entry = idx.entries[slot]
@@ -439,6 +446,34 @@ def _score(
             base=float(base[slot]),
         )
     return out, base, kw
+
+
+def _window_candidates(
+    idx: RecallIndex,
+    window: TimeWindow,
+    held: tuple[np.ndarray, np.ndarray],
+    base: np.ndarray,
+    topical: bool,
+    now: datetime | None,
+) -> list[int]:
+    """The window's neurons as candidates: all of them, or, when it holds more than
+    WINDOW_CANDIDATES (a year of a big memory), those that can come first -- the best by their
+    own score and the window's boost, or, for a question of dates alone, the first in its
+    answer's order of dates -- so the cost of the question follows its answer, not the memory."""
+    holds, said_only = held
+    inside = np.nonzero(holds | said_only)[0]
+    if inside.size <= ranking.WINDOW_CANDIDATES:
+        return inside.tolist()
+    if topical:
+        key = base[inside] + np.where(holds[inside], ranking.WINDOW_BOOST, ranking.SAID_BOOST)
+    else:  # only what the window holds is answered, soonest first ahead, latest first behind
+        inside = np.nonzero(holds)[0]
+        if inside.size <= ranking.WINDOW_CANDIDATES:
+            return inside.tolist()
+        moments = windows.moments(idx, window, inside)
+        ahead = window.dates == "due" or (now is not None and window.start >= now)
+        key = -moments if ahead else moments
+    return inside[np.argpartition(-key, ranking.WINDOW_CANDIDATES - 1)[: ranking.WINDOW_CANDIDATES]].tolist()
 
 
 def _people_beside_a_topic(names, question: str, topic: str) -> list[uuid.UUID]:

@@ -14,6 +14,7 @@ A note that only *says* it is about a time in the window ("our road trip last ye
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import datetime, timedelta
 
@@ -34,32 +35,55 @@ ANCHOR_SPAN_DAYS = 10
 # A note that says when what it tells happened ("went to the support group yesterday", "our road
 # trip last year") is in a window by that time too, not only by when it was written. Only notes
 # with a time word are read (a quick test first: most notes have none).
-_TIME_WORD = re.compile(
-    r"(?<![\w'])(?:"
-    + words.alt(
-        [
-            *words.TODAY,
-            *words.TOMORROW,
-            *words.YESTERDAY,
-            *words.LAST_PRE,
-            *words.NEXT_PRE,
-            *words.AGO_BEFORE,
-            *words.AGO_AFTER,
-            *words.WEEKEND,
-            *words.MONTHS,
-            *words.WEEKDAYS,
-            *NAMED,
-            *SEASONS,
-            "since",
-        ]
-    )
-    + r")(?![\w])"
-)
+_TIME_WORDS = [
+    *words.TODAY,
+    *words.TOMORROW,
+    *words.YESTERDAY,
+    *words.LAST_PRE,
+    *words.NEXT_PRE,
+    *words.AGO_BEFORE,
+    *words.AGO_AFTER,
+    *words.WEEKEND,
+    *words.MONTHS,
+    *words.WEEKDAYS,
+    *NAMED,
+    *SEASONS,
+    "since",
+]
+_TIME_WORD = re.compile(r"(?<![\w'])(?:" + words.alt(_TIME_WORDS) + r")(?![\w])")
+# The same test, tried only where a word starts that begins one of the phrases (a search of the
+# whole alternation at every character was most of the recall index's warm-up): the phrases by
+# their first word, each word's phrases as one pattern.
+_RUN = re.compile(r"\w+")
+
+
+def _first_word(phrase: str) -> str:
+    first = _RUN.match(phrase)
+    if first is None:  # the test below relies on it
+        raise ValueError(f"a time phrase starts with a word: {phrase!r}")
+    return first.group(0)
+
+
+_BY_FIRST = {
+    first: re.compile(r"(?:" + words.alt(group) + r")(?![\w])")
+    for first, group in itertools.groupby(sorted(_TIME_WORDS, key=_first_word), key=_first_word)
+}
+
+
+def has_time_word(folded: str) -> bool:
+    """Whether `_TIME_WORD` finds a time word in the folded text (every phrase starts with a word
+    character, so a match starts where a word does, and that word is the phrase's first)."""
+    for run in _RUN.finditer(folded):
+        start = run.start()
+        pattern = _BY_FIRST.get(run.group(0))
+        if pattern is not None and (start == 0 or folded[start - 1] != "'") and pattern.match(folded, start):
+            return True
+    return False
 
 
 def said(text: str | None, written: datetime) -> tuple[float, float] | None:
     """The time a note says it is about, read against when it was written, as POSIX seconds."""
-    if not text or not _TIME_WORD.search(fold(text)):
+    if not text or not has_time_word(fold(text)):
         return None
     window, _ = find_window(text, written)
     if window is None or window.anchor or window.overdue:
@@ -119,22 +143,67 @@ def when_in(entry, window: TimeWindow) -> float:
     return entry.created
 
 
-def slots(idx, window: TimeWindow) -> list[int]:
-    """The index slots whose neuron the window holds (numpy narrows, then each is checked)."""
+def masks(idx, window: TimeWindow) -> tuple[np.ndarray, np.ndarray]:
+    """Over every slot of the index at once: whether the window holds its neuron (`holds`), and,
+    for a window of any dates, whether the neuron only says it is about a time in it (`says`).
+    Decided in numpy -- at 100k neurons a window like "last year" holds tens of thousands, one
+    by one that was most of such a question's time -- save a recurring reminder's occurrences,
+    which `holds` reads one reminder at a time."""
     created, due, done, recurring, said_from, said_to = idx.date_arrays()
+    reminder, note, active, done_state = idx.kind_masks()
     start, end = window.start.timestamp(), window.end.timestamp()
-    near = ((created >= start) & (created < end)) | ((done >= start) & (done < end))
+
+    def within(moments: np.ndarray) -> np.ndarray:
+        return (moments >= start) & (moments < end)
+
+    near = within(created) | within(done)
     if window.dates == "any":
         near |= (said_from < end) & (said_to > start)
     if window.dates != "created":
-        near |= ((due >= start) & (due < end)) | (recurring & (due < end))
+        near |= within(due) | (recurring & (due < end))
     if window.overdue:
         near |= due < end
-    out = []
-    for slot in np.nonzero(near)[0].tolist():
+    # `holds`, rule by rule, for a neuron without a repeat rule (+inf: no such date)
+    if window.overdue:
+        held = reminder & active & (due < end) & ~recurring
+    elif window.dates == "done":
+        held = within(done) | (note & within(created))
+    else:
+        held = np.zeros(created.size, dtype=bool)
+        if window.dates in ("due", "any"):
+            held |= reminder & ~done_state & within(due)
+        if window.dates == "any":
+            held |= within(done)
+        if window.dates in ("created", "any"):
+            held |= within(created)
+    held &= near
+    said_only = near & (said_from < end) & (said_to > start) if window.dates == "any" else np.zeros_like(held)
+    for slot in np.nonzero(near & recurring)[0].tolist():
         entry = idx.entries[slot]
-        if entry is not None and (holds(entry, window) or window.dates == "any" and says(entry, window)):
-            out.append(slot)
+        held[slot] = entry is not None and holds(entry, window)
+    said_only &= ~held
+    return held, said_only
+
+
+def slots(idx, window: TimeWindow) -> list[int]:
+    """The index slots whose neuron the window holds, or says it is about a time in it."""
+    held, said_only = masks(idx, window)
+    return np.nonzero(held | said_only)[0].tolist()
+
+
+def moments(idx, window: TimeWindow, slots: np.ndarray) -> np.ndarray:
+    """`when_in` of each of `slots` (held by the window), at once; recurring ones one by one."""
+    created, due, done, recurring, _, _ = idx.date_arrays()
+    reminder, _, _, done_state = idx.kind_masks()
+    start, end = window.start.timestamp(), window.end.timestamp()
+    out = created[slots].copy()
+    if window.dates in ("done", "any"):
+        out = np.where((done[slots] >= start) & (done[slots] < end), done[slots], out)
+    if window.dates in ("due", "any"):
+        hit = reminder[slots] & ~done_state[slots] & (due[slots] >= start) & (due[slots] < end)
+        out = np.where(hit, due[slots], out)
+    for i in np.nonzero(recurring[slots])[0].tolist():
+        out[i] = when_in(idx.entries[int(slots[i])], window)
     return out
 
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import struct
 import uuid
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 from psycopg import sql
+from psycopg.adapt import Dumper
+from psycopg.pq import Format
+from psycopg.types import TypeInfo
 from psycopg.types.json import Jsonb
 
 from core.model import Edge, Identity, Kind, Neuron, NotFound, Relation, State
@@ -295,11 +300,19 @@ def keyword_search(cur: Cursor, ident: Identity, text: str, limit: int = 20) -> 
 # -- vectors (the filler works across identities: the table is its queue) -------------------------
 
 
-def pending_embeddings(cur: Cursor, model: str, limit: int) -> list[tuple[uuid.UUID, str]]:
+def pending_embeddings(
+    cur: Cursor, model: str, limit: int, since: int | None = None
+) -> list[tuple[uuid.UUID, str]]:
+    """Neurons without a vector of `model`, newest first; with `since`, only among those
+    written after that change number (a range of the change index: the whole table is a scan,
+    ~1 s at 100k neurons on the embedded engine, and with no autovacuum there its dead rows
+    make any other index of the queue as slow)."""
+    recent = " AND change_seq > %(since)s" if since is not None else ""
     cur.execute(
-        "SELECT id, body FROM neurons WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s"
-        " ORDER BY created_at DESC LIMIT %s",
-        (model, limit),
+        "SELECT id, body FROM neurons WHERE (embedding IS NULL OR embedding_model IS DISTINCT FROM %(m)s)"
+        + recent
+        + " ORDER BY created_at DESC LIMIT %(n)s",
+        {"m": model, "n": limit, "since": since},
     )
     return [(r["id"], r["body"]) for r in cur.fetchall()]
 
@@ -332,20 +345,62 @@ def save_embeddings(
     texts: dict[uuid.UUID, str] | None = None,
 ) -> None:
     """Store vectors; with `texts`, only where the body is still the text that was embedded
-    (an edit made while the batch was computed must not get the old text's vector)."""
-    check = " AND body = %s" if texts is not None else ""
-    cur.executemany(
-        "UPDATE neurons SET embedding = %s::vector, embedding_model = %s WHERE id = %s" + check,
-        [
-            (
-                "[" + ",".join(f"{float(x):.7g}" for x in vec) + "]",
-                model,
-                nid,
-                *((texts[nid],) if texts is not None else ()),
-            )
-            for nid, vec in rows
-        ],
+    (an edit made while the batch was computed must not get the old text's vector). One
+    statement per ROWS_PER_STATEMENT rows, the vectors in pgvector's binary form: parsing their
+    text took the embedded engine ~5 ms a row."""
+    check = " AND n.body = r.body" if texts is not None else ""
+    q = (
+        "UPDATE neurons n SET embedding = r.v, embedding_model = %s"
+        " FROM unnest(%s::uuid[], %b::vector[], %s::text[]) AS r(id, v, body)"
+        " WHERE n.id = r.id" + check
     )
+    for chunk in _chunks(rows):
+        cur.execute(
+            q,
+            (
+                model,
+                [nid for nid, _ in chunk],
+                vectors(cur, [vec for _, vec in chunk]),
+                [texts[nid] for nid, _ in chunk] if texts is not None else None,
+            ),
+        )
+
+
+class _Vector:
+    """A vector sent in pgvector's binary form (`vectors`)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, values: Sequence[float]):
+        data = np.asarray(values, dtype=">f4")
+        if data.ndim != 1 or not np.isfinite(data).all():
+            raise ValueError("a vector is one row of finite numbers")
+        self.data = data
+
+
+class _VectorDumper(Dumper):
+    format = Format.BINARY
+
+    def dump(self, obj: _Vector) -> bytes:
+        # vector_recv: dimensions (int16), unused (int16), the values (float4), all big-endian
+        return struct.pack(">HH", obj.data.size, 0) + obj.data.tobytes()
+
+
+def vectors(cur: Cursor, values: Sequence[Sequence[float]]) -> list[_Vector]:
+    """`values` as binary vector parameters (`%b::vector[]`). The connection learns the vector
+    type's oid once (the extension gives it at its creation, so it differs between stores); a
+    cursor opened before that learns it from the connection."""
+    if cur.adapters.types.get("vector") is None:
+        info = cur.connection.adapters.types.get("vector")
+        if info is None:
+            info = TypeInfo.fetch(cur.connection, "vector")
+            if info is None:
+                raise RuntimeError("the vector extension is not installed in this database")
+        dumper = type("VectorDumper", (_VectorDumper,), {"oid": info.oid})
+        for context in (cur.connection, cur):
+            info.register(context)
+            context.adapters.register_dumper(_Vector, dumper)
+    return [_Vector(v) for v in values]
 
 
 def clear_embeddings(cur: Cursor) -> None:

@@ -54,7 +54,8 @@ class Reader(Protocol):
     def change_stamp(self) -> int: ...
     def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
     def index_edges(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
-    def keep_statistics(self, count: int) -> None: ...
+    def keep_statistics(self, count: int | None) -> None: ...
+    def origin(self) -> dict[str, Any]: ...
 
 
 class StoreReader:
@@ -144,18 +145,28 @@ class StoreReader:
                 rows = list(rows)
             return rows, top
 
-    def keep_statistics(self, count: int) -> None:
-        """ANALYZE the recall tables when the identity grew (the embedded engine only: a server
-        runs autovacuum)."""
+    def origin(self) -> dict[str, Any]:
+        """Which database this is (the engine, its cluster's system identifier, the database):
+        what a saved recall index must have been made from to be used."""
+        with self._cursor() as cur:
+            return {"engine": self.engine, **recall_sql.origin(cur)}
+
+    def keep_statistics(self, count: int | None) -> None:
+        """ANALYZE the recall tables when they were never analyzed, or when the identity grew by
+        ANALYZE_GROWTH since (the embedded engine only: a server runs autovacuum). `count` None:
+        before the index's first read, whose plan needs statistics (without them, at 100k
+        neurons, each page of it scanned and sorted the whole table)."""
         if self.engine != "embedded":
             return
-        last = self._analyzed_at
-        if last is not None and count <= last * ANALYZE_GROWTH + 100:
-            return
-        self._analyzed_at = max(count, 1)
         try:
             with self._cursor() as cur, cur.connection.transaction():  # a savepoint
+                if self._analyzed_at is None:  # what the store's statistics saw last time
+                    self._analyzed_at = recall_sql.analyzed_rows(cur)
+                last = self._analyzed_at
+                if last is not None and (count is None or count <= last * ANALYZE_GROWTH + 100):
+                    return
                 recall_sql.refresh_statistics(cur)
+                self._analyzed_at = max(recall_sql.analyzed_rows(cur) or 0, count or 0, 1)
         except Exception:
             self._analyzed_at = 1 << 62  # not ours to analyze: do not try again
             log.warning("could not ANALYZE the recall tables; queries may be slower", exc_info=True)

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import psycopg
 from psycopg import sql
 
 from core.model import Identity, Relation
@@ -223,41 +224,66 @@ def _changes(
     page_rows: int,
 ) -> tuple[Iterator[dict[str, Any]], int | None]:
     """`cols` of every row of `table` changed after `since`; or (`since` None) of the identity's
-    rows that are `live`, with the table's highest change number."""
-    params = {"owner": ident.value, "since": since}
+    rows that are `live`, with the table's highest change number. The rows come in pages along
+    the change numbers, each one used before the next is read: one answer of 100k rows (~150 MB
+    with the vectors) would stay in PGlite's WASM heap and Node's malloc for good, and, held
+    whole here, in Python's heap. Along the change numbers rather than the ids: a row written
+    while the pages are read moves ahead of them and is read again, never skipped (a server's
+    other devices write meanwhile); and the rows come about in the order they lie on disk."""
+    params = {"owner": ident.value}
+    where: sql.Composable
+    top: int | None
     if since is not None:
+        where = sql.SQL("TRUE")
+        top = None
+    else:
+        where = sql.SQL("{owner} = %(owner)s{live}").format(owner=owner(ident), live=live)
         cur.execute(
-            sql.SQL("SELECT {cols} FROM {table} WHERE change_seq > %(since)s ORDER BY change_seq").format(
-                cols=cols, table=sql.Identifier(table)
-            ),
-            params,
+            sql.SQL("SELECT coalesce(max(change_seq), 0) AS top FROM {table}").format(
+                table=sql.Identifier(table)
+            )
         )
-        return iter(cur.fetchall()), None
-    cur.execute(
-        sql.SQL("SELECT coalesce(max(change_seq), 0) AS top FROM {table}").format(table=sql.Identifier(table))
-    )
-    top = int(one_row(cur)["top"])
+        top = int(one_row(cur)["top"])
+    query = sql.SQL(
+        "SELECT {cols} FROM {table} WHERE {where} AND change_seq > %(after)s"
+        " ORDER BY change_seq LIMIT %(page)s"
+    ).format(cols=cols, table=sql.Identifier(table), where=where)
 
     def pages() -> Iterator[dict[str, Any]]:
-        # In pages along the primary key, each one used before the next is read: one answer of
-        # 10k rows (~20 MB with the vectors) would stay in PGlite's WASM heap and Node's malloc
-        # for good (+65 MB of engine), and, held whole here, in Python's heap (+18 MB).
-        after = uuid.UUID(int=0)
+        after = since if since is not None else -1
         while True:
-            cur.execute(
-                sql.SQL(
-                    "SELECT {cols} FROM {table} WHERE {owner} = %(owner)s{live}"
-                    " AND id > %(after)s ORDER BY id LIMIT %(page)s"
-                ).format(cols=cols, table=sql.Identifier(table), owner=owner(ident), live=live),
-                {**params, "after": after, "page": page_rows},
-            )
+            cur.execute(query, {**params, "after": after, "page": page_rows})
             page = cur.fetchall()
             yield from page
             if len(page) < page_rows:
                 return
-            after = page[-1]["id"]
+            after = page[-1]["change_seq"]
 
     return pages(), top
+
+
+def origin(cur: Cursor) -> dict[str, Any]:
+    """The cluster's system identifier (where the role may read it), the database's name and oid."""
+    system = None
+    try:
+        with cur.connection.transaction():  # a savepoint: a role may not read pg_control
+            cur.execute("SELECT system_identifier::text AS s FROM pg_control_system()")
+            system = one_row(cur)["s"]
+    except psycopg.Error:
+        pass
+    cur.execute(
+        "SELECT current_database() AS name, (SELECT oid FROM pg_database"
+        " WHERE datname = current_database())::text AS oid"
+    )
+    row = one_row(cur)
+    return {"system": system, "database": row["name"], "oid": row["oid"]}
+
+
+def analyzed_rows(cur: Cursor) -> int | None:
+    """The neurons the planner's statistics counted when last gathered; None: never gathered."""
+    cur.execute("SELECT reltuples FROM pg_class WHERE oid = 'neurons'::regclass")
+    rows = float(one_row(cur)["reltuples"])
+    return int(rows) if rows >= 0 else None
 
 
 def refresh_statistics(cur: Cursor) -> None:

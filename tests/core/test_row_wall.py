@@ -39,7 +39,8 @@ def roles(server_store, server_dsn, server_admin_dsn):
     with psycopg.connect(server_dsn, autocommit=True) as owner:  # the tables' owner grants
         for name in names:
             owner.execute(
-                f'GRANT SELECT, INSERT, UPDATE, DELETE ON neurons, neurons_edges, profiles TO "{name}"'
+                "GRANT SELECT, INSERT, UPDATE, DELETE ON neurons, neurons_edges, profiles,"
+                f' sync_accounts, sync_collections, sync_items TO "{name}"'
             )
             owner.execute(f'GRANT SELECT ON schema_version TO "{name}"')
             owner.execute(f'GRANT USAGE, SELECT ON SEQUENCE neurons_change_seq TO "{name}"')

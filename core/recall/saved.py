@@ -1,0 +1,283 @@
+"""The recall index kept in a file between runs, so that a start reads only what changed since.
+
+At 100k neurons building the index from the store takes tens of seconds (the rows and their
+vectors through the engine's socket, the time words of every note); reading this file back takes
+well under a second. The store stays the truth: the file names the store and identity it was made
+from and the last change number it saw; a file of another store, identity, version of the app or
+format, or one the store's change numbers have not reached, is not used (the index is read from
+the store as before). A row the store deletes outright would linger in it: only a restore does,
+and it lets the file go.
+
+One file: MAGIC, the length of a JSON header, the header (what the arrays are and where), then the
+arrays, raw little-endian, each at a multiple of ALIGN. Written beside its place, fsynced and
+renamed over it, private (0600) like everything in the data dir; plain numbers and JSON only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import os
+import sys
+import uuid
+from array import array
+from datetime import UTC, timedelta, timezone, tzinfo
+from pathlib import Path
+from typing import Any, BinaryIO
+from zoneinfo import ZoneInfo
+
+import numpy as np
+
+from core import __version__
+from core.embed.runtime import DIM
+from core.recall.index import COLUMNS, RecallIndex, read_series
+
+log = logging.getLogger(__name__)
+
+MAGIC = b"NEURONS-RECALL-INDEX\n\x00\x00\x00"
+FORMAT = 2  # 2: the recurring reminders' series
+ALIGN = 64
+# Below this many neurons the index is read from the store (a second or less): no file.
+MIN_NEURONS = 2000
+_HALF = 1 << 64
+_EDGE_IDS = ("e_id", "e_from", "e_to")
+
+
+def _zone(tz: tzinfo) -> dict[str, Any] | None:
+    if isinstance(tz, ZoneInfo):
+        return {"zone": tz.key}
+    if isinstance(tz, timezone):
+        offset = tz.utcoffset(None)
+        return {"offset": offset.total_seconds()} if offset is not None else None
+    return None
+
+
+def _tz(spec: dict[str, Any]) -> tzinfo:
+    if "zone" in spec:
+        return ZoneInfo(str(spec["zone"]))
+    offset = float(spec["offset"])
+    return UTC if offset == 0 else timezone(timedelta(seconds=offset))
+
+
+def _le(dtype) -> np.dtype:
+    return np.dtype(dtype).newbyteorder("<")
+
+
+def _aligned(n: int) -> int:
+    return -(-n // ALIGN) * ALIGN
+
+
+# -- writing --------------------------------------------------------------------------------------
+
+
+def save(index: RecallIndex, path: Path, key: dict[str, Any]) -> bool:
+    """Write `index` (the caller holds its lock) to `path` for the store and identity `key`
+    names; False when it cannot be (a time zone it cannot name, a full disk: it stays unsaved)."""
+    zones = [_zone(tz) for tz in index.zones]
+    if any(z is None for z in zones) or index.seen_seq is None:
+        return False
+    n = index.size
+    terms: dict[str, int] = {}
+    starts = np.zeros(n + 1, dtype=np.int64)
+    flat: list[int] = []
+    for slot in range(n):
+        for lex in index.lexemes[slot] or ():
+            flat.append(terms.setdefault(lex, len(terms)))
+        starts[slot + 1] = len(flat)
+    relations = sorted({edge[2] for edge in index.edges.values()})
+    code = {r: i for i, r in enumerate(relations)}
+    m = len(index.edges)
+    edges = {f"{name}_{half}": np.zeros(m, dtype=np.uint64) for name in _EDGE_IDS for half in ("hi", "lo")}
+    rel, weight = np.zeros(m, dtype=np.uint8), np.zeros(m, dtype=np.float64)
+    for i, (eid, (a, b, relation, w)) in enumerate(index.edges.items()):
+        for name, value in zip(_EDGE_IDS, (eid, a.int, b.int), strict=True):
+            edges[f"{name}_hi"][i], edges[f"{name}_lo"][i] = divmod(value, _HALF)
+        rel[i], weight[i] = code[relation], w
+    arrays: dict[str, np.ndarray] = {name: index.cols[name][:n] for name in COLUMNS}
+    arrays.update(
+        lex_starts=starts,
+        lex_terms=np.asarray(flat, dtype=np.int32),
+        terms=np.frombuffer("\x00".join(terms).encode("utf-8"), dtype=np.uint8),
+        e_rel=rel,
+        e_weight=weight,
+        **edges,
+    )
+    specs: dict[str, dict[str, Any]] = {}
+    offset = 0
+    for name, arr in arrays.items():
+        specs[name] = {"dtype": _le(arr.dtype).str, "shape": list(arr.shape), "offset": offset}
+        offset += _aligned(arr.nbytes)
+    specs["vectors"] = {"dtype": _le(np.float32).str, "shape": [n, DIM], "offset": offset}
+    header = {
+        "format": FORMAT,
+        "app": __version__,
+        "key": key,
+        "slots": n,
+        "live": len(index.slot_of),
+        "seen_seq": index.seen_seq,
+        "version": index.version,
+        "contacts_version": index.contacts_version,
+        "free": index.free,
+        "zones": zones,
+        "models": index.model_names,
+        "relations": relations,
+        "terms": len(terms),
+        "rrules": sorted(index.rrules.items()),
+        "series": sorted(index.series_attrs.items()),
+        "contacts": [[slot, attrs, body] for slot, (attrs, body) in sorted(index.contacts.items())],
+        "arrays": specs,
+    }
+    head = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    start = _aligned(len(MAGIC) + 8 + len(head))
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(MAGIC + len(head).to_bytes(8, "little") + head)
+            for name, arr in arrays.items():
+                f.seek(start + specs[name]["offset"])
+                f.write(arr.astype(_le(arr.dtype), copy=False).tobytes())
+            f.seek(start + specs["vectors"]["offset"])
+            for _, rows in index.vectors(n):
+                f.write(rows.astype("<f4", copy=False).tobytes())
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        return True
+    except OSError as exc:
+        log.warning("could not save the recall index to %s: %s", path, exc)
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return False
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+class _File:
+    """The arrays of an index file, read one by one, each checked against the header."""
+
+    def __init__(self, f: BinaryIO, header: dict[str, Any], start: int):
+        self.f, self.specs, self.start = f, header["arrays"], start
+        self.size = os.fstat(f.fileno()).st_size
+
+    def array(self, name: str, dtype, shape: tuple[int, ...] | None = None, rows: slice | None = None):
+        spec = self.specs[name]
+        want = _le(dtype)
+        if spec["dtype"] != want.str or (shape is not None and tuple(spec["shape"]) != shape):
+            raise ValueError(f"{name} is not {want.str} {shape}")
+        full = tuple(int(d) for d in spec["shape"])
+        row_items = math.prod(full[1:])
+        first, last = (0, full[0]) if rows is None else (rows.start, rows.stop)
+        at = self.start + int(spec["offset"]) + first * row_items * want.itemsize
+        count = (last - first) * row_items
+        if at + count * want.itemsize > self.size:
+            raise ValueError(f"{name} lies past the end of the file")
+        self.f.seek(at)
+        arr = np.fromfile(self.f, dtype=want, count=count)
+        return arr.reshape((last - first, *full[1:])).astype(np.dtype(dtype).newbyteorder("="), copy=False)
+
+
+def load(path: Path, key: dict[str, Any], identity) -> RecallIndex | None:
+    """The index saved at `path` for `key`, or None (no file; another store, identity, version of
+    the app or format; damaged: the caller reads the store)."""
+    try:
+        with open(path, "rb") as f:
+            if f.read(len(MAGIC)) != MAGIC:
+                raise ValueError("not an index file")
+            length = int.from_bytes(f.read(8), "little")
+            if not 0 < length < 1 << 30:
+                raise ValueError("a damaged header")
+            header = json.loads(f.read(length).decode("utf-8"))
+            if header.get("format") != FORMAT or header.get("app") != __version__ or header.get("key") != key:
+                return None
+            return _build(header, _File(f, header, _aligned(len(MAGIC) + 8 + length)), identity)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeError) as exc:
+        log.warning("the saved recall index %s is not usable (%s); reading the store", path, exc)
+        return None
+
+
+def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
+    n = int(header["slots"])
+    index = RecallIndex(identity)
+    index._grow(n)
+    for name, (dtype, _) in COLUMNS.items():
+        index.cols[name][:n] = file.array(name, dtype, (n,))
+    for first, block in index.vectors(n):  # straight into the index's blocks
+        block[:] = file.array("vectors", np.float32, (n, DIM), slice(first, first + len(block)))
+    dead = {int(s) for s in header["free"]}
+    hi, lo = index.cols["id_hi"][:n].tolist(), index.cols["id_lo"][:n].tolist()
+    index.ids = [None if s in dead else uuid.UUID(int=hi[s] * _HALF + lo[s]) for s in range(n)]
+    index.slot_of = {nid: s for s, nid in enumerate(index.ids) if nid is not None}
+    live = np.ones(n, dtype=bool)
+    live[list(dead)] = False
+    if len(index.slot_of) != int(header["live"]) or not np.array_equal(index.cols["live"][:n], live):
+        raise ValueError("the slots do not add up")
+    index.free = [int(s) for s in header["free"]]
+    blob = file.array("terms", np.uint8).tobytes().decode("utf-8")
+    terms = [sys.intern(t) for t in blob.split("\x00")] if header["terms"] else []
+    if len(terms) != int(header["terms"]):
+        raise ValueError("the lexemes do not add up")
+    starts = file.array("lex_starts", np.int64, (n + 1,))
+    flat = file.array("lex_terms", np.int32)
+    if starts[0] != 0 or starts[-1] != len(flat) or (np.diff(starts) < 0).any() or (flat >= len(terms)).any():
+        raise ValueError("the lexemes do not add up")
+    # each slot's lexemes as a tuple of the interned words (gathered in numpy, cut in Python)
+    words = np.array(terms, dtype=object)[flat].tolist() if len(flat) else []
+    bounds = starts.tolist()
+    index.lexemes = [
+        tuple(words[bounds[s] : bounds[s + 1]]) if index.ids[s] is not None else None for s in range(n)
+    ]
+    # the postings: the slots holding each lexeme, in slot order
+    owners = np.repeat(np.arange(n, dtype=np.intc), np.diff(starts))
+    order = np.argsort(flat, kind="stable")
+    cuts = np.searchsorted(flat[order], np.arange(len(terms) + 1)).tolist()
+    posted = owners[order]
+    for t, term in enumerate(terms):
+        if cuts[t + 1] > cuts[t]:
+            index.postings[term] = array("i", posted[cuts[t] : cuts[t + 1]].tobytes())
+    index.rrules = {int(s): str(r) for s, r in header["rrules"]}
+    index.series_attrs = {int(s): dict(a) for s, a in header["series"]}
+    index.series = {s: read_series(a) for s, a in index.series_attrs.items()}  # made again, once
+    index.contacts = {int(s): (dict(a), str(b)) for s, a, b in header["contacts"]}
+    index.zones = [_tz(z) for z in header["zones"]]
+    index.model_names = [sys.intern(str(m)) for m in header["models"]]
+    if (index.cols["tz"][:n] >= max(len(index.zones), 1)).any() or (
+        index.cols["model"][:n] >= len(index.model_names)
+    ).any():
+        raise ValueError("a code past its table")
+    _read_edges(index, header, file)
+    index.seen_seq = int(header["seen_seq"])
+    index.version = int(header["version"])
+    index.contacts_version = int(header["contacts_version"])
+    return index
+
+
+def _read_edges(index: RecallIndex, header: dict[str, Any], file: _File) -> None:
+    relations = [sys.intern(str(r)) for r in header["relations"]]
+
+    def numbers(name: str) -> list[int]:
+        hi, lo = file.array(f"{name}_hi", np.uint64).tolist(), file.array(f"{name}_lo", np.uint64).tolist()
+        return [h * _HALF + low for h, low in zip(hi, lo, strict=True)]
+
+    # an end is the index's own id object (as _put_edge keeps it), else a new one
+    own = {nid.int: nid for nid in index.slot_of}
+    ends = [[own.get(i) or uuid.UUID(int=i) for i in numbers(name)] for name in ("e_from", "e_to")]
+    rel = file.array("e_rel", np.uint8).tolist()
+    weight = file.array("e_weight", np.float64).tolist()
+    if max(rel, default=0) >= max(len(relations), 1):
+        raise ValueError("a code past its table")
+    touching = index.touching
+    for eid, a, b, r, w in zip(numbers("e_id"), ends[0], ends[1], rel, weight, strict=True):
+        index.edges[eid] = (a, b, relations[r], w)
+        for end in (a.int, b.int):
+            bucket = touching.get(end)
+            if bucket is None:
+                touching[end] = [eid]
+            else:
+                bucket.append(eid)
