@@ -29,6 +29,7 @@ class Affects:
     texts: bool = False  # a text changed: its vector is pending (the background filler wakes)
     states: bool = False  # a state changed: the archive, the trash, the counts
     edges: bool = False  # links were made or closed
+    earlier: bool = False  # an earlier version came back (undo): even the view that asked shows it again
 
 
 AFFECTS: dict[Action, Affects] = {
@@ -36,6 +37,7 @@ AFFECTS: dict[Action, Affects] = {
     Action.IMPORTED: Affects(everything=True, neurons=True, added=True, texts=True, states=True, edges=True),
     Action.EDITED: Affects(neurons=True, texts=True),
     Action.STATE: Affects(neurons=True, states=True),
+    Action.REVERTED: Affects(neurons=True, texts=True, states=True, earlier=True),
     Action.LINKED: Affects(edges=True),
     Action.UNLINKED: Affects(edges=True),
     Action.CLAIMED: Affects(everything=True, neurons=True, states=True, edges=True),

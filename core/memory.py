@@ -342,7 +342,14 @@ class Memory:
             if card is None:
                 raise NotFound(f"no contact {update.contact_id} to update")
             attrs, lost = capture.updated_card(card, update)
-            written[card.id] = q.update_neuron(cur, self.identity, card.id, attrs=clean_attrs(attrs))
+            body = capture.updated_body(card, update)
+            written[card.id] = q.update_neuron(
+                cur,
+                self.identity,
+                card.id,
+                body=body if body != card.body else None,
+                attrs=clean_attrs(attrs),
+            )
             if lost:
                 note = capture.superseded_note(card, lost, now)
                 q.insert_neurons(cur, self.identity, [note])
@@ -511,7 +518,7 @@ class Memory:
             neuron = q.update_neuron(
                 cur, self.identity, nid, body=body, attrs=clean_attrs(dict(before.attrs)), state=before.state
             )
-        self._changed(Action.EDITED if body is not None else Action.STATE, [neuron])
+        self._changed(Action.REVERTED, [neuron])
         return neuron
 
     def done(self, neuron_id: uuid.UUID | str) -> Neuron:

@@ -15,6 +15,7 @@ class Action(Choice):
     IMPORTED = "imported"  # neurons, updates and links from a file or a sync
     EDITED = "edited"  # a body or attrs
     STATE = "state"  # done, archived, trashed, or active again
+    REVERTED = "reverted"  # undo: an item's earlier body, attrs and state written back
     LINKED = "linked"
     UNLINKED = "unlinked"
     CLAIMED = "claimed"  # the rows moved to another identity (a profile)

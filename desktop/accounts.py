@@ -33,6 +33,7 @@ from core.model import Kind
 from core.sync import accounts
 from core.sync.accounts import is_calendar
 from core.vocabulary import Action, Origin
+from desktop.widgets import fit_placeholder
 from desktop.worker import BACKGROUND
 
 log = logging.getLogger(__name__)
@@ -263,6 +264,8 @@ class AddAccountDialog(QDialog):
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
         self.password.setAccessibleName("Password")
         self.password.setPlaceholderText("kept in the system keyring, never in a file")
+        for edit in (self.url, self.password):
+            fit_placeholder(edit)
         form.addRow("Server", self.url)
         form.addRow("User", self.user)
         form.addRow("Password", self.password)

@@ -29,9 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from core import remind
+from core.capture import contact_values
 from core.model import Kind, Neuron, NeuronsError, State
 from core.when import retimed
-from desktop import inputs, keys, ops, theme
+from desktop import card, inputs, keys, ops, theme
 from desktop.context import Context
 from desktop.links import LinksPanel, section_label
 from desktop.rows import RowList
@@ -42,15 +43,14 @@ log = logging.getLogger(__name__)
 CONTACT_FIELDS = [
     ("name", "Name"),
     ("aliases", "Also called"),
-    ("phone", "Phone"),
-    ("phones", "Phones"),
-    ("email", "Email"),
+    ("phones", "Phones"),  # one field for the list and the single value an older card holds
     ("emails", "Emails"),
     ("birthday", "Birthday"),
     ("org", "Organisation"),
 ]
 LIST_KEYS = {"aliases", "phones", "emails", "tags"}
-ALWAYS_SHOWN = {"name", "aliases", "phone", "email"}
+SINGLE = {"phones": "phone", "emails": "email"}  # the single value a list field replaces
+ALWAYS_SHOWN = {"name", "aliases", "phones", "emails"}
 ON_REQUEST = ["birthday", "org"]  # offered by "More fields" when empty
 # The restore button says what it undoes.
 RESTORE_LABELS = {
@@ -82,6 +82,8 @@ class DetailPane(QWidget):
         self._loading_id: str | None = None
         self._generation = 0
         self._due_hint: tuple[QLabel, datetime | None] | None = None  # "in 5 min" beside Due
+        self._due_preview = False  # the Due field was edited: its hint says what it understood
+        self._due_unread = ""  # why what the Due field says cannot be read ("" when it can)
         self._tick = QTimer(self)
         self._tick.setInterval(DUE_HINT_TICK_MS)
         self._tick.timeout.connect(self._tick_due_hint)
@@ -259,9 +261,6 @@ class DetailPane(QWidget):
             caps.add("trash")
         return caps
 
-    def focus_body(self) -> None:
-        self.body.setFocus(Qt.FocusReason.OtherFocusReason)
-
     def escape(self) -> None:
         if self.linker.close_suggestions():
             pass
@@ -410,11 +409,39 @@ class DetailPane(QWidget):
 
     def _tick_due_hint(self) -> None:
         """The due hint moves on with the clock (the rest of the pane with the next change)."""
-        if self._due_hint is None or not self.isVisible():
+        if self._due_hint is not None and self.isVisible():
+            self._render_due_hint()
+
+    def _preview_due(self, text: str) -> None:
+        """As the Due field is typed: what the capture grammar reads in it, beside it ("?" and the
+        reason in the tooltip when it reads nothing); saved with Enter or Save."""
+        if self._due_hint is None or self.neuron is None:
+            return
+        label = self._due_hint[0]
+        try:
+            due, self._due_unread = inputs.parse_due(text, self.ctx.now()), ""
+        except NeuronsError as exc:
+            due, self._due_unread = None, str(exc)
+        self._due_hint = (label, due)
+        self._due_preview = text.strip() != inputs.due_field_text(remind.current_due(self.neuron))
+        label.setToolTip(self._due_unread)
+        label.setAccessibleDescription(self._due_unread)
+        self._render_due_hint()
+
+    def _render_due_hint(self) -> None:
+        """How far off the due time is; while edited, first the time it read, in words."""
+        if self._due_hint is None:
             return
         label, due = self._due_hint
-        if due is not None:
-            label.setText(theme.relative(due, self.ctx.now()))
+        now = self.ctx.now()
+        if self._due_unread:
+            label.setText("?")
+            return
+        if due is None:
+            label.setText(theme.word("no_due") if self._due_preview else "")
+            return
+        relative = theme.relative(due, now)
+        label.setText(f"{theme.when_text(due, now)} · {relative}" if self._due_preview else relative)
 
     def _build_form(self, n: Neuron) -> None:
         self._due_hint = None  # its label goes with the rows
@@ -427,14 +454,15 @@ class DetailPane(QWidget):
             due.setPlaceholderText(inputs.due_example(self.ctx.now()))
             due.setAccessibleName("Due")
             due.textEdited.connect(self._touched)
+            due.textEdited.connect(self._preview_due)
+            due.returnPressed.connect(self.save)
             self._keys_through(due)
             self._fields["due_at"] = due
             due_hint = QLabel()
             due_hint.setObjectName("hint")
-            current = remind.current_due(n)
-            if current is not None:
-                due_hint.setText(theme.relative(current, now))
-            self._due_hint = (due_hint, current)  # ticks (see _tick)
+            self._due_hint = (due_hint, remind.current_due(n))  # ticks (see _tick)
+            self._due_preview, self._due_unread = False, ""
+            self._render_due_hint()
             row = QHBoxLayout()
             row.addWidget(due, 1)
             row.addWidget(due_hint)
@@ -444,8 +472,12 @@ class DetailPane(QWidget):
             repeat.setAccessibleName("Repeat")
             for label, _ in inputs.REPEATS:
                 repeat.addItem(label)
+            repeat.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)  # Enter saves, adds no entry
             repeat.setCurrentText(inputs.repeat_label(n.attrs.get("rrule")))
             repeat.currentTextChanged.connect(self._touched)
+            line = repeat.lineEdit()
+            if line is not None:
+                line.returnPressed.connect(self.save)
             self._fields["rrule"] = repeat  # type: ignore[assignment]
             self.form.addRow("Repeat", repeat)
             for key, label in (("snoozed_until", "Snoozed until"), ("notified_at", "Shown")):
@@ -462,7 +494,18 @@ class DetailPane(QWidget):
             for key, label in CONTACT_FIELDS:
                 if key not in ALWAYS_SHOWN and key not in n.attrs:
                     continue
-                self._add_field(key, label, n.attrs.get(key))
+                self._add_field(key, label, self._stored_value(n, key))
+                if key in SINGLE:
+                    labels = n.attrs.get(f"{key[:-1]}_labels")
+                    said = card.labelled(
+                        contact_values(n.attrs, key),
+                        labels if isinstance(labels, dict) else {},
+                        theme.contact_shown(n.attrs, key),
+                    )
+                    if said:
+                        self.form.addRow("", _read_only(said, "hint"))
+            for label, text in card.rows(n.attrs):
+                self.form.addRow(label, _read_only(text))
             hidden = [k for k in ON_REQUEST if k not in self._fields]
             if hidden:
                 more = QPushButton(
@@ -484,6 +527,14 @@ class DetailPane(QWidget):
             self._add_field("tags", "Tags", n.attrs.get("tags"))
         self.form_host.setVisible(self.form.rowCount() > 0)
 
+    @staticmethod
+    def _stored_value(n: Neuron, key: str) -> Any:
+        return (
+            theme.contact_shown(n.attrs, key)
+            if key in SINGLE and n.kind is Kind.CONTACT
+            else n.attrs.get(key)
+        )
+
     def _add_field(self, key: str, label: str, value: Any) -> None:
         edit = QLineEdit(_attr_text(value))
         self._keys_through(edit)
@@ -491,6 +542,7 @@ class DetailPane(QWidget):
         if key in LIST_KEYS:
             edit.setPlaceholderText("separate with commas")
         edit.textEdited.connect(self._touched)
+        edit.returnPressed.connect(self.save)  # Enter saves, as the Due field
         self._fields[key] = edit
         self.form.addRow(label, edit)
 
@@ -533,7 +585,7 @@ class DetailPane(QWidget):
             return inputs.due_field_text(remind.current_due(n))
         if key == "rrule":
             return inputs.repeat_label(n.attrs.get("rrule"))
-        return _attr_text(n.attrs.get(key))
+        return _attr_text(self._stored_value(n, key))
 
     def _differs(self) -> bool:
         if self.neuron is None:
@@ -592,9 +644,11 @@ class DetailPane(QWidget):
                     value: Any = inputs.split_list(raw) or None
                 else:
                     value = raw or None
-                old = n.attrs.get(key)
+                old = self._stored_value(n, key)
                 if (value or None) != (old or None):
                     attrs[key] = value
+                    if key in SINGLE:
+                        attrs[SINGLE[key]] = None  # the list says it now
         return new_text, attrs, schedule
 
     def save(self) -> None:
@@ -737,6 +791,15 @@ class DetailPane(QWidget):
                 self.show_id(nid, force=True)
 
         self.ctx.run(lambda m: fn(m, nid), done, message)
+
+
+def _read_only(text: str, name: str = "subtle") -> QLabel:
+    """A field the card shows, not edits: selectable, to copy."""
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
 
 
 def _attr_text(value: Any) -> str:

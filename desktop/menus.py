@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from desktop.detail import DetailPane
     from desktop.prefs import Prefs
     from desktop.problems import Problems
+    from desktop.statusbar import StatusLine
 
 
 class WindowMenus(QMainWindow):
@@ -31,6 +32,7 @@ class WindowMenus(QMainWindow):
     prefs: Prefs
     settings: Settings | None
     problems: Problems
+    status: StatusLine
     about_facts: Callable[[], dict]
     menu_actions: dict[str, QAction]  # by the name in the shortcut table (keys.py)
     preference_pages: list[Callable[[], tuple[str, QWidget]]]  # more pages of Preferences
@@ -168,6 +170,7 @@ class WindowMenus(QMainWindow):
             theme.apply(theme.gui_app(), self.prefs.theme)
         elif what == "language":
             theme.set_language(theme.gui_app(), self.prefs.language)
+            self.status.retell()
             self.refresh()
         elif what == "autostart":
             self._sync_autostart()

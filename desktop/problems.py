@@ -103,13 +103,10 @@ class ProblemsDialog(QDialog):
         self.setAccessibleName("Problems")
         self.resize(760, 460)
         lay = QVBoxLayout(self)
-        intro = QLabel(
-            "Something went wrong that you did not cause. Your memory is safe; what was "
-            "not saved says so. Copy the details into a bug report if it happens again."
-        )
-        intro.setWordWrap(True)
-        lay.addWidget(intro)
-        split = QSplitter(Qt.Orientation.Vertical)
+        self.intro = QLabel()
+        self.intro.setWordWrap(True)
+        lay.addWidget(self.intro)
+        self.split = split = QSplitter(Qt.Orientation.Vertical)
         self.list = QListWidget()
         self.list.setAccessibleName("Problems")
         self.list.currentRowChanged.connect(self._show)
@@ -144,12 +141,21 @@ class ProblemsDialog(QDialog):
             item = QListWidgetItem(problem.text)
             item.setToolTip(problem.summary)
             self.list.addItem(item)
-        if self.list.count():
+        any_ = bool(self.list.count())
+        self.intro.setText(  # "went wrong" only when something did
+            "Something went wrong that you did not cause. Your memory is safe; what was "
+            "not saved says so. Copy the details into a bug report if it happens again."
+            if any_
+            else "No problems in this session: everything went as it should."
+        )
+        self.intro.setAlignment(Qt.AlignmentFlag.AlignLeft if any_ else Qt.AlignmentFlag.AlignCenter)
+        self.split.setVisible(any_)
+        if any_:
             self.list.setCurrentRow(0)
         else:
-            self.details.setPlainText("No problems in this session.")
-        self.copy_button.setEnabled(bool(self.list.count()))
-        self.clear_button.setEnabled(bool(self.list.count()))
+            self.details.clear()
+        for button in (self.copy_button, self.clear_button):  # nothing to copy or clear
+            button.setVisible(any_)
 
     def _show(self, row: int) -> None:
         if 0 <= row < len(self.problems.items):

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from core.commands import profile as profiles
 from core.model import InvalidInput, NeuronsError
+from desktop.widgets import fit_placeholder
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class ProfileDialog(QDialog):
             self.name = QLineEdit()
             self.name.setPlaceholderText("your name, e.g. Maria")
             self.create_button = self._button("Create profile", self._create)
-            who.addLayout(_row(self.name, self.create_button))
+            who.addLayout(_row(fit_placeholder(self.name), self.create_button))
             if facts["kind"] == "server":
                 who.addWidget(
                     _text(
@@ -129,9 +130,10 @@ class ProfileDialog(QDialog):
                     "id (Profile and storage… there, or `neurons profile join ID`)."
                 )
             )
-        where = QFormLayout(self.where)
+        # a column (a form squeezes the wrapped sentences that span it), the fields in a form inside
+        where = QVBoxLayout(self.where)
         if facts["kind"] == "embedded":
-            where.addRow(
+            where.addWidget(
                 _text(
                     f"On this computer, in {html.escape(facts['data_dir'])}. To use it "
                     "from several "
@@ -143,9 +145,11 @@ class ProfileDialog(QDialog):
             self.password = QLineEdit()
             self.password.setEchoMode(QLineEdit.EchoMode.Password)
             self.password.setPlaceholderText("kept in the system keyring, never in a file")
-            where.addRow("Server", self.dsn)
-            where.addRow("Password", self.password)
-            where.addRow(
+            fields = QFormLayout()
+            fields.addRow("Server", fit_placeholder(self.dsn))
+            fields.addRow("Password", fit_placeholder(self.password))
+            where.addLayout(fields)
+            where.addWidget(
                 _text(
                     f"<b>Move my memory there</b> copies all {n} neurons and their "
                     "links in one step, checks the copy, then opens the server from "
@@ -153,10 +157,10 @@ class ProfileDialog(QDialog):
                 )
             )
             self.move_button = self._button("Move my memory to the server", self._move)
-            where.addRow(self.move_button)
+            where.addWidget(self.move_button)
         else:
-            where.addRow(_text(f"On the server {html.escape(facts['dsn'])}."))
-            where.addRow(
+            where.addWidget(_text(f"On the server {html.escape(facts['dsn'])}."))
+            where.addWidget(
                 _text(
                     "Using this computer's own database again leaves the server's "
                     "memory where it is and opens the one kept in "
@@ -164,7 +168,23 @@ class ProfileDialog(QDialog):
                 )
             )
             self.embedded_button = self._button("Use this computer's database", self._embedded)
-            where.addRow(self.embedded_button)
+            where.addWidget(self.embedded_button)
+        self.adjustSize()
+        self._fit()
+
+    def _fit(self) -> None:
+        """As tall as its wrapped sentences need at its width, at any scale (a window's layout
+        does not ask its height for its width by itself: they were cut off)."""
+        layout = self.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            needed = layout.totalHeightForWidth(self.width())
+            self.setMinimumHeight(needed)
+            if self.height() < needed:
+                self.resize(self.width(), needed)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
 
     # -- changes ----------------------------------------------------------------------------------
 

@@ -9,11 +9,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
+from PySide6.QtGui import (
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QKeySequence,
+    QPainter,
+    QPalette,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -387,9 +398,34 @@ class RowList(QListWidget):
         if first >= 0:
             self.setCurrentRow(first)
 
+    def copy_menu(self, item: QListWidgetItem | None) -> QMenu:
+        """A contact row's phone and e-mail to copy (empty for other rows)."""
+        menu = QMenu(self)
+        row = item.data(ENTRY_ROLE) if item is not None else None
+        if isinstance(row, Row) and row.neuron.kind is Kind.CONTACT:
+            for field, word in (("phones", "phone"), ("emails", "e-mail")):
+                values = theme.contact_shown(row.neuron.attrs, field)
+                if values:
+                    action = menu.addAction(f"Copy {word} {values[0]}")
+                    action.triggered.connect(lambda _=False, v=values[0]: QApplication.clipboard().setText(v))
+        return menu
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = self.copy_menu(self.itemAt(event.pos()))
+        if menu.actions():
+            menu.exec(event.globalPos())
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         item = self.currentItem()
+        row = item.data(ENTRY_ROLE) if item is not None else None
+        if (
+            event.matches(QKeySequence.StandardKey.Copy)
+            and isinstance(row, Row)
+            and theme.primary(row.neuron)
+        ):
+            QApplication.clipboard().setText(theme.primary(row.neuron)[0])  # a contact's number, else e-mail
+            return
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and item is not None:
             self._activated(item)
             return

@@ -30,6 +30,7 @@ class StatusLine(QObject):
         super().__init__(bar)
         self.now = now
         self.problems = problems
+        self._next: tuple[datetime | None, bool] = (None, False)  # the next reminder, paused
         self.text = QLabel()
         self.text.setAccessibleName("Status")
         self.undo = QPushButton("Undo")
@@ -133,9 +134,14 @@ class StatusLine(QObject):
         self.sync_label.setVisible(bool(text))
 
     def set_next_reminder(self, at: datetime | None, paused: bool) -> None:
+        self._next = (at, paused)  # said again when the dates' language changes (retell)
         if paused:
             self.next_label.setText(theme.word("paused"))
         elif at is None:
             self.next_label.setText("")
         else:
             self.next_label.setText(theme.word("next_reminder").format(theme.when_text(at, self.now())))
+
+    def retell(self) -> None:
+        """Say again what is said in the dates' language, after it changed."""
+        self.set_next_reminder(*self._next)

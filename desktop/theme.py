@@ -10,6 +10,8 @@ from PySide6.QtGui import QColor, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from core import remind
+from core.capture import contact_values
+from core.interop import phones
 from core.model import Kind, Neuron, State
 from core.settings import resources_dir
 from core.when.spoken import say_rule
@@ -95,11 +97,14 @@ def stylesheet(dark: bool) -> str:
     QPlainTextEdit, QLineEdit, QComboBox {{ border: 1px solid {border}; border-radius: 6px;
                                             padding: 4px 6px; }}
     QPlainTextEdit:focus, QLineEdit:focus, QComboBox:focus {{ border: 1px solid {ACCENT}; }}
-    QComboBox {{ padding-right: 22px; background: palette(base); }}
+    QComboBox {{ padding-right: 22px; background: palette(base); combobox-popup: 0; }}
     QComboBox::drop-down {{ border: none; width: 20px; subcontrol-origin: padding;
                             subcontrol-position: center right; }}
     QComboBox::down-arrow {{ image: url({icon_path("chevron-down.svg")}); width: 12px; height: 12px; }}
-    QComboBox QAbstractItemView {{ border: 1px solid {border}; selection-background-color: {ACCENT}; }}
+    QComboBox QAbstractItemView {{ border: 1px solid {border}; background: palette(base); outline: none;
+                                   selection-background-color: {ACCENT}; selection-color: white; }}
+    QComboBox QAbstractItemView::item {{ padding: 3px 6px; color: palette(text); border: none; }}
+    QComboBox QAbstractItemView::item:selected {{ background: {ACCENT}; color: white; }}
     QPushButton, QToolButton {{ border: 1px solid {border}; border-radius: 6px; padding: 5px 12px;
                                 background: palette(button); }}
     QToolButton::menu-indicator {{ image: none; width: 0; }}
@@ -382,13 +387,26 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
         if neuron.attrs.get("rrule"):
             parts.append(f"· {repeat_text(neuron.attrs.get('rrule'))}")
         return " ".join(parts), overdue
-    if neuron.kind is Kind.CONTACT:
-        bits = [str(neuron.attrs[k]) for k in ("org", "phone", "email") if neuron.attrs.get(k)]
+    if neuron.kind is Kind.CONTACT:  # the primary phone and e-mail, to call or write (and copy)
+        bits = [*primary(neuron), str(neuron.attrs.get("org") or "")]
         aliases = neuron.attrs.get("aliases")
         if aliases:
             bits.insert(0, "aka " + ", ".join(str(a) for a in aliases))
-        return " · ".join(bits) or "contact", False
+        return " · ".join(b for b in bits if b), False
     return (when_text(neuron.created_at, now) if neuron.created_at else ""), False
+
+
+def primary(contact: Neuron) -> list[str]:
+    """A contact's first phone and first e-mail, those it has, as people read them."""
+    if contact.kind is not Kind.CONTACT:
+        return []
+    return [values[0] for f in ("phones", "emails") if (values := contact_shown(contact.attrs, f))]
+
+
+def contact_shown(attrs: dict, field: str) -> list[str]:
+    """A card's phones or e-mails as shown: the numbers grouped, as written in their region."""
+    values = contact_values(attrs, field)
+    return [phones.shown(v) for v in values] if field == "phones" else values
 
 
 def colour(name: str | Kind) -> QColor:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy
+from PySide6.QtWidgets import QLabel, QLineEdit, QSizePolicy, QStyle
 
 from desktop import theme
 
@@ -59,3 +59,12 @@ class ErrorLine(QLabel):
 
     def clear(self) -> None:
         self.setText("")
+
+
+def fit_placeholder(edit: QLineEdit) -> QLineEdit:
+    """Wide enough for its placeholder, whatever the font and the scale (never cut off)."""
+    metrics = edit.fontMetrics()
+    frame = 2 * edit.style().pixelMetric(QStyle.PixelMetric.PM_DefaultFrameWidth)
+    padding = metrics.horizontalAdvance("MMMM")  # the style sheet's padding, the cursor's room
+    edit.setMinimumWidth(metrics.horizontalAdvance(edit.placeholderText()) + frame + padding)
+    return edit

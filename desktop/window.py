@@ -467,7 +467,8 @@ class MainWindow(WindowMenus, QMainWindow):
         if current is None:
             return False
         if change.touches(current):
-            return change.origin is not Origin.WINDOW  # the pane already shows what it just did
+            # the pane already shows what it just did, but not what an undo wrote back
+            return change.origin is not Origin.WINDOW or change.affects.earlier
         linked = {str(o.id) for _, o in (self.detail.detail.links if self.detail.detail else [])}
         if linked & {str(i) for i in change.ids}:
             return True
@@ -538,7 +539,18 @@ class MainWindow(WindowMenus, QMainWindow):
             self._last_query = ""
             self._sidebar_items["results"].setHidden(True)
             if self.section == "results":
+                self._leave_answers()
                 self.show_section(self.previous_section)
+
+    def _leave_answers(self) -> None:
+        """The question emptied: no answer stays open (its edit saved first) nor selected."""
+        if self.detail.dirty:
+            self.detail.save()
+        self.detail.clear()
+        self.rows.blockSignals(True)
+        self.rows.clearSelection()
+        self.rows.setCurrentRow(-1)
+        self.rows.blockSignals(False)
 
     def _ask_enter(self) -> None:
         if self.asking:
@@ -547,9 +559,16 @@ class MainWindow(WindowMenus, QMainWindow):
                 self._ask_timer.stop()
                 self.run_ask()
             return
+        self._open_first()
+
+    def _open_first(self) -> None:
+        """Enter in the ask box: the first answer in the pane (shown from the fold when it is
+        only loosely related), the keys on the list."""
         self.focus_rows()
-        if self.rows.current_id():
-            self._row_opened(self.rows.current_id())
+        first = self.rows.rows()[0] if self.rows.rows() else None
+        if first is not None and not self.rows.current_id():
+            self.rows.select_id(str(first.neuron.id))
+        self._row_opened(self.rows.current_id())
 
     def run_ask(self, open_first: bool = False) -> None:
         text = self.ask.text().strip()
@@ -583,7 +602,7 @@ class MainWindow(WindowMenus, QMainWindow):
                     self.focus_rows()
                 self.rows.select_first()
                 if then == "open":
-                    self._row_opened(self.rows.current_id())
+                    self._open_first()
 
         def failed(exc: BaseException) -> None:
             if generation == self._ask_generation:
@@ -601,9 +620,10 @@ class MainWindow(WindowMenus, QMainWindow):
             self.detail.show_id(nid)
 
     def _row_opened(self, nid: str) -> None:
+        """Enter on a row (or in the ask box): the item in the pane, the keys staying on the list,
+        where the item's shortcuts act on it; never the cursor in its text (Tab goes there)."""
         if nid:
             self.detail.show_id(nid)
-            self.detail.focus_body()
 
     def _detail_showing(self, showing: bool) -> None:
         self.detail.setVisible(showing)

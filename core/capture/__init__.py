@@ -348,6 +348,28 @@ def updated_card(card: Neuron, update: Update) -> tuple[dict[str, Any], dict[str
     return attrs, ({update.field: held[:1]} if held else {})
 
 
+# A phone number as people write one in a text: digits with spaces, dashes, dots or brackets.
+PHONE_IN_TEXT = re.compile(r"\+?\d[\d\s\-./()]{5,}\d")
+
+
+def updated_body(card: Neuron, update: Update) -> str:
+    """The card's text with the value the update replaces written as the new one ("Ana Lima
+    +351 911 …" says her new number), however the old number was spaced; else as it was."""
+    single = {"phones": "phone", "emails": "email"}[update.field]
+    held = _listed(card.attrs, update.field, single)
+    if not held:
+        return card.body
+    if update.field == "emails":
+        return re.sub(re.escape(held[0]), lambda _m: update.value, card.body, flags=re.I)
+    old = _digits(held[0])
+
+    def swapped(match: re.Match[str]) -> str:
+        digits = _digits(match.group())
+        return update.value if len(digits) >= 7 and digits == old else match.group()
+
+    return PHONE_IN_TEXT.sub(swapped, card.body)
+
+
 def _possessive_of(text: str, contact: Neuron) -> bool:
     name, aliases = contact_names(contact.attrs, contact.body)
     words = [w for n in [name, *aliases] for w in n.split()[:1] if w]
@@ -416,6 +438,12 @@ def _looks_like_one(a: Neuron, b: Neuron) -> str | None:
     return None
 
 
+def contact_values(attrs: dict[str, Any], field: str) -> list[str]:
+    """A card's phones or emails (`field`), the primary first: its list, else the single value
+    an older card holds."""
+    return _listed(attrs, field, {"phones": "phone", "emails": "email"}[field])
+
+
 def _listed(attrs: dict[str, Any], plural: str, single: str) -> list[str]:
     values = attrs.get(plural) or attrs.get(single) or []
     return [str(v) for v in (values if isinstance(values, list) else [values])]
@@ -462,5 +490,7 @@ __all__ = [
     "shown",
     "supersede_offers",
     "superseded_note",
+    "contact_values",
+    "updated_body",
     "updated_card",
 ]

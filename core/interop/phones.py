@@ -43,3 +43,19 @@ def normalise(raw: str, region: str | None = None) -> str:
 def match_key(raw: str, region: str | None = None) -> str:
     """What two numbers share when they are the same: E.164, else their last nine digits."""
     return e164(raw, region) or re.sub(r"\D", "", str(raw))[-9:]
+
+
+def shown(raw: str, region: str | None = None) -> str:
+    """A number as people read it: grouped, as this region's people write their own numbers
+    ("912 345 678"), a foreign one with its country code ("+44 20 7946 0958"); else as stored."""
+    region = region or default_region()
+    text = re.sub(r"^tel:", "", str(raw).strip(), flags=re.I)
+    try:
+        number = phonenumbers.parse(text, region)
+    except phonenumbers.NumberParseException:
+        return text
+    if not phonenumbers.is_possible_number(number):
+        return text
+    home = region is not None and phonenumbers.region_code_for_number(number) == region.upper()
+    style = phonenumbers.PhoneNumberFormat.NATIONAL if home else phonenumbers.PhoneNumberFormat.INTERNATIONAL
+    return phonenumbers.format_number(number, style)

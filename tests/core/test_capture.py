@@ -241,3 +241,22 @@ def test_a_reminder_title_follows_an_edit_of_its_text(memory):
     assert plain.title == "water the plants" and "title" not in plain.attrs
     own = memory.edit(r.id, text="remind me to call Bo at 5", attrs={**plain.attrs, "title": "Bo!"})
     assert own.title == "Bo!"
+
+
+@pytest.mark.parametrize(
+    ("body", "text", "after"),
+    [
+        ("Marta Reis +351 911 111 111", "Marta's new number is +351 912 000 999", "Marta Reis {}"),
+        ("Marta Reis, mobile 911-111-111", "Marta's new number is +351 912 000 999", "Marta Reis, mobile {}"),
+        ("Marta Reis (marta@old.pt)", "Marta's new email is marta@new.pt", "Marta Reis ({})"),
+        ("Marta Reis", "Marta's new number is +351 912 000 999", "Marta Reis"),
+    ],
+)
+def test_an_accepted_update_brings_the_cards_text_up_to_date_too(memory, body, text, after):
+    """Issue 23, item 3: the card's text said the old number while Phones had the new one."""
+    field, old = ("emails", "marta@old.pt") if "email" in text else ("phones", "+351 911 111 111")
+    marta = memory.capture(body, kind="contact", attrs={"name": "Marta Reis", field: [old]})
+    offered = memory.preview(text).updates
+    assert [u.contact_id for u in offered] == [marta.id]
+    memory.capture(text, accept=offered)
+    assert memory.get(marta.id).body == after.format(offered[0].value)

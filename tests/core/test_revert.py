@@ -8,7 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from core import remind
+from core.changes import started_by
 from core.model import Identity, InvalidInput, NotFound, State
+from core.vocabulary import Origin
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -61,3 +63,15 @@ def test_another_identity_cannot_revert_a_row(memory):
     with pytest.raises(NotFound):
         other.revert(note)
     assert memory.get(note.id).body == "mine"
+
+
+def test_an_undo_tells_its_listeners_an_earlier_version_came_back(memory):
+    """Even the view that asked for the undo shows the item again (issue 23, item 7)."""
+    note = memory.capture("the gate code is 4471", kind="note")
+    after = memory.trash(note.id)
+    seen = []
+    memory.listeners.append(seen.append)
+    with started_by(Origin.WINDOW):
+        memory.revert(note, after=after)
+    assert [c.ids for c in seen] == [(note.id,)]
+    assert seen[0].affects.earlier and seen[0].affects.states and seen[0].origin is Origin.WINDOW

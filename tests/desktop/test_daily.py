@@ -1,15 +1,19 @@
-"""Issue 23's smaller things the window shows: the Due field's example is never in the past, and
-"Next reminder" is written in the dates' language."""
+"""Issue 23's smaller things the window shows: the Due field's example is never in the past,
+"Next reminder" is written in the dates' language (and follows a change of it), an emptied
+question leaves no answer open."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow
 
+from core import remind
 from desktop import inputs, theme
 from desktop.problems import Problems
 from desktop.statusbar import StatusLine
+from tests.desktop.conftest import WAIT_MS, settle
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -34,3 +38,44 @@ def test_next_reminder_is_said_in_the_dates_language(qtbot, qapp):
         assert status.next_label.text() == "Lembretes em pausa"
     finally:
         theme.set_language(qapp, "en")
+
+
+def test_next_reminder_follows_a_change_of_the_dates_language(app, embedded_memory, clock, qtbot):
+    """Changed in Preferences, the status line says it in the new language at once, not at the
+    next replan (issue 23, item 12)."""
+    embedded_memory.capture(
+        "water the plants", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(hours=2))}
+    )
+    app.scheduler.replan()
+    label = app.window.status.next_label
+    qtbot.waitUntil(lambda: label.text().startswith("Next reminder today"), timeout=WAIT_MS)
+    dialog = app.window.show_preferences()
+    language = dialog.language
+    try:
+        language.setCurrentIndex(language.findData("pt"))
+        assert label.text().startswith("Próximo lembrete hoje")
+    finally:
+        language.setCurrentIndex(language.findData("en"))
+    assert label.text().startswith("Next reminder today")
+
+
+def test_an_emptied_question_clears_the_item_pane(app, embedded_memory, qtbot):
+    """Esc or deleting the question goes back to the list without the answer it had open."""
+    boiler = embedded_memory.capture("boiler service booked for March", kind="note")
+    window = app.window
+    for empty in ("escape", "backspace"):
+        window.ask.setFocus()
+        qtbot.keyClicks(window.ask, "boiler service")
+        qtbot.keyClick(window.ask, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: window.detail.current_id == str(boiler.id), timeout=WAIT_MS)
+        settle(qtbot, app)
+        window.ask.setFocus()
+        if empty == "escape":
+            qtbot.keyClick(window.ask, Qt.Key.Key_Escape)
+        else:
+            window.ask.selectAll()
+            qtbot.keyClick(window.ask, Qt.Key.Key_Backspace)
+        settle(qtbot, app)
+        assert window.section == "upcoming"
+        assert window.detail.current_id is None and not window.detail.isVisible()
+        assert window.rows.current_id() == ""

@@ -3,6 +3,8 @@ shortcuts work from anywhere in the window, Esc cancels an edit, "edited" means 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -46,7 +48,7 @@ def test_tab_goes_through_a_contacts_fields_in_order(app, embedded_memory, qtbot
     for _ in range(4):
         qtbot.keyClick(focused(), Qt.Key.Key_Tab)
         seen.append(focused())
-    assert seen == [detail._fields[k] for k in ("name", "aliases", "phone", "email")]
+    assert seen == [detail._fields[k] for k in ("name", "aliases", "phones", "emails")]
 
 
 def test_down_after_a_new_question_starts_at_its_first_answer(app, embedded_memory, qtbot):
@@ -148,3 +150,85 @@ def test_the_restore_button_says_what_it_undoes(app, embedded_memory, clock, qtb
         open_detail(qtbot, app, rem)
         qtbot.waitUntil(lambda state=state: detail.neuron.state is state, timeout=WAIT_MS)
         assert detail.restore_button.isVisible() and detail.restore_button.text() == label
+
+
+def test_enter_in_the_ask_box_shows_the_answer_and_never_types_into_it(app, embedded_memory, qtbot):
+    """Issue 23, item 8: Enter, then Down and Return as a person goes on, never put the cursor in
+    the answer's text: no newline, not "edited"."""
+    boiler = embedded_memory.capture("boiler service booked for March", kind="note")
+    window = app.window
+    window.ask.setFocus()
+    qtbot.keyClicks(window.ask, "boiler service")
+    qtbot.keyClick(window.ask, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.detail.current_id == str(boiler.id), timeout=WAIT_MS)
+    settle(qtbot, app)
+    assert not window.detail.body.hasFocus()
+    assert window.rows.hasFocus() and window.rows.current_id() == str(boiler.id)
+    qtbot.keyClick(focused(), Qt.Key.Key_Down)
+    qtbot.keyClick(focused(), Qt.Key.Key_Return)
+    settle(qtbot, app)
+    assert not window.detail.body.hasFocus()
+    assert not window.detail.dirty and window.detail.save_note.text() == ""
+    assert window.detail.body.toPlainText() == "boiler service booked for March"
+    assert embedded_memory.get(boiler.id).body == "boiler service booked for March"
+
+
+def test_enter_in_the_due_field_saves(app, embedded_memory, clock, qtbot):
+    rem = embedded_memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    open_detail(qtbot, app, rem)
+    due = app.window.detail._fields["due_at"]
+    due.setFocus()
+    due.selectAll()
+    qtbot.keyClicks(due, "in 3 h")
+    qtbot.keyClick(due, Qt.Key.Key_Return)
+    expected = clock.now().replace(microsecond=0) + timedelta(hours=3)
+    qtbot.waitUntil(
+        lambda: remind.parse_time(embedded_memory.get(rem.id).attrs["due_at"]) == expected, timeout=WAIT_MS
+    )
+
+
+def test_enter_in_a_contact_field_saves(app, embedded_memory, qtbot):
+    ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
+    open_detail(qtbot, app, ana)
+    phone = app.window.detail._fields["phones"]
+    phone.setFocus()
+    qtbot.keyClicks(phone, "+351 912 345 678")
+    qtbot.keyClick(phone, Qt.Key.Key_Return)
+    number = "+351 912 345 678"
+    qtbot.waitUntil(lambda: embedded_memory.get(ana.id).attrs.get("phones") == [number], timeout=WAIT_MS)
+
+
+def test_the_due_field_previews_what_it_understood(app, embedded_memory, clock, qtbot):
+    """As it is typed, beside the field: the time read by the capture grammar, in words; "?" for
+    what it cannot read; nothing saved until Enter or Save."""
+    rem = embedded_memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    due = detail._fields["due_at"]
+    hint = detail._due_hint[0]
+    due.setFocus()
+    due.selectAll()
+    qtbot.keyClicks(due, "tomorrow at half past 4 pm")
+    assert hint.text().startswith("tomorrow 16:30")
+    due.selectAll()
+    qtbot.keyClicks(due, "the day after never")
+    assert hint.text() == "?"
+    assert "not a time I can read" in hint.toolTip()
+    due.selectAll()
+    qtbot.keyClick(due, Qt.Key.Key_Backspace)
+    assert hint.text() == "no due time"
+    assert embedded_memory.get(rem.id).attrs["due_at"] == rem.attrs["due_at"]
+
+
+def test_tab_from_the_list_goes_into_the_item_shown(app, embedded_memory, qtbot):
+    """Enter shows the answer and keeps the keys on the list; Tab is the way into its text."""
+    boiler = embedded_memory.capture("boiler service booked for March", kind="note")
+    window = app.window
+    window.ask.setFocus()
+    qtbot.keyClicks(window.ask, "boiler service")
+    qtbot.keyClick(window.ask, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: window.detail.current_id == str(boiler.id), timeout=WAIT_MS)
+    settle(qtbot, app)
+    assert window.rows.hasFocus()
+    qtbot.keyClick(window.rows, Qt.Key.Key_Tab)
+    assert window.detail.body.hasFocus()

@@ -117,3 +117,45 @@ def test_nothing_to_undo(app, qtbot):
     assert not app.window.undo_action.isEnabled()
     app.undo.undo()
     assert app.window.status_text.text() == "Nothing to undo"
+
+
+@pytest.mark.parametrize("action", ["trash", "done", "snooze"])
+def test_after_undo_the_pane_shows_the_item_as_it_is_again(app, embedded_memory, clock, qtbot, action):
+    """The pane that did it shows the undo too: no stale "done" or "trashed", no "Snoozed until",
+    and its actions act (issue 23, item 7)."""
+    attrs = {"due_at": remind.iso(clock.now() + timedelta(hours=1))}
+    rem = embedded_memory.capture("phone the garage", kind="reminder", attrs=attrs)
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    {
+        "trash": lambda: detail.set_state(State.TRASHED),
+        "done": detail.mark_done,
+        "snooze": detail.snooze_default,
+    }[action]()
+    acted = {"trash": State.TRASHED, "done": State.DONE, "snooze": State.ACTIVE}[action]
+    qtbot.waitUntil(
+        lambda: (
+            detail.neuron.state is acted and embedded_memory.get(rem.id).attrs != attrs
+            if action == "snooze"
+            else detail.neuron.state is acted
+        ),
+        timeout=WAIT_MS,
+    )
+    settle(qtbot, app)
+    applied = app.window.changes_applied  # the window has seen the action, as a person looks at it
+    qtbot.waitUntil(lambda: app.window.changes_applied > applied, timeout=WAIT_MS)
+    settle(qtbot, app)
+    undo_by_click(qtbot, app)
+    qtbot.waitUntil(
+        lambda: detail.neuron.state is State.ACTIVE and "snoozed_until" not in detail.neuron.attrs,
+        timeout=WAIT_MS,
+    )
+    labels = [
+        detail.form.itemAt(row, detail.form.ItemRole.LabelRole).widget().text()
+        for row in range(detail.form.rowCount())
+    ]
+    assert "Snoozed until" not in labels
+    assert detail.state_label.text() == ""
+    assert detail.done_button.isVisible() and not detail.restore_button.isVisible()
+    detail.done_button.click()  # its actions act on the item as it is now
+    qtbot.waitUntil(lambda: embedded_memory.get(rem.id).state is State.DONE, timeout=WAIT_MS)

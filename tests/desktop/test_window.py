@@ -120,13 +120,13 @@ def test_edit_contact_fields(app, embedded_memory, qtbot):
     ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
     open_detail(qtbot, app, ana)
     detail = app.window.detail
-    phone = detail._fields["phone"]
+    phone = detail._fields["phones"]  # one Phones field (issue 23)
     qtbot.keyClicks(phone, "+351 912 345 678")
     aliases = detail._fields["aliases"]
     qtbot.keyClicks(aliases, "Aninhas, A.L.")
     detail.save()
     qtbot.waitUntil(
-        lambda: embedded_memory.get(ana.id).attrs.get("phone") == "+351 912 345 678", timeout=WAIT_MS
+        lambda: embedded_memory.get(ana.id).attrs.get("phones") == ["+351 912 345 678"], timeout=WAIT_MS
     )
     assert embedded_memory.get(ana.id).attrs["aliases"] == ["Aninhas", "A.L."]
     assert embedded_memory.get(ana.id).attrs["name"] == "Ana Lopes"
