@@ -324,6 +324,37 @@ def _prepare(
         started.settle()
 
 
+def _window_candidates(
+    idx: RecallIndex,
+    window: TimeWindow,
+    held: tuple[np.ndarray, np.ndarray],
+    base: np.ndarray,
+    topical: bool,
+    now: datetime,
+    lifts: tuple[float, float] = (ranking.Weights.window, ranking.Weights.said),
+) -> list[int]:
+    """The window's neurons as candidates: all of them, or, when it holds more than
+    WINDOW_CANDIDATES (a year of a big memory), those that can come first -- the best by their
+    own score and the window's lift (`lifts`: what it holds, what only says it), or, for a
+    question of dates alone, the first in its answer's order of dates -- so the cost of a
+    question follows its answer, not the memory."""
+    holds, said_only = held
+    inside = np.nonzero(holds | said_only)[0]
+    if inside.size <= ranking.WINDOW_CANDIDATES:
+        return inside.tolist()
+    if topical:
+        key = base[inside] + np.where(holds[inside], *lifts)
+    else:  # only what the window holds is answered, soonest first ahead, latest first behind
+        inside = np.nonzero(holds)[0]
+        if inside.size <= ranking.WINDOW_CANDIDATES:
+            return inside.tolist()
+        moments = windows.moments(idx, window, inside)
+        ahead = window.dates == "due" or window.start >= now
+        key = -moments if ahead else moments
+    best = np.argpartition(-key, ranking.WINDOW_CANDIDATES - 1)[: ranking.WINDOW_CANDIDATES]
+    return inside[best].tolist()
+
+
 class _Build:
     """A question's candidates as rows, from the index (the caller holds its lock)."""
 
@@ -399,32 +430,11 @@ class _Build:
         for slot in pick.tolist():
             self.add(slot, seedable=True)
         if self.window is not None and self.held is not None:
-            for slot in self._window_candidates(weights, topical):
-                self.add(slot, seedable=True)
-
-    def _window_candidates(self, weights: ranking.Weights, topical: bool) -> list[int]:
-        """The window's neurons as candidates: all of them, or, when it holds more than
-        WINDOW_CANDIDATES (a year of a big memory), those that can come first -- the best by their
-        own score and the window's lift, or, for a question of dates alone, the first in its
-        answer's order of dates -- so the cost of a question follows its answer, not the memory."""
-        assert self.window is not None and self.held is not None
-        window, (holds, said_only) = self.window, self.held
-        inside = np.nonzero(holds | said_only)[0]
-        if inside.size <= ranking.WINDOW_CANDIDATES:
-            return inside.tolist()
-        if topical:
             share = weights.keyword_share if self.cos is not None else 1.0
-            base = share * self.kw[inside] + (1.0 - share) * self.vec[inside]
-            key = base + np.where(holds[inside], weights.window, weights.said)
-        else:  # only what the window holds is answered, soonest first ahead, latest first behind
-            inside = np.nonzero(holds)[0]
-            if inside.size <= ranking.WINDOW_CANDIDATES:
-                return inside.tolist()
-            moments = windows.moments(self.idx, window, inside)
-            ahead = window.dates == "due" or window.start >= self.now
-            key = -moments if ahead else moments
-        best = np.argpartition(-key, ranking.WINDOW_CANDIDATES - 1)[: ranking.WINDOW_CANDIDATES]
-        return inside[best].tolist()
+            base = share * self.kw + (1.0 - share) * self.vec
+            lifts = (weights.window, weights.said)
+            for slot in _window_candidates(self.idx, self.window, self.held, base, topical, self.now, lifts):
+                self.add(slot, seedable=True)
 
     def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
         """The links and sittings of the rows that can be seeds (the best `collect` by the fused

@@ -190,7 +190,7 @@ def test_a_big_window_gives_its_best_neurons_as_candidates(monkeypatch):
     base = np.random.default_rng(3).random(idx.size)
     monkeypatch.setattr(ranking, "WINDOW_CANDIDATES", 100)
     best = search._window_candidates(idx, window, held, base, True, now)
-    key = base + np.where(held[0], ranking.WINDOW_BOOST, ranking.SAID_BOOST)
+    key = base + np.where(held[0], ranking.Weights.window, ranking.Weights.said)
     assert sorted(best) == sorted(sorted(inside.tolist(), key=lambda s: -key[s])[:100])
     first = search._window_candidates(idx, window, held, base, False, now)
     behind = sorted(np.nonzero(held[0])[0].tolist(), key=lambda s: -windows.when_in(idx.entries[s], window))
