@@ -9,6 +9,7 @@ from datetime import datetime
 
 from core import remind
 from core.model import Edge, Kind, Neuron, State
+from core.when import find_window, local_now
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,9 @@ def ask(memory, text: str, limit: int = 30) -> Page:
     results = memory.ask(text, limit=limit)
     rows = [Row(r.neuron, r.why, r.score, r.group, r.loose) for r in results]
     label = next((r.window_label for r in results if r.window_label), None)
+    if not results:  # "anything overdue?" with nothing overdue says so, not "try other words"
+        window, _ = find_window(text, local_now())
+        label = window.label if window is not None else None
     return Page("results", rows, window_label=label)
 
 

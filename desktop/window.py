@@ -401,12 +401,19 @@ class MainWindow(WindowMenus, QMainWindow):
         self.rows.set_rows(page.rows, keep=keep, window_label=page.window_label)
         self.more_button.setVisible(page.more)
         n = len(page.rows)
-        self.list_hint.setText(f"{n}{'+' if page.more else ''} " + ("item" if n == 1 else "items"))
+        inside = sum(r.group == "window" for r in page.rows)
+        if inside and page.window_label:  # the count of what the question's time holds
+            more = f", {n - inside} related" if n > inside else ""
+            self.list_hint.setText(f"{inside} {page.window_label}{more}")
+        else:
+            self.list_hint.setText(f"{n}{'+' if page.more else ''} " + ("item" if n == 1 else "items"))
         if page.rows:
             self.list_stack.setCurrentWidget(self.rows)
         else:
             text = next(t for k, _, t in SIDEBAR if k == page.section)
-            if page.section == "results" and self._last_query:
+            if page.section == "results" and page.window_label:
+                text = f"Nothing {page.window_label}."
+            elif page.section == "results" and self._last_query:
                 text = f"Nothing matches “{self._last_query}”.\nTry other words, or fewer."
             self.empty.setText(text)
             self.list_stack.setCurrentWidget(self.empty)

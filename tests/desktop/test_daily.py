@@ -79,3 +79,25 @@ def test_an_emptied_question_clears_the_item_pane(app, embedded_memory, qtbot):
         assert window.section == "upcoming"
         assert window.detail.current_id is None and not window.detail.isVisible()
         assert window.rows.current_id() == ""
+
+
+def test_a_time_question_counts_what_its_time_holds_and_says_when_nothing_does(app, embedded_memory, qtbot):
+    """Issue 23, item 6: the list's count is what the question's time holds (not every row
+    shown), and a time that holds nothing says so in words, not "try other words"."""
+    embedded_memory.capture("call the plumber tomorrow at 10", kind="reminder")
+    embedded_memory.capture("the plumber's van is blue", kind="note")
+    window = app.window
+
+    def asked(text: str) -> None:
+        window.ask.setFocus()
+        window.ask.selectAll()
+        qtbot.keyClicks(window.ask, text)
+        qtbot.keyClick(window.ask, Qt.Key.Key_Return)
+        settle(qtbot, app)
+
+    asked("what's due tomorrow")
+    qtbot.waitUntil(lambda: window.list_hint.text() == "1 tomorrow", timeout=WAIT_MS)
+    asked("anything overdue")
+    qtbot.waitUntil(lambda: window.empty.text() == "Nothing overdue.", timeout=WAIT_MS)
+    asked("zebra xylophone")
+    qtbot.waitUntil(lambda: window.empty.text().startswith("Nothing matches"), timeout=WAIT_MS)
