@@ -567,17 +567,18 @@ class App:
 
 
 def tray_tooltip(summary, paused: bool, now) -> str:
-    """What the tray says on hover: what is overdue, and what comes next."""
-
-    lines = ["Neurons" + (" — reminders paused" if paused else "")]
+    """What the tray says on hover, in the dates' language: what is overdue, and what comes next."""
+    word = theme.word
+    lines = ["Neurons" + (f" — {word('tray_paused')}" if paused else "")]
     if summary.overdue:
         shown = ", ".join(summary.overdue_titles)
         more = summary.overdue - len(summary.overdue_titles)
-        lines.append(f"{summary.overdue} overdue: {shown}" + (f" and {more} more" if more > 0 else ""))
+        line = word("tray_overdue").format(summary.overdue, shown)
+        lines.append(line + (" " + word("tray_more").format(more) if more > 0 else ""))
     if summary.next_title and summary.next_at is not None:
-        lines.append(f"Next: {summary.next_title}, {theme.when_text(summary.next_at, now)}")
+        lines.append(word("tray_next").format(summary.next_title, theme.when_text(summary.next_at, now)))
     if len(lines) == 1:
-        lines.append("Nothing due")
+        lines.append(word("tray_nothing"))
     return "\n".join(lines)
 
 

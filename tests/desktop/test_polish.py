@@ -78,6 +78,21 @@ def test_the_tray_says_what_is_due():
     assert "paused" in tray_tooltip(summary, paused=True, now=now)
 
 
+def test_the_tray_says_it_in_the_dates_language(qapp):
+    now = remind.utcnow()
+    summary = ops.Summary(
+        overdue=3, upcoming=1, total=4, overdue_titles=["Pagar a renda"], next_title="Regar", next_at=now
+    )
+    theme.set_language(qapp, "pt")
+    try:
+        text = tray_tooltip(summary, paused=True, now=now)
+        assert "3 atrasados: Pagar a renda e mais 2" in text and "A seguir: Regar" in text
+        assert "lembretes em pausa" in text and "Next" not in text
+        assert "Nada por fazer" in tray_tooltip(ops.Summary(0, 0, 0), paused=False, now=now)
+    finally:
+        theme.set_language(qapp, "en")
+
+
 def test_the_summary_names_what_is_overdue_and_next(app, embedded_memory, clock, qtbot):
     embedded_memory.capture(
         "pay the rent", kind="reminder", attrs={"due_at": remind.iso(clock.now() - timedelta(hours=3))}
