@@ -4,11 +4,13 @@ shipped for the default model), on `ranking.rank` itself, and the fitting tool's
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import numpy as np
 
+from core.embed.runtime import Calibration
 from core.model import Kind, Relation
 from core.recall import Recall, ranking
 from core.recall import search as recall_search
@@ -301,6 +303,37 @@ def test_the_fit_takes_the_weight_the_questions_need_and_scores_the_left_out_spa
     assert folds == [{("toy", "s0")}, {("toy", "s1")}, {("toy", "s2")}]
     left_out, per_fold = fit.cross_validate(asked, folds, progress=lambda _: None)
     assert left_out["toy"]["linked"]["n"] == 3 and len(per_fold) == 3
+
+
+def _near_the_floor(space: str) -> fit.Asked:
+    """A question whose gold only means the same (raw cosine 0.80, no word in common), beside five
+    notes sharing a word with it but not its meaning (0.70)."""
+    a = _question(space, gold_linked=False)
+    raw = np.asarray([0.80, 0.70, 0.70, 0.70, 0.70, 0.70])
+    band = Calibration(floor=0.79, span=0.137)
+    table = replace(
+        a.table, kw=np.asarray([0.0, 0.3, 0.3, 0.3, 0.3, 0.3]), link_seed=np.zeros(0, dtype=np.int64)
+    )
+    table = replace(table, vec=ranking.calibrated(raw, band))
+    return replace(a, gold=["seed"], table=table, raw=raw, band=band)
+
+
+def test_the_band_fit_reads_the_raw_cosines_through_another_floor():
+    asked = [_near_the_floor(f"s{i}") for i in range(3)]
+    manifest = asked[0].band
+    w = ranking.Weights()
+    # through the manifest's band the gold is worth a twentieth of the word matches: sixth of six
+    assert fit.metrics(asked, w)["toy"]["linked"]["R@5"] == 0.0
+    band = fit.fit_band(asked, w, manifest)
+    assert band.floor < 0.79  # the gold's cosine, just above the manifest's floor, counts for more
+    assert fit.metrics(fit.banded(asked, band), w)["toy"]["linked"]["R@5"] == 1.0
+    left_out, per_fold = fit.cross_validate_band(
+        asked, fit.folds_of(asked, None), w, manifest, lambda _: None
+    )
+    assert left_out["toy"]["linked"]["R@5"] == 1.0 and len(per_fold) == 3
+    # the manifest's band re-read from the raw cosines is the table as asked
+    again = fit.banded(asked, manifest)
+    assert np.array_equal(again[0].table.vec, asked[0].table.vec)
 
 
 def test_write_fitted_keeps_the_other_models(tmp_path):

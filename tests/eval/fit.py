@@ -1,6 +1,6 @@
 """Fit recall's ranking weights on the eval sets, cross-validated across people.
 
-    python -m tests.eval.fit [DATASET ...] [--tables FILE] [--write] [--report FILE] [--folds N]
+    python -m tests.eval.fit [DATASET ...] [--tables FILE] [--write] [--report FILE] [--folds N] [--band]
 
 Every space of every dataset (one person's memory) is ingested under its own identity, and each of
 its questions asked once, the way `ask` does, up to the candidates (`search.candidates`): those
@@ -14,6 +14,10 @@ out); each fold's questions are scored with weights fitted on the other folds on
 gives, per dataset and category, the figures of today's weights, the left-out figures and those
 of the fit on everything. `--write` puts the fit on everything into core/recall/fitted.py under
 the model's name: re-fitting for another sentence model is this one command once it is the default.
+
+`--band` fits the model's cosine calibration instead (floor and span, `ranking.calibrated`), the
+weights held, cross-validated the same way: each table keeps its rows' raw cosines beside the
+calibrated ones, so a band costs a re-reading of them, not a re-asking. It reports; it writes nothing.
 
 Without DATASET: ../shared/eval/{dev-personal,locomo-dev}.json and tests/eval/*.json (those that
 exist). `--tables FILE` keeps the asked tables (pickle) for the next run with the same files and model.
@@ -37,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from core.embed.runtime import QUERY, Calibration
 from core.evaluate import METRICS, ingest_space, load_dataset, score_query
 from core.recall import ranking
 from core.recall import search as recall_search
@@ -98,6 +103,44 @@ class Asked:
     avoid: list[str]
     table: ranking.Candidates | None
     ids: list[str | None]  # the table's rows as dataset ids, or the fixed answer's
+    raw: np.ndarray | None = None  # the table's rows' raw cosines (NaN without a vector): a band's input
+    band: Calibration | None = None  # ... and the model's calibration its table was read through
+
+
+class _QueryRecorder:
+    """The embedder, keeping the vectors of a question's texts (its table's cosines are of one)."""
+
+    def __init__(self, source):
+        self.source = source
+        self.vectors: list[np.ndarray] = []
+
+    def __call__(self):
+        emb = self.source()
+        return None if emb is None else _Recorded(emb, self)
+
+    def raw(self, index, model: str, table: ranking.Candidates, calibration) -> np.ndarray | None:
+        """The table's rows' raw cosines to the vector its cosines are of (the one the model's
+        calibration reads as the table's); None when none is."""
+        slots = [index.slot_of.get(i) for i in table.ids]
+        for qvec in reversed(self.vectors):
+            every = index.cosine(qvec, model)
+            raw = np.asarray([every[s] if s is not None else np.nan for s in slots])
+            read = np.nan_to_num(ranking.calibrated(raw, calibration), nan=0.0)
+            if np.allclose(read, table.vec, rtol=0.0, atol=1e-9):
+                return raw
+        return None
+
+
+class _Recorded:
+    def __init__(self, emb, recorder: _QueryRecorder):
+        self.emb, self.recorder = emb, recorder
+        self.name, self.calibration = emb.name, emb.calibration
+
+    def embed(self, texts, kind=QUERY):
+        out = self.emb.embed(texts, kind)
+        if kind == QUERY:
+            self.recorder.vectors.append(out[0])
+        return out
 
 
 def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]:
@@ -129,10 +172,12 @@ def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]
                 now = parse_instant(space["now"], f"space {space['id']} now")
                 assert now is not None  # load_dataset checked every space has one
                 rec = view.recall
+                recorder = _QueryRecorder(rec.embedder)
                 for query in space["queries"]:
                     if not query.get("gold"):
                         continue
-                    got = recall_search.candidates(rec.reader, rec.index, rec.embedder, query["text"], now)
+                    recorder.vectors = []
+                    got = recall_search.candidates(rec.reader, rec.index, recorder, query["text"], now)
                     base = dict(
                         dataset=name,
                         space=space["id"],
@@ -144,7 +189,13 @@ def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]
                         asked.append(Asked(**base, table=None, ids=[back.get(r.neuron.id) for r in got]))
                     else:
                         table, model = got[0], got[1] or model
-                        asked.append(Asked(**base, table=table, ids=[back.get(i) for i in table.ids]))
+                        emb = rec.embedder()
+                        raw = None
+                        if got[1] and emb is not None and table.meaning:
+                            raw = recorder.raw(rec.index, got[1], table, emb.calibration)
+                        band = emb.calibration if raw is not None and emb is not None else None
+                        ids = [back.get(i) for i in table.ids]
+                        asked.append(Asked(**base, table=table, ids=ids, raw=raw, band=band))
                 progress(f"asked {name}/{space['id']}")
         finally:
             memory.close()
@@ -161,6 +212,7 @@ def tables(paths: list[Path], cache: Path | None, progress=print) -> tuple[list[
     ]:
         digest.update(p.read_bytes())
     digest.update(repr([f.name for f in fields(ranking.Candidates)]).encode())
+    digest.update(repr([f.name for f in fields(Asked)]).encode())
     key = digest.hexdigest()
     if cache is not None and cache.exists():
         with cache.open("rb") as src:
@@ -304,6 +356,56 @@ def cross_validate(
     return summarise(scored), fitted
 
 
+# -- the model's cosine band ---------------------------------------------------------------------------
+
+# the bands tried for the model's calibration (`--band`): floor and span on the model's raw cosines
+BAND_FLOORS = (0.76, 0.77, 0.78, 0.785, 0.79, 0.795, 0.80, 0.81)
+BAND_SPANS = (0.08, 0.10, 0.12, 0.137, 0.16, 0.19, 0.22, 0.26)
+
+
+def banded(asked: list[Asked], band: Calibration) -> list[Asked]:
+    """The questions with their tables' cosines read through `band` (those without raw cosines,
+    or without the model, as they were asked)."""
+    out = []
+    for a in asked:
+        if a.table is not None and a.raw is not None:
+            vec = np.nan_to_num(ranking.calibrated(a.raw, band), nan=0.0)
+            a = replace(a, table=replace(a.table, vec=vec))
+        out.append(a)
+    return out
+
+
+def fit_band(asked: list[Asked], w: ranking.Weights, start: Calibration) -> Calibration:
+    """The band (of BAND_FLOORS x BAND_SPANS) that scores best under weights `w`, by the weights'
+    objective: it must gain MIN_GAIN over `start` (the manifest's), a category falling below its
+    figure under `start` costing DROP_PENALTY. Ties keep the band nearest `start`."""
+    before = cells(banded(asked, start), w)
+    band, best = start, objective(banded(asked, start), w, before)
+    tried = sorted(
+        (Calibration(floor=f, span=s) for f in BAND_FLOORS for s in BAND_SPANS),
+        key=lambda b: (abs(b.floor - start.floor) + abs(b.span - start.span), b.floor, b.span),
+    )
+    for b in tried:
+        score = objective(banded(asked, b), w, before)
+        if score > best + MIN_GAIN:
+            band, best = b, score
+    return band
+
+
+def cross_validate_band(asked, folds, w: ranking.Weights, start: Calibration, progress=print):
+    """Each fold's questions read through the band fitted without it: (metrics, band per fold)."""
+    scored: list[tuple[Asked, dict[str, float]]] = []
+    per_fold = []
+    for i, fold in enumerate(folds):
+        train = [a for a in asked if (a.dataset, a.space) not in fold]
+        test = [a for a in asked if (a.dataset, a.space) in fold]
+        band = fit_band(train, w, start)
+        per_fold.append((sorted(fold), band))
+        scored += [(a, score_query(ranked_ids(a, w), a.gold, a.avoid)) for a in banded(test, band)]
+        progress(f"fold {i + 1}/{len(folds)} ({', '.join(s for _, s in sorted(fold))}): {band}")
+    return summarise(scored), per_fold
+
+
 # -- the report and the constants ---------------------------------------------------------------
 
 
@@ -343,6 +445,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write the fit on everything to fitted.py")
     parser.add_argument("--report", type=Path, help="write the figures as JSON here")
     parser.add_argument("--no-cv", action="store_true", help="skip cross-validation (fit on everything)")
+    parser.add_argument(
+        "--band", action="store_true", help="fit the model's cosine band (weights held), not the weights"
+    )
     args = parser.parse_args(argv)
 
     def say(msg: str) -> None:
@@ -354,6 +459,8 @@ def main(argv: list[str] | None = None) -> int:
     start = ranking.weights_for(model)
     before = metrics(asked, start)
     report: dict[str, Any] = {"model": model, "before": before}
+    if args.band:
+        return fit_the_band(asked, start, args, report, say)
     if not args.no_cv:
         left_out, per_fold = cross_validate(asked, folds_of(asked, args.folds), say, start)
         report["left_out"] = left_out
@@ -372,6 +479,28 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         write_fitted(model, w_all)
         say(f"wrote the weights for {model} to {FITTED}")
+    return 0
+
+
+def fit_the_band(asked: list[Asked], w: ranking.Weights, args, report: dict[str, Any], say) -> int:
+    """`--band`: the model's calibration fitted like the weights, cross-validated; reported only
+    (the manifest's band stays the model's until a fitted one holds on the left-out folds)."""
+    manifest = next((a.band for a in asked if a.band is not None), None)
+    if manifest is None:
+        say("no question has its raw cosines (no sentence model answered): nothing to fit")
+        return 2
+    say(f"manifest band: {manifest}; {sum(a.raw is not None for a in asked)} questions read through it")
+    if not args.no_cv:
+        left_out, per_fold = cross_validate_band(asked, folds_of(asked, args.folds), w, manifest, say)
+        report["left_out"] = left_out
+        report["folds"] = [{"spaces": [s for _, s in f], "band": vars(b)} for f, b in per_fold]
+    band = fit_band(asked, w, manifest)
+    report["fitted_all"] = metrics(banded(asked, band), w)
+    report["band"], report["band_before"] = vars(band), vars(manifest)
+    print(table_text(report["before"], report.get("left_out", report["fitted_all"]), report["fitted_all"]))
+    print("\nband fitted on everything:", json.dumps(vars(band)))
+    if args.report:
+        args.report.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0
 
 
