@@ -63,6 +63,13 @@ class Backup:
     taken_at: datetime  # UTC, from the file name
     size: int = 0
     safety: bool = False  # taken by a restore, of what the memory held just before it
+    nth: int = 0  # of the backups taken in its second (the name's -N): their order
+
+    @property
+    def order(self) -> tuple[datetime, int]:
+        """Oldest first: its second, then its place in the second (names sort "-10" before "-9"
+        and the unnumbered first one after both)."""
+        return (self.taken_at, self.nth)
 
     def to_json(self, tier: str | None = None) -> dict[str, Any]:
         return {
@@ -88,8 +95,16 @@ def listing(data_dir: Path | str) -> list[Backup]:
         match = NAME.match(entry.name)
         if match and entry.is_file(follow_symlinks=False):
             taken = datetime.strptime(match[1], NAME_TIME).replace(tzinfo=UTC)
-            found.append(Backup(Path(entry.path), taken, entry.stat().st_size, safety=bool(match[3])))
-    return sorted(found, key=lambda b: (b.taken_at, b.path.name), reverse=True)
+            found.append(
+                Backup(
+                    Path(entry.path),
+                    taken,
+                    entry.stat().st_size,
+                    safety=bool(match[3]),
+                    nth=int(match[2] or 0),
+                )
+            )
+    return sorted(found, key=lambda b: b.order, reverse=True)
 
 
 # -- which to keep, when to take one (pure) -------------------------------------------------------
@@ -99,7 +114,7 @@ def tiers(backups: Sequence[Backup], now: datetime) -> dict[Path, str]:
     """The backups to keep and why: recent, daily, weekly or monthly (the rest may go); a
     restore's safety backups apart ("before restore", the KEEP_SAFETY newest), never in the
     regular tiers' count."""
-    by_time = sorted(backups, key=lambda b: (b.taken_at, b.path.name), reverse=True)
+    by_time = sorted(backups, key=lambda b: b.order, reverse=True)
     newest_first = [b for b in by_time if not b.safety]
     keep = {b.path: "recent" for b in newest_first[:KEEP_RECENT]}
     keep.update({b.path: "before restore" for b in [b for b in by_time if b.safety][:KEEP_SAFETY]})
@@ -185,7 +200,8 @@ def take(
     except OSError as exc:
         raise os_error(exc, path) from None
     prune(store.settings.data_dir, now, protect=(path, *protect))
-    return Backup(path, _utc_second(now), len(payload), safety=safety)
+    named = NAME.match(path.name)
+    return Backup(path, _utc_second(now), len(payload), safety=safety, nth=int(named[2] or 0) if named else 0)
 
 
 def _digest_of(path: Path) -> str | None:

@@ -136,3 +136,20 @@ def test_safety_backups_never_push_out_the_backup_they_protect(tmp_path):
         again = memory.restore_backup(str(kept.path))
         assert again["before"] == str(kept.path) and len(backup.listing(tmp_path / "data")) == before
         assert {n.body for n in memory.list()} == {"the memory worth keeping"}
+
+
+def test_backups_taken_in_one_second_keep_their_order(tmp_path):
+    """A day of quick restore attempts can take many safety backups in one second: their names
+    count up (-1, -2 ... -10), and "-10" sorts before "-9" as text. The newest are kept."""
+    data = tmp_path / "data"
+    backup.folder(data).mkdir(parents=True)
+    now = backup.datetime(2026, 1, 1, 12, tzinfo=backup.UTC)
+    made = []
+    for _ in range(backup.KEEP_SAFETY + 3):
+        path = backup._free_name(backup.folder(data), now, backup.SAFETY)
+        path.write_bytes(b"")
+        made.append(path)
+    listed = backup.listing(data)
+    assert [b.path for b in listed] == made[::-1]
+    kept = {path for path, tier in backup.tiers(listed, now).items() if tier == "before restore"}
+    assert kept == set(made[-backup.KEEP_SAFETY :])
