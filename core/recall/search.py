@@ -430,11 +430,17 @@ class _Build:
         for slot in pick.tolist():
             self.add(slot, seedable=True)
         if self.window is not None and self.held is not None:
-            share = weights.keyword_share if self.cos is not None else 1.0
-            base = share * self.kw + (1.0 - share) * self.vec
             lifts = (weights.window, weights.said)
+            base = self.fused(weights)
             for slot in _window_candidates(self.idx, self.window, self.held, base, topical, self.now, lifts):
                 self.add(slot, seedable=True)
+
+    def fused(self, weights: ranking.Weights, slots: np.ndarray | None = None) -> np.ndarray:
+        """The base score (keyword and meaning parts by the weights' share) of `slots`, or of
+        every slot: what seeds and a big window's candidates are chosen by."""
+        share = weights.keyword_share if self.cos is not None else 1.0
+        kw, vec = (self.kw, self.vec) if slots is None else (self.kw[slots], self.vec[slots])
+        return share * kw + (1.0 - share) * vec
 
     def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
         """The links and sittings of the rows that can be seeds (the best `collect` by the fused
@@ -443,9 +449,7 @@ class _Build:
         rows = np.asarray([r for r, s in enumerate(self.seedable) if s], dtype=np.int64)
         if rows.size:
             slots = np.asarray(self.slots)[rows]
-            share = weights.keyword_share if self.cos is not None else 1.0
-            base = share * self.kw[slots] + (1.0 - share) * self.vec[slots]
-            order = [np.argsort(-base, kind="stable")]
+            order = [np.argsort(-self.fused(weights, slots), kind="stable")]
             if collect > ranking.HOP_SEEDS:
                 order += [
                     np.argsort(-self.kw[slots], kind="stable"),
@@ -537,11 +541,11 @@ class _Build:
             # what the window holds, as `masks` found it (a row the window's candidates did not
             # bring, with a repeat rule: as `holds` reads it)
             recurring = self.idx.date_arrays()[3]
-            in_window = held[0][slots] if n else np.zeros(0, dtype=bool)
-            in_window = in_window | np.asarray(
+            held_rows = held[0][slots] if n else np.zeros(0, dtype=bool)
+            in_window = np.asarray(
                 [
-                    bool(recurring[s]) and windows.holds(e, window)
-                    for s, e in zip(slots.tolist(), entries, strict=True)
+                    bool(h) or (bool(recurring[s]) and windows.holds(e, window))
+                    for h, s, e in zip(held_rows.tolist(), slots.tolist(), entries, strict=True)
                 ],
                 dtype=bool,
             )
