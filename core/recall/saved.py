@@ -32,12 +32,12 @@ import numpy as np
 
 from core import __version__
 from core.embed.runtime import DIM
-from core.recall.index import COLUMNS, RecallIndex, read_series
+from core.recall.index import COLUMNS, VECTOR_CODE, RecallIndex, read_series
 
 log = logging.getLogger(__name__)
 
 MAGIC = b"NEURONS-RECALL-INDEX\n\x00\x00\x00"
-FORMAT = 2  # 2: the recurring reminders' series
+FORMAT = 3  # 2: the recurring reminders' series; 3: the vectors as codes and scales
 ALIGN = 64
 # Below this many neurons the index is read from the store (a second or less): no file.
 MIN_NEURONS = 2000
@@ -109,7 +109,7 @@ def save(index: RecallIndex, path: Path, key: dict[str, Any]) -> bool:
     for name, arr in arrays.items():
         specs[name] = {"dtype": _le(arr.dtype).str, "shape": list(arr.shape), "offset": offset}
         offset += _aligned(arr.nbytes)
-    specs["vectors"] = {"dtype": _le(np.float32).str, "shape": [n, DIM], "offset": offset}
+    specs["vectors"] = {"dtype": _le(VECTOR_CODE).str, "shape": [n, DIM], "offset": offset}
     header = {
         "format": FORMAT,
         "app": __version__,
@@ -141,8 +141,8 @@ def save(index: RecallIndex, path: Path, key: dict[str, Any]) -> bool:
                 f.seek(start + specs[name]["offset"])
                 f.write(arr.astype(_le(arr.dtype), copy=False).tobytes())
             f.seek(start + specs["vectors"]["offset"])
-            for _, rows in index.vectors(n):
-                f.write(rows.astype("<f4", copy=False).tobytes())
+            for _, rows in index.codes(n):
+                f.write(rows.astype(_le(VECTOR_CODE), copy=False).tobytes())
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -208,8 +208,8 @@ def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
     index._grow(n)
     for name, (dtype, _) in COLUMNS.items():
         index.cols[name][:n] = file.array(name, dtype, (n,))
-    for first, block in index.vectors(n):  # straight into the index's blocks
-        block[:] = file.array("vectors", np.float32, (n, DIM), slice(first, first + len(block)))
+    for first, block in index.codes(n):  # straight into the index's blocks
+        block[:] = file.array("vectors", VECTOR_CODE, (n, DIM), slice(first, first + len(block)))
     dead = {int(s) for s in header["free"]}
     hi, lo = index.cols["id_hi"][:n].tolist(), index.cols["id_lo"][:n].tolist()
     index.ids = [None if s in dead else uuid.UUID(int=hi[s] * _HALF + lo[s]) for s in range(n)]

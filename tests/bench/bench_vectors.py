@@ -39,7 +39,8 @@ def store_vectors(data_dir: Path) -> tuple[np.ndarray, list[np.ndarray]]:
         index = memory.recall.index
         model = memory.embedder().name
         ok = index.with_vector(model)
-        vecs = np.concatenate([rows for _, rows in index.vectors(index.size)])[ok]
+        codes = np.concatenate([rows for _, rows in index.codes(index.size)])[ok]
+        vecs = codes.astype(np.float32) * index.cols["vec_scale"][: index.size][ok, None]
         _, questions, _ = texts()
         return vecs, list(memory.embedder().embed(questions))
 

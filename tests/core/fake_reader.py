@@ -14,6 +14,8 @@ import re
 import uuid
 from datetime import datetime
 
+import numpy as np
+
 from core.model import Edge, Identity, Kind, Neuron, Relation, State
 from core.store.reader import Linked
 
@@ -22,6 +24,10 @@ _WORD = re.compile(r"[^\W_]+")
 
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
+
+
+def _vector_send(vec: np.ndarray) -> bytes:
+    return len(vec).to_bytes(2, "big") + b"\x00\x00" + np.asarray(vec, dtype=">f4").tobytes()
 
 
 class FakeReader:
@@ -33,6 +39,7 @@ class FakeReader:
         self.edges: list[Edge] = []
         self.edge_seq: dict[uuid.UUID, int] = {}
         self.seq = 0
+        self.vectors: dict[uuid.UUID, tuple[np.ndarray, str]] = {}  # id -> (vector, its model)
 
     # -- filling it ---------------------------------------------------------------------------
 
@@ -133,8 +140,9 @@ class FakeReader:
                     "note_head": n.body[:400] if n.kind is Kind.NOTE else None,
                     "lexemes": lexemes,
                     "dl": len(lexemes),
-                    "embedding_model": None,
-                    "vec": None,
+                    "embedding_model": self.vectors[n.id][1] if n.id in self.vectors else None,
+                    # as vector_send writes it: dimensions, a spare int16, then big-endian float4s
+                    "vec": _vector_send(self.vectors[n.id][0]) if n.id in self.vectors else None,
                 }
             )
         return rows, (self.seq if since is None else None)
