@@ -11,6 +11,7 @@ loaded Embedder, or None when it is unavailable).
 from __future__ import annotations
 
 import threading
+import time
 from datetime import datetime
 from pathlib import Path
 
@@ -34,6 +35,7 @@ class Recall:
         self.saved_at = saved_at
         self._saved: tuple[int, int | None] | None = None  # (version, change number) in the file
         self._origin: dict | None = None
+        self._used = time.monotonic()  # when a question, a capture's names or the warm-up last used it
         if saved_at is not None:
             self.index.restore = self._restore
 
@@ -75,6 +77,24 @@ class Recall:
                 self._saved, index.unsaved_reads = state, 0
             return made
 
+    def release_if_idle(self, idle_s: float) -> bool:
+        """Let the index's memory go (~140 MB at 100k neurons) when nothing used it for `idle_s`
+        and its file holds it as it is (saved now if it changed since): the next use reads it
+        back from the file and what changed since from the store, as a start does (~2 s at 100k).
+        An index too small for a file stays (it is small). True if it went."""
+        if self.saved_at is None:
+            return False
+        with self.index.lock:
+            index = self.index
+            if index.seen_seq is None or time.monotonic() - self._used < idle_s:
+                return False
+            self.keep()
+            if self._saved != (index.version, index.seen_seq):
+                return False
+            index.take(RecallIndex(index.identity))
+            index.restore = self._restore
+            return True
+
     def ask(
         self,
         question: str,
@@ -85,6 +105,7 @@ class Recall:
         fusion: Fusion | str = Fusion.RELATIVE,
         expand: bool = True,
     ) -> list[Result]:
+        self._used = time.monotonic()
         return _search.ask(
             self.reader,
             self.index,
@@ -100,6 +121,7 @@ class Recall:
     def about(self, name: str, limit: int = 50, now: datetime | None = None) -> About:
         """A person's answer; for a name no contact answers to, a thing's ("the kitchen
         renovation"): everything written about it or linked to what is, as a timeline."""
+        self._used = time.monotonic()
         found = _about.about(self.reader, self.index, name, limit)
         if found.contact is None and not found.candidates:
             results = _search.gather(self.reader, self.index, self.embedder, name, limit, now=now)
@@ -110,6 +132,7 @@ class Recall:
         """The identity's contacts as a NameIndex, current (one cheap read: the change stamp; the
         index is rebuilt only when a contact changed). Capture finds the people a text names
         with it, so the quick-capture preview does not rebuild it on every keystroke."""
+        self._used = time.monotonic()
         with self.reader.session():
             self.index.refresh(self.reader, self.reader.change_stamp())
         with self.index.lock:
@@ -125,6 +148,7 @@ class Recall:
         on its worker at start), and make what a question derives from every neuron; the neurons
         indexed. The model loads on a thread of its own meanwhile (both take about a second at
         100k neurons). An index that had to be read from the store is saved for the next start."""
+        self._used = time.monotonic()
         loading = threading.Thread(target=self._load_model, name="neurons-load-model", daemon=True)
         loading.start()
         try:

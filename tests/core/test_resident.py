@@ -14,7 +14,9 @@ import pytest
 
 from core import resident
 from core.embed import SentenceModel, runtime
+from core.recall import Recall
 from core.settings import default_model_dir
+from tests.core.fake_reader import FakeReader
 
 MODEL = default_model_dir()
 
@@ -41,7 +43,9 @@ def test_the_model_goes_when_idle_and_comes_back_the_same(monkeypatch):
 def test_tidy_lets_the_idle_model_go(monkeypatch):
     model = SentenceModel(MODEL)
     model.require()
-    memory = SimpleNamespace(model=model)
+    reader = FakeReader()
+    # (a recall index that lets its memory go: tests/core/test_scale.py)
+    memory = SimpleNamespace(model=model, recall=Recall(reader, model.get))
     assert not resident.tidy(memory)
     monkeypatch.setattr(resident, "MODEL_IDLE", timedelta(0))
     assert resident.tidy(memory)

@@ -392,6 +392,42 @@ def test_the_recall_index_kept_between_runs_is_the_one_the_store_gives(tmp_path,
         assert kept == _state(fresh.index)
 
 
+def test_an_idle_recall_index_lets_its_memory_go_and_comes_back_the_same(tmp_path, sentence_model):
+    # in the tray, a big index goes like the idle model (core/resident.py): the next use reads it
+    # back from its file, with what changed meanwhile from the store
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        neurons = _big_memory(memory, saved.MIN_NEURONS + 500)
+        before = _answers(memory)
+        index = memory.recall.index
+        held = _state(index)
+        assert not memory.recall.release_if_idle(60)  # just used
+        time.sleep(0.05)
+        assert memory.recall.release_if_idle(0.01)
+        assert index.count() == 0 and index.blocks == [] and index.edges == {}
+        assert not memory.recall.release_if_idle(0.01)  # nothing left to let go
+        assert _answers(memory) == before
+        assert memory.recall.index is index and index.unsaved_reads == 0  # from the file
+        assert _state(index) == held
+        # a change after it went back: saved before the index goes again, and there once more
+        memory.edit(neurons[1].id, text="an edited note about the garden")
+        edited = _answers(memory)
+        time.sleep(0.05)
+        assert memory.recall.release_if_idle(0.01)
+        assert _answers(memory) == edited and index.unsaved_reads == 0
+        fresh = Recall(memory.reader, memory.model.get)  # the same memory read from the store
+        fresh.ask("garden")
+        assert _state(fresh.index) == _state(index)
+
+
+def test_a_small_recall_index_with_no_file_stays(memory):
+    _notes(memory, 5)
+    memory.ask("garden")
+    time.sleep(0.05)
+    assert not memory.recall.release_if_idle(0.01)
+    assert memory.recall.index.count() == 5
+
+
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "other identity", "ahead of the store"])
 def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentence_model, damage):
     settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
