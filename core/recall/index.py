@@ -624,15 +624,19 @@ class RecallIndex:
         nearest = np.full(n, -1, dtype=np.int64)
         if not own:
             return best, nearest
-        theirs = np.stack([self.vector(s) for s in own])
-        sims = np.empty((n, len(own)), dtype=np.float32)
+        theirs = [self.vector(s) for s in own]
+        # one row of products per vector of `slots`, over each chunk while it is in the cache;
+        # numpy's one-thread loops, as the cosine scan (a matmul of the chunk by the few vectors
+        # went to BLAS's threads: four times the CPU)
+        sims = np.empty((len(own), n), dtype=np.float32)
         for first, rows in self.unscaled(n):
-            np.matmul(rows, theirs.T, out=sims[first : first + len(rows)])
-        sims *= self.cols["vec_scale"][:n, None]
+            for j, theirs_j in enumerate(theirs):
+                _rows_dot(rows, theirs_j, sims[j, first : first + len(rows)])
+        sims *= self.cols["vec_scale"][:n]
         keep = ok & ~self.cols["contact"][:n]
         keep[own] = False
-        best[keep] = sims.max(axis=1)[keep]
-        nearest[keep] = np.asarray(own)[sims.argmax(axis=1)][keep]
+        best[keep] = sims.max(axis=0)[keep]
+        nearest[keep] = np.asarray(own)[sims.argmax(axis=0)][keep]
         return best, nearest
 
     def sitting(self, slot: int, seconds: float) -> list[int]:
