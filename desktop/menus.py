@@ -111,6 +111,7 @@ class WindowMenus(QMainWindow):
             tools, "reindex", "Rebuild the search index", self.reindex_requested.emit
         )
         tools.aboutToShow.connect(self._sync_autostart)
+        self.tools_menu = tools
 
         helpm = bar.addMenu("&Help")
         self._action(helpm, "help_keys", "Keyboard shortcuts", self.show_shortcuts)

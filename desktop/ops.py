@@ -6,10 +6,14 @@ import logging
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from core import remind
 from core.model import Edge, Kind, Neuron, State
 from core.when import find_window, local_now
+
+if TYPE_CHECKING:
+    from core.memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +53,7 @@ class Timeline:
     entries: list[Row]
 
 
-def ask(memory, text: str, limit: int = 30) -> Page:
+def ask(memory: Memory, text: str, limit: int = 30) -> Page:
     """The answer to the ask box."""
     text = text.strip()
     if not text:
@@ -63,7 +67,9 @@ def ask(memory, text: str, limit: int = 30) -> Page:
     return Page("results", rows, window_label=label)
 
 
-def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None) -> Page:
+def section(
+    memory: Memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
+) -> Page:
     if name in ("overdue", "upcoming"):
         reminders = memory.reminders()
         overdue = [n for n in reminders if remind.is_overdue(n, now)]
@@ -78,13 +84,14 @@ def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[
         missed = [uuid.UUID(i) for i in (missed_ids or [])]
         found = memory.get_many(missed)
         return Page(name, [Row(found[i], "came due while Neurons was closed") for i in missed if i in found])
-    kind, states, order = {
+    listed: dict[str, tuple[Kind | None, list[State | str], str]] = {
         "done": (Kind.REMINDER, [State.DONE], "updated"),
         "notes": (Kind.NOTE, [State.ACTIVE], "recent"),
         "contacts": (Kind.CONTACT, [State.ACTIVE], "name"),
         "archive": (None, [State.ARCHIVED], "updated"),
         "trash": (None, [State.TRASHED], "updated"),
-    }[name]
+    }
+    kind, states, order = listed[name]
     neurons = memory.list(kind, states, limit=PAGE + 1, offset=offset, order=order)
     return Page(name, [Row(n) for n in neurons[:PAGE]], more=len(neurons) > PAGE, offset=offset)
 
@@ -109,7 +116,7 @@ class Summary:
 SUMMARY_TITLES = 3
 
 
-def summary(memory, now: datetime) -> Summary:
+def summary(memory: Memory, now: datetime) -> Summary:
     reminders = memory.reminders()
     overdue = sorted(
         (n for n in reminders if remind.is_overdue(n, now)), key=lambda n: remind.current_due(n) or now
@@ -125,7 +132,7 @@ def summary(memory, now: datetime) -> Summary:
     )
 
 
-def detail(memory, neuron_id: uuid.UUID | str) -> Detail:
+def detail(memory: Memory, neuron_id: uuid.UUID | str) -> Detail:
     neuron = memory.get(neuron_id)
     links = memory.neighbours(neuron.id, open_only=True)
     total = len(memory.edges(neuron.id))
@@ -133,7 +140,7 @@ def detail(memory, neuron_id: uuid.UUID | str) -> Detail:
     return Detail(neuron, links, closed=total - len(links))
 
 
-def timeline(memory, contact: Neuron, limit: int = 80) -> Timeline:
+def timeline(memory: Memory, contact: Neuron, limit: int = 80) -> Timeline:
     """A contact's page: the answer to "what do you know about them", newest first."""
     answer = memory.about(str(contact.attrs.get("name") or contact.title), limit=limit)
     return Timeline(
@@ -141,7 +148,7 @@ def timeline(memory, contact: Neuron, limit: int = 80) -> Timeline:
     )
 
 
-def link_candidates(memory, text: str, exclude: uuid.UUID, limit: int = 12) -> list[Neuron]:
+def link_candidates(memory: Memory, text: str, exclude: uuid.UUID, limit: int = 12) -> list[Neuron]:
     text = text.strip()
     if not text:
         return []

@@ -76,6 +76,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self,
         ctx: Context,
         prefs: Prefs,
+        problems: Problems,
         keep_in_tray: Callable[[], bool] = lambda: False,
         about: Callable[[], dict] = dict,
         settings=None,
@@ -86,7 +87,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.settings = settings
         self.keep_in_tray = keep_in_tray
         self.about_facts = about
-        self.problems = Problems(self)
+        self.problems = problems
         self.setWindowTitle("Neurons")
         self.setWindowIcon(theme.app_icon())
         self.resize(1280, 800)
@@ -260,7 +261,8 @@ class MainWindow(WindowMenus, QMainWindow):
         self.sidebar.blockSignals(True)
         self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
         self.sidebar.blockSignals(False)
-        self.transfer = transfer.install(self)  # File > Import/Export, and files dropped here
+        # File > Import/Export, and files dropped here
+        self.transfer = transfer.install(self, ctx, self.file_menu, self.file_menu_at)
         self.restore_geometry()
 
     # -- lifecycle ---------------------------------------------------------------------------------
