@@ -134,7 +134,7 @@ class App:
             return
         self.problems.add(UnexpectedCloseError(self.crashed), "the last run", details=self.crashed.text)
         self.window.banner.action.connect(
-            lambda key, _action: self.window.show_problems() if key == "crash" else None
+            lambda key, _action: self.window.dialogs.problems() if key == "crash" else None
         )
         self.banner.show(
             Notice(
@@ -218,8 +218,8 @@ class App:
 
         # Profile and storage… in Tools (desktop/profile.py)
         self.profile_action = profile.install(
-            self.window.tools_menu,
-            self.window.reindex_action,
+            self.window.menus.tools_menu,
+            self.window.menus.reindex_action,
             lambda: profile.ProfileDialog(self, self.window).open(),
         )
 
@@ -235,8 +235,8 @@ class App:
 
         def offer() -> None:
             last = self.undo.last
-            self.window.undo_action.setEnabled(last is not None)
-            self.window.undo_action.setText(f"Undo “{last.text}”" if last else "Undo")
+            self.window.menus.undo_action.setEnabled(last is not None)
+            self.window.menus.undo_action.setText(f"Undo “{last.text}”" if last else "Undo")
 
         self.undo.changed.connect(offer)
         self.window.undo_requested.connect(self.undo.undo)
@@ -252,7 +252,7 @@ class App:
 
     def _start_notifications(self, notifier, dbus: bool) -> None:
 
-        self.banner = BannerNotifier(self.window)
+        self.banner = BannerNotifier(self.window.banner, self.window.bring_up, self.window)
         notifier = notifier if notifier is not None else self._default_notifier(dbus)
         self.notices = ReminderNotices(self.ctx, notifier, lambda: self.prefs.snooze)
         self.notices.open_item.connect(self._open_item)
@@ -286,7 +286,7 @@ class App:
         self.syncer = Syncer(self.worker, self.clock, lambda: self.memory, self.window)
         self.syncer.status.connect(self.window.status.set_sync)
         self.syncer.said.connect(self.window.report)
-        self.window.preference_pages = [lambda: ("Accounts", AccountsPage(self.ctx, self.syncer))]
+        self.window.dialogs.pages.append(lambda: ("Accounts", AccountsPage(self.ctx, self.syncer)))
         self.steps.register_cleanup("sync", self.syncer.stop)
 
     # -- opening ---------------------------------------------------------------------------------
@@ -464,8 +464,8 @@ class App:
         self.window.set_next_reminder(self.scheduler.next_at, paused)
         if self.tray is not None and self.tray.pause_action.isChecked() != paused:
             self.tray.pause_action.setChecked(paused)
-        if self.window.pause_action.isChecked() != paused:
-            self.window.pause_action.setChecked(paused)
+        if self.window.menus.pause_action.isChecked() != paused:
+            self.window.menus.pause_action.setChecked(paused)
         if self.window.summary is not None:
             self._summary(self.window.summary)
 
@@ -475,14 +475,14 @@ class App:
             return
 
         memory = self.memory
-        self.window.reindex_action.setEnabled(False)
+        self.window.menus.reindex_action.setEnabled(False)
 
         def done(total: int) -> None:
-            self.window.reindex_action.setEnabled(True)
+            self.window.menus.reindex_action.setEnabled(True)
             self.window.report(f"Search index rebuilt: {items(total)}")
 
         def failed(exc: BaseException) -> None:
-            self.window.reindex_action.setEnabled(True)
+            self.window.menus.reindex_action.setEnabled(True)
             self._failed(exc, "rebuilding the search index")
 
         self.window.report("Rebuilding the search index…")

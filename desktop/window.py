@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -30,7 +30,7 @@ from desktop import keys, ops, theme, transfer
 from desktop.banner import Banner
 from desktop.context import Context
 from desktop.detail import DetailPane
-from desktop.menus import WindowMenus
+from desktop.menus import Dialogs, MenuDoors, WindowMenus
 from desktop.prefs import Prefs
 from desktop.problems import Problems
 from desktop.rows import RowList
@@ -62,7 +62,7 @@ class AskBox(QLineEdit):
         super().keyPressEvent(event)
 
 
-class MainWindow(WindowMenus, QMainWindow):
+class MainWindow(QMainWindow):
     quick_capture = Signal()
     closing = Signal()
     pause_toggled = Signal(bool)
@@ -86,7 +86,6 @@ class MainWindow(WindowMenus, QMainWindow):
         self.prefs = prefs
         self.settings = settings
         self.keep_in_tray = keep_in_tray
-        self.about_facts = about
         self.problems = problems
         self.setWindowTitle("Neurons")
         self.setWindowIcon(theme.app_icon())
@@ -107,8 +106,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self._last_query = ""
         self.sections_loaded = 0  # how many list loads finished (tests and screenshots wait on it)
         self.changes_applied = 0  # how many rounds of store changes were looked at (tests wait on it)
-        self._dialogs: dict[str, QWidget] = {}
-        self.menu_actions: dict[str, QAction] = {}
+        self.dialogs = Dialogs(self, prefs, settings, problems, about, self._prefs_changed)
 
         central = QWidget()
         self.setCentralWidget(central)
@@ -220,14 +218,12 @@ class MainWindow(WindowMenus, QMainWindow):
         self.detail.hide()  # until there is something to show: the list has the room
 
         self.status = StatusLine(self.statusBar(), self.problems, ctx.now)
-        # Preferences' pages beyond General, each made when the dialog is: (title, widget)
-        self.preference_pages: list = []
         self.status_text, self.next_label, self.progress = (
             self.status.text,
             self.status.next_label,
             self.status.progress,
         )
-        self.status.problems_clicked.connect(self.show_problems)
+        self.status.problems_clicked.connect(self.dialogs.problems)
 
         self._ask_timer = QTimer(self)
         self._ask_timer.setSingleShot(True)
@@ -246,14 +242,30 @@ class MainWindow(WindowMenus, QMainWindow):
         self._pending_timer.setInterval(PENDING_POLL_MS)
         self._pending_timer.timeout.connect(self.load_pending)
 
-        self._build_menus()
+        self.menus = WindowMenus(
+            self,
+            MenuDoors(
+                quick_capture=self.quick_capture.emit,
+                quit=self.quit_requested.emit,
+                undo=self.undo_requested.emit,
+                ask=self.focus_ask,
+                show_section=lambda key: self.show_section(key, by_person=True),
+                refresh=self.refresh,
+                pause=self.pause_toggled.emit,
+                reindex=self.reindex_requested.emit,
+                report=self.report,
+            ),
+            self.detail,
+            self.dialogs,
+            settings,
+        )
         self.item_keys = keys.ItemKeys(self)
         # (in the item's own fields; the ask box keeps its keys for typing)
         for w in (self.detail.body, self.detail.linker.link_search):
             w.installEventFilter(self.item_keys)
         self.detail.item_keys = self.item_keys
-        self.detail.item_changed.connect(self._update_item_actions)
-        self._update_item_actions()
+        self.detail.item_changed.connect(self.menus.update_item_actions)
+        self.menus.update_item_actions()
 
         self.setTabOrder(self.ask, self.new_button)
         self.setTabOrder(self.new_button, self.rows)
@@ -262,7 +274,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
         self.sidebar.blockSignals(False)
         # File > Import/Export, and files dropped here
-        self.transfer = transfer.install(self, ctx, self.file_menu, self.file_menu_at)
+        self.transfer = transfer.install(self, ctx, self.menus.file_menu, self.menus.file_menu_at)
         self.restore_geometry()
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -304,6 +316,19 @@ class MainWindow(WindowMenus, QMainWindow):
             return
         event.accept()
         self.closing.emit()
+
+    def _prefs_changed(self, what: str) -> None:
+        """Preferences changed `what`: the look, the dates' language, start at login."""
+        if what == "theme":
+            theme.apply(theme.gui_app(), self.prefs.theme)
+        elif what == "language":
+            theme.set_language(theme.gui_app(), self.prefs.language)
+            self.status.retell()
+            self.refresh()
+        elif what == "autostart":
+            self.menus.sync_autostart()
+        self.detail.update_snooze_labels()
+        self.prefs_changed.emit(what)
 
     # -- status --------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ def test_a_core_warning_shows_in_problems_and_info_does_not(app, qtbot):
     logging.getLogger("core.backup").warning("the store's stamp could not be read: %s", "disk full")
     qtbot.waitUntil(lambda: len(window.problems.items) == 1, timeout=WAIT_MS)
     assert window.status.problems_button.isVisible()
-    dialog = window.show_problems()
+    dialog = window.dialogs.problems()
     assert dialog.list.count() == 1
     assert "the store's stamp could not be read: disk full" in dialog.list.item(0).text()
     details = dialog.details.toPlainText()
@@ -86,7 +86,7 @@ def test_a_failed_automatic_backup_is_in_problems_with_details(qtbot, own_memory
         qtbot.waitUntil(lambda: bool(problems.items), timeout=WAIT_MS)
         (problem,) = problems.items
         assert problem.summary.startswith("the automatic backup failed:")
-        dialog = app.window.show_problems()
+        dialog = app.window.dialogs.problems()
         assert "Traceback" in dialog.details.toPlainText()  # what to copy into a bug report
     finally:
         settle(qtbot, app)
