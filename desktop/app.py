@@ -37,6 +37,7 @@ from desktop.prefs import Prefs
 from desktop.problems import NOT_A_PROBLEM, Problems, ProblemsLog, is_persons, summary_of
 from desktop.quick import QuickCapture
 from desktop.scheduler import ReminderScheduler
+from desktop.sections import Section
 from desktop.startup import Steps
 from desktop.statusbar import items
 from desktop.tray import Tray
@@ -437,7 +438,7 @@ class App:
 
     def _open_missed(self) -> None:
         self.show_window()
-        self.window.show_section("missed")
+        self.window.show_section(Section.MISSED)
 
     def quick_capture(self, text: str = "") -> None:
         self.quick.open(text)

@@ -18,7 +18,7 @@ from core import autostart
 from core.model import State
 from desktop import keys
 from desktop.problems import Problems, ProblemsDialog
-from desktop.sections import LABELS, SECTION_KEYS
+from desktop.sections import LABELS, SECTION_KEYS, Section
 
 if TYPE_CHECKING:
     from core.settings import Settings
@@ -94,7 +94,7 @@ class MenuDoors:
     quit: Callable[[], None]
     undo: Callable[[], None]
     ask: Callable[[], None]
-    show_section: Callable[[str], None]  # the person chose it
+    show_section: Callable[[Section], None]  # the person chose it
     refresh: Callable[[], None]
     pause: Callable[[bool], None]
     reindex: Callable[[], None]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from core import remind
 from core.model import Edge, Kind, Neuron, State
 from core.when import find_window, local_now
+from desktop.sections import Section
 
 if TYPE_CHECKING:
     from core.memory import Memory
@@ -33,7 +34,7 @@ class Row:
 
 @dataclass
 class Page:
-    section: str
+    section: Section
     rows: list[Row]
     more: bool = False  # another page exists
     offset: int = 0
@@ -57,39 +58,39 @@ def ask(memory: Memory, text: str, limit: int = 30) -> Page:
     """The answer to the ask box."""
     text = text.strip()
     if not text:
-        return Page("results", [])
+        return Page(Section.RESULTS, [])
     results = memory.ask(text, limit=limit)
     rows = [Row(r.neuron, r.why, r.score, r.group, r.loose) for r in results]
     label = next((r.window_label for r in results if r.window_label), None)
     if not results:  # "anything overdue?" with nothing overdue says so, not "try other words"
         window, _ = find_window(text, local_now())
         label = window.label if window is not None else None
-    return Page("results", rows, window_label=label)
+    return Page(Section.RESULTS, rows, window_label=label)
 
 
 def section(
-    memory: Memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
+    memory: Memory, name: Section, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
 ) -> Page:
-    if name in ("overdue", "upcoming"):
+    if name in (Section.OVERDUE, Section.UPCOMING):
         reminders = memory.reminders()
         overdue = [n for n in reminders if remind.is_overdue(n, now)]
-        if name == "overdue":
+        if name is Section.OVERDUE:
             rows = sorted(overdue, key=lambda n: remind.current_due(n) or now)
         else:
             ids = {n.id for n in overdue}
             rest = [n for n in reminders if n.id not in ids]
             rows = sorted(rest, key=lambda n: (_fire_or_none(n) is None, _fire_or_none(n) or now))
         return Page(name, [Row(n) for n in rows])
-    if name == "missed":
+    if name is Section.MISSED:
         missed = [uuid.UUID(i) for i in (missed_ids or [])]
         found = memory.get_many(missed)
         return Page(name, [Row(found[i], "came due while Neurons was closed") for i in missed if i in found])
-    listed: dict[str, tuple[Kind | None, list[State | str], str]] = {
-        "done": (Kind.REMINDER, [State.DONE], "updated"),
-        "notes": (Kind.NOTE, [State.ACTIVE], "recent"),
-        "contacts": (Kind.CONTACT, [State.ACTIVE], "name"),
-        "archive": (None, [State.ARCHIVED], "updated"),
-        "trash": (None, [State.TRASHED], "updated"),
+    listed: dict[Section, tuple[Kind | None, list[State | str], str]] = {
+        Section.DONE: (Kind.REMINDER, [State.DONE], "updated"),
+        Section.NOTES: (Kind.NOTE, [State.ACTIVE], "recent"),
+        Section.CONTACTS: (Kind.CONTACT, [State.ACTIVE], "name"),
+        Section.ARCHIVE: (None, [State.ARCHIVED], "updated"),
+        Section.TRASH: (None, [State.TRASHED], "updated"),
     }
     kind, states, order = listed[name]
     neurons = memory.list(kind, states, limit=PAGE + 1, offset=offset, order=order)

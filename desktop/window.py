@@ -34,7 +34,7 @@ from desktop.menus import Dialogs, MenuDoors, WindowMenus
 from desktop.prefs import Prefs
 from desktop.problems import Problems
 from desktop.rows import RowList
-from desktop.sections import LABELS, SECTION_KIND, SIDEBAR, TITLES
+from desktop.sections import EMPTY, LABELS, SECTION_KIND, SIDEBAR, TITLES, Section
 from desktop.statusbar import StatusLine, items
 from desktop.widgets import ElidedLabel
 from desktop.worker import BACKGROUND
@@ -90,8 +90,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("Neurons")
         self.setWindowIcon(theme.app_icon())
         self.resize(1280, 800)
-        self.section = "upcoming"
-        self.previous_section = "upcoming"
+        self.section = Section.UPCOMING
+        self.previous_section = Section.UPCOMING
         self.navigated = False  # the person chose a section (the app no longer picks one)
         self.missed_ids: list[str] = []
         self.ready = False
@@ -151,7 +151,7 @@ class MainWindow(QMainWindow):
         self.sidebar.setAccessibleName("Sections")
         self.sidebar.setMinimumWidth(170)
         self.sidebar.setMaximumWidth(240)
-        self._sidebar_items: dict[str, QListWidgetItem] = {}
+        self._sidebar_items: dict[Section, QListWidgetItem] = {}
         for key, label, _ in SIDEBAR:
             item = QListWidgetItem(label if key else label.upper())
             if key is None:
@@ -162,12 +162,12 @@ class MainWindow(QMainWindow):
                 item.setFont(font)
                 item.setSizeHint(QSize(100, 30))
             else:
-                item.setData(KEY_ROLE, key)
+                item.setData(KEY_ROLE, key.value)
                 item.setData(Qt.ItemDataRole.AccessibleTextRole, label)
                 self._sidebar_items[key] = item
             self.sidebar.addItem(item)
-        self._sidebar_items["results"].setHidden(True)
-        self._sidebar_items["missed"].setHidden(True)
+        self._sidebar_items[Section.RESULTS].setHidden(True)
+        self._sidebar_items[Section.MISSED].setHidden(True)
         self.sidebar.currentItemChanged.connect(self._sidebar_changed)
         split.addWidget(self.sidebar)
 
@@ -271,7 +271,7 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.new_button, self.rows)
         self.setTabOrder(self.rows, self.detail.body)
         self.sidebar.blockSignals(True)
-        self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
+        self.sidebar.setCurrentItem(self._sidebar_items[Section.UPCOMING])
         self.sidebar.blockSignals(False)
         # File > Import/Export, and files dropped here
         self.transfer = transfer.install(self, ctx, self.menus.file_menu, self.menus.file_menu_at)
@@ -369,37 +369,37 @@ class MainWindow(QMainWindow):
     def _sidebar_changed(self, item: QListWidgetItem | None, _prev=None) -> None:
         if item is None:
             return
-        key = item.data(KEY_ROLE)
-        if key:
-            if key != "results":
+        value = item.data(KEY_ROLE)
+        if value:
+            key = Section(value)
+            if key is not Section.RESULTS:
                 self.navigated = True
             self._switch(key)
 
-    def show_section(self, key: str, by_person: bool = False) -> None:
-        item = self._sidebar_items.get(key)
-        if item is None:
-            return
+    def show_section(self, name: Section | str, by_person: bool = False) -> None:
+        """`name`: a Section, or its value (as the tests say it)."""
+        key = Section(name)
+        item = self._sidebar_items[key]
         self.navigated = self.navigated or by_person
         item.setHidden(False)
-        if self.sidebar.currentItem() is item:
-            self._switch(key)
-        else:
+        if self.sidebar.currentItem() is not item:
             self.sidebar.blockSignals(True)
             self.sidebar.setCurrentItem(item)
             self.sidebar.blockSignals(False)
-            self._switch(key)
+        self._switch(key)
 
-    def _switch(self, key: str) -> None:
-        if key != "results":
+    def _switch(self, key: Section) -> None:
+        if key is not Section.RESULTS:
             self.previous_section = key
         self.section = key
-        self.list_title.setText(TITLES[key] if key != "results" else f"Answers for “{self._last_query}”")
+        answers = key is Section.RESULTS
+        self.list_title.setText(f"Answers for “{self._last_query}”" if answers else TITLES[key])
         self.load_section()
 
     def load_section(self, offset: int = 0) -> None:
         if not self.ready:
             return
-        if self.section == "results":
+        if self.section is Section.RESULTS:
             self.run_ask()
             return
         self._list_generation += 1
@@ -437,10 +437,10 @@ class MainWindow(QMainWindow):
         if page.rows:
             self.list_stack.setCurrentWidget(self.rows)
         else:
-            text = next(t for k, _, t in SIDEBAR if k == page.section)
-            if page.section == "results" and page.window_label:
+            text = EMPTY[page.section]
+            if page.section is Section.RESULTS and page.window_label:
                 text = f"Nothing {page.window_label}."
-            elif page.section == "results" and self._last_query:
+            elif page.section is Section.RESULTS and self._last_query:
                 text = f"Nothing matches “{self._last_query}”.\nTry other words, or fewer."
             self.empty.setText(text)
             self.list_stack.setCurrentWidget(self.empty)
@@ -479,7 +479,7 @@ class MainWindow(QMainWindow):
 
     def _list_sees(self, change: Change, shown: set[str]) -> bool:
         touched = {str(i) for i in change.ids}
-        if self.section == "results":
+        if self.section is Section.RESULTS:
             return change.affects.added or bool(touched & shown)
         if change.edges_only:
             return False
@@ -488,7 +488,7 @@ class MainWindow(QMainWindow):
         kind = SECTION_KIND.get(self.section)
         if kind is not None:
             return kind in change.kinds
-        return self.section in ("archive", "trash") and change.affects.states
+        return self.section in (Section.ARCHIVE, Section.TRASH) and change.affects.states
 
     @staticmethod
     def _counts_see(change: Change) -> bool:
@@ -514,20 +514,20 @@ class MainWindow(QMainWindow):
 
         def shown(summary: ops.Summary) -> None:
             self.summary = summary
-            for key, n in (("overdue", summary.overdue), ("upcoming", summary.upcoming)):
+            for key, n in ((Section.OVERDUE, summary.overdue), (Section.UPCOMING, summary.upcoming)):
                 label = LABELS[key]
                 self._sidebar_items[key].setText(f"{label}   {n}" if n else label)
                 self._sidebar_items[key].setData(Qt.ItemDataRole.AccessibleTextRole, f"{label}, {n}")
             self.status.set_idle(items(summary.total))
-            if summary.overdue and not self.navigated and self.section == "upcoming":
-                self.show_section("overdue")  # what needs doing first
+            if summary.overdue and not self.navigated and self.section is Section.UPCOMING:
+                self.show_section(Section.OVERDUE)  # what needs doing first
             self.summary_loaded.emit(summary)
 
         self.ctx.read(lambda m: ops.summary(m, now), shown, "counts")
 
     def set_missed(self, ids: list[str]) -> None:
         self.missed_ids = ids
-        item = self._sidebar_items["missed"]
+        item = self._sidebar_items[Section.MISSED]
         item.setHidden(not ids)
         item.setText(f"Missed   {len(ids)}" if ids else "Missed")
 
@@ -571,8 +571,8 @@ class MainWindow(QMainWindow):
             self._answered_generation = self._ask_generation
             self._after_answer = None
             self._last_query = ""
-            self._sidebar_items["results"].setHidden(True)
-            if self.section == "results":
+            self._sidebar_items[Section.RESULTS].setHidden(True)
+            if self.section is Section.RESULTS:
                 self._leave_answers()
                 self.show_section(self.previous_section)
 
@@ -619,11 +619,11 @@ class MainWindow(QMainWindow):
             self._answered_generation = generation
             new_question = text != self._last_query
             self._last_query = text
-            if self.section != "results":
-                self.section = "results"
-                self._sidebar_items["results"].setHidden(False)
+            if self.section is not Section.RESULTS:
+                self.section = Section.RESULTS
+                self._sidebar_items[Section.RESULTS].setHidden(False)
                 self.sidebar.blockSignals(True)
-                self.sidebar.setCurrentItem(self._sidebar_items["results"])
+                self.sidebar.setCurrentItem(self._sidebar_items[Section.RESULTS])
                 self.sidebar.blockSignals(False)
             self.list_title.setText(f"Answers for “{text}”")
             # a new question starts from the top: no row of an earlier answer stays selected
