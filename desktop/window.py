@@ -146,29 +146,7 @@ class MainWindow(QMainWindow):
         root.addWidget(split, 1)
         self.splitter = split
 
-        self.sidebar = QListWidget()
-        self.sidebar.setObjectName("sidebar")
-        self.sidebar.setAccessibleName("Sections")
-        self.sidebar.setMinimumWidth(170)
-        self.sidebar.setMaximumWidth(240)
-        self._sidebar_items: dict[Section, QListWidgetItem] = {}
-        for key, label, _ in SIDEBAR:
-            item = QListWidgetItem(label if key else label.upper())
-            if key is None:
-                item.setFlags(Qt.ItemFlag.NoItemFlags)
-                font = item.font()
-                font.setBold(True)
-                font.setPointSizeF(max(font.pointSizeF() * 0.8, 7))
-                item.setFont(font)
-                item.setSizeHint(QSize(100, 30))
-            else:
-                item.setData(KEY_ROLE, key.value)
-                item.setData(Qt.ItemDataRole.AccessibleTextRole, label)
-                self._sidebar_items[key] = item
-            self.sidebar.addItem(item)
-        self._sidebar_items[Section.RESULTS].setHidden(True)
-        self._sidebar_items[Section.MISSED].setHidden(True)
-        self.sidebar.currentItemChanged.connect(self._sidebar_changed)
+        self.sidebar = self._build_sidebar()
         split.addWidget(self.sidebar)
 
         middle = QWidget()
@@ -242,23 +220,7 @@ class MainWindow(QMainWindow):
         self._pending_timer.setInterval(PENDING_POLL_MS)
         self._pending_timer.timeout.connect(self.load_pending)
 
-        self.menus = WindowMenus(
-            self,
-            MenuDoors(
-                quick_capture=self.quick_capture.emit,
-                quit=self.quit_requested.emit,
-                undo=self.undo_requested.emit,
-                ask=self.focus_ask,
-                show_section=lambda key: self.show_section(key, by_person=True),
-                refresh=self.refresh,
-                pause=self.pause_toggled.emit,
-                reindex=self.reindex_requested.emit,
-                report=self.report,
-            ),
-            self.detail,
-            self.dialogs,
-            settings,
-        )
+        self.menus = self._build_menus()
         self.item_keys = keys.ItemKeys(self)
         # (in the item's own fields; the ask box keeps its keys for typing)
         for w in (self.detail.body, self.detail.linker.link_search):
@@ -276,6 +238,53 @@ class MainWindow(QMainWindow):
         # File > Import/Export, and files dropped here
         self.transfer = transfer.install(self, ctx, self.menus.file_menu, self.menus.file_menu_at)
         self.restore_geometry()
+
+    def _build_sidebar(self) -> QListWidget:
+        """The sections, under their headings; Answers and Missed hidden until they have rows."""
+        sidebar = QListWidget()
+        sidebar.setObjectName("sidebar")
+        sidebar.setAccessibleName("Sections")
+        sidebar.setMinimumWidth(170)
+        sidebar.setMaximumWidth(240)
+        self._sidebar_items: dict[Section, QListWidgetItem] = {}
+        for key, label, _ in SIDEBAR:
+            item = QListWidgetItem(label if key else label.upper())
+            if key is None:
+                item.setFlags(Qt.ItemFlag.NoItemFlags)
+                font = item.font()
+                font.setBold(True)
+                font.setPointSizeF(max(font.pointSizeF() * 0.8, 7))
+                item.setFont(font)
+                item.setSizeHint(QSize(100, 30))
+            else:
+                item.setData(KEY_ROLE, key.value)
+                item.setData(Qt.ItemDataRole.AccessibleTextRole, label)
+                self._sidebar_items[key] = item
+            sidebar.addItem(item)
+        self._sidebar_items[Section.RESULTS].setHidden(True)
+        self._sidebar_items[Section.MISSED].setHidden(True)
+        sidebar.currentItemChanged.connect(self._sidebar_changed)
+        return sidebar
+
+    def _build_menus(self) -> WindowMenus:
+        """The menu bar, handed what its actions do."""
+        return WindowMenus(
+            self,
+            MenuDoors(
+                quick_capture=self.quick_capture.emit,
+                quit=self.quit_requested.emit,
+                undo=self.undo_requested.emit,
+                ask=self.focus_ask,
+                show_section=lambda key: self.show_section(key, by_person=True),
+                refresh=self.refresh,
+                pause=self.pause_toggled.emit,
+                reindex=self.reindex_requested.emit,
+                report=self.report,
+            ),
+            self.detail,
+            self.dialogs,
+            self.settings,
+        )
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
