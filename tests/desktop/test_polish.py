@@ -361,3 +361,26 @@ def test_the_list_has_the_room_while_nothing_is_open(app, embedded_memory, qtbot
     open_detail(qtbot, app, note)
     # the list gives up its room at the next layout pass, which may come after the pane shows
     qtbot.waitUntil(lambda: window.detail.isVisible() and window.rows.width() < wide, timeout=WAIT_MS)
+
+
+def test_the_tools_and_file_menus_hold_what_profile_and_transfer_added_in_their_places(app):
+    """profile.install and transfer.install are handed the menu and the place (nothing scans)."""
+    tools = [a.text() for a in app.window.menus.tools_menu.actions()]
+    assert tools == [
+        "Pause reminders",
+        "Start at login",
+        "",
+        "Profile and storage…",
+        "",
+        "Rebuild the search index",
+    ]
+    assert app.profile_action in app.window.menus.tools_menu.actions()
+    file = [a.text() for a in app.window.menus.file_menu.actions()]
+    assert file[file.index("&Import…") :] == [
+        "&Import…",
+        "Import a &Folder…",
+        "&Export…",
+        "",
+        "Close window",
+        "Quit Neurons",
+    ]
