@@ -8,6 +8,7 @@ import logging
 import threading
 
 import pytest
+from PySide6.QtGui import QGuiApplication
 
 from core import backup
 from core.memory import Memory
@@ -35,6 +36,8 @@ def test_a_core_warning_shows_in_problems_and_info_does_not(app, qtbot):
     assert "WARNING from core.backup" in details and "Neurons " in details
     assert "a backup was taken" not in details
     dialog.copy()
+    copied = QGuiApplication.clipboard().text()
+    assert "the store's stamp could not be read: disk full" in copied and "WARNING from core.backup" in copied
 
 
 def test_warnings_from_another_thread_arrive_and_a_flood_keeps_the_newest(app, qtbot):
