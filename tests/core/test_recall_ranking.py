@@ -384,3 +384,22 @@ def test_a_weak_keyword_hit_gives_way_to_a_strong_meaning_match():
     assert ranking.keyword(_loose(kw, vec, strength), weighed)[2] == 0.6
     # a table without strengths (made before them) reads every hit as strong
     assert ranking.rank(_loose(kw, vec, None), weighed).order.tolist() == [0, 2, 1]
+
+
+def test_a_hits_strength_is_the_share_of_the_question_it_matches():
+    """search.py's table: each row's keyword hit over the question's total idf, 0..1 -- a note
+    holding every word of the question is the strongest, one holding its commonest word the weakest."""
+    reader = FakeReader()
+    fillers(reader)
+    both = reader.add("dentist appointment for the twins", created_at=at(-3))
+    rare = reader.add("the dentist said flossing", created_at=at(-4))
+    common = reader.add("appointment at the bank", created_at=at(-5))
+    reader.add("gym appointment moved", created_at=at(-6))
+    recall = Recall(reader, lambda: None)
+    got = recall_search.candidates(reader, recall.index, recall.embedder, "dentist appointment", NOW)
+    assert not isinstance(got, list)
+    table = got[0]
+    assert table.strength is not None
+    strength = dict(zip(table.ids, table.strength.tolist(), strict=True))
+    assert all(0.0 <= s <= 1.0 for s in strength.values())
+    assert strength[both.id] > strength[rare.id] > strength[common.id] > 0.0
