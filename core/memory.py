@@ -31,6 +31,7 @@ from core.embed import DIM, EmbeddingFiller, SentenceModel
 from core.interop.json import build_export, parse_export
 from core.model import (
     Edge,
+    Edit,
     Identity,
     InvalidInput,
     Kind,
@@ -458,6 +459,33 @@ class Memory:
             given.pop("title", None)
         return given if given != (current.attrs if attrs is None else attrs) else attrs
 
+    def update(self, neuron_id: uuid.UUID | str, edit: Edit) -> Neuron:
+        """One save: a new text, attrs changes and a new schedule, written in one transaction
+        (one Change, one undo step): a part refused leaves the neuron as it was."""
+        nid = parse_uuid(neuron_id)
+        text = clean_text(edit.text) if edit.text is not None else None
+        with self.store.transaction(self.identity) as cur:
+            current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+            if current is None:
+                raise NotFound(f"no neuron {nid}")
+            changes: dict[str, Any] = dict(edit.attrs)
+            if edit.schedule is not None:
+                changes.update(
+                    remind.rescheduled(edit.schedule.due_at, edit.schedule.rrule, current.attrs.get("tz"))
+                )
+            attrs: dict[str, Any] | None = None
+            if changes:
+                attrs = _merged(current.attrs, changes)
+            if text is not None:
+                attrs = self._retitled(cur, nid, text, attrs)
+            if text is None and attrs is None:
+                return current
+            neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
+        if neuron is None:
+            raise NotFound(f"no neuron {nid}")
+        self._changed(Action.EDITED, [neuron])
+        return neuron
+
     def update_attrs(self, neuron_id: uuid.UUID | str, **changes: Any) -> Neuron:
         """Merge keys into attrs (None removes a key), e.g. update_attrs(id, due_at=...)."""
         return self._merge_attrs(parse_uuid(neuron_id), lambda _current: changes)
@@ -475,13 +503,7 @@ class Memory:
             changes = changes_of(current)
             if not changes:
                 return current
-            attrs = dict(current.attrs)
-            for key, value in changes.items():
-                if value is None:
-                    attrs.pop(key, None)
-                else:
-                    attrs[key] = value.isoformat() if isinstance(value, datetime) else value
-            neuron = q.update_neuron(cur, self.identity, nid, attrs=clean_attrs(attrs))
+            neuron = q.update_neuron(cur, self.identity, nid, attrs=_merged(current.attrs, changes))
         self._changed(Action.EDITED, [neuron])
         return neuron
 
@@ -1028,6 +1050,18 @@ class Memory:
             "opened_in_s": round(self.store.opened_in_s, 3),
             "install": _install_status(),
         }
+
+
+def _merged(attrs: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """`attrs` with `changes` applied (a None value removes the key, a time is stored ISO 8601),
+    checked."""
+    merged = dict(attrs)
+    for key, value in changes.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value.isoformat() if isinstance(value, datetime) else value
+    return clean_attrs(merged)
 
 
 def _owner_check(identity: Identity, profile: dict[str, Any] | None) -> dict[str, Any]:

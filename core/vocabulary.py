@@ -45,3 +45,15 @@ class Fusion(Choice):
 
     RELATIVE = "relative"  # relative-score fusion (the default)
     RRF = "rrf"  # reciprocal rank fusion, the design's baseline
+
+
+class ItemAction(Choice):
+    """What a person may do to one neuron (which ones, `core.actions.actions_for` decides)."""
+
+    DONE = "done"  # complete it
+    DONE_THIS_TIME = "done_this_time"  # a repeating reminder: this occurrence done, the next due
+    SNOOZE = "snooze"  # show it again later
+    RESCHEDULE = "reschedule"  # change when it is due and how it repeats
+    ARCHIVE = "archive"  # keep it out of the lists
+    TRASH = "trash"
+    RESTORE = "restore"  # active again: not done after all, out of the archive or the trash
