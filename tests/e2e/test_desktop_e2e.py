@@ -188,10 +188,10 @@ def status(data_dir: Path) -> dict:
         return {}
 
 
-def ask_app(data_dir: Path, *argv: str) -> Any:
-    """A `neurons ... --json` command answered by the running app (op "command"); None if not."""
+def ask_app(data_dir: Path, command: str, *argv: str) -> Any:
+    """A `neurons COMMAND --json ...` answered by the running app (op "command"); None if not."""
     try:
-        answer = instance.command(data_dir, [*argv, "--json"], timeout=30)
+        answer = instance.command(data_dir, [command, "--json", *argv], timeout=30)
     except instance.InstanceError:
         return None
     return json.loads(answer["stdout"]) if answer is not None and answer["code"] == 0 else None
