@@ -21,7 +21,7 @@ from PySide6 import __version__ as qt_binding
 from core import backup, commands, instance, remind, resident
 from core.changes import started_by
 from core.memory import Memory
-from core.model import Kind, NeuronsError
+from core.model import Kind, Neuron, NeuronsError
 from core.settings import Settings
 from core.vocabulary import Action, Origin
 from desktop import profile, theme
@@ -34,9 +34,10 @@ from desktop.crash import CrashWatch, Report, UnexpectedCloseError, binding_keep
 from desktop.notices import ReminderNotices
 from desktop.notify import DBusNotifier, Notice, Notifications, TrayNotifier
 from desktop.prefs import Prefs
-from desktop.problems import is_persons, summary_of
+from desktop.problems import NOT_A_PROBLEM, Problems, ProblemsLog, is_persons, summary_of
 from desktop.quick import QuickCapture
 from desktop.scheduler import ReminderScheduler
+from desktop.sections import Section
 from desktop.startup import Steps
 from desktop.statusbar import items
 from desktop.tray import Tray
@@ -85,6 +86,7 @@ class App:
         self.tray: Tray | None = None
         self.steps = Steps()
         self.crashed: Report | None = None  # the last run's crash report, when it died (desktop/crash.py)
+        self.steps.run("problems", self._start_problems)
         self.steps.run("crash report", self._start_crash_watch)
         self.steps.run("garbage collector", self._start_collector)
         self.steps.run("preferences and look", self._start_look)
@@ -102,6 +104,14 @@ class App:
 
     # -- the steps -------------------------------------------------------------------------------
 
+    def _start_problems(self) -> None:
+        """Help ▸ Problems: errors handed to it, and every warning logged from now on (a failed
+        automatic backup, a notifier that broke) with its details to copy."""
+        self.problems = Problems()
+        self.problems_log = ProblemsLog(self.problems)
+        self.problems_log.install()
+        self.steps.register_cleanup("problems", self.problems_log.remove)  # last: until the end
+
     def _start_crash_watch(self) -> None:
         """A fatal error leaves a report in the data dir; the last run's, if it died, is kept to
         say once (`_say_crash`). Only a real run (with its data dir) watches."""
@@ -110,7 +120,7 @@ class App:
 
         watch = CrashWatch(self.settings.data_dir)
         self.crashed = watch.start()
-        self.steps.register_cleanup("crash report", watch.stop)  # last: a clean quit
+        self.steps.register_cleanup("crash report", watch.stop)  # a clean quit (only Problems after)
 
     def _say_crash(self) -> None:
 
@@ -123,11 +133,9 @@ class App:
             )
         if self.crashed is None:
             return
-        self.window.problems.add(
-            UnexpectedCloseError(self.crashed), "the last run", details=self.crashed.text
-        )
+        self.problems.add(UnexpectedCloseError(self.crashed), "the last run", details=self.crashed.text)
         self.window.banner.action.connect(
-            lambda key, _action: self.window.show_problems() if key == "crash" else None
+            lambda key, _action: self.window.dialogs.problems() if key == "crash" else None
         )
         self.banner.show(
             Notice(
@@ -149,7 +157,10 @@ class App:
         theme.apply(self.qapp, self.prefs.theme)
         theme.set_language(self.qapp, self.prefs.language)
         if not theme.has_emoji_font():
-            log.warning("no colour emoji font: emoji show as boxes (install fonts-noto-color-emoji)")
+            log.warning(  # a hint about the machine, said at launch: not a problem of the session
+                "no colour emoji font: emoji show as boxes (install fonts-noto-color-emoji)",
+                extra=NOT_A_PROBLEM,
+            )
 
     def _start_worker(self) -> None:
 
@@ -157,9 +168,14 @@ class App:
         self.bridge.changed.connect(self._store_changed)
         self.worker = Worker()
         self.worker.failed.connect(lambda label, exc: self._failed(exc, label))
-        self.ctx = Context(self.worker, self.clock, prefs=self.prefs)
-        self.ctx.report = lambda text, undo=False: self.window.report(text, undo)
-        self.ctx.failed = self._failed
+        self.ctx = Context(
+            self.worker,
+            self.clock,
+            report=self._report,
+            failed=self._failed,
+            undoable=self._undoable,
+            prefs=self.prefs,
+        )
         self.steps.register_cleanup("worker", self.worker.close)
 
     def _start_tray(self, use_tray: bool) -> None:
@@ -186,6 +202,7 @@ class App:
         self.window = MainWindow(
             self.ctx,
             self.prefs,
+            self.problems,
             settings=self.settings,
             about=self._about,
             keep_in_tray=lambda: self.tray is not None and self.tray.visible,
@@ -200,7 +217,12 @@ class App:
         self.worker.progress.connect(self.window.set_progress)
         self.steps.register_cleanup("window", self.window.deleteLater)
 
-        profile.install(self)  # Profile and storage… in Tools (desktop/profile.py)
+        # Profile and storage… in Tools (desktop/profile.py)
+        self.profile_action = profile.install(
+            self.window.menus.tools_menu,
+            self.window.menus.reindex_action,
+            lambda: profile.ProfileDialog(self, self.window).open(),
+        )
 
     def _start_quick(self) -> None:
 
@@ -212,23 +234,26 @@ class App:
 
         self.undo = UndoStack(self.ctx)
 
-        def undoable(text: str, before, after) -> None:
-            self.undo.push(text, before, after)
-            self.window.report(text, undo=True)
-
         def offer() -> None:
             last = self.undo.last
-            self.window.undo_action.setEnabled(last is not None)
-            self.window.undo_action.setText(f"Undo “{last.text}”" if last else "Undo")
+            self.window.menus.undo_action.setEnabled(last is not None)
+            self.window.menus.undo_action.setText(f"Undo “{last.text}”" if last else "Undo")
 
-        self.ctx.undoable = undoable
         self.undo.changed.connect(offer)
         self.window.undo_requested.connect(self.undo.undo)
         self.window.status.undo_clicked.connect(self.undo.undo)
 
+    def _report(self, text: str, undo: bool = False) -> None:
+        self.window.report(text, undo)
+
+    def _undoable(self, text: str, before: Neuron, after: Neuron) -> None:
+        """A change the person may undo: kept on the stack and offered in the status line."""
+        self.undo.push(text, before, after)
+        self.window.report(text, undo=True)
+
     def _start_notifications(self, notifier, dbus: bool) -> None:
 
-        self.banner = BannerNotifier(self.window)
+        self.banner = BannerNotifier(self.window.banner, self.window.bring_up, self.window)
         notifier = notifier if notifier is not None else self._default_notifier(dbus)
         self.notices = ReminderNotices(self.ctx, notifier, lambda: self.prefs.snooze)
         self.notices.open_item.connect(self._open_item)
@@ -262,7 +287,7 @@ class App:
         self.syncer = Syncer(self.worker, self.clock, lambda: self.memory, self.window)
         self.syncer.status.connect(self.window.status.set_sync)
         self.syncer.said.connect(self.window.report)
-        self.window.preference_pages = [lambda: ("Accounts", AccountsPage(self.ctx, self.syncer))]
+        self.window.dialogs.pages.append(lambda: ("Accounts", AccountsPage(self.ctx, self.syncer)))
         self.steps.register_cleanup("sync", self.syncer.stop)
 
     # -- opening ---------------------------------------------------------------------------------
@@ -299,23 +324,26 @@ class App:
             lane=BACKGROUND,
             droppable=True,
         )
-        # Now and then, on the worker: a backup if one is due (core/backup.py), and the model let
-        # go if unused for a while (core/resident.py).
-        auto, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
-
-        def now_and_then() -> None:
-            self.worker.run(
-                lambda: auto.run(self.clock.now().astimezone()),
-                lambda made: resident.trim() if made else None,
-                lambda exc: log.warning("the automatic backup failed: %s", exc),
-                label="backup",
-                lane=BACKGROUND,
-                droppable=True,
-            )
-            self.worker.run(lambda: resident.tidy(memory), label="tidy", lane=BACKGROUND, droppable=True)
-
-        timer.timeout.connect(now_and_then)
+        # Now and then, on the worker: a backup if one is due, the model let go if unused.
+        self.auto_backup, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
+        timer.timeout.connect(self.now_and_then)
         timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
+
+    def now_and_then(self) -> None:
+        """On the worker: a backup if one is due (core/backup.py; a failure is a warning, kept in
+        Help ▸ Problems), and the model let go if unused for a while (core/resident.py)."""
+        auto, memory = self.auto_backup, self.memory
+        if memory is None:
+            return  # let go (a reopen): the next round has the memory again
+        self.worker.run(
+            lambda: auto.run(self.clock.now().astimezone()),
+            lambda made: resident.trim() if made else None,
+            lambda exc: log.warning("the automatic backup failed: %s", exc, exc_info=exc),
+            label="backup",
+            lane=BACKGROUND,
+            droppable=True,
+        )
+        self.worker.run(lambda: resident.tidy(memory), label="tidy", lane=BACKGROUND, droppable=True)
 
     def reopen(self) -> None:
         """Let go of the open memory and open it again from the data dir's settings (a profile
@@ -352,10 +380,9 @@ class App:
     def _open_failed(self, exc: BaseException) -> None:
         self.open_error = exc
         self.ready_event.set()
-        log.error("cannot open the memory: %s", exc)
         self.window.empty.setText(f"Neurons could not open your memory:\n\n{exc}")
         self.window.report("Could not open your memory")
-        self.window.problems.add(exc, "opening your memory")
+        self.problems.add(exc, "opening your memory")
         self.window.bring_up()
 
     def _listener(self, change) -> None:  # any thread
@@ -386,7 +413,7 @@ class App:
         if is_persons(exc):
             self.window.report(summary_of(exc))
             return
-        self.window.problems.add(exc, what)
+        self.problems.add(exc, what)
         self.window.report(f"Something went wrong: {summary_of(exc)} (see Help ▸ Problems)")
 
     def _about(self) -> dict[str, str]:
@@ -411,7 +438,7 @@ class App:
 
     def _open_missed(self) -> None:
         self.show_window()
-        self.window.show_section("missed")
+        self.window.show_section(Section.MISSED)
 
     def quick_capture(self, text: str = "") -> None:
         self.quick.open(text)
@@ -438,8 +465,8 @@ class App:
         self.window.set_next_reminder(self.scheduler.next_at, paused)
         if self.tray is not None and self.tray.pause_action.isChecked() != paused:
             self.tray.pause_action.setChecked(paused)
-        if self.window.pause_action.isChecked() != paused:
-            self.window.pause_action.setChecked(paused)
+        if self.window.menus.pause_action.isChecked() != paused:
+            self.window.menus.pause_action.setChecked(paused)
         if self.window.summary is not None:
             self._summary(self.window.summary)
 
@@ -449,14 +476,14 @@ class App:
             return
 
         memory = self.memory
-        self.window.reindex_action.setEnabled(False)
+        self.window.menus.reindex_action.setEnabled(False)
 
         def done(total: int) -> None:
-            self.window.reindex_action.setEnabled(True)
+            self.window.menus.reindex_action.setEnabled(True)
             self.window.report(f"Search index rebuilt: {items(total)}")
 
         def failed(exc: BaseException) -> None:
-            self.window.reindex_action.setEnabled(True)
+            self.window.menus.reindex_action.setEnabled(True)
             self._failed(exc, "rebuilding the search index")
 
         self.window.report("Rebuilding the search index…")

@@ -3,15 +3,12 @@ notification server answers)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from desktop.notify import Notice, Notifier
-
-if TYPE_CHECKING:
-    from desktop.window import MainWindow
 
 
 class Banner(QFrame):
@@ -72,16 +69,17 @@ class BannerNotifier(Notifier):
 
     kind = "banner"
 
-    def __init__(self, window: MainWindow):
-        super().__init__(window)
-        self.window = window
-        window.banner.action.connect(self.action)
+    def __init__(self, banner: Banner, bring_up: Callable[[], None], parent: QObject | None = None):
+        super().__init__(parent)
+        self.banner = banner
+        self.bring_up = bring_up  # the window to the front
+        banner.action.connect(self.action)
 
     def show(self, notice: Notice) -> None:
-        self.window.banner.show_notice(notice)
+        self.banner.show_notice(notice)
         if notice.resident:  # a reminder: the window is where it can be seen
-            self.window.bring_up()
+            self.bring_up()
 
     def withdraw(self, key: str) -> None:
-        if self.window.banner.key == key:
-            self.window.banner.dismiss()
+        if self.banner.key == key:
+            self.banner.dismiss()

@@ -1,39 +1,73 @@
 """What the window, the detail pane and quick capture share: the memory (None until it is open),
-the worker, the clock, and where messages for the person go."""
+the worker, the clock, and where messages for the person go.
+
+Work on the memory is typed like Anki's `QueryOp[T]`: `run(fn, on_done)` takes `fn(memory) -> T`
+and `on_done(T)`, so mypy checks that what a step returns is what its answer expects."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from core.changes import started_by
 from core.model import Neuron
 from core.vocabulary import Origin
-from desktop.worker import INTERACTIVE
+from desktop.worker import INTERACTIVE, Worker
+
+if TYPE_CHECKING:
+    from core.memory import Memory
+    from core.remind import Clock
+    from desktop.prefs import Prefs
+
+T = TypeVar("T")
+OnError = Callable[[BaseException], None]
+
+
+class Report(Protocol):
+    """The status line; with undo=True it offers Undo for the last undoable step."""
+
+    def __call__(self, text: str, undo: bool = False) -> None: ...
+
+
+class Failed(Protocol):
+    """An error the person did not cause (and what the app was doing): kept in Problems."""
+
+    def __call__(self, exc: BaseException, what: str = "") -> None: ...
+
+
+# an undoable change was made: (what to say, the item before, the item after)
+Undoable = Callable[[str, Neuron, Neuron], None]
 
 
 class Context:
-    def __init__(self, worker, clock, memory=None, prefs=None):
+    def __init__(
+        self,
+        worker: Worker,
+        clock: Clock,
+        *,
+        report: Report,
+        failed: Failed,
+        undoable: Undoable,
+        memory: Memory | None = None,
+        prefs: Prefs | None = None,
+    ):
         self.worker = worker
         self.clock = clock
         self.memory = memory
-        self.prefs = prefs  # desktop.prefs.Prefs (snooze time, look)
+        self.prefs = prefs  # snooze time, look
         self.origin = Origin.WINDOW  # who the changes made through it are told to come from
-        # the status line; with undo=True it offers Undo for the last undoable step
-        self.report: Callable[..., None] = lambda text, undo=False: None
-        # an error the person did not cause (and what the app was doing): kept in Problems
-        self.failed: Callable[..., None] = lambda exc, what="": None
-        # an undoable change was made: (what to say, the item before, the item after)
-        self.undoable: Callable[[str, Neuron, Neuron], None] = lambda text, before, after: None
+        self.report = report
+        self.failed = failed
+        self.undoable = undoable
 
     def run(
         self,
-        fn: Callable[[Any], Any],
-        on_done=None,
+        fn: Callable[[Memory], T],
+        on_done: Callable[[T], None] | None = None,
         label: str = "",
-        on_error=None,
+        on_error: OnError | None = None,
         *,
         lane: str = INTERACTIVE,
     ) -> bool:
@@ -43,10 +77,10 @@ class Context:
 
     def read(
         self,
-        fn: Callable[[Any], Any],
-        on_done=None,
+        fn: Callable[[Memory], T],
+        on_done: Callable[[T], None] | None = None,
         label: str = "",
-        on_error=None,
+        on_error: OnError | None = None,
         *,
         lane: str = INTERACTIVE,
     ) -> bool:
@@ -56,15 +90,15 @@ class Context:
     def change(
         self,
         neuron_id: uuid.UUID | str,
-        fn: Callable[[Any], Neuron],
+        fn: Callable[[Memory], Neuron],
         say: Callable[[Neuron], str],
         on_done: Callable[[Neuron], None] | None = None,
-        on_error=None,
+        on_error: OnError | None = None,
     ) -> bool:
         """An undoable action on one item: fn(memory) -> the item after; `say(after)` is the
         status message, offered with Undo."""
 
-        def work(memory) -> tuple[Neuron, Neuron]:
+        def work(memory: Memory) -> tuple[Neuron, Neuron]:
             before = memory.get(neuron_id)
             return before, fn(memory)
 
@@ -76,7 +110,15 @@ class Context:
 
         return self.run(work, done, "change", on_error)
 
-    def _queue(self, fn, on_done, label, on_error, lane, droppable) -> bool:
+    def _queue(
+        self,
+        fn: Callable[[Memory], T],
+        on_done: Callable[[T], None] | None,
+        label: str,
+        on_error: OnError | None,
+        lane: str,
+        droppable: bool,
+    ) -> bool:
         if self.memory is None:
             return False
         memory = self.memory
@@ -86,7 +128,7 @@ class Context:
 
         origin = self.origin
 
-        def call():
+        def call() -> T:
             with started_by(origin):
                 return fn(memory)
 

@@ -6,10 +6,15 @@ import logging
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from core import remind
 from core.model import Edge, Kind, Neuron, State
 from core.when import find_window, local_now
+from desktop.sections import Section
+
+if TYPE_CHECKING:
+    from core.memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +34,7 @@ class Row:
 
 @dataclass
 class Page:
-    section: str
+    section: Section
     rows: list[Row]
     more: bool = False  # another page exists
     offset: int = 0
@@ -49,42 +54,45 @@ class Timeline:
     entries: list[Row]
 
 
-def ask(memory, text: str, limit: int = 30) -> Page:
+def ask(memory: Memory, text: str, limit: int = 30) -> Page:
     """The answer to the ask box."""
     text = text.strip()
     if not text:
-        return Page("results", [])
+        return Page(Section.RESULTS, [])
     results = memory.ask(text, limit=limit)
     rows = [Row(r.neuron, r.why, r.score, r.group, r.loose) for r in results]
     label = next((r.window_label for r in results if r.window_label), None)
     if not results:  # "anything overdue?" with nothing overdue says so, not "try other words"
         window, _ = find_window(text, local_now())
         label = window.label if window is not None else None
-    return Page("results", rows, window_label=label)
+    return Page(Section.RESULTS, rows, window_label=label)
 
 
-def section(memory, name: str, now: datetime, offset: int = 0, missed_ids: list[str] | None = None) -> Page:
-    if name in ("overdue", "upcoming"):
+def section(
+    memory: Memory, name: Section, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
+) -> Page:
+    if name in (Section.OVERDUE, Section.UPCOMING):
         reminders = memory.reminders()
         overdue = [n for n in reminders if remind.is_overdue(n, now)]
-        if name == "overdue":
+        if name is Section.OVERDUE:
             rows = sorted(overdue, key=lambda n: remind.current_due(n) or now)
         else:
             ids = {n.id for n in overdue}
             rest = [n for n in reminders if n.id not in ids]
             rows = sorted(rest, key=lambda n: (_fire_or_none(n) is None, _fire_or_none(n) or now))
         return Page(name, [Row(n) for n in rows])
-    if name == "missed":
+    if name is Section.MISSED:
         missed = [uuid.UUID(i) for i in (missed_ids or [])]
         found = memory.get_many(missed)
         return Page(name, [Row(found[i], "came due while Neurons was closed") for i in missed if i in found])
-    kind, states, order = {
-        "done": (Kind.REMINDER, [State.DONE], "updated"),
-        "notes": (Kind.NOTE, [State.ACTIVE], "recent"),
-        "contacts": (Kind.CONTACT, [State.ACTIVE], "name"),
-        "archive": (None, [State.ARCHIVED], "updated"),
-        "trash": (None, [State.TRASHED], "updated"),
-    }[name]
+    listed: dict[Section, tuple[Kind | None, list[State | str], str]] = {
+        Section.DONE: (Kind.REMINDER, [State.DONE], "updated"),
+        Section.NOTES: (Kind.NOTE, [State.ACTIVE], "recent"),
+        Section.CONTACTS: (Kind.CONTACT, [State.ACTIVE], "name"),
+        Section.ARCHIVE: (None, [State.ARCHIVED], "updated"),
+        Section.TRASH: (None, [State.TRASHED], "updated"),
+    }
+    kind, states, order = listed[name]
     neurons = memory.list(kind, states, limit=PAGE + 1, offset=offset, order=order)
     return Page(name, [Row(n) for n in neurons[:PAGE]], more=len(neurons) > PAGE, offset=offset)
 
@@ -109,7 +117,7 @@ class Summary:
 SUMMARY_TITLES = 3
 
 
-def summary(memory, now: datetime) -> Summary:
+def summary(memory: Memory, now: datetime) -> Summary:
     reminders = memory.reminders()
     overdue = sorted(
         (n for n in reminders if remind.is_overdue(n, now)), key=lambda n: remind.current_due(n) or now
@@ -125,7 +133,7 @@ def summary(memory, now: datetime) -> Summary:
     )
 
 
-def detail(memory, neuron_id: uuid.UUID | str) -> Detail:
+def detail(memory: Memory, neuron_id: uuid.UUID | str) -> Detail:
     neuron = memory.get(neuron_id)
     links = memory.neighbours(neuron.id, open_only=True)
     total = len(memory.edges(neuron.id))
@@ -133,7 +141,7 @@ def detail(memory, neuron_id: uuid.UUID | str) -> Detail:
     return Detail(neuron, links, closed=total - len(links))
 
 
-def timeline(memory, contact: Neuron, limit: int = 80) -> Timeline:
+def timeline(memory: Memory, contact: Neuron, limit: int = 80) -> Timeline:
     """A contact's page: the answer to "what do you know about them", newest first."""
     answer = memory.about(str(contact.attrs.get("name") or contact.title), limit=limit)
     return Timeline(
@@ -141,7 +149,7 @@ def timeline(memory, contact: Neuron, limit: int = 80) -> Timeline:
     )
 
 
-def link_candidates(memory, text: str, exclude: uuid.UUID, limit: int = 12) -> list[Neuron]:
+def link_candidates(memory: Memory, text: str, exclude: uuid.UUID, limit: int = 12) -> list[Neuron]:
     text = text.strip()
     if not text:
         return []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Callable
 
 from psycopg.conninfo import make_conninfo
 from PySide6.QtCore import Qt
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QPushButton,
     QVBoxLayout,
 )
@@ -34,19 +36,13 @@ from desktop.widgets import fit_placeholder
 log = logging.getLogger(__name__)
 
 
-def install(app) -> None:
-    """Add Profile and storage… to the window's Tools menu (the hook app.py calls once)."""
-    window = app.window
-    tools = next(
-        a.menu()
-        for a in window.menuBar().actions()
-        if a.menu() is not None and window.reindex_action in a.menu().actions()
-    )
-    action = QAction("Profile and storage…", window)
-    tools.insertAction(window.reindex_action, action)
-    tools.insertSeparator(window.reindex_action)
-    action.triggered.connect(lambda: ProfileDialog(app, window).open())
-    window.profile_action = action
+def install(tools: QMenu, before: QAction, open_dialog: Callable[[], None]) -> QAction:
+    """Profile and storage… in the Tools menu, before `before` (the hook app.py calls once)."""
+    action = QAction("Profile and storage…", tools)
+    tools.insertAction(before, action)
+    tools.insertSeparator(before)
+    action.triggered.connect(open_dialog)
+    return action
 
 
 class ProfileDialog(QDialog):

@@ -1,6 +1,7 @@
 """File → Import… / Export… and dropping a file on the window (core/interop does the work).
 
-`install(window)` adds Import and Export to the window's File menu, and the drop handler. An import
+`install(window, ctx, menu, before)` adds Import and Export to `menu` (the File menu, before the
+action it keeps for them), and the drop handler on `window`. An import
 runs on the worker with a progress dialog (it appears only when an import takes a while), then a
 summary says what was created, updated and left as it was, and every skipped item with the reason.
 Export asks for a format (JSON, vCard 4.0 or 3.0, iCalendar, a Markdown vault), which kind of
@@ -10,7 +11,7 @@ neurons, and whether to write one file per item (a vdir), then for where.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QDropEvent
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QListWidget,
+    QMenu,
     QMessageBox,
     QProgressDialog,
     QVBoxLayout,
@@ -30,9 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import NeuronsError
-
-if TYPE_CHECKING:
-    from desktop.window import MainWindow
+from desktop.context import Context
 
 IMPORT_LABEL = "Importing"
 # What a drop or the file chooser may bring (a folder is chosen with "Import a Folder…").
@@ -55,25 +55,24 @@ KINDS = [("All kinds", None), ("Notes", "note"), ("Reminders", "reminder"), ("Co
 PROGRESS_AFTER_MS = 400
 
 
-def install(window: MainWindow) -> Transfer:
-    """The File menu and the drop handler on the main window (one call from MainWindow)."""
-    return Transfer(window)
+def install(window: QWidget, ctx: Context, menu: QMenu, before: QAction) -> Transfer:
+    """Import and Export in `menu` before `before`, and the drop handler on `window` (one call
+    from MainWindow)."""
+    return Transfer(window, ctx, menu, before)
 
 
 class Transfer(QObject):
-    def __init__(self, window: MainWindow):
+    def __init__(self, window: QWidget, ctx: Context, menu: QMenu, before: QAction):
         super().__init__(window)
-        self.window = window
-        self.ctx = window.ctx
+        self.window = window  # the dialogs' parent, where files are dropped
+        self.ctx = ctx
         self.summary: Summary | None = None
         self.progress: QProgressDialog | None = None
-        # into the window's File menu, at the place it keeps for them
-        menu, at = window.file_menu, window.file_menu_at
 
         def add(text: str, slot) -> QAction:
             action = QAction(text, menu)
             action.triggered.connect(slot)
-            menu.insertAction(at, action)
+            menu.insertAction(before, action)
             return action
 
         self.import_action = add("&Import…", self.choose_import)
@@ -119,13 +118,13 @@ class Transfer(QObject):
         def failed(exc: BaseException) -> None:
             self._busy(False)
             text = str(exc) if isinstance(exc, NeuronsError) else f"{type(exc).__name__}: {exc}"
-            self.window.report(f"Nothing was imported from {name}")
+            self.ctx.report(f"Nothing was imported from {name}")
             QMessageBox.warning(self.window, "Nothing was imported", f"{name}: {text}")
 
         self.ctx.worker.run(
             lambda report: _import(memory, path, report), done, failed, label=IMPORT_LABEL, progress=True
         )
-        self.window.report(f"Importing {name}…")
+        self.ctx.report(f"Importing {name}…")
         return True
 
     def _progress(self, label: str, done: int, total: int) -> None:
@@ -144,7 +143,7 @@ class Transfer(QObject):
     def show_summary(self, name: str, report) -> None:
         self.summary = Summary(self.window, name, report)
         self.summary.open()
-        self.window.report(self.summary.headline)
+        self.ctx.report(self.summary.headline)
 
     # -- export ------------------------------------------------------------------------------------
 
@@ -172,7 +171,7 @@ class Transfer(QObject):
 
         def done(result: dict[str, Any]) -> None:
             self.export_action.setEnabled(True)
-            self.window.report(f"Exported {result['items']:,} items to {result['path']}")
+            self.ctx.report(f"Exported {result['items']:,} items to {result['path']}")
 
         def failed(exc: BaseException) -> None:
             self.export_action.setEnabled(True)
@@ -199,7 +198,7 @@ class Transfer(QObject):
                 event.acceptProposedAction()
                 self.start_import(paths[0])  # one at a time: each import is one transaction
                 if len(paths) > 1:
-                    self.window.report(f"Importing {Path(paths[0]).name}; drop the others one by one")
+                    self.ctx.report(f"Importing {Path(paths[0]).name}; drop the others one by one")
                 return True
         return super().eventFilter(watched, event)
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -30,11 +30,11 @@ from desktop import keys, ops, theme, transfer
 from desktop.banner import Banner
 from desktop.context import Context
 from desktop.detail import DetailPane
-from desktop.menus import WindowMenus
+from desktop.menus import Dialogs, MenuDoors, WindowMenus
 from desktop.prefs import Prefs
 from desktop.problems import Problems
 from desktop.rows import RowList
-from desktop.sections import LABELS, SECTION_KIND, SIDEBAR, TITLES
+from desktop.sections import EMPTY, LABELS, SECTION_KIND, SIDEBAR, TITLES, Section
 from desktop.statusbar import StatusLine, items
 from desktop.widgets import ElidedLabel
 from desktop.worker import BACKGROUND
@@ -62,7 +62,7 @@ class AskBox(QLineEdit):
         super().keyPressEvent(event)
 
 
-class MainWindow(WindowMenus, QMainWindow):
+class MainWindow(QMainWindow):
     quick_capture = Signal()
     closing = Signal()
     pause_toggled = Signal(bool)
@@ -76,6 +76,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self,
         ctx: Context,
         prefs: Prefs,
+        problems: Problems,
         keep_in_tray: Callable[[], bool] = lambda: False,
         about: Callable[[], dict] = dict,
         settings=None,
@@ -85,13 +86,12 @@ class MainWindow(WindowMenus, QMainWindow):
         self.prefs = prefs
         self.settings = settings
         self.keep_in_tray = keep_in_tray
-        self.about_facts = about
-        self.problems = Problems(self)
+        self.problems = problems
         self.setWindowTitle("Neurons")
         self.setWindowIcon(theme.app_icon())
         self.resize(1280, 800)
-        self.section = "upcoming"
-        self.previous_section = "upcoming"
+        self.section = Section.UPCOMING
+        self.previous_section = Section.UPCOMING
         self.navigated = False  # the person chose a section (the app no longer picks one)
         self.missed_ids: list[str] = []
         self.ready = False
@@ -106,8 +106,7 @@ class MainWindow(WindowMenus, QMainWindow):
         self._last_query = ""
         self.sections_loaded = 0  # how many list loads finished (tests and screenshots wait on it)
         self.changes_applied = 0  # how many rounds of store changes were looked at (tests wait on it)
-        self._dialogs: dict[str, QWidget] = {}
-        self.menu_actions: dict[str, QAction] = {}
+        self.dialogs = Dialogs(self, prefs, settings, problems, about, self._prefs_changed)
 
         central = QWidget()
         self.setCentralWidget(central)
@@ -147,29 +146,7 @@ class MainWindow(WindowMenus, QMainWindow):
         root.addWidget(split, 1)
         self.splitter = split
 
-        self.sidebar = QListWidget()
-        self.sidebar.setObjectName("sidebar")
-        self.sidebar.setAccessibleName("Sections")
-        self.sidebar.setMinimumWidth(170)
-        self.sidebar.setMaximumWidth(240)
-        self._sidebar_items: dict[str, QListWidgetItem] = {}
-        for key, label, _ in SIDEBAR:
-            item = QListWidgetItem(label if key else label.upper())
-            if key is None:
-                item.setFlags(Qt.ItemFlag.NoItemFlags)
-                font = item.font()
-                font.setBold(True)
-                font.setPointSizeF(max(font.pointSizeF() * 0.8, 7))
-                item.setFont(font)
-                item.setSizeHint(QSize(100, 30))
-            else:
-                item.setData(KEY_ROLE, key)
-                item.setData(Qt.ItemDataRole.AccessibleTextRole, label)
-                self._sidebar_items[key] = item
-            self.sidebar.addItem(item)
-        self._sidebar_items["results"].setHidden(True)
-        self._sidebar_items["missed"].setHidden(True)
-        self.sidebar.currentItemChanged.connect(self._sidebar_changed)
+        self.sidebar = self._build_sidebar()
         split.addWidget(self.sidebar)
 
         middle = QWidget()
@@ -219,14 +196,12 @@ class MainWindow(WindowMenus, QMainWindow):
         self.detail.hide()  # until there is something to show: the list has the room
 
         self.status = StatusLine(self.statusBar(), self.problems, ctx.now)
-        # Preferences' pages beyond General, each made when the dialog is: (title, widget)
-        self.preference_pages: list = []
         self.status_text, self.next_label, self.progress = (
             self.status.text,
             self.status.next_label,
             self.status.progress,
         )
-        self.status.problems_clicked.connect(self.show_problems)
+        self.status.problems_clicked.connect(self.dialogs.problems)
 
         self._ask_timer = QTimer(self)
         self._ask_timer.setSingleShot(True)
@@ -245,23 +220,71 @@ class MainWindow(WindowMenus, QMainWindow):
         self._pending_timer.setInterval(PENDING_POLL_MS)
         self._pending_timer.timeout.connect(self.load_pending)
 
-        self._build_menus()
+        self.menus = self._build_menus()
         self.item_keys = keys.ItemKeys(self)
         # (in the item's own fields; the ask box keeps its keys for typing)
         for w in (self.detail.body, self.detail.linker.link_search):
             w.installEventFilter(self.item_keys)
         self.detail.item_keys = self.item_keys
-        self.detail.item_changed.connect(self._update_item_actions)
-        self._update_item_actions()
+        self.detail.item_changed.connect(self.menus.update_item_actions)
+        self.menus.update_item_actions()
 
         self.setTabOrder(self.ask, self.new_button)
         self.setTabOrder(self.new_button, self.rows)
         self.setTabOrder(self.rows, self.detail.body)
         self.sidebar.blockSignals(True)
-        self.sidebar.setCurrentItem(self._sidebar_items["upcoming"])
+        self.sidebar.setCurrentItem(self._sidebar_items[Section.UPCOMING])
         self.sidebar.blockSignals(False)
-        self.transfer = transfer.install(self)  # File > Import/Export, and files dropped here
+        # File > Import/Export, and files dropped here
+        self.transfer = transfer.install(self, ctx, self.menus.file_menu, self.menus.file_menu_at)
         self.restore_geometry()
+
+    def _build_sidebar(self) -> QListWidget:
+        """The sections, under their headings; Answers and Missed hidden until they have rows."""
+        sidebar = QListWidget()
+        sidebar.setObjectName("sidebar")
+        sidebar.setAccessibleName("Sections")
+        sidebar.setMinimumWidth(170)
+        sidebar.setMaximumWidth(240)
+        self._sidebar_items: dict[Section, QListWidgetItem] = {}
+        for key, label, _ in SIDEBAR:
+            item = QListWidgetItem(label if key else label.upper())
+            if key is None:
+                item.setFlags(Qt.ItemFlag.NoItemFlags)
+                font = item.font()
+                font.setBold(True)
+                font.setPointSizeF(max(font.pointSizeF() * 0.8, 7))
+                item.setFont(font)
+                item.setSizeHint(QSize(100, 30))
+            else:
+                item.setData(KEY_ROLE, key.value)
+                item.setData(Qt.ItemDataRole.AccessibleTextRole, label)
+                self._sidebar_items[key] = item
+            sidebar.addItem(item)
+        self._sidebar_items[Section.RESULTS].setHidden(True)
+        self._sidebar_items[Section.MISSED].setHidden(True)
+        sidebar.currentItemChanged.connect(self._sidebar_changed)
+        return sidebar
+
+    def _build_menus(self) -> WindowMenus:
+        """The menu bar, handed what its actions do."""
+        return WindowMenus(
+            self,
+            MenuDoors(
+                quick_capture=self.quick_capture.emit,
+                quit=self.quit_requested.emit,
+                undo=self.undo_requested.emit,
+                ask=self.focus_ask,
+                show_section=lambda key: self.show_section(key, by_person=True),
+                refresh=self.refresh,
+                pause=self.pause_toggled.emit,
+                reindex=self.reindex_requested.emit,
+                report=self.report,
+            ),
+            self.detail,
+            self.dialogs,
+            self.settings,
+        )
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -303,6 +326,19 @@ class MainWindow(WindowMenus, QMainWindow):
         event.accept()
         self.closing.emit()
 
+    def _prefs_changed(self, what: str) -> None:
+        """Preferences changed `what`: the look, the dates' language, start at login."""
+        if what == "theme":
+            theme.apply(theme.gui_app(), self.prefs.theme)
+        elif what == "language":
+            theme.set_language(theme.gui_app(), self.prefs.language)
+            self.status.retell()
+            self.refresh()
+        elif what == "autostart":
+            self.menus.sync_autostart()
+        self.detail.update_snooze_labels()
+        self.prefs_changed.emit(what)
+
     # -- status --------------------------------------------------------------------------------
 
     def report(self, text: str, undo: bool = False) -> None:
@@ -342,37 +378,37 @@ class MainWindow(WindowMenus, QMainWindow):
     def _sidebar_changed(self, item: QListWidgetItem | None, _prev=None) -> None:
         if item is None:
             return
-        key = item.data(KEY_ROLE)
-        if key:
-            if key != "results":
+        value = item.data(KEY_ROLE)
+        if value:
+            key = Section(value)
+            if key is not Section.RESULTS:
                 self.navigated = True
             self._switch(key)
 
-    def show_section(self, key: str, by_person: bool = False) -> None:
-        item = self._sidebar_items.get(key)
-        if item is None:
-            return
+    def show_section(self, name: Section | str, by_person: bool = False) -> None:
+        """`name`: a Section, or its value (as the tests say it)."""
+        key = Section(name)
+        item = self._sidebar_items[key]
         self.navigated = self.navigated or by_person
         item.setHidden(False)
-        if self.sidebar.currentItem() is item:
-            self._switch(key)
-        else:
+        if self.sidebar.currentItem() is not item:
             self.sidebar.blockSignals(True)
             self.sidebar.setCurrentItem(item)
             self.sidebar.blockSignals(False)
-            self._switch(key)
+        self._switch(key)
 
-    def _switch(self, key: str) -> None:
-        if key != "results":
+    def _switch(self, key: Section) -> None:
+        if key is not Section.RESULTS:
             self.previous_section = key
         self.section = key
-        self.list_title.setText(TITLES[key] if key != "results" else f"Answers for “{self._last_query}”")
+        answers = key is Section.RESULTS
+        self.list_title.setText(f"Answers for “{self._last_query}”" if answers else TITLES[key])
         self.load_section()
 
     def load_section(self, offset: int = 0) -> None:
         if not self.ready:
             return
-        if self.section == "results":
+        if self.section is Section.RESULTS:
             self.run_ask()
             return
         self._list_generation += 1
@@ -410,10 +446,10 @@ class MainWindow(WindowMenus, QMainWindow):
         if page.rows:
             self.list_stack.setCurrentWidget(self.rows)
         else:
-            text = next(t for k, _, t in SIDEBAR if k == page.section)
-            if page.section == "results" and page.window_label:
+            text = EMPTY[page.section]
+            if page.section is Section.RESULTS and page.window_label:
                 text = f"Nothing {page.window_label}."
-            elif page.section == "results" and self._last_query:
+            elif page.section is Section.RESULTS and self._last_query:
                 text = f"Nothing matches “{self._last_query}”.\nTry other words, or fewer."
             self.empty.setText(text)
             self.list_stack.setCurrentWidget(self.empty)
@@ -452,7 +488,7 @@ class MainWindow(WindowMenus, QMainWindow):
 
     def _list_sees(self, change: Change, shown: set[str]) -> bool:
         touched = {str(i) for i in change.ids}
-        if self.section == "results":
+        if self.section is Section.RESULTS:
             return change.affects.added or bool(touched & shown)
         if change.edges_only:
             return False
@@ -461,7 +497,7 @@ class MainWindow(WindowMenus, QMainWindow):
         kind = SECTION_KIND.get(self.section)
         if kind is not None:
             return kind in change.kinds
-        return self.section in ("archive", "trash") and change.affects.states
+        return self.section in (Section.ARCHIVE, Section.TRASH) and change.affects.states
 
     @staticmethod
     def _counts_see(change: Change) -> bool:
@@ -487,20 +523,20 @@ class MainWindow(WindowMenus, QMainWindow):
 
         def shown(summary: ops.Summary) -> None:
             self.summary = summary
-            for key, n in (("overdue", summary.overdue), ("upcoming", summary.upcoming)):
+            for key, n in ((Section.OVERDUE, summary.overdue), (Section.UPCOMING, summary.upcoming)):
                 label = LABELS[key]
                 self._sidebar_items[key].setText(f"{label}   {n}" if n else label)
                 self._sidebar_items[key].setData(Qt.ItemDataRole.AccessibleTextRole, f"{label}, {n}")
             self.status.set_idle(items(summary.total))
-            if summary.overdue and not self.navigated and self.section == "upcoming":
-                self.show_section("overdue")  # what needs doing first
+            if summary.overdue and not self.navigated and self.section is Section.UPCOMING:
+                self.show_section(Section.OVERDUE)  # what needs doing first
             self.summary_loaded.emit(summary)
 
         self.ctx.read(lambda m: ops.summary(m, now), shown, "counts")
 
     def set_missed(self, ids: list[str]) -> None:
         self.missed_ids = ids
-        item = self._sidebar_items["missed"]
+        item = self._sidebar_items[Section.MISSED]
         item.setHidden(not ids)
         item.setText(f"Missed   {len(ids)}" if ids else "Missed")
 
@@ -544,8 +580,8 @@ class MainWindow(WindowMenus, QMainWindow):
             self._answered_generation = self._ask_generation
             self._after_answer = None
             self._last_query = ""
-            self._sidebar_items["results"].setHidden(True)
-            if self.section == "results":
+            self._sidebar_items[Section.RESULTS].setHidden(True)
+            if self.section is Section.RESULTS:
                 self._leave_answers()
                 self.show_section(self.previous_section)
 
@@ -592,11 +628,11 @@ class MainWindow(WindowMenus, QMainWindow):
             self._answered_generation = generation
             new_question = text != self._last_query
             self._last_query = text
-            if self.section != "results":
-                self.section = "results"
-                self._sidebar_items["results"].setHidden(False)
+            if self.section is not Section.RESULTS:
+                self.section = Section.RESULTS
+                self._sidebar_items[Section.RESULTS].setHidden(False)
                 self.sidebar.blockSignals(True)
-                self.sidebar.setCurrentItem(self._sidebar_items["results"])
+                self.sidebar.setCurrentItem(self._sidebar_items[Section.RESULTS])
                 self.sidebar.blockSignals(False)
             self.list_title.setText(f"Answers for “{text}”")
             # a new question starts from the top: no row of an earlier answer stays selected

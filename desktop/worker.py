@@ -24,6 +24,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 
+from desktop.problems import NOT_A_PROBLEM
+
 log = logging.getLogger(__name__)
 
 INTERACTIVE = "interactive"
@@ -150,7 +152,8 @@ class Worker(QObject):
             if callback is not None:
                 callback(value)
             elif outcome == "error":
-                log.error("task %r failed: %s", label, value, exc_info=value)
+                # (whoever listens to `failed` says it: the app keeps it in Problems)
+                log.error("task %r failed: %s", label, value, exc_info=value, extra=NOT_A_PROBLEM)
                 self.failed.emit(label, value)
         except RuntimeError as exc:
             if "already deleted" in str(exc):  # the widget went away while the task ran

@@ -167,7 +167,7 @@ def test_the_next_launch_says_once_that_neurons_closed_unexpectedly(
     assert "closed unexpectedly" in app.window.banner.text.text()
     [problem] = app.window.problems.items
     assert "closed unexpectedly" in problem.summary and "Fatal Python error: Aborted" in problem.details
-    dialog = app.window.show_problems()
+    dialog = app.window.dialogs.problems()
     assert "paint_the_rows" in dialog.details.toPlainText()
     app.quit()
     app.close()

@@ -49,7 +49,7 @@ def test_next_reminder_follows_a_change_of_the_dates_language(app, embedded_memo
     app.scheduler.replan()
     label = app.window.status.next_label
     qtbot.waitUntil(lambda: label.text().startswith("Next reminder today"), timeout=WAIT_MS)
-    dialog = app.window.show_preferences()
+    dialog = app.window.dialogs.preferences()
     language = dialog.language
     try:
         language.setCurrentIndex(language.findData("pt"))

@@ -35,7 +35,12 @@ def test_problems_says_no_problems_without_something_went_wrong(qtbot):
 
 def test_every_dropdown_of_every_dialog_shows_its_current_choice(app, qtbot):
     window = app.window
-    for show in (window.show_preferences, window.show_shortcuts, window.show_about, window.show_problems):
+    for show in (
+        window.dialogs.preferences,
+        window.dialogs.shortcuts,
+        window.dialogs.about,
+        window.dialogs.problems,
+    ):
         dialog = show()
         qtbot.waitExposed(dialog)
         for combo in dialog.findChildren(QComboBox):
@@ -49,10 +54,10 @@ def test_every_dropdown_of_every_dialog_shows_its_current_choice(app, qtbot):
 def dialogs_of(app, qtbot):
     """(name, dialog) of every dialog the window opens, as it opens it."""
     window = app.window
-    yield "preferences", window.show_preferences()
-    yield "shortcuts", window.show_shortcuts()
-    yield "about", window.show_about()
-    yield "problems-none", window.show_problems()
+    yield "preferences", window.dialogs.preferences()
+    yield "shortcuts", window.dialogs.shortcuts()
+    yield "about", window.dialogs.about()
+    yield "problems-none", window.dialogs.problems()
     profile = ProfileDialog(app, window)
     qtbot.waitUntil(lambda: hasattr(profile, "facts"), timeout=WAIT_MS)
     yield "profile", profile
@@ -129,7 +134,7 @@ def test_a_dropdowns_open_list_shows_its_current_choice(app, qtbot, dark):
     """Its current row was drawn blank in the light theme (issue 23, item 10)."""
     theme.apply(theme.gui_app(), "dark" if dark else "light")
     try:
-        dialog = app.window.show_preferences()
+        dialog = app.window.dialogs.preferences()
         qtbot.waitExposed(dialog)
         for combo in dialog.findChildren(QComboBox):
             combo.showPopup()

@@ -173,7 +173,7 @@ def test_an_unexpected_error_stays_in_problems_with_details_to_copy(app, qtbot):
     assert len(window.problems.items) == 1
     assert window.status.problems_button.isVisible() and "1 problem" in window.status.problems_button.text()
     assert "see Help ▸ Problems" in window.status_text.text()
-    dialog = window.show_problems()
+    dialog = window.dialogs.problems()
     assert "the disk said no" in dialog.details.toPlainText() and "load notes" in dialog.details.toPlainText()
     assert "Traceback" in dialog.details.toPlainText()
     dialog.copy()
@@ -192,12 +192,12 @@ def test_a_refused_input_is_not_a_problem(app, qtbot):
 def test_preferences_apply_at_once(app, embedded_memory, clock, qtbot, config_home):
     window = app.window
     qtbot.keyClick(window, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
-    dialog = window._dialogs["preferences"]
+    dialog = window.dialogs.shown["preferences"]
     assert dialog.isVisible()
     dialog.autostart.setChecked(True)
     entry = config_home / "autostart" / "neurons.desktop"
     assert entry.exists() and "--hidden" in entry.read_text()
-    assert window.autostart_action.isChecked()
+    assert window.menus.autostart_action.isChecked()
     dialog.autostart.setChecked(False)
     assert not entry.exists() and not autostart.is_enabled()
     dialog.snooze.setCurrentIndex(dialog.snooze.findData(30))
@@ -219,24 +219,24 @@ def test_preferences_apply_at_once(app, embedded_memory, clock, qtbot, config_ho
 
 
 def test_start_at_login_from_the_tools_menu(app, config_home):
-    app.window.autostart_action.trigger()
+    app.window.menus.autostart_action.trigger()
     assert autostart.is_enabled() and "log in" in app.window.status_text.text()
-    app.window.autostart_action.trigger()
+    app.window.menus.autostart_action.trigger()
     assert not autostart.is_enabled()
 
 
 def test_help_lists_every_shortcut_and_about_says_what_and_where(app, qtbot):
     window = app.window
     qtbot.keyClick(window, Qt.Key.Key_Slash, Qt.KeyboardModifier.ControlModifier)
-    dialog = window._dialogs["shortcuts"]
+    dialog = window.dialogs.shown["shortcuts"]
     assert dialog.isVisible()
     listed = [dialog.tree.topLevelItem(i).text(1) for i in range(dialog.tree.topLevelItemCount())]
     assert all(k.what in listed for k in keys.SHORTCUTS)
     # every named shortcut is bound to the window's action of that name
     for key in keys.SHORTCUTS:
         if key.name and key.name != "trash":
-            assert [s.toString() for s in window.menu_actions[key.name].shortcuts()] == list(key.keys)
-    about = window.show_about()
+            assert [s.toString() for s in window.menus.actions[key.name].shortcuts()] == list(key.keys)
+    about = window.dialogs.about()
     assert about.isVisible() and __version__ in about.title.text()
 
 
@@ -361,3 +361,26 @@ def test_the_list_has_the_room_while_nothing_is_open(app, embedded_memory, qtbot
     open_detail(qtbot, app, note)
     # the list gives up its room at the next layout pass, which may come after the pane shows
     qtbot.waitUntil(lambda: window.detail.isVisible() and window.rows.width() < wide, timeout=WAIT_MS)
+
+
+def test_the_tools_and_file_menus_hold_what_profile_and_transfer_added_in_their_places(app):
+    """profile.install and transfer.install are handed the menu and the place (nothing scans)."""
+    tools = [a.text() for a in app.window.menus.tools_menu.actions()]
+    assert tools == [
+        "Pause reminders",
+        "Start at login",
+        "",
+        "Profile and storage…",
+        "",
+        "Rebuild the search index",
+    ]
+    assert app.profile_action in app.window.menus.tools_menu.actions()
+    file = [a.text() for a in app.window.menus.file_menu.actions()]
+    assert file[file.index("&Import…") :] == [
+        "&Import…",
+        "Import a &Folder…",
+        "&Export…",
+        "",
+        "Close window",
+        "Quit Neurons",
+    ]

@@ -47,7 +47,7 @@ def reopened(qtbot, app, check) -> None:
 
 def test_the_window_makes_a_profile_and_moves_it_to_a_server_and_back(qtbot, owned_app, server_dsn):
     app = owned_app
-    assert app.window.profile_action.text() == "Profile and storage…"
+    assert app.profile_action.text() == "Profile and storage…"
     ana = app.memory.capture("Ana Silva +351 912 345 678")
     note = app.memory.capture("Ana keeps the spare key")
     mine = {ana.id, note.id}

@@ -88,7 +88,7 @@ def test_preferences_accounts_lists_adds_and_removes(qtbot, app, radicale, kept)
     phone = Phone(radicale.url, user, password)
     phone.task_list(name="Errands", cal_id="errands")
     phone.address_book(name="Friends", book_id="friends")
-    dialog = app.window.show_preferences()
+    dialog = app.window.dialogs.preferences()
     tabs = dialog.tabs
     assert [tabs.tabText(i) for i in range(tabs.count())] == ["General", "Accounts"]
     page = tabs.widget(1)
@@ -115,7 +115,7 @@ def test_preferences_accounts_lists_adds_and_removes(qtbot, app, radicale, kept)
 
 def test_a_wrong_password_is_said_in_the_dialog(qtbot, app, radicale, kept):
     user, _ = radicale.new_user()
-    page = app.window.show_preferences().tabs.widget(1)
+    page = app.window.dialogs.preferences().tabs.widget(1)
     add = page.add()
     add.url.setText(radicale.url)
     add.user.setText(user)

@@ -22,7 +22,7 @@ def undo_by_click(qtbot, app) -> None:
 
 
 def undo_by_key(qtbot, app) -> None:
-    qtbot.waitUntil(lambda: app.window.undo_action.isEnabled(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: app.window.menus.undo_action.isEnabled(), timeout=WAIT_MS)
     app.window.rows.setFocus()  # outside a text field (there Ctrl+Z undoes typing)
     qtbot.keyClick(app.window.rows, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     settle(qtbot, app)
@@ -47,7 +47,7 @@ def test_each_action_is_undone_on_the_same_row(app, embedded_memory, clock, qtbo
     }[action]()
     qtbot.waitUntil(lambda: embedded_memory.get(rem.id).updated_at != before.updated_at, timeout=WAIT_MS)
     settle(qtbot, app)
-    assert "Undo" in app.window.undo_action.text()
+    assert "Undo" in app.window.menus.undo_action.text()
     count = embedded_memory.count()
     undo(qtbot, app)
     after = embedded_memory.get(rem.id)
@@ -114,7 +114,7 @@ def test_undo_after_a_change_elsewhere_says_so_and_keeps_that_change(app, embedd
 
 
 def test_nothing_to_undo(app, qtbot):
-    assert not app.window.undo_action.isEnabled()
+    assert not app.window.menus.undo_action.isEnabled()
     app.undo.undo()
     assert app.window.status_text.text() == "Nothing to undo"
 

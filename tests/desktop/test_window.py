@@ -355,9 +355,9 @@ def test_rebuilding_the_index_shows_progress(app, embedded_memory, qtbot):
     embedded_memory.capture("something to index", kind="note")
     seen = []
     app.worker.progress.connect(lambda label, done, total: seen.append((label, done, total)))
-    app.window.reindex_action.trigger()
-    assert not app.window.reindex_action.isEnabled()
-    qtbot.waitUntil(lambda: app.window.reindex_action.isEnabled(), timeout=120_000)
+    app.window.menus.reindex_action.trigger()
+    assert not app.window.menus.reindex_action.isEnabled()
+    qtbot.waitUntil(lambda: app.window.menus.reindex_action.isEnabled(), timeout=120_000)
     assert seen and seen[-1][0] == "Indexing" and seen[-1][1] == seen[-1][2] > 0
     assert "Search index rebuilt" in app.window.status_text.text()
     assert not app.window.progress.isVisible()
