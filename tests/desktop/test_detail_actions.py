@@ -13,7 +13,7 @@ ITEM_MENU = ("done", "snooze", "archive", "trash")
 
 
 def test_buttons_and_menu_follow_actions_for(app, embedded_memory, qtbot):
-    detail, menu = app.window.detail, app.window.menu_actions
+    detail, menu = app.window.detail, app.window.menus.actions
     for kind, state, attrs, _ in TABLE:
         neuron = embedded_memory.capture(f"item {kind} {state}", kind=kind.value, attrs=dict(attrs))
         if state is not neuron.state:
