@@ -121,15 +121,13 @@ def _through_running_app(args) -> int | None:
         instance.runtime_dir()
     except (OSError, instance.InstanceError):
         _setup_logging(args)  # request() logs why it cannot reach an app
-    reply = instance.request(
-        data_dir_from(args.data_dir), {"op": "command", "argv": commands.forwarded_argv(args)}
-    )
+    reply = instance.command(data_dir_from(args.data_dir), commands.forwarded_argv(args))
     if reply is None:
         return None
-    sys.stdout.write(printable(str(reply.get("stdout", ""))))
+    sys.stdout.write(printable(reply["stdout"]))
     sys.stdout.flush()
-    sys.stderr.write(printable(str(reply.get("stderr", ""))))
-    return int(reply.get("code", 0))
+    sys.stderr.write(printable(reply["stderr"]))
+    return int(reply["code"])
 
 
 if __name__ == "__main__":

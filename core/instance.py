@@ -15,10 +15,6 @@ new app never misread each other):
     {"op": "ping"}                                   -> {"ok": true, "pid": 123, "version": "..."}
     {"op": "show"}                                   -> {"ok": true}       (raise the main window)
     {"op": "quick_capture", "text": "..."}           -> {"ok": true}       (open the capture box)
-    {"op": "capture", "text": "...", "kind": null, "attrs": {}}
-                                                     -> {"ok": true, "neuron": {...}}
-    {"op": "search", "text": "...", "limit": 20}     -> {"ok": true, "neurons": [{...}, ...]}
-    {"op": "ask", "text": "...", "limit": 10}        -> {"ok": true, "results": [{...}, ...]}
     {"op": "command", "argv": ["list", "--json", "--"]}
                                                      -> {"ok": true, "code": 0, "stdout": "...", "stderr": ""}
                                                         (any `neurons` command, run on the app's memory)
@@ -26,9 +22,10 @@ new app never misread each other):
     {"op": "quit"}                                   -> {"ok": true}
     anything refused                                 -> {"ok": false, "error": "a sentence"}
 
-`neurons ...` forwards its whole command line (op "command", see core/commands); a second
-launch of the desktop with --capture uses `forward_capture(data_dir, text, kind, attrs) -> dict |
-None`: the saved neuron's JSON when a running instance took the capture, None when none runs.
+Whatever reads or writes the memory is a command, one door: `neurons ...` forwards its whole
+command line (see core/commands) and a second launch of the desktop with --capture forwards
+`capture -- TEXT`, both through `command(data_dir, argv)`: the command's answer, or None when no
+app runs. (Protocol 1 also had "capture", "search" and "ask": a client of it is refused.)
 
 Only the process holding the instance lock removes a socket file (one left by a crash): a client
 that cannot connect just reports that no instance runs.
@@ -56,7 +53,8 @@ from core.model import NeuronsError
 from core.validate import parse_json
 
 # The version of the protocol below; bump it when a request or reply changes meaning.
-PROTOCOL = 1
+# 2: "capture", "search" and "ask" are commands (op "command"), no ops of their own.
+PROTOCOL = 2
 # A request or reply line may hold a 2 MB body, JSON-escaped.
 MAX_LINE = 16 * 1024 * 1024
 CONNECT_TIMEOUT_S = 2.0
@@ -207,16 +205,17 @@ def is_running(data_dir: Path | str) -> bool:
         return True  # something answers there, even if badly
 
 
-def forward_capture(
-    data_dir: Path, text: str, kind: str | None, attrs: dict[str, Any] | None
+def command(
+    data_dir: Path | str, argv: list[str], *, timeout: float = REPLY_TIMEOUT_S
 ) -> dict[str, Any] | None:
-    reply = request(data_dir, {"op": "capture", "text": text, "kind": kind, "attrs": attrs or {}})
+    """Run a `neurons` command line on the running app's memory: its answer {"code", "stdout",
+    "stderr"}, or None when no app listens (the caller runs it itself)."""
+    reply = request(data_dir, {"op": "command", "argv": argv}, timeout=timeout)
     if reply is None:
         return None
-    neuron = reply.get("neuron")
-    if not isinstance(neuron, dict):
-        raise InstanceError("the running Neurons app did not return the saved neuron")
-    return neuron
+    if not isinstance(reply.get("code"), int) or not isinstance(reply.get("stdout"), str):
+        raise InstanceError("the running Neurons app did not answer the command")
+    return {"code": reply["code"], "stdout": reply["stdout"], "stderr": str(reply.get("stderr") or "")}
 
 
 def _decode(line: bytes, what: str) -> Any:
@@ -465,7 +464,7 @@ __all__ = [
     "InstanceError",
     "InstanceLock",
     "InstanceServer",
-    "forward_capture",
+    "command",
     "is_running",
     "lock_path",
     "request",

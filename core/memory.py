@@ -31,6 +31,7 @@ from core.embed import DIM, EmbeddingFiller, SentenceModel
 from core.interop.json import build_export, parse_export
 from core.model import (
     Edge,
+    Edit,
     Identity,
     InvalidInput,
     Kind,
@@ -42,9 +43,7 @@ from core.model import (
 )
 from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
-from core.store import Store, open_store, recall_sql
-from core.store import queries as q
-from core.store import sync_sql as sq
+from core.store import Store, open_store, queries, recall_sql, sync_sql
 from core.store.embedded import node_executable
 from core.store.reader import StoreReader
 from core.validate import (
@@ -146,7 +145,7 @@ class Memory:
         def fetch(n: int):
             with self.store.reading(every_owner=True) as cur:
                 stamp = recall_sql.change_stamp(cur)
-                rows = q.pending_embeddings(cur, name, n, since=clean_upto[0])
+                rows = queries.pending_embeddings(cur, name, n, since=clean_upto[0])
             if not rows and self.store.kind == "embedded":
                 clean_upto[0] = stamp
             fetched.clear()
@@ -158,7 +157,7 @@ class Memory:
 
         def count() -> int:
             with self.store.reading(every_owner=True) as cur:
-                return q.count_pending_embeddings(cur, name)
+                return queries.count_pending_embeddings(cur, name)
 
         return EmbeddingFiller(fetch, save, self.model.require, count_pending=count)
 
@@ -180,7 +179,7 @@ class Memory:
             if arr.shape != (DIM,) or not np.isfinite(arr).all():
                 raise InvalidInput(f"the vector of {nid} is not {DIM} finite numbers; nothing was saved")
         with self.store.transaction(every_owner=True) as cur:
-            q.save_embeddings(cur, rows, model, texts=texts)
+            queries.save_embeddings(cur, rows, model, texts=texts)
 
     def start_background(self) -> None:
         """Fill missing vectors on a background thread; captures wake it."""
@@ -195,13 +194,13 @@ class Memory:
     def pending_vectors(self) -> int:
         """How many neurons (of any identity) still wait for their vector."""
         with self.store.reading(every_owner=True) as cur:
-            return q.count_pending_embeddings(cur, self.model.name)
+            return queries.count_pending_embeddings(cur, self.model.name)
 
     def vector_progress(self) -> VectorProgress:
         """Where the filling of vectors stands (of every identity): after a model upgrade, how many
         neurons still hold the old model's vector (a question does not use them meanwhile)."""
         with self.store.reading(every_owner=True) as cur:
-            counts = q.vector_counts(cur, self.model.name)
+            counts = queries.vector_counts(cur, self.model.name)
         return VectorProgress(counts["pending"], counts["total"], counts["other"])
 
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
@@ -210,7 +209,7 @@ class Memory:
         interrupted reindex is finished by the background filler."""
         self.model.require()
         with self.store.transaction(every_owner=True) as cur:
-            q.clear_embeddings(cur)
+            queries.clear_embeddings(cur)
         return self.fill_vectors(progress)
 
     def _saved_index(self) -> Path:
@@ -321,11 +320,11 @@ class Memory:
             understanding.replaces = [(old, how) for old, how in understanding.replaces if old not in cards]
         neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs, created_at=created_at)
         with self.store.transaction(self.identity) as cur:
-            q.insert_neurons(cur, self.identity, [neuron])
+            queries.insert_neurons(cur, self.identity, [neuron])
             if understanding is not None and derive:
-                q.insert_edges(cur, self.identity, understanding.edges_for(neuron))
+                queries.insert_edges(cur, self.identity, understanding.edges_for(neuron))
             changed = self._apply_updates(cur, updates, created_at)
-            saved = q.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
+            saved = queries.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
         self._changed(Action.CAPTURED, [saved])
         if changed:
             self._changed(Action.EDITED, changed)
@@ -336,14 +335,14 @@ class Memory:
         now = now or datetime.now(UTC)
         written: dict[uuid.UUID, Neuron] = {}
         for update in updates:
-            card = written.get(update.contact_id) or q.get_neurons(
+            card = written.get(update.contact_id) or queries.get_neurons(
                 cur, self.identity, [update.contact_id]
             ).get(update.contact_id)
             if card is None:
                 raise NotFound(f"no contact {update.contact_id} to update")
             attrs, lost = capture.updated_card(card, update)
             body = capture.updated_body(card, update)
-            written[card.id] = q.update_neuron(
+            written[card.id] = queries.update_neuron(
                 cur,
                 self.identity,
                 card.id,
@@ -352,8 +351,8 @@ class Memory:
             )
             if lost:
                 note = capture.superseded_note(card, lost, now)
-                q.insert_neurons(cur, self.identity, [note])
-                q.insert_edges(
+                queries.insert_neurons(cur, self.identity, [note])
+                queries.insert_edges(
                     cur,
                     self.identity,
                     [
@@ -390,7 +389,7 @@ class Memory:
                 f"{what} id {text!r} is neither an id nor its first 4 or more characters (0-9, a-f)"
             )
         with self.store.reading(self.identity) as cur:
-            found = q.ids_starting(cur, self.identity, prefix, edges=edge, limit=ID_CANDIDATES + 1)
+            found = queries.ids_starting(cur, self.identity, prefix, edges=edge, limit=ID_CANDIDATES + 1)
         if not found:
             raise NotFound(f"no {what} id starts with {prefix}")
         if len(found) == 1:
@@ -428,14 +427,14 @@ class Memory:
                 times_in(attrs)
         with self.store.transaction(self.identity) as cur:
             if merge and attrs is not None:
-                current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+                current = queries.get_neurons(cur, self.identity, [nid]).get(nid)
                 if current is None:
                     raise NotFound(f"no neuron {nid}")
                 merged = {**current.attrs, **attrs}
                 attrs = times_in(clean_attrs({k: v for k, v in merged.items() if v is not None}))
             if text is not None:
                 attrs = self._retitled(cur, nid, text, attrs)
-            neuron = q.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
+            neuron = queries.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
         self._changed(Action.EDITED, [neuron])
@@ -445,7 +444,7 @@ class Memory:
         self, cur, nid: uuid.UUID, text: str, attrs: dict[str, Any] | None
     ) -> dict[str, Any] | None:
         """A reminder's title follows its new text, unless the caller gives another title."""
-        current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+        current = queries.get_neurons(cur, self.identity, [nid]).get(nid)
         if current is None or current.kind is not Kind.REMINDER:
             return attrs
         given = dict(current.attrs if attrs is None else attrs)
@@ -458,6 +457,33 @@ class Memory:
             given.pop("title", None)
         return given if given != (current.attrs if attrs is None else attrs) else attrs
 
+    def update(self, neuron_id: uuid.UUID | str, edit: Edit) -> Neuron:
+        """One save: a new text, attrs changes and a new schedule, written in one transaction
+        (one Change, one undo step): a part refused leaves the neuron as it was."""
+        nid = parse_uuid(neuron_id)
+        text = clean_text(edit.text) if edit.text is not None else None
+        with self.store.transaction(self.identity) as cur:
+            current = queries.get_neurons(cur, self.identity, [nid]).get(nid)
+            if current is None:
+                raise NotFound(f"no neuron {nid}")
+            changes: dict[str, Any] = dict(edit.attrs)
+            if edit.schedule is not None:
+                changes.update(
+                    remind.rescheduled(edit.schedule.due_at, edit.schedule.rrule, current.attrs.get("tz"))
+                )
+            attrs: dict[str, Any] | None = None
+            if changes:
+                attrs = _merged(current.attrs, changes)
+            if text is not None:
+                attrs = self._retitled(cur, nid, text, attrs)
+            if text is None and attrs is None:
+                return current
+            neuron = queries.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
+        if neuron is None:
+            raise NotFound(f"no neuron {nid}")
+        self._changed(Action.EDITED, [neuron])
+        return neuron
+
     def update_attrs(self, neuron_id: uuid.UUID | str, **changes: Any) -> Neuron:
         """Merge keys into attrs (None removes a key), e.g. update_attrs(id, due_at=...)."""
         return self._merge_attrs(parse_uuid(neuron_id), lambda _current: changes)
@@ -469,19 +495,13 @@ class Memory:
     ) -> Neuron:
         """Read the row, compute the attrs to change from it, write them: one transaction."""
         with self.store.transaction(self.identity) as cur:
-            current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+            current = queries.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
                 raise NotFound(f"no neuron {nid}")
             changes = changes_of(current)
             if not changes:
                 return current
-            attrs = dict(current.attrs)
-            for key, value in changes.items():
-                if value is None:
-                    attrs.pop(key, None)
-                else:
-                    attrs[key] = value.isoformat() if isinstance(value, datetime) else value
-            neuron = q.update_neuron(cur, self.identity, nid, attrs=clean_attrs(attrs))
+            neuron = queries.update_neuron(cur, self.identity, nid, attrs=_merged(current.attrs, changes))
         self._changed(Action.EDITED, [neuron])
         return neuron
 
@@ -489,7 +509,7 @@ class Memory:
         """done, archived, trashed; `restored` is State.ACTIVE. Done reminders record done_at."""
         nid, target = parse_uuid(neuron_id), State.parse(state)
         with self.store.transaction(self.identity) as cur:
-            current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+            current = queries.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
                 raise NotFound(f"no neuron {nid}")
             attrs = None
@@ -499,7 +519,7 @@ class Memory:
                     attrs["done_at"] = datetime.now(UTC).isoformat()
                 else:
                     attrs.pop("done_at", None)
-            neuron = q.update_neuron(cur, self.identity, nid, state=target, attrs=attrs)
+            neuron = queries.update_neuron(cur, self.identity, nid, state=target, attrs=attrs)
         self._changed(Action.STATE, [neuron])
         return neuron
 
@@ -509,13 +529,13 @@ class Memory:
         changed since, rather than silently losing that later change."""
         nid = parse_uuid(before.id)
         with self.store.transaction(self.identity) as cur:
-            current = q.get_neurons(cur, self.identity, [nid]).get(nid)
+            current = queries.get_neurons(cur, self.identity, [nid]).get(nid)
             if current is None:
                 raise NotFound(f"no neuron {nid}")
             if after is not None and current.updated_at != after.updated_at:
                 raise InvalidInput(f"“{current.title}” changed since; nothing was undone")
             body = before.body if before.body != current.body else None
-            neuron = q.update_neuron(
+            neuron = queries.update_neuron(
                 cur, self.identity, nid, body=body, attrs=clean_attrs(dict(before.attrs)), state=before.state
             )
         self._changed(Action.REVERTED, [neuron])
@@ -549,7 +569,7 @@ class Memory:
         wanted = [State.parse(s) for s in (states or [State.ACTIVE])]
         limit = parse_limit(limit)
         with self.store.reading(self.identity) as cur:
-            return q.list_neurons(
+            return queries.list_neurons(
                 cur,
                 self.identity,
                 kind=kind,
@@ -561,13 +581,13 @@ class Memory:
 
     def count(self) -> int:
         with self.store.reading(self.identity) as cur:
-            return q.count_neurons(cur, self.identity)
+            return queries.count_neurons(cur, self.identity)
 
     def search(self, text: str, limit: int = 20) -> builtins.list[Neuron]:
         """Keyword search alone (fast, no model): the fallback when the model is unavailable."""
         text, limit = clean_text(text, what="query", allow_empty=True), parse_limit(limit)
         with self.store.reading(self.identity) as cur:
-            return [n for n, _ in q.keyword_search(cur, self.identity, text, limit)]
+            return [n for n, _ in queries.keyword_search(cur, self.identity, text, limit)]
 
     # -- reminders (the rules are core/remind's) -----------------------------------------------
 
@@ -661,15 +681,15 @@ class Memory:
             derived_by=optional_text(derived_by, "derived_by"),
         )
         with self.store.transaction(self.identity) as cur:
-            found = q.get_neurons(cur, self.identity, [a, b])
+            found = queries.get_neurons(cur, self.identity, [a, b])
             for nid in (a, b):
                 if nid not in found:
                     raise NotFound(f"no neuron {nid} to link")
-            existing = q.find_open_edge(cur, self.identity, a, b, rel)
+            existing = queries.find_open_edge(cur, self.identity, a, b, rel)
             if existing is not None:
                 return existing
-            q.insert_edges(cur, self.identity, [edge])
-            saved = q.get_edge(cur, self.identity, edge.id)
+            queries.insert_edges(cur, self.identity, [edge])
+            saved = queries.get_edge(cur, self.identity, edge.id)
         assert saved is not None, "the edge was inserted in this transaction"
         self._changed(Action.LINKED, [found[a], found[b]])
         return saved
@@ -679,9 +699,9 @@ class Memory:
         eid = parse_uuid(edge_id, "edge id")
         aware(at, "at")
         with self.store.transaction(self.identity) as cur:
-            edge = q.close_edge(cur, self.identity, eid, at)
+            edge = queries.close_edge(cur, self.identity, eid, at)
             if edge is None:
-                existing = q.get_edge(cur, self.identity, eid)
+                existing = queries.get_edge(cur, self.identity, eid)
                 if existing is None:
                     raise NotFound(f"no link {eid}")
                 return existing  # already closed
@@ -690,15 +710,15 @@ class Memory:
 
     def edges(self, neuron_id: uuid.UUID | str, open_only: bool = False) -> builtins.list[Edge]:
         with self.store.reading(self.identity) as cur:
-            return q.edges_of(cur, self.identity, [parse_uuid(neuron_id)], open_only=open_only)
+            return queries.edges_of(cur, self.identity, [parse_uuid(neuron_id)], open_only=open_only)
 
     def neighbours(
         self, neuron_id: uuid.UUID | str, open_only: bool = True
     ) -> builtins.list[tuple[Edge, Neuron]]:
         nid = parse_uuid(neuron_id)
         with self.store.reading(self.identity) as cur:
-            edges = q.edges_of(cur, self.identity, [nid], open_only=open_only)
-            others = q.get_neurons(cur, self.identity, [e.other(nid) for e in edges])
+            edges = queries.edges_of(cur, self.identity, [nid], open_only=open_only)
+            others = queries.get_neurons(cur, self.identity, [e.other(nid) for e in edges])
         return [(e, others[e.other(nid)]) for e in edges if e.other(nid) in others]
 
     def same_person_offers(self, contact_id: uuid.UUID | str | None = None) -> builtins.list[Offer]:
@@ -731,16 +751,16 @@ class Memory:
     def export(self) -> dict[str, Any]:
         self.store.require_sound(self.identity)
         with self.store.reading(self.identity) as cur:
-            neurons = q.all_neurons(cur, self.identity)
-            edges = q.all_edges(cur, self.identity)
+            neurons = queries.all_neurons(cur, self.identity)
+            edges = queries.all_edges(cur, self.identity)
         return build_export(neurons, edges)
 
     def import_(self, data: Any) -> dict[str, int]:
         """Import an export; all or nothing. Rows whose ids exist already are skipped."""
         neurons, edges = parse_export(data)
         with self.store.transaction(self.identity) as cur:
-            taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
-            mine = q.get_neurons(cur, self.identity, list(taken))
+            taken = queries.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
+            mine = queries.get_neurons(cur, self.identity, list(taken))
             if taken - set(mine):
                 raise InvalidInput(
                     f"{len(taken - set(mine))} neuron ids of the file belong to "
@@ -751,10 +771,10 @@ class Memory:
             for e in edges:
                 if e.from_id not in known or e.to_id not in known:
                     raise InvalidInput(f"link {e.id} points at a neuron the file does not hold")
-            taken_edges = q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges])
+            taken_edges = queries.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges])
             new_edges = [e for e in edges if e.id not in taken_edges]
-            q.insert_neurons(cur, self.identity, new_neurons)
-            q.insert_edges(cur, self.identity, new_edges)
+            queries.insert_neurons(cur, self.identity, new_neurons)
+            queries.insert_edges(cur, self.identity, new_edges)
         self._changed(Action.IMPORTED, new_neurons)
         return {
             "neurons": len(new_neurons),
@@ -767,7 +787,7 @@ class Memory:
         and an export writes); a damaged store raises StoreDamaged rather than give part of it."""
         self.store.require_sound(self.identity)
         with self.store.reading(self.identity) as cur:
-            return q.all_neurons(cur, self.identity), q.all_edges(cur, self.identity)
+            return queries.all_neurons(cur, self.identity), queries.all_edges(cur, self.identity)
 
     def apply_import(
         self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]
@@ -790,25 +810,25 @@ class Memory:
         self, cur, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]
     ) -> None:
         """An import's writes inside the caller's transaction (refused whole on a clash)."""
-        taken = q.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
+        taken = queries.existing_ids(cur, self.identity, "neurons", [n.id for n in neurons])
         if taken:
             raise InvalidInput(
                 f"{len(taken)} neuron ids of the file are already in this store; nothing was imported"
             )
-        mine = q.get_neurons(cur, self.identity, [n.id for n in updates])
+        mine = queries.get_neurons(cur, self.identity, [n.id for n in updates])
         if len(mine) != len({n.id for n in updates}):
             raise NotFound("a neuron the import updates is gone; nothing was imported")
         known = {n.id for n in neurons} | set(mine)
         ends = {nid for e in edges for nid in (e.from_id, e.to_id)} - known
-        if ends - set(q.get_neurons(cur, self.identity, list(ends))):
+        if ends - set(queries.get_neurons(cur, self.identity, list(ends))):
             raise InvalidInput(
                 "a link of the import points at a neuron that is not there; nothing was imported"
             )
-        if q.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
+        if queries.existing_ids(cur, self.identity, "neurons_edges", [e.id for e in edges]):
             raise InvalidInput("link ids of the file are already in this store; nothing was imported")
-        q.insert_neurons(cur, self.identity, neurons)
-        q.update_neurons(cur, self.identity, updates)
-        q.insert_edges(cur, self.identity, edges)
+        queries.insert_neurons(cur, self.identity, neurons)
+        queries.update_neurons(cur, self.identity, updates)
+        queries.insert_edges(cur, self.identity, edges)
 
     def _imported(
         self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]
@@ -822,39 +842,39 @@ class Memory:
     # -- sync with a CalDAV/CardDAV server (core/sync plans; these write) ------------------------
     # (builtins.list: in this class `list` is Memory.list)
 
-    def sync_accounts(self) -> builtins.list[sq.Account]:
+    def sync_accounts(self) -> builtins.list[sync_sql.Account]:
         with self.store.reading(self.identity) as cur:
-            return sq.accounts(cur, self.identity)
+            return sync_sql.accounts(cur, self.identity)
 
-    def save_sync_account(self, account: sq.Account) -> sq.Account:
+    def save_sync_account(self, account: sync_sql.Account) -> sync_sql.Account:
         """Add the account (or, for one of the same URL and user, choose its collections anew)."""
         for c in account.collections:
             clean_text(c.name, what="a collection's name")
         with self.store.transaction(self.identity) as cur:
-            sq.save_account(cur, self.identity, account)
+            sync_sql.save_account(cur, self.identity, account)
         return account
 
     def remove_sync_account(self, account_id: uuid.UUID) -> None:
         """Forget the account and what it agreed on; the neurons stay, as they are."""
         with self.store.transaction(self.identity) as cur:
-            if not sq.remove_account(cur, self.identity, account_id):
+            if not sync_sql.remove_account(cur, self.identity, account_id):
                 raise NotFound(f"no sync account {account_id}")
 
     def sync_tried(self, account_id: uuid.UUID, at: datetime, error: str | None) -> None:
         with self.store.transaction(self.identity) as cur:
-            sq.account_tried(cur, self.identity, account_id, aware(at, "at") or at, error)
+            sync_sql.account_tried(cur, self.identity, account_id, aware(at, "at") or at, error)
 
-    def sync_agreed(self, collection_id: uuid.UUID) -> dict[str, sq.Agreed]:
+    def sync_agreed(self, collection_id: uuid.UUID) -> dict[str, sync_sql.Agreed]:
         """What each item of a collection last agreed on, by href."""
         with self.store.reading(self.identity) as cur:
-            return sq.agreed(cur, self.identity, collection_id)
+            return sync_sql.agreed(cur, self.identity, collection_id)
 
-    def sync_locals(self, kinds: builtins.list[Kind]) -> builtins.list[sq.Local]:
+    def sync_locals(self, kinds: builtins.list[Kind]) -> builtins.list[sync_sql.Local]:
         """Every neuron of these kinds, with its change number and where it is synced."""
         with self.store.reading(self.identity) as cur:
-            return sq.locals_of(cur, self.identity, kinds)
+            return sync_sql.locals_of(cur, self.identity, kinds)
 
-    def apply_sync(self, pulled: sq.Pulled, fingerprint: Callable[[Neuron], str]) -> None:
+    def apply_sync(self, pulled: sync_sql.Pulled, fingerprint: Callable[[Neuron], str]) -> None:
         """Write what a pull brought (core/sync plans it with core/interop) in one transaction:
         new and changed neurons, trashed ones, links, what each item now agrees on, the
         collection's sync token. `fingerprint` digests a neuron as written, for the items that
@@ -862,49 +882,51 @@ class Memory:
         changed since: the caller plans again, so an edit made meanwhile is never overwritten."""
         self._check_import(pulled.created, pulled.updated)
         with self.store.transaction(self.identity) as cur:
-            now = sq.change_seqs(cur, self.identity, pulled.expected)
+            now = sync_sql.change_seqs(cur, self.identity, pulled.expected)
             moved = [nid for nid, seq in pulled.expected.items() if now.get(nid) != seq]
             if moved:
-                raise sq.ChangedMeanwhileError(f"{len(moved)} neurons changed while the sync read them")
+                raise sync_sql.ChangedMeanwhileError(f"{len(moved)} neurons changed while the sync read them")
             self._write_import(cur, pulled.created, pulled.updated, pulled.edges)
             for nid in pulled.trashed:
-                q.update_neuron(cur, self.identity, nid, state=State.TRASHED)
+                queries.update_neuron(cur, self.identity, nid, state=State.TRASHED)
             self._agree(cur, pulled.collection_id, pulled.agreed, fingerprint)
-            sq.forget(cur, self.identity, pulled.collection_id, pulled.forgotten)
-            if pulled.token is not sq.KEEP_TOKEN:
-                sq.save_token(cur, self.identity, pulled.collection_id, pulled.token)
-            trashed = q.get_neurons(cur, self.identity, pulled.trashed)
+            sync_sql.forget(cur, self.identity, pulled.collection_id, pulled.forgotten)
+            if pulled.token is not sync_sql.KEEP_TOKEN:
+                sync_sql.save_token(cur, self.identity, pulled.collection_id, pulled.token)
+            trashed = queries.get_neurons(cur, self.identity, pulled.trashed)
         if pulled.created or pulled.updated or pulled.edges:
             self._imported(pulled.created, pulled.updated, pulled.edges)
         if trashed:
             self._changed(Action.STATE, list(trashed.values()))
 
-    def _agree(self, cur, collection_id: uuid.UUID, agreed: builtins.list[sq.Agreed], fingerprint) -> None:
+    def _agree(
+        self, cur, collection_id: uuid.UUID, agreed: builtins.list[sync_sql.Agreed], fingerprint
+    ) -> None:
         """Record agreements; those without a fingerprint get the neuron's as it now is."""
         ids = [a.neuron_id for a in agreed if a.neuron_id is not None]
-        neurons = q.get_neurons(cur, self.identity, ids)
-        seqs = sq.change_seqs(cur, self.identity, ids)
+        neurons = queries.get_neurons(cur, self.identity, ids)
+        seqs = sync_sql.change_seqs(cur, self.identity, ids)
         for a in agreed:
             if a.neuron_id is not None and a.neuron_id in neurons:
                 if a.fingerprint is None:
                     a.fingerprint = fingerprint(neurons[a.neuron_id])
                 if a.seen_seq is None:
                     a.seen_seq = seqs.get(a.neuron_id)
-        sq.agree(cur, self.identity, collection_id, agreed)
+        sync_sql.agree(cur, self.identity, collection_id, agreed)
 
     def record_pushed(
         self,
         collection_id: uuid.UUID,
-        agreed: builtins.list[sq.Agreed],
+        agreed: builtins.list[sync_sql.Agreed],
         seen: dict[uuid.UUID, int],
         forgotten: builtins.list[str],
     ) -> None:
         """After writes to the server: what now agrees, the neurons that changed without changing
         what the server holds, the items deleted there. One transaction; no neuron changes."""
         with self.store.transaction(self.identity) as cur:
-            sq.agree(cur, self.identity, collection_id, agreed)
-            sq.seen(cur, self.identity, collection_id, seen)
-            sq.forget(cur, self.identity, collection_id, forgotten)
+            sync_sql.agree(cur, self.identity, collection_id, agreed)
+            sync_sql.seen(cur, self.identity, collection_id, seen)
+            sync_sql.forget(cur, self.identity, collection_id, forgotten)
 
     # -- backups (core/backup.py) -----------------------------------------------------------------
 
@@ -944,7 +966,7 @@ class Memory:
         user_id = user_id or uuid.uuid4()
         user = Identity(user_id=user_id)
         with self.store.transaction(self.identity) as cur:
-            q.claim_device(cur, self.identity.device_id, user_id, name)
+            queries.claim_device(cur, self.identity.device_id, user_id, name)
         self._changed(Action.CLAIMED)
         return self.as_identity(user)
 
@@ -956,12 +978,12 @@ class Memory:
         if self.identity.device_id is None:
             raise InvalidInput("this data dir acts as a profile already")
         with self.store.transaction() as cur:
-            if q.profile(cur, pid) is None:
+            if queries.profile(cur, pid) is None:
                 raise NotFound(
                     f"no profile {pid} in this database: join from a data dir that uses "
                     "the same server as the machine that made it (neurons config set dsn)"
                 )
-            moved = q.claim_into(cur, self.identity.device_id, pid)[0] if bring_own else 0
+            moved = queries.claim_into(cur, self.identity.device_id, pid)[0] if bring_own else 0
         self._changed(Action.CLAIMED)
         return self.as_identity(Identity(user_id=pid)), moved
 
@@ -969,14 +991,14 @@ class Memory:
         """Whether this database holds the profile (as this database role sees it)."""
         pid = parse_uuid(profile_id, "profile id")
         with self.store.reading() as cur:
-            return q.profile(cur, pid) is not None
+            return queries.profile(cur, pid) is not None
 
     def profile(self) -> dict[str, Any] | None:
         """This identity's profile (id, name, created_at), None for an anonymous device."""
         if self.identity.user_id is None:
             return None
         with self.store.reading() as cur:
-            row = q.profile(cur, self.identity.user_id)
+            row = queries.profile(cur, self.identity.user_id)
         if row is None:
             raise NotFound(
                 f"this data dir acts as profile {self.identity.user_id}, which this "
@@ -987,24 +1009,24 @@ class Memory:
     def device_rows(self) -> int:
         """How many neurons this data dir's anonymous device still owns (kept apart)."""
         with self.store.reading() as cur:
-            return q.count_device_rows(cur, self.store.device_id())
+            return queries.count_device_rows(cur, self.store.device_id())
 
     def adopt_profile(self, name: str) -> None:
         """Record this identity's profile in the store (a memory moved to another database)."""
         if self.identity.user_id is not None:
             with self.store.transaction(self.identity) as cur:  # on a server, the role takes it
-                q.ensure_profile(cur, self.identity.user_id, name, self.store.device_id())
+                queries.ensure_profile(cur, self.identity.user_id, name, self.store.device_id())
 
     # -- health ----------------------------------------------------------------------------------
 
     def doctor(self) -> dict[str, Any]:
         model = self.model.status()
         with self.store.reading(every_owner=True) as cur:
-            facts = q.engine_facts(cur)
-            total = q.count_neurons(cur)
-            pending = q.count_pending_embeddings(cur, model.get("name"))
-            security = q.row_security(cur) if self.store.kind == "server" else None
-            acting = q.profile(cur, self.identity.user_id) if self.identity.user_id else None
+            facts = queries.engine_facts(cur)
+            total = queries.count_neurons(cur)
+            pending = queries.count_pending_embeddings(cur, model.get("name"))
+            security = queries.row_security(cur) if self.store.kind == "server" else None
+            acting = queries.profile(cur, self.identity.user_id) if self.identity.user_id else None
         check = self.store.check(self.identity if self.store.kind == "server" else None)
         lock = self.store.lock.read_record() if self.store.lock else None
         engine = self.store.engine
@@ -1028,6 +1050,18 @@ class Memory:
             "opened_in_s": round(self.store.opened_in_s, 3),
             "install": _install_status(),
         }
+
+
+def _merged(attrs: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """`attrs` with `changes` applied (a None value removes the key, a time is stored ISO 8601),
+    checked."""
+    merged = dict(attrs)
+    for key, value in changes.items():
+        if value is None:
+            merged.pop(key, None)
+        else:
+            merged[key] = value.isoformat() if isinstance(value, datetime) else value
+    return clean_attrs(merged)
 
 
 def _owner_check(identity: Identity, profile: dict[str, Any] | None) -> dict[str, Any]:
@@ -1057,7 +1091,7 @@ def _settle_claim(store: Store) -> None:
     writing it and the claim's commit): the store says which, and config.json follows."""
     settings, profile_id = store.settings, store.settings.profile_id
     with store.reading(every_owner=True) as cur:
-        committed = profile_id is not None and q.profile(cur, profile_id) is not None
+        committed = profile_id is not None and queries.profile(cur, profile_id) is not None
     saved = config.load(settings.data_dir)
     if committed:
         config.save(settings.data_dir, dataclasses.replace(saved, profile_pending=False))

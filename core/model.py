@@ -158,5 +158,25 @@ class Neuron:
         return data
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """When a reminder is due and how it repeats (None: not due, does not repeat)."""
+
+    due_at: datetime | None
+    rrule: str | None = None
+
+
+@dataclass(frozen=True)
+class Edit:
+    """What one save of a neuron changes (`Memory.update`); a field left at its default stays."""
+
+    text: str | None = None  # the new body
+    attrs: dict[str, Any] = field(default_factory=dict)  # keys to change; a None value removes one
+    schedule: Schedule | None = None  # a reminder's new due time and rule (a new series)
+
+    def __bool__(self) -> bool:
+        return self.text is not None or bool(self.attrs) or self.schedule is not None
+
+
 def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None

@@ -1,6 +1,6 @@
 """The words of the house, each a closed set: what a write did (`Action`), who started it
-(`Origin`), how recall searches (`Mode`, `Fusion`). (The window's lists, `Section`, are the
-desktop's alone: desktop/sections.py.)
+(`Origin`), how recall searches (`Mode`, `Fusion`), what a person may do to one neuron
+(`ItemAction`). (The window's lists, `Section`, are the desktop's alone: desktop/sections.py.)
 Code compares members (`change.action is Action.CAPTURED`), never their strings; a string from
 outside becomes a member with `parse`, which says what the choices are."""
 
@@ -46,3 +46,15 @@ class Fusion(Choice):
 
     RELATIVE = "relative"  # relative-score fusion (the default)
     RRF = "rrf"  # reciprocal rank fusion, the design's baseline
+
+
+class ItemAction(Choice):
+    """What a person may do to one neuron (which ones, `core.actions.actions_for` decides)."""
+
+    DONE = "done"  # complete it
+    DONE_THIS_TIME = "done_this_time"  # a repeating reminder: this occurrence done, the next due
+    SNOOZE = "snooze"  # show it again later
+    RESCHEDULE = "reschedule"  # change when it is due and how it repeats
+    ARCHIVE = "archive"  # keep it out of the lists
+    TRASH = "trash"
+    RESTORE = "restore"  # active again: not done after all, out of the archive or the trash

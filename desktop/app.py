@@ -522,18 +522,7 @@ class App:
         if op == "status":
             return self.bridge.gui(self.status)
         memory = self._wait_memory()
-        if op == "capture":
-            text, kind, attrs = message.get("text"), message.get("kind"), message.get("attrs")
-            with started_by(Origin.SOCKET):
-                neuron = memory.capture(text, kind=kind or None, attrs=attrs or None)
-            return {"neuron": neuron.to_json(edges=memory.edges(neuron.id))}
-        if op == "search":
-            found = memory.search(str(message.get("text") or ""), limit=message.get("limit") or 20)
-            return {"neurons": [n.to_json() for n in found]}
-        if op == "ask":
-            results = memory.ask(str(message.get("text") or ""), limit=message.get("limit") or 10)
-            return {"results": [r.to_json() for r in results]}
-        if op == "command":  # `neurons list/show/ask/...` while the app owns the data dir
+        if op == "command":  # `neurons capture/list/ask/...` while the app owns the data dir
             argv = message.get("argv")
             if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
                 raise NeuronsError("a command request carries its command line as a list of strings")

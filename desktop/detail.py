@@ -29,8 +29,11 @@ from PySide6.QtWidgets import (
 )
 
 from core import remind
+from core.actions import actions_for
 from core.capture import contact_values
-from core.model import Kind, Neuron, NeuronsError, State
+from core.memory import Memory
+from core.model import Edit, Kind, Neuron, NeuronsError, Schedule, State
+from core.vocabulary import ItemAction
 from core.when import retimed
 from desktop import card, inputs, keys, ops, theme
 from desktop.context import Context
@@ -57,6 +60,14 @@ RESTORE_LABELS = {
     State.DONE: ("Not done", "Make it active again: not done after all"),
     State.ARCHIVED: ("Unarchive", "Bring it back from the archive"),
     State.TRASHED: ("Restore", "Take it out of the trash"),
+}
+# The window's Item menu names its actions so (a repeating reminder's "done this time" is its Done).
+MENU_NAMES = {
+    ItemAction.DONE: "done",
+    ItemAction.DONE_THIS_TIME: "done",
+    ItemAction.SNOOZE: "snooze",
+    ItemAction.ARCHIVE: "archive",
+    ItemAction.TRASH: "trash",
 }
 SNOOZES = [timedelta(minutes=10), timedelta(hours=1), timedelta(hours=3)]
 DUE_HINT_TICK_MS = 1000
@@ -246,20 +257,12 @@ class DetailPane(QWidget):
         self.item_changed.emit()
 
     def capabilities(self) -> set[str]:
-        """What can be done to the item shown now (the window enables its menu by it)."""
+        """What can be done to the item shown now, by the names of the window's Item menu."""
         n = self.neuron
         if n is None:
             return set()
-        caps = {"save"} if self._dirty else set()
-        if n.kind is Kind.REMINDER and n.state is State.ACTIVE:
-            caps.add("done")
-            if n.attrs.get("due_at"):
-                caps.add("snooze")
-        if n.state in (State.ACTIVE, State.DONE):
-            caps.add("archive")
-        if n.state is not State.TRASHED:
-            caps.add("trash")
-        return caps
+        caps = {MENU_NAMES[a] for a in actions_for(n) if a in MENU_NAMES}
+        return (caps | {"save"}) if self._dirty else caps
 
     def escape(self) -> None:
         if self.linker.close_suggestions():
@@ -350,14 +353,13 @@ class DetailPane(QWidget):
         if not same:
             self.save_note.setText("")
         self.error.setText("")
-        active = n.state is State.ACTIVE
-        is_rem = n.kind is Kind.REMINDER
-        self.done_button.setVisible(active and is_rem)
-        self.done_button.setText("Done" if not (is_rem and n.attrs.get("rrule")) else "Done (this time)")
-        self.snooze_button.setVisible(active and is_rem and bool(n.attrs.get("due_at")))
-        self.archive_button.setVisible(n.state in (State.ACTIVE, State.DONE))
-        self.trash_button.setVisible(n.state is not State.TRASHED)
-        self.restore_button.setVisible(not active)
+        offered = actions_for(n)
+        self.done_button.setVisible(bool(offered & {ItemAction.DONE, ItemAction.DONE_THIS_TIME}))
+        self.done_button.setText("Done (this time)" if ItemAction.DONE_THIS_TIME in offered else "Done")
+        self.snooze_button.setVisible(ItemAction.SNOOZE in offered)
+        self.archive_button.setVisible(ItemAction.ARCHIVE in offered)
+        self.trash_button.setVisible(ItemAction.TRASH in offered)
+        self.restore_button.setVisible(ItemAction.RESTORE in offered)
         label, tip = RESTORE_LABELS.get(n.state, ("Restore", "Make it active again"))
         self.restore_button.setText(label)
         self.restore_button.setAccessibleName(label)
@@ -449,7 +451,7 @@ class DetailPane(QWidget):
             self.form.removeRow(0)
         self._fields = {}
         now = self.ctx.now()
-        if n.kind is Kind.REMINDER:
+        if ItemAction.RESCHEDULE in actions_for(n):
             due = QLineEdit(inputs.due_field_text(remind.current_due(n)))
             due.setPlaceholderText(inputs.due_example(self.ctx.now()))
             due.setAccessibleName("Due")
@@ -611,15 +613,15 @@ class DetailPane(QWidget):
 
     # -- saving ------------------------------------------------------------------------------------
 
-    def _changes(self) -> tuple[str | None, dict[str, Any], tuple | None]:
-        """(new text or None, attrs changes, reschedule (due, rrule) or None). Raises InvalidInput."""
+    def _changes(self) -> Edit:
+        """What the fields say differs from the saved item. Raises InvalidInput."""
         n = self.neuron
         assert n is not None
         text = self.body.toPlainText()
         new_text = text if text != n.body else None
         attrs: dict[str, Any] = {}
-        schedule = None
-        if n.kind is Kind.REMINDER:
+        schedule: Schedule | None = None
+        if ItemAction.RESCHEDULE in actions_for(n):
             due_edit: QLineEdit = self._fields["due_at"]
             repeat: QComboBox = self._fields["rrule"]  # type: ignore[assignment]
             old_due = remind.current_due(n)
@@ -634,12 +636,12 @@ class DetailPane(QWidget):
                 remind.validate_rrule(rule, due or self.ctx.now())
             old_rule = inputs.repeat_value(inputs.repeat_label(stored_rule), stored_rule)
             if due != old_due or rule != old_rule:
-                schedule = (due, rule or None)
+                schedule = Schedule(due, rule or None)
             if due != old_due and new_text is None:  # the old time words would contradict the new time
                 new_text = retimed(n.body, n.created_at or n.updated_at) or None
         else:
-            for key, edit in self._fields.items():
-                raw = edit.text().strip()
+            for key, widget in self._fields.items():
+                raw = widget.text().strip()
                 if key in LIST_KEYS:
                     value: Any = inputs.split_list(raw) or None
                 else:
@@ -649,29 +651,24 @@ class DetailPane(QWidget):
                     attrs[key] = value
                     if key in SINGLE:
                         attrs[SINGLE[key]] = None  # the list says it now
-        return new_text, attrs, schedule
+        return Edit(new_text, attrs, schedule)
 
     def save(self) -> None:
         if self.neuron is None or not self._dirty:
             return
         try:
-            new_text, attrs, schedule = self._changes()
+            edit = self._changes()
         except NeuronsError as exc:
             self.error.setText(str(exc))
             return
         nid = str(self.neuron.id)
-        if new_text is not None and not new_text.strip():
+        if edit.text is not None and not edit.text.strip():
             self.error.setText("The text cannot be empty: trash it instead.")
             return
 
-        def write(m) -> tuple[Neuron, ops.Detail]:
+        def write(m: Memory) -> tuple[Neuron, ops.Detail]:
             before = m.get(nid)
-            if new_text is not None:
-                m.edit(nid, text=new_text)
-            if attrs:
-                m.update_attrs(nid, **attrs)
-            if schedule is not None:
-                m.reschedule(nid, schedule[0], schedule[1])
+            m.update(nid, edit)
             return before, ops.detail(m, nid)
 
         def written(result: tuple[Neuron, ops.Detail]) -> None:

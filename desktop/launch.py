@@ -17,7 +17,6 @@ import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from core import __version__, instance, resident
 from core.model import NeuronsError
@@ -104,23 +103,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def forward(settings: Settings, args: argparse.Namespace) -> int:
     """Another app owns this data dir: hand it the request and exit."""
-    if args.capture:
-        message: dict[str, Any] = {"op": "capture", "text": args.capture, "kind": None, "attrs": {}}
-    elif args.quick:
-        message = {"op": "quick_capture"}
-    else:
-        message = {"op": "show", "ask": args.ask}
     deadline = time.monotonic() + FORWARD_WAIT_S
     while True:
         try:
-            reply = instance.request(settings.data_dir, message)
+            code = _hand_over(settings, args)
         except NeuronsError as exc:
             print(f"neurons-desktop: {exc}", file=sys.stderr)
             return 2
-        if reply is not None:
-            if args.capture:
-                print(reply["neuron"]["id"], flush=True)
-            return 0
+        if code is not None:
+            return code
         if time.monotonic() > deadline:
             print(
                 "neurons-desktop: another Neurons app holds this data dir but does not answer",
@@ -128,6 +119,22 @@ def forward(settings: Settings, args: argparse.Namespace) -> int:
             )
             return 2
         time.sleep(0.2)  # the first app is starting: it listens within moments
+
+
+def _hand_over(settings: Settings, args: argparse.Namespace) -> int | None:
+    """The request, handed to the running app: the exit code, or None while no app listens. A
+    capture is the `capture` command (the one door to the app's memory, printing the new id);
+    showing the window or the capture box are the app's own requests."""
+    if args.capture:
+        answer = instance.command(settings.data_dir, ["capture", "--", args.capture])
+        if answer is None:
+            return None
+        sys.stdout.write(answer["stdout"])
+        sys.stdout.flush()
+        sys.stderr.write(answer["stderr"])
+        return int(answer["code"])
+    message = {"op": "quick_capture"} if args.quick else {"op": "show", "ask": args.ask}
+    return None if instance.request(settings.data_dir, message) is None else 0
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ FITTED: dict[str, dict[str, float]] = {
     },
     "multilingual-e5-small": {
         "keyword_share": 0.5,
+        "weak_keyword": 0.15,
         "link": 0.45,
         "link_top": 0.8,
         "link_to_contact": 0.3,

@@ -113,7 +113,7 @@ def _why(
     ids: list,
     window: TimeWindow | None,
 ) -> str:
-    kw = w.keyword_share * c.kw[i]
+    kw = w.keyword_share * ranking.keyword(c, w)[i]
     vec = (1.0 - w.keyword_share) * c.vec[i]
     own, hop, sitting = r.base[i], r.hop[i], r.sitting[i]
 
@@ -364,6 +364,7 @@ class _Build:
         self.idx, self.window, self.now, self.terms = idx, window, now, list(terms)
         self.bm, self.cos = bm, cos
         self.kw = _keyword_part(bm, idf_sum)
+        self.strength = np.minimum(bm / idf_sum, 1.0) if idf_sum > 0 else np.zeros_like(bm)
         self.vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size)
         self.slots: list[int] = []
         self.entries: list[Entry] = []  # of the rows
@@ -440,6 +441,9 @@ class _Build:
         every slot: what seeds and a big window's candidates are chosen by."""
         share = weights.keyword_share if self.cos is not None else 1.0
         kw, vec = (self.kw, self.vec) if slots is None else (self.kw[slots], self.vec[slots])
+        if self.cos is not None:  # as `ranking.keyword` reads it
+            strength = self.strength if slots is None else self.strength[slots]
+            kw = ranking.weighed_keyword(kw, strength, weights)
         return share * kw + (1.0 - share) * vec
 
     def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
@@ -579,6 +583,7 @@ class _Build:
         return ranking.Candidates(
             ids=[e.id for e in entries],
             kw=self.kw[slots] if n else np.zeros(0),
+            strength=self.strength[slots] if n else np.zeros(0),
             vec=self.vec[slots] if n else np.zeros(0),
             created=np.asarray([e.created for e in entries], dtype=np.float64),
             contact=np.asarray([e.kind == "contact" for e in entries], dtype=bool),

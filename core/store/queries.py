@@ -118,7 +118,7 @@ def _iso(value: datetime | None) -> str | None:
 
 
 def insert_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> None:
-    q = sql.SQL(
+    statement = sql.SQL(
         "INSERT INTO neurons (id, {owner}, kind, body, attrs, state, created_at, updated_at)"
         " SELECT r.id, %s, r.kind, r.body, r.attrs, r.state, coalesce(r.created_at, now()),"
         "        coalesce(r.updated_at, r.created_at, now())"
@@ -127,7 +127,7 @@ def insert_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> N
     ).format(owner=owner(ident))
     for chunk in _chunks(neurons):
         cur.execute(
-            q,
+            statement,
             (
                 ident.value,
                 Jsonb(
@@ -197,7 +197,7 @@ def update_neuron(
 def update_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> None:
     """Write the body, attrs and state of existing neurons at once (an import's updates); a
     changed body clears its vector so the filler recomputes it."""
-    q = sql.SQL(
+    statement = sql.SQL(
         "UPDATE neurons n SET body = r.body, attrs = r.attrs, state = r.state, updated_at = now(),"
         " embedding = CASE WHEN n.body = r.body THEN n.embedding END,"
         " embedding_model = CASE WHEN n.body = r.body THEN n.embedding_model END"
@@ -206,7 +206,7 @@ def update_neurons(cur: Cursor, ident: Identity, neurons: Sequence[Neuron]) -> N
     ).format(owner=owner(ident))
     for chunk in _chunks(neurons):
         cur.execute(
-            q,
+            statement,
             (
                 Jsonb(
                     [
@@ -349,14 +349,14 @@ def save_embeddings(
     statement per ROWS_PER_STATEMENT rows, the vectors in pgvector's binary form: parsing their
     text took the embedded engine ~5 ms a row."""
     check = " AND n.body = r.body" if texts is not None else ""
-    q = (
+    statement = (
         "UPDATE neurons n SET embedding = r.v, embedding_model = %s"
         " FROM unnest(%s::uuid[], %b::vector[], %s::text[]) AS r(id, v, body)"
         " WHERE n.id = r.id" + check
     )
     for chunk in _chunks(rows):
         cur.execute(
-            q,
+            statement,
             (
                 model,
                 [nid for nid, _ in chunk],
@@ -411,7 +411,7 @@ def clear_embeddings(cur: Cursor) -> None:
 
 
 def insert_edges(cur: Cursor, ident: Identity, edges: Sequence[Edge]) -> None:
-    q = sql.SQL(
+    statement = sql.SQL(
         "INSERT INTO neurons_edges (id, {owner}, from_node_id, to_node_id, relation_type, weight,"
         " valid_from, valid_to, created_at, derived_by)"
         " SELECT r.id, %s, r.from_id, r.to_id, r.relation, r.weight, coalesce(r.valid_from, now()),"
@@ -422,7 +422,7 @@ def insert_edges(cur: Cursor, ident: Identity, edges: Sequence[Edge]) -> None:
     ).format(owner=owner(ident))
     for chunk in _chunks(edges):
         cur.execute(
-            q,
+            statement,
             (
                 ident.value,
                 Jsonb(

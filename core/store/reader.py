@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.model import Edge, Identity, Neuron, Relation
-from core.store import queries as q
-from core.store import recall_sql
+from core.store import queries, recall_sql
 
 log = logging.getLogger(__name__)
 
@@ -89,18 +88,18 @@ class StoreReader:
 
     def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
         with self._cursor() as cur:
-            return q.get_neurons(cur, self.identity, list(ids))
+            return queries.get_neurons(cur, self.identity, list(ids))
 
     def contacts(self) -> list[Neuron]:
         with self._cursor() as cur:
-            return [q.neuron_from_row(r) for r in recall_sql.contacts(cur, self.identity)]
+            return [queries.neuron_from_row(r) for r in recall_sql.contacts(cur, self.identity)]
 
     def active_reminders_sharing(self, text: str) -> list[Neuron]:
         """Active reminders holding any word of `text`, newest first."""
         with self._cursor() as cur:
             terms = recall_sql.question_terms(cur, text, "")
             rows = recall_sql.active_reminders_with(cur, self.identity, terms)
-        return [q.neuron_from_row(r) for r in rows]
+        return [queries.neuron_from_row(r) for r in rows]
 
     def links(self, ids: Sequence[uuid.UUID], relations: Sequence[Relation] | None = None) -> list[Linked]:
         with self._cursor() as cur:
@@ -108,8 +107,8 @@ class StoreReader:
         return [
             Linked(
                 r["seed"],
-                q.edge_from_row({k[2:]: v for k, v in r.items() if k.startswith("e_")}),
-                q.neuron_from_row(r),
+                queries.edge_from_row({k[2:]: v for k, v in r.items() if k.startswith("e_")}),
+                queries.neuron_from_row(r),
             )
             for r in rows
         ]
@@ -121,7 +120,7 @@ class StoreReader:
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]:
         with self._cursor() as cur:
             rows = recall_sql.find_contacts(cur, self.identity, name, min_similarity)
-        return [(q.neuron_from_row(r), float(r["sim"])) for r in rows]
+        return [(queries.neuron_from_row(r), float(r["sim"])) for r in rows]
 
     def question_terms(self, text: str, filler: str) -> list[str]:
         with self._cursor() as cur:

@@ -29,8 +29,7 @@ from psycopg.rows import dict_row
 from core.files import DiskFull, os_error, write_private
 from core.model import Identity, NeuronsError
 from core.settings import Settings
-from core.store import health
-from core.store import queries as q
+from core.store import health, queries
 from core.store.cursor import Connection, Cursor, one_row
 from core.store.durable import WalSyncer, has_space, require_space
 from core.store.embedded import EmbeddedEngine, stop_orphan_engine
@@ -193,7 +192,7 @@ class Store:
         try:
             with self.conn.transaction(), self.conn.cursor() as cur:
                 if self.engine is None:  # the server: row-level security sees only this owner
-                    q.name_owner(cur, owner, every_owner, claim=claim)
+                    queries.name_owner(cur, owner, every_owner, claim=claim)
                 yield cur
                 committing = True
             if claim and owner is not None:

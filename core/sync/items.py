@@ -39,11 +39,6 @@ def uid_of(neuron: Neuron) -> str:
     return ical.uid_of(neuron)
 
 
-def owns_uid(neuron: Neuron, uid: str) -> bool:
-    """Whether a server item of this UID is this neuron (its own UID, or one made of its id)."""
-    return uid in (str(neuron.attrs.get("uid") or ""), str(neuron.id), f"urn:uuid:{neuron.id}")
-
-
 def text_of(neuron: Neuron, collection: Collection) -> str:
     """What the server holds for the neuron."""
     if neuron.kind is Kind.CONTACT:

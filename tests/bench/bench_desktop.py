@@ -64,7 +64,7 @@ def first_answer(data: Path, t0: float, result: dict) -> None:
     """Ask through the app's socket as soon as it listens; when the answer came (from t0)."""
     while time.monotonic() - t0 < 300:
         try:
-            reply = instance.request(data, {"op": "ask", "text": FIRST_QUESTION}, timeout=300)
+            reply = instance.command(data, ["ask", "--", FIRST_QUESTION], timeout=300)
         except instance.InstanceError:
             reply = None
         if reply is not None:

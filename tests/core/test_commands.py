@@ -173,6 +173,28 @@ def test_the_instance_protocol_refuses_another_version(tmp_path):
         lock.release()
 
 
+def test_a_client_of_protocol_1_is_told_in_one_line_to_update(tmp_path):
+    """Protocol 2 folded the ops "capture", "search" and "ask" into "command": an older client
+    asking for them is refused before any handler runs, with one line saying what to do."""
+    lock = instance.InstanceLock(tmp_path / "d")
+    assert lock.try_acquire()
+    handled = []
+    server = instance.InstanceServer(tmp_path / "d", handled.append, lock)
+    server.start()
+    try:
+        for old in ({"op": "search", "text": "milk"}, {"op": "capture", "text": "x", "kind": None}):
+            with socket.socket(socket.AF_UNIX) as s:
+                s.connect(str(instance.socket_path(tmp_path / "d")))
+                s.sendall(json.dumps({**old, "protocol": 1}).encode() + b"\n")
+                reply = json.loads(s.makefile().readline())
+            assert reply["ok"] is False and reply["protocol"] == instance.PROTOCOL == 2
+            assert "\n" not in reply["error"] and "protocol 2, the request 1" in reply["error"]
+        assert not handled
+    finally:
+        server.stop()
+        lock.release()
+
+
 def test_a_client_refuses_an_app_of_another_version(tmp_path, monkeypatch):
     """A peer that answers without (or with another) protocol is not misread."""
     path = tmp_path / "fake.sock"

@@ -345,3 +345,61 @@ def test_write_fitted_keeps_the_other_models(tmp_path):
     exec(compile(text, str(path), "exec"), scope)
     assert scope["FITTED"]["model-a"]["link"] == 0.8
     assert scope["DEFAULT_MODEL"] == "m" and text.startswith('"""doc"""')
+
+
+def _loose(kw: np.ndarray, vec: np.ndarray, strength: np.ndarray | None) -> ranking.Candidates:
+    n = kw.size
+    no = np.zeros(n, dtype=bool)
+    return ranking.Candidates(
+        ids=[uuid.uuid4() for _ in range(n)],
+        kw=kw,
+        vec=vec,
+        created=np.arange(n, dtype=float),
+        contact=no,
+        reminder=no,
+        seedable=~no,
+        in_window=no,
+        says_window=no,
+        when=np.arange(n, dtype=float),
+        exact=no,
+        person=no,
+        person_linked=no,
+        degree=np.ones(n),
+        strength=strength,
+        now=float(n),
+    )
+
+
+def test_a_weak_keyword_hit_gives_way_to_a_strong_meaning_match():
+    """rank() alone: the best keyword match of a question holds one common word of it (a fifth of
+    its idf); the answer shares no word but is the nearest meaning. Read as strong, the one word
+    wins; `weak_keyword` counts a hit matching less than its share of the question pro rata, and the
+    meaning wins. A hit matching all of the question keeps its whole keyword part."""
+    kw, vec = np.asarray([1.0, 0.0, 0.6]), np.asarray([0.1, 0.6, 0.1])
+    strength = np.asarray([0.2, 0.0, 1.0])
+    plain = ranking.Weights(keyword_share=0.5)
+    assert ranking.rank(_loose(kw, vec, strength), plain).order.tolist() == [0, 2, 1]
+    weighed = replace(plain, weak_keyword=0.5)
+    assert ranking.rank(_loose(kw, vec, strength), weighed).order.tolist() == [2, 1, 0]
+    assert ranking.keyword(_loose(kw, vec, strength), weighed)[2] == 0.6
+    # a table without strengths (made before them) reads every hit as strong
+    assert ranking.rank(_loose(kw, vec, None), weighed).order.tolist() == [0, 2, 1]
+
+
+def test_a_hits_strength_is_the_share_of_the_question_it_matches():
+    """search.py's table: each row's keyword hit over the question's total idf, 0..1 -- a note
+    holding every word of the question is the strongest, one holding its commonest word the weakest."""
+    reader = FakeReader()
+    fillers(reader)
+    both = reader.add("dentist appointment for the twins", created_at=at(-3))
+    rare = reader.add("the dentist said flossing", created_at=at(-4))
+    common = reader.add("appointment at the bank", created_at=at(-5))
+    reader.add("gym appointment moved", created_at=at(-6))
+    recall = Recall(reader, lambda: None)
+    got = recall_search.candidates(reader, recall.index, recall.embedder, "dentist appointment", NOW)
+    assert not isinstance(got, list)
+    table = got[0]
+    assert table.strength is not None
+    strength = dict(zip(table.ids, table.strength.tolist(), strict=True))
+    assert all(0.0 <= s <= 1.0 for s in strength.values())
+    assert strength[both.id] > strength[rare.id] > strength[common.id] > 0.0

@@ -57,7 +57,7 @@ def test_one_lock_holder_per_data_dir(data_dir):
 
 def test_nobody_listening_means_none(data_dir):
     assert instance.request(data_dir, {"op": "ping"}) is None
-    assert instance.forward_capture(data_dir, "hello", None, None) is None
+    assert instance.command(data_dir, ["capture", "--", "hello"]) is None
     assert instance.is_running(data_dir) is False
 
 
@@ -66,10 +66,13 @@ def test_requests_are_answered_by_the_handler(data_dir):
 
     def handler(message):
         seen.append(message)
-        if message["op"] == "capture":
-            if not message["text"].strip():
+        if message["op"] == "command":  # the app runs the command line (here: echoes its text)
+            text = message["argv"][-1]
+            if not text.strip():
                 raise InvalidInput("text is empty")
-            return {"neuron": {"id": "abc", "body": message["text"], "kind": message["kind"]}}
+            if text == "mute":
+                return {}
+            return {"code": 0, "stdout": text, "stderr": ""}
         if message["op"] == "boom":
             raise RuntimeError("kaput")
         return {"echo": message["op"]}
@@ -78,11 +81,14 @@ def test_requests_are_answered_by_the_handler(data_dir):
     try:
         assert instance.request(data_dir, {"op": "ping"})["pid"] == os.getpid()
         assert instance.is_running(data_dir)
-        big = "x" * (2 * 1024 * 1024)
-        neuron = instance.forward_capture(data_dir, big, "note", {"a": "é"})
-        assert neuron["body"] == big and neuron["kind"] == "note"
+        big = "x" * (2 * 1024 * 1024) + "é\U0001f600"
+        answer = instance.command(data_dir, ["capture", "--kind", "note", "--", big])
+        assert answer == {"code": 0, "stdout": big, "stderr": ""}
+        assert seen[-1]["argv"] == ["capture", "--kind", "note", "--", big]
         with pytest.raises(instance.InstanceError, match="text is empty"):
-            instance.forward_capture(data_dir, "  ", None, None)
+            instance.command(data_dir, ["capture", "--", "  "])
+        with pytest.raises(instance.InstanceError, match="did not answer the command"):
+            instance.command(data_dir, ["capture", "--", "mute"])
         with pytest.raises(instance.InstanceError, match="RuntimeError: kaput"):
             instance.request(data_dir, {"op": "boom"})
         with pytest.raises(instance.InstanceError, match="'op'"):
@@ -113,7 +119,7 @@ def test_a_stale_socket_is_left_alone_by_clients_and_replaced_by_the_lock_holder
     crashed.bind(str(path))
     crashed.close()  # the file stays, as after a crash
     assert path.exists()
-    assert instance.forward_capture(data_dir, "hello", None, None) is None
+    assert instance.command(data_dir, ["capture", "--", "hello"]) is None
     assert path.exists()  # a client never removes it
     lock, server = serve(data_dir, lambda m: {"ok2": True})
     try:
@@ -174,7 +180,7 @@ def test_an_app_gone_before_it_read_the_request_is_no_app(data_dir):
     dying.start()
     try:
         # larger than the socket's buffers: the send is still going when the app is gone
-        assert instance.request(data_dir, {"op": "capture", "text": "x" * 8_000_000}) is None
+        assert instance.command(data_dir, ["capture", "--", "x" * 8_000_000]) is None
     finally:
         dying.join()
         listener.close()

@@ -99,6 +99,13 @@ def runtime(tmp_path, monkeypatch):
     return path
 
 
+def ask_app(data_dir, question: str, *options: str) -> list[dict]:
+    """`neurons ask --json` answered by the running app (its one door for reads, op "command")."""
+    answer = instance.command(data_dir, ["ask", "--json", *options, "--", question])
+    assert answer is not None and answer["code"] == 0, answer
+    return json.loads(answer["stdout"])
+
+
 def test_second_launch_and_cli_go_through_the_running_app(tmp_path, runtime):
     data_dir = tmp_path / "data"
     proc = launch(data_dir, runtime)
@@ -126,10 +133,9 @@ def test_second_launch_and_cli_go_through_the_running_app(tmp_path, runtime):
         quick = second(data_dir, runtime, "--quick")
         assert quick.returncode == 0, quick.stderr
         assert instance.request(data_dir, {"op": "status"})["quick_visible"] is True
-        found = instance.request(data_dir, {"op": "search", "text": "oat milk"})["neurons"]
-        assert [n["id"] for n in found] == [forwarded_id]
-        answers = instance.request(data_dir, {"op": "ask", "text": "oat milk"})["results"]
-        assert forwarded_id in [a["id"] for a in answers]
+        found = ask_app(data_dir, "oat milk", "--mode", "keyword")
+        assert [r["id"] for r in found] == [forwarded_id]
+        assert forwarded_id in [r["id"] for r in ask_app(data_dir, "oat milk")]
         # every other `neurons` command is answered by the running app too, same output
         env = {"XDG_RUNTIME_DIR": str(runtime)}
         listed = run_cli("list", "--json", data_dir=data_dir, env=env)
@@ -176,7 +182,7 @@ def test_after_a_crash_the_next_app_takes_over_the_stale_socket(tmp_path, runtim
     again = launch(data_dir, runtime)
     try:
         wait_ready(again, data_dir)
-        found = instance.request(data_dir, {"op": "search", "text": "written while"})["neurons"]
-        assert [n["body"] for n in found] == ["written while the app was down"]
+        found = ask_app(data_dir, "written while", "--mode", "keyword")
+        assert [r["neuron"]["body"] for r in found] == ["written while the app was down"]
     finally:
         assert stop(again, data_dir) == 0

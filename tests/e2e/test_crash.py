@@ -207,11 +207,13 @@ def test_kill_9_of_the_app_loses_no_forwarded_capture(tmp_path, capsys, monkeypa
         while app.poll() is None:
             n += 1
             try:
-                neuron = instance.forward_capture(data, f"app crash {kills} capture {n}", "note", None)
+                answer = instance.command(
+                    data, ["capture", "--kind", "note", "--", f"app crash {kills} capture {n}"]
+                )
             except instance.InstanceError:
                 continue  # the app died mid-request: not acknowledged
-            if neuron is not None:
-                acked.add(neuron["id"])
+            if answer is not None and answer["code"] == 0:
+                acked.add(answer["stdout"].strip())
         app.wait(30)
         kills += 1
     lost = len(acked - listed_ids(data))

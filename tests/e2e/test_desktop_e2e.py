@@ -10,12 +10,14 @@ assertion.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -186,8 +188,13 @@ def status(data_dir: Path) -> dict:
         return {}
 
 
-def ask_app(data_dir: Path, message: dict) -> dict:
-    return instance.request(data_dir, message, timeout=30) or {}
+def ask_app(data_dir: Path, command: str, *argv: str) -> Any:
+    """A `neurons COMMAND --json ...` answered by the running app (op "command"); None if not."""
+    try:
+        answer = instance.command(data_dir, [command, "--json", *argv], timeout=30)
+    except instance.InstanceError:
+        return None
+    return json.loads(answer["stdout"]) if answer is not None and answer["code"] == 0 else None
 
 
 def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_path, monkeypatch):
@@ -243,7 +250,7 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
             "the reminder in the store",
             lambda: [
                 n
-                for n in ask_app(data_dir, {"op": "search", "text": "Stretch legs"})["neurons"]
+                for n in ask_app(data_dir, "list", "--kind", "reminder") or []
                 if n["body"] == "Stretch your legs"
             ],
         )
@@ -263,11 +270,7 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
         desktop.run("dunstctl", "context")
         poll(
             "Done to reach the store",
-            lambda: [
-                n
-                for n in ask_app(data_dir, {"op": "search", "text": "Stretch legs"})["neurons"]
-                if n["id"] == reminder["id"] and n["state"] == "done"
-            ],
+            lambda: (ask_app(data_dir, "show", reminder["id"]) or {}).get("state") == "done",
         )
         assert "#Done" in (tmp_path / "menu.txt").read_text()
 
@@ -290,10 +293,10 @@ def test_tray_quick_capture_notification_done_and_second_launch(desktop, tmp_pat
         )
         assert second.returncode == 0, second.stderr
         oat_id = second.stdout.strip()
-        found = ask_app(data_dir, {"op": "search", "text": "oat milk"})["neurons"]
-        assert [n["id"] for n in found] == [oat_id]
+        found = ask_app(data_dir, "ask", "--mode", "keyword", "--", "oat milk")
+        assert [r["id"] for r in found] == [oat_id]
 
-        ask_app(data_dir, {"op": "quit"})
+        instance.request(data_dir, {"op": "quit"}, timeout=30)
         assert app.wait(60) == 0
     except BaseException:
         print(desktop.dump())

@@ -54,6 +54,7 @@ K = 10
 # the values tried for each weight (today's value is always tried too)
 GRID: dict[str, tuple[float, ...]] = {
     "keyword_share": (0.3, 0.4, 0.5, 0.6, 0.7),
+    "weak_keyword": (0.0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4),
     "link": (0.3, 0.45, 0.6, 0.8, 1.0, 1.25),
     "link_top": (0.45, 0.6, 0.8, 1.0, 1.25, 1.5),
     "link_to_contact": (0.0, 0.15, 0.3, 0.6),
@@ -75,6 +76,7 @@ PAIRS = (
     ("link", "link_top"),
     ("link", "hub_damping"),
     ("window", "said"),
+    ("keyword_share", "weak_keyword"),
 )
 MIN_GAIN = 0.0005  # a move must gain this much: a fit does not chase one question's noise
 DROP_PENALTY = 2.0  # R@5 or R@10 of a category falling below today's costs this many times the fall

@@ -1,4 +1,4 @@
--- The base schema: neurons, their edges, local profiles. See DESIGN.md "Data model".
+-- The base schema: neurons, their edges, local profiles (docs/architecture.md, "The rooms": core/store/).
 CREATE EXTENSION IF NOT EXISTS vector;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 

@@ -1,4 +1,4 @@
--- Recall: what ask/about need beyond the base schema. See DESIGN.md "Retrieval".
+-- Recall: what ask/about need beyond the base schema (docs/architecture.md, "How a question travels").
 
 -- "Captured in the same sitting": the neuron just before / after another, per owner, by time.
 CREATE INDEX neurons_device_created ON neurons (device_id, created_at, id) WHERE device_id IS NOT NULL;

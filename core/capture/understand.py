@@ -1,0 +1,293 @@
+"""Reading a captured text: its kind, due date and title, the contacts it mentions, the older
+neuron it replaces, the card details it gives (`read` -> `Understanding`)."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from core.capture.cards import Update, digits_of, listed
+from core.capture.names import NameIndex, contact_names
+from core.model import Edge, Kind, Neuron, Relation
+from core.store.reader import Reader
+from core.when import REMINDER_CUES, find_when, fold, local_now, title_without
+
+DERIVED_MENTION = "capture:mention"
+
+
+DERIVED_NEW_DETAIL = "capture:new-detail"
+
+
+DERIVED_MOVED = "capture:moved"
+
+
+DERIVED_SAME_PERSON = "capture:same-person"
+
+
+# A quick capture is a contact when, once the name, phones and emails are taken out, at most this
+# many words are left ("plumber", "landlord, flat 5").
+CONTACT_MAX_OTHER_WORDS = 4
+
+
+# ... and a reminder when it has a date/time and at most this many words (longer text with a date
+# in it is a note about that date).
+REMINDER_MAX_WORDS = 12
+
+
+# A moved appointment replaces an older reminder that shares at least this many content words.
+MOVED_MIN_SHARED_WORDS = 2
+
+
+PHONE = re.compile(r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,4}\d{3,4}(?![\w/])")
+
+
+# The look-behind starts a match only where a run of address characters starts: without it a
+# long run with no '@' is rescanned from each of its characters (100,000 of them took 115 s).
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+NEW_DETAIL_CUES = re.compile(
+    r"\b(new|changed|updated|now)\b.{0,30}\b(number|mobile|phone|email|"
+    r"address|cell)\b|\b(number|mobile|phone|email)\b.{0,20}\b(is now|changed)\b",
+    re.I,
+)
+
+
+MOVED_CUES = re.compile(
+    r"\b(moved|rescheduled|postponed|brought forward|pushed back|changed to|"
+    r"now on|now at|instead)\b",
+    re.I,
+)
+
+
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
+POSSESSIVE = re.compile(r"['’]s?$")
+
+
+_STOP = frozenset(
+    """a an the and or of to in on at for with by from is are was were be been it its
+    this that my me i you he she we they his her our their there here so but if as up""".split()
+)
+
+
+@dataclass
+class Understanding:
+    kind: Kind
+    attrs: dict[str, Any]
+    mentions: list[uuid.UUID] = field(default_factory=list)  # contacts named in the text
+    replaces: list[tuple[uuid.UUID, str]] = field(default_factory=list)  # (older id, derived_by)
+    updates: list[Update] = field(default_factory=list)  # contact cards the text gives new details
+    now: datetime | None = None
+
+    def edges_for(self, neuron: Neuron) -> list[Edge]:
+        edges = [
+            Edge(
+                id=uuid.uuid4(),
+                from_id=neuron.id,
+                to_id=cid,
+                relation=Relation.CONCERNS,
+                valid_from=self.now,
+                derived_by=DERIVED_MENTION,
+            )
+            for cid in self.mentions
+            if cid != neuron.id
+        ]
+        edges += [
+            Edge(
+                id=uuid.uuid4(),
+                from_id=neuron.id,
+                to_id=old,
+                relation=Relation.SUPERSEDES,
+                valid_from=self.now,
+                derived_by=how,
+            )
+            for old, how in self.replaces
+            if old != neuron.id
+        ]
+        return edges
+
+
+def phones_in(text: str) -> list[str]:
+    found = []
+    for m in PHONE.finditer(text):
+        digits = re.sub(r"\D", "", m.group(0))
+        if 7 <= len(digits) <= 15 and not re.fullmatch(r"(19|20)\d{2}", digits):
+            found.append(m.group(0).strip())
+    return found
+
+
+def _content(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
+
+
+def parse_contact(text: str) -> dict[str, Any] | None:
+    """name/phones/emails of a contact card typed in one line, or None if it is not one."""
+    emails = EMAIL.findall(text)
+    rest = EMAIL.sub(" ", text)
+    phones = phones_in(rest)
+    for p in phones:
+        rest = rest.replace(p, " ")
+    if not emails and not phones:
+        return None
+    words = _WORD.findall(rest)
+    name_words: list[str] = []
+    for w in words:
+        if w[:1].isupper() and len(name_words) < 4:
+            name_words.append(w)
+        else:
+            break
+    if not name_words or any(POSSESSIVE.search(w) for w in name_words):
+        return None  # "Ana's new number is ...": a detail of Ana, not a card named "Ana's"
+    others = [w for w in words[len(name_words) :] if w.lower() not in _STOP]
+    if len(others) > CONTACT_MAX_OTHER_WORDS:
+        return None
+    attrs: dict[str, Any] = {"name": " ".join(name_words)}
+    if phones:
+        attrs["phones"] = phones
+    if emails:
+        attrs["emails"] = emails
+    return attrs
+
+
+def infer_kind(text: str, now: datetime) -> tuple[Kind, dict[str, Any]]:
+    """What a capture with no kind is, with the attrs its text gives."""
+    words = _WORD.findall(text)
+    cue = REMINDER_CUES.search(fold(text))
+    if not cue:
+        contact = parse_contact(text)
+        if contact is not None:
+            return Kind.CONTACT, contact
+    when = find_when(text, now)
+    if when is not None and (cue or when.rrule or len(words) <= REMINDER_MAX_WORDS):
+        return Kind.REMINDER, _when_attrs(when)
+    if cue:
+        return Kind.REMINDER, {}
+    return Kind.NOTE, {}
+
+
+def _when_attrs(when) -> dict[str, Any]:
+    attrs: dict[str, Any] = {"due_at": when.due.isoformat()}
+    if when.rrule:
+        attrs["rrule"] = when.rrule
+    return attrs
+
+
+def reminder_title(text: str, now: datetime) -> str | None:
+    """A reminder's title: its text without the cue and the time words ("remind me to stretch in
+    1 minute" -> "Stretch"); None when that is the text itself. The body keeps every word."""
+    when, cue = find_when(text, now), REMINDER_CUES.search(fold(text))
+    title = title_without(text, when, cue) if when is not None or cue is not None else ""
+    return title if title and title != text.strip() else None
+
+
+def read(
+    reader: Reader,
+    text: str,
+    kind: Kind | None,
+    attrs: dict[str, Any],
+    now: datetime | None = None,
+    *,
+    exclude: uuid.UUID | None = None,
+    names: NameIndex | None = None,
+) -> Understanding:
+    """What `text` is (kind, attrs, the people it names, what it replaces or updates). `names`:
+    the contacts' NameIndex when the caller keeps one current (Recall.names); else built here."""
+    when_now = now or local_now()
+    attrs = dict(attrs)
+    if kind is None:
+        kind, found = infer_kind(text, when_now)
+        attrs = {**found, **attrs}  # what the person gave wins
+    elif kind is Kind.REMINDER and "due_at" not in attrs:
+        when = find_when(text, when_now)
+        if when is not None:
+            attrs = {**_when_attrs(when), **attrs}
+    elif kind is Kind.CONTACT and not attrs.get("name"):
+        found = parse_contact(text) or {}
+        attrs = {**found, **attrs}
+    if kind is Kind.REMINDER and not attrs.get("title"):
+        title = reminder_title(text, when_now)
+        if title:
+            attrs["title"] = title
+    u = Understanding(kind=kind, attrs=attrs, now=now)
+    known: dict[uuid.UUID, Neuron] | None = None
+    if names is None:
+        contacts = reader.contacts()
+        names = NameIndex((c.id, c.attrs, c.body) for c in contacts)
+        known = {c.id: c for c in contacts}
+    mentioned = names.find(text)
+    by_id = (
+        known
+        if known is not None
+        else (reader.neurons(list(dict.fromkeys(f.contact_id for f in mentioned))) if mentioned else {})
+    )
+    own_name = contact_names(attrs, text)[0].lower() if kind is Kind.CONTACT else None
+    for f in mentioned:
+        if f.contact_id not in by_id:
+            continue
+        if f.strength < 2 and f.exact:
+            continue  # a first name two contacts share: ambiguous, not linked
+        if (
+            own_name
+            and contact_names(by_id[f.contact_id].attrs, by_id[f.contact_id].body)[0].lower() == own_name
+        ):
+            continue  # the same name again: a same_person offer, not a mention
+        if kind is Kind.CONTACT and own_name and f.start < len(own_name) + 2:
+            continue  # a new contact's own name is not a mention of someone else
+        u.mentions.append(f.contact_id)
+    # a new phone number or email for someone: the contact card it updates is superseded
+    details = (phones_in(text), EMAIL.findall(text)) if kind is not Kind.CONTACT else ([], [])
+    if NEW_DETAIL_CUES.search(text) and any(details):
+        for cid in u.mentions:
+            if cid != exclude:
+                u.replaces.append((cid, DERIVED_NEW_DETAIL))
+    if any(details):
+        u.updates = _updates(text, u.mentions, by_id, *details, exclude=exclude)
+    if kind is Kind.REMINDER and MOVED_CUES.search(text):
+        old = _moved_from(reader, text, exclude)
+        if old is not None:
+            u.replaces.append((old, DERIVED_MOVED))
+    return u
+
+
+def _updates(
+    text: str,
+    mentions: list[uuid.UUID],
+    by_id: dict[uuid.UUID, Neuron],
+    phones: list[str],
+    emails: list[str],
+    exclude: uuid.UUID | None,
+) -> list[Update]:
+    """The card a text gives a detail of -- the person named in the possessive ("Ana's number"),
+    else the one person named -- and each phone or email that card does not hold yet."""
+    named = [cid for cid in mentions if cid != exclude and cid in by_id]
+    owners = [cid for cid in named if _possessive_of(text, by_id[cid])] or (named if len(named) == 1 else [])
+    if not owners or not (NEW_DETAIL_CUES.search(text) or _possessive_of(text, by_id[owners[0]])):
+        return []
+    card = by_id[owners[0]]
+    name = contact_names(card.attrs, card.body)[0]
+    held_phones = {digits_of(p) for p in listed(card.attrs, "phones", "phone")}
+    held_emails = {e.lower() for e in listed(card.attrs, "emails", "email")}
+    return [Update(card.id, name, "phones", p) for p in phones if digits_of(p) not in held_phones] + [
+        Update(card.id, name, "emails", e) for e in emails if e.lower() not in held_emails
+    ]
+
+
+def _possessive_of(text: str, contact: Neuron) -> bool:
+    name, aliases = contact_names(contact.attrs, contact.body)
+    words = [w for n in [name, *aliases] for w in n.split()[:1] if w]
+    return any(re.search(rf"\b{re.escape(w)}['’]s\b", text, re.I) for w in words)
+
+
+def _moved_from(reader: Reader, text: str, exclude: uuid.UUID | None) -> uuid.UUID | None:
+    """The older active reminder a "moved to ..." reminder replaces: the newest that shares words."""
+    rest = MOVED_CUES.sub(" ", text)
+    mine = _content(rest)
+    for r in reader.active_reminders_sharing(rest):  # newest first
+        if r.id != exclude and len(mine & _content(r.body)) >= MOVED_MIN_SHARED_WORDS:
+            return r.id
+    return None
