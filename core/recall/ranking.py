@@ -191,6 +191,7 @@ class Ranked:
     order: np.ndarray
     score: np.ndarray
     base: np.ndarray
+    keyword: np.ndarray  # the keyword part in `base`, before its share (`keyword`)
     hop: np.ndarray
     hop_from: np.ndarray  # row of the seed that lent the hop, -1 for none
     sitting: np.ndarray  # the sitting neighbour's base (before its weight)
@@ -203,11 +204,23 @@ class Ranked:
 
 
 def keyword(c: Candidates, w: Weights) -> np.ndarray:
-    """The candidates' keyword parts under `w` (`weighed_keyword`; with no model the keyword part is
-    all there is, and stays as it is)."""
-    if c.strength is None or not c.meaning:
-        return c.kw
-    return weighed_keyword(c.kw, c.strength, w)
+    """The candidates' keyword parts under `w` (`keyword_part`)."""
+    return keyword_part(c.kw, c.strength, c.meaning, w)
+
+
+def keyword_part(kw: np.ndarray, strength: np.ndarray | None, meaning: bool, w: Weights) -> np.ndarray:
+    """Keyword parts under `w` (`weighed_keyword`; with no model the keyword part is all there is,
+    and stays as it is)."""
+    if strength is None or not meaning:
+        return kw
+    return weighed_keyword(kw, strength, w)
+
+
+def fused(kw_part: np.ndarray, vec: np.ndarray, meaning: bool, w: Weights) -> np.ndarray:
+    """The base score: keyword parts (`keyword_part`) and meaning parts by the weights' share;
+    without the model the keyword part is all."""
+    share = w.keyword_share if meaning else 1.0
+    return share * kw_part + (1.0 - share) * vec
 
 
 def weighed_keyword(kw: np.ndarray, strength: np.ndarray, w: Weights) -> np.ndarray:
@@ -224,8 +237,8 @@ def weighed_keyword(kw: np.ndarray, strength: np.ndarray, w: Weights) -> np.ndar
 def rank(c: Candidates, w: Weights) -> Ranked:
     """The candidates in answer order under weights `w`, with the parts of every score."""
     n = len(c)
-    share = w.keyword_share if c.meaning else 1.0  # without the model, the keyword part is all
-    base = share * keyword(c, w) + (1.0 - share) * c.vec
+    kw = keyword(c, w)
+    base = fused(kw, c.vec, c.meaning, w)
     # the seeds: the best candidates of the question itself
     seeds = np.zeros(n, dtype=bool)
     best = -1  # the best match: the thing asked about
@@ -300,6 +313,7 @@ def rank(c: Candidates, w: Weights) -> Ranked:
         order,
         score,
         base,
+        kw,
         hop,
         hop_from,
         sitting,

@@ -113,7 +113,7 @@ def _why(
     ids: list,
     window: TimeWindow | None,
 ) -> str:
-    kw = w.keyword_share * ranking.keyword(c, w)[i]
+    kw = w.keyword_share * r.keyword[i]
     vec = (1.0 - w.keyword_share) * c.vec[i]
     own, hop, sitting = r.base[i], r.hop[i], r.sitting[i]
 
@@ -439,12 +439,13 @@ class _Build:
     def fused(self, weights: ranking.Weights, slots: np.ndarray | None = None) -> np.ndarray:
         """The base score (keyword and meaning parts by the weights' share) of `slots`, or of
         every slot: what seeds and a big window's candidates are chosen by."""
-        share = weights.keyword_share if self.cos is not None else 1.0
-        kw, vec = (self.kw, self.vec) if slots is None else (self.kw[slots], self.vec[slots])
-        if self.cos is not None:  # as `ranking.keyword` reads it
-            strength = self.strength if slots is None else self.strength[slots]
-            kw = ranking.weighed_keyword(kw, strength, weights)
-        return share * kw + (1.0 - share) * vec
+        kw, vec, strength = (
+            (self.kw, self.vec, self.strength)
+            if slots is None
+            else (self.kw[slots], self.vec[slots], self.strength[slots])
+        )
+        meaning = self.cos is not None
+        return ranking.fused(ranking.keyword_part(kw, strength, meaning, weights), vec, meaning, weights)
 
     def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
         """The links and sittings of the rows that can be seeds (the best `collect` by the fused
