@@ -426,25 +426,26 @@ class Memory:
             if not merge:
                 times_in(attrs)
         with self.store.transaction(self.identity) as cur:
-            if merge and attrs is not None:
+            current = None
+            if (merge and attrs is not None) or text is not None:
                 current = queries.get_neurons(cur, self.identity, [nid]).get(nid)
+            if merge and attrs is not None:
                 if current is None:
                     raise NotFound(f"no neuron {nid}")
                 merged = {**current.attrs, **attrs}
                 attrs = times_in(clean_attrs({k: v for k, v in merged.items() if v is not None}))
             if text is not None:
-                attrs = self._retitled(cur, nid, text, attrs)
+                attrs = self._retitled(current, text, attrs)
             neuron = queries.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
         self._changed(Action.EDITED, [neuron])
         return neuron
 
-    def _retitled(
-        self, cur, nid: uuid.UUID, text: str, attrs: dict[str, Any] | None
-    ) -> dict[str, Any] | None:
-        """A reminder's title follows its new text, unless the caller gives another title."""
-        current = queries.get_neurons(cur, self.identity, [nid]).get(nid)
+    @staticmethod
+    def _retitled(current: Neuron | None, text: str, attrs: dict[str, Any] | None) -> dict[str, Any] | None:
+        """A reminder's title follows its new text, unless the caller gives another title
+        (`current`: the row as the same transaction read it)."""
         if current is None or current.kind is not Kind.REMINDER:
             return attrs
         given = dict(current.attrs if attrs is None else attrs)
@@ -475,7 +476,7 @@ class Memory:
             if changes:
                 attrs = _merged(current.attrs, changes)
             if text is not None:
-                attrs = self._retitled(cur, nid, text, attrs)
+                attrs = self._retitled(current, text, attrs)
             if text is None and attrs is None:
                 return current
             neuron = queries.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
