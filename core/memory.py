@@ -119,12 +119,24 @@ class Memory:
         *,
         wait_s: float = 0.0,
         give_up: Callable[[], bool] | None = None,
+        load_model: bool = False,
     ) -> Memory:
         """Open the data dir's store. The one wait for a data dir another process holds: with
         `wait_s`, a short command that holds it is waited for that long (or until `give_up()`)
-        before LockHeld; the running app is never waited for (callers ask it first)."""
-        store = open_store(settings or Settings.from_env(), wait_s=wait_s, give_up=give_up)
-        memory = cls(store, identity)
+        before LockHeld; the running app is never waited for (callers ask it first).
+        `load_model`: the sentence model starts loading on a thread of its own meanwhile (it
+        needs no store; the app's first question needs both, ~1.4 s and several at 100k)."""
+        settings = settings or Settings.from_env()
+        model = SentenceModel(settings.model_dir)
+        if load_model:
+            threading.Thread(target=model.get, name="neurons-load-model", daemon=True).start()
+        try:
+            store = open_store(settings, wait_s=wait_s, give_up=give_up)
+        except BaseException:
+            model.close()  # (after a load in flight: its lock)
+            raise
+        memory = cls(store, identity, model=model)
+        memory._owns_model = True
         if memory.store.settings.embed_in_background:
             memory.start_background()
         return memory
