@@ -70,12 +70,17 @@ ID_CANDIDATES = 5
 PROFILE_NAME_MAX = 200
 
 
+# How far the store's clean mark (migration 009) may trail the filler's last empty look before it
+# is written again: a start then reads at most that many change numbers' rows for nothing.
+CLEAN_MARK_EVERY = 1000
+
+
 @dataclass(frozen=True)
 class VectorProgress:
     """How far the neurons' vectors are from all being of the current model."""
 
     pending: int  # without a vector of the current model
-    total: int  # neurons in the store
+    total: int  # neurons in the store (while upgrading; else at least those since the clean mark)
     old: int  # of the pending ones, those with another (older) model's vector: an upgrade's backlog
 
     @property
@@ -114,12 +119,24 @@ class Memory:
         *,
         wait_s: float = 0.0,
         give_up: Callable[[], bool] | None = None,
+        load_model: bool = False,
     ) -> Memory:
         """Open the data dir's store. The one wait for a data dir another process holds: with
         `wait_s`, a short command that holds it is waited for that long (or until `give_up()`)
-        before LockHeld; the running app is never waited for (callers ask it first)."""
-        store = open_store(settings or Settings.from_env(), wait_s=wait_s, give_up=give_up)
-        memory = cls(store, identity)
+        before LockHeld; the running app is never waited for (callers ask it first).
+        `load_model`: the sentence model starts loading on a thread of its own meanwhile (it
+        needs no store; the app's first question needs both, ~1.4 s and several at 100k)."""
+        settings = settings or Settings.from_env()
+        model = SentenceModel(settings.model_dir)
+        if load_model:
+            threading.Thread(target=model.get, name="neurons-load-model", daemon=True).start()
+        try:
+            store = open_store(settings, wait_s=wait_s, give_up=give_up)
+        except BaseException:
+            model.close()  # (after a load in flight: its lock)
+            raise
+        memory = cls(store, identity, model=model)
+        memory._owns_model = True
         if memory.store.settings.embed_in_background:
             memory.start_background()
         return memory
@@ -134,30 +151,61 @@ class Memory:
         """The loaded sentence model, shared by queries and the filler; None when unavailable."""
         return self.model.get()
 
+    def _clean_upto(self, cur) -> int | None:
+        """The change number up to which every neuron had a vector of the current model, as the
+        store keeps it across runs (migration 009); None when unknown, and always on a server:
+        its transactions may commit out of order, so it looks at everything."""
+        if self.store.kind != "embedded":
+            return None
+        return queries.vectors_clean_upto(cur, self.model.name)
+
     def _new_filler(self) -> EmbeddingFiller:
         name = self.model.name  # rows whose vector is of another model (or none) are pending
         fetched: dict[uuid.UUID, str] = {}
         # On the embedded engine, once a look found nothing pending, later looks read only what
         # was written since (a neuron needs a vector only after a write, which takes a new change
-        # number). A server's transactions may commit out of order: it looks at everything.
+        # number); the store keeps that mark, so a start reads only what was written since the
+        # last run's empty look (every CLEAN_MARK_EVERY change numbers, not at every look).
         clean_upto: list[int | None] = [None]
+        marked: list[int | None] = [None]  # the mark the store holds
+        first = [True]
+
+        def since(cur) -> int | None:
+            if first[0]:
+                first[0] = False
+                clean_upto[0] = marked[0] = self._clean_upto(cur)
+            return clean_upto[0]
+
+        last: list[int | None] = [None]  # the stamp of a look that got every pending row
+
+        def clean(stamp: int) -> None:
+            clean_upto[0] = stamp
+            if marked[0] is None or stamp - marked[0] >= CLEAN_MARK_EVERY:
+                with self.store.transaction(every_owner=True) as cur:
+                    queries.mark_vectors_clean(cur, name, stamp)
+                marked[0] = stamp
 
         def fetch(n: int):
             with self.store.reading(every_owner=True) as cur:
                 stamp = recall_sql.change_stamp(cur)
-                rows = queries.pending_embeddings(cur, name, n, since=clean_upto[0])
-            if not rows and self.store.kind == "embedded":
-                clean_upto[0] = stamp
+                rows = queries.pending_embeddings(cur, name, n, since=since(cur))
+            embedded = self.store.kind == "embedded"
+            last[0] = stamp if embedded and len(rows) < n else None
+            if not rows and embedded:
+                clean(stamp)
             fetched.clear()
             fetched.update(rows)
             return rows
 
         def save(rows, model_name: str) -> None:
             self.save_vectors(rows, model_name, texts=fetched)
+            # the look's every pending row now has its vector (one edited since has a newer number)
+            if last[0] is not None and model_name == name and {nid for nid, _ in rows} == set(fetched):
+                clean(last[0])
 
         def count() -> int:
             with self.store.reading(every_owner=True) as cur:
-                return queries.count_pending_embeddings(cur, name)
+                return queries.count_pending_embeddings(cur, name, since=since(cur))
 
         return EmbeddingFiller(fetch, save, self.model.require, count_pending=count)
 
@@ -194,13 +242,16 @@ class Memory:
     def pending_vectors(self) -> int:
         """How many neurons (of any identity) still wait for their vector."""
         with self.store.reading(every_owner=True) as cur:
-            return queries.count_pending_embeddings(cur, self.model.name)
+            return queries.count_pending_embeddings(cur, self.model.name, since=self._clean_upto(cur))
 
     def vector_progress(self) -> VectorProgress:
         """Where the filling of vectors stands (of every identity): after a model upgrade, how many
         neurons still hold the old model's vector (a question does not use them meanwhile)."""
         with self.store.reading(every_owner=True) as cur:
-            counts = queries.vector_counts(cur, self.model.name)
+            since = self._clean_upto(cur)
+            counts = queries.vector_counts(cur, self.model.name, since=since)
+            if since is not None and counts["other"]:  # an upgrade shows how far of all it came
+                counts["total"] = queries.count_neurons(cur)
         return VectorProgress(counts["pending"], counts["total"], counts["other"])
 
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:

@@ -55,8 +55,9 @@ class App:
     """Owns the Memory, the worker, the window, the tray, the scheduler and the notifiers.
 
     It starts in named steps (`self.steps`), each registering the cleanup of what it started;
-    `close()` runs them in reverse. Tests build one with an open `memory`, a fake `notifier` and
-    a fake `clock`.
+    `close()` runs them in reverse. Given `settings` (and no `memory`), it opens that data dir's
+    memory on its worker, and loads the model, while the window is built. Tests build one with
+    an open `memory`, a fake `notifier` and a fake `clock`.
     """
 
     def __init__(
@@ -78,6 +79,7 @@ class App:
         self.clock = clock or remind.Clock()
         self.memory = None
         self.owns_memory = memory is None
+        self.opening = False  # the memory is being opened on the worker
         self.ready_event = threading.Event()
         self.open_error: BaseException | None = None
         self.quitting = False
@@ -91,6 +93,8 @@ class App:
         self.steps.run("garbage collector", self._start_collector)
         self.steps.run("preferences and look", self._start_look)
         self.steps.run("worker", self._start_worker)
+        if memory is None:  # the store, the model and the index take longer than the window
+            self.steps.run("open", self._start_opening)
         self.steps.run("tray", lambda: self._start_tray(use_tray))
         self.steps.run("window", self._start_window)
         self.steps.run("quick capture", self._start_quick)
@@ -215,6 +219,9 @@ class App:
         self.window.summary_loaded.connect(self._summary)
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
+        if self.opening:  # since the worker started
+            self.window.set_busy(self.worker.busy)
+            self.window.report("Opening your memory…")
         self.steps.register_cleanup("window", self.window.deleteLater)
 
         # Profile and storage… in Tools (desktop/profile.py)
@@ -293,17 +300,24 @@ class App:
     # -- opening ---------------------------------------------------------------------------------
 
     def open(self) -> None:
-        """Open the store on the worker (retrying while a short-lived process holds it)."""
+        """Open the store again on the worker (a reopen)."""
+        self._start_opening()
+        self.window.report("Opening your memory…")
+
+    def _start_opening(self) -> None:
+        """Open the store on the worker (retrying while a short-lived process holds it), the
+        model loading beside it."""
         settings = self.settings
+        self.opening = True
 
         def opening():
 
-            return Memory.open(settings, wait_s=OPEN_RETRY_S, give_up=lambda: self.quitting)
+            return Memory.open(settings, wait_s=OPEN_RETRY_S, give_up=lambda: self.quitting, load_model=True)
 
-        self.window.report("Opening your memory…")
         self.worker.run(opening, self._opened, self._open_failed, label="open")
 
     def _opened(self, memory) -> None:
+        self.opening = False
         self.memory = memory
         self.ctx.memory = memory
         memory.listeners.append(self._listener)
@@ -378,6 +392,7 @@ class App:
             memory.close()
 
     def _open_failed(self, exc: BaseException) -> None:
+        self.opening = False
         self.open_error = exc
         self.ready_event.set()
         self.window.empty.setText(f"Neurons could not open your memory:\n\n{exc}")
@@ -620,7 +635,6 @@ def run(
     server = instance.InstanceServer(settings.data_dir, app.handle, lock)
     server.start()
     _quit_on_signals(qapp, app)
-    app.open()
     if capture:
         text = capture
 

@@ -10,16 +10,19 @@ loaded Embedder, or None when it is unavailable).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 
+from core.capture.names import NameIndex
 from core.recall import about as _about
 from core.recall import saved
 from core.recall import search as _search
 from core.recall.about import About
-from core.recall.index import RecallIndex
+from core.recall.index import RESCAN_MARGIN_SERVER, RecallIndex
 from core.recall.result import Result
 from core.recall.search import EmbedderSource
 from core.store.reader import Reader
@@ -36,6 +39,11 @@ class Recall:
         self._saved: tuple[int, int | None] | None = None  # (version, change number) in the file
         self._origin: dict | None = None
         self._used = time.monotonic()  # when a question, a capture's names or the warm-up last used it
+        self._users = 0  # questions reading the index now: it is not let go under them
+        self._users_lock = threading.Lock()
+        # While the index is let go: the contacts' names as they were at that change number (a
+        # capture finds the people its text names in them without reading the whole index back).
+        self._names_kept: tuple[NameIndex, int] | None = None
         if saved_at is not None:
             self.index.restore = self._restore
 
@@ -54,6 +62,7 @@ class Recall:
             return False
         index.take(loaded)
         index.unsaved_reads = 0
+        self._names_kept = None  # the index's own names are current again
         self._saved = (index.version, index.seen_seq)
         return True
 
@@ -78,22 +87,37 @@ class Recall:
             return made
 
     def release_if_idle(self, idle_s: float) -> bool:
-        """Let the index's memory go (~140 MB at 100k neurons) when nothing used it for `idle_s`
-        and its file holds it as it is (saved now if it changed since): the next use reads it
-        back from the file and what changed since from the store, as a start does (~2 s at 100k).
-        An index too small for a file stays (it is small). True if it went."""
+        """Let the index's memory go (~140 MB at 100k neurons) when nothing used it for `idle_s`,
+        no question is reading it, and its file holds it as it is (saved now if it changed since):
+        the next question reads it back from the file and what changed since from the store, as
+        a start does (~2 s at 100k). The contacts' names stay (`names`). An index too small for a
+        file stays (it is small). True if it went."""
         if self.saved_at is None:
             return False
-        with self.index.lock:
+        with self.index.lock, self._users_lock:
             index = self.index
-            if index.seen_seq is None or time.monotonic() - self._used < idle_s:
+            if index.seen_seq is None or self._users or time.monotonic() - self._used < idle_s:
                 return False
             self.keep()
             if self._saved != (index.version, index.seen_seq):
                 return False
+            self._names_kept = (index.names(), index.seen_seq)
             index.take(RecallIndex(index.identity))
             index.restore = self._restore
             return True
+
+    @contextlib.contextmanager
+    def _in_use(self) -> Iterator[None]:
+        """A question reads the index between its looks at it: it stays until the answer is made."""
+        with self._users_lock:
+            self._users += 1
+            self._used = time.monotonic()
+        try:
+            yield
+        finally:
+            with self._users_lock:
+                self._users -= 1
+                self._used = time.monotonic()
 
     def ask(
         self,
@@ -105,38 +129,59 @@ class Recall:
         fusion: Fusion | str = Fusion.RELATIVE,
         expand: bool = True,
     ) -> list[Result]:
-        self._used = time.monotonic()
-        return _search.ask(
-            self.reader,
-            self.index,
-            self.embedder,
-            question,
-            limit,
-            mode=mode,
-            now=now,
-            fusion=fusion,
-            expand=expand,
-        )
+        with self._in_use():
+            return _search.ask(
+                self.reader,
+                self.index,
+                self.embedder,
+                question,
+                limit,
+                mode=mode,
+                now=now,
+                fusion=fusion,
+                expand=expand,
+            )
 
     def about(self, name: str, limit: int = 50, now: datetime | None = None) -> About:
         """A person's answer; for a name no contact answers to, a thing's ("the kitchen
         renovation"): everything written about it or linked to what is, as a timeline."""
-        self._used = time.monotonic()
-        found = _about.about(self.reader, self.index, name, limit)
-        if found.contact is None and not found.candidates:
-            results = _search.gather(self.reader, self.index, self.embedder, name, limit, now=now)
-            found.timeline = _about.timeline(results)
+        with self._in_use():
+            found = _about.about(self.reader, self.index, name, limit)
+            if found.contact is None and not found.candidates:
+                results = _search.gather(self.reader, self.index, self.embedder, name, limit, now=now)
+                found.timeline = _about.timeline(results)
         return found
 
     def names(self):
         """The identity's contacts as a NameIndex, current (one cheap read: the change stamp; the
         index is rebuilt only when a contact changed). Capture finds the people a text names
-        with it, so the quick-capture preview does not rebuild it on every keystroke."""
-        self._used = time.monotonic()
-        with self.reader.session():
-            self.index.refresh(self.reader, self.reader.change_stamp())
+        with it, so the quick-capture preview does not rebuild it on every keystroke. While the
+        rest of the index is let go, the names kept then serve, as long as no contact changed."""
+        with self._in_use(), self.reader.session():
+            stamp = self.reader.change_stamp()
+            kept = self._kept_names(stamp)
+            if kept is not None:
+                return kept
+            self.index.refresh(self.reader, stamp)
+            with self.index.lock:
+                return self.index.names()
+
+    def _kept_names(self, stamp: int) -> NameIndex | None:
+        """The names kept when the index went, still current at `stamp` (what was written since
+        touches no contact, read in the reader's session), or None: the index is asked."""
         with self.index.lock:
-            return self.index.names()
+            if self._names_kept is None or self.index.seen_seq is not None:
+                self._names_kept = None  # the index is back: its own names are current
+                return None
+            names, seq = self._names_kept
+            if stamp > seq:
+                margin = 0 if self.reader.engine == "embedded" else RESCAN_MARGIN_SERVER
+                rows, _ = self.reader.index_rows(max(seq - margin, 0))
+                if any(row["kind"] == "contact" or row["id"] in names.contacts for row in rows):
+                    self._names_kept = None  # a contact changed: read back with the index
+                    return None
+                self._names_kept = (names, stamp)
+            return names
 
     def _load_model(self) -> None:
         embedder = self.embedder()

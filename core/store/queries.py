@@ -317,25 +317,45 @@ def pending_embeddings(
     return [(r["id"], r["body"]) for r in cur.fetchall()]
 
 
-def count_pending_embeddings(cur: Cursor, model: str | None) -> int:
+def count_pending_embeddings(cur: Cursor, model: str | None, since: int | None = None) -> int:
+    """Neurons without a vector of `model`; with `since`, among those written after it."""
+    recent = " AND change_seq > %(since)s" if since is not None else ""
     cur.execute(
-        "SELECT count(*) AS n FROM neurons WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s",
-        (model,),
+        "SELECT count(*) AS n FROM neurons"
+        " WHERE (embedding IS NULL OR embedding_model IS DISTINCT FROM %(m)s)" + recent,
+        {"m": model, "since": since},
     )
     return one_row(cur)["n"]
 
 
-def vector_counts(cur: Cursor, model: str) -> dict[str, int]:
-    """{"total", "pending": without a vector of `model`, "other": with a vector of another model}."""
+def vector_counts(cur: Cursor, model: str, since: int | None = None) -> dict[str, int]:
+    """{"total", "pending": without a vector of `model`, "other": with a vector of another model};
+    with `since`, among the neurons written after that change number."""
+    recent = " WHERE change_seq > %(since)s" if since is not None else ""
     cur.execute(
         "SELECT count(*) AS total,"
-        " count(*) FILTER (WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %s) AS pending,"
-        " count(*) FILTER (WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM %s) AS other"
-        " FROM neurons",
-        (model, model),
+        " count(*) FILTER (WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %(m)s) AS pending,"
+        " count(*) FILTER (WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM %(m)s) AS other"
+        " FROM neurons" + recent,
+        {"m": model, "since": since},
     )
     row = one_row(cur)
     return {"total": row["total"], "pending": row["pending"], "other": row["other"]}
+
+
+def vectors_clean_upto(cur: Cursor, model: str | None) -> int | None:
+    """The change number up to which every neuron had a vector of `model` (migration 009)."""
+    cur.execute("SELECT upto FROM vectors_clean WHERE model = %s", (model,))
+    row = cur.fetchone()
+    return None if row is None else int(row["upto"])
+
+
+def mark_vectors_clean(cur: Cursor, model: str, upto: int) -> None:
+    cur.execute(
+        "INSERT INTO vectors_clean (model, upto) VALUES (%s, %s)"
+        " ON CONFLICT (model) DO UPDATE SET upto = greatest(vectors_clean.upto, excluded.upto)",
+        (model, upto),
+    )
 
 
 def save_embeddings(

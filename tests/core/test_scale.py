@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -252,6 +253,36 @@ def test_the_filler_still_fills_after_a_look_found_nothing(embedded_memory):
         memory.filler = None
 
 
+def test_a_start_looks_for_missing_vectors_only_among_what_was_written_since(tmp_path, sentence_model):
+    # the filler's first look and the pending count start where the last run found every vector
+    # there (the store keeps that change number, migration 009), not at the whole table: a scan,
+    # ~1 s each at 100k neurons on the embedded engine, on the connection the first question needs
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        old = _notes(memory, 3)  # written with their vectors, as an import or the bench's build
+        vectors = memory.embedder().embed([n.body for n in old])
+        memory.save_vectors([(n.id, v) for n, v in zip(old, vectors, strict=True)], sentence_model.name)
+        with memory.store.reading(every_owner=True) as cur:
+            written = recall_sql.change_stamp(cur)
+        assert memory.fill_vectors() == 0  # the one look at the whole table
+        with memory.store.reading(every_owner=True) as cur:
+            assert q.vectors_clean_upto(cur, sentence_model.name) == written
+            assert q.vectors_clean_upto(cur, "another model") is None  # a mark is one model's
+        # a vector lost behind the change numbers' back: only a look at the whole table sees it
+        with memory.store.transaction(every_owner=True) as cur:
+            cur.execute("ALTER TABLE neurons DISABLE TRIGGER neurons_touch")
+            cur.execute("UPDATE neurons SET embedding = NULL WHERE id = %s", (old[0].id,))
+            cur.execute("ALTER TABLE neurons ENABLE TRIGGER neurons_touch")
+    with Memory(Store(settings), model=sentence_model) as memory:
+        assert memory.pending_vectors() == 0
+        assert memory.vector_progress().pending == 0
+        new = memory.capture("a note written after the mark", kind="note")
+        assert memory.pending_vectors() == 1 and memory.vector_progress().pending == 1
+        assert memory.fill_vectors() == 1  # the new one
+        assert set(_stored(memory, [new.id, old[0].id])) == {new.id}
+        assert memory.pending_vectors() == 0
+
+
 def _wait(predicate, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -418,6 +449,70 @@ def test_an_idle_recall_index_lets_its_memory_go_and_comes_back_the_same(tmp_pat
         fresh = Recall(memory.reader, memory.model.get)  # the same memory read from the store
         fresh.ask("garden")
         assert _state(fresh.index) == _state(index)
+
+
+def test_an_idle_recall_index_keeps_the_contacts_names_for_a_capture(tmp_path, sentence_model):
+    # a capture finds the people its text names in the names kept when the index went: it does
+    # not wait for the whole index to be read back (~2 s at 100k) unless a contact changed since
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        neurons = _big_memory(memory, saved.MIN_NEURONS + 500)
+        person = next(n for n in neurons if n.body == "Person 40 Lastname")
+        memory.ask("garden")
+        index = memory.recall.index
+        time.sleep(0.05)
+        assert memory.recall.release_if_idle(0.01)
+        assert memory.preview("lunch with Person 40 Lastname on friday").mentions == [person.id]
+        note = memory.capture("called Person 40 Lastname about the garden", kind="note")
+        assert index.count() == 0  # still let go: the capture read only what changed since
+        assert memory.preview("and Person 40 Lastname again").mentions == [person.id]
+        assert index.count() == 0
+        # a contact written meanwhile: the names are the index's again, read back with it
+        other = memory.capture("Ada Newcontact", kind="contact")
+        assert memory.preview("tea with Ada Newcontact").mentions == [other.id]
+        assert index.count() > saved.MIN_NEURONS
+        assert person.id in {r.neuron.id for r in memory.ask("Person 40 Lastname")}
+        assert note.id in {r.neuron.id for r in memory.ask("called Person 40 Lastname about the garden")}
+
+
+class _HeldEmbedder:
+    """The real model, whose next question waits until `go` is set (an ask in flight)."""
+
+    def __init__(self, model):
+        self.model, self.go, self.waiting = model, threading.Event(), threading.Event()
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    def embed(self, texts, *args, **kwargs):
+        self.waiting.set()
+        assert self.go.wait(60)
+        return self.model.embed(texts, *args, **kwargs)
+
+
+def test_an_idle_recall_index_is_not_let_go_under_a_question(tmp_path, sentence_model):
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        _big_memory(memory, saved.MIN_NEURONS + 500)
+        before = _answers(memory)
+        held = _HeldEmbedder(sentence_model.get())
+        memory.recall.embedder = lambda: held
+        answer: list = []
+        asking = threading.Thread(
+            target=lambda: answer.append(memory.ask("garden", now=datetime(2024, 9, 1, tzinfo=UTC)))
+        )
+        asking.start()
+        try:
+            assert held.waiting.wait(60)  # the question has read the index and waits for its vector
+            time.sleep(0.05)
+            assert not memory.recall.release_if_idle(0.0)
+        finally:
+            held.go.set()
+            asking.join(60)
+        garden = before[QUESTIONS.index("garden")]
+        assert [(r.neuron.id, round(r.score, 9), r.why) for r in answer[0]] == garden
+        time.sleep(0.05)
+        assert memory.recall.release_if_idle(0.01)  # once it is answered
 
 
 def test_a_small_recall_index_with_no_file_stays(memory):

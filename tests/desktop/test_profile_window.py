@@ -22,7 +22,6 @@ def owned_app(qtbot, tmp_path, clock, notifier, monkeypatch):
     monkeypatch.delenv("NEURONS_DSN", raising=False)
     settings = Settings.from_env(data_dir=tmp_path / "data", embed_in_background=False)
     app = App(settings, notifier=notifier, clock=clock, use_tray=False, dbus=False)
-    app.open()
     qtbot.waitUntil(lambda: app.memory is not None, timeout=WAIT_MS)
     yield app
     settle(qtbot, app)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -9,7 +10,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QComboBox, QLineEdit, QListWidget, QPlainTextEdit
 
 from core import remind
+from core.embed.runtime import Embedder
+from core.memory import Memory
 from core.model import Kind, Relation, State
+from core.settings import Settings
+from desktop import app as app_module
+from desktop.app import App
+from desktop.window import MainWindow
 from tests.desktop.conftest import WAIT_MS, settle
 
 
@@ -411,3 +418,44 @@ def test_each_view_loads_again_only_what_a_change_touches(app, embedded_memory, 
     ) == ["counts"]
     x, y = made
     assert loads.after(qtbot, app, lambda: embedded_memory.link(x.id, y.id)) == []
+
+
+def test_the_app_opens_its_memory_and_loads_the_model_while_its_window_is_built(
+    qtbot, tmp_path, clock, notifier, monkeypatch
+):
+    # at 100k neurons the store, the index and the model take seconds: they start before the
+    # window is built, so the first answer comes as soon as they are up, not seconds after it
+    monkeypatch.delenv("NEURONS_DSN", raising=False)
+    settings = Settings.from_env(data_dir=tmp_path / "data", embed_in_background=False)
+    opening, loading = threading.Event(), threading.Event()
+    real_open, real_load = Memory.open.__func__, Embedder.load.__func__
+
+    def spy_open(cls, *args, **kwargs):
+        opening.set()
+        return real_open(cls, *args, **kwargs)
+
+    def spy_load(cls, *args, **kwargs):
+        loading.set()
+        return real_load(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Memory, "open", classmethod(spy_open))
+    monkeypatch.setattr(Embedder, "load", classmethod(spy_load))
+    seen: dict[str, bool] = {}
+
+    class Window(MainWindow):
+        def __init__(self, *args, **kwargs):
+            seen["opening"] = opening.wait(WAIT_MS / 1000)
+            seen["loading"] = loading.wait(WAIT_MS / 1000)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(app_module, "MainWindow", Window)
+    app = App(settings, notifier=notifier, clock=clock, use_tray=False, dbus=False)
+    try:
+        assert seen == {"opening": True, "loading": True}
+        qtbot.waitUntil(lambda: app.memory is not None, timeout=WAIT_MS)
+        note = app.memory.capture("the spare key is under the blue pot", kind="note")
+        assert [r.neuron.id for r in app.memory.ask("where is the spare key?")][:1] == [note.id]
+        assert app.memory.model.loads == 1  # loaded once, ahead
+    finally:
+        settle(qtbot, app)
+        app.close()
