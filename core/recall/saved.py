@@ -212,8 +212,18 @@ def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
         block[:] = file.array("vectors", VECTOR_CODE, (n, DIM), slice(first, first + len(block)))
     dead = {int(s) for s in header["free"]}
     hi, lo = index.cols["id_hi"][:n].tolist(), index.cols["id_lo"][:n].tolist()
-    index.ids = [None if s in dead else uuid.UUID(int=hi[s] * _HALF + lo[s]) for s in range(n)]
-    index.slot_of = {nid: s for s, nid in enumerate(index.ids) if nid is not None}
+    numbers = [h * _HALF + low for h, low in zip(hi, lo, strict=True)]
+    made = [uuid.UUID(int=i) for i in numbers]
+    # the dicts made whole, not key by key (a free slot's number may be a live one's too)
+    if dead:
+        index.slot_of = {nid: s for s, nid in enumerate(made) if s not in dead}
+        own = {numbers[s]: nid for nid, s in index.slot_of.items()}
+    else:
+        index.slot_of = dict(zip(made, range(n), strict=True))
+        own = dict(zip(numbers, made, strict=True))
+    index.ids = list(made)
+    for s in dead:
+        index.ids[s] = None
     live = np.ones(n, dtype=bool)
     live[list(dead)] = False
     if len(index.slot_of) != int(header["live"]) or not np.array_equal(index.cols["live"][:n], live):
@@ -225,17 +235,24 @@ def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
         raise ValueError("the lexemes do not add up")
     starts = file.array("lex_starts", np.int64, (n + 1,))
     flat = file.array("lex_terms", np.int32)
-    if starts[0] != 0 or starts[-1] != len(flat) or (np.diff(starts) < 0).any() or (flat >= len(terms)).any():
+    if (
+        starts[0] != 0
+        or starts[-1] != len(flat)
+        or (np.diff(starts) < 0).any()
+        or (flat >= len(terms)).any()
+        or (flat < 0).any()
+    ):
         raise ValueError("the lexemes do not add up")
     # each slot's lexemes as a tuple of the interned words (gathered in numpy, cut in Python)
     words = np.array(terms, dtype=object)[flat].tolist() if len(flat) else []
     bounds = starts.tolist()
-    index.lexemes = [
-        tuple(words[bounds[s] : bounds[s + 1]]) if index.ids[s] is not None else None for s in range(n)
-    ]
+    index.lexemes = [tuple(words[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    for s in dead:
+        index.lexemes[s] = None
     # the postings: the slots holding each lexeme, in slot order
     owners = np.repeat(np.arange(n, dtype=np.intc), np.diff(starts))
-    order = np.argsort(flat, kind="stable")
+    # a stable sort of 16-bit codes is numpy's radix sort: ~10x faster than of int32 at 100k
+    order = np.argsort(flat.astype(np.uint16) if len(terms) <= 1 << 16 else flat, kind="stable")
     cuts = np.searchsorted(flat[order], np.arange(len(terms) + 1)).tolist()
     posted = owners[order]
     for t, term in enumerate(terms):
@@ -251,31 +268,33 @@ def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
         index.cols["model"][:n] >= len(index.model_names)
     ).any():
         raise ValueError("a code past its table")
-    _read_edges(index, header, file)
+    _read_edges(index, header, file, own)  # (an edge's end is the index's own id object)
     index.seen_seq = int(header["seen_seq"])
     index.version = int(header["version"])
     index.contacts_version = int(header["contacts_version"])
     return index
 
 
-def _read_edges(index: RecallIndex, header: dict[str, Any], file: _File) -> None:
+def _read_edges(index: RecallIndex, header: dict[str, Any], file: _File, own: dict[int, uuid.UUID]) -> None:
     relations = [sys.intern(str(r)) for r in header["relations"]]
 
     def numbers(name: str) -> list[int]:
         hi, lo = file.array(f"{name}_hi", np.uint64).tolist(), file.array(f"{name}_lo", np.uint64).tolist()
         return [h * _HALF + low for h, low in zip(hi, lo, strict=True)]
 
-    # an end is the index's own id object (as _put_edge keeps it), else a new one
-    own = {nid.int: nid for nid in index.slot_of}
-    ends = [[own.get(i) or uuid.UUID(int=i) for i in numbers(name)] for name in ("e_from", "e_to")]
+    # an end is the index's own id object (`own`, as _put_edge keeps it), else a new one
+    froms, tos = numbers("e_from"), numbers("e_to")
+    ends = [[own.get(i) or uuid.UUID(int=i) for i in side] for side in (froms, tos)]
     rel = file.array("e_rel", np.uint8).tolist()
     weight = file.array("e_weight", np.float64).tolist()
     if max(rel, default=0) >= max(len(relations), 1):
         raise ValueError("a code past its table")
     touching = index.touching
-    for eid, a, b, r, w in zip(numbers("e_id"), ends[0], ends[1], rel, weight, strict=True):
+    for eid, a, b, ia, ib, r, w in zip(
+        numbers("e_id"), ends[0], ends[1], froms, tos, rel, weight, strict=True
+    ):
         index.edges[eid] = (a, b, relations[r], w)
-        for end in (a.int, b.int):
+        for end in (ia, ib):
             bucket = touching.get(end)
             if bucket is None:
                 touching[end] = [eid]

@@ -523,7 +523,17 @@ def test_a_small_recall_index_with_no_file_stays(memory):
     assert memory.recall.index.count() == 5
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "other identity", "ahead of the store"])
+def _negative_lexeme(data: bytes) -> bytes:
+    """The file with its first lexeme's number made -1 (a code before its table, not past it)."""
+    length = int.from_bytes(data[len(saved.MAGIC) : len(saved.MAGIC) + 8], "little")
+    header = json.loads(data[len(saved.MAGIC) + 8 : len(saved.MAGIC) + 8 + length])
+    at = saved._aligned(len(saved.MAGIC) + 8 + length) + header["arrays"]["lex_terms"]["offset"]
+    return data[:at] + (-1).to_bytes(4, "little", signed=True) + data[at + 4 :]
+
+
+@pytest.mark.parametrize(
+    "damage", ["garbage", "truncated", "other identity", "ahead of the store", "a lexeme before its table"]
+)
 def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentence_model, damage):
     settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
@@ -538,6 +548,8 @@ def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentenc
         path.write_bytes(data[:100] + bytes(range(256)) * 50 + data[100 + 256 * 50 :])
     elif damage == "truncated":
         path.write_bytes(data[: len(data) // 2])
+    elif damage == "a lexeme before its table":
+        path.write_bytes(_negative_lexeme(data))
     elif damage == "other identity":  # put where another identity's goes: its key says whose it is
         other = Identity(device_id=uuid.uuid4())
         path.with_name(path.name.replace(ident, str(other.device_id))).write_bytes(data)
