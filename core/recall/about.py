@@ -97,21 +97,20 @@ def _names_of(entry: Entry) -> list[str]:
     return [name, *aliases]
 
 
-def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[Neuron], bool]:
-    """(contacts, ambiguous): the contacts `name` designates, best first."""
+def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[uuid.UUID], bool]:
+    """(contacts, ambiguous): the ids of the contacts `name` designates, best first (their rows
+    are read with the answer's, not before)."""
     with idx.lock:
         found = idx.names().find(name)
     if found:
         best = max(f.strength for f in found)
         ids = list(dict.fromkeys(f.contact_id for f in found if f.strength == best))
-        rows = reader.neurons(ids)
-        top = [rows[i] for i in ids if i in rows]
-        return top, len(top) > 1
+        return ids, len(ids) > 1
     similar = reader.contacts_like(name, RESOLVE_MIN_SIMILARITY)
     if not similar:
         return [], False
     top_sim = similar[0][1]
-    close = [n for n, sim in similar if sim >= top_sim - AMBIGUITY_MARGIN]
+    close = [n.id for n, sim in similar if sim >= top_sim - AMBIGUITY_MARGIN]
     return close, len(close) > 1
 
 
@@ -283,14 +282,20 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
             # twins are one person, not an ambiguity
             first = people[0]
             with idx.lock:
-                same = {link.other for link in idx.links([first.id], [Relation.SAME_PERSON])}
-            if not all(p.id in same | {first.id} for p in people):
-                return About(name=name, contact=None, candidates=people)
-            people = [first]
+                same = {link.other for link in idx.links([first], [Relation.SAME_PERSON])}
+            if not all(p in same | {first} for p in people):
+                rows = reader.neurons(people)
+                return About(name=name, contact=None, candidates=[rows[p] for p in people if p in rows])
         with idx.lock:
             orgs = idx.org_counts()
-        results, twins = _gather(reader, idx, [people[0].id], limit, orgs)
-    return About(name=name, contact=people[0], timeline=timeline(results), twins=twins)
+        results, twins = _gather(reader, idx, [people[0]], limit, orgs)
+        # the card is the answer's first row; read on its own only if the answer lacks it
+        contact = next((r.neuron for r in results if r.neuron.id == people[0]), None)
+        if contact is None:
+            contact = reader.neurons([people[0]]).get(people[0])
+    if contact is None:
+        return About(name=name, contact=None)
+    return About(name=name, contact=contact, timeline=timeline(results), twins=twins)
 
 
 def timeline(results: list[Result]) -> list[Result]:

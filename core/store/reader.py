@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 # The planner's statistics are refreshed when a reader first sees its rows and each time the
 # identity has grown by this factor since (the embedded engine never analyzes by itself).
 ANALYZE_GROWTH = 1.25
+# A phrase's lexemes never change (fixed text search configurations): a person's names are
+# analysed once, not on every question about them; past this many the memo starts again.
+PHRASES_KEPT = 10_000
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ class StoreReader:
         self.engine = store.kind
         self._local = threading.local()  # the cursor of this thread's open session
         self._analyzed_at: int | None = None
+        self._lexemes: dict[str, list[tuple[str, ...]]] = {}  # phrase -> its lexemes, as read
 
     @contextlib.contextmanager
     def session(self) -> Iterator[None]:
@@ -114,8 +118,15 @@ class StoreReader:
         ]
 
     def phrase_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]:
-        with self._cursor() as cur:
-            return recall_sql.phrase_lexemes(cur, list(phrases))
+        kept = self._lexemes
+        new = [p for p in dict.fromkeys(phrases) if p not in kept]
+        if new:
+            with self._cursor() as cur:
+                read = recall_sql.phrase_lexemes(cur, new)
+            if len(kept) + len(new) > PHRASES_KEPT:
+                kept = self._lexemes = {p: kept[p] for p in phrases if p in kept}
+            kept.update({p: read.get(p, []) for p in new})
+        return {p: kept[p] for p in phrases if p in kept and kept[p]}
 
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]:
         with self._cursor() as cur:

@@ -13,6 +13,7 @@ from core.embed import SentenceModel
 from core.memory import Memory
 from core.model import Identity, InvalidInput, Relation
 from core.recall import ranking
+from core.store import reader as reader_module
 from core.store import recall_sql
 from core.when import find_window
 
@@ -378,3 +379,14 @@ def test_an_index_kept_up_to_date_posts_what_a_fresh_one_does(memory, home):
     assert postings(memory.recall.index) == postings(fresh.index)
     found = set(ids(memory.ask("otter", mode="keyword", limit=20, now=NOW)))
     assert {made[i].id for i in (2, 3, 4, 5)} <= found and made[0].id not in found
+
+
+def test_the_lexemes_of_names_are_kept_and_stay_those_a_fresh_read_gives(memory, monkeypatch):
+    """A person's names are analysed once per reader, not on every question about them: what the
+    memo answers is what the engine answers, also for stop words and past the memo's bound."""
+    monkeypatch.setattr(reader_module, "PHRASES_KEPT", 3)
+    phrases = ["Ana Silva", "the", "Dr Kowalczyk", "Mãe", "running shoes", "Ana Silva", "of the"]
+    for start in (0, 2, 4, 1, 3, 0):
+        asked = phrases[start : start + 3]
+        fresh = reader_module.StoreReader(memory.store, memory.identity)
+        assert memory.reader.phrase_lexemes(asked) == fresh.phrase_lexemes(asked)
