@@ -96,15 +96,13 @@ class Memory:
         *,
         owns_store: bool = True,
         model: SentenceModel | None = None,
-        owns_model: bool = False,
     ):
         self.store = store
         self.identity = identity or own_identity(store)
         self._owns_store = owns_store
         # one model per store's Memory, shared with its identity views (loaded on first use)
         self.model = model or SentenceModel(store.settings.model_dir)
-        # a given model is its giver's to close, unless it hands it over (`open` does)
-        self._owns_model = owns_model or model is None
+        self._owns_model = model is None  # a given model is its giver's to close
         self.reader = StoreReader(store, self.identity)
         self.recall = Recall(self.reader, self.model.get, saved_at=self._saved_index())
         self.filler: EmbeddingFiller | None = None  # the background filler, when started
@@ -137,7 +135,8 @@ class Memory:
         except BaseException:
             model.close()  # (after a load in flight: its lock)
             raise
-        memory = cls(store, identity, model=model, owns_model=True)
+        memory = cls(store, identity, model=model)
+        memory._owns_model = True
         if memory.store.settings.embed_in_background:
             memory.start_background()
         return memory
