@@ -299,11 +299,6 @@ def keyword_search(cur: Cursor, ident: Identity, text: str, limit: int = 20) -> 
 
 # -- vectors (the filler works across identities: the table is its queue) -------------------------
 
-# A neuron waits for its vector while it has none of the model `%(m)s`; a count or a look `since`
-# a change number reads only the neurons written after it.
-_WITHOUT_VECTOR = "(embedding IS NULL OR embedding_model IS DISTINCT FROM %(m)s)"
-_WRITTEN_AFTER = "change_seq > %(since)s"
-
 
 def pending_embeddings(
     cur: Cursor, model: str, limit: int, since: int | None = None
@@ -312,10 +307,9 @@ def pending_embeddings(
     written after that change number (a range of the change index: the whole table is a scan,
     ~1 s at 100k neurons on the embedded engine, and with no autovacuum there its dead rows
     make any other index of the queue as slow)."""
-    recent = " AND " + _WRITTEN_AFTER if since is not None else ""
+    recent = " AND change_seq > %(since)s" if since is not None else ""
     cur.execute(
-        "SELECT id, body FROM neurons WHERE "
-        + _WITHOUT_VECTOR
+        "SELECT id, body FROM neurons WHERE (embedding IS NULL OR embedding_model IS DISTINCT FROM %(m)s)"
         + recent
         + " ORDER BY created_at DESC LIMIT %(n)s",
         {"m": model, "n": limit, "since": since},
@@ -325,9 +319,10 @@ def pending_embeddings(
 
 def count_pending_embeddings(cur: Cursor, model: str | None, since: int | None = None) -> int:
     """Neurons without a vector of `model`; with `since`, among those written after it."""
-    recent = " AND " + _WRITTEN_AFTER if since is not None else ""
+    recent = " AND change_seq > %(since)s" if since is not None else ""
     cur.execute(
-        "SELECT count(*) AS n FROM neurons WHERE " + _WITHOUT_VECTOR + recent,
+        "SELECT count(*) AS n FROM neurons"
+        " WHERE (embedding IS NULL OR embedding_model IS DISTINCT FROM %(m)s)" + recent,
         {"m": model, "since": since},
     )
     return one_row(cur)["n"]
@@ -336,10 +331,10 @@ def count_pending_embeddings(cur: Cursor, model: str | None, since: int | None =
 def vector_counts(cur: Cursor, model: str, since: int | None = None) -> dict[str, int]:
     """{"total", "pending": without a vector of `model`, "other": with a vector of another model};
     with `since`, among the neurons written after that change number."""
-    recent = " WHERE " + _WRITTEN_AFTER if since is not None else ""
+    recent = " WHERE change_seq > %(since)s" if since is not None else ""
     cur.execute(
         "SELECT count(*) AS total,"
-        " count(*) FILTER (WHERE " + _WITHOUT_VECTOR + ") AS pending,"
+        " count(*) FILTER (WHERE embedding IS NULL OR embedding_model IS DISTINCT FROM %(m)s) AS pending,"
         " count(*) FILTER (WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM %(m)s) AS other"
         " FROM neurons" + recent,
         {"m": model, "since": since},
