@@ -1,6 +1,6 @@
 """The words of the house, each a closed set: what a write did (`Action`), who started it
 (`Origin`), how recall searches (`Mode`, `Fusion`), what a person may do to one neuron
-(`ItemAction`). (The window's lists, `Section`, are the desktop's alone: desktop/sections.py.)
+(`ItemAction`). (The window's lists, `Section`, are the desktop's alone: desktop/items/sections.py.)
 Code compares members (`change.action is Action.CAPTURED`), never their strings; a string from
 outside becomes a member with `parse`, which says what the choices are."""
 

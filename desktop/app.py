@@ -24,26 +24,27 @@ from core.memory import Memory
 from core.model import Kind, Neuron, NeuronsError
 from core.settings import Settings
 from core.vocabulary import Action, Origin
-from desktop import profile, theme
-from desktop.accounts import AccountsPage, Syncer
-from desktop.banner import BannerNotifier
-from desktop.bridge import Bridge
-from desktop.collector import GuiCollector
-from desktop.context import Context
-from desktop.crash import CrashWatch, Report, UnexpectedCloseError, binding_keeps_none
-from desktop.notices import ReminderNotices
-from desktop.notify import DBusNotifier, Notice, Notifications, TrayNotifier
-from desktop.prefs import Prefs
-from desktop.problems import NOT_A_PROBLEM, Problems, ProblemsLog, is_persons, summary_of
-from desktop.quick import QuickCapture
-from desktop.scheduler import ReminderScheduler
-from desktop.sections import Section
-from desktop.startup import Steps
-from desktop.statusbar import items
-from desktop.tray import Tray
-from desktop.undo import UndoStack
-from desktop.window import MainWindow
-from desktop.worker import BACKGROUND, Worker
+from desktop.capture.quick import QuickCapture
+from desktop.dialogs import profile
+from desktop.dialogs.accounts import AccountsPage, Syncer
+from desktop.items.sections import Section
+from desktop.look import theme
+from desktop.reminders.notices import ReminderNotices
+from desktop.reminders.notifiers import DBusNotifier, Notice, Notifications, TrayNotifier
+from desktop.reminders.scheduler import ReminderScheduler
+from desktop.runtime.bridge import Bridge
+from desktop.runtime.collector import GuiCollector
+from desktop.runtime.context import Context
+from desktop.runtime.crash import CrashWatch, Report, UnexpectedCloseError, binding_keeps_none
+from desktop.runtime.prefs import Prefs
+from desktop.runtime.problems import NOT_A_PROBLEM, Problems, ProblemsLog, is_persons, summary_of
+from desktop.runtime.steps import Steps
+from desktop.runtime.undo import UndoStack
+from desktop.runtime.worker import BACKGROUND, Worker
+from desktop.window.banner import BannerNotifier
+from desktop.window.main_window import MainWindow
+from desktop.window.statusbar import items
+from desktop.window.tray import Tray
 
 log = logging.getLogger("desktop")
 
@@ -87,7 +88,7 @@ class App:
         self.reminders_enabled = reminders
         self.tray: Tray | None = None
         self.steps = Steps()
-        self.crashed: Report | None = None  # the last run's crash report, when it died (desktop/crash.py)
+        self.crashed: Report | None = None  # the last run's crash report, when it died (runtime/crash.py)
         self.steps.run("problems", self._start_problems)
         self.steps.run("crash report", self._start_crash_watch)
         self.steps.run("garbage collector", self._start_collector)
@@ -224,7 +225,7 @@ class App:
             self.window.report("Opening your memory…")
         self.steps.register_cleanup("window", self.window.deleteLater)
 
-        # Profile and storage… in Tools (desktop/profile.py)
+        # Profile and storage… in Tools (desktop/dialogs/profile.py)
         self.profile_action = profile.install(
             self.window.menus.tools_menu,
             self.window.menus.reindex_action,
@@ -327,7 +328,7 @@ class App:
         self.window.set_ready()
         if self.reminders_enabled:
             self.scheduler.start()
-        self.syncer.start()  # with the server, in the background (desktop/accounts.py)
+        self.syncer.start()  # with the server, in the background (desktop/dialogs/accounts.py)
         # Build the recall index and load the model now, so the first question answers at once.
 
         self.worker.run(
@@ -361,7 +362,7 @@ class App:
 
     def reopen(self) -> None:
         """Let go of the open memory and open it again from the data dir's settings (a profile
-        or the engine changed, desktop/profile.py); what the app opens now is its own."""
+        or the engine changed, desktop/dialogs/profile.py); what the app opens now is its own."""
         old, owned = self.memory, self.owns_memory
         self.scheduler.stop()
         self.memory = self.ctx.memory = None

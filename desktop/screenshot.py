@@ -15,8 +15,8 @@ from PySide6 import QtCore, QtWidgets
 from core.memory import Memory
 from core.model import NeuronsError
 from core.settings import Settings
-from desktop import theme
 from desktop.app import App
+from desktop.look import theme
 
 
 def screenshot(

@@ -187,7 +187,7 @@ step("python")
 import numpy; step("import numpy")  # noqa: E402 - after the path
 import psycopg; step("import psycopg")  # noqa: E402 - after the path
 from PySide6 import QtWidgets; step("import PySide6")  # noqa: E402 - after the path
-import core.memory, desktop.app, desktop.window; step("import core, desktop")  # noqa: E402 - after the path
+import core.memory, desktop.app; step("import core, desktop")  # noqa: E402 - after the path
 qapp = QtWidgets.QApplication([]); step("QApplication")
 from core.memory import Memory  # noqa: E402 - after the path
 from core.settings import Settings  # noqa: E402 - after the path

@@ -13,8 +13,8 @@ pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
 
 from desktop.app import App
-from desktop.notify import Notice, Notifier
-from desktop.prefs import Prefs
+from desktop.reminders.notifiers import Notice, Notifier
+from desktop.runtime.prefs import Prefs
 
 WAIT_MS = 30_000  # an upper bound for a worker round trip, never a timing assertion
 

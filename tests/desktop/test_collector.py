@@ -1,4 +1,4 @@
-"""The cycle collector runs on the GUI thread only while the app runs (desktop/collector.py): a
+"""The cycle collector runs on the GUI thread only while the app runs (desktop/runtime/collector.py): a
 worker that allocates past every threshold frees no cycle; the app's timer does, on the GUI
 thread; closing the app gives automatic collection back."""
 

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from core.interop import vcard
 from core.model import Kind
-from desktop import card, theme
+from desktop.detail import card
+from desktop.look import theme
 from tests.desktop.conftest import WAIT_MS, settle
 from tests.desktop.test_window import open_detail, wait_rows
 

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QListWidget, QStyleOptionViewItem
 
 from core.model import Kind, Neuron, State
 from core.settings import Settings
-from desktop import crash
-from desktop.ops import Row
-from desktop.rows import RowList
+from desktop.items.reads import Row
+from desktop.items.rows import RowList
+from desktop.runtime import crash
 from tests.desktop.conftest import FakeNotifier, make_app, settle
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -89,7 +89,7 @@ def test_the_list_survives_the_paints_of_a_long_day():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         from PySide6.QtWidgets import QApplication
         app = QApplication([])
-        from desktop.rows import RowList
+        from desktop.items.rows import RowList
         from tests.desktop.test_crash import NOW, _answer_rows
         rows = RowList(lambda: NOW)
         rows.resize(420, 600)
@@ -125,7 +125,7 @@ def _die_in(data_dir: Path, how: str) -> subprocess.CompletedProcess:
         f"""
         import faulthandler, os, sys
         from pathlib import Path
-        from desktop.crash import CrashWatch
+        from desktop.runtime.crash import CrashWatch
         CrashWatch(Path({str(data_dir)!r})).start()
         def paint_the_rows():
             {how}

@@ -10,9 +10,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow
 
 from core import remind
-from desktop import inputs, theme
-from desktop.problems import Problems
-from desktop.statusbar import StatusLine
+from desktop.capture import inputs
+from desktop.look import theme
+from desktop.runtime.problems import Problems
+from desktop.window.statusbar import StatusLine
 from tests.desktop.conftest import WAIT_MS, settle
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

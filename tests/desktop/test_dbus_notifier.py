@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from desktop.notify import DBusNotifier, Notice, Notifications
+from desktop.reminders.notifiers import DBusNotifier, Notice, Notifications
 from tests.desktop.conftest import WAIT_MS, FakeNotifier
 
 pytestmark = pytest.mark.skipif(

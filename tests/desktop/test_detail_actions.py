@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.actions import actions_for
 from core.vocabulary import ItemAction
-from desktop.detail import MENU_NAMES
+from desktop.detail.pane import MENU_NAMES
 from tests.core.test_actions import TABLE
 from tests.desktop.test_window import open_detail
 

@@ -13,11 +13,11 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QLabel, QLineEdit, QWidget
 
-from desktop import theme
-from desktop.accounts import AddAccountDialog
-from desktop.problems import Problems, ProblemsDialog
-from desktop.profile import ProfileDialog
-from desktop.transfer import ExportChoice
+from desktop.dialogs.accounts import AddAccountDialog
+from desktop.dialogs.profile import ProfileDialog
+from desktop.dialogs.transfer import ExportChoice
+from desktop.look import theme
+from desktop.runtime.problems import Problems, ProblemsDialog
 from tests.desktop.conftest import WAIT_MS
 
 

@@ -14,10 +14,11 @@ from PySide6.QtGui import QFont, QGuiApplication, QTextLayout
 from core import __version__, autostart, remind
 from core.model import InvalidInput, Kind, Neuron, State
 from core.store import queries
-from desktop import keys, ops, theme
 from desktop.app import tray_tooltip
-from desktop.prefs import Prefs
-from desktop.rows import Fold, Heading, RowList
+from desktop.items import reads
+from desktop.items.rows import Fold, Heading, RowList
+from desktop.look import keys, theme
+from desktop.runtime.prefs import Prefs
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
 from tests.desktop.test_window import open_detail, wait_rows
 
@@ -64,7 +65,7 @@ def test_it_opens_on_upcoming_when_nothing_is_overdue(app, qtbot):
 
 def test_the_tray_says_what_is_due():
     now = remind.utcnow()
-    summary = ops.Summary(
+    summary = reads.Summary(
         overdue=2,
         upcoming=3,
         total=9,
@@ -74,13 +75,13 @@ def test_the_tray_says_what_is_due():
     )
     text = tray_tooltip(summary, paused=False, now=now)
     assert "2 overdue: Pay rent, Call Ana" in text and "Next: Water the plants" in text
-    assert "Nothing due" in tray_tooltip(ops.Summary(0, 0, 0), paused=False, now=now)
+    assert "Nothing due" in tray_tooltip(reads.Summary(0, 0, 0), paused=False, now=now)
     assert "paused" in tray_tooltip(summary, paused=True, now=now)
 
 
 def test_the_tray_says_it_in_the_dates_language(qapp):
     now = remind.utcnow()
-    summary = ops.Summary(
+    summary = reads.Summary(
         overdue=3, upcoming=1, total=4, overdue_titles=["Pagar a renda"], next_title="Regar", next_at=now
     )
     theme.set_language(qapp, "pt")
@@ -88,7 +89,7 @@ def test_the_tray_says_it_in_the_dates_language(qapp):
         text = tray_tooltip(summary, paused=True, now=now)
         assert "3 atrasados: Pagar a renda e mais 2" in text and "A seguir: Regar" in text
         assert "lembretes em pausa" in text and "Next" not in text
-        assert "Nada por fazer" in tray_tooltip(ops.Summary(0, 0, 0), paused=False, now=now)
+        assert "Nada por fazer" in tray_tooltip(reads.Summary(0, 0, 0), paused=False, now=now)
     finally:
         theme.set_language(qapp, "en")
 
@@ -122,8 +123,8 @@ def test_kind_badges_only_in_mixed_lists(app, embedded_memory, qtbot):
     assert window.rows.delegate.badge(window.rows.rows()[0].neuron) in ("NOTE", "CONTACT")  # all archived
 
 
-def row(text: str, group=None, loose=False) -> ops.Row:
-    return ops.Row(Neuron(uuid.uuid4(), Kind.NOTE, text), "why", 1.0, group, loose)
+def row(text: str, group=None, loose=False) -> reads.Row:
+    return reads.Row(Neuron(uuid.uuid4(), Kind.NOTE, text), "why", 1.0, group, loose)
 
 
 def test_answers_show_the_window_first_then_related_then_fold_the_loose(qtbot):

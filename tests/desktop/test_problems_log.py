@@ -13,8 +13,8 @@ from PySide6.QtGui import QGuiApplication
 from core import backup
 from core.memory import Memory
 from core.settings import Settings, default_model_dir
-from desktop import problems as problems_module
-from desktop.problems import ProblemsLog
+from desktop.runtime import problems as problems_module
+from desktop.runtime.problems import ProblemsLog
 from tests.desktop.conftest import WAIT_MS, make_app, settle
 
 

@@ -12,7 +12,7 @@ from core import remind
 from core.memory import Memory
 from core.settings import Settings
 from desktop.app import App
-from desktop.profile import ProfileDialog
+from desktop.dialogs.profile import ProfileDialog
 from tests.desktop.conftest import T0, WAIT_MS, FakeClock, FakeNotifier, make_app, settle
 
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from core import remind
 from core.model import Kind
-from desktop.quick import KINDS, understand
+from desktop.capture.quick import KINDS, understand
 from tests.desktop.conftest import WAIT_MS, settle
 
 

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 
 from core import remind
 from core.model import State
-from desktop.notices import tomorrow_morning
-from desktop.notify import Notice, Notifications, Notifier
+from desktop.reminders.notices import tomorrow_morning
+from desktop.reminders.notifiers import Notice, Notifications, Notifier
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
 
 

@@ -3,8 +3,8 @@ View menu's sections each have their shortcut; a name said as a string still rea
 
 from __future__ import annotations
 
-from desktop import keys
-from desktop.sections import EMPTY, LABELS, SECTION_KEYS, SIDEBAR, TITLES, Section
+from desktop.items.sections import EMPTY, LABELS, SECTION_KEYS, SIDEBAR, TITLES, Section
+from desktop.look import keys
 
 
 def test_every_section_has_a_row_a_title_and_an_empty_text():

@@ -10,7 +10,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from core.model import Kind
-from desktop import transfer
+from desktop.dialogs import transfer
 from tests.desktop.conftest import WAIT_MS, settle
 
 FILES = Path(__file__).parent.parent / "core" / "interop_files"

@@ -16,7 +16,7 @@ from core.model import Kind, Relation, State
 from core.settings import Settings
 from desktop import app as app_module
 from desktop.app import App
-from desktop.window import MainWindow
+from desktop.window.main_window import MainWindow
 from tests.desktop.conftest import WAIT_MS, settle
 
 

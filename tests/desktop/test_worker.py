@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from desktop.worker import BACKGROUND, INTERACTIVE, Worker
+from desktop.runtime.worker import BACKGROUND, INTERACTIVE, Worker
 from tests.desktop.conftest import WAIT_MS, settle
 
 

@@ -26,18 +26,20 @@ from PySide6.QtWidgets import (
 from core.changes import Change
 from core.model import Kind, State
 from core.vocabulary import Origin
-from desktop import keys, ops, theme, transfer
-from desktop.banner import Banner
-from desktop.context import Context
-from desktop.detail import DetailPane
-from desktop.menus import Dialogs, MenuDoors, WindowMenus
-from desktop.prefs import Prefs
-from desktop.problems import Problems
-from desktop.rows import RowList
-from desktop.sections import EMPTY, LABELS, SECTION_KIND, SIDEBAR, TITLES, Section
-from desktop.statusbar import StatusLine, items
-from desktop.widgets import ElidedLabel
-from desktop.worker import BACKGROUND
+from desktop.detail.pane import DetailPane
+from desktop.dialogs import transfer
+from desktop.items import reads
+from desktop.items.rows import RowList
+from desktop.items.sections import EMPTY, LABELS, SECTION_KIND, SIDEBAR, TITLES, Section
+from desktop.look import keys, theme
+from desktop.look.widgets import ElidedLabel
+from desktop.runtime.context import Context
+from desktop.runtime.prefs import Prefs
+from desktop.runtime.problems import Problems
+from desktop.runtime.worker import BACKGROUND
+from desktop.window.banner import Banner
+from desktop.window.menus import Dialogs, MenuDoors, WindowMenus
+from desktop.window.statusbar import StatusLine, items
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +71,7 @@ class MainWindow(QMainWindow):
     quit_requested = Signal()
     reindex_requested = Signal()
     undo_requested = Signal()
-    summary_loaded = Signal(object)  # ops.Summary, after every load of the counts
+    summary_loaded = Signal(object)  # reads.Summary, after every load of the counts
     prefs_changed = Signal(str)  # what changed in Preferences
 
     def __init__(
@@ -95,8 +97,8 @@ class MainWindow(QMainWindow):
         self.navigated = False  # the person chose a section (the app no longer picks one)
         self.missed_ids: list[str] = []
         self.ready = False
-        self.page: ops.Page | None = None
-        self.summary: ops.Summary | None = None
+        self.page: reads.Page | None = None
+        self.summary: reads.Summary | None = None
         self._ask_generation = 0
         self._answered_generation = 0
         # what to do with the answer once it is there: "select" its first row, or "focus" the list
@@ -417,20 +419,20 @@ class MainWindow(QMainWindow):
         now = self.ctx.now()
         missed = list(self.missed_ids)
 
-        def shown(page: ops.Page) -> None:
+        def shown(page: reads.Page) -> None:
             if generation != self._list_generation or key != self.section:
                 return
             if offset and self.page is not None:
                 page.rows = self.page.rows + page.rows
             self._show_page(page)
 
-        self.ctx.read(lambda m: ops.section(m, key, now, offset, missed), shown, f"load {key}")
+        self.ctx.read(lambda m: reads.section(m, key, now, offset, missed), shown, f"load {key}")
 
     def _more(self) -> None:
         if self.page is not None:
             self.load_section(offset=len(self.page.rows))
 
-    def _show_page(self, page: ops.Page, keep: str | None = None) -> None:
+    def _show_page(self, page: reads.Page, keep: str | None = None) -> None:
         self.page = page
         if keep is None:
             keep = self.rows.current_id() or self.detail.current_id
@@ -521,7 +523,7 @@ class MainWindow(QMainWindow):
     def load_counts(self) -> None:
         now = self.ctx.now()
 
-        def shown(summary: ops.Summary) -> None:
+        def shown(summary: reads.Summary) -> None:
             self.summary = summary
             for key, n in ((Section.OVERDUE, summary.overdue), (Section.UPCOMING, summary.upcoming)):
                 label = LABELS[key]
@@ -532,7 +534,7 @@ class MainWindow(QMainWindow):
                 self.show_section(Section.OVERDUE)  # what needs doing first
             self.summary_loaded.emit(summary)
 
-        self.ctx.read(lambda m: ops.summary(m, now), shown, "counts")
+        self.ctx.read(lambda m: reads.summary(m, now), shown, "counts")
 
     def set_missed(self, ids: list[str]) -> None:
         self.missed_ids = ids
@@ -622,7 +624,7 @@ class MainWindow(QMainWindow):
         if open_first:
             self._after_answer = self._after_answer or "select"
 
-        def answered(page: ops.Page) -> None:
+        def answered(page: reads.Page) -> None:
             if generation != self._ask_generation:
                 return
             self._answered_generation = generation
@@ -653,7 +655,7 @@ class MainWindow(QMainWindow):
                 self._after_answer = None
                 self.report(f"Could not answer: {exc}")
 
-        self.ctx.read(lambda m: ops.ask(m, text), answered, "ask", failed)
+        self.ctx.read(lambda m: reads.ask(m, text), answered, "ask", failed)
 
     # -- selection ---------------------------------------------------------------------------------
 

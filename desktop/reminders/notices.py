@@ -14,9 +14,9 @@ from PySide6.QtCore import QObject, Signal
 
 from core import remind
 from core.model import Neuron, State
-from desktop import theme
-from desktop.context import Context
-from desktop.notify import Notice, Notifier
+from desktop.look import theme
+from desktop.reminders.notifiers import Notice, Notifier
+from desktop.runtime.context import Context
 
 log = logging.getLogger(__name__)
 

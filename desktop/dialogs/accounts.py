@@ -33,8 +33,8 @@ from core.model import Kind
 from core.sync import accounts
 from core.sync.accounts import is_calendar
 from core.vocabulary import Action, Origin
-from desktop.widgets import fit_placeholder
-from desktop.worker import BACKGROUND
+from desktop.look.widgets import fit_placeholder
+from desktop.runtime.worker import BACKGROUND
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from datetime import datetime
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
-from desktop import theme
-from desktop.problems import Problems
+from desktop.look import theme
+from desktop.runtime.problems import Problems
 
 MESSAGE_MS = 6000
 UNDO_MS = 12000  # an Undo offer stays a little longer than a plain message
@@ -51,7 +51,7 @@ class StatusLine(QObject):
         self.problems_button.hide()
         self.next_label = QLabel()
         self.next_label.setObjectName("subtle")
-        self.sync_label = QLabel()  # "Synced 2 min ago" (desktop/accounts.py)
+        self.sync_label = QLabel()  # "Synced 2 min ago" (desktop/dialogs/accounts.py)
         self.sync_label.setObjectName("subtle")
         self.sync_label.setAccessibleName("Sync")
         self.sync_label.hide()

@@ -16,14 +16,14 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from core import autostart
 from core.model import State
-from desktop import keys
-from desktop.problems import Problems, ProblemsDialog
-from desktop.sections import LABELS, SECTION_KEYS, Section
+from desktop.items.sections import LABELS, SECTION_KEYS, Section
+from desktop.look import keys
+from desktop.runtime.problems import Problems, ProblemsDialog
 
 if TYPE_CHECKING:
     from core.settings import Settings
-    from desktop.detail import DetailPane
-    from desktop.prefs import Prefs
+    from desktop.detail.pane import DetailPane
+    from desktop.runtime.prefs import Prefs
 
 # One more page of Preferences, made when the dialog is: (its title, its widget)
 PreferencePage = Callable[[], tuple[str, QWidget]]
@@ -60,7 +60,7 @@ class Dialogs:
         return dialog
 
     def preferences(self) -> QWidget:
-        from desktop.dialogs import PreferencesDialog  # noqa: PLC0415 - built on first use
+        from desktop.dialogs.preferences import PreferencesDialog  # noqa: PLC0415 - built on first use
 
         def make() -> QWidget:
             pages = [make_page() for make_page in self.pages]
@@ -71,12 +71,12 @@ class Dialogs:
         return self._open("preferences", make)
 
     def shortcuts(self) -> QWidget:
-        from desktop.dialogs import ShortcutsDialog  # noqa: PLC0415 - built on first use
+        from desktop.dialogs.preferences import ShortcutsDialog  # noqa: PLC0415 - built on first use
 
         return self._open("shortcuts", lambda: ShortcutsDialog(self.parent))
 
     def about(self) -> QWidget:
-        from desktop.dialogs import AboutDialog  # noqa: PLC0415 - built on first use
+        from desktop.dialogs.preferences import AboutDialog  # noqa: PLC0415 - built on first use
 
         return self._open("about", lambda: AboutDialog(self.about_facts, self.parent))
 

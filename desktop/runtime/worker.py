@@ -24,7 +24,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
 
-from desktop.problems import NOT_A_PROBLEM
+from desktop.runtime.problems import NOT_A_PROBLEM
 
 log = logging.getLogger(__name__)
 

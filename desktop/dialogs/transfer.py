@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import NeuronsError
-from desktop.context import Context
+from desktop.runtime.context import Context
 
 IMPORT_LABEL = "Importing"
 # What a drop or the file chooser may bring (a folder is chosen with "Import a Folder…").

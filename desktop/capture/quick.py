@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
 from core import remind
 from core.capture import Update
 from core.model import InvalidInput, Kind, Neuron, NeuronsError, Relation
-from desktop import inputs, theme
-from desktop.context import Context
-from desktop.widgets import ErrorLine
+from desktop.capture import inputs
+from desktop.look import theme
+from desktop.look.widgets import ErrorLine
+from desktop.runtime.context import Context
 
 log = logging.getLogger(__name__)
 

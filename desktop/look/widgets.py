@@ -7,7 +7,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QSizePolicy, QStyle
 
-from desktop import theme
+from desktop.look import theme
 
 
 class ElidedLabel(QLabel):

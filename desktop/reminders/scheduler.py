@@ -29,7 +29,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core import remind
 from core.remind import Alarm, Clock
-from desktop.worker import BACKGROUND, Worker
+from desktop.runtime.worker import BACKGROUND, Worker
 
 if TYPE_CHECKING:
     from core.memory import Memory

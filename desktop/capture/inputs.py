@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from core import remind
 from core.when import parse_due as _parse_due
 from core.when import parse_repeat as _parse_repeat
-from desktop import theme
+from desktop.look import theme
 
 REPEATS: list[tuple[str, str]] = [
     ("Does not repeat", ""),

@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import Neuron, Relation
-from desktop import ops, theme
-from desktop.context import Context
+from desktop.items import reads
+from desktop.look import theme
+from desktop.runtime.context import Context
 
 SEARCH_DEBOUNCE_MS = 200
 RELATION_LABELS = {
@@ -50,7 +51,7 @@ class LinksPanel(QWidget):
     def __init__(self, ctx: Context, parent: QWidget | None = None):
         super().__init__(parent)
         self.ctx = ctx
-        self.detail: ops.Detail | None = None
+        self.detail: reads.Detail | None = None
         self._generation = 0
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
@@ -116,7 +117,7 @@ class LinksPanel(QWidget):
             self.link_relation,
         ]
 
-    def show_links(self, detail: ops.Detail, now: datetime) -> None:
+    def show_links(self, detail: reads.Detail, now: datetime) -> None:
         self._generation += 1
         self.detail = detail
         self.links.clear()
@@ -191,7 +192,7 @@ class LinksPanel(QWidget):
             if neurons:
                 self.candidates.setCurrentRow(0)
 
-        self.ctx.read(lambda m: ops.link_candidates(m, text, me), found, "link search")
+        self.ctx.read(lambda m: reads.link_candidates(m, text, me), found, "link search")
 
     def _link_first(self) -> None:
         item = self.candidates.currentItem() or (self.candidates.item(0) if self.candidates.count() else None)

@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 )
 
 from core import __version__, autostart
-from desktop import keys, prefs, theme
+from desktop.look import keys, theme
+from desktop.runtime import prefs
 
 
 class PreferencesDialog(QDialog):
@@ -136,7 +137,7 @@ def _minutes(n: int) -> str:
 
 
 class ShortcutsDialog(QDialog):
-    """Help ▸ Keyboard shortcuts: the table of desktop.keys, grouped by where each works."""
+    """Help ▸ Keyboard shortcuts: the table of desktop.look.keys, grouped by where each works."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from core import remind
 from core.model import Edge, Kind, Neuron, State
 from core.when import find_window, local_now
-from desktop.sections import Section
+from desktop.items.sections import Section
 
 if TYPE_CHECKING:
     from core.memory import Memory

@@ -35,11 +35,14 @@ from core.memory import Memory
 from core.model import Edit, Kind, Neuron, NeuronsError, Schedule, State
 from core.vocabulary import ItemAction
 from core.when import retimed
-from desktop import card, inputs, keys, ops, theme
-from desktop.context import Context
-from desktop.links import LinksPanel, section_label
-from desktop.rows import RowList
-from desktop.widgets import ErrorLine
+from desktop.capture import inputs
+from desktop.detail import card
+from desktop.detail.links import LinksPanel, section_label
+from desktop.items import reads
+from desktop.items.rows import RowList
+from desktop.look import keys, theme
+from desktop.look.widgets import ErrorLine
+from desktop.runtime.context import Context
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +88,7 @@ class DetailPane(QWidget):
         self.ctx = ctx
         self.setObjectName("detail")
         self.neuron: Neuron | None = None
-        self.detail: ops.Detail | None = None
+        self.detail: reads.Detail | None = None
         self._fields: dict[str, QLineEdit] = {}
         self._dirty = False
         # the window's filter that lets item shortcuts through text fields
@@ -303,7 +306,7 @@ class DetailPane(QWidget):
         generation = self._generation
         self._loading_id = neuron_id
 
-        def loaded(detail: ops.Detail) -> None:
+        def loaded(detail: reads.Detail) -> None:
             if generation == self._generation:
                 self._loading_id = None
                 self._fill(detail)
@@ -316,7 +319,7 @@ class DetailPane(QWidget):
                 else:
                     self.ctx.failed(exc, "detail")
 
-        self.ctx.read(lambda m: ops.detail(m, neuron_id), loaded, "detail", missing)
+        self.ctx.read(lambda m: reads.detail(m, neuron_id), loaded, "detail", missing)
 
     def reload(self) -> None:
         """Show again what is shown (or about to be): the store changed."""
@@ -324,7 +327,7 @@ class DetailPane(QWidget):
         if target and not self._dirty:
             self.show_id(target, force=True)
 
-    def _fill(self, detail: ops.Detail) -> None:
+    def _fill(self, detail: reads.Detail) -> None:
         n = detail.neuron
         same = self.neuron is not None and self.neuron.id == n.id
         self.neuron, self.detail = n, detail
@@ -397,7 +400,7 @@ class DetailPane(QWidget):
     def _load_timeline(self, contact: Neuron) -> None:
         generation = self._generation
 
-        def shown(tl: ops.Timeline) -> None:
+        def shown(tl: reads.Timeline) -> None:
             if generation != self._generation:
                 return
             self.timeline.set_rows(tl.entries)
@@ -407,7 +410,7 @@ class DetailPane(QWidget):
                 count = len(tl.entries)
                 self.timeline_note.setText(f"{count} thing{'s' if count != 1 else ''}")
 
-        self.ctx.read(lambda m: ops.timeline(m, contact), shown, "timeline")
+        self.ctx.read(lambda m: reads.timeline(m, contact), shown, "timeline")
 
     def _tick_due_hint(self) -> None:
         """The due hint moves on with the clock (the rest of the pane with the next change)."""
@@ -666,12 +669,12 @@ class DetailPane(QWidget):
             self.error.setText("The text cannot be empty: trash it instead.")
             return
 
-        def write(m: Memory) -> tuple[Neuron, ops.Detail]:
+        def write(m: Memory) -> tuple[Neuron, reads.Detail]:
             before = m.get(nid)
             m.update(nid, edit)
-            return before, ops.detail(m, nid)
+            return before, reads.detail(m, nid)
 
-        def written(result: tuple[Neuron, ops.Detail]) -> None:
+        def written(result: tuple[Neuron, reads.Detail]) -> None:
             before, detail = result
             self.saved.emit(nid)
             if self.shows(nid):

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import (
 )
 
 from core.model import Kind, State
-from desktop import theme
-from desktop.ops import Row
+from desktop.items.reads import Row
+from desktop.look import theme
 
 # Every item holds exactly one entry under ENTRY_ROLE -- a Row, a Heading or the Fold switch -- so
 # the delegate never asks Qt for a role an item lacks: a binding that hands back the None of an

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from core.commands import profile as profiles
 from core.model import InvalidInput, NeuronsError
-from desktop.widgets import fit_placeholder
+from desktop.look.widgets import fit_placeholder
 
 log = logging.getLogger(__name__)
 

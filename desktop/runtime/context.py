@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from core.changes import started_by
 from core.model import Neuron
 from core.vocabulary import Origin
-from desktop.worker import INTERACTIVE, Worker
+from desktop.runtime.worker import INTERACTIVE, Worker
 
 if TYPE_CHECKING:
     from core.memory import Memory
     from core.remind import Clock
-    from desktop.prefs import Prefs
+    from desktop.runtime.prefs import Prefs
 
 T = TypeVar("T")
 OnError = Callable[[BaseException], None]

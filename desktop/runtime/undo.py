@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, Signal
 
 from core.model import Neuron
-from desktop.problems import is_persons
+from desktop.runtime.problems import is_persons
 
 # Steps kept (Ctrl+Z walks back through them).
 DEPTH = 30

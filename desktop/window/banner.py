@@ -8,7 +8,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from desktop.notify import Notice, Notifier
+from desktop.reminders.notifiers import Notice, Notifier
 
 
 class Banner(QFrame):

@@ -1,0 +1,2 @@
+"""The dialogs: Preferences (with Keyboard shortcuts and About), Profile, sync accounts,
+import and export."""
