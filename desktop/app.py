@@ -413,7 +413,7 @@ class App:
             )
         if change.action is Action.CAPTURED and change.origin is Origin.SOCKET and change.ids:
             # saved by another program (a forwarded `neurons capture`, a second launch): say so
-            self.ctx.run(lambda m: m.get(change.ids[0]), self._captured, "captured")
+            self.ctx.write(lambda m: m.get(change.ids[0])).on_success(self._captured).run("captured")
         self.window.store_changed(change)
         self.notices.changed(list(change.ids))
         self.syncer.changed(change)
@@ -640,7 +640,7 @@ def run(
         text = capture
 
         def capture_when_ready() -> None:
-            app.ctx.run(lambda m: m.capture(text), app._captured, "capture")
+            app.ctx.write(lambda m: m.capture(text)).on_success(app._captured).run("capture")
 
         _when_ready(app, capture_when_ready)
     if quick:

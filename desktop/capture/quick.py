@@ -275,7 +275,7 @@ class QuickCapture(QWidget):
                 self.error.setText(f"(no preview: {exc})")
 
         now = self.ctx.now()  # the clock the hint is read against, not another one
-        self.ctx.read(lambda m: understand(m, text, now), shown, "preview", failed)
+        self.ctx.read(lambda m: understand(m, text, now)).on_success(shown).on_failure(failed).run("preview")
 
     def _update_kind_fields(self) -> None:
         is_rem = self.kind.currentData() == Kind.REMINDER.value
@@ -398,7 +398,7 @@ class QuickCapture(QWidget):
             self.hint.setText("Enter saves · Esc cancels · Tab to correct")
             self.error.setText(str(exc) if isinstance(exc, NeuronsError) else f"Not saved: {exc}")
 
-        if not self.ctx.run(write, written, "capture", refused):
+        if not self.ctx.write(write).on_success(written).on_failure(refused).run("capture"):
             refused(NeuronsError("Your memory is still opening; try again in a moment"))
 
     # -- keys --------------------------------------------------------------------------------------

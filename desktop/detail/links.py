@@ -192,7 +192,7 @@ class LinksPanel(QWidget):
             if neurons:
                 self.candidates.setCurrentRow(0)
 
-        self.ctx.read(lambda m: reads.link_candidates(m, text, me), found, "link search")
+        self.ctx.read(lambda m: reads.link_candidates(m, text, me)).on_success(found).run("link search")
 
     def _link_first(self) -> None:
         item = self.candidates.currentItem() or (self.candidates.item(0) if self.candidates.count() else None)

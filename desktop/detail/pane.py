@@ -319,7 +319,12 @@ class DetailPane(QWidget):
                 else:
                     self.ctx.failed(exc, "detail")
 
-        self.ctx.read(lambda m: reads.detail(m, neuron_id), loaded, "detail", missing)
+        (
+            self.ctx.read(lambda m: reads.detail(m, neuron_id))
+            .on_success(loaded)
+            .on_failure(missing)
+            .run("detail")
+        )
 
     def reload(self) -> None:
         """Show again what is shown (or about to be): the store changed."""
@@ -410,7 +415,7 @@ class DetailPane(QWidget):
                 count = len(tl.entries)
                 self.timeline_note.setText(f"{count} thing{'s' if count != 1 else ''}")
 
-        self.ctx.read(lambda m: reads.timeline(m, contact), shown, "timeline")
+        self.ctx.read(lambda m: reads.timeline(m, contact)).on_success(shown).run("timeline")
 
     def _tick_due_hint(self) -> None:
         """The due hint moves on with the clock (the rest of the pane with the next change)."""
@@ -699,7 +704,7 @@ class DetailPane(QWidget):
         self.save_button.setEnabled(False)
         self.save_note.setText("Saving…")
         self.item_changed.emit()
-        self.ctx.run(write, written, "save", refused)
+        self.ctx.write(write).on_success(written).on_failure(refused).run("save")
 
     # -- actions -----------------------------------------------------------------------------------
 
@@ -790,7 +795,7 @@ class DetailPane(QWidget):
             if self.shows(nid):
                 self.show_id(nid, force=True)
 
-        self.ctx.run(lambda m: fn(m, nid), done, message)
+        self.ctx.write(lambda m: fn(m, nid)).on_success(done).run(message)
 
 
 def _read_only(text: str, name: str = "subtle") -> QLabel:

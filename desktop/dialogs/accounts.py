@@ -206,7 +206,7 @@ class AccountsPage(QWidget):
         self.reload()
 
     def reload(self) -> None:
-        self.ctx.read(lambda m: m.sync_accounts(), self._show, "accounts")
+        self.ctx.read(lambda m: m.sync_accounts()).on_success(self._show).run("accounts")
 
     def _show(self, found) -> None:
         self.list.clear()
@@ -239,7 +239,11 @@ class AccountsPage(QWidget):
         if item is None:
             return
         url = str(item.data(Qt.ItemDataRole.UserRole))
-        self.ctx.run(lambda m: accounts.remove(m, url), lambda _a: self.reload(), "remove account")
+        (
+            self.ctx.write(lambda m: accounts.remove(m, url))
+            .on_success(lambda _a: self.reload())
+            .run("remove account")
+        )
 
 
 class AddAccountDialog(QDialog):
@@ -343,6 +347,9 @@ class AddAccountDialog(QDialog):
             self.added.emit()
             self.accept()
 
-        self.ctx.run(
-            lambda m: accounts.add(m, url, user, principal, chosen), saved, "add account", self._refused
+        (
+            self.ctx.write(lambda m: accounts.add(m, url, user, principal, chosen))
+            .on_success(saved)
+            .on_failure(self._refused)
+            .run("add account")
         )

@@ -250,7 +250,7 @@ class ProfileDialog(QDialog):
                 button.setEnabled(True)
             self._say(str(exc) if isinstance(exc, NeuronsError) else f"{type(exc).__name__}: {exc}")
 
-        if not self.app.ctx.run(fn, finished, "profile", on_error=failed):
+        if not self.app.ctx.write(fn).on_success(finished).on_failure(failed).run("profile"):
             self._say("Your memory is not open yet.")
 
     def _button(self, text: str, slot) -> QPushButton:

@@ -183,7 +183,7 @@ class ReminderNotices(QObject):
                 if key in self.shown and not still_showing(found.get(key), self.shown[key], now):
                     self.withdraw(key)
 
-        self.ctx.read(read, check, "notices")
+        self.ctx.read(read).on_success(check).run("notices")
 
     def close(self) -> None:
         """The app quits: take every notification it showed off the screen."""

@@ -1,15 +1,16 @@
 """What the window, the detail pane and quick capture share: the memory (None until it is open),
 the worker, the clock, and where messages for the person go.
 
-Work on the memory is typed like Anki's `QueryOp[T]`: `run(fn, on_done)` takes `fn(memory) -> T`
-and `on_done(T)`, so mypy checks that what a step returns is what its answer expects."""
+Work on the memory is an `Op[T]`, spelled out like Anki's `CollectionOp`:
+`ctx.write(fn).on_success(done).on_failure(refused).run("save")` takes `fn(memory) -> T` and
+`done(T)`, so mypy checks that what a step returns is what its answer expects."""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from core.changes import started_by
 from core.model import Neuron
@@ -62,30 +63,14 @@ class Context:
         self.failed = failed
         self.undoable = undoable
 
-    def run(
-        self,
-        fn: Callable[[Memory], T],
-        on_done: Callable[[T], None] | None = None,
-        label: str = "",
-        on_error: OnError | None = None,
-        *,
-        lane: str = INTERACTIVE,
-    ) -> bool:
+    def write(self, fn: Callable[[Memory], T]) -> Op[T]:
         """A write (or anything that must happen even if the app quits first): fn(memory) on the
-        worker. False when the memory is not open yet."""
-        return self._queue(fn, on_done, label, on_error, lane, droppable=False)
+        worker once the op is `run`."""
+        return Op(self._queue, fn, droppable=False)
 
-    def read(
-        self,
-        fn: Callable[[Memory], T],
-        on_done: Callable[[T], None] | None = None,
-        label: str = "",
-        on_error: OnError | None = None,
-        *,
-        lane: str = INTERACTIVE,
-    ) -> bool:
+    def read(self, fn: Callable[[Memory], T]) -> Op[T]:
         """A read: dropped if the app quits before it starts (nobody would see its answer)."""
-        return self._queue(fn, on_done, label, on_error, lane, droppable=True)
+        return Op(self._queue, fn, droppable=True)
 
     def change(
         self,
@@ -108,7 +93,10 @@ class Context:
             if on_done is not None:
                 on_done(after)
 
-        return self.run(work, done, "change", on_error)
+        op = self.write(work).on_success(done)
+        if on_error is not None:
+            op.on_failure(on_error)
+        return op.run("change")
 
     def _queue(
         self,
@@ -136,3 +124,32 @@ class Context:
 
     def now(self) -> datetime:
         return self.clock.now()
+
+
+class Op(Generic[T]):
+    """One piece of work on the memory, spelled out like Anki's `CollectionOp(...).success(...)
+    .failure(...)`: what runs on the worker, what follows on the GUI thread when it is done, what
+    when it fails, and then `run(label)`:
+
+        ctx.write(save_edit).on_success(show_saved).on_failure(say_not_saved).run("save")
+
+    Nothing is queued before `run`. A failure with no `on_failure` goes to Problems under the label."""
+
+    def __init__(self, queue: Callable[..., bool], fn: Callable[[Memory], T], *, droppable: bool):
+        self._queue = queue  # Context._queue: onto the worker, under the context's origin
+        self._fn = fn
+        self._droppable = droppable
+        self._success: Callable[[T], None] | None = None
+        self._failure: OnError | None = None
+
+    def on_success(self, fn: Callable[[T], None]) -> Op[T]:
+        self._success = fn
+        return self
+
+    def on_failure(self, fn: OnError) -> Op[T]:
+        self._failure = fn
+        return self
+
+    def run(self, label: str, *, lane: str = INTERACTIVE) -> bool:
+        """Queue it on the worker; False (and nothing queued) when the memory is not open yet."""
+        return self._queue(self._fn, self._success, label, self._failure, lane, self._droppable)

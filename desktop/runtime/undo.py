@@ -55,4 +55,9 @@ class UndoStack(QObject):
             else:
                 self.ctx.failed(exc, "undo")
 
-        self.ctx.run(lambda m: m.revert(step.before, after=step.after), undone, "undo", refused)
+        (
+            self.ctx.write(lambda m: m.revert(step.before, after=step.after))
+            .on_success(undone)
+            .on_failure(refused)
+            .run("undo")
+        )

@@ -367,12 +367,11 @@ class MainWindow(QMainWindow):
                 self._pending_timer.start()
 
         # (only while the filler runs: without it nothing is being prepared)
-        self.ctx.read(
-            lambda m: m.vector_progress() if m.filler is not None else None,
-            shown,
-            "pending vectors",
-            lambda exc: log.warning("cannot count the items still to index: %s", exc),
-            lane=BACKGROUND,
+        (
+            self.ctx.read(lambda m: m.vector_progress() if m.filler is not None else None)
+            .on_success(shown)
+            .on_failure(lambda exc: log.warning("cannot count the items still to index: %s", exc))
+            .run("pending vectors", lane=BACKGROUND)
         )
 
     # -- sections ----------------------------------------------------------------------------------
@@ -426,7 +425,11 @@ class MainWindow(QMainWindow):
                 page.rows = self.page.rows + page.rows
             self._show_page(page)
 
-        self.ctx.read(lambda m: reads.section(m, key, now, offset, missed), shown, f"load {key}")
+        (
+            self.ctx.read(lambda m: reads.section(m, key, now, offset, missed))
+            .on_success(shown)
+            .run(f"load {key}")
+        )
 
     def _more(self) -> None:
         if self.page is not None:
@@ -534,7 +537,7 @@ class MainWindow(QMainWindow):
                 self.show_section(Section.OVERDUE)  # what needs doing first
             self.summary_loaded.emit(summary)
 
-        self.ctx.read(lambda m: reads.summary(m, now), shown, "counts")
+        self.ctx.read(lambda m: reads.summary(m, now)).on_success(shown).run("counts")
 
     def set_missed(self, ids: list[str]) -> None:
         self.missed_ids = ids
@@ -655,7 +658,7 @@ class MainWindow(QMainWindow):
                 self._after_answer = None
                 self.report(f"Could not answer: {exc}")
 
-        self.ctx.read(lambda m: reads.ask(m, text), answered, "ask", failed)
+        self.ctx.read(lambda m: reads.ask(m, text)).on_success(answered).on_failure(failed).run("ask")
 
     # -- selection ---------------------------------------------------------------------------------
 

@@ -168,7 +168,7 @@ def test_an_unexpected_error_stays_in_problems_with_details_to_copy(app, qtbot):
     def broken(memory):
         raise RuntimeError("the disk said no")
 
-    app.ctx.read(broken, lambda _: None, "load notes")
+    app.ctx.read(broken).on_success(lambda _: None).run("load notes")
     settle(qtbot, app)
     window = app.window
     assert len(window.problems.items) == 1

@@ -62,7 +62,7 @@ def test_an_error_handed_to_problems_is_kept_once(app, qtbot):
     def broken(memory):
         raise RuntimeError("the disk said no")
 
-    app.ctx.read(broken, lambda _: None, "load notes")
+    app.ctx.read(broken).on_success(lambda _: None).run("load notes")
     settle(qtbot, app)
     qtbot.wait(50)  # a logged copy would arrive through the event loop by now
     assert [p.summary for p in app.window.problems.items] == ["RuntimeError: the disk said no"]
