@@ -3,6 +3,7 @@
 #
 #   bash packaging/setup.sh run [ARGS...]    set up, then launch the desktop app (embedded engine)
 #   bash packaging/setup.sh test [ARGS...]   set up (with test tools), then run the whole test suite
+#                                            (in parallel: NEURONS_TEST_WORKERS, default 2)
 #   bash packaging/setup.sh lint             the gates: ruff check, ruff format --check, mypy
 #                                            (sets up the Python tools only; CI runs it first)
 #   bash packaging/setup.sh fix              what the tools can fix: ruff format, ruff check --fix
@@ -116,7 +117,14 @@ if [ "$MODE" = "test" ]; then "$VENV/bin/python" -m core.embed.export --model al
 say "ready: the command line is .venv/bin/neurons, the app .venv/bin/neurons-desktop"
 case "$MODE" in
   run) exec "$VENV/bin/neurons-desktop" "$@" ;;
-  test) exec "$VENV/bin/python" -m pytest "$@" ;;
+  test)
+    # The suite in parallel (pytest-xdist): each test file whole on one worker, so its module
+    # fixtures and order are a serial run's; the session's stores and servers are per worker.
+    # NEURONS_TEST_WORKERS=N sets how many (0: serially, in this process); so does -n N among the
+    # arguments (the last -n wins), and -p no:xdist runs without the plugin at all.
+    PARALLEL=(-n "${NEURONS_TEST_WORKERS:-2}" --dist loadfile)
+    for arg in "$@"; do [ "$arg" = "no:xdist" ] || [ "$arg" = "-pno:xdist" ] && PARALLEL=(); done
+    exec "$VENV/bin/python" -m pytest "${PARALLEL[@]}" "$@" ;;
   setup) ;;
   *) say "unknown mode '$MODE': use run, test, lint, fix or nothing"; exit 2 ;;
 esac

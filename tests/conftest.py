@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import uuid
+from collections import Counter
 from pathlib import Path
 
 import psycopg
@@ -26,6 +27,19 @@ from core.settings import Settings, default_model_dir  # noqa: E402 - after the 
 from core.store import Store  # noqa: E402 - after the Qt platform is chosen
 
 ENGINES = ["embedded", "server"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """On parallel workers, which are handed whole files in the order collected (`--dist
+    loadfile`), the files with the most slow and end-to-end tests go first: a long file started
+    last would leave one worker running alone at the end. Each file keeps its own order; a serial
+    run keeps the order written."""
+    if not hasattr(config, "workerinput"):  # pytest-xdist's worker: the same order on each
+        return
+    heavy = Counter(
+        item.path for item in items if item.get_closest_marker("slow") or item.get_closest_marker("e2e")
+    )
+    items.sort(key=lambda item: -heavy[item.path])  # a stable sort: files stay whole
 
 
 @pytest.fixture(scope="session")
