@@ -3,8 +3,8 @@ hour while the app runs, to `backups/` in the data dir, kept in tiers.
 
 A backup is one gzip-compressed JSON file (`neurons-backup/1`, mode 0600) holding every neuron,
 link and profile of the store as they were at one instant: Postgres writes their JSON in one
-read transaction (at 10k neurons the store is busy 0.2 s, 0.5 s on a loaded 2-core machine, see
-tests/bench/bench_backup.py; compressing and writing happen after, while captures go on), with
+read transaction (how long the store is busy: tests/bench/bench_backup.py, docs/performance.md;
+compressing and writing happen after, while captures go on), with
 the store's stamp of that instant. Vectors are left out (derived data, and
 three times the size); a restore keeps the vector of every neuron whose text did not change.
 

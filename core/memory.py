@@ -125,7 +125,7 @@ class Memory:
         `wait_s`, a short command that holds it is waited for that long (or until `give_up()`)
         before LockHeld; the running app is never waited for (callers ask it first).
         `load_model`: the sentence model starts loading on a thread of its own meanwhile (it
-        needs no store; the app's first question needs both, ~1.4 s and several at 100k)."""
+        needs no store; the app's first question needs both)."""
         settings = settings or Settings.from_env()
         model = SentenceModel(settings.model_dir)
         if load_model:

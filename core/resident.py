@@ -22,9 +22,9 @@ M_ARENA_MAX = -8
 MMAP_THRESHOLD_BYTES = 256 * 1024
 # The main arena and one for every other thread (the worker, the filler, the socket).
 ARENAS = 2
-# The sentence model (~50 MB resident; its token table is mapped from the file) goes when no
-# question or capture used it for this long; the next one loads it again (~0.3 s). So does the
-# recall index when it is kept in its file (~140 MB at 100k neurons; read back in ~2 s).
+# The sentence model (its token table is mapped from the file) goes when no question or capture
+# used it for this long; the next one loads it again. So does the recall index when it is kept in
+# its file. What each holds and how long a reload takes: docs/performance.md ("Why the settings").
 MODEL_IDLE = timedelta(minutes=15)
 
 

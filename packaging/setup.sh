@@ -3,8 +3,10 @@
 #
 #   bash packaging/setup.sh run [ARGS...]    set up, then launch the desktop app (embedded engine)
 #   bash packaging/setup.sh test [ARGS...]   set up (with test tools), then run the whole test suite
+#                                            (in parallel: NEURONS_TEST_WORKERS, default 2)
 #   bash packaging/setup.sh lint             the gates: ruff check, ruff format --check, mypy
 #                                            (sets up the Python tools only; CI runs it first)
+#   bash packaging/setup.sh fix              what the tools can fix: ruff format, ruff check --fix
 #   bash packaging/setup.sh                  set up only
 #
 # Idempotent: every step checks first and is skipped when already done (a second run takes seconds).
@@ -51,7 +53,7 @@ install_system() {
 # shellcheck disable=SC2086
 case "$MODE" in
   test) install_system $QT_LIBS $TEST_TOOLS ;;
-  lint) ;;  # the gates read the code: no screen, no Qt libraries
+  lint|fix) ;;  # the gates read the code: no screen, no Qt libraries
   *) install_system $QT_LIBS ;;
 esac
 
@@ -66,7 +68,7 @@ mkdir -p "$STAMPS"
 PIP="$VENV/bin/python -m pip --disable-pip-version-check -q"
 EXTRAS="export"
 # lint installs what test does (ruff, mypy and the stubs are test tools): one install serves both
-[ "$MODE" = "test" ] || [ "$MODE" = "lint" ] && EXTRAS="export,test"
+[ "$MODE" = "test" ] || [ "$MODE" = "lint" ] || [ "$MODE" = "fix" ] && EXTRAS="export,test"
 WANT="$(cat pyproject.toml | sha256sum | cut -c1-16)-$EXTRAS"
 if [ "$(cat "$STAMPS/pip" 2>/dev/null)" != "$WANT" ]; then
   # torch first, pinned: it is the CPU build on this kind of machine; a later resolver would
@@ -85,6 +87,11 @@ if [ "$MODE" = "lint" ]; then
   "$VENV/bin/ruff" format --check .
   say "mypy (core, desktop)"
   "$VENV/bin/mypy"
+  exit 0
+fi
+if [ "$MODE" = "fix" ]; then
+  "$VENV/bin/ruff" format .
+  "$VENV/bin/ruff" check --fix .
   exit 0
 fi
 
@@ -110,7 +117,14 @@ if [ "$MODE" = "test" ]; then "$VENV/bin/python" -m core.embed.export --model al
 say "ready: the command line is .venv/bin/neurons, the app .venv/bin/neurons-desktop"
 case "$MODE" in
   run) exec "$VENV/bin/neurons-desktop" "$@" ;;
-  test) exec "$VENV/bin/python" -m pytest "$@" ;;
+  test)
+    # The suite in parallel (pytest-xdist): each test file whole on one worker, so its module
+    # fixtures and order are a serial run's; the session's stores and servers are per worker.
+    # NEURONS_TEST_WORKERS=N sets how many (0: serially, in this process); so does -n N among the
+    # arguments (the last -n wins), and -p no:xdist runs without the plugin at all.
+    PARALLEL=(-n "${NEURONS_TEST_WORKERS:-2}" --dist loadfile)
+    for arg in "$@"; do [ "$arg" = "no:xdist" ] || [ "$arg" = "-pno:xdist" ] && PARALLEL=(); done
+    exec "$VENV/bin/python" -m pytest "${PARALLEL[@]}" "$@" ;;
   setup) ;;
-  *) say "unknown mode '$MODE': use run, test, lint or nothing"; exit 2 ;;
+  *) say "unknown mode '$MODE': use run, test, lint, fix or nothing"; exit 2 ;;
 esac

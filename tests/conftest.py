@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import uuid
+from collections import Counter
 from pathlib import Path
 
 import psycopg
@@ -24,8 +25,56 @@ from core.memory import Memory  # noqa: E402 - after the Qt platform is chosen
 from core.model import Identity  # noqa: E402 - after the Qt platform is chosen
 from core.settings import Settings, default_model_dir  # noqa: E402 - after the Qt platform is chosen
 from core.store import Store  # noqa: E402 - after the Qt platform is chosen
+from tests.e2e.crash_counts import ACKED, KILLS, LOST  # noqa: E402 - with the other imports
 
 ENGINES = ["embedded", "server"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """On parallel workers, which are handed whole files in the order collected (`--dist
+    loadfile`), the files with the most slow and end-to-end tests go first: a long file started
+    last would leave one worker running alone at the end. Each file keeps its own order; a serial
+    run keeps the order written."""
+    if not hasattr(config, "workerinput"):  # pytest-xdist's worker: the same order on each
+        return
+    heavy = Counter(
+        item.path for item in items if item.get_closest_marker("slow") or item.get_closest_marker("e2e")
+    )
+    items.sort(key=lambda item: -heavy[item.path])  # a stable sort: files stay whole
+
+
+def pytest_configure(config):
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_CrashCountsOfWorkers(), "crash-counts-of-workers")
+
+
+def pytest_sessionfinish(session):
+    """A parallel worker hands the crash suite's counts to the controller, which prints them."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["crash_counts"] = [dict(KILLS), dict(ACKED), dict(LOST)]
+
+
+class _CrashCountsOfWorkers:
+    """On the controller of parallel workers (pytest-xdist's hook, so registered only with it)."""
+
+    @staticmethod
+    def pytest_testnodedown(node, error):
+        counts = getattr(node, "workeroutput", {}).get("crash_counts", [])
+        for total, worker in zip((KILLS, ACKED, LOST), counts, strict=False):
+            for who, n in worker.items():
+                total[who] += n
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The crash suite's counts, summed over the run (tests/e2e/test_crash.py)."""
+    if not any(KILLS.values()):
+        return
+    parts = ", ".join(f"{who} {KILLS[who]}" for who in KILLS)
+    terminalreporter.write_line(
+        f"crash suite: {sum(KILLS.values())} kill -9s ({parts}); {sum(ACKED.values())} "
+        f"acknowledged captures, {sum(LOST.values())} lost"
+    )
 
 
 @pytest.fixture(scope="session")

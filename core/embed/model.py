@@ -1,6 +1,6 @@
 """The sentence model of one model folder, loaded on first use and shared by whoever holds this
 object (a Memory and its identity views: queries, the filler, recall). A long-running app lets it
-go when unused for a while (`release_if_idle`, ~50 MB), and the next use loads it again.
+go when unused for a while (`release_if_idle`), and the next use loads it again.
 
 Letting it go closes the Embedder (its session, then the token table mapped from the file): a
 holder that embeds with it afterwards gets ModelClosed, never a freed session. Idle means no

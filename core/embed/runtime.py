@@ -373,8 +373,8 @@ class Embedder:
             raise ModelUnavailable(
                 f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}"
             )
-        # Always a full sha256 of what we load (~0.2 s, once per process), then the onnx is loaded
-        # by path: loaded from bytes, onnxruntime keeps ~90 MB more resident for good.
+        # Always a full sha256 of what we load (once per process), then the onnx is loaded by
+        # path: loaded from bytes, onnxruntime keeps a copy resident for good.
         verify_files(
             model_dir,
             manifest,
@@ -395,11 +395,11 @@ class Embedder:
         opts.log_severity_level = 3
         # A desktop app embeds in bursts: do not keep idle worker threads spinning on a core.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        # No arena: it keeps the largest batch's activations (~130 MB for 8 x 256 tokens) for the
-        # life of the process; freed, they go back to the system (core/resident.py).
+        # No arena: it keeps the largest batch's activations for the life of the process; freed,
+        # they go back to the system (core/resident.py).
         opts.enable_cpu_mem_arena = False
-        # The token table stays in a mapping of the file (core/embed/mapped.py): ~45 MB less for
-        # MiniLM, ~100 MB for e5.
+        # The token table stays in a mapping of the file (core/embed/mapped.py), not in memory
+        # twice (docs/performance.md, "Why the settings").
         table = map_table(model_dir / rel, manifest.get("mapped") or ()) if variant == "fp32" else None
         if table is not None:
             for name, array in table.arrays.items():

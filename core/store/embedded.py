@@ -38,8 +38,8 @@ log = logging.getLogger(__name__)
 # PGlite's WASM heap only grows, so what Postgres ever holds at once stays resident for good: 16 MB
 # of shared buffers (not 128: the OS page cache keeps the files, and recall reads its own index),
 # 16 MB for maintenance (index builds, vacuum), and ANALYZE samples of 3000 rows, not 30000 (it
-# keeps each sampled row whole: ~40 MB at 10k neurons with their vectors). The heap stays near
-# 40 MB at 10k neurons (tests/bench/bench_memory.py).
+# keeps each sampled row whole, vectors included). What the heap holds: tests/bench/bench_memory.py
+# and docs/performance.md ("Why the settings").
 START_PARAMS = [
     "-c",
     "max_wal_size=64MB",
@@ -53,12 +53,12 @@ START_PARAMS = [
     "default_statistics_target=10",
 ]
 # V8 compiles PGlite's WASM with its baseline compiler only: no optimising tier compiling hot
-# functions in the background (~55 MB of compiler memory that malloc never returns, and CPU on a
-# busy start); measured as fast for our queries (tests/bench/bench_memory.py, bench_store.py).
+# functions in the background (compiler memory that malloc never returns, and CPU on a busy
+# start); measured as fast for our queries (tests/bench/bench_memory.py, bench_store.py).
 V8_FLAGS = ["--liftoff-only"]
 # Node's own heap, fixed when it starts (so on its command line): a young generation of 1 MB
 # semi-spaces, not 16, collected sooner -- and with it the socket's buffers, which live in malloc
-# until their JavaScript objects are collected: ~30 MB less at 10k neurons, as fast.
+# until their JavaScript objects are collected: less memory, as fast (docs/performance.md).
 NODE_FLAGS = ["--max-semi-space-size=1"]
 START_TIMEOUT_S = 120
 START_POLL_S = 0.05

@@ -103,8 +103,8 @@ def edge_from_row(row: dict[str, Any]) -> Edge:
 # -- neurons ---------------------------------------------------------------------------------------
 
 # Rows per statement when many are written at once: one statement over a JSON array of rows is
-# ~14 times faster than a statement per row on the embedded engine (measured, 500 neurons: 0.88 s
-# against 0.06 s), where each statement is a round trip to Node.
+# far faster than a statement per row on the embedded engine, where each statement is a round trip
+# to Node (measured: docs/performance.md, "Why the settings").
 ROWS_PER_STATEMENT = 1000
 
 
@@ -305,7 +305,7 @@ def pending_embeddings(
 ) -> list[tuple[uuid.UUID, str]]:
     """Neurons without a vector of `model`, newest first; with `since`, only among those
     written after that change number (a range of the change index: the whole table is a scan,
-    ~1 s at 100k neurons on the embedded engine, and with no autovacuum there its dead rows
+    slow at 100k neurons on the embedded engine, and with no autovacuum there its dead rows
     make any other index of the queue as slow)."""
     recent = " AND change_seq > %(since)s" if since is not None else ""
     cur.execute(
@@ -367,7 +367,7 @@ def save_embeddings(
     """Store vectors; with `texts`, only where the body is still the text that was embedded
     (an edit made while the batch was computed must not get the old text's vector). One
     statement per ROWS_PER_STATEMENT rows, the vectors in pgvector's binary form: parsing their
-    text took the embedded engine ~5 ms a row."""
+    text was slow in the embedded engine."""
     check = " AND n.body = r.body" if texts is not None else ""
     statement = (
         "UPDATE neurons n SET embedding = r.v, embedding_model = %s"

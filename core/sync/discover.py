@@ -4,7 +4,7 @@ The address may be the server ("https://dav.example.com"), a principal or a coll
 current-user-principal is asked for where it points, else at the well-known URLs
 (/.well-known/caldav and /.well-known/carddav, which the server redirects); the principal's
 calendar-home-set and addressbook-home-set are then listed one level deep. DNS SRV records are
-not looked up (they need a DNS library; every server named in the README answers the
+not looked up (they need a DNS library; every server docs/guide/sync.md names answers the
 well-known URLs).
 """
 

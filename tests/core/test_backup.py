@@ -289,6 +289,7 @@ def test_server_stores_are_not_backed_up_here(server_store, sentence_model):
 # -- the commands ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # eight `neurons` processes, each starting the engine
 def test_the_commands_without_an_app(tmp_path):
     data = tmp_path / "data"
     assert run_cli("capture", "Buy lemons", "--kind", "note", data_dir=data).returncode == 0

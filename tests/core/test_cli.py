@@ -8,6 +8,8 @@ import pytest
 
 from tests.conftest import run_cli
 
+pytestmark = pytest.mark.slow  # dozens of `neurons` processes, each starting the engine
+
 
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory):

@@ -30,7 +30,7 @@ def _as(dsn: str, user: str) -> str:
 @pytest.fixture
 def roles(server_store, server_dsn, server_admin_dsn):
     """Two login roles that are neither superuser, BYPASSRLS nor owner of the tables, each
-    given the table rights a person's role gets (as the README tells the admin)."""
+    given the table rights a person's role gets (as docs/guide/profiles-and-servers.md tells the admin)."""
     tag = uuid.uuid4().hex[:8]
     names = (f"mate_a_{tag}", f"mate_b_{tag}")
     with psycopg.connect(server_admin_dsn, autocommit=True) as admin:

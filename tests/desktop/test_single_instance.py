@@ -106,6 +106,7 @@ def ask_app(data_dir, question: str, *options: str) -> list[dict]:
     return json.loads(answer["stdout"])
 
 
+@pytest.mark.slow  # the app and a dozen processes that go through it
 def test_second_launch_and_cli_go_through_the_running_app(tmp_path, runtime):
     data_dir = tmp_path / "data"
     proc = launch(data_dir, runtime)

@@ -1,4 +1,4 @@
-"""What the crash suite did, for the summary line at the end of the run (tests/e2e/conftest.py)."""
+"""What the crash suite did, for the summary line at the end of the run (tests/conftest.py)."""
 
 KILLS = {"cli": 0, "engine": 0, "app": 0}
 ACKED = {"cli": 0, "engine": 0, "app": 0}
