@@ -57,7 +57,9 @@ NAME = re.compile(r"^neurons-(\d{8}-\d{6})Z(?:-(\d+))?(-before-restore)?\.json\.
 # A sealed backup: this line, then an age file holding the backup's gzip bytes.
 SEALED_FORMAT = "neurons-sealed-backup/1"
 SEALED_HEADER = f"{SEALED_FORMAT} age-encryption.org/v1 neurons/{__version__}\n".encode()
-SEALED_LINE = re.compile(rb"^neurons-sealed-backup/1 age-encryption\.org/v1 neurons/([0-9A-Za-z.+_-]{1,40})\n")
+SEALED_LINE = re.compile(
+    rb"^neurons-sealed-backup/1 age-encryption\.org/v1 neurons/([0-9A-Za-z.+_-]{1,40})\n"
+)
 SEALED_SUFFIX = ".age"
 # A restore first backs up what the memory holds: those safety backups are kept apart, the
 # KEEP_SAFETY newest, so that they never push out the backups they protect.
@@ -676,8 +678,7 @@ class AutoBackup:
         outcome = self.memory.backup_elsewhere(now=now)
         if outcome.problem and outcome.problem != self._problem:
             log.warning(
-                "the backup to %s failed (the one in the data dir was made; tried again at each "
-                "check): %s",
+                "the backup to %s failed (the one in the data dir was made; tried again at each check): %s",
                 outcome.folder,
                 outcome.problem,
             )

@@ -120,7 +120,9 @@ def copy(
         counts = read_back(target, packed, passphrase)
     except NeuronsError as exc:
         target.unlink(missing_ok=True)
-        raise ElsewhereProblem(f"the copy in {place} did not read back whole ({exc}): it was removed") from None
+        raise ElsewhereProblem(
+            f"the copy in {place} did not read back whole ({exc}): it was removed"
+        ) from None
     backup.prune_in(place, now, protect=(target,))
     return backup.Backup(target, local.taken_at, len(sealed), nth=local.nth, sealed=True), counts
 

@@ -1,8 +1,8 @@
 """The data dir's own settings, in `<data dir>/config.json` beside `device_id`: which engine it
 uses (a server DSN, never its password: that stays in the OS keyring) and the local profile it
 acts as (from `neurons profile create/join`), and the second place backups go to (a folder
-outside it, `neurons config set backup-dir`; its passphrase stays in the keyring). A flag or an environment variable still overrides
-the engine; nothing else writes this file.
+outside it, `neurons config set backup-dir`; its passphrase stays in the keyring). A flag or an
+environment variable still overrides the engine; nothing else writes this file.
 
     {"dsn": "host=db.example dbname=neurons user=ana",
      "profile": {"id": "7c0e...", "name": "Ana"}, "backup_dir": "/media/ana/usb"}

@@ -60,7 +60,9 @@ def backup(memory, args) -> Answer:
     try:
         outcome = memory.backup_elsewhere(to=to)
     except elsewhere.ElsewhereProblem as exc:
-        raise elsewhere.ElsewhereProblem(f"{exc} (the backup in the data dir was made: {made.path})") from None
+        raise elsewhere.ElsewhereProblem(
+            f"{exc} (the backup in the data dir was made: {made.path})"
+        ) from None
     data["elsewhere"] = {
         "folder": str(outcome.folder) if outcome.folder else None,
         "path": str(outcome.made.path) if outcome.made else None,
@@ -75,7 +77,8 @@ def backup(memory, args) -> Answer:
 
 @command(
     "backups",
-    "list the backups, newest first, with the tier that keeps each: in the data dir, then in the backup folder",
+    "list the backups, newest first, with the tier that keeps each: in the data dir, then in "
+    "the backup folder",
     needs_memory=False,
 )
 def backups(_memory, args) -> Answer:

@@ -207,7 +207,9 @@ def _config_args(p) -> None:
     )
     p.add_argument("value", nargs="?", help="set: the value")
     p.add_argument(
-        "--passphrase-stdin", action="store_true", help="set backup-passphrase: read it from the first line of stdin"
+        "--passphrase-stdin",
+        action="store_true",
+        help="set backup-passphrase: read it from the first line of stdin",
     )
 
 
@@ -257,7 +259,8 @@ def _backup_dir(data_dir, args) -> Answer:
     from core.store import secrets  # noqa: PLC0415 - keeps forwarding light
 
     folder = elsewhere.chosen_folder(args.value, data_dir) if args.action == "set" else None
-    config.save(data_dir, dataclasses.replace(config.load(data_dir), backup_dir=str(folder) if folder else None))
+    chosen = str(folder) if folder else None
+    config.save(data_dir, dataclasses.replace(config.load(data_dir), backup_dir=chosen))
     if folder is None:
         return Answer({"backup_dir": None}, "backups stay in the data dir only from now on")
     note = ""
@@ -310,7 +313,9 @@ def _backup_passphrase(data_dir, args) -> Answer:
         if getpass.getpass("again: ") != given:
             raise InvalidInput("the two passphrases differ (nothing was changed)")
     else:
-        raise InvalidInput("give the passphrase at a terminal, or with --passphrase-stdin (nothing was changed)")
+        raise InvalidInput(
+            "give the passphrase at a terminal, or with --passphrase-stdin (nothing was changed)"
+        )
     secrets.save_backup_passphrase(data_dir, elsewhere.check_passphrase(given))
     return Answer(
         {"backup_passphrase": True},
