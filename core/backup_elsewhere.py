@@ -18,6 +18,7 @@ succeeded) and never stops the backup in the data dir; the next check tries agai
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -74,6 +75,21 @@ def check_passphrase(passphrase: str) -> str:
     if "\n" in passphrase or "\r" in passphrase:
         raise InvalidInput("a backup passphrase is one line")
     return passphrase
+
+
+def choose_folder(data_dir: Path, given: str | Path | None) -> Path | None:
+    """Remember the folder backups are also sealed into (None: forget it), checked; the app
+    reads config.json at each backup check, so it may run meanwhile."""
+    folder = chosen_folder(given, data_dir) if given is not None else None
+    saved = config.load(data_dir)
+    config.save(data_dir, dataclasses.replace(saved, backup_dir=str(folder) if folder else None))
+    return folder
+
+
+def keep_passphrase(data_dir: Path, passphrase: str) -> None:
+    """Keep the backup passphrase in the OS keyring (KeyringUnavailable where there is none:
+    never in a file)."""
+    secrets.save_backup_passphrase(data_dir, check_passphrase(passphrase))
 
 
 def listing(data_dir: Path) -> tuple[Path | None, list[backup.Backup]]:

@@ -255,12 +255,9 @@ def _backup_dir(data_dir, args) -> Answer:
     """Remember (or forget) the folder backups are also sealed into; the app reads it at each
     backup check, so it may run meanwhile."""
     from core import backup_elsewhere as elsewhere  # noqa: PLC0415 - keeps forwarding light
-    from core import config  # noqa: PLC0415 - keeps forwarding light
     from core.store import secrets  # noqa: PLC0415 - keeps forwarding light
 
-    folder = elsewhere.chosen_folder(args.value, data_dir) if args.action == "set" else None
-    chosen = str(folder) if folder else None
-    config.save(data_dir, dataclasses.replace(config.load(data_dir), backup_dir=chosen))
+    folder = elsewhere.choose_folder(data_dir, args.value if args.action == "set" else None)
     if folder is None:
         return Answer({"backup_dir": None}, "backups stay in the data dir only from now on")
     note = ""
@@ -316,7 +313,7 @@ def _backup_passphrase(data_dir, args) -> Answer:
         raise InvalidInput(
             "give the passphrase at a terminal, or with --passphrase-stdin (nothing was changed)"
         )
-    secrets.save_backup_passphrase(data_dir, elsewhere.check_passphrase(given))
+    elsewhere.keep_passphrase(data_dir, given)
     return Answer(
         {"backup_passphrase": True},
         "the backup passphrase is kept in this machine's keyring",
