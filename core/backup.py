@@ -13,6 +13,11 @@ each month for a year (days in the time zone of the `now` given; `tiers` decides
 Restoring checks the whole file first (a damaged or foreign file is refused and changes nothing),
 backs the current state up, then makes the store hold exactly the backup's rows in one
 transaction. `AutoBackup.due(now)` is the app's periodic trigger.
+
+A copy outside the data dir (core/backup_elsewhere.py) is the same file sealed with a passphrase
+in the age format (age-encryption.org/v1, scrypt; through pyrage), behind one line in the clear
+that says what it is and which version wrote it (SEALED_HEADER): nothing of the memory, not even
+its counts, can be read without the passphrase. `load` opens either kind.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import logging
 import os
 import re
 import uuid
@@ -36,6 +42,8 @@ from core.model import Identity, InvalidInput, Kind, NeuronsError, Relation, Sta
 from core.store import snapshot
 from core.validate import clean_attrs, clean_text, number, parse_instant, parse_json, parse_uuid
 
+log = logging.getLogger(__name__)
+
 FORMAT = "neurons-backup/1"
 FOLDER = "backups"
 # A backup when something changed, at most this often; the app checks this often.
@@ -45,7 +53,14 @@ KEEP_RECENT = 12
 KEEP_DAILY = timedelta(days=7)
 KEEP_WEEKLY = timedelta(days=31)
 KEEP_MONTHLY = timedelta(days=366)
-NAME = re.compile(r"^neurons-(\d{8}-\d{6})Z(?:-(\d+))?(-before-restore)?\.json\.gz$")
+NAME = re.compile(r"^neurons-(\d{8}-\d{6})Z(?:-(\d+))?(-before-restore)?\.json\.gz(\.age)?$")
+# A sealed backup: this line, then an age file holding the backup's gzip bytes.
+SEALED_FORMAT = "neurons-sealed-backup/1"
+SEALED_HEADER = f"{SEALED_FORMAT} age-encryption.org/v1 neurons/{__version__}\n".encode()
+SEALED_LINE = re.compile(
+    rb"^neurons-sealed-backup/1 age-encryption\.org/v1 neurons/([0-9A-Za-z.+_-]{1,40})\n"
+)
+SEALED_SUFFIX = ".age"
 # A restore first backs up what the memory holds: those safety backups are kept apart, the
 # KEEP_SAFETY newest, so that they never push out the backups they protect.
 SAFETY = "-before-restore"
@@ -57,6 +72,10 @@ class CorruptBackup(NeuronsError):
     """The file is not a whole Neurons backup: nothing was restored."""
 
 
+class PassphraseNeeded(CorruptBackup):
+    """The backup is sealed and no passphrase was given (or it does not open it)."""
+
+
 @dataclass(frozen=True)
 class Backup:
     path: Path
@@ -64,6 +83,7 @@ class Backup:
     size: int = 0
     safety: bool = False  # taken by a restore, of what the memory held just before it
     nth: int = 0  # of the backups taken in its second (the name's -N): their order
+    sealed: bool = False  # encrypted with the backup passphrase (a copy outside the data dir)
 
     @property
     def order(self) -> tuple[datetime, int]:
@@ -77,6 +97,7 @@ class Backup:
             "taken_at": self.taken_at.isoformat(),
             "bytes": self.size,
             "tier": tier,
+            "sealed": self.sealed,
         }
 
 
@@ -86,9 +107,15 @@ def folder(data_dir: Path | str) -> Path:
 
 def listing(data_dir: Path | str) -> list[Backup]:
     """The backups in the data dir's folder, newest first (other files there are not ours)."""
+    return listing_in(folder(data_dir))
+
+
+def listing_in(place: Path) -> list[Backup]:
+    """The backups in a folder, newest first (other files there are not ours; a missing
+    folder holds none)."""
     found = []
     try:
-        entries = list(os.scandir(folder(data_dir)))
+        entries = list(os.scandir(place))
     except FileNotFoundError:
         return []
     for entry in entries:
@@ -102,6 +129,7 @@ def listing(data_dir: Path | str) -> list[Backup]:
                     entry.stat().st_size,
                     safety=bool(match[3]),
                     nth=int(match[2] or 0),
+                    sealed=bool(match[4]),
                 )
             )
     return sorted(found, key=lambda b: b.order, reverse=True)
@@ -257,7 +285,12 @@ def _write_private(path: Path, payload: bytes) -> None:
 
 def prune(data_dir: Path | str, now: datetime, protect: Sequence[Path] = ()) -> list[Path]:
     """Remove the backups no tier keeps (never one in `protect`); the removed paths."""
-    backups = listing(data_dir)
+    return prune_in(folder(data_dir), now, protect)
+
+
+def prune_in(place: Path, now: datetime, protect: Sequence[Path] = ()) -> list[Path]:
+    """prune() in any folder of backups."""
+    backups = listing_in(place)
     keep = tiers(backups, now)
     spared = {Path(p).absolute() for p in protect}
     removed = []
@@ -279,15 +312,68 @@ MAX_INFLATED_FLOOR = 64 * 1024 * 1024
 INFLATE_CHUNK = 1024 * 1024
 
 
-def load(path: Path | str) -> dict[str, Any]:
-    """A backup file, checked whole: its rows in the store's terms (JSON values), or
-    CorruptBackup saying what is wrong with it."""
+def is_sealed(path: Path | str) -> bool:
+    """Whether the file starts as a sealed backup does (False: any other file, or none)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SEALED_FORMAT)) == SEALED_FORMAT.encode()
+    except OSError:
+        return False
+
+
+def seal(packed: bytes, passphrase: str) -> bytes:
+    """A backup's bytes sealed with the passphrase: SEALED_HEADER, then an age file (scrypt)."""
+    from pyrage import passphrase as age  # noqa: PLC0415 - only a sealed backup loads it
+
+    return SEALED_HEADER + age.encrypt(packed, passphrase)
+
+
+def unseal(sealed: bytes, passphrase: str | None, path: Path | str) -> bytes:
+    """The backup's bytes inside a sealed one; PassphraseNeeded or CorruptBackup in one line."""
+    from pyrage import DecryptError  # noqa: PLC0415 - only a sealed backup loads it
+    from pyrage import passphrase as age  # noqa: PLC0415 - as above
+
+    line = SEALED_LINE.match(sealed[:128])
+    if line is None:
+        raise CorruptBackup(
+            f"{path} is damaged (its first line is not that of a sealed Neurons backup): nothing was restored"
+        )
+    if not passphrase:
+        raise PassphraseNeeded(
+            f"{path} is encrypted: give its backup passphrase (--passphrase-stdin, or "
+            "NEURONS_BACKUP_PASSPHRASE for one command); nothing was restored"
+        )
+    try:
+        return age.decrypt(sealed[line.end() :], passphrase)
+    except DecryptError as exc:
+        if "Decryption failed" in str(exc):  # age could not unwrap the file key
+            raise PassphraseNeeded(
+                f"{path} does not open with this passphrase (a wrong passphrase, or a damaged "
+                "header): nothing was restored"
+            ) from None
+        raise CorruptBackup(f"{path} is damaged ({exc}): nothing was restored") from None
+
+
+def load(path: Path | str, passphrase: str | None = None) -> dict[str, Any]:
+    """A backup file (sealed ones opened with `passphrase`), checked whole: its rows in the
+    store's terms (JSON values), or CorruptBackup saying what is wrong with it."""
     path = Path(path)
     try:
         packed = path.read_bytes()
-        text = _inflated(packed, path).decode("utf-8")
     except FileNotFoundError:
         raise CorruptBackup(f"there is no backup {path}") from None
+    except OSError as exc:
+        raise CorruptBackup(f"{path} cannot be read ({exc.strerror or exc}): nothing was restored") from None
+    if packed.startswith(SEALED_FORMAT.encode()):
+        packed = unseal(packed, passphrase, path)
+    return parse(packed, path)
+
+
+def parse(packed: bytes, path: Path | str) -> dict[str, Any]:
+    """A backup's gzip bytes (`path` names them in messages), checked whole."""
+    path = Path(path)
+    try:
+        text = _inflated(packed, path).decode("utf-8")
     except (OSError, EOFError, zlib.error) as exc:
         raise CorruptBackup(
             f"{path} is damaged ({exc}): nothing was restored; choose another backup (neurons backups)"
@@ -479,16 +565,18 @@ def restore(
     *,
     acting: Identity | None = None,
     adopt: bool = True,
+    passphrase: str | None = None,
 ) -> dict[str, Any]:
-    """Make the store hold exactly the backup at `path` (all or nothing), after backing up what
-    it holds now. A backup of another data dir's device becomes this device's.
+    """Make the store hold exactly the backup at `path` (all or nothing; a sealed one opened
+    with `passphrase`), after backing up what it holds now. A backup of another data dir's
+    device becomes this device's.
 
     The result says whose memory the backup holds ("owner": a profile's id and name, or None for
     this data dir's anonymous device) and whether that is another identity than `acting` (the one
     the data dir acts as): the caller then makes the data dir act as the owner ("adopted"), as
     `profile join` does. With `adopt` False such a backup is refused before anything changes."""
     _require_embedded(store)
-    checked = load(path)
+    checked = load(path, passphrase)
     owner, described = owner_of(checked)
     here_identity = acting or Identity(device_id=store.device_id())
     changes_owner = (owner.user_id if owner else None) != here_identity.user_id
@@ -558,6 +646,7 @@ class AutoBackup:
     def __init__(self, memory):
         self.memory = memory
         self._stamps: dict[tuple[Path, int], Any] = {}  # the stamp each backup file was taken at
+        self._problem: str | None = None  # the backup folder's, as last reported
 
     def due(self, now: datetime) -> bool:
         store = self.memory.store
@@ -583,4 +672,17 @@ class AutoBackup:
         return self._stamps[key]
 
     def run(self, now: datetime) -> Backup | None:
-        return self.memory.backup(now=now) if self.due(now) else None
+        """A backup if one is due; then the backup folder brought up to date (a problem there
+        is logged as a warning once, until it is solved or another one comes; tried each time)."""
+        made = self.memory.backup(now=now) if self.due(now) else None
+        outcome = self.memory.backup_elsewhere(now=now)
+        if outcome.problem and outcome.problem != self._problem:
+            log.warning(
+                "the backup to %s failed (the one in the data dir was made; tried again at each check): %s",
+                outcome.folder,
+                outcome.problem,
+            )
+        elif outcome.made and self._problem:
+            log.info("the backup to %s works again: %s", outcome.folder, outcome.made.path)
+        self._problem = outcome.problem
+        return made

@@ -1,10 +1,11 @@
 """The data dir's own settings, in `<data dir>/config.json` beside `device_id`: which engine it
 uses (a server DSN, never its password: that stays in the OS keyring) and the local profile it
-acts as (from `neurons profile create/join`). A flag or an environment variable still overrides
-the engine; nothing else writes this file.
+acts as (from `neurons profile create/join`), and the second place backups go to (a folder
+outside it, `neurons config set backup-dir`; its passphrase stays in the keyring). A flag or an
+environment variable still overrides the engine; nothing else writes this file.
 
     {"dsn": "host=db.example dbname=neurons user=ana",
-     "profile": {"id": "7c0e...", "name": "Ana"}}
+     "profile": {"id": "7c0e...", "name": "Ana"}, "backup_dir": "/media/ana/usb"}
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class Config:
     # written before a claim's transaction, cleared after it: if the process dies in between,
     # the next open asks the store whether the claim committed (Memory settles it)
     profile_pending: bool = False
+    backup_dir: str | None = None  # backups are also sealed into this folder (core/backup_elsewhere.py)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -43,6 +45,8 @@ class Config:
             data["profile"] = {"id": str(self.profile_id), "name": self.profile_name}
             if self.profile_pending:
                 data["profile"]["pending"] = True
+        if self.backup_dir:
+            data["backup_dir"] = self.backup_dir
         return data
 
 
@@ -76,11 +80,15 @@ def load(data_dir: Path) -> Config:
     dsn = data.get("dsn")
     if dsn is not None and not isinstance(dsn, str):
         raise _unreadable(file, "its dsn is not text")
+    backup_dir = data.get("backup_dir")
+    if backup_dir is not None and not (isinstance(backup_dir, str) and Path(backup_dir).is_absolute()):
+        raise _unreadable(file, "its backup_dir is not a folder's absolute path")
     return Config(
         dsn=dsn or None,
         profile_id=profile_id,
         profile_name=str(profile.get("name") or "") or None,
         profile_pending=bool(profile_id and profile.get("pending")),
+        backup_dir=backup_dir or None,
     )
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from core import backup as backups
+from core import backup_elsewhere as elsewhere
 from core import capture, config, remind
 from core.capture import Offer, Update
 from core.changes import AFFECTS, Change, current_origin
@@ -43,7 +44,7 @@ from core.model import (
 )
 from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
-from core.store import Store, open_store, queries, recall_sql, sync_sql
+from core.store import Store, open_store, queries, recall_sql, secrets, sync_sql
 from core.store.embedded import node_executable
 from core.store.reader import StoreReader
 from core.validate import (
@@ -986,12 +987,31 @@ class Memory:
         """A backup of the whole store (every identity) in the data dir's backups/, now."""
         return backups.take(self.store, aware(now, "now"), self.identity)
 
-    def restore_backup(self, path: str, *, now: datetime | None = None, adopt: bool = True) -> dict[str, Any]:
+    def backup_elsewhere(
+        self, *, now: datetime | None = None, to: Path | None = None, passphrase: str | None = None
+    ) -> elsewhere.Outcome:
+        """Seal the newest backup of backups/ into the backup folder (`to`, else the one chosen in
+        config.json) unless it holds it already, and read it back. With `to` a problem raises
+        (elsewhere.ElsewhereProblem); else it is recorded and returned, never raised."""
+        data_dir = self.store.settings.data_dir
+        if self.store.kind != "embedded":
+            return elsewhere.Outcome(None)
+        when = aware(now, "now") or datetime.now().astimezone()
+        return elsewhere.keep_up(data_dir, self.store.device_id(), when, to=to, passphrase=passphrase)
+
+    def restore_backup(
+        self, path: str, *, now: datetime | None = None, adopt: bool = True, passphrase: str | None = None
+    ) -> dict[str, Any]:
         """Make the store hold exactly the backup at `path` (all or nothing; what it holds now is
-        backed up first). A backup of another identity's memory makes this Memory act as that
+        backed up first; a sealed one opens with `passphrase`, else the one kept for this data
+        dir). A backup of another identity's memory makes this Memory act as that
         identity ("adopted": the caller remembers it in config.json), or with `adopt` False is
         refused before anything changes (backups.OwnerChangeError)."""
-        result = backups.restore(self.store, path, aware(now, "now"), acting=self.identity, adopt=adopt)
+        if passphrase is None and backups.is_sealed(path):
+            passphrase = secrets.backup_passphrase(self.store.settings.data_dir)
+        result = backups.restore(
+            self.store, path, aware(now, "now"), acting=self.identity, adopt=adopt, passphrase=passphrase
+        )
         if result["adopted"]:
             owner = result["owner"]
             self.identity = (
@@ -1101,6 +1121,7 @@ class Memory:
             "model": model,
             "opened_in_s": round(self.store.opened_in_s, 3),
             "install": _install_status(),
+            "backup_elsewhere": _elsewhere_status(self.store.settings.data_dir),
         }
 
 
@@ -1166,6 +1187,28 @@ def _saved_config(data_dir) -> dict[str, Any] | str:
         return config.load(data_dir).to_json()
     except NeuronsError as exc:  # doctor reports; it never fails on what it examines
         return str(exc)
+
+
+def _elsewhere_status(data_dir) -> str:
+    """When the last backup outside the data dir read back whole, and what went wrong since."""
+    try:
+        chosen = config.load(data_dir).backup_dir
+    except NeuronsError as exc:  # doctor reports; it never fails on what it examines
+        return str(exc)
+    state = elsewhere.status(data_dir)
+    if chosen is None and state["last_ok"] is None:
+        return "none: no backup folder is chosen (neurons config set backup-dir DIR)"
+    last = state["last_ok"]
+    said = (
+        f"last one read back whole at {last['at']}: {last['path']} ({last['neurons']} neurons)"
+        if last
+        else "none has succeeded yet"
+    )
+    if chosen:
+        said = f"to {chosen}; {said}"
+    if state["problem"]:
+        said += f"; failing since {state['problem']['since']}: {state['problem']['message']}"
+    return said
 
 
 def _install_status() -> str:

@@ -189,15 +189,34 @@ def _show(memory) -> Answer:
 # -- config ----------------------------------------------------------------------------------------
 
 
+CONFIG_USE = (
+    "use: neurons config set dsn DSN | set backup-dir DIR | set backup-passphrase "
+    "[--passphrase-stdin] | unset KEY | show"
+)
+
+
 def _config_args(p) -> None:
     p.add_argument("action", choices=["show", "set", "unset"])
-    p.add_argument("key", nargs="?", choices=["dsn"], help="dsn: the server Postgres to use")
+    p.add_argument(
+        "key",
+        nargs="?",
+        choices=["dsn", "backup-dir", "backup-passphrase"],
+        help="dsn: the server Postgres to use; backup-dir: a folder outside the data dir that "
+        "backups are also sealed into; backup-passphrase: the passphrase that seals them (kept "
+        "in the OS keyring, asked for, never given on the command line)",
+    )
     p.add_argument("value", nargs="?", help="set: the value")
+    p.add_argument(
+        "--passphrase-stdin",
+        action="store_true",
+        help="set backup-passphrase: read it from the first line of stdin",
+    )
 
 
 @command(
     "config",
-    "remember this data dir's engine: config set dsn DSN | unset dsn | show",
+    "remember this data dir's engine and backup folder: config set dsn DSN | set backup-dir DIR | "
+    "set backup-passphrase | unset KEY | show",
     arguments=_config_args,
     needs_memory=False,
 )
@@ -211,8 +230,12 @@ def config_(_memory, args) -> Answer:
         return Answer(
             {"file": str(config.path(data_dir)), **saved}, json.dumps(saved, indent=1, ensure_ascii=False)
         )
+    if args.key == "backup-passphrase":
+        return _backup_passphrase(data_dir, args)
     if args.key is None or (args.action == "set") != (args.value is not None):
-        raise InvalidInput("use: neurons config set dsn DSN | config unset dsn | config show")
+        raise InvalidInput(CONFIG_USE)
+    if args.key == "backup-dir":
+        return _backup_dir(data_dir, args)
     _refuse_while_the_app_runs(args)
     if args.action == "unset":
         use_embedded(data_dir)
@@ -225,6 +248,76 @@ def config_(_memory, args) -> Answer:
         f"this data dir uses the server {dsn} from now on",
         note="the memory in the embedded database stays where it is; `neurons move-to "
         "DSN` copies it to the server",
+    )
+
+
+def _backup_dir(data_dir, args) -> Answer:
+    """Remember (or forget) the folder backups are also sealed into; the app reads it at each
+    backup check, so it may run meanwhile."""
+    from core import backup_elsewhere as elsewhere  # noqa: PLC0415 - keeps forwarding light
+    from core.store import secrets  # noqa: PLC0415 - keeps forwarding light
+
+    folder = elsewhere.choose_folder(data_dir, args.value if args.action == "set" else None)
+    if folder is None:
+        return Answer({"backup_dir": None}, "backups stay in the data dir only from now on")
+    note = ""
+    if not secrets.backup_passphrase(data_dir):
+        note = (
+            "backups there are encrypted: set their passphrase with `neurons config set "
+            "backup-passphrase` (until then none is written there)"
+        )
+    return Answer(
+        {"backup_dir": str(folder)},
+        f"backups also go to {elsewhere.subfolder(folder, _device_id(data_dir))}, encrypted",
+        note=note,
+    )
+
+
+def _device_id(data_dir) -> str:
+    """The data dir's device id (made now if it has none yet: the store makes the same file)."""
+    from core.files import write_private  # noqa: PLC0415 - keeps forwarding light
+
+    path = Path(data_dir) / "device_id"
+    try:
+        return str(uuid.UUID(path.read_text().strip()))
+    except FileNotFoundError:
+        made = str(uuid.uuid4())
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_private(path, made, durable=True, replace=False)
+        return made
+
+
+def _backup_passphrase(data_dir, args) -> Answer:
+    """Keep the backup passphrase in the OS keyring (asked for at a terminal, or one line of
+    stdin), or forget it. Never from the command line, where other users' `ps` would see it."""
+    from core import backup_elsewhere as elsewhere  # noqa: PLC0415 - keeps forwarding light
+    from core.store import secrets  # noqa: PLC0415 - keeps forwarding light
+
+    if args.value is not None:
+        raise InvalidInput(
+            "a passphrase on the command line is seen by every process of this machine: give it "
+            "at the prompt, or as the first line of stdin with --passphrase-stdin (nothing was changed)"
+        )
+    if args.action == "unset":
+        secrets.forget_backup_passphrase(data_dir)
+        return Answer({"backup_passphrase": False}, "the backup passphrase is no longer kept here")
+    if args.passphrase_stdin:
+        given = sys.stdin.readline().rstrip("\r\n")
+    elif sys.stdin.isatty():
+        import getpass  # noqa: PLC0415 - keeps forwarding light
+
+        given = getpass.getpass("backup passphrase: ")
+        if getpass.getpass("again: ") != given:
+            raise InvalidInput("the two passphrases differ (nothing was changed)")
+    else:
+        raise InvalidInput(
+            "give the passphrase at a terminal, or with --passphrase-stdin (nothing was changed)"
+        )
+    elsewhere.keep_passphrase(data_dir, given)
+    return Answer(
+        {"backup_passphrase": True},
+        "the backup passphrase is kept in this machine's keyring",
+        note="write it down somewhere safe: a backup outside the data dir cannot be opened without it",
     )
 
 

@@ -93,3 +93,48 @@ def forget_sync_password(url: str, username: str) -> None:
 
     with contextlib.suppress(PasswordDeleteError):
         store.delete_password(SERVICE, sync_account_for(url, username))
+
+
+# -- the backup passphrase (core/backup_elsewhere.py): one per data dir -----------------------------
+
+# For one command where no keyring exists (a server without a desktop, a fresh machine's restore).
+PASSPHRASE_ENV = "NEURONS_BACKUP_PASSPHRASE"
+BACKUP_PASSPHRASE = (
+    "the backup passphrase",
+    f"give it in {PASSPHRASE_ENV} to each command that needs it, or use a desktop with a keyring",
+)
+
+
+def backup_account_for(data_dir) -> str:
+    return f"backup:{data_dir}"
+
+
+def backup_passphrase(data_dir, environ=None) -> str | None:
+    """The passphrase backups outside the data dir are sealed with: NEURONS_BACKUP_PASSPHRASE for
+    this command, else the one kept in the OS keyring (None: neither)."""
+    import os  # noqa: PLC0415 - only a backup elsewhere needs it
+
+    given = (os.environ if environ is None else environ).get(PASSPHRASE_ENV)
+    if given:
+        return given
+    try:
+        return _secure_keyring(BACKUP_PASSPHRASE).get_password(SERVICE, backup_account_for(data_dir))
+    except KeyringUnavailable as exc:
+        log.info("%s", exc)
+        return None
+
+
+def save_backup_passphrase(data_dir, passphrase: str) -> None:
+    """Keep it in the OS keyring; raises KeyringUnavailable rather than write it anywhere else."""
+    _secure_keyring(BACKUP_PASSPHRASE).set_password(SERVICE, backup_account_for(data_dir), passphrase)
+
+
+def forget_backup_passphrase(data_dir) -> None:
+    try:
+        store = _secure_keyring(BACKUP_PASSPHRASE)
+    except KeyringUnavailable:
+        return
+    from keyring.errors import PasswordDeleteError  # noqa: PLC0415 - keyring loads only when needed
+
+    with contextlib.suppress(PasswordDeleteError):
+        store.delete_password(SERVICE, backup_account_for(data_dir))

@@ -14,9 +14,11 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QTabWidget,
     QTreeWidget,
@@ -25,7 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core import __version__, autostart
+from core import __version__, autostart, config
+from core import backup_elsewhere as elsewhere
+from core.model import NeuronsError
 from desktop.look import keys, theme
 from desktop.runtime import prefs
 
@@ -99,12 +103,73 @@ class PreferencesDialog(QDialog):
         note.setObjectName("hint")
         note.setWordWrap(True)
         form.addRow("", note)
+        if settings is not None:
+            self._backup_rows(form, settings.data_dir)
         lay.addLayout(form)
         lay.addStretch(1)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         outer.addWidget(buttons)
+
+    def _backup_rows(self, form: QFormLayout, data_dir) -> None:
+        """Backups also go to a folder outside the data dir, encrypted with a passphrase kept
+        in the keyring (core/backup_elsewhere.py; `neurons config set backup-dir` does the same)."""
+        self.data_dir = data_dir
+        self.backup_dir = QLineEdit(config.load(data_dir).backup_dir or "")
+        self.backup_dir.setAccessibleName("Backup folder")
+        self.backup_dir.setPlaceholderText("only in the data dir")
+        self.backup_dir.editingFinished.connect(self._backup_folder)
+        choose = QPushButton("Choose…")
+        choose.clicked.connect(self._choose_backup_folder)
+        row = QHBoxLayout()
+        row.addWidget(self.backup_dir, 1)
+        row.addWidget(choose)
+        form.addRow("Backups also to", row)
+        self.passphrase = QLineEdit()
+        self.passphrase.setEchoMode(QLineEdit.EchoMode.Password)
+        self.passphrase.setAccessibleName("Backup passphrase")
+        self.passphrase.setPlaceholderText("the passphrase that encrypts them")
+        keep = QPushButton("Keep")
+        keep.clicked.connect(self._keep_passphrase)
+        row = QHBoxLayout()
+        row.addWidget(self.passphrase, 1)
+        row.addWidget(keep)
+        form.addRow("Passphrase", row)
+        self.backup_hint = QLabel(
+            "Encrypted copies there survive a dead disk. Write the passphrase down: without it "
+            "they cannot be opened."
+        )
+        self.backup_hint.setObjectName("hint")
+        self.backup_hint.setWordWrap(True)
+        form.addRow("", self.backup_hint)
+
+    def _choose_backup_folder(self) -> None:
+        chosen = QFileDialog.getExistingDirectory(self, "Backups also to", self.backup_dir.text())
+        if chosen:
+            self.backup_dir.setText(chosen)
+            self._backup_folder()
+
+    def _backup_folder(self) -> None:
+        try:
+            folder = elsewhere.choose_folder(self.data_dir, self.backup_dir.text().strip() or None)
+        except NeuronsError as exc:
+            self.backup_hint.setText(str(exc))
+            return
+        self.backup_hint.setText(
+            f"Encrypted copies go to {folder}." if folder else "Backups stay in the data dir."
+        )
+        self.changed.emit("backup")
+
+    def _keep_passphrase(self) -> None:
+        try:
+            elsewhere.keep_passphrase(self.data_dir, self.passphrase.text())
+        except NeuronsError as exc:
+            self.backup_hint.setText(str(exc))
+            return
+        self.passphrase.clear()
+        self.backup_hint.setText("The passphrase is kept in this computer's keyring. Write it down too.")
+        self.changed.emit("backup")
 
     def _autostart(self, on: bool) -> None:
         try:

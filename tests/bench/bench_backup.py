@@ -9,11 +9,15 @@ Two ways to take a consistent snapshot, on the same store:
 For each: how long the store is held (a capture waits at most that), the total time, the size;
 and a capture loop running beside the JSON backups reports its worst latency. Then the cost of
 checking and restoring a backup (unchanged rows are left alone; a restore after 100 edits).
+Last, plain and sealed side by side (core/backup_elsewhere.py: the copy outside the data dir,
+sealed with age/scrypt and read back): the time and the peak memory above the process's size
+before (sampled every 5 ms) of a backup and of a restore of each. `--only-sealed` runs just that.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -26,6 +30,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+import psutil  # noqa: E402 - after the path
 
 from core import backup  # noqa: E402 - after the path
 from core.memory import Memory  # noqa: E402 - after the path
@@ -82,16 +88,69 @@ def capture_latency_during(memory, work) -> tuple[float, float]:
     return statistics.median(lat), max(lat)
 
 
+PASSPHRASE = "bench passphrase, long enough"
+
+
+def measured(work) -> tuple[float, float, object]:
+    """(seconds, peak MiB above the RSS before, result) of `work()`."""
+    me = psutil.Process()
+    base = me.memory_info().rss
+    peak, stop = [base], threading.Event()
+
+    def sample():
+        while not stop.is_set():
+            peak[0] = max(peak[0], me.memory_info().rss)
+            time.sleep(0.005)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    t = time.perf_counter()
+    try:
+        result = work()
+    finally:
+        took = time.perf_counter() - t
+        stop.set()
+        sampler.join()
+    return took, (peak[0] - base) / 2**20, result
+
+
+def plain_and_sealed(memory, folder: Path) -> list[tuple[str, float, float, str]]:
+    """(what, seconds, peak MiB, size) of a backup and a restore, plain and sealed."""
+    out = []
+    took, mib, made = measured(memory.backup)
+    out.append(("backup, plain (data dir)", took, mib, f"{made.size / 2**20:.2f} MiB"))
+    took, mib, outcome = measured(lambda: memory.backup_elsewhere(to=folder, passphrase=PASSPHRASE))
+    sealed = outcome.made
+    out.append(("backup, sealed + read back", took, mib, f"{sealed.size / 2**20:.2f} MiB"))
+    took, mib, _ = measured(lambda: memory.restore_backup(str(made.path)))
+    out.append(("restore, plain", took, mib, ""))
+    took, mib, _ = measured(lambda: memory.restore_backup(str(sealed.path), passphrase=PASSPHRASE))
+    out.append(("restore, sealed", took, mib, ""))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--neurons", type=int, default=10_000)
     p.add_argument("--data-dir", type=Path, help="keep (and reuse) the built data dir here")
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--only-sealed", action="store_true", help="only plain and sealed side by side")
     args = p.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="neurons-backupbench-") as tmp:
         data_dir = (args.data_dir or Path(tmp) / "data").resolve()
         ensure(data_dir, args.neurons)
         with Memory.open(Settings.from_env(data_dir=data_dir, embed_in_background=False)) as memory:
+            load = os.getloadavg()
+            (Path(tmp) / "elsewhere").mkdir()
+            sides = plain_and_sealed(memory, Path(tmp) / "elsewhere")
+            print(
+                f"plain and sealed, {memory.count()} neurons (load average {load[0]:.1f} on "
+                f"{os.cpu_count()} cores)"
+            )
+            for what, took, mib, size in sides:
+                print(f"  {what:<28} {took:7.2f} s  peak +{mib:6.0f} MiB  {size}")
+            if args.only_sealed:
+                return 0
             store = memory.store
             rows = {}
             for name in ("json held", "json total", "pgdata held", "pgdata total"):

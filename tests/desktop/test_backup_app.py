@@ -41,3 +41,34 @@ def test_a_restore_through_the_app_shows_in_the_window(qtbot, own_memory, clock,
     finally:
         settle(qtbot, app)
         app.close()
+
+
+def test_preferences_choose_the_backup_folder_and_keep_the_passphrase(qtbot, tmp_path, kept):
+    from core import config  # noqa: PLC0415 - only this test
+    from core.store import secrets  # noqa: PLC0415 - only this test
+    from desktop.dialogs import PreferencesDialog  # noqa: PLC0415 - only this test
+    from desktop.prefs import Prefs  # noqa: PLC0415 - only this test
+
+    data_dir, usb = tmp_path / "data", tmp_path / "usb"
+    data_dir.mkdir()
+    usb.mkdir()
+    dialog = PreferencesDialog(Prefs(), Settings(data_dir=data_dir))
+    qtbot.addWidget(dialog)
+    dialog.backup_dir.setText(str(data_dir))  # inside the data dir: refused, said
+    dialog.backup_dir.editingFinished.emit()
+    assert "inside the data dir" in dialog.backup_hint.text()
+    assert config.load(data_dir).backup_dir is None
+    dialog.backup_dir.setText(str(usb))
+    dialog.backup_dir.editingFinished.emit()
+    assert config.load(data_dir).backup_dir == str(usb)
+    assert dialog.passphrase.echoMode() == dialog.passphrase.EchoMode.Password
+    dialog.passphrase.setText("short")
+    dialog._keep_passphrase()
+    assert "at least" in dialog.backup_hint.text() and not kept.items
+    dialog.passphrase.setText("a long enough passphrase")
+    dialog._keep_passphrase()
+    assert secrets.backup_passphrase(data_dir) == "a long enough passphrase"
+    assert dialog.passphrase.text() == ""  # not left in the field
+    dialog.backup_dir.setText("")
+    dialog.backup_dir.editingFinished.emit()
+    assert config.load(data_dir).backup_dir is None
