@@ -46,8 +46,8 @@ def test_a_restore_through_the_app_shows_in_the_window(qtbot, own_memory, clock,
 def test_preferences_choose_the_backup_folder_and_keep_the_passphrase(qtbot, tmp_path, kept):
     from core import config  # noqa: PLC0415 - only this test
     from core.store import secrets  # noqa: PLC0415 - only this test
-    from desktop.dialogs import PreferencesDialog  # noqa: PLC0415 - only this test
-    from desktop.prefs import Prefs  # noqa: PLC0415 - only this test
+    from desktop.dialogs.preferences import PreferencesDialog  # noqa: PLC0415 - only this test
+    from desktop.runtime.prefs import Prefs  # noqa: PLC0415 - only this test
 
     data_dir, usb = tmp_path / "data", tmp_path / "usb"
     data_dir.mkdir()
