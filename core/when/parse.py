@@ -34,6 +34,7 @@ from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 from core.model import InvalidInput
 from core.when.language import fold
 from core.when.patterns import GRAMMAR, Grammar, group
+from core.when.region import Region, current_region, region_of
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
@@ -57,6 +58,9 @@ class When:
     explicit_day: bool = False
     explicit_time: bool = False
     text: str = ""
+    # a reading another would make as well ("05/06": 5 June, or 6 May where month comes first), said
+    # to the person beside what was read
+    ambiguous: str | None = None
 
     @property
     def words(self) -> str:
@@ -88,11 +92,13 @@ class _Clock:
 class _Text:
     """The folded text with the parts already read blanked out, so no word is read twice."""
 
-    def __init__(self, text: str, grammar: Grammar):
+    def __init__(self, text: str, grammar: Grammar, region: Region):
         self.original = text
         self.folded = fold(text)
         self.spans: list[tuple[int, int]] = []
         self.g = grammar
+        self.region = region
+        self.ambiguous: str | None = None
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -313,9 +319,12 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     with_month = lambda m: _month_ok(
         t, m, with_day=not m.group("dw") or bool(m.groupdict().get("joined") or m.groupdict().get("lead"))
     )
+    found = _numeric_date(t, today)
+    if found:
+        return found
     for pattern, month_of, accept in (
         (g.iso_date, numeric, None),
-        (g.dotted_date, numeric, None),
+        (g.year_first_date, numeric, None),
         (g.day_month, named, with_month),
         (g.month_day, named, with_month),
     ):
@@ -328,10 +337,12 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             try:
                 d = date(year, month_of(m), day)
             except ValueError:
-                continue
+                if y or (month_of(m), day) != (2, 29):
+                    continue
+                d = _next_feb_29(today)  # 29 February in a common year: the next leap year's
             t.take(m)
             if not y and d < today:
-                d = d.replace(year=d.year + 1)
+                d = _next_date(d, today)
             return d, bool(y)
     m = t.search(g.month_position, accept=lambda m: bool(m.group("of") or m.group("mon")))
     if m:
@@ -344,6 +355,52 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.take(m)
             return _next_monthday(today, day), False
     return None
+
+
+def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
+    """22/04, 4/22, 22.04., 22-04-2027, 22/4/27: the day is the figure only it can be (over 12),
+    else the region's (05/06 is 5 June in Portugal, May 6 in the US: said as ambiguous)."""
+
+    def read(m: re.Match) -> tuple[date, bool] | None:
+        a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
+        year = (int(y) + (2000 if len(y) == 2 else 0)) if y else today.year
+        orders = [(a, b), (b, a)] if t.region.day_first else [(b, a), (a, b)]
+        readings = []
+        for day, month in orders:
+            try:
+                readings.append(date(year, month, day))
+            except ValueError:
+                if y is None and month == 2 and day == 29:  # 29/02 in a common year: the next leap one
+                    readings.append(_next_feb_29(today))
+        if not readings:
+            return None
+        d = readings[0]
+        if not y and d < today:
+            d = _next_date(d, today)
+        if len(readings) == 2 and readings[0] != readings[1]:
+            t.ambiguous = m.group(0)
+        return d, bool(y)
+
+    m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
+    if not m:
+        return None
+    found = read(m)
+    t.take(m)
+    return found
+
+
+def _next_feb_29(today: date) -> date:
+    year = today.year
+    while not calendar.isleap(year) or date(year, 2, 29) < today:
+        year += 1
+    return date(year, 2, 29)
+
+
+def _next_date(d: date, today: date) -> date:
+    """The next such day and month from today (29 February: the next leap year's)."""
+    if d.month == 2 and d.day == 29:
+        return _next_feb_29(today)
+    return d.replace(year=d.year + 1)
 
 
 def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
@@ -602,17 +659,24 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
     return c.h
 
 
-def find_when(text: str, now: datetime, grammar: Grammar = GRAMMAR) -> When | None:
+def find_when(
+    text: str, now: datetime, grammar: Grammar = GRAMMAR, region: Region | str | None = None
+) -> When | None:
     """The due time (and recurrence) the text asks for, or None (also for a time past the
-    calendar's end: "in 9999999999 minutes")."""
+    calendar's end: "in 9999999999 minutes"). `region` (a Region or a locale tag, "en_US"): whose
+    conventions read an ambiguous date; None: the one in force (core/when/region.py)."""
+    if region is None:
+        region = current_region()
+    elif isinstance(region, str):
+        region = region_of(region)
     try:
-        return _read(text, now, grammar)
+        return _read(text, now, grammar, region)
     except (OverflowError, ValueError):
         return None
 
 
-def _read(text: str, now: datetime, grammar: Grammar) -> When | None:
-    t = _Text(text, grammar)
+def _read(text: str, now: datetime, grammar: Grammar, region: Region) -> When | None:
+    t = _Text(text, grammar, region)
     tz = now.tzinfo
     rec = _recurrence(t, now)
     rel = _relative(t, now)
@@ -628,6 +692,7 @@ def _read(text: str, now: datetime, grammar: Grammar) -> When | None:
         text=text,
         explicit_day=bool(rel or written or word or (rec and rec.first)),
         explicit_time=clock is not None or bool(rel and rel[1]),
+        ambiguous=t.ambiguous,
     )
     if rel and rel[1]:  # to the minute: "in 10 minutes"
         out.due = rel[0]

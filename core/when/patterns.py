@@ -198,6 +198,18 @@ class Grammar:
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
+        # 22/04, 4/22, 22/4/27, 22-04-2027, 22.04.2027, 22.04.: which figure is the day is the
+        # region's choice when both could be (parse.py); "-" and "." only with a year or the "."
+        # after the month (22.04 alone is a time), never inside a longer figure or a fraction's unit
+        self.numeric_date = c(
+            r"(?<![\w/.:,-])(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})"
+            r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
+            r"(?![\w/])"
+        )
+        # 2027/04/22, 2027.04.22
+        self.year_first_date = c(
+            r"(?<![\d./-])(?P<y>\d{4})(?P<sep>[/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])"
+        )
         year_joined = rf"(?:{any_of(w.year_joiners)})"
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
