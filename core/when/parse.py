@@ -28,12 +28,14 @@ import calendar
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
+from functools import cache
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
 from core.model import InvalidInput
+from core.when.holidays import DAYS, FEAST_DAY, country_days
 from core.when.language import fold
-from core.when.patterns import GRAMMAR, Grammar, group
+from core.when.patterns import GRAMMAR, Grammar, any_of, group
 from core.when.region import Region, current_region, region_of
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
@@ -99,6 +101,8 @@ class _Text:
         self.g = grammar
         self.region = region
         self.ambiguous: str | None = None
+        self.month_said = True  # the date read named its month (not "sexta dia 20")
+        self.date_weekday: int | None = None  # a weekday read within the date's words
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -353,8 +357,77 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         day = int(group(m, "day") or 0)
         if 1 <= day <= 31:
             t.take(m)
+            t.month_said = False
+            inside = g.weekday.search(m.group(0))  # "Tuesday 21st", "viernes 20"
+            t.date_weekday = g.words.weekdays[inside.group("day")] if inside else None
             return _next_monthday(today, day), False
-    return None
+    return _holiday(t, today)
+
+
+def _holiday(t: _Text, today: date) -> tuple[date, bool] | None:
+    """A feast by name, the next one (today included): "on Easter" (its Sunday), "Fronleichnam",
+    "dia de Reis", "Thanksgiving 2027"; else a public holiday of the region's country by a name the
+    `holidays` package gives it ("Dia de Todos os Santos")."""
+    g = t.g
+
+    def said(m: re.Match) -> bool:
+        name = _spaced(m.group("name"))
+        return name not in g.words.everyday_holiday_names or t.capital(m.start("name"))
+
+    m = t.search(g.holiday, accept=said)
+    if m:
+        t.take(m)
+        day_id = g.words.holidays[_spaced(m.group("name"))]
+        at = FEAST_DAY.get(day_id, DAYS[day_id])
+        q1, q2 = m.group("q1") or "", m.group("q2") or ""
+        if re.search(r"\d{4}", q2):
+            return at(int(re.sub(r"\D", "", q2)))[0], True
+        shift = g.year_said(q1, q2)
+        if shift is not None:
+            return at(today.year + shift)[0], True
+        first = at(today.year)[0]
+        return (first if first >= today else at(today.year + 1)[0]), False
+    if t.region.country is None:
+        return None
+    days = country_days(t.region.country, today.year)
+    if not days:
+        return None
+    m = t.search(_names_pattern(tuple(days)))
+    if not m:
+        return None
+    t.take(m)
+    coming = [d for d in days[_spaced(m.group(0))] if d >= today]
+    return (coming[0] if coming else days[_spaced(m.group(0))][-1]), False
+
+
+@cache
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w)(?:{any_of(names)})(?!\w)")
+
+
+def _on_its_weekday(t: _Text, written: tuple[date, bool]) -> tuple[date, bool]:
+    """A weekday said with a date ("Monday the 21st", "sexta-feira dia 20", "Friday 12-30-16") is
+    taken with it; with a day of the month alone, the date is the next such day that falls on that
+    weekday. A weekday that disagrees with a whole date leaves the date, said as doubtful."""
+    wd = t.date_weekday
+    if wd is None:
+        leads = t.g.words.weekday_lead
+        m = t.search(t.g.weekday, accept=lambda m: not m.group("pre") or m.group("pre") in leads)
+        if not m:
+            return written
+        t.take(m)
+        wd = t.g.words.weekdays[m.group("day")]
+    d, year_given = written
+    if d.weekday() == wd:
+        return written
+    if year_given or t.month_said:  # "Tuesday, 10 January" on a Thursday: the date, said doubtful
+        t.ambiguous = t.ambiguous or "weekday and date disagree"
+        return written
+    for step in range(1, 12 * 28):  # the 20th that is a Friday: within 14 months (28 years at most)
+        nxt = d + relativedelta(months=step)
+        if nxt.day == d.day and nxt.weekday() == wd:
+            return nxt, False
+    return written
 
 
 def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
@@ -681,6 +754,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region) -> When | 
     rec = _recurrence(t, now)
     rel = _relative(t, now)
     written = _date(t, now)
+    if written is not None:
+        written = _on_its_weekday(t, written)
     word = _day_word(t, now) if written is None else None
     clock = _clock(t)
     if not (rec or rel or written or word or clock):

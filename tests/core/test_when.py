@@ -677,6 +677,22 @@ STRANGERS = [
     # 29 February in a common year: the next leap year's
     ("on 29/02", at("2028-02-29"), None),
     ("29 February", at("2028-02-29"), None),
+    # a weekday with a day of the month: the next such date on that weekday
+    ("Monday the 21st", at("2026-12-21"), None),
+    ("Tuesday 21st", at("2027-09-21"), None),
+    ("sexta-feira dia 20", at("2027-08-20"), None),
+    ("viernes 20", at("2027-08-20"), None),
+    ("Freitag, den 20.", at("2027-08-20"), None),
+    ("vendredi 20 à 15h", at("2027-08-20", "15:00"), None),
+    # holidays by name, fixed and movable, the next one
+    ("remind me on Easter", at("2027-03-28"), None),
+    ("Fronleichnam", at("2027-05-27"), None),
+    ("dia de Reis", at("2027-01-06"), None),
+    ("la Toussaint", at("2027-11-01"), None),
+    ("Thanksgiving at 3pm", at("2027-11-25", "15:00"), None),
+    ("Carnaval", at("2027-02-09"), None),
+    ("Pentecost 2028", at("2028-06-04"), None),
+    ("ligar à mãe no Natal", at("2026-12-25"), None),
 ]
 
 
@@ -728,3 +744,17 @@ def test_chronos_test_cases_read_at_least_as_well_as_before(language):
     assert corpus["source"].startswith("https://") and corpus["licence"] and corpus["taken"]
     read = sum(chrono_agrees(case) for case in corpus["cases"])
     assert read >= CHRONO_FLOORS[language], f"{read} of {len(corpus['cases'])}"
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("Restauração da Independência", "pt_PT", "2027-12-01"),
+        ("Tag der Deutschen Einheit", "de_DE", "2027-10-03"),
+        ("Independence Day", "en_US", "2027-07-04"),
+        ("Fête nationale", "fr_FR", "2027-07-14"),
+    ],
+)
+def test_a_countrys_public_holidays_by_the_names_the_holidays_package_gives(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at(due)

@@ -138,7 +138,7 @@ LANGUAGE = Language(
     },
     seasons={"frühling": "spring", "frühjahr": "spring", "sommer": "summer", "herbst": "autumn",
              "winter": "winter"},
-    day_of_month_forms=("am {day}.",),
+    day_of_month_forms=("am {day}.", "{any_weekday}[,] [den] {day}."),
     monthly_day_forms=("am {day}. (jedes|jeden) monats",),
     every_other_weekday_forms=("(jeden zweiten|jede zweite|alle zwei wochen am) {weekday}",),
     so_far_forms=(

@@ -159,7 +159,7 @@ LANGUAGE = Language(
     },
     everyday_holiday_names=("reyes", "fallas", "falles", "el pilar", "fiestas"),
     seasons={"primavera": "spring", "verano": "summer", "otoño": "autumn", "invierno": "winter"},
-    day_of_month_forms=("[el] dia {day}", "el {day}{not_a_time}"),
+    day_of_month_forms=("[el] dia {day}", "el {day}{not_a_time}", "{any_weekday}[,] {day}{not_a_time}"),
     monthly_day_forms=(
         "[el] dia {day} de cada (mes|meses)",
         "dia {day} [de] cada mes",
