@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, timedelta
+from difflib import SequenceMatcher
 from functools import cache
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
@@ -36,7 +37,7 @@ from core.model import InvalidInput
 from core.when.holidays import DAYS, FEAST_DAY, country_days
 from core.when.language import fold
 from core.when.patterns import GRAMMAR, Grammar, any_of, group
-from core.when.region import Region, current_region, region_of
+from core.when.region import LANGUAGE_CODES, Region, current_region, region_of
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
@@ -92,11 +93,12 @@ class _Clock:
 
 
 class _Text:
-    """The folded text with the parts already read blanked out, so no word is read twice."""
+    """The folded text with the parts already read blanked out, so no word is read twice; numbers
+    and ordinals in words the tables do not know are in figures ("am dritten Juni": "am 3. Juni")."""
 
-    def __init__(self, text: str, grammar: Grammar, region: Region):
+    def __init__(self, text: str, grammar: Grammar, region: Region, said: str | None = None):
         self.original = text
-        self.folded = fold(text)
+        self.folded = fold(said or text)  # `said`: the text with its numbers in figures
         self.spans: list[tuple[int, int]] = []
         self.g = grammar
         self.region = region
@@ -124,6 +126,75 @@ class _Text:
         """The person wrote the letter at i with its accent ("à", not "a")."""
         c = self.original[i : i + 1]
         return bool(c) and fold(c) != c.lower()
+
+
+_TOKEN = re.compile(r"\S+")
+
+
+def in_figures(text: str, grammar: Grammar, region: Region) -> str:
+    """The text with numbers and ordinals in words written in figures by text2num ("twenty-four",
+    "dritten", "vinte e dois"), each in the place of its words and no longer (padded with spaces),
+    so a span of the result is the span of the text. The region's language first, then the others.
+    A single word is left as it is when a table of the grammar reads it otherwise ("quarto" is a
+    quarter of an hour in "um quarto para as 6", never the 4th; "sexta" is Friday), or, for another
+    language than the region's, when it is a word of the region's language ("once" in English)."""
+    try:
+        from text_to_num import alpha2digit  # type: ignore[import-untyped]  # noqa: PLC0415
+    except ImportError:
+        return text
+    if not re.search(r"[^\W\d_]{3}", text):
+        return text
+    words, not_numbers = _table_words(grammar)
+    other_meaning = frozenset().union(*not_numbers.values())
+    languages = (region.language, *(code for code in LANGUAGE_CODES if code != region.language))
+    current = text
+    for language in languages:
+        said = alpha2digit(current, language)
+        if said == current:
+            continue
+        kept = other_meaning
+        if language != region.language:
+            kept |= words.get(region.language, frozenset())
+        before = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(current)]
+        after = [m.group(0) for m in _TOKEN.finditer(said)]
+        matcher = SequenceMatcher(None, [w for w, _, _ in before], after, autojunk=False)
+        for op, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
+            if op != "replace":
+                continue
+            figures = " ".join(after[j1:j2])
+            start, end = before[i1][1], before[i2 - 1][2]
+            single = i2 - i1 == 1 and fold(before[i1][0]).strip(".,;:!?") in kept
+            if single or not grammar.figures.fullmatch(figures) or len(figures) > end - start:
+                continue
+            current = current[:start] + figures.rjust(end - start) + current[end:]
+    return current
+
+
+_NUMBER_TABLES = {"numbers", "day_numbers", "hour_words", "hour_words_24", "month_ordinals"}
+
+
+def _table_words(grammar: Grammar) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """Each language's single words of any table, and of its tables other than numbers', folded."""
+    found = _TABLE_WORDS.get(id(grammar))
+    if found is None:
+        words: dict[str, frozenset[str]] = {}
+        not_numbers: dict[str, frozenset[str]] = {}
+        for language in grammar.languages:
+            every: set[str] = set()
+            other: set[str] = set()
+            for f in fields(language):
+                value = getattr(language, f.name)
+                if isinstance(value, (dict, tuple)):
+                    found_words = {fold(w) for w in value if isinstance(w, str) and " " not in w}
+                    every |= found_words
+                    if f.name not in _NUMBER_TABLES:
+                        other |= found_words
+            words[language.code], not_numbers[language.code] = frozenset(every), frozenset(other)
+        found = _TABLE_WORDS[id(grammar)] = (words, not_numbers)
+    return found
+
+
+_TABLE_WORDS: dict[int, tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]] = {}
 
 
 def _num(g: Grammar, word: str) -> float:
@@ -743,13 +814,24 @@ def find_when(
     elif isinstance(region, str):
         region = region_of(region)
     try:
-        return _read(text, now, grammar, region)
+        plain = _read(text, now, grammar, region)
+        figures = in_figures(text, grammar, region)
+        if figures == text:
+            return plain
+        # numbers in words in figures ("am dritten Juni"): that reading when it accounts for more
+        # of the text than the tables' own ("onze heures trois quarts" stays the tables')
+        other = _read(text, now, grammar, region, figures)
+        return other if other and _covered(other) > (_covered(plain) if plain else 0) else plain
     except (OverflowError, ValueError):
         return None
 
 
-def _read(text: str, now: datetime, grammar: Grammar, region: Region) -> When | None:
-    t = _Text(text, grammar, region)
+def _covered(when: When) -> int:
+    return sum(e - s for s, e in when.spans)
+
+
+def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str | None = None) -> When | None:
+    t = _Text(text, grammar, region, said)
     tz = now.tzinfo
     rec = _recurrence(t, now)
     rel = _relative(t, now)

@@ -210,6 +210,8 @@ class Grammar:
         self.year_first_date = c(
             r"(?<![\d./-])(?P<y>\d{4})(?P<sep>[/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])"
         )
+        # what text2num writes for a number in words: "22", "24th", "3.", "1er", "22º" (parse.in_figures)
+        self.figures = c(rf"(?:\d+(?:{any_of((*w.ordinal_suffixes, *w.day_suffixes))})?[,.]?\s?)+")
         year_joined = rf"(?:{any_of(w.year_joiners)})"
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(

@@ -693,6 +693,13 @@ STRANGERS = [
     ("Carnaval", at("2027-02-09"), None),
     ("Pentecost 2028", at("2028-06-04"), None),
     ("ligar à mãe no Natal", at("2026-12-25"), None),
+    # numbers and ordinals in words (text2num), where the tables did not read them
+    ("am dritten Juni", at("2027-06-03"), None),
+    ("Termin am dritten Juni um siebzehn Uhr", at("2027-06-03", "17:00"), None),
+    ("May twenty-fourth", at("2027-05-24"), None),
+    ("le vingt et un juin", at("2027-06-21"), None),
+    ("el veintidós de abril", at("2027-04-22"), None),
+    ("sexta-feira dia vinte e dois", at("2027-01-22"), None),
 ]
 
 
