@@ -67,7 +67,11 @@ class Language:
     unit_and_a_half: Words = ()  # after the unit: "em 2 horas e meia", "dans 2 heures et demie"
     about: Words = ()  # before an amount: "in about an hour", "dans environ 23 heures"
     more: Words = ()  # after an amount: "in 2 more minutes"
-    from_now: Words = ()  # after the unit: "2 minutes from now", "3 years from today"
+    from_now: Words = ()  # after the unit: "2 minutes from now", "3 years from today", "10 minutes later"
+    now_words: Words = ()  # "now", "agora": this very moment (in a short text: see parse.py)
+    offset_after: Words = ()  # "two weeks from tomorrow", "2 days after Friday", "dois dias depois de amanhã"
+    offset_before: Words = ()  # "2 months before 02/02"
+    end_of: Words = ()  # "end of the day", "fim do mês", "Ende der Woche": its last day, END_HOUR
     possessive_endings: Words = ()  # "Easter's", "Christmas's"
     # month words that open a sentence as a verb ("May I …"): a month there only with a preposition
     verb_months: Words = ()

@@ -42,6 +42,9 @@ from core.when.region import LANGUAGE_CODES, Region, current_region, region_of
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
 AFTERNOON_UNTIL = 7  # with a day named, a bare hour 1..7 is the afternoon ("tomorrow at 3": 15:00)
+NIGHT_FROM = 20  # a part of the day from this hour is the night ("in der Nacht", "at night")
+END_HOUR = 18
+NOW_WORDS = 4  # "end of the day", "fim do mês": that last day at 18:00, when work ends
 SMALL_HOURS_UNTIL = 6  # without one, a bare 1..6 is too: nobody means 04:30 without saying "am"
 
 WEEKDAY_OF = (MO, TU, WE, TH, FR, SA, SU)
@@ -84,12 +87,13 @@ class _Clock:
     exact: bool  # read on a 24-hour clock as written
     ampm: str | None  # "am" | "pm" from the words around it
     padded: bool = False  # "09:00", "09h": written on a 24-hour clock for sure
+    s: int = 0  # seconds ("10:30:15")
 
     def hint(self, part: str, g: Grammar) -> None:
         """A part of the day said beside it ("tomorrow morning at 8", "tous les soirs à 9h")
         says which half of the day an hour up to 12 means (not "09h", not 15:00)."""
         if self.ampm is None and 1 <= self.h <= 12 and not self.padded:
-            self.ampm = _ampm(g, None, part)
+            self.ampm = _ampm(g, None, part, self.h)
 
 
 class _Text:
@@ -207,8 +211,8 @@ def _num(g: Grammar, word: str) -> float:
     return float(g.words.numbers.get(_spaced(w), 1))
 
 
-def _at(day: date, h: int, m: int, tz) -> datetime:
-    return datetime.combine(day, time(h % 24, m), tzinfo=tz)
+def _at(day: date, h: int, m: int, tz, s: int = 0) -> datetime:
+    return datetime.combine(day, time(h % 24, m, s), tzinfo=tz)
 
 
 def _next_weekday(today: date, wd: int, *, strictly_after: bool) -> date:
@@ -366,6 +370,8 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     if not m:
         return None
     t.take(m)
+    if m.re is t.g.relative_ahead and m.group("fraction_ahead"):  # "a half hour from now"
+        return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction_ahead"))]), True
     if m.re is t.g.relative_ahead:  # "2 minutes from now"
         said, unit, half = m.group("n_ahead"), m.group("unit_ahead"), m.group("half_ahead")
     elif m.group("fraction"):  # "in half an hour", "in a quarter of an hour"
@@ -383,6 +389,51 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         "years": relativedelta(years=whole * amount),  # a decade is 10
     }[kind]
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
+
+
+def _offset(t: _Text) -> relativedelta | None:
+    """ "two weeks from", "3 days after", "2 months before": the step from the day named after it."""
+    m = t.search(t.g.offset)
+    if not m:
+        return None
+    kind, amount = t.g.words.units[m.group("unit")]
+    if kind not in ("days", "months", "years"):
+        return None
+    t.take(m)
+    n = int(_num(t.g, m.group("n"))) * amount * (-1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1)
+    return relativedelta(days=n) if kind == "days" else relativedelta(months=n * (12 if kind == "years" else 1))
+
+
+def _now_word(t: _Text) -> bool:
+    """ "now", "agora", "jetzt": this moment, said in a short text (at most NOW_WORDS words: "remind
+    me now", "the deadline is now"); in a longer one it is a word of the sentence ("Ana lives in
+    Porto now")."""
+    m = t.search(t.g.now_word)
+    if not m or len(t.original.split()) > NOW_WORDS:
+        return False
+    t.take(m)
+    return True
+
+
+def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
+    """ "end of the day" (today), "of the week" (its Friday, at the weekend its Sunday), "of the
+    month" (its last day), "of the year" (31 December); "end of tomorrow": (None,), the day is the
+    words after it. Due at END_HOUR."""
+    m = t.search(t.g.end_of)
+    if not m:
+        return None
+    t.take(m)
+    what = t.g.end_words.get(_spaced(m.group("what") or ""))
+    if what == "day":
+        return (today,)
+    if what == "week":
+        friday = today + timedelta(days=4 - today.weekday())
+        return (friday if friday >= today else today + timedelta(days=6 - today.weekday()),)
+    if what == "month":
+        return (today + relativedelta(day=31),)
+    if what == "year":
+        return (date(today.year, 12, 31),)
+    return (None,)
 
 
 def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
@@ -604,7 +655,14 @@ def _phrase_ok(g: Grammar, m: re.Match) -> bool:
         counted = bool(g.counted_minutes.search(m.group(0)))  # "15 minuten vor 12"
         named = _spaced(hour) in g.noon_words | g.midnight_words  # "5 para meio dia"
         return int(minutes) < 60 and bool(
-            m.group("at") or m.group("ap") or m.group("ap2") or m.group("part") or marked or counted or named
+            m.group("at")
+            or m.group("ap")
+            or m.group("ap2")
+            or m.group("ap3")
+            or m.group("part")
+            or marked
+            or counted
+            or named
         )
     return True
 
@@ -638,7 +696,7 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     if named:
         return _Clock(h % 24, mi % 60, True, None)
     h = 12 if h == 0 else h
-    ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"))
+    ap = _ampm(g, m.group("ap") or m.group("ap2") or m.group("ap3"), m.group("part"), h)
     return _Clock(h, mi % 60, h > 12 and ap is None, ap)
 
 
@@ -715,7 +773,7 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             or m.group("sep") not in ":."
             or bool(m.group("uhr"))
         ) and ap is None
-        return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"))
+        return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"), s=int(m.group("sec") or 0))
     m = t.search(  # "330 p.m."
         g.clock_hhmm, accept=lambda m: 1 <= int(m.group("h")) <= 12 and int(m.group("m")) < 60
     )
@@ -727,19 +785,23 @@ def _numeric_clock(t: _Text) -> _Clock | None:
         t.take(m)
         if m.group("spaced"):  # "6 de la mañana", "3 in the afternoon"
             h = _hour_of(g, m.group("hw"))
-            return _Clock(h, 0, h >= 13, _ampm(g, None, m.group("spaced")))
+            return _Clock(h, 0, h >= 13, _ampm(g, None, m.group("spaced"), h))
         h = int(m.group("h"))
-        ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"))
+        ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"), h)
         if m.group("ap") and not 1 <= h <= 12:
             return None
         if m.group("oclock"):  # "3 o'clock": on the 12-hour clock, as "at 3"
             return _Clock(h, 0, h >= 13 or h == 0, ap)
         return _Clock(h, 0, ap is None, ap, padded=m.group("h").startswith("0"))
+    m = t.search(g.clock_h_letter, accept=lambda m: 1 <= int(m.group("h")) <= 12)
+    if m:
+        t.take(m)
+        return _Clock(int(m.group("h")), 0, False, _ampm(g, m.group("letter"), None))
     m = t.search(g.clock_at, accept=lambda m: _at_ok(t, m))
     if m:
         h = _hour_of(g, m.group("h") or m.group("hw") or m.group("hw24"))
         t.take(m)
-        ap = _ampm(g, m.group("ap"), m.group("part"))
+        ap = _ampm(g, m.group("ap"), m.group("part"), h)
         return _Clock(h, 0, (h >= 13 or h == 0) and ap is None, ap)
     m = t.search(g.clock_word)
     if m:
@@ -779,11 +841,16 @@ def _at_ok(t: _Text, m: re.Match) -> bool:
     return True
 
 
-def _ampm(g: Grammar, ap: str | None, part: str | None) -> str | None:
+def _ampm(g: Grammar, ap: str | None, part: str | None, h: int | None = None) -> str | None:
+    """ "am"/"pm" as the mark or the part of the day says; at night (a part from NIGHT_FROM) 12
+    and the small hours are the morning's ("12 Uhr in der Nacht" is midnight, "1 at night" 01:00)."""
     if ap:
         return "pm" if g.after_noon_words.fullmatch(_spaced(fold(ap))) else "am"
     if part:
         part = _spaced(part)
+        night = g.words.parts.get(part, 0) >= NIGHT_FROM
+        if night and h is not None and (h == 12 or h < SMALL_HOURS_UNTIL):
+            return "am"
         return "pm" if part in g.pm_parts else "am" if part in g.am_parts else None
     return None
 
@@ -835,19 +902,25 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     tz = now.tzinfo
     rec = _recurrence(t, now)
     rel = _relative(t, now)
+    offset = _offset(t) if rel is None else None
+    end = _end_of(t, now.date())
+    if rel is None and offset is None and _now_word(t):
+        return When(due=now, rrule=None, spans=t.spans, text=text, explicit_day=True, explicit_time=True)
     written = _date(t, now)
     if written is not None:
         written = _on_its_weekday(t, written)
     word = _day_word(t, now) if written is None else None
     clock = _clock(t)
-    if not (rec or rel or written or word or clock):
+    if end and end[0] is not None and not (written or word):
+        written = end[0], False
+    if not (rec or rel or written or word or clock or offset or end):
         return None
     out = When(
         due=now,
         rrule=rec.rule if rec else None,
         spans=t.spans,
         text=text,
-        explicit_day=bool(rel or written or word or (rec and rec.first)),
+        explicit_day=bool(rel or written or word or (rec and rec.first) or offset or end),
         explicit_time=clock is not None or bool(rel and rel[1]),
         ambiguous=t.ambiguous,
     )
@@ -855,6 +928,13 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         out.due = rel[0]
         return out
     day = rel[0].date() if rel else written[0] if written else word[0] if word else rec.first if rec else None
+    if offset is not None:  # "two weeks from tomorrow": from the day named, else today
+        day = (day or now.date()) + offset
+        if word and word[1] == "weekday" and word[0] == now.date():
+            day += timedelta(days=7)  # "3 weeks from Friday" said on a Friday: from the next one
+        word = None
+    if end and clock is None:  # "end of the day": that day at END_HOUR
+        clock = _Clock(END_HOUR, 0, True, None)
     evening = bool(word and word[1] == "tonight")
     if rec and rec.part:  # "every evening": that part's hour, and the half of the day a clock means
         if clock is None:
@@ -869,7 +949,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     elif day is None:
         due = _next_occurrence(clock, now, evening)
     else:
-        due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz)
+        due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz, clock.s)
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
     if rec and due <= now:  # the first occurrence still to come
@@ -899,7 +979,7 @@ def _next_occurrence(c: _Clock, now: datetime, evening: bool) -> datetime:
     for offset in (0, 1):
         day = now.date() + timedelta(days=offset)
         for h in hours:
-            cand = _at(day, h, c.m, now.tzinfo)
+            cand = _at(day, h, c.m, now.tzinfo, c.s)
             if cand > now:
                 return cand
     return _at(now.date() + timedelta(days=1), hours[0], c.m, now.tzinfo)

@@ -193,8 +193,26 @@ class Grammar:
         # "2 minutes from now": read only when the text says "from now" (a number starts a lot of words)
         self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")
         self.relative_ahead = c(
-            rf"{b}{about}(?P<n_ahead>{amount}){half_ahead}{glue}(?P<unit_ahead>{any_of(w.units)})"
+            rf"{b}(?:(?P<fraction_ahead>{any_of(w.hour_fractions)})|"
+            rf"{about}(?P<n_ahead>{amount}){half_ahead}{glue}(?P<unit_ahead>{any_of(w.units)}))"
             rf"\s+(?:{any_of(w.from_now)}){e}"
+        )
+        # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from
+        # the day the words after it name (today when they name none)
+        self.offset = c(
+            rf"{b}(?P<n>{amount})\s+(?P<unit>{any_of(w.units)})\s+"
+            rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
+        )
+        self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
+        self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
+        self.end_words = {
+            **{u: "day" for u, value in w.units.items() if value == ("days", 1)},
+            **{u: "week" for u in w.week},
+            **{u: "month" for u in w.month},
+            **{u: "year" for u in w.year},
+        }
+        self.end_of = c(
+            rf"{b}(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}(?P<what>{any_of(self.end_words)}))?{e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
@@ -283,7 +301,7 @@ class Grammar:
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         self.clock_hm = c(
-            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?!\d)(?:{letters}|\s*"
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?::(?P<sec>\d{{2}}))?(?!\d)(?:{letters}|\s*"
             rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?)"
         )
         self.clock_hhmm = c(  # "330 p.m.": figures without a colon are a time only with am/pm
@@ -298,6 +316,10 @@ class Grammar:
             rf"{ampm}(?!\w)|(?P<oclock>{oclock}){e}(?:\s*(?P<ap2>{marks_any})(?!\w))?)"
             rf"(?:\s*(?P<part>{parts}){e})?"
             rf"|{b}(?P<hw>\d{{1,2}}|{any_of(w.hour_words)})\s+(?P<spaced>{spaced_parts}){e}"
+        )
+        self.clock_h_letter = c(  # "7p", "at 11a"
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})"
+            rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         )
         # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
         counts = any_of(u for u in w.units if u not in w.clock_words_after)
@@ -325,7 +347,8 @@ class Grammar:
             rf"(?P<m1>{minute_word})\s+(?:(?:{minute_noun})\s+)?"
             rf"(?P<dir>{any_of(w.minutes_past)}|{any_of(w.minutes_to)})\s+"
             rf"{optional_words(w.hour_articles)}(?P<h1>{hour_word}){mark}"
-            rf"|(?P<h2>{hour_word}){mark}\s+"
+            rf"|(?P<h2>{hour_word})(?:\s*(?P<ap3>{marks_any})(?!\w))?"
+            rf"{mark}\s+"
             rf"(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+"
             rf"(?P<m2>{minute_word})(?:\s+(?:{minute_noun}))?"
             rf"|(?P<before>{any_of(w.before_hour)})\s+(?P<h3>{hour_word})(?:\s*(?:{hour_after}))?"

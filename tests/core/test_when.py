@@ -700,6 +700,27 @@ STRANGERS = [
     ("le vingt et un juin", at("2027-06-21"), None),
     ("el veintidós de abril", at("2027-04-22"), None),
     ("sexta-feira dia vinte e dois", at("2027-01-22"), None),
+    # clock details
+    ("um 17 Uhr und 20", at("2026-12-05", "17:20"), None),
+    ("9pm e meia", at("2026-12-05", "21:30"), None),
+    ("um 12 Uhr in der Nacht", at("2026-12-06", "00:00"), None),
+    ("1 at night", at("2026-12-06", "01:00"), None),
+    ("call at 7p", at("2026-12-05", "19:00"), None),
+    ("at 10:30:15", at("2026-12-05", "10:30:15"), None),
+    # offsets from another day, from now, later; now; the end of a day or period (END_HOUR)
+    ("two weeks from tomorrow", at("2026-12-20"), None),
+    ("three weeks from Friday", at("2027-01-01"), None),
+    ("two days after tomorrow", at("2026-12-08"), None),
+    ("zwei Wochen nach morgen", at("2026-12-20"), None),
+    ("call Ana a half hour from now", at("2026-12-05", "10:30"), None),
+    ("10 minutes later", at("2026-12-05", "10:10"), None),
+    ("deux heures plus tard", at("2026-12-05", "12:00"), None),
+    ("now", SATURDAY, None),
+    ("agora", SATURDAY, None),
+    ("jetzt", SATURDAY, None),
+    ("end of the day", at("2026-12-05", "18:00"), None),
+    ("end of tomorrow", at("2026-12-06", "18:00"), None),
+    ("fim do mês", at("2026-12-31", "18:00"), None),
 ]
 
 
@@ -708,6 +729,10 @@ def test_dates_and_times_as_strangers_write_them(text, due, rrule):
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None, text
     assert (when.due, when.rrule) == (due, rrule)
+
+
+def test_now_in_a_sentence_is_a_word_of_it():
+    assert find_when("Ana lives in Porto now and likes it", SATURDAY) is None
 
 
 @pytest.mark.parametrize(
