@@ -401,7 +401,9 @@ def _offset(t: _Text) -> relativedelta | None:
         return None
     t.take(m)
     n = int(_num(t.g, m.group("n"))) * amount * (-1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1)
-    return relativedelta(days=n) if kind == "days" else relativedelta(months=n * (12 if kind == "years" else 1))
+    if kind == "days":
+        return relativedelta(days=n)
+    return relativedelta(months=n * (12 if kind == "years" else 1))
 
 
 def _now_word(t: _Text) -> bool:
