@@ -157,7 +157,13 @@ class Language:
     of_every_month: Words = ()  # the ones that make it repeat
     month_day_words: Words = ()  # "the last day", "o último dia"
     month_ordinals: dict[str, int] = field(default_factory=dict)  # "first": 1, "last": -1
-    freq_words: dict[str, str] = field(default_factory=dict)  # "daily": "DAILY"
+    freq_words: dict[str, str] = field(
+        default_factory=dict
+    )  # "daily": "DAILY", "quarterly": "MONTHLY;INTERVAL=3"
+    times_words: dict[str, int] = field(default_factory=dict)  # "once": 1, "twice": 2, "zweimal": 2
+    times_nouns: Words = ()  # "3 times a week", "duas vezes por mês", "deux fois par mois"
+    per_words: Words = ()  # "twice a month", "once per week", "uma vez por semana"
+    part_plurals: dict[str, str] = field(default_factory=dict)  # "Monday evenings": every Monday evening
     weekdays_every: Words = ()  # "every weekday", "werktags"
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day
     yearly_words: Words = ()  # "birthday": a date that comes every year
@@ -235,7 +241,7 @@ class Language:
     clock_words: dict[str, Any] = field(default_factory=dict)  # a moment in words
 
 
-_FOLDED_VALUES = {"every_part"}  # values that are words of another table
+_FOLDED_VALUES = {"every_part", "part_plurals"}  # values that are words of another table
 _WORD_LIST_VALUES = {"yesterday_only_with", "overdue_before"}  # values that are lists of words
 _NOT_MERGED = {"code", "name", "rule_words", "clock_words"}
 

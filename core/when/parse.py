@@ -49,7 +49,24 @@ SMALL_HOURS_UNTIL = 6  # without one, a bare 1..6 is too: nobody means 04:30 wit
 
 WEEKDAY_OF = (MO, TU, WE, TH, FR, SA, SU)
 RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-_FREQ = {"day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"}
+_FREQ = {
+    "day": "DAILY",
+    "week": "WEEKLY",
+    "month": "MONTHLY",
+    "year": "YEARLY",
+    "quarter": "MONTHLY;INTERVAL=3",
+    "half-year": "MONTHLY;INTERVAL=6",
+}
+# "N times a week": spread over the week; "a month": over the month; a year: every 12/N months
+_TIMES_A_WEEK = {2: "MO,TH", 3: "MO,WE,FR", 4: "MO,TU,TH,FR", 5: "MO,TU,WE,TH,FR", 6: "MO,TU,WE,TH,FR,SA"}
+_TIMES_A_MONTH = {2: (1, 15), 3: (1, 10, 20), 4: (1, 8, 15, 22)}
+
+
+def _every(unit: str, n: int = 1) -> str:
+    """The RRULE of "every n <unit>s" ("every 2 quarters": every 6 months)."""
+    freq, _, interval = _FREQ[unit].partition(";INTERVAL=")
+    step = int(interval or 1) * n
+    return f"FREQ={freq}" + (f";INTERVAL={step}" if step > 1 else "")
 
 
 def _spaced(words: str) -> str:
@@ -334,7 +351,35 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         unit = g.words.calendar_units[m.group("unit")]
         n = 2 if m.group("other") else int(_num(g, m.group("n")))
         t.take(m)
-        return _Rec(f"FREQ={_FREQ[unit]}" + (f";INTERVAL={n}" if n > 1 else ""), None)
+        on = t.search(g.on_days) if unit == "week" else None
+        if on:  # "every 2 weeks on Monday and Thursday"
+            t.take(on)
+            days = sorted({g.words.weekdays[d] for d in g.day_words.findall(on.group("days"))})
+            first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+            return _Rec(_every(unit, n) + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+        return _Rec(_every(unit, n), None)
+    m = t.search(g.times_per)
+    if m:
+        t.take(m)
+        return _times_per(g, m, today)
+    m = t.search(g.every_weekend)
+    if m:  # once a weekend: its Saturday
+        t.take(m)
+        return _Rec("FREQ=WEEKLY;BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
+    m = t.search(g.weekday_part_plural)
+    if m:  # "Monday evenings": every Monday, in the evening
+        t.take(m)
+        wd = g.words.weekdays[m.group("day")]
+        part = g.words.part_plurals[_spaced(m.group("pp"))]
+        return _Rec(
+            f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
+        )
+    m = t.search(g.plural_weekdays, accept=lambda m: _time_follows(t, m.end()))
+    if m:  # "Tuesdays at 7pm"
+        days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
+        t.take(m)
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
     m = t.search(
         g.every_weekdays,
         accept=lambda m: not m.group("plural_lead") or bool(g.plural_day.search(m.group("days"))),
@@ -354,12 +399,41 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     if m:
         unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
-        return _Rec(f"FREQ={_FREQ[unit]}", None)
+        return _Rec(_every(unit), None)
     m = t.search(g.freq_word)
     if m:
         t.take(m)
         return _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None)
     return None
+
+
+def _times_per(g: Grammar, m: re.Match, today: date) -> _Rec:
+    """ "once a week", "twice a month", "3 times a week", "twice a year": the repeat spread evenly."""
+    n = g.words.times_words[_spaced(m.group("tw"))] if m.group("tw") else int(_num(g, m.group("n")))
+    unit = g.words.calendar_units[m.group("unit")]
+    if n <= 1 or unit == "day":
+        return _Rec(_every(unit), None)
+    if unit == "week" and n in _TIMES_A_WEEK:
+        days = [RRULE_DAYS.index(d) for d in _TIMES_A_WEEK[n].split(",")]
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec(f"FREQ=WEEKLY;BYDAY={_TIMES_A_WEEK[n]}", first)
+    if unit == "month" and n in _TIMES_A_MONTH:
+        monthdays = _TIMES_A_MONTH[n]
+        first = min(_next_monthday(today, d) for d in monthdays)
+        return _Rec("FREQ=MONTHLY;BYMONTHDAY=" + ",".join(map(str, monthdays)), first)
+    months = {"year": 12, "half-year": 6, "quarter": 3}.get(unit)
+    if months and months % n == 0:
+        return _Rec(f"FREQ=MONTHLY;INTERVAL={months // n}" if months // n > 1 else "FREQ=MONTHLY", None)
+    return _Rec(_every(unit), None)
+
+
+def _time_follows(t: _Text, end: int) -> bool:
+    """A time of day or a part of the day right after ("Tuesdays at 7pm", "samedis à 10h")."""
+    after = t.folded[end:].lstrip(" ,")
+    g = t.g
+    return any(
+        p.match(after) for p in (g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter, g.part_of_day)
+    )
 
 
 def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:

@@ -394,6 +394,23 @@ class Grammar:
             rf"{b}(?:(?P<lead>{every})|(?P<plural_lead>{any_of(w.weekdays_lead)}))\s+"
             rf"(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}"
         )
+        # "twice a month", "3 times a week", "uma vez por semana", "zweimal im Monat", "deux fois par mois"
+        self.times_per = c(
+            rf"{b}(?:(?P<tw>{any_of(w.times_words)})|(?P<n>{amount})\s*(?:{any_of(w.times_nouns)}))\s+"
+            rf"(?:{any_of(w.per_words)})\s+(?P<unit>{self.calendar_units}){e}"
+        )
+        self.every_weekend = c(rf"{b}(?:{every})\s+(?:{weekend}){plural}?{e}")
+        # "Monday evenings", "on Friday mornings", "segundas à noite" is a plural day and a part
+        self.weekday_part_plural = c(
+            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{plural}?\s+"
+            rf"(?P<pp>{any_of(w.part_plurals)}){e}"
+        )
+        # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)
+        self.plural_weekdays = c(
+            rf"{b}(?P<days>(?:{day}){weekday_suffix}?(?:{plural})(?:\s*{and_words}\s*{days})*){e}"
+        )
+        # "every 2 weeks on Monday and Thursday": the days of the weeks
+        self.on_days = c(rf"{b}(?:(?:{weekday_lead})\s+)?(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}")
         self.day_words = compile_folded(day)
         self.plural_day = compile_folded(rf"(?:{plural}){WORD_END}")
         adverbs = any_of(w.weekday_adverbs)

@@ -721,6 +721,26 @@ STRANGERS = [
     ("end of the day", at("2026-12-05", "18:00"), None),
     ("end of tomorrow", at("2026-12-06", "18:00"), None),
     ("fim do mês", at("2026-12-31", "18:00"), None),
+    # repeats as people say them
+    ("gym Tuesdays at 7pm", at("2026-12-08", "19:00"), "FREQ=WEEKLY;BYDAY=TU"),
+    ("Saturdays at 10", at("2026-12-12", "10:00"), "FREQ=WEEKLY;BYDAY=SA"),
+    ("les samedis à 10h", at("2026-12-12", "10:00"), "FREQ=WEEKLY;BYDAY=SA"),
+    ("Monday evenings", at("2026-12-07", "19:00"), "FREQ=WEEKLY;BYDAY=MO"),
+    ("Friday mornings", at("2026-12-11", "09:00"), "FREQ=WEEKLY;BYDAY=FR"),
+    ("segundas à noite", at("2026-12-07", "20:00"), "FREQ=WEEKLY;BYDAY=MO"),
+    ("every weekend", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+    ("twice a month", at("2026-12-15"), "FREQ=MONTHLY;BYMONTHDAY=1,15"),
+    ("zweimal im Monat", at("2026-12-15"), "FREQ=MONTHLY;BYMONTHDAY=1,15"),
+    ("deux fois par mois", at("2026-12-15"), "FREQ=MONTHLY;BYMONTHDAY=1,15"),
+    ("once a week", at("2026-12-06"), "FREQ=WEEKLY"),
+    ("uma vez por semana", at("2026-12-06"), "FREQ=WEEKLY"),
+    ("3 times a week", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,WE,FR"),
+    ("each quarter", at("2026-12-06"), "FREQ=MONTHLY;INTERVAL=3"),
+    ("quarterly", at("2026-12-06"), "FREQ=MONTHLY;INTERVAL=3"),
+    ("todos los trimestres", at("2026-12-06"), "FREQ=MONTHLY;INTERVAL=3"),
+    ("semi-annually", at("2026-12-06"), "FREQ=MONTHLY;INTERVAL=6"),
+    ("halbjährlich", at("2026-12-06"), "FREQ=MONTHLY;INTERVAL=6"),
+    ("every 2 weeks on Monday and Thursday", at("2026-12-07"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
 ]
 
 
@@ -729,6 +749,16 @@ def test_dates_and_times_as_strangers_write_them(text, due, rrule):
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None, text
     assert (when.due, when.rrule) == (due, rrule)
+
+
+def test_the_repeats_people_say_are_rules_the_one_engine_reads():
+    from core.remind.series import Series, next_occurrence  # noqa: PLC0415 - the one engine
+
+    for text, due, rule in STRANGERS:
+        if rule:
+            after = next_occurrence(Series(rule, TZ), due, due)
+            assert after is not None and after > due, text
+    assert find_when("I hate Mondays", SATURDAY) is None  # a plural day alone is not a repeat
 
 
 def test_now_in_a_sentence_is_a_word_of_it():
