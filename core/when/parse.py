@@ -81,8 +81,8 @@ class When:
     explicit_day: bool = False
     explicit_time: bool = False
     text: str = ""
-    # a reading another would make as well ("05/06": 5 June, or 6 May where month comes first), said
-    # to the person beside what was read
+    # a doubt about the reading, said to the person beside it ("05/06 read day first: it could be
+    # the other way round"; a weekday that is not the date's)
     ambiguous: str | None = None
 
     @property
@@ -619,7 +619,7 @@ def _on_its_weekday(t: _Text, written: tuple[date, bool]) -> tuple[date, bool]:
     if d.weekday() == wd:
         return written
     if year_given or t.month_said:  # "Tuesday, 10 January" on a Thursday: the date, said doubtful
-        t.ambiguous = t.ambiguous or "weekday and date disagree"
+        t.ambiguous = t.ambiguous or "the weekday said is not that date's"
         return written
     for step in range(1, 12 * 28):  # the 20th that is a Friday: within 14 months (28 years at most)
         nxt = d + relativedelta(months=step)
@@ -649,7 +649,8 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
         if not y and d < today:
             d = _next_date(d, today)
         if len(readings) == 2 and readings[0] != readings[1]:
-            t.ambiguous = m.group(0)
+            first = "day" if t.region.day_first else "month"
+            t.ambiguous = f"{m.group(0)} read {first} first: it could be the other way round"
         return d, bool(y)
 
     m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)

@@ -23,6 +23,7 @@ from core.when.language import Language, merge
 from core.when.languages import LANGUAGES
 from core.when.patterns import Grammar
 from core.when.region import REGION_ENV, current_region
+from core.when.spoken import say_reading
 from core.when.words import REMINDER_CUES, fold
 
 TZ = ZoneInfo("Europe/Lisbon")
@@ -761,6 +762,14 @@ def test_the_repeats_people_say_are_rules_the_one_engine_reads():
     assert find_when("I hate Mondays", SATURDAY) is None  # a plural day alone is not a repeat
 
 
+def test_what_was_read_is_said_with_its_doubt():
+    when = find_when("dentist 05/06 at 10 every week", SATURDAY, region="pt_PT")
+    assert when is not None
+    said = say_reading(when.due, when.rrule, SATURDAY, when.ambiguous)
+    assert said == "Sat 5 Jun 2027 10:00, every week (05/06 read day first: it could be the other way round)"
+    assert say_reading(at("2026-12-10", "10:30"), None, SATURDAY) == "Thu 10 Dec 10:30"
+
+
 def test_now_in_a_sentence_is_a_word_of_it():
     assert find_when("Ana lives in Porto now and likes it", SATURDAY) is None
 
@@ -773,7 +782,7 @@ def test_which_figure_is_the_day_follows_the_region(region, due):
     """05/06 is read as the region writes dates (Babel's short pattern), and said to be ambiguous;
     a date only one reading makes whole is read so in every region."""
     when = find_when("05/06", SATURDAY, region=region)
-    assert when is not None and when.due == at(due) and when.ambiguous == "05/06"
+    assert when is not None and when.due == at(due) and when.ambiguous and when.ambiguous.startswith("05/06")
     for text in ("22/04", "4/22"):
         one = find_when(text, SATURDAY, region=region)
         assert one is not None and one.due == at("2027-04-22") and one.ambiguous is None
