@@ -160,7 +160,7 @@ def in_figures(text: str, grammar: Grammar, region: Region) -> str:
     quarter of an hour in "um quarto para as 6", never the 4th; "sexta" is Friday), or, for another
     language than the region's, when it is a word of the region's language ("once" in English)."""
     try:
-        from text_to_num import alpha2digit  # type: ignore[import-untyped]  # noqa: PLC0415
+        from text_to_num import alpha2digit  # noqa: PLC0415 - only where a text is read
     except ImportError:
         return text
     if not re.search(r"[^\W\d_]{3}", text):
