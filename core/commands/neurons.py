@@ -49,7 +49,22 @@ def _capture_args(p) -> None:
 )
 def capture(memory, args) -> Answer:
     neuron = memory.capture(args.text, kind=args.kind, attrs=attrs_option(args.attrs))
-    return Answer(neuron_json(memory, neuron), str(neuron.id))
+    return Answer(neuron_json(memory, neuron), str(neuron.id), note=_read_as(args.text, neuron))
+
+
+def _read_as(text: str, neuron) -> str:
+    """The due time a reminder was given, as read ("due Thu 22 Apr 10:00, every Tuesday"), and a
+    doubt the grammar had: on stderr, so the person sees it and a script still reads the id."""
+    from core.when import find_when, local_now  # noqa: PLC0415 - keeps forwarding light
+    from core.when.spoken import say_reading  # noqa: PLC0415 - keeps forwarding light
+
+    due = (neuron.attrs or {}).get("due_at")
+    if neuron.kind != Kind.REMINDER or not due:
+        return ""
+    now = local_now()
+    when = find_when(text or "", now)
+    ambiguous = when.ambiguous if when is not None else None
+    return "due " + say_reading(datetime.fromisoformat(due), neuron.attrs.get("rrule"), now, ambiguous)
 
 
 @command("show", "show one neuron with its links", arguments=lambda p: p.add_argument("id"))

@@ -1,9 +1,15 @@
 """Named days and periods -- holidays, seasons -- in five languages, computed for any year.
 
-A calendar of our own (the `holidays` package costs ~0.5 s to import and knows no seasons):
-fixed dates, Easter-based feasts (dateutil's Easter), and "the nth weekday of a month" rules.
-`DAYS` maps a day's id to a function year -> (first day, number of days); each language's table
-(core/when/languages) names the days in that language; `NAMED` maps every folded name to its day.
+A calendar of our own for the names people say in any country ("Easter", "Pentecost",
+"Fronleichnam", "dia de Reis", "la Toussaint", "Thanksgiving", "Carnaval") and for questions'
+periods: fixed dates, Easter-based feasts (dateutil's Easter), and "the nth weekday of a month"
+rules. `DAYS` maps a day's id to a function year -> (first day, number of days); each language's
+table (core/when/languages) names the days in that language; `NAMED` maps every folded name to
+its day. `FEAST_DAY`: the one day a reminder on a feast that spans days means.
+
+Beside it, the public holidays of the person's country by the names the `holidays` package gives
+them in each language it has (`country_days`; "Dia de Todos os Santos", "Tag der Deutschen
+Einheit"), loaded the first time a capture asks (~0.2 s), once.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import calendar
 from collections.abc import Callable
 from datetime import date, timedelta
+from functools import cache
 
 from dateutil.easter import easter
 
@@ -100,6 +107,16 @@ DAYS: dict[str, Callable[[int], Span]] = {
     "summer-bank-holiday": _nth(8, MO, -1),
 }
 
+# A reminder "on" a feast that spans days is due on its day: Easter Sunday, Christmas Day, New
+# Year's Day, Carnival's Tuesday (the others: their first day)
+FEAST_DAY: dict[str, Callable[[int], Span]] = {
+    "easter": DAYS["easter-sunday"],
+    "christmas": DAYS["christmas-day"],
+    "the-holidays": DAYS["christmas-day"],
+    "new-year": DAYS["new-years-day"],
+    "carnival": _easter(-47),
+}
+
 # Seasons of the northern hemisphere (meteorological), named only after in/this/last/next/over...
 SEASON_DAYS: dict[str, Callable[[int], Span]] = {
     "spring": lambda y: (date(y, 3, 1), 92),
@@ -130,3 +147,33 @@ def weekend_of(first: date, days: int) -> Span:
     if wd == 6:
         return first - timedelta(days=1), 2
     return first - timedelta(days=wd + 2), wd + 3  # Tuesday, Wednesday: from the Saturday before
+
+
+COUNTRY_LANGUAGES = ("en", "pt", "es", "de", "fr")  # the `holidays` package's names read in these
+
+
+@cache
+def country_days(country: str, year: int) -> dict[str, tuple[date, ...]]:
+    """The country's public holidays of `year` and the next, by each folded name the `holidays`
+    package gives them in the languages Neurons reads (each name's days in order). Nothing for a
+    country the package does not know."""
+    try:
+        import holidays  # noqa: PLC0415 - ~0.2 s: only when a capture asks for a country's days
+    except ImportError:
+        return {}
+    try:
+        supported = holidays.country_holidays(country).supported_languages
+    except (NotImplementedError, KeyError, AttributeError):
+        return {}
+    out: dict[str, list[date]] = {}
+    for language in supported or (None,):
+        if language is not None and not language.startswith(COUNTRY_LANGUAGES):
+            continue
+        found = holidays.country_holidays(country, years=(year, year + 1), language=language)
+        for day, names in sorted(found.items()):
+            for name in str(names).split("; "):
+                if "(" not in name:  # "Christmas Day (observed)": the day itself is named too
+                    days = out.setdefault(fold(name).strip(), [])
+                    if day not in days:
+                        days.append(day)
+    return {name: tuple(sorted(days)) for name, days in out.items()}

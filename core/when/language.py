@@ -67,7 +67,11 @@ class Language:
     unit_and_a_half: Words = ()  # after the unit: "em 2 horas e meia", "dans 2 heures et demie"
     about: Words = ()  # before an amount: "in about an hour", "dans environ 23 heures"
     more: Words = ()  # after an amount: "in 2 more minutes"
-    from_now: Words = ()  # after the unit: "2 minutes from now", "3 years from today"
+    from_now: Words = ()  # after the unit: "2 minutes from now", "3 years from today", "10 minutes later"
+    now_words: Words = ()  # "now", "agora": this very moment (in a short text: see parse.py)
+    offset_after: Words = ()  # "two weeks from tomorrow", "2 days after Friday", "dois dias depois de amanhã"
+    offset_before: Words = ()  # "2 months before 02/02"
+    end_of: Words = ()  # "end of the day", "fim do mês", "Ende der Woche": its last day, END_HOUR
     possessive_endings: Words = ()  # "Easter's", "Christmas's"
     # month words that open a sentence as a verb ("May I …"): a month there only with a preposition
     verb_months: Words = ()
@@ -153,7 +157,13 @@ class Language:
     of_every_month: Words = ()  # the ones that make it repeat
     month_day_words: Words = ()  # "the last day", "o último dia"
     month_ordinals: dict[str, int] = field(default_factory=dict)  # "first": 1, "last": -1
-    freq_words: dict[str, str] = field(default_factory=dict)  # "daily": "DAILY"
+    freq_words: dict[str, str] = field(
+        default_factory=dict
+    )  # "daily": "DAILY", "quarterly": "MONTHLY;INTERVAL=3"
+    times_words: dict[str, int] = field(default_factory=dict)  # "once": 1, "twice": 2, "zweimal": 2
+    times_nouns: Words = ()  # "3 times a week", "duas vezes por mês", "deux fois par mois"
+    per_words: Words = ()  # "twice a month", "once per week", "uma vez por semana"
+    part_plurals: dict[str, str] = field(default_factory=dict)  # "Monday evenings": every Monday evening
     weekdays_every: Words = ()  # "every weekday", "werktags"
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day
     yearly_words: Words = ()  # "birthday": a date that comes every year
@@ -231,7 +241,7 @@ class Language:
     clock_words: dict[str, Any] = field(default_factory=dict)  # a moment in words
 
 
-_FOLDED_VALUES = {"every_part"}  # values that are words of another table
+_FOLDED_VALUES = {"every_part", "part_plurals"}  # values that are words of another table
 _WORD_LIST_VALUES = {"yesterday_only_with", "overdue_before"}  # values that are lists of words
 _NOT_MERGED = {"code", "name", "rule_words", "clock_words"}
 

@@ -26,23 +26,47 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date, datetime, time, timedelta
+from difflib import SequenceMatcher
+from functools import cache
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
 from core.model import InvalidInput
+from core.when.holidays import DAYS, FEAST_DAY, country_days
 from core.when.language import fold
-from core.when.patterns import GRAMMAR, Grammar, group
+from core.when.patterns import GRAMMAR, Grammar, any_of, group
+from core.when.region import LANGUAGE_CODES, Region, current_region, region_of
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
 AFTERNOON_UNTIL = 7  # with a day named, a bare hour 1..7 is the afternoon ("tomorrow at 3": 15:00)
+NIGHT_FROM = 20  # a part of the day from this hour is the night ("in der Nacht", "at night")
+END_HOUR = 18
+NOW_WORDS = 4  # "end of the day", "fim do mês": that last day at 18:00, when work ends
 SMALL_HOURS_UNTIL = 6  # without one, a bare 1..6 is too: nobody means 04:30 without saying "am"
 
 WEEKDAY_OF = (MO, TU, WE, TH, FR, SA, SU)
 RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-_FREQ = {"day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"}
+_FREQ = {
+    "day": "DAILY",
+    "week": "WEEKLY",
+    "month": "MONTHLY",
+    "year": "YEARLY",
+    "quarter": "MONTHLY;INTERVAL=3",
+    "half-year": "MONTHLY;INTERVAL=6",
+}
+# "N times a week": spread over the week; "a month": over the month; a year: every 12/N months
+_TIMES_A_WEEK = {2: "MO,TH", 3: "MO,WE,FR", 4: "MO,TU,TH,FR", 5: "MO,TU,WE,TH,FR", 6: "MO,TU,WE,TH,FR,SA"}
+_TIMES_A_MONTH = {2: (1, 15), 3: (1, 10, 20), 4: (1, 8, 15, 22)}
+
+
+def _every(unit: str, n: int = 1) -> str:
+    """The RRULE of "every n <unit>s" ("every 2 quarters": every 6 months)."""
+    freq, _, interval = _FREQ[unit].partition(";INTERVAL=")
+    step = int(interval or 1) * n
+    return f"FREQ={freq}" + (f";INTERVAL={step}" if step > 1 else "")
 
 
 def _spaced(words: str) -> str:
@@ -57,6 +81,9 @@ class When:
     explicit_day: bool = False
     explicit_time: bool = False
     text: str = ""
+    # a doubt about the reading, said to the person beside it ("05/06 read day first: it could be
+    # the other way round"; a weekday that is not the date's)
+    ambiguous: str | None = None
 
     @property
     def words(self) -> str:
@@ -77,22 +104,28 @@ class _Clock:
     exact: bool  # read on a 24-hour clock as written
     ampm: str | None  # "am" | "pm" from the words around it
     padded: bool = False  # "09:00", "09h": written on a 24-hour clock for sure
+    s: int = 0  # seconds ("10:30:15")
 
     def hint(self, part: str, g: Grammar) -> None:
         """A part of the day said beside it ("tomorrow morning at 8", "tous les soirs à 9h")
         says which half of the day an hour up to 12 means (not "09h", not 15:00)."""
         if self.ampm is None and 1 <= self.h <= 12 and not self.padded:
-            self.ampm = _ampm(g, None, part)
+            self.ampm = _ampm(g, None, part, self.h)
 
 
 class _Text:
-    """The folded text with the parts already read blanked out, so no word is read twice."""
+    """The folded text with the parts already read blanked out, so no word is read twice; numbers
+    and ordinals in words the tables do not know are in figures ("am dritten Juni": "am 3. Juni")."""
 
-    def __init__(self, text: str, grammar: Grammar):
+    def __init__(self, text: str, grammar: Grammar, region: Region, said: str | None = None):
         self.original = text
-        self.folded = fold(text)
+        self.folded = fold(said or text)  # `said`: the text with its numbers in figures
         self.spans: list[tuple[int, int]] = []
         self.g = grammar
+        self.region = region
+        self.ambiguous: str | None = None
+        self.month_said = True  # the date read named its month (not "sexta dia 20")
+        self.date_weekday: int | None = None  # a weekday read within the date's words
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -116,6 +149,75 @@ class _Text:
         return bool(c) and fold(c) != c.lower()
 
 
+_TOKEN = re.compile(r"\S+")
+
+
+def in_figures(text: str, grammar: Grammar, region: Region) -> str:
+    """The text with numbers and ordinals in words written in figures by text2num ("twenty-four",
+    "dritten", "vinte e dois"), each in the place of its words and no longer (padded with spaces),
+    so a span of the result is the span of the text. The region's language first, then the others.
+    A single word is left as it is when a table of the grammar reads it otherwise ("quarto" is a
+    quarter of an hour in "um quarto para as 6", never the 4th; "sexta" is Friday), or, for another
+    language than the region's, when it is a word of the region's language ("once" in English)."""
+    try:
+        from text_to_num import alpha2digit  # noqa: PLC0415 - only where a text is read
+    except ImportError:
+        return text
+    if not re.search(r"[^\W\d_]{3}", text):
+        return text
+    words, not_numbers = _table_words(grammar)
+    other_meaning = frozenset().union(*not_numbers.values())
+    languages = (region.language, *(code for code in LANGUAGE_CODES if code != region.language))
+    current = text
+    for language in languages:
+        said = alpha2digit(current, language)
+        if said == current:
+            continue
+        kept = other_meaning
+        if language != region.language:
+            kept |= words.get(region.language, frozenset())
+        before = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(current)]
+        after = [m.group(0) for m in _TOKEN.finditer(said)]
+        matcher = SequenceMatcher(None, [w for w, _, _ in before], after, autojunk=False)
+        for op, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
+            if op != "replace":
+                continue
+            figures = " ".join(after[j1:j2])
+            start, end = before[i1][1], before[i2 - 1][2]
+            single = i2 - i1 == 1 and fold(before[i1][0]).strip(".,;:!?") in kept
+            if single or not grammar.figures.fullmatch(figures) or len(figures) > end - start:
+                continue
+            current = current[:start] + figures.rjust(end - start) + current[end:]
+    return current
+
+
+_NUMBER_TABLES = {"numbers", "day_numbers", "hour_words", "hour_words_24", "month_ordinals"}
+
+
+def _table_words(grammar: Grammar) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """Each language's single words of any table, and of its tables other than numbers', folded."""
+    found = _TABLE_WORDS.get(id(grammar))
+    if found is None:
+        words: dict[str, frozenset[str]] = {}
+        not_numbers: dict[str, frozenset[str]] = {}
+        for language in grammar.languages:
+            every: set[str] = set()
+            other: set[str] = set()
+            for f in fields(language):
+                value = getattr(language, f.name)
+                if isinstance(value, (dict, tuple)):
+                    found_words = {fold(w) for w in value if isinstance(w, str) and " " not in w}
+                    every |= found_words
+                    if f.name not in _NUMBER_TABLES:
+                        other |= found_words
+            words[language.code], not_numbers[language.code] = frozenset(every), frozenset(other)
+        found = _TABLE_WORDS[id(grammar)] = (words, not_numbers)
+    return found
+
+
+_TABLE_WORDS: dict[int, tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]] = {}
+
+
 def _num(g: Grammar, word: str) -> float:
     w = fold(word).strip()
     if re.fullmatch(r"\d+(?:[.,]\d+)?", w):
@@ -126,8 +228,8 @@ def _num(g: Grammar, word: str) -> float:
     return float(g.words.numbers.get(_spaced(w), 1))
 
 
-def _at(day: date, h: int, m: int, tz) -> datetime:
-    return datetime.combine(day, time(h % 24, m), tzinfo=tz)
+def _at(day: date, h: int, m: int, tz, s: int = 0) -> datetime:
+    return datetime.combine(day, time(h % 24, m, s), tzinfo=tz)
 
 
 def _next_weekday(today: date, wd: int, *, strictly_after: bool) -> date:
@@ -249,7 +351,35 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         unit = g.words.calendar_units[m.group("unit")]
         n = 2 if m.group("other") else int(_num(g, m.group("n")))
         t.take(m)
-        return _Rec(f"FREQ={_FREQ[unit]}" + (f";INTERVAL={n}" if n > 1 else ""), None)
+        on = t.search(g.on_days) if unit == "week" else None
+        if on:  # "every 2 weeks on Monday and Thursday"
+            t.take(on)
+            days = sorted({g.words.weekdays[d] for d in g.day_words.findall(on.group("days"))})
+            first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+            return _Rec(_every(unit, n) + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+        return _Rec(_every(unit, n), None)
+    m = t.search(g.times_per)
+    if m:
+        t.take(m)
+        return _times_per(g, m, today)
+    m = t.search(g.every_weekend)
+    if m:  # once a weekend: its Saturday
+        t.take(m)
+        return _Rec("FREQ=WEEKLY;BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
+    m = t.search(g.weekday_part_plural)
+    if m:  # "Monday evenings": every Monday, in the evening
+        t.take(m)
+        wd = g.words.weekdays[m.group("day")]
+        part = g.words.part_plurals[_spaced(m.group("pp"))]
+        return _Rec(
+            f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
+        )
+    m = t.search(g.plural_weekdays, accept=lambda m: _time_follows(t, m.end()))
+    if m:  # "Tuesdays at 7pm"
+        days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
+        t.take(m)
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
     m = t.search(
         g.every_weekdays,
         accept=lambda m: not m.group("plural_lead") or bool(g.plural_day.search(m.group("days"))),
@@ -269,12 +399,41 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     if m:
         unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
-        return _Rec(f"FREQ={_FREQ[unit]}", None)
+        return _Rec(_every(unit), None)
     m = t.search(g.freq_word)
     if m:
         t.take(m)
         return _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None)
     return None
+
+
+def _times_per(g: Grammar, m: re.Match, today: date) -> _Rec:
+    """ "once a week", "twice a month", "3 times a week", "twice a year": the repeat spread evenly."""
+    n = g.words.times_words[_spaced(m.group("tw"))] if m.group("tw") else int(_num(g, m.group("n")))
+    unit = g.words.calendar_units[m.group("unit")]
+    if n <= 1 or unit == "day":
+        return _Rec(_every(unit), None)
+    if unit == "week" and n in _TIMES_A_WEEK:
+        days = [RRULE_DAYS.index(d) for d in _TIMES_A_WEEK[n].split(",")]
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec(f"FREQ=WEEKLY;BYDAY={_TIMES_A_WEEK[n]}", first)
+    if unit == "month" and n in _TIMES_A_MONTH:
+        monthdays = _TIMES_A_MONTH[n]
+        first = min(_next_monthday(today, d) for d in monthdays)
+        return _Rec("FREQ=MONTHLY;BYMONTHDAY=" + ",".join(map(str, monthdays)), first)
+    months = {"year": 12, "half-year": 6, "quarter": 3}.get(unit)
+    if months and months % n == 0:
+        return _Rec(f"FREQ=MONTHLY;INTERVAL={months // n}" if months // n > 1 else "FREQ=MONTHLY", None)
+    return _Rec(_every(unit), None)
+
+
+def _time_follows(t: _Text, end: int) -> bool:
+    """A time of day or a part of the day right after ("Tuesdays at 7pm", "samedis à 10h")."""
+    after = t.folded[end:].lstrip(" ,")
+    g = t.g
+    return any(
+        p.match(after) for p in (g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter, g.part_of_day)
+    )
 
 
 def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
@@ -285,6 +444,8 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     if not m:
         return None
     t.take(m)
+    if m.re is t.g.relative_ahead and m.group("fraction_ahead"):  # "a half hour from now"
+        return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction_ahead"))]), True
     if m.re is t.g.relative_ahead:  # "2 minutes from now"
         said, unit, half = m.group("n_ahead"), m.group("unit_ahead"), m.group("half_ahead")
     elif m.group("fraction"):  # "in half an hour", "in a quarter of an hour"
@@ -304,6 +465,53 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
 
 
+def _offset(t: _Text) -> relativedelta | None:
+    """ "two weeks from", "3 days after", "2 months before": the step from the day named after it."""
+    m = t.search(t.g.offset)
+    if not m:
+        return None
+    kind, amount = t.g.words.units[m.group("unit")]
+    if kind not in ("days", "months", "years"):
+        return None
+    t.take(m)
+    n = int(_num(t.g, m.group("n"))) * amount * (-1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1)
+    if kind == "days":
+        return relativedelta(days=n)
+    return relativedelta(months=n * (12 if kind == "years" else 1))
+
+
+def _now_word(t: _Text) -> bool:
+    """ "now", "agora", "jetzt": this moment, said in a short text (at most NOW_WORDS words: "remind
+    me now", "the deadline is now"); in a longer one it is a word of the sentence ("Ana lives in
+    Porto now")."""
+    m = t.search(t.g.now_word)
+    if not m or len(t.original.split()) > NOW_WORDS:
+        return False
+    t.take(m)
+    return True
+
+
+def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
+    """ "end of the day" (today), "of the week" (its Friday, at the weekend its Sunday), "of the
+    month" (its last day), "of the year" (31 December); "end of tomorrow": (None,), the day is the
+    words after it. Due at END_HOUR."""
+    m = t.search(t.g.end_of)
+    if not m:
+        return None
+    t.take(m)
+    what = t.g.end_words.get(_spaced(m.group("what") or ""))
+    if what == "day":
+        return (today,)
+    if what == "week":
+        friday = today + timedelta(days=4 - today.weekday())
+        return (friday if friday >= today else today + timedelta(days=6 - today.weekday()),)
+    if what == "month":
+        return (today + relativedelta(day=31),)
+    if what == "year":
+        return (date(today.year, 12, 31),)
+    return (None,)
+
+
 def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     """(a calendar date, whether a year was given) written in the text."""
     g, today = t.g, now.date()
@@ -313,9 +521,12 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     with_month = lambda m: _month_ok(
         t, m, with_day=not m.group("dw") or bool(m.groupdict().get("joined") or m.groupdict().get("lead"))
     )
+    found = _numeric_date(t, today)
+    if found:
+        return found
     for pattern, month_of, accept in (
         (g.iso_date, numeric, None),
-        (g.dotted_date, numeric, None),
+        (g.year_first_date, numeric, None),
         (g.day_month, named, with_month),
         (g.month_day, named, with_month),
     ):
@@ -328,10 +539,12 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             try:
                 d = date(year, month_of(m), day)
             except ValueError:
-                continue
+                if y or (month_of(m), day) != (2, 29):
+                    continue
+                d = _next_feb_29(today)  # 29 February in a common year: the next leap year's
             t.take(m)
             if not y and d < today:
-                d = d.replace(year=d.year + 1)
+                d = _next_date(d, today)
             return d, bool(y)
     m = t.search(g.month_position, accept=lambda m: bool(m.group("of") or m.group("mon")))
     if m:
@@ -342,8 +555,124 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         day = int(group(m, "day") or 0)
         if 1 <= day <= 31:
             t.take(m)
+            t.month_said = False
+            inside = g.weekday.search(m.group(0))  # "Tuesday 21st", "viernes 20"
+            t.date_weekday = g.words.weekdays[inside.group("day")] if inside else None
             return _next_monthday(today, day), False
-    return None
+    return _holiday(t, today)
+
+
+def _holiday(t: _Text, today: date) -> tuple[date, bool] | None:
+    """A feast by name, the next one (today included): "on Easter" (its Sunday), "Fronleichnam",
+    "dia de Reis", "Thanksgiving 2027"; else a public holiday of the region's country by a name the
+    `holidays` package gives it ("Dia de Todos os Santos")."""
+    g = t.g
+
+    def said(m: re.Match) -> bool:
+        name = _spaced(m.group("name"))
+        return name not in g.words.everyday_holiday_names or t.capital(m.start("name"))
+
+    m = t.search(g.holiday, accept=said)
+    if m:
+        t.take(m)
+        day_id = g.words.holidays[_spaced(m.group("name"))]
+        at = FEAST_DAY.get(day_id, DAYS[day_id])
+        q1, q2 = m.group("q1") or "", m.group("q2") or ""
+        if re.search(r"\d{4}", q2):
+            return at(int(re.sub(r"\D", "", q2)))[0], True
+        shift = g.year_said(q1, q2)
+        if shift is not None:
+            return at(today.year + shift)[0], True
+        first = at(today.year)[0]
+        return (first if first >= today else at(today.year + 1)[0]), False
+    if t.region.country is None:
+        return None
+    days = country_days(t.region.country, today.year)
+    if not days:
+        return None
+    m = t.search(_names_pattern(tuple(days)))
+    if not m:
+        return None
+    t.take(m)
+    coming = [d for d in days[_spaced(m.group(0))] if d >= today]
+    return (coming[0] if coming else days[_spaced(m.group(0))][-1]), False
+
+
+@cache
+def _names_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w)(?:{any_of(names)})(?!\w)")
+
+
+def _on_its_weekday(t: _Text, written: tuple[date, bool]) -> tuple[date, bool]:
+    """A weekday said with a date ("Monday the 21st", "sexta-feira dia 20", "Friday 12-30-16") is
+    taken with it; with a day of the month alone, the date is the next such day that falls on that
+    weekday. A weekday that disagrees with a whole date leaves the date, said as doubtful."""
+    wd = t.date_weekday
+    if wd is None:
+        leads = t.g.words.weekday_lead
+        m = t.search(t.g.weekday, accept=lambda m: not m.group("pre") or m.group("pre") in leads)
+        if not m:
+            return written
+        t.take(m)
+        wd = t.g.words.weekdays[m.group("day")]
+    d, year_given = written
+    if d.weekday() == wd:
+        return written
+    if year_given or t.month_said:  # "Tuesday, 10 January" on a Thursday: the date, said doubtful
+        t.ambiguous = t.ambiguous or "the weekday said is not that date's"
+        return written
+    for step in range(1, 12 * 28):  # the 20th that is a Friday: within 14 months (28 years at most)
+        nxt = d + relativedelta(months=step)
+        if nxt.day == d.day and nxt.weekday() == wd:
+            return nxt, False
+    return written
+
+
+def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
+    """22/04, 4/22, 22.04., 22-04-2027, 22/4/27: the day is the figure only it can be (over 12),
+    else the region's (05/06 is 5 June in Portugal, May 6 in the US: said as ambiguous)."""
+
+    def read(m: re.Match) -> tuple[date, bool] | None:
+        a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
+        year = (int(y) + (2000 if len(y) == 2 else 0)) if y else today.year
+        orders = [(a, b), (b, a)] if t.region.day_first else [(b, a), (a, b)]
+        readings = []
+        for day, month in orders:
+            try:
+                readings.append(date(year, month, day))
+            except ValueError:
+                if y is None and month == 2 and day == 29:  # 29/02 in a common year: the next leap one
+                    readings.append(_next_feb_29(today))
+        if not readings:
+            return None
+        d = readings[0]
+        if not y and d < today:
+            d = _next_date(d, today)
+        if len(readings) == 2 and readings[0] != readings[1]:
+            first = "day" if t.region.day_first else "month"
+            t.ambiguous = f"{m.group(0)} read {first} first: it could be the other way round"
+        return d, bool(y)
+
+    m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
+    if not m:
+        return None
+    found = read(m)
+    t.take(m)
+    return found
+
+
+def _next_feb_29(today: date) -> date:
+    year = today.year
+    while not calendar.isleap(year) or date(year, 2, 29) < today:
+        year += 1
+    return date(year, 2, 29)
+
+
+def _next_date(d: date, today: date) -> date:
+    """The next such day and month from today (29 February: the next leap year's)."""
+    if d.month == 2 and d.day == 29:
+        return _next_feb_29(today)
+    return d.replace(year=d.year + 1)
 
 
 def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
@@ -403,7 +732,14 @@ def _phrase_ok(g: Grammar, m: re.Match) -> bool:
         counted = bool(g.counted_minutes.search(m.group(0)))  # "15 minuten vor 12"
         named = _spaced(hour) in g.noon_words | g.midnight_words  # "5 para meio dia"
         return int(minutes) < 60 and bool(
-            m.group("at") or m.group("ap") or m.group("ap2") or m.group("part") or marked or counted or named
+            m.group("at")
+            or m.group("ap")
+            or m.group("ap2")
+            or m.group("ap3")
+            or m.group("part")
+            or marked
+            or counted
+            or named
         )
     return True
 
@@ -437,7 +773,7 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     if named:
         return _Clock(h % 24, mi % 60, True, None)
     h = 12 if h == 0 else h
-    ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"))
+    ap = _ampm(g, m.group("ap") or m.group("ap2") or m.group("ap3"), m.group("part"), h)
     return _Clock(h, mi % 60, h > 12 and ap is None, ap)
 
 
@@ -514,7 +850,7 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             or m.group("sep") not in ":."
             or bool(m.group("uhr"))
         ) and ap is None
-        return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"))
+        return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"), s=int(m.group("sec") or 0))
     m = t.search(  # "330 p.m."
         g.clock_hhmm, accept=lambda m: 1 <= int(m.group("h")) <= 12 and int(m.group("m")) < 60
     )
@@ -526,19 +862,23 @@ def _numeric_clock(t: _Text) -> _Clock | None:
         t.take(m)
         if m.group("spaced"):  # "6 de la mañana", "3 in the afternoon"
             h = _hour_of(g, m.group("hw"))
-            return _Clock(h, 0, h >= 13, _ampm(g, None, m.group("spaced")))
+            return _Clock(h, 0, h >= 13, _ampm(g, None, m.group("spaced"), h))
         h = int(m.group("h"))
-        ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"))
+        ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"), h)
         if m.group("ap") and not 1 <= h <= 12:
             return None
         if m.group("oclock"):  # "3 o'clock": on the 12-hour clock, as "at 3"
             return _Clock(h, 0, h >= 13 or h == 0, ap)
         return _Clock(h, 0, ap is None, ap, padded=m.group("h").startswith("0"))
+    m = t.search(g.clock_h_letter, accept=lambda m: 1 <= int(m.group("h")) <= 12)
+    if m:
+        t.take(m)
+        return _Clock(int(m.group("h")), 0, False, _ampm(g, m.group("letter"), None))
     m = t.search(g.clock_at, accept=lambda m: _at_ok(t, m))
     if m:
         h = _hour_of(g, m.group("h") or m.group("hw") or m.group("hw24"))
         t.take(m)
-        ap = _ampm(g, m.group("ap"), m.group("part"))
+        ap = _ampm(g, m.group("ap"), m.group("part"), h)
         return _Clock(h, 0, (h >= 13 or h == 0) and ap is None, ap)
     m = t.search(g.clock_word)
     if m:
@@ -578,11 +918,16 @@ def _at_ok(t: _Text, m: re.Match) -> bool:
     return True
 
 
-def _ampm(g: Grammar, ap: str | None, part: str | None) -> str | None:
+def _ampm(g: Grammar, ap: str | None, part: str | None, h: int | None = None) -> str | None:
+    """ "am"/"pm" as the mark or the part of the day says; at night (a part from NIGHT_FROM) 12
+    and the small hours are the morning's ("12 Uhr in der Nacht" is midnight, "1 at night" 01:00)."""
     if ap:
         return "pm" if g.after_noon_words.fullmatch(_spaced(fold(ap))) else "am"
     if part:
         part = _spaced(part)
+        night = g.words.parts.get(part, 0) >= NIGHT_FROM
+        if night and h is not None and (h == 12 or h < SMALL_HOURS_UNTIL):
+            return "am"
         return "pm" if part in g.pm_parts else "am" if part in g.am_parts else None
     return None
 
@@ -602,37 +947,71 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
     return c.h
 
 
-def find_when(text: str, now: datetime, grammar: Grammar = GRAMMAR) -> When | None:
+def find_when(
+    text: str, now: datetime, grammar: Grammar = GRAMMAR, region: Region | str | None = None
+) -> When | None:
     """The due time (and recurrence) the text asks for, or None (also for a time past the
-    calendar's end: "in 9999999999 minutes")."""
+    calendar's end: "in 9999999999 minutes"). `region` (a Region or a locale tag, "en_US"): whose
+    conventions read an ambiguous date; None: the one in force (core/when/region.py)."""
+    if region is None:
+        region = current_region()
+    elif isinstance(region, str):
+        region = region_of(region)
     try:
-        return _read(text, now, grammar)
+        plain = _read(text, now, grammar, region)
+        figures = in_figures(text, grammar, region)
+        if figures == text:
+            return plain
+        # numbers in words in figures ("am dritten Juni"): that reading when it accounts for more
+        # of the text than the tables' own ("onze heures trois quarts" stays the tables')
+        other = _read(text, now, grammar, region, figures)
+        return other if other and _covered(other) > (_covered(plain) if plain else 0) else plain
     except (OverflowError, ValueError):
         return None
 
 
-def _read(text: str, now: datetime, grammar: Grammar) -> When | None:
-    t = _Text(text, grammar)
+def _covered(when: When) -> int:
+    return sum(e - s for s, e in when.spans)
+
+
+def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str | None = None) -> When | None:
+    t = _Text(text, grammar, region, said)
     tz = now.tzinfo
     rec = _recurrence(t, now)
     rel = _relative(t, now)
+    offset = _offset(t) if rel is None else None
+    end = _end_of(t, now.date())
+    if rel is None and offset is None and _now_word(t):
+        return When(due=now, rrule=None, spans=t.spans, text=text, explicit_day=True, explicit_time=True)
     written = _date(t, now)
+    if written is not None:
+        written = _on_its_weekday(t, written)
     word = _day_word(t, now) if written is None else None
     clock = _clock(t)
-    if not (rec or rel or written or word or clock):
+    if end and end[0] is not None and not (written or word):
+        written = end[0], False
+    if not (rec or rel or written or word or clock or offset or end):
         return None
     out = When(
         due=now,
         rrule=rec.rule if rec else None,
         spans=t.spans,
         text=text,
-        explicit_day=bool(rel or written or word or (rec and rec.first)),
+        explicit_day=bool(rel or written or word or (rec and rec.first) or offset or end),
         explicit_time=clock is not None or bool(rel and rel[1]),
+        ambiguous=t.ambiguous,
     )
     if rel and rel[1]:  # to the minute: "in 10 minutes"
         out.due = rel[0]
         return out
     day = rel[0].date() if rel else written[0] if written else word[0] if word else rec.first if rec else None
+    if offset is not None:  # "two weeks from tomorrow": from the day named, else today
+        day = (day or now.date()) + offset
+        if word and word[1] == "weekday" and word[0] == now.date():
+            day += timedelta(days=7)  # "3 weeks from Friday" said on a Friday: from the next one
+        word = None
+    if end and clock is None:  # "end of the day": that day at END_HOUR
+        clock = _Clock(END_HOUR, 0, True, None)
     evening = bool(word and word[1] == "tonight")
     if rec and rec.part:  # "every evening": that part's hour, and the half of the day a clock means
         if clock is None:
@@ -647,7 +1026,7 @@ def _read(text: str, now: datetime, grammar: Grammar) -> When | None:
     elif day is None:
         due = _next_occurrence(clock, now, evening)
     else:
-        due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz)
+        due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz, clock.s)
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
     if rec and due <= now:  # the first occurrence still to come
@@ -677,7 +1056,7 @@ def _next_occurrence(c: _Clock, now: datetime, evening: bool) -> datetime:
     for offset in (0, 1):
         day = now.date() + timedelta(days=offset)
         for h in hours:
-            cand = _at(day, h, c.m, now.tzinfo)
+            cand = _at(day, h, c.m, now.tzinfo, c.s)
             if cand > now:
                 return cand
     return _at(now.date() + timedelta(days=1), hours[0], c.m, now.tzinfo)

@@ -193,11 +193,43 @@ class Grammar:
         # "2 minutes from now": read only when the text says "from now" (a number starts a lot of words)
         self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")
         self.relative_ahead = c(
-            rf"{b}{about}(?P<n_ahead>{amount}){half_ahead}{glue}(?P<unit_ahead>{any_of(w.units)})"
+            rf"{b}(?:(?P<fraction_ahead>{any_of(w.hour_fractions)})|"
+            rf"{about}(?P<n_ahead>{amount}){half_ahead}{glue}(?P<unit_ahead>{any_of(w.units)}))"
             rf"\s+(?:{any_of(w.from_now)}){e}"
+        )
+        # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from
+        # the day the words after it name (today when they name none)
+        self.offset = c(
+            rf"{b}(?P<n>{amount})\s+(?P<unit>{any_of(w.units)})\s+"
+            rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
+        )
+        self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
+        self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
+        self.end_words = {
+            **{u: "day" for u, value in w.units.items() if value == ("days", 1)},
+            **{u: "week" for u in w.week},
+            **{u: "month" for u in w.month},
+            **{u: "year" for u in w.year},
+        }
+        self.end_of = c(
+            rf"{b}(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}(?P<what>{any_of(self.end_words)}))?{e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
+        # 22/04, 4/22, 22/4/27, 22-04-2027, 22.04.2027, 22.04.: which figure is the day is the
+        # region's choice when both could be (parse.py); "-" and "." only with a year or the "."
+        # after the month (22.04 alone is a time), never inside a longer figure or a fraction's unit
+        self.numeric_date = c(
+            r"(?<![\w/.:,-])(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})"
+            r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
+            r"(?![\w/])"
+        )
+        # 2027/04/22, 2027.04.22
+        self.year_first_date = c(
+            r"(?<![\d./-])(?P<y>\d{4})(?P<sep>[/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])"
+        )
+        # what text2num writes for a number in words: "22", "24th", "3.", "1er", "22º" (parse.in_figures)
+        self.figures = c(rf"(?:\d+(?:{any_of((*w.ordinal_suffixes, *w.day_suffixes))})?[,.]?\s?)+")
         year_joined = rf"(?:{any_of(w.year_joiners)})"
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
@@ -269,7 +301,7 @@ class Grammar:
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         self.clock_hm = c(
-            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?!\d)(?:{letters}|\s*"
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?::(?P<sec>\d{{2}}))?(?!\d)(?:{letters}|\s*"
             rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?)"
         )
         self.clock_hhmm = c(  # "330 p.m.": figures without a colon are a time only with am/pm
@@ -284,6 +316,10 @@ class Grammar:
             rf"{ampm}(?!\w)|(?P<oclock>{oclock}){e}(?:\s*(?P<ap2>{marks_any})(?!\w))?)"
             rf"(?:\s*(?P<part>{parts}){e})?"
             rf"|{b}(?P<hw>\d{{1,2}}|{any_of(w.hour_words)})\s+(?P<spaced>{spaced_parts}){e}"
+        )
+        self.clock_h_letter = c(  # "7p", "at 11a"
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})"
+            rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         )
         # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
         counts = any_of(u for u in w.units if u not in w.clock_words_after)
@@ -311,7 +347,8 @@ class Grammar:
             rf"(?P<m1>{minute_word})\s+(?:(?:{minute_noun})\s+)?"
             rf"(?P<dir>{any_of(w.minutes_past)}|{any_of(w.minutes_to)})\s+"
             rf"{optional_words(w.hour_articles)}(?P<h1>{hour_word}){mark}"
-            rf"|(?P<h2>{hour_word}){mark}\s+"
+            rf"|(?P<h2>{hour_word})(?:\s*(?P<ap3>{marks_any})(?!\w))?"
+            rf"{mark}\s+"
             rf"(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+"
             rf"(?P<m2>{minute_word})(?:\s+(?:{minute_noun}))?"
             rf"|(?P<before>{any_of(w.before_hour)})\s+(?P<h3>{hour_word})(?:\s*(?:{hour_after}))?"
@@ -357,6 +394,23 @@ class Grammar:
             rf"{b}(?:(?P<lead>{every})|(?P<plural_lead>{any_of(w.weekdays_lead)}))\s+"
             rf"(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}"
         )
+        # "twice a month", "3 times a week", "uma vez por semana", "zweimal im Monat", "deux fois par mois"
+        self.times_per = c(
+            rf"{b}(?:(?P<tw>{any_of(w.times_words)})|(?P<n>{amount})\s*(?:{any_of(w.times_nouns)}))\s+"
+            rf"(?:{any_of(w.per_words)})\s+(?P<unit>{self.calendar_units}){e}"
+        )
+        self.every_weekend = c(rf"{b}(?:{every})\s+(?:{weekend}){plural}?{e}")
+        # "Monday evenings", "on Friday mornings", "segundas à noite" is a plural day and a part
+        self.weekday_part_plural = c(
+            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{plural}?\s+"
+            rf"(?P<pp>{any_of(w.part_plurals)}){e}"
+        )
+        # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)
+        self.plural_weekdays = c(
+            rf"{b}(?P<days>(?:{day}){weekday_suffix}?(?:{plural})(?:\s*{and_words}\s*{days})*){e}"
+        )
+        # "every 2 weeks on Monday and Thursday": the days of the weeks
+        self.on_days = c(rf"{b}(?:(?:{weekday_lead})\s+)?(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}")
         self.day_words = compile_folded(day)
         self.plural_day = compile_folded(rf"(?:{plural}){WORD_END}")
         adverbs = any_of(w.weekday_adverbs)

@@ -41,6 +41,24 @@ def say_when(moment: datetime, now: datetime, lang: str = "en") -> str:
     return f"{local.day} {month} {local.year}"
 
 
+def say_reading(
+    due: datetime, rrule: str | None, now: datetime, ambiguous: str | None = None, lang: str = "en"
+) -> str:
+    """What the grammar read, to be seen before it counts: "Thu 22 Apr 10:00", the year when it is
+    not this one, the repeat in words, and the doubt the grammar had (When.ambiguous)."""
+    words = CLOCK_WORDS[lang if lang in CLOCK_WORDS else "en"]
+    local = due.astimezone(now.tzinfo)
+    said = f"{words['days'][local.weekday()]} {local.day} {words['months'][local.month - 1]}"
+    if local.year != now.year:
+        said += f" {local.year}"
+    said += local.strftime(" %H:%M:%S" if local.second else " %H:%M")
+    if rrule:
+        said += f", {say_rule(rrule, lang)}"
+    if ambiguous:
+        said += f" ({ambiguous})"
+    return said
+
+
 def _parts(rrule: str) -> dict[str, str]:
     text = str(rrule).strip()
     lines = [ln for ln in text.replace("\\n", "\n").splitlines() if ln.strip()]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -56,6 +57,16 @@ def test_capture_show_list_edit_done_link_unlink(data_dir):
     listed = cli_json("list", data_dir=data_dir)
     assert [n["id"] for n in listed] == [contact["id"]]  # the done note is not active
     assert cli_json("list", "--state", "done", data_dir=data_dir)[0]["id"] == note_id
+
+
+def test_capture_says_the_due_time_it_read(data_dir):
+    """A reminder's due time as read, on stderr (stdout stays the id a script reads); a note, none."""
+    done = run_cli("capture", "dentist on 22/04 at 10", data_dir=data_dir)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip()) == 36
+    assert re.search(r"due Thu 22 Apr( \d{4})? 10:00", done.stderr), done.stderr
+    note = run_cli("capture", "Call the plumber about the leak", "--kind", "note", data_dir=data_dir)
+    assert "due" not in note.stderr
 
 
 def test_stdin_capture_and_clear_errors(data_dir):

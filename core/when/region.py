@@ -1,0 +1,77 @@
+"""Where the person writes from: the language and country whose conventions read a date.
+
+Which of 05/06 is the day follows the region's own short date pattern (Babel's CLDR data: en_US
+"M/d/yy", pt_PT "dd/MM/yy", de_DE "dd.MM.yy"); a date only one reading makes whole (22/04, 4/22)
+is read that way in every region. The country names the public holidays read by name.
+
+The region in force: `NEURONS_DATE_REGION` ("pt_PT", "en-US", "de"), else the process locale
+(LC_ALL, LC_TIME, LANG); a locale that names none ("C", "POSIX") reads day first, as most of the
+world writes dates, in English.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+
+REGION_ENV = "NEURONS_DATE_REGION"
+LANGUAGE_CODES = ("en", "pt", "es", "de", "fr")
+
+
+@dataclass(frozen=True)
+class Region:
+    language: str = "en"  # one of LANGUAGE_CODES: the one whose number words are read first
+    country: str | None = None  # ISO 3166 alpha-2 ("PT"); None: not known
+    day_first: bool = True  # 05/06 is the 5th of June
+    year_first: bool = False  # 06/05/04 (only the ISO-like locales)
+
+    @property
+    def tag(self) -> str:
+        return f"{self.language}_{self.country}" if self.country else self.language
+
+
+@cache
+def region_of(tag: str | None) -> Region:
+    """The Region a locale tag names ("pt_PT.UTF-8", "en-US", "de"); an unknown one: the default."""
+    m = re.match(r"^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{2}))?", (tag or "").strip())
+    if not m or m.group(1).lower() in ("c", "posix"):
+        return Region()
+    language, country = m.group(1).lower(), (m.group(2) or "").upper() or None
+    day_first, year_first = _order(language, country)
+    return Region(
+        language=language if language in LANGUAGE_CODES else "en",
+        country=country,
+        day_first=day_first,
+        year_first=year_first,
+    )
+
+
+def _order(language: str, country: str | None) -> tuple[bool, bool]:
+    """(day first, year first) of the locale's short date pattern."""
+    try:
+        from babel import Locale, UnknownLocaleError  # noqa: PLC0415 - only when a region is read
+
+        try:
+            locale = Locale.parse(f"{language}_{country}" if country else language)
+        except (UnknownLocaleError, ValueError):
+            locale = Locale.parse(language)
+        pattern = locale.date_formats["short"].pattern
+    except Exception:  # noqa: BLE001 - no Babel, or a locale it does not know: the default order
+        return True, False
+    letters = [c for c in re.sub(r"'[^']*'", "", pattern) if c in "dMy"]
+    first = letters[0] if letters else "d"
+    return first == "d", first == "y"
+
+
+def current_region() -> Region:
+    """The region in force (see the module's docstring)."""
+    for name in (REGION_ENV, "LC_ALL", "LC_TIME", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return region_of(value)
+    return Region()
+
+
+__all__ = ["LANGUAGE_CODES", "REGION_ENV", "Region", "current_region", "region_of"]
