@@ -23,6 +23,7 @@ from core.interop import ical, vcard
 from core.interop.report import Skip
 from core.model import InvalidInput, Kind, Neuron, State
 from core.store.sync_sql import Collection
+from core.sync import dav
 
 # DTSTAMP of what is written: a fixed moment, so that writing the same neuron twice gives the same text.
 STAMP = datetime(2000, 1, 1, tzinfo=UTC)
@@ -103,6 +104,10 @@ class Remote:
 def read(collection: Collection, href: str, etag: str | None, data: bytes, now: datetime) -> Remote:
     """An item of the collection, or Skip with the reason it cannot be read."""
     where = href.rsplit("/", 1)[-1]
+    if dav.CONTROL_MARK.encode() in data:
+        raise Skip(where, "it holds a control character (such as a vertical tab), which it may not")
+    if dav.ENCODING_MARK.encode() in data:
+        raise Skip(where, "its text is not UTF-8 (another encoding, such as Latin-1, as the server sent it)")
     if collection.kind is Kind.CONTACT:
         cards = vcard.split_cards(data)
         if not cards:

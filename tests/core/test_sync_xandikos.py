@@ -1,0 +1,27 @@
+"""The two-way sync cases of test_sync.py again, against Xandikos instead of Radicale: a second
+real server, written apart from the first (git-backed, strict about RFC 6578), so that what
+passes is what the protocol says rather than what one server lets through."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.test_sync import (  # noqa: F401 - fixtures, and cases collected here against Xandikos
+    account,
+    memory,
+    test_a_conflicting_edit_keeps_both_texts,
+    test_a_recurring_series_with_exceptions_and_its_zone,
+    test_a_reminder_captured_here_appears_as_a_vtodo_with_its_due_time,
+    test_contacts_go_out_in_the_version_the_server_prefers_and_a_first_sync_merges_by_email,
+    test_deletes_both_ways,
+    test_done_on_either_side_is_done_on_both,
+    test_the_newer_edit_here_wins_and_goes_to_the_server,
+    test_time_zones_both_ways,
+    test_what_the_phone_makes_appears_and_a_second_sync_moves_nothing,
+)
+
+
+@pytest.fixture
+def radicale(xandikos):
+    """The server the imported cases call `radicale`: here, a Xandikos of this test's own."""
+    return xandikos
