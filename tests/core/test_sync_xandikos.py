@@ -17,6 +17,7 @@ from tests.core.test_sync import (  # noqa: F401 - fixtures, and cases collected
     test_done_on_either_side_is_done_on_both,
     test_the_newer_edit_here_wins_and_goes_to_the_server,
     test_time_zones_both_ways,
+    test_two_machines_editing_seconds_apart_keep_the_newer_edit_on_both,
     test_what_the_phone_makes_appears_and_a_second_sync_moves_nothing,
 )
 
