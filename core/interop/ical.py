@@ -577,7 +577,7 @@ def _item(
     priority = _text(comp, "PRIORITY")
     if priority.isdigit() and int(priority) > 0:
         attrs["priority"] = int(priority)
-    elif priority:
+    elif priority and not priority.isdigit():  # 0 is "undefined" (RFC 5545 3.8.1.9): nothing to keep
         notes.append(f"PRIORITY {priority!r} is not a number: dropped")
     tags = _categories(comp)
     if tags:

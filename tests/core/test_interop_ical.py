@@ -353,3 +353,11 @@ def test_a_start_outside_its_rule_and_rdates_alone_are_occurrences_as_rfc_5545_s
         )
         assert ours == theirs, uid
         assert ours[0] == remind.parse_time(item.attrs["dtstart"])
+
+
+def test_priority_zero_is_undefined_and_read_without_a_word():
+    text = (FILES / "nextcloud-tasks.ics").read_bytes().replace(b"PRIORITY:5", b"PRIORITY:0")
+    found = ical.read(text, NOW)
+    passport = next(i for i in found if isinstance(i, ical.Item) and i.uid == "nc-task-passport")
+    assert "priority" not in passport.attrs  # RFC 5545 3.8.1.9: 0 is "undefined"
+    assert not [i for i in found if not isinstance(i, ical.Item)], found
