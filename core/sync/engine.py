@@ -53,6 +53,8 @@ DERIVED_CONFLICT = "sync:conflict"
 WAIT_FOR_OTHER_S = 600.0
 # How far ahead of this machine's clock an item's time may be and still count (else it is not trusted).
 CLOCK_SKEW = timedelta(minutes=5)
+# Answers to a sync token that, from a server that knew it, can only mean it no longer does.
+TOKEN_REFUSALS = (400, 403, 409, 410, 412, 418, 422)
 # Failures of the whole account (the server, the network, the password): the sync stops there.
 ACCOUNT_FAILURES = (dav.UnreachableError, dav.WrongPasswordError, dav.TLSRefusedError)
 
@@ -217,6 +219,12 @@ class CollectionSync:
             try:
                 listed, token, whole = self.client.changes(self.c.href, self.c.sync_token)
             except dav.InvalidTokenError:
+                listed, token, whole = self.client.changes(self.c.href, None)
+            except dav.ServerError as exc:
+                if not self.c.sync_token or exc.status not in TOKEN_REFUSALS:
+                    raise
+                # refused without saying why (Nextcloud before 2024 answered 418 to a token that
+                # had seen a delete): a full listing, by ETag, never a collection stuck for good
                 listed, token, whole = self.client.changes(self.c.href, None)
         else:
             listed, whole = self.client.etags(self.c.href), True

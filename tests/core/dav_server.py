@@ -506,6 +506,7 @@ class _HostileHandler(http.server.BaseHTTPRequestHandler):
             given = token.group(1).decode() if token else ""
             if given and given != self.dav.token:
                 error = b'<?xml version="1.0"?><d:error xmlns:d="DAV:"><d:valid-sync-token/></d:error>'
+                error = b"I'm a teapot" if self.dav.refuse_token == 418 else error
                 self._answer(self.dav.refuse_token, error, {"Content-Type": "application/xml"})
                 return
             found = [
