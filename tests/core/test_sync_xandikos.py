@@ -33,7 +33,7 @@ def radicale(xandikos):
     return xandikos
 
 
-def test_a_token_xandikos_no_longer_knows_restarts_with_a_full_listing(account, memory):  # noqa: F811
+def test_a_token_xandikos_no_longer_knows_restarts_with_a_full_listing(account, memory):  # noqa: F811 - the fixtures imported above
     """Xandikos answers a token it does not know with 412 and DAV:valid-sync-token (RFC 6578 3.2):
     after a collection is restored, the sync lists it again whole instead of failing for good."""
     account.tasks.save_todo(todo("kept", "A kept task", "DUE:20310310T150000Z\r\n"))
