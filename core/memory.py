@@ -917,6 +917,11 @@ class Memory:
         with self.store.transaction(self.identity) as cur:
             sync_sql.account_tried(cur, self.identity, account_id, aware(at, "at") or at, error)
 
+    def sync_collection_tried(self, collection_id: uuid.UUID, error: str | None) -> None:
+        """Why a collection's last sync failed (None: it did not)."""
+        with self.store.transaction(self.identity) as cur:
+            sync_sql.collection_tried(cur, self.identity, collection_id, error)
+
     def sync_agreed(self, collection_id: uuid.UUID) -> dict[str, sync_sql.Agreed]:
         """What each item of a collection last agreed on, by href."""
         with self.store.reading(self.identity) as cur:

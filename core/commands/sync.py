@@ -200,7 +200,13 @@ def _account_json(account) -> dict[str, Any]:
         "url": account.url,
         "user": account.username,
         "collections": [
-            {"name": c.name, "href": c.href, "holds": _what(c), "vcard_version": c.vcard_version}
+            {
+                "name": c.name,
+                "href": c.href,
+                "holds": _what(c),
+                "vcard_version": c.vcard_version,
+                "last_error": c.last_error,
+            }
             for c in account.collections
         ],
         "synced_at": account.synced_at.isoformat() if account.synced_at else None,
@@ -218,7 +224,10 @@ def _status(memory) -> Answer:
     for a in found:
         when = a.synced_at.astimezone().strftime("%Y-%m-%d %H:%M") if a.synced_at else "never"
         lines.append(f"{a.username} at {a.url}: last synced {when}")
-        lines += [f"  {c.name}: {_what(c)}" for c in a.collections]
+        for c in a.collections:
+            lines.append(f"  {c.name}: {_what(c)}")
+            if c.last_error:
+                lines.append(f"    its last sync failed: {c.last_error}")
         if a.last_error:
             lines.append(f"  the last try failed: {a.last_error}")
     return Answer(data, "\n".join(lines))
@@ -239,4 +248,7 @@ def _sync_now(memory, password: str | None) -> Answer:
         conflicts = f", {o.conflicts} conflict{'s' if o.conflicts != 1 else ''}" if o.conflicts else ""
         lines.append(f"{o.url}: {o.pulled} pulled, {o.pushed} pushed, {o.deleted} deleted{conflicts}")
         notes += o.said + o.errors
-    return Answer(data, "\n".join(lines), "\n".join(notes), code=2 if any(o.failed for o in outcomes) else 0)
+    # every failure counts: an account, a collection, one item the server refused
+    return Answer(
+        data, "\n".join(lines), "\n".join(notes), code=2 if any(o.failures for o in outcomes) else 0
+    )

@@ -577,7 +577,7 @@ def _item(
     priority = _text(comp, "PRIORITY")
     if priority.isdigit() and int(priority) > 0:
         attrs["priority"] = int(priority)
-    elif priority:
+    elif priority and not priority.isdigit():  # 0 is "undefined" (RFC 5545 3.8.1.9): nothing to keep
         notes.append(f"PRIORITY {priority!r} is not a number: dropped")
     tags = _categories(comp)
     if tags:
@@ -848,9 +848,10 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
         comp.add("status", "NEEDS-ACTION")
     if a.get("priority"):
         comp.add("priority", int(a["priority"]))
-    if a.get("tags"):
-        comp.add("categories", [str(t) for t in a["tags"]])
-    if a.get("location"):
+    tags = [str(t) for t in a.get("tags") or [] if isinstance(t, (str, int, float))]  # never an object's repr
+    if tags:
+        comp.add("categories", tags)
+    if a.get("location") and isinstance(a["location"], (str, int, float)):
         comp.add("location", str(a["location"]))
     alarms = ""
     if a.get("ical_alarms") and a.get("alarm_offsets") == _alarm_offsets_of(a):

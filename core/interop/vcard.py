@@ -541,7 +541,7 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
     for key, prop in (("birthday", "BDAY"), ("anniversary", "ANNIVERSARY" if v4 else "X-ANNIVERSARY")):
         if attrs.get(key):
             lines.append(f"{prop}:{_write_date(str(attrs[key]), v4)}")  # year-less: --MMDD, --MM-DD
-    if attrs.get("tags"):
+    if _strings(attrs.get("tags")):
         lines.append("CATEGORIES:" + ",".join(escape(str(t)) for t in _strings(attrs["tags"])))
     for url in _strings(attrs.get("urls")):
         lines.append(f"URL:{url}")
@@ -554,9 +554,15 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
 
 
 def _strings(value: Any) -> list[str]:
+    """The text values of an attr: a value given as an object (a dict, a list in a list) is not
+    one, and is never written as Python would print it."""
     if value is None:
         return []
-    return [str(v) for v in (value if isinstance(value, list) else [value]) if str(v)]
+    return [str(v) for v in (value if isinstance(value, list) else [value]) if _scalar(v) and str(v)]
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
 def _write_date(value: str, v4: bool) -> str:

@@ -34,8 +34,9 @@ from core.model import InvalidInput
 
 log = logging.getLogger(__name__)
 
-# A rule is walked at most this many occurrences (a per-minute rule from years ago).
-MAX_STEPS = 200_000
+# A rule is walked at most this many occurrences: a per-second rule without end is refused after
+# this much work (a fraction of a second), not after walking from its start to now.
+MAX_STEPS = 25_000
 # Names of UTC itself (a calendar writes these times with "Z").
 UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "UCT", "GMT", "Etc/GMT", "Zulu", "Etc/Zulu"})
 
@@ -257,7 +258,9 @@ def _rule(series: Series, start: datetime) -> rruleset:
             rule = _aware_until(rule_text(text), series.zone, series.all_day)
             with warnings.catch_warnings():  # COUNT with UNTIL: dateutil honours both, and says so
                 warnings.simplefilter("ignore", DeprecationWarning)
-                rules.rrule(rrulestr(rule, dtstart=local))  # type: ignore[arg-type]  # one rule: an rrule
+                one = rrulestr(rule, dtstart=local)
+            if _can_occur(one):
+                rules.rrule(one)  # type: ignore[arg-type]  # one rule: an rrule
         except (ValueError, TypeError) as exc:
             raise InvalidInput(f"the repeat rule {text!r} is not valid RFC 5545: {exc}") from None
     for when in series.rdates:
@@ -265,6 +268,21 @@ def _rule(series: Series, start: datetime) -> rruleset:
     for when in series.exdates:
         rules.exdate(when.astimezone(series.zone))
     return rules
+
+
+# The most days each month has (February in a leap year).
+_MONTH_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _can_occur(rule: Any) -> bool:
+    """Whether a dateutil rrule's months and days of the month meet on some date: one that never
+    can (BYMONTH=2;BYMONTHDAY=30) has no occurrence, which dateutil would search for until the
+    year 9999 (seconds to minutes, on every look)."""
+    months = getattr(rule, "_bymonth", None) or range(1, 13)
+    days = (getattr(rule, "_bymonthday", None) or ()) + (getattr(rule, "_bynmonthday", None) or ())
+    if not days:
+        return True
+    return any(abs(day) <= _MONTH_DAYS[month - 1] for month in months for day in days)
 
 
 def validate_rrule(rrule: str, start: datetime | None = None, tz: str | None = None) -> str:
@@ -419,6 +437,8 @@ def _before(series: Series, text: str, anchor: datetime) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         found = rrulestr(rule, dtstart=local)
+    if not _can_occur(found):
+        return 0
     count = 0
     for occ in found:
         if occ >= anchor or count > MAX_STEPS:

@@ -30,6 +30,7 @@ class Collection:
     position: int = 0
     id: uuid.UUID = field(default_factory=uuid.uuid4)
     sync_token: str | None = None
+    last_error: str | None = None  # why its last sync failed (None: it did not)
 
 
 @dataclass
@@ -105,7 +106,7 @@ def accounts(cur: Cursor, ident: Identity) -> list[Account]:
         return []
     cur.execute(
         "SELECT id, account_id, href, name, kind, component, vcard_version, position, supports_sync,"
-        " sync_token FROM sync_collections WHERE account_id = ANY(%s) ORDER BY position, href",
+        " sync_token, last_error FROM sync_collections WHERE account_id = ANY(%s) ORDER BY position, href",
         ([a.id for a in found],),
     )
     by_id = {a.id: a for a in found}
@@ -175,6 +176,12 @@ def account_tried(
         ).format(owner=owner(ident)),
         (at, error, error, at, ident.value, account_id),
     )
+
+
+def collection_tried(cur: Cursor, ident: Identity, collection_id: uuid.UUID, error: str | None) -> None:
+    """The end of a collection's sync: why it failed, or None."""
+    _own_collection(cur, ident, collection_id)
+    cur.execute("UPDATE sync_collections SET last_error = %s WHERE id = %s", (error, collection_id))
 
 
 def _own_collection(cur: Cursor, ident: Identity, collection_id: uuid.UUID) -> None:

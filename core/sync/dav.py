@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import http.client
 import ipaddress
+import re
 import ssl
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -62,6 +63,10 @@ class ServerError(SyncError):
 
 class PreconditionError(SyncError):
     """If-Match / If-None-Match failed: the item changed on the server (or exists already)."""
+
+
+class ElsewhereError(SyncError):
+    """The server sent Neurons to another one (scheme, host or port): the password does not go there."""
 
 
 class InvalidTokenError(SyncError):
@@ -111,6 +116,42 @@ def check_url(url: str) -> str:
     return parts._replace(netloc=parts.netloc.rsplit("@", 1)[-1]).geturl()
 
 
+def origin(url: str) -> tuple[str, str, int]:
+    """Where a URL's requests go: scheme, host and port (the default one when none is written)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or "").lower(), port or (443 if scheme == "https" else 80)
+
+
+def _shown(url: str) -> str:
+    scheme, host, port = origin(url)
+    return f"{scheme}://{host}:{port}" if scheme in ("http", "https") else f"{scheme}:"
+
+
+def outside(collection: str, href: str) -> str | None:
+    """Why an item address a server gave is not an item of `collection` (None: it is one).
+
+    Neurons writes to and deletes only what is directly inside the collection it syncs, on the
+    same server: not another host, not `..` climbing out, not `file:`, not a subfolder."""
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F or ch in BAD_TEXT for ch in href):
+        return "its address holds control characters"
+    if origin(href) != origin(collection):
+        return f"its address is on another server ({_shown(href)})"
+    base, parts = urlsplit(collection).path.rstrip("/") + "/", urlsplit(href)
+    if parts.query or parts.fragment:
+        return "its address has a query"
+    if not parts.path.startswith(base):
+        return "its address is outside the collection"
+    name = parts.path[len(base) :]
+    if not name or "/" in name or name in (".", ".."):
+        return "its address is not an item of the collection"
+    return None
+
+
 def normal_href(base: str, href: str) -> str:
     """An href as one key: absolute, percent-decoded."""
     return unquote(urljoin(base, href.strip()))
@@ -122,6 +163,26 @@ def _wire(url: str) -> str:
     return quote(parts.path or "/", safe="/:@!$&'()*+,;=~-._")
 
 
+# What stands in, once an answer is read, for text XML cannot hold: a control character (a vertical
+# tab in a vCard, raw or as &#11;) or bytes that are not UTF-8 (Latin-1 in a UTF-8 answer). Two
+# noncharacters, which no item means to hold: the item that has one is skipped with its reason,
+# the rest of the answer is read.
+CONTROL_MARK, ENCODING_MARK = "\ufdd0", "\ufdd1"
+BAD_TEXT = (CONTROL_MARK, ENCODING_MARK)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufdd0\ufdd1]")
+_CONTROL_REF = re.compile(
+    r"&#(?:0*(?:[0-8]|1[1-2]|1[4-9]|2\d|3[01])|x0*(?:[0-8]|[bBcC]|[eEfF]|1[0-9a-fA-F]));"
+)
+
+
+def _tolerant(data: bytes) -> bytes:
+    """An answer with what XML cannot hold marked (see CONTROL_MARK), so one bad item does not make
+    the whole answer unreadable."""
+    text = _CONTROL.sub(CONTROL_MARK, data.decode("utf-8", errors="surrogateescape"))
+    text = re.sub(r"[\udc80-\udcff]+", ENCODING_MARK, _CONTROL_REF.sub(CONTROL_MARK, text))
+    return text.encode("utf-8")
+
+
 def parse_xml(data: bytes, where: str) -> ET.Element:
     """An XML answer; one that declares a DTD or entities is refused (a multistatus needs none)."""
     head = data[:4096].upper()
@@ -130,7 +191,14 @@ def parse_xml(data: bytes, where: str) -> ET.Element:
     try:
         return ET.fromstring(data)
     except ET.ParseError as exc:
-        raise ServerError(f"{where} answered XML that cannot be read ({exc})") from None
+        first = exc
+    declared = re.match(rb"\s*<\?xml[^>]*encoding=[\"']([\w.-]+)", data)
+    if declared and declared.group(1).lower() not in (b"utf-8", b"utf8"):  # read as declared, or not
+        raise ServerError(f"{where} answered XML that cannot be read ({first})") from None
+    try:
+        return ET.fromstring(_tolerant(data))
+    except ET.ParseError:
+        raise ServerError(f"{where} answered XML that cannot be read ({first})") from None
 
 
 class Client:
@@ -138,6 +206,7 @@ class Client:
 
     def __init__(self, url: str, username: str, password: str, timeout: float = TIMEOUT_S):
         self.url = check_url(url)
+        self.origin = origin(self.url)
         self.username = username
         self._auth = "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode("ascii")
         self.timeout = timeout
@@ -179,12 +248,20 @@ class Client:
     ) -> tuple[int, dict[str, str], bytes, str]:
         """(status, headers in lower case, body, final URL); `follow` follows redirects."""
         data = body.encode("utf-8") if isinstance(body, str) else body
+        came_from = None
         for _ in range(MAX_REDIRECTS + 1):
+            if origin(url) != self.origin:  # the password goes only where the person added
+                host = urlsplit(came_from or url).hostname
+                raise ElsewhereError(
+                    f"{host} {'sends Neurons on' if came_from else 'names an address on'} another server "
+                    f"({_shown(url)}): Neurons sends your password only to {_shown(self.url)}; "
+                    "if you trust that server, add its address instead"
+                )
             url = check_url(url)
             status, answer, content = self._once(method, url, data, headers or {})
             location = answer.get("location")
             if follow and status in (301, 302, 303, 307, 308) and location:
-                url = urljoin(url, location)
+                came_from, url = url, urljoin(url, location.strip())
                 continue
             if status == 401:
                 raise WrongPasswordError(
@@ -262,7 +339,7 @@ class Client:
             {"Depth": depth, "Content-Type": "application/xml; charset=utf-8"},
             follow=method == "PROPFIND",
         )
-        if status == 403 and b"valid-sync-token" in content:
+        if status in (403, 412) and b"valid-sync-token" in content:  # RFC 6578 3.2: either
             raise InvalidTokenError("the sync token expired")
         self._expect(status, final, what, (207,))
         root = parse_xml(content, urlsplit(final).hostname or "the server")

@@ -25,7 +25,7 @@ import logging
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from core import remind
@@ -51,6 +51,12 @@ PLAN_TRIES = 3
 DERIVED_CONFLICT = "sync:conflict"
 # How long a sync waits for another one of the same memory to finish.
 WAIT_FOR_OTHER_S = 600.0
+# How far ahead of this machine's clock an item's time may be and still count (else it is not trusted).
+CLOCK_SKEW = timedelta(minutes=5)
+# Answers to a sync token that, from a server that knew it, can only mean it no longer does.
+TOKEN_REFUSALS = (400, 403, 409, 410, 412, 418, 422)
+# Failures of the whole account (the server, the network, the password): the sync stops there.
+ACCOUNT_FAILURES = (dav.UnreachableError, dav.WrongPasswordError, dav.TLSRefusedError)
 
 
 @dataclass
@@ -62,7 +68,7 @@ class Outcome:
     pushed: int = 0
     deleted: int = 0
     conflicts: int = 0
-    errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # each a failure: an item or a collection
     said: list[str] = field(default_factory=list)  # one sentence per conflict
     failed: str | None = None  # why the account could not be synced at all
     unreachable: bool = False
@@ -75,7 +81,14 @@ class Outcome:
             "deleted": self.deleted,
             "conflicts": self.conflicts,
             "errors": [*([self.failed] if self.failed else []), *self.errors],
+            "failures": self.failures,
         }
+
+    @property
+    def failures(self) -> int:
+        """What did not sync: the account (when it could not be synced at all) and each item or
+        collection that failed."""
+        return (1 if self.failed else 0) + len(self.errors)
 
 
 def receivers(accounts: Iterable[Account]) -> set[uuid.UUID]:
@@ -107,12 +120,17 @@ def sync_account(
     try:
         with started_by(Origin.SYNC):
             for collection in account.collections:
+                errors_before = len(outcome.errors)
                 try:
                     CollectionSync(memory, client, collection, outcome, collection.id in receiving, now).run()
-                except dav.ServerError as exc:
-                    if exc.status != 404:
-                        raise
-                    outcome.errors.append(f"{collection.name}: it is no longer on the server ({exc})")
+                except ACCOUNT_FAILURES:
+                    raise
+                except dav.SyncError as exc:  # this collection only: the others still sync
+                    gone = isinstance(exc, dav.ServerError) and exc.status in (404, 410)
+                    why = f"it is no longer on the server ({exc})" if gone else str(exc)
+                    outcome.errors.append(f"{collection.name}: {why}")
+                errors = outcome.errors[errors_before:]
+                memory.sync_collection_tried(collection.id, "; ".join(errors) if errors else None)
     except dav.SyncError as exc:
         outcome.failed = str(exc)
         outcome.unreachable = isinstance(exc, dav.UnreachableError)
@@ -202,8 +220,19 @@ class CollectionSync:
                 listed, token, whole = self.client.changes(self.c.href, self.c.sync_token)
             except dav.InvalidTokenError:
                 listed, token, whole = self.client.changes(self.c.href, None)
+            except dav.ServerError as exc:
+                if not self.c.sync_token or exc.status not in TOKEN_REFUSALS:
+                    raise
+                # refused without saying why (Nextcloud before 2024 answered 418 to a token that
+                # had seen a delete): a full listing, by ETag, never a collection stuck for good
+                listed, token, whole = self.client.changes(self.c.href, None)
         else:
             listed, whole = self.client.etags(self.c.href), True
+        for href in list(listed):
+            why = dav.outside(self.c.href, href)
+            if why is not None:  # never read, written or deleted: said each time it is listed
+                del listed[href]
+                self.outcome.errors.append(f"{self.c.name}: an item was skipped, {why}: {href!r}")
         if whole:  # the whole list: what it does not hold was deleted
             for href in agreed:
                 listed.setdefault(href, None)
@@ -402,12 +431,14 @@ class CollectionSync:
                 "and the trash holds the server's version (restore it to bring it back)"
             )
             return
-        # changed on both sides: the newer stays the item, the other is kept beside it
-        server_newer = (
-            remote.modified is None
-            or local.neuron.updated_at is None
-            or remote.modified >= local.neuron.updated_at
-        )
+        # changed on both sides: the newer by the item's own clock stays the item, the other is
+        # kept beside it; a time that cannot be trusted (none, or in the future) leaves the server's
+        # as the item (both are kept either way)
+        limit = self.now + CLOCK_SKEW
+        there_at = remote.modified if remote.modified is not None and remote.modified <= limit else None
+        here_at = local.neuron.updated_at
+        here_at = here_at if here_at is not None and here_at <= limit else None
+        server_newer = there_at is None or here_at is None or there_at >= here_at.replace(microsecond=0)
         if server_newer:
             self._keep_beside(pulled, local.neuron.id, items.copy_of(local.neuron, self.now))
             self._take(plan, pulled, remote, local)
@@ -489,6 +520,11 @@ class CollectionSync:
         try:
             for local in self.memory.sync_locals([self.c.kind]):
                 neuron, a = local.neuron, local.agreed
+                if local.collection_id == self.c.id and a is not None:
+                    why = dav.outside(self.c.href, a.href)
+                    if why is not None:  # agreed before addresses were checked: never written to
+                        self.outcome.errors.append(f"{self.c.name}: “{neuron.title}” was not sent, {why}")
+                        continue
                 try:
                     if local.collection_id == self.c.id and a is not None:
                         if neuron.state is State.TRASHED:
@@ -511,10 +547,13 @@ class CollectionSync:
                         agreed.append(Agreed(href, etag, neuron.id, self.fingerprint(neuron), local.seq))
                         self.outcome.pushed += 1
                 except dav.PreconditionError:
-                    continue  # changed there meanwhile: the next pull sees it (a conflict, if both)
-                except dav.ServerError as exc:
-                    if exc.status not in (400, 403, 409, 413, 415, 422, 507):
-                        raise
+                    # changed there meanwhile (or there already): the next pull takes it up
+                    self.outcome.errors.append(
+                        f"{self.c.name}: “{neuron.title}” was not sent: it changed on the server "
+                        "meanwhile (the next sync compares both)"
+                    )
+                    continue
+                except dav.ServerError as exc:  # this item only: the others are still sent
                     self.outcome.errors.append(f"{self.c.name}: the server refused “{neuron.title}” ({exc})")
                 record()
         finally:

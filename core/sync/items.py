@@ -23,10 +23,11 @@ from core.interop import ical, vcard
 from core.interop.report import Skip
 from core.model import InvalidInput, Kind, Neuron, State
 from core.store.sync_sql import Collection
+from core.sync import dav
 
-# DTSTAMP of what is written: a fixed moment, so that writing the same neuron twice gives the same text.
+# The clock of a neuron that has none (never the case for a stored one).
 STAMP = datetime(2000, 1, 1, tzinfo=UTC)
-_VOLATILE = re.compile(r"(?m)^(DTSTAMP|LAST-MODIFIED|REV|PRODID)[;:].*\r?\n(?:[ \t].*\r?\n)*")
+_VOLATILE = re.compile(r"(?m)^(DTSTAMP|LAST-MODIFIED|REV|PRODID|SEQUENCE)[;:].*\r?\n(?:[ \t].*\r?\n)*")
 CONTENT_TYPES = {Kind.CONTACT: "text/vcard; charset=utf-8"}
 CALENDAR_TYPE = "text/calendar; charset=utf-8"
 
@@ -40,12 +41,29 @@ def uid_of(neuron: Neuron) -> str:
 
 
 def text_of(neuron: Neuron, collection: Collection) -> str:
-    """What the server holds for the neuron."""
+    """What the server holds for the neuron. It carries the neuron's own clock -- when it was last
+    changed here, as LAST-MODIFIED and DTSTAMP, or a vCard's REV -- and a SEQUENCE above the one
+    last read from the server, so that another machine or a phone comparing the two versions of
+    an item edited on both sides keeps the newer."""
+    changed = clock(neuron)
     if neuron.kind is Kind.CONTACT:
-        return vcard.from_attrs(neuron.attrs, uid=uid_of(neuron), version=collection.vcard_version or "3.0")
+        return vcard.from_attrs(
+            neuron.attrs,
+            uid=uid_of(neuron),
+            version=collection.vcard_version or "3.0",
+            rev=changed.strftime("%Y%m%dT%H%M%SZ"),
+        )
     if neuron.kind is Kind.NOTE:
-        return ical.journal(neuron, STAMP)
-    return ical.calendar([_snoozed_as_due(neuron)], STAMP)
+        return ical.journal(neuron, changed)
+    written = _snoozed_as_due(neuron)
+    sequence = int(written.attrs.get("sequence") or 0) + 1
+    attrs = {**written.attrs, "last_modified": changed.isoformat(), "sequence": sequence}
+    return ical.calendar([dataclasses.replace(written, attrs=attrs)], changed)
+
+
+def clock(neuron: Neuron) -> datetime:
+    """When the neuron last changed here, to the second (as iCalendar and vCard write it)."""
+    return (neuron.updated_at or STAMP).astimezone(UTC).replace(microsecond=0)
 
 
 def _snoozed_as_due(neuron: Neuron) -> Neuron:
@@ -103,6 +121,10 @@ class Remote:
 def read(collection: Collection, href: str, etag: str | None, data: bytes, now: datetime) -> Remote:
     """An item of the collection, or Skip with the reason it cannot be read."""
     where = href.rsplit("/", 1)[-1]
+    if dav.CONTROL_MARK.encode() in data:
+        raise Skip(where, "it holds a control character (such as a vertical tab), which it may not")
+    if dav.ENCODING_MARK.encode() in data:
+        raise Skip(where, "its text is not UTF-8 (another encoding, such as Latin-1, as the server sent it)")
     if collection.kind is Kind.CONTACT:
         cards = vcard.split_cards(data)
         if not cards:

@@ -8,6 +8,7 @@ server per module and never see each other's collections.
 
 from __future__ import annotations
 
+import http.server
 import itertools
 import os
 import re
@@ -102,6 +103,61 @@ class Radicale:
             f.write(f"{name}:{password}\n")
         return name, password
 
+    def password_of(self, user: str) -> str:
+        return dict(line.split(":", 1) for line in self.users.read_text().splitlines())[user]
+
+
+class Xandikos:
+    """Xandikos, a second real server (git-backed, strict about RFC 6578: an unknown sync token is
+    412 with DAV:valid-sync-token). It serves one principal and does Basic authentication only
+    over TLS, so here it runs on loopback without it (it ignores the password): one server per
+    test, each with its own folder."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "xandikos.web", "-d", str(self.root / "data"), "--autocreate",
+             "--current-user-principal", "/user/", "-l", "127.0.0.1", "-p", str(self.port),
+             "--no-detect-systemd", "--state-dir", str(self.root / "state")],
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.root / "log", "ab"),
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            if self.process.poll() is not None:
+                raise RuntimeError((self.root / "log").read_text())
+            time.sleep(0.05)
+        raise RuntimeError("xandikos did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self.process = None
+
+    def new_user(self) -> tuple[str, str]:
+        return "user", uuid.uuid4().hex
+
+    def password_of(self, user: str) -> str:
+        return "any"  # not asked for (see above)
+
 
 class Phone:
     """A phone on the same server: the caldav client for calendars, HTTP for address books."""
@@ -110,6 +166,16 @@ class Phone:
         self.client = caldav.DAVClient(url=url, username=user, password=password)
         self.principal = self.client.principal()
         self.home = str(self.principal.url)
+        self.calendar_home = str(self.principal.calendar_home_set.url)
+        body = (
+            '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:" '
+            'xmlns:a="urn:ietf:params:xml:ns:carddav"><d:prop><a:addressbook-home-set/></d:prop></d:propfind>'
+        )
+        found = re.search(
+            r"addressbook-home-set[^>]*>\s*<(?:\w+:)?href>([^<]+)<",
+            self.client.request(self.home, "PROPFIND", body, {"Depth": "0"}).raw,
+        )
+        self.book_home = urljoin(self.home, found.group(1)) if found else self.home
 
     def task_list(self, name: str = "Tasks", cal_id: str = "tasks", components=("VTODO",)):
         return self.principal.make_calendar(
@@ -123,10 +189,10 @@ class Phone:
         assert response.status in (201, 204), response.status
 
     def calendar(self, cal_id: str):
-        return self.client.calendar(url=self.home + cal_id + "/")
+        return self.client.calendar(url=self.calendar_home + cal_id + "/")
 
     def address_book(self, name: str = "Contacts", book_id: str = "contacts") -> str:
-        url = self.home + book_id + "/"
+        url = self.book_home + book_id + "/"
         body = (
             '<?xml version="1.0" encoding="utf-8"?><d:mkcol xmlns:d="DAV:" '
             'xmlns:a="urn:ietf:params:xml:ns:carddav"><d:set><d:prop><d:resourcetype>'
@@ -153,8 +219,8 @@ class Phone:
         )
         response = self.client.request(book, "PROPFIND", body, {"Depth": "1"})
         root = urljoin(book, "/")
-        urls = [urljoin(root, h) for h in re.findall(r"<href>([^<]+\.vcf)</href>", response.raw)]
-        return {url: self.client.request(url, "GET").raw for url in urls}
+        urls = [urljoin(root, h) for h in re.findall(r"<(?:\w+:)?href>([^<]+\.vcf)</", response.raw)]
+        return {url: self.client.request(url, "GET", headers={"Accept": "text/vcard"}).raw for url in urls}
 
     def delete(self, url: str) -> None:
         response = self.client.request(url, "DELETE")
@@ -271,6 +337,13 @@ def radicale(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture
+def xandikos(tmp_path):
+    server = Xandikos(tmp_path / "xandikos")
+    yield server
+    server.stop()
+
+
 class MemoryKeyring(KeyringBackend):
     """The tests' keyring: there is no secure OS keyring on a headless machine."""
 
@@ -297,3 +370,187 @@ def kept():
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+
+
+class HostileDav:
+    """A small CalDAV/CardDAV server of the tests' own that answers as a careless or hostile one
+    may: one principal /p/ with a task list /p/tasks/ and an address book /p/book/, whose item
+    listings, sync tokens, redirects and write answers a test sets. It records every request
+    (method, path, the Authorization header) and keeps what is PUT."""
+
+    COLLECTIONS = {"/p/tasks/": "calendar", "/p/book/": "addressbook"}
+
+    def __init__(self):
+        self.items: dict[str, bytes] = {}  # path: what a multiget or GET answers for it
+        self.listing: dict[str, list[str]] = {c: [] for c in self.COLLECTIONS}  # raw hrefs, as sent
+        self.token = "token-1"
+        self.refuse_token = 412  # the status for a token this server does not know
+        self.redirect: dict[str, str] = {}  # path: Location
+        self.status: dict[tuple[str, str], int] = {}  # (method, path): the status to answer
+        self.seen: list[tuple[str, str, str | None]] = []
+        handler = type("Handler", (_HostileHandler,), {"dav": self})
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_port}/"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def put(self, collection: str, name: str, data: bytes | str) -> None:
+        """An item the server holds and lists (by its plain href)."""
+        self.items[collection + name] = data.encode() if isinstance(data, str) else data
+        self.listing[collection].append(collection + name)
+
+    def written(self) -> list[tuple[str, str]]:
+        """(method, path) of every PUT and DELETE the server received."""
+        return [(m, p) for m, p, _ in self.seen if m in ("PUT", "DELETE")]
+
+
+def _x(data: bytes) -> bytes:
+    return data.replace(b"&", b"&amp;").replace(b"<", b"&lt;").replace(b">", b"&gt;")
+
+
+class _HostileHandler(http.server.BaseHTTPRequestHandler):
+    dav: HostileDav
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def _answer(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _start(self) -> tuple[str, bytes] | None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        path = self.path
+        self.dav.seen.append((self.command, path, self.headers.get("Authorization")))
+        if path in self.dav.redirect:
+            self._answer(301, b"", {"Location": self.dav.redirect[path]})
+            return None
+        status = self.dav.status.get((self.command, path))
+        if status is not None:
+            self._answer(status, b"no")
+            return None
+        return path, body
+
+    def _multistatus(self, responses: list[bytes], extra: bytes = b"") -> None:
+        body = (
+            b'<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:" '
+            b'xmlns:c="urn:ietf:params:xml:ns:caldav" xmlns:a="urn:ietf:params:xml:ns:carddav">'
+            + b"".join(responses)
+            + extra
+            + b"</d:multistatus>"
+        )
+        self._answer(207, body, {"Content-Type": "application/xml; charset=utf-8"})
+
+    @staticmethod
+    def _ok(href: str, props: bytes) -> bytes:
+        return (
+            f"<d:response><d:href>{href}</d:href><d:propstat><d:prop>".encode()
+            + props
+            + b"</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>"
+        )
+
+    def do_PROPFIND(self):
+        started = self._start()
+        if started is None:
+            return
+        path, _ = started
+        principal = b"<d:current-user-principal><d:href>/p/</d:href></d:current-user-principal>"
+        if path != "/p/" and path not in self.dav.COLLECTIONS:
+            self._multistatus([self._ok(path, principal)])
+            return
+        homes = (
+            b"<c:calendar-home-set><d:href>/p/</d:href></c:calendar-home-set>"
+            b"<a:addressbook-home-set><d:href>/p/</d:href></a:addressbook-home-set>"
+        )
+        found = [self._ok("/p/", principal + homes + b"<d:resourcetype><d:collection/></d:resourcetype>")]
+        reports = (
+            b"<d:supported-report-set><d:supported-report><d:report><d:sync-collection/></d:report>"
+            b"</d:supported-report></d:supported-report-set>"
+        )
+        if self.headers.get("Depth") == "1":
+            found.append(
+                self._ok(
+                    "/p/tasks/",
+                    b"<d:resourcetype><d:collection/><c:calendar/></d:resourcetype><d:displayname>Tasks"
+                    b'</d:displayname><c:supported-calendar-component-set><c:comp name="VTODO"/>'
+                    b"</c:supported-calendar-component-set>" + reports,
+                )
+            )
+            found.append(
+                self._ok(
+                    "/p/book/",
+                    b"<d:resourcetype><d:collection/><a:addressbook/></d:resourcetype>"
+                    b"<d:displayname>Contacts</d:displayname>" + reports,
+                )
+            )
+        self._multistatus(found)
+
+    def do_REPORT(self):
+        started = self._start()
+        if started is None:
+            return
+        path, body = started
+        if b"sync-collection" in body:
+            token = re.search(rb"<d:sync-token>([^<]*)<", body)
+            given = token.group(1).decode() if token else ""
+            if given and given != self.dav.token:
+                error = b'<?xml version="1.0"?><d:error xmlns:d="DAV:"><d:valid-sync-token/></d:error>'
+                error = b"I'm a teapot" if self.dav.refuse_token == 418 else error
+                self._answer(self.dav.refuse_token, error, {"Content-Type": "application/xml"})
+                return
+            found = [
+                self._ok(
+                    href, f'<d:getetag>"{abs(hash(self.dav.items.get(href, b"")))}"</d:getetag>'.encode()
+                )
+                for href in self.dav.listing.get(path, [])
+            ]
+            self._multistatus(found, f"<d:sync-token>{self.dav.token}</d:sync-token>".encode())
+            return
+        data = b"a:address-data" if path == "/p/book/" else b"c:calendar-data"
+        found = []
+        for href in re.findall(rb"<d:href>([^<]*)</d:href>", body):
+            wanted = href.decode()
+            for listed in [wanted, *self.dav.listing.get(path, [])]:
+                if listed in self.dav.items and (
+                    listed == wanted or listed.endswith(wanted.rsplit("/", 1)[-1])
+                ):
+                    item = self.dav.items[listed]
+                    etag = f'<d:getetag>"{abs(hash(item))}"</d:getetag>'.encode()
+                    found.append(self._ok(wanted, etag + b"<" + data + b">" + _x(item) + b"</" + data + b">"))
+                    break
+        self._multistatus(found)
+
+    def do_PUT(self):
+        started = self._start()
+        if started is None:
+            return
+        path, body = started
+        self.dav.items[path] = body
+        self._answer(201, b"", {"ETag": f'"{abs(hash(body))}"'})
+
+    def do_DELETE(self):
+        if self._start() is not None:
+            self._answer(204)
+
+    def do_GET(self):
+        started = self._start()
+        if started is not None:
+            self._answer(200 if started[0] in self.dav.items else 404, self.dav.items.get(started[0], b""))
+
+
+@pytest.fixture
+def hostile():
+    server = HostileDav()
+    yield server
+    server.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -20,7 +21,7 @@ from core import remind
 from core.interop import files as interop
 from core.interop import ical
 from core.interop.report import ImportRefused, Skip
-from core.model import InvalidInput, Kind, State
+from core.model import InvalidInput, Kind, Neuron, State
 
 FILES = Path(__file__).parent / "interop_files"
 NOW = datetime(2027, 1, 10, 12, 0, tzinfo=UTC)
@@ -353,3 +354,26 @@ def test_a_start_outside_its_rule_and_rdates_alone_are_occurrences_as_rfc_5545_s
         )
         assert ours == theirs, uid
         assert ours[0] == remind.parse_time(item.attrs["dtstart"])
+
+
+def test_priority_zero_is_undefined_and_read_without_a_word():
+    text = (FILES / "nextcloud-tasks.ics").read_bytes().replace(b"PRIORITY:5", b"PRIORITY:0")
+    found = ical.read(text, NOW)
+    passport = next(i for i in found if isinstance(i, ical.Item) and i.uid == "nc-task-passport")
+    assert "priority" not in passport.attrs  # RFC 5545 3.8.1.9: 0 is "undefined"
+    assert not [i for i in found if not isinstance(i, ical.Item)], found
+
+
+def test_attrs_given_as_objects_are_never_written_as_a_python_repr():
+    neuron = Neuron(
+        id=uuid.uuid4(),
+        kind=Kind.REMINDER,
+        body="Water the plants",
+        attrs={"tags": [{"name": "home"}, "garden"], "location": {"name": "Balcony"}},
+        state=State.ACTIVE,
+        created_at=NOW,
+        updated_at=NOW,
+    )
+    text = ical.calendar([neuron], NOW)
+    assert "{" not in text and "'" not in text, text
+    assert "CATEGORIES:garden" in text and "LOCATION" not in text

@@ -386,3 +386,15 @@ def test_a_card_without_uid_finds_a_contact_by_email_and_two_uids_stay_two_peopl
         b"FN:Hospital reception\r\nEMAIL:chidi.okafor@example.co.uk\r\nEND:VCARD\r\n"
     )
     assert interop.import_path(embedded_memory, other, now=NOW).created == 1
+
+
+def test_attrs_given_as_objects_are_never_written_as_a_python_repr():
+    attrs = {
+        "name": "Rui Costa",
+        "emails": [{"value": "rui@example.com"}, "rui@work.example"],
+        "tags": [{"name": "family"}, "friends"],
+        "urls": {"home": "https://rui.example"},
+    }
+    text = vcard.from_attrs(attrs, uid="rui", version="4.0")
+    assert "{" not in text and "'" not in text, text
+    assert "EMAIL:rui@work.example" in text and "CATEGORIES:friends" in text

@@ -10,6 +10,7 @@ the parsed command line on a Memory), with an in-memory keyring: none exists hea
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -174,6 +175,51 @@ def test_the_newer_edit_here_wins_and_goes_to_the_server(account, memory):
     assert [str(t.icalendar_component["SUMMARY"]) for t in account.tasks.todos()] == [
         "Renew the passport and the ID card"
     ]
+
+
+def second_machine(memory, radicale, monkeypatch) -> Memory:
+    """Another machine of the same person: a memory of its own, on the same server account."""
+    other = Memory(memory.store, Identity(device_id=uuid.uuid4()), owns_store=False, model=memory.model)
+    account = memory.sync_accounts()[0]
+    password = radicale.password_of(account.username)
+    monkeypatch.setenv("NEURONS_SYNC_PASSWORD", password)
+    assert neurons(other, "sync", "add", radicale.url, "--user", account.username, "--all")["code"] == 0
+    return other
+
+
+def test_two_machines_editing_seconds_apart_keep_the_newer_edit_on_both(
+    account, memory, radicale, monkeypatch
+):
+    memory.capture("Call the plumber", kind="reminder", attrs={"due_at": FUTURE.isoformat()}, derive=False)
+    memory.capture("Ana Lima", kind="contact", attrs={"name": "Ana Lima", "note": "first"})
+    sync(memory)
+    other = second_machine(memory, radicale, monkeypatch)
+    sync(other)
+    [task_a] = of_kind(memory, Kind.REMINDER)
+    [card_a] = of_kind(memory, Kind.CONTACT)
+    [task_b] = of_kind(other, Kind.REMINDER)
+    [card_b] = of_kind(other, Kind.CONTACT)
+    memory.edit(task_a.id, "Call the plumber about the sink")  # first, here
+    memory.update_attrs(card_a.id, note="older")
+    time.sleep(1.1)  # the clocks of iCalendar and vCard count seconds
+    other.edit(task_b.id, "Call the plumber about the boiler")  # seconds later, there
+    other.update_attrs(card_b.id, note="newer")
+    sync(other)  # the newer goes to the server first
+    out = sync(memory)  # the older meets it: the newer wins here too
+    assert out["conflicts"] == 2, out
+    sync(other)
+    for machine in (memory, other):
+        [task] = [n for n in of_kind(machine, Kind.REMINDER) if n.state is State.ACTIVE]
+        assert task.body == "Call the plumber about the boiler"
+        [card_] = [n for n in of_kind(machine, Kind.CONTACT) if n.state is State.ACTIVE]
+        assert card_.attrs["note"] == "newer"
+    [vtodo] = account.tasks.todos()
+    component = vtodo.icalendar_component
+    assert str(component["SUMMARY"]) == "Call the plumber about the boiler"
+    assert int(component["SEQUENCE"]) >= 1
+    assert component["LAST-MODIFIED"].dt > datetime.now(UTC) - timedelta(minutes=1)
+    [vcf] = account.cards(account.book).values()
+    assert "REV:" in vcf
 
 
 def test_deletes_both_ways(account, memory):
