@@ -94,7 +94,10 @@ def keep_passphrase(data_dir: Path, passphrase: str) -> None:
 
 def listing(data_dir: Path) -> tuple[Path | None, list[backup.Backup]]:
     """The chosen folder and this data dir's copies there, newest first (none if it is gone)."""
-    chosen = config.load(data_dir).backup_dir
+    try:
+        chosen = config.load(data_dir).backup_dir
+    except NeuronsError:  # the backups of the data dir are listed all the same
+        return None, []
     if chosen is None:
         return None, []
     try:
@@ -197,7 +200,10 @@ def keep_up(
     """Make the folder (`to`, else the chosen one) hold the newest backup of backups/, sealed.
     With `to`, a problem raises ElsewhereProblem; else it is recorded and returned (the
     caller reports it), and the next call tries again."""
-    chosen = to or (Path(d) if (d := config.load(data_dir).backup_dir) else None)
+    try:
+        chosen = to or (Path(d) if (d := config.load(data_dir).backup_dir) else None)
+    except NeuronsError as exc:  # a config.json that cannot be read: said, never fatal here
+        return Outcome(None, problem=str(exc))
     if chosen is None:
         return Outcome(None)
     newest = next((b for b in backup.listing(data_dir) if not b.safety), None)
