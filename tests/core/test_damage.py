@@ -1,4 +1,4 @@
-"""Damage is never silent (issue 10, case 4): a truncated table file, bad pages, an empty
+"""Damage is never silent: a truncated table file, bad pages, an empty
 pg_control -- each named, on a real engine's files."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A full disk (issue 10, case 3): a capture fails within seconds with "the disk holding ... is
+"""A full disk: a capture fails within seconds with "the disk holding ... is
 full", loses nothing acknowledged, and works again when space returns. A real small file system
 (tmpfs, mounted here: needs root, as in CI)."""
 
