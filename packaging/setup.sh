@@ -120,9 +120,11 @@ case "$MODE" in
   test)
     # The suite in parallel (pytest-xdist): each test file whole on one worker, so its module
     # fixtures and order are a serial run's; the session's stores and servers are per worker.
+    # Files are handed out in the order tests/conftest.py collects them (the slow ones first),
+    # not xdist's own (the most tests first: many quick ones are not long).
     # NEURONS_TEST_WORKERS=N sets how many (0: serially, in this process); so does -n N among the
     # arguments (the last -n wins), and -p no:xdist runs without the plugin at all.
-    PARALLEL=(-n "${NEURONS_TEST_WORKERS:-2}" --dist loadfile)
+    PARALLEL=(-n "${NEURONS_TEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder)
     for arg in "$@"; do [ "$arg" = "no:xdist" ] || [ "$arg" = "-pno:xdist" ] && PARALLEL=(); done
     exec "$VENV/bin/python" -m pytest "${PARALLEL[@]}" "$@" ;;
   setup) ;;

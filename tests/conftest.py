@@ -32,9 +32,9 @@ ENGINES = ["embedded", "server"]
 
 def pytest_collection_modifyitems(config, items):
     """On parallel workers, which are handed whole files in the order collected (`--dist
-    loadfile`), the files with the most slow and end-to-end tests go first: a long file started
-    last would leave one worker running alone at the end. Each file keeps its own order; a serial
-    run keeps the order written."""
+    loadfile --no-loadscope-reorder`, as packaging/setup.sh runs them), the files with the most
+    slow and end-to-end tests go first: a long file started last would leave one worker running
+    alone at the end. Each file keeps its own order; a serial run keeps the order written."""
     if not hasattr(config, "workerinput"):  # pytest-xdist's worker: the same order on each
         return
     heavy = Counter(

@@ -1,4 +1,4 @@
-"""Bombs (issue 24, items 4 and 7): a gzip backup that inflates a thousandfold, a backup of JSON
+"""Bombs: a gzip backup that inflates a thousandfold, a backup of JSON
 nested 200k deep, a YAML alias bomb in a vault note. Each is refused in one sentence, before it
 is held in memory; the peak memory of the process that reads it is measured (not its time)."""
 

@@ -253,7 +253,7 @@ def test_a_reminder_title_follows_an_edit_of_its_text(memory):
     ],
 )
 def test_an_accepted_update_brings_the_cards_text_up_to_date_too(memory, body, text, after):
-    """Issue 23, item 3: the card's text said the old number while Phones had the new one."""
+    """The card's text once said the old number while Phones had the new one."""
     field, old = ("emails", "marta@old.pt") if "email" in text else ("phones", "+351 911 111 111")
     marta = memory.capture(body, kind="contact", attrs={"name": "Marta Reis", field: [old]})
     offered = memory.preview(text).updates

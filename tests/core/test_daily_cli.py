@@ -1,4 +1,4 @@
-"""The command line as a daily tool (issue 23): `edit` refuses what it cannot read and changes only
+"""The command line as a daily tool: `edit` refuses what it cannot read and changes only
 what it is told, through the capture grammar; a short id is enough wherever an id is taken; `ask`
 and `upcoming` say times, ids and repeats in words."""
 

@@ -1,4 +1,4 @@
-"""Damage is never silent (issue 10, case 4): a truncated table file, bad pages, an empty
+"""Damage is never silent: a truncated table file, bad pages, an empty
 pg_control -- each named, on a real engine's files."""
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ def test_an_empty_pg_control_is_named(damaged):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow  # `neurons` processes, each starting the engine
 def test_the_cli_names_the_damage_and_writes_no_partial_export(damaged, tmp_path):
     data, table = damaged
     os.truncate(table, os.path.getsize(table) // 2 // 8192 * 8192)

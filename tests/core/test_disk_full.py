@@ -1,4 +1,4 @@
-"""A full disk (issue 10, case 3): a capture fails within seconds with "the disk holding ... is
+"""A full disk: a capture fails within seconds with "the disk holding ... is
 full", loses nothing acknowledged, and works again when space returns. A real small file system
 (tmpfs, mounted here: needs root, as in CI)."""
 
@@ -63,6 +63,7 @@ def test_a_capture_on_a_full_disk_fails_fast_and_works_again(small_disk):
         assert sorted(n.id for n in Memory(store, device, owns_store=False).list()) == sorted(kept)
 
 
+@pytest.mark.slow  # `neurons` processes, each starting the engine
 def test_the_cli_on_a_nearly_full_disk_says_so_instead_of_hanging(small_disk):
     data = small_disk / "data"
     first = run_cli("capture", "before", "--kind", "note", data_dir=data)

@@ -1,4 +1,4 @@
-"""Exports write only files that do not exist or that Neurons wrote itself (issue 24, item 1):
+"""Exports write only files that do not exist or that Neurons wrote itself:
 never a person's own note that shares a name, never through a symbolic link, never one vCard's
 file for another's UID. On the real embedded store; the command line's answer in a real process."""
 

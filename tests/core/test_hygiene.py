@@ -1,4 +1,4 @@
-"""Output and input hygiene (issue 24, item 9): control characters never reach the terminal raw,
+"""Output and input hygiene: control characters never reach the terminal raw,
 a vault import stays inside the folder the person chose, a failed `move-to` leaves no copy
 behind, and a restore's safety backups never push out the backups they protect. Real engines,
 the `neurons` commands run in this process."""

@@ -1,4 +1,4 @@
-"""The classes of issue 27, each pinned by the smallest file that shows it (the corpus test,
+"""The classes of file other programs write, each pinned by the smallest file that shows it (the corpus test,
 test_interop_corpus.py, judges them on other projects' real files): what Outlook, Google, Apple,
 Thunderbird, Evolution and CardBook write, read as they mean it."""
 

@@ -2,8 +2,8 @@
 licences) read as an import reads it and judged by readers we did not write: no traceback, no
 library warning, every recurring series as recurring-ical-events reads the source (and the export
 again), exports icalendar, vobject and recurring-ical-events read, and a second import of each
-file through a real store adds nothing. The counts before the fixes of issue 27 are in
-tests/corpus/BEFORE.txt; `python -m tests.corpus.check` prints them now."""
+file through a real store adds nothing. The counts before the importer read these classes of
+file are in tests/corpus/BEFORE.txt; `python -m tests.corpus.check` prints them now."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def test_done_on_any_calendar_series_restates_it_and_keeps_every_later_occurrenc
     assert restated > 150, restated
 
 
-# -- the classes of issue 27, each on a real file of the corpus ------------------------------------
+# -- the classes of file other programs write, each on a real file of the corpus ------------------
 
 
 def _items(name: str) -> list[check.ical.Item | check.Skip]:

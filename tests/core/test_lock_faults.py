@@ -1,4 +1,4 @@
-"""Issue 10's lock and engine faults, each with real processes: a prefix match that killed another
+"""The lock's and the engine's faults, each with real processes: a prefix match that killed another
 data dir's engine (1), a zombie owner counted as alive (5), private data in the lock record (8)."""
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ def test_store_files_are_private_and_stale_socket_dirs_are_cleaned(tmp_path):
 
 
 def test_the_store_leaves_the_process_alone(tmp_path):
-    """Issue 9: opening a store installs no signal handler and no atexit hook, and changes neither
+    """Opening a store installs no signal handler and no atexit hook, and changes neither
     PATH nor the working directory."""
 
     check = """

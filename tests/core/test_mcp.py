@@ -186,7 +186,7 @@ def test_done_and_snooze_act_as_in_the_window(door, tmp_path, monkeypatch):
             # a repeating reminder moves to its next time and stays active
             assert moved["state"] == "active" and "next due" in moved["why"]
             assert datetime.fromisoformat(moved["due_at"]) == start + timedelta(days=1)
-            # a snooze never moves it before that next time (issue 23)
+            # a snooze never moves it before that next time
             later = datetime.fromisoformat(moved["due_at"]).astimezone() + timedelta(hours=3)
             snoozed = await call(client, "snooze", id=pills, until=later.strftime("%Y-%m-%dT%H:%M"))
             assert snoozed["snoozed_until"].startswith(later.strftime("%Y-%m-%dT%H:%M"))

@@ -1,4 +1,4 @@
-"""`neurons mcp` answers every JSON-RPC request that has an id (issue 24, item 5): malformed
+"""`neurons mcp` answers every JSON-RPC request that has an id: malformed
 messages get a JSON-RPC error (parse error, invalid request) carrying the request's id when it
 can be read, else id null; notifications and responses are never answered. Raw lines written to
 the real `neurons mcp` process, its stdout read line by line."""

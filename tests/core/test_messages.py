@@ -1,4 +1,4 @@
-"""The messages issue 24 (item 8) found unclear, each now saying what is true and what to do:
+"""The messages a review found unclear, each now saying what is true and what to do:
 the `neurons` commands run in this process, on the real engines."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 22: the fitted ranking's promises, on the fake reader (keyword recall, under the weights
+"""The fitted ranking's promises, on the fake reader (keyword recall, under the weights
 shipped for the default model), on `ranking.rank` itself, and the fitting tool's search."""
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ def test_an_outdated_fact_gives_way_in_a_persons_answer_too():
 
 
 def test_whats_due_this_week_comes_back_in_date_order():
-    """Issue 23's "Friday, tomorrow, tomorrow, Friday": a question of dates, in date order."""
+    """Not "Friday, tomorrow, tomorrow, Friday": a question of dates, in date order."""
     reader = FakeReader()
     fillers(reader)
     due = {"fri-a": at(3, 9), "wed-a": at(1, 10), "wed-b": at(1, 15), "fri-b": at(3, 18)}

@@ -1,4 +1,4 @@
-"""Issue 12 and 16's rules of capture and recall, on the fake reader (no database, no model:
+"""The rules of capture and recall, on the fake reader (no database, no model:
 keyword recall): titles, possessives and contact updates, family words across languages, done
 dates, the window first under its label, a person beside a topic, codes first, the relevance bar."""
 

@@ -1,4 +1,4 @@
-"""Issue 10, cases 2 and 6: what used to end in a traceback now gets a one-line message, exit
+"""What used to end in a traceback now gets a one-line message, exit
 status 2, and leaves the store as it was. Real `neurons` processes on a real data dir."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A restore says whose memory the backup holds and makes the data dir act as that owner (as
 `profile join` would), or refuses before changing anything; doctor notices a data dir that acts
-as an owner the database lacks (issue 24, item 2). Real embedded stores, one per data dir; the
+as an owner the database lacks. Real embedded stores, one per data dir; the
 commands as the CLI and the running app's socket run them."""
 
 from __future__ import annotations

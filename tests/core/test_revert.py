@@ -66,7 +66,7 @@ def test_another_identity_cannot_revert_a_row(memory):
 
 
 def test_an_undo_tells_its_listeners_an_earlier_version_came_back(memory):
-    """Even the view that asked for the undo shows the item again (issue 23, item 7)."""
+    """Even the view that asked for the undo shows the item again."""
     note = memory.capture("the gate code is 4471", kind="note")
     after = memory.trash(note.id)
     seen = []

@@ -1,4 +1,4 @@
-"""Row-level security on the server engine (issue 10): a second wall behind the owner filter.
+"""Row-level security on the server engine: a second wall behind the owner filter.
 The tests' server role is the app's (not superuser, no BYPASSRLS); here one identity's
 transaction asks for another's rows with SQL that has no owner filter at all."""
 

@@ -1,4 +1,4 @@
-"""Row-level security as a wall between database roles (issue 24, item 3): the policies key on
+"""Row-level security as a wall between database roles: the policies key on
 `current_user` (migration 007), so a second role with table rights sees and changes none of
 another role's rows, whatever session settings it sets. Plain SQL as two real roles on the real
 server Postgres the fixtures start; then the app itself, connected as the second role."""

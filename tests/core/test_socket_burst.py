@@ -1,4 +1,4 @@
-"""The app's socket under a burst (issue 24, item 6): 200 clients connecting at once are all
+"""The app's socket under a burst: 200 clients connecting at once are all
 answered (a full queue is "busy, retry", never a traceback or "no app"), and while 1,000
 half-open connections are held a new ping is still answered (idle ones are dropped, the oldest
 first). The server is a real process with the descriptor limit of a desktop session (1,024)."""

@@ -1,4 +1,4 @@
-"""The store supervises its engine (issue 10, case 1): a dead engine is reaped, started again and
+"""The store supervises its engine: a dead engine is reaped, started again and
 reported once; the call it broke fails with a sentence, the next one works, nothing is lost."""
 
 from __future__ import annotations

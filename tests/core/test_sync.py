@@ -1,4 +1,4 @@
-"""Two-way sync against a real Radicale, with the caldav client playing the phone (issue 26).
+"""Two-way sync against a real Radicale, with the caldav client playing the phone.
 
 Every case of the issue: what the phone makes appears after `neurons sync`; what Neurons captures
 appears on the phone with the right due time; done on either side is done on both; a conflicting

@@ -1,4 +1,4 @@
-"""What used to end in a traceback (issue 24, item 7; the deep backup is in test_bombs.py): a
+"""What used to end in a traceback (the deep backup is in test_bombs.py): a
 config.json of nested brackets, `move-to` as a role that may not create pgvector. Each is now one
 sentence saying what to do, and the commands that do not need config.json still work."""
 

@@ -37,7 +37,7 @@ def at(day: str, hm: str = "09:00") -> datetime:
 
 
 CAPTURE = [
-    # issue 16, word for word
+    # phrases people wrote, word for word
     ("remind me to stretch in 1 minute", NOW, NOW + timedelta(minutes=1), None),
     ("in 2 minutes", NOW, NOW + timedelta(minutes=2), None),
     ("in 5 minutes", NOW, NOW + timedelta(minutes=5), None),
@@ -121,7 +121,7 @@ CAPTURE = [
     ("piscine tous les mercredis à 18h", NOW, at("2025-03-19", "18:00"), "FREQ=WEEKLY;BYDAY=WE"),
     ("payer le loyer le 5 de chaque mois", NOW, at("2025-04-05"), "FREQ=MONTHLY;BYMONTHDAY=5"),
     ("ce soir", MORNING, at("2025-03-18", "20:00"), None),
-    # issue 23: everyday times, word for word, then the family in each language
+    # everyday times, word for word, then the family in each language
     ("call mum at half past 4", MORNING, at("2025-03-18", "16:30"), None),
     ("call mum at half past 4", NOW, at("2025-03-19", "16:30"), None),  # never 04:30 unasked
     ("today at half past 4", MORNING, at("2025-03-18", "16:30"), None),
@@ -256,7 +256,7 @@ def test_text_without_a_time(text):
         ("rappelle-moi dentiste lundi à 9h", "Dentiste"),
         ("dentist Thu 9:30", "Dentist"),
         ("in 10 minutes", ""),
-        # issue 23: no leftovers
+        # no leftovers of the cue or the time
         ("renew the car insurance before 15 January", "Renew the car insurance"),
         ("remind me tomorrow morning to email Tom", "Email Tom"),
         ("call mum at half past 4", "Call mum"),
@@ -519,7 +519,7 @@ ITALIAN = Language(
 
 
 def test_a_new_language_is_one_table():
-    """Issue 20: a sixth language is a table like core/when/languages/it.py would hold, and the
+    """A sixth language is a table like core/when/languages/it.py would hold, and the
     one grammar reads it (the five do not know these words)."""
     grammar = Grammar((*LANGUAGES, ITALIAN))
     when = find_when("chiamare Ana domani alle 15", NOW, grammar)
@@ -546,7 +546,7 @@ def test_the_languages_tables_agree():
 
 
 def test_no_pattern_of_the_grammar_carries_a_word_of_a_language():
-    """Issue 20: words live in core/when/languages, the patterns only say how they combine. Built
+    """Words live in core/when/languages, the patterns only say how they combine. Built
     without any word, no pattern holds a letter (but regex syntax and group names); parse.py and
     window.py compile no pattern of their own with a letter in it, and compare no text with a word
     of any table (they read what a match means, by its groups)."""

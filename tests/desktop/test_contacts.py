@@ -1,4 +1,4 @@
-"""Contacts in the window (issue 23, item 3): rows show the primary phone and e-mail, to copy;
+"""Contacts in the window: rows show the primary phone and e-mail, to copy;
 the card shows every field a vCard brought, one Phones and one Emails; a new number accepted
 from a capture shows in the row and the card's text."""
 

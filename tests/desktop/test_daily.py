@@ -1,4 +1,4 @@
-"""Issue 23's smaller things the window shows: the Due field's example is never in the past,
+"""Smaller things the window shows: the Due field's example is never in the past,
 "Next reminder" is written in the dates' language (and follows a change of it), an emptied
 question leaves no answer open."""
 
@@ -43,7 +43,7 @@ def test_next_reminder_is_said_in_the_dates_language(qtbot, qapp):
 
 def test_next_reminder_follows_a_change_of_the_dates_language(app, embedded_memory, clock, qtbot):
     """Changed in Preferences, the status line says it in the new language at once, not at the
-    next replan (issue 23, item 12)."""
+    next replan."""
     embedded_memory.capture(
         "water the plants", kind="reminder", attrs={"due_at": remind.iso(clock.now() + timedelta(hours=2))}
     )
@@ -83,7 +83,7 @@ def test_an_emptied_question_clears_the_item_pane(app, embedded_memory, qtbot):
 
 
 def test_a_time_question_counts_what_its_time_holds_and_says_when_nothing_does(app, embedded_memory, qtbot):
-    """Issue 23, item 6: the list's count is what the question's time holds (not every row
+    """The list's count is what the question's time holds (not every row
     shown), and a time that holds nothing says so in words, not "try other words"."""
     embedded_memory.capture("call the plumber tomorrow at 10", kind="reminder")
     embedded_memory.capture("the plumber's van is blue", kind="note")

@@ -1,4 +1,4 @@
-"""The window's dialogs as a person sees them (issue 23, item 10): nothing cut off, no blank
+"""The window's dialogs as a person sees them: nothing cut off, no blank
 current choice in a dropdown, Problems says plainly when there are none."""
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def ink(image, rect) -> int:
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_a_dropdowns_open_list_shows_its_current_choice(app, qtbot, dark):
-    """Its current row was drawn blank in the light theme (issue 23, item 10)."""
+    """Its current row was once drawn blank in the light theme."""
     theme.apply(theme.gui_app(), "dark" if dark else "light")
     try:
         dialog = app.window.dialogs.preferences()

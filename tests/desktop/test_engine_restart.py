@@ -1,4 +1,4 @@
-"""The window says once that the store's engine died and was restarted (issue 10, case 1)."""
+"""The window says once that the store's engine died and was restarted."""
 
 from __future__ import annotations
 

@@ -153,7 +153,7 @@ def test_the_restore_button_says_what_it_undoes(app, embedded_memory, clock, qtb
 
 
 def test_enter_in_the_ask_box_shows_the_answer_and_never_types_into_it(app, embedded_memory, qtbot):
-    """Issue 23, item 8: Enter, then Down and Return as a person goes on, never put the cursor in
+    """Enter, then Down and Return as a person goes on, never put the cursor in
     the answer's text: no newline, not "edited"."""
     boiler = embedded_memory.capture("boiler service booked for March", kind="note")
     window = app.window

@@ -165,7 +165,7 @@ def test_a_new_number_is_offered_as_an_update_of_the_card(app, embedded_memory, 
 
 
 def test_the_due_hint_counts_to_the_second_and_ticks_on_the_apps_clock(app, clock, qtbot):
-    """Issue 23: "in 1 minute" previewed as "in 17 s" (the hint re-read the field, which shows the
+    """Once, "in 1 minute" was previewed as "in 17 s" (the hint re-read the field, which shows the
     time to the minute) and never moved. It counts to the moment understood, on the app's clock."""
     clock.current = clock.current.replace(second=43)
     quick = app.quick

@@ -1,4 +1,4 @@
-"""Sync in the app (issue 26): in the background on change, never on the GUI thread; the status
+"""Sync in the app: in the background on change, never on the GUI thread; the status
 bar's line; Preferences ▸ Accounts; `neurons sync` through the app's socket. Real Radicale."""
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def test_nothing_to_undo(app, qtbot):
 @pytest.mark.parametrize("action", ["trash", "done", "snooze"])
 def test_after_undo_the_pane_shows_the_item_as_it_is_again(app, embedded_memory, clock, qtbot, action):
     """The pane that did it shows the undo too: no stale "done" or "trashed", no "Snoozed until",
-    and its actions act (issue 23, item 7)."""
+    and its actions act."""
     attrs = {"due_at": remind.iso(clock.now() + timedelta(hours=1))}
     rem = embedded_memory.capture("phone the garage", kind="reminder", attrs=attrs)
     open_detail(qtbot, app, rem)

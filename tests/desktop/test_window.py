@@ -127,7 +127,7 @@ def test_edit_contact_fields(app, embedded_memory, qtbot):
     ana = embedded_memory.capture("Ana Lopes", kind="contact", attrs={"name": "Ana Lopes"})
     open_detail(qtbot, app, ana)
     detail = app.window.detail
-    phone = detail._fields["phones"]  # one Phones field (issue 23)
+    phone = detail._fields["phones"]  # one Phones field for every number
     qtbot.keyClicks(phone, "+351 912 345 678")
     aliases = detail._fields["aliases"]
     qtbot.keyClicks(aliases, "Aninhas, A.L.")
@@ -161,7 +161,7 @@ def test_changing_the_due_time_reschedules(app, embedded_memory, clock, qtbot):
 
 
 def test_a_new_due_time_drops_the_old_time_words_from_the_text(app, embedded_memory, clock, qtbot):
-    """As `neurons edit --due` does (issue 23): "call the bank tomorrow at 3" moved to another time
+    """As `neurons edit --due` does: "call the bank tomorrow at 3" moved to another time
     would say the old one in its text; the save keeps "call the bank"."""
     rem = embedded_memory.capture("call the bank tomorrow at 3", created_at=clock.now())
     assert rem.kind is Kind.REMINDER

@@ -1,4 +1,4 @@
-"""Fuzz what Neurons reads from files and from an MCP client (issue 24): backups, config.json and
+"""Fuzz what Neurons reads from files and from an MCP client: backups, config.json and
 raw MCP lines. Properties: a backup is read whole or refused with CorruptBackup (a restore of a
 refused one leaves the store as it was); config.json is read or refused with one ConfigError;
 every MCP line that is a request with a usable id is either passed to the SDK (which answers it)

@@ -1,4 +1,4 @@
-"""Every parser is linear on any input up to the size limit (issue 10, case 7: one 100,000-char
+"""Every parser is linear on any input up to the size limit (once, one 100,000-char
 word took 115 s in the e-mail pattern). A complexity check, not a timing: each parser runs on an
 input and on one ten times longer, built from the same unit; linear work grows ~10x, quadratic
 ~100x, and the bound sits between them. The units are the shapes that break regexes (long runs

@@ -1,4 +1,4 @@
--- Row-level security keyed on the database role (issue 24). 004's policies trusted session
+-- Row-level security keyed on the database role. 004's policies trusted session
 -- settings any connected role can set (SET neurons.scope = 'all' read every identity's rows).
 -- Now every owner (a device id or a profile id) belongs to one database role, in
 -- neurons_owners, which only the role that owns the schema (the admin: the one that runs these
