@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 PreferencePage = Callable[[], tuple[str, QWidget]]
 
 
-class Dialogs:
+class DialogOpener:
     """One of each dialog, made on first use and brought to the front after."""
 
     def __init__(
@@ -111,7 +111,7 @@ class WindowMenus:
         window: QMainWindow,
         doors: MenuDoors,
         detail: DetailPane,
-        dialogs: Dialogs,
+        dialogs: DialogOpener,
         settings: Settings | None,
     ):
         self.window = window
