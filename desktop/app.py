@@ -26,7 +26,7 @@ from core.settings import Settings
 from core.vocabulary import Action, Origin
 from desktop.capture.quick import QuickCapture
 from desktop.dialogs import profile
-from desktop.dialogs.accounts import AccountsPage, Syncer
+from desktop.dialogs.accounts import AccountsPage
 from desktop.items.sections import Section
 from desktop.look import theme
 from desktop.reminders.notices import ReminderNotices
@@ -39,6 +39,7 @@ from desktop.runtime.crash import CrashWatch, Report, UnexpectedCloseError, bind
 from desktop.runtime.prefs import Prefs
 from desktop.runtime.problems import NOT_A_PROBLEM, Problems, ProblemsLog, is_persons, summary_of
 from desktop.runtime.steps import Steps
+from desktop.runtime.syncer import Syncer
 from desktop.runtime.undo import UndoStack
 from desktop.runtime.worker import BACKGROUND, Worker
 from desktop.window.banner import BannerNotifier
@@ -328,7 +329,7 @@ class App:
         self.window.set_ready()
         if self.reminders_enabled:
             self.scheduler.start()
-        self.syncer.start()  # with the server, in the background (desktop/dialogs/accounts.py)
+        self.syncer.start()  # with the server, in the background (desktop/runtime/syncer.py)
         # Build the recall index and load the model now, so the first question answers at once.
 
         self.worker.run(

@@ -1,2 +1,2 @@
-"""The dialogs: Preferences (with Keyboard shortcuts and About), Profile, sync accounts,
+"""The dialogs: Preferences, Help (Keyboard shortcuts, About), Problems, Profile, sync accounts,
 import and export."""

@@ -38,7 +38,7 @@ from desktop.runtime.prefs import Prefs
 from desktop.runtime.problems import Problems
 from desktop.runtime.worker import BACKGROUND
 from desktop.window.banner import Banner
-from desktop.window.menus import Dialogs, MenuDoors, WindowMenus
+from desktop.window.menus import DialogOpener, MenuDoors, WindowMenus
 from desktop.window.statusbar import StatusLine, items
 
 log = logging.getLogger(__name__)
@@ -108,7 +108,7 @@ class MainWindow(QMainWindow):
         self._last_query = ""
         self.sections_loaded = 0  # how many list loads finished (tests and screenshots wait on it)
         self.changes_applied = 0  # how many rounds of store changes were looked at (tests wait on it)
-        self.dialogs = Dialogs(self, prefs, settings, problems, about, self._prefs_changed)
+        self.dialogs = DialogOpener(self, prefs, settings, problems, about, self._prefs_changed)
 
         central = QWidget()
         self.setCentralWidget(central)

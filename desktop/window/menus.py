@@ -16,9 +16,10 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QWidget
 
 from core import autostart
 from core.model import State
+from desktop.dialogs.problems import ProblemsDialog
 from desktop.items.sections import LABELS, SECTION_KEYS, Section
 from desktop.look import keys
-from desktop.runtime.problems import Problems, ProblemsDialog
+from desktop.runtime.problems import Problems
 
 if TYPE_CHECKING:
     from core.settings import Settings
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 PreferencePage = Callable[[], tuple[str, QWidget]]
 
 
-class Dialogs:
+class DialogOpener:
     """One of each dialog, made on first use and brought to the front after."""
 
     def __init__(
@@ -71,12 +72,12 @@ class Dialogs:
         return self._open("preferences", make)
 
     def shortcuts(self) -> QWidget:
-        from desktop.dialogs.preferences import ShortcutsDialog  # noqa: PLC0415 - built on first use
+        from desktop.dialogs.help import ShortcutsDialog  # noqa: PLC0415 - built on first use
 
         return self._open("shortcuts", lambda: ShortcutsDialog(self.parent))
 
     def about(self) -> QWidget:
-        from desktop.dialogs.preferences import AboutDialog  # noqa: PLC0415 - built on first use
+        from desktop.dialogs.help import AboutDialog  # noqa: PLC0415 - built on first use
 
         return self._open("about", lambda: AboutDialog(self.about_facts, self.parent))
 
@@ -110,7 +111,7 @@ class WindowMenus:
         window: QMainWindow,
         doors: MenuDoors,
         detail: DetailPane,
-        dialogs: Dialogs,
+        dialogs: DialogOpener,
         settings: Settings | None,
     ):
         self.window = window

@@ -51,7 +51,7 @@ class StatusLine(QObject):
         self.problems_button.hide()
         self.next_label = QLabel()
         self.next_label.setObjectName("subtle")
-        self.sync_label = QLabel()  # "Synced 2 min ago" (desktop/dialogs/accounts.py)
+        self.sync_label = QLabel()  # "Synced 2 min ago" (desktop/runtime/syncer.py)
         self.sync_label.setObjectName("subtle")
         self.sync_label.setAccessibleName("Sync")
         self.sync_label.hide()

@@ -1,11 +1,12 @@
 """The rules of the house, checked: every import in core is one docs/architecture.md's table
-allows, no import circle in core, a forwarded command loads only the nouns, core never imports Qt
-or the desktop, no process-wide mutable state in core, every noqa says why, and Neurons'
-top-level packages are its own."""
+allows, no import circle in core nor between the desktop's parts, a forwarded command loads only
+the nouns, core never imports Qt or the desktop, no process-wide mutable state in core, every
+noqa says why, and Neurons' top-level packages are its own."""
 
 from __future__ import annotations
 
 import ast
+import graphlib
 import importlib.metadata
 import re
 import tokenize
@@ -279,3 +280,30 @@ def test_every_noqa_names_its_rule_and_says_why():
                 if found and not SAYS_WHY.match(found.group("rest")):
                     silent.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.line.strip()}")
     assert not silent, "a noqa without a reason:\n" + "\n".join(silent)
+
+
+def desktop_part(module: str) -> str:
+    """desktop.window.menus -> desktop.window (a subpackage is one part); desktop.app is its own."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 or (ROOT / "desktop" / parts[-1]).is_dir() else module
+
+
+def test_no_import_circle_between_the_desktops_parts():
+    """The desktop's subpackages (runtime, look, items, capture, detail, reminders, dialogs,
+    window) and its top modules (app, launch...) import each other one way only, so each part can
+    be read knowing only those below it; function-level imports count, `if TYPE_CHECKING:` ones
+    do not."""
+    modules = {module_name(p): p for p in (ROOT / "desktop").rglob("*.py")}
+    parts: dict[str, set[str]] = {desktop_part(m): set() for m in modules}
+    for name, path in modules.items():
+        for target in imports_of(path, name, modules):
+            if desktop_part(target) != desktop_part(name):
+                parts[desktop_part(name)].add(desktop_part(target))
+    assert len(parts) > 8, sorted(parts)
+    try:
+        list(graphlib.TopologicalSorter(parts).static_order())
+    except graphlib.CycleError as circle:
+        raise AssertionError(
+            "an import circle between the desktop's parts: "
+            + " -> ".join(reversed(circle.args[1]))  # the sorter lists it against the arrows
+        ) from None

@@ -14,10 +14,11 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractButton, QApplication, QComboBox, QLabel, QLineEdit, QWidget
 
 from desktop.dialogs.accounts import AddAccountDialog
+from desktop.dialogs.problems import ProblemsDialog
 from desktop.dialogs.profile import ProfileDialog
 from desktop.dialogs.transfer import ExportChoice
 from desktop.look import theme
-from desktop.runtime.problems import Problems, ProblemsDialog
+from desktop.runtime.problems import Problems
 from tests.desktop.conftest import WAIT_MS
 
 

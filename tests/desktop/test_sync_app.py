@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from core.sync import engine
-from desktop.dialogs import accounts as desktop_accounts
+from desktop.runtime import syncer as desktop_accounts
 from tests.core.dav_server import Cutter, Phone
 from tests.core.test_sync import neurons
 from tests.desktop.conftest import WAIT_MS, make_app, settle
