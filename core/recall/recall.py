@@ -69,7 +69,7 @@ class Recall:
         store since (a warm-up that had to read the store)."""
         if self.saved_at is None:
             return False
-        with self.index.lock:
+        with self.index.reading():
             index = self.index
             if index.seen_seq is None or index.count() < saved.MIN_NEURONS:
                 return False
@@ -91,7 +91,7 @@ class Recall:
         file stays (it is small). True if it went."""
         if self.saved_at is None:
             return False
-        with self.index.lock, self._users_lock:
+        with self.index.reading(), self._users_lock:
             index = self.index
             if index.seen_seq is None or self._users or time.monotonic() - self._used < idle_s:
                 return False
@@ -160,13 +160,13 @@ class Recall:
             if kept is not None:
                 return kept
             self.index.refresh(self.reader, stamp)
-            with self.index.lock:
+            with self.index.reading():
                 return self.index.names()
 
     def _kept_names(self, stamp: int) -> NameIndex | None:
         """The names kept when the index went, still current at `stamp` (what was written since
         touches no contact, read in the reader's session), or None: the index is asked."""
-        with self.index.lock:
+        with self.index.reading():
             if self._names_kept is None or self.index.seen_seq is not None:
                 self._names_kept = None  # the index is back: its own names are current
                 return None
@@ -199,7 +199,7 @@ class Recall:
         finally:
             loading.join()
         embedder = self.embedder()
-        with self.index.lock:
+        with self.index.reading():
             self.index.prepare(getattr(embedder, "name", None))
         self.keep(only_after_reading=True)
         return self.index.count()

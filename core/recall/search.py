@@ -273,7 +273,7 @@ def _prepare(
         _, topic = gathering(topic)
     q = _Question(reader, idx, embedder, mode, topic)
     if full:
-        with idx.lock:  # as of the last look: a question about a person needs no vector
+        with idx.reading():  # as of the last look: a question about a person needs no vector
             if window is not None or not only_names(question, idx.names()):
                 q.start_embedding()
     started = q
@@ -285,7 +285,7 @@ def _prepare(
                 if window is None:  # no event matches its words: the question is all topic
                     q = _Question(reader, idx, embedder, mode, question)
                     q.read()
-            with idx.lock:
+            with idx.reading():
                 names, orgs = idx.names(), idx.org_counts()
             if full and window is None and about:
                 head = about_intent(reader, idx, question, names, limit=limit, orgs=orgs) or []
@@ -300,7 +300,7 @@ def _prepare(
         if mode is Mode.VECTOR and q.topical and q.qvec is None:
             return []
         weights = ranking.weights_for(q.model)
-        with idx.lock:
+        with idx.reading():
             bm, idf_sum = idx.bm25(q.terms, ranking.BM25_K1, ranking.BM25_B)
             cos = idx.cosine(q.qvec, q.model) if mode is not Mode.KEYWORD else None
             if mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
@@ -386,7 +386,7 @@ class _Build:
         row = self.row_of.get(slot)
         if row is not None:
             return row
-        entry = self.idx.entries[slot] if slot < self.bm.size else None
+        entry = self.idx.entry(slot) if slot < self.bm.size else None
         if entry is None:
             return None
         row = self.row_of[slot] = len(self.slots)
@@ -405,7 +405,7 @@ class _Build:
         self.degree = {}
 
     def add_id(self, nid: uuid.UUID) -> int | None:
-        slot = self.idx.slot_of.get(nid)
+        slot = self.idx.slot(nid)
         return self.add(slot) if slot is not None else None
 
     def pick(self, mode: Mode, fusion: Fusion, weights: ranking.Weights, topical: bool = True) -> None:
@@ -521,7 +521,7 @@ class _Build:
             for t in terms
             if len(t) >= ranking.EXACT_MIN_LENGTH
             and any(ch.isdigit() for ch in t)
-            and 0 < len(idx.postings.get(t, ())) <= ranking.EXACT_MAX_DF
+            and 0 < idx.frequency(t) <= ranking.EXACT_MAX_DF
         ]
         if not codes:
             return
@@ -692,7 +692,7 @@ def _place(q: _Question, window: TimeWindow, anchor: str) -> TimeWindow | None:
     event.embed()
     if not event.topical:
         return None
-    with q.idx.lock:
+    with q.idx.reading():
         bm, idf_sum = q.idx.bm25(event.terms, ranking.BM25_K1, ranking.BM25_B)
         cos = ranking.calibrated(q.idx.cosine(event.qvec, event.model), event.calibration)
         vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
@@ -743,17 +743,17 @@ def _more_like(
     emb = embedder()
     if emb is None or k <= 0:
         return []
-    with idx.lock:
+    with idx.reading():
         own = [
-            idx.slot_of[r.neuron.id]
+            slot
             for r in head
-            if r.neuron.id in idx.slot_of and r.neuron.kind.value != "contact"
+            if (slot := idx.slot(r.neuron.id)) is not None and r.neuron.kind.value != "contact"
         ]
         best, nearest = idx.similar_to(own, emb.name)
         finite = np.isfinite(best)
         best[finite] = ranking.calibrated(best[finite], emb.calibration)
         for r in head:
-            slot = idx.slot_of.get(r.neuron.id)
+            slot = idx.slot(r.neuron.id)
             if slot is not None and slot < best.size:
                 best[slot] = -np.inf
         top = _top(best, k, np.isfinite(best))
