@@ -18,7 +18,7 @@ from core.capture.names import NameIndex, contact_names
 from core.model import EXPANDING_RELATIONS, Neuron, Relation
 from core.recall.index import Entry, Link, RecallIndex
 from core.recall.ranking import SUPERSEDED_AFTER
-from core.recall.result import GATHER, Result, content_words
+from core.recall.result import ASKING_FOR_EVERYTHING, Result, content_words
 from core.store.reader import Reader
 
 # Below this pg_trgm similarity a name resolves to nobody.
@@ -114,7 +114,7 @@ def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[uuid.UUID
     return close, len(close) > 1
 
 
-def _gather(
+def _about_people(
     reader: Reader, idx: RecallIndex, people: list[uuid.UUID], limit: int, orgs: dict[str, int] | None = None
 ) -> tuple[list[Result], list[Neuron]]:
     """Everything about `people` (one person, twins, or several asked together), best tier
@@ -288,7 +288,7 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
                 return About(name=name, contact=None, candidates=[rows[p] for p in people if p in rows])
         with idx.reading():
             orgs = idx.org_counts()
-        results, twins = _gather(reader, idx, [people[0]], limit, orgs)
+        results, twins = _about_people(reader, idx, [people[0]], limit, orgs)
         # the card is the answer's first row; read on its own only if the answer lacks it
         contact = next((r.neuron for r in results if r.neuron.id == people[0]), None)
         if contact is None:
@@ -314,7 +314,11 @@ def only_names(question: str, names: NameIndex) -> list:
     for f in found:
         covered[f.start : f.end] = b"\x01" * (f.end - f.start)
     rest = "".join(" " if hidden else ch for ch, hidden in zip(question, covered, strict=True))
-    return found if found and not content_words(GATHER.sub(" ", ABOUT_IDIOMS.sub(" ", rest))) else []
+    return (
+        found
+        if found and not content_words(ASKING_FOR_EVERYTHING.sub(" ", ABOUT_IDIOMS.sub(" ", rest)))
+        else []
+    )
 
 
 def about_intent(
@@ -341,5 +345,5 @@ def about_intent(
         ]
     if not people:
         return None
-    results, _ = _gather(reader, idx, people, limit, orgs)
+    results, _ = _about_people(reader, idx, people, limit, orgs)
     return results

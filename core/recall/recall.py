@@ -17,11 +17,11 @@ from pathlib import Path
 from core.capture.names import NameIndex
 from core.recall import about as _about
 from core.recall import saved
-from core.recall import search as _search
 from core.recall.about import About
 from core.recall.index import RESCAN_MARGIN_SERVER, RecallIndex
+from core.recall.question import EmbedderSource
 from core.recall.result import Result
-from core.recall.search import EmbedderSource
+from core.recall.search import Search
 from core.store.reader import Reader
 from core.vocabulary import Fusion, Mode
 
@@ -31,6 +31,7 @@ class Recall:
         self.reader = reader
         self.embedder = embedder
         self.index = RecallIndex(reader.identity)
+        self.search = Search(reader, self.index, embedder)
         # the file the index is kept in between runs (core/recall/saved.py), if any
         self.saved_at = saved_at
         self._saved: tuple[int, int | None] | None = None  # (version, change number) in the file
@@ -127,17 +128,7 @@ class Recall:
         expand: bool = True,
     ) -> list[Result]:
         with self._in_use():
-            return _search.ask(
-                self.reader,
-                self.index,
-                self.embedder,
-                question,
-                limit,
-                mode=mode,
-                now=now,
-                fusion=fusion,
-                expand=expand,
-            )
+            return self.search.ask(question, limit, mode=mode, now=now, fusion=fusion, expand=expand)
 
     def about(self, name: str, limit: int = 50, now: datetime | None = None) -> About:
         """A person's answer; for a name no contact answers to, a thing's ("the kitchen
@@ -145,7 +136,7 @@ class Recall:
         with self._in_use():
             found = _about.about(self.reader, self.index, name, limit)
             if found.contact is None and not found.candidates:
-                results = _search.gather(self.reader, self.index, self.embedder, name, limit, now=now)
+                results = self.search.everything_about(name, limit, now=now)
                 found.timeline = _about.timeline(results)
         return found
 
