@@ -29,7 +29,6 @@ from core.vocabulary import Fusion, Mode
 class Recall:
     def __init__(self, reader: Reader, embedder: EmbedderSource, saved_at: Path | None = None):
         self.reader = reader
-        self.embedder = embedder
         self.index = RecallIndex(reader.identity)
         self.search = Search(reader, self.index, embedder)
         # the file the index is kept in between runs (core/recall/saved.py), if any
@@ -44,6 +43,15 @@ class Recall:
         self._names_kept: tuple[NameIndex, int] | None = None
         if saved_at is not None:
             self.index.restore = self._restore
+
+    @property
+    def embedder(self) -> EmbedderSource:
+        """The loaded model, or None: the one the questions are embedded with."""
+        return self.search.embedder
+
+    @embedder.setter
+    def embedder(self, source: EmbedderSource) -> None:
+        self.search.embedder = source
 
     def _key(self) -> dict:
         if self._origin is None:
