@@ -58,7 +58,7 @@ from core.validate import (
     parse_uuid,
     times_in,
 )
-from core.vocabulary import Action
+from core.vocabulary import Action, Fusion, Mode
 
 log = logging.getLogger(__name__)
 
@@ -793,8 +793,27 @@ class Memory:
 
     # -- recall (core/recall) --------------------------------------------------------------------
 
-    def ask(self, question: str, limit: int = 10, **options: Any) -> builtins.list[Result]:
-        return self.recall.ask(clean_text(question, what="question"), limit=parse_limit(limit), **options)
+    def ask(
+        self,
+        question: str,
+        limit: int = 10,
+        *,
+        mode: Mode | str = Mode.DEFAULT,
+        now: datetime | None = None,
+        fusion: Fusion | str = Fusion.RELATIVE,
+        expand: bool = True,
+    ) -> builtins.list[Result]:
+        """What the memory knows about `question`, best first: `mode` one signal alone (for
+        `neurons eval`), `now` the moment its time words are read from (aware; the local now when
+        None), `fusion` how keyword and meaning are fused, `expand` whether links are followed."""
+        return self.recall.ask(
+            clean_text(question, what="question"),
+            limit=parse_limit(limit),
+            mode=mode,
+            now=now,
+            fusion=fusion,
+            expand=expand,
+        )
 
     def about(self, name: str, limit: int = 50) -> About:
         return self.recall.about(clean_text(name, what="name"), limit=parse_limit(limit))

@@ -18,7 +18,7 @@ from core.capture.names import NameIndex, contact_names
 from core.model import EXPANDING_RELATIONS, Neuron, Relation
 from core.recall.index import Entry, Link, RecallIndex
 from core.recall.ranking import SUPERSEDED_AFTER
-from core.recall.result import GATHER, Result, content_words
+from core.recall.result import ASKING_FOR_EVERYTHING, Result, content_words
 from core.store.reader import Reader
 
 # Below this pg_trgm similarity a name resolves to nobody.
@@ -100,7 +100,7 @@ def _names_of(entry: Entry) -> list[str]:
 def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[uuid.UUID], bool]:
     """(contacts, ambiguous): the ids of the contacts `name` designates, best first (their rows
     are read with the answer's, not before)."""
-    with idx.lock:
+    with idx.reading():
         found = idx.names().find(name)
     if found:
         best = max(f.strength for f in found)
@@ -114,7 +114,7 @@ def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[uuid.UUID
     return close, len(close) > 1
 
 
-def _gather(
+def _about_people(
     reader: Reader, idx: RecallIndex, people: list[uuid.UUID], limit: int, orgs: dict[str, int] | None = None
 ) -> tuple[list[Result], list[Neuron]]:
     """Everything about `people` (one person, twins, or several asked together), best tier
@@ -129,11 +129,11 @@ def _gather(
             found[nid] = (tier, how, seed)
 
     def linked(ids: list[uuid.UUID], relations=None) -> list[Link]:
-        return [link for link in idx.links(ids, relations) if link.other in idx.slot_of]
+        return [link for link in idx.links(ids, relations) if link.other in idx]
 
     for p in people:
         put(p, TIER_CONTACT, "the contact")
-    with idx.lock:
+    with idx.reading():
         first = linked(people)
         twins = list(
             dict.fromkeys(
@@ -169,7 +169,7 @@ def _gather(
             }
         )
     lexemes = reader.phrase_lexemes(phrases + own_orgs)
-    with idx.lock:
+    with idx.reading():
         for e in idx.holding([ls for ph in phrases for ls in lexemes.get(ph, ())], found):
             put(e.id, TIER_NAMED, "mentions them")
         if own_orgs:
@@ -194,7 +194,7 @@ def _gather(
         if len(people) > 1:
             for link in first:
                 shared.setdefault(link.other, set()).add(link.seed)
-            found_at = {idx.slot_of[nid]: nid for nid in found if nid in idx.slot_of}
+            found_at = {slot: nid for nid in found if (slot := idx.slot(nid)) is not None}
             naming_of: dict[tuple, set[int]] = {}  # people of one name name the same neurons
             for p in people:
                 person = idx.live(p)
@@ -208,7 +208,7 @@ def _gather(
                     naming_of[names] = idx.slots_holding(names) & found_at.keys()
                 for slot in naming_of[names]:
                     shared.setdefault(found_at[slot], set()).add(p)
-        created = {nid: idx.created_of(nid) for nid in found if nid in idx.slot_of}
+        created = {nid: idx.created_of(nid) for nid in found if nid in idx}
         # the superseded rule holds here too: a fact a newer one replaced gives way (a card stays)
         replaced = outdated(idx, list(created))
     ranked = sorted(
@@ -255,7 +255,7 @@ def outdated(idx: RecallIndex, ids: list[uuid.UUID]) -> set[uuid.UUID]:
 def defer_outdated(idx: RecallIndex, results: list[Result]) -> list[Result]:
     """The superseded rule on an answer made of a person's and what is like it: an outdated
     neuron (not a card) gives way to SUPERSEDED_AFTER current ones."""
-    with idx.lock:
+    with idx.reading():
         old = outdated(idx, [r.neuron.id for r in results if r.neuron.kind.value != "contact"])
     order = _outdated_after([r.neuron.id for r in results], old)
     by_id = {r.neuron.id: r for r in results}
@@ -281,14 +281,14 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
         if ambiguous:
             # twins are one person, not an ambiguity
             first = people[0]
-            with idx.lock:
+            with idx.reading():
                 same = {link.other for link in idx.links([first], [Relation.SAME_PERSON])}
             if not all(p in same | {first} for p in people):
                 rows = reader.neurons(people)
                 return About(name=name, contact=None, candidates=[rows[p] for p in people if p in rows])
-        with idx.lock:
+        with idx.reading():
             orgs = idx.org_counts()
-        results, twins = _gather(reader, idx, [people[0]], limit, orgs)
+        results, twins = _about_people(reader, idx, [people[0]], limit, orgs)
         # the card is the answer's first row; read on its own only if the answer lacks it
         contact = next((r.neuron for r in results if r.neuron.id == people[0]), None)
         if contact is None:
@@ -314,7 +314,11 @@ def only_names(question: str, names: NameIndex) -> list:
     for f in found:
         covered[f.start : f.end] = b"\x01" * (f.end - f.start)
     rest = "".join(" " if hidden else ch for ch, hidden in zip(question, covered, strict=True))
-    return found if found and not content_words(GATHER.sub(" ", ABOUT_IDIOMS.sub(" ", rest))) else []
+    return (
+        found
+        if found and not content_words(ASKING_FOR_EVERYTHING.sub(" ", ABOUT_IDIOMS.sub(" ", rest)))
+        else []
+    )
 
 
 def about_intent(
@@ -333,7 +337,7 @@ def about_intent(
     # every person named without doubt (a full name, an alias, a first name of one contact);
     # only weaker evidence (a typo, a shared first name) when there is nothing better
     floor = min(best, 2)
-    with idx.lock:
+    with idx.reading():
         people = [
             i
             for i in dict.fromkeys(f.contact_id for f in found if f.strength >= floor)
@@ -341,5 +345,5 @@ def about_intent(
         ]
     if not people:
         return None
-    results, _ = _gather(reader, idx, people, limit, orgs)
+    results, _ = _about_people(reader, idx, people, limit, orgs)
     return results

@@ -29,7 +29,8 @@ import sys
 import threading
 import uuid
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
@@ -229,6 +230,13 @@ class RecallIndex:
         # Before the first read: where a saved copy may be found (core/recall/saved.py), tried once.
         self.restore: Callable[[RecallIndex, Reader, int | None], bool] | None = None
         self.unsaved_reads = 0  # rows read from the store since the index was last saved or loaded
+
+    @contextmanager
+    def reading(self) -> Iterator[RecallIndex]:
+        """Hold the index still while several looks at it must agree (a question's scoring, a
+        person's links): a refresh waits until they are done."""
+        with self.lock:
+            yield self
 
     # -- keeping up with the store -------------------------------------------------------------
 
@@ -492,6 +500,14 @@ class RecallIndex:
                     out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
         return out
 
+    def __contains__(self, nid: object) -> bool:
+        """Whether `nid` is a live neuron of the identity (not trashed)."""
+        return nid in self.slot_of
+
+    def slot(self, nid: uuid.UUID) -> int | None:
+        """The slot of a live neuron of the identity; None for any other id."""
+        return self.slot_of.get(nid)
+
     def live(self, nid: uuid.UUID) -> Entry | None:
         """The entry of a neuron of the identity that is not trashed; None for any other id."""
         slot = self.slot_of.get(nid)
@@ -515,6 +531,10 @@ class RecallIndex:
             return []
         order = np.argsort(-self.cols["created"][held], kind="stable")[:limit].tolist()
         return [e for e in (self.entry(held[i]) for i in order) if e is not None]
+
+    def frequency(self, lexeme: str) -> int:
+        """How many live neurons hold `lexeme` (its document frequency)."""
+        return len(self.postings.get(lexeme, ()))
 
     def slots_holding(self, lexeme_sets) -> set[int]:
         slots: set[int] = set()

@@ -1,6 +1,6 @@
 """Recall's ranking: one scoring function over named features, its weights fitted on data.
 
-What a question's candidates are, and how they are found, is search.py's; how they are ordered is
+What a question's candidates are, and how they are found, is candidates.py's; how they are ordered is
 here, in `rank`, the one function both the app (through `ask`) and the fitting tool
 (`python -m tests.eval.fit`) call. Each candidate's score is a sum of named parts:
 
@@ -143,7 +143,7 @@ LINK_NOTES, LINK_TO_CONTACT, LINK_FROM_CONTACT = 0, 1, 2
 @dataclass
 class Candidates:
     """One question's candidates as `rank` sees them: one row per neuron, arrays of its signals,
-    and the links, sittings and supersedes between rows. Built by search.py (and, with more
+    and the links, sittings and supersedes between rows. Built by candidates.py (and, with more
     seeds' links, by the fitting tool)."""
 
     ids: list[uuid.UUID]

@@ -29,7 +29,7 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # school trip - all my notes", "my knee - full history"): the phrase that asks is no part of the
 # topic: the answer is what is written about it and what is linked to that.
 _PREP = r"(?:\s+(?:on|about|with|for|of|re|regarding|to\s+do\s+with))?"
-GATHER = re.compile(
+ASKING_FOR_EVERYTHING = re.compile(
     r"\b(?:"
     rf"catch\s+me\s+up{_PREP}|bring\s+me\s+up\s+to\s+speed{_PREP}|fill\s+me\s+in{_PREP}"
     rf"|(?:get|keep)\s+me\s+up\s+to\s+date{_PREP}|up\s+to\s+date\s+on"
@@ -52,9 +52,9 @@ GATHER = re.compile(
 )
 
 
-def gathering(text: str) -> tuple[bool, str]:
+def asks_for_everything(text: str) -> tuple[bool, str]:
     """(whether `text` asks for everything about its topic, `text` without the asking phrase)."""
-    rest, count = GATHER.subn(" ", text)
+    rest, count = ASKING_FOR_EVERYTHING.subn(" ", text)
     return bool(count), rest
 
 

@@ -179,7 +179,7 @@ def masks(idx, window: TimeWindow) -> tuple[np.ndarray, np.ndarray]:
     held &= near
     said_only = near & (said_from < end) & (said_to > start) if window.dates == "any" else np.zeros_like(held)
     for slot in np.nonzero(near & recurring)[0].tolist():
-        entry = idx.entries[slot]
+        entry = idx.entry(slot)
         held[slot] = entry is not None and holds(entry, window)
     said_only &= ~held
     return held, said_only
@@ -203,7 +203,7 @@ def moments(idx, window: TimeWindow, slots: np.ndarray) -> np.ndarray:
         hit = reminder[slots] & ~done_state[slots] & (due[slots] >= start) & (due[slots] < end)
         out = np.where(hit, due[slots], out)
     for i in np.nonzero(recurring[slots])[0].tolist():
-        out[i] = when_in(idx.entries[int(slots[i])], window)
+        out[i] = when_in(idx.entry(int(slots[i])), window)
     return out
 
 
@@ -214,15 +214,13 @@ def place(window: TimeWindow, fused: np.ndarray, idx) -> TimeWindow | None:
     if scores.size == 0:
         return None
     best = int(np.argmax(scores))
-    if scores[best] < ANCHOR_MIN_SCORE or idx.entries[best] is None:
+    found = idx.entry(best)
+    if scores[best] < ANCHOR_MIN_SCORE or found is None:
         return None
-    moment = idx.entries[best].created_at
+    moment = found.created_at
     if window.anchor_kind != "while":
         return window.around(moment)
     span = timedelta(days=ANCHOR_SPAN_DAYS)
-    times = [
-        idx.entries[s].created_at
-        for s in np.nonzero(scores >= ANCHOR_SHARE * scores[best])[0]
-        if idx.entries[s] is not None and abs(idx.entries[s].created_at - moment) <= span
-    ]
+    near = [idx.entry(int(s)) for s in np.nonzero(scores >= ANCHOR_SHARE * scores[best])[0]]
+    times = [e.created_at for e in near if e is not None and abs(e.created_at - moment) <= span]
     return window.around(min(times), max(times))

@@ -13,8 +13,8 @@ import numpy as np
 from core.embed.runtime import Calibration
 from core.model import Kind, Relation
 from core.recall import Recall, ranking
-from core.recall import search as recall_search
 from core.recall.fitted import DEFAULT_MODEL
+from core.recall.search import Search
 from tests.core.fake_reader import FakeReader
 from tests.eval import fit
 
@@ -98,11 +98,12 @@ def test_ask_answers_in_the_order_rank_gives_its_candidates():
         "bread and seeds",
     ]:
         answer = [r.neuron.id for r in recall.ask(question, now=NOW)]
-        got = recall_search.candidates(reader, recall.index, recall.embedder, question, NOW)
-        if isinstance(got, list):
-            assert answer == [r.neuron.id for r in got], question
+        got = Search(reader, recall.index, recall.embedder).for_fitting(question, NOW)
+        if got.answer is not None:
+            assert answer == [r.neuron.id for r in got.answer], question
             continue
-        table, model = got
+        table, model = got.table, got.model
+        assert table is not None
         ranked = ranking.rank(table, ranking.weights_for(model))
         assert answer == [table.ids[i] for i in ranked.order[:10]], question
 
@@ -387,7 +388,7 @@ def test_a_weak_keyword_hit_gives_way_to_a_strong_meaning_match():
 
 
 def test_a_hits_strength_is_the_share_of_the_question_it_matches():
-    """search.py's table: each row's keyword hit over the question's total idf, 0..1 -- a note
+    """candidates.py's table: each row's keyword hit over the question's total idf, 0..1 -- a note
     holding every word of the question is the strongest, one holding its commonest word the weakest."""
     reader = FakeReader()
     fillers(reader)
@@ -396,9 +397,8 @@ def test_a_hits_strength_is_the_share_of_the_question_it_matches():
     common = reader.add("appointment at the bank", created_at=at(-5))
     reader.add("gym appointment moved", created_at=at(-6))
     recall = Recall(reader, lambda: None)
-    got = recall_search.candidates(reader, recall.index, recall.embedder, "dentist appointment", NOW)
-    assert not isinstance(got, list)
-    table = got[0]
+    table = Search(reader, recall.index, recall.embedder).for_fitting("dentist appointment", NOW).table
+    assert table is not None
     assert table.strength is not None
     strength = dict(zip(table.ids, table.strength.tolist(), strict=True))
     assert all(0.0 <= s <= 1.0 for s in strength.values())

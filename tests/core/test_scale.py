@@ -17,7 +17,7 @@ import pytest
 from core.embed.runtime import DIM
 from core.memory import Memory
 from core.model import Edge, Identity, InvalidInput, Kind, Neuron, Relation, State
-from core.recall import Recall, ranking, saved, search, windows
+from core.recall import Recall, candidates, ranking, saved, windows
 from core.recall.index import VECTOR_BLOCK, RecallIndex
 from core.settings import Settings
 from core.store import Store, recall_sql
@@ -191,14 +191,14 @@ def test_a_big_window_gives_its_best_neurons_as_candidates(monkeypatch):
     assert inside.size > 300
     base = np.random.default_rng(3).random(idx.size)
     monkeypatch.setattr(ranking, "WINDOW_CANDIDATES", 100)
-    best = search._window_candidates(idx, window, held, base, True, now)
+    best = candidates.window_candidates(idx, window, held, base, True, now)
     key = base + np.where(held[0], ranking.Weights.window, ranking.Weights.said)
     assert sorted(best) == sorted(sorted(inside.tolist(), key=lambda s: -key[s])[:100])
-    first = search._window_candidates(idx, window, held, base, False, now)
+    first = candidates.window_candidates(idx, window, held, base, False, now)
     behind = sorted(np.nonzero(held[0])[0].tolist(), key=lambda s: -windows.when_in(idx.entries[s], window))
     assert sorted(first) == sorted(behind[:100])
     monkeypatch.setattr(ranking, "WINDOW_CANDIDATES", 10_000)
-    assert sorted(search._window_candidates(idx, window, held, base, True, now)) == inside.tolist()
+    assert sorted(candidates.window_candidates(idx, window, held, base, True, now)) == inside.tolist()
 
 
 # -- a name many contacts share ---------------------------------------------------------------------

@@ -3,7 +3,7 @@
     python -m tests.eval.fit [DATASET ...] [--tables FILE] [--write] [--report FILE] [--folds N] [--band]
 
 Every space of every dataset (one person's memory) is ingested under its own identity, and each of
-its questions asked once, the way `ask` does, up to the candidates (`search.candidates`): those
+its questions asked once, the way `ask` does, up to the candidates (`Search.for_fitting`): those
 tables are ranked again under other weights by `ranking.rank`, the function `ask` calls, so a fit
 costs no re-asking. The fit is a coordinate search over a small grid of each named weight
 (`ranking.Weights`), the objective the mean over every (dataset, category) of
@@ -44,7 +44,7 @@ import numpy as np
 from core.embed.runtime import QUERY, Calibration
 from core.evaluate import METRICS, ingest_space, load_dataset, score_query
 from core.recall import ranking
-from core.recall import search as recall_search
+from core.recall.search import Search
 from core.validate import parse_instant
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,7 +179,7 @@ def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]
                     if not query.get("gold"):
                         continue
                     recorder.vectors = []
-                    got = recall_search.candidates(rec.reader, rec.index, recorder, query["text"], now)
+                    got = Search(rec.reader, rec.index, recorder).for_fitting(query["text"], now)
                     base = dict(
                         dataset=name,
                         space=space["id"],
@@ -187,14 +187,15 @@ def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]
                         gold=list(query["gold"]),
                         avoid=list(query.get("avoid") or []),
                     )
-                    if isinstance(got, list):
-                        asked.append(Asked(**base, table=None, ids=[back.get(r.neuron.id) for r in got]))
+                    if got.table is None:
+                        answer = got.answer or []
+                        asked.append(Asked(**base, table=None, ids=[back.get(r.neuron.id) for r in answer]))
                     else:
-                        table, model = got[0], got[1] or model
+                        table, model = got.table, got.model or model
                         emb = rec.embedder()
                         raw = None
-                        if got[1] and emb is not None and table.meaning:
-                            raw = recorder.raw(rec.index, got[1], table, emb.calibration)
+                        if got.model and emb is not None and table.meaning:
+                            raw = recorder.raw(rec.index, got.model, table, emb.calibration)
                         band = emb.calibration if raw is not None and emb is not None else None
                         ids = [back.get(i) for i in table.ids]
                         asked.append(Asked(**base, table=table, ids=ids, raw=raw, band=band))
@@ -210,7 +211,19 @@ def tables(paths: list[Path], cache: Path | None, progress=print) -> tuple[list[
     recall = ROOT / "core" / "recall"
     for p in [
         *paths,
-        *(recall / f for f in ("search.py", "about.py", "result.py", "windows.py", "index.py")),
+        *(
+            recall / f
+            for f in (
+                "search.py",
+                "question.py",
+                "candidates.py",
+                "answer.py",
+                "about.py",
+                "result.py",
+                "windows.py",
+                "index.py",
+            )
+        ),
     ]:
         digest.update(p.read_bytes())
     digest.update(repr([f.name for f in fields(ranking.Candidates)]).encode())

@@ -1,0 +1,204 @@
+"""`Recall(reader, embedder, saved_at)`: one identity's in-process index (kept in a file at
+`saved_at` between runs), its life (warm-up, save, let go when idle) and the two questions, `ask`
+and `about`. Memory keeps one and its ask/about delegate here. Recall only reads: through the
+store's narrow Reader protocol, and the sentence model through `embedder()` (the loaded Embedder,
+or None when it is unavailable).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+from core.capture.names import NameIndex
+from core.recall import about as _about
+from core.recall import saved
+from core.recall.about import About
+from core.recall.index import RESCAN_MARGIN_SERVER, RecallIndex
+from core.recall.question import EmbedderSource
+from core.recall.result import Result
+from core.recall.search import Search
+from core.store.reader import Reader
+from core.vocabulary import Fusion, Mode
+
+
+class Recall:
+    def __init__(self, reader: Reader, embedder: EmbedderSource, saved_at: Path | None = None):
+        self.reader = reader
+        self.index = RecallIndex(reader.identity)
+        self.search = Search(reader, self.index, embedder)
+        # the file the index is kept in between runs (core/recall/saved.py), if any
+        self.saved_at = saved_at
+        self._saved: tuple[int, int | None] | None = None  # (version, change number) in the file
+        self._origin: dict | None = None
+        self._used = time.monotonic()  # when a question, a capture's names or the warm-up last used it
+        self._users = 0  # questions reading the index now: it is not let go under them
+        self._users_lock = threading.Lock()
+        # While the index is let go: the contacts' names as they were at that change number (a
+        # capture finds the people its text names in them without reading the whole index back).
+        self._names_kept: tuple[NameIndex, int] | None = None
+        if saved_at is not None:
+            self.index.restore = self._restore
+
+    @property
+    def embedder(self) -> EmbedderSource:
+        """The loaded model, or None: the one the questions are embedded with."""
+        return self.search.embedder
+
+    @embedder.setter
+    def embedder(self, source: EmbedderSource) -> None:
+        self.search.embedder = source
+
+    def _key(self) -> dict:
+        if self._origin is None:
+            self._origin = self.reader.origin()
+        identity = self.reader.identity
+        return {"store": self._origin, "identity": [identity.column, str(identity.value)]}
+
+    def _restore(self, index: RecallIndex, reader: Reader, seq_now: int | None) -> bool:
+        """Before the first read: the index as saved, when it is this store's and identity's and
+        the store has come at least as far (a store that went back is another copy of it)."""
+        assert self.saved_at is not None
+        loaded = saved.load(self.saved_at, self._key(), index.identity)
+        if loaded is None or loaded.seen_seq is None or (seq_now is not None and seq_now < loaded.seen_seq):
+            return False
+        index.take(loaded)
+        index.unsaved_reads = 0
+        self._names_kept = None  # the index's own names are current again
+        self._saved = (index.version, index.seen_seq)
+        return True
+
+    def keep(self, *, only_after_reading: bool = False) -> bool:
+        """Save the index to its file when it holds enough neurons to be worth it and changed
+        since it was saved or loaded; `only_after_reading`: only when it read many rows from the
+        store since (a warm-up that had to read the store)."""
+        if self.saved_at is None:
+            return False
+        with self.index.reading():
+            index = self.index
+            if index.seen_seq is None or index.count() < saved.MIN_NEURONS:
+                return False
+            if only_after_reading and index.unsaved_reads < max(saved.MIN_NEURONS, index.count() // 10):
+                return False
+            state = (index.version, index.seen_seq)
+            if state == self._saved:
+                return False
+            made = saved.save(index, self.saved_at, self._key())
+            if made:
+                self._saved, index.unsaved_reads = state, 0
+            return made
+
+    def release_if_idle(self, idle_s: float) -> bool:
+        """Let the index's memory go (~140 MB at 100k neurons) when nothing used it for `idle_s`,
+        no question is reading it, and its file holds it as it is (saved now if it changed since):
+        the next question reads it back from the file and what changed since from the store, as
+        a start does (~2 s at 100k). The contacts' names stay (`names`). An index too small for a
+        file stays (it is small). True if it went."""
+        if self.saved_at is None:
+            return False
+        with self.index.reading(), self._users_lock:
+            index = self.index
+            if index.seen_seq is None or self._users or time.monotonic() - self._used < idle_s:
+                return False
+            self.keep()
+            if self._saved != (index.version, index.seen_seq):
+                return False
+            self._names_kept = (index.names(), index.seen_seq)
+            index.take(RecallIndex(index.identity))
+            index.restore = self._restore
+            return True
+
+    @contextlib.contextmanager
+    def _in_use(self) -> Iterator[None]:
+        """A question reads the index between its looks at it: it stays until the answer is made."""
+        with self._users_lock:
+            self._users += 1
+            self._used = time.monotonic()
+        try:
+            yield
+        finally:
+            with self._users_lock:
+                self._users -= 1
+                self._used = time.monotonic()
+
+    def ask(
+        self,
+        question: str,
+        limit: int = 10,
+        *,
+        mode: Mode | str = Mode.DEFAULT,
+        now: datetime | None = None,
+        fusion: Fusion | str = Fusion.RELATIVE,
+        expand: bool = True,
+    ) -> list[Result]:
+        with self._in_use():
+            return self.search.ask(question, limit, mode=mode, now=now, fusion=fusion, expand=expand)
+
+    def about(self, name: str, limit: int = 50, now: datetime | None = None) -> About:
+        """A person's answer; for a name no contact answers to, a thing's ("the kitchen
+        renovation"): everything written about it or linked to what is, as a timeline."""
+        with self._in_use():
+            found = _about.about(self.reader, self.index, name, limit)
+            if found.contact is None and not found.candidates:
+                results = self.search.everything_about(name, limit, now=now)
+                found.timeline = _about.timeline(results)
+        return found
+
+    def names(self):
+        """The identity's contacts as a NameIndex, current (one cheap read: the change stamp; the
+        index is rebuilt only when a contact changed). Capture finds the people a text names
+        with it, so the quick-capture preview does not rebuild it on every keystroke. While the
+        rest of the index is let go, the names kept then serve, as long as no contact changed."""
+        with self._in_use(), self.reader.session():
+            stamp = self.reader.change_stamp()
+            kept = self._kept_names(stamp)
+            if kept is not None:
+                return kept
+            self.index.refresh(self.reader, stamp)
+            with self.index.reading():
+                return self.index.names()
+
+    def _kept_names(self, stamp: int) -> NameIndex | None:
+        """The names kept when the index went, still current at `stamp` (what was written since
+        touches no contact, read in the reader's session), or None: the index is asked."""
+        with self.index.reading():
+            if self._names_kept is None or self.index.seen_seq is not None:
+                self._names_kept = None  # the index is back: its own names are current
+                return None
+            names, seq = self._names_kept
+            if stamp > seq:
+                margin = 0 if self.reader.engine == "embedded" else RESCAN_MARGIN_SERVER
+                rows, _ = self.reader.index_rows(max(seq - margin, 0))
+                if any(row["kind"] == "contact" or row["id"] in names.contacts for row in rows):
+                    self._names_kept = None  # a contact changed: read back with the index
+                    return None
+                self._names_kept = (names, stamp)
+            return names
+
+    def _load_model(self) -> None:
+        embedder = self.embedder()
+        if embedder is not None:  # its first run is slower (~0.2 s): not the first question's
+            embedder.embed(["warm up"])
+
+    def warm(self) -> int:
+        """Build the index and load the model ahead of the first question (the desktop calls this
+        on its worker at start), and make what a question derives from every neuron; the neurons
+        indexed. The model loads on a thread of its own meanwhile (both take about a second at
+        100k neurons). An index that had to be read from the store is saved for the next start."""
+        self._used = time.monotonic()
+        loading = threading.Thread(target=self._load_model, name="neurons-load-model", daemon=True)
+        loading.start()
+        try:
+            with self.reader.session():
+                self.index.refresh(self.reader, self.reader.change_stamp())
+        finally:
+            loading.join()
+        embedder = self.embedder()
+        with self.index.reading():
+            self.index.prepare(getattr(embedder, "name", None))
+        self.keep(only_after_reading=True)
+        return self.index.count()
