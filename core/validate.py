@@ -16,6 +16,9 @@ from typing import Any, overload
 from core.model import InvalidInput
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
+# The largest contact card an import reads (unfolded): a photo of MAX_BODY_BYTES and room for the
+# rest of the card. A larger card is skipped, named, before its lines are parsed.
+MAX_CARD_BYTES = MAX_BODY_BYTES + 256 * 1024
 # Instants both engines store and read back: Postgres keeps far more, but Python's datetime (which
 # psycopg reads them into, in the session's time zone) stops at the years 1 and 9999 -- hence a
 # day's margin at each end, wider than any time zone's offset.
