@@ -218,9 +218,38 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
                 for alias in neuron.attrs.get("aliases") or []:
                     by_stem.setdefault(str(alias).lower(), neuron.id)
             links.append((p, neuron.id, own))
+    made = 0
     for i, (p, nid, own) in enumerate(links):
         if own is not None:
-            for n, link in enumerate(own):
+            wanted: list = list(enumerate(own))
+        else:
+            wanted = [
+                (target, relation)
+                for name, relation in markdown.wiki_links(p)
+                if (target := by_stem.get(name)) is not None and target != nid
+            ]
+        if len(wanted) > markdown.MAX_LINKS_PER_NOTE:
+            plan.report.drop(
+                p.path,
+                f"it links to {len(wanted):,} notes; its first {markdown.MAX_LINKS_PER_NOTE:,} are "
+                f"linked (at most {markdown.MAX_LINKS_PER_NOTE:,} links a note)",
+            )
+            wanted = wanted[: markdown.MAX_LINKS_PER_NOTE]
+        room = markdown.MAX_IMPORT_LINKS - made
+        if len(wanted) > room:
+            plan.report.drop(
+                p.path,
+                (
+                    "none of its links are made"
+                    if room == 0
+                    else f"{len(wanted) - room:,} of its links are not made"
+                )
+                + f": this import made {markdown.MAX_IMPORT_LINKS:,} links, the most one import makes",
+            )
+            wanted = wanted[:room]
+        made += len(wanted)
+        if own is not None:
+            for n, link in wanted:
                 where = f"{p.path}, link {n + 1}"
                 try:
                     edge = markdown.edge_of(nid, link, where)
@@ -236,10 +265,8 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
                     continue
                 plan.link(edge.from_id, edge.to_id, edge.relation, edge=edge)
         else:
-            for name, relation in markdown.wiki_links(p):
-                target = by_stem.get(name)
-                if target is not None and target != nid:
-                    plan.link(nid, target, relation, how="import:markdown")
+            for target, relation in wanted:
+                plan.link(nid, target, relation, how="import:markdown")
         report(len(links) + i + 1, 2 * len(links))
 
 
