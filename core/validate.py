@@ -43,6 +43,12 @@ def clean_text(text: Any, *, what: str = "text", allow_empty: bool = False) -> s
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        if "\udc80" <= bad <= "\udcff":  # a byte that was not UTF-8, as Python reads argv and files
+            raise InvalidInput(
+                f"{what} is not valid UTF-8 (byte 0x{ord(bad) - 0xDC00:02x} at position {exc.start}): "
+                "is the terminal or file in another encoding?"
+            ) from None
         raise InvalidInput(
             f"{what} contains an unpaired surrogate at position {exc.start}; it is not valid Unicode"
         ) from None

@@ -215,3 +215,19 @@ def run_cli_argv(data, *args):
 
 def _root():
     return ROOT
+
+
+def test_an_argument_that_is_not_utf8_is_called_so(data_dir):
+    """Bytes a terminal in another encoding typed (Latin-1 'café'): Python holds them as lone
+    surrogates, but what the person should read is which bytes are not UTF-8."""
+    result = subprocess.run(
+        [sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), "capture", b"caf\xe9 at noon"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "unpaired surrogate" not in result.stderr
+    assert "is not valid UTF-8 (byte 0xe9 at position 3)" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
