@@ -324,6 +324,8 @@ def export_path(
         edges = [e for e in edges if e.from_id in ids and e.to_id in ids]
     if fmt in KIND_OF:  # trashed items do not go to other apps
         neurons = [n for n in neurons if n.state is not State.TRASHED]
+    if fmt == "vcard" and not neurons:  # an empty .vcf is no address book: no file at all
+        raise InvalidInput("there are no contacts to export: nothing was written")
     files = _render(memory, fmt, neurons, edges, per_item, vcard_version, path)
     if per_item:
         _write_folder(path, files, force)

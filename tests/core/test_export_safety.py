@@ -196,3 +196,10 @@ def test_an_import_of_a_folder_whose_manifest_names_missing_files_says_so(mem, t
     assert result.returncode == 1, result.stderr
     assert "missing: the folder's export manifest names 3 files that are not in it" in result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_an_export_of_no_contacts_writes_no_empty_file(tmp_path):
+    result = run_cli("export", str(tmp_path / "contacts.vcf"), data_dir=tmp_path / "data")
+    assert result.returncode == 2, result.stderr
+    assert "no contacts to export" in result.stderr and "nothing was written" in result.stderr
+    assert not (tmp_path / "contacts.vcf").exists()
