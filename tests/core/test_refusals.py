@@ -231,3 +231,11 @@ def test_an_argument_that_is_not_utf8_is_called_so(data_dir):
     assert "unpaired surrogate" not in result.stderr
     assert "is not valid UTF-8 (byte 0xe9 at position 3)" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path):
+    result = run_cli("list", "--dsn", "postgresql://neurons@127.0.0.1:1/neurons", data_dir=tmp_path / "data")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "cannot connect to the server database" in result.stderr
+    assert "Connection refused" in result.stderr
