@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import uuid
 from datetime import UTC, datetime
 from typing import Any, overload
@@ -33,6 +34,18 @@ MAX_ATTRS_DEPTH = 32
 MAX_LIMIT = 1_000_000
 # A link's weight (stored as a 4-byte real): a relative strength, never near the real's range.
 MAX_WEIGHT = 1_000_000.0
+
+
+# Characters that reorder or hide text without being seen: right-to-left and left-to-right
+# embeddings, overrides and isolates, zero-width spaces and the byte-order mark. Kept as typed;
+# shown as their code point wherever a title is shown (as editors do). The joiners (U+200C, U+200D)
+# and the direction marks are left alone: scripts and emoji need them.
+_INVISIBLE = re.compile("[\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+
+
+def visible(text: str) -> str:
+    """`text` for showing: each character that reorders or hides text as <U+202E>."""
+    return _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
 
 
 def clean_text(text: Any, *, what: str = "text", allow_empty: bool = False) -> str:

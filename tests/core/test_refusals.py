@@ -239,3 +239,16 @@ def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path):
     assert result.stderr.count("\n") == 1, result.stderr
     assert "cannot connect to the server database" in result.stderr
     assert "Connection refused" in result.stderr
+
+
+def test_a_right_to_left_override_in_a_title_is_shown_not_obeyed(tmp_path):
+    data = tmp_path / "data"
+    typed = "invoice \u202egpj.exe and a zero\u200bwidth space"
+    assert run_cli("capture", typed, "--kind", "note", data_dir=data).returncode == 0
+    listed = run_cli("list", data_dir=data)
+    assert listed.returncode == 0, listed.stderr
+    assert "invoice \\u202egpj.exe and a zero\\u200bwidth space" in listed.stdout
+    assert "\u202e" not in listed.stdout and "\u200b" not in listed.stdout
+    # JSON's own escape: --json keeps the text exactly as typed
+    shown = json.loads(run_cli("--json", "list", data_dir=data).stdout)
+    assert typed in json.dumps(shown, ensure_ascii=False)
