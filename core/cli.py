@@ -24,7 +24,9 @@ LOCK_WAIT_S = 10.0
 # Control characters a terminal would act on (escape sequences set its title, clear it, move the
 # cursor, hide text): everything Neurons prints shows them as \\uXXXX instead. That is JSON's own
 # escape, so --json output keeps its meaning exactly; tab and newline stay.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# So are the characters that reorder or hide text without being seen (right-to-left overrides and
+# isolates, zero-width spaces), as editors show them: "invoice\u202egpj.exe" is not "invoiceexe.jpg".
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
 
 
 def printable(text: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import uuid
 from datetime import UTC, datetime
 from typing import Any, overload
@@ -16,6 +17,9 @@ from typing import Any, overload
 from core.model import InvalidInput
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
+# The largest contact card an import reads (unfolded): a photo of MAX_BODY_BYTES and room for the
+# rest of the card. A larger card is skipped, named, before its lines are parsed.
+MAX_CARD_BYTES = MAX_BODY_BYTES + 256 * 1024
 # Instants both engines store and read back: Postgres keeps far more, but Python's datetime (which
 # psycopg reads them into, in the session's time zone) stops at the years 1 and 9999 -- hence a
 # day's margin at each end, wider than any time zone's offset.
@@ -32,6 +36,18 @@ MAX_LIMIT = 1_000_000
 MAX_WEIGHT = 1_000_000.0
 
 
+# Characters that reorder or hide text without being seen: right-to-left and left-to-right
+# embeddings, overrides and isolates, zero-width spaces and the byte-order mark. Kept as typed;
+# shown as their code point wherever a title is shown (as editors do). The joiners (U+200C, U+200D)
+# and the direction marks are left alone: scripts and emoji need them.
+_INVISIBLE = re.compile("[\u200b\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+
+
+def visible(text: str) -> str:
+    """`text` for showing: each character that reorders or hides text as <U+202E>."""
+    return _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", text)
+
+
 def clean_text(text: Any, *, what: str = "text", allow_empty: bool = False) -> str:
     if not isinstance(text, str):
         raise InvalidInput(f"{what} must be a string, not {type(text).__name__}")
@@ -40,6 +56,12 @@ def clean_text(text: Any, *, what: str = "text", allow_empty: bool = False) -> s
     try:
         size = len(text.encode("utf-8"))
     except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        if "\udc80" <= bad <= "\udcff":  # a byte that was not UTF-8, as Python reads argv and files
+            raise InvalidInput(
+                f"{what} is not valid UTF-8 (byte 0x{ord(bad) - 0xDC00:02x} at position {exc.start}): "
+                "is the terminal or file in another encoding?"
+            ) from None
         raise InvalidInput(
             f"{what} contains an unpaired surrogate at position {exc.start}; it is not valid Unicode"
         ) from None

@@ -108,7 +108,8 @@ def import_(memory, args) -> Answer:
             )
         finally:
             progress.close()
-    return Answer(report.to_json(), report.text())
+    # files an export's manifest promised are not there: the import is not the whole of it
+    return Answer(report.to_json(), report.text(), code=1 if report.missing else 0)
 
 
 class TerminalProgress:

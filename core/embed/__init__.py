@@ -4,6 +4,13 @@ Importing this package loads only numpy (onnxruntime and tokenizers load with th
 exporter (`python -m core.embed.export`, needs torch) is deliberately not imported here.
 """
 
+import os
+
+# onnxruntime's telemetry keeps a device id under ~/.cache/Microsoft/DeveloperTools/ as soon as
+# it is imported: off before any module of this package can import it (Neurons writes nothing
+# outside its data dir and its config, and sends nothing anywhere)
+os.environ["ORT_DISABLE_TELEMETRY"] = "1"
+
 from core.embed.model import SentenceModel
 from core.embed.runtime import (
     DIM,

@@ -387,6 +387,7 @@ class Embedder:
 
         import onnxruntime as ort  # noqa: PLC0415 - loads with a model, not with the app
 
+        ort.disable_telemetry_events()  # and its events too (the package turned it off at load)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1

@@ -144,6 +144,8 @@ def import_path(
     plan = Plan(memory, fmt, now)
     for name, why in outside:
         plan.report.skip(name, why)
+    if path.is_dir():
+        plan.report.missing = missing_from_manifest(path)
     report = progress or (lambda done, total: None)
     if fmt == "markdown":
         _import_vault(plan, path if path.is_dir() else path.parent, sources, report)
@@ -218,9 +220,38 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
                 for alias in neuron.attrs.get("aliases") or []:
                     by_stem.setdefault(str(alias).lower(), neuron.id)
             links.append((p, neuron.id, own))
+    made = 0
     for i, (p, nid, own) in enumerate(links):
         if own is not None:
-            for n, link in enumerate(own):
+            wanted: list = list(enumerate(own))
+        else:
+            wanted = [
+                (target, relation)
+                for name, relation in markdown.wiki_links(p)
+                if (target := by_stem.get(name)) is not None and target != nid
+            ]
+        if len(wanted) > markdown.MAX_LINKS_PER_NOTE:
+            plan.report.drop(
+                p.path,
+                f"it links to {len(wanted):,} notes; its first {markdown.MAX_LINKS_PER_NOTE:,} are "
+                f"linked (at most {markdown.MAX_LINKS_PER_NOTE:,} links a note)",
+            )
+            wanted = wanted[: markdown.MAX_LINKS_PER_NOTE]
+        room = markdown.MAX_IMPORT_LINKS - made
+        if len(wanted) > room:
+            plan.report.drop(
+                p.path,
+                (
+                    "none of its links are made"
+                    if room == 0
+                    else f"{len(wanted) - room:,} of its links are not made"
+                )
+                + f": this import made {markdown.MAX_IMPORT_LINKS:,} links, the most one import makes",
+            )
+            wanted = wanted[:room]
+        made += len(wanted)
+        if own is not None:
+            for n, link in wanted:
                 where = f"{p.path}, link {n + 1}"
                 try:
                     edge = markdown.edge_of(nid, link, where)
@@ -236,10 +267,8 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
                     continue
                 plan.link(edge.from_id, edge.to_id, edge.relation, edge=edge)
         else:
-            for name, relation in markdown.wiki_links(p):
-                target = by_stem.get(name)
-                if target is not None and target != nid:
-                    plan.link(nid, target, relation, how="import:markdown")
+            for target, relation in wanted:
+                plan.link(nid, target, relation, how="import:markdown")
         report(len(links) + i + 1, 2 * len(links))
 
 
@@ -295,6 +324,8 @@ def export_path(
         edges = [e for e in edges if e.from_id in ids and e.to_id in ids]
     if fmt in KIND_OF:  # trashed items do not go to other apps
         neurons = [n for n in neurons if n.state is not State.TRASHED]
+    if fmt == "vcard" and not neurons:  # an empty .vcf is no address book: no file at all
+        raise InvalidInput("there are no contacts to export: nothing was written")
     files = _render(memory, fmt, neurons, edges, per_item, vcard_version, path)
     if per_item:
         _write_folder(path, files, force)
@@ -352,9 +383,11 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _read_manifest(root: Path) -> dict[str, list[str]]:
+def _read_manifest(root: Path, *, on_disk_only: bool = False) -> dict[str, list[str]]:
     """{relative path: [SHA-256, ...]} of what Neurons exported to `root` before ({} if never).
-    A file may have two: an export cut off midway leaves each file old or new."""
+    A file may have two: an export cut off midway leaves each file old or new. With
+    `on_disk_only`, only the files it says are there ("files"), not those an export cut off was
+    still writing ("writing": Neurons' own if they are there, but maybe never written)."""
     file = root / MANIFEST
     if not os.path.lexists(file):
         return {}
@@ -364,12 +397,27 @@ def _read_manifest(root: Path) -> dict[str, list[str]]:
         data = parse_json(file.read_text(encoding="utf-8"), f"cannot read {file}")
     except (OSError, UnicodeDecodeError):
         data = None
-    files = data.get("files") if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else None
-    if not isinstance(files, dict) or not all(
-        isinstance(v, list) and all(isinstance(d, str) for d in v) for v in files.values()
+    ours = isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT
+    files = data.get("files") if ours else None
+    writing = (data.get("writing") or {}) if ours and not on_disk_only else {}
+    if not all(
+        isinstance(part, dict)
+        and all(isinstance(v, list) and all(isinstance(d, str) for d in v) for v in part.values())
+        for part in (files, writing)
     ):
         raise InvalidInput(f"{file} is not a manifest Neurons wrote: nothing was written")
-    return files
+    assert isinstance(files, dict) and isinstance(writing, dict)
+    return {**writing, **{n: sorted({*d, *writing.get(n, [])}) for n, d in files.items()}}
+
+
+def missing_from_manifest(root: Path) -> list[str]:
+    """The files an export's manifest in `root` says are there and are not (an export cut off,
+    files removed since); [] without a manifest Neurons can read."""
+    try:
+        listed = _read_manifest(root, on_disk_only=True)
+    except InvalidInput:
+        return []
+    return sorted(name for name in listed if not os.path.lexists(root / name))
 
 
 def _write_folder(root: Path, files: dict[str, str], force: bool) -> None:
@@ -418,19 +466,24 @@ def _write_folder(root: Path, files: dict[str, str], force: bool) -> None:
         )
     texts = {name: text.encode("utf-8") for name, text in files.items()}
     digests = {name: _digest(raw) for name, raw in texts.items()}
-    # first the manifest that owns both versions of each file, so that an export cut off
-    # midway leaves only files Neurons can tell are its own
-    both = {**manifest, **{n: sorted({*manifest.get(n, []), d}) for n, d in digests.items()}}
-    _write_manifest(root, both)
+    # first a manifest that says what is on disk ("files") and what this export is writing, both
+    # versions of each ("writing"): an export cut off midway leaves only files Neurons can tell
+    # are its own, and a manifest that never claims a file it did not write
+    there = {n: d for n, d in manifest.items() if os.path.lexists(root / n)}
+    _write_manifest(root, there, {n: sorted({*manifest.get(n, []), d}) for n, d in digests.items()})
     for name, raw in texts.items():  # each file whole or not at all; one sync at the end
         _write(root / name, raw, sync=False, new=name not in replacing)
-    _write_manifest(root, {**manifest, **{n: [d] for n, d in digests.items()}})
+    _write_manifest(root, {**there, **{n: [d] for n, d in digests.items()}})
     if hasattr(os, "sync"):
         os.sync()
 
 
-def _write_manifest(root: Path, files: dict[str, list[str]]) -> None:
-    body = {"format": MANIFEST_FORMAT, "files": dict(sorted(files.items()))}
+def _write_manifest(
+    root: Path, files: dict[str, list[str]], writing: dict[str, list[str]] | None = None
+) -> None:
+    body: dict[str, Any] = {"format": MANIFEST_FORMAT, "files": dict(sorted(files.items()))}
+    if writing:
+        body["writing"] = dict(sorted(writing.items()))
     _write(root / MANIFEST, json.dumps(body, ensure_ascii=False, indent=1) + "\n", sync=False)
 
 

@@ -1,7 +1,8 @@
 """What an import did: counts per outcome and every skipped item with the reason (the `--json`
 contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]}, and
 "dropped": [{"item", "why"}] when an item was imported without a value it could not keep,
-"birthday_reminders": N when it made yearly reminders for the contacts' birthdays)."""
+"birthday_reminders": N when it made yearly reminders for the contacts' birthdays, "missing":
+[path] when the folder's export manifest names files that are not in it)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,8 @@ class Report:
     birthdays: int = 0  # yearly birthday reminders made for the contacts imported
     # values an item could not keep (a bad date, an unknown zone): the rest of it was imported
     dropped: list[dict[str, str]] = field(default_factory=list)
+    # files the folder's export manifest names that are not in it (an export cut off)
+    missing: list[str] = field(default_factory=list)
 
     def skip(self, item: str, why: str) -> None:
         self.skipped.append({"item": item, "why": why})
@@ -78,6 +81,8 @@ class Report:
             out["dropped"] = list(self.dropped)
         if self.birthdays:  # only when it made some, likewise
             out["birthday_reminders"] = self.birthdays
+        if self.missing:  # likewise
+            out["missing"] = list(self.missing)
         return out
 
     def text(self) -> str:
@@ -88,4 +93,10 @@ class Report:
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
         lines += [f"  imported {d['item']}, but {d['why']}" for d in self.dropped]
+        if self.missing:
+            lines.append(
+                f"  missing: the folder's export manifest names {len(self.missing):,} file"
+                f"{'s' if len(self.missing) != 1 else ''} that are not in it (such as {self.missing[0]}): "
+                "the export that wrote it was cut off, or files were removed; export again"
+            )
         return "\n".join(lines)

@@ -363,12 +363,45 @@ def next_occurrence(rrule: str | Series, start: datetime, after: datetime) -> da
     return None
 
 
-def _moved(series: Series, index: int) -> str | None:
-    """The rule once the series moved on by `index` occurrences: an anchored series keeps its
-    rule; an unanchored one starts at the new due_at with a COUNT reduced by what was left behind."""
+def _moved(series: Series, index: int, start: datetime, occ: datetime) -> str | None:
+    """The rule once the series moved on by `index` occurrences (from `start` to `occ`): an
+    anchored series keeps its rule; an unanchored one starts at the new due_at with a COUNT
+    reduced by what was left behind."""
     if series.anchor is not None or series.rrule is None:
         return series.rrule
-    return _reduce_count(series.rrule, index)
+    if index and _COUNT.search(series.rrule) and not _on_rule(series.rrule, series, start):
+        index -= 1  # a due_at the skipped hour moved is not one of its rule's (`_keep_wall_time`)
+    return _keep_wall_time(_reduce_count(series.rrule, index), series, start, occ)
+
+
+def _on_rule(rule: str, series: Series, start: datetime) -> bool:
+    """Whether `start` is the first occurrence of `rule` itself (not only its rdate)."""
+    local = start.astimezone(series.zone)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        found = rrulestr(_aware_until(rule_text(rule), series.zone, series.all_day), dtstart=local)
+    return next(iter(found), None) == local
+
+
+_BY_TIME = re.compile(r"(?i)(?<![A-Z])(BYHOUR|BYMINUTE|BYSECOND)=|FREQ=(HOURLY|MINUTELY|SECONDLY)")
+
+
+def _keep_wall_time(rule: str, series: Series, start: datetime, occ: datetime) -> str:
+    """A series moved to an occurrence whose time the clock skipped (01:30 on the night 01:00
+    becomes 02:00: RFC 5545 moves it forward by the gap, to 02:30) keeps its wall time for the
+    ones after: its rule says the time of day `start` had (BYHOUR, BYMINUTE, BYSECOND), since
+    the new due_at no longer does."""
+    wall = start.astimezone(series.zone)
+    day = occ.astimezone(UTC).astimezone(series.zone)
+    meant = datetime.combine(day.date(), wall.time(), tzinfo=series.zone)
+    skipped = meant.astimezone(UTC).astimezone(series.zone).replace(tzinfo=None) != meant.replace(tzinfo=None)
+    count = _COUNT.search(rule)
+    if series.all_day or not skipped or day.time() == wall.time() or _BY_TIME.search(rule):
+        return rule
+    if count is not None and int(count.group(1)) <= 1:
+        return rule  # nothing comes after this one
+    pinned = f"{rule};BYHOUR={wall.hour};BYMINUTE={wall.minute};BYSECOND={wall.second}"
+    return _reduce_count(pinned, 1)  # the new due_at is no longer one of the rule's: the rdate
 
 
 def next_after(series: Series, start: datetime, after: datetime) -> tuple[datetime, str | None] | None:
@@ -376,7 +409,7 @@ def next_after(series: Series, start: datetime, after: datetime) -> tuple[dateti
     there (a COUNT reduced by the occurrences left behind); None when the series has ended."""
     for index, occ in _numbered(series, start):
         if occ > start and occ > after:
-            return occ, _moved(series, index)
+            return occ, _moved(series, index, start, occ)
     return None
 
 
@@ -387,7 +420,7 @@ def latest_not_after(series: Series, start: datetime, now: datetime) -> tuple[da
         if occ > now:
             break
         if occ > start:
-            best = (occ, _moved(series, index))
+            best = (occ, _moved(series, index, start, occ))
     return best
 
 

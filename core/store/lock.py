@@ -74,12 +74,22 @@ def record_is_live(record: dict[str, Any]) -> bool:
     return started is not None and abs(started - float(record.get("started_at", -1))) < 1.0
 
 
+class DataDirRefused(NeuronsError):
+    """A data dir Neurons cannot keep its data in (the file system's root)."""
+
+
 @dataclass
 class DataDirLock:
     data_dir: Path
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir)
+        if self.data_dir.resolve().parent == self.data_dir.resolve():
+            # its lock would sit beside it, and its files among the system's
+            raise DataDirRefused(
+                f"{self.data_dir} is the root of the file system: give Neurons a folder of its own "
+                "for its data (such as ~/.local/share/neurons)"
+            )
         self.lock_path = self.data_dir.with_name(self.data_dir.name + ".lock")
         self.record_path = self.data_dir.with_name(self.data_dir.name + ".lock.json")
         self._fd: int | None = None

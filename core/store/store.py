@@ -127,7 +127,9 @@ class Store:
                 if self.kind != "embedded":
                     break
                 time.sleep(0.1)
-        raise StoreError(f"cannot connect to the {self.kind} database: {last}")
+        # libpq's message is two lines (the failure, then a tab and a hint): one line, one sentence
+        said = "; ".join(part.strip() for part in str(last).splitlines() if part.strip())
+        raise StoreError(f"cannot connect to the {self.kind} database: {said}")
 
     def _migrate(self) -> None:
         if not self._pending_migrations():

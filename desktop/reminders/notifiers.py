@@ -18,6 +18,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QSystemTrayIcon
 
+from core.validate import visible
+
 log = logging.getLogger(__name__)
 
 APP_NAME = "Neurons"
@@ -34,6 +36,9 @@ class Notice:
     body: str = ""
     actions: list[tuple[str, str]] = field(default_factory=list)  # (action key, label)
     resident: bool = False  # a reminder: stays (in the notification list) until answered
+
+    def __post_init__(self) -> None:  # a right-to-left override in a title is shown, not obeyed
+        self.title, self.body = visible(self.title), visible(self.body)
 
 
 class Notifier(QObject):

@@ -63,6 +63,7 @@ class CrashWatch:
         now = now or datetime.now().astimezone()
         previous = self._previous(now)
         try:
+            self.folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a first run's data dir
             self.folder.mkdir(mode=0o700, exist_ok=True)
             fd = os.open(self.running, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
             self._file = os.fdopen(fd, "w", encoding="utf-8")

@@ -22,7 +22,7 @@ from core.embed.runtime import ModelClosed, ModelUnavailable
 from core.memory import Memory
 from core.model import Identity
 from core.settings import default_model_dir
-from tests.conftest import ROOT
+from tests.conftest import ROOT, run_cli
 
 MODEL = default_model_dir()
 TEXTS = ["the dentist is on Rua Augusta", "call Ana about the flight", "birthday presents", ""]
@@ -214,3 +214,18 @@ def test_release_and_reload_under_embeds_and_collections_does_not_crash():
         pytest.fail(f"the process died of {signal.Signals(-proc.returncode).name}:\n{proc.stderr[-4000:]}")
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert "survived" in proc.stdout, proc.stdout
+
+
+def test_the_model_writes_nothing_outside_the_data_dir(tmp_path):
+    """onnxruntime's telemetry keeps a device id under ~/.cache/Microsoft/DeveloperTools/ as it
+    is imported: a real process with a home of its own loads the model and embeds."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        "HOME": str(home),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    result = run_cli("ask", "the boiler", data_dir=tmp_path / "data", env=env)
+    assert result.returncode == 0, result.stderr
+    assert [p.relative_to(home).as_posix() for p in home.rglob("*")] == []

@@ -157,3 +157,49 @@ def test_an_export_cut_off_midway_leaves_only_files_neurons_can_tell_are_its_own
         export_path(mem, vault, "markdown")
     monkeypatch.setattr(files, "_write", real)
     export_path(mem, vault, "markdown")  # no --force needed: every file there is Neurons'
+
+
+def test_a_cut_off_export_leaves_a_manifest_that_names_only_what_is_on_disk(mem, tmp_path, monkeypatch):
+    for i in range(6):
+        mem.capture(f"note number {i} of a vault cut off midway", kind="note")
+    vault = tmp_path / "vault"
+    calls = {"n": 0}
+    real = files._write
+
+    def dying(path, data, sync=True, new=False):
+        if path.name != MANIFEST:
+            calls["n"] += 1
+            if calls["n"] == 3:
+                raise KeyboardInterrupt  # as if the process were stopped here
+        real(path, data, sync, new)
+
+    monkeypatch.setattr(files, "_write", dying)
+    with pytest.raises(KeyboardInterrupt):
+        export_path(mem, vault, "markdown")
+    monkeypatch.setattr(files, "_write", real)
+    manifest = json.loads((vault / MANIFEST).read_text())
+    assert all((vault / name).exists() for name in manifest["files"])
+    assert len(manifest.get("writing", {})) == 8  # what it was writing, claimed as no file on disk
+    report = import_path(mem, vault)
+    assert report.missing == []
+
+
+def test_an_import_of_a_folder_whose_manifest_names_missing_files_says_so(mem, tmp_path):
+    for i in range(4):
+        mem.capture(f"note number {i} of a vault that lost files", kind="note")
+    vault = tmp_path / "vault"
+    export_path(mem, vault, "markdown")
+    notes = sorted(vault.rglob("*.md"))
+    for lost in notes[:3]:
+        lost.unlink()  # as an export cut off before it wrote them left the folder
+    result = run_cli("import", str(vault), data_dir=tmp_path / "data")
+    assert result.returncode == 1, result.stderr
+    assert "missing: the folder's export manifest names 3 files that are not in it" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_an_export_of_no_contacts_writes_no_empty_file(tmp_path):
+    result = run_cli("export", str(tmp_path / "contacts.vcf"), data_dir=tmp_path / "data")
+    assert result.returncode == 2, result.stderr
+    assert "no contacts to export" in result.stderr and "nothing was written" in result.stderr
+    assert not (tmp_path / "contacts.vcf").exists()

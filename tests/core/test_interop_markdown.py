@@ -190,3 +190,39 @@ def test_file_names_are_unique_and_safe():
     names = list(markdown.file_names(same).values())
     assert names[:2] == ["Notes/A B c.md", "Notes/a b C (2).md"]
     assert names[2].startswith("Notes/note ") and len(Path(names[3]).stem) == markdown.MAX_NAME
+
+
+def _dense_vault(root: Path, notes: int) -> Path:
+    """`notes` hand-written notes, each linking to every other (a 1,000-note one is 12 MB and
+    asked for 499,500 links)."""
+    root.mkdir()
+    for i in range(notes):
+        links = " ".join(f"[[Note {j}]]" for j in range(notes) if j != i)
+        (root / f"Note {i}.md").write_text(f"Note number {i}.\n\n{links}\n", encoding="utf-8")
+    return root
+
+
+def test_a_densely_linked_vault_keeps_a_bounded_number_of_links_and_says_so(
+    embedded_memory, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(markdown, "MAX_LINKS_PER_NOTE", 10)
+    monkeypatch.setattr(markdown, "MAX_IMPORT_LINKS", 200)
+    report = interop.import_path(embedded_memory, _dense_vault(tmp_path / "vault", 40), now=NOW)
+    assert report.created == 40
+    _, edges = embedded_memory.snapshot()
+    # 10 a note until the import's 200 were asked for (a link back to a note already linked is
+    # the same link: fewer are made)
+    assert 150 < len(edges) <= 200
+    per_note: dict[uuid.UUID, int] = {}
+    for e in edges:
+        per_note[e.from_id] = per_note.get(e.from_id, 0) + 1
+    assert max(per_note.values()) == 10
+    capped = [d for d in report.dropped if "links" in d["why"]]
+    assert capped[0] == {
+        "item": "Note 0.md",
+        "why": "it links to 39 notes; its first 10 are linked (at most 10 links a note)",
+    }
+    assert capped[-1]["why"] == (
+        "none of its links are made: this import made 200 links, the most one import makes"
+    )
+    assert len(capped) == 40 + 20  # each over 10; and notes 20 to 39, once the import had 200

@@ -4,6 +4,8 @@ reading the exported vdir."""
 
 from __future__ import annotations
 
+import base64
+import random
 import shutil
 import subprocess
 import uuid
@@ -308,7 +310,7 @@ def test_a_file_that_is_not_a_vcard_is_refused_and_a_huge_card_named(embedded_me
     assert report.skipped == [
         {
             "item": "card at line 5 (Big Photo)",
-            "why": "attrs.photo is 52,428,823 bytes; the limit is 2,097,152",
+            "why": "it is 52.4 MB; the largest card Neurons imports is 2.4 MB (a photo of at most 2.1 MB)",
         }
     ]
 
@@ -398,3 +400,50 @@ def test_attrs_given_as_objects_are_never_written_as_a_python_repr():
     text = vcard.from_attrs(attrs, uid="rui", version="4.0")
     assert "{" not in text and "'" not in text, text
     assert "EMAIL:rui@work.example" in text and "CATEGORIES:friends" in text
+
+
+def _book_with_a_photo(photo_bytes: int, contacts_around: int = 50) -> bytes:
+    """An address book as phones write it: `contacts_around` small cards and one with an inline
+    JPEG of `photo_bytes` (base64, folded at 75 octets)."""
+    raw = random.Random(7).randbytes(photo_bytes)
+    encoded = base64.b64encode(raw).decode("ascii")
+    folded = "\r\n ".join(encoded[i : i + 74] for i in range(0, len(encoded), 74))
+    cards = [
+        f"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person {i}\r\nTEL:+35191000{i:04d}\r\nEND:VCARD\r\n"
+        for i in range(contacts_around)
+    ]
+    photo = (
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Photo Person\r\nEMAIL:photo@example.org\r\n"
+        f"PHOTO;ENCODING=b;TYPE=JPEG:{folded}\r\nEND:VCARD\r\n"
+    )
+    cards.insert(contacts_around // 2, photo)
+    return "".join(cards).encode("ascii")
+
+
+def test_a_big_photo_imports_with_its_book_and_stays_out_of_the_search_text(memory, tmp_path):
+    book = tmp_path / "book.vcf"
+    book.write_bytes(_book_with_a_photo(800 * 1024))
+    report = interop.import_path(memory, book, now=NOW)
+    assert (report.created, report.skipped) == (51, [])
+    found = contacts(memory)
+    assert len(found) == 51
+    assert found["Photo Person"].attrs["photo"].startswith("data:image/jpeg;base64,")
+    with memory.store.reading(memory.identity) as cur:
+        cur.execute(
+            "SELECT tsvector_to_array(tsv) AS lexemes FROM neurons WHERE id = %s",
+            (found["Photo Person"].id,),
+        )
+        lexemes = set(cur.fetchone()["lexemes"])
+    # its name and e-mail, none of the photo
+    assert {"photo", "person", "photo@example.org"} <= lexemes and len(lexemes) < 10
+
+
+def test_a_card_over_the_limit_is_skipped_with_its_reason_and_the_rest_imported(memory, tmp_path):
+    book = tmp_path / "book.vcf"
+    book.write_bytes(_book_with_a_photo(3 * 1024 * 1024))
+    report = interop.import_path(memory, book, now=NOW)
+    assert report.created == 50
+    ((skipped,),) = [report.skipped]
+    assert skipped["item"].startswith("card at line") and "Photo Person" in skipped["item"]
+    assert skipped["why"].startswith("it is 4.2 MB; the largest card Neurons imports is 2.4 MB")
+    assert "Photo Person" not in contacts(memory)

@@ -194,3 +194,17 @@ def test_takeover_stops_an_orphaned_engine_first(tmp_path):
         assert memory.store.lock.previous["engine_pid"] == engine_pid
         assert memory.store.engine.pid != engine_pid
         assert [n.body for n in memory.list()] == ["before the crash"]
+
+
+@pytest.mark.parametrize("how", ["root", "link"])
+def test_the_file_system_root_as_data_dir_is_refused_in_one_line(tmp_path, how):
+    data_dir = "/"
+    if how == "link":
+        (tmp_path / "to-root").symlink_to("/")
+        data_dir = str(tmp_path / "to-root")
+    result = run_cli("list", data_dir=data_dir)  # type: ignore[arg-type]
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "the root of the file system" in result.stderr
+    assert not (tmp_path / "to-root.lock").exists()

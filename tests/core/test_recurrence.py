@@ -4,7 +4,7 @@ window holds and what an export writes all come from the same reading of a serie
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -98,3 +98,80 @@ def test_a_rule_every_second_without_end_is_refused_after_bounded_work():
     with pytest.raises(InvalidInput, match="too many occurrences"):
         remind.as_of(attrs, NOW)
     assert time.perf_counter() - started < 8.0  # it walked 200,000 seconds first: 26-33 s
+
+
+def _walk(rule: str, tz: str, due: datetime, steps: int, *, by_done: bool) -> list[datetime]:
+    """The due times a reminder takes as it moves on, occurrence by occurrence, as done (next
+    occurrence after now) or as shown (the latest occurrence not after now) moves it: each step
+    starts from the due time and rule the step before wrote."""
+    out = [due]
+    for _ in range(steps):
+        series = Series.plain(rule, tz)
+        if by_done:
+            moved = remind.series.next_after(series, due, due)
+            if moved is None:
+                break
+            due, rule = moved
+        else:
+            nxt = remind.series.next_occurrence(series, due, due)
+            if nxt is None:
+                break
+            due, rule = remind.series.latest_not_after(series, due, nxt)
+        due = remind.parse_time(remind.iso(due))  # as the store keeps it: an instant and its offset
+        out.append(due)
+    return out
+
+
+def _wall(times: list[datetime], tz: str) -> list[str]:
+    return [t.astimezone(UTC).astimezone(ZoneInfo(tz)).strftime("%d %H:%M %Z") for t in times]
+
+
+@pytest.mark.parametrize("by_done", [True, False], ids=["done", "shown"])
+def test_the_hour_that_does_not_exist_moves_one_occurrence_not_the_series(by_done):
+    # Lisbon, 28 March 2027: 01:00 becomes 02:00; "every day at 01:30" is due 02:30 that day only
+    due = datetime(2027, 3, 27, 1, 30, tzinfo=LISBON)
+    walked = _walk("FREQ=DAILY", "Europe/Lisbon", due, 3, by_done=by_done)
+    assert _wall(walked, "Europe/Lisbon") == [
+        "27 01:30 WET",
+        "28 02:30 WEST",
+        "29 01:30 WEST",
+        "30 01:30 WEST",
+    ]
+    # New York, 14 March 2027: 02:00 becomes 03:00
+    due = datetime(2027, 3, 13, 2, 30, tzinfo=ZoneInfo("America/New_York"))
+    walked = _walk("FREQ=DAILY", "America/New_York", due, 3, by_done=by_done)
+    assert _wall(walked, "America/New_York") == [
+        "13 02:30 EST",
+        "14 03:30 EDT",
+        "15 02:30 EDT",
+        "16 02:30 EDT",
+    ]
+
+
+def test_a_counted_series_across_the_missing_hour_keeps_its_count():
+    due = datetime(2027, 3, 27, 1, 30, tzinfo=LISBON)
+    walked = _walk("FREQ=DAILY;COUNT=4", "Europe/Lisbon", due, 6, by_done=True)
+    assert _wall(walked, "Europe/Lisbon") == [
+        "27 01:30 WET",
+        "28 02:30 WEST",
+        "29 01:30 WEST",
+        "30 01:30 WEST",
+    ]
+
+
+def test_the_local_zone_keeps_the_wall_time_across_the_missing_hour(monkeypatch):
+    """No `tz`: the series follows the computer's zone (TZ=Europe/Lisbon), as a capture makes it."""
+    monkeypatch.setenv("TZ", "Europe/Lisbon")
+    remind.series.reload_local_zone()
+    try:
+        due = datetime(2027, 3, 27, 1, 30, tzinfo=LISBON)
+        walked = _walk("FREQ=DAILY", "", due, 3, by_done=True)
+        assert _wall(walked, "Europe/Lisbon") == [
+            "27 01:30 WET",
+            "28 02:30 WEST",
+            "29 01:30 WEST",
+            "30 01:30 WEST",
+        ]
+    finally:
+        monkeypatch.delenv("TZ")
+        remind.series.reload_local_zone()

@@ -215,3 +215,40 @@ def run_cli_argv(data, *args):
 
 def _root():
     return ROOT
+
+
+def test_an_argument_that_is_not_utf8_is_called_so(data_dir):
+    """Bytes a terminal in another encoding typed (Latin-1 'café'): Python holds them as lone
+    surrogates, but what the person should read is which bytes are not UTF-8."""
+    result = subprocess.run(
+        [sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), "capture", b"caf\xe9 at noon"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "unpaired surrogate" not in result.stderr
+    assert "is not valid UTF-8 (byte 0xe9 at position 3)" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path):
+    result = run_cli("list", "--dsn", "postgresql://neurons@127.0.0.1:1/neurons", data_dir=tmp_path / "data")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "cannot connect to the server database" in result.stderr
+    assert "Connection refused" in result.stderr
+
+
+def test_a_right_to_left_override_in_a_title_is_shown_not_obeyed(tmp_path):
+    data = tmp_path / "data"
+    typed = "invoice \u202egpj.exe and a zero\u200bwidth space"
+    assert run_cli("capture", typed, "--kind", "note", data_dir=data).returncode == 0
+    listed = run_cli("list", data_dir=data)
+    assert listed.returncode == 0, listed.stderr
+    assert "invoice \\u202egpj.exe and a zero\\u200bwidth space" in listed.stdout
+    assert "\u202e" not in listed.stdout and "\u200b" not in listed.stdout
+    # JSON's own escape: --json keeps the text exactly as typed
+    shown = json.loads(run_cli("--json", "list", data_dir=data).stdout)
+    assert typed in json.dumps(shown, ensure_ascii=False)

@@ -176,3 +176,12 @@ def test_the_next_launch_says_once_that_neurons_closed_unexpectedly(
     assert again.crashed is None and not again.window.problems.items
     assert not again.window.banner.isVisibleTo(again.window)
     again.close()
+
+
+def test_the_first_run_in_a_new_data_dir_keeps_a_crash_report(tmp_path):
+    data_dir = tmp_path / "new" / "data"  # nothing of it exists yet
+    watch = crash.CrashWatch(data_dir)
+    watch.start()
+    assert watch.running.exists()
+    assert (data_dir.stat().st_mode & 0o777, watch.folder.stat().st_mode & 0o777) == (0o700, 0o700)
+    watch.stop()

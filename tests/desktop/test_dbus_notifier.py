@@ -153,3 +153,9 @@ def test_a_reminder_is_normal_and_resident_and_is_closed_when_withdrawn_or_at_qu
     finally:
         monitor.terminate()
         monitor.wait(10)
+
+
+def test_a_notifications_title_shows_a_right_to_left_override():
+
+    shown = Notice("due", "pay invoice \u202egpj.exe", "zero\u200bwidth")
+    assert (shown.title, shown.body) == ("pay invoice <U+202E>gpj.exe", "zero<U+200B>width")
