@@ -361,7 +361,7 @@ class Memory:
                 attrs,
                 now=created_at,
                 names=self.recall.names(),
-            )
+                )
             kind, attrs = understanding.kind, understanding.attrs
         updates = [u for u in understanding.updates if u in accept] if understanding else []
         if len(updates) != len(accept):
@@ -392,6 +392,7 @@ class Memory:
             if card is None:
                 raise NotFound(f"no contact {update.contact_id} to update")
             attrs, lost = capture.updated_card(card, update)
+            attrs = capture.stamped(card.attrs, attrs, now)
             body = capture.updated_body(card, update)
             written[card.id] = queries.update_neuron(
                 cur,
@@ -526,6 +527,8 @@ class Memory:
             attrs: dict[str, Any] | None = None
             if changes:
                 attrs = _merged(current.attrs, changes)
+                if current.kind is Kind.CONTACT:  # what the person changed, dated (imports keep it)
+                    attrs = capture.stamped(current.attrs, attrs, datetime.now(UTC))
             if text is not None:
                 attrs = self._retitled(current, text, attrs)
             if text is None and attrs is None:

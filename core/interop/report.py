@@ -1,7 +1,8 @@
 """What an import did: counts per outcome and every skipped item with the reason (the `--json`
 contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]}, and
 "dropped": [{"item", "why"}] when an item was imported without a value it could not keep,
-"birthday_reminders": N when it made yearly reminders for the contacts' birthdays)."""
+"birthday_reminders": N when it made yearly reminders for the contacts' birthdays, "kept":
+[{"item", "why"}] when an item's value was not taken because the person changed it here)."""
 
 from __future__ import annotations
 
@@ -56,12 +57,17 @@ class Report:
     birthdays: int = 0  # yearly birthday reminders made for the contacts imported
     # values an item could not keep (a bad date, an unknown zone): the rest of it was imported
     dropped: list[dict[str, str]] = field(default_factory=list)
+    # values the person changed here that a file's older (or undated) one did not replace
+    kept: list[dict[str, str]] = field(default_factory=list)
 
     def skip(self, item: str, why: str) -> None:
         self.skipped.append({"item": item, "why": why})
 
     def drop(self, item: str, why: str) -> None:
         self.dropped.append({"item": item, "why": why})
+
+    def keep(self, item: str, why: str) -> None:
+        self.kept.append({"item": item, "why": why})
 
     def count(self, outcome: str) -> None:
         setattr(self, outcome, getattr(self, outcome) + 1)
@@ -76,6 +82,8 @@ class Report:
         }
         if self.dropped:  # only when an item lost a value (the contract stays as it was otherwise)
             out["dropped"] = list(self.dropped)
+        if self.kept:  # likewise, only when a value changed here was kept
+            out["kept"] = list(self.kept)
         if self.birthdays:  # only when it made some, likewise
             out["birthday_reminders"] = self.birthdays
         return out
@@ -88,4 +96,5 @@ class Report:
         ]
         lines += [f"  skipped {s['item']}: {s['why']}" for s in self.skipped]
         lines += [f"  imported {d['item']}, but {d['why']}" for d in self.dropped]
+        lines += [f"  {k['item']}: {k['why']}" for k in self.kept]
         return "\n".join(lines)
