@@ -28,6 +28,7 @@ from core import capture, config, remind
 from core.capture import Offer, Update
 from core.changes import AFFECTS, Change, current_origin
 from core.embed import DIM, EmbeddingFiller, SentenceModel
+from core.interop import phones
 from core.interop.json import build_export, parse_export
 from core.model import (
     Edge,
@@ -332,6 +333,7 @@ class Memory:
             dict(clean_attrs(attrs)),
             now=aware(now, "now"),
             names=self.recall.names(),
+            region=phones.default_region(),
         )
 
     def capture(
@@ -361,7 +363,8 @@ class Memory:
                 attrs,
                 now=created_at,
                 names=self.recall.names(),
-                )
+                region=phones.default_region(),
+            )
             kind, attrs = understanding.kind, understanding.attrs
         updates = [u for u in understanding.updates if u in accept] if understanding else []
         if len(updates) != len(accept):

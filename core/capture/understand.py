@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import phonenumbers
+
 from core.capture.cards import Update, digits_of, listed
 from core.capture.names import NameIndex, contact_names
 from core.model import Edge, Kind, Neuron, Relation
@@ -41,7 +43,11 @@ REMINDER_MAX_WORDS = 12
 MOVED_MIN_SHARED_WORDS = 2
 
 
-PHONE = re.compile(r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,4}\d{3,4}(?![\w/])")
+# A number written without its country code, when the region is not known (no NEURONS_PHONE_REGION,
+# no country in the locale): digits in groups, read as they are since no numbering plan applies.
+PHONE_WITHOUT_REGION = re.compile(
+    r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,4}\d{3,4}(?![\w/])"
+)
 
 
 # The look-behind starts a match only where a run of address characters starts: without it a
@@ -112,24 +118,33 @@ class Understanding:
         return edges
 
 
-def phones_in(text: str) -> list[str]:
-    found = []
-    for m in PHONE.finditer(text):
-        digits = re.sub(r"\D", "", m.group(0))
-        if 7 <= len(digits) <= 15 and not re.fullmatch(r"(19|20)\d{2}", digits):
-            found.append(m.group(0).strip())
-    return found
+def phones_in(text: str, region: str | None = None) -> list[str]:
+    """The phone numbers in a text as written, in every form libphonenumber's matcher reads for
+    `region` ("06 12 34 56 78" in France, "+44 (0)20 7946 0958" anywhere): valid numbers only,
+    so dates, times and sums are not numbers. With no region, also digit groups without a
+    country code (whose numbering plan cannot be known)."""
+    found: list[tuple[int, int, str]] = [
+        (m.start, m.end, m.raw_string)
+        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID)
+    ]
+    if region is None:
+        for m in PHONE_WITHOUT_REGION.finditer(text):
+            digits = re.sub(r"\D", "", m.group(0))
+            taken = any(start < m.end() and m.start() < end for start, end, _ in found)
+            if not taken and 7 <= len(digits) <= 15 and not re.fullmatch(r"(19|20)\d{2}", digits):
+                found.append((m.start(), m.end(), m.group(0).strip()))
+    return [raw for _start, _end, raw in sorted(found)]
 
 
 def _content(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
 
 
-def parse_contact(text: str) -> dict[str, Any] | None:
+def parse_contact(text: str, region: str | None = None) -> dict[str, Any] | None:
     """name/phones/emails of a contact card typed in one line, or None if it is not one."""
     emails = EMAIL.findall(text)
     rest = EMAIL.sub(" ", text)
-    phones = phones_in(rest)
+    phones = phones_in(rest, region)
     for p in phones:
         rest = rest.replace(p, " ")
     if not emails and not phones:
@@ -154,12 +169,13 @@ def parse_contact(text: str) -> dict[str, Any] | None:
     return attrs
 
 
-def infer_kind(text: str, now: datetime) -> tuple[Kind, dict[str, Any]]:
-    """What a capture with no kind is, with the attrs its text gives."""
+def infer_kind(text: str, now: datetime, region: str | None = None) -> tuple[Kind, dict[str, Any]]:
+    """What a capture with no kind is, with the attrs its text gives (`region`: whose way of
+    writing phone numbers without a country code)."""
     words = _WORD.findall(text)
     cue = REMINDER_CUES.search(fold(text))
     if not cue:
-        contact = parse_contact(text)
+        contact = parse_contact(text, region)
         if contact is not None:
             return Kind.CONTACT, contact
     when = find_when(text, now)
@@ -194,20 +210,22 @@ def read(
     *,
     exclude: uuid.UUID | None = None,
     names: NameIndex | None = None,
+    region: str | None = None,
 ) -> Understanding:
     """What `text` is (kind, attrs, the people it names, what it replaces or updates). `names`:
-    the contacts' NameIndex when the caller keeps one current (Recall.names); else built here."""
+    the contacts' NameIndex when the caller keeps one current (Recall.names); else built here.
+    `region`: the country whose phone numbers are written without a country code."""
     when_now = now or local_now()
     attrs = dict(attrs)
     if kind is None:
-        kind, found = infer_kind(text, when_now)
+        kind, found = infer_kind(text, when_now, region)
         attrs = {**found, **attrs}  # what the person gave wins
     elif kind is Kind.REMINDER and "due_at" not in attrs:
         when = find_when(text, when_now)
         if when is not None:
             attrs = {**_when_attrs(when), **attrs}
     elif kind is Kind.CONTACT and not attrs.get("name"):
-        found = parse_contact(text) or {}
+        found = parse_contact(text, region) or {}
         attrs = {**found, **attrs}
     if kind is Kind.REMINDER and not attrs.get("title"):
         title = reminder_title(text, when_now)
@@ -240,7 +258,7 @@ def read(
             continue  # a new contact's own name is not a mention of someone else
         u.mentions.append(f.contact_id)
     # a new phone number or email for someone: the contact card it updates is superseded
-    details = (phones_in(text), EMAIL.findall(text)) if kind is not Kind.CONTACT else ([], [])
+    details = (phones_in(text, region), EMAIL.findall(text)) if kind is not Kind.CONTACT else ([], [])
     if NEW_DETAIL_CUES.search(text) and any(details):
         for cid in u.mentions:
             if cid != exclude:

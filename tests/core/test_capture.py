@@ -6,7 +6,9 @@ import uuid
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import phonenumbers
 import pytest
+from phonenumbers import PhoneNumberFormat, PhoneNumberType
 
 from core import capture
 from core.capture.names import NameIndex
@@ -260,3 +262,61 @@ def test_an_accepted_update_brings_the_cards_text_up_to_date_too(memory, body, t
     assert [u.contact_id for u in offered] == [marta.id]
     memory.capture(text, accept=offered)
     assert memory.get(marta.id).body == after.format(offered[0].value)
+
+
+# -- phone numbers as each country writes them ------------------------------------------------------
+
+
+def _example_numbers():
+    """libphonenumber's own example numbers (its metadata's, not ours) for every region it knows,
+    each in the region's national grouping, internationally and in E.164."""
+    formats = (PhoneNumberFormat.NATIONAL, PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.E164)
+    for region in sorted(phonenumbers.SUPPORTED_REGIONS):
+        for kind in (PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE):
+            example = phonenumbers.example_number_for_type(region, kind)
+            if example is not None:
+                for style in formats:
+                    yield region, phonenumbers.format_number(example, style), example
+
+
+def _e164(written: str, region: str) -> str:
+    return phonenumbers.format_number(phonenumbers.parse(written, region), PhoneNumberFormat.E164)
+
+
+def test_a_card_typed_with_any_regions_example_number_is_a_contact():
+    missed = []
+    cases = list(_example_numbers())
+    for region, written, example in cases:
+        attrs = capture.parse_contact(f"Ana Silva {written} ana.silva@example.org", region) or {}
+        read = [_e164(p, region) for p in attrs.get("phones", [])]
+        if read != [phonenumbers.format_number(example, PhoneNumberFormat.E164)]:
+            missed.append((region, written))
+    assert len(cases) > 1000 and missed == []
+
+
+@pytest.mark.parametrize(
+    ("region", "card", "number"),
+    [
+        ("ES", "Pilar Gómez +34 612 34 56 78 pilar@example.es", "+34612345678"),
+        ("FR", "Claire Martin 06 12 34 56 78 claire@example.fr", "+33612345678"),
+        ("PT", "Claire Martin +33 6 12 34 56 78", "+33612345678"),
+        ("PT", "Oliver Reed +44 (0)20 7946 0958", "+442079460958"),
+    ],
+)
+def test_numbers_as_europe_writes_them_make_a_contact_later_captures_link_to(
+    memory, monkeypatch, region, card, number
+):
+    monkeypatch.setenv("NEURONS_PHONE_REGION", region)
+    contact = memory.capture(card)
+    assert contact.kind is Kind.CONTACT
+    (written,) = contact.attrs["phones"]
+    assert _e164(written, region) == number
+    first = contact.attrs["name"].split()[0]
+    later = memory.capture(f"lunch with {contact.attrs['name']} about the flat")
+    assert [n.id for e, n in memory.neighbours(later.id) if e.relation is Relation.CONCERNS] == [contact.id]
+    assert first in later.body
+
+
+def test_dates_times_and_sums_are_not_phone_numbers():
+    for text in ("on 31/12/2026 at 10:30", "paid 1 250 000 in 2026", "room 1204, 3-5 June"):
+        assert capture.parse_contact(f"Ana Silva {text}", "PT") is None
