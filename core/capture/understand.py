@@ -15,7 +15,7 @@ from core.capture.cards import Update, digits_of, listed
 from core.capture.names import NameIndex, contact_names
 from core.model import Edge, Kind, Neuron, Relation
 from core.store.reader import Reader
-from core.when import REMINDER_CUES, find_when, fold, local_now, title_without
+from core.when import REMINDER_CUES, When, find_when, fold, local_now, title_without
 
 DERIVED_MENTION = "capture:mention"
 
@@ -34,8 +34,8 @@ DERIVED_SAME_PERSON = "capture:same-person"
 CONTACT_MAX_OTHER_WORDS = 4
 
 
-# ... and a reminder when it has a date/time and at most this many words (longer text with a date
-# in it is a note about that date).
+# ... and a reminder when it has a date/time and at most this many words (longer text with only a
+# day in it is a note about that day), or a clear due time (a day and a time of day) at any length.
 REMINDER_MAX_WORDS = 12
 
 
@@ -179,18 +179,37 @@ def infer_kind(text: str, now: datetime, region: str | None = None) -> tuple[Kin
         if contact is not None:
             return Kind.CONTACT, contact
     when = find_when(text, now)
-    if when is not None and (cue or when.rrule or len(words) <= REMINDER_MAX_WORDS):
-        return Kind.REMINDER, _when_attrs(when)
+    if when is not None and (
+        cue or when.rrule or len(words) <= REMINDER_MAX_WORDS or _clear_due_time(when, now)
+    ):
+        return Kind.REMINDER, _when_attrs(when, now)
     if cue:
         return Kind.REMINDER, {}
     return Kind.NOTE, {}
 
 
-def _when_attrs(when) -> dict[str, Any]:
+def _clear_due_time(when: When, now: datetime) -> bool:
+    """A day and a time of day still to come ("on Monday at a quarter to 6"): something to do or
+    be at, however long the text around it."""
+    return when.explicit_day and when.explicit_time and when.due > now
+
+
+def _when_attrs(when: When, now: datetime) -> dict[str, Any]:
     attrs: dict[str, Any] = {"due_at": when.due.isoformat()}
-    if when.rrule:
-        attrs["rrule"] = when.rrule
+    rule = _repeats(when, now)
+    if rule:
+        attrs["rrule"] = rule
     return attrs
+
+
+def _repeats(when: When, now: datetime) -> str | None:
+    """The rule a reminder repeats by. A rule the time words do not say themselves comes from a
+    yearly day's name ("Tom's birthday on the 19th"); at a time of day it is an event on that day
+    ("Tom's birthday party on the 19th at 8pm"), which happens once, as calendars keep it."""
+    if not when.rrule or not when.explicit_time:
+        return when.rrule
+    said = find_when(when.words, now)
+    return when.rrule if said is not None and said.rrule else None
 
 
 def reminder_title(text: str, now: datetime) -> str | None:
@@ -223,7 +242,7 @@ def read(
     elif kind is Kind.REMINDER and "due_at" not in attrs:
         when = find_when(text, when_now)
         if when is not None:
-            attrs = {**_when_attrs(when), **attrs}
+            attrs = {**_when_attrs(when, when_now), **attrs}
     elif kind is Kind.CONTACT and not attrs.get("name"):
         found = parse_contact(text, region) or {}
         attrs = {**found, **attrs}

@@ -320,3 +320,54 @@ def test_numbers_as_europe_writes_them_make_a_contact_later_captures_link_to(
 def test_dates_times_and_sums_are_not_phone_numbers():
     for text in ("on 31/12/2026 at 10:30", "paid 1 250 000 in 2026", "room 1204, 3-5 June"):
         assert capture.parse_contact(f"Ana Silva {text}", "PT") is None
+
+
+# -- a capture's kind by its meaning ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        (
+            "recoger el abrigo de invierno de la tintorería de la calle mayor el lunes a las 6 menos cuarto",
+            datetime(2025, 6, 16, 17, 45),
+        ),
+        (
+            "pick up the winter coat from the dry cleaner's on the high street on Monday at a quarter to 6",
+            datetime(2025, 6, 16, 17, 45),
+        ),
+        (
+            "levar o casaco de inverno à lavandaria da rua de cima na segunda-feira às 17h45 sem falta",
+            datetime(2025, 6, 16, 17, 45),
+        ),
+    ],
+)
+def test_a_long_capture_with_a_clear_due_time_is_a_reminder(text, due):
+    assert len(text.split()) > 12
+    kind, attrs = capture.infer_kind(text, NOW)
+    assert kind is Kind.REMINDER and datetime.fromisoformat(attrs["due_at"]) == due.replace(tzinfo=LONDON)
+
+
+def test_a_long_capture_about_a_day_without_a_time_stays_a_note():
+    text = "we talked about the trip to Porto on Monday and decided to book the hotel with the kids"
+    assert capture.infer_kind(text, NOW)[0] is Kind.NOTE
+
+
+@pytest.mark.parametrize("text", ["renew the domain on 31/12", "pay the gardener at the end of the month"])
+def test_a_short_task_with_a_day_is_a_reminder(text):
+    if find_when(text, NOW) is None:
+        pytest.skip("the date grammar (core/when) does not read this day yet")
+    assert capture.infer_kind(text, NOW)[0] is Kind.REMINDER
+
+
+def test_a_birthday_party_happens_once_a_birthday_every_year():
+    kind, party = capture.infer_kind("Tom's birthday party on the 19th at 8pm", NOW)
+    assert kind is Kind.REMINDER and "rrule" not in party
+    assert datetime.fromisoformat(party["due_at"]) == datetime(2025, 6, 19, 20, 0, tzinfo=LONDON)
+    assert capture.infer_kind("Tom's birthday on the 19th", NOW)[1]["rrule"] == "FREQ=YEARLY"
+    assert capture.infer_kind("dinner every year on 19 June at 8pm", NOW)[1]["rrule"] == "FREQ=YEARLY"
+
+
+def test_a_birthday_party_captured_as_a_reminder_happens_once(memory):
+    party = memory.capture("Tom's birthday party on the 19th at 8pm", kind="reminder")
+    assert party.attrs["due_at"] and "rrule" not in party.attrs
