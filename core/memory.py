@@ -480,6 +480,7 @@ class Memory:
             attrs = clean_attrs(attrs)
             if not merge:
                 times_in(attrs)
+        titled = merge and attrs is not None and "title" in attrs  # the caller says the title
         with self.store.transaction(self.identity) as cur:
             current = None
             if (merge and attrs is not None) or text is not None:
@@ -489,7 +490,7 @@ class Memory:
                     raise NotFound(f"no neuron {nid}")
                 merged = {**current.attrs, **attrs}
                 attrs = times_in(clean_attrs({k: v for k, v in merged.items() if v is not None}))
-            if text is not None:
+            if text is not None and not titled:
                 attrs = self._retitled(current, text, attrs)
             neuron = queries.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
@@ -524,15 +525,16 @@ class Memory:
                 raise NotFound(f"no neuron {nid}")
             changes: dict[str, Any] = dict(edit.attrs)
             if edit.schedule is not None:
-                changes.update(
-                    remind.rescheduled(edit.schedule.due_at, edit.schedule.rrule, current.attrs.get("tz"))
-                )
+                rule, tz = edit.schedule.rrule, current.attrs.get("tz")
+                if rule and rule == current.attrs.get("rrule"):  # the day moved, the rule was kept
+                    rule = remind.moved_rule(rule, remind.current_due(current), edit.schedule.due_at, tz)
+                changes.update(remind.rescheduled(edit.schedule.due_at, rule, tz))
             attrs: dict[str, Any] | None = None
             if changes:
                 attrs = _merged(current.attrs, changes)
                 if current.kind is Kind.CONTACT:  # what the person changed, dated (imports keep it)
                     attrs = capture.stamped(current.attrs, attrs, datetime.now(UTC))
-            if text is not None:
+            if text is not None and "title" not in edit.attrs:  # else the caller says the title
                 attrs = self._retitled(current, text, attrs)
             if text is None and attrs is None:
                 return current

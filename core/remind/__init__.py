@@ -76,6 +76,7 @@ from core.remind.series import (
 from core.remind.transitions import (
     SNOOZE_DEFAULT,
     completed,
+    moved_rule,
     notified,
     rescheduled,
     restart,
@@ -93,6 +94,7 @@ __all__ = [
     "agenda",
     "as_of",
     "completed",
+    "moved_rule",
     "current_due",
     "due",
     "ended",
