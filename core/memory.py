@@ -68,6 +68,8 @@ SAVED_INDEX_DIR = "recall"
 REMINDER_PAGE = 500
 # A short id that several ids start with lists at most this many of them.
 ID_CANDIDATES = 5
+# A new contact links at most this many earlier neurons per word of its name that name it.
+EARLIER_MENTIONS_LIMIT = 200
 PROFILE_NAME_MAX = 200
 
 
@@ -377,12 +379,31 @@ class Memory:
             queries.insert_neurons(cur, self.identity, [neuron])
             if understanding is not None and derive:
                 queries.insert_edges(cur, self.identity, understanding.edges_for(neuron))
+                if neuron.kind is Kind.CONTACT:  # what was written about them before their card
+                    queries.insert_edges(cur, self.identity, self._earlier_mentions(cur, neuron))
             changed = self._apply_updates(cur, updates, created_at)
             saved = queries.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
         self._changed(Action.CAPTURED, [saved])
         if changed:
             self._changed(Action.EDITED, changed)
         return saved
+
+    def _earlier_mentions(self, cur, contact: Neuron) -> builtins.list[Edge]:
+        """Links from the neurons that named a new contact before its card was made (found by
+        its name's words, at most EARLIER_MENTIONS_LIMIT of them) to the card."""
+        name = str(contact.attrs.get("name") or contact.title)
+        terms = dict.fromkeys(
+            [name, *name.split()[:1], *(str(a) for a in contact.attrs.get("aliases") or [])]
+        )
+        earlier: dict[uuid.UUID, Neuron] = {}
+        for term in terms:
+            for n, _score in queries.keyword_search(cur, self.identity, term, EARLIER_MENTIONS_LIMIT):
+                if n.id != contact.id and n.kind is not Kind.CONTACT:
+                    earlier[n.id] = n
+        if not earlier:
+            return []
+        dated = contact.created_at or datetime.now(UTC)
+        return capture.earlier_mentions(contact, list(earlier.values()), self.reader.contacts(), dated)
 
     def _apply_updates(self, cur, updates: list[Update], now: datetime | None) -> list[Neuron]:
         """Write accepted card updates inside the caller's transaction; the cards as written."""

@@ -291,6 +291,34 @@ def read(
     return u
 
 
+def earlier_mentions(
+    contact: Neuron, earlier: list[Neuron], known: list[Neuron], now: datetime | None
+) -> list[Edge]:
+    """The `concerns` links a new contact's earlier mentions would have had, had the contact been
+    known when they were written ("lunch with Klaus" before Klaus's card): from each neuron of
+    `earlier` that names the contact as capture would (`known`: the other contacts, so a first
+    name two people share stays unlinked), dated `now` like a mention found at capture."""
+    others = [c for c in known if c.id != contact.id]  # a reader may already see the new card
+    names = NameIndex((c.id, c.attrs, c.body) for c in [*others, contact])
+    edges = []
+    for n in earlier:
+        if n.id == contact.id or n.kind is Kind.CONTACT:
+            continue  # a card names its own person: a same-person offer, not a mention
+        found = [f for f in names.find(n.body) if f.contact_id == contact.id]
+        if found and not (found[0].strength < 2 and found[0].exact):
+            edges.append(
+                Edge(
+                    id=uuid.uuid4(),
+                    from_id=n.id,
+                    to_id=contact.id,
+                    relation=Relation.CONCERNS,
+                    valid_from=now,
+                    derived_by=DERIVED_MENTION,
+                )
+            )
+    return edges
+
+
 def _updates(
     text: str,
     mentions: list[uuid.UUID],

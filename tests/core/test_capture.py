@@ -371,3 +371,22 @@ def test_a_birthday_party_happens_once_a_birthday_every_year():
 def test_a_birthday_party_captured_as_a_reminder_happens_once(memory):
     party = memory.capture("Tom's birthday party on the 19th at 8pm", kind="reminder")
     assert party.attrs["due_at"] and "rrule" not in party.attrs
+
+
+def test_a_new_contact_links_the_notes_that_mentioned_them_before(memory):
+    lunch = memory.capture("lunch with Klaus Berger about the Hamburg office", created_at=NOW)
+    coffee = memory.capture("coffee with Klaus on Friday", created_at=NOW)
+    other = memory.capture("the Hamburg office moves in May", created_at=NOW)
+    klaus = memory.capture("Klaus Berger +49 30 901820 klaus@example.de", created_at=NOW + timedelta(hours=1))
+    assert klaus.kind is Kind.CONTACT
+    mentions = {n.id: e for e, n in memory.neighbours(klaus.id) if e.relation is Relation.CONCERNS}
+    assert set(mentions) == {lunch.id, coffee.id} and other.id not in mentions
+    edge = mentions[lunch.id]
+    assert edge.from_id == lunch.id and edge.derived_by == "capture:mention" and edge.valid_from is not None
+
+
+def test_a_first_name_two_contacts_share_links_no_earlier_note(memory):
+    memory.capture("Klaus Meyer", kind="contact", attrs={"name": "Klaus Meyer"}, created_at=NOW)
+    coffee = memory.capture("coffee with Klaus on Friday", created_at=NOW)
+    berger = memory.capture("Klaus Berger klaus@example.de", created_at=NOW + timedelta(hours=1))
+    assert coffee.id not in {n.id for _, n in memory.neighbours(berger.id)}
