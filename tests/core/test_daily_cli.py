@@ -64,7 +64,7 @@ def test_edit_due_title_and_repeat_through_the_capture_grammar(memory):
     assert (local.weekday(), local.hour, local.minute) == (4, 16, 30)
     assert edited["attrs"]["rrule"] == "FREQ=WEEKLY;INTERVAL=2"
     assert edited["body"] == "call the bank"  # no "tomorrow at 3" left to contradict it
-    assert "title" not in edited["attrs"]  # the text is its own title now
+    assert edited["attrs"]["title"] == "Call the bank"  # the title as it was, not lower-cased
     edited = data(
         run(memory, "edit", str(neuron.id)[:8], "--title", "Ring the bank", "--repeat", "none", "--json")
     )
