@@ -8,8 +8,9 @@ import json
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from core import commands
+from core import commands, remind
 from core.interop.json import FORMAT
+from core.model import Edit, Schedule
 
 
 def run(memory, *argv: str) -> dict:
@@ -187,9 +188,6 @@ def test_moving_a_repeating_reminders_day_moves_the_rules_day(memory):
 
 
 def test_the_panes_save_moves_the_rules_day_and_keeps_the_title(memory):
-    from core import remind  # noqa: PLC0415
-    from core.model import Edit, Schedule  # noqa: PLC0415
-
     neuron = memory.capture("pay the rent monthly on the 8th at 9am")
     rule = neuron.attrs["rrule"]
     assert "BYMONTHDAY=8" in rule

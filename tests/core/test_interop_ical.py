@@ -16,7 +16,8 @@ import pytest
 import recurring_ical_events
 import tzlocal
 
-from core import remind
+from core import commands, remind
+from core.commands.reminders import reminder_json, when_words
 from core.interop import files as interop
 from core.interop import ical
 from core.interop.report import ImportRefused, Skip
@@ -373,8 +374,6 @@ END:VCALENDAR
 
 
 def test_a_task_that_starts_before_it_is_due_says_both_and_fires_at_its_start(memory, tmp_path, monkeypatch):
-    from core import commands  # noqa: PLC0415 - the command line as the person runs it
-    from core.commands.reminders import reminder_json, when_words  # noqa: PLC0415
 
     monkeypatch.setenv("LANG", "en_GB.UTF-8")
     (tmp_path / "tasks.ics").write_text(THUNDERBIRD_TASK.replace("\n", "\r\n"))

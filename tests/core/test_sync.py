@@ -15,8 +15,10 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import icalendar
+import keyring
 import pytest
 import recurring_ical_events
+from keyring.backends import fail
 
 from core import commands, remind
 from core.memory import Memory
@@ -370,9 +372,6 @@ def test_the_round_trip_on_the_server_engine(radicale, kept, server_store, sente
 def test_without_a_keyring_sync_goes_through_the_running_app(radicale, memory, monkeypatch):
     """No secure keyring: `sync add` and `NEURONS_SYNC_PASSWORD=… neurons sync` are answered by
     the app that holds the data dir (the forwarded command line it runs), not refused here."""
-    import keyring  # noqa: PLC0415
-    from keyring.backends import fail  # noqa: PLC0415
-
     previous = keyring.get_keyring()
     keyring.set_keyring(fail.Keyring())
     try:

@@ -4,13 +4,15 @@ daemon; Done and Snooze answered from the notification; missed reminders at star
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+import uuid
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from PySide6.QtCore import Qt
 
 from core import remind
-from core.model import State
+from core.model import Kind, Neuron, State
+from desktop import theme
 from desktop.notices import tomorrow_morning
 from desktop.notify import Notice, Notifications, Notifier
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
@@ -349,11 +351,6 @@ def test_a_reminder_another_machine_showed_first_still_shows_here(
 
 def test_a_tasks_row_says_when_it_is_due_not_when_it_starts():
     """A calendar's task starting 8 Dec and due 10 Dec: its row says the 10th."""
-    import uuid  # noqa: PLC0415
-    from datetime import UTC, datetime  # noqa: PLC0415
-
-    from core.model import Kind, Neuron  # noqa: PLC0415
-    from desktop import theme  # noqa: PLC0415
 
     start = datetime(2026, 12, 8, 9, 0, tzinfo=UTC)
     attrs = {"title": "Car insurance", "due_at": start.isoformat(), "duration_seconds": 2 * 86400}
