@@ -29,6 +29,7 @@ from core import capture, config, remind
 from core.capture import Offer, Update
 from core.changes import AFFECTS, Change, current_origin
 from core.embed import DIM, EmbeddingFiller, SentenceModel
+from core.interop import phones
 from core.interop.json import build_export, parse_export
 from core.model import (
     Edge,
@@ -68,6 +69,8 @@ SAVED_INDEX_DIR = "recall"
 REMINDER_PAGE = 500
 # A short id that several ids start with lists at most this many of them.
 ID_CANDIDATES = 5
+# A new contact links at most this many earlier neurons per word of its name that name it.
+EARLIER_MENTIONS_LIMIT = 200
 PROFILE_NAME_MAX = 200
 
 
@@ -333,6 +336,7 @@ class Memory:
             dict(clean_attrs(attrs)),
             now=aware(now, "now"),
             names=self.recall.names(),
+            region=phones.default_region(),
         )
 
     def capture(
@@ -362,6 +366,7 @@ class Memory:
                 attrs,
                 now=created_at,
                 names=self.recall.names(),
+                region=phones.default_region(),
             )
             kind, attrs = understanding.kind, understanding.attrs
         updates = [u for u in understanding.updates if u in accept] if understanding else []
@@ -375,12 +380,31 @@ class Memory:
             queries.insert_neurons(cur, self.identity, [neuron])
             if understanding is not None and derive:
                 queries.insert_edges(cur, self.identity, understanding.edges_for(neuron))
+                if neuron.kind is Kind.CONTACT:  # what was written about them before their card
+                    queries.insert_edges(cur, self.identity, self._earlier_mentions(cur, neuron))
             changed = self._apply_updates(cur, updates, created_at)
             saved = queries.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
         self._changed(Action.CAPTURED, [saved])
         if changed:
             self._changed(Action.EDITED, changed)
         return saved
+
+    def _earlier_mentions(self, cur, contact: Neuron) -> builtins.list[Edge]:
+        """Links from the neurons that named a new contact before its card was made (found by
+        its name's words, at most EARLIER_MENTIONS_LIMIT of them) to the card."""
+        name = str(contact.attrs.get("name") or contact.title)
+        terms = dict.fromkeys(
+            [name, *name.split()[:1], *(str(a) for a in contact.attrs.get("aliases") or [])]
+        )
+        earlier: dict[uuid.UUID, Neuron] = {}
+        for term in terms:
+            for n, _score in queries.keyword_search(cur, self.identity, term, EARLIER_MENTIONS_LIMIT):
+                if n.id != contact.id and n.kind is not Kind.CONTACT:
+                    earlier[n.id] = n
+        if not earlier:
+            return []
+        dated = contact.created_at or datetime.now(UTC)
+        return capture.earlier_mentions(contact, list(earlier.values()), self.reader.contacts(), dated)
 
     def _apply_updates(self, cur, updates: list[Update], now: datetime | None) -> list[Neuron]:
         """Write accepted card updates inside the caller's transaction; the cards as written."""
@@ -393,6 +417,7 @@ class Memory:
             if card is None:
                 raise NotFound(f"no contact {update.contact_id} to update")
             attrs, lost = capture.updated_card(card, update)
+            attrs = capture.stamped(card.attrs, attrs, now)
             body = capture.updated_body(card, update)
             written[card.id] = queries.update_neuron(
                 cur,
@@ -477,6 +502,7 @@ class Memory:
             attrs = clean_attrs(attrs)
             if not merge:
                 times_in(attrs)
+        titled = merge and attrs is not None and "title" in attrs  # the caller says the title
         with self.store.transaction(self.identity) as cur:
             current = None
             if (merge and attrs is not None) or text is not None:
@@ -486,7 +512,7 @@ class Memory:
                     raise NotFound(f"no neuron {nid}")
                 merged = {**current.attrs, **attrs}
                 attrs = times_in(clean_attrs({k: v for k, v in merged.items() if v is not None}))
-            if text is not None:
+            if text is not None and not titled:
                 attrs = self._retitled(current, text, attrs)
             neuron = queries.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
@@ -521,13 +547,16 @@ class Memory:
                 raise NotFound(f"no neuron {nid}")
             changes: dict[str, Any] = dict(edit.attrs)
             if edit.schedule is not None:
-                changes.update(
-                    remind.rescheduled(edit.schedule.due_at, edit.schedule.rrule, current.attrs.get("tz"))
-                )
+                rule, tz = edit.schedule.rrule, current.attrs.get("tz")
+                if rule and rule == current.attrs.get("rrule"):  # the day moved, the rule was kept
+                    rule = remind.moved_rule(rule, remind.current_due(current), edit.schedule.due_at, tz)
+                changes.update(remind.rescheduled(edit.schedule.due_at, rule, tz))
             attrs: dict[str, Any] | None = None
             if changes:
                 attrs = _merged(current.attrs, changes)
-            if text is not None:
+                if current.kind is Kind.CONTACT:  # what the person changed, dated (imports keep it)
+                    attrs = capture.stamped(current.attrs, attrs, datetime.now(UTC))
+            if text is not None and "title" not in edit.attrs:  # else the caller says the title
                 attrs = self._retitled(current, text, attrs)
             if text is None and attrs is None:
                 return current

@@ -15,10 +15,12 @@ people. This face hands on what the rest of the house imports.
 from __future__ import annotations
 
 from core.capture.cards import (
+    CHANGED_HERE,
     FIELD_WORDS,
     Update,
     contact_values,
     shown,
+    stamped,
     superseded_note,
     updated_body,
     updated_card,
@@ -30,6 +32,7 @@ from core.capture.understand import (
     DERIVED_NEW_DETAIL,
     DERIVED_SAME_PERSON,
     Understanding,
+    earlier_mentions,
     infer_kind,
     parse_contact,
     read,
@@ -37,6 +40,7 @@ from core.capture.understand import (
 )
 
 __all__ = [
+    "CHANGED_HERE",
     "DERIVED_MENTION",
     "DERIVED_MOVED",
     "DERIVED_NEW_DETAIL",
@@ -44,6 +48,7 @@ __all__ = [
     "FIELD_WORDS",
     "Offer",
     "Understanding",
+    "earlier_mentions",
     "Update",
     "contact_values",
     "infer_kind",
@@ -52,6 +57,7 @@ __all__ = [
     "reminder_title",
     "same_person_offers",
     "shown",
+    "stamped",
     "supersede_offers",
     "superseded_note",
     "updated_body",

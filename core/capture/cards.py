@@ -59,6 +59,21 @@ FIELD_WORDS = {
 }
 
 
+# attrs key of a contact: when the person last changed each field ({"phones": ISO instant}), so
+# that a value they changed is never replaced by an older one from a file or a server.
+CHANGED_HERE = "changed_here"
+
+
+def stamped(before: dict[str, Any], after: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """`after` with today's date for each field the person changed from `before`."""
+    changed = [k for k in FIELD_WORDS if before.get(k) != after.get(k)]
+    if not changed:
+        return after
+    dates = dict(after.get(CHANGED_HERE) or {})
+    dates.update({k: now.isoformat() for k in changed})
+    return {**after, CHANGED_HERE: dates}
+
+
 def shown(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(shown(v) for v in value)

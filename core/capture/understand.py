@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import phonenumbers
+
 from core.capture.cards import Update, digits_of, listed
 from core.capture.names import NameIndex, contact_names
 from core.model import Edge, Kind, Neuron, Relation
 from core.store.reader import Reader
-from core.when import REMINDER_CUES, find_when, fold, local_now, title_without
+from core.when import REMINDER_CUES, When, find_when, fold, local_now, title_without
 
 DERIVED_MENTION = "capture:mention"
 
@@ -32,8 +34,8 @@ DERIVED_SAME_PERSON = "capture:same-person"
 CONTACT_MAX_OTHER_WORDS = 4
 
 
-# ... and a reminder when it has a date/time and at most this many words (longer text with a date
-# in it is a note about that date).
+# ... and a reminder when it has a date/time and at most this many words (longer text with only a
+# day in it is a note about that day), or a clear due time (a day and a time of day) at any length.
 REMINDER_MAX_WORDS = 12
 
 
@@ -41,7 +43,11 @@ REMINDER_MAX_WORDS = 12
 MOVED_MIN_SHARED_WORDS = 2
 
 
-PHONE = re.compile(r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,4}\d{3,4}(?![\w/])")
+# A number written without its country code, when the region is not known (no NEURONS_PHONE_REGION,
+# no country in the locale): digits in groups, read as they are since no numbering plan applies.
+PHONE_WITHOUT_REGION = re.compile(
+    r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,4}\d{3,4}(?![\w/])"
+)
 
 
 # The look-behind starts a match only where a run of address characters starts: without it a
@@ -112,24 +118,33 @@ class Understanding:
         return edges
 
 
-def phones_in(text: str) -> list[str]:
-    found = []
-    for m in PHONE.finditer(text):
-        digits = re.sub(r"\D", "", m.group(0))
-        if 7 <= len(digits) <= 15 and not re.fullmatch(r"(19|20)\d{2}", digits):
-            found.append(m.group(0).strip())
-    return found
+def phones_in(text: str, region: str | None = None) -> list[str]:
+    """The phone numbers in a text as written, in every form libphonenumber's matcher reads for
+    `region` ("06 12 34 56 78" in France, "+44 (0)20 7946 0958" anywhere): valid numbers only,
+    so dates, times and sums are not numbers. With no region, also digit groups without a
+    country code (whose numbering plan cannot be known)."""
+    found: list[tuple[int, int, str]] = [
+        (m.start, m.end, m.raw_string)
+        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID)
+    ]
+    if region is None:
+        for m in PHONE_WITHOUT_REGION.finditer(text):
+            digits = re.sub(r"\D", "", m.group(0))
+            taken = any(start < m.end() and m.start() < end for start, end, _ in found)
+            if not taken and 7 <= len(digits) <= 15 and not re.fullmatch(r"(19|20)\d{2}", digits):
+                found.append((m.start(), m.end(), m.group(0).strip()))
+    return [raw for _start, _end, raw in sorted(found)]
 
 
 def _content(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP and len(w) > 2}
 
 
-def parse_contact(text: str) -> dict[str, Any] | None:
+def parse_contact(text: str, region: str | None = None) -> dict[str, Any] | None:
     """name/phones/emails of a contact card typed in one line, or None if it is not one."""
     emails = EMAIL.findall(text)
     rest = EMAIL.sub(" ", text)
-    phones = phones_in(rest)
+    phones = phones_in(rest, region)
     for p in phones:
         rest = rest.replace(p, " ")
     if not emails and not phones:
@@ -154,27 +169,47 @@ def parse_contact(text: str) -> dict[str, Any] | None:
     return attrs
 
 
-def infer_kind(text: str, now: datetime) -> tuple[Kind, dict[str, Any]]:
-    """What a capture with no kind is, with the attrs its text gives."""
+def infer_kind(text: str, now: datetime, region: str | None = None) -> tuple[Kind, dict[str, Any]]:
+    """What a capture with no kind is, with the attrs its text gives (`region`: whose way of
+    writing phone numbers without a country code)."""
     words = _WORD.findall(text)
     cue = REMINDER_CUES.search(fold(text))
     if not cue:
-        contact = parse_contact(text)
+        contact = parse_contact(text, region)
         if contact is not None:
             return Kind.CONTACT, contact
     when = find_when(text, now)
-    if when is not None and (cue or when.rrule or len(words) <= REMINDER_MAX_WORDS):
-        return Kind.REMINDER, _when_attrs(when)
+    if when is not None and (
+        cue or when.rrule or len(words) <= REMINDER_MAX_WORDS or _clear_due_time(when, now)
+    ):
+        return Kind.REMINDER, _when_attrs(when, now)
     if cue:
         return Kind.REMINDER, {}
     return Kind.NOTE, {}
 
 
-def _when_attrs(when) -> dict[str, Any]:
+def _clear_due_time(when: When, now: datetime) -> bool:
+    """A day and a time of day still to come ("on Monday at a quarter to 6"): something to do or
+    be at, however long the text around it."""
+    return when.explicit_day and when.explicit_time and when.due > now
+
+
+def _when_attrs(when: When, now: datetime) -> dict[str, Any]:
     attrs: dict[str, Any] = {"due_at": when.due.isoformat()}
-    if when.rrule:
-        attrs["rrule"] = when.rrule
+    rule = _repeats(when, now)
+    if rule:
+        attrs["rrule"] = rule
     return attrs
+
+
+def _repeats(when: When, now: datetime) -> str | None:
+    """The rule a reminder repeats by. A rule the time words do not say themselves comes from a
+    yearly day's name ("Tom's birthday on the 19th"); at a time of day it is an event on that day
+    ("Tom's birthday party on the 19th at 8pm"), which happens once, as calendars keep it."""
+    if not when.rrule or not when.explicit_time:
+        return when.rrule
+    said = find_when(when.words, now)
+    return when.rrule if said is not None and said.rrule else None
 
 
 def reminder_title(text: str, now: datetime) -> str | None:
@@ -194,20 +229,22 @@ def read(
     *,
     exclude: uuid.UUID | None = None,
     names: NameIndex | None = None,
+    region: str | None = None,
 ) -> Understanding:
     """What `text` is (kind, attrs, the people it names, what it replaces or updates). `names`:
-    the contacts' NameIndex when the caller keeps one current (Recall.names); else built here."""
+    the contacts' NameIndex when the caller keeps one current (Recall.names); else built here.
+    `region`: the country whose phone numbers are written without a country code."""
     when_now = now or local_now()
     attrs = dict(attrs)
     if kind is None:
-        kind, found = infer_kind(text, when_now)
+        kind, found = infer_kind(text, when_now, region)
         attrs = {**found, **attrs}  # what the person gave wins
     elif kind is Kind.REMINDER and "due_at" not in attrs:
         when = find_when(text, when_now)
         if when is not None:
-            attrs = {**_when_attrs(when), **attrs}
+            attrs = {**_when_attrs(when, when_now), **attrs}
     elif kind is Kind.CONTACT and not attrs.get("name"):
-        found = parse_contact(text) or {}
+        found = parse_contact(text, region) or {}
         attrs = {**found, **attrs}
     if kind is Kind.REMINDER and not attrs.get("title"):
         title = reminder_title(text, when_now)
@@ -240,7 +277,7 @@ def read(
             continue  # a new contact's own name is not a mention of someone else
         u.mentions.append(f.contact_id)
     # a new phone number or email for someone: the contact card it updates is superseded
-    details = (phones_in(text), EMAIL.findall(text)) if kind is not Kind.CONTACT else ([], [])
+    details = (phones_in(text, region), EMAIL.findall(text)) if kind is not Kind.CONTACT else ([], [])
     if NEW_DETAIL_CUES.search(text) and any(details):
         for cid in u.mentions:
             if cid != exclude:
@@ -252,6 +289,34 @@ def read(
         if old is not None:
             u.replaces.append((old, DERIVED_MOVED))
     return u
+
+
+def earlier_mentions(
+    contact: Neuron, earlier: list[Neuron], known: list[Neuron], now: datetime | None
+) -> list[Edge]:
+    """The `concerns` links a new contact's earlier mentions would have had, had the contact been
+    known when they were written ("lunch with Klaus" before Klaus's card): from each neuron of
+    `earlier` that names the contact as capture would (`known`: the other contacts, so a first
+    name two people share stays unlinked), dated `now` like a mention found at capture."""
+    others = [c for c in known if c.id != contact.id]  # a reader may already see the new card
+    names = NameIndex((c.id, c.attrs, c.body) for c in [*others, contact])
+    edges = []
+    for n in earlier:
+        if n.id == contact.id or n.kind is Kind.CONTACT:
+            continue  # a card names its own person: a same-person offer, not a mention
+        found = [f for f in names.find(n.body) if f.contact_id == contact.id]
+        if found and not (found[0].strength < 2 and found[0].exact):
+            edges.append(
+                Edge(
+                    id=uuid.uuid4(),
+                    from_id=n.id,
+                    to_id=contact.id,
+                    relation=Relation.CONCERNS,
+                    valid_from=now,
+                    derived_by=DERIVED_MENTION,
+                )
+            )
+    return edges
 
 
 def _updates(

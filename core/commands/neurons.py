@@ -120,9 +120,13 @@ def edit(memory, args) -> Answer:
         rule = current.attrs.get("rrule") if args.repeat is None else repeat_option(args.repeat, now)
         if rule and args.repeat is not None and args.due is None:
             due = _on_the_rules_day(args.repeat, due, now)
+        if rule and args.repeat is None:  # a rule that names the old day names the new one
+            rule = remind.moved_rule(rule, remind.current_due(current), due, current.attrs.get("tz"))
         changes.update(remind.rescheduled(due, rule or None, current.attrs.get("tz")))
         if text is None and args.due is not None:  # the old time words would contradict the new time
             text = retimed(current.body, current.created_at or current.updated_at) or None
+            if text is not None and args.title is None and current.attrs.get("title"):
+                changes["title"] = current.attrs["title"]  # the title had no time words: it stays
     if text is None and not changes:
         raise InvalidInput("nothing to change: give --text, --title, --due, --repeat or --attrs")
     neuron = memory.edit(nid, text=text, attrs=changes or None, merge=True)

@@ -29,7 +29,8 @@ def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
     from core.when.spoken import say_rule  # noqa: PLC0415 - keeps forwarding light
 
     attrs = neuron.attrs
-    due = remind.current_due(neuron)
+    start = remind.current_due(neuron)
+    due = remind.task_due(neuron) or start  # a task that starts before it is due: its due
     alarm = remind.next_alarm(neuron)
     overdue = remind.is_overdue(neuron, now)
     if neuron.state.value != "active":
@@ -38,16 +39,19 @@ def reminder_json(neuron: Neuron, now: datetime) -> dict[str, Any]:
         why = "no due time"
     elif overdue:
         why = f"overdue since {due.isoformat(timespec='minutes')}"
-    elif attrs.get("snoozed_until") and alarm is not None and alarm.fire_at > due:
+    elif attrs.get("snoozed_until") and alarm is not None and start is not None and alarm.fire_at > start:
         why = f"snoozed until {alarm.fire_at.isoformat(timespec='minutes')}"
     else:
         why = f"due {due.isoformat(timespec='minutes')}"
+        if start is not None and start != due:
+            why = f"starts {start.isoformat(timespec='minutes')}, {why}"
     return {
         "id": str(neuron.id),
         "kind": neuron.kind.value,
         "title": neuron.title,
         "state": neuron.state.value,
         "due_at": attrs.get("due_at"),
+        "task_due_at": due.isoformat() if due is not None and due != start else None,
         "repeats": attrs.get("rrule"),
         "repeats_text": say_rule(attrs.get("rrule"), cli_language()) or None,
         "snoozed_until": attrs.get("snoozed_until"),
@@ -80,7 +84,11 @@ def when_words(neuron: Neuron, now: datetime) -> str:
     due = remind.current_due(neuron)
     if due is None:
         return ""
-    said = f"{'overdue since' if remind.is_overdue(neuron, now) else 'due'} {say_when(due, local_now, lang)}"
+    until = remind.task_due(neuron)  # a task that starts before it is due: both
+    late = remind.is_overdue(neuron, now)
+    said = f"{'overdue since' if late else 'due'} {say_when(until or due, local_now, lang)}"
+    if until is not None:
+        said = f"starts {say_when(due, local_now, lang)} · {said}"
     alarm = remind.next_alarm(neuron)
     if neuron.attrs.get("snoozed_until") and alarm is not None and alarm.fire_at > due:
         said += f" · snoozed to {say_when(alarm.fire_at, local_now, lang)}"

@@ -9,11 +9,13 @@
 The password comes from a prompt, --password-stdin, or NEURONS_SYNC_PASSWORD (for one run), and
 is kept in the OS keyring, never in a file. Finding the server and asking which calendars to use
 happen here, in the terminal; the account is then saved (and a sync runs) in the desktop app
-when it has the data dir open, like every other command.
+when it has the data dir open, like every other command (a password no keyring keeps goes
+with the command line over the app's private socket, for that one run).
 """
 
 from __future__ import annotations
 
+import argparse
 import getpass
 import os
 import sys
@@ -52,6 +54,9 @@ def _arguments(p) -> None:
         action="store_true",
         help=f"add: read the password from stdin (else {PASSWORD_ENV} or a prompt)",
     )
+    # how a password the keyring does not keep travels to the running app (over its private
+    # socket, never in a file or a process list); set by _prepare, never by the person
+    p.add_argument("--password-given", dest="password", default=None, help=argparse.SUPPRESS)
 
 
 def _prepare(args) -> None:
@@ -135,8 +140,6 @@ def _ask(args, principal) -> None:
     "sync reminders and contacts with your CalDAV/CardDAV server (add, status, remove)",
     arguments=_arguments,
     prepare=_prepare,
-    # a password that the keyring does not keep cannot travel to the app: the command runs here
-    forwardable=lambda args: getattr(args, "password", None) is None,
 )
 def sync(memory, args) -> Answer:
     from core.sync import accounts  # noqa: PLC0415 - keeps forwarding light

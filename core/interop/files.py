@@ -184,7 +184,7 @@ def _import_file(
                     attrs = vcard.to_attrs(entry, plan.region)
                 except Skip as exc:
                     raise Skip(_named(where, exc.item), exc.why) from None
-                plan.contact(label, attrs)
+                plan.contact(label, attrs, written_at=vcard.written_at(entry))
         else:
             label = _named(where, entry.label)
             with plan.item(label):

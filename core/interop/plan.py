@@ -19,6 +19,7 @@ people who were born on it usually celebrate, before the month is out).
 from __future__ import annotations
 
 import calendar
+import functools
 import json
 import uuid
 from collections.abc import Callable, Iterator
@@ -29,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import fuzz
 
 from core import remind
-from core.capture import FIELD_WORDS, superseded_note
+from core.capture import CHANGED_HERE, FIELD_WORDS, superseded_note
+from core.capture import shown as shown_value
 from core.interop import phones
 from core.interop.report import ImportRefused, Report, Skip
 from core.model import Edge, InvalidInput, Kind, Neuron, Relation, State
@@ -217,9 +219,9 @@ class Plan:
 
     # -- contacts ------------------------------------------------------------------------------
 
-    def contact(self, label: str, attrs: dict[str, Any]) -> None:
+    def contact(self, label: str, attrs: dict[str, Any], written_at: datetime | None = None) -> None:
         """A card: create the contact, update the one it matches, or leave it unchanged; then
-        its birthday reminder."""
+        its birthday reminder. `written_at`: when the card was written (its REV), None unknown."""
         existing = self._match_contact(attrs)
         how = f"{DERIVED_IMPORT}:vcard"
         if existing is not None and str(attrs.get("uid", "")).removeprefix("urn:uuid:") == str(existing.id):
@@ -244,6 +246,7 @@ class Plan:
                 for key in CARD_FIELDS:
                     merged.pop(key, None)
             merged.update(attrs)
+            merged = self._keep_changed_here(existing, merged, written_at)
             # a body written from the card's fields is written again from the merged ones; one the
             # person wrote stays (so a second import of the same card finds nothing to change)
             written = not existing.body.strip() or existing.body == contact_body(existing.attrs)
@@ -308,6 +311,79 @@ class Plan:
                     alike, key=lambda f: fuzz.token_sort_ratio(str(f.attrs.get("name") or "").lower(), name)
                 )
         return None
+
+    def _keep_changed_here(
+        self, existing: Neuron, merged: dict[str, Any], written_at: datetime | None
+    ) -> dict[str, Any]:
+        """`merged` without a file's value in place of one the person changed after the file was
+        written; when the file does not say when it was written, both (and the report says so)."""
+        dates = dict(existing.attrs.get(CHANGED_HERE) or {})
+        if not dates:
+            return merged
+        out = dict(merged)
+        name = str(existing.attrs.get("name") or existing.title)
+        for key, stamp in list(dates.items()):
+            mine, theirs = existing.attrs.get(key), merged.get(key)
+            if self._same_values(key, mine, theirs):
+                continue
+            try:
+                changed = datetime.fromisoformat(str(stamp))
+            except ValueError:  # edited by hand into something else: no date, the file decides
+                changed = None
+            if changed is None or (written_at is not None and written_at > changed):
+                dates.pop(key)  # a newer value than the person's: the file's stands
+                continue
+            word = FIELD_WORDS.get(key, key)
+            if mine in (None, "", []):  # the person took the value away: it stays away
+                out.pop(key, None)
+                why = (
+                    f"its {word} was removed here on {changed:%Y-%m-%d}; "
+                    f"the file's {shown_value(theirs)} was not taken"
+                )
+            elif theirs in (None, "", []):
+                why = f"kept its {word} {shown_value(mine)}, changed here on {changed:%Y-%m-%d}"
+                out[key] = mine
+            elif written_at is not None:
+                out[key] = mine
+                why = (
+                    f"kept its {word} {shown_value(mine)}, changed here after the file was written "
+                    f"({written_at:%Y-%m-%d}); the file's {shown_value(theirs)} was not taken"
+                )
+            elif isinstance(mine, list) and isinstance(theirs, list):
+                held = {self._phone_key(v) for v in mine} if key == "phones" else set()
+                out[key] = [
+                    *mine,
+                    *(
+                        v
+                        for v in theirs
+                        if v not in mine and (key != "phones" or self._phone_key(v) not in held)
+                    ),
+                ]
+                why = (
+                    f"kept both: {word} {shown_value(mine)} (changed here on {changed:%Y-%m-%d}) and "
+                    f"{shown_value(theirs)} (from the file, which does not say when it was written)"
+                )
+            else:  # one value only: the person's stays, the file's is named
+                out[key] = mine
+                why = (
+                    f"kept its {word} {shown_value(mine)} (changed here on {changed:%Y-%m-%d}); the file, "
+                    f"which does not say when it was written, says {shown_value(theirs)}"
+                )
+            self._stage(functools.partial(self.report.keep, name, why))
+        if dates:
+            out[CHANGED_HERE] = dates
+        else:
+            out.pop(CHANGED_HERE, None)
+        return out
+
+    def _same_values(self, key: str, mine: Any, theirs: Any) -> bool:
+        """Whether two values of a field are the same (phone numbers however they are written)."""
+        if key != "phones" or not isinstance(mine, list) or not isinstance(theirs, list):
+            return bool(mine == theirs)
+        return [self._phone_key(p) for p in mine] == [self._phone_key(p) for p in theirs]
+
+    def _phone_key(self, number: Any) -> str:
+        return phones.match_key(str(number), self.region)
 
     def _supersede(self, old: Neuron, new_attrs: dict[str, Any], how: str) -> None:
         """Keep what a contact loses in an archived note it supersedes."""

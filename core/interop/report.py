@@ -2,7 +2,8 @@
 contract: {"format", "created", "updated", "unchanged", "skipped": [{"item", "why"}]}, and
 "dropped": [{"item", "why"}] when an item was imported without a value it could not keep,
 "birthday_reminders": N when it made yearly reminders for the contacts' birthdays, "missing":
-[path] when the folder's export manifest names files that are not in it)."""
+[path] when the folder's export manifest names files that are not in it, "kept": [{"item",
+"why"}] when an item's value was not taken because the person changed it here)."""
 
 from __future__ import annotations
 
@@ -59,12 +60,17 @@ class Report:
     dropped: list[dict[str, str]] = field(default_factory=list)
     # files the folder's export manifest names that are not in it (an export cut off)
     missing: list[str] = field(default_factory=list)
+    # values the person changed here that a file's older (or undated) one did not replace
+    kept: list[dict[str, str]] = field(default_factory=list)
 
     def skip(self, item: str, why: str) -> None:
         self.skipped.append({"item": item, "why": why})
 
     def drop(self, item: str, why: str) -> None:
         self.dropped.append({"item": item, "why": why})
+
+    def keep(self, item: str, why: str) -> None:
+        self.kept.append({"item": item, "why": why})
 
     def count(self, outcome: str) -> None:
         setattr(self, outcome, getattr(self, outcome) + 1)
@@ -79,6 +85,8 @@ class Report:
         }
         if self.dropped:  # only when an item lost a value (the contract stays as it was otherwise)
             out["dropped"] = list(self.dropped)
+        if self.kept:  # likewise, only when a value changed here was kept
+            out["kept"] = list(self.kept)
         if self.birthdays:  # only when it made some, likewise
             out["birthday_reminders"] = self.birthdays
         if self.missing:  # likewise
@@ -99,4 +107,5 @@ class Report:
                 f"{'s' if len(self.missing) != 1 else ''} that are not in it (such as {self.missing[0]}): "
                 "the export that wrote it was cut off, or files were removed; export again"
             )
+        lines += [f"  {k['item']}: {k['why']}" for k in self.kept]
         return "\n".join(lines)

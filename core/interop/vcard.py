@@ -13,7 +13,7 @@ import quopri
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from core.interop import phones
@@ -412,6 +412,18 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
             content_line(p.group, p.name, p.params, _escaped_for_export(p.value, card.version)) for p in extra
         ]
     return attrs
+
+
+def written_at(card: Card) -> datetime | None:
+    """When the card was last written (its REV; a time without a zone is UTC), else None."""
+    rev = card.first("REV")
+    if rev is None:
+        return None
+    try:
+        when = datetime.fromisoformat(unescape(rev.value).strip())
+    except ValueError:
+        return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _escaped_for_export(value: str, version: str) -> str:

@@ -11,7 +11,9 @@ it fires 15 minutes early). A series' occurrences are computed in one place, cor
 
 The rules, in one place:
 
-- A reminder **fires at** `due_at`, or at `snoozed_until` when that is later.
+- A reminder **fires at** `due_at`, or at `snoozed_until` when that is later. A calendar's task
+  that starts before it is due (DTSTART and DUE) fires at its start (`due_at`) and is due
+  `duration_seconds` later (`task_due`): it is overdue only after that.
 - It is **pending** while it was not yet shown for that moment (`notified_at` is empty or earlier).
   Showing it records `notified_at`, so nothing fires twice, even across restarts.
 - Several machines may share one memory (a profile on a server): each running machine shows a
@@ -50,6 +52,7 @@ from core.remind.alarms import (
     is_reminder,
     missed,
     next_alarm,
+    task_due,
     upcoming,
 )
 from core.remind.series import (
@@ -73,6 +76,7 @@ from core.remind.series import (
 from core.remind.transitions import (
     SNOOZE_DEFAULT,
     completed,
+    moved_rule,
     notified,
     rescheduled,
     restart,
@@ -90,10 +94,12 @@ __all__ = [
     "agenda",
     "as_of",
     "completed",
+    "moved_rule",
     "current_due",
     "due",
     "ended",
     "is_overdue",
+    "task_due",
     "is_reminder",
     "iso",
     "local_zone",

@@ -197,6 +197,7 @@ def is_overdue(neuron: Neuron, now: datetime) -> bool:
         return False
     if due_at is None:
         return False
+    due_at = task_due(neuron) or due_at  # a task that starts first is late only after its due
     return due_at <= now and not (snoozed is not None and snoozed > now)
 
 
@@ -205,3 +206,18 @@ def current_due(neuron: Neuron) -> datetime | None:
         return parse_time(neuron.attrs.get("due_at"))
     except InvalidInput:
         return None
+
+
+def task_due(neuron: Neuron) -> datetime | None:
+    """When a task that starts before it is due is due (a calendar's VTODO with DTSTART and DUE:
+    `due_at` is its start, where it fires, and DUE is `duration_seconds` after it); None for a
+    reminder that is due when it starts."""
+    seconds = neuron.attrs.get("duration_seconds")
+    if (
+        neuron.attrs.get("ical_component") == "VEVENT"
+        or not isinstance(seconds, (int, float))
+        or seconds <= 0
+    ):
+        return None
+    start = current_due(neuron)
+    return start + timedelta(seconds=int(seconds)) if start is not None else None

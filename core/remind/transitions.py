@@ -17,7 +17,9 @@ from core.remind.series import (
     next_after,
     parse_time,
     restated,
+    rule_text,
     validate_rrule,
+    zone,
 )
 
 log = logging.getLogger(__name__)
@@ -127,6 +129,39 @@ def snoozed(
             "a snooze only moves a reminder later; change its due time instead"
         )
     return {"snoozed_until": iso(when)}
+
+
+_WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+
+def moved_rule(
+    rrule: str | None, old_due: datetime | None, new_due: datetime | None, tz: str | None = None
+) -> str | None:
+    """The rule of a repeating reminder whose due day moves: a rule that names the old due's day
+    ("every 2 weeks on Tuesday", "monthly on the 8th", "every year on 8 March") names the new one,
+    so the series moves with it; any other rule is returned as it was."""
+    if not rrule or old_due is None or new_due is None:
+        return rrule
+    where = zone(tz)
+    old, new = old_due.astimezone(where), new_due.astimezone(where)
+    if old.date() == new.date():
+        return rrule
+    parts = [p.split("=", 1) for p in rule_text(rrule).split(";") if "=" in p]
+    rule = {k.upper(): v for k, v in parts}
+    moves = {
+        "BYDAY": (_WEEKDAYS[old.weekday()], _WEEKDAYS[new.weekday()]),
+        "BYMONTHDAY": (str(old.day), str(new.day)),
+        "BYMONTH": (str(old.month), str(new.month)),
+    }
+    changed = dict(rule)
+    for key, (was, now) in moves.items():
+        if key in rule and rule[key].upper() == was:
+            changed[key] = now
+        elif key in rule:
+            return rrule  # several days, or not the due's own: the rule says more than its day
+    if changed == rule:
+        return rrule
+    return ";".join(f"{k.upper()}={changed[k.upper()]}" for k, _ in parts)
 
 
 def rescheduled(due_at: datetime | None, rrule: str | None, tz: str | None = None) -> dict[str, object]:

@@ -647,6 +647,8 @@ class DetailPane(QWidget):
                 schedule = Schedule(due, rule or None)
             if due != old_due and new_text is None:  # the old time words would contradict the new time
                 new_text = retimed(n.body, n.created_at or n.updated_at) or None
+                if new_text is not None and n.attrs.get("title"):
+                    attrs["title"] = n.attrs["title"]  # it had no time words: it stays as it was
         else:
             for key, widget in self._fields.items():
                 raw = widget.text().strip()

@@ -389,7 +389,7 @@ def repeat_text(rrule: str | None) -> str:
 def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
     """The second line of a row: the date that matters for its kind; bool: overdue."""
     if neuron.kind is Kind.REMINDER:
-        due = remind.current_due(neuron)
+        due = remind.task_due(neuron) or remind.current_due(neuron)  # a task that starts first: its due
         if neuron.state is State.DONE:
             done = neuron.attrs.get("done_at")
             try:

@@ -6,7 +6,9 @@ import uuid
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import phonenumbers
 import pytest
+from phonenumbers import PhoneNumberFormat, PhoneNumberType
 
 from core import capture
 from core.capture.names import NameIndex
@@ -260,3 +262,131 @@ def test_an_accepted_update_brings_the_cards_text_up_to_date_too(memory, body, t
     assert [u.contact_id for u in offered] == [marta.id]
     memory.capture(text, accept=offered)
     assert memory.get(marta.id).body == after.format(offered[0].value)
+
+
+# -- phone numbers as each country writes them ------------------------------------------------------
+
+
+def _example_numbers():
+    """libphonenumber's own example numbers (its metadata's, not ours) for every region it knows,
+    each in the region's national grouping, internationally and in E.164."""
+    formats = (PhoneNumberFormat.NATIONAL, PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.E164)
+    for region in sorted(phonenumbers.SUPPORTED_REGIONS):
+        for kind in (PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE):
+            example = phonenumbers.example_number_for_type(region, kind)
+            if example is not None:
+                for style in formats:
+                    yield region, phonenumbers.format_number(example, style), example
+
+
+def _e164(written: str, region: str) -> str:
+    return phonenumbers.format_number(phonenumbers.parse(written, region), PhoneNumberFormat.E164)
+
+
+def test_a_card_typed_with_any_regions_example_number_is_a_contact():
+    missed = []
+    cases = list(_example_numbers())
+    for region, written, example in cases:
+        attrs = capture.parse_contact(f"Ana Silva {written} ana.silva@example.org", region) or {}
+        read = [_e164(p, region) for p in attrs.get("phones", [])]
+        if read != [phonenumbers.format_number(example, PhoneNumberFormat.E164)]:
+            missed.append((region, written))
+    assert len(cases) > 1000 and missed == []
+
+
+@pytest.mark.parametrize(
+    ("region", "card", "number"),
+    [
+        ("ES", "Pilar Gómez +34 612 34 56 78 pilar@example.es", "+34612345678"),
+        ("FR", "Claire Martin 06 12 34 56 78 claire@example.fr", "+33612345678"),
+        ("PT", "Claire Martin +33 6 12 34 56 78", "+33612345678"),
+        ("PT", "Oliver Reed +44 (0)20 7946 0958", "+442079460958"),
+    ],
+)
+def test_numbers_as_europe_writes_them_make_a_contact_later_captures_link_to(
+    memory, monkeypatch, region, card, number
+):
+    monkeypatch.setenv("NEURONS_PHONE_REGION", region)
+    contact = memory.capture(card)
+    assert contact.kind is Kind.CONTACT
+    (written,) = contact.attrs["phones"]
+    assert _e164(written, region) == number
+    first = contact.attrs["name"].split()[0]
+    later = memory.capture(f"lunch with {contact.attrs['name']} about the flat")
+    assert [n.id for e, n in memory.neighbours(later.id) if e.relation is Relation.CONCERNS] == [contact.id]
+    assert first in later.body
+
+
+def test_dates_times_and_sums_are_not_phone_numbers():
+    for text in ("on 31/12/2026 at 10:30", "paid 1 250 000 in 2026", "room 1204, 3-5 June"):
+        assert capture.parse_contact(f"Ana Silva {text}", "PT") is None
+
+
+# -- a capture's kind by its meaning ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        (
+            "recoger el abrigo de invierno de la tintorería de la calle mayor el lunes a las 6 menos cuarto",
+            datetime(2025, 6, 16, 17, 45),
+        ),
+        (
+            "pick up the winter coat from the dry cleaner's on the high street on Monday at a quarter to 6",
+            datetime(2025, 6, 16, 17, 45),
+        ),
+        (
+            "levar o casaco de inverno à lavandaria da rua de cima na segunda-feira às 17h45 sem falta",
+            datetime(2025, 6, 16, 17, 45),
+        ),
+    ],
+)
+def test_a_long_capture_with_a_clear_due_time_is_a_reminder(text, due):
+    assert len(text.split()) > 12
+    kind, attrs = capture.infer_kind(text, NOW)
+    assert kind is Kind.REMINDER and datetime.fromisoformat(attrs["due_at"]) == due.replace(tzinfo=LONDON)
+
+
+def test_a_long_capture_about_a_day_without_a_time_stays_a_note():
+    text = "we talked about the trip to Porto on Monday and decided to book the hotel with the kids"
+    assert capture.infer_kind(text, NOW)[0] is Kind.NOTE
+
+
+@pytest.mark.parametrize("text", ["renew the domain on 31/12", "pay the gardener at the end of the month"])
+def test_a_short_task_with_a_day_is_a_reminder(text):
+    if find_when(text, NOW) is None:
+        pytest.skip("the date grammar (core/when) does not read this day yet")
+    assert capture.infer_kind(text, NOW)[0] is Kind.REMINDER
+
+
+def test_a_birthday_party_happens_once_a_birthday_every_year():
+    kind, party = capture.infer_kind("Tom's birthday party on the 19th at 8pm", NOW)
+    assert kind is Kind.REMINDER and "rrule" not in party
+    assert datetime.fromisoformat(party["due_at"]) == datetime(2025, 6, 19, 20, 0, tzinfo=LONDON)
+    assert capture.infer_kind("Tom's birthday on the 19th", NOW)[1]["rrule"] == "FREQ=YEARLY"
+    assert capture.infer_kind("dinner every year on 19 June at 8pm", NOW)[1]["rrule"] == "FREQ=YEARLY"
+
+
+def test_a_birthday_party_captured_as_a_reminder_happens_once(memory):
+    party = memory.capture("Tom's birthday party on the 19th at 8pm", kind="reminder")
+    assert party.attrs["due_at"] and "rrule" not in party.attrs
+
+
+def test_a_new_contact_links_the_notes_that_mentioned_them_before(memory):
+    lunch = memory.capture("lunch with Klaus Berger about the Hamburg office", created_at=NOW)
+    coffee = memory.capture("coffee with Klaus on Friday", created_at=NOW)
+    other = memory.capture("the Hamburg office moves in May", created_at=NOW)
+    klaus = memory.capture("Klaus Berger +49 30 901820 klaus@example.de", created_at=NOW + timedelta(hours=1))
+    assert klaus.kind is Kind.CONTACT
+    mentions = {n.id: e for e, n in memory.neighbours(klaus.id) if e.relation is Relation.CONCERNS}
+    assert set(mentions) == {lunch.id, coffee.id} and other.id not in mentions
+    edge = mentions[lunch.id]
+    assert edge.from_id == lunch.id and edge.derived_by == "capture:mention" and edge.valid_from is not None
+
+
+def test_a_first_name_two_contacts_share_links_no_earlier_note(memory):
+    memory.capture("Klaus Meyer", kind="contact", attrs={"name": "Klaus Meyer"}, created_at=NOW)
+    coffee = memory.capture("coffee with Klaus on Friday", created_at=NOW)
+    berger = memory.capture("Klaus Berger klaus@example.de", created_at=NOW + timedelta(hours=1))
+    assert coffee.id not in {n.id for _, n in memory.neighbours(berger.id)}

@@ -8,8 +8,9 @@ import json
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from core import commands
+from core import commands, remind
 from core.interop.json import FORMAT
+from core.model import Edit, Schedule
 
 
 def run(memory, *argv: str) -> dict:
@@ -64,7 +65,7 @@ def test_edit_due_title_and_repeat_through_the_capture_grammar(memory):
     assert (local.weekday(), local.hour, local.minute) == (4, 16, 30)
     assert edited["attrs"]["rrule"] == "FREQ=WEEKLY;INTERVAL=2"
     assert edited["body"] == "call the bank"  # no "tomorrow at 3" left to contradict it
-    assert "title" not in edited["attrs"]  # the text is its own title now
+    assert edited["attrs"]["title"] == "Call the bank"  # the title as it was, not lower-cased
     edited = data(
         run(memory, "edit", str(neuron.id)[:8], "--title", "Ring the bank", "--repeat", "none", "--json")
     )
@@ -168,3 +169,32 @@ def test_snooze_never_moves_a_reminder_before_its_due_time(memory):
     done = run(memory, "snooze", str(rem.id)[:8], "--until", "in 2 hours")
     assert done["code"] == 2 and "before it is due" in done["stderr"]
     assert memory.get(rem.id).attrs["snoozed_until"] == snoozed.attrs["snoozed_until"]
+
+
+def test_edit_due_keeps_the_title_as_it_was(memory):
+    neuron = memory.capture("call mum at half past 5")
+    assert neuron.attrs["title"] == "Call mum"
+    edited = data(run(memory, "edit", str(neuron.id), "--due", "tomorrow at 7pm", "--json"))
+    assert edited["body"] == "call mum" and edited["attrs"]["title"] == "Call mum"
+
+
+def test_moving_a_repeating_reminders_day_moves_the_rules_day(memory):
+    neuron = memory.capture("call mum on Tuesday at 5pm")
+    rule = "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"  # as a calendar writes "every 2 weeks on Tuesday"
+    assert data(run(memory, "edit", str(neuron.id), "--repeat", rule, "--json"))["attrs"]["rrule"] == rule
+    edited = data(run(memory, "edit", str(neuron.id), "--due", "Thursday at 5pm", "--json"))
+    assert edited["attrs"]["rrule"] == "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH"
+    assert datetime.fromisoformat(edited["attrs"]["due_at"]).weekday() == 3
+
+
+def test_the_panes_save_moves_the_rules_day_and_keeps_the_title(memory):
+    neuron = memory.capture("pay the rent monthly on the 8th at 9am")
+    rule = neuron.attrs["rrule"]
+    assert "BYMONTHDAY=8" in rule
+    due = remind.current_due(neuron)
+    moved = memory.update(
+        neuron.id,
+        Edit("pay the rent", {"title": neuron.attrs["title"]}, Schedule(due + timedelta(days=2), rule)),
+    )
+    assert "BYMONTHDAY=10" in moved.attrs["rrule"] and moved.attrs["title"] == neuron.attrs["title"]
+    assert moved.attrs["title"][0].isupper()

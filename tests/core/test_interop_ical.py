@@ -17,7 +17,8 @@ import pytest
 import recurring_ical_events
 import tzlocal
 
-from core import remind
+from core import commands, remind
+from core.commands.reminders import reminder_json, when_words
 from core.interop import files as interop
 from core.interop import ical
 from core.interop.report import ImportRefused, Skip
@@ -377,3 +378,43 @@ def test_attrs_given_as_objects_are_never_written_as_a_python_repr():
     text = ical.calendar([neuron], NOW)
     assert "{" not in text and "'" not in text, text
     assert "CATEGORIES:garden" in text and "LOCATION" not in text
+
+
+THUNDERBIRD_TASK = """BEGIN:VCALENDAR
+PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN
+VERSION:2.0
+BEGIN:VTODO
+CREATED:20261201T101500Z
+LAST-MODIFIED:20261201T101600Z
+DTSTAMP:20261201T101600Z
+UID:2f7d1c3e-0b8a-4b7e-9d61-car-insurance
+SUMMARY:Renew the car insurance
+DTSTART;TZID=Europe/Lisbon:20261208T090000
+DUE;TZID=Europe/Lisbon:20261210T090000
+STATUS:NEEDS-ACTION
+END:VTODO
+END:VCALENDAR
+"""
+
+
+def test_a_task_that_starts_before_it_is_due_says_both_and_fires_at_its_start(memory, tmp_path, monkeypatch):
+
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    (tmp_path / "tasks.ics").write_text(THUNDERBIRD_TASK.replace("\n", "\r\n"))
+    interop.import_path(memory, tmp_path / "tasks.ics")
+    (task,) = [n for n in memory.list(kind=Kind.REMINDER) if n.title == "Renew the car insurance"]
+    lisbon = ZoneInfo("Europe/Lisbon")
+    start, due = datetime(2026, 12, 8, 9, 0, tzinfo=lisbon), datetime(2026, 12, 10, 9, 0, tzinfo=lisbon)
+    assert remind.next_alarm(task).fire_at == start  # it fires at its start, as before
+    assert remind.task_due(task) == due
+    now = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    words = when_words(task, now)
+    assert words.startswith("starts ") and "8 Dec" in words and "due Thu 10 Dec" in words
+    assert not remind.is_overdue(task, datetime(2026, 12, 9, 12, 0, tzinfo=UTC))  # started, not late
+    assert remind.is_overdue(task, datetime(2026, 12, 10, 12, 0, tzinfo=UTC))
+    item = reminder_json(task, now)
+    assert remind.parse_time(item["task_due_at"]) == due and "starts 2026-12-08" in item["why"]
+    done = commands.execute(memory, ["ask", "when is the car insurance due"])
+    assert done["code"] == 0
+    (line,) = [x for x in done["stdout"].splitlines() if "Renew the car insurance" in x]
+    assert "due Thu 10 Dec" in line

@@ -447,3 +447,40 @@ def test_a_card_over_the_limit_is_skipped_with_its_reason_and_the_rest_imported(
     assert skipped["item"].startswith("card at line") and "Photo Person" in skipped["item"]
     assert skipped["why"].startswith("it is 4.2 MB; the largest card Neurons imports is 2.4 MB")
     assert "Photo Person" not in contacts(memory)
+
+
+def _changed_by_the_person(memory, tmp_path, rev: str | None):
+    """Ana's number changed by a capture the person accepted, then a card with the old number."""
+    ana = memory.capture("Ana Silva +351 912 345 678 ana.silva@example.org", kind="contact")
+    assert memory.get(ana.id).attrs["emails"] == ["ana.silva@example.org"]
+    text = "Ana's new number is +351 966 000 111"
+    memory.capture(text, accept=memory.preview(text).updates)
+    assert memory.get(ana.id).attrs["phones"] == ["+351 966 000 111"]
+    card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Ana Silva\r\nTEL;TYPE=CELL:+351 912 345 678\r\n"
+    card += (
+        "EMAIL:ana.silva@example.org\r\nTITLE:Architect\r\n"
+        + (f"REV:{rev}\r\n" if rev else "")
+        + "END:VCARD\r\n"
+    )
+    (tmp_path / "google.vcf").write_text(card)
+    return ana, interop.import_path(memory, tmp_path / "google.vcf")
+
+
+def test_an_older_card_never_brings_back_a_number_the_person_changed(memory, tmp_path):
+    ana, report = _changed_by_the_person(memory, tmp_path, rev="20200101T000000Z")
+    card = memory.get(ana.id)
+    assert card.attrs["phones"] == ["+351 966 000 111"]  # the person's, not the file's
+    assert card.attrs["job_title"] == "Architect"  # what else the card says is taken
+    assert "phone" in report.text() and "changed here after the file was written" in report.text()
+    assert report.to_json()["kept"][0]["item"] == "Ana Silva"
+
+
+def test_a_newer_card_replaces_a_number_the_person_changed_before_it(memory, tmp_path):
+    ana, _report = _changed_by_the_person(memory, tmp_path, rev="20990101T000000Z")
+    assert memory.get(ana.id).attrs["phones"] == ["+351912345678"]
+
+
+def test_a_card_of_unknown_age_keeps_both_numbers_and_says_so(memory, tmp_path):
+    ana, report = _changed_by_the_person(memory, tmp_path, rev=None)
+    assert memory.get(ana.id).attrs["phones"] == ["+351 966 000 111", "+351912345678"]
+    assert "kept both" in report.text() and "does not say when it was written" in report.text()

@@ -16,8 +16,10 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import icalendar
+import keyring
 import pytest
 import recurring_ical_events
+from keyring.backends import fail
 
 from core import commands, remind
 from core.memory import Memory
@@ -411,3 +413,25 @@ def test_the_round_trip_on_the_server_engine(radicale, kept, server_store, sente
     assert memory.get(here.id).body == "Here task, edited there"
     stranger = memory.as_identity(Identity(device_id=uuid.uuid4()))
     assert stranger.sync_accounts() == [] and stranger.sync_locals([Kind.REMINDER]) == []
+
+
+def test_without_a_keyring_sync_goes_through_the_running_app(radicale, memory, monkeypatch):
+    """No secure keyring: `sync add` and `NEURONS_SYNC_PASSWORD=… neurons sync` are answered by
+    the app that holds the data dir (the forwarded command line it runs), not refused here."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        user, password = radicale.new_user()
+        phone = Phone(radicale.url, user, password)
+        phone.tasks = phone.task_list()
+        monkeypatch.setenv("NEURONS_SYNC_PASSWORD", password)
+        for argv in (["sync", "add", radicale.url, "--user", user, "--all"], ["sync"]):
+            cmd, args = commands.parse(argv)
+            cmd.prepare(args)
+            assert cmd.forwardable(args)  # the CLI sends it to the app
+            done = commands.execute(memory, commands.forwarded_argv(args))
+            assert done["code"] == 0, done
+        assert [a.username for a in memory.sync_accounts()] == [user]
+        assert memory.sync_accounts()[0].synced_at is not None
+    finally:
+        keyring.set_keyring(previous)

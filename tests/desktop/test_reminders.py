@@ -4,13 +4,15 @@ daemon; Done and Snooze answered from the notification; missed reminders at star
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+import uuid
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from PySide6.QtCore import Qt
 
 from core import remind
-from core.model import State
+from core.model import Kind, Neuron, State
+from desktop.look import theme
 from desktop.reminders.notices import tomorrow_morning
 from desktop.reminders.notifiers import Notice, Notifications, Notifier
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
@@ -345,3 +347,15 @@ def test_a_reminder_another_machine_showed_first_still_shows_here(
     assert notifier.keys() == [str(rem.id)]
     fire(qtbot, app)
     assert notifier.keys() == [str(rem.id)]  # and once only
+
+
+def test_a_tasks_row_says_when_it_is_due_not_when_it_starts():
+    """A calendar's task starting 8 Dec and due 10 Dec: its row says the 10th."""
+
+    start = datetime(2026, 12, 8, 9, 0, tzinfo=UTC)
+    attrs = {"title": "Car insurance", "due_at": start.isoformat(), "duration_seconds": 2 * 86400}
+    task = Neuron(id=uuid.uuid4(), kind=Kind.REMINDER, body="Car insurance", attrs=attrs)
+    row, _ = theme.subtitle(task, datetime(2026, 12, 5, 12, 0, tzinfo=UTC))
+    assert "10 Dec" in row and "8 Dec" not in row
+    row, overdue = theme.subtitle(task, datetime(2026, 12, 9, 12, 0, tzinfo=UTC))
+    assert "tomorrow" in row and not overdue  # started, not late

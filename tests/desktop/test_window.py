@@ -174,6 +174,7 @@ def test_a_new_due_time_drops_the_old_time_words_from_the_text(app, embedded_mem
     qtbot.waitUntil(lambda: embedded_memory.get(rem.id).body == "call the bank", timeout=WAIT_MS)
     expected = clock.now().replace(microsecond=0) + timedelta(hours=3)
     assert remind.parse_time(embedded_memory.get(rem.id).attrs["due_at"]) == expected
+    assert embedded_memory.get(rem.id).title == "Call the bank"  # its title as it was
 
 
 def test_a_custom_repeat_shows_in_words_and_stays_as_it_was(app, embedded_memory, clock, qtbot):
