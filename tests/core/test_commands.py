@@ -15,14 +15,15 @@ from core.changes import AFFECTS, Affects, Change, started_by
 from core.model import Kind
 from core.vocabulary import Action, Origin
 
+# Fixed ids, not fresh ones: every xdist worker must collect the same test names.
 COMMAND_LINES = [
     ["capture", "-starts with a dash", "--kind", "note", "--attrs", '{"tags": ["x"]}'],
     ["capture", "plain", "--json"],
     ["list", "--kind", "reminder", "--state", "done", "--state", "active", "--limit", "5"],
-    ["show", str(uuid.uuid4()), "--json"],
-    ["edit", str(uuid.uuid4()), "--text", "--not an option"],
-    ["done", str(uuid.uuid4())],
-    ["link", str(uuid.uuid4()), str(uuid.uuid4()), "--relation", "concerns"],
+    ["show", str(uuid.UUID(int=1)), "--json"],
+    ["edit", str(uuid.UUID(int=2)), "--text", "--not an option"],
+    ["done", str(uuid.UUID(int=3))],
+    ["link", str(uuid.UUID(int=4)), str(uuid.UUID(int=5)), "--relation", "concerns"],
     ["ask", "what about -x?", "--limit", "3", "--mode", "keyword"],
     ["about", "Ana"],
     ["export", "/tmp/x.json"],
@@ -42,7 +43,7 @@ WITH_GLOBALS = [
     ["--data-dir", "/tmp/d", "list", "--json"],
     ["--json", "-v", "--dsn=postgresql://x/y", "ask", "q", "--limit", "2"],
     ["--data-dir=/tmp/d", "capture", "--", "-x"],
-    ["--data", "/tmp/d", "show", str(uuid.uuid4())],  # an abbreviation: the whole parser
+    ["--data", "/tmp/d", "show", str(uuid.UUID(int=6))],  # an abbreviation: the whole parser
     ["--data-dir", "list", "ask", "q"],  # 'list' is the dir: the command is ask
     ["-v", "--help"],
     ["list", "--help"],
