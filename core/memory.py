@@ -393,9 +393,10 @@ class Memory:
         """Links from the neurons that named a new contact before its card was made (found by
         its name's words, at most EARLIER_MENTIONS_LIMIT of them) to the card."""
         name = str(contact.attrs.get("name") or contact.title)
-        terms = dict.fromkeys(
-            [name, *name.split()[:1], *(str(a) for a in contact.attrs.get("aliases") or [])]
-        )
+        # only the name's words: a name is no search syntax ("-", quotes, "or" would be read as
+        # operators, and a long run of them overflows the engine's query stack)
+        spoken = [name, *name.split()[:1], *(str(a) for a in contact.attrs.get("aliases") or [])]
+        terms = dict.fromkeys(t for t in (" ".join(re.findall(r"\w+", s)) for s in spoken) if t)
         earlier: dict[uuid.UUID, Neuron] = {}
         for term in terms:
             for n, _score in queries.keyword_search(cur, self.identity, term, EARLIER_MENTIONS_LIMIT):

@@ -390,3 +390,13 @@ def test_a_first_name_two_contacts_share_links_no_earlier_note(memory):
     coffee = memory.capture("coffee with Klaus on Friday", created_at=NOW)
     berger = memory.capture("Klaus Berger klaus@example.de", created_at=NOW + timedelta(hours=1))
     assert coffee.id not in {n.id for _, n in memory.neighbours(berger.id)}
+
+
+def test_a_contact_whose_name_reads_as_search_syntax_is_captured(memory):
+    """Its earlier mentions are looked up by the name's words: a run of dashes, quotes or "or"
+    is no query for the engine (a long run of negations overflowed its query stack)."""
+    note = memory.capture('lunch with Ana "or" Silva', created_at=NOW)
+    dashes = memory.capture("-" * 33, kind="contact", created_at=NOW)
+    assert dashes.kind is Kind.CONTACT
+    ana = memory.capture('-Ana "or" Silva-', kind="contact", created_at=NOW + timedelta(hours=1))
+    assert note.id in {n.id for _, n in memory.neighbours(ana.id)}
