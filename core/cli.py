@@ -102,6 +102,7 @@ def _setup_logging(args) -> None:
 
 
 def _run_here(cmd: commands.Command, args) -> commands.Answer:
+    from core import config  # noqa: PLC0415 - only when we open the store
     from core.memory import Memory  # noqa: PLC0415 - loads psycopg: only when we open the store
 
     # A one-shot command does not start the background filler (the app does); ask and about
@@ -109,6 +110,9 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
     memory = Memory.open(settings, wait_s=LOCK_WAIT_S)
     try:
+        unfinished = config.unfinished_move(memory.store.settings.data_dir)
+        if unfinished:  # a move-to stopped before its switch: said before the command's answer
+            print(printable(f"neurons: {unfinished}"), file=sys.stderr)
         return cmd.run(memory, args)
     finally:
         memory.close()

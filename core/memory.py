@@ -1208,6 +1208,7 @@ class Memory:
             "opened_in_s": round(self.store.opened_in_s, 3),
             "install": _install_status(),
             "backup_elsewhere": _elsewhere_status(self.store.settings.data_dir),
+            "unfinished_move": config.unfinished_move(self.store.settings.data_dir),
         }
 
 
