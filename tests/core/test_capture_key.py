@@ -12,6 +12,8 @@ import uuid
 
 import pytest
 
+from core import commands
+from core.mcp import Door
 from core.memory import Memory
 from core.model import Identity, InvalidInput
 from tests.conftest import ROOT, run_cli
@@ -118,3 +120,16 @@ def test_a_key_is_one_capture_per_identity(embedded_store):
         with pytest.raises(InvalidInput, match="key"):
             a.capture("feed the cat", key=bad)
     assert [n.body for n in a.list(states=["trashed"])] == ["water the plants"]
+
+
+def test_a_capture_through_mcp_whose_app_was_killed_before_answering_is_saved_once(tmp_path, runtime):
+    data = tmp_path / "data"
+    app = start_app(data, "die")
+    door = Door(data, None, commands.execute)
+    try:
+        saved, _ = door.run(["capture", "--kind", "note", "--", "renew the passport"])
+    finally:
+        door.close()
+    ran = app.stdout.read()
+    assert app.wait(30) == -9 and ran.startswith("ran 0 "), ran
+    assert bodies(data) == [("renew the passport", saved["id"])]
