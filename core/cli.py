@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import signal
 import sys
+import time
+import uuid
 
 from core import commands, instance
 from core.files import os_error
@@ -19,6 +21,10 @@ from core.settings import Settings, data_dir_from
 # A command that finds the data dir held by another short command waits this long for it (like
 # a busy timeout) before refusing; the running app is asked first, so it is never waited for.
 LOCK_WAIT_S = 10.0
+# A forwarded capture whose answer was lost is sent again (same key) this many times in all,
+# this long apart (an app that was killed is gone by then, and the capture runs here).
+CAPTURE_TRIES = 3
+CAPTURE_RETRY_S = 0.5
 
 
 # Control characters a terminal would act on (escape sequences set its title, clear it, move the
@@ -96,6 +102,7 @@ def _setup_logging(args) -> None:
 
 
 def _run_here(cmd: commands.Command, args) -> commands.Answer:
+    from core import config  # noqa: PLC0415 - only when we open the store
     from core.memory import Memory  # noqa: PLC0415 - loads psycopg: only when we open the store
 
     # A one-shot command does not start the background filler (the app does); ask and about
@@ -103,6 +110,9 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
     memory = Memory.open(settings, wait_s=LOCK_WAIT_S)
     try:
+        unfinished = config.unfinished_move(memory.store.settings.data_dir)
+        if unfinished:  # a move-to stopped before its switch: said before the command's answer
+            print(printable(f"neurons: {unfinished}"), file=sys.stderr)
         return cmd.run(memory, args)
     finally:
         memory.close()
@@ -123,13 +133,36 @@ def _through_running_app(args) -> int | None:
         instance.runtime_dir()
     except (OSError, instance.InstanceError):
         _setup_logging(args)  # request() logs why it cannot reach an app
-    reply = instance.command(data_dir_from(args.data_dir), commands.forwarded_argv(args))
+    reply = _forwarded(args)
     if reply is None:
         return None
     sys.stdout.write(printable(reply["stdout"]))
     sys.stdout.flush()
     sys.stderr.write(printable(reply["stderr"]))
     return int(reply["code"])
+
+
+def _forwarded(args) -> dict | None:
+    """The app's answer to the command line, or None when no app listens. A capture goes with an
+    idempotency key (the person's --key, else a new one): when its answer is lost (the app was
+    killed or did not answer in time), it is sent again with the same key, to the app or, when
+    none listens any more, run here, and saved once either way."""
+    data_dir = data_dir_from(args.data_dir)
+    if not hasattr(args, "key"):
+        return instance.command(data_dir, commands.forwarded_argv(args))
+    if args.key is None:
+        args.key = uuid.uuid4().hex
+    lost: instance.NoAnswer | None = None
+    for _ in range(CAPTURE_TRIES):
+        try:
+            return instance.command(data_dir, commands.forwarded_argv(args))
+        except instance.NoAnswer as exc:
+            lost = exc
+            time.sleep(CAPTURE_RETRY_S)
+    raise instance.InstanceError(
+        f"{lost}, {CAPTURE_TRIES} times: the capture may or may not be saved; run the same "
+        f"command with --key {args.key} to know (it is saved once)"
+    )
 
 
 if __name__ == "__main__":

@@ -36,6 +36,10 @@ class Config:
     # the next open asks the store whether the claim committed (Memory settles it)
     profile_pending: bool = False
     backup_dir: str | None = None  # backups are also sealed into this folder (core/backup_elsewhere.py)
+    # written before `neurons move-to` copies the memory to a server, cleared by the same write
+    # that switches `dsn` to it: if the process dies in between, the next command says so
+    moving_to: str | None = None
+    moving_since: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -47,6 +51,8 @@ class Config:
                 data["profile"]["pending"] = True
         if self.backup_dir:
             data["backup_dir"] = self.backup_dir
+        if self.moving_to:
+            data["moving"] = {"to": self.moving_to, "since": self.moving_since}
         return data
 
 
@@ -83,12 +89,39 @@ def load(data_dir: Path) -> Config:
     backup_dir = data.get("backup_dir")
     if backup_dir is not None and not (isinstance(backup_dir, str) and Path(backup_dir).is_absolute()):
         raise _unreadable(file, "its backup_dir is not a folder's absolute path")
+    moving = data.get("moving") or {}
+    if not (isinstance(moving, dict) and isinstance(moving.get("to") or "", str)):
+        raise _unreadable(file, "its moving is not an object naming a server")
     return Config(
         dsn=dsn or None,
         profile_id=profile_id,
         profile_name=str(profile.get("name") or "") or None,
         profile_pending=bool(profile_id and profile.get("pending")),
         backup_dir=backup_dir or None,
+        moving_to=moving.get("to") or None,
+        moving_since=str(moving.get("since") or "") or None,
+    )
+
+
+def unfinished_move(data_dir: Path) -> str | None:
+    """A sentence when a `neurons move-to` stopped (killed, the machine off) before this data dir
+    switched to the server: where the memory is, and how to finish or forget the move."""
+    try:
+        saved = load(data_dir)
+    except ConfigError:
+        return None  # said by whatever reads the config next
+    if not saved.moving_to:
+        return None
+    where = (
+        f"the server {saved.dsn}" if saved.dsn else f"the embedded database in {Path(data_dir) / 'pgdata'}"
+    )
+    stay = f"neurons config set dsn '{saved.dsn}'" if saved.dsn else "neurons config unset dsn"
+    return (
+        f"a move of this memory to the server {saved.moving_to} stopped (started {saved.moving_since}) "
+        f"before this data dir switched to it: your whole memory is still in {where}, which this "
+        "data dir still uses, and nothing was lost (the server may hold a copy of it, unused); run "
+        "`neurons move-to` with that server again to finish the move (what is there already is "
+        f"kept once), or `{stay}` to stay and forget it"
     )
 
 

@@ -74,6 +74,11 @@ class InstanceError(NeuronsError):
     """The running app refused a request or could not be reached properly."""
 
 
+class NoAnswer(InstanceError):
+    """The app had the whole request but no answer came back (it was killed, or took too long):
+    it may or may not have done it. A capture sent with a key is retried with the same key."""
+
+
 def _log():
     """The logger, imported when something is logged: a forwarded `neurons` command stays light."""
     import logging  # noqa: PLC0415 - a forwarded command does not import it
@@ -153,11 +158,11 @@ def request(
         try:
             line = _read_line(sock)
         except (TimeoutError, OSError) as exc:
-            raise InstanceError(f"the running Neurons app did not answer: {exc}") from None
+            raise NoAnswer(f"the running Neurons app did not answer: {exc}") from None
     finally:
         sock.close()
     if line is None:
-        raise InstanceError("the running Neurons app closed the connection without answering")
+        raise NoAnswer("the running Neurons app closed the connection without answering")
     reply = _decode(line, "the running Neurons app's answer")
     if not isinstance(reply, dict):
         raise InstanceError("the running Neurons app answered something that is not an object")
@@ -464,6 +469,7 @@ __all__ = [
     "InstanceError",
     "InstanceLock",
     "InstanceServer",
+    "NoAnswer",
     "command",
     "is_running",
     "lock_path",

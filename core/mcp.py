@@ -27,6 +27,7 @@ import os
 import re
 import signal
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from datetime import datetime
@@ -52,6 +53,10 @@ log = logging.getLogger(__name__)
 # Our own Memory is closed after this long without a call, so a desktop app started meanwhile
 # can take the data dir (it waits up to desktop.app.OPEN_RETRY_S = 30 s for it).
 IDLE_RELEASE_S = 15.0
+# A capture whose answer from the app was lost is sent again (same key) this many times in all,
+# this long apart (as core/cli.py does).
+CAPTURE_TRIES = 3
+CAPTURE_RETRY_S = 0.5
 # How long a call waits for a data dir held by a short-lived `neurons` command.
 OPEN_RETRY_S = 10.0
 # Results carry this much of each body; `show` gives the whole text.
@@ -94,13 +99,26 @@ class Door:
         self._closed = False
 
     def run(self, argv: list[str]) -> tuple[Any, str]:
-        """Run `neurons ARGV --json`: (its JSON data, its note). Raises NeuronsError."""
-        argv = [argv[0], "--json", *argv[1:]]
-        if self.dsn is None and instance.is_running(self.data_dir):
+        """Run `neurons ARGV --json`: (its JSON data, its note). Raises NeuronsError. A capture
+        goes with an idempotency key: when the app's answer is lost (it was killed, or did not
+        answer), it is sent again with the same key, or run here once no app is left, and saved
+        once either way (as `neurons capture` does)."""
+        keyed = argv[0] == "capture" and "--key" not in argv
+        argv = [argv[0], "--json", *(["--key", uuid.uuid4().hex] if keyed else []), *argv[1:]]
+        for tried in range(1, CAPTURE_TRIES + 1):
+            if self.dsn is not None or not instance.is_running(self.data_dir):
+                break
             self._release()  # the app needs the data dir we may hold
-            reply = instance.request(self.data_dir, {"op": "command", "argv": argv})
+            try:
+                reply = instance.request(self.data_dir, {"op": "command", "argv": argv})
+            except instance.NoAnswer:
+                if not keyed or tried == CAPTURE_TRIES:
+                    raise
+                time.sleep(CAPTURE_RETRY_S)
+                continue
             if reply is not None:
                 return _answer(reply)
+            break
         with self._using() as memory:
             return _answer(self.execute(memory, argv))
 

@@ -47,11 +47,13 @@ from core.recall import About, Recall, Result
 from core.settings import Settings, check_install
 from core.store import Store, open_store, queries, recall_sql, secrets, sync_sql
 from core.store.embedded import node_executable
+from core.store.errors import StoreError
 from core.store.reader import StoreReader
 from core.validate import (
     MAX_WEIGHT,
     aware,
     clean_attrs,
+    clean_key,
     clean_text,
     number,
     optional_text,
@@ -72,6 +74,8 @@ ID_CANDIDATES = 5
 # A new contact links at most this many earlier neurons per word of its name that name it.
 EARLIER_MENTIONS_LIMIT = 200
 PROFILE_NAME_MAX = 200
+# The ids of captures given an idempotency key: uuid5 of the identity and the key in this space.
+CAPTURE_KEYS = uuid.UUID("5d0c6a3e-8f51-4b0e-9d7a-2f6b1c4e9a10")
 
 
 # How far the store's clean mark (migration 009) may trail the filler's last empty look before it
@@ -348,8 +352,14 @@ class Memory:
         created_at: datetime | None = None,
         derive: bool = True,
         accept: list[Update] | tuple[()] = (),
+        key: str | None = None,
     ) -> Neuron:
         """Save a neuron now (never waits for the model). With no kind, it is inferred from the text.
+
+        `key`: an idempotency key the client chose for this capture. A capture retried with the
+        same key (its answer was lost: the app was killed, the connection timed out) is saved
+        once: the retry is answered with the neuron the first one saved, for as long as that
+        neuron is kept (in the trash too). The key names the neuron's id, per identity.
 
         `accept`: updates of contact cards the preview offered ("Update Ana: phone …") that the
         person kept: each card takes the new value in the same transaction, what it loses goes
@@ -357,6 +367,9 @@ class Memory:
         text = clean_text(text)
         attrs = dict(times_in(clean_attrs(attrs)))
         aware(created_at, "created_at")
+        keyed = keyed_id(self.identity, clean_key(key)) if key is not None else None
+        if keyed is not None and (earlier := self._saved_under(keyed, text)) is not None:
+            return earlier
         understanding = None
         if kind is None or derive:
             understanding = capture.read(
@@ -375,19 +388,38 @@ class Memory:
         if updates and understanding is not None:  # the card takes the new value instead of being replaced
             cards = {u.contact_id for u in updates}
             understanding.replaces = [(old, how) for old, how in understanding.replaces if old not in cards]
-        neuron = Neuron(id=uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs, created_at=created_at)
-        with self.store.transaction(self.identity) as cur:
-            queries.insert_neurons(cur, self.identity, [neuron])
-            if understanding is not None and derive:
-                queries.insert_edges(cur, self.identity, understanding.edges_for(neuron))
-                if neuron.kind is Kind.CONTACT:  # what was written about them before their card
-                    queries.insert_edges(cur, self.identity, self._earlier_mentions(cur, neuron))
-            changed = self._apply_updates(cur, updates, created_at)
-            saved = queries.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
+        neuron = Neuron(
+            id=keyed or uuid.uuid4(), kind=Kind.parse(kind), body=text, attrs=attrs, created_at=created_at
+        )
+        try:
+            with self.store.transaction(self.identity) as cur:
+                queries.insert_neurons(cur, self.identity, [neuron])
+                if understanding is not None and derive:
+                    queries.insert_edges(cur, self.identity, understanding.edges_for(neuron))
+                    if neuron.kind is Kind.CONTACT:  # what was written about them before their card
+                        queries.insert_edges(cur, self.identity, self._earlier_mentions(cur, neuron))
+                changed = self._apply_updates(cur, updates, created_at)
+                saved = queries.get_neurons(cur, self.identity, [neuron.id])[neuron.id]
+        except StoreError:
+            # the same key's first capture committed meanwhile (a retry while it was still running)
+            if keyed is not None and (earlier := self._saved_under(keyed, text)) is not None:
+                return earlier
+            raise
         self._changed(Action.CAPTURED, [saved])
         if changed:
             self._changed(Action.EDITED, changed)
         return saved
+
+    def _saved_under(self, keyed: uuid.UUID, text: str) -> Neuron | None:
+        """The neuron an earlier capture with the same key saved; None if none did. A key given
+        to another text is refused: it would answer for a capture that is not this one."""
+        earlier = self.reader.neurons([keyed]).get(keyed)
+        if earlier is not None and earlier.body != text:
+            raise InvalidInput(
+                f"the key was given to another capture ({earlier.id}, {earlier.title!r}); "
+                "nothing was saved: use a new key for a new capture"
+            )
+        return earlier
 
     def _earlier_mentions(self, cur, contact: Neuron) -> builtins.list[Edge]:
         """Links from the neurons that named a new contact before its card was made (found by
@@ -1176,6 +1208,7 @@ class Memory:
             "opened_in_s": round(self.store.opened_in_s, 3),
             "install": _install_status(),
             "backup_elsewhere": _elsewhere_status(self.store.settings.data_dir),
+            "unfinished_move": config.unfinished_move(self.store.settings.data_dir),
         }
 
 
@@ -1203,6 +1236,11 @@ def _owner_check(identity: Identity, profile: dict[str, Any] | None) -> dict[str
         "hold, so it sees none of its rows: restore a backup that holds it (neurons backups), or "
         f"use the server it lives on and join it again (neurons profile join {identity.user_id})",
     }
+
+
+def keyed_id(identity: Identity, key: str) -> uuid.UUID:
+    """The id of the neuron a capture with this idempotency key saves (or saved) as `identity`."""
+    return uuid.uuid5(CAPTURE_KEYS, f"{identity}\n{key}")
 
 
 def own_identity(store: Store) -> Identity:

@@ -72,6 +72,22 @@ def clean_text(text: Any, *, what: str = "text", allow_empty: bool = False) -> s
     return text
 
 
+# A capture's idempotency key (`neurons capture --key`): what a client sends so that a retry of
+# the same capture is saved once. Short text without control characters.
+MAX_KEY_CHARS = 200
+_KEY_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+def clean_key(key: Any) -> str:
+    """An idempotency key as given, or InvalidInput saying what is wrong with it."""
+    key = clean_text(key, what="the key")
+    if len(key) > MAX_KEY_CHARS:
+        raise InvalidInput(f"the key is {len(key):,} characters; the limit is {MAX_KEY_CHARS}")
+    if _KEY_CONTROL.search(key):
+        raise InvalidInput("the key contains a control character; use letters, digits and punctuation")
+    return key
+
+
 def clean_attrs(attrs: Any) -> dict[str, Any]:
     """A JSON object whose every string is clean text, every number one that JSON readers keep
     (finite, a 64-bit integer) and whose nesting stays within MAX_ATTRS_DEPTH."""

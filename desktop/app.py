@@ -18,7 +18,7 @@ from typing import Any
 from PySide6 import QtCore, QtWidgets
 from PySide6 import __version__ as qt_binding
 
-from core import backup, commands, instance, remind, resident
+from core import backup, commands, config, instance, remind, resident
 from core.changes import started_by
 from core.memory import Memory
 from core.model import Kind, Neuron, NeuronsError
@@ -330,6 +330,9 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         self.syncer.start()  # with the server, in the background (desktop/runtime/syncer.py)
+        unfinished = config.unfinished_move(memory.store.settings.data_dir)
+        if unfinished:  # a move-to stopped before its switch: where the memory is
+            self.banner.show(Notice("move", "A move to a server stopped before the switch", unfinished))
         # Build the recall index and load the model now, so the first question answers at once.
 
         self.worker.run(

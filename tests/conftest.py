@@ -73,7 +73,7 @@ def pytest_terminal_summary(terminalreporter):
     parts = ", ".join(f"{who} {KILLS[who]}" for who in KILLS)
     terminalreporter.write_line(
         f"crash suite: {sum(KILLS.values())} kill -9s ({parts}); {sum(ACKED.values())} "
-        f"acknowledged captures, {sum(LOST.values())} lost"
+        f"acknowledged items, {sum(LOST.values())} lost"
     )
 
 

@@ -42,13 +42,18 @@ def _capture_args(p) -> None:
     p.add_argument("text", nargs="?", help="the text ('-' or nothing: read stdin)")
     p.add_argument("--kind", choices=[k.value for k in Kind], help="override the inferred kind")
     p.add_argument("--attrs", help="JSON object of attributes")
+    p.add_argument(
+        "--key",
+        help="an idempotency key of your choosing: the same capture retried with the same key is "
+        "saved once and answered with the first one's id",
+    )
 
 
 @command(
     "capture", "save a note, reminder or contact; prints its id", arguments=_capture_args, prepare=_read_stdin
 )
 def capture(memory, args) -> Answer:
-    neuron = memory.capture(args.text, kind=args.kind, attrs=attrs_option(args.attrs))
+    neuron = memory.capture(args.text, kind=args.kind, attrs=attrs_option(args.attrs), key=args.key)
     return Answer(neuron_json(memory, neuron), str(neuron.id), note=_read_as(args.text, neuron))
 
 

@@ -326,14 +326,18 @@ def use_server(data_dir, dsn: str) -> str:
     from core import config  # noqa: PLC0415 - keeps forwarding light
 
     bare = remember_server(dsn)
-    config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=bare))
+    config.save(
+        data_dir, dataclasses.replace(config.load(data_dir), dsn=bare, moving_to=None, moving_since=None)
+    )
     return bare
 
 
 def use_embedded(data_dir) -> None:
     from core import config  # noqa: PLC0415 - keeps forwarding light
 
-    config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=None))
+    config.save(
+        data_dir, dataclasses.replace(config.load(data_dir), dsn=None, moving_to=None, moving_since=None)
+    )
 
 
 def remember_server(dsn: str) -> str:
@@ -426,6 +430,9 @@ def move(source, server: str) -> dict[str, Any]:
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     backup = data_dir / f"before-move-{stamp}.json"
     export_path(source, backup, "json")  # as `neurons export` writes it: whole, owner-only
+    # the move is written down first: if this process dies before the switch, the next command
+    # says where the memory is (config.unfinished_move)
+    config.save(data_dir, dataclasses.replace(config.load(data_dir), moving_to=dsn, moving_since=stamp))
     try:
         wanted = checksum(data)
         settings = dataclasses.replace(source.store.settings, dsn=dsn, embed_in_background=False)
@@ -442,9 +449,13 @@ def move(source, server: str) -> dict[str, Any]:
                 f"{len(data['neurons'])} neurons, {len(copy['edges'])} of {len(data['edges'])} links "
                 f"alike): nothing was switched, this data dir still uses its {kind} engine"
             )
-        config.save(data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn))
+        # the switch, and the move's end: one write
+        config.save(
+            data_dir, dataclasses.replace(config.load(data_dir), dsn=dsn, moving_to=None, moving_since=None)
+        )
     except BaseException:
         backup.unlink(missing_ok=True)  # a move that did not happen leaves no copy behind
+        config.save(data_dir, dataclasses.replace(config.load(data_dir), moving_to=None, moving_since=None))
         raise
     return {
         "dsn": dsn,

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
+import sys
 import time
 import uuid
 from datetime import timedelta
@@ -20,6 +23,7 @@ from core.memory import Memory
 from core.model import State
 from core.settings import Settings
 from core.store import secrets
+from tests.conftest import ROOT
 from tests.core.test_mcp import call, in_two_hours, stdio
 
 
@@ -113,6 +117,63 @@ def test_move_to_copies_verifies_and_switches_keeping_the_embedded_data(tmp_path
     a.run("config", "unset", "dsn")
     assert a.run("doctor", "--json")[0]["engine"] == "embedded"
     assert a.ids("active", "done") == everything
+
+
+# `neurons` in a child process that is killed (kill -9, by itself) at the moment a move-to
+# switches the data dir: as it writes the config.json that names the server.
+KILLED_AT_THE_SWITCH = """
+import os, signal, sys
+from core import cli, config
+write = config.save
+def save(data_dir, saved):
+    if saved.dsn and saved.dsn != config.load(data_dir).dsn:
+        os.kill(os.getpid(), signal.SIGKILL)
+    write(data_dir, saved)
+config.save = save
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_a_move_killed_at_the_switch_is_said_by_the_next_command(tmp_path, capsys, server_dsn):
+    a = machine(tmp_path, capsys, "a")
+    kept = {a.run("capture", f"kept through the move {i}", "--json")[0]["id"] for i in range(3)}
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_AT_THE_SWITCH, "--data-dir", str(a.data_dir), "move-to", server_dsn],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)},
+    )
+    assert killed.returncode == -9, killed.stderr
+    # the next command says what happened and where the memory is; it is all there
+    listed, err = a.run("list", "--json")
+    assert {n["id"] for n in listed} == kept
+    assert "move of this memory to the server" in err and "stopped" in err, err
+    assert f"embedded database in {a.data_dir / 'pgdata'}" in err and "nothing was lost" in err
+    assert "neurons move-to" in err and len(err.strip().splitlines()) == 1
+    doctor = a.run("doctor", "--json")[0]
+    assert doctor["engine"] == "embedded" and "stopped" in doctor["unfinished_move"]
+    # a capture meanwhile goes where the memory is, and the move run again takes it along
+    kept.add(a.run("capture", "written after the stop", "--json")[0]["id"])
+    a.run("move-to", server_dsn)
+    listed, err = a.run("list", "--json")
+    assert {n["id"] for n in listed} == kept and err == ""
+    doctor = a.run("doctor", "--json")[0]
+    assert doctor["engine"] == "server" and doctor["unfinished_move"] is None
+
+
+def test_a_move_forgotten_is_no_longer_said(tmp_path, capsys):
+    a = machine(tmp_path, capsys, "a")
+    a.run("capture", "stays here")
+    saved = config.load(a.data_dir)
+    config.save(
+        a.data_dir, dataclasses.replace(saved, moving_to="host=db.example dbname=n", moving_since="x")
+    )
+    _, err = a.run("list")
+    assert "host=db.example" in err and "neurons config unset dsn" in err
+    a.run("config", "unset", "dsn")
+    assert a.run("list")[1] == "" and "moving" not in config.load(a.data_dir).to_json()
 
 
 def test_move_to_a_server_that_does_not_answer_changes_nothing(tmp_path, capsys):

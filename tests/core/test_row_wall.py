@@ -153,3 +153,60 @@ def test_the_embedded_engine_keeps_working(embedded_memory):
     note = embedded_memory.capture("the embedded engine is a superuser: no roles", kind="note")
     profile = embedded_memory.claim("Embedded")
     assert [n.id for n in profile.list()] == [note.id]
+
+
+def test_a_second_role_cannot_link_to_the_first_roles_neurons_or_learn_they_exist(roles):
+    """A foreign key is checked past row-level security: another role's id is refused as an id
+    of no one is, in a link or a synced item, made or changed."""
+    dev_a, dev_b, note_a, note_b = uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    with _connect(roles["mate_a"]) as a:
+        a.execute("SELECT neurons_claim_owner(current_user, %s)", (dev_a,))
+        _acting_as(a, dev_a)
+        a.execute(
+            "INSERT INTO neurons (id, device_id, kind, body) VALUES (%s, %s, 'note', 'a')", (note_a, dev_a)
+        )
+    with _connect(roles["mate_b"]) as b:
+        b.execute("SELECT neurons_claim_owner(current_user, %s)", (dev_b,))
+        _acting_as(b, dev_b)
+        other = uuid.uuid4()
+        b.execute(
+            "INSERT INTO neurons (id, device_id, kind, body)"
+            " VALUES (%s, %s, 'note', 'b'), (%s, %s, 'note', 'c')",
+            (note_b, dev_b, other, dev_b),
+        )
+        link = (
+            "INSERT INTO neurons_edges (id, device_id, from_node_id, to_node_id, relation_type)"
+            " VALUES (%s, %s, %s, %s, 'relates_to')"
+        )
+
+        def refusal(statement: str, params: tuple) -> str:
+            with pytest.raises(psycopg.errors.ForeignKeyViolation) as refused:
+                b.execute(statement, params)
+            return str(refused.value).replace(str(note_a), "ID").replace(str(nobody), "ID")
+
+        nobody = uuid.uuid4()
+        for ends in ((note_b, note_a), (note_a, note_b)):
+            said = refusal(link, (uuid.uuid4(), dev_b, *ends))
+            assert said == refusal(link, (uuid.uuid4(), dev_b, *(nobody if e == note_a else e for e in ends)))
+        edge = uuid.uuid4()
+        b.execute(link, (edge, dev_b, note_b, other))  # its own two neurons: linked
+        move = "UPDATE neurons_edges SET to_node_id = %s WHERE id = %s"
+        assert refusal(move, (note_a, edge)) == refusal(move, (nobody, edge))
+        account, collection = uuid.uuid4(), uuid.uuid4()
+        b.execute(
+            "INSERT INTO sync_accounts (id, device_id, url, given_url, username)"
+            " VALUES (%s, %s, 'https://dav.example/', 'dav.example', 'b')",
+            (account, dev_b),
+        )
+        b.execute(
+            "INSERT INTO sync_collections (id, account_id, href, name, kind, position, supports_sync)"
+            " VALUES (%s, %s, 'https://dav.example/t/', 'Tasks', 'reminder', 0, true)",
+            (collection, account),
+        )
+        item = "INSERT INTO sync_items (collection_id, href, neuron_id) VALUES (%s, %s, %s)"
+        assert refusal(item, (collection, "x.ics", note_a)) == refusal(item, (collection, "x.ics", nobody))
+        b.execute(item, (collection, "b.ics", note_b))
+        assert b.execute("SELECT count(*) FROM neurons_edges").fetchone()[0] == 1
+    with _connect(roles["mate_a"]) as a:  # nothing of b's reaches a's neuron
+        _acting_as(a, dev_a, "all")
+        assert a.execute("SELECT body FROM neurons WHERE id = %s", (note_a,)).fetchone()[0] == "a"

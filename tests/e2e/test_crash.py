@@ -70,7 +70,7 @@ def report(capsys, who: str, kills: int, acked: int, lost: int) -> None:
     ACKED[who] += acked
     LOST[who] += lost
     with capsys.disabled():
-        print(f"\n[crash] {who}: {kills} kill -9s, {acked} acknowledged captures, {lost} lost")
+        print(f"\n[crash] {who}: {kills} kill -9s, {acked} acknowledged items, {lost} lost")
 
 
 @pytest.mark.slow
