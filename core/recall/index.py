@@ -19,7 +19,9 @@ float16 ten times slower) and scales each row's dot product after. The codes mov
 noise; identical vectors keep identical codes, so ties stay ties. (int8 codes, a quarter of the
 memory, moved cosines by ~1.5e-3: the vector-only rankings of the dev set changed.) The index can
 be written to a file (`save`) and read back at the next start (`load`, core/recall/saved.py): then
-only what changed since is read from the store.
+only what changed since is read from the store. Read back, the ids, lexemes, postings and edges
+stay the file's arrays (`_IdTable`, `_Lexemes`, `_Postings`, `_Edges`), and what is written after
+goes into small dicts beside them: no Python object a neuron at start.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import sys
 import threading
 import uuid
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -168,13 +170,305 @@ class _Entries:
         self._index = index
 
     def __len__(self) -> int:
-        return len(self._index.ids)
+        return self._index.slots
 
     def __getitem__(self, slot) -> Entry | None:
         return self._index.entry(int(slot))
 
     def __iter__(self):
-        return (self._index.entry(slot) for slot in range(len(self._index.ids)))
+        return (self._index.entry(slot) for slot in range(self._index.slots))
+
+
+_HALF = 1 << 64
+
+
+def _halves(nid: uuid.UUID) -> tuple[int, int]:
+    return divmod(nid.int, _HALF)
+
+
+def _uuid(hi, lo) -> uuid.UUID:
+    return uuid.UUID(int=int(hi) * _HALF + int(lo))
+
+
+class _Found:
+    """Sorted 64-bit keys (the high half of 128-bit ids) and the rows they belong to, searched
+    with numpy: a file's ids, edges and their ends as arrays, without a Python object a row."""
+
+    __slots__ = ("keys", "lows", "rows")
+
+    def __init__(self, hi: np.ndarray, lo: np.ndarray, rows: np.ndarray | None = None):
+        order = np.argsort(hi, kind="stable")
+        self.keys = hi[order]
+        self.lows = lo[order]
+        self.rows = order if rows is None else rows[order]
+
+    def find(self, hi: int, lo: int) -> list[int]:
+        """The rows whose key is (hi, lo)."""
+        keys = self.keys
+        # (a numpy uint64: a Python int below 2**63 would be compared as float64, whole array
+        # converted and rounded)
+        at = int(np.searchsorted(keys, np.uint64(hi)))
+        out = []
+        while at < len(keys) and int(keys[at]) == hi:
+            if int(self.lows[at]) == lo:
+                out.append(int(self.rows[at]))
+            at += 1
+        return out
+
+
+_NO_FOUND = _Found(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.uint64))
+
+
+class _IdTable:
+    """128-bit ids -> slots in an open-addressed table of C integers (linear probing, at most half
+    full), made with numpy from a file's id columns in a few passes: a look-up is a few reads of
+    flat arrays, as quick as a dict's, with no Python object a row."""
+
+    __slots__ = ("_hi", "_lo", "_mask", "_table")
+
+    def __init__(self, hi: np.ndarray, lo: np.ndarray, slots: np.ndarray):
+        n = len(slots)
+        size = 1 << max(4, (2 * n).bit_length())
+        mask = size - 1
+        table = np.full(size, -1, dtype=np.int64)
+        want = ((hi ^ lo) & np.uint64(mask)).astype(np.int64)
+        pending = np.arange(n)
+        while len(pending):
+            at = want[pending]
+            empty = table[at] < 0
+            won, first = np.unique(at[empty], return_index=True)
+            table[won] = slots[pending[empty][first]]
+            placed = np.zeros(n, dtype=bool)
+            placed[pending[empty][first]] = True
+            pending = pending[~placed[pending]]
+            want[pending] = (want[pending] + 1) & mask
+        self._table = array("q", table.tobytes())
+        self._mask = mask
+        # the ids by slot: a look-up checks the slot it finds
+        width = int(slots.max()) + 1 if n else 0
+        by_slot = []
+        for values in (hi, lo):
+            full = np.zeros(width, dtype=np.uint64)
+            full[slots] = values
+            by_slot.append(array("Q", full.tobytes()))
+        self._hi, self._lo = by_slot
+
+    def find(self, hi: int, lo: int) -> list[int]:
+        """The slot the file gave the id (hi, lo), as a list of none or one."""
+        table, mask = self._table, self._mask
+        i = (hi ^ lo) & mask
+        while True:
+            slot = table[i]
+            if slot < 0:
+                return []
+            if self._hi[slot] == hi and self._lo[slot] == lo:
+                return [slot]
+            i = (i + 1) & mask
+
+
+class _Slots:
+    """id -> slot of the live neurons: the slots a saved file held, searched in its arrays, and a
+    dict of the ids put since (a slot found is checked against the id columns: a slot freed or
+    taken by another id since does not answer)."""
+
+    __slots__ = ("_base", "_cols", "_count", "_put")
+
+    def __init__(self, cols: dict[str, np.ndarray], base: _IdTable | None = None, count: int = 0):
+        self._cols, self._base, self._count = cols, base, count
+        self._put: dict[int, int] = {}  # nid.int -> slot, for the ids put after the file was read
+
+    def get(self, nid, default=None):
+        if not isinstance(nid, uuid.UUID):
+            return default
+        slot = self._put.get(nid.int)
+        if slot is not None:
+            return slot
+        if self._base is not None:
+            hi, lo = _halves(nid)
+            c = self._cols
+            for slot in self._base.find(hi, lo):
+                if c["live"][slot] and int(c["id_hi"][slot]) == hi and int(c["id_lo"][slot]) == lo:
+                    return slot
+        return default
+
+    def __contains__(self, nid: object) -> bool:
+        return self.get(nid) is not None
+
+    def __getitem__(self, nid: uuid.UUID) -> int:
+        slot = self.get(nid)
+        if slot is None:
+            raise KeyError(nid)
+        return slot
+
+    def __len__(self) -> int:
+        return self._count
+
+    def put(self, nid: uuid.UUID, slot: int) -> None:
+        self._put[nid.int] = slot
+        self._count += 1
+
+    def pop(self, nid: uuid.UUID) -> int | None:
+        slot = self.get(nid)
+        if slot is not None:
+            self._put.pop(nid.int, None)
+            self._count -= 1
+        return slot
+
+
+class _Postings:
+    """lexeme -> the slots holding it. A file's postings lie in two arrays (the slots, grouped by
+    lexeme; where each lexeme's group starts); a lexeme a write touches gets an array of C ints
+    of its own (a set of Python ints took ~9 MB at 10k neurons), made from its group."""
+
+    __slots__ = ("_code", "_own", "_slots", "_starts")
+
+    def __init__(self, code: dict[str, int] | None = None, starts=None, slots=None):
+        self._code = code or {}  # lexeme -> its group in the file's arrays
+        self._starts = starts if starts is not None else np.zeros(1, dtype=np.int64)
+        self._slots = slots if slots is not None else np.zeros(0, dtype=np.intc)
+        self._own: dict[str, array] = {}
+
+    def get(self, lexeme: str):
+        """The slots holding `lexeme` (array('i') or an int array), or None."""
+        own = self._own.get(lexeme)
+        if own is not None:
+            return own
+        t = self._code.get(lexeme)
+        if t is None:
+            return None
+        return self._slots[self._starts[t] : self._starts[t + 1]]
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """Every lexeme some slot holds, with those slots."""
+        for lexeme in self._code:
+            if lexeme not in self._own:
+                yield lexeme, self.get(lexeme)
+        yield from ((lexeme, own) for lexeme, own in self._own.items() if own)
+
+    def _mine(self, lexeme: str) -> array:
+        own = self._own.get(lexeme)
+        if own is None:
+            found = self.get(lexeme)
+            own = self._own[lexeme] = array("i", b"" if found is None else found.tobytes())
+        return own
+
+    def add(self, lexeme: str, slot: int) -> None:
+        self._mine(lexeme).append(slot)
+
+    def remove(self, lexeme: str, slot: int) -> None:
+        found = self.get(lexeme)
+        if found is not None and len(found) and slot in found:
+            self._mine(lexeme).remove(slot)
+
+
+class _Lexemes:
+    """Each slot's lexemes: a file's as one array of word codes and where each slot's start, the
+    ones written since as tuples of interned words."""
+
+    __slots__ = ("_flat", "_own", "_starts", "terms")
+
+    def __init__(self, terms: list[str] | None = None, starts=None, flat=None):
+        self.terms = terms or []
+        self._starts = starts if starts is not None else np.zeros(1, dtype=np.int64)
+        self._flat = flat if flat is not None else np.zeros(0, dtype=np.int32)
+        self._own: dict[int, tuple[str, ...] | None] = {}
+
+    def __getitem__(self, slot: int) -> tuple[str, ...] | None:
+        if slot in self._own:
+            return self._own[slot]
+        if slot + 1 >= len(self._starts):
+            return None
+        terms = self.terms
+        return tuple(terms[t] for t in self._flat[self._starts[slot] : self._starts[slot + 1]].tolist())
+
+    def __setitem__(self, slot: int, lexemes: tuple[str, ...] | None) -> None:
+        self._own[slot] = lexemes
+
+
+class _Edges:
+    """The identity's open edges: a file's as arrays (ids, ends, relation codes, weights; found by
+    their id and by either end), the ones written since in dicts keyed by the ids' numbers
+    (hashing a UUID calls Python, an int's does not)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray] | None = None, relations: list[str] | None = None):
+        a = arrays or {
+            f"{name}_{half}": np.zeros(0, dtype=np.uint64)
+            for name in ("e_id", "e_from", "e_to")
+            for half in ("hi", "lo")
+        }
+        self.a = a
+        self.relations = relations or []
+        self.rel = arrays["e_rel"] if arrays else np.zeros(0, dtype=np.uint8)
+        self.weight = arrays["e_weight"] if arrays else np.zeros(0, dtype=np.float64)
+        m = len(a["e_id_hi"])
+        self.alive = np.ones(m, dtype=bool)
+        self.by_id = _Found(a["e_id_hi"], a["e_id_lo"]) if m else _NO_FOUND
+        self.by_end = (
+            _Found(
+                np.concatenate([a["e_from_hi"], a["e_to_hi"]]),
+                np.concatenate([a["e_from_lo"], a["e_to_lo"]]),
+                np.concatenate([np.arange(m), np.arange(m)]),
+            )
+            if m
+            else _NO_FOUND
+        )
+        self.base_live = m
+        # written since: id -> (from, to, relation, weight), and each end's edges
+        self.own: dict[int, tuple[uuid.UUID, uuid.UUID, str, float]] = {}
+        self.touching: dict[int, list[int]] = {}
+
+    def __len__(self) -> int:
+        return self.base_live + len(self.own)
+
+    def _base_row(self, eid: int) -> int | None:
+        for row in self.by_id.find(*divmod(eid, _HALF)):
+            if self.alive[row]:
+                return row
+        return None
+
+    def put(self, eid: int, edge: tuple[uuid.UUID, uuid.UUID, str, float]) -> None:
+        self.drop(eid)
+        self.own[eid] = edge
+        for end in edge[:2]:
+            self.touching.setdefault(end.int, []).append(eid)
+
+    def drop(self, eid: int) -> None:
+        edge = self.own.pop(eid, None)
+        if edge is not None:
+            for end in edge[:2]:
+                ids = self.touching.get(end.int)
+                if ids is not None:
+                    ids.remove(eid)
+                    if not ids:
+                        del self.touching[end.int]
+            return
+        row = self._base_row(eid)
+        if row is not None:
+            self.alive[row] = False
+            self.base_live -= 1
+
+    def _base(self, row: int) -> tuple[uuid.UUID, uuid.UUID, str, float]:
+        a = self.a
+        return (
+            _uuid(a["e_from_hi"][row], a["e_from_lo"][row]),
+            _uuid(a["e_to_hi"][row], a["e_to_lo"][row]),
+            self.relations[int(self.rel[row])],
+            float(self.weight[row]),
+        )
+
+    def touching_of(self, nid: uuid.UUID) -> list[tuple[uuid.UUID, uuid.UUID, str, float]]:
+        """The open edges with `nid` at either end (one with it at both ends twice)."""
+        out = []
+        if self.base_live:  # in the file's order, as they were read (an edge from and to `nid` twice)
+            rows = sorted(r for r in self.by_end.find(*_halves(nid)) if self.alive[r])
+            out = [self._base(r) for r in rows]
+        return out + [self.own[eid] for eid in self.touching.get(nid.int, ())]
+
+    def items(self) -> Iterator[tuple[int, tuple[uuid.UUID, uuid.UUID, str, float]]]:
+        a = self.a
+        for row in np.nonzero(self.alive)[0].tolist():
+            yield int(a["e_id_hi"][row]) * _HALF + int(a["e_id_lo"][row]), self._base(row)
+        yield from self.own.items()
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,14 +488,15 @@ class RecallIndex:
         self.identity = identity
         self.lock = threading.RLock()
         self.seen_seq: int | None = None
-        self.slot_of: dict[uuid.UUID, int] = {}
-        self.ids: list[uuid.UUID | None] = []  # per slot; None: free
+        self.cap = 0
+        self.cols: dict[str, np.ndarray] = {name: np.zeros(0, dtype=dt) for name, (dt, _) in COLUMNS.items()}
+        self.slots = 0  # slots in use or free; a slot is live when cols["live"] says so
+        self.slot_of = _Slots(self.cols)  # the live neurons' ids -> their slots
         self.entries = _Entries(self)
         self.free: list[int] = []
-        # lexeme -> the slots holding it: a compact array of C ints (a set of Python ints took
-        # ~9 MB at 10k neurons); the lexeme strings are interned, one object per distinct word
-        self.postings: dict[str, array] = {}
-        self.lexemes: list[tuple[str, ...] | None] = []  # per slot
+        # lexeme -> the slots holding it; the lexeme strings are interned, one object per word
+        self.postings = _Postings()
+        self.lexemes = _Lexemes()  # per slot
         self.rrules: dict[int, str] = {}  # slot -> repeat rule, for the reminders that have one
         # slot -> a recurring reminder's series (made once, as it is read) and the attributes it
         # was made from (what a saved index keeps)
@@ -210,8 +505,6 @@ class RecallIndex:
         self.contacts: dict[int, tuple[dict[str, Any], str]] = {}  # slot -> (attrs, body)
         self.zones: list[tzinfo] = []  # the time zones the store's dates came in
         self.model_names: list[str] = []
-        self.cap = 0
-        self.cols: dict[str, np.ndarray] = {name: np.zeros(0, dtype=dt) for name, (dt, _) in COLUMNS.items()}
         self.blocks: list[np.ndarray] = []  # the vectors' codes, VECTOR_BLOCK rows each
         self.version = 0
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
@@ -222,13 +515,9 @@ class RecallIndex:
         self._orgs: tuple[int, dict[str, int]] | None = None
         self._mask = np.zeros(0, dtype=bool)
         self._mask_key: tuple | None = None
-        # the identity's open edges, id -> (from, to, relation, weight), and the edges touching
-        # each neuron id (an end may be trashed or not ours: what reads them skips such ends)
-        # (keyed by the ids' numbers: hashing a UUID calls Python, an int's does not)
-        self.edges: dict[int, tuple[uuid.UUID, uuid.UUID, str, float]] = {}
-        self.touching: dict[int, list[int]] = {}
-        # Before the first read: where a saved copy may be found (core/recall/saved.py), tried once.
-        self.restore: Callable[[RecallIndex, Reader, int | None], bool] | None = None
+        # the identity's open edges (an end may be trashed or not ours: what reads them skips
+        # such ends)
+        self.edges = _Edges()
         self.unsaved_reads = 0  # rows read from the store since the index was last saved or loaded
 
     @contextmanager
@@ -248,11 +537,6 @@ class RecallIndex:
         with self.lock:
             if self.seen_seq is not None and seq_now is not None and seq_now <= self.seen_seq:
                 return 0
-            if self.seen_seq is None and self.restore is not None:
-                restore, self.restore = self.restore, None
-                restore(self, reader, seq_now)
-                if self.seen_seq is not None and seq_now is not None and seq_now <= self.seen_seq:
-                    return 0
             since = None if self.seen_seq is None else max(self.seen_seq - margin, 0)
             if since is None:
                 reader.keep_statistics(None)
@@ -291,7 +575,7 @@ class RecallIndex:
 
     def take(self, other: RecallIndex) -> None:
         """Become `other` (an index read from a file), keeping this one's lock and identity."""
-        keep = {"lock", "identity", "entries", "restore"}
+        keep = {"lock", "identity", "entries"}
         for name, value in vars(other).items():
             if name not in keep:
                 setattr(self, name, value)
@@ -311,7 +595,7 @@ class RecallIndex:
             old = self.cols[name]
             new = np.full(cap, empty, dtype=dtype)
             new[: len(old)] = old
-            self.cols[name] = new
+            self.cols[name] = new  # (the same dict the slots' map reads)
         self.cap = cap
 
     def _code(self, table: list, value) -> int:
@@ -328,15 +612,17 @@ class RecallIndex:
         if row["kind"] == "contact" or (slot is not None and c["contact"][slot]):
             self.contacts_version += 1
         if slot is None:
-            slot = self.free.pop() if self.free else len(self.ids)
-            if slot == len(self.ids):
-                self.ids.append(None)
-                self.lexemes.append(None)
+            slot = self.free.pop() if self.free else self.slots
+            if slot == self.slots:
+                self.slots += 1
             self._grow(slot + 1)
-            self.ids[slot] = nid
-            self.slot_of[nid] = slot
-            c["id_hi"][slot], c["id_lo"][slot] = divmod(nid.int, 1 << 64)
-        old = self.lexemes[slot]
+            c = self.cols
+            c["id_hi"][slot], c["id_lo"][slot] = _halves(nid)
+            c["live"][slot] = True
+            self.slot_of.put(nid, slot)
+            old = None
+        else:
+            old = self.lexemes[slot]
         lexemes = tuple(sys.intern(lex) for lex in row["lexemes"] or ())
         # Only the words that changed move: a filled vector or a new state leaves the postings
         # alone (taking a slot out of a posting array is a linear scan of it).
@@ -345,10 +631,7 @@ class RecallIndex:
         self.lexemes[slot] = lexemes
         self._unpost(slot, gone)
         for lex in added:  # the row's lexemes are distinct
-            bucket = self.postings.get(lex)
-            if bucket is None:
-                bucket = self.postings[lex] = array("i")
-            bucket.append(slot)
+            self.postings.add(lex, slot)
         kind, state = row["kind"], row["state"]
         created_at: datetime = row["created_at"]
         due, done = row["due"], row.get("done")
@@ -404,14 +687,10 @@ class RecallIndex:
 
     def _unpost(self, slot: int, lexemes) -> None:
         for lex in lexemes:
-            bucket = self.postings.get(lex)
-            if bucket is not None and slot in bucket:
-                bucket.remove(slot)
-                if not bucket:
-                    del self.postings[lex]
+            self.postings.remove(lex, slot)
 
     def _drop(self, nid: uuid.UUID) -> None:
-        slot = self.slot_of.pop(nid, None)
+        slot = self.slot_of.pop(nid)
         if slot is None:
             return
         if self.cols["contact"][slot]:
@@ -419,7 +698,6 @@ class RecallIndex:
         old = self.lexemes[slot]
         if old is not None:
             self._unpost(slot, old)
-        self.ids[slot] = None
         self.lexemes[slot] = None
         self.rrules.pop(slot, None)
         self.series.pop(slot, None)
@@ -436,8 +714,13 @@ class RecallIndex:
             raise LookupError(f"slot {slot} of the recall index is free")
         return entry
 
+    def id_at(self, slot: int) -> uuid.UUID | None:
+        """The id of the neuron in `slot`; None for a free slot."""
+        c = self.cols
+        return _uuid(c["id_hi"][slot], c["id_lo"][slot]) if c["live"][slot] else None
+
     def entry(self, slot: int) -> Entry | None:
-        nid = self.ids[slot]
+        nid = self.id_at(slot)
         if nid is None:
             return None
         c = self.cols
@@ -460,33 +743,14 @@ class RecallIndex:
         )
 
     def _put_edge(self, row: dict[str, Any]) -> None:
-        eid = row["id"].int
-        if eid in self.edges:
-            self._drop_edge(row["id"])
-        # the ends as the index's own id objects, the usual weight as one float: ~40% less memory
-        a, b = (self._own(end) for end in (row["from_node_id"], row["to_node_id"]))
         weight = float(row["weight"])
-        self.edges[eid] = (a, b, sys.intern(row["relation_type"]), 1.0 if weight == 1.0 else weight)
-        for end in (a, b):
-            self.touching.setdefault(end.int, []).append(eid)
-
-    def _own(self, nid: uuid.UUID) -> uuid.UUID:
-        """The index's own id object for `nid` when it holds the neuron, else `nid`."""
-        slot = self.slot_of.get(nid)
-        own = self.ids[slot] if slot is not None else None
-        return own if own is not None else nid
+        self.edges.put(
+            row["id"].int,
+            (row["from_node_id"], row["to_node_id"], sys.intern(row["relation_type"]), weight),
+        )
 
     def _drop_edge(self, edge_id: uuid.UUID) -> None:
-        eid = edge_id.int
-        edge = self.edges.pop(eid, None)
-        if edge is None:
-            return
-        for end in edge[:2]:
-            ids = self.touching.get(end.int)
-            if ids is not None:
-                ids.remove(eid)
-                if not ids:
-                    del self.touching[end.int]
+        self.edges.drop(edge_id.int)
 
     def links(self, ids, relations=None) -> list[Link]:
         """The open edges touching `ids` (either end), of `relations` (any when None), seen from
@@ -494,8 +758,7 @@ class RecallIndex:
         wanted = None if relations is None else {getattr(r, "value", r) for r in relations}
         out = []
         for seed in ids:
-            for eid in self.touching.get(seed.int, ()):
-                a, b, relation, weight = self.edges[eid]
+            for a, b, relation, weight in self.edges.touching_of(seed):
                 if wanted is None or relation in wanted:
                     out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
         return out
@@ -534,7 +797,8 @@ class RecallIndex:
 
     def frequency(self, lexeme: str) -> int:
         """How many live neurons hold `lexeme` (its document frequency)."""
-        return len(self.postings.get(lexeme, ()))
+        posted = self.postings.get(lexeme)
+        return 0 if posted is None else len(posted)
 
     def slots_holding(self, lexeme_sets) -> set[int]:
         slots: set[int] = set()
@@ -542,6 +806,8 @@ class RecallIndex:
             found: set[int] | None = None
             for lex in lexemes:
                 posted = self.postings.get(lex)
+                if posted is not None and not isinstance(posted, array):
+                    posted = posted.tolist()
                 found = set() if not posted else set(posted) if found is None else found & set(posted)
                 if not found:
                     break
@@ -552,7 +818,7 @@ class RecallIndex:
 
     @property
     def size(self) -> int:
-        return len(self.ids)
+        return self.slots
 
     def count(self) -> int:
         return len(self.slot_of)
@@ -570,12 +836,12 @@ class RecallIndex:
         idf_sum = 0.0
         for term in terms:
             slots = self.postings.get(term)
-            df = len(slots) if slots else 0
+            df = 0 if slots is None else len(slots)
             idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
             idf_sum += idf
-            if not slots:
+            if not df:
                 continue
-            idx = np.frombuffer(slots, dtype=np.intc)
+            idx = np.frombuffer(slots, dtype=np.intc) if isinstance(slots, array) else slots
             dl = lengths[idx]
             scores[idx] += idf * (k1 + 1) / (1 + k1 * (1 - b + b * dl / avgdl))
         return scores, idf_sum
@@ -661,7 +927,7 @@ class RecallIndex:
 
     def sitting(self, slot: int, seconds: float) -> list[int]:
         """The non-contact neurons captured just before and just after `slot`, within `seconds`."""
-        if self.ids[slot] is None or self.cols["contact"][slot]:
+        if not self.cols["live"][slot] or self.cols["contact"][slot]:
             return []
         order = self._creation_order()
         pos = int(self._pos[slot]) if slot < len(self._pos) else -1
@@ -723,7 +989,7 @@ class RecallIndex:
         """A NameIndex over the identity's contacts (rebuilt when a contact changed)."""
         if self._names is None or self._names_version != self.contacts_version:
             self._names = NameIndex(
-                (nid, *self.contacts[s]) for s in self._contact_slots() if (nid := self.ids[s]) is not None
+                (nid, *self.contacts[s]) for s in self._contact_slots() if (nid := self.id_at(s)) is not None
             )
             self._names_version = self.contacts_version
         return self._names

@@ -41,8 +41,9 @@ class Recall:
         # While the index is let go: the contacts' names as they were at that change number (a
         # capture finds the people its text names in them without reading the whole index back).
         self._names_kept: tuple[NameIndex, int] | None = None
-        if saved_at is not None:
-            self.index.restore = self._restore
+        # whether the index is empty and its file not yet tried (at the first read, and again
+        # after the index was let go)
+        self._file_untried = saved_at is not None
 
     @property
     def embedder(self) -> EmbedderSource:
@@ -59,18 +60,28 @@ class Recall:
         identity = self.reader.identity
         return {"store": self._origin, "identity": [identity.column, str(identity.value)]}
 
-    def _restore(self, index: RecallIndex, reader: Reader, seq_now: int | None) -> bool:
-        """Before the first read: the index as saved, when it is this store's and identity's and
-        the store has come at least as far (a store that went back is another copy of it)."""
-        assert self.saved_at is not None
-        loaded = saved.load(self.saved_at, self._key(), index.identity)
-        if loaded is None or loaded.seen_seq is None or (seq_now is not None and seq_now < loaded.seen_seq):
-            return False
-        index.take(loaded)
-        index.unsaved_reads = 0
-        self._names_kept = None  # the index's own names are current again
-        self._saved = (index.version, index.seen_seq)
-        return True
+    def restore(self) -> bool:
+        """Before the index first reads the store: the index as its file holds it, when that is
+        this store's and identity's and the store has come at least as far (a store that went
+        back is another copy of it); then only what changed since is read. Tried once while the
+        index is empty (at the first read, and after it was let go); True if it was read."""
+        with self.index.reading():
+            index = self.index
+            if not self._file_untried or index.seen_seq is not None:
+                return False
+            self._file_untried = False
+            assert self.saved_at is not None
+            loaded = saved.load(self.saved_at, self._key(), index.identity)
+            if loaded is None or loaded.seen_seq is None:
+                return False
+            seq_now = self.reader.change_stamp()
+            if seq_now is not None and seq_now < loaded.seen_seq:
+                return False
+            index.take(loaded)
+            index.unsaved_reads = 0
+            self._names_kept = None  # the index's own names are current again
+            self._saved = (index.version, index.seen_seq)
+            return True
 
     def keep(self, *, only_after_reading: bool = False) -> bool:
         """Save the index to its file when it holds enough neurons to be worth it and changed
@@ -109,7 +120,7 @@ class Recall:
                 return False
             self._names_kept = (index.names(), index.seen_seq)
             index.take(RecallIndex(index.identity))
-            index.restore = self._restore
+            self._file_untried = True
             return True
 
     @contextlib.contextmanager
@@ -136,12 +147,14 @@ class Recall:
         expand: bool = True,
     ) -> list[Result]:
         with self._in_use():
+            self.restore()
             return self.search.ask(question, limit, mode=mode, now=now, fusion=fusion, expand=expand)
 
     def about(self, name: str, limit: int = 50, now: datetime | None = None) -> About:
         """A person's answer; for a name no contact answers to, a thing's ("the kitchen
         renovation"): everything written about it or linked to what is, as a timeline."""
         with self._in_use():
+            self.restore()
             found = _about.about(self.reader, self.index, name, limit)
             if found.contact is None and not found.candidates:
                 results = self.search.everything_about(name, limit, now=now)
@@ -158,6 +171,7 @@ class Recall:
             kept = self._kept_names(stamp)
             if kept is not None:
                 return kept
+            self.restore()
             self.index.refresh(self.reader, stamp)
             with self.index.reading():
                 return self.index.names()
@@ -194,6 +208,7 @@ class Recall:
         loading.start()
         try:
             with self.reader.session():
+                self.restore()
                 self.index.refresh(self.reader, self.reader.change_stamp())
         finally:
             loading.join()

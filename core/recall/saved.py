@@ -21,8 +21,6 @@ import logging
 import math
 import os
 import sys
-import uuid
-from array import array
 from datetime import UTC, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -32,7 +30,17 @@ import numpy as np
 
 from core import __version__
 from core.embed.runtime import DIM
-from core.recall.index import COLUMNS, VECTOR_CODE, RecallIndex, read_series
+from core.recall.index import (
+    COLUMNS,
+    VECTOR_CODE,
+    RecallIndex,
+    _Edges,
+    _IdTable,
+    _Lexemes,
+    _Postings,
+    _Slots,
+    read_series,
+)
 
 log = logging.getLogger(__name__)
 
@@ -86,12 +94,13 @@ def save(index: RecallIndex, path: Path, key: dict[str, Any]) -> bool:
         for lex in index.lexemes[slot] or ():
             flat.append(terms.setdefault(lex, len(terms)))
         starts[slot + 1] = len(flat)
-    relations = sorted({edge[2] for edge in index.edges.values()})
+    every_edge = list(index.edges.items())
+    relations = sorted({edge[2] for _, edge in every_edge})
     code = {r: i for i, r in enumerate(relations)}
-    m = len(index.edges)
+    m = len(every_edge)
     edges = {f"{name}_{half}": np.zeros(m, dtype=np.uint64) for name in _EDGE_IDS for half in ("hi", "lo")}
     rel, weight = np.zeros(m, dtype=np.uint8), np.zeros(m, dtype=np.float64)
-    for i, (eid, (a, b, relation, w)) in enumerate(index.edges.items()):
+    for i, (eid, (a, b, relation, w)) in enumerate(every_edge):
         for name, value in zip(_EDGE_IDS, (eid, a.int, b.int), strict=True):
             edges[f"{name}_hi"][i], edges[f"{name}_lo"][i] = divmod(value, _HALF)
         rel[i], weight[i] = code[relation], w
@@ -203,6 +212,8 @@ def load(path: Path, key: dict[str, Any], identity) -> RecallIndex | None:
 
 
 def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
+    """The index as the file holds it: its columns, ids, lexemes, postings and edges kept as the
+    arrays read (searched with numpy), not turned into a Python object a row."""
     n = int(header["slots"])
     index = RecallIndex(identity)
     index._grow(n)
@@ -210,25 +221,19 @@ def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
         index.cols[name][:n] = file.array(name, dtype, (n,))
     for first, block in index.codes(n):  # straight into the index's blocks
         block[:] = file.array("vectors", VECTOR_CODE, (n, DIM), slice(first, first + len(block)))
-    dead = {int(s) for s in header["free"]}
-    hi, lo = index.cols["id_hi"][:n].tolist(), index.cols["id_lo"][:n].tolist()
-    numbers = [h * _HALF + low for h, low in zip(hi, lo, strict=True)]
-    made = [uuid.UUID(int=i) for i in numbers]
-    # the dicts made whole, not key by key (a free slot's number may be a live one's too)
-    if dead:
-        index.slot_of = {nid: s for s, nid in enumerate(made) if s not in dead}
-        own = {numbers[s]: nid for nid, s in index.slot_of.items()}
-    else:
-        index.slot_of = dict(zip(made, range(n), strict=True))
-        own = dict(zip(numbers, made, strict=True))
-    index.ids = list(made)
-    for s in dead:
-        index.ids[s] = None
+    index.slots = n
+    free = np.asarray([int(s) for s in header["free"]], dtype=np.int64)
     live = np.ones(n, dtype=bool)
-    live[list(dead)] = False
-    if len(index.slot_of) != int(header["live"]) or not np.array_equal(index.cols["live"][:n], live):
+    if len(free) and ((free < 0) | (free >= n)).any():
+        raise ValueError("a free slot past the end")
+    live[free] = False
+    if int(live.sum()) != int(header["live"]) or not np.array_equal(index.cols["live"][:n], live):
         raise ValueError("the slots do not add up")
-    index.free = [int(s) for s in header["free"]]
+    slots = np.nonzero(live)[0]
+    index.slot_of = _Slots(
+        index.cols, _IdTable(index.cols["id_hi"][slots], index.cols["id_lo"][slots], slots), len(slots)
+    )
+    index.free = free.tolist()
     blob = file.array("terms", np.uint8).tobytes().decode("utf-8")
     terms = [sys.intern(t) for t in blob.split("\x00")] if header["terms"] else []
     if len(terms) != int(header["terms"]):
@@ -241,23 +246,17 @@ def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
         or (np.diff(starts) < 0).any()
         or (flat >= len(terms)).any()
         or (flat < 0).any()
+        or (np.diff(starts)[free] != 0).any()
     ):
         raise ValueError("the lexemes do not add up")
-    # each slot's lexemes as a tuple of the interned words (gathered in numpy, cut in Python)
-    words = np.array(terms, dtype=object)[flat].tolist() if len(flat) else []
-    bounds = starts.tolist()
-    index.lexemes = [tuple(words[a:b]) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-    for s in dead:
-        index.lexemes[s] = None
-    # the postings: the slots holding each lexeme, in slot order
+    index.lexemes = _Lexemes(terms, starts, flat)
+    # the postings: the slots holding each lexeme, in slot order, grouped by lexeme
     owners = np.repeat(np.arange(n, dtype=np.intc), np.diff(starts))
     # a stable sort of 16-bit codes is numpy's radix sort: ~10x faster than of int32 at 100k
     order = np.argsort(flat.astype(np.uint16) if len(terms) <= 1 << 16 else flat, kind="stable")
-    cuts = np.searchsorted(flat[order], np.arange(len(terms) + 1)).tolist()
-    posted = owners[order]
-    for t, term in enumerate(terms):
-        if cuts[t + 1] > cuts[t]:
-            index.postings[term] = array("i", posted[cuts[t] : cuts[t + 1]].tobytes())
+    cuts = np.searchsorted(flat[order], np.arange(len(terms) + 1))
+    code = dict(zip(terms, range(len(terms)), strict=True))
+    index.postings = _Postings(code, cuts, np.ascontiguousarray(owners[order]))
     index.rrules = {int(s): str(r) for s, r in header["rrules"]}
     index.series_attrs = {int(s): dict(a) for s, a in header["series"]}
     index.series = {s: read_series(a) for s, a in index.series_attrs.items()}  # made again, once
@@ -268,35 +267,20 @@ def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:
         index.cols["model"][:n] >= len(index.model_names)
     ).any():
         raise ValueError("a code past its table")
-    _read_edges(index, header, file, own)  # (an edge's end is the index's own id object)
+    relations = [sys.intern(str(r)) for r in header["relations"]]
+    arrays = {
+        f"{name}_{half}": file.array(f"{name}_{half}", np.uint64)
+        for name in _EDGE_IDS
+        for half in ("hi", "lo")
+    }
+    arrays["e_rel"] = file.array("e_rel", np.uint8)
+    arrays["e_weight"] = file.array("e_weight", np.float64)
+    if len({len(a) for a in arrays.values()}) > 1:
+        raise ValueError("the edges do not add up")
+    if int(arrays["e_rel"].max(initial=0)) >= max(len(relations), 1):
+        raise ValueError("a code past its table")
+    index.edges = _Edges(arrays, relations)
     index.seen_seq = int(header["seen_seq"])
     index.version = int(header["version"])
     index.contacts_version = int(header["contacts_version"])
     return index
-
-
-def _read_edges(index: RecallIndex, header: dict[str, Any], file: _File, own: dict[int, uuid.UUID]) -> None:
-    relations = [sys.intern(str(r)) for r in header["relations"]]
-
-    def numbers(name: str) -> list[int]:
-        hi, lo = file.array(f"{name}_hi", np.uint64).tolist(), file.array(f"{name}_lo", np.uint64).tolist()
-        return [h * _HALF + low for h, low in zip(hi, lo, strict=True)]
-
-    # an end is the index's own id object (`own`, as _put_edge keeps it), else a new one
-    froms, tos = numbers("e_from"), numbers("e_to")
-    ends = [[own.get(i) or uuid.UUID(int=i) for i in side] for side in (froms, tos)]
-    rel = file.array("e_rel", np.uint8).tolist()
-    weight = file.array("e_weight", np.float64).tolist()
-    if max(rel, default=0) >= max(len(relations), 1):
-        raise ValueError("a code past its table")
-    touching = index.touching
-    for eid, a, b, ia, ib, r, w in zip(
-        numbers("e_id"), ends[0], ends[1], froms, tos, rel, weight, strict=True
-    ):
-        index.edges[eid] = (a, b, relations[r], w)
-        for end in (ia, ib):
-            bucket = touching.get(end)
-            if bucket is None:
-                touching[end] = [eid]
-            else:
-                bucket.append(eid)

@@ -16,6 +16,7 @@ another model's vectors would answer keyword-only).
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import time
@@ -30,7 +31,8 @@ from core.model import Edge, Kind, Neuron, Relation
 from core.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-EVAL = ROOT.parent / "shared" / "eval"
+# the shared dev sets beside the checkout (NEURONS_EVAL_DIR elsewhere: a git worktree, say)
+EVAL = Path(os.environ.get("NEURONS_EVAL_DIR") or ROOT.parent / "shared" / "eval")
 # Neurons (or links) per transaction of the build; vectors per transaction.
 BATCH = 5000
 VECTOR_BATCH = 5000

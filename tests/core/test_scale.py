@@ -308,7 +308,8 @@ _SPAN = (datetime(2024, 3, 1, tzinfo=UTC), datetime(2025, 3, 1, tzinfo=UTC))
 def _state(index) -> dict:
     """Everything the index knows, by id (slots may differ between two builds)."""
     out = {}
-    for slot, nid in enumerate(index.ids):
+    for slot in range(index.size):
+        nid = index.id_at(slot)
         if nid is None:
             continue
         e = index.entries[slot]
@@ -329,8 +330,8 @@ def _state(index) -> dict:
             index.vector(slot).tobytes() if index.cols["has_vec"][slot] else None,
             float(index.cols["dl"][slot]),
         )
-    postings = {lex: sorted(str(index.ids[s]) for s in slots) for lex, slots in index.postings.items()}
-    return {"neurons": out, "edges": dict(index.edges), "postings": postings}
+    postings = {lex: sorted(str(index.id_at(s)) for s in slots) for lex, slots in index.postings.items()}
+    return {"neurons": out, "edges": dict(index.edges.items()), "postings": postings}
 
 
 def _big_memory(memory, n: int):
@@ -435,7 +436,7 @@ def test_an_idle_recall_index_lets_its_memory_go_and_comes_back_the_same(tmp_pat
         assert not memory.recall.release_if_idle(60)  # just used
         time.sleep(0.05)
         assert memory.recall.release_if_idle(0.01)
-        assert index.count() == 0 and index.blocks == [] and index.edges == {}
+        assert index.count() == 0 and index.blocks == [] and len(index.edges) == 0
         assert not memory.recall.release_if_idle(0.01)  # nothing left to let go
         assert _answers(memory) == before
         assert memory.recall.index is index and index.unsaved_reads == 0  # from the file
@@ -513,6 +514,83 @@ def test_an_idle_recall_index_is_not_let_go_under_a_question(tmp_path, sentence_
         assert [(r.neuron.id, round(r.score, 9), r.why) for r in answer[0]] == garden
         time.sleep(0.05)
         assert memory.recall.release_if_idle(0.01)  # once it is answered
+
+
+def _read_back(tmp_path, n: int):
+    """An index of n notes (each linked to the one before) saved and read back from its file."""
+    reader = FakeReader()
+    start = datetime(2024, 3, 1, tzinfo=UTC)
+    before = None
+    for i in range(n):
+        note = reader.add(f"note {i} about the garden word{i % 97} word{i % 89}", created_at=start)
+        if before is not None:
+            reader.link(before, note)
+        before = note
+    index = RecallIndex(reader.identity)
+    index.refresh(reader, None)
+    key = {"store": "test", "identity": ["device_id", str(reader.identity.value)]}
+    path = tmp_path / f"index-{n}"
+    assert saved.save(index, path, key)
+    return index, path, key, reader
+
+
+def test_an_index_read_from_its_file_makes_no_python_object_a_neuron(tmp_path):
+    # at start the file's ids, lexemes, postings and edges stay arrays: what reading it makes
+    # does not grow with the neurons (at 100k the objects took ~1 s of a start)
+    import gc  # noqa: PLC0415 - this test only
+
+    made = {}
+    for n in (1000, 3000):
+        _, path, key, reader = _read_back(tmp_path, n)
+        gc.collect()
+        gc.disable()
+        try:
+            count = len(gc.get_objects())
+            loaded = saved.load(path, key, reader.identity)
+            made[n] = len(gc.get_objects()) - count
+        finally:
+            gc.enable()
+        assert loaded is not None and loaded.count() == n
+    assert made[3000] - made[1000] < 200, made
+
+
+def test_an_index_read_from_its_file_answers_as_the_one_it_was_saved_from(tmp_path):
+    index, path, key, reader = _read_back(tmp_path, 600)
+    loaded = saved.load(path, key, reader.identity)
+    assert loaded is not None and _state(loaded) == _state(index)
+    ids = [index.id_at(s) for s in range(index.size)]
+    assert [loaded.slot(i) for i in ids] == [index.slot(i) for i in ids]
+    assert loaded.slot(uuid.uuid4()) is None
+    assert loaded.links(ids[:50]) == index.links(ids[:50])
+    assert np.array_equal(
+        loaded.bm25(["garden", "word3"], 1.2, 0.75)[0], index.bm25(["garden", "word3"], 1.2, 0.75)[0]
+    )
+    # what changes after it was read moves it as it moves the index it was saved from
+    for either in (index, loaded):
+        for row in reader.index_rows(None)[0][:5]:
+            either._drop(row["id"])
+        either._drop_edge(reader.edges[10].id)
+    reader.add("a new note about the word3 garden", created_at=datetime(2024, 4, 1, tzinfo=UTC))
+    reader.link(next(iter(reader.rows.values()))[1], list(reader.rows.values())[-1][1])
+    for either in (index, loaded):
+        either.refresh(reader, None if either.seen_seq is None else reader.seq)
+    assert _state(loaded) == _state(index)
+    ids = [index.id_at(s) for s in range(index.size)]
+    assert loaded.links([i for i in ids if i is not None]) == index.links([i for i in ids if i is not None])
+
+
+def test_the_saved_index_is_read_once_as_an_explicit_step(tmp_path, sentence_model):
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        _big_memory(memory, saved.MIN_NEURONS + 10)
+        memory.recall.warm()
+    with Memory(Store(settings), model=sentence_model) as memory:
+        recall = memory.recall
+        assert recall.index.count() == 0
+        assert recall.restore()  # the file, before anything is read from the store
+        assert recall.index.count() == saved.MIN_NEURONS + 10 and recall.index.unsaved_reads == 0
+        assert not recall.restore()  # once
+        assert not hasattr(recall.index, "restore")  # the index itself only reads the store
 
 
 def test_a_small_recall_index_with_no_file_stays(memory):
