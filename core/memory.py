@@ -547,6 +547,8 @@ class Memory:
                 attrs = times_in(clean_attrs({k: v for k, v in merged.items() if v is not None}))
             if text is not None and not titled:
                 attrs = self._retitled(current, text, attrs)
+            if text is None and titled and current is not None and attrs is not None:
+                text = self._headed(current, attrs)
             neuron = queries.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)
         if neuron is None:
             raise NotFound(f"no neuron {nid}")
@@ -568,6 +570,21 @@ class Memory:
         else:
             given.pop("title", None)
         return given if given != (current.attrs if attrs is None else attrs) else attrs
+
+    @staticmethod
+    def _headed(current: Neuron, attrs: dict[str, Any]) -> str | None:
+        """A reminder's text headed by its new title, when it was headed by the old one (the
+        title, or the title and a paragraph: a calendar's summary and description); else None."""
+        if current.kind is not Kind.REMINDER:
+            return None
+        old, new = current.title, Neuron(current.id, current.kind, current.body, attrs).title
+        if not old or not new or new == old:
+            return None
+        if current.body.strip() == old:
+            return new
+        if current.body.startswith(old + "\n\n"):
+            return new + current.body[len(old) :]
+        return None
 
     def update(self, neuron_id: uuid.UUID | str, edit: Edit) -> Neuron:
         """One save: a new text, attrs changes and a new schedule, written in one transaction
@@ -591,6 +608,8 @@ class Memory:
                     attrs = capture.stamped(current.attrs, attrs, datetime.now(UTC))
             if text is not None and "title" not in edit.attrs:  # else the caller says the title
                 attrs = self._retitled(current, text, attrs)
+            if text is None and "title" in edit.attrs and attrs is not None:
+                text = self._headed(current, attrs)
             if text is None and attrs is None:
                 return current
             neuron = queries.update_neuron(cur, self.identity, nid, body=text, attrs=attrs)

@@ -6,7 +6,9 @@ X-LIC-LOCATION are understood), a UTC time gets tz "UTC", a floating time follow
 clock (`floating`), an all-day date fires at ALL_DAY_AT on that day. RRULE, EXDATE, RDATE (and
 moved or cancelled instances, RECURRENCE-ID) become the series core/remind fires; VALARM
 triggers become `alarm_offsets`. Properties Neurons does not model are kept verbatim in
-attrs["ical_extra"] and written back on export. Export writes one VTIMEZONE per zone used.
+attrs["ical_extra"] and written back on export; what the file said in a form of its own is kept in
+attrs["ical_written"] (the calendar's PRODID, the DESCRIPTION line as written), and a sync writes
+it back while what it says is unchanged. Export writes one VTIMEZONE per zone used.
 """
 
 from __future__ import annotations
@@ -228,6 +230,8 @@ def read(data: bytes, now: datetime) -> list[Item | Skip]:
     does not hold is an item of its own."""
     blocks, locations, definitions = _blocks(data)
     zones = Zones(locations, definitions)
+    head = _calendar_head(data)
+    written = {"head": head} if head else {}
     out: list[Item | Skip] = []
     masters: dict[str, tuple[_Block, Any]] = {}
     overrides: list[tuple[_Block, Any]] = []
@@ -254,7 +258,7 @@ def read(data: bytes, now: datetime) -> list[Item | Skip]:
         found = by_uid.pop(uid, [])
         notes: list[str] = [*block.notes, *(n for b, _ in found for n in b.notes)]
         try:
-            out.append(_item(block, comp, uid, zones, now, notes, found))
+            out.append(_item(block, comp, uid, zones, now, notes, found, written=written))
         except Skip as exc:
             out.append(exc)
         out.extend(Dropped(_label(block, comp), why) for why in notes)
@@ -501,6 +505,7 @@ def _item(
     notes: list[str],
     overrides: list[tuple[_Block, Any]],
     standalone: bool = False,
+    written: dict[str, Any] | None = None,
 ) -> Item:
     label = _label(block, comp)
     summary = _text(comp, "SUMMARY")
@@ -604,6 +609,7 @@ def _item(
     extra = [_raw(block, name) for name in _unmodeled(comp)]
     if extra:
         attrs["ical_extra"] = [line for lines in extra for line in lines]
+    attrs.update(_own_form(block, description, written))
     if state is State.ACTIVE and "due_at" in attrs:
         try:
             attrs.update(remind.as_of(attrs, now))
@@ -612,6 +618,16 @@ def _item(
         except InvalidInput as exc:
             raise Skip(label, str(exc)) from None
     return Item(uid, label, body, attrs, state)
+
+
+def _own_form(block: _Block, description: str, written: dict[str, Any] | None) -> dict[str, Any]:
+    """{"ical_written": how the file wrote what Neurons rewrites} (the calendar's lines, and the
+    DESCRIPTION line with what it says: see `_description_as_written`), or {}."""
+    own = dict(written or {})
+    said = _raw(block, "DESCRIPTION")
+    if description and said:
+        own["description"] = [description, said[0]]
+    return {"ical_written": own} if own else {}
 
 
 def _keep_overrides_of_occurrences(attrs: dict[str, Any], notes: list[str]) -> None:
@@ -765,23 +781,66 @@ def _vtimezone(name: str) -> str:
     return icalendar.Timezone.from_tzinfo(ZoneInfo(name)).to_ical().decode()
 
 
-def calendar(reminders: Iterable[Neuron], now: datetime | None = None) -> str:
-    """One VCALENDAR holding every reminder, with one VTIMEZONE per zone used."""
-    parts, zones = [], set()
+def calendar(reminders: Iterable[Neuron], now: datetime | None = None, *, as_written: bool = False) -> str:
+    """One VCALENDAR holding every reminder, with one VTIMEZONE per zone used. `as_written` (a
+    sync writing back the one item it read): the calendar's own lines (PRODID, CALSCALE) and its
+    DESCRIPTION line as the file wrote them, while what it says is unchanged."""
+    parts, zones, head = [], set(), None
     for neuron in reminders:
-        text, zone_name = component(neuron, now)
+        text, zone_name = component(neuron, now, as_written=as_written)
+        head = own_head(neuron.attrs) if as_written else None
         parts.append(text)
         if zone_name:
             zones.add(zone_name)
-    head = f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:{PRODID}\r\nCALSCALE:GREGORIAN\r\n"
-    return head + "".join(_vtimezone(z) for z in sorted(zones)) + "".join(parts) + "END:VCALENDAR\r\n"
+    own = head or [f"PRODID:{PRODID}", "CALSCALE:GREGORIAN"]
+    top = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + "".join(fold(line) + "\r\n" for line in own)
+    return top + "".join(_vtimezone(z) for z in sorted(zones)) + "".join(parts) + "END:VCALENDAR\r\n"
 
 
 def uid_of(neuron: Neuron) -> str:
     return str(neuron.attrs.get("uid") or neuron.id)
 
 
-def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | None]:
+def _calendar_head(data: bytes) -> list[str]:
+    """The calendar's own lines as written (PRODID, CALSCALE, X-WR-CALNAME...: what is outside
+    its components), VERSION left out; none when it has no PRODID (RFC 5545 requires one)."""
+    text = re.sub(r"\r?\n[ \t]", "", data.decode("utf-8", "replace").replace("\r\n", "\n"))
+    depth, out = 0, []
+    for line in text.split("\n"):
+        upper = line.strip().upper()
+        if upper.startswith("BEGIN:"):
+            depth += 1
+        elif upper.startswith("END:"):
+            depth -= 1
+        elif depth == 1 and line.strip() and not upper.startswith("VERSION"):
+            out.append(line.rstrip("\r"))
+    return out if any(line.upper().startswith("PRODID") for line in out) else []
+
+
+def own_head(attrs: dict[str, Any]) -> list[str] | None:
+    """The calendar lines (PRODID and the rest) of the file a reminder came from; None: it
+    came from none, or they cannot be written back."""
+    written = attrs.get("ical_written")
+    head = written.get("head") if isinstance(written, dict) else None
+    if not isinstance(head, list) or not head:
+        return None
+    lines = [str(line) for line in head]
+    return lines if all(re.match(r"[A-Za-z0-9-]+[;:]", line) for line in lines) else None
+
+
+def _description_as_written(attrs: dict[str, Any], description: str) -> str | None:
+    """The DESCRIPTION line as the file wrote it, while it still says `description`."""
+    written = attrs.get("ical_written")
+    said = written.get("description") if isinstance(written, dict) else None
+    if isinstance(said, list) and len(said) == 2 and said[0] == description.strip():
+        line = str(said[1])
+        return line if re.match(r"(?i)DESCRIPTION[;:]", line) and "\n" not in line else None
+    return None
+
+
+def component(
+    neuron: Neuron, now: datetime | None = None, *, as_written: bool = False
+) -> tuple[str, str | None]:
     """(the VTODO or VEVENT text, with one RECURRENCE-ID component per override after it, and the
     zone it needs a VTIMEZONE for)."""
     a = neuron.attrs
@@ -805,7 +864,8 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
         if neuron.body.startswith(title + "\n\n")
         else ("" if neuron.body.strip() == title else neuron.body)
     )
-    if description:
+    description_line = _description_as_written(a, description) if description and as_written else None
+    if description and description_line is None:
         comp.add("description", description)
     zone_name = None
     start = (
@@ -868,7 +928,8 @@ def component(neuron: Neuron, now: datetime | None = None) -> tuple[str, str | N
             alarm.add("trigger", timedelta(seconds=int(offset)))
             comp.add_component(alarm)
     text = comp.to_ical().decode()
-    extra = "".join(fold(_content_line(str(line))) + "\r\n" for line in a.get("ical_extra") or []) + alarms
+    kept = [*([description_line] if description_line else []), *(a.get("ical_extra") or [])]
+    extra = "".join(fold(_content_line(str(line))) + "\r\n" for line in kept) + alarms
     end = f"END:{'VEVENT' if event else 'VTODO'}\r\n"
     if extra:
         text = text[: -len(end)] + extra + end

@@ -65,7 +65,10 @@ CARD_FIELDS = (
     "anniversary",
     "uid",
     "vcard_extra",
+    "vcard_written",
 )
+# How a card wrote what it said (vcard.py): a card that says the same in another form changes nothing.
+FORM = ("vcard_written",)
 # What a superseded note calls a field it keeps.
 # State that reminders gather as they fire; a re-import keeps it.
 RUNTIME = ("notified_at", "snoozed_until", "done_at")
@@ -247,6 +250,8 @@ class Plan:
                     merged.pop(key, None)
             merged.update(attrs)
             merged = self._keep_changed_here(existing, merged, written_at)
+            if _but_form(merged) == _but_form(existing.attrs):  # said the same, written another way
+                merged = dict(existing.attrs)
             # a body written from the card's fields is written again from the merged ones; one the
             # person wrote stays (so a second import of the same card finds nothing to change)
             written = not existing.body.strip() or existing.body == contact_body(existing.attrs)
@@ -564,6 +569,11 @@ class Plan:
                 updated_at=existing.updated_at,
             )
         )
+
+
+def _but_form(attrs: dict[str, Any]) -> dict[str, Any]:
+    """What a card's attrs say, less how the card wrote it."""
+    return {k: v for k, v in attrs.items() if k not in FORM}
 
 
 def contact_body(attrs: dict[str, Any]) -> str:

@@ -4,11 +4,16 @@ CardBook and Nextcloud write them.
 A reader of our own (vobject writes 3.0 only and misreads 2.1 quoted-printable soft breaks): bytes
 are split into cards, unfolded (RFC 6350 folding and 2.1 soft line breaks), each line decoded by
 its CHARSET/ENCODING, then the properties Neurons models become contact attrs (see `to_attrs`);
-the others are kept verbatim in attrs["vcard_extra"] and written back on export.
+the others are kept verbatim in attrs["vcard_extra"] and written back on export. What a 3.0 or
+4.0 card said in its own form is kept in attrs["vcard_written"] (its version, PRODID, and each
+number, address, email and date line as written): a sync writing a card back in its own version
+keeps those lines while their values and labels are unchanged, so a phone sees only what was
+edited.
 """
 
 from __future__ import annotations
 
+import json
 import quopri
 import re
 from collections.abc import Iterable
@@ -64,6 +69,7 @@ class Prop:
     params: dict[str, list[str]]  # upper-case names; TYPE values lower case
     value: str  # decoded text, still vCard-escaped
     note: str | None = None  # how the value was read when not as it said (a legacy encoding)
+    raw: str | None = None  # the unfolded line as the card wrote it (None: read another way)
 
     @property
     def types(self) -> list[str]:
@@ -198,6 +204,8 @@ def _card(start: int, lines: list[tuple[int, bytes]]) -> Card | Skip:
             prop = parse_line(line)
         except CardError as exc:
             return Skip(card.describe(), f"line {number}: {exc}")
+        if prop.note is None and b"QUOTED-PRINTABLE" not in line.upper():
+            prop.raw = line.decode("utf-8", "replace")
         card.props.append(prop)
         if prop.note:
             card.notes.append(f"line {number}: {prop.note}")
@@ -405,6 +413,9 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
     uid = card.first("UID")
     if uid is not None and uid.value.strip():
         attrs["uid"] = unescape(uid.value).strip()
+    written = _as_written(card, attrs, labels, region)
+    if written:
+        attrs["vcard_written"] = written
     if extra:
         # kept as the version we write says: a quoted-printable value's line breaks as \n, and a
         # 2.1 value's commas (2.1 escapes none) escaped, so that a 3.0 or 4.0 reader keeps one value
@@ -412,6 +423,62 @@ def to_attrs(card: Card, region: str | None = None) -> dict[str, Any]:
             content_line(p.group, p.name, p.params, _escaped_for_export(p.value, card.version)) for p in extra
         ]
     return attrs
+
+
+def _as_written(card: Card, attrs: dict[str, Any], labels: dict[str, str], region) -> dict[str, Any]:
+    """The card's own form of what Neurons rewrites (3.0 and 4.0 cards only: Neurons writes no
+    2.1): its version, its PRODID, and the lines of each number, email, address and date as the
+    card wrote them (with the X-ABLabel of their group), keyed by the value and label read from
+    them (`_key`); the first line of each key is kept."""
+    if card.version not in VERSIONS:
+        return {}
+    out: dict[str, Any] = {"version": card.version}
+    prodid = card.first("PRODID")
+    if prodid is not None and prodid.raw:
+        out["prodid"] = prodid.raw
+    lines: dict[str, list[str]] = {}
+
+    def keep(key: str, prop: Prop) -> None:
+        if prop.raw is None or key in lines:
+            return
+        grouped = [
+            p.raw
+            for p in card.props
+            if prop.group and p.group and p.group.lower() == prop.group.lower() and p.name == "X-ABLABEL"
+        ]
+        if all(grouped):
+            lines[key] = [prop.raw, *(g for g in grouped if g)]
+
+    for p in card.all("TEL"):
+        keep(_key("TEL", phones.normalise(unescape(p.value), region), _prop_label(p, labels)), p)
+    for p in card.all("EMAIL"):
+        keep(_key("EMAIL", unescape(p.value).strip().removeprefix("mailto:"), _prop_label(p, labels)), p)
+    for p in card.all("ADR"):
+        parts = {k: v.strip() for k, v in zip(ADR_PARTS, _components(p.value), strict=False) if v.strip()}
+        label = _prop_label(p, labels)
+        if label:
+            parts["label"] = label
+        keep(_key("ADR", parts), p)
+    for prop, key in (("BDAY", "birthday"), ("ANNIVERSARY", "anniversary"), ("X-ANNIVERSARY", "anniversary")):
+        for p in card.all(prop):
+            day = _date(p)
+            if day is not None and attrs.get(key) == day:
+                keep(_key(key, day), p)
+    if lines:
+        out["lines"] = lines
+    return out
+
+
+def _key(name: str, value: Any, label: str = "") -> str:
+    """What a kept line stands for: its property, the value read from it and its label."""
+    return json.dumps([name, value, label], sort_keys=True, ensure_ascii=False)
+
+
+def own_version(attrs: dict[str, Any]) -> str | None:
+    """The version of the card a contact came from, when Neurons can write it back in it."""
+    written = attrs.get("vcard_written")
+    version = written.get("version") if isinstance(written, dict) else None
+    return version if version in VERSIONS else None
 
 
 def written_at(card: Card) -> datetime | None:
@@ -531,17 +598,42 @@ def fold(line: str) -> str:
     return "\r\n ".join(out)
 
 
-def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: str | None = None) -> str:
-    """One card (CRLF lines, folded) for a contact's attrs."""
+def from_attrs(
+    attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: str | None = None, as_written: bool = False
+) -> str:
+    """One card (CRLF lines, folded) for a contact's attrs. `as_written` (a sync writing back the
+    card it read): its PRODID, and its own lines for the values and labels still the same, when
+    it is written in its own version."""
     if version not in VERSIONS:
         raise ValueError(f"vCard version {version!r}: use one of {', '.join(VERSIONS)}")
     v4 = version == "4.0"
     lines: list[str] = []
     extra = [str(x) for x in attrs.get("vcard_extra") or []]
-    used = {m.group(1).lower() for m in (re.match(r"([^.:;]+)\.", x) for x in extra) if m}
+    found = attrs.get("vcard_written")
+    written: dict[str, Any] = found if as_written and isinstance(found, dict) else {}
+    own = written.get("version") == version  # the card's own version: its own lines still fit
+    lines_of = written.get("lines")
+    kept: dict[str, Any] = lines_of if own and isinstance(lines_of, dict) else {}
+    used = {
+        m.group(1).lower()
+        for m in (re.match(r"([^.:;]+)\.", x) for x in [*extra, *(str(x) for k in kept.values() for x in k)])
+        if m
+    }
     groups = (f"item{i}" for i in range(1, 10_000) if f"item{i}" not in used)
 
-    def add(name: str, value: str, params: dict[str, list[str]] | None = None, label: str = "") -> None:
+    def kept_lines(key: str) -> bool:
+        """The card's own lines for what `key` stands for, when it had them (then True)."""
+        found = kept.get(key)
+        if not isinstance(found, list) or not found:
+            return False
+        lines.extend(str(x) for x in found)
+        return True
+
+    def add(
+        name: str, value: str, params: dict[str, list[str]] | None = None, label: str = "", key: str = ""
+    ) -> None:
+        if key and kept_lines(key):
+            return
         params = dict(params or {})
         group = None
         if label:
@@ -555,7 +647,10 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
             lines.append(content_line(group, "X-ABLabel", {}, escape(label)))
 
     lines.append(f"VERSION:{version}")
-    lines.append("PRODID:-//Neurons//Neurons//EN")
+    if not written:
+        lines.append("PRODID:-//Neurons//Neurons//EN")
+    elif written.get("prodid"):  # the app that wrote the card (none said: none is added)
+        lines.append(str(written["prodid"]))
     lines.append(f"UID:{uid}")
     name = str(attrs.get("name") or "")
     lines.append(f"FN:{escape(name)}")
@@ -571,14 +666,16 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
     region = phones.default_region()
     for phone in _strings(attrs.get("phones") or attrs.get("phone")):
         label = str(phone_labels.get(phone, ""))
+        key = _key("TEL", phone, label)
         number = phones.e164(phone, region)  # a number typed "912 345 678" goes out as +351912345678
         if number and v4:
-            add("TEL", f"tel:{number}", {"VALUE": ["uri"]}, label)
+            add("TEL", f"tel:{number}", {"VALUE": ["uri"]}, label, key)
         else:
-            add("TEL", escape(number or phone), None, label)
+            add("TEL", escape(number or phone), None, label, key)
     email_labels = attrs.get("email_labels") or {}
     for email in _strings(attrs.get("emails") or attrs.get("email")):
-        add("EMAIL", escape(email), None, str(email_labels.get(email, "")))
+        label = str(email_labels.get(email, ""))
+        add("EMAIL", escape(email), None, label, _key("EMAIL", email, label))
     for adr in attrs.get("addresses") or []:
         if isinstance(adr, dict):
             add(
@@ -586,6 +683,7 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
                 ";".join(escape(str(adr.get(k, ""))) for k in ADR_PARTS),
                 None,
                 str(adr.get("label", "")),
+                _key("ADR", adr),
             )
     if attrs.get("org") or attrs.get("org_units"):
         lines.append(
@@ -595,7 +693,7 @@ def from_attrs(attrs: dict[str, Any], *, uid: str, version: str = "4.0", rev: st
         if attrs.get(key):
             lines.append(f"{prop}:{escape(str(attrs[key]))}")
     for key, prop in (("birthday", "BDAY"), ("anniversary", "ANNIVERSARY" if v4 else "X-ANNIVERSARY")):
-        if attrs.get(key):
+        if attrs.get(key) and not kept_lines(_key(key, attrs[key])):
             lines.append(f"{prop}:{_write_date(str(attrs[key]), v4)}")  # year-less: --MMDD, --MM-DD
     if _strings(attrs.get("tags")):
         lines.append("CATEGORIES:" + ",".join(escape(str(t)) for t in _strings(attrs["tags"])))

@@ -1,10 +1,11 @@
 """A neuron as a server resource and back, through core/interop's iCalendar and vCard code.
 
 Reminders are VTODOs (or VEVENTs, for those that came from an event calendar), contacts vCards of
-the version the address book prefers, notes VJOURNALs. A neuron's *fingerprint* digests what the
-server would hold for it, less the lines that only say when it was written (DTSTAMP,
-LAST-MODIFIED, REV): a neuron whose fingerprint changed since the last agreement has changed
-here, and one that was only shown (a reminder fired) has not.
+the version they came in (else the one the address book prefers), notes VJOURNALs; what a person
+did not change is written back as the server's item had it (core/interop keeps its form). A
+neuron's *fingerprint* digests what the server would hold for it, less the lines that only say
+when it was written (DTSTAMP, LAST-MODIFIED, REV): a neuron whose fingerprint changed since the
+last agreement has changed here, and one that was only shown (a reminder fired) has not.
 """
 
 from __future__ import annotations
@@ -50,15 +51,16 @@ def text_of(neuron: Neuron, collection: Collection) -> str:
         return vcard.from_attrs(
             neuron.attrs,
             uid=uid_of(neuron),
-            version=collection.vcard_version or "3.0",
+            version=vcard.own_version(neuron.attrs) or collection.vcard_version or "3.0",
             rev=changed.strftime("%Y%m%dT%H%M%SZ"),
+            as_written=True,
         )
     if neuron.kind is Kind.NOTE:
         return ical.journal(neuron, changed)
     written = _snoozed_as_due(neuron)
     sequence = int(written.attrs.get("sequence") or 0) + 1
     attrs = {**written.attrs, "last_modified": changed.isoformat(), "sequence": sequence}
-    return ical.calendar([dataclasses.replace(written, attrs=attrs)], changed)
+    return ical.calendar([dataclasses.replace(written, attrs=attrs)], changed, as_written=True)
 
 
 def clock(neuron: Neuron) -> datetime:
