@@ -486,3 +486,19 @@ def test_a_card_of_unknown_age_keeps_both_numbers_and_says_so(memory, tmp_path):
     ana, report = _changed_by_the_person(memory, tmp_path, rev=None)
     assert memory.get(ana.id).attrs["phones"] == ["+351 966 000 111", "+351912345678"]
     assert "kept both" in report.text() and "does not say when it was written" in report.text()
+
+
+def test_how_a_card_was_written_stays_out_of_the_search_text(memory, tmp_path):
+    book = tmp_path / "book.vcf"
+    book.write_bytes(
+        b"BEGIN:VCARD\r\nVERSION:4.0\r\nPRODID:-//Zyxwvu Phone//EN\r\nFN:Written Person\r\n"
+        b"TEL;TYPE=cell:912 345 678\r\nEMAIL;TYPE=INTERNET:written@example.org\r\nEND:VCARD\r\n"
+    )
+    assert interop.import_path(memory, book, now=NOW).created == 1
+    person = contacts(memory)["Written Person"]
+    assert "Zyxwvu" in str(person.attrs["vcard_written"])  # kept, to write the card back as it came
+    with memory.store.reading(memory.identity) as cur:
+        cur.execute("SELECT tsvector_to_array(tsv) AS lexemes FROM neurons WHERE id = %s", (person.id,))
+        lexemes = set(cur.fetchone()["lexemes"])
+    assert {"written", "person", "written@example.org"} <= lexemes
+    assert "zyxwvu" not in lexemes and "phone" not in lexemes
