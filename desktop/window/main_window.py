@@ -658,7 +658,9 @@ class MainWindow(QMainWindow):
                 self._after_answer = None
                 self.report(f"Could not answer: {exc}")
 
-        self.ctx.read(lambda m: reads.ask(m, text)).on_success(answered).on_failure(failed).run("ask")
+        now = self.ctx.now()
+        ask = self.ctx.read(lambda m: reads.ask(m, text, now=now))
+        ask.on_success(answered).on_failure(failed).run("ask")
 
     # -- selection ---------------------------------------------------------------------------------
 
