@@ -4,6 +4,7 @@ question leaves no answer open."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import Qt
@@ -141,3 +142,18 @@ def test_a_time_question_shows_a_repeat_on_its_day_in_that_time(app, embedded_me
     assert window.rows.entries()[0].text == "next week"
     at, said = shown("what do I have on Tuesday")
     assert at is not None and theme.local(at).weekday() == 1 and "today" not in said
+
+
+def test_a_slow_answer_says_it_is_on_its_way(app, embedded_memory, qtbot):
+    """While the first answer keeps the person waiting (here: the worker busy with a long read),
+    the list says it is looking, and why the first one takes longer; the answer replaces it."""
+    embedded_memory.capture("the spare key is with Maria", kind="note")
+    window = app.window
+    app.ctx.read(lambda _m: time.sleep(3)).run("slow")  # the memory busy, as on a first start
+    window.ask.setFocus()
+    qtbot.keyClicks(window.ask, "spare key")
+    qtbot.waitUntil(lambda: window.list_hint.text().startswith("Looking…"), timeout=WAIT_MS)
+    assert "first question" in window.list_hint.text()
+    settle(qtbot, app)
+    qtbot.waitUntil(lambda: not window.asking, timeout=WAIT_MS)
+    assert not window.list_hint.text().startswith("Looking")
