@@ -218,3 +218,10 @@ def test_ask_says_when_a_repeat_falls_in_the_questions_time(memory):
     assert when_words(pills, now, monday) in line
     assert when_words(pills, now) not in line  # today's occurrence is not next week's
     assert window.due_of(memory.capture("pay the rent on the 1st", kind="note")) is None
+
+
+def test_export_counts_in_words_one_file_not_1_files(memory, tmp_path):
+    memory.capture("Ana Silva ana@example.org", kind="contact")
+    done = run(memory, "export", str(tmp_path / "ana.vcf"), "--kind", "contact")
+    assert done["code"] == 0, done
+    assert "exported 1 item as vcard to " in done["stderr"] and done["stderr"].rstrip().endswith("(1 file)")
