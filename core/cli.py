@@ -12,6 +12,7 @@ import signal
 import sys
 import time
 import uuid
+from typing import Any
 
 from core import commands, instance
 from core.files import os_error
@@ -103,12 +104,28 @@ def _setup_logging(args) -> None:
 
 def _run_here(cmd: commands.Command, args) -> commands.Answer:
     from core import config  # noqa: PLC0415 - only when we open the store
-    from core.memory import Memory  # noqa: PLC0415 - loads psycopg: only when we open the store
 
     # A one-shot command does not start the background filler (the app does); ask and about
     # fill what is pending first.
     settings = Settings.from_env(data_dir=args.data_dir, dsn=args.dsn, embed_in_background=False)
-    memory = Memory.open(settings, wait_s=LOCK_WAIT_S)
+    # the one long wait a person meets once, said on a terminal (then cleared; a pipe gets none)
+    said = not settings.dsn and not (settings.data_dir / "pgdata").exists() and sys.stderr.isatty()
+    if said:
+        where = settings.data_dir
+        sys.stderr.write(printable(f"neurons: making a new memory in {where} (the first time only)…"))
+        sys.stderr.flush()
+    store = _Opening(settings)  # the engine starts while the rest of Neurons loads
+    try:
+        from core.memory import Memory  # noqa: PLC0415 - loads the grammar, numpy: only to open the store
+
+        memory = Memory.open(settings, store=store.result())
+    except BaseException:
+        store.close()
+        raise
+    finally:
+        if said:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
     try:
         unfinished = config.unfinished_move(memory.store.settings.data_dir)
         if unfinished:  # a move-to stopped before its switch: said before the command's answer
@@ -116,6 +133,39 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
         return cmd.run(memory, args)
     finally:
         memory.close()
+
+
+class _Opening:
+    """The data dir's store, opened on a thread of its own: starting the embedded engine is
+    mostly waiting for Node, which the imports of the rest of Neurons fill."""
+
+    def __init__(self, settings: Settings):
+        import threading  # noqa: PLC0415 - a forwarded command does not import it
+
+        self._store: Any = None  # a core.store Store, once open
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._open, args=(settings,), name="neurons-open", daemon=True)
+        self._thread.start()
+
+    def _open(self, settings: Settings) -> None:
+        try:
+            from core.store import open_store  # noqa: PLC0415 - loads psycopg: only to open the store
+
+            self._store = open_store(settings, wait_s=LOCK_WAIT_S)
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
+            self._error = exc
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._store
+
+    def close(self) -> None:
+        """The main thread gave up (an error, a signal): the store, once open, is closed."""
+        self._thread.join()
+        if self._store is not None:
+            self._store.close()
 
 
 def _print(answer: commands.Answer, args) -> int:

@@ -29,6 +29,7 @@ from desktop.dialogs import profile
 from desktop.dialogs.accounts import AccountsPage
 from desktop.items.sections import Section
 from desktop.look import theme
+from desktop.look.widgets import ScreenFit
 from desktop.reminders.notices import ReminderNotices
 from desktop.reminders.notifiers import DBusNotifier, Notice, Notifications, TrayNotifier
 from desktop.reminders.scheduler import ReminderScheduler
@@ -162,6 +163,9 @@ class App:
         self.prefs = Prefs()
         theme.apply(self.qapp, self.prefs.theme)
         theme.set_language(self.qapp, self.prefs.language)
+        self.screen_fit = ScreenFit()  # every window and dialog kept on its screen, at any scale
+        self.qapp.installEventFilter(self.screen_fit)
+        self.steps.register_cleanup("screen fit", lambda: self.qapp.removeEventFilter(self.screen_fit))
         if not theme.has_emoji_font():
             log.warning(  # a hint about the machine, said at launch: not a problem of the session
                 "no colour emoji font: emoji show as boxes (install fonts-noto-color-emoji)",

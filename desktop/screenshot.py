@@ -34,6 +34,7 @@ def screenshot(
         return 2
     try:
         app = App(settings, memory=memory, use_tray=False, reminders=False, dbus=False)
+        qapp.removeEventFilter(app.screen_fit)  # rendered offscreen at the size asked, not the screen's
         app.window.resize(*size)
         app.window.show()
         app.scheduler.replan()  # read-only: shows when the next reminder is

@@ -114,6 +114,15 @@ def _keeps(result, args, since, until) -> bool:
     return True
 
 
+def _due_in_window(question: str, now: datetime):
+    """When a reminder is due inside the question's time, as a function of the reminder."""
+    from core import remind  # noqa: PLC0415 - keeps forwarding light
+    from core.when import find_window  # noqa: PLC0415 - keeps forwarding light
+
+    window, _ = find_window(question, now.astimezone(remind.local_zone()))
+    return window.due_of if window is not None else (lambda _n: None)
+
+
 @command("ask", "ask a question", arguments=_ask_args)
 def ask(memory, args) -> Answer:
     note = _fill_pending(memory)
@@ -124,10 +133,12 @@ def ask(memory, args) -> Answer:
     if filtered:
         results = [r for r in results if _keeps(r, args, since, until)][:wanted]
     field, now = asked_field(args.question), _now()
+    due_in = _due_in_window(args.question, now)
     lines = []
     for r in results:
         n = r.neuron
-        value = when_words(n, now) if n.kind.value == "reminder" else matched_value(n, field)
+        at = due_in(n) if r.group == "window" else None
+        value = when_words(n, now, at) if n.kind.value == "reminder" else matched_value(n, field)
         lines.append(
             f"{str(n.id)[:8]}  {n.kind.value:<8} {n.title}"
             + (f"  —  {value}" if value else "")

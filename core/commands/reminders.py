@@ -74,9 +74,10 @@ def cli_language() -> str:
     return "en"
 
 
-def when_words(neuron: Neuron, now: datetime) -> str:
+def when_words(neuron: Neuron, now: datetime, at: datetime | None = None) -> str:
     """ "due tomorrow 09:00 · every day", "overdue since Mon 16 Mar 10:00", "" (no due time): in the
-    reader's local time and language, the repeat in words."""
+    reader's local time and language, the repeat in words. `at`: when it is due inside a
+    question's time (a repeat's occurrence there), said instead of its current due time."""
     from core import remind  # noqa: PLC0415 - keeps forwarding light
     from core.when.spoken import say_rule, say_when  # noqa: PLC0415 - keeps forwarding light
 
@@ -86,6 +87,8 @@ def when_words(neuron: Neuron, now: datetime) -> str:
         return ""
     until = remind.task_due(neuron)  # a task that starts before it is due: both
     late = remind.is_overdue(neuron, now)
+    if at is not None and at != due:
+        due, until, late = at, None, late and at <= now
     said = f"{'overdue since' if late else 'due'} {say_when(until or due, local_now, lang)}"
     if until is not None:
         said = f"starts {say_when(due, local_now, lang)} · {said}"

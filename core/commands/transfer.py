@@ -77,10 +77,12 @@ def export(memory, args) -> Answer:
     done = export_path(
         memory, args.path, args.format, kind=args.kind, vcard_version=args.vcard_version, force=args.force
     )
-    return Answer(
-        done,
-        note=f"exported {done['items']} items as {done['format']} to {done['path']} ({done['files']} files)",
-    )
+    items, files = _counted(done["items"], "item"), _counted(done["files"], "file")
+    return Answer(done, note=f"exported {items} as {done['format']} to {done['path']} ({files})")
+
+
+def _counted(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 @command(

@@ -208,6 +208,23 @@ def current_due(neuron: Neuron) -> datetime | None:
         return None
 
 
+def due_between(neuron: Neuron, start: datetime, end: datetime) -> datetime | None:
+    """When a reminder is due in [start, end): its due time, or the occurrence of a repeating one
+    that falls there (its exceptions and moved ones counted, as the scheduler fires them); None
+    when it is not due in that span. What a question's time window shows for it ("next week":
+    Monday's occurrence of a daily reminder, not today's)."""
+    due_at = current_due(neuron)
+    if due_at is None:
+        return None
+    series = series_of(neuron)
+    if series is not None:
+        try:
+            return next(series.between(start, end, due=due_at), None)
+        except InvalidInput:  # a rule that cannot be walked: its due time alone
+            pass
+    return due_at if start <= due_at < end else None
+
+
 def task_due(neuron: Neuron) -> datetime | None:
     """When a task that starts before it is due is due (a calendar's VTODO with DTSTART and DUE:
     `due_at` is its start, where it fires, and DUE is `duration_seconds` after it); None for a

@@ -18,6 +18,8 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
+from core.model import Kind, Neuron
+from core.remind import due_between
 from core.when.holidays import weekend_of
 from core.when.language import fold
 from core.when.patterns import GRAMMAR, Grammar, group, group_start
@@ -41,6 +43,15 @@ class TimeWindow:
 
     def holds(self, when: datetime | None) -> bool:
         return when is not None and self.start <= when < self.end
+
+    def due_of(self, neuron: Neuron) -> datetime | None:
+        """When a reminder is due inside the window ("next week": Monday's occurrence of a daily
+        reminder, not today's); None for anything else, and for an event's window (recall places it)."""
+        if self.anchor or self.overdue or self.dates not in ("due", "any"):
+            return None
+        if neuron.kind is not Kind.REMINDER:
+            return None
+        return due_between(neuron, self.start, self.end)
 
     def around(self, first: datetime, last: datetime | None = None) -> TimeWindow:
         """The window of an event found at `first` (to `last`, for an event of several days)."""

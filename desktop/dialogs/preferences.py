@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from core import autostart, config
 from core import backup_elsewhere as elsewhere
 from core.model import NeuronsError
+from desktop.look.widgets import scrolling
 from desktop.runtime import prefs
 
 
@@ -47,7 +48,7 @@ class PreferencesDialog(QDialog):
         lay = QVBoxLayout(general)
         lay.setContentsMargins(0, 0, 0, 0)
         self.tabs = QTabWidget()  # General, then the pages other rooms add (Accounts)
-        self.tabs.addTab(general, "General")
+        self.tabs.addTab(scrolling(general), "General")  # scrolls on a short screen
         for title, page in pages or []:
             self.tabs.addTab(page, title)
         outer.addWidget(self.tabs)

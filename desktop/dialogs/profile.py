@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 
 from psycopg.conninfo import make_conninfo
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QApplication,
@@ -27,13 +27,16 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QVBoxLayout,
+    QWidget,
 )
 
 from core.commands import profile as profiles
 from core.model import InvalidInput, NeuronsError
-from desktop.look.widgets import fit_placeholder
+from desktop.look.widgets import fit_on_screen, fit_placeholder, scrolling
 
 log = logging.getLogger(__name__)
+
+REFRESH_MS = 200  # how often a dialog waiting for the memory to open again looks
 
 
 def install(tools: QMenu, before: QAction, open_dialog: Callable[[], None]) -> QAction:
@@ -58,25 +61,42 @@ class ProfileDialog(QDialog):
         self.status.setWordWrap(True)
         self.status.setObjectName("profileStatus")
         layout = QVBoxLayout(self)
+        page = QWidget()
+        self.content = QVBoxLayout(page)  # scrolls on a short screen (a laptop at 200%)
+        self.content.setContentsMargins(0, 0, 0, 0)
         self.who = QGroupBox("Whose memory this is")
         self.where = QGroupBox("Where it is kept")
-        layout.addWidget(self.who)
-        layout.addWidget(self.where)
-        layout.addWidget(self.status)
+        self.content.addWidget(self.who)
+        self.content.addWidget(self.where)
+        self.content.addWidget(self.status)
+        self.content.addStretch(1)
+        self.scrolled = scrolling(page)
+        layout.addWidget(self.scrolled, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.buttons: list[QPushButton] = []
-        self._ask(
-            lambda m: {
-                "profile": m.profile(),
-                "neurons": m.count(),
-                "kind": m.store.kind,
-                "dsn": m.store.settings.dsn,
-                "data_dir": str(m.store.settings.data_dir),
-            },
-            self._show,
-        )
+        self._ask(_facts, self._show)
+
+    def _refresh(self) -> None:
+        """After a change, once the app has opened its memory again: what is now, in place of what
+        was (a second click on the old choices failed)."""
+        for button in self.buttons:
+            button.setEnabled(False)
+        if not self.app.ctx.read(_facts).on_success(self._shown_again).run("profile"):
+            QTimer.singleShot(REFRESH_MS, self._refresh)  # not open again yet
+
+    def _shown_again(self, facts: dict) -> None:
+        for old, title in ((self.who, "Whose memory this is"), (self.where, "Where it is kept")):
+            new = QGroupBox(title)
+            self.content.replaceWidget(old, new)
+            old.deleteLater()
+            if old is self.who:
+                self.who = new
+            else:
+                self.where = new
+        self.buttons = []
+        self._show(facts)
 
     # -- what is ----------------------------------------------------------------------------------
 
@@ -166,17 +186,25 @@ class ProfileDialog(QDialog):
             self.embedded_button = self._button("Use this computer's database", self._embedded)
             where.addWidget(self.embedded_button)
         self.adjustSize()
-        self._fit()
+        QTimer.singleShot(0, self._fit)  # once the new sentences are laid out
 
     def _fit(self) -> None:
         """As tall as its wrapped sentences need at its width, at any scale (a window's layout
-        does not ask its height for its width by itself: they were cut off)."""
-        layout = self.layout()
-        if layout is not None and layout.hasHeightForWidth():
-            needed = layout.totalHeightForWidth(self.width())
-            self.setMinimumHeight(needed)
-            if self.height() < needed:
-                self.resize(self.width(), needed)
+        does not ask its height for its width by itself: they were cut off), where the screen
+        has the room; on a shorter screen it scrolls."""
+        if not self.content.hasHeightForWidth():
+            return
+        needed = self.content.totalHeightForWidth(self.scrolled.viewport().width() or self.width())
+        screen = self.screen()
+        if screen is not None:
+            frame = self.frameGeometry().height() - self.height()
+            rest = self.height() - self.scrolled.height()  # the buttons, the margins
+            needed = min(needed, screen.availableGeometry().height() - frame - rest)
+        if self.scrolled.minimumHeight() != needed:
+            self.scrolled.setMinimumHeight(needed)
+            self.adjustSize()
+            if self.isVisible():  # grown after it was shown: still on the screen
+                fit_on_screen(self)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -231,6 +259,7 @@ class ProfileDialog(QDialog):
         def done(result) -> None:
             self._say(said(result))
             self.app.reopen()
+            self._refresh()
 
         self._ask(fn, done)
 
@@ -261,6 +290,16 @@ class ProfileDialog(QDialog):
 
     def _say(self, text: str) -> None:
         self.status.setText(text)
+
+
+def _facts(m) -> dict:
+    return {
+        "profile": m.profile(),
+        "neurons": m.count(),
+        "kind": m.store.kind,
+        "dsn": m.store.settings.dsn,
+        "data_dir": str(m.store.settings.data_dir),
+    }
 
 
 def _with_password(dsn: str, password: str) -> str:

@@ -30,6 +30,7 @@ class Row:
     score: float | None = None
     group: str | None = None  # "window": inside the question's time window (shown first)
     loose: bool = False  # below the relevance bar (folded under "N loosely related")
+    at: datetime | None = None  # when it is due inside the question's time (a repeat's occurrence there)
 
 
 @dataclass
@@ -54,16 +55,21 @@ class Timeline:
     entries: list[Row]
 
 
-def ask(memory: Memory, text: str, limit: int = 30) -> Page:
-    """The answer to the ask box."""
+def ask(memory: Memory, text: str, limit: int = 30, *, now: datetime | None = None) -> Page:
+    """The answer to the ask box, its time words read from `now` (the local now when None)."""
     text = text.strip()
     if not text:
         return Page(Section.RESULTS, [])
-    results = memory.ask(text, limit=limit)
-    rows = [Row(r.neuron, r.why, r.score, r.group, r.loose) for r in results]
+    now = now or local_now()
+    results = memory.ask(text, limit=limit, now=now)
+    window, _ = find_window(text, now)
+    due_of = window.due_of if window is not None else (lambda _n: None)
+    rows = [
+        Row(r.neuron, r.why, r.score, r.group, r.loose, at=due_of(r.neuron) if r.group else None)
+        for r in results
+    ]
     label = next((r.window_label for r in results if r.window_label), None)
     if not results:  # "anything overdue?" with nothing overdue says so, not "try other words"
-        window, _ = find_window(text, local_now())
         label = window.label if window is not None else None
     return Page(Section.RESULTS, rows, window_label=label)
 

@@ -146,7 +146,7 @@ class RowDelegate(QStyledItemDelegate):
 
         # the second line: its date, overdue in red
         painter.setFont(base)
-        sub, overdue = theme.subtitle(n, now)
+        sub, overdue = theme.subtitle(n, now, row.at)
         second = QRect(tx, r.top() + line_h, r.right() - tx, fm.height() + 2)
         painter.setPen(QColor(theme.OVERDUE) if overdue else subtle)
         if overdue:
@@ -225,7 +225,7 @@ def _snippet(row: Row) -> str:
 
 def describe(row: Row, now) -> str:
     """What a screen reader says for a row."""
-    sub, overdue = theme.subtitle(row.neuron, now)
+    sub, overdue = theme.subtitle(row.neuron, now, row.at)
     parts = [
         theme.KIND_LABELS[row.neuron.kind],
         row.neuron.title or "(empty)",

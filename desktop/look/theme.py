@@ -386,10 +386,13 @@ def repeat_text(rrule: str | None) -> str:
     return say_rule(rrule, language())
 
 
-def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
-    """The second line of a row: the date that matters for its kind; bool: overdue."""
+def subtitle(neuron: Neuron, now: datetime, at: datetime | None = None) -> tuple[str, bool]:
+    """The second line of a row: the date that matters for its kind; bool: overdue. `at`: when a
+    reminder is due inside a question's time (a repeat's occurrence there), shown instead."""
     if neuron.kind is Kind.REMINDER:
         due = remind.task_due(neuron) or remind.current_due(neuron)  # a task that starts first: its due
+        if at is not None and neuron.state is not State.DONE:
+            due = at
         if neuron.state is State.DONE:
             done = neuron.attrs.get("done_at")
             try:
@@ -399,7 +402,7 @@ def subtitle(neuron: Neuron, now: datetime) -> tuple[str, bool]:
             return (word("done").format(when_text(when, now)) if when else word("done_plain")), False
         if due is None:
             return word("no_due"), False
-        overdue = remind.is_overdue(neuron, now)
+        overdue = remind.is_overdue(neuron, now) and (at is None or at <= now)
         parts = [word("due").format(when_text(due, now)), f"({relative(due, now)})"]
         snoozed = neuron.attrs.get("snoozed_until")
         if snoozed:

@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QLineEdit, QSizePolicy, QStyle
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QScrollArea,
+    QSizePolicy,
+    QStyle,
+    QWidget,
+)
 
 from desktop.look import theme
 
@@ -68,3 +79,68 @@ def fit_placeholder(edit: QLineEdit) -> QLineEdit:
     padding = metrics.horizontalAdvance("MMMM")  # the style sheet's padding, the cursor's room
     edit.setMinimumWidth(metrics.horizontalAdvance(edit.placeholderText()) + frame + padding)
     return edit
+
+
+class Scrolling(QScrollArea):
+    """A page in a frameless scroll area that scrolls only down: as wide as the page needs, as
+    tall as it likes to be, and on a short screen (a laptop at 200%) shorter, scrolling instead
+    of cutting the page off."""
+
+    def __init__(self, page: QWidget):
+        super().__init__()
+        self.setWidget(page)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def _bar(self) -> int:
+        return self.verticalScrollBar().sizeHint().width()
+
+    def sizeHint(self) -> QSize:
+        page = self.widget()
+        return page.sizeHint() + QSize(self._bar(), 0) if page is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - the name Qt overrides
+        page = self.widget()
+        if page is None:
+            return super().minimumSizeHint()
+        return QSize(page.minimumSizeHint().width() + self._bar(), min(page.minimumSizeHint().height(), 120))
+
+
+def scrolling(page: QWidget) -> QScrollArea:
+    return Scrolling(page)
+
+
+def fit_on_screen(window: QWidget) -> None:
+    """Keep a window on its screen: no larger than the room the screen has (without panels), and
+    moved onto it where it reaches past an edge. (A window opened at 1280x800 on a 1440x900 screen
+    at 200% had its Capture button and status bar off the screen.)"""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    room = screen.availableGeometry()
+    frame = window.frameGeometry()
+    extra_w, extra_h = frame.width() - window.width(), frame.height() - window.height()
+    width = min(window.width(), max(room.width() - extra_w, window.minimumWidth()))
+    height = min(window.height(), max(room.height() - extra_h, window.minimumHeight()))
+    if (width, height) != (window.width(), window.height()):
+        window.resize(width, height)
+    frame = window.frameGeometry()
+    x = max(room.left(), min(frame.left(), room.right() + 1 - frame.width()))
+    y = max(room.top(), min(frame.top(), room.bottom() + 1 - frame.height()))
+    if (x, y) != (frame.left(), frame.top()):
+        window.move(x, y)
+
+
+class ScreenFit(QObject):
+    """Installed on the application: every main window and dialog is kept on its screen
+    (`fit_on_screen`) each time it is shown, whatever made it and whatever the scale."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            event.type() == QEvent.Type.Show
+            and isinstance(watched, (QDialog, QMainWindow))
+            and watched.isWindow()
+        ):
+            fit_on_screen(watched)
+        return False

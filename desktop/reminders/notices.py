@@ -1,5 +1,6 @@
 """Reminders as notifications, like a good citizen of the desktop: normal urgency with the
-resident hint, the reminder's title as the title, Done and Snooze as actions; a notification is
+resident hint, staying until answered (as a calendar's reminders do), the reminder's title as the
+title, Done, Snooze, Later today, Tomorrow morning and Pick a time… as actions; a notification is
 closed when its reminder is done, snoozed, moved or deleted (here or by any other program) and
 when the app quits."""
 
@@ -16,6 +17,7 @@ from core import remind
 from core.model import Neuron, State
 from desktop.look import theme
 from desktop.reminders.notifiers import Notice, Notifier
+from desktop.reminders.pick import PickTime
 from desktop.runtime.context import Context
 
 log = logging.getLogger(__name__)
@@ -78,6 +80,8 @@ class ReminderNotices(QObject):
         self.ctx = ctx
         self.snooze = snooze
         self.shown: dict[str, str | None] = {}  # reminder id -> the due_at it was shown for
+        self.titles: dict[str, str] = {}  # reminder id -> its title, as its notification said
+        self.picking: dict[str, PickTime] = {}  # "Pick a time…" windows open, by reminder id
         self.notifier = notifier
         notifier.action.connect(self.answer)
 
@@ -108,6 +112,7 @@ class ReminderNotices(QObject):
                 body += "\n" + rest[:BODY_CHARS]
             key = str(alarm.id)
             self.shown[key] = alarm.neuron.attrs.get("due_at")
+            self.titles[key] = alarm.title
             self.notifier.show(
                 Notice(
                     key,
@@ -129,12 +134,13 @@ class ReminderNotices(QObject):
         self.missed_ids.emit([str(a.id) for a in alarms])
         n = len(alarms)
         title = f"{n} missed reminder{'s' if n != 1 else ''}"
-        self.notifier.show(Notice("missed", title, listing(alarms)))
+        self.notifier.show(Notice("missed", title, listing(alarms), resident=True))
         return title
 
     def answer(self, key: str, action: str) -> None:
         """A click on a notification (or on the banner): open it, Done or Snooze."""
-        if key in ("missed", "due"):
+        if key in ("missed", "due"):  # resident: it stays after a click unless taken off
+            self.notifier.withdraw(key)
             self.open_missed.emit()
             return
         if key in APP_NOTICES:  # the app's own notices in the banner answer elsewhere
@@ -153,15 +159,37 @@ class ReminderNotices(QObject):
             until = later_today(now) if action == "later" else tomorrow_morning(now)
             fn = lambda m: m.snooze(key, now, until=until)
             say = lambda n: f"Snoozed to {theme.when_text(until, now)}: {n.title}"
-        elif action == "pick":  # the window, its due field ready for a time
-            self.withdraw(key)
-            self.open_item.emit(key)
+        elif action == "pick":  # a small window asks until when
+            self.pick(key)
             return
         else:
             log.warning("unknown notification action %r", action)
             return
         self.withdraw(key)
         self.ctx.change(key, fn, say)
+
+    def pick(self, key: str) -> PickTime:
+        """ "Pick a time…": ask until when, then snooze to it (the notification stays until then)."""
+        dialog = self.picking.get(key)
+        if dialog is None:
+            title = self.titles.get(key, "this reminder")
+            dialog = PickTime(key, title, self.ctx.now)
+            dialog.picked.connect(self._picked)
+            dialog.finished.connect(lambda _result: self.picking.pop(key, None))
+            self.picking[key] = dialog
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def _picked(self, key: str, until: datetime) -> None:
+        now = self.ctx.now()
+        self.withdraw(key)
+        self.ctx.change(
+            key,
+            lambda m: m.snooze(key, now, until=until),
+            lambda n: f"Snoozed to {theme.when_text(until, now)}: {n.title}",
+        )
 
     def withdraw(self, key: str) -> None:
         self.shown.pop(key, None)
@@ -187,6 +215,8 @@ class ReminderNotices(QObject):
 
     def close(self) -> None:
         """The app quits: take every notification it showed off the screen."""
+        for dialog in list(self.picking.values()):
+            dialog.close()
         for key in list(self.shown) + ["due", "missed"]:
             self.withdraw(key)
         self.notifier.close()

@@ -26,6 +26,7 @@ APP_NAME = "Neurons"
 DBUS_TIMEOUT_S = 3.0
 URGENCY_NORMAL = 1  # (critical would be red and never expire: never ours)
 EXPIRE_AS_SERVER_SAYS = -1
+EXPIRE_NEVER = 0  # a reminder stays until it is answered (or done, moved, deleted elsewhere)
 TRAY_MESSAGE_MS = 15000
 
 
@@ -35,7 +36,7 @@ class Notice:
     title: str
     body: str = ""
     actions: list[tuple[str, str]] = field(default_factory=list)  # (action key, label)
-    resident: bool = False  # a reminder: stays (in the notification list) until answered
+    resident: bool = False  # a reminder: stays on screen (and in the list) until answered
 
     def __post_init__(self) -> None:  # a right-to-left override in a title is shown, not obeyed
         self.title, self.body = visible(self.title), visible(self.body)
@@ -198,7 +199,7 @@ class DBusNotifier(Notifier):
                     notice.body,
                     actions,
                     hints,
-                    EXPIRE_AS_SERVER_SAYS,
+                    EXPIRE_NEVER if notice.resident else EXPIRE_AS_SERVER_SAYS,
                 ),
             )
             reply = self._router.send_and_get_reply(msg, timeout=DBUS_TIMEOUT_S)

@@ -44,6 +44,7 @@ from desktop.window.statusbar import StatusLine, items
 log = logging.getLogger(__name__)
 
 ASK_DEBOUNCE_MS = 250
+SLOW_ASK_MS = 600  # an answer later than this says it is on its way
 REFRESH_DEBOUNCE_MS = 150
 PENDING_POLL_MS = 3000  # while vectors are being computed, how often to say how many are left
 
@@ -209,6 +210,13 @@ class MainWindow(QMainWindow):
         self._ask_timer.setSingleShot(True)
         self._ask_timer.setInterval(ASK_DEBOUNCE_MS)
         self._ask_timer.timeout.connect(self.run_ask)
+        # an answer that keeps the person waiting says why (the first one reads the memory's index
+        # and loads the sentence model)
+        self._slow_ask = QTimer(self)
+        self._slow_ask.setSingleShot(True)
+        self._slow_ask.setInterval(SLOW_ASK_MS)
+        self._slow_ask.timeout.connect(self._still_asking)
+        self._answered_once = False
         self.ask.textEdited.connect(self._ask_edited)
         self.ask.returnPressed.connect(self._ask_enter)
         self.ask.down.connect(self._ask_down)
@@ -560,6 +568,11 @@ class MainWindow(QMainWindow):
             if self.rows.currentRow() < 0 or self.rows.currentItem().isHidden():
                 self.rows.select_first()
 
+    def _still_asking(self) -> None:
+        if self.asking:
+            first = "" if self._answered_once else " (the first question reads your memory and its model)"
+            self.list_hint.setText("Looking…" + first)
+
     @property
     def asking(self) -> bool:
         """A question was typed whose answer is not shown yet."""
@@ -631,6 +644,8 @@ class MainWindow(QMainWindow):
             if generation != self._ask_generation:
                 return
             self._answered_generation = generation
+            self._answered_once = True
+            self._slow_ask.stop()
             new_question = text != self._last_query
             self._last_query = text
             if self.section is not Section.RESULTS:
@@ -655,10 +670,15 @@ class MainWindow(QMainWindow):
         def failed(exc: BaseException) -> None:
             if generation == self._ask_generation:
                 self._answered_generation = generation
+                self._slow_ask.stop()
+                self.list_hint.setText("")
                 self._after_answer = None
                 self.report(f"Could not answer: {exc}")
 
-        self.ctx.read(lambda m: reads.ask(m, text)).on_success(answered).on_failure(failed).run("ask")
+        now = self.ctx.now()
+        self._slow_ask.start()
+        ask = self.ctx.read(lambda m: reads.ask(m, text, now=now))
+        ask.on_success(answered).on_failure(failed).run("ask")
 
     # -- selection ---------------------------------------------------------------------------------
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
 import re
+import subprocess
+import sys
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 pytestmark = pytest.mark.slow  # dozens of `neurons` processes, each starting the engine
 
@@ -126,3 +130,43 @@ def test_ask_and_about_json(tmp_path):
     about = cli_json("about", "Ana", data_dir=data)
     assert about["contact"]["id"] == ana["id"]
     assert lunch["id"] in [r["id"] for r in about["timeline"]]
+
+
+def test_a_new_memory_says_what_it_is_doing_on_a_terminal_only(tmp_path):
+    """The first command on a new data dir waits while the engine makes its database: on a
+    terminal it says so ("making a new memory in …"), then clears the line; through a pipe (a
+    script, a log) not a byte of it, and the store it made answers the next command."""
+    data = tmp_path / "data"
+    command = [
+        sys.executable,
+        "-m",
+        "core.cli",
+        "--data-dir",
+        str(data),
+        "capture",
+        "the spare key is with Maria",
+    ]
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(command, stderr=slave, stdout=subprocess.PIPE, cwd=ROOT, timeout=300)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal is closed and drained
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(master)
+    assert done.returncode == 0
+    assert shown.startswith(f"neurons: making a new memory in {data}".encode()) and shown.endswith(
+        b"\r\x1b[K"
+    )
+    again = run_cli("capture", "the boiler is serviced in May", data_dir=data)  # exists now: silent
+    piped = run_cli("capture", "call the bank", data_dir=tmp_path / "other")
+    assert again.returncode == 0 and again.stderr == "" and piped.returncode == 0 and piped.stderr == ""
+    listed = run_cli("list", "--json", data_dir=data)
+    assert len(json.loads(listed.stdout)) == 2

@@ -9,8 +9,10 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from core import commands, remind
+from core.commands.reminders import when_words
 from core.interop.json import FORMAT
 from core.model import Edit, Schedule
+from core.when import find_window
 
 
 def run(memory, *argv: str) -> dict:
@@ -198,3 +200,28 @@ def test_the_panes_save_moves_the_rules_day_and_keeps_the_title(memory):
     )
     assert "BYMONTHDAY=10" in moved.attrs["rrule"] and moved.attrs["title"] == neuron.attrs["title"]
     assert moved.attrs["title"][0].isupper()
+
+
+def test_ask_says_when_a_repeat_falls_in_the_questions_time(memory):
+    """ "what's coming up next week" says a daily reminder's occurrence in next week, not the
+    current one (today's), under the window's words."""
+    now = datetime.now(UTC)
+    window, _ = find_window("what's coming up next week", now.astimezone(remind.local_zone()))
+    today = now.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    pills = memory.capture(
+        "take the pills", kind="reminder", attrs={"due_at": today.isoformat(), "rrule": "FREQ=DAILY"}
+    )
+    monday = remind.due_between(pills, window.start, window.end)
+    assert monday is not None and monday.astimezone(remind.local_zone()).weekday() == 0
+    done = run(memory, "ask", "what's coming up next week")
+    line = next(ln for ln in done["stdout"].splitlines() if ln.startswith(str(pills.id)[:8]))
+    assert when_words(pills, now, monday) in line
+    assert when_words(pills, now) not in line  # today's occurrence is not next week's
+    assert window.due_of(memory.capture("pay the rent on the 1st", kind="note")) is None
+
+
+def test_export_counts_in_words_one_file_not_1_files(memory, tmp_path):
+    memory.capture("Ana Silva ana@example.org", kind="contact")
+    done = run(memory, "export", str(tmp_path / "ana.vcf"), "--kind", "contact")
+    assert done["code"] == 0, done
+    assert "exported 1 item as vcard to " in done["stderr"] and done["stderr"].rstrip().endswith("(1 file)")

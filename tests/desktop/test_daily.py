@@ -4,6 +4,7 @@ question leaves no answer open."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
 
 from PySide6.QtCore import Qt
@@ -11,6 +12,8 @@ from PySide6.QtWidgets import QMainWindow
 
 from core import remind
 from desktop.capture import inputs
+from desktop.items.reads import Row
+from desktop.items.rows import ENTRY_ROLE
 from desktop.look import theme
 from desktop.runtime.problems import Problems
 from desktop.window.statusbar import StatusLine
@@ -82,10 +85,13 @@ def test_an_emptied_question_clears_the_item_pane(app, embedded_memory, qtbot):
         assert window.rows.current_id() == ""
 
 
-def test_a_time_question_counts_what_its_time_holds_and_says_when_nothing_does(app, embedded_memory, qtbot):
+def test_a_time_question_counts_what_its_time_holds_and_says_when_nothing_does(
+    app, embedded_memory, clock, qtbot
+):
     """The list's count is what the question's time holds (not every row
     shown), and a time that holds nothing says so in words, not "try other words"."""
-    embedded_memory.capture("call the plumber tomorrow at 10", kind="reminder")
+    # (the window reads a question's time words on its clock: the capture's are read on the same)
+    embedded_memory.capture("call the plumber tomorrow at 10", kind="reminder", created_at=clock.now())
     embedded_memory.capture("the plumber's van is blue", kind="note")
     window = app.window
 
@@ -102,3 +108,52 @@ def test_a_time_question_counts_what_its_time_holds_and_says_when_nothing_does(a
     qtbot.waitUntil(lambda: window.empty.text() == "Nothing overdue.", timeout=WAIT_MS)
     asked("zebra xylophone")
     qtbot.waitUntil(lambda: window.empty.text().startswith("Nothing matches"), timeout=WAIT_MS)
+
+
+def test_a_time_question_shows_a_repeat_on_its_day_in_that_time(app, embedded_memory, clock, qtbot):
+    """Asked on a Saturday, "what's coming up next week" lists a daily reminder under its
+    heading on Monday (its first occurrence there), not as due today; "on Tuesday" on Tuesday."""
+    saturday = datetime(2026, 3, 7, 9, 0, tzinfo=UTC)
+    clock.current = saturday
+    pills = embedded_memory.capture(
+        "take the pills",
+        kind="reminder",
+        attrs={"due_at": remind.iso(saturday + timedelta(hours=11)), "rrule": "FREQ=DAILY"},
+    )
+    window = app.window
+
+    def shown(question: str) -> tuple[datetime, str]:
+        window.ask.setFocus()
+        window.ask.selectAll()
+        qtbot.keyClicks(window.ask, question)
+        qtbot.keyClick(window.ask, Qt.Key.Key_Return)
+        settle(qtbot, app)
+        qtbot.waitUntil(lambda: any(r.neuron.id == pills.id for r in window.rows.rows()), timeout=WAIT_MS)
+        item = next(
+            window.rows.item(i)
+            for i, entry in enumerate(window.rows.entries())
+            if isinstance(entry, Row) and entry.neuron.id == pills.id
+        )
+        return item.data(ENTRY_ROLE).at, item.data(Qt.ItemDataRole.AccessibleTextRole)
+
+    at, said = shown("what's coming up next week")
+    assert at is not None and theme.local(at).weekday() == 0  # Monday
+    assert theme.when_text(at, saturday) in said and "today" not in said
+    assert window.rows.entries()[0].text == "next week"
+    at, said = shown("what do I have on Tuesday")
+    assert at is not None and theme.local(at).weekday() == 1 and "today" not in said
+
+
+def test_a_slow_answer_says_it_is_on_its_way(app, embedded_memory, qtbot):
+    """While the first answer keeps the person waiting (here: the worker busy with a long read),
+    the list says it is looking, and why the first one takes longer; the answer replaces it."""
+    embedded_memory.capture("the spare key is with Maria", kind="note")
+    window = app.window
+    app.ctx.read(lambda _m: time.sleep(3)).run("slow")  # the memory busy, as on a first start
+    window.ask.setFocus()
+    qtbot.keyClicks(window.ask, "spare key")
+    qtbot.waitUntil(lambda: window.list_hint.text().startswith("Looking…"), timeout=WAIT_MS)
+    assert "first question" in window.list_hint.text()
+    settle(qtbot, app)
+    qtbot.waitUntil(lambda: not window.asking, timeout=WAIT_MS)
+    assert not window.list_hint.text().startswith("Looking")

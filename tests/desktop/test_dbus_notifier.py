@@ -75,7 +75,10 @@ def dunst(qtbot, session_bus, tmp_path):
     menu = tmp_path / "menu.sh"
     menu.write_text(f'#!/bin/sh\ncat > "{tmp_path}/menu.txt"\ngrep -m1 "^#Snooze" "{tmp_path}/menu.txt"\n')
     menu.chmod(0o755)
-    (tmp_path / "dunstrc").write_text(f"[global]\ndmenu = {menu}\n")
+    # every notification the server times out on its own does so after a second
+    (tmp_path / "dunstrc").write_text(
+        f"[global]\ndmenu = {menu}\n[urgency_low]\ntimeout = 1\n[urgency_normal]\ntimeout = 1\n"
+    )
     env = {**os.environ, "DISPLAY": display}
     server = subprocess.Popen(
         ["dunst", "-config", str(tmp_path / "dunstrc")], env=env, stderr=subprocess.DEVNULL
@@ -153,6 +156,21 @@ def test_a_reminder_is_normal_and_resident_and_is_closed_when_withdrawn_or_at_qu
     finally:
         monitor.terminate()
         monitor.wait(10)
+
+
+def test_a_reminder_stays_until_answered_where_a_passing_notice_times_out(qtbot, dunst):
+    """A reminder's notification never expires (as a calendar's reminders do), even on a server
+    that times out every other one after a second; a passing notice still goes."""
+    dbus = ready_notifier(qtbot)
+    dbus.show(Notice("r-1", "Stretch", "due today 10:00", [("done", "Done")], resident=True))
+    dbus.show(Notice("engine", "The engine restarted"))
+    qtbot.waitUntil(lambda: displayed(dunst) == "2", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)  # the passing one timed out
+    qtbot.wait(3000)  # three times the server's timeout
+    assert displayed(dunst) == "1"
+    dbus.withdraw("r-1")
+    qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
+    dbus.close()
 
 
 def test_a_notifications_title_shows_a_right_to_left_override():

@@ -44,6 +44,23 @@ def reopened(qtbot, app, check) -> None:
     settle(qtbot, app)
 
 
+def test_after_a_change_the_dialog_shows_what_is_now(qtbot, owned_app):
+    """Create profile, then the same dialog says whose memory it now is (not the old offer,
+    whose second click failed)."""
+    app = owned_app
+    dialog = dialog_of(qtbot, app)
+    dialog.name.setText("Maria")
+    dialog.create_button.click()
+    reopened(qtbot, app, lambda m: m.identity.user_id is not None)
+    qtbot.waitUntil(lambda: (dialog.facts.get("profile") or {}).get("name") == "Maria", timeout=REOPEN_MS)
+    said = " ".join(label.text() for label in dialog.who.findChildren(type(dialog.status)))
+    assert "Profile <b>Maria</b>" in said and "anonymous" not in said
+    assert all(b.isEnabled() for b in dialog.buttons) and "Create profile" not in [
+        b.text() for b in dialog.buttons
+    ]
+    assert "Maria" in dialog.status.text()
+
+
 def test_the_window_makes_a_profile_and_moves_it_to_a_server_and_back(qtbot, owned_app, server_dsn):
     app = owned_app
     assert app.profile_action.text() == "Profile and storage…"

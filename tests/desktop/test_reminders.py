@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 from core import remind
 from core.model import Kind, Neuron, State
@@ -69,6 +70,35 @@ def test_the_notification_snoozes_to_later_today_or_tomorrow_morning(
     assert (local.hour, local.minute) == (9, 0) and local.date() > clock.now().astimezone(
         remind.local_zone()
     ).date()
+
+
+def test_pick_a_time_asks_until_when_and_snoozes_to_it(app, embedded_memory, clock, notifier, qtbot):
+    """ "Pick a time…" on the notification opens a small window that reads the time as the Due
+    field does, says it, and snoozes the reminder to it; the notification stays until then."""
+    rem = embedded_memory.capture(
+        "renew the passport", kind="reminder", attrs={"due_at": remind.iso(clock.now())}
+    )
+    planned(qtbot, app)
+    fire(qtbot, app)
+    key = str(rem.id)
+    notifier.answer(key, "pick")
+    qtbot.waitUntil(lambda: key in app.notices.picking, timeout=WAIT_MS)
+    dialog = app.notices.picking[key]
+    qtbot.waitExposed(dialog)
+    assert "renew the passport" in " ".join(label.text() for label in dialog.findChildren(QLabel))
+    assert key not in notifier.withdrawn and not dialog.ok.isEnabled()
+    qtbot.keyClicks(dialog.when, "whenever suits")
+    assert not dialog.ok.isEnabled() and dialog.said.text()  # a sentence, not a time
+    dialog.when.clear()
+    qtbot.keyClicks(dialog.when, "in 2 hours")
+    expected = clock.now() + timedelta(hours=2)
+    assert dialog.ok.isEnabled() and theme.when_text(expected, clock.now()) in dialog.said.text()
+    qtbot.keyClick(dialog.when, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "snoozed_until" in embedded_memory.get(rem.id).attrs, timeout=WAIT_MS)
+    until = remind.parse_time(embedded_memory.get(rem.id).attrs["snoozed_until"])
+    assert abs(until - expected) < timedelta(minutes=1)
+    assert key in notifier.withdrawn and key not in app.notices.picking
+    assert app.window.detail.current_id != key  # it did not just open the item
 
 
 def test_snooze_from_the_notification_fires_again_later(app, embedded_memory, clock, notifier, qtbot):
