@@ -545,7 +545,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.take(m)
             if not y and d < today:
                 d = _next_date(d, today)
-            return d, bool(y)
+            return _range_start(t, m, d), bool(y)
     m = t.search(g.month_position, accept=lambda m: bool(m.group("of") or m.group("mon")))
     if m:
         t.take(m)
@@ -657,8 +657,23 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     if not m:
         return None
     found = read(m)
+    assert found is not None
     t.take(m)
-    return found
+    return _range_start(t, m, found[0]), found[1]
+
+
+def _range_start(t: _Text, m: re.Match, d: date) -> date:
+    """The day a range ends on at `m` starts on, when the day number before it says one ("from 5
+    to 16 Aug", "15-18 Nov", "5. bis zum 16.8."): what is due is due at its start. "and" ("dia 5
+    e 10") joins a range only after its "from" ("entre 5 e 10 de junho")."""
+    r = t.g.range_start_day.search(t.folded, 0, m.start())
+    if not r or (t.g.range_and(_spaced(r.group("to"))) and not r.group("from")):
+        return d
+    day = int(r.group("d"))
+    if not 1 <= day < d.day:
+        return d
+    t.take(r)
+    return d.replace(day=day)
 
 
 def _next_feb_29(today: date) -> date:
@@ -822,8 +837,42 @@ def _adjacent(g: Grammar, between: str) -> bool:
     return not between or between in g.words.of_a_month
 
 
+def _clock_range(t: _Text) -> _Clock | None:
+    """The first clock of a range ("between 6 and 8 AM", "zwischen 6 und 8h", "9:30 - 10:45"),
+    in the half of the day the second says ("11 - 1pm": 11am). Without "from"/"between" only
+    with a mark of hours or minutes ("5-6" alone is not a time; "5 and 6" never is)."""
+    g = t.g
+
+    def ok(m: re.Match) -> bool:
+        h1, h2 = int(m.group("h1")), int(m.group("h2"))
+        if h1 >= 24 or h2 >= 24 or int(m.group("m1") or 0) >= 60 or int(m.group("m2") or 0) >= 60:
+            return False
+        said = bool(m.group("from"))
+        marked = bool(m.group("ap") or m.group("ap1") or m.group("uhr") or m.group("hh"))
+        if g.range_and(_spaced(m.group("to"))):  # "5 and 6" is two numbers
+            return said
+        if "." in m.group(0):  # "05.08 - 16.08" may be dates: a range of clocks only said so
+            return said or marked
+        return said or marked or bool(m.group("m1") and m.group("m2"))
+
+    m = t.search(g.clock_range, accept=ok)
+    if not m:
+        return None
+    t.take(m)
+    h1, h2 = int(m.group("h1")), int(m.group("h2"))
+    ap = _ampm(g, m.group("ap1"), None) or _ampm(g, m.group("ap"), None)
+    if ap and not m.group("ap1") and h1 % 12 > h2 % 12:
+        ap = "am" if ap == "pm" else "pm"  # "11 - 1pm": 11am
+    exact = ap is None and (h1 >= 13 or h1 == 0 or bool(m.group("uhr") or m.group("hh")) or h2 >= 13)
+    padded = m.group("h1").startswith("0")
+    return _Clock(h1, int(m.group("m1") or 0), exact or padded, ap, padded=padded)
+
+
 def _numeric_clock(t: _Text) -> _Clock | None:
     g = t.g
+    ranged = _clock_range(t)
+    if ranged is not None:
+        return ranged
     m = t.search(g.clock_phrase, accept=lambda m: _phrase_ok(g, m))
     if m:
         t.take(m)

@@ -371,6 +371,25 @@ class Grammar:
             rf"{b}(?:(?:{any_of(w.noon_lead)})\s+)?(?P<w>{any_of(w.noon)}|{any_of(w.midnight)}){e}"
         )
         self.part_of_day = c(rf"{b}(?:(?:{any_of(w.part_lead)})\s+)?(?P<part>{parts}){e}")
+        # a range's start is when it is due: "from 5 to 16 Aug", "15-18 Nov", "5. bis zum 16.8."
+        # (the day number before the date, read with its month), "between 6 and 8 AM", "zwischen 6
+        # und 8h", "9.30 - 10.45" (the first clock, in the half of the day the second says)
+        to = rf"(?:{any_of((*w.range_joiners, *DASHES))})"
+        self.range_and = compile_folded(rf"(?:{any_of(w.and_words)})").fullmatch
+        self.range_start_day = c(
+            rf"(?<![\w.,/:-])(?:(?P<from>{any_of(w.range_from)})\s+{optional_words(w.day_articles)})?"
+            rf"(?P<d>\d{{1,2}}){day_suffix}?\s*(?P<to>{to})\s*$"
+        )
+        clock_end = (
+            rf"(?P<h2>\d{{1,2}})(?:[:.](?P<m2>\d{{2}}))?(?!\d)"
+            rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<hh>{hour_letter}){e}))?"
+        )
+        self.clock_range = c(
+            rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
+            rf"(?P<h1>\d{{1,2}})(?:[:.](?P<m1>\d{{2}}))?(?!\d)"
+            rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?"
+            rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
+        )
 
         # recurrences
         self.every_part = c(rf"{b}(?P<w>{any_of(w.every_part)}){e}")
