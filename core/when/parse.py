@@ -900,12 +900,14 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             or bool(m.group("uhr"))
         ) and ap is None
         return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"), s=int(m.group("sec") or 0))
-    m = t.search(  # "330 p.m."
-        g.clock_hhmm, accept=lambda m: 1 <= int(m.group("h")) <= 12 and int(m.group("m")) < 60
-    )
+    m = t.search(g.clock_hhmm, accept=lambda m: _hhmm_ok(t, m))
     if m:
         t.take(m)
-        return _Clock(int(m.group("h")), int(m.group("m")), False, _ampm(g, m.group("ap"), None))
+        h, mi = int(m.group("h")), int(m.group("m"))
+        ap = _ampm(g, m.group("ap"), m.group("part"), h)
+        padded = m.group("h").startswith("0")
+        exact = ap is None and (h >= 13 or h == 0 or padded or bool(m.group("uhr")))
+        return _Clock(h, mi, exact, ap, padded=padded)
     m = t.search(g.clock_h_suffix, accept=lambda m: _hour_of(g, m.group("h") or m.group("hw")) < 24)
     if m:
         t.take(m)
@@ -934,6 +936,23 @@ def _numeric_clock(t: _Text) -> _Clock | None:
         t.take(m)
         return _Clock(12 if _spaced(m.group("w")) in g.words.noon else 0, 0, True, None)
     return None
+
+
+def _hhmm_ok(t: _Text, m: re.Match) -> bool:
+    """ "330 p.m." (on the 12-hour clock), "1430 Uhr", "at 730 in the evening", "at 1030": figures
+    without a colon; after "at" alone not what reads as a year ("at 2026") nor a number of a
+    street ("at 1030 Main Street": a capital after it)."""
+    h, mi = int(m.group("h")), int(m.group("m"))
+    if mi >= 60:
+        return False
+    if m.group("ap"):
+        return 1 <= h <= 12
+    if h >= 24:
+        return False
+    if m.group("uhr") or m.group("part"):
+        return True
+    named_after = re.match(r"\s+[^\W\d_]", t.original[m.end() :]) and t.capital(m.end() + 1)
+    return bool(m.group("at")) and not 19 <= h <= 20 and not named_after
 
 
 def _hour_word_of(g: Grammar, said: str | None) -> str | None:

@@ -231,15 +231,17 @@ class Grammar:
         # what text2num writes for a number in words: "22", "24th", "3.", "1er", "22º" (parse.in_figures)
         self.figures = c(rf"(?:\d+(?:{any_of((*w.ordinal_suffixes, *w.day_suffixes))})?[,.]?\s?)+")
         year_joined = rf"(?:{any_of(w.year_joiners)})"
+        # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045")
+        year = rf"(?P<y>[1-9]\d{{3}})(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
             rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?\s*"
             rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|-\s*)?"
-            rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
+            rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         self.month_day = c(
             rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?\s*{optional_words(w.month_day_articles)}"
-            rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
+            rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         slots = {
             "day": Slot(DAY_NUMBER),
@@ -304,8 +306,16 @@ class Grammar:
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?::(?P<sec>\d{{2}}))?(?!\d)(?:{letters}|\s*"
             rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?)"
         )
-        self.clock_hhmm = c(  # "330 p.m.": figures without a colon are a time only with am/pm
-            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})(?P<m>\d{{2}})\s*{ampm}(?!\w)"
+        # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
+        counts = any_of(u for u in w.units if u not in w.clock_words_after)
+        counted = rf"%|{ordinal}|{any_of(w.not_hour_after)}|{counts}"
+        # "330 p.m.", "1430 Uhr", "at 1030", "at 730 in the evening": figures without a colon are a
+        # time only with am/pm, an hour's word, a part of the day or "at" before them (not a count:
+        # "at 1030 euros")
+        self.clock_hhmm = c(
+            rf"{b}(?:(?P<at>{at})\s+{about})?"
+            rf"(?P<h>\d{{1,2}})(?P<m>\d{{2}})(?!\d|[:,/.]\d|\s*(?:{counted}){e})"
+            rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<part>{parts}){e}))?"
         )
         self.after_noon_words = compile_folded(rf"(?:{any_of((*w.after_noon_marks, *w.after_noon_letters))})")
         oclock = any_of(w.clock_words_after)
@@ -321,9 +331,6 @@ class Grammar:
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})"
             rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         )
-        # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
-        counts = any_of(u for u in w.units if u not in w.clock_words_after)
-        counted = rf"%|{ordinal}|{any_of(w.not_hour_after)}|{counts}"
         self.clock_at = c(
             rf"{b}(?P<at>{at})\s+{about}(?:(?P<h>\d{{1,2}})|(?P<hw>{any_of(w.hour_words)})|"
             rf"(?P<hw24>{any_of(w.hour_words_24)})(?=\s*(?:{oclock})))(?![\d:.,/])"

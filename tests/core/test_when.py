@@ -811,7 +811,7 @@ CASE_FLOORS = {
     "chrono_de": 56,
     "chrono_fr": 74,
     "timefhuman_en": 9,
-    "ctparse_en_de": 273,
+    "ctparse_en_de": 275,
 }
 
 
@@ -866,5 +866,27 @@ def test_a_countrys_public_holidays_by_the_names_the_holidays_package_gives(text
 def test_a_range_is_due_at_its_start(text, due):
     """What spans days or hours is due when it starts: the day number before a date takes its
     month ("15-18 Jan"), the first clock the half of the day the second says ("11 - 1pm")."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("Zahnarzt 3. Januar 1430 Uhr", at("2027-01-03", "14:30")),
+        ("call Ana at 1030", at("2026-12-05", "10:30")),
+        ("dinner at 730 in the evening", at("2026-12-05", "19:30")),
+        ("levantar às 0645 amanhã", at("2026-12-06", "06:45")),
+        ("Termin um 0815 Uhr", at("2026-12-06", "08:15")),
+        # not clocks: a street's number, a year, a count
+        ("party at 1030 Main Street at 5pm", at("2026-12-05", "17:00")),
+        ("the loan ends at 2026 rates, call tomorrow", at("2026-12-06")),
+        ("weighed at 1030 kg tomorrow", at("2026-12-06")),
+    ],
+)
+def test_four_figures_are_a_clock_when_something_says_so(text, due):
+    """Figures without a colon are a time with am/pm, an hour's word ("1430 Uhr"), a part of the
+    day or "at" before them, and a four-figure year after a month is not one then ("3. Januar
+    1430 Uhr" is not the year 1430)."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
