@@ -126,6 +126,7 @@ class _Text:
         self.ambiguous: str | None = None
         self.month_said = True  # the date read named its month (not "sexta dia 20")
         self.date_weekday: int | None = None  # a weekday read within the date's words
+        self.glued_part: str | None = None  # the part of the day a weekday is written with ("Montagabend")
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -710,6 +711,7 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
     if m:
         t.take(m)
+        t.glued_part = m.group("glued")
         wd = g.words.weekdays[m.group("day")]
         nxt = g.which(m.group("pre"), m.group("post")) == "next" or bool(m.group("after_next"))
         found = _next_weekday(today, wd, strictly_after=nxt)
@@ -798,6 +800,7 @@ def _clock(t: _Text) -> _Clock | None:
     taken = len(t.spans)
     clock = _numeric_clock(t)
     part = _part_of_day(t, t.spans[taken][0] if clock is not None and len(t.spans) > taken else None)
+    part = part or t.glued_part
     if clock is None:
         return _Clock(t.g.words.parts[part], 0, True, None) if part else None
     if part:

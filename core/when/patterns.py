@@ -269,7 +269,7 @@ class Grammar:
         nxt, last, this = self.next_before, self.last_before, self.this_before
         self.weekday = c(
             rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+)?"
-            rf"(?P<day>{day})"
+            rf"(?P<day>{day})(?P<glued>{any_of(w.bare_parts)})?"  # de "Montagmorgen", "Freitagabend"
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
         )

@@ -808,10 +808,10 @@ CASE_FLOORS = {
     "chrono_en": 148,
     "chrono_pt": 24,
     "chrono_es": 33,
-    "chrono_de": 56,
+    "chrono_de": 58,
     "chrono_fr": 74,
     "timefhuman_en": 9,
-    "ctparse_en_de": 275,
+    "ctparse_en_de": 280,
 }
 
 
@@ -890,3 +890,26 @@ def test_four_figures_are_a_clock_when_something_says_so(text, due):
     1430 Uhr" is not the year 1430)."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("Anruf morgen Nachmittag", at("2026-12-06", "15:00")),
+        ("Essen übermorgen Abend", at("2026-12-07", "19:00")),
+        ("heute Nacht", at("2026-12-05", "22:00")),
+        ("Freitag Abend Kino", at("2026-12-11", "19:00")),
+        ("Kino Freitagabend um 8", at("2026-12-11", "20:00")),
+        ("Zahnarzt am Dienstagnachmittag", at("2026-12-08", "15:00")),
+        ("Montagmorgen", at("2026-12-07", "09:00")),
+        ("Mittwochvormittag", at("2026-12-09", "10:00")),
+        ("Montag morgen", at("2026-12-07", "09:00")),  # after a weekday "morgen" is the morning
+        ("vormittags", at("2026-12-06", "10:00")),
+    ],
+)
+def test_german_parts_of_the_day_beside_a_day_or_glued_to_it(text, due):
+    """German writes the part of the day as a noun beside the day ("morgen Abend") or as one word
+    with the weekday ("Freitagabend"): that day at that part's hour, or the clock said with it."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("Guten Morgen, Ana", SATURDAY, region="de_DE") is None

@@ -38,7 +38,9 @@ LANGUAGE = Language(
     today=("heute",),
     tonight=("heute abend",),
     tomorrow=("morgen",),
-    not_tomorrow_after=("am", "heute", "guten"),  # "am Morgen", "heute Morgen", "guten Morgen"
+    # "am Morgen", "heute Morgen", "guten Morgen", "Montag Morgen", "morgen Morgen": the morning
+    not_tomorrow_after=("am", "heute", "guten", "morgen", "montag", "dienstag", "mittwoch", "donnerstag",
+                        "freitag", "samstag", "sonntag"),
     after_tomorrow=("übermorgen",),
     yesterday=("gestern",),
     before_yesterday=("vorgestern",),
@@ -103,9 +105,12 @@ LANGUAGE = Language(
     hour_suffix_words=("uhr",),
     noon=("mittag", "mittags"),
     midnight=("mitternacht",),
-    parts={"morgens": 9, "früh": 9, "am morgen": 9, "nachmittags": 15, "am nachmittag": 15,
-           "abends": 19, "am abend": 19, "in der nacht": 22, "nachts": 22},
-    part_adverbs=("morgens", "früh", "nachmittags", "abends", "nachts"),
+    parts={"morgens": 9, "früh": 9, "am morgen": 9, "morgen": 9, "vormittags": 10, "am vormittag": 10,
+           "vormittag": 10, "nachmittags": 15, "am nachmittag": 15, "nachmittag": 15, "abends": 19,
+           "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22},
+    part_adverbs=("morgens", "früh", "vormittags", "nachmittags", "abends", "nachts"),
+    # beside a day ("morgen Abend", "Freitag Nachmittag") or glued to a weekday ("Montagmorgen")
+    bare_parts=("morgen", "früh", "vormittag", "nachmittag", "abend", "nacht"),
     hour_words={"eins": 1, "ein": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7,
                 "acht": 8, "neun": 9, "zehn": 10, "elf": 11, "zwölf": 12},
     minute_amounts={"viertel": 15, "zehn": 10, "zwanzig": 20, "fünf": 5},
