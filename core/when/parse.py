@@ -500,7 +500,7 @@ def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
     if not m:
         return None
     t.take(m)
-    what = t.g.end_words.get(_spaced(m.group("what") or ""))
+    what = t.g.end_words.get(_spaced(m.group("what") or "")) or t.g.end_of_words.get(m.group("abbr") or "")
     if what == "day":
         return (today,)
     if what == "week":

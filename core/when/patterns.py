@@ -210,9 +210,12 @@ class Grammar:
             **{u: "week" for u in w.week},
             **{u: "month" for u in w.month},
             **{u: "year" for u in w.year},
+            **{u: p for u, p in w.period_words.items() if p in ("week", "month", "year")},  # de "des Monats"
         }
+        self.end_of_words = w.end_of_words
         self.end_of = c(
-            rf"{b}(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}(?P<what>{any_of(self.end_words)}))?{e}"
+            rf"{b}(?:(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}(?P<what>{any_of(self.end_words)}))?"
+            rf"|(?P<abbr>{any_of(w.end_of_words)})){e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")

@@ -811,7 +811,7 @@ CASE_FLOORS = {
     "chrono_de": 58,
     "chrono_fr": 74,
     "timefhuman_en": 9,
-    "ctparse_en_de": 280,
+    "ctparse_en_de": 284,
 }
 
 
@@ -913,3 +913,22 @@ def test_german_parts_of_the_day_beside_a_day_or_glued_to_it(text, due):
     when = find_when(text, SATURDAY, region="de_DE")
     assert when is not None and when.due == due, when and when.due
     assert find_when("Guten Morgen, Ana", SATURDAY, region="de_DE") is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("send the report by EOD", at("2026-12-05", "18:00")),
+        ("invoices EOM", at("2026-12-31", "18:00")),
+        ("review EOY", at("2026-12-31", "18:00")),
+        ("Rechnung bis Ende des Monats", at("2026-12-31", "18:00")),
+        ("Steuer bis Ende des Jahres", at("2026-12-31", "18:00")),
+        ("Rechnung bis Monatsende", at("2026-12-31", "18:00")),
+        ("zum Jahresende", at("2026-12-31", "18:00")),
+    ],
+)
+def test_the_end_of_a_period_in_one_word_or_its_genitive(text, due):
+    """The end of a day, month or year said as offices write it (EOD, EOM, EOY), in one German
+    word ("Monatsende") or with the genitive ("Ende des Monats"): its last day at END_HOUR."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due

@@ -57,6 +57,7 @@ LANGUAGE = Language(
     now_words=("jetzt", "sofort", "gleich jetzt"),
     offset_after=("nach", "ab"),
     offset_before=("vor",),
+    end_of_words={"monatsende": "month", "jahresende": "year", "tagesende": "day"},
     end_of=("ende des", "ende der", "am ende des", "am ende der", "bis ende des", "bis ende der"),
     in_words=("in",),
     ago_before=("vor",),
