@@ -551,6 +551,18 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     if m:
         t.take(m)
         return _month_position(g, m, today)[1], bool(m.group("y"))
+    # "June 2027": its first day; a month begun or gone by ("the March 2025 invoice") names, it is
+    # not due
+    m = t.search(
+        g.month_year,
+        accept=lambda m: (
+            _month_ok(t, m, with_day=False)
+            and date(int(m.group("y")), g.words.months[m.group("mon")], 1) >= today
+        ),
+    )
+    if m:
+        t.take(m)
+        return date(int(m.group("y")), g.words.months[m.group("mon")], 1), True
     m = t.search(g.day_of_month)
     if m:
         day = int(group(m, "day") or 0)

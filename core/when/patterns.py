@@ -242,6 +242,8 @@ class Grammar:
             rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|-\s*)?"
             rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
+        # "June 2027", "junho de 2027", "im Juni 2027": a month of a year (its first day)
+        self.month_year = c(rf"{b}(?P<mon>{month})\.?,?\s+(?:{year_joined}\s+)?{year}(?![\d/.:-]\d){e}")
         self.month_day = c(
             rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?\s*{optional_words(w.month_day_articles)}"
             rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"

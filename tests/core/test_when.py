@@ -810,7 +810,7 @@ CASE_FLOORS = {
     "chrono_es": 33,
     "chrono_de": 58,
     "chrono_fr": 74,
-    "timefhuman_en": 9,
+    "timefhuman_en": 10,
     "ctparse_en_de": 284,
 }
 
@@ -932,3 +932,20 @@ def test_the_end_of_a_period_in_one_word_or_its_genitive(text, due):
     word ("Monatsende") or with the genitive ("Ende des Monats"): its last day at END_HOUR."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("renew the passport June 2027", at("2027-06-01")),
+        ("renovar o passaporte em junho de 2027", at("2027-06-01")),
+        ("Pass verlängern im Juni 2027 um 10", at("2027-06-01", "10:00")),
+        ("en juin 2027", at("2027-06-01")),
+        # a month begun or gone by names, it is not due
+        ("the December 2026 rent", None),
+        ("the March 2025 invoice is paid", None),
+    ],
+)
+def test_a_month_of_a_year_is_due_on_its_first_day(text, due):
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert (when.due if when else None) == due
