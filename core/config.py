@@ -1,16 +1,18 @@
 """The data dir's own settings, in `<data dir>/config.json` beside `device_id`: which engine it
 uses (a server DSN, never its password: that stays in the OS keyring) and the local profile it
 acts as (from `neurons profile create/join`), and the second place backups go to (a folder
-outside it, `neurons config set backup-dir`; its passphrase stays in the keyring). A flag or an
+outside it, `neurons config set backup-dir`; its passphrase stays in the keyring), and the region
+whose conventions read a numeric date (`neurons config set date-region`). A flag or an
 environment variable still overrides the engine; nothing else writes this file.
 
     {"dsn": "host=db.example dbname=neurons user=ana",
-     "profile": {"id": "7c0e...", "name": "Ana"}, "backup_dir": "/media/ana/usb"}
+     "profile": {"id": "7c0e...", "name": "Ana"}, "backup_dir": "/media/ana/usb", "date_region": "pt_PT"}
 """
 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +23,7 @@ from core.model import InvalidInput, NeuronsError
 from core.validate import parse_json
 
 FILE = "config.json"
+REGION_TAG = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z]{2})?$")  # "pt_PT", "en-US", "de"
 
 
 class ConfigError(NeuronsError):
@@ -40,6 +43,8 @@ class Config:
     # that switches `dsn` to it: if the process dies in between, the next command says so
     moving_to: str | None = None
     moving_since: str | None = None
+    # whose conventions read a numeric date ("en_US": 05/06 is May 6): core/when/region.py
+    date_region: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -53,7 +58,23 @@ class Config:
             data["backup_dir"] = self.backup_dir
         if self.moving_to:
             data["moving"] = {"to": self.moving_to, "since": self.moving_since}
+        if self.date_region:
+            data["date_region"] = self.date_region
         return data
+
+
+_date_region: str | None = None  # the data dir in use's date_region (choose_date_region)
+
+
+def choose_date_region(tag: str | None) -> None:
+    """The region whose conventions read numeric dates in this process (the data dir's choice;
+    NEURONS_DATE_REGION still wins: core/when/region.py)."""
+    global _date_region  # one choice for the process, as the environment's
+    _date_region = tag or None
+
+
+def chosen_date_region() -> str | None:
+    return _date_region
 
 
 def path(data_dir: Path) -> Path:
@@ -92,12 +113,16 @@ def load(data_dir: Path) -> Config:
     moving = data.get("moving") or {}
     if not (isinstance(moving, dict) and isinstance(moving.get("to") or "", str)):
         raise _unreadable(file, "its moving is not an object naming a server")
+    date_region = data.get("date_region")
+    if date_region is not None and not (isinstance(date_region, str) and REGION_TAG.match(date_region)):
+        raise _unreadable(file, "its date_region is not a region such as en_US or pt_PT")
     return Config(
         dsn=dsn or None,
         profile_id=profile_id,
         profile_name=str(profile.get("name") or "") or None,
         profile_pending=bool(profile_id and profile.get("pending")),
         backup_dir=backup_dir or None,
+        date_region=date_region or None,
         moving_to=moving.get("to") or None,
         moving_since=str(moving.get("since") or "") or None,
     )

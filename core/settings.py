@@ -70,6 +70,7 @@ class Settings:
         """The flag, else the environment, else what the data dir remembers (core/config.py)."""
         folder = data_dir_from(data_dir)
         saved = config.load(folder)
+        config.choose_date_region(saved.date_region)  # how numeric dates are read (core/when/region.py)
         dsn = dsn or os.environ.get("NEURONS_DSN") or saved.dsn or None
         return cls(
             data_dir=folder, dsn=dsn, profile_id=saved.profile_id, profile_pending=saved.profile_pending, **kw

@@ -191,7 +191,7 @@ def _show(memory) -> Answer:
 
 CONFIG_USE = (
     "use: neurons config set dsn DSN | set backup-dir DIR | set backup-passphrase "
-    "[--passphrase-stdin] | unset KEY | show"
+    "[--passphrase-stdin] | set date-region REGION | unset KEY | show"
 )
 
 
@@ -200,10 +200,11 @@ def _config_args(p) -> None:
     p.add_argument(
         "key",
         nargs="?",
-        choices=["dsn", "backup-dir", "backup-passphrase"],
+        choices=["dsn", "backup-dir", "backup-passphrase", "date-region"],
         help="dsn: the server Postgres to use; backup-dir: a folder outside the data dir that "
         "backups are also sealed into; backup-passphrase: the passphrase that seals them (kept "
-        "in the OS keyring, asked for, never given on the command line)",
+        "in the OS keyring, asked for, never given on the command line); date-region: whose "
+        "conventions read a numeric date (en_US: 05/06 is May 6; pt_PT, en_GB: 5 June)",
     )
     p.add_argument("value", nargs="?", help="set: the value")
     p.add_argument(
@@ -215,8 +216,8 @@ def _config_args(p) -> None:
 
 @command(
     "config",
-    "remember this data dir's engine and backup folder: config set dsn DSN | set backup-dir DIR | "
-    "set backup-passphrase | unset KEY | show",
+    "remember this data dir's engine, backup folder and date region: config set dsn DSN | "
+    "set backup-dir DIR | set backup-passphrase | set date-region REGION | unset KEY | show",
     arguments=_config_args,
     needs_memory=False,
 )
@@ -236,6 +237,8 @@ def config_(_memory, args) -> Answer:
         raise InvalidInput(CONFIG_USE)
     if args.key == "backup-dir":
         return _backup_dir(data_dir, args)
+    if args.key == "date-region":
+        return _date_region(data_dir, args.value if args.action == "set" else None)
     _refuse_while_the_app_runs(args)
     if args.action == "unset":
         use_embedded(data_dir)
@@ -271,6 +274,25 @@ def _backup_dir(data_dir, args) -> Answer:
         f"backups also go to {elsewhere.subfolder(folder, _device_id(data_dir))}, encrypted",
         note=note,
     )
+
+
+def _date_region(data_dir, tag: str | None) -> Answer:
+    """Remember (or forget) whose conventions read a numeric date in this data dir; the app's
+    Preferences ▸ Numeric dates writes the same (NEURONS_DATE_REGION still wins)."""
+    import dataclasses  # noqa: PLC0415 - keeps forwarding light
+
+    from core import config  # noqa: PLC0415 - keeps forwarding light
+    from core.when.region import known_tag, region_of  # noqa: PLC0415 - keeps forwarding light
+
+    if tag is not None and not known_tag(tag):
+        raise InvalidInput(f"“{tag}” is not a region: try en_US, en_GB, pt_PT, pt_BR, es_ES, de_DE or fr_FR")
+    tag = tag.strip().replace("-", "_") if tag else None
+    saved = config.load(data_dir)
+    config.save(data_dir, dataclasses.replace(saved, date_region=tag))
+    if tag is None:
+        return Answer({"date_region": None}, "numeric dates are read as this computer's locale writes them")
+    order = "day" if region_of(tag).day_first else "month"
+    return Answer({"date_region": tag}, f"numeric dates are read {order} first from now on ({tag})")
 
 
 def _device_id(data_dir) -> str:

@@ -72,6 +72,7 @@ class Language:
     offset_after: Words = ()  # "two weeks from tomorrow", "2 days after Friday", "dois dias depois de amanhã"
     offset_before: Words = ()  # "2 months before 02/02"
     end_of: Words = ()  # "end of the day", "fim do mês", "Ende der Woche": its last day, END_HOUR
+    end_of_words: dict[str, str] = field(default_factory=dict)  # one word: "EOD", de "Monatsende"
     possessive_endings: Words = ()  # "Easter's", "Christmas's"
     # month words that open a sentence as a verb ("May I …"): a month there only with a preposition
     verb_months: Words = ()

@@ -126,6 +126,7 @@ class _Text:
         self.ambiguous: str | None = None
         self.month_said = True  # the date read named its month (not "sexta dia 20")
         self.date_weekday: int | None = None  # a weekday read within the date's words
+        self.glued_part: str | None = None  # the part of the day a weekday is written with ("Montagabend")
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -499,7 +500,7 @@ def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
     if not m:
         return None
     t.take(m)
-    what = t.g.end_words.get(_spaced(m.group("what") or ""))
+    what = t.g.end_words.get(_spaced(m.group("what") or "")) or t.g.end_of_words.get(m.group("abbr") or "")
     if what == "day":
         return (today,)
     if what == "week":
@@ -545,11 +546,23 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.take(m)
             if not y and d < today:
                 d = _next_date(d, today)
-            return d, bool(y)
+            return _range_start(t, m, d), bool(y)
     m = t.search(g.month_position, accept=lambda m: bool(m.group("of") or m.group("mon")))
     if m:
         t.take(m)
         return _month_position(g, m, today)[1], bool(m.group("y"))
+    # "June 2027": its first day; a month begun or gone by ("the March 2025 invoice") names, it is
+    # not due
+    m = t.search(
+        g.month_year,
+        accept=lambda m: (
+            _month_ok(t, m, with_day=False)
+            and date(int(m.group("y")), g.words.months[m.group("mon")], 1) >= today
+        ),
+    )
+    if m:
+        t.take(m)
+        return date(int(m.group("y")), g.words.months[m.group("mon")], 1), True
     m = t.search(g.day_of_month)
     if m:
         day = int(group(m, "day") or 0)
@@ -657,8 +670,23 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     if not m:
         return None
     found = read(m)
+    assert found is not None
     t.take(m)
-    return found
+    return _range_start(t, m, found[0]), found[1]
+
+
+def _range_start(t: _Text, m: re.Match, d: date) -> date:
+    """The day a range ends on at `m` starts on, when the day number before it says one ("from 5
+    to 16 Aug", "15-18 Nov", "5. bis zum 16.8."): what is due is due at its start. "and" ("dia 5
+    e 10") joins a range only after its "from" ("entre 5 e 10 de junho")."""
+    r = t.g.range_start_day.search(t.folded, 0, m.start())
+    if not r or (t.g.range_and(_spaced(r.group("to"))) and not r.group("from")):
+        return d
+    day = int(r.group("d"))
+    if not 1 <= day < d.day:
+        return d
+    t.take(r)
+    return d.replace(day=day)
 
 
 def _next_feb_29(today: date) -> date:
@@ -695,6 +723,7 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
     if m:
         t.take(m)
+        t.glued_part = m.group("glued")
         wd = g.words.weekdays[m.group("day")]
         nxt = g.which(m.group("pre"), m.group("post")) == "next" or bool(m.group("after_next"))
         found = _next_weekday(today, wd, strictly_after=nxt)
@@ -783,6 +812,7 @@ def _clock(t: _Text) -> _Clock | None:
     taken = len(t.spans)
     clock = _numeric_clock(t)
     part = _part_of_day(t, t.spans[taken][0] if clock is not None and len(t.spans) > taken else None)
+    part = part or t.glued_part
     if clock is None:
         return _Clock(t.g.words.parts[part], 0, True, None) if part else None
     if part:
@@ -822,8 +852,42 @@ def _adjacent(g: Grammar, between: str) -> bool:
     return not between or between in g.words.of_a_month
 
 
+def _clock_range(t: _Text) -> _Clock | None:
+    """The first clock of a range ("between 6 and 8 AM", "zwischen 6 und 8h", "9:30 - 10:45"),
+    in the half of the day the second says ("11 - 1pm": 11am). Without "from"/"between" only
+    with a mark of hours or minutes ("5-6" alone is not a time; "5 and 6" never is)."""
+    g = t.g
+
+    def ok(m: re.Match) -> bool:
+        h1, h2 = int(m.group("h1")), int(m.group("h2"))
+        if h1 >= 24 or h2 >= 24 or int(m.group("m1") or 0) >= 60 or int(m.group("m2") or 0) >= 60:
+            return False
+        said = bool(m.group("from"))
+        marked = bool(m.group("ap") or m.group("ap1") or m.group("uhr") or m.group("hh"))
+        if g.range_and(_spaced(m.group("to"))):  # "5 and 6" is two numbers
+            return said
+        if "." in m.group(0):  # "05.08 - 16.08" may be dates: a range of clocks only said so
+            return said or marked
+        return said or marked or bool(m.group("m1") and m.group("m2"))
+
+    m = t.search(g.clock_range, accept=ok)
+    if not m:
+        return None
+    t.take(m)
+    h1, h2 = int(m.group("h1")), int(m.group("h2"))
+    ap = _ampm(g, m.group("ap1"), None) or _ampm(g, m.group("ap"), None)
+    if ap and not m.group("ap1") and h1 % 12 > h2 % 12:
+        ap = "am" if ap == "pm" else "pm"  # "11 - 1pm": 11am
+    exact = ap is None and (h1 >= 13 or h1 == 0 or bool(m.group("uhr") or m.group("hh")) or h2 >= 13)
+    padded = m.group("h1").startswith("0")
+    return _Clock(h1, int(m.group("m1") or 0), exact or padded, ap, padded=padded)
+
+
 def _numeric_clock(t: _Text) -> _Clock | None:
     g = t.g
+    ranged = _clock_range(t)
+    if ranged is not None:
+        return ranged
     m = t.search(g.clock_phrase, accept=lambda m: _phrase_ok(g, m))
     if m:
         t.take(m)
@@ -851,12 +915,14 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             or bool(m.group("uhr"))
         ) and ap is None
         return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"), s=int(m.group("sec") or 0))
-    m = t.search(  # "330 p.m."
-        g.clock_hhmm, accept=lambda m: 1 <= int(m.group("h")) <= 12 and int(m.group("m")) < 60
-    )
+    m = t.search(g.clock_hhmm, accept=lambda m: _hhmm_ok(t, m))
     if m:
         t.take(m)
-        return _Clock(int(m.group("h")), int(m.group("m")), False, _ampm(g, m.group("ap"), None))
+        h, mi = int(m.group("h")), int(m.group("m"))
+        ap = _ampm(g, m.group("ap"), m.group("part"), h)
+        padded = m.group("h").startswith("0")
+        exact = ap is None and (h >= 13 or h == 0 or padded or bool(m.group("uhr")))
+        return _Clock(h, mi, exact, ap, padded=padded)
     m = t.search(g.clock_h_suffix, accept=lambda m: _hour_of(g, m.group("h") or m.group("hw")) < 24)
     if m:
         t.take(m)
@@ -885,6 +951,23 @@ def _numeric_clock(t: _Text) -> _Clock | None:
         t.take(m)
         return _Clock(12 if _spaced(m.group("w")) in g.words.noon else 0, 0, True, None)
     return None
+
+
+def _hhmm_ok(t: _Text, m: re.Match) -> bool:
+    """ "330 p.m." (on the 12-hour clock), "1430 Uhr", "at 730 in the evening", "at 1030": figures
+    without a colon; after "at" alone not what reads as a year ("at 2026") nor a number of a
+    street ("at 1030 Main Street": a capital after it)."""
+    h, mi = int(m.group("h")), int(m.group("m"))
+    if mi >= 60:
+        return False
+    if m.group("ap"):
+        return 1 <= h <= 12
+    if h >= 24:
+        return False
+    if m.group("uhr") or m.group("part"):
+        return True
+    named_after = re.match(r"\s+[^\W\d_]", t.original[m.end() :]) and t.capital(m.end() + 1)
+    return bool(m.group("at")) and not 19 <= h <= 20 and not named_after
 
 
 def _hour_word_of(g: Grammar, said: str | None) -> str | None:

@@ -210,9 +210,12 @@ class Grammar:
             **{u: "week" for u in w.week},
             **{u: "month" for u in w.month},
             **{u: "year" for u in w.year},
+            **{u: p for u, p in w.period_words.items() if p in ("week", "month", "year")},  # de "des Monats"
         }
+        self.end_of_words = w.end_of_words
         self.end_of = c(
-            rf"{b}(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}(?P<what>{any_of(self.end_words)}))?{e}"
+            rf"{b}(?:(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}(?P<what>{any_of(self.end_words)}))?"
+            rf"|(?P<abbr>{any_of(w.end_of_words)})){e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
@@ -231,15 +234,19 @@ class Grammar:
         # what text2num writes for a number in words: "22", "24th", "3.", "1er", "22º" (parse.in_figures)
         self.figures = c(rf"(?:\d+(?:{any_of((*w.ordinal_suffixes, *w.day_suffixes))})?[,.]?\s?)+")
         year_joined = rf"(?:{any_of(w.year_joiners)})"
+        # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045")
+        year = rf"(?P<y>[1-9]\d{{3}})(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
             rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?\s*"
             rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|-\s*)?"
-            rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
+            rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
+        # "June 2027", "junho de 2027", "im Juni 2027": a month of a year (its first day)
+        self.month_year = c(rf"{b}(?P<mon>{month})\.?,?\s+(?:{year_joined}\s+)?{year}(?![\d/.:-]\d){e}")
         self.month_day = c(
             rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?\s*{optional_words(w.month_day_articles)}"
-            rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?(?P<y>\d{{4}}))?{e}"
+            rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         slots = {
             "day": Slot(DAY_NUMBER),
@@ -267,7 +274,7 @@ class Grammar:
         nxt, last, this = self.next_before, self.last_before, self.this_before
         self.weekday = c(
             rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+)?"
-            rf"(?P<day>{day})"
+            rf"(?P<day>{day})(?P<glued>{any_of(w.bare_parts)})?"  # de "Montagmorgen", "Freitagabend"
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
         )
@@ -304,8 +311,16 @@ class Grammar:
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?::(?P<sec>\d{{2}}))?(?!\d)(?:{letters}|\s*"
             rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?)"
         )
-        self.clock_hhmm = c(  # "330 p.m.": figures without a colon are a time only with am/pm
-            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})(?P<m>\d{{2}})\s*{ampm}(?!\w)"
+        # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
+        counts = any_of(u for u in w.units if u not in w.clock_words_after)
+        counted = rf"%|{ordinal}|{any_of(w.not_hour_after)}|{counts}"
+        # "330 p.m.", "1430 Uhr", "at 1030", "at 730 in the evening": figures without a colon are a
+        # time only with am/pm, an hour's word, a part of the day or "at" before them (not a count:
+        # "at 1030 euros")
+        self.clock_hhmm = c(
+            rf"{b}(?:(?P<at>{at})\s+{about})?"
+            rf"(?P<h>\d{{1,2}})(?P<m>\d{{2}})(?!\d|[:,/.]\d|\s*(?:{counted}){e})"
+            rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<part>{parts}){e}))?"
         )
         self.after_noon_words = compile_folded(rf"(?:{any_of((*w.after_noon_marks, *w.after_noon_letters))})")
         oclock = any_of(w.clock_words_after)
@@ -321,9 +336,6 @@ class Grammar:
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})"
             rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         )
-        # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
-        counts = any_of(u for u in w.units if u not in w.clock_words_after)
-        counted = rf"%|{ordinal}|{any_of(w.not_hour_after)}|{counts}"
         self.clock_at = c(
             rf"{b}(?P<at>{at})\s+{about}(?:(?P<h>\d{{1,2}})|(?P<hw>{any_of(w.hour_words)})|"
             rf"(?P<hw24>{any_of(w.hour_words_24)})(?=\s*(?:{oclock})))(?![\d:.,/])"
@@ -371,6 +383,25 @@ class Grammar:
             rf"{b}(?:(?:{any_of(w.noon_lead)})\s+)?(?P<w>{any_of(w.noon)}|{any_of(w.midnight)}){e}"
         )
         self.part_of_day = c(rf"{b}(?:(?:{any_of(w.part_lead)})\s+)?(?P<part>{parts}){e}")
+        # a range's start is when it is due: "from 5 to 16 Aug", "15-18 Nov", "5. bis zum 16.8."
+        # (the day number before the date, read with its month), "between 6 and 8 AM", "zwischen 6
+        # und 8h", "9.30 - 10.45" (the first clock, in the half of the day the second says)
+        to = rf"(?:{any_of((*w.range_joiners, *DASHES))})"
+        self.range_and = compile_folded(rf"(?:{any_of(w.and_words)})").fullmatch
+        self.range_start_day = c(
+            rf"(?<![\w.,/:-])(?:(?P<from>{any_of(w.range_from)})\s+{optional_words(w.day_articles)})?"
+            rf"(?P<d>\d{{1,2}}){day_suffix}?\s*(?P<to>{to})\s*$"
+        )
+        clock_end = (
+            rf"(?P<h2>\d{{1,2}})(?:[:.](?P<m2>\d{{2}}))?(?!\d)"
+            rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<hh>{hour_letter}){e}))?"
+        )
+        self.clock_range = c(
+            rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
+            rf"(?P<h1>\d{{1,2}})(?:[:.](?P<m1>\d{{2}}))?(?!\d)"
+            rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?"
+            rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
+        )
 
         # recurrences
         self.every_part = c(rf"{b}(?P<w>{any_of(w.every_part)}){e}")

@@ -4,9 +4,11 @@ Which of 05/06 is the day follows the region's own short date pattern (Babel's C
 "M/d/yy", pt_PT "dd/MM/yy", de_DE "dd.MM.yy"); a date only one reading makes whole (22/04, 4/22)
 is read that way in every region. The country names the public holidays read by name.
 
-The region in force: `NEURONS_DATE_REGION` ("pt_PT", "en-US", "de"), else the process locale
-(LC_ALL, LC_TIME, LANG); a locale that names none ("C", "POSIX") reads day first, as most of the
-world writes dates, in English.
+The region in force: `NEURONS_DATE_REGION` ("pt_PT", "en-US", "de"), else the one the data dir
+keeps (config.json's "date_region": `neurons config set date-region`, the desktop's Preferences ▸
+Numeric dates; Settings.from_env chooses it, core.config.choose_date_region), else the process locale (LC_ALL,
+LC_TIME, LANG); a locale that names none ("C", "POSIX") reads day first, as most of the world
+writes dates, in English.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import os
 import re
 from dataclasses import dataclass
 from functools import cache
+
+from core import config
 
 REGION_ENV = "NEURONS_DATE_REGION"
 LANGUAGE_CODES = ("en", "pt", "es", "de", "fr")
@@ -65,13 +69,38 @@ def _order(language: str, country: str | None) -> tuple[bool, bool]:
     return first == "d", first == "y"
 
 
+def known_tag(tag: str) -> bool:
+    """A region Babel knows, written as a locale tag ("en_US", "pt-PT", "de")."""
+    if not config.REGION_TAG.match(tag.strip()):
+        return False
+    try:
+        from babel import Locale  # noqa: PLC0415 - only when a region is chosen
+
+        Locale.parse(tag.strip().replace("-", "_"))
+    except Exception:  # noqa: BLE001 - UnknownLocaleError, ValueError: not one it knows
+        return False
+    return True
+
+
 def current_region() -> Region:
     """The region in force (see the module's docstring)."""
-    for name in (REGION_ENV, "LC_ALL", "LC_TIME", "LANG"):
+    if os.environ.get(REGION_ENV):
+        return region_of(os.environ[REGION_ENV])
+    chosen = config.chosen_date_region()
+    if chosen:
+        return region_of(chosen)
+    for name in ("LC_ALL", "LC_TIME", "LANG"):
         value = os.environ.get(name)
         if value:
             return region_of(value)
     return Region()
 
 
-__all__ = ["LANGUAGE_CODES", "REGION_ENV", "Region", "current_region", "region_of"]
+__all__ = [
+    "LANGUAGE_CODES",
+    "REGION_ENV",
+    "Region",
+    "current_region",
+    "known_tag",
+    "region_of",
+]

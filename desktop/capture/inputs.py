@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from core import remind
+from core.when import find_when as _find_when
 from core.when import parse_due as _parse_due
 from core.when import parse_repeat as _parse_repeat
+from core.when.spoken import say_reading
 from desktop.look import theme
 
 REPEATS: list[tuple[str, str]] = [
@@ -23,6 +25,19 @@ def parse_due(text: str, now: datetime) -> datetime | None:
     """'' -> None; 'in 10 min', '8 Dec 9am', '14:30', 'amanhã às 15h'... read by the one date
     grammar (core.when) in the local time zone. Raises InvalidInput with a sentence to show."""
     return _parse_due(text, now.astimezone(remind.local_zone()))
+
+
+def due_doubt(text: str, now: datetime) -> str | None:
+    """The doubt the grammar had reading a time in the text ("05/06 read day first: it could be
+    the other way round"), or None: said beside the due time, so the person can fix it."""
+    when = _find_when(text, now.astimezone(remind.local_zone())) if text.strip() else None
+    return when.ambiguous if when is not None else None
+
+
+def read_as(due: datetime, rrule: str | None, doubt: str | None, now: datetime) -> str:
+    """ "Read as Sat 5 Jun 2027 10:00 (05/06 read day first: it could be the other way round)"."""
+    local = now.astimezone(remind.local_zone())
+    return f"Read as {say_reading(due, rrule or None, local, doubt)}"
 
 
 def due_example(now: datetime) -> str:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from core import remind
 from core.capture import Update
 from core.model import InvalidInput, Kind, Neuron, NeuronsError, Relation
+from core.when import local_now
 from desktop.capture import inputs
 from desktop.look import theme
 from desktop.look.widgets import ErrorLine
@@ -45,6 +46,7 @@ class Preview:
     attrs: dict[str, Any]
     people: list[tuple[str, str]] = field(default_factory=list)  # (id, label) of what it links to
     updates: list[Update] = field(default_factory=list)  # contact cards it offers to update
+    doubt: str | None = None  # how the due time may have been misread ("05/06 read day first: …")
 
 
 def understand(memory, text: str, now: datetime | None = None) -> Preview:
@@ -67,7 +69,10 @@ def understand(memory, text: str, now: datetime | None = None) -> Preview:
                 continue  # offered as an update of the card instead (below)
             label = n.title if relation_of[n.id] is not Relation.SUPERSEDES else f"replaces: {n.title}"
             people.append((str(n.id), label))
-    return Preview(text, understanding.kind, dict(understanding.attrs), people, list(understanding.updates))
+    doubt = inputs.due_doubt(text, now or local_now()) if understanding.attrs.get("due_at") else None
+    return Preview(
+        text, understanding.kind, dict(understanding.attrs), people, list(understanding.updates), doubt
+    )
 
 
 class QuickCapture(QWidget):
@@ -89,6 +94,7 @@ class QuickCapture(QWidget):
         self._generation = 0
         self._saving = False
         self._hint_due: datetime | None = None  # the moment the hint beside Due counts to
+        self._doubt: str | None = None  # the grammar's doubt about the due time shown
         self._people_boxes: list[QCheckBox] = []
         self._update_boxes: list[tuple[QCheckBox, Update]] = []
 
@@ -146,6 +152,13 @@ class QuickCapture(QWidget):
         row.addWidget(self.due_hint)
         row.addStretch(1)
         lay.addLayout(row)
+        # a numeric date either way round ("05/06"): what was read, and that it could be the other
+        self.due_doubt = QLabel()
+        self.due_doubt.setObjectName("hint")
+        self.due_doubt.setWordWrap(True)
+        self.due_doubt.setAccessibleName("Due time doubt")
+        self.due_doubt.hide()
+        lay.addWidget(self.due_doubt)
 
         self.people_row = QHBoxLayout()
         self.people_label = QLabel("Links to")
@@ -213,6 +226,8 @@ class QuickCapture(QWidget):
         self.error.clear()
         self._hint_due = None
         self.due_hint.clear()
+        self._doubt = None
+        self._show_doubt()
         self._set_people([])
 
     def showEvent(self, event) -> None:
@@ -262,6 +277,7 @@ class QuickCapture(QWidget):
                     due = None
                 self.due.setText(inputs.due_field_text(due))  # to the minute; the hint to the second
                 self._hint_due = due
+                self._doubt = preview.doubt
             if "repeat" not in self._pinned:
                 self.repeat.setCurrentText(inputs.repeat_label(preview.attrs.get("rrule")))
             self._set_people(preview.people, preview.updates)
@@ -281,6 +297,7 @@ class QuickCapture(QWidget):
         is_rem = self.kind.currentData() == Kind.REMINDER.value
         for w in (self.due_label, self.due, self.repeat, self.due_hint):
             w.setVisible(is_rem)
+        self._show_doubt()
 
     def _show_due_hint(self) -> None:
         """The hint beside Due: how far off the due time is. What the preview understood counts to
@@ -290,10 +307,32 @@ class QuickCapture(QWidget):
                 self._hint_due = inputs.parse_due(self.due.text(), self.ctx.now())
             except InvalidInput:
                 self._hint_due = None
+                self._doubt = None
+                self._show_doubt()
                 self.due_hint.setText("?")
                 return
+            self._doubt = inputs.due_doubt(self.due.text(), self.ctx.now()) if self._hint_due else None
             self.due_hint.clear()
+        self._show_doubt()
         self._render_due_hint()
+
+    def _show_doubt(self) -> None:
+        """Under the due time, when the grammar could have read it otherwise: what it read and why
+        it may be wrong ("Read as Sat 5 Jun 2027 10:00 (05/06 read day first: …)")."""
+        due, doubt = self._hint_due, self._doubt
+        is_rem = self.kind.currentData() == Kind.REMINDER.value
+        if due is None or not doubt or not is_rem:
+            self.due_doubt.clear()
+            self.due_doubt.hide()
+            self.due.setAccessibleDescription("")
+            return
+        rrule = (
+            None if "repeat" in self._pinned else (self.preview.attrs.get("rrule") if self.preview else None)
+        )
+        said = inputs.read_as(due, rrule, doubt, self.ctx.now())
+        self.due_doubt.setText(said)
+        self.due_doubt.show()
+        self.due.setAccessibleDescription(said)
 
     def _render_due_hint(self) -> None:
         due = self._hint_due

@@ -98,6 +98,7 @@ class DetailPane(QWidget):
         self._due_hint: tuple[QLabel, datetime | None] | None = None  # "in 5 min" beside Due
         self._due_preview = False  # the Due field was edited: its hint says what it understood
         self._due_unread = ""  # why what the Due field says cannot be read ("" when it can)
+        self._due_doubt: str | None = None  # how what the Due field says may be misread ("05/06 …")
         self._tick = QTimer(self)
         self._tick.setInterval(DUE_HINT_TICK_MS)
         self._tick.timeout.connect(self._tick_due_hint)
@@ -434,8 +435,10 @@ class DetailPane(QWidget):
             due, self._due_unread = None, str(exc)
         self._due_hint = (label, due)
         self._due_preview = text.strip() != inputs.due_field_text(remind.current_due(self.neuron))
-        label.setToolTip(self._due_unread)
-        label.setAccessibleDescription(self._due_unread)
+        self._due_doubt = inputs.due_doubt(text, self.ctx.now()) if due is not None else None
+        said = self._due_unread or self._due_doubt or ""
+        label.setToolTip(said)
+        label.setAccessibleDescription(said)
         self._render_due_hint()
 
     def _render_due_hint(self) -> None:
@@ -451,7 +454,10 @@ class DetailPane(QWidget):
             label.setText(theme.word("no_due") if self._due_preview else "")
             return
         relative = theme.relative(due, now)
-        label.setText(f"{theme.when_text(due, now)} · {relative}" if self._due_preview else relative)
+        said = f"{theme.when_text(due, now)} · {relative}" if self._due_preview else relative
+        if self._due_preview and self._due_doubt:  # "05/06": said which way it was read
+            said += f" ({self._due_doubt})"
+        label.setText(said)
 
     def _build_form(self, n: Neuron) -> None:
         self._due_hint = None  # its label goes with the rows
@@ -471,7 +477,7 @@ class DetailPane(QWidget):
             due_hint = QLabel()
             due_hint.setObjectName("hint")
             self._due_hint = (due_hint, remind.current_due(n))  # ticks (see _tick)
-            self._due_preview, self._due_unread = False, ""
+            self._due_preview, self._due_unread, self._due_doubt = False, "", None
             self._render_due_hint()
             row = QHBoxLayout()
             row.addWidget(due, 1)

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
+from datetime import date
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -97,6 +101,7 @@ class PreferencesDialog(QDialog):
         note.setWordWrap(True)
         form.addRow("", note)
         if settings is not None:
+            self._date_region_rows(form, settings.data_dir)
             self._backup_rows(form, settings.data_dir)
         lay.addLayout(form)
         lay.addStretch(1)
@@ -104,6 +109,47 @@ class PreferencesDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         outer.addWidget(buttons)
+
+    def _date_region_rows(self, form: QFormLayout, data_dir) -> None:
+        """Whose conventions read a numeric date (05/06: 5 June or May 6), kept in the data dir
+        where the command line reads it too (`neurons config set date-region`)."""
+        self.data_dir = data_dir
+        self.date_region = QComboBox()
+        self.date_region.setAccessibleName("Numeric dates")
+        for tag, text in date_regions():
+            self.date_region.addItem(text, tag)
+        chosen = config.load(data_dir).date_region or ""
+        if self.date_region.findData(chosen) < 0:  # kept by the command line: shown as it is
+            self.date_region.addItem(chosen, chosen)
+        self.date_region.setCurrentIndex(self.date_region.findData(chosen))
+        self.date_region.currentIndexChanged.connect(self._date_region)
+        form.addRow("Numeric dates", self.date_region)
+        self.date_region_hint = QLabel()
+        self.date_region_hint.setObjectName("hint")
+        self.date_region_hint.setWordWrap(True)
+        form.addRow("", self.date_region_hint)
+        self._say_date_region()
+
+    def _date_region(self) -> None:
+        tag = str(self.date_region.currentData() or "") or None
+        try:
+            saved = config.load(self.data_dir)
+            config.save(self.data_dir, dataclasses.replace(saved, date_region=tag))
+        except NeuronsError as exc:
+            self.date_region_hint.setText(str(exc))
+            return
+        config.choose_date_region(tag)
+        self._say_date_region()
+        self.changed.emit("date_region")
+
+    def _say_date_region(self) -> None:
+        from core.when.region import REGION_ENV, current_region  # noqa: PLC0415 - the grammar loads on use
+
+        region = current_region()
+        said = f"05/06 is read as {'5 June' if region.day_first else 'May 6'}; 22/04 and 4/22 either way."
+        if os.environ.get(REGION_ENV):
+            said += f" {REGION_ENV}={os.environ[REGION_ENV]} is set and wins over this choice."
+        self.date_region_hint.setText(said)
 
     def _backup_rows(self, form: QFormLayout, data_dir) -> None:
         """Backups also go to a folder outside the data dir, encrypted with a passphrase kept
@@ -188,6 +234,24 @@ class PreferencesDialog(QDialog):
     def _language(self) -> None:
         self.store.language = str(self.language.currentData())
         self.changed.emit("language")
+
+
+# the regions offered for numeric dates; any other one: `neurons config set date-region`
+DATE_REGIONS = ("en_US", "en_GB", "pt_PT", "pt_BR", "es_ES", "es_MX", "de_DE", "fr_FR", "fr_CA")
+
+
+def date_regions() -> list[tuple[str, str]]:
+    """("", "As this computer's locale"), then each region with its name and how it writes 22 April
+    2027 ("English (United States) — 4/22/27"), from Babel's data."""
+    from babel import Locale  # noqa: PLC0415 - only when Preferences open
+    from babel.dates import format_date  # noqa: PLC0415 - only when Preferences open
+
+    day = date(2027, 4, 22)
+    out = [("", "As this computer's locale writes them")]
+    for tag in DATE_REGIONS:
+        locale = Locale.parse(tag)
+        out.append((tag, f"{locale.get_display_name('en')} — {format_date(day, 'short', locale=locale)}"))
+    return out
 
 
 def _minutes(n: int) -> str:

@@ -73,6 +73,27 @@ def test_capture_says_the_due_time_it_read(data_dir):
     assert "due" not in note.stderr
 
 
+def test_the_data_dirs_date_region_reads_numeric_dates(data_dir):
+    """`config set date-region` is kept in the data dir and read by every command after it: 05/06
+    is May 6 in the US, said with its doubt; an unknown region is refused and nothing is kept;
+    NEURONS_DATE_REGION still wins."""
+    from core import config  # noqa: PLC0415 - only this test
+
+    plain = {"NEURONS_DATE_REGION": "", "LC_ALL": "pt_PT.UTF-8"}
+    refused = run_cli("config", "set", "date-region", "xx_YY", data_dir=data_dir, env=plain)
+    assert refused.returncode == 2 and "not a region" in refused.stderr
+    assert config.load(data_dir).date_region is None
+    assert run_cli("config", "set", "date-region", "en_US", data_dir=data_dir, env=plain).returncode == 0
+    assert config.load(data_dir).date_region == "en_US"
+    done = run_cli("capture", "dentist 05/06 at 10", data_dir=data_dir, env=plain)
+    assert re.search(r"due \w+ 6 May( \d{4})? 10:00 \(05/06 read month first", done.stderr), done.stderr
+    pt = {**plain, "NEURONS_DATE_REGION": "pt_PT"}
+    env_wins = run_cli("capture", "vet 05/06 at 10", data_dir=data_dir, env=pt)
+    assert re.search(r"due \w+ 5 Jun( \d{4})? 10:00 \(05/06 read day first", env_wins.stderr), env_wins.stderr
+    assert run_cli("config", "unset", "date-region", data_dir=data_dir, env=plain).returncode == 0
+    assert config.load(data_dir).date_region is None
+
+
 def test_stdin_capture_and_clear_errors(data_dir):
     piped = run_cli("capture", "-", "--kind", "note", data_dir=data_dir, input="from a pipe ✨\n")
     assert piped.returncode == 0, piped.stderr

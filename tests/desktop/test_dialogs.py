@@ -187,3 +187,46 @@ def test_no_dialog_cuts_anything_off_at_200_percent(tmp_path):
         timeout=600,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+
+
+def test_the_numeric_dates_preference_is_the_data_dirs_region(qtbot, tmp_path, monkeypatch):
+    """Preferences ▸ Numeric dates keeps the region in the data dir (where `neurons config
+    date-region` reads and writes it) and reads dates that way at once; the environment's
+    NEURONS_DATE_REGION, when set, is said to win."""
+    from datetime import datetime  # noqa: PLC0415 - only this test
+    from zoneinfo import ZoneInfo  # noqa: PLC0415 - only this test
+
+    from core import config  # noqa: PLC0415 - only this test
+    from core.settings import Settings  # noqa: PLC0415 - only this test
+    from core.when import find_when  # noqa: PLC0415 - only this test
+    from desktop.dialogs.preferences import PreferencesDialog  # noqa: PLC0415 - only this test
+    from desktop.runtime.prefs import Prefs  # noqa: PLC0415 - only this test
+
+    monkeypatch.setattr(config, "_date_region", None)  # restored after the test
+    monkeypatch.delenv("NEURONS_DATE_REGION", raising=False)
+    monkeypatch.setenv("LC_ALL", "C")
+    now = datetime(2026, 12, 5, 10, 0, tzinfo=ZoneInfo("UTC"))
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    dialog = PreferencesDialog(Prefs(), Settings(data_dir=data_dir))
+    qtbot.addWidget(dialog)
+    combo = dialog.date_region
+    assert combo.currentData() == "" and "May 6" not in dialog.date_region_hint.text()
+    assert "English (United States) — 4/22/27" in [combo.itemText(i) for i in range(combo.count())]
+    combo.setCurrentIndex(combo.findData("en_US"))
+    assert config.load(data_dir).date_region == "en_US"
+    assert "May 6" in dialog.date_region_hint.text()
+    when = find_when("05/06", now)
+    assert when is not None and (when.due.month, when.due.day) == (5, 6)
+    combo.setCurrentIndex(combo.findData("de_DE"))
+    assert config.load(data_dir).date_region == "de_DE"
+    when = find_when("05/06", now)
+    assert when is not None and (when.due.month, when.due.day) == (6, 5)
+    # a new dialog shows the kept choice; the environment's region is said to win
+    monkeypatch.setenv("NEURONS_DATE_REGION", "en_US")
+    again = PreferencesDialog(Prefs(), Settings.from_env(data_dir=data_dir))
+    qtbot.addWidget(again)
+    assert again.date_region.currentData() == "de_DE"
+    assert "NEURONS_DATE_REGION=en_US is set and wins" in again.date_region_hint.text()
+    again.date_region.setCurrentIndex(0)  # as the computer's locale: forgotten by the data dir
+    assert config.load(data_dir).date_region is None

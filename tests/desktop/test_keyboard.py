@@ -220,6 +220,25 @@ def test_the_due_field_previews_what_it_understood(app, embedded_memory, clock, 
     assert embedded_memory.get(rem.id).attrs["due_at"] == rem.attrs["due_at"]
 
 
+def test_the_due_field_says_which_way_it_read_a_numeric_date(app, embedded_memory, clock, qtbot, monkeypatch):
+    """ "05/06" in the Due field: the time read, and that the date could be the other way round."""
+    monkeypatch.setenv("NEURONS_DATE_REGION", "en_GB")
+    rem = embedded_memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    due = detail._fields["due_at"]
+    hint = detail._due_hint[0]
+    due.setFocus()
+    due.selectAll()
+    qtbot.keyClicks(due, "05/06 at 10")
+    assert "5 Jun" in hint.text() or "Jun 5" in hint.text()
+    assert hint.text().endswith("(05/06 read day first: it could be the other way round)")
+    assert "other way round" in hint.toolTip()
+    due.selectAll()
+    qtbot.keyClicks(due, "22/04 at 10")
+    assert "other way round" not in hint.text() and not hint.toolTip()
+
+
 def test_tab_from_the_list_goes_into_the_item_shown(app, embedded_memory, qtbot):
     """Enter shows the answer and keeps the keys on the list; Tab is the way into its text."""
     boiler = embedded_memory.capture("boiler service booked for March", kind="note")

@@ -192,3 +192,39 @@ def test_a_custom_repeat_is_shown_in_words_and_saved_as_it_was_read(app, embedde
     qtbot.waitUntil(lambda: not quick.isVisible(), timeout=WAIT_MS)
     (saved,) = [n for n in embedded_memory.list(Kind.REMINDER) if n.body == "water the ferns every 2 days"]
     assert saved.attrs["rrule"] == "FREQ=DAILY;INTERVAL=2"
+
+
+def test_a_numeric_date_either_way_round_is_said_with_its_doubt(app, qtbot, monkeypatch):
+    """ "05/06" is read as the region writes dates, and the box says so under the due time; a
+    date only one reading makes whole ("22/04") is read without a word of doubt."""
+    from core import config  # noqa: PLC0415 - only this test
+
+    monkeypatch.setattr(config, "_date_region", None)  # restored after the test
+    monkeypatch.setenv("NEURONS_DATE_REGION", "pt_PT")
+    quick = app.quick
+    quick.open()
+    type_text(qtbot, quick, "dentist 05/06 at 10")
+    assert quick.kind.currentData() == Kind.REMINDER.value
+    assert quick.due.text().endswith("-06-05 10:00")
+    assert quick.due_doubt.isVisible()
+    assert quick.due_doubt.text().startswith("Read as ") and "5 Jun" in quick.due_doubt.text()
+    assert "05/06 read day first: it could be the other way round" in quick.due_doubt.text()
+    quick.cancel()
+    # the region the data dir keeps (Preferences ▸ Numeric dates), when the environment names none
+    monkeypatch.delenv("NEURONS_DATE_REGION")
+    config.choose_date_region("en_US")
+    quick.open()
+    type_text(qtbot, quick, "vet 05/06 at 10")
+    assert quick.due.text().endswith("-05-06 10:00")
+    assert "6 May" in quick.due_doubt.text() and "read month first" in quick.due_doubt.text()
+    quick.cancel()
+    quick.open()
+    type_text(qtbot, quick, "vet 22/04 at 10")
+    assert quick.due.text().endswith("-04-22 10:00") and not quick.due_doubt.isVisible()
+    # typed in the Due field by the person: the same doubt
+    quick.due.setFocus()
+    quick.due.selectAll()
+    qtbot.keyClicks(quick.due, "07/08 9:00")
+    qtbot.waitUntil(lambda: quick.due_doubt.isVisible(), timeout=WAIT_MS)
+    assert "07/08 read month first" in quick.due_doubt.text() and "8 Jul" in quick.due_doubt.text()
+    quick.cancel()

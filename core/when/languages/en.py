@@ -65,6 +65,7 @@ LANGUAGE = Language(
     offset_after=("from", "after"),
     offset_before=("before",),
     end_of=("end of", "the end of", "by the end of", "by end of", "at the end of"),
+    end_of_words={"eod": "day", "eow": "week", "eom": "month", "eoy": "year"},
     possessive_endings=("'s",),
     day_suffixes=("st", "nd", "rd", "th"),
     day_numbers={
