@@ -179,7 +179,10 @@ def cli(
     else an empty one that is not a terminal), its stdout, stderr and exit code in the same
     record. It still opens the store (and starts the engine) as the command does; what it saves
     is the process and its imports. For what a command does; `run_cli`, the real process, where
-    the process is what is tested (signals, kills, start-up, the console script, a crash)."""
+    the process is what is tested (signals, kills, start-up, the console script, a crash) or
+    where the process's surroundings are: the keyring here is the tests' (an in-memory one once
+    tests/core/dav_server is imported), a child finds none, so a passphrase or password command
+    runs in a child."""
     from core import cli as entry  # noqa: PLC0415 - the command's modules load at first use, as in a process
 
     out, err = io.StringIO(), io.StringIO()
