@@ -6,9 +6,14 @@ is itself a test of the rule that no identity sees another's rows.
 
 from __future__ import annotations
 
+import contextlib
+import io
+import logging
 import os
+import signal
 import subprocess
 import sys
+import traceback
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -164,6 +169,52 @@ def memory(store, sentence_model) -> Memory:
 @pytest.fixture
 def embedded_memory(embedded_store, sentence_model) -> Memory:
     return Memory(embedded_store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
+
+
+def cli(
+    *args: str, data_dir: Path, input: str | None = None, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    """The `neurons` command's entry point (`core.cli.main`) run in this process, as `run_cli`
+    runs it in a child: the same arguments, environment, working directory and stdin (`input`,
+    else an empty one that is not a terminal), its stdout, stderr and exit code in the same
+    record. It still opens the store (and starts the engine) as the command does; what it saves
+    is the process and its imports. For what a command does; `run_cli`, the real process, where
+    the process is what is tested (signals, kills, start-up, the console script, a crash) or
+    where the process's surroundings are: the keyring here is the tests' (an in-memory one once
+    tests/core/dav_server is imported), a child finds none, so a passphrase or password command
+    runs in a child."""
+    from core import cli as entry  # noqa: PLC0415 - the command's modules load at first use, as in a process
+
+    out, err = io.StringIO(), io.StringIO()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    saved_env = {name: os.environ.get(name) for name in env or {}}
+    signals = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    stdin = sys.stdin
+    root.handlers = []  # the command sets up its own logging to its stderr, as in a fresh process
+    try:
+        os.environ.update(env or {})
+        sys.stdin = io.StringIO(input or "")
+        with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = entry.main(["--data-dir", str(data_dir), *args])
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            except Exception:  # noqa: BLE001 - what a process would die of: a traceback and exit 1
+                traceback.print_exc()
+                code = 1
+    finally:
+        sys.stdin = stdin
+        for signum, handler in signals.items():
+            signal.signal(signum, handler)
+        root.handlers, root.level = handlers, level
+        for name, value in saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    argv = [sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), *args]
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
 def run_cli(

@@ -22,7 +22,7 @@ from core.model import Identity
 from core.settings import Settings, default_model_dir
 from core.store import queries as q
 from core.store import snapshot
-from tests.conftest import run_cli
+from tests.conftest import cli, run_cli
 
 LISBON = ZoneInfo("Europe/Lisbon")
 MODEL = default_model_dir()
@@ -289,26 +289,25 @@ def test_server_stores_are_not_backed_up_here(server_store, sentence_model):
 # -- the commands ----------------------------------------------------------------------------------
 
 
-@pytest.mark.slow  # eight `neurons` processes, each starting the engine
 def test_the_commands_without_an_app(tmp_path):
     data = tmp_path / "data"
-    assert run_cli("capture", "Buy lemons", "--kind", "note", data_dir=data).returncode == 0
-    made = run_cli("backup", "--json", data_dir=data)
+    assert cli("capture", "Buy lemons", "--kind", "note", data_dir=data).returncode == 0
+    made = run_cli("backup", "--json", data_dir=data)  # a real process; the others in this one
     assert made.returncode == 0, made.stderr
     path = Path(json.loads(made.stdout)["path"])
     assert path.is_file() and path.parent == data / "backups"
-    listed = run_cli("backups", "--json", data_dir=data)
+    listed = cli("backups", "--json", data_dir=data)
     assert [b["path"] for b in json.loads(listed.stdout)] == [str(path)]
     assert json.loads(listed.stdout)[0]["tier"] == "recent"
-    added = run_cli("capture", "Buy flour", "--kind", "note", data_dir=data).stdout.strip()
-    done = run_cli("restore", path.name, "--json", data_dir=data)  # a name in backups/ will do
+    added = cli("capture", "Buy flour", "--kind", "note", data_dir=data).stdout.strip()
+    done = cli("restore", path.name, "--json", data_dir=data)  # a name in backups/ will do
     assert done.returncode == 0, done.stderr
     assert "as it was before" in done.stderr
     assert json.loads(done.stdout)["neurons"] == 1
-    assert run_cli("show", added, data_dir=data).returncode == 2  # gone with the restore
+    assert cli("show", added, data_dir=data).returncode == 2  # gone with the restore
     bad = tmp_path / "bad.json.gz"
     bad.write_bytes(b"not a backup")
-    refused = run_cli("restore", str(bad), data_dir=data)
+    refused = cli("restore", str(bad), data_dir=data)
     assert refused.returncode == 2 and "damaged" in refused.stderr
     assert "Traceback" not in refused.stderr
 
@@ -325,7 +324,7 @@ def test_restore_goes_through_the_running_app(mem, tmp_path):
     try:
         done = run_cli("restore", str(made.path), "--json", data_dir=data)
         assert done.returncode == 0, done.stderr
-        listed = run_cli("backups", "--json", data_dir=data)
+        listed = cli("backups", "--json", data_dir=data)
         assert str(made.path) in listed.stdout
     finally:
         server.stop()

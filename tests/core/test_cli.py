@@ -1,4 +1,6 @@
-"""The `neurons` command in real child processes: its JSON is an interface, keep it stable."""
+"""The `neurons` command: its JSON is an interface, keep it stable. Its entry point runs in this
+process (`cli`), each command opening the store as a process would; a piped capture and the first
+capture of a data dir run as real child processes (`run_cli`)."""
 
 from __future__ import annotations
 
@@ -6,14 +8,13 @@ import json
 import os
 import pty
 import re
+import socket
 import subprocess
 import sys
 
 import pytest
 
-from tests.conftest import ROOT, run_cli
-
-pytestmark = pytest.mark.slow  # dozens of `neurons` processes, each starting the engine
+from tests.conftest import ROOT, cli, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +23,7 @@ def data_dir(tmp_path_factory):
 
 
 def cli_json(*args, data_dir):
-    done = run_cli(*args, "--json", data_dir=data_dir)
+    done = cli(*args, "--json", data_dir=data_dir)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -65,11 +66,11 @@ def test_capture_show_list_edit_done_link_unlink(data_dir):
 
 def test_capture_says_the_due_time_it_read(data_dir):
     """A reminder's due time as read, on stderr (stdout stays the id a script reads); a note, none."""
-    done = run_cli("capture", "dentist on 22/04 at 10", data_dir=data_dir)
+    done = cli("capture", "dentist on 22/04 at 10", data_dir=data_dir)
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.strip()) == 36
     assert re.search(r"due Thu 22 Apr( \d{4})? 10:00", done.stderr), done.stderr
-    note = run_cli("capture", "Call the plumber about the leak", "--kind", "note", data_dir=data_dir)
+    note = cli("capture", "Call the plumber about the leak", "--kind", "note", data_dir=data_dir)
     assert "due" not in note.stderr
 
 
@@ -105,14 +106,14 @@ def test_stdin_capture_and_clear_errors(data_dir):
         (("capture", "x", "--attrs", "{broken"), "invalid JSON"),
         (("import", "/nonexistent.json"), "cannot read"),
     ]:
-        done = run_cli(*args, data_dir=data_dir)
+        done = cli(*args, data_dir=data_dir)
         assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
 
 
 def test_export_import_and_doctor(data_dir, tmp_path):
     out = tmp_path / "export.json"
-    assert run_cli("export", str(out), data_dir=data_dir).returncode == 0
+    assert cli("export", str(out), data_dir=data_dir).returncode == 0
     exported = json.loads(out.read_text())
     assert exported["format"] == "neurons-export/1" and exported["neurons"]
     other = tmp_path / "other"
@@ -126,7 +127,7 @@ def test_export_import_and_doctor(data_dir, tmp_path):
     }
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "neurons-export/1", "neurons": [')
-    done = run_cli("import", str(broken), data_dir=other)
+    done = cli("import", str(broken), data_dir=other)
     assert done.returncode == 2 and "cannot read" in done.stderr
 
     report = cli_json("doctor", data_dir=other)
@@ -191,3 +192,36 @@ def test_a_new_memory_says_what_it_is_doing_on_a_terminal_only(tmp_path):
     assert again.returncode == 0 and again.stderr == "" and piped.returncode == 0 and piped.stderr == ""
     listed = run_cli("list", "--json", data_dir=data)
     assert len(json.loads(listed.stdout)) == 2
+
+
+def test_the_entry_point_in_this_process_answers_as_a_process_does(tmp_path):
+    """`cli` (the entry point here) and `run_cli` (a child process) give the same exit code,
+    stdout and stderr: for a usage error, --version, a refusal, a warning logged on taking over a
+    dead owner's lock, and a capture read from stdin."""
+    data = tmp_path / "data"
+    assert run_cli("capture", "kept", "--kind", "note", data_dir=data).returncode == 0
+    dead_owner = json.dumps(
+        {"pid": 2**22 + 1, "host": socket.gethostname(), "command": "neurons", "acquired_at": "then"}
+    )
+    for args, given in [
+        (("bogus",), None),
+        (("--version",), None),
+        (("list", "--limit", "-1"), None),
+        (("list", "--json"), None),
+        (("capture", "-", "--kind", "note", "--json"), "from a pipe\n"),
+    ]:
+        answers = []
+        for run in (cli, run_cli):
+            (tmp_path / "data.lock.json").write_text(dead_owner)  # a pid above any pid_max: dead
+            answers.append(run(*args, data_dir=data, input=given))
+        here, there = answers
+        if args[0] == "capture":  # a new neuron each time: the same fields, another id and time
+            assert here.returncode == there.returncode == 0, (here.stderr, there.stderr)
+            assert set(json.loads(here.stdout)) == set(json.loads(there.stdout))
+        else:
+            assert (here.returncode, here.stdout, here.stderr) == (
+                there.returncode,
+                there.stdout,
+                there.stderr,
+            )
+    assert "taking over the stale lock" in here.stderr

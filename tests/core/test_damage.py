@@ -14,7 +14,7 @@ from core.settings import Settings
 from core.store import Store
 from core.store import queries as q
 from core.store.errors import StoreDamaged
-from tests.conftest import run_cli
+from tests.conftest import cli, run_cli
 
 ROWS = 600
 IDENTITY = Identity(device_id=uuid.UUID(int=7))
@@ -82,7 +82,7 @@ def test_an_empty_pg_control_is_named(damaged):
     control.write_bytes(b"")
     with pytest.raises(StoreDamaged, match=r"pg_control is empty"):
         Store(Settings(data_dir=data, embed_in_background=False))
-    done = run_cli("list", data_dir=data)
+    done = cli("list", data_dir=data)
     assert done.returncode == 2 and "pg_control is empty" in done.stderr
     assert "Traceback" not in done.stderr
 
@@ -96,6 +96,6 @@ def test_the_cli_names_the_damage_and_writes_no_partial_export(damaged, tmp_path
     assert "damaged" in doctor.stderr and "neurons:" in doctor.stderr and "restore" in doctor.stderr
     assert "Traceback" not in doctor.stderr
     out = tmp_path / "export.json"
-    done = run_cli("export", str(out), data_dir=data)
+    done = cli("export", str(out), data_dir=data)
     assert done.returncode == 2 and "damaged" in done.stderr and "Traceback" not in done.stderr
     assert not out.exists() and not list(tmp_path.glob("export.json*"))

@@ -17,7 +17,7 @@ from core.model import Identity
 from core.settings import Settings
 from core.store import Store
 from core.store.durable import MIN_FREE_BYTES, free_bytes
-from tests.conftest import run_cli
+from tests.conftest import cli, run_cli
 
 DISK_MB = 160
 
@@ -66,7 +66,7 @@ def test_a_capture_on_a_full_disk_fails_fast_and_works_again(small_disk):
 @pytest.mark.slow  # `neurons` processes, each starting the engine
 def test_the_cli_on_a_nearly_full_disk_says_so_instead_of_hanging(small_disk):
     data = small_disk / "data"
-    first = run_cli("capture", "before", "--kind", "note", data_dir=data)
+    first = cli("capture", "before", "--kind", "note", data_dir=data)
     assert first.returncode == 0, first.stderr
     fill(small_disk, 300 * 1024)  # a few hundred KB: the engine used to hang checkpointing
     for _ in range(3):
@@ -78,7 +78,7 @@ def test_the_cli_on_a_nearly_full_disk_says_so_instead_of_hanging(small_disk):
     done = run_cli("capture", "nothing left", "--kind", "note", data_dir=data, timeout=60)
     assert done.returncode == 2 and "is full" in done.stderr and "Traceback" not in done.stderr
     (small_disk / "filler").unlink()
-    again = run_cli("capture", "after", "--kind", "note", data_dir=data)
+    again = cli("capture", "after", "--kind", "note", data_dir=data)
     assert again.returncode == 0, again.stderr
-    listing = run_cli("list", data_dir=data)
+    listing = cli("list", data_dir=data)
     assert "before" in listing.stdout and "after" in listing.stdout

@@ -13,7 +13,7 @@ from core.files import write_private
 from core.interop import files
 from core.interop.files import MANIFEST, _file_name, export_path, import_path
 from core.model import InvalidInput
-from tests.conftest import run_cli
+from tests.conftest import cli, run_cli
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def test_a_vault_note_of_the_same_name_is_never_replaced(mem, tmp_path):
 
 def test_the_command_line_refuses_in_one_line(tmp_path):
     data, vault = tmp_path / "data", tmp_path / "Vault"
-    assert run_cli("capture", "Ana Silva ana@example.org", "--kind", "contact", data_dir=data).returncode == 0
+    assert cli("capture", "Ana Silva ana@example.org", "--kind", "contact", data_dir=data).returncode == 0
     (vault / "Contacts").mkdir(parents=True)
     (vault / "Contacts" / "Ana Silva.md").write_text("mine\n")
     done = run_cli("export", str(vault), "--format", "markdown", data_dir=data)

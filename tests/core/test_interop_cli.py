@@ -1,4 +1,5 @@
-"""The import/export command line, as other tools script it (real `neurons` processes)."""
+"""The import/export command line, as other tools script it: the entry point in this process
+(`cli`), a real `neurons` process (`run_cli`) for the summary a person reads and in a terminal."""
 
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ import sys
 from pathlib import Path
 
 from tests.bench.bench_interop import vcards
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli, run_cli
 
 FILES = Path(__file__).parent / "interop_files"
 REGION = {"NEURONS_PHONE_REGION": "PT"}
 
 
 def cli_json(*args: str, data_dir: Path) -> object:
-    done = run_cli(*args, "--json", data_dir=data_dir, env=REGION)
+    done = cli(*args, "--json", data_dir=data_dir, env=REGION)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -59,7 +60,7 @@ def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
     ]
     said = run_cli("import", str(FILES / "google.vcf"), data_dir=tmp_path / "other", env=REGION)
     assert said.stdout == "vcard: 2 created, 0 updated, 0 unchanged, 0 skipped; 2 birthday reminders made\n"
-    text = run_cli("import", str(FILES / "broken.ics"), data_dir=data, env=REGION)
+    text = cli("import", str(FILES / "broken.ics"), data_dir=data, env=REGION)
     assert text.returncode == 0 and text.stdout.startswith(
         "ics: 0 created, 0 updated, 5 unchanged, 1 skipped\n"
     )
@@ -68,7 +69,7 @@ def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
 
 def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path):
     data = tmp_path / "data"
-    refused = run_cli("import", str(FILES / "broken.vcf"), "--all-or-nothing", data_dir=data)
+    refused = cli("import", str(FILES / "broken.vcf"), "--all-or-nothing", data_dir=data)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.startswith("neurons: nothing was imported: card at line 6 (nameless@example.org)")
     assert cli_json("list", data_dir=data) == []
@@ -78,7 +79,7 @@ def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path):
         (("import", str(tmp_path / "notes.txt")), "cannot read"),
         (("export", str(tmp_path / "c.vcf"), "--kind", "note"), "a vCard export holds contacts only"),
     ]:
-        done = run_cli(*args, data_dir=data)
+        done = cli(*args, data_dir=data)
         if message is None:
             assert done.returncode == 0, done.stderr
         else:

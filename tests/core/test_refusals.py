@@ -1,5 +1,7 @@
 """What used to end in a traceback now gets a one-line message, exit
-status 2, and leaves the store as it was. Real `neurons` processes on a real data dir."""
+status 2, and leaves the store as it was. The `neurons` command on a real data dir: its entry
+point in this process (`cli`), and real processes (`run_cli`) for a data dir's first capture, the
+mounts, another user and bytes that are not UTF-8 on the command line."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from core.model import InvalidInput
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +27,7 @@ def data_dir(tmp_path_factory):
 
 
 def snapshot(data_dir) -> str:
-    done = run_cli("export", data_dir=data_dir)
+    done = cli("export", data_dir=data_dir)
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     data.pop("exported_at")
@@ -62,13 +64,13 @@ def a_neuron(**fields):
 def test_an_instant_outside_what_the_engines_read_back_is_refused(data_dir, tmp_path, instant):
     before = snapshot(data_dir)
     refused(
-        run_cli("import", export_file(tmp_path, [a_neuron(created_at=instant)]), data_dir=data_dir),
+        cli("import", export_file(tmp_path, [a_neuron(created_at=instant)]), data_dir=data_dir),
         "created_at",
         "between the years",
     )
     assert snapshot(data_dir) == before
     for args in (("list",), ("ask", "party"), ("export",)):
-        done = run_cli(*args, data_dir=data_dir)
+        done = cli(*args, data_dir=data_dir)
         assert done.returncode == 0, done.stderr
 
 
@@ -101,7 +103,7 @@ DEEP = "[" * 10000 + "]" * 10000
 )
 def test_bad_attrs_are_refused(data_dir, attrs):
     before = snapshot(data_dir)
-    refused(run_cli("capture", "with attrs", "--kind", "note", "--attrs", attrs, data_dir=data_dir), "attrs")
+    refused(cli("capture", "with attrs", "--kind", "note", "--attrs", attrs, data_dir=data_dir), "attrs")
     assert snapshot(data_dir) == before
 
 
@@ -122,7 +124,7 @@ def test_bad_imported_attrs_are_refused(data_dir, tmp_path, text):
     before = snapshot(data_dir)
     path = tmp_path / "bad.json"
     path.write_text(text)
-    refused(run_cli("import", str(path), data_dir=data_dir))
+    refused(cli("import", str(path), data_dir=data_dir))
     assert snapshot(data_dir) == before
 
 
@@ -145,14 +147,14 @@ def test_bad_imported_links_are_refused(data_dir, tmp_path, edge_fields, word):
         "relation_type": "relates_to",
         **edge_fields,
     }
-    refused(run_cli("import", export_file(tmp_path, [a, b], [edge]), data_dir=data_dir), word)
+    refused(cli("import", export_file(tmp_path, [a, b], [edge]), data_dir=data_dir), word)
     assert snapshot(data_dir) == before
 
 
 @pytest.mark.parametrize("limit", ["-1", "0", "99999999999999999999"])
 def test_absurd_limits_are_refused(data_dir, limit):
-    refused(run_cli("list", "--limit", limit, data_dir=data_dir), "limit")
-    refused(run_cli("ask", "party", "--limit", limit, data_dir=data_dir), "limit")
+    refused(cli("list", "--limit", limit, data_dir=data_dir), "limit")
+    refused(cli("ask", "party", "--limit", limit, data_dir=data_dir), "limit")
 
 
 def test_a_nan_weight_is_refused_by_memory(memory):
@@ -176,7 +178,7 @@ def test_a_read_only_data_dir_is_a_sentence(tmp_path):
         pytest.skip("cannot mount a tmpfs here")
     try:
         data = mount / "data"
-        assert run_cli("capture", "kept", "--kind", "note", data_dir=data).returncode == 0
+        assert cli("capture", "kept", "--kind", "note", data_dir=data).returncode == 0
         subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
         for args in (("list",), ("capture", "refused", "--kind", "note")):
             refused(run_cli(*args, data_dir=data), "read-only")
@@ -189,7 +191,7 @@ def test_a_data_dir_owned_by_another_user_is_a_sentence(tmp_path):
     if os.geteuid() != 0:
         pytest.skip("needs root to run a command as another user")
     data = tmp_path / "data"
-    assert run_cli("capture", "root's", "--kind", "note", data_dir=data).returncode == 0
+    assert cli("capture", "root's", "--kind", "note", data_dir=data).returncode == 0
     os.chmod(tmp_path, 0o755)
     for parent in tmp_path.parents:
         if parent == parent.parent:
@@ -234,7 +236,7 @@ def test_an_argument_that_is_not_utf8_is_called_so(data_dir):
 
 
 def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path):
-    result = run_cli("list", "--dsn", "postgresql://neurons@127.0.0.1:1/neurons", data_dir=tmp_path / "data")
+    result = cli("list", "--dsn", "postgresql://neurons@127.0.0.1:1/neurons", data_dir=tmp_path / "data")
     assert result.returncode == 2, result.stderr
     assert result.stderr.count("\n") == 1, result.stderr
     assert "cannot connect to the server database" in result.stderr
@@ -244,11 +246,11 @@ def test_a_server_that_cannot_be_reached_is_said_in_one_line(tmp_path):
 def test_a_right_to_left_override_in_a_title_is_shown_not_obeyed(tmp_path):
     data = tmp_path / "data"
     typed = "invoice \u202egpj.exe and a zero\u200bwidth space"
-    assert run_cli("capture", typed, "--kind", "note", data_dir=data).returncode == 0
-    listed = run_cli("list", data_dir=data)
+    assert cli("capture", typed, "--kind", "note", data_dir=data).returncode == 0
+    listed = cli("list", data_dir=data)
     assert listed.returncode == 0, listed.stderr
     assert "invoice \\u202egpj.exe and a zero\\u200bwidth space" in listed.stdout
     assert "\u202e" not in listed.stdout and "\u200b" not in listed.stdout
     # JSON's own escape: --json keeps the text exactly as typed
-    shown = json.loads(run_cli("--json", "list", data_dir=data).stdout)
+    shown = json.loads(cli("--json", "list", data_dir=data).stdout)
     assert typed in json.dumps(shown, ensure_ascii=False)

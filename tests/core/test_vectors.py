@@ -12,7 +12,7 @@ from core.memory import Memory
 from core.model import Identity
 from core.settings import Settings
 from core.store import queries as q
-from tests.conftest import run_cli
+from tests.conftest import cli, run_cli
 
 
 def wait_for(predicate, timeout=60.0):
@@ -72,7 +72,7 @@ def test_missing_model_keeps_capture_and_keyword_search(tmp_path):
 def test_reindex_cli_with_progress(tmp_path):
     data = tmp_path / "d"
     for text in ("one", "two", "three"):
-        assert run_cli("capture", text, "--kind", "note", data_dir=data).returncode == 0
+        assert cli("capture", text, "--kind", "note", data_dir=data).returncode == 0
     done = run_cli("reindex", data_dir=data)
     assert done.returncode == 0, done.stderr
     assert "reindexed 3 neurons" in done.stdout

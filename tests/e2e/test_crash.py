@@ -22,7 +22,7 @@ from core import instance
 from core.memory import Memory
 from core.settings import Settings
 from core.store.durable import WalSyncer
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, cli
 from tests.e2e.crash_counts import ACKED, KILLS, LOST
 
 # Kills per part of the crash suite (100 in all): the CLI, the engine, the app.
@@ -60,7 +60,7 @@ finally:
 
 
 def listed_ids(data_dir, env=None) -> set[str]:
-    listing = run_cli("list", "--json", "--limit", "1000000", "--state", "active", data_dir=data_dir, env=env)
+    listing = cli("list", "--json", "--limit", "1000000", "--state", "active", data_dir=data_dir, env=env)
     assert listing.returncode == 0, listing.stderr
     return {n["id"] for n in json.loads(listing.stdout)}
 
