@@ -34,7 +34,7 @@ from core.capture.names import NameIndex
 from core.recall import ranking
 from core.recall.about import about_intent, defer_outdated, only_names
 from core.recall.answer import answer, more_like, one_signal
-from core.recall.candidates import CandidateRows
+from core.recall.candidates import CandidateRows, Signals
 from core.recall.index import RecallIndex
 from core.recall.question import (
     Asking,
@@ -47,7 +47,7 @@ from core.recall.question import (
 )
 from core.recall.result import Result
 from core.store.reader import Reader
-from core.vocabulary import Fusion, Mode
+from core.vocabulary import Mode
 
 log = logging.getLogger(__name__)
 
@@ -79,18 +79,10 @@ class Search:
     def __init__(self, reader: Reader, index: RecallIndex, embedder: EmbedderSource):
         self.reader, self.index, self.embedder = reader, index, embedder
 
-    def ask(
-        self,
-        question: str,
-        limit: int = 10,
-        *,
-        mode: Mode | str = Mode.DEFAULT,
-        now: datetime | None = None,
-        fusion: Fusion | str = Fusion.RELATIVE,
-        expand: bool = True,
-    ) -> list[Result]:
-        how = Asking.of(limit, mode=mode, now=now, fusion=fusion, expand=expand)
-        return self._ask(question, how)
+    def ask(self, question: str, how: Asking | None = None) -> list[Result]:
+        """What the memory knows about `question`, best first, asked `how` (`Asking.of()`: every
+        signal, ten answers, now)."""
+        return self._ask(question, how if how is not None else Asking.of())
 
     def everything_about(self, topic: str, limit: int = 50, now: datetime | None = None) -> list[Result]:
         """Everything written about a thing or linked to what is ("the kitchen renovation"): the
@@ -204,7 +196,7 @@ class Search:
             cos = idx.cosine(t.qvec, t.model) if how.mode is not Mode.KEYWORD else None
             if how.mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
                 cos = ranking.calibrated(cos, t.calibration)
-            rows = CandidateRows(idx, bm, idf_sum, cos, q.window, how.now, t.terms)
+            rows = CandidateRows(idx, Signals.of(bm, idf_sum, cos), q.window, how.now, t.terms)
             rows.pick(how.mode, how.fusion, weights, t.topical)
             if how.full:
                 if how.expand:

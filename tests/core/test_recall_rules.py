@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from core import capture
 from core.model import Kind, Neuron, Relation, State
-from core.recall import Recall
+from core.recall import Asking, Recall
 from tests.core.fake_reader import FakeReader
 
 TZ = ZoneInfo("Europe/Lisbon")
@@ -22,7 +22,7 @@ def at(days: float, hour: int = 12) -> datetime:
 
 
 def ask(reader: FakeReader, question: str) -> list:
-    return Recall(reader, lambda: None).ask(question, now=NOW)
+    return Recall(reader, lambda: None).ask(question, Asking.of(now=NOW))
 
 
 # -- capture ---------------------------------------------------------------------------------------
