@@ -90,9 +90,20 @@ def detail_asked(question: str, names: NameIndex) -> list[uuid.UUID]:
     return list(dict.fromkeys(f.contact_id for f in found)) if not left else []
 
 
-def cards_first(reader: Reader, results: list[Result], people: list[uuid.UUID], limit: int) -> list[Result]:
-    """The answer with the cards of `people` first (read when the answer lacks them), never
-    folded as loosely related, then the rest in its order, `limit` in all."""
+def holds(attrs: dict, field: str | None) -> bool:
+    """Whether a card's attrs hold a value of `field` (any field when None)."""
+    if field is None:
+        return True
+    single = {"phones": "phone", "emails": "email", "addresses": "address", "birthday": "bday"}[field]
+    return bool(attrs.get(field) or attrs.get(single))
+
+
+def cards_first(
+    reader: Reader, results: list[Result], people: list[uuid.UUID], limit: int, field: str | None = None
+) -> list[Result]:
+    """The answer with the cards of `people` that hold the `field` asked for first (read when
+    the answer lacks them), never folded as loosely related, then the rest in its order, `limit`
+    in all. A card without the field leaves the answer as it is: its value is written elsewhere."""
     by_id = {r.neuron.id: r for r in results}
     missing = [p for p in people if p not in by_id]
     rows = reader.neurons(missing) if missing else {}
@@ -101,7 +112,12 @@ def cards_first(reader: Reader, results: list[Result], people: list[uuid.UUID], 
     for p in people:
         found = by_id.get(p)
         neuron = found.neuron if found is not None else rows.get(p)
-        if neuron is None or neuron.kind.value != "contact" or neuron.state.value != "active":
+        if (
+            neuron is None
+            or neuron.kind.value != "contact"
+            or neuron.state.value != "active"
+            or not holds(neuron.attrs, field)
+        ):
             continue
         parts = found.parts if found is not None else {}
         cards.append(Result(neuron, max(best, found.score if found else 0.0), "the contact asked for", parts))

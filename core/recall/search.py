@@ -36,7 +36,7 @@ from core.recall import ranking
 from core.recall.about import about_intent, defer_outdated, only_names, outdated
 from core.recall.answer import answer, more_like, one_signal
 from core.recall.candidates import CandidateRows, Signals
-from core.recall.details import cards_first, detail_asked
+from core.recall.details import asked_field, cards_first, detail_asked
 from core.recall.index import RecallIndex
 from core.recall.question import (
     Asking,
@@ -112,7 +112,9 @@ class Search:
         finally:  # a vector thrown away still finishes before the answer returns
             started.settle()
         results = self._answer(q, scored)
-        return cards_first(self.reader, results, cards, q.how.limit) if cards else results
+        return (
+            cards_first(self.reader, results, cards, q.how.limit, asked_field(q.text)) if cards else results
+        )
 
     def for_fitting(self, question: str, now: datetime) -> ForFitting:
         """What `ask` would rank for `question` (default mode), with the links of more seeds than it

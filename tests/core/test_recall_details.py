@@ -157,3 +157,14 @@ def test_a_new_number_the_card_did_not_take_comes_before_the_card(memory):
     memory.fill_vectors()
     ids = [r.neuron.id for r in memory.ask("what's the plumber's number now?")]
     assert ids[0] == news.id and (kostas.id not in ids or ids.index(kostas.id) > ids.index(news.id))
+
+
+def test_a_card_without_the_field_asked_for_is_not_put_first(memory):
+    """Klaus's card has no address: "Klaus's address" is answered where an address is written."""
+    _ana, klaus, *_ = _memory_of_ana_and_klaus(memory)
+    flat = memory.capture("Klaus moved to the flat at 12 Linden Street", created_at=START + timedelta(days=2))
+    memory.fill_vectors()
+    answer = memory.ask("Klaus's address")
+    assert all(r.why != "the contact asked for" for r in answer)
+    assert flat.id in [r.neuron.id for r in answer[:3]]
+    assert memory.ask("Klaus's number")[0].neuron.id == klaus.id  # his number is on his card
