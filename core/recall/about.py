@@ -43,6 +43,18 @@ ABOUT_IDIOMS = re.compile(
     r"|\bthe latest\b|\bnews\b",
     re.I,
 )
+# Ways of asking for a person's whole file, said loosely ("pull up Rosa", "info on my sister",
+# "Rosa - what's in here", "the rundown on the accountant"), in the five languages: no topic.
+ASKING_ABOUT = re.compile(
+    r"\b(?:pull|bring|dig|look)\s+(?:up|out)\b|\b(?:give|show)\s+me\b|\bopen\b"
+    r"|\b(?:notes?|details?|info(?:rmation)?|records?|files?|profile|summary|overview|rundown|lowdown|low-down"
+    r"|scoop|dirt)\b|\bon\s+file\b|\bwhat(?:'s|’s|\s+is)\s+(?:in\s+)?(?:here|there)\b"
+    r"|\bfala(?:-me)?\b|\bconta(?:-me)?\b|\bmostra(?:-me)?\b|\bdados\b|\binforma[cç](?:[aã]o|[oõ]es)\b|\bficha\b"
+    r"|\bh[aá]blame\b|\bcu[eé]ntame\b|\bmu[eé]strame\b|\bdatos\b|\binformaci[oó]n\b"
+    r"|\bzeig(?:e)?(?:\s+mir)?\b|\berz[aä]hl(?:e)?(?:\s+mir)?\b|\binfos?\b|\binformationen\b|\bdaten\b|\bakte\b"
+    r"|\bmontre(?:-moi)?\b|\bparle(?:-moi)?\b|\binformations?\b|\bfiche\b|\bdossier\b|\bdonn[eé]es\b",
+    re.I,
+)
 # One hop out from what is about them: the usual links, and the history (supersedes).
 ABOUT_HOP_RELATIONS = (*EXPANDING_RELATIONS, Relation.SUPERSEDES)
 
@@ -187,10 +199,13 @@ class _Gathering:
     def names_to_look_for(self, orgs: dict[str, int]) -> tuple[list[str], list[str]]:
         """The names of their cards and twins', and the organisations only one contact belongs
         to (such an organisation names that contact too)."""
-        cards = [
-            e for e in (self.idx.live(i) for i in [*self.people, *self.twins]) if e is not None and e.contact
-        ]
-        phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2})
+        selves = [*self.people, *self.twins]
+        cards = [e for e in (self.idx.live(i) for i in selves) if e is not None and e.contact]
+        # their names and aliases, and what names them without doubt (a first name no other
+        # contact has: "Rosa" says Rosa Martins)
+        known = self.idx.names().contacts
+        spoken = {ph for i in selves if i in known for ph, strength in known[i].phrases if strength >= 2}
+        phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken)
         card_attrs = [e.contact[0] for e in cards if e.contact]
         own_orgs = sorted(
             {
@@ -358,7 +373,10 @@ def only_names(question: str, names: NameIndex) -> list:
     rest = "".join(" " if hidden else ch for ch, hidden in zip(question, covered, strict=True))
     return (
         found
-        if found and not content_words(ASKING_FOR_EVERYTHING.sub(" ", ABOUT_IDIOMS.sub(" ", rest)))
+        if found
+        and not content_words(
+            ASKING_ABOUT.sub(" ", ASKING_FOR_EVERYTHING.sub(" ", ABOUT_IDIOMS.sub(" ", rest)))
+        )
         else []
     )
 
