@@ -43,7 +43,7 @@ from core.model import (
     Relation,
     State,
 )
-from core.recall import About, Recall, Result
+from core.recall import About, Asking, Recall, Result
 from core.settings import Settings, check_install
 from core.store import Store, open_store, queries, recall_sql, secrets, sync_sql
 from core.store.embedded import node_executable
@@ -889,14 +889,8 @@ class Memory:
         """What the memory knows about `question`, best first: `mode` one signal alone (for
         `neurons eval`), `now` the moment its time words are read from (aware; the local now when
         None), `fusion` how keyword and meaning are fused, `expand` whether links are followed."""
-        return self.recall.ask(
-            clean_text(question, what="question"),
-            limit=parse_limit(limit),
-            mode=mode,
-            now=now,
-            fusion=fusion,
-            expand=expand,
-        )
+        question = clean_text(question, what="question")
+        return self.recall.ask(question, Asking.of(limit, mode=mode, now=now, fusion=fusion, expand=expand))
 
     def about(self, name: str, limit: int = 50) -> About:
         return self.recall.about(clean_text(name, what="name"), limit=parse_limit(limit))

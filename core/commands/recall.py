@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from datetime import date, datetime, time
 
@@ -35,27 +34,6 @@ def _ask_args(p) -> None:
     p.add_argument("--since", help="only from this date on: 2026-03-01, 'last Monday', 'this month'")
     p.add_argument("--until", help="only before this date: 2026-04-01, 'next week'")
     p.add_argument("--tag", help="only neurons with this tag")
-
-
-# The field a question asks for ("plumber phone number" -> the phone), in the five languages.
-ASKED_FIELDS = {
-    "phones": ("phone", "number", "mobile", "cell", "call", "telefone", "telemovel", "numero", "telefono",
-               "movil", "celular", "telefon", "handy", "nummer", "telephone", "portable"),
-    "emails": ("email", "e-mail", "mail", "correo", "courriel", "adresse mail"),
-    "addresses": ("address", "where does", "lives", "morada", "endereco", "direccion", "adresse", "wohnt"),
-    "birthday": ("birthday", "born", "aniversario", "cumpleanos", "geburtstag", "anniversaire"),
-}  # fmt: skip
-
-
-def asked_field(question: str) -> str | None:
-    from core.when import fold  # noqa: PLC0415 - keeps forwarding light
-
-    words = set(re.findall(r"[\w'-]+", fold(question)))
-    text = fold(question)
-    for field, cues in ASKED_FIELDS.items():
-        if any((c in words) if " " not in c else (c in text) for c in cues):
-            return field
-    return None
 
 
 def matched_value(neuron, field: str | None) -> str:
@@ -132,6 +110,8 @@ def ask(memory, args) -> Answer:
     results = memory.ask(args.question, limit=max(wanted * 5, 50) if filtered else wanted, mode=args.mode)
     if filtered:
         results = [r for r in results if _keeps(r, args, since, until)][:wanted]
+    from core.recall.details import asked_field  # noqa: PLC0415 - keeps forwarding light
+
     field, now = asked_field(args.question), _now()
     due_in = _due_in_window(args.question, now)
     lines = []

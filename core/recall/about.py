@@ -43,6 +43,18 @@ ABOUT_IDIOMS = re.compile(
     r"|\bthe latest\b|\bnews\b",
     re.I,
 )
+# Ways of asking for a person's whole file, said loosely ("pull up Rosa", "info on my sister",
+# "Rosa - what's in here", "the rundown on the accountant"), in the five languages: no topic.
+ASKING_ABOUT = re.compile(
+    r"\b(?:pull|bring|dig|look)\s+(?:up|out)\b|\b(?:give|show)\s+me\b|\bopen\b"
+    r"|\b(?:notes?|details?|info(?:rmation)?|records?|files?|profile|summary|overview|rundown|lowdown|low-down"
+    r"|scoop|dirt)\b|\bon\s+file\b|\bwhat(?:'s|’s|\s+is)\s+(?:in\s+)?(?:here|there)\b"
+    r"|\bfala(?:-me)?\b|\bconta(?:-me)?\b|\bmostra(?:-me)?\b|\bdados\b|\binforma[cç](?:[aã]o|[oõ]es)\b|\bficha\b"
+    r"|\bh[aá]blame\b|\bcu[eé]ntame\b|\bmu[eé]strame\b|\bdatos\b|\binformaci[oó]n\b"
+    r"|\bzeig(?:e)?(?:\s+mir)?\b|\berz[aä]hl(?:e)?(?:\s+mir)?\b|\binfos?\b|\binformationen\b|\bdaten\b|\bakte\b"
+    r"|\bmontre(?:-moi)?\b|\bparle(?:-moi)?\b|\binformations?\b|\bfiche\b|\bdossier\b|\bdonn[eé]es\b",
+    re.I,
+)
 # One hop out from what is about them: the usual links, and the history (supersedes).
 ABOUT_HOP_RELATIONS = (*EXPANDING_RELATIONS, Relation.SUPERSEDES)
 
@@ -121,125 +133,170 @@ def _about_people(
     first -- for several, what is about all of them right after their cards; within a tier, what
     is about them alone before what names others too, then newest first. Links and names are
     followed in the index; only the rows of the answer are read."""
-    found: dict[uuid.UUID, tuple[int, str, uuid.UUID | None]] = {}  # id -> (tier, how, from)
-
-    def put(nid: uuid.UUID, tier: int, how: str, seed: uuid.UUID | None = None) -> None:
-        old = found.get(nid)
-        if old is None or tier > old[0]:
-            found[nid] = (tier, how, seed)
-
-    def linked(ids: list[uuid.UUID], relations=None) -> list[Link]:
-        return [link for link in idx.links(ids, relations) if link.other in idx]
-
-    for p in people:
-        put(p, TIER_CONTACT, "the contact")
+    about = _Gathering(idx, people)
     with idx.reading():
-        first = linked(people)
-        twins = list(
+        about.linked_and_twins()
+        phrases, own_orgs = about.names_to_look_for(orgs or {})
+    lexemes = reader.phrase_lexemes(phrases + own_orgs)
+    with idx.reading():
+        about.naming(lexemes, phrases, own_orgs)
+        about.one_hop()
+        if len(people) > 1:
+            about.about_all(lexemes)
+        ranked = about.ranked(limit)
+    return about.answer(reader, ranked)
+
+
+class _Gathering:
+    """What is about some people, gathered tier by tier (the caller holds the index's lock for
+    each step): `found` is id -> (tier, how it was found, the neuron it was found from)."""
+
+    def __init__(self, idx: RecallIndex, people: list[uuid.UUID]):
+        self.idx, self.people = idx, people
+        self.found: dict[uuid.UUID, tuple[int, str, uuid.UUID | None]] = {}
+        self.first: list[Link] = []  # the people's own links
+        self.twins: list[uuid.UUID] = []
+        self.counts: dict[uuid.UUID, int] = {}  # how many of what is about them link to a hop
+        self.others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
+        self.shared: dict[uuid.UUID, set[uuid.UUID]] = {}  # of several people, those it is about
+        for p in people:
+            self.put(p, TIER_CONTACT, "the contact")
+
+    def put(self, nid: uuid.UUID, tier: int, how: str, seed: uuid.UUID | None = None) -> None:
+        old = self.found.get(nid)
+        if old is None or tier > old[0]:
+            self.found[nid] = (tier, how, seed)
+
+    def linked(self, ids: list[uuid.UUID], relations=None) -> list[Link]:
+        return [link for link in self.idx.links(ids, relations) if link.other in self.idx]
+
+    def linked_and_twins(self) -> None:
+        """Their same_person twins, and what is linked to them or to a twin."""
+        self.first = first = self.linked(self.people)
+        self.twins = twins = list(
             dict.fromkeys(
                 link.other
                 for link in first
-                if link.relation == Relation.SAME_PERSON and link.other not in people
+                if link.relation == Relation.SAME_PERSON and link.other not in self.people
             )
         )
-        second = linked(twins) if twins else []
+        second = self.linked(twins) if twins else []
         for link in first:
             if link.other in twins:
-                put(link.other, TIER_TWIN, "same person as", link.seed)
+                self.put(link.other, TIER_TWIN, "same person as", link.seed)
         for link in first + second:
-            old = found.get(link.other)
+            old = self.found.get(link.other)
             if old is not None and old[0] >= TIER_TWIN:
                 continue
-            contact = idx.kind_of(link.other) == "contact"
-            put(
+            contact = self.idx.kind_of(link.other) == "contact"
+            self.put(
                 link.other,
                 TIER_LINKED_CONTACT if contact else TIER_LINKED,
                 "linked to",
-                link.seed if link.seed in found else None,
+                link.seed if link.seed in self.found else None,
             )
-        cards = [e for e in (idx.live(i) for i in [*people, *twins]) if e is not None and e.contact]
-        phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2})
-        # an organisation only one contact belongs to names that contact too
+
+    def names_to_look_for(self, orgs: dict[str, int]) -> tuple[list[str], list[str]]:
+        """The names of their cards and twins', and the organisations only one contact belongs
+        to (such an organisation names that contact too)."""
+        selves = [*self.people, *self.twins]
+        cards = [e for e in (self.idx.live(i) for i in selves) if e is not None and e.contact]
+        # their names and aliases, and what names them without doubt (a first name no other
+        # contact has: "Rosa" says Rosa Martins)
+        known = self.idx.names().contacts
+        spoken = {ph for i in selves if i in known for ph, strength in known[i].phrases if strength >= 2}
+        phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken)
         card_attrs = [e.contact[0] for e in cards if e.contact]
         own_orgs = sorted(
             {
                 str(a["org"]).strip()
                 for a in card_attrs
-                if a.get("org") and (orgs or {}).get(str(a["org"]).strip().lower()) == 1
+                if a.get("org") and orgs.get(str(a["org"]).strip().lower()) == 1
             }
         )
-    lexemes = reader.phrase_lexemes(phrases + own_orgs)
-    with idx.reading():
-        for e in idx.holding([ls for ph in phrases for ls in lexemes.get(ph, ())], found):
-            put(e.id, TIER_NAMED, "mentions them")
+        return phrases, own_orgs
+
+    def naming(self, lexemes: dict[str, Any], phrases: list[str], own_orgs: list[str]) -> None:
+        """What names them, or their own organisation."""
+        idx = self.idx
+        for e in idx.holding([ls for ph in phrases for ls in lexemes.get(ph, ())], self.found):
+            self.put(e.id, TIER_NAMED, "mentions them")
         if own_orgs:
-            for e in idx.holding([ls for o in own_orgs for ls in lexemes.get(o, ())], found):
-                put(e.id, TIER_ORG, f"mentions {own_orgs[0]}")
-        around = [i for i, (t, _, _) in found.items() if t in (TIER_LINKED, TIER_NAMED, TIER_ORG, TIER_TWIN)]
-        hops = linked(around, ABOUT_HOP_RELATIONS)
-        counts: dict[uuid.UUID, int] = {}
-        others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
-        selves = set(people) | set(twins)
-        for link in hops:
-            contact = idx.kind_of(link.other) == "contact"
+            for e in idx.holding([ls for o in own_orgs for ls in lexemes.get(o, ())], self.found):
+                self.put(e.id, TIER_ORG, f"mentions {own_orgs[0]}")
+
+    def one_hop(self) -> None:
+        """One hop out from what is about them (the history too); other people named beside them
+        are not facts about them, but what concerns others too is counted."""
+        around = [
+            i for i, (t, _, _) in self.found.items() if t in (TIER_LINKED, TIER_NAMED, TIER_ORG, TIER_TWIN)
+        ]
+        selves = set(self.people) | set(self.twins)
+        for link in self.linked(around, ABOUT_HOP_RELATIONS):
+            contact = self.idx.kind_of(link.other) == "contact"
             if contact and link.other not in selves:
-                others.setdefault(link.seed, set()).add(link.other)
-            if link.other in found or contact:
-                continue  # other people named beside them are not facts about them
-            counts[link.other] = counts.get(link.other, 0) + 1
-            put(link.other, TIER_HOP, "linked from", link.seed if link.seed in found else None)
-        # several people asked about together ("what did Nuno do for Mãe?"): what is about all
-        # of them first, after their cards
-        shared: dict[uuid.UUID, set[uuid.UUID]] = {}
-        if len(people) > 1:
-            for link in first:
-                shared.setdefault(link.other, set()).add(link.seed)
-            found_at = {slot: nid for nid in found if (slot := idx.slot(nid)) is not None}
-            naming_of: dict[tuple, set[int]] = {}  # people of one name name the same neurons
-            for p in people:
-                person = idx.live(p)
-                names = tuple(
-                    ls
-                    for ph in (_names_of(person) if person else [])
-                    if len(ph) >= 2
-                    for ls in lexemes.get(ph, ())
-                )
-                if names not in naming_of:
-                    naming_of[names] = idx.slots_holding(names) & found_at.keys()
-                for slot in naming_of[names]:
-                    shared.setdefault(found_at[slot], set()).add(p)
-        created = {nid: idx.created_of(nid) for nid in found if nid in idx}
-        # the superseded rule holds here too: a fact a newer one replaced gives way (a card stays)
-        replaced = outdated(idx, list(created))
-    ranked = sorted(
-        (nid for nid in found if nid in created),
-        key=lambda nid: (
-            -(found[nid][0] if found[nid][0] >= TIER_TWIN else 0),
-            -len(shared.get(nid, ())),
-            -found[nid][0],
-            len(others.get(nid, ())),
-            -counts.get(nid, 0),
-            -created[nid],
-        ),
-    )
-    ranked = _outdated_after(ranked, {i for i in replaced if found[i][0] < TIER_TWIN})[:limit]
-    rows = reader.neurons(
-        list(
-            dict.fromkeys([*ranked, *(seed for nid in ranked if (seed := found[nid][2]) is not None), *twins])
+                self.others.setdefault(link.seed, set()).add(link.other)
+            if link.other in self.found or contact:
+                continue
+            self.counts[link.other] = self.counts.get(link.other, 0) + 1
+            self.put(link.other, TIER_HOP, "linked from", link.seed if link.seed in self.found else None)
+
+    def about_all(self, lexemes: dict[str, Any]) -> None:
+        """Several people asked about together ("what did Nuno do for Mãe?"): which of them each
+        neuron is about (linked, or naming them), so what is about all of them comes first."""
+        idx = self.idx
+        for link in self.first:
+            self.shared.setdefault(link.other, set()).add(link.seed)
+        found_at = {slot: nid for nid in self.found if (slot := idx.slot(nid)) is not None}
+        naming_of: dict[tuple, set[int]] = {}  # people of one name name the same neurons
+        for p in self.people:
+            person = idx.live(p)
+            names = tuple(
+                ls
+                for ph in (_names_of(person) if person else [])
+                if len(ph) >= 2
+                for ls in lexemes.get(ph, ())
+            )
+            if names not in naming_of:
+                naming_of[names] = idx.slots_holding(names) & found_at.keys()
+            for slot in naming_of[names]:
+                self.shared.setdefault(found_at[slot], set()).add(p)
+
+    def ranked(self, limit: int) -> list[uuid.UUID]:
+        """The first `limit` in the answer's order, the superseded rule kept (a card stays)."""
+        found = self.found
+        created = {nid: self.idx.created_of(nid) for nid in found if nid in self.idx}
+        replaced = outdated(self.idx, list(created))
+        ranked = sorted(
+            (nid for nid in found if nid in created),
+            key=lambda nid: (
+                -(found[nid][0] if found[nid][0] >= TIER_TWIN else 0),
+                -len(self.shared.get(nid, ())),
+                -found[nid][0],
+                len(self.others.get(nid, ())),
+                -self.counts.get(nid, 0),
+                -created[nid],
+            ),
         )
-    )
-    results = []
-    for nid in ranked:
-        if nid not in rows:
-            continue
-        tier, how, seed = found[nid]
-        why = (
-            f"{how} {rows[seed].title}"
-            if seed in rows
-            else ("linked" if seed or how.startswith("linked") else how)
-        )
-        results.append(Result(rows[nid], float(tier) + counts.get(nid, 0) * 0.01, why))
-    return results, [rows[t] for t in twins if t in rows]
+        return _outdated_after(ranked, {i for i in replaced if found[i][0] < TIER_TWIN})[:limit]
+
+    def answer(self, reader: Reader, ranked: list[uuid.UUID]) -> tuple[list[Result], list[Neuron]]:
+        """The rows of `ranked` (and of what each was found from, and the twins), each with why."""
+        found = self.found
+        seeds = (seed for nid in ranked if (seed := found[nid][2]) is not None)
+        rows = reader.neurons(list(dict.fromkeys([*ranked, *seeds, *self.twins])))
+        results = []
+        for nid in ranked:
+            if nid not in rows:
+                continue
+            tier, how, seed = found[nid]
+            why = (
+                f"{how} {rows[seed].title}"
+                if seed in rows
+                else ("linked" if seed or how.startswith("linked") else how)
+            )
+            results.append(Result(rows[nid], float(tier) + self.counts.get(nid, 0) * 0.01, why))
+        return results, [rows[t] for t in self.twins if t in rows]
 
 
 def outdated(idx: RecallIndex, ids: list[uuid.UUID]) -> set[uuid.UUID]:
@@ -316,7 +373,10 @@ def only_names(question: str, names: NameIndex) -> list:
     rest = "".join(" " if hidden else ch for ch, hidden in zip(question, covered, strict=True))
     return (
         found
-        if found and not content_words(ASKING_FOR_EVERYTHING.sub(" ", ABOUT_IDIOMS.sub(" ", rest)))
+        if found
+        and not content_words(
+            ASKING_ABOUT.sub(" ", ASKING_FOR_EVERYTHING.sub(" ", ABOUT_IDIOMS.sub(" ", rest)))
+        )
         else []
     )
 

@@ -1,12 +1,21 @@
-"""Gathering a question's candidates and their signals: the best keyword and vector matches,
-the window's neurons, one hop along the links from the best, the same sitting, the supersedes
-edges around them, what is linked to a person named beside a topic, the codes -- as rows
-(`CandidateRows`), made into the table `ranking.rank` orders (`ranking.Candidates`)."""
+"""Gathering a question's candidates and their signals, in named steps (`CandidateRows`):
+
+- `Signals`: every neuron's keyword and meaning parts, scored once for the question;
+- `Rows`: the neurons taken as candidates, in the order they came;
+- `pick`: the question's own candidates -- the best keyword and vector matches, the window's;
+- `Hop`: what one hop adds -- the links of the best, the same sitting, the supersedes edges
+  around them, what is linked to a person named beside a topic;
+- `exact_rows`: the rows holding the question's codes;
+- `Window`: what the question's time window makes of each row;
+
+made into the table `ranking.rank` orders (`ranking.Candidates`)."""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -75,86 +84,37 @@ def window_candidates(
     return inside[best].tolist()
 
 
-class CandidateRows:
-    """A question's candidates as rows, from the index (the caller holds its lock)."""
+@dataclass
+class Signals:
+    """Every slot's signals for one question: its BM25 (`bm`), calibrated cosine (`cos`, None
+    without a vector), keyword part (`kw`), keyword strength and meaning part (`vec`)."""
 
-    def __init__(
-        self, idx: RecallIndex, bm, idf_sum: float, cos, window: TimeWindow | None, now: datetime, terms=()
-    ):
-        self.idx, self.window, self.now, self.terms = idx, window, now, list(terms)
-        self.bm, self.cos = bm, cos
-        self.kw = normalised_bm25(bm, idf_sum)
-        self.strength = np.minimum(bm / idf_sum, 1.0) if idf_sum > 0 else np.zeros_like(bm)
-        self.vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size)
-        self.slots: list[int] = []
-        self.entries: list[Entry] = []  # of the rows
-        self.row_of: dict[int, int] = {}
-        self.seedable: list[bool] = []
-        self.links: list[tuple[int, int, float, int]] = []  # seed row, other row, weight, class
-        self.sittings: list[tuple[int, int]] = []
-        self.sups: list[tuple[int, int]] = []  # newer row, older row
-        self.degree: dict[int, int] = {}
-        self.person: set[int] = set()  # linked to a person named beside a topic, not naming them
-        self.person_linked: set[int] = set()
-        self.exact: set[int] = set()
-        self.kw_override: np.ndarray | None = None
-        # the window's `windows.masks` over every slot, made once (at 100k neurons one by one
-        # was most of a time question's cost)
-        self.held = windows.masks(idx, window) if window is not None else None
+    bm: np.ndarray
+    cos: np.ndarray | None
+    kw: np.ndarray
+    strength: np.ndarray
+    vec: np.ndarray
 
-    def add(self, slot: int, seedable: bool = False) -> int | None:
-        row = self.row_of.get(slot)
-        if row is not None:
-            return row
-        entry = self.idx.entry(slot) if slot < self.bm.size else None
-        if entry is None:
-            return None
-        row = self.row_of[slot] = len(self.slots)
-        self.slots.append(slot)
-        self.entries.append(entry)
-        self.seedable.append(seedable)
-        return row
+    @classmethod
+    def of(cls, bm: np.ndarray, idf_sum: float, cos: np.ndarray | None) -> Signals:
+        return cls(
+            bm=bm,
+            cos=cos,
+            kw=normalised_bm25(bm, idf_sum),
+            strength=np.minimum(bm / idf_sum, 1.0) if idf_sum > 0 else np.zeros_like(bm),
+            vec=np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size),
+        )
 
-    def drop_expansion(self) -> None:
-        """Back to the question's own candidates (what the expansion added goes)."""
-        keep = sum(self.seedable)
-        for slot in self.slots[keep:]:
-            del self.row_of[slot]
-        del self.slots[keep:], self.seedable[keep:], self.entries[keep:]
-        self.links, self.sittings, self.sups, self.person, self.person_linked = [], [], [], set(), set()
-        self.degree = {}
+    @property
+    def meaning(self) -> bool:
+        return self.cos is not None
 
-    def add_id(self, nid: uuid.UUID) -> int | None:
-        slot = self.idx.slot(nid)
-        return self.add(slot) if slot is not None else None
-
-    def pick(self, mode: Mode, fusion: Fusion, weights: ranking.Weights, topical: bool = True) -> None:
-        """The question's own candidates: the best lexical and vector matches, the window's."""
-        bm, cos, vec = self.bm, self.cos, self.vec
-        if mode is Mode.KEYWORD:
-            pick = top_slots(bm, ranking.LEXICAL_K, bm > 0)
-        elif mode is Mode.VECTOR:
-            pick = (
-                top_slots(cos, ranking.VECTOR_K, ~np.isnan(cos))
-                if cos is not None
-                else np.zeros(0, dtype=np.int64)
-            )
-        else:
-            lex = top_slots(bm, ranking.LEXICAL_K, bm > 0)
-            near = top_slots(vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
-            pick = np.union1d(lex, near)
-            if fusion is Fusion.RRF:  # each list's reciprocal rank stands for its part
-                rrf_kw, rrf_vec = np.zeros(bm.size), np.zeros(bm.size)
-                rrf_kw[lex] = 2.0 / (ranking.RRF_K + np.arange(lex.size) + 1)
-                rrf_vec[near] = 2.0 / (ranking.RRF_K + np.arange(near.size) + 1)
-                self.kw, self.vec = rrf_kw, rrf_vec
-        for slot in pick.tolist():
-            self.add(slot, seedable=True)
-        if self.window is not None and self.held is not None:
-            lifts = (weights.window, weights.said)
-            base = self.fused(weights)
-            for slot in window_candidates(self.idx, self.window, self.held, base, topical, self.now, lifts):
-                self.add(slot, seedable=True)
+    def reciprocal_ranks(self, lex: np.ndarray, near: np.ndarray) -> Signals:
+        """`fusion="rrf"`: each list's reciprocal rank stands for its part."""
+        kw, vec = np.zeros(self.bm.size), np.zeros(self.bm.size)
+        kw[lex] = 2.0 / (ranking.RRF_K + np.arange(lex.size) + 1)
+        vec[near] = 2.0 / (ranking.RRF_K + np.arange(near.size) + 1)
+        return replace(self, kw=kw, vec=vec)
 
     def fused(self, weights: ranking.Weights, slots: np.ndarray | None = None) -> np.ndarray:
         """The base score (keyword and meaning parts by the weights' share) of `slots`, or of
@@ -164,172 +124,348 @@ class CandidateRows:
             if slots is None
             else (self.kw[slots], self.vec[slots], self.strength[slots])
         )
-        meaning = self.cos is not None
-        return ranking.fused(ranking.keyword_part(kw, strength, meaning, weights), vec, meaning, weights)
+        return ranking.fused(
+            ranking.keyword_part(kw, strength, self.meaning, weights), vec, self.meaning, weights
+        )
 
-    def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
-        """The links and sittings of the rows that can be seeds (the best `collect` by the fused
-        score; for fitting, by the keyword and by the vector part too), and what is linked to the
-        people named beside a topic."""
-        rows = np.asarray([r for r, s in enumerate(self.seedable) if s], dtype=np.int64)
-        if rows.size:
-            slots = np.asarray(self.slots)[rows]
-            order = [np.argsort(-self.fused(weights, slots), kind="stable")]
-            if collect > ranking.HOP_SEEDS:
-                order += [
-                    np.argsort(-self.kw[slots], kind="stable"),
-                    np.argsort(-self.vec[slots], kind="stable"),
-                ]
-            seeds = list(dict.fromkeys(int(rows[i]) for o in order for i in o[:collect]))
-        else:
-            seeds = []
-        idx = self.idx
+
+class Rows:
+    """The neurons taken as candidates, one row each in the order they came: the question's own
+    (`seedable`, first) and then what the hop reached."""
+
+    def __init__(self, idx: RecallIndex, size: int):
+        self.idx, self.size = idx, size
+        self.slots: list[int] = []
+        self.entries: list[Entry] = []
+        self.row_of: dict[int, int] = {}
+        self.seedable: list[bool] = []
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def add(self, slot: int, seedable: bool = False) -> int | None:
+        row = self.row_of.get(slot)
+        if row is not None:
+            return row
+        entry = self.idx.entry(slot) if slot < self.size else None
+        if entry is None:
+            return None
+        row = self.row_of[slot] = len(self.slots)
+        self.slots.append(slot)
+        self.entries.append(entry)
+        self.seedable.append(seedable)
+        return row
+
+    def add_id(self, nid: uuid.UUID) -> int | None:
+        slot = self.idx.slot(nid)
+        return self.add(slot) if slot is not None else None
+
+    def keep_own(self) -> None:
+        """Back to the question's own candidates (what the hop reached goes)."""
+        keep = sum(self.seedable)
+        for slot in self.slots[keep:]:
+            del self.row_of[slot]
+        del self.slots[keep:], self.seedable[keep:], self.entries[keep:]
+
+
+def pick(
+    rows: Rows,
+    signals: Signals,
+    how: tuple[Mode, Fusion],
+    weights: ranking.Weights,
+    window: Window | None,
+    topical: bool,
+) -> Signals:
+    """The question's own candidates into `rows`: the best lexical and vector matches, the
+    window's; the signals they are ranked by (reciprocal ranks under `fusion="rrf"`)."""
+    mode, fusion = how
+    bm, cos = signals.bm, signals.cos
+    if mode is Mode.KEYWORD:
+        chosen = top_slots(bm, ranking.LEXICAL_K, bm > 0)
+    elif mode is Mode.VECTOR:
+        chosen = (
+            top_slots(cos, ranking.VECTOR_K, ~np.isnan(cos))
+            if cos is not None
+            else np.zeros(0, dtype=np.int64)
+        )
+    else:
+        lex = top_slots(bm, ranking.LEXICAL_K, bm > 0)
+        near = top_slots(signals.vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
+        chosen = np.union1d(lex, near)
+        if fusion is Fusion.RRF:
+            signals = signals.reciprocal_ranks(lex, near)
+    for slot in chosen.tolist():
+        rows.add(slot, seedable=True)
+    if window is not None:
+        lifts = (weights.window, weights.said)
+        base = signals.fused(weights)
+        for slot in window_candidates(rows.idx, window.window, window.held, base, topical, window.now, lifts):
+            rows.add(slot, seedable=True)
+    return signals
+
+
+def seeds(rows: Rows, signals: Signals, weights: ranking.Weights, collect: int) -> list[int]:
+    """The rows whose links are followed: the best `collect` of the question's own by the fused
+    score (for fitting, by the keyword and by the vector part too)."""
+    own = np.asarray([r for r, s in enumerate(rows.seedable) if s], dtype=np.int64)
+    if not own.size:
+        return []
+    slots = np.asarray(rows.slots)[own]
+    order = [np.argsort(-signals.fused(weights, slots), kind="stable")]
+    if collect > ranking.HOP_SEEDS:
+        order += [
+            np.argsort(-signals.kw[slots], kind="stable"),
+            np.argsort(-signals.vec[slots], kind="stable"),
+        ]
+    return list(dict.fromkeys(int(own[i]) for o in order for i in o[:collect]))
+
+
+@dataclass
+class Hop:
+    """What one hop from the question's candidates found, between rows: links (seed row, other
+    row, weight, class), sittings (seed row, other row), supersedes (newer row, older row), each
+    seed's degree, and the rows linked to a person named beside a topic (`person`: without naming
+    them)."""
+
+    links: list[tuple[int, int, float, int]] = field(default_factory=list)
+    sittings: list[tuple[int, int]] = field(default_factory=list)
+    sups: list[tuple[int, int]] = field(default_factory=list)
+    degree: dict[int, int] = field(default_factory=dict)
+    person: set[int] = field(default_factory=set)
+    person_linked: set[int] = field(default_factory=set)
+
+    def follow(self, rows: Rows, seeds: list[int]) -> None:
+        """The links and sittings of the `seeds` (their other ends join the rows)."""
+        idx = rows.idx
         for row in seeds:
-            seed = self.entries[row]
+            seed = rows.entries[row]
             found = idx.links([seed.id], EXPANDING_RELATIONS)
             self.degree[row] = len(found)
             for link in found:
-                other = self.add_id(link.other)
+                other = rows.add_id(link.other)
                 if other is None:
                     continue
                 if seed.kind == "contact":
                     cls = ranking.LINK_FROM_CONTACT
-                elif self.entries[other].kind == "contact":
+                elif rows.entries[other].kind == "contact":
                     cls = ranking.LINK_TO_CONTACT
                 else:
                     cls = ranking.LINK_NOTES
                 self.links.append((row, other, link.weight or 1.0, cls))
-            for other_slot in idx.sitting(self.slots[row], ranking.SITTING_SECONDS):
-                other = self.add(other_slot)
+            for other_slot in idx.sitting(rows.slots[row], ranking.SITTING_SECONDS):
+                other = rows.add(other_slot)
                 if other is not None:
                     self.sittings.append((row, other))
-        # a person named beside a topic: what is linked to them without naming them ("ring her
-        # tomorrow" about Mãe) is lifted, standing in for the name it does not say (what names
-        # them has the name's words already: lifting it too would let everything about them
-        # crowd out what is linked to the thing asked about)
-        terms = set(self.terms)
+
+    def around_people(self, rows: Rows, people: list[uuid.UUID], terms: list[str]) -> None:
+        """A person named beside a topic: what is linked to them without naming them ("ring her
+        tomorrow" about Mãe) is lifted, standing in for the name it does not say (what names them
+        has the name's words already: lifting it too would let everything about them crowd out
+        what is linked to the thing asked about)."""
+        idx, asked = rows.idx, set(terms)
         for person in people:
             card = idx.live(person)
-            name_terms = terms.intersection(card.lexemes) if card is not None else set()
+            name_terms = asked.intersection(card.lexemes) if card is not None else set()
             for link in idx.links([person], EXPANDING_RELATIONS):
                 entry = idx.live(link.other)
                 if entry is None or entry.kind == "contact":
                     continue
-                linked = self.add_id(link.other)
+                linked = rows.add_id(link.other)
                 if linked is None:
                     continue
                 self.person_linked.add(linked)
                 if not name_terms.intersection(entry.lexemes):
                     self.person.add(linked)
 
-    def supersedes(self) -> None:
+    def supersedes(self, rows: Rows) -> None:
         """The supersedes edges of every row, both ways: the older gives way, the newer takes
         over what it was found for (their other ends join the rows)."""
-        for link in self.idx.links([e.id for e in list(self.entries)], [Relation.SUPERSEDES]):
+        for link in rows.idx.links([e.id for e in list(rows.entries)], [Relation.SUPERSEDES]):
             if link.from_id == link.to_id:
                 continue
-            newer, older = self.add_id(link.from_id), self.add_id(link.to_id)
+            newer, older = rows.add_id(link.from_id), rows.add_id(link.to_id)
             if newer is not None and older is not None and (newer, older) not in self.sups:
                 self.sups.append((newer, older))
 
-    def mark_exact(self, terms: list[str]) -> None:
-        """A code in the question (a plate, a reference, a number: a rare lexeme with a digit) puts
-        the rows holding the most of the question's codes first."""
-        idx = self.idx
-        codes = [
-            t
-            for t in terms
-            if len(t) >= ranking.EXACT_MIN_LENGTH
-            and any(ch.isdigit() for ch in t)
-            and 0 < idx.frequency(t) <= ranking.EXACT_MAX_DF
-        ]
-        if not codes:
-            return
-        held = [sum(t in e.lexemes for t in codes) for e in self.entries]
-        most = max(held, default=0)
-        if most:
-            self.exact = {row for row, h in enumerate(held) if h == most}
-
-    def table(self, topical: bool, words: int, total: int) -> ranking.Candidates:
-        window = self.window
-        slots = np.asarray(self.slots, dtype=np.int64)
-        entries = self.entries
-        n = len(entries)
-
-        def flags(rows) -> np.ndarray:
-            out = np.zeros(n, dtype=bool)
-            out[list(rows)] = True
-            return out
-
-        held = self.held
-        if window is not None and held is not None:
-            # what the window holds, as `masks` found it (a row the window's candidates did not
-            # bring, with a repeat rule: as `holds` reads it)
-            recurring = self.idx.date_arrays()[3]
-            held_rows = held[0][slots] if n else np.zeros(0, dtype=bool)
-            in_window = np.asarray(
-                [
-                    bool(h) or (bool(recurring[s]) and windows.holds(e, window))
-                    for h, s, e in zip(held_rows.tolist(), slots.tolist(), entries, strict=True)
-                ],
-                dtype=bool,
-            )
-        else:
-            in_window = np.zeros(n, dtype=bool)
-        says = np.asarray(
-            [window is not None and window.dates == "any" and windows.says(e, window) for e in entries],
-            dtype=bool,
-        )
-        when = np.asarray(
-            [
-                windows.when_in(e, window) if window is not None and h else e.created
-                for e, h in zip(entries, in_window, strict=True)
-            ],
-            dtype=np.float64,
-        )
-        # the part of the memory the window holds (not only of the rows: a big window's
-        # candidates are its best, WINDOW_CANDIDATES)
-        inside = int(held[0].sum()) if held is not None else 0
-        inside += int((in_window & ~held[0][slots]).sum()) if held is not None and n else 0
-        share = inside / total
-        first = (
-            window is not None
-            and (not topical or words <= ranking.MOSTLY_TIME_WORDS)
-            and window.anchor_kind != "while"
-            and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not topical)
-        )
+    def columns(self, n: int) -> dict[str, Any]:
+        """The table's columns of what the hop found, over `n` rows."""
         links = np.asarray(self.links, dtype=np.float64).reshape(-1, 4)
         sits = np.asarray(self.sittings, dtype=np.int64).reshape(-1, 2)
         sups = np.asarray(self.sups, dtype=np.int64).reshape(-1, 2)
+        return {
+            "person": _flags(n, self.person),
+            "person_linked": _flags(n, self.person_linked),
+            "degree": np.asarray([self.degree.get(r, 0) for r in range(n)], dtype=np.float64),
+            "link_seed": links[:, 0].astype(np.int64),
+            "link_other": links[:, 1].astype(np.int64),
+            "link_weight": links[:, 2],
+            "link_class": links[:, 3].astype(np.int64),
+            "sit_seed": sits[:, 0],
+            "sit_other": sits[:, 1],
+            "sup_newer": sups[:, 0],
+            "sup_older": sups[:, 1],
+        }
+
+
+def _flags(n: int, rows) -> np.ndarray:
+    out = np.zeros(n, dtype=bool)
+    out[list(rows)] = True
+    return out
+
+
+def exact_rows(rows: Rows, terms: list[str]) -> set[int]:
+    """A code in the question (a plate, a reference, a number: a rare lexeme with a digit) puts
+    the rows holding the most of the question's codes first: those rows."""
+    idx = rows.idx
+    codes = [
+        t
+        for t in terms
+        if len(t) >= ranking.EXACT_MIN_LENGTH
+        and any(ch.isdigit() for ch in t)
+        and 0 < idx.frequency(t) <= ranking.EXACT_MAX_DF
+    ]
+    if not codes:
+        return set()
+    held = [sum(t in e.lexemes for t in codes) for e in rows.entries]
+    most = max(held, default=0)
+    return {row for row, h in enumerate(held) if h == most} if most else set()
+
+
+@dataclass
+class Window:
+    """The question's time window over the index: `windows.masks` over every slot (what it holds,
+    what only says it), made once -- at 100k neurons one by one was most of a time question's cost."""
+
+    window: TimeWindow
+    held: tuple[np.ndarray, np.ndarray]
+    now: datetime
+
+    @classmethod
+    def of(cls, idx: RecallIndex, window: TimeWindow | None, now: datetime) -> Window | None:
+        return cls(window, windows.masks(idx, window), now) if window is not None else None
+
+    def columns(self, rows: Rows, topical: bool, words: int, total: int) -> dict[str, Any]:
+        """What the window makes of each row: in it, only saying it, the moment that puts it there
+        (date order); and of the question: the share of the memory it holds, whether it comes
+        first, whether it looks ahead."""
+        window, holds = self.window, self.held[0]
+        slots = np.asarray(rows.slots, dtype=np.int64)
+        entries, n = rows.entries, len(rows)
+        # what the window holds, as `masks` found it (a row the window's candidates did not
+        # bring, with a repeat rule: as `holds` reads it)
+        recurring = rows.idx.date_arrays()[3]
+        held_rows = holds[slots] if n else np.zeros(0, dtype=bool)
+        in_window = np.asarray(
+            [
+                bool(h) or (bool(recurring[s]) and windows.holds(e, window))
+                for h, s, e in zip(held_rows.tolist(), slots.tolist(), entries, strict=True)
+            ],
+            dtype=bool,
+        )
+        # the part of the memory the window holds (not only of the rows: a big window's
+        # candidates are its best, WINDOW_CANDIDATES)
+        inside = int(holds.sum()) + (int((in_window & ~holds[slots]).sum()) if n else 0)
+        share = inside / total
+        first = (
+            (not topical or words <= ranking.MOSTLY_TIME_WORDS)
+            and window.anchor_kind != "while"
+            and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not topical)
+        )
+        return {
+            "in_window": in_window,
+            "says_window": np.asarray(
+                [window.dates == "any" and windows.says(e, window) for e in entries], dtype=bool
+            ),
+            "when": np.asarray(
+                [
+                    windows.when_in(e, window) if h else e.created
+                    for e, h in zip(entries, in_window, strict=True)
+                ],
+                dtype=np.float64,
+            ),
+            "share": share,
+            "first": bool(first),
+            "ahead": window.dates == "due" or window.start >= self.now,
+        }
+
+
+def no_window(rows: Rows) -> dict[str, Any]:
+    """The window's columns of a question without one."""
+    n = len(rows)
+    return {
+        "in_window": np.zeros(n, dtype=bool),
+        "says_window": np.zeros(n, dtype=bool),
+        "when": np.asarray([e.created for e in rows.entries], dtype=np.float64),
+        "share": 0.0,
+        "first": False,
+        "ahead": True,
+    }
+
+
+class CandidateRows:
+    """A question's candidates, gathered in named steps from the index (the caller holds its
+    lock): `pick` the question's own, `expand` one hop, `mark_exact` the codes, `table`."""
+
+    def __init__(
+        self,
+        idx: RecallIndex,
+        signals: Signals,
+        window: TimeWindow | None,
+        now: datetime,
+        terms: list[str],
+    ):
+        self.signals, self.now, self.terms = signals, now, list(terms)
+        self.rows = Rows(idx, signals.bm.size)
+        self.window = Window.of(idx, window, now)
+        self.hop = Hop()
+        self.exact: set[int] = set()
+
+    @property
+    def slots(self) -> list[int]:
+        return self.rows.slots
+
+    def pick(self, mode: Mode, fusion: Fusion, weights: ranking.Weights, topical: bool = True) -> None:
+        """The question's own candidates: the best lexical and vector matches, the window's."""
+        self.signals = pick(self.rows, self.signals, (mode, fusion), weights, self.window, topical)
+
+    def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
+        """The links and sittings of the best seeds, and what is linked to the people named beside a topic."""
+        self.hop.follow(self.rows, seeds(self.rows, self.signals, weights, collect))
+        self.hop.around_people(self.rows, people, self.terms)
+
+    def supersedes(self) -> None:
+        self.hop.supersedes(self.rows)
+
+    def drop_expansion(self) -> None:
+        """Back to the question's own candidates (what the expansion added goes)."""
+        self.rows.keep_own()
+        self.hop = Hop()
+
+    def mark_exact(self, terms: list[str]) -> None:
+        self.exact = exact_rows(self.rows, terms)
+
+    def table(self, topical: bool, words: int, total: int) -> ranking.Candidates:
+        rows, signals = self.rows, self.signals
+        n = len(rows)
+        slots = np.asarray(rows.slots, dtype=np.int64)
+        entries = rows.entries
+        timing = (
+            self.window.columns(rows, topical, words, total) if self.window is not None else no_window(rows)
+        )
         return ranking.Candidates(
             ids=[e.id for e in entries],
-            kw=self.kw[slots] if n else np.zeros(0),
-            strength=self.strength[slots] if n else np.zeros(0),
-            vec=self.vec[slots] if n else np.zeros(0),
+            kw=signals.kw[slots] if n else np.zeros(0),
+            strength=signals.strength[slots] if n else np.zeros(0),
+            vec=signals.vec[slots] if n else np.zeros(0),
             created=np.asarray([e.created for e in entries], dtype=np.float64),
             contact=np.asarray([e.kind == "contact" for e in entries], dtype=bool),
             reminder=np.asarray([e.kind == "reminder" for e in entries], dtype=bool),
-            seedable=np.asarray(self.seedable, dtype=bool),
-            in_window=in_window,
-            says_window=says,
-            when=when,
-            exact=flags(self.exact),
-            person=flags(self.person),
-            person_linked=flags(self.person_linked),
-            degree=np.asarray([self.degree.get(r, 0) for r in range(n)], dtype=np.float64),
-            link_seed=links[:, 0].astype(np.int64),
-            link_other=links[:, 1].astype(np.int64),
-            link_weight=links[:, 2],
-            link_class=links[:, 3].astype(np.int64),
-            sit_seed=sits[:, 0],
-            sit_other=sits[:, 1],
-            sup_newer=sups[:, 0],
-            sup_older=sups[:, 1],
+            seedable=np.asarray(rows.seedable, dtype=bool),
+            exact=_flags(n, self.exact),
             now=self.now.timestamp(),
-            meaning=self.cos is not None,
+            meaning=signals.meaning,
             topical=topical,
-            window=window is not None,
-            first=bool(first),
-            ahead=window is None or window.dates == "due" or window.start >= self.now,
-            share=share,
+            window=self.window is not None,
+            **timing,
+            **self.hop.columns(n),
         )

@@ -19,11 +19,10 @@ from core.recall import about as _about
 from core.recall import saved
 from core.recall.about import About
 from core.recall.index import RESCAN_MARGIN_SERVER, RecallIndex
-from core.recall.question import EmbedderSource
+from core.recall.question import Asking, EmbedderSource
 from core.recall.result import Result
 from core.recall.search import Search
 from core.store.reader import Reader
-from core.vocabulary import Fusion, Mode
 
 
 class Recall:
@@ -136,19 +135,11 @@ class Recall:
                 self._users -= 1
                 self._used = time.monotonic()
 
-    def ask(
-        self,
-        question: str,
-        limit: int = 10,
-        *,
-        mode: Mode | str = Mode.DEFAULT,
-        now: datetime | None = None,
-        fusion: Fusion | str = Fusion.RELATIVE,
-        expand: bool = True,
-    ) -> list[Result]:
+    def ask(self, question: str, how: Asking | None = None) -> list[Result]:
+        """`question` answered as asked `how` (`Asking.of()`: every signal, ten answers, now)."""
         with self._in_use():
             self.restore()
-            return self.search.ask(question, limit, mode=mode, now=now, fusion=fusion, expand=expand)
+            return self.search.ask(question, how)
 
     def about(self, name: str, limit: int = 50, now: datetime | None = None) -> About:
         """A person's answer; for a name no contact answers to, a thing's ("the kitchen

@@ -7,7 +7,8 @@ step after another in `Search.ask`:
    transaction takes the change stamp and the topic's lexemes, and the in-process index
    (index.py) catches up with the store if anything changed.
 2. A question that only names a person ("what do you know about Ana?") is answered by `about`
-   (about.py) -- an early answer, returned as it is.
+   (about.py) -- an early answer, returned as it is. A question for a person's detail ("what's
+   Ana's number") is answered with their card first (details.py).
 3. Gather the candidates and score them (candidates.py): BM25 and the cosine of every neuron,
    fused; the best LEXICAL_K + VECTOR_K (+ the window's neurons) are the candidates.
 4. Expand one hop: open relates_to/concerns/same_person edges from the HOP_SEEDS best, the
@@ -32,9 +33,10 @@ import numpy as np
 
 from core.capture.names import NameIndex
 from core.recall import ranking
-from core.recall.about import about_intent, defer_outdated, only_names
+from core.recall.about import about_intent, defer_outdated, only_names, outdated
 from core.recall.answer import answer, more_like, one_signal
-from core.recall.candidates import CandidateRows
+from core.recall.candidates import CandidateRows, Signals
+from core.recall.details import asked_field, cards_first, detail_asked
 from core.recall.index import RecallIndex
 from core.recall.question import (
     Asking,
@@ -47,7 +49,7 @@ from core.recall.question import (
 )
 from core.recall.result import Result
 from core.store.reader import Reader
-from core.vocabulary import Fusion, Mode
+from core.vocabulary import Mode
 
 log = logging.getLogger(__name__)
 
@@ -79,18 +81,10 @@ class Search:
     def __init__(self, reader: Reader, index: RecallIndex, embedder: EmbedderSource):
         self.reader, self.index, self.embedder = reader, index, embedder
 
-    def ask(
-        self,
-        question: str,
-        limit: int = 10,
-        *,
-        mode: Mode | str = Mode.DEFAULT,
-        now: datetime | None = None,
-        fusion: Fusion | str = Fusion.RELATIVE,
-        expand: bool = True,
-    ) -> list[Result]:
-        how = Asking.of(limit, mode=mode, now=now, fusion=fusion, expand=expand)
-        return self._ask(question, how)
+    def ask(self, question: str, how: Asking | None = None) -> list[Result]:
+        """What the memory knows about `question`, best first, asked `how` (`Asking.of()`: every
+        signal, ten answers, now)."""
+        return self._ask(question, how if how is not None else Asking.of())
 
     def everything_about(self, topic: str, limit: int = 50, now: datetime | None = None) -> list[Result]:
         """Everything written about a thing or linked to what is ("the kitchen renovation"): the
@@ -110,13 +104,17 @@ class Search:
                 if early is not None:
                     return early
                 people = self._people_beside_a_topic(q, names)
+                cards = self._details_asked(q, names)
             q.topic.embed()
             if self._cannot_answer(q):
                 return []
             scored = self._candidates(q, people)
         finally:  # a vector thrown away still finishes before the answer returns
             started.settle()
-        return self._answer(q, scored)
+        results = self._answer(q, scored)
+        return (
+            cards_first(self.reader, results, cards, q.how.limit, asked_field(q.text)) if cards else results
+        )
 
     def for_fitting(self, question: str, now: datetime) -> ForFitting:
         """What `ask` would rank for `question` (default mode), with the links of more seeds than it
@@ -190,6 +188,19 @@ class Search:
             return []
         return people_beside_a_topic(names, q.text, q.topic.topic)
 
+    def _details_asked(self, q: Understood, names: NameIndex) -> list[uuid.UUID]:
+        """The people whose detail the question asks for ("what's Ana's number"): their cards
+        come first -- unless a newer neuron supersedes a card (a new number written in a note and
+        not taken into it): the current value is the note's, and the card gives way to it."""
+        if not (q.how.full and q.how.people and q.window is None):
+            return []
+        people = detail_asked(q.text, names)
+        if not people:
+            return []
+        with self.index.reading():
+            replaced = outdated(self.index, people)
+        return [p for p in people if p not in replaced]
+
     def _cannot_answer(self, q: Understood) -> bool:
         """The vector alone, without a model to embed the topic with."""
         return q.how.mode is Mode.VECTOR and q.topic.topical and q.topic.qvec is None
@@ -204,7 +215,7 @@ class Search:
             cos = idx.cosine(t.qvec, t.model) if how.mode is not Mode.KEYWORD else None
             if how.mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
                 cos = ranking.calibrated(cos, t.calibration)
-            rows = CandidateRows(idx, bm, idf_sum, cos, q.window, how.now, t.terms)
+            rows = CandidateRows(idx, Signals.of(bm, idf_sum, cos), q.window, how.now, t.terms)
             rows.pick(how.mode, how.fusion, weights, t.topical)
             if how.full:
                 if how.expand:

@@ -12,7 +12,7 @@ import numpy as np
 
 from core.embed.runtime import Calibration
 from core.model import Kind, Relation
-from core.recall import Recall, ranking
+from core.recall import Asking, Recall, ranking
 from core.recall.fitted import DEFAULT_MODEL
 from core.recall.search import Search
 from tests.core.fake_reader import FakeReader
@@ -27,7 +27,7 @@ def at(days: float, hour: int = 12) -> datetime:
 
 
 def ask(reader: FakeReader, question: str, limit: int = 10) -> list:
-    return Recall(reader, lambda: None).ask(question, now=NOW, limit=limit)
+    return Recall(reader, lambda: None).ask(question, Asking.of(limit, now=NOW))
 
 
 def fillers(reader: FakeReader, n: int = 30) -> None:
@@ -97,7 +97,7 @@ def test_ask_answers_in_the_order_rank_gives_its_candidates():
         "what did I write last week about Dad?",
         "bread and seeds",
     ]:
-        answer = [r.neuron.id for r in recall.ask(question, now=NOW)]
+        answer = [r.neuron.id for r in recall.ask(question, Asking.of(now=NOW))]
         got = Search(reader, recall.index, recall.embedder).for_fitting(question, NOW)
         if got.answer is not None:
             assert answer == [r.neuron.id for r in got.answer], question

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from core import capture
 from core.model import Kind, Neuron, Relation, State
-from core.recall import Recall
+from core.recall import Asking, Recall
 from tests.core.fake_reader import FakeReader
 
 TZ = ZoneInfo("Europe/Lisbon")
@@ -22,7 +22,7 @@ def at(days: float, hour: int = 12) -> datetime:
 
 
 def ask(reader: FakeReader, question: str) -> list:
-    return Recall(reader, lambda: None).ask(question, now=NOW)
+    return Recall(reader, lambda: None).ask(question, Asking.of(now=NOW))
 
 
 # -- capture ---------------------------------------------------------------------------------------
@@ -185,3 +185,37 @@ def test_the_contacts_name_index_is_rebuilt_only_when_a_contact_changes():
     assert fresh is not first and [f.contact_id for f in fresh.find("dinner with Sam")] == [sam.id]
     u = capture.read(reader, "dinner with Sam", None, {}, now=NOW, names=fresh)
     assert u.mentions == [sam.id]
+
+
+def test_a_person_asked_about_loosely_gets_their_whole_timeline():
+    """ "pull up Rosa", "info on my sister", "Rosa - what's in here", "the accountant", "montre-moi
+    Rosa": a person asked for in any phrasing is answered as `about` answers them, with what
+    is linked to them though it only says "her"."""
+    reader = FakeReader()
+    rosa = reader.add("Rosa Martins", Kind.CONTACT, {"name": "Rosa Martins"}, created_at=at(-300))
+    sister = reader.add(
+        "Inês", Kind.CONTACT, {"name": "Inês Costa", "aliases": ["my sister"]}, created_at=at(-300)
+    )
+    paul = reader.add(
+        "Paul Reed", Kind.CONTACT, {"name": "Paul Reed", "aliases": ["the accountant"]}, created_at=at(-300)
+    )
+    her = reader.add("drop the spare keys at hers before Friday", created_at=at(-20))
+    reader.link(her, rosa, Relation.CONCERNS)
+    named = reader.add("Rosa recommended the bakery on Rua Augusta", created_at=at(-10))
+    inês = reader.add("she starts the new job in May", created_at=at(-5))
+    reader.link(inês, sister, Relation.CONCERNS)
+    taxes = reader.add("send him the receipts for the tax return", created_at=at(-3))
+    reader.link(taxes, paul, Relation.CONCERNS)
+    reader.add("pull up the weeds by the gate, and open the shed", created_at=at(-1))
+    for question, person, items in [
+        ("pull up Rosa", rosa, {her.id, named.id}),
+        ("Rosa - what's in here", rosa, {her.id, named.id}),
+        ("montre-moi Rosa", rosa, {her.id, named.id}),
+        ("fala-me da Rosa", rosa, {her.id, named.id}),
+        ("info on my sister", sister, {inês.id}),
+        ("details on my sister", sister, {inês.id}),
+        ("the rundown on the accountant", paul, {taxes.id}),
+    ]:
+        results = ask(reader, question)
+        assert results[0].neuron.id == person.id and results[0].why == "the contact", question
+        assert items <= {r.neuron.id for r in results[1:3]}, question

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from core import capture
 from core.model import Kind, Relation
-from core.recall import Recall
+from core.recall import Asking, Recall
 from tests.core.fake_reader import FakeReader
 
 NOW = datetime(2026, 5, 4, 10, 0, tzinfo=UTC)
@@ -41,7 +41,7 @@ def test_recall_asks_and_hops_through_the_reader():
     plumber = reader.add("Rui the plumber comes on Thursdays", created_at=at(-40))
     reader.add("buy oat milk", created_at=at(-2))
     reader.link(boiler, plumber)
-    results = Recall(reader, lambda: None).ask("boiler service", now=NOW)
+    results = Recall(reader, lambda: None).ask("boiler service", Asking.of(now=NOW))
     assert results[0].neuron.id == boiler.id and results[0].why == "matched the words"
     hop = next(r for r in results if r.neuron.id == plumber.id)
     assert hop.why == f"linked from {boiler.title}"

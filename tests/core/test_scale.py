@@ -17,7 +17,7 @@ import pytest
 from core.embed.runtime import DIM
 from core.memory import Memory
 from core.model import Edge, Identity, InvalidInput, Kind, Neuron, Relation, State
-from core.recall import Recall, candidates, ranking, saved, windows
+from core.recall import Asking, Recall, candidates, ranking, saved, windows
 from core.recall.index import VECTOR_BLOCK, RecallIndex
 from core.settings import Settings
 from core.store import Store, recall_sql
@@ -417,7 +417,7 @@ def test_the_recall_index_kept_between_runs_is_the_one_the_store_gives(tmp_path,
         assert [
             [
                 (r.neuron.id, round(r.score, 9), r.why)
-                for r in fresh.ask(t, now=datetime(2024, 9, 1, tzinfo=UTC))
+                for r in fresh.ask(t, Asking.of(now=datetime(2024, 9, 1, tzinfo=UTC)))
             ]
             for t in QUESTIONS
         ] == after
