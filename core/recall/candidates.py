@@ -292,11 +292,12 @@ class CandidateRows:
         inside = int(held[0].sum()) if held is not None else 0
         inside += int((in_window & ~held[0][slots]).sum()) if held is not None and n else 0
         share = inside / total
+        since = window is not None and window.anchor_kind == "since"  # "since we moved": on from it
         first = (
             window is not None
             and (not topical or words <= ranking.MOSTLY_TIME_WORDS)
             and window.anchor_kind != "while"
-            and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not topical)
+            and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not topical or since)
         )
         links = np.asarray(self.links, dtype=np.float64).reshape(-1, 4)
         sits = np.asarray(self.sittings, dtype=np.int64).reshape(-1, 2)
@@ -330,6 +331,6 @@ class CandidateRows:
             topical=topical,
             window=window is not None,
             first=bool(first),
-            ahead=window is None or window.dates == "due" or window.start >= self.now,
+            ahead=window is None or window.dates == "due" or window.start >= self.now or since,
             share=share,
         )
