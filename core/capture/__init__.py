@@ -8,8 +8,9 @@ what derived it (`derived_by`), so the person can close it.
 
 The rooms: `understand.py` reads a text, `cards.py` a contact card's details and their updates,
 `offers.py` what the person accepts (`same_person_offers`: two contacts that look like one person;
-`supersede_offers`: older neurons a new one may replace), `names.py` and `kinship.py` the names of
-people. This face hands on what the rest of the house imports.
+`supersede_offers`: older neurons a new one may replace), `changes.py` a note that gives a new
+value of what an older note holds (a rate, a fee, a room, an address, a price, a day), `names.py`
+and `kinship.py` the names of people. This face hands on what the rest of the house imports.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ from core.capture.cards import (
     updated_body,
     updated_card,
 )
+from core.capture.changes import Change, changed_from
 from core.capture.offers import Offer, same_person_offers, supersede_offers
 from core.capture.understand import (
+    DERIVED_CHANGED,
     DERIVED_MENTION,
     DERIVED_MOVED,
     DERIVED_NEW_DETAIL,
@@ -41,6 +44,8 @@ from core.capture.understand import (
 
 __all__ = [
     "CHANGED_HERE",
+    "Change",
+    "DERIVED_CHANGED",
     "DERIVED_MENTION",
     "DERIVED_MOVED",
     "DERIVED_NEW_DETAIL",
@@ -50,6 +55,7 @@ __all__ = [
     "Understanding",
     "earlier_mentions",
     "Update",
+    "changed_from",
     "contact_values",
     "infer_kind",
     "parse_contact",

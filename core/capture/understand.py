@@ -12,6 +12,7 @@ from typing import Any
 import phonenumbers
 
 from core.capture.cards import Update, digits_of, listed
+from core.capture.changes import CHANGE_CUES, changed_from, stated
 from core.capture.names import NameIndex, contact_names
 from core.model import Edge, Kind, Neuron, Relation
 from core.store.reader import Reader
@@ -27,6 +28,11 @@ DERIVED_MOVED = "capture:moved"
 
 
 DERIVED_SAME_PERSON = "capture:same-person"
+
+
+# A note giving a new value of what an older note holds ("Lia is 15 an hour now"): the link says
+# which kind of value changed, "capture:changed:rate" (core/capture/changes.py).
+DERIVED_CHANGED = "capture:changed"
 
 
 # A quick capture is a contact when, once the name, phones and emails are taken out, at most this
@@ -288,7 +294,27 @@ def read(
         old = _moved_from(reader, text, exclude)
         if old is not None:
             u.replaces.append((old, DERIVED_MOVED))
+    if kind is Kind.NOTE:
+        changed = _changed_from(reader, text, now, exclude)
+        if changed is not None:
+            u.replaces.append(changed)
     return u
+
+
+def _changed_from(
+    reader: Reader, text: str, now: datetime | None, exclude: uuid.UUID | None
+) -> tuple[uuid.UUID, str] | None:
+    """The older note whose value this note gives anew ("Lia is 15 an hour now" after "Lia
+    babysat, 10/h"), and why: `DERIVED_CHANGED` and the kind of value."""
+    if not CHANGE_CUES.search(fold(text)) or stated(text) is None:
+        return None  # most notes: no store read
+    older = [
+        (n.id, n.body)
+        for n in reader.active_notes_sharing(text)
+        if n.id != exclude and (now is None or n.created_at is None or n.created_at < now)
+    ]
+    change = changed_from(text, older)
+    return None if change is None else (change.older, f"{DERIVED_CHANGED}:{change.kind}")
 
 
 def earlier_mentions(

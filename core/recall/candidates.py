@@ -366,10 +366,11 @@ class Window:
         # candidates are its best, WINDOW_CANDIDATES)
         inside = int(holds.sum()) + (int((in_window & ~holds[slots]).sum()) if n else 0)
         share = inside / total
+        since = window.anchor_kind == "since"  # "since we moved": on from it, in date order
         first = (
             (not topical or words <= ranking.MOSTLY_TIME_WORDS)
             and window.anchor_kind != "while"
-            and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not topical)
+            and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not topical or since)
         )
         return {
             "in_window": in_window,
@@ -385,7 +386,7 @@ class Window:
             ),
             "share": share,
             "first": bool(first),
-            "ahead": window.dates == "due" or window.start >= self.now,
+            "ahead": window.dates == "due" or window.start >= self.now or since,
         }
 
 

@@ -192,8 +192,8 @@ def understand(
     event a window is placed around ("the week X") when nothing else is, without the words that
     ask for everything about it ("catch me up on ...")."""
     window, topic = find_window(text, how.now) if how.full else (None, text)
-    if window is not None and window.anchor and not content_words(topic):
-        topic = window.anchor  # "what was going on the week X": X is the topic too
+    if window is not None and window.anchor and window.anchor_kind != "since" and not content_words(topic):
+        topic = window.anchor  # "what was going on the week X": X is the topic too (not "since X")
     if how.full:  # "catch me up on the kitchen renovation": the asking is no part of the topic
         _, topic = asks_for_everything(topic)
     return Understood(text, how, window, Question(reader, idx, embedder, how.mode, topic))

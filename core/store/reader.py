@@ -15,6 +15,7 @@ import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from core.model import Edge, Identity, Neuron, Relation
@@ -47,6 +48,7 @@ class Reader(Protocol):
     def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]: ...
     def contacts(self) -> list[Neuron]: ...
     def active_reminders_sharing(self, text: str) -> list[Neuron]: ...
+    def active_notes_sharing(self, text: str) -> list[Neuron]: ...
     def links(
         self, ids: Sequence[uuid.UUID], relations: Sequence[Relation] | None = None
     ) -> list[Linked]: ...
@@ -104,6 +106,14 @@ class StoreReader:
             terms = recall_sql.question_terms(cur, text, "")
             rows = recall_sql.active_reminders_with(cur, self.identity, terms)
         return [queries.neuron_from_row(r) for r in rows]
+
+    def active_notes_sharing(self, text: str) -> list[Neuron]:
+        """Active notes holding the most words of `text` (a few dozen at most), newest first."""
+        with self._cursor() as cur:
+            terms = recall_sql.question_terms(cur, text, "")
+            rows = recall_sql.active_with(cur, self.identity, terms, "note", most_shared=True)
+        found = [queries.neuron_from_row(r) for r in rows]
+        return sorted(found, key=lambda n: n.created_at or datetime.min.replace(tzinfo=UTC), reverse=True)
 
     def links(self, ids: Sequence[uuid.UUID], relations: Sequence[Relation] | None = None) -> list[Linked]:
         with self._cursor() as cur:

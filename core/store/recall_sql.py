@@ -52,6 +52,20 @@ def active_reminders_with(
     cur: Cursor, ident: Identity, terms: Sequence[str], limit: int = 20
 ) -> list[dict[str, Any]]:
     """Active reminders holding any of `terms` (lexemes), newest first."""
+    return active_with(cur, ident, terms, "reminder", limit)
+
+
+def active_with(
+    cur: Cursor,
+    ident: Identity,
+    terms: Sequence[str],
+    kind: str,
+    limit: int = 20,
+    *,
+    most_shared: bool = False,
+) -> list[dict[str, Any]]:
+    """Active neurons of `kind` holding any of `terms` (lexemes), newest first (`most_shared`:
+    those holding the most of them first, then the newest)."""
     if not terms:
         return []
     cur.execute(
@@ -59,10 +73,19 @@ def active_reminders_with(
             "SELECT {cols}, tsvector_to_array(n.tsv) AS lexemes FROM neurons n"
             " WHERE n.tsv @@ (SELECT string_agg(" + LEXEME_QUERY.format(lex="t") + "::text, ' | ')::tsquery"
             "                 FROM unnest(%(terms)s::text[]) t)"
-            "   AND n.{owner} = %(owner)s AND n.kind = 'reminder' AND n.state = 'active'"
-            " ORDER BY n.created_at DESC LIMIT %(limit)s"
-        ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
-        {"terms": list(terms), "owner": ident.value, "limit": limit},
+            "   AND n.{owner} = %(owner)s AND n.kind = %(kind)s AND n.state = 'active'"
+            " ORDER BY {shared} n.created_at DESC LIMIT %(limit)s"
+        ).format(
+            cols=sql.SQL(_N_COLS),
+            owner=owner(ident),
+            shared=sql.SQL(
+                "cardinality(ARRAY(SELECT unnest(tsvector_to_array(n.tsv))"
+                " INTERSECT SELECT unnest(%(terms)s::text[]))) DESC,"
+                if most_shared
+                else ""
+            ),
+        ),
+        {"terms": list(terms), "owner": ident.value, "kind": kind, "limit": limit},
     )
     return list(cur.fetchall())
 

@@ -210,6 +210,9 @@ class Language:
     overdue_before: dict[str, Words] = field(default_factory=dict)  # "late" only before "reminders"…
     since: Words = ()
     before: Words = ()
+    # "just before Easter", "the day before": a short stretch before the day, of so many days
+    just_before: dict[str, int] = field(default_factory=dict)
+    period_out: Words = ()  # "before September is out": to the end of the period, not its start
     after: Words = ()
     finite_verbs: Words = ()  # "while we were in Toronto" is a stretch of time, "while surfing" not
     while_words: Words = ()
@@ -228,7 +231,7 @@ class Language:
     every_other_weekday_forms: Words = ()  # "every other Wednesday", "un mercredi sur deux"
     so_far_forms: Words = ()  # "so far this month", "en lo que va de mes"
     until_end_forms: Words = ()  # "before the month is out", "bis Ende der Woche"
-    anchor_forms: Words = ()  # "the week {event}", "a semana em que {event}"
+    anchor_forms: Words = ()  # "the week {event}", "a semana em que {event}", "{since} {event}"
 
     # -- titles and fields ------------------------------------------------------------------------
     reminder_cues: Words = ()  # "remind me", "lembra-me": text that asks for a reminder

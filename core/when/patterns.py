@@ -500,6 +500,7 @@ class Grammar:
             "unit": Slot(period),
             "anchor": Slot(any_of(w.anchor_units)),
             "while": Slot(any_of(w.while_words)),
+            "since": Slot(any_of(w.since)),
             "event": Slot(r"\S.*"),
         }
         late = "|".join(
@@ -590,6 +591,8 @@ class Grammar:
         self.finite = c(rf"\b(?:{any_of(w.finite_verbs)})\b")
         self.range_after = c(rf"\s*{to}\s")
         self.before = c(rf"{b}(?:{any_of(w.before)})\s+")
+        self.just_before = c(rf"{b}(?P<near>{any_of(w.just_before)})\s+$")
+        self.period_out = c(rf"\s+(?:{any_of(w.period_out)}){e}")
         self.after = c(rf"{b}(?:{any_of(w.after)})\s+")
         self.anchor = c(rf"{b}(?:{templates(w.anchor_forms, slots)})$")
         self.purpose = c(rf"(?:^|\s)(?:{any_of(w.purpose_words)})\s+{optional_words(w.articles)}$")

@@ -25,9 +25,10 @@ from core.when.language import fold
 from core.when.patterns import GRAMMAR, Grammar, group, group_start
 
 # An event's window: the week around it (3 days before, 4 after), its day, its weekend, the days
-# it lasted. ("after X" is not one: measured, the event's words find the wrong X too often.)
-ANCHOR_BEFORE_DAYS = {"week": 3, "day": 0, "weekend": 1, "while": 1}
-ANCHOR_AFTER_DAYS = {"week": 4, "day": 1, "weekend": 2, "while": 3}
+# it lasted, from its day until now ("since we moved"). ("after X" is not one: measured, the
+# event's words find the wrong X too often.)
+ANCHOR_BEFORE_DAYS = {"week": 3, "day": 0, "weekend": 1, "while": 1, "since": 0}
+ANCHOR_AFTER_DAYS = {"week": 4, "day": 1, "weekend": 2, "while": 3, "since": 1}
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class TimeWindow:
     dates: str  # "due" | "created" | "done" | "any"
     overdue: bool = False
     anchor: str | None = None  # the event's words, when the window is around an event
-    anchor_kind: str | None = None  # "week" | "day" | "weekend" | "while"
+    anchor_kind: str | None = None  # "week" | "day" | "weekend" | "while" | "since"
     named: str | None = None  # a holiday's or season's name: a topic word too
 
     def holds(self, when: datetime | None) -> bool:
@@ -58,6 +59,8 @@ class TimeWindow:
         kind = self.anchor_kind or "week"
         day = datetime.combine(first.date(), time(0), tzinfo=first.tzinfo)
         end_day = datetime.combine((last or first).date(), time(0), tzinfo=first.tzinfo)
+        if kind == "since":  # from the event's day to the moment asked (the window's end)
+            return replace(self, start=day, end=max(self.end, day + timedelta(days=1)))
         return replace(
             self,
             start=day - timedelta(days=ANCHOR_BEFORE_DAYS[kind]),
@@ -88,6 +91,7 @@ class _Reader:
             or (g.due_cues.search(self.text) and not g.past_cues.search(self.text))
         )
         self.past = bool(g.past_cues.search(self.text)) and not self.future
+        self.cued = False  # reading right after "since", "before", "after": "desde quinta" is a day
 
     def _day(self, d: date) -> datetime:
         return datetime.combine(d, time(0), tzinfo=self.tz)
@@ -158,7 +162,8 @@ class _Reader:
     def weekday(self, m):
         day = m.group("day")
         if day in self.g.words.ambiguous_weekdays and not (
-            m.group("pre")
+            self.cued
+            or m.group("pre")
             or m.group("post")
             or m.group("suffix")
             or (len(day) == 3 and self.capital(m.start("day")))
@@ -460,7 +465,11 @@ class _Reader:
         for pattern, read in self.periods():
             if at is not None:
                 m = pattern.match(self.text, at)
-                found = read(m) if m else None
+                self.cued = True
+                try:
+                    found = read(m) if m else None
+                finally:
+                    self.cued = False
                 if found:
                     return found
                 continue
@@ -493,14 +502,17 @@ def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
                 return found, None
     for cue, kind in ((r.g.since, "since"), (r.g.before, "before"), (r.g.after, "after")):
         for m in cue.finditer(r.text):
+            if kind == "before":
+                found = _before(r, m)
+                if found is not None:
+                    return found, None
+                continue
             inner = r.first(at=m.end(), past=True if kind == "since" else None)
             if inner is None:
                 continue
             span = (m.start(), inner.span[1])
             if kind == "since":
                 return _Found(inner.start, r.now, "past", span, inner.named), None
-            if kind == "before" and inner.start > r.now:
-                return _Found(r.now, inner.start, "future", span, inner.named), None
             if kind == "after":
                 return _Found(inner.end, inner.end + timedelta(days=14), "any", span, inner.named), None
     found = r.first()
@@ -510,11 +522,41 @@ def _read(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
     event = group(around, "event") if around else None
     if around and group(around, "while") and not r.g.finite.search(event or ""):
         around = None  # "while surfing", "while camping": an activity, not a stretch of time
+    if around and group(around, "since") is not None and len(re.findall(r"\w+", event or "")) < 2:
+        around = None  # "since then", "since when": no event to find
     if around and event and len(re.findall(r"\w{3,}", event)) >= 1:
         unit = group(around, "anchor")
-        kind = "while" if unit is None else r.g.words.anchor_units.get(re.sub(r"\s+", " ", unit), "day")
+        kind = (
+            "since"
+            if group(around, "since") is not None
+            else "while"
+            if unit is None
+            else r.g.words.anchor_units.get(re.sub(r"\s+", " ", unit), "day")
+        )
         return _Found(r.now, r.now, "any", around.span()), kind + ":" + str(group_start(around, "event"))
     return None, None
+
+
+def _before(r: _Reader, m: re.Match[str]) -> _Found | None:
+    """ "before X": to the end of X when it "is out" ("before September is out"); the few days
+    before X when said "just before", "the week before" (the last X when the question is in the
+    past: "what did I do just before Easter"); else from now to X, when X is still to come."""
+    near = r.g.just_before.search(r.text, 0, m.start())
+    past = bool(r.g.past_cues.search(r.text)) if near else None
+    inner = r.first(at=m.end(), past=past or None)
+    if inner is None:
+        return None
+    out = r.g.period_out.match(r.text, inner.span[1])
+    if out and inner.end > r.now:
+        return _Found(r.now, inner.end, "future", (m.start(), out.end()), inner.named)
+    if near:
+        days = r.g.words.just_before[re.sub(r"\s+", " ", near.group("near"))]
+        start = inner.start - timedelta(days=days)
+        tense = "past" if inner.start <= r.now else "future"
+        return _Found(start, inner.start, tense, (near.start(), inner.span[1]), inner.named)
+    if inner.start > r.now:
+        return _Found(r.now, inner.start, "future", (m.start(), inner.span[1]), inner.named)
+    return None
 
 
 def _dates_of(g: Grammar, text: str, found: _Found, now: datetime) -> str:

@@ -79,11 +79,17 @@ class FakeReader:
         return [n for n in self._live() if n.kind is Kind.CONTACT]
 
     def active_reminders_sharing(self, text):
+        return self._active_sharing(text, Kind.REMINDER)
+
+    def active_notes_sharing(self, text):
+        return self._active_sharing(text, Kind.NOTE)
+
+    def _active_sharing(self, text, kind):
         words = set(_words(text))
         found = [
             n
             for n in self._live()
-            if n.kind is Kind.REMINDER and n.state is State.ACTIVE and words & set(_words(n.body))
+            if n.kind is kind and n.state is State.ACTIVE and words & set(_words(n.body))
         ]
         return sorted(found, key=lambda n: n.created_at, reverse=True)
 

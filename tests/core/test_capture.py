@@ -399,3 +399,67 @@ def test_a_contact_whose_name_reads_as_search_syntax_is_captured(memory):
     assert dashes.kind is Kind.CONTACT
     ana = memory.capture('-Ana "or" Silva-', kind="contact", created_at=NOW + timedelta(hours=1))
     assert note.id in {n.id for _, n in memory.neighbours(ana.id)}
+
+
+# -- a changed value: a note that gives anew what an older note holds ------------------------------
+
+
+@pytest.mark.parametrize(
+    "older, newer, kind",
+    [
+        ("Lia babysat Saturday night, 10/h, paid cash", "Lia is 15 an hour now", "rate"),
+        ("Gym membership is £32 a month", "Gym went up to £38 a month from April", "monthly"),
+        ("Work desk moved to 4B on the third floor", "New desk is 5C, fourth floor, by the window", "place"),
+        ("Maya's swimming is in Room 3 on Wednesdays", "Swimming moved to Room 1 from this week", "place"),
+        ("Address: 14 Cedar Close, Leeds LS6 2AB", "Moved! now at 7 Willow Lane, Leeds LS8 1QT", "address"),
+        ("Bin collection is on Tuesdays", "Council changed bin day to Thursday", "day"),
+        ("Elm Road listed, asking price 450k", "Elm Road asking price lowered to 435k", "sum"),
+        ("A Marta cobra 12€ por hora", "A Marta agora cobra 15€ à hora", "rate"),
+        ("Lugar de estacionamento: piso -2, lugar 47", "Novo lugar de estacionamento: lugar 12", "place"),
+        ("Renda da casa: 850€ por mês", "Renda da casa nova: 920€ por mês", "monthly"),
+        ("house alarm code 2580# (the kids know it)", "New alarm code 7731# - told Rangi", "code"),
+        ("código do portão da garagem: 4471", "novo código do portão: 9902, o condomínio mudou", "code"),
+        ("Mortgage fixed at 6.89% with Lisa", "Lisa says the mortgage goes to 5.59% now", "percent"),
+    ],
+)  # fmt: skip
+def test_a_note_giving_a_new_value_of_an_older_notes_fact_replaces_it(older, newer, kind):
+    old = uuid.uuid4()
+    change = capture.changed_from(newer, [(old, older)])
+    assert change is not None and (change.older, change.kind) == (old, kind)
+
+
+@pytest.mark.parametrize(
+    "older, newer",
+    [
+        # no word says it changed: two facts, perhaps both true
+        ("Rich says the O2 sensor, $380 with labor", "Rich: rear bumper + parking sensor $2,150"),
+        # about something else
+        ("Paid the window cleaner £20", "Spent £60 on the plumber, new tap"),
+        # a sum shares too little to be the same thing
+        ("Dinner with Ana, £40", "Drinks with Ana now, £30"),
+        # the same value again
+        ("Gym membership is £32 a month", "Gym is now £32 a month"),
+        # another kind of value
+        ("Renda da casa: 850€ por mês", "Mudámos de casa, para a Rua das Flores 22"),
+        # a story, not a fact
+        ("Lia babysat Saturday night, 10/h", "Lia is 15 an hour now " + "and we talked about school " * 6),
+    ],
+)
+def test_a_note_that_does_not_change_an_older_value_replaces_nothing(older, newer):
+    assert capture.changed_from(newer, [(uuid.uuid4(), older)]) is None
+
+
+def test_a_changed_rate_supersedes_the_older_note_and_the_old_value_gives_way(memory):
+    then = datetime(2026, 1, 10, 23, 30, tzinfo=LONDON)
+    old = memory.capture("Lia babysat Saturday night, 10/h, paid cash", kind="note", created_at=then)
+    memory.capture("Lia's bike is in the shed", created_at=then + timedelta(days=1))
+    new = memory.capture("Lia is 15 an hour now", created_at=then + timedelta(days=70))
+    sup = _edges(memory, new, Relation.SUPERSEDES)
+    assert [(e.to_id, e.derived_by) for e in sup] == [(old.id, f"{capture.DERIVED_CHANGED}:rate")]
+    assert sup[0].valid_from == new.created_at  # dated: when the new value was noted
+    # the old value is kept, but gives way in answers
+    answer = [r.neuron.id for r in memory.ask("how much does Lia charge per hour?", now=NOW)]
+    assert answer[0] == new.id and answer.index(old.id) > answer.index(new.id)
+    # and capture without deriving links none
+    again = memory.capture("Lia is 20 an hour now", created_at=then + timedelta(days=90), derive=False)
+    assert _edges(memory, again, Relation.SUPERSEDES) == []

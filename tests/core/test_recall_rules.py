@@ -1,6 +1,7 @@
 """The rules of capture and recall, on the fake reader (no database, no model:
 keyword recall): titles, possessives and contact updates, family words across languages, done
-dates, the window first under its label, a person beside a topic, codes first, the relevance bar."""
+dates, the window first under its label, a window from an event on, a person beside a topic, codes
+first, the relevance bar."""
 
 from __future__ import annotations
 
@@ -136,6 +137,22 @@ def test_a_mostly_time_question_puts_the_window_first_and_folds_the_loose():
     assert results[0].window_label == "the first half of March"
     assert results[2].neuron.id == old.id and results[2].group is None
     assert not results[0].loose and not results[1].loose
+
+
+def test_since_an_event_answers_from_the_event_on_in_date_order():
+    reader = FakeReader()
+    reader.add("packed the kitchen, the movers come Saturday", created_at=at(-40))
+    moved = reader.add("moved house today, boxes everywhere at Willow Lane", created_at=at(-38))
+    later = [
+        reader.add("broadband set up at the new place", created_at=at(-36)),
+        reader.add("registered with the GP near Willow Lane", created_at=at(-33)),
+        reader.add("paid the window cleaner", created_at=at(-5)),
+    ]
+    reader.add("bought bread", created_at=at(-60))
+    results = ask(reader, "what have I done since we moved house?")
+    # the window runs from the day of the move until now, read on from the move; before it, nothing
+    window = [r.neuron.id for r in results if r.group == "window"]
+    assert window == [moved.id, *(n.id for n in later)] == [r.neuron.id for r in results[:4]]
 
 
 def test_a_person_beside_a_topic_finds_what_is_linked_to_them():

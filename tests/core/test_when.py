@@ -345,6 +345,15 @@ WINDOWS = [
     ("o que fiz nas 3 semanas passadas?", day("2025-02-25"), NOW, "any"),
     ("what's on the following week?", day("2025-03-24"), day("2025-03-31"), "due"),
     ("what happened 1000 years ago?", day("1025-01-01"), day("1026-01-01"), "any"),
+    # the days before a named day (Easter: from Good Friday; the last one, asked in the past), to
+    # the end of a month, since a day named alone
+    ("what did I do just before Easter?", day("2024-03-22"), day("2024-03-29"), "any"),
+    ("anything to sort out the week before Easter?", day("2025-04-11"), day("2025-04-18"), "due"),
+    ("o que fiz logo antes da Páscoa?", day("2024-03-22"), day("2024-03-29"), "any"),
+    ("what do I need to do before September is out?", NOW, day("2025-10-01"), "due"),
+    ("o que tenho de fazer antes de setembro acabar?", NOW, day("2025-10-01"), "due"),
+    ("o que aconteceu desde quinta?", day("2025-03-13"), NOW, "any"),
+    ("quanto gastei até agora este mês?", day("2025-03-01"), NOW, "any"),
 ]
 
 
@@ -373,6 +382,27 @@ def test_a_window_around_an_event():
     assert (placed.start, placed.end) == (day("2024-11-06"), day("2024-11-13"))
     window, _ = find_window("what did we get up to while we were in Toronto?", NOW)
     assert window.anchor_kind == "while" and "Toronto" in window.anchor
+
+
+@pytest.mark.parametrize(
+    "question, event, rest",
+    [
+        ("what have I sorted out since we moved?", "we moved", "what have I sorted out"),
+        ("anything since the move", "the move", "anything"),
+        ("o que tratei desde que mudámos de casa?", "mudámos de casa", "o que tratei"),
+    ],
+)
+def test_a_window_from_an_event_until_now(question, event, rest):
+    window, topic = find_window(question, NOW)
+    assert (window.anchor_kind, window.anchor.removeprefix("que ")) == ("since", event) and topic == rest
+    placed = window.around(day("2024-11-09") + timedelta(hours=18))
+    assert (placed.start, placed.end) == (day("2024-11-09"), NOW)
+
+
+@pytest.mark.parametrize("question", ["since then?", "what's changed since when"])
+def test_since_without_an_event_is_no_window(question):
+    window, _ = find_window(question, NOW)
+    assert window is None or window.anchor_kind != "since"
 
 
 @pytest.mark.parametrize(

@@ -191,6 +191,9 @@ LANGUAGE = Language(
     overdue_before={"late": ("reminders", "things", "tasks")},
     since=("since", "ever since"),
     before=("before",),
+    just_before={"just": 7, "right": 7, "shortly": 7, "the week": 7, "the days": 7, "in the days": 7,
+                 "in the week": 7, "the day": 1},
+    period_out=("is out", "is over", "is done", "is up", "ends", "is through", "runs out"),
     after=("after",),
     finite_verbs=("was", "were", "am", "is", "are", "had", "went", "stayed", "lived", "visited"),
     while_words=("while", "whilst", "when we were"),
@@ -258,6 +261,7 @@ LANGUAGE = Language(
     anchor_forms=(
         "[the] {anchor=week|day|weekend|night} [that|when|of] {event}",
         "{while} {event}",
+        "{since} {event}",
     ),
     reminder_cues=("remind me", "reminder", "remember to", "don't forget", "dont forget", "do not forget",
                    "todo", "to do", "to-do"),
