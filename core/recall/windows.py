@@ -20,7 +20,8 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from core.model import InvalidInput, State
+from core.model import State
+from core.remind.series import occurrence_between
 from core.when import TimeWindow, find_window, fold, words
 from core.when.holidays import NAMED, SEASONS
 
@@ -107,12 +108,7 @@ def due_in(entry, window: TimeWindow) -> datetime | None:
         return None
     if window.dates != "created" and entry.state == State.DONE.value:
         return None
-    if entry.series is not None:
-        try:
-            return next(entry.series.between(window.start, window.end, due=entry.due), None)
-        except InvalidInput:  # a rule that cannot be walked: its due date alone
-            pass
-    return entry.due if window.holds(entry.due) else None
+    return occurrence_between(entry.series, entry.due, window.start, window.end)
 
 
 def holds(entry, window: TimeWindow) -> bool:

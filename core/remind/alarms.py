@@ -17,6 +17,7 @@ from core.remind.series import (
     iso,
     latest_not_after,
     next_occurrence,
+    occurrence_between,
     parse_time,
     utcnow,
 )
@@ -216,13 +217,7 @@ def due_between(neuron: Neuron, start: datetime, end: datetime) -> datetime | No
     due_at = current_due(neuron)
     if due_at is None:
         return None
-    series = series_of(neuron)
-    if series is not None:
-        try:
-            return next(series.between(start, end, due=due_at), None)
-        except InvalidInput:  # a rule that cannot be walked: its due time alone
-            pass
-    return due_at if start <= due_at < end else None
+    return occurrence_between(series_of(neuron), due_at, start, end)
 
 
 def task_due(neuron: Neuron) -> datetime | None:

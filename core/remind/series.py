@@ -238,6 +238,20 @@ class Series:
                 yield occ
 
 
+def occurrence_between(
+    series: Series | None, due: datetime, start: datetime, end: datetime
+) -> datetime | None:
+    """When something due at `due` (repeating by `series`, if any) is due in [start, end): the
+    occurrence that falls there, its exceptions and moved ones counted as the scheduler fires
+    them; a rule that cannot be walked, its due time alone; None when nothing falls there."""
+    if series is not None:
+        try:
+            return next(series.between(start, end, due=due), None)
+        except InvalidInput:
+            pass
+    return due if start <= due < end else None
+
+
 def _times_list(values: object, what: str) -> list[datetime]:
     if values in (None, ""):
         return []
