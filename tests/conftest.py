@@ -68,7 +68,7 @@ class _CrashCountsOfWorkers:
         counts = getattr(node, "workeroutput", {}).get("crash_counts", [])
         for total, worker in zip((KILLS, ACKED, LOST), counts, strict=False):
             for who, n in worker.items():
-                total[who] += n
+                total[who] = total.get(who, 0) + n  # the kill tier adds its operations
 
 
 def pytest_terminal_summary(terminalreporter):
