@@ -55,6 +55,7 @@ N_PARTS = ("family", "given", "additional", "prefix", "suffix")
 _APPLE_LABEL = re.compile(r"^_\$!<(.*)>!\$_$")
 # The year Apple and CardBook write for a date without one (3.0 has no year-less date).
 NO_YEAR = "1604"
+DATED = ("BDAY", "ANNIVERSARY", "X-ANNIVERSARY")  # the card's days, read by `_date`
 _DATE = re.compile(r"^(?:(\d{4})|--)-?(\d{2})-?(\d{2})(?:T.*)?$")
 
 
@@ -209,6 +210,12 @@ def _card(start: int, lines: list[tuple[int, bytes]]) -> Card | Skip:
         card.props.append(prop)
         if prop.note:
             card.notes.append(f"line {number}: {prop.note}")
+        elif prop.name in DATED and _DATE.match(prop.value.strip()) and _date(prop) is None:
+            what = "birthday" if prop.name == "BDAY" else "anniversary"
+            card.notes.append(
+                f"line {number}: {prop.name} {prop.value.strip()} is a day no calendar has: "
+                f"kept as text, not as a {what}"
+            )
     version = card.first("VERSION")
     card.version = version.value.strip() if version else "3.0"
     return card

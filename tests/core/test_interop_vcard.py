@@ -214,6 +214,26 @@ def test_import_creates_contacts_aliases_and_birthday_reminders(memory):
     assert [(e.relation, e.to_id) for e in memory.edges(mine.id)] == [(Relation.CONCERNS, ana.id)]
 
 
+def test_an_impossible_birthday_is_kept_as_text_and_said_in_the_report(memory, tmp_path):
+    book = tmp_path / "book.vcf"
+    book.write_text(
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Tom Okafor\r\nN:Okafor;Tom;;;\r\nBDAY:2027-02-30\r\nEND:VCARD\r\n"
+    )
+    report = interop.import_path(memory, book, now=NOW)
+    tom = contacts(memory)["Tom Okafor"]
+    # not stored as a date (no 30 February), and no yearly reminder for it
+    assert "birthday" not in tom.attrs and report.birthdays == 0
+    # kept as the card wrote it, so that an export gives it back
+    assert tom.attrs["vcard_extra"] == ["BDAY:2027-02-30"]
+    assert report.dropped == [
+        {
+            "item": "card at line 1 (Tom Okafor)",
+            "why": "line 5: BDAY 2027-02-30 is a day no calendar has: kept as text, not as a birthday",
+        }
+    ]
+    assert "imported card at line 1 (Tom Okafor), but line 5: BDAY 2027-02-30" in report.text()
+
+
 def test_29_february_repeats_on_the_last_day_of_february(embedded_memory):
     interop.import_path(embedded_memory, FILES / "google.vcf", now=NOW)
     marco = contacts(embedded_memory)["Marco Bianchi"]
