@@ -179,6 +179,31 @@ def test_40_and_30_differ_where_the_versions_do():
     assert "PHOTO;ENCODING=b;TYPE=PNG:AAAA" in v3
 
 
+@pytest.mark.parametrize(
+    ("name", "n"),
+    [
+        ("Dr Okafor", "N:Okafor;;;Dr;"),
+        ("Dr. Ngozi Okafor", "N:Okafor;Ngozi;;Dr.;"),
+        ("Sra. Ana Silva", "N:Silva;Ana;;Sra.;"),
+        ("Prof Dr Klaus Weber", "N:Weber;Klaus;;Prof Dr;"),
+        ("M. Dupont", "N:Dupont;;;M.;"),
+        ("Mme Claire Dupont", "N:Dupont;Claire;;Mme;"),
+        ("M Dupont", "N:Dupont;M;;;"),  # without its period, M is an initial
+        ("Ana Silva", "N:Silva;Ana;;;"),
+    ],
+)
+def test_a_title_before_a_name_is_written_as_its_honorific_prefix(name, n):
+    vobject = pytest.importorskip("vobject")
+    written = vcard.from_attrs({"name": name}, uid="u", version="3.0")
+    assert n in written.split("\r\n")
+    read = vobject.readOne(written)
+    assert (read.fn.value, read.n.value.family) == (name, n[2:].split(";")[0])
+    assert read.n.value.prefix == n.split(";")[3]
+    # and read back here as the same name
+    again = vcard.to_attrs(next(c for c in vcard.split_cards(written.encode()) if not isinstance(c, Skip)))
+    assert again["name"] == name
+
+
 def test_folding_never_splits_a_character():
     line = "NOTE:" + "ação " * 40
     folded = vcard.fold(line)
