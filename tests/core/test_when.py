@@ -389,6 +389,15 @@ def test_a_window_is_labelled_in_the_apps_words_whatever_the_questions_language(
     assert window is not None and window.label == label
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Toms Geburtstag am 30. Februar", "cumpleaños de Ana el 30 de febrero", "Tom's birthday on 31 February"],
+)
+def test_a_day_no_calendar_has_is_read_as_no_day(text):
+    """30 February is no birthday: not read as "the 30th" of this month either, and its words stay."""
+    assert find_when(text, NOW) is None
+
+
 def test_this_season_is_the_one_we_are_in():
     february = datetime(2025, 2, 10, 12, 0, tzinfo=TZ)
     window, _ = find_window("what did we do this winter?", february)
