@@ -55,6 +55,7 @@ N_PARTS = ("family", "given", "additional", "prefix", "suffix")
 _APPLE_LABEL = re.compile(r"^_\$!<(.*)>!\$_$")
 # The year Apple and CardBook write for a date without one (3.0 has no year-less date).
 NO_YEAR = "1604"
+DATED = ("BDAY", "ANNIVERSARY", "X-ANNIVERSARY")  # the card's days, read by `_date`
 _DATE = re.compile(r"^(?:(\d{4})|--)-?(\d{2})-?(\d{2})(?:T.*)?$")
 
 
@@ -209,6 +210,12 @@ def _card(start: int, lines: list[tuple[int, bytes]]) -> Card | Skip:
         card.props.append(prop)
         if prop.note:
             card.notes.append(f"line {number}: {prop.note}")
+        elif prop.name in DATED and _DATE.match(prop.value.strip()) and _date(prop) is None:
+            what = "birthday" if prop.name == "BDAY" else "anniversary"
+            card.notes.append(
+                f"line {number}: {prop.name} {prop.value.strip()} is a day no calendar has: "
+                f"kept as text, not as a {what}"
+            )
     version = card.first("VERSION")
     card.version = version.value.strip() if version else "3.0"
     return card
@@ -655,9 +662,8 @@ def from_attrs(
     name = str(attrs.get("name") or "")
     lines.append(f"FN:{escape(name)}")
     n = attrs.get("n") if isinstance(attrs.get("n"), dict) else None
-    if n is None and not v4:  # 3.0 requires N: the last word of the name as the family name
-        words = name.split()
-        n = {"family": words[-1], "given": " ".join(words[:-1])} if len(words) > 1 else {"given": name}
+    if n is None and not v4:  # 3.0 requires N: read from the name
+        n = _n_of(name)
     if n is not None:
         lines.append("N:" + ";".join(escape(str(n.get(k, ""))) for k in N_PARTS))
     if attrs.get("aliases"):
@@ -717,6 +723,33 @@ def _strings(value: Any) -> list[str]:
 
 def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
+
+
+# Words that open a name as a title, not as the given name ("Dr Okafor" is Okafor, prefix Dr).
+HONORIFICS = frozenset("dr dra mr mrs ms miss mx prof sr sra srta herr frau mme mlle".split())
+
+
+def _honorific(word: str) -> bool:
+    return word.rstrip(".").lower() in HONORIFICS or word == "M."  # "M" alone is an initial
+
+
+def _n_of(name: str) -> dict[str, str]:
+    """N's parts from a name as people write it: the titles it opens with as the honorific
+    prefix, its last word as the family name and the words between as the given name."""
+    words = name.split()
+    titles = 0
+    while titles < len(words) - 1 and _honorific(words[titles]):
+        titles += 1
+    prefix, rest = " ".join(words[:titles]), words[titles:]
+    if len(rest) > 1:
+        n = {"family": rest[-1], "given": " ".join(rest[:-1])}
+    elif titles:  # "Dr Okafor": a title and a family name
+        n = {"family": rest[0]}
+    else:
+        n = {"given": name}
+    if prefix:
+        n["prefix"] = prefix
+    return n
 
 
 def _write_date(value: str, v4: bool) -> str:

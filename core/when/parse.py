@@ -141,6 +141,11 @@ class _Text:
         self.spans.append((s, e))
         self.folded = self.folded[:s] + " " * (e - s) + self.folded[e:]
 
+    def blank(self, m: re.Match) -> None:
+        """Words that name no time (a day no calendar has): read by nothing else, and kept."""
+        s, e = m.span()
+        self.folded = self.folded[:s] + " " * (e - s) + self.folded[e:]
+
     def capital(self, i: int) -> bool:
         return self.original[i : i + 1].isupper()
 
@@ -541,6 +546,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
                 d = date(year, month_of(m), day)
             except ValueError:
                 if y or (month_of(m), day) != (2, 29):
+                    t.blank(m)  # "30. Februar" is no day: not "the 30th" either, and its words stay
                     continue
                 d = _next_feb_29(today)  # 29 February in a common year: the next leap year's
             t.take(m)

@@ -7,7 +7,9 @@ RRULE never reaches a screen. What it cannot say in words it says as "repeats (c
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime, time, timedelta
+
+from dateutil.relativedelta import relativedelta
 
 from core.when.languages import LANGUAGES as ALL_LANGUAGES
 
@@ -39,6 +41,48 @@ def say_when(moment: datetime, now: datetime, lang: str = "en") -> str:
     if local.year == today.year:
         return f"{local.day} {month} {hm}"
     return f"{local.day} {month} {local.year}"
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")  # fmt: skip
+
+
+def say_window(start: datetime, end: datetime, now: datetime, overdue: bool = False) -> str:
+    """A window in the app's words, for a question asked in another language: "tomorrow", "on
+    Tue 8 Dec", "next week", "in March", "from 7 Dec to 20 Dec", "overdue"."""
+    if overdue:
+        return "overdue"
+    words = CLOCK_WORDS["en"]
+    today = now.date()
+
+    def day(d: date, weekday: bool = True) -> str:
+        said = f"{d.day} {words['months'][d.month - 1]}"
+        if weekday and abs((d - today).days) <= 6:
+            said = f"{words['days'][d.weekday()]} {said}"
+        return said if d.year == today.year else f"{said} {d.year}"
+
+    first, last = start.date(), (end - timedelta(microseconds=1)).date()
+    if start == now and end.time() == time(0):  # "till the end of the month"
+        return f"until {day(last)}"
+    if start.time() != time(0) or end.time() != time(0):  # a part of a day, or up to now
+        hours = f"{start:%H:%M}" if start.time() != time(0) else ""
+        until = "now" if end == now else f"{end:%H:%M}" if first == end.date() else day(end.date())
+        on = {-1: "yesterday", 0: "today", 1: "tomorrow"}.get((first - today).days) or f"on {day(first)}"
+        if first == last and hours:
+            return f"{on} from {hours} to {until}"
+        return f"since {day(first)}" if until == "now" else f"from {day(first)} to {until}"
+    if first == last:
+        return {-1: "yesterday", 0: "today", 1: "tomorrow"}.get((first - today).days) or f"on {day(first)}"
+    monday = today - timedelta(days=today.weekday())
+    if first.weekday() == 0 and (last - first).days == 6:
+        weeks = {0: "this week", 7: "next week", -7: "last week"}
+        return weeks.get((first - monday).days) or f"the week of {day(first, weekday=False)}"
+    if first.day == 1 and last == first + relativedelta(months=1) - timedelta(days=1):
+        month = _MONTHS[first.month - 1]
+        return f"in {month}" if first.year == today.year else f"in {month} {first.year}"
+    if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31) and first.year == last.year:
+        return f"in {first.year}"
+    return f"from {day(first, weekday=False)} to {day(last, weekday=False)}"
 
 
 def say_reading(

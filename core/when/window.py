@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
+from functools import cache
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -22,7 +23,9 @@ from core.model import Kind, Neuron
 from core.remind import due_between
 from core.when.holidays import weekend_of
 from core.when.language import fold
+from core.when.languages import en
 from core.when.patterns import GRAMMAR, Grammar, group, group_start
+from core.when.spoken import say_window
 
 # An event's window: the week around it (3 days before, 4 after), its day, its weekend, the days
 # it lasted, from its day until now ("since we moved"). ("after X" is not one: measured, the
@@ -604,9 +607,26 @@ def find_window(question: str, now: datetime, grammar: Grammar = GRAMMAR) -> tup
         return TimeWindow(now, now, label, "any", anchor=event, anchor_kind=kind), rest
     if found.named:  # "before Easter": Easter is what the answer is about, too
         rest = f"{rest} {found.named}".strip()
-    return TimeWindow(
-        found.start, found.end, label, dates, overdue=found.tense == "overdue", named=found.named
-    ), rest
+    overdue = found.tense == "overdue"
+    if grammar is GRAMMAR and not _said_in_english(question, now, found):
+        label = say_window(found.start, found.end, now, overdue=overdue)
+    return TimeWindow(found.start, found.end, label, dates, overdue=overdue, named=found.named), rest
+
+
+@cache
+def _english() -> Grammar:
+    return Grammar((en.LANGUAGE,))  # the language the app speaks
+
+
+def _said_in_english(question: str, now: datetime, found: _Found) -> bool:
+    """Whether English reads the same time in the question: its words can then head the answer
+    in an English window; other languages' words are said again in English (`say_window`)."""
+    english = _Reader(question, now, _english())
+    try:
+        again, _ = _read(english)
+    except (OverflowError, ValueError):
+        return False
+    return again is not None and (again.start, again.end, again.span) == (found.start, found.end, found.span)
 
 
 def _cut_dangling(g: Grammar, rest: str) -> str:

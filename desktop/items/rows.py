@@ -259,7 +259,9 @@ class RowList(QListWidget):
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setUniformItemSizes(False)
         self.setAccessibleName("Results")
-        self.itemActivated.connect(self._activated)
+        # the fold opens with one click (a double click opens it once, not twice) and Enter or Space
+        self.itemActivated.connect(self._open)
+        self.itemClicked.connect(self._clicked)
         # "in 5 min" is painted against the clock of the moment: repaint so it moves on
         self._tick = QTimer(self)
         self._tick.setInterval(ROWS_TICK_MS)
@@ -347,8 +349,16 @@ class RowList(QListWidget):
     def _activated(self, item: QListWidgetItem) -> None:
         if isinstance(item.data(ENTRY_ROLE), Fold):
             self.toggle_fold(item)
-        elif self.id_of(item):
+        else:
+            self._open(item)
+
+    def _open(self, item: QListWidgetItem) -> None:
+        if self.id_of(item):
             self.opened.emit(self.id_of(item))
+
+    def _clicked(self, item: QListWidgetItem) -> None:
+        if isinstance(item.data(ENTRY_ROLE), Fold):
+            self.toggle_fold(item)
 
     def rows(self) -> list[Row]:
         """Every item's row (folded ones too), in order."""
@@ -428,6 +438,9 @@ class RowList(QListWidget):
             return
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and item is not None:
             self._activated(item)
+            return
+        if key == Qt.Key.Key_Space and isinstance(row, Fold) and item is not None:
+            self.toggle_fold(item)
             return
         if key == Qt.Key.Key_Escape:
             self.escape.emit()

@@ -179,6 +179,31 @@ def test_40_and_30_differ_where_the_versions_do():
     assert "PHOTO;ENCODING=b;TYPE=PNG:AAAA" in v3
 
 
+@pytest.mark.parametrize(
+    ("name", "n"),
+    [
+        ("Dr Okafor", "N:Okafor;;;Dr;"),
+        ("Dr. Ngozi Okafor", "N:Okafor;Ngozi;;Dr.;"),
+        ("Sra. Ana Silva", "N:Silva;Ana;;Sra.;"),
+        ("Prof Dr Klaus Weber", "N:Weber;Klaus;;Prof Dr;"),
+        ("M. Dupont", "N:Dupont;;;M.;"),
+        ("Mme Claire Dupont", "N:Dupont;Claire;;Mme;"),
+        ("M Dupont", "N:Dupont;M;;;"),  # without its period, M is an initial
+        ("Ana Silva", "N:Silva;Ana;;;"),
+    ],
+)
+def test_a_title_before_a_name_is_written_as_its_honorific_prefix(name, n):
+    vobject = pytest.importorskip("vobject")
+    written = vcard.from_attrs({"name": name}, uid="u", version="3.0")
+    assert n in written.split("\r\n")
+    read = vobject.readOne(written)
+    assert (read.fn.value, read.n.value.family) == (name, n[2:].split(";")[0])
+    assert read.n.value.prefix == n.split(";")[3]
+    # and read back here as the same name
+    again = vcard.to_attrs(next(c for c in vcard.split_cards(written.encode()) if not isinstance(c, Skip)))
+    assert again["name"] == name
+
+
 def test_folding_never_splits_a_character():
     line = "NOTE:" + "ação " * 40
     folded = vcard.fold(line)
@@ -212,6 +237,26 @@ def test_import_creates_contacts_aliases_and_birthday_reminders(memory):
     due = remind.parse_time(mine.attrs["due_at"]).astimezone(remind.local_zone())
     assert (due.year, due.month, due.day, due.hour) == (2027, 6, 12, 9)
     assert [(e.relation, e.to_id) for e in memory.edges(mine.id)] == [(Relation.CONCERNS, ana.id)]
+
+
+def test_an_impossible_birthday_is_kept_as_text_and_said_in_the_report(memory, tmp_path):
+    book = tmp_path / "book.vcf"
+    book.write_text(
+        "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Tom Okafor\r\nN:Okafor;Tom;;;\r\nBDAY:2027-02-30\r\nEND:VCARD\r\n"
+    )
+    report = interop.import_path(memory, book, now=NOW)
+    tom = contacts(memory)["Tom Okafor"]
+    # not stored as a date (no 30 February), and no yearly reminder for it
+    assert "birthday" not in tom.attrs and report.birthdays == 0
+    # kept as the card wrote it, so that an export gives it back
+    assert tom.attrs["vcard_extra"] == ["BDAY:2027-02-30"]
+    assert report.dropped == [
+        {
+            "item": "card at line 1 (Tom Okafor)",
+            "why": "line 5: BDAY 2027-02-30 is a day no calendar has: kept as text, not as a birthday",
+        }
+    ]
+    assert "imported card at line 1 (Tom Okafor), but line 5: BDAY 2027-02-30" in report.text()
 
 
 def test_29_february_repeats_on_the_last_day_of_february(embedded_memory):

@@ -367,6 +367,37 @@ def test_question_windows(question, start, end, dates):
     assert window.label and (window.named or window.label not in rest)
 
 
+@pytest.mark.parametrize(
+    "question,label",
+    [
+        ("was habe ich morgen?", "tomorrow"),
+        ("¿qué tengo mañana?", "tomorrow"),
+        ("o que fiz ontem?", "yesterday"),
+        ("was steht nächste Woche an?", "next week"),
+        ("qu'ai-je fait la semaine dernière ?", "last week"),
+        ("was war im Februar?", "in February"),
+        ("was ist überfällig?", "overdue"),
+        ("seit Montag", "since Mon 17 Mar"),
+        ("what do I have tomorrow?", "tomorrow"),  # English words stay as they were asked
+        ("what did I do the first half of March?", "the first half of March"),
+    ],
+)
+def test_a_window_is_labelled_in_the_apps_words_whatever_the_questions_language(question, label):
+    """The label heads an English window ("1 tomorrow", "Nothing overdue."): another language's
+    time word inside it ("in the window morgen") is said again in English."""
+    window, _ = find_window(question, NOW)
+    assert window is not None and window.label == label
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Toms Geburtstag am 30. Februar", "cumpleaños de Ana el 30 de febrero", "Tom's birthday on 31 February"],
+)
+def test_a_day_no_calendar_has_is_read_as_no_day(text):
+    """30 February is no birthday: not read as "the 30th" of this month either, and its words stay."""
+    assert find_when(text, NOW) is None
+
+
 def test_this_season_is_the_one_we_are_in():
     february = datetime(2025, 2, 10, 12, 0, tzinfo=TZ)
     window, _ = find_window("what did we do this winter?", february)

@@ -110,6 +110,21 @@ def test_a_time_question_counts_what_its_time_holds_and_says_when_nothing_does(
     qtbot.waitUntil(lambda: window.empty.text().startswith("Nothing matches"), timeout=WAIT_MS)
 
 
+def test_a_time_question_in_another_language_is_headed_in_the_apps_words(app, embedded_memory, clock, qtbot):
+    """ "was habe ich morgen" counts what tomorrow holds as "1 tomorrow", not "1 morgen", and
+    an answer found by its time alone says "in the window tomorrow"."""
+    embedded_memory.capture("call the plumber tomorrow at 10", kind="reminder", created_at=clock.now())
+    window = app.window
+    window.ask.setFocus()
+    window.ask.selectAll()
+    qtbot.keyClicks(window.ask, "was habe ich morgen")
+    qtbot.keyClick(window.ask, Qt.Key.Key_Return)
+    settle(qtbot, app)
+    qtbot.waitUntil(lambda: window.list_hint.text() == "1 tomorrow", timeout=WAIT_MS)
+    whys = [r.why for r in embedded_memory.ask("was habe ich morgen", now=clock.now())]
+    assert "in the window tomorrow" in whys and not any("morgen" in w for w in whys)
+
+
 def test_a_time_question_shows_a_repeat_on_its_day_in_that_time(app, embedded_memory, clock, qtbot):
     """Asked on a Saturday, "what's coming up next week" lists a daily reminder under its
     heading on Monday (its first occurrence there), not as due today; "on Tuesday" on Tuesday."""

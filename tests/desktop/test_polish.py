@@ -157,6 +157,35 @@ def test_answers_show_the_window_first_then_related_then_fold_the_loose(qtbot):
     assert rows.current_id() == str(answer[3].neuron.id)
 
 
+def test_one_click_or_space_unfolds_the_loosely_related_and_a_double_click_does_so_once(qtbot):
+    rows = RowList(remind.utcnow)
+    qtbot.addWidget(rows)
+    rows.set_rows([row("dentist notes"), row("a loose one", loose=True), row("another", loose=True)])
+    rows.resize(400, 300)
+    rows.show()
+    qtbot.waitExposed(rows)
+    fold = rows.fold_item()
+    opened: list[str] = []
+    rows.opened.connect(opened.append)
+
+    def at_fold():
+        return rows.visualItemRect(fold).center()
+
+    qtbot.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=at_fold())
+    assert len(rows.shown_rows()) == 3 and "▾" in fold.text()
+    qtbot.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=at_fold())
+    assert len(rows.shown_rows()) == 1 and "▸" in fold.text()
+    # a double click (a click, then the double click) unfolds it once, not open and shut
+    qtbot.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=at_fold())
+    qtbot.mouseDClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=at_fold())
+    assert len(rows.shown_rows()) == 3 and opened == []
+    # Space on the fold folds it again, as Enter does
+    rows.setFocus()
+    rows.setCurrentItem(fold)
+    qtbot.keyClick(rows, Qt.Key.Key_Space)
+    assert len(rows.shown_rows()) == 1
+
+
 def test_ungrouped_answers_have_no_headings(qtbot):
     rows = RowList(remind.utcnow)
     qtbot.addWidget(rows)
