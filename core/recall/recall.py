@@ -63,8 +63,12 @@ class Recall:
         """Before the index first reads the store: the index as its file holds it, when that is
         this store's and identity's and the store has come at least as far (a store that went
         back is another copy of it); then only what changed since is read. Tried once while the
-        index is empty (at the first read, and after it was let go); True if it was read."""
-        with self.index.reading():
+        index is empty (at the first read, and after it was let go); True if it was read.
+        The store's session is taken before the index's lock, in the order every other path
+        takes them (warm, names): the other order deadlocks an ask against the warm-up."""
+        if not self._file_untried or self.index.seen_seq is not None:
+            return False  # the common case, without a read transaction; checked again below
+        with self.reader.session(), self.index.reading():
             index = self.index
             if not self._file_untried or index.seen_seq is not None:
                 return False

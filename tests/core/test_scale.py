@@ -728,3 +728,36 @@ def test_the_index_keeps_a_vector_in_two_bytes_a_dimension_and_scores_it_as_the_
     assert np.abs(best[slots][keep] - want[keep]).max() < 2e-5
     assert nearest[slots[1]] == slots[0]  # the copy of the first finds it
     assert np.allclose(idx.vector(int(slots[2])), vecs[2], atol=1e-5)
+
+
+def test_restoring_the_saved_index_waits_for_the_store_before_taking_the_index(tmp_path, sentence_model):
+    """The store first, then the index, as the warm-up and the names take them: a restore that
+    held the index's lock while it waited for the store deadlocked an ask against the warm-up."""
+    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        _big_memory(memory, saved.MIN_NEURONS + 10)
+        memory.recall.warm()
+    with Memory(Store(settings), model=sentence_model) as memory:
+        recall = memory.recall
+        store_held, release = threading.Event(), threading.Event()
+
+        def hold_the_store() -> None:  # another thread in a read of the store (a warm-up's session)
+            with memory.store.reading(memory.identity):
+                store_held.set()
+                release.wait(30)
+
+        holder = threading.Thread(target=hold_the_store)
+        holder.start()
+        assert store_held.wait(30)
+        restored: list[bool] = []
+        restoring = threading.Thread(target=lambda: restored.append(recall.restore()))
+        restoring.start()
+        time.sleep(0.5)  # the restore is waiting for the store now
+        index_free = recall.index.lock.acquire(timeout=2)
+        if index_free:
+            recall.index.lock.release()
+        release.set()
+        holder.join(30)
+        restoring.join(30)
+        assert index_free, "the restore held the index's lock while it waited for the store"
+        assert restored == [True] and recall.index.count() == saved.MIN_NEURONS + 10
