@@ -10,6 +10,7 @@ import contextlib
 import io
 import logging
 import os
+import pty
 import signal
 import subprocess
 import sys
@@ -215,6 +216,27 @@ def cli(
                 os.environ[name] = value
     argv = [sys.executable, "-m", "core.cli", "--data-dir", str(data_dir), *args]
     return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+
+
+def on_a_terminal(command: list[str], timeout: float = 300) -> tuple[subprocess.CompletedProcess, bytes]:
+    """Run `command` with its stderr on a real pseudo-terminal (stdout piped): what it did, and
+    every byte it showed there."""
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(command, stderr=slave, stdout=subprocess.PIPE, cwd=ROOT, timeout=timeout)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal is closed and drained
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(master)
+    return done, shown
 
 
 def run_cli(

@@ -22,21 +22,9 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from tests.bench.xserver import xvfb
+
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def xvfb(screen: str) -> tuple[subprocess.Popen, str]:
-    """Xvfb of the given size on a display it picks itself."""
-    read, write = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{screen}x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as f:
-        return proc, ":" + f.readline().strip()
 
 
 def take(out: Path, scale: float, screen: str, data_dir: Path, timeout: float = 300) -> dict:

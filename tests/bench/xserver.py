@@ -9,11 +9,12 @@ import re
 import subprocess
 
 
-def xvfb() -> tuple[subprocess.Popen, str]:
-    """Start Xvfb on a display it picks itself; return it and the DISPLAY to use."""
+def xvfb(screen: str = "1400x900") -> tuple[subprocess.Popen, str]:
+    """Start Xvfb with a `screen` (WIDTHxHEIGHT) on a display it picks itself; return it and the
+    DISPLAY to use."""
     read, write = os.pipe()
     proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", f"{screen}x24", "-nolisten", "tcp"],
         pass_fds=(write,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -5,16 +5,13 @@ capture of a data dir run as real child processes (`run_cli`)."""
 from __future__ import annotations
 
 import json
-import os
-import pty
 import re
 import socket
-import subprocess
 import sys
 
 import pytest
 
-from tests.conftest import ROOT, cli, run_cli
+from tests.conftest import cli, on_a_terminal, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -168,21 +165,7 @@ def test_a_new_memory_says_what_it_is_doing_on_a_terminal_only(tmp_path):
         "capture",
         "the spare key is with Maria",
     ]
-    master, slave = pty.openpty()
-    try:
-        done = subprocess.run(command, stderr=slave, stdout=subprocess.PIPE, cwd=ROOT, timeout=300)
-        os.close(slave)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the terminal is closed and drained
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(master)
+    done, shown = on_a_terminal(command)
     assert done.returncode == 0
     assert shown.startswith(f"neurons: making a new memory in {data}".encode()) and shown.endswith(
         b"\r\x1b[K"

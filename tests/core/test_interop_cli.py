@@ -4,15 +4,13 @@
 from __future__ import annotations
 
 import json
-import os
-import pty
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.bench.bench_interop import vcards
-from tests.conftest import ROOT, cli, run_cli
+from tests.conftest import ROOT, cli, on_a_terminal, run_cli
 
 FILES = Path(__file__).parent / "interop_files"
 REGION = {"NEURONS_PHONE_REGION": "PT"}
@@ -135,21 +133,7 @@ def test_a_long_import_shows_how_far_it_got_on_a_terminal_only(tmp_path):
     book = tmp_path / "big.vcf"
     book.write_bytes(vcards(2500, random.Random(3)))
     command = [sys.executable, "-m", "core.cli", "--data-dir", str(tmp_path / "data"), "import", str(book)]
-    master, slave = pty.openpty()
-    try:
-        done = subprocess.run(command, stderr=slave, stdout=subprocess.PIPE, cwd=ROOT, timeout=300)
-        os.close(slave)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # the terminal is closed and drained
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(master)
+    done, shown = on_a_terminal(command)
     assert done.returncode == 0 and done.stdout.startswith(b"vcard: 2500 created")
     assert b"importing\xe2\x80\xa6 " in shown and b" of 2,500" in shown and shown.endswith(b"\r\x1b[K")
     piped = subprocess.run(command, capture_output=True, cwd=ROOT, timeout=300)
