@@ -579,11 +579,17 @@ def test_an_index_read_from_its_file_answers_as_the_one_it_was_saved_from(tmp_pa
     assert loaded.links([i for i in ids if i is not None]) == index.links([i for i in ids if i is not None])
 
 
-def test_the_saved_index_is_read_once_as_an_explicit_step(tmp_path, sentence_model):
+def _with_a_saved_index(tmp_path, sentence_model) -> Settings:
+    """A data dir whose recall index (big enough to be kept) was warmed and saved to its file."""
     settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         _big_memory(memory, saved.MIN_NEURONS + 10)
         memory.recall.warm()
+    return settings
+
+
+def test_the_saved_index_is_read_once_as_an_explicit_step(tmp_path, sentence_model):
+    settings = _with_a_saved_index(tmp_path, sentence_model)
     with Memory(Store(settings), model=sentence_model) as memory:
         recall = memory.recall
         assert recall.index.count() == 0
@@ -733,10 +739,7 @@ def test_the_index_keeps_a_vector_in_two_bytes_a_dimension_and_scores_it_as_the_
 def test_restoring_the_saved_index_waits_for_the_store_before_taking_the_index(tmp_path, sentence_model):
     """The store first, then the index, as the warm-up and the names take them: a restore that
     held the index's lock while it waited for the store deadlocked an ask against the warm-up."""
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
-    with Memory(Store(settings), model=sentence_model) as memory:
-        _big_memory(memory, saved.MIN_NEURONS + 10)
-        memory.recall.warm()
+    settings = _with_a_saved_index(tmp_path, sentence_model)
     with Memory(Store(settings), model=sentence_model) as memory:
         recall = memory.recall
         store_held, release = threading.Event(), threading.Event()
