@@ -198,15 +198,20 @@ def test_enter_in_a_contact_field_saves(app, embedded_memory, qtbot):
     qtbot.waitUntil(lambda: embedded_memory.get(ana.id).attrs.get("phones") == [number], timeout=WAIT_MS)
 
 
-def test_the_due_field_previews_what_it_understood(app, embedded_memory, clock, qtbot):
-    """As it is typed, beside the field: the time read by the capture grammar, in words; "?" for
-    what it cannot read; nothing saved until Enter or Save."""
-    rem = embedded_memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
+def _due_field(app, memory, clock, qtbot):
+    """A reminder open in the pane, its Due field focused: the reminder, the field, its hint."""
+    rem = memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
     open_detail(qtbot, app, rem)
     detail = app.window.detail
     due = detail._fields["due_at"]
-    hint = detail._due_hint[0]
     due.setFocus()
+    return rem, due, detail._due_hint[0]
+
+
+def test_the_due_field_previews_what_it_understood(app, embedded_memory, clock, qtbot):
+    """As it is typed, beside the field: the time read by the capture grammar, in words; "?" for
+    what it cannot read; nothing saved until Enter or Save."""
+    rem, due, hint = _due_field(app, embedded_memory, clock, qtbot)
     due.selectAll()
     qtbot.keyClicks(due, "tomorrow at half past 4 pm")
     assert hint.text().startswith("tomorrow 16:30")
@@ -223,12 +228,7 @@ def test_the_due_field_previews_what_it_understood(app, embedded_memory, clock, 
 def test_the_due_field_says_which_way_it_read_a_numeric_date(app, embedded_memory, clock, qtbot, monkeypatch):
     """ "05/06" in the Due field: the time read, and that the date could be the other way round."""
     monkeypatch.setenv("NEURONS_DATE_REGION", "en_GB")
-    rem = embedded_memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
-    open_detail(qtbot, app, rem)
-    detail = app.window.detail
-    due = detail._fields["due_at"]
-    hint = detail._due_hint[0]
-    due.setFocus()
+    rem, due, hint = _due_field(app, embedded_memory, clock, qtbot)
     due.selectAll()
     qtbot.keyClicks(due, "05/06 at 10")
     assert "5 Jun" in hint.text() or "Jun 5" in hint.text()
