@@ -96,9 +96,8 @@ def test_the_command_line_and_mcp_answer_in_the_same_order_with_the_current_numb
     assert "Ana Silva" in first and "+351 966 000 111" in first and "912 345 678" not in first
 
 
-def test_mcp_answers_a_persons_number_with_their_card_first(store, tmp_path, monkeypatch):
-    if store.kind != "embedded":
-        pytest.skip("the door's own data dir is an embedded store")
+def test_mcp_answers_a_persons_number_with_their_card_first(tmp_path, monkeypatch):
+    """Through the MCP server's door, on its own (embedded) data dir."""
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
     door = neurons_mcp.Door(tmp_path / "data", None, commands.execute)
     try:
