@@ -563,8 +563,9 @@ def all_edges(cur: Cursor, ident: Identity) -> list[Edge]:
 
 
 def existing_ids(cur: Cursor, ident: Identity, table: str, ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
-    """Ids already taken in `table`, whoever owns them (ids are global primary keys): the one
-    look across owners an identity's transaction makes, and only at ids."""
+    """Ids already taken in `table`, by whichever identity of the connected role (ids are keys
+    within a database role, migration 016): the one look across owners an identity's
+    transaction makes, and only at ids."""
     if not ids:
         return set()
     name_owner(cur, ident, every_owner=True)

@@ -183,10 +183,10 @@ def find_contacts(cur: Cursor, ident: Identity, name: str, min_sim: float) -> li
 
 
 def change_stamp(cur: Cursor) -> int:
-    """The last change number handed out (0 before the first)."""
-    cur.execute("SELECT last_value, is_called FROM neurons_change_seq")
-    row = one_row(cur)
-    return int(row["last_value"]) if row["is_called"] else 0
+    """The last change number the connected role's counter handed out (0 before the first):
+    each database role numbers its own changes (migration 016)."""
+    cur.execute("SELECT neurons_change_stamp() AS stamp")
+    return int(one_row(cur)["stamp"])
 
 
 def index_rows(

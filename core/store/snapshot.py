@@ -55,6 +55,9 @@ TABLES = (
     ("neurons_edges", "id", EDGE_FIELDS),
     ("profiles", "user_id", PROFILE_FIELDS),
 )
+# What a written-back row meets an existing one on: the key within the connected role (its
+# holder, migration 016: another role's rows of the same ids are no concern of a restore).
+CONFLICT_KEYS = {"neurons": "id, holder", "neurons_edges": "id, holder", "profiles": "user_id"}
 # A snapshot is read in pages of this many rows (~1.4 MB of JSON at 10k neurons), from the key
 # below every uuid.
 PAGE_ROWS = 2000
@@ -125,6 +128,6 @@ def upsert(cur: Cursor, table: str, rows: list[dict[str, Any]]) -> None:
         )
     cur.execute(
         f"INSERT INTO {table} ({columns}) SELECT {columns} FROM jsonb_to_recordset(%s)"
-        f" AS r({typed}) ON CONFLICT ({key}) DO UPDATE SET {updates}",
+        f" AS r({typed}) ON CONFLICT ({CONFLICT_KEYS[table]}) DO UPDATE SET {updates}",
         (Jsonb(rows),),
     )

@@ -240,8 +240,8 @@ class Store:
             return StoreError(f"the database refused this ({_first_line(exc)}); nothing was changed")
         if isinstance(exc, psycopg.errors.UniqueViolation):
             return StoreError(
-                "an id of this change is already taken in this database, by a memory this "
-                "database role does not see; nothing was saved"
+                "an id of this change is already taken by another identity of this database "
+                "role; nothing was saved"
             )
         if isinstance(exc, psycopg.errors.DiskFull):
             where = self.engine.pgdata if self.engine else "the database server"

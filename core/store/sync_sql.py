@@ -137,8 +137,8 @@ def save_account(cur: Cursor, ident: Identity, account: Account) -> None:
         cur.execute(
             "INSERT INTO sync_collections (id, account_id, href, name, kind, component, vcard_version,"
             " position, supports_sync) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-            " ON CONFLICT (account_id, href) DO UPDATE SET name = excluded.name, kind = excluded.kind,"
-            " component = excluded.component, vcard_version = excluded.vcard_version,"
+            " ON CONFLICT (account_id, href, holder) DO UPDATE SET name = excluded.name,"
+            " kind = excluded.kind, component = excluded.component, vcard_version = excluded.vcard_version,"
             " position = excluded.position, supports_sync = excluded.supports_sync RETURNING id, sync_token",
             (
                 c.id,
@@ -238,7 +238,7 @@ def agree(cur: Cursor, ident: Identity, collection_id: uuid.UUID, items: Sequenc
         "INSERT INTO sync_items (collection_id, href, etag, neuron_id, fingerprint, seen_seq)"
         " SELECT %s, r.href, r.etag, r.neuron_id, r.fingerprint, r.seen_seq FROM jsonb_to_recordset(%s)"
         " AS r(href text, etag text, neuron_id uuid, fingerprint text, seen_seq bigint)"
-        " ON CONFLICT (collection_id, href) DO UPDATE SET etag = excluded.etag,"
+        " ON CONFLICT (collection_id, href, holder) DO UPDATE SET etag = excluded.etag,"
         " neuron_id = excluded.neuron_id, fingerprint = excluded.fingerprint, seen_seq = excluded.seen_seq",
         (collection_id, Jsonb(rows)),
     )
