@@ -3,6 +3,7 @@
     neurons sync                                  sync every account now
     neurons sync add URL [--user NAME] [--all | --calendar NAME... --addressbook NAME...]
                          [--notes CALENDAR] [--password-stdin]
+                         [--redirects refuse|follow-without-password]
     neurons sync status                           what each account syncs, and when it last did
     neurons sync remove URL
 
@@ -24,6 +25,7 @@ from urllib.parse import urlsplit
 
 from core.commands.base import Answer, command
 from core.model import InvalidInput, Kind
+from core.sync import REDIRECT_CHOICES, REFUSE
 
 PASSWORD_ENV = "NEURONS_SYNC_PASSWORD"  # (core/sync/accounts.py names it too)
 
@@ -48,6 +50,13 @@ def _arguments(p) -> None:
         "--notes",
         metavar="CALENDAR",
         help="add: a calendar for notes (without it notes stay on this machine)",
+    )
+    p.add_argument(
+        "--redirects",
+        choices=REDIRECT_CHOICES,
+        default=REFUSE,
+        help="add: a redirect to another server stops the sync (refuse, the default) or is followed "
+        "without the password, which goes only to URL's server",
     )
     p.add_argument(
         "--password-stdin",
@@ -79,7 +88,7 @@ def _prepare(args) -> None:
         args.password = getpass.getpass(f"Password for {args.user}: ")
     if not args.password:
         raise InvalidInput("the password is empty")
-    principal = accounts.find(args.url, args.user, args.password)
+    principal = accounts.find(args.url, args.user, args.password, args.redirects)
     if not (args.all or args.calendar or args.addressbook):
         _ask(args, principal)
     accounts.choose(
@@ -146,7 +155,7 @@ def sync(memory, args) -> Answer:
 
     password = getattr(args, "password", None)
     if args.action == "add":
-        principal = accounts.find(args.url, args.user, password or _kept(args))
+        principal = accounts.find(args.url, args.user, password or _kept(args), args.redirects)
         chosen = accounts.choose(
             principal,
             every=args.all,
@@ -154,7 +163,7 @@ def sync(memory, args) -> Answer:
             addressbooks=args.addressbook,
             notes=args.notes,
         )
-        account = accounts.add(memory, args.url, args.user, principal, chosen)
+        account = accounts.add(memory, args.url, args.user, principal, chosen, args.redirects)
         return _added(account, kept=password is None)
     if args.action == "remove":
         account = accounts.remove(memory, args.url)
@@ -202,6 +211,7 @@ def _account_json(account) -> dict[str, Any]:
     return {
         "url": account.url,
         "user": account.username,
+        "redirects": account.redirects,
         "collections": [
             {
                 "name": c.name,
@@ -227,6 +237,8 @@ def _status(memory) -> Answer:
     for a in found:
         when = a.synced_at.astimezone().strftime("%Y-%m-%d %H:%M") if a.synced_at else "never"
         lines.append(f"{a.username} at {a.url}: last synced {when}")
+        if a.redirects != REFUSE:
+            lines.append("  redirects to another server are followed without the password")
         for c in a.collections:
             lines.append(f"  {c.name}: {_what(c)}")
             if c.last_error:

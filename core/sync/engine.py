@@ -116,7 +116,7 @@ def sync_account(
     now = now or remind.utcnow()
     outcome = Outcome(account.url)
     own = client is None
-    client = client or dav.Client(account.url, account.username, password)
+    client = client or dav.Client(account.url, account.username, password, redirects=account.redirects)
     try:
         with started_by(Origin.SYNC):
             for collection in account.collections:
