@@ -390,6 +390,9 @@ class HostileDav:
         self.status: dict[tuple[str, str], int] = {}  # (method, path): the status to answer
         self.seen: list[tuple[str, str, str | None]] = []
         self.sync_collection = True  # offers RFC 6578 (else a client lists items by their ETags)
+        # (method, path, what the request holds: "depth:N" or a word of its body): a recorded answer
+        # given as it is, a 207 (another server's words, tests/core/caldav_library)
+        self.recorded: dict[tuple[str, str, str], bytes] = {}
         handler = type("Handler", (_HostileHandler,), {"dav": self})
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -442,6 +445,11 @@ class _HostileHandler(http.server.BaseHTTPRequestHandler):
         if status is not None:
             self._answer(status, b"no")
             return None
+        for (method, where, holds), answer in self.dav.recorded.items():
+            depth = f"depth:{self.headers.get('Depth')}"
+            if (method, where) == (self.command, path) and (holds == depth or holds.encode() in body):
+                self._answer(207, answer, {"Content-Type": "application/xml; charset=utf-8"})
+                return None
         return path, body
 
     def _multistatus(self, responses: list[bytes], extra: bytes = b"") -> None:
