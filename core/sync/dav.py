@@ -352,7 +352,7 @@ class Client:
             raise ServerError(f"{host} does not let {self.username!r} {what}", status)
         if status == 404:
             raise ServerError(f"{host} has no {url} ({what})", status)
-        if status >= 500:
+        if status >= 500 and status != 501:  # (501: it does not do that at all, now or later)
             raise UnreachableError(f"{host} failed to {what} (HTTP {status}): it will be tried again")
         raise ServerError(f"{host} refused to {what} (HTTP {status})", status)
 

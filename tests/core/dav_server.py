@@ -390,6 +390,7 @@ class HostileDav:
         self.status: dict[tuple[str, str], int] = {}  # (method, path): the status to answer
         self.seen: list[tuple[str, str, str | None]] = []
         self.sync_collection = True  # offers RFC 6578 (else a client lists items by their ETags)
+        self.sync_collection_refused: int | None = None  # offers it, yet answers it with this status
         # (method, path, what the request holds: "depth:N" or a word of its body): a recorded answer
         # given as it is, a 207 (another server's words, tests/core/caldav_library)
         self.recorded: dict[tuple[str, str, str], bytes] = {}
@@ -521,6 +522,9 @@ class _HostileHandler(http.server.BaseHTTPRequestHandler):
         if started is None:
             return
         path, body = started
+        if b"sync-collection" in body and self.dav.sync_collection_refused:
+            self._answer(self.dav.sync_collection_refused, b"sync-collection is not implemented here")
+            return
         if b"sync-collection" in body:
             token = re.search(rb"<d:sync-token>([^<]*)<", body)
             given = token.group(1).decode() if token else ""

@@ -226,9 +226,29 @@ def test_an_unknown_sync_token_restarts_with_a_full_listing(hostile, kept, memor
     assert sync(memory)[1]["pulled"] == 0
 
 
+@pytest.mark.parametrize("refusal", [400, 403, 501])
+def test_a_server_that_offers_sync_collection_but_refuses_it_is_listed_by_etag(
+    hostile, kept, memory, monkeypatch, refusal
+):
+    # what the caldav library's server notes call an ungraceful sync-collection (Posteo, GMX)
+    add(memory, hostile, monkeypatch)
+    hostile.sync_collection_refused = refusal
+    hostile.put(TASKS, "a.ics", todo("a", "Task A", "DUE:20310310T150000Z\r\n"))
+    code, out, said = sync(memory)
+    assert code == 0 and out["pulled"] == 1, said
+    hostile.listing[TASKS].remove(TASKS + "a.ics")  # deleted there, and another one made
+    hostile.put(TASKS, "b.ics", todo("b", "Task B", "DUE:20310310T150000Z\r\n"))
+    code, out, said = sync(memory)
+    assert code == 0, said
+    assert {n.title: n.state for n in of_kind(memory, Kind.REMINDER)} == {
+        "Task A": State.TRASHED,
+        "Task B": State.ACTIVE,
+    }
+
+
 def test_one_collections_failure_does_not_block_the_others(hostile, kept, memory, monkeypatch):
     add(memory, hostile, monkeypatch)
-    hostile.status[("REPORT", TASKS)] = 403
+    hostile.status[("REPORT", TASKS)] = hostile.status[("PROPFIND", TASKS)] = 403
     hostile.put(BOOK, "joe.vcf", card("joe", "Joe Bloggs"))
     code, out, said = sync(memory)
     assert code == 2 and out["failures"] == 1 and out["pulled"] == 1
