@@ -297,3 +297,23 @@ def test_a_refused_write_counts_and_does_not_stop_the_others(hostile, kept, memo
     assert out["pushed"] == 1 and out["failures"] == 2, out
     assert not any("no longer on the server" in e for e in out["errors"])
     assert ("PUT", TASKS + "c.ics") in hostile.written()
+
+
+def test_attrs_given_as_objects_never_reach_the_server_as_a_python_repr(hostile, kept, memory, monkeypatch):
+    add(memory, hostile, monkeypatch)
+    memory.capture(
+        "Water the plants",
+        kind="reminder",
+        attrs={
+            "due_at": "2031-03-10T15:00:00+00:00",
+            "tags": [{"name": "home"}, "garden"],
+            "location": {"name": "Balcony"},
+        },
+        derive=False,
+    )
+    code, out, said = sync(memory)
+    assert code == 0 and out["pushed"] == 1, said
+    [(method, path)] = hostile.written()
+    sent = hostile.items[path].decode()
+    assert "{" not in sent and "'name'" not in sent, sent
+    assert "CATEGORIES:garden" in sent and "LOCATION" not in sent
