@@ -25,7 +25,6 @@ from urllib.parse import urlsplit
 
 from core.commands.base import Answer, command
 from core.model import InvalidInput, Kind
-from core.sync import REDIRECT_CHOICES, REFUSE
 
 PASSWORD_ENV = "NEURONS_SYNC_PASSWORD"  # (core/sync/accounts.py names it too)
 
@@ -53,8 +52,7 @@ def _arguments(p) -> None:
     )
     p.add_argument(
         "--redirects",
-        choices=REDIRECT_CHOICES,
-        default=REFUSE,
+        metavar="refuse|follow-without-password",
         help="add: a redirect to another server stops the sync (refuse, the default) or is followed "
         "without the password, which goes only to URL's server",
     )
@@ -76,8 +74,11 @@ def _prepare(args) -> None:
         raise InvalidInput(f"neurons sync {args.action} needs the server's address (URL)")
     if args.action != "add":
         return
-    from core.sync import accounts, dav  # noqa: PLC0415 - only `sync add` talks to the server here
+    from core.sync import REDIRECT_CHOICES, REFUSE, accounts, dav  # noqa: PLC0415 - only `sync add` talks to the server
 
+    args.redirects = args.redirects or REFUSE
+    if args.redirects not in REDIRECT_CHOICES:
+        raise InvalidInput(f"--redirects is {' or '.join(REDIRECT_CHOICES)}, not {args.redirects!r}")
     dav.check_url(args.url)
     args.user = args.user or _user_of(args.url)
     if args.password_stdin:
@@ -151,11 +152,12 @@ def _ask(args, principal) -> None:
     prepare=_prepare,
 )
 def sync(memory, args) -> Answer:
-    from core.sync import accounts  # noqa: PLC0415 - keeps forwarding light
+    from core.sync import REFUSE, accounts  # noqa: PLC0415 - keeps forwarding light
 
     password = getattr(args, "password", None)
     if args.action == "add":
-        principal = accounts.find(args.url, args.user, password or _kept(args), args.redirects)
+        redirects = args.redirects or REFUSE
+        principal = accounts.find(args.url, args.user, password or _kept(args), redirects)
         chosen = accounts.choose(
             principal,
             every=args.all,
@@ -163,7 +165,7 @@ def sync(memory, args) -> Answer:
             addressbooks=args.addressbook,
             notes=args.notes,
         )
-        account = accounts.add(memory, args.url, args.user, principal, chosen, args.redirects)
+        account = accounts.add(memory, args.url, args.user, principal, chosen, redirects)
         return _added(account, kept=password is None)
     if args.action == "remove":
         account = accounts.remove(memory, args.url)
@@ -229,6 +231,8 @@ def _account_json(account) -> dict[str, Any]:
 
 
 def _status(memory) -> Answer:
+    from core.sync import REFUSE  # noqa: PLC0415 - keeps forwarding light
+
     found = memory.sync_accounts()
     data = {"accounts": [_account_json(a) for a in found]}
     if not found:
