@@ -3,6 +3,7 @@
     neurons sync                                  sync every account now
     neurons sync add URL [--user NAME] [--all | --calendar NAME... --addressbook NAME...]
                          [--notes CALENDAR] [--password-stdin]
+                         [--redirects refuse|follow-without-password]
     neurons sync status                           what each account syncs, and when it last did
     neurons sync remove URL
 
@@ -50,6 +51,12 @@ def _arguments(p) -> None:
         help="add: a calendar for notes (without it notes stay on this machine)",
     )
     p.add_argument(
+        "--redirects",
+        metavar="refuse|follow-without-password",
+        help="add: a redirect to another server stops the sync (refuse, the default) or is followed "
+        "without the password, which goes only to URL's server",
+    )
+    p.add_argument(
         "--password-stdin",
         action="store_true",
         help=f"add: read the password from stdin (else {PASSWORD_ENV} or a prompt)",
@@ -67,8 +74,11 @@ def _prepare(args) -> None:
         raise InvalidInput(f"neurons sync {args.action} needs the server's address (URL)")
     if args.action != "add":
         return
-    from core.sync import accounts, dav  # noqa: PLC0415 - only `sync add` talks to the server here
+    from core.sync import REDIRECT_CHOICES, REFUSE, accounts, dav  # noqa: PLC0415 - only `sync add` talks to the server
 
+    args.redirects = args.redirects or REFUSE
+    if args.redirects not in REDIRECT_CHOICES:
+        raise InvalidInput(f"--redirects is {' or '.join(REDIRECT_CHOICES)}, not {args.redirects!r}")
     dav.check_url(args.url)
     args.user = args.user or _user_of(args.url)
     if args.password_stdin:
@@ -79,7 +89,7 @@ def _prepare(args) -> None:
         args.password = getpass.getpass(f"Password for {args.user}: ")
     if not args.password:
         raise InvalidInput("the password is empty")
-    principal = accounts.find(args.url, args.user, args.password)
+    principal = accounts.find(args.url, args.user, args.password, args.redirects)
     if not (args.all or args.calendar or args.addressbook):
         _ask(args, principal)
     accounts.choose(
@@ -142,11 +152,12 @@ def _ask(args, principal) -> None:
     prepare=_prepare,
 )
 def sync(memory, args) -> Answer:
-    from core.sync import accounts  # noqa: PLC0415 - keeps forwarding light
+    from core.sync import REFUSE, accounts  # noqa: PLC0415 - keeps forwarding light
 
     password = getattr(args, "password", None)
     if args.action == "add":
-        principal = accounts.find(args.url, args.user, password or _kept(args))
+        redirects = args.redirects or REFUSE
+        principal = accounts.find(args.url, args.user, password or _kept(args), redirects)
         chosen = accounts.choose(
             principal,
             every=args.all,
@@ -154,7 +165,7 @@ def sync(memory, args) -> Answer:
             addressbooks=args.addressbook,
             notes=args.notes,
         )
-        account = accounts.add(memory, args.url, args.user, principal, chosen)
+        account = accounts.add(memory, args.url, args.user, principal, chosen, redirects)
         return _added(account, kept=password is None)
     if args.action == "remove":
         account = accounts.remove(memory, args.url)
@@ -202,6 +213,7 @@ def _account_json(account) -> dict[str, Any]:
     return {
         "url": account.url,
         "user": account.username,
+        "redirects": account.redirects,
         "collections": [
             {
                 "name": c.name,
@@ -219,6 +231,8 @@ def _account_json(account) -> dict[str, Any]:
 
 
 def _status(memory) -> Answer:
+    from core.sync import REFUSE  # noqa: PLC0415 - keeps forwarding light
+
     found = memory.sync_accounts()
     data = {"accounts": [_account_json(a) for a in found]}
     if not found:
@@ -227,6 +241,8 @@ def _status(memory) -> Answer:
     for a in found:
         when = a.synced_at.astimezone().strftime("%Y-%m-%d %H:%M") if a.synced_at else "never"
         lines.append(f"{a.username} at {a.url}: last synced {when}")
+        if a.redirects != REFUSE:
+            lines.append("  redirects to another server are followed without the password")
         for c in a.collections:
             lines.append(f"  {c.name}: {_what(c)}")
             if c.last_error:

@@ -667,7 +667,7 @@ def _rules(comp: Any, notes: list[str]) -> list[str]:
 
 def _override(block: _Block, comp: Any, series: _Anchor, zones: Zones, notes: list[str]) -> dict | None:
     """One occurrence the calendar changed: which (its RECURRENCE-ID, read as the series reads its
-    start), its own time (None: cancelled), title and duration."""
+    start), its own time (None: cancelled), title, duration, and when it was done."""
     rid = _first(comp, "RECURRENCE-ID", zones, notes)
     if rid is None:
         return None
@@ -679,6 +679,11 @@ def _override(block: _Block, comp: Any, series: _Anchor, zones: Zones, notes: li
     start = _first(comp, "DTSTART", zones, notes) or _first(comp, "DUE", zones, notes)
     cancelled = _text(comp, "STATUS").upper() == "CANCELLED"
     out["start"] = None if cancelled else (series.moment(start) if start else series.moment(rid)).isoformat()
+    if not cancelled and (_text(comp, "STATUS").upper() == "COMPLETED" or comp.get("COMPLETED") is not None):
+        # one occurrence done (jtx Board, Nextcloud Tasks): kept, so writing the series back
+        # does not undo it on the phone
+        done = _first(comp, "COMPLETED", zones, notes)
+        out["done_at"] = _at(done.value, "UTC").astimezone(UTC).isoformat() if done else out["start"]
     if _text(comp, "SUMMARY"):
         out["title"] = _text(comp, "SUMMARY")
     seconds: dict[str, Any] = {}
@@ -985,6 +990,11 @@ def _override_text(
         comp.add("duration", timedelta(seconds=int(override["duration_seconds"])))
     if start is None:
         comp.add("status", "CANCELLED")
+    elif override.get("done_at") and not event:
+        comp.add("status", "COMPLETED")
+        done = remind.parse_time(override["done_at"])
+        if done is not None:
+            comp.add("completed", done.astimezone(UTC))
     return comp.to_ical().decode()
 
 

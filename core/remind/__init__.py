@@ -5,9 +5,10 @@ A reminder's attrs: `due_at` (the current occurrence, ISO 8601 with an offset),
 a series that came from a calendar (core/interop/ical.py): `tz` (the IANA zone whose wall clock it
 follows), `dtstart` (the series' anchor: its rule is never rewritten), `more_rrules` (a calendar's
 further RRULEs), `exdates` and `rdates` (ISO times taken out of / added to the rule), `overrides`
-(occurrences a calendar moved or cancelled: {recurrence_id, start (None: cancelled), title,
-duration_seconds, this_and_future}) and `alarm_offsets` (seconds from each occurrence, e.g. -900:
-it fires 15 minutes early). A series' occurrences are computed in one place, core/remind/series.py.
+(occurrences a calendar moved, cancelled or marked done: {recurrence_id, start (None: cancelled),
+title, duration_seconds, this_and_future, done_at}) and `alarm_offsets` (seconds from each
+occurrence, e.g. -900: it fires 15 minutes early). A series' occurrences are computed in one
+place, core/remind/series.py.
 
 The rules, in one place:
 

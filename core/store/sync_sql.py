@@ -39,6 +39,7 @@ class Account:
     url: str
     given_url: str
     username: str
+    redirects: str = "refuse"  # or "follow-without-password" (core/sync REDIRECT_CHOICES)
     created_at: datetime | None = None
     tried_at: datetime | None = None
     synced_at: datetime | None = None
@@ -96,7 +97,7 @@ class Pulled:
 def accounts(cur: Cursor, ident: Identity) -> list[Account]:
     cur.execute(
         sql.SQL(
-            "SELECT id, url, given_url, username, created_at, tried_at, synced_at, last_error"
+            "SELECT id, url, given_url, username, redirects, created_at, tried_at, synced_at, last_error"
             " FROM sync_accounts WHERE {owner} = %s ORDER BY created_at, id"
         ).format(owner=owner(ident)),
         (ident.value,),
@@ -122,11 +123,11 @@ def save_account(cur: Cursor, ident: Identity, account: Account) -> None:
     given ones (those it keeps keep what they agreed on; the others go, with their items)."""
     cur.execute(
         sql.SQL(
-            "INSERT INTO sync_accounts (id, {owner}, url, given_url, username) VALUES (%s, %s, %s, %s, %s)"
-            " ON CONFLICT ((coalesce(device_id, user_id)), url, username)"
-            " DO UPDATE SET given_url = excluded.given_url RETURNING id"
+            "INSERT INTO sync_accounts (id, {owner}, url, given_url, username, redirects)"
+            " VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT ((coalesce(device_id, user_id)), url, username)"
+            " DO UPDATE SET given_url = excluded.given_url, redirects = excluded.redirects RETURNING id"
         ).format(owner=owner(ident)),
-        (account.id, ident.value, account.url, account.given_url, account.username),
+        (account.id, ident.value, account.url, account.given_url, account.username, account.redirects),
     )
     account.id = one_row(cur)["id"]
     hrefs = [c.href for c in account.collections]

@@ -15,3 +15,8 @@ not yet recorded is found again by its UID).
 
 This package's __init__ imports nothing, so that core.memory may use its plain types.
 """
+
+# What a person chooses at `sync add` for a redirect to another server (scheme, host or port):
+# stop there, or follow it without the password, which goes only to the server added.
+REFUSE, FOLLOW = "refuse", "follow-without-password"
+REDIRECT_CHOICES = (REFUSE, FOLLOW)

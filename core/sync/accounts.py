@@ -23,10 +23,11 @@ if TYPE_CHECKING:
 PASSWORD_ENV = "NEURONS_SYNC_PASSWORD"
 
 
-def find(url: str, username: str, password: str) -> Principal:
+def find(url: str, username: str, password: str, redirects: str = dav.REFUSE) -> Principal:
     """What the server at `url` holds for this user (refuses a wrong password, an untrusted
-    certificate, plain http to another machine, in one sentence each)."""
-    with dav.Client(url, username, password) as client:
+    certificate, plain http to another machine, in one sentence each). `redirects`: what a
+    redirect to another server does (dav.REDIRECT_CHOICES); the password never goes there."""
+    with dav.Client(url, username, password, redirects=redirects) as client:
         return discover(client, dav.check_url(url))
 
 
@@ -100,9 +101,20 @@ def choose(
 
 
 def add(
-    memory: Memory, given_url: str, username: str, principal: Principal, chosen: list[Collection]
+    memory: Memory,
+    given_url: str,
+    username: str,
+    principal: Principal,
+    chosen: list[Collection],
+    redirects: str = dav.REFUSE,
 ) -> Account:
-    account = Account(id=uuid.uuid4(), url=principal.url, given_url=given_url.strip(), username=username)
+    account = Account(
+        id=uuid.uuid4(),
+        url=principal.url,
+        given_url=given_url.strip(),
+        username=username,
+        redirects=redirects,
+    )
     account.collections = chosen
     return memory.save_sync_account(account)
 

@@ -25,6 +25,7 @@ from urllib.parse import quote, unquote, urljoin, urlsplit
 
 from core import __version__
 from core.model import NeuronsError
+from core.sync import FOLLOW, REDIRECT_CHOICES, REFUSE
 
 DAV = "DAV:"
 CALDAV = "urn:ietf:params:xml:ns:caldav"
@@ -69,8 +70,16 @@ class ElsewhereError(SyncError):
     """The server sent Neurons to another one (scheme, host or port): the password does not go there."""
 
 
+class MovedError(ServerError):
+    """A collection answered with a redirect: it is not followed, nor taken as its new address."""
+
+
 class InvalidTokenError(SyncError):
     """The server no longer knows the sync token: start again from an empty one."""
+
+
+REDIRECTS = (301, 302, 303, 307, 308)
+PERMANENT = (301, 308)
 
 
 def q(namespace: str, name: str) -> str:
@@ -204,9 +213,14 @@ def parse_xml(data: bytes, where: str) -> ET.Element:
 class Client:
     """Requests to one server as one user (Basic authentication, over TLS unless on loopback)."""
 
-    def __init__(self, url: str, username: str, password: str, timeout: float = TIMEOUT_S):
+    def __init__(
+        self, url: str, username: str, password: str, timeout: float = TIMEOUT_S, *, redirects: str = REFUSE
+    ):
         self.url = check_url(url)
         self.origin = origin(self.url)
+        if redirects not in REDIRECT_CHOICES:
+            raise SyncError(f"redirects are {' or '.join(REDIRECT_CHOICES)}, not {redirects!r}")
+        self.redirects = redirects
         self.username = username
         self._auth = "Basic " + base64.b64encode(f"{username}:{password}".encode()).decode("ascii")
         self.timeout = timeout
@@ -246,23 +260,36 @@ class Client:
         *,
         follow: bool = False,
     ) -> tuple[int, dict[str, str], bytes, str]:
-        """(status, headers in lower case, body, final URL); `follow` follows redirects."""
+        """(status, headers in lower case, body, final URL); `follow` follows redirects.
+
+        The password goes only to the origin the person added (scheme, host, port). A redirect
+        elsewhere stops there (ElsewhereError), or, when the person chose to follow them, is
+        followed without it: from the first step elsewhere to the end of that chain, no
+        Authorization header is sent, not even back on the origin."""
         data = body.encode("utf-8") if isinstance(body, str) else body
-        came_from = None
+        came_from, left = None, None  # where the chain left the origin, once it did
         for _ in range(MAX_REDIRECTS + 1):
-            if origin(url) != self.origin:  # the password goes only where the person added
+            if origin(url) != self.origin and left is None:
                 host = urlsplit(came_from or url).hostname
-                raise ElsewhereError(
-                    f"{host} {'sends Neurons on' if came_from else 'names an address on'} another server "
-                    f"({_shown(url)}): Neurons sends your password only to {_shown(self.url)}; "
-                    "if you trust that server, add its address instead"
-                )
+                if came_from is None or self.redirects != FOLLOW:
+                    raise ElsewhereError(
+                        f"{host} {'sends Neurons on' if came_from else 'names an address on'} another "
+                        f"server ({_shown(url)}): Neurons sends your password only to {_shown(self.url)}; "
+                        "if you trust that server, add its address instead"
+                    )
+                left = url
             url = check_url(url)
-            status, answer, content = self._once(method, url, data, headers or {})
+            status, answer, content = self._once(method, url, data, headers or {}, credentials=left is None)
             location = answer.get("location")
-            if follow and status in (301, 302, 303, 307, 308) and location:
+            if follow and status in REDIRECTS and location:
                 came_from, url = url, urljoin(url, location.strip())
                 continue
+            if status == 401 and left is not None:
+                raise ElsewhereError(
+                    f"{urlsplit(url).hostname} ({_shown(url)}), where {urlsplit(came_from or url).hostname} "
+                    f"sent Neurons, asks for a password: Neurons sends yours only to {_shown(self.url)}; "
+                    "if you trust that server, add its address instead"
+                )
             if status == 401:
                 raise WrongPasswordError(
                     f"{urlsplit(url).hostname} refused the user name or password for {self.username!r}: "
@@ -271,11 +298,13 @@ class Client:
             return status, answer, content, url
         raise ServerError(f"{urlsplit(url).hostname} redirects too many times")
 
-    def _once(self, method: str, url: str, data: bytes | None, headers: dict[str, str]):
+    def _once(self, method: str, url: str, data: bytes | None, headers: dict[str, str], *, credentials: bool):
         parts = urlsplit(url)
         host = parts.hostname or "?"
         path = _wire(url) + (f"?{parts.query}" if parts.query else "")
-        sent = {"Authorization": self._auth, "User-Agent": USER_AGENT, **headers}
+        sent = {"User-Agent": USER_AGENT, **headers}
+        if credentials:
+            sent["Authorization"] = self._auth
         for attempt in range(2):  # a kept-alive connection the server closed meanwhile: once more
             conn = self._connection(parts.scheme, parts.netloc)
             try:
@@ -323,31 +352,37 @@ class Client:
             raise ServerError(f"{host} does not let {self.username!r} {what}", status)
         if status == 404:
             raise ServerError(f"{host} has no {url} ({what})", status)
-        if status >= 500:
+        if status >= 500 and status != 501:  # (501: it does not do that at all, now or later)
             raise UnreachableError(f"{host} failed to {what} (HTTP {status}): it will be tried again")
         raise ServerError(f"{host} refused to {what} (HTTP {status})", status)
 
     # -- WebDAV ------------------------------------------------------------------------------------
 
     def multistatus(
-        self, method: str, url: str, body: str, depth: str, what: str
+        self, method: str, url: str, body: str, depth: str, what: str, *, follow: bool = False
     ) -> tuple[list[Response], str, ET.Element]:
-        status, _, content, final = self.request(
+        """A PROPFIND or REPORT; `follow`: redirects are followed (finding the principal), else
+        a redirect is a collection that moved (MovedError)."""
+        status, answer, content, final = self.request(
             method,
             url,
             body,
             {"Depth": depth, "Content-Type": "application/xml; charset=utf-8"},
-            follow=method == "PROPFIND",
+            follow=follow,
         )
+        if status in REDIRECTS:
+            raise _moved(url, status, answer.get("location"))
         if status in (403, 412) and b"valid-sync-token" in content:  # RFC 6578 3.2: either
             raise InvalidTokenError("the sync token expired")
         self._expect(status, final, what, (207,))
         root = parse_xml(content, urlsplit(final).hostname or "the server")
         return [_response(final, r) for r in root.findall(q(DAV, "response"))], final, root
 
-    def propfind(self, url: str, props: list[str], depth: str = "0") -> tuple[list[Response], str]:
+    def propfind(
+        self, url: str, props: list[str], depth: str = "0", *, follow: bool = True
+    ) -> tuple[list[Response], str]:
         body = _propfind_body(props)
-        found, final, _ = self.multistatus("PROPFIND", url, body, depth, "list what it holds")
+        found, final, _ = self.multistatus("PROPFIND", url, body, depth, "list what it holds", follow=follow)
         return found, final
 
     def get(self, url: str) -> tuple[bytes, str | None]:
@@ -407,7 +442,9 @@ class Client:
 
     def etags(self, url: str) -> dict[str, str | None]:  # "" : the server gave no ETag
         """Every item of a collection with its ETag (for servers without sync-collection)."""
-        found, final = self.propfind(url, [q(DAV, "getetag"), q(DAV, "resourcetype")], depth="1")
+        found, final = self.propfind(
+            url, [q(DAV, "getetag"), q(DAV, "resourcetype")], depth="1", follow=False
+        )
         collection = normal_href(final, urlsplit(final).path)
         out: dict[str, str | None] = {}
         for r in found:
@@ -444,6 +481,20 @@ class Client:
             if r.status < 300 and text is not None:
                 out[r.href] = (r.text(q(DAV, "getetag")), (text.text or "").encode("utf-8"))
         return out
+
+
+def _moved(url: str, status: int, location: str | None) -> MovedError:
+    """A collection's redirect, said: Neurons keeps syncing the address it was added with."""
+    to = urljoin(url, location.strip()) if location else "no address"
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in to):
+        to = repr(to)
+    how = "for good" if status in PERMANENT else "for now"
+    return MovedError(
+        f"it answers that it moved {how} to {to} (HTTP {status}): Neurons keeps syncing the address it was "
+        "added with and never follows a calendar or address book to another; if it did move, remove "
+        "the account and add it again",
+        status,
+    )
 
 
 def _escape(text: str) -> str:

@@ -112,8 +112,8 @@ def _list(client: dav.Client, home: str) -> list[Found]:
     out = []
     for r in found:
         kind = r.props.get(q(DAV, "resourcetype"))
-        if kind is None or r.status >= 300:
-            continue
+        if kind is None or r.status >= 300 or dav.origin(r.href) != client.origin:
+            continue  # (a collection on another server: the password does not go there)
         calendar = kind.find(q(CALDAV, "calendar")) is not None
         book = kind.find(q(CARDDAV, "addressbook")) is not None
         if not (calendar or book):

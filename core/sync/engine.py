@@ -53,8 +53,9 @@ DERIVED_CONFLICT = "sync:conflict"
 WAIT_FOR_OTHER_S = 600.0
 # How far ahead of this machine's clock an item's time may be and still count (else it is not trusted).
 CLOCK_SKEW = timedelta(minutes=5)
-# Answers to a sync token that, from a server that knew it, can only mean it no longer does.
-TOKEN_REFUSALS = (400, 403, 409, 410, 412, 418, 422)
+# Answers to a sync-collection REPORT that, from a server that offers it, can only mean it refuses
+# the token it was given (or the report itself: 501): the whole list is asked for instead.
+SYNC_REFUSALS = (400, 403, 409, 410, 412, 418, 422, 501)
 # Failures of the whole account (the server, the network, the password): the sync stops there.
 ACCOUNT_FAILURES = (dav.UnreachableError, dav.WrongPasswordError, dav.TLSRefusedError)
 
@@ -116,7 +117,7 @@ def sync_account(
     now = now or remind.utcnow()
     outcome = Outcome(account.url)
     own = client is None
-    client = client or dav.Client(account.url, account.username, password)
+    client = client or dav.Client(account.url, account.username, password, redirects=account.redirects)
     try:
         with started_by(Origin.SYNC):
             for collection in account.collections:
@@ -212,22 +213,35 @@ class CollectionSync:
 
     # -- pull ----------------------------------------------------------------------------------
 
+    def listing(self) -> tuple[dict[str, str | None], str | None, bool]:
+        """What changed on the server ({href: etag, None: deleted}), the new sync token, and
+        whether it is the whole list. A token refused (RFC 6578's 403 or 412, or without a reason:
+        Nextcloud before 2024 answered 418 to a token that had seen a delete) restarts with the
+        whole list; a server that offers sync-collection yet refuses it even then (what the
+        caldav library's notes call ungraceful: Posteo, GMX) is listed by ETag. Never a
+        collection stuck for good."""
+        if not self.c.supports_sync:
+            return self.client.etags(self.c.href), None, True
+        if self.c.sync_token:
+            try:
+                return self.client.changes(self.c.href, self.c.sync_token)
+            except dav.InvalidTokenError:
+                pass
+            except dav.ServerError as exc:
+                if exc.status not in SYNC_REFUSALS:
+                    raise
+        try:
+            return self.client.changes(self.c.href, None)
+        except dav.InvalidTokenError:
+            pass
+        except dav.ServerError as exc:
+            if exc.status not in SYNC_REFUSALS:
+                raise
+        return self.client.etags(self.c.href), None, True
+
     def pull(self) -> None:
         agreed = self.memory.sync_agreed(self.c.id)
-        token: str | None = None
-        if self.c.supports_sync:
-            try:
-                listed, token, whole = self.client.changes(self.c.href, self.c.sync_token)
-            except dav.InvalidTokenError:
-                listed, token, whole = self.client.changes(self.c.href, None)
-            except dav.ServerError as exc:
-                if not self.c.sync_token or exc.status not in TOKEN_REFUSALS:
-                    raise
-                # refused without saying why (Nextcloud before 2024 answered 418 to a token that
-                # had seen a delete): a full listing, by ETag, never a collection stuck for good
-                listed, token, whole = self.client.changes(self.c.href, None)
-        else:
-            listed, whole = self.client.etags(self.c.href), True
+        listed, token, whole = self.listing()
         for href in list(listed):
             why = dav.outside(self.c.href, href)
             if why is not None:  # never read, written or deleted: said each time it is listed

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.sync import accounts
+from core.sync import FOLLOW, REFUSE, accounts
 from core.sync.accounts import is_calendar
 from desktop.look.widgets import fit_placeholder
 from desktop.runtime.syncer import Syncer, ago
@@ -134,6 +134,13 @@ class AddAccountDialog(QDialog):
         form.addRow("User", self.user)
         form.addRow("Password", self.password)
         lay.addLayout(form)
+        self.follow = QCheckBox("Follow a redirect to another server, without the password")
+        self.follow.setAccessibleName("Follow redirects to another server")
+        self.follow.setToolTip(
+            "Off: a server that sends Neurons elsewhere stops the sync, saying where. On: Neurons "
+            "goes there without your password, which it sends only to the server above."
+        )
+        lay.addWidget(self.follow)
         self.find_button = QPushButton("Find calendars")
         self.find_button.clicked.connect(self.look_up)
         lay.addWidget(self.find_button)
@@ -153,11 +160,19 @@ class AddAccountDialog(QDialog):
     def look_up(self) -> None:
         """Ask the server what it holds, on the worker."""
         url, user, password = self.url.text().strip(), self.user.text().strip(), self.password.text()
+        redirects = self.redirects
         self.message.setText("Looking…")
         self.find_button.setEnabled(False)
         self.ctx.worker.run(
-            lambda: accounts.find(url, user, password), self._found, self._refused, label="find calendars"
+            lambda: accounts.find(url, user, password, redirects),
+            self._found,
+            self._refused,
+            label="find calendars",
         )
+
+    @property
+    def redirects(self) -> str:
+        return FOLLOW if self.follow.isChecked() else REFUSE
 
     def _found(self, principal) -> None:
         self.find_button.setEnabled(True)
@@ -184,7 +199,7 @@ class AddAccountDialog(QDialog):
     def save(self) -> None:
         picked = [f for box, f in self.boxes if box.isChecked()]
         url, user, password = self.url.text().strip(), self.user.text().strip(), self.password.text()
-        principal = self.principal
+        principal, redirects = self.principal, self.redirects
         if principal is None:
             return
         try:
@@ -208,7 +223,7 @@ class AddAccountDialog(QDialog):
             self.accept()
 
         (
-            self.ctx.write(lambda m: accounts.add(m, url, user, principal, chosen))
+            self.ctx.write(lambda m: accounts.add(m, url, user, principal, chosen, redirects))
             .on_success(saved)
             .on_failure(self._refused)
             .run("add account")

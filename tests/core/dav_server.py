@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.server
 import itertools
+import json
 import os
 import re
 import signal
@@ -388,6 +389,11 @@ class HostileDav:
         self.redirect: dict[str, str] = {}  # path: Location
         self.status: dict[tuple[str, str], int] = {}  # (method, path): the status to answer
         self.seen: list[tuple[str, str, str | None]] = []
+        self.sync_collection = True  # offers RFC 6578 (else a client lists items by their ETags)
+        self.sync_collection_refused: int | None = None  # offers it, yet answers it with this status
+        # (method, path, what the request holds: "depth:N" or a word of its body): a recorded answer
+        # given as it is, a 207 (another server's words, tests/core/caldav_library)
+        self.recorded: dict[tuple[str, str, str], bytes] = {}
         handler = type("Handler", (_HostileHandler,), {"dav": self})
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
@@ -440,6 +446,11 @@ class _HostileHandler(http.server.BaseHTTPRequestHandler):
         if status is not None:
             self._answer(status, b"no")
             return None
+        for (method, where, holds), answer in self.dav.recorded.items():
+            depth = f"depth:{self.headers.get('Depth')}"
+            if (method, where) == (self.command, path) and (holds == depth or holds.encode() in body):
+                self._answer(207, answer, {"Content-Type": "application/xml; charset=utf-8"})
+                return None
         return path, body
 
     def _multistatus(self, responses: list[bytes], extra: bytes = b"") -> None:
@@ -466,6 +477,14 @@ class _HostileHandler(http.server.BaseHTTPRequestHandler):
             return
         path, _ = started
         principal = b"<d:current-user-principal><d:href>/p/</d:href></d:current-user-principal>"
+        if path in self.dav.COLLECTIONS and self.headers.get("Depth") == "1":  # its items, by ETag
+            kind = b"c:calendar" if self.dav.COLLECTIONS[path] == "calendar" else b"a:addressbook"
+            found = [self._ok(path, b"<d:resourcetype><d:collection/><" + kind + b"/></d:resourcetype>")]
+            for href in self.dav.listing[path]:
+                etag = f'<d:getetag>"{abs(hash(self.dav.items.get(href, b"")))}"</d:getetag>'
+                found.append(self._ok(href, etag.encode()))
+            self._multistatus(found)
+            return
         if path != "/p/" and path not in self.dav.COLLECTIONS:
             self._multistatus([self._ok(path, principal)])
             return
@@ -477,6 +496,8 @@ class _HostileHandler(http.server.BaseHTTPRequestHandler):
         reports = (
             b"<d:supported-report-set><d:supported-report><d:report><d:sync-collection/></d:report>"
             b"</d:supported-report></d:supported-report-set>"
+            if self.dav.sync_collection
+            else b""
         )
         if self.headers.get("Depth") == "1":
             found.append(
@@ -501,6 +522,9 @@ class _HostileHandler(http.server.BaseHTTPRequestHandler):
         if started is None:
             return
         path, body = started
+        if b"sync-collection" in body and self.dav.sync_collection_refused:
+            self._answer(self.dav.sync_collection_refused, b"sync-collection is not implemented here")
+            return
         if b"sync-collection" in body:
             token = re.search(rb"<d:sync-token>([^<]*)<", body)
             given = token.group(1).decode() if token else ""
@@ -554,3 +578,37 @@ def hostile():
     server = HostileDav()
     yield server
     server.close()
+
+
+class Recorder:
+    """Another server, in a process of its own (tests/core/recording_server.py), that writes down
+    every request it receives with every header: where a hostile server sends Neurons."""
+
+    def __init__(self, root: Path, answer: str):
+        root.mkdir(parents=True, exist_ok=True)
+        self.log = root / "requests.jsonl"
+        self.log.touch()
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("recording_server.py")), str(self.log), answer],
+            stdout=subprocess.PIPE,
+            stderr=open(root / "stderr", "ab"),
+            text=True,
+        )
+        assert self.process.stdout is not None
+        self.port = int(self.process.stdout.readline())
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/"
+
+    def requests(self) -> list[dict]:
+        """What reached it: method, path, headers ([name, value] pairs) and body of each request."""
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+    def raw(self) -> str:
+        return self.log.read_text()
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)

@@ -15,6 +15,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import dateutil.rrule
 import icalendar
 import keyring
 import pytest
@@ -435,3 +436,50 @@ def test_without_a_keyring_sync_goes_through_the_running_app(radicale, memory, m
         assert memory.sync_accounts()[0].synced_at is not None
     finally:
         keyring.set_keyring(previous)
+
+
+class Work:
+    """What repeat rules made dateutil do, counted (never timed): the occurrences its rules gave
+    and the periods (a month or a year of candidates) it looked through to find them."""
+
+    def __init__(self, monkeypatch):
+        self.occurrences = self.periods = 0
+        walk, rebuild = dateutil.rrule.rrule._iter, dateutil.rrule._iterinfo.rebuild
+
+        def counted_walk(rule):
+            for occ in walk(rule):
+                self.occurrences += 1
+                yield occ
+
+        def counted_rebuild(info, year, month):
+            self.periods += 1
+            return rebuild(info, year, month)
+
+        monkeypatch.setattr(dateutil.rrule.rrule, "_iter", counted_walk)
+        monkeypatch.setattr(dateutil.rrule._iterinfo, "rebuild", counted_rebuild)
+
+
+def test_a_phones_rule_without_end_or_that_never_occurs_costs_bounded_work(account, memory, monkeypatch):
+    start = (remind.utcnow() - timedelta(days=30)).strftime("%Y%m%dT%H%M%SZ")
+    account.tasks.save_todo(todo("every-second", "Every second", f"DUE:{start}\r\nRRULE:FREQ=SECONDLY\r\n"))
+    account.tasks.save_todo(
+        todo(
+            "never",
+            "On the 30th of February",
+            f"DUE:{start}\r\nRRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30\r\n",
+        )
+    )
+    account.tasks.save_todo(todo("undefined", "Priority undefined", "DUE:20310310T150000Z\r\nPRIORITY:0\r\n"))
+    work = Work(monkeypatch)
+    out = neurons(memory, "sync", "--json")
+    for _ in range(3):
+        assert neurons(memory, "upcoming")["code"] == 0
+    # the work a sync and three looks ahead may take: a few walks to the bound (25,000 steps each),
+    # a few years looked through. Unbounded, per second from a month ago was 18 million
+    # occurrences; the 30th of February, every month to the year 9999 (72,000 periods)
+    assert work.occurrences <= 100_000 and work.periods <= 2_000, vars(work)
+    titles = {n.title for n in of_kind(memory, Kind.REMINDER)}
+    assert {"On the 30th of February", "Priority undefined"} <= titles
+    said = json.loads(out["stdout"])["accounts"][0]["errors"]
+    assert "Every second" in titles or any("too many occurrences" in e for e in said), said
+    assert sync(memory)["pulled"] == 0

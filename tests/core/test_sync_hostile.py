@@ -6,13 +6,14 @@ deleted; one collection's failure stops neither the others nor the count of what
 
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
 
 from core import cli
 from core.model import Kind, State
-from tests.core.dav_server import HostileDav
+from tests.core.dav_server import HostileDav, Recorder
 from tests.core.test_sync import card, neurons, of_kind, todo
 
 TASKS, BOOK = "/p/tasks/", "/p/book/"
@@ -23,9 +24,9 @@ def memory(embedded_memory):
     return embedded_memory
 
 
-def add(memory, server: HostileDav, monkeypatch) -> dict:
+def add(memory, server: HostileDav, monkeypatch, *more: str) -> dict:
     monkeypatch.setenv("NEURONS_SYNC_PASSWORD", "secret")
-    out = neurons(memory, "sync", "add", server.url, "--user", "ana", "--all")
+    out = neurons(memory, "sync", "add", server.url, "--user", "ana", "--all", *more)
     assert out["code"] == 0, out
     return out
 
@@ -61,6 +62,110 @@ def test_a_redirect_to_another_server_is_refused_in_one_line_without_the_passwor
         assert not kept.items
     finally:
         elsewhere.close()
+
+
+FOLLOW = "follow-without-password"
+
+
+@pytest.fixture
+def elsewhere(tmp_path, request):
+    """The other server a hostile one redirects to, in its own process (tests/core/recording_server.py)."""
+    recorder = Recorder(tmp_path / "elsewhere", request.param)
+    yield recorder
+    recorder.close()
+
+
+def never_given_the_password(recorder: Recorder) -> None:
+    names = {name.lower() for r in recorder.requests() for name, _ in r["headers"]}
+    assert not names & {"authorization", "cookie", "proxy-authorization"}, names
+    raw = recorder.raw()
+    assert "secret" not in raw and base64.b64encode(b"ana:secret").decode() not in raw
+
+
+def test_a_redirect_followed_by_choice_sends_the_password_only_to_the_server_added(
+    hostile, kept, memory, monkeypatch, tmp_path
+):
+    # the well-known address sends Neurons to another server, which names the principal back here
+    recorder = Recorder(tmp_path / "elsewhere", f"principal:{hostile.url}p/")
+    try:
+        for path in ("/", "/.well-known/caldav", "/.well-known/carddav"):
+            hostile.redirect[path] = recorder.url + "principals/"
+        add(memory, hostile, monkeypatch, "--redirects", FOLLOW)
+        assert recorder.requests(), "the redirect was followed"
+        never_given_the_password(recorder)
+        assert all(auth for method, path, auth in hostile.seen if path.startswith("/p/"))
+        hostile.put(TASKS, "a.ics", todo("a", "Task A", "DUE:20310310T150000Z\r\n"))
+        code, out, said = sync(memory)
+        assert code == 0 and out["pulled"] == 1, said
+        never_given_the_password(recorder)
+        assert "redirects to another server are followed without the password" in status(memory)
+        shown = json.loads(neurons(memory, "sync", "status", "--json")["stdout"])
+        assert shown["accounts"][0]["redirects"] == FOLLOW
+    finally:
+        recorder.close()
+
+
+@pytest.mark.parametrize("elsewhere", ["password"], indirect=True)
+def test_a_followed_redirect_to_a_server_that_asks_for_the_password_stops_in_one_line(
+    hostile, kept, elsewhere, tmp_path, capsys, monkeypatch
+):
+    for path in ("/", "/.well-known/caldav", "/.well-known/carddav"):
+        hostile.redirect[path] = elsewhere.url + "dav/"
+    monkeypatch.setenv("NEURONS_SYNC_PASSWORD", "secret")
+    argv = ["--data-dir", str(tmp_path / "d"), "sync", "add", hostile.url, "--user", "ana", "--all"]
+    code = cli.main([*argv, "--redirects", FOLLOW])
+    err = capsys.readouterr().err
+    assert code == 2
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "asks for a password" in lines[0], err
+    assert str(elsewhere.port) in lines[0]
+    assert elsewhere.requests()
+    never_given_the_password(elsewhere)
+    assert not kept.items
+
+
+def test_redirects_are_refused_unless_chosen_and_another_choice_is_refused(
+    hostile, kept, memory, monkeypatch, tmp_path, capsys
+):
+    add(memory, hostile, monkeypatch)
+    shown = json.loads(neurons(memory, "sync", "status", "--json")["stdout"])
+    assert shown["accounts"][0]["redirects"] == "refuse"
+    argv = ["--data-dir", str(tmp_path / "d"), "sync", "add", hostile.url, "--user", "bob", "--all"]
+    asked, keyring = len(hostile.seen), dict(kept.items)
+    assert cli.main([*argv, "--redirects", "always"]) == 2
+    said = capsys.readouterr().err
+    assert "--redirects" in said.splitlines()[0] and "follow-without-password" in said, said
+    assert len(hostile.seen) == asked and kept.items == keyring  # nothing asked, nothing kept
+
+
+@pytest.mark.parametrize("elsewhere", ["moved"], indirect=True)
+@pytest.mark.parametrize("choice", ["refuse", FOLLOW])
+@pytest.mark.parametrize("listing", ["sync-collection", "etags"])
+@pytest.mark.parametrize("to", ["another server", "this server"])
+def test_a_collection_that_moves_is_reported_and_never_taken_as_its_new_address(
+    hostile, kept, memory, monkeypatch, elsewhere, choice, listing, to
+):
+    hostile.sync_collection = listing == "sync-collection"
+    hostile.put(TASKS, "a.ics", todo("a", "Task A", "DUE:20310310T150000Z\r\n"))
+    add(memory, hostile, monkeypatch, *(["--redirects", choice] if choice != "refuse" else []))
+    assert sync(memory)[0] == 0
+    # the task list answers "moved for good" (to another host, or to another place on this one)
+    hostile.redirect[TASKS] = (elsewhere.url if to == "another server" else hostile.url) + "q/tasks/"
+    hostile.put(BOOK, "joe.vcf", card("joe", "Joe Bloggs"))
+    code, out, said = sync(memory)
+    assert code == 2 and out["failures"] == 1, out
+    assert [n.title for n in of_kind(memory, Kind.CONTACT)] == ["Joe Bloggs"]  # the others sync
+    [task] = of_kind(memory, Kind.REMINDER)
+    assert task.state is State.ACTIVE  # nothing there was taken as deleted
+    shown = status(memory)
+    assert "Tasks: reminders\n    its last sync failed:" in shown and "moved" in shown
+    assert "q/tasks/" in shown
+    assert elsewhere.requests() == []  # the new address is not where Neurons syncs
+    # edits here still go only to the address it was added with: never to the new one
+    memory.edit(task.id, "Task A, edited")
+    sync(memory)
+    assert elsewhere.requests() == []
+    assert not [path for _, path, _ in hostile.seen if "/q/" in path]
 
 
 # -- item addresses stay inside the collection ------------------------------------------------------
@@ -121,9 +226,29 @@ def test_an_unknown_sync_token_restarts_with_a_full_listing(hostile, kept, memor
     assert sync(memory)[1]["pulled"] == 0
 
 
+@pytest.mark.parametrize("refusal", [400, 403, 501])
+def test_a_server_that_offers_sync_collection_but_refuses_it_is_listed_by_etag(
+    hostile, kept, memory, monkeypatch, refusal
+):
+    # what the caldav library's server notes call an ungraceful sync-collection (Posteo, GMX)
+    add(memory, hostile, monkeypatch)
+    hostile.sync_collection_refused = refusal
+    hostile.put(TASKS, "a.ics", todo("a", "Task A", "DUE:20310310T150000Z\r\n"))
+    code, out, said = sync(memory)
+    assert code == 0 and out["pulled"] == 1, said
+    hostile.listing[TASKS].remove(TASKS + "a.ics")  # deleted there, and another one made
+    hostile.put(TASKS, "b.ics", todo("b", "Task B", "DUE:20310310T150000Z\r\n"))
+    code, out, said = sync(memory)
+    assert code == 0, said
+    assert {n.title: n.state for n in of_kind(memory, Kind.REMINDER)} == {
+        "Task A": State.TRASHED,
+        "Task B": State.ACTIVE,
+    }
+
+
 def test_one_collections_failure_does_not_block_the_others(hostile, kept, memory, monkeypatch):
     add(memory, hostile, monkeypatch)
-    hostile.status[("REPORT", TASKS)] = 403
+    hostile.status[("REPORT", TASKS)] = hostile.status[("PROPFIND", TASKS)] = 403
     hostile.put(BOOK, "joe.vcf", card("joe", "Joe Bloggs"))
     code, out, said = sync(memory)
     assert code == 2 and out["failures"] == 1 and out["pulled"] == 1
@@ -172,3 +297,23 @@ def test_a_refused_write_counts_and_does_not_stop_the_others(hostile, kept, memo
     assert out["pushed"] == 1 and out["failures"] == 2, out
     assert not any("no longer on the server" in e for e in out["errors"])
     assert ("PUT", TASKS + "c.ics") in hostile.written()
+
+
+def test_attrs_given_as_objects_never_reach_the_server_as_a_python_repr(hostile, kept, memory, monkeypatch):
+    add(memory, hostile, monkeypatch)
+    memory.capture(
+        "Water the plants",
+        kind="reminder",
+        attrs={
+            "due_at": "2031-03-10T15:00:00+00:00",
+            "tags": [{"name": "home"}, "garden"],
+            "location": {"name": "Balcony"},
+        },
+        derive=False,
+    )
+    code, out, said = sync(memory)
+    assert code == 0 and out["pushed"] == 1, said
+    [(method, path)] = hostile.written()
+    sent = hostile.items[path].decode()
+    assert "{" not in sent and "'name'" not in sent, sent
+    assert "CATEGORIES:garden" in sent and "LOCATION" not in sent

@@ -97,4 +97,4 @@ def app(qtbot, embedded_memory, clock, notifier):
     app.close()
 
 
-from tests.core.dav_server import kept, radicale  # noqa: E402, F401 - the sync tests' server and keyring
+from tests.core.dav_server import hostile, kept, radicale  # noqa: E402, F401 - the sync tests' servers and keyring

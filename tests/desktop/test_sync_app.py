@@ -11,7 +11,7 @@ import pytest
 
 from core.sync import engine
 from desktop.runtime import syncer as desktop_accounts
-from tests.core.dav_server import Cutter, Phone
+from tests.core.dav_server import Cutter, Phone, Recorder
 from tests.core.test_sync import neurons
 from tests.desktop.conftest import WAIT_MS, make_app, settle
 
@@ -111,6 +111,34 @@ def test_preferences_accounts_lists_adds_and_removes(qtbot, app, radicale, kept)
     qtbot.waitUntil(lambda: page.list.count() == 0, timeout=WAIT_MS)
     assert not kept.items
     dialog.close()
+
+
+def test_an_account_added_in_the_window_may_follow_redirects_without_the_password(
+    qtbot, app, hostile, kept, tmp_path
+):
+    recorder = Recorder(tmp_path / "elsewhere", f"principal:{hostile.url}p/")
+    try:
+        for path in ("/", "/.well-known/caldav", "/.well-known/carddav"):
+            hostile.redirect[path] = recorder.url + "principals/"
+        page = app.window.dialogs.preferences().tabs.widget(1)
+        add = page.add()
+        add.url.setText(hostile.url)
+        add.user.setText("ana")
+        add.password.setText("secret")
+        add.find_button.click()  # refused, as by default
+        qtbot.waitUntil(lambda: "another server" in add.message.text(), timeout=WAIT_MS)
+        assert recorder.requests() == []
+        add.follow.setChecked(True)
+        add.find_button.click()
+        qtbot.waitUntil(lambda: len(add.boxes) == 2, timeout=WAIT_MS)
+        add.add_button.click()
+        qtbot.waitUntil(lambda: page.list.count() == 1, timeout=WAIT_MS)
+        settle(qtbot, app)
+        assert [a.redirects for a in app.memory.sync_accounts()] == ["follow-without-password"]
+        names = {name.lower() for r in recorder.requests() for name, _ in r["headers"]}
+        assert recorder.requests() and "authorization" not in names and "secret" not in recorder.raw()
+    finally:
+        recorder.close()
 
 
 def test_a_wrong_password_is_said_in_the_dialog(qtbot, app, radicale, kept):
