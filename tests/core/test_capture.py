@@ -154,6 +154,33 @@ def test_name_index_forms():
     assert [f.contact_id for f in index.find("Will called")] == [ids[2]]
 
 
+def test_a_name_in_the_genitive_names_its_person_when_the_memory_knows_the_name():
+    """German (and Dutch, Scandinavian) write the genitive as -s with no apostrophe, and after
+    an s only the apostrophe: "Anas Nummer", "Klaus Webers Adresse", "Klaus' Handy". The name
+    is read when it is one of this memory's, the word itself is not, and it is no everyday word."""
+    ana, klaus, andreas, bill = (uuid.uuid4() for _ in range(4))
+    index = NameIndex(
+        [
+            (ana, {"name": "Ana Silva"}, ""),
+            (klaus, {"name": "Klaus Weber"}, ""),
+            (andreas, {"name": "Andreas Roth"}, ""),
+            (bill, {"name": "Bill Evans"}, ""),
+        ]
+    )
+
+    def named(text: str) -> list[uuid.UUID]:
+        return [f.contact_id for f in index.find(text) if f.strength >= 2]
+
+    assert named("Anas Telefonnummer") == [ana]
+    assert named("Ana Silvas Nummer") == [ana]
+    assert named("Klaus Webers Adresse") == [klaus]
+    assert named("Klaus' Handynummer") == [klaus]
+    assert named("Andreas Geburtstag") == [andreas]  # a name of its own, not Andrea's
+    assert named("Bills to pay") == []  # an everyday word's plural
+    assert named("anas in lower case") == []
+    assert named("Silvas Laden") == []  # a surname alone is no name here
+
+
 # -- same_person and supersedes --------------------------------------------------------------------
 
 
