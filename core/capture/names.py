@@ -179,8 +179,9 @@ class NameIndex:
 
         for i, (low, s, _e, _raw) in enumerate(words):
             starts = self._by_first.get(low, [])
-            if genitives[i] is not None:
-                starts = starts + [p for p in self._by_first.get(genitives[i], []) if len(p[0]) == 1]
+            stem = genitives[i]
+            if stem is not None:
+                starts = starts + [p for p in self._by_first.get(stem, []) if len(p[0]) == 1]
             for parts, cid, strength in starts:
                 n = len(parts)
                 if not matches(i, parts):
