@@ -345,8 +345,26 @@ def test_numbers_as_europe_writes_them_make_a_contact_later_captures_link_to(
 
 
 def test_dates_times_and_sums_are_not_phone_numbers():
-    for text in ("on 31/12/2026 at 10:30", "paid 1 250 000 in 2026", "room 1204, 3-5 June"):
+    for text in (
+        "on 31/12/2026 at 10:30",
+        "paid 1 250 000 in 2026",
+        "room 1204, 3-5 June",
+        "on 2026-12-05",
+        "am 05.06.2026",
+    ):
         assert capture.parse_contact(f"Ana Silva {text}", "PT") is None
+        assert capture.parse_contact(f"Ana Silva {text}", None) is None
+
+
+def test_a_number_in_pairs_is_read_where_the_region_is_not_known(memory, monkeypatch):
+    """A locale that names no country ("C.UTF-8") gives no numbering plan: digits in groups
+    still make a number, pairs too ("06 12 34 56 78", as France writes them)."""
+    monkeypatch.delenv("NEURONS_PHONE_REGION", raising=False)
+    for name in ("LC_ALL", "LC_TELEPHONE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    contact = memory.capture("Camille Martin 06 12 34 56 78")
+    assert contact.kind is Kind.CONTACT and contact.attrs["phones"] == ["06 12 34 56 78"]
 
 
 # -- a capture's kind by its meaning ---------------------------------------------------------------
