@@ -263,6 +263,10 @@ def read(
     elif kind is Kind.CONTACT and not attrs.get("name"):
         found = parse_contact(text, region) or {}
         attrs = {**found, **attrs}
+        if not attrs.get("name"):  # "Dr Okafor" alone: its text names it
+            name = contact_names({}, text)[0]
+            if name:
+                attrs["name"] = name
     if kind is Kind.REMINDER and not attrs.get("title"):
         title = reminder_title(text, when_now)
         if title:

@@ -356,6 +356,17 @@ def test_dates_times_and_sums_are_not_phone_numbers():
         assert capture.parse_contact(f"Ana Silva {text}", None) is None
 
 
+def test_a_contact_typed_as_a_name_alone_is_named_so_its_card_has_one(memory):
+    """ "Dr Okafor" saved as a contact (no number, no e-mail to read it by) is named by its text,
+    so an exported card says who it is (FN:Dr Okafor, not an empty FN)."""
+    from core.interop.vcard import from_attrs  # noqa: PLC0415 - only this test writes a card
+
+    okafor = memory.capture("Dr Okafor", kind="contact")
+    assert okafor.attrs["name"] == "Dr Okafor"
+    card = from_attrs(okafor.attrs, uid=str(okafor.id), version="3.0")
+    assert "FN:Dr Okafor" in card and "N:Okafor;;;Dr;" in card
+
+
 def test_a_number_in_pairs_is_read_where_the_region_is_not_known(memory, monkeypatch):
     """A locale that names no country ("C.UTF-8") gives no numbering plan: digits in groups
     still make a number, pairs too ("06 12 34 56 78", as France writes them)."""
