@@ -244,6 +244,8 @@ def test_a_reminder_whose_notification_the_server_closed_is_missed_now_and_at_ne
     qtbot.waitUntil(
         lambda: [str(r.neuron.id) for r in app.window.rows.rows()] == [str(expired.id)], timeout=WAIT_MS
     )
+    assert app.window.rows.rows()[0].why == "its notification closed before you answered it"
+    assert app.window.list_title.text() == "Missed reminders"  # not "while Neurons was closed"
     settle(qtbot, app)
     app.close()
 
