@@ -158,7 +158,7 @@ class ReminderNotices(QObject):
     def answer(self, key: str, action: str) -> None:
         """A click on a notification (or on the banner): open it, Done or Snooze."""
         if key in ("missed", "due"):  # resident: it stays after a click unless taken off
-            self.notifier.withdraw(key)
+            self.withdraw(key)
             self.open_missed.emit()
             return
         if key in APP_NOTICES:  # the app's own notices in the banner answer elsewhere
@@ -211,6 +211,7 @@ class ReminderNotices(QObject):
 
     def withdraw(self, key: str) -> None:
         self.shown.pop(key, None)
+        self.grouped.pop(key, None)  # its closing, coming back, is ours: not unseen
         self.notifier.withdraw(key)
 
     def closed_unseen(self, key: str) -> None:

@@ -167,6 +167,7 @@ class DBusNotifier(Notifier):
             nid, action = int(body[0]), str(body[1])
             with self._lock:
                 key = self._ids.get(nid)
+                self._resident[nid] = False  # answered: however the server closes it then
             if key is not None:
                 self.action.emit(key, "open" if action == "default" else action)
         elif member == "NotificationClosed" and body:
