@@ -140,6 +140,25 @@ def test_the_command_line_and_mcp_answer_in_the_same_order_with_the_current_numb
     assert "Ana Silva" in first and "+351 966 000 111" in first and "912 345 678" not in first
 
 
+def test_the_command_line_writes_a_number_as_people_read_it(memory, monkeypatch):
+    """A number kept as an import stores it (+351912345678) is answered grouped, as the window
+    shows it, beside one typed with spaces (from Germany: both foreign, with their code)."""
+    monkeypatch.setenv("NEURONS_PHONE_REGION", "DE")
+    card = memory.capture(
+        "Rita Costa",
+        kind="contact",
+        attrs={"name": "Rita Costa", "phones": ["+351912345678", "+351 966 000 111"]},
+    )
+    memory.fill_vectors()
+    args = Namespace(
+        question="Rita's number", limit=10, mode="default", kind=None, since=None, until=None, tag=None
+    )
+    printed = ask_command(memory, args)
+    first = printed.text.splitlines()[0]
+    assert printed.data[0]["id"] == str(card.id)
+    assert "+351 912 345 678, +351 966 000 111" in first, first
+
+
 def test_mcp_answers_a_persons_number_with_their_card_first(tmp_path, monkeypatch):
     """Through the MCP server's door, on its own (embedded) data dir."""
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
