@@ -761,6 +761,20 @@ class Memory:
             return None
         return remind.Alarm(saved, shown[0].fire_at, shown[0].due_at)
 
+    def mark_unseen(self, neuron_id: uuid.UUID | str) -> Neuron | None:
+        """Its notification was closed by the notification server, not by the person: the last
+        showing counts as unseen, so the next start says it as missed (remind.closed_unseen).
+        None (nothing written) when it was not shown or was answered since."""
+        marked: list[bool] = []
+
+        def changes(current: Neuron):
+            found = remind.closed_unseen(current)
+            marked.append(found is not None)
+            return found
+
+        saved = self._merge_attrs(parse_uuid(neuron_id), changes)
+        return saved if marked and marked[0] else None
+
     def complete(self, neuron_id: uuid.UUID | str, now: datetime) -> Neuron:
         """Done: a one-off reminder is marked done; a recurring one moves to its next occurrence
         after `now` (and is marked done when its rule has none left)."""

@@ -520,10 +520,10 @@ class App:
             lane=BACKGROUND,
         )
 
-    def on_missed(self, alarms: list) -> None:
+    def on_missed(self, alarms: list, unseen: frozenset[str] = frozenset()) -> None:
 
         self.missed = alarms
-        title = self.notices.missed(alarms)
+        title = self.notices.missed(alarms, unseen)
         if self.notifier is not self.banner and getattr(self.notifier, "active", None) is not self.banner:
             self.banner.show(Notice("missed", title + " while Neurons was closed", ""))
 

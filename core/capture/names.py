@@ -122,12 +122,14 @@ class NameIndex:
                         self._kin.setdefault(relation, set()).add(cid)
         # a first name shared by two contacts names neither on its own (strength 1: a candidate)
         self._by_first: dict[str, list[tuple[list[str], uuid.UUID, int]]] = {}
+        self._name_words: set[str] = set()  # the last word of every phrase (a genitive's stem)
         self._fuzzy: list[tuple[str, uuid.UUID]] = []
         for c in self.contacts.values():
             c.phrases = [(p, 1 if s == 2 and first_counts.get(p, 0) > 1 else s) for p, s in c.phrases]
             for phrase, strength in c.phrases:
                 parts = phrase.split(" ")
                 self._by_first.setdefault(parts[0], []).append((parts, c.id, strength))
+                self._name_words.add(parts[-1])
                 if len(parts) == 1 and len(phrase) >= FUZZY_MIN_LENGTH and strength >= 2:
                     self._fuzzy.append((phrase, c.id))
 
@@ -147,8 +149,20 @@ class NameIndex:
                     del self._recent[next(iter(self._recent))]
         return list(found)
 
+    def _genitive(self, low: str, raw: str) -> str | None:
+        """A name with the German (and Dutch, Scandinavian) genitive -s, no apostrophe ("Anas
+        Nummer", "Peters E-Mail", "Klaus Webers Adresse"): the name it is of, when the word is
+        no name of this memory itself and the name is one (and no everyday word: "Bills")."""
+        if len(low) < 3 or not raw[:1].isupper() or not low.endswith("s") or low in self._by_first:
+            return None
+        stem = low[:-1]
+        if stem in COMMON_WORD_NAMES or stem in KINSHIP or stem not in self._name_words:
+            return None
+        return stem
+
     def _find(self, text: str, fuzzy: bool) -> list[Found]:
         words = [(_strip_possessive(w).lower(), s, e, w) for w, s, e in _words(text)]
+        genitives = [self._genitive(low, raw) for low, _s, _e, raw in words]
         best: dict[uuid.UUID, Found] = {}
 
         def offer(found: Found) -> None:
@@ -156,10 +170,21 @@ class NameIndex:
             if old is None or (found.strength, found.exact) > (old.strength, old.exact):
                 best[found.contact_id] = found
 
+        def matches(i: int, parts: list[str]) -> bool:
+            """The phrase's words from word i on; its last one may be in the genitive."""
+            n = len(parts)
+            if i + n > len(words) or [w[0] for w in words[i : i + n - 1]] != parts[:-1]:
+                return False
+            return parts[-1] in (words[i + n - 1][0], genitives[i + n - 1])
+
         for i, (low, s, _e, _raw) in enumerate(words):
-            for parts, cid, strength in self._by_first.get(low, ()):
+            starts = self._by_first.get(low, [])
+            stem = genitives[i]
+            if stem is not None:
+                starts = starts + [p for p in self._by_first.get(stem, []) if len(p[0]) == 1]
+            for parts, cid, strength in starts:
                 n = len(parts)
-                if [w[0] for w in words[i : i + n]] != parts:
+                if not matches(i, parts):
                     continue
                 raw = text[s : words[i + n - 1][2]]
                 before = words[i - 1][3] if i > 0 else ""

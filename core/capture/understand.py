@@ -50,10 +50,16 @@ MOVED_MIN_SHARED_WORDS = 2
 
 
 # A number written without its country code, when the region is not known (no NEURONS_PHONE_REGION,
-# no country in the locale): digits in groups, read as they are since no numbering plan applies.
+# no country in the locale): digits in groups, read as they are since no numbering plan applies
+# (pairs too: "06 12 34 56 78").
 PHONE_WITHOUT_REGION = re.compile(
-    r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,4}\d{3,4}(?![\w/])"
+    r"(?<![\w/])(?:\+\d{1,3}[\s.-]?)?(?:\(?\d{2,5}\)?[\s.-]?){1,5}\d{2,4}(?![\w/])"
 )
+
+
+# A date written in figures ("2026-12-05", "05.06.2026"), which digit groups alone could take for
+# a number.
+NUMERIC_DATE = re.compile(r"\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./](?:\d{4}|\d{2})")
 
 
 # The look-behind starts a match only where a run of address characters starts: without it a
@@ -137,7 +143,12 @@ def phones_in(text: str, region: str | None = None) -> list[str]:
         for m in PHONE_WITHOUT_REGION.finditer(text):
             digits = re.sub(r"\D", "", m.group(0))
             taken = any(start < m.end() and m.start() < end for start, end, _ in found)
-            if not taken and 7 <= len(digits) <= 15 and not re.fullmatch(r"(19|20)\d{2}", digits):
+            if (
+                not taken
+                and 7 <= len(digits) <= 15
+                and not re.fullmatch(r"(19|20)\d{2}", digits)
+                and not NUMERIC_DATE.fullmatch(m.group(0).strip())
+            ):
                 found.append((m.start(), m.end(), m.group(0).strip()))
     return [raw for _start, _end, raw in sorted(found)]
 
@@ -252,6 +263,10 @@ def read(
     elif kind is Kind.CONTACT and not attrs.get("name"):
         found = parse_contact(text, region) or {}
         attrs = {**found, **attrs}
+        if not attrs.get("name"):  # "Dr Okafor" alone: its text names it
+            name = contact_names({}, text)[0]
+            if name:
+                attrs["name"] = name
     if kind is Kind.REMINDER and not attrs.get("title"):
         title = reminder_title(text, when_now)
         if title:

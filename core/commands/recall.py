@@ -46,8 +46,12 @@ def matched_value(neuron, field: str | None) -> str:
         for key in order:
             value = attrs.get(key) or attrs.get(key.rstrip("s"))
             if value:
-                shown = value if isinstance(value, list) else [value]
-                return ", ".join(_plain(v) for v in shown[:3])
+                shown = [_plain(v) for v in (value if isinstance(value, list) else [value])[:3]]
+                if key == "phones":  # grouped as people read them, as the window shows them
+                    from core.interop import phones  # noqa: PLC0415 - keeps forwarding light
+
+                    shown = [phones.shown(v) for v in shown]
+                return ", ".join(shown)
         return ""
     return ""
 

@@ -20,24 +20,28 @@ from core.when import fold
 ASKED_FIELDS = {
     "phones": ("phone", "number", "mobile", "cell", "call", "telefone", "telemovel", "numero", "telefono",
                "movil", "celular", "telefon", "handy", "nummer", "telephone", "portable", "phonenumber",
-               "telefonnummer", "handynummer", "rufnummer", "mobilnummer", "tel", "tlm", "contacto"),
+               "telefonnummer", "handynummer", "rufnummer", "mobilnummer", "tel", "tlm", "contacto",
+               "contato"),
     "emails": ("email", "e-mail", "mail", "correo", "courriel", "adresse mail", "emailadresse",
-               "e-mail-adresse", "mailadresse"),
+               "e-mail-adresse", "mailadresse", "adresse electronique", "endereco eletronico",
+               "endereco electronico", "direccion electronica"),
     "addresses": ("address", "where does", "lives", "morada", "endereco", "direccion", "adresse", "wohnt",
-                  "anschrift", "domicilio"),
+                  "anschrift", "domicilio", "mora", "vive", "habite", "wohnadresse"),
     "birthday": ("birthday", "born", "aniversario", "cumpleanos", "geburtstag", "anniversaire", "bday",
-                 "nascimento", "nacimiento", "naissance"),
+                 "nascimento", "nacimiento", "naissance", "faz anos", "geburtsdatum"),
 }  # fmt: skip
 
 # Cues that ask for a field only beside it, never alone ("call Ana" asks nothing of her card).
-_NOT_ALONE = frozenset({"call", "lives", "born", "tel", "tlm", "contacto"})
+# ("o contacto da Ana" is her number: her card, the contact, answers it)
+_NOT_ALONE = frozenset({"call", "lives", "born", "tel", "tlm", "mora", "vive", "habite"})
 
 # Words a detail question may hold beside a name and a field ("Ana's new number", "her work
 # e-mail", "the full address"): anything else names a topic ("Ana's order number").
 QUALIFIERS = frozenset(
     """new current latest old previous home work private personal office full postal street
     mobile cell landline direct number phone whatsapp contact details give send tell
-    novo nova atual actual neue neuen aktuelle nouveau nouvelle actuel""".split()
+    novo nova atual actual neue neuen aktuelle nouveau nouvelle actuel
+    electronico electronica electronique date fecha data""".split()
 )
 
 
@@ -48,7 +52,7 @@ _ELIDED = re.compile(r"\b([dlDL])['’](?=[^\W\d_])")
 def asked_field(question: str) -> str | None:
     """The field of a contact card the question asks for ("phones", "emails", "addresses",
     "birthday"), or None."""
-    text = fold(question)
+    text = fold(_ELIDED.sub(r"\1 ", question))  # "l'anniversaire": its word
     words = set(re.findall(r"[\w'-]+", text))
     for field, cues in ASKED_FIELDS.items():
         if any((c in words) if " " not in c else (c in text) for c in cues):
@@ -63,6 +67,7 @@ _CUE_PARTS = _CUES | {part for c in _CUES for part in c.split("-")}
 
 def _field_words(text: str) -> set[str]:
     """The words of `text` that are cues of a field on their own."""
+    text = _ELIDED.sub(r"\1 ", text)
     words = {w[:-1] if w.endswith("s") and w[:-1] in _CUES else w for w in re.findall(r"[\w'-]+", fold(text))}
     return {w for w in words if w in _CUES and w not in _NOT_ALONE}
 

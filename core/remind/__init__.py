@@ -24,6 +24,12 @@ The rules, in one place:
 - A recurring reminder that was shown fires again at its next occurrence; when that moment comes,
   `due_at` moves forward to it (missed occurrences collapse into one: nobody wants seven
   "take the pills" at once after a week away).
+- A showing the notification server closed before the person answered it (it expired although
+  asked to stay, or another program closed it; not one the person dismissed) is **unseen**:
+  `unseen_at` holds that showing's `notified_at` as POSIX seconds (numbers, so full-text search
+  skips them). The running app lists it under Missed and does not show it again; the next start
+  says it with those missed while the app was closed, once. Showing it again, done, snooze or a
+  new due time (each makes it fire after that showing) end it.
 - **Done** on a one-off reminder marks it done (Memory records `done_at`); on a recurring one it
   moves `due_at` to the first occurrence after now, and marks it done only when the rule has no
   more occurrences. A COUNT in the rule counts the occurrences still to come from `due_at`.
@@ -55,6 +61,7 @@ from core.remind.alarms import (
     missed,
     next_alarm,
     task_due,
+    unseen,
     upcoming,
 )
 from core.remind.series import (
@@ -77,6 +84,7 @@ from core.remind.series import (
 )
 from core.remind.transitions import (
     SNOOZE_DEFAULT,
+    closed_unseen,
     completed,
     moved_rule,
     notified,
@@ -95,6 +103,7 @@ __all__ = [
     "UTC_NAMES",
     "agenda",
     "as_of",
+    "closed_unseen",
     "completed",
     "moved_rule",
     "current_due",
@@ -119,6 +128,7 @@ __all__ = [
     "restated",
     "rule_text",
     "snoozed",
+    "unseen",
     "upcoming",
     "utcnow",
     "validate_rrule",

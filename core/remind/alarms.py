@@ -184,8 +184,33 @@ def agenda(neurons: Iterable[Neuron], now: datetime, until: datetime) -> list[Ne
 
 def missed(neurons: Iterable[Neuron], started_at: datetime, device: str | None = None) -> list[Alarm]:
     """Reminders that came due while the app was not running (before it started) and were
-    never shown (on `device`): shown once, as "N missed", at start."""
-    return due(neurons, started_at, device)
+    never shown (on `device`), and those whose showing closed unseen (`unseen`): shown once, as
+    "N missed", at start."""
+    neurons = list(neurons)
+    found = due(neurons, started_at, device)
+    pending = {a.id for a in found}
+    found += [a for a in (unseen(n) for n in neurons) if a is not None and a.id not in pending]
+    return sorted(found, key=lambda a: a.fire_at)
+
+
+def unseen(neuron: Neuron) -> Alarm | None:
+    """The showing a notification server closed before the person answered it (it expired, or
+    another program closed it): `unseen_at` holds that showing's `notified_at` (POSIX seconds);
+    the reminder is missed until it shows again or the person acts on it (done, snoozed, moved
+    all make it fire after that showing). None: nothing closed unseen."""
+    if not is_reminder(neuron):
+        return None
+    closed = neuron.attrs.get("unseen_at")
+    if isinstance(closed, bool) or not isinstance(closed, (int, float)):
+        return None
+    try:
+        due_at, snoozed, shown = _times(neuron)
+    except InvalidInput:
+        return None
+    if due_at is None or shown is None or abs(shown.timestamp() - closed) > 0.001:
+        return None  # shown again since
+    fire = snoozed if snoozed is not None and snoozed > due_at + _lead(neuron) else due_at + _lead(neuron)
+    return Alarm(neuron, fire, due_at) if fire <= shown else None
 
 
 def is_overdue(neuron: Neuron, now: datetime) -> bool:

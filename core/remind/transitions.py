@@ -4,12 +4,13 @@ it in one transaction): shown (`notified`), done (`completed`, `restart`), `snoo
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime, timedelta
 from typing import Any
 
 from core.model import InvalidInput, Kind, Neuron
-from core.remind.alarms import Alarm, current_due, next_alarm, series_of
+from core.remind.alarms import Alarm, current_due, is_reminder, next_alarm, series_of, unseen
 from core.remind.series import (
     Restated,
     iso,
@@ -35,8 +36,12 @@ def notified(
     None when it is not due (any more) at `now` (on that device)."""
     alarm = next_alarm(neuron, device)
     if alarm is None or alarm.fire_at > now:
-        return None
+        alarm = unseen(neuron)  # its last showing closed unseen: said again (at start)
+        if alarm is None:
+            return None
     changes: dict[str, object] = {"notified_at": iso(now)}
+    if "unseen_at" in neuron.attrs:
+        changes["unseen_at"] = None  # a new showing
     if device is not None:
         shown_on = neuron.attrs.get("notified_on")
         changes["notified_on"] = {**(shown_on if isinstance(shown_on, dict) else {}), device: now.timestamp()}
@@ -54,6 +59,22 @@ def notified(
             changes.update(due_at=iso(latest), rrule=rule, snoozed_until=None)
             alarm = Alarm(neuron, alarm.fire_at, latest)
     return changes, alarm
+
+
+def closed_unseen(neuron: Neuron) -> dict[str, object] | None:
+    """Its notification was closed by the notification server, not by the person (it expired,
+    or another program closed it): the attrs that make its last showing unseen (`alarms.unseen`);
+    None when it was not shown, or was answered since."""
+    if not is_reminder(neuron) or unseen(neuron) is not None:
+        return None
+    try:
+        shown = parse_time(neuron.attrs.get("notified_at"), what="notified_at")
+    except InvalidInput:
+        return None
+    if shown is None:
+        return None
+    marked = dataclasses.replace(neuron, attrs={**neuron.attrs, "unseen_at": shown.timestamp()})
+    return {"unseen_at": shown.timestamp()} if unseen(marked) is not None else None
 
 
 def completed(neuron: Neuron, now: datetime) -> dict[str, object] | None:
@@ -180,6 +201,7 @@ def rescheduled(due_at: datetime | None, rrule: str | None, tz: str | None = Non
         "snoozed_until": None,
         "notified_at": None,
         "notified_on": None,
+        "unseen_at": None,
         "dtstart": None,
         "exdates": None,
         "rdates": None,

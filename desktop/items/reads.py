@@ -75,7 +75,7 @@ def ask(memory: Memory, text: str, limit: int = 30, *, now: datetime | None = No
 
 
 def section(
-    memory: Memory, name: Section, now: datetime, offset: int = 0, missed_ids: list[str] | None = None
+    memory: Memory, name: Section, now: datetime, offset: int = 0, missed: dict[str, str] | None = None
 ) -> Page:
     if name in (Section.OVERDUE, Section.UPCOMING):
         reminders = memory.reminders()
@@ -88,9 +88,9 @@ def section(
             rows = sorted(rest, key=lambda n: (_fire_or_none(n) is None, _fire_or_none(n) or now))
         return Page(name, [Row(n) for n in rows])
     if name is Section.MISSED:
-        missed = [uuid.UUID(i) for i in (missed_ids or [])]
-        found = memory.get_many(missed)
-        return Page(name, [Row(found[i], "came due while Neurons was closed") for i in missed if i in found])
+        why = {uuid.UUID(i): text for i, text in (missed or {}).items()}
+        found = memory.get_many(list(why))
+        return Page(name, [Row(found[i], text) for i, text in why.items() if i in found])
     listed: dict[Section, tuple[Kind | None, list[State | str], str]] = {
         Section.DONE: (Kind.REMINDER, [State.DONE], "updated"),
         Section.NOTES: (Kind.NOTE, [State.ACTIVE], "recent"),

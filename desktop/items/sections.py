@@ -9,7 +9,7 @@ class Section(Choice):
     """A list the window shows (the sidebar's rows; `ops.section` loads each)."""
 
     RESULTS = "results"  # the answers to the ask box
-    MISSED = "missed"  # came due while Neurons was closed
+    MISSED = "missed"  # came due while Neurons was closed, or its notification closed unanswered
     OVERDUE = "overdue"
     UPCOMING = "upcoming"
     DONE = "done"
@@ -43,7 +43,7 @@ SIDEBAR: list[tuple[Section, str, str] | tuple[None, str, str]] = [
 ]
 TITLES = {
     Section.RESULTS: "Answers",
-    Section.MISSED: "Missed while Neurons was closed",
+    Section.MISSED: "Missed reminders",  # each row says why: closed, or its notification closed
     Section.OVERDUE: "Overdue",
     Section.UPCOMING: "Upcoming reminders",
     Section.DONE: "Done reminders",

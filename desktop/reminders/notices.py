@@ -2,7 +2,8 @@
 resident hint, staying until answered (as a calendar's reminders do), the reminder's title as the
 title, Done, Snooze, Later today, Tomorrow morning and Pick a time… as actions; a notification is
 closed when its reminder is done, snoozed, moved or deleted (here or by any other program) and
-when the app quits."""
+when the app quits. One the notification server closes before the person answers it (it let it
+expire, another program closed it) moves to Missed, and the next start says it again."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ GROUP_OVER = 3
 APP_NOTICES = frozenset({"engine", "crash"})
 LISTED = 6
 BODY_CHARS = 200
+# Why a reminder is listed under Missed (the row's second line).
+WHILE_CLOSED = "came due while Neurons was closed"
+CLOSED_UNSEEN = "its notification closed before you answered it"
+WITH_OTHERS = f"came due with others (over {GROUP_OVER} are one notice)"
 
 
 def listing(alarms: list[remind.Alarm]) -> str:
@@ -71,7 +76,7 @@ class ReminderNotices(QObject):
 
     open_item = Signal(str)  # show this reminder in the window
     open_missed = Signal()  # show the missed (or many due) reminders
-    missed_ids = Signal(list)  # ids to list under Missed
+    missed_ids = Signal(dict)  # what is listed under Missed: reminder id -> why
 
     def __init__(
         self, ctx: Context, notifier: Notifier, snooze: Callable[[], timedelta], parent: QObject | None = None
@@ -82,14 +87,24 @@ class ReminderNotices(QObject):
         self.shown: dict[str, str | None] = {}  # reminder id -> the due_at it was shown for
         self.titles: dict[str, str] = {}  # reminder id -> its title, as its notification said
         self.picking: dict[str, PickTime] = {}  # "Pick a time…" windows open, by reminder id
+        self.listed: dict[str, str] = {}  # under Missed: reminder id -> why
+        self.grouped: dict[str, list[str]] = {}  # "due", "missed" -> the reminders they name
         self.notifier = notifier
         notifier.action.connect(self.answer)
+        notifier.unseen.connect(self.closed_unseen)
 
     def use(self, notifier: Notifier) -> None:
         """Show through another notifier from now on."""
         self.notifier.action.disconnect(self.answer)
+        self.notifier.unseen.disconnect(self.closed_unseen)
         self.notifier = notifier
         notifier.action.connect(self.answer)
+        notifier.unseen.connect(self.closed_unseen)
+
+    def list_missed(self, why: dict[str, str]) -> None:
+        """List these under Missed (beside those already there)."""
+        self.listed.update(why)
+        self.missed_ids.emit(dict(self.listed))
 
     def _snooze_label(self) -> str:
         minutes = int(self.snooze().total_seconds() // 60)
@@ -101,7 +116,8 @@ class ReminderNotices(QObject):
             self.notifier.show(
                 Notice("due", f"{len(alarms)} reminders are due", listing(alarms), resident=True)
             )
-            self.missed_ids.emit([str(a.id) for a in alarms])
+            self.grouped["due"] = [str(a.id) for a in alarms]
+            self.list_missed({str(a.id): WITH_OTHERS for a in alarms})
             return
         for alarm in alarms:
             body = f"due {theme.when_text(alarm.due_at, now)}"
@@ -129,9 +145,11 @@ class ReminderNotices(QObject):
                 )
             )
 
-    def missed(self, alarms: list[remind.Alarm]) -> str:
-        """The notice for reminders that came due while the app was closed; returns its title."""
-        self.missed_ids.emit([str(a.id) for a in alarms])
+    def missed(self, alarms: list[remind.Alarm], unseen: frozenset[str] = frozenset()) -> str:
+        """The notice for reminders that came due while the app was closed, or whose notification
+        closed unseen (`unseen`, their ids); returns its title."""
+        self.grouped["missed"] = [str(a.id) for a in alarms]
+        self.list_missed({str(a.id): CLOSED_UNSEEN if str(a.id) in unseen else WHILE_CLOSED for a in alarms})
         n = len(alarms)
         title = f"{n} missed reminder{'s' if n != 1 else ''}"
         self.notifier.show(Notice("missed", title, listing(alarms), resident=True))
@@ -140,7 +158,7 @@ class ReminderNotices(QObject):
     def answer(self, key: str, action: str) -> None:
         """A click on a notification (or on the banner): open it, Done or Snooze."""
         if key in ("missed", "due"):  # resident: it stays after a click unless taken off
-            self.notifier.withdraw(key)
+            self.withdraw(key)
             self.open_missed.emit()
             return
         if key in APP_NOTICES:  # the app's own notices in the banner answer elsewhere
@@ -193,7 +211,27 @@ class ReminderNotices(QObject):
 
     def withdraw(self, key: str) -> None:
         self.shown.pop(key, None)
+        self.grouped.pop(key, None)  # its closing, coming back, is ours: not unseen
         self.notifier.withdraw(key)
+
+    def closed_unseen(self, key: str) -> None:
+        """The server closed a notification the person never answered: its reminder moves to
+        Missed, and its showing is marked unseen (the next start says it again). A notice of
+        several ("N reminders are due", "N missed") closed so marks each of them."""
+        if key in self.grouped:
+            ids = self.grouped.pop(key)
+        elif key in self.shown:
+            self.shown.pop(key)
+            ids = [key]
+            self.list_missed({key: CLOSED_UNSEEN})
+            self.ctx.report(f"Listed under Missed: {self.titles.get(key, 'a reminder')} ({CLOSED_UNSEEN})")
+        else:  # the app's own notices, or one answered meanwhile
+            return
+
+        def mark(m) -> int:
+            return sum(m.mark_unseen(i) is not None for i in ids)
+
+        self.ctx.write(mark).run("missed")
 
     def changed(self, ids: list[uuid.UUID | str]) -> None:
         """Items changed (here or elsewhere): close the notifications that are no longer true."""

@@ -3,7 +3,9 @@ banner in the window.
 
 Every notifier takes a `Notice` and emits `action(key, action)` when the person answers it:
 `key` is what the notice was about (a neuron id, or "missed"), `action` one of its action keys
-("done", "snooze") or "open" for a click on the notice itself.
+("done", "snooze") or "open" for a click on the notice itself; and `unseen(key)` when a notice
+that was to stay was closed by someone else than the person (the server let it expire, another
+program closed it): the person never answered it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ log = logging.getLogger(__name__)
 APP_NAME = "Neurons"
 DBUS_TIMEOUT_S = 3.0
 URGENCY_NORMAL = 1  # (critical would be red and never expire: never ours)
+# NotificationClosed's reasons (the freedesktop spec): 1 expired, 2 dismissed by the person,
+# 3 closed by a CloseNotification call, 4 undefined. Only 2 is an answer.
+CLOSED_BY_THE_PERSON = 2
 EXPIRE_AS_SERVER_SAYS = -1
 EXPIRE_NEVER = 0  # a reminder stays until it is answered (or done, moved, deleted elsewhere)
 TRAY_MESSAGE_MS = 15000
@@ -46,6 +51,7 @@ class Notifier(QObject):
     """The interface (and a notifier that shows nothing, for when nothing else works)."""
 
     action = Signal(str, str)
+    unseen = Signal(str)  # a resident notice closed, but not by the person
     kind = "none"
 
     def show(self, notice: Notice) -> None:
@@ -84,6 +90,7 @@ class DBusNotifier(Notifier):
         self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
         self._ids: dict[int, str] = {}  # notification id -> key
         self._by_key: dict[str, int] = {}
+        self._resident: dict[int, bool] = {}  # notification id -> whether it was to stay
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._signals: queue.Queue = queue.Queue()
@@ -160,13 +167,21 @@ class DBusNotifier(Notifier):
             nid, action = int(body[0]), str(body[1])
             with self._lock:
                 key = self._ids.get(nid)
+                self._resident[nid] = False  # answered: however the server closes it then
             if key is not None:
                 self.action.emit(key, "open" if action == "default" else action)
         elif member == "NotificationClosed" and body:
+            nid = int(body[0])
+            reason = int(body[1]) if len(body) >= 2 else 0
             with self._lock:
-                key = self._ids.pop(int(body[0]), None)
-                if key is not None and self._by_key.get(key) == int(body[0]):
+                key = self._ids.pop(nid, None)
+                resident = self._resident.pop(nid, False)
+                # still ours to close: not withdrawn by us (withdraw takes it out of _by_key first)
+                current = key is not None and self._by_key.get(key) == nid
+                if key is not None and current:
                     del self._by_key[key]
+            if key is not None and current and resident and reason != CLOSED_BY_THE_PERSON:
+                self.unseen.emit(key)
 
     def show(self, notice: Notice) -> None:
         if not self.available:
@@ -209,6 +224,7 @@ class DBusNotifier(Notifier):
             with self._lock:
                 self._ids[nid] = notice.key
                 self._by_key[notice.key] = nid
+                self._resident[nid] = notice.resident
 
         self._jobs.put(send)
 
@@ -313,6 +329,7 @@ class Notifications(Notifier):
         for n in (dbus, tray, banner):
             if n is not None:
                 n.action.connect(self.action)
+                n.unseen.connect(self.unseen)
         self._pending: list[Notice] = []
         if dbus is not None and dbus.available is None:
             dbus.ready.connect(self._dbus_ready)

@@ -78,7 +78,9 @@ class QtTimerScheduler(BaseScheduler):
 
 class ReminderScheduler(QObject):
     fired = Signal(list)  # [Alarm]: due now, already marked notified in the store
-    missed = Signal(list)  # [Alarm]: came due while the app was closed (emitted once, at start)
+    # [Alarm]: came due while the app was closed, or closed unseen before (emitted once, at
+    # start); and the ids of those that closed unseen
+    missed = Signal(list, frozenset)
     planned = Signal(object)  # the next fire time (datetime) or None
 
     def __init__(
@@ -116,20 +118,21 @@ class ReminderScheduler(QObject):
         if memory is None:  # not open yet, or being switched: nothing to plan
             return
 
-        def catch_up() -> tuple[list[Alarm], list[Alarm]]:
+        def catch_up() -> tuple[list[Alarm], list[Alarm], frozenset[str]]:
             reminders = memory.reminders()
+            unseen = frozenset(str(n.id) for n in reminders if remind.unseen(n) is not None)
             shown: list[Alarm] = []
             for alarm in remind.missed(reminders, started, memory.machine):
                 done = memory.mark_notified(alarm.id, started)
                 if done is not None:
                     shown.append(done)
-            return shown, remind.upcoming(memory.reminders(), started, memory.machine)
+            return shown, remind.upcoming(memory.reminders(), started, memory.machine), unseen
 
-        def caught_up(result: tuple[list[Alarm], list[Alarm]]) -> None:
-            shown, upcoming = result
+        def caught_up(result: tuple[list[Alarm], list[Alarm], frozenset[str]]) -> None:
+            shown, upcoming, unseen = result
             self._set_plan(upcoming)
             if shown:
-                self.missed.emit(shown)
+                self.missed.emit(shown, unseen)
 
         self.worker.run(catch_up, caught_up, label="reminders", lane=BACKGROUND)
 

@@ -96,7 +96,7 @@ class MainWindow(QMainWindow):
         self.section = Section.UPCOMING
         self.previous_section = Section.UPCOMING
         self.navigated = False  # the person chose a section (the app no longer picks one)
-        self.missed_ids: list[str] = []
+        self.missed: dict[str, str] = {}  # listed under Missed: reminder id -> why
         self.ready = False
         self.page: reads.Page | None = None
         self.summary: reads.Summary | None = None
@@ -424,7 +424,7 @@ class MainWindow(QMainWindow):
         generation = self._list_generation
         key = self.section
         now = self.ctx.now()
-        missed = list(self.missed_ids)
+        missed = dict(self.missed)
 
         def shown(page: reads.Page) -> None:
             if generation != self._list_generation or key != self.section:
@@ -547,11 +547,13 @@ class MainWindow(QMainWindow):
 
         self.ctx.read(lambda m: reads.summary(m, now)).on_success(shown).run("counts")
 
-    def set_missed(self, ids: list[str]) -> None:
-        self.missed_ids = ids
+    def set_missed(self, ids: dict[str, str]) -> None:
+        self.missed = ids
         item = self._sidebar_items[Section.MISSED]
         item.setHidden(not ids)
         item.setText(f"Missed   {len(ids)}" if ids else "Missed")
+        if self.section is Section.MISSED:
+            self.load_section()
 
     # -- asking ------------------------------------------------------------------------------------
 

@@ -154,6 +154,33 @@ def test_name_index_forms():
     assert [f.contact_id for f in index.find("Will called")] == [ids[2]]
 
 
+def test_a_name_in_the_genitive_names_its_person_when_the_memory_knows_the_name():
+    """German (and Dutch, Scandinavian) write the genitive as -s with no apostrophe, and after
+    an s only the apostrophe: "Anas Nummer", "Klaus Webers Adresse", "Klaus' Handy". The name
+    is read when it is one of this memory's, the word itself is not, and it is no everyday word."""
+    ana, klaus, andreas, bill = (uuid.uuid4() for _ in range(4))
+    index = NameIndex(
+        [
+            (ana, {"name": "Ana Silva"}, ""),
+            (klaus, {"name": "Klaus Weber"}, ""),
+            (andreas, {"name": "Andreas Roth"}, ""),
+            (bill, {"name": "Bill Evans"}, ""),
+        ]
+    )
+
+    def named(text: str) -> list[uuid.UUID]:
+        return [f.contact_id for f in index.find(text) if f.strength >= 2]
+
+    assert named("Anas Telefonnummer") == [ana]
+    assert named("Ana Silvas Nummer") == [ana]
+    assert named("Klaus Webers Adresse") == [klaus]
+    assert named("Klaus' Handynummer") == [klaus]
+    assert named("Andreas Geburtstag") == [andreas]  # a name of its own, not Andrea's
+    assert named("Bills to pay") == []  # an everyday word's plural
+    assert named("anas in lower case") == []
+    assert named("Silvas Laden") == []  # a surname alone is no name here
+
+
 # -- same_person and supersedes --------------------------------------------------------------------
 
 
@@ -318,8 +345,37 @@ def test_numbers_as_europe_writes_them_make_a_contact_later_captures_link_to(
 
 
 def test_dates_times_and_sums_are_not_phone_numbers():
-    for text in ("on 31/12/2026 at 10:30", "paid 1 250 000 in 2026", "room 1204, 3-5 June"):
+    for text in (
+        "on 31/12/2026 at 10:30",
+        "paid 1 250 000 in 2026",
+        "room 1204, 3-5 June",
+        "on 2026-12-05",
+        "am 05.06.2026",
+    ):
         assert capture.parse_contact(f"Ana Silva {text}", "PT") is None
+        assert capture.parse_contact(f"Ana Silva {text}", None) is None
+
+
+def test_a_contact_typed_as_a_name_alone_is_named_so_its_card_has_one(memory):
+    """ "Dr Okafor" saved as a contact (no number, no e-mail to read it by) is named by its text,
+    so an exported card says who it is (FN:Dr Okafor, not an empty FN)."""
+    from core.interop.vcard import from_attrs  # noqa: PLC0415 - only this test writes a card
+
+    okafor = memory.capture("Dr Okafor", kind="contact")
+    assert okafor.attrs["name"] == "Dr Okafor"
+    card = from_attrs(okafor.attrs, uid=str(okafor.id), version="3.0")
+    assert "FN:Dr Okafor" in card and "N:Okafor;;;Dr;" in card
+
+
+def test_a_number_in_pairs_is_read_where_the_region_is_not_known(memory, monkeypatch):
+    """A locale that names no country ("C.UTF-8") gives no numbering plan: digits in groups
+    still make a number, pairs too ("06 12 34 56 78", as France writes them)."""
+    monkeypatch.delenv("NEURONS_PHONE_REGION", raising=False)
+    for name in ("LC_ALL", "LC_TELEPHONE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    contact = memory.capture("Camille Martin 06 12 34 56 78")
+    assert contact.kind is Kind.CONTACT and contact.attrs["phones"] == ["06 12 34 56 78"]
 
 
 # -- a capture's kind by its meaning ---------------------------------------------------------------

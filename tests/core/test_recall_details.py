@@ -69,6 +69,50 @@ def test_a_question_for_a_persons_detail_answers_with_their_card_first(memory, q
     assert old.id not in ids or ids.index(old.id) > 0
 
 
+@pytest.mark.parametrize(
+    ("question", "who"),
+    [
+        ("Anas Telefonnummer", "ana"),
+        ("Wie ist Anas neue Handynummer?", "ana"),
+        ("Klaus Webers Nummer", "klaus"),
+        ("Peters E-Mail", "peter"),
+        ("Peters Mailadresse", "peter"),
+        ("Klaus' Handynummer", "klaus"),
+        ("James' phone number", "james"),
+        ("o contacto da Ana", "ana"),
+        ("o telemóvel do Peter", "peter"),
+        ("el correo electrónico de Peter", "peter"),
+        ("el teléfono móvil de Ana", "ana"),
+        ("l'anniversaire de Klaus", "klaus"),
+        ("l'adresse électronique de Peter", "peter"),
+        ("la date de naissance de Klaus", "klaus"),
+    ],
+)
+def test_a_detail_asked_as_each_language_writes_whose_it_is_answers_with_the_card(memory, question, who):
+    """The German genitive ("Anas", "Peters", "Klaus Webers", "Klaus'"), an apostrophe after an
+    s ("James'"), "o contacto" (her number), "electrónico" beside "correo", and French elision
+    before the field ("l'anniversaire") name whose detail is asked, as "Ana's number" does."""
+    ana, klaus, _news, _old = _memory_of_ana_and_klaus(memory)
+    peter = memory.capture(
+        "Peter Brandt",
+        kind="contact",
+        attrs={"name": "Peter Brandt", "phone": "+49 151 2345678", "email": "peter@example.de"},
+        created_at=START + timedelta(hours=7),
+    )
+    james = memory.capture(
+        "James Byrne",
+        kind="contact",
+        attrs={"name": "James Byrne", "phone": "+353 87 123 4567"},
+        created_at=START + timedelta(hours=8),
+    )
+    memory.fill_vectors()
+    person = {"ana": ana, "klaus": klaus, "peter": peter, "james": james}[who]
+    assert detail_asked(question, memory.recall.names()) == [person.id]
+    answer = memory.ask(question)
+    assert answer[0].neuron.id == person.id, [r.neuron.title for r in answer[:3]]
+    assert not answer[0].loose
+
+
 def test_klaus_phone_number_answers_klaus_not_a_note_matching_number(memory):
     ana, klaus, news, old = _memory_of_ana_and_klaus(memory)
     for question in ("Klaus phone number", "when is Klaus's birthday", "Klaus Weber's number"):
@@ -86,6 +130,7 @@ def test_a_detail_beside_another_topic_is_no_question_for_the_card(memory):
 def test_the_command_line_and_mcp_answer_in_the_same_order_with_the_current_number(
     memory, tmp_path, monkeypatch
 ):
+    monkeypatch.setenv("NEURONS_PHONE_REGION", "DE")  # Ana's numbers are foreign: with their code
     ana, _klaus, _news, _old = _memory_of_ana_and_klaus(memory)
     question = "What's Ana's number"
     order = [str(r.neuron.id) for r in memory.ask(question)]
@@ -94,6 +139,25 @@ def test_the_command_line_and_mcp_answer_in_the_same_order_with_the_current_numb
     assert [r["id"] for r in printed.data] == order
     first = printed.text.splitlines()[0]
     assert "Ana Silva" in first and "+351 966 000 111" in first and "912 345 678" not in first
+
+
+def test_the_command_line_writes_a_number_as_people_read_it(memory, monkeypatch):
+    """A number kept as an import stores it (+351912345678) is answered grouped, as the window
+    shows it, beside one typed with spaces (from Germany: both foreign, with their code)."""
+    monkeypatch.setenv("NEURONS_PHONE_REGION", "DE")
+    card = memory.capture(
+        "Rita Costa",
+        kind="contact",
+        attrs={"name": "Rita Costa", "phones": ["+351912345678", "+351 966 000 111"]},
+    )
+    memory.fill_vectors()
+    args = Namespace(
+        question="Rita's number", limit=10, mode="default", kind=None, since=None, until=None, tag=None
+    )
+    printed = ask_command(memory, args)
+    first = printed.text.splitlines()[0]
+    assert printed.data[0]["id"] == str(card.id)
+    assert "+351 912 345 678, +351 966 000 111" in first, first
 
 
 def test_mcp_answers_a_persons_number_with_their_card_first(tmp_path, monkeypatch):

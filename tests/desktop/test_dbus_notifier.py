@@ -6,11 +6,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from datetime import timedelta
 
 import pytest
 
+from core import remind
+from desktop.items.sections import Section
 from desktop.reminders.notifiers import DBusNotifier, Notice, Notifications
-from tests.desktop.conftest import WAIT_MS, FakeNotifier
+from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
 
 pytestmark = pytest.mark.skipif(
     shutil.which("dbus-run-session") is None, reason="needs dbus-run-session (apt: dbus)"
@@ -75,9 +78,11 @@ def dunst(qtbot, session_bus, tmp_path):
     menu = tmp_path / "menu.sh"
     menu.write_text(f'#!/bin/sh\ncat > "{tmp_path}/menu.txt"\ngrep -m1 "^#Snooze" "{tmp_path}/menu.txt"\n')
     menu.chmod(0o755)
-    # every notification the server times out on its own does so after a second
+    # every notification the server times out on its own does so after a second; one whose
+    # title starts "Expires" it times out after a second even when asked to keep it
     (tmp_path / "dunstrc").write_text(
         f"[global]\ndmenu = {menu}\n[urgency_low]\ntimeout = 1\n[urgency_normal]\ntimeout = 1\n"
+        '[expires]\nsummary = "Expires*"\noverride_dbus_timeout = 1\n'
     )
     env = {**os.environ, "DISPLAY": display}
     server = subprocess.Popen(
@@ -171,6 +176,97 @@ def test_a_reminder_stays_until_answered_where_a_passing_notice_times_out(qtbot,
     dbus.withdraw("r-1")
     qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
     dbus.close()
+
+
+def close_by_another_program(env, nid: int) -> None:
+    subprocess.run(
+        ["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications"]
+        + ["--object-path", "/org/freedesktop/Notifications"]
+        + ["--method", "org.freedesktop.Notifications.CloseNotification", str(nid)],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=30,
+    )
+
+
+def test_a_reminder_the_server_closes_is_unseen_one_the_person_dismisses_is_not(qtbot, dunst):
+    """NotificationClosed's reason tells them apart: expired (1) or closed by another program's
+    call (3) means the person never answered it; dismissed (2) means they did. Ours withdrawn
+    (done elsewhere, the app quits) is neither."""
+    dbus = ready_notifier(qtbot)
+    unseen: list[str] = []
+    dbus.unseen.connect(unseen.append)
+    dbus.show(Notice("r-exp", "Expires: renew the domain", "due now", [("done", "Done")], resident=True))
+    qtbot.waitUntil(lambda: unseen == ["r-exp"], timeout=WAIT_MS)  # the server timed it out
+
+    dbus.show(Notice("r-call", "Water the plants", "due now", [("done", "Done")], resident=True))
+    qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
+    close_by_another_program(dunst, dbus._by_key["r-call"])
+    qtbot.waitUntil(lambda: unseen == ["r-exp", "r-call"], timeout=WAIT_MS)
+
+    dbus.show(Notice("r-user", "Call the bank", "due now", [("done", "Done")], resident=True))
+    qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
+    subprocess.run(["dunstctl", "close"], env=dunst, check=True, timeout=30)  # the person
+    qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
+    dbus.show(Notice("r-ours", "Stretch", "due now", [("done", "Done")], resident=True))
+    qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)
+    dbus.withdraw("r-ours")
+    qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
+    qtbot.wait(500)  # every NotificationClosed has come back
+    assert unseen == ["r-exp", "r-call"]
+    dbus.close()
+
+
+def test_a_reminder_whose_notification_the_server_closed_is_missed_now_and_at_next_start(
+    qtbot, dunst, embedded_memory, clock
+):
+    """A reminder asked to stay that the server times out anyway was never answered: it is
+    listed under Missed at once and said again at the next start, as one that came due while
+    Neurons was closed is; one the person dismissed is not."""
+    due = {"due_at": remind.iso(clock.now() + timedelta(minutes=1))}
+    expired = embedded_memory.capture("Expires today: the parking permit", kind="reminder", attrs=due)
+    dismissed = embedded_memory.capture("Call the bank", kind="reminder", attrs=due)
+    app = make_app(qtbot, embedded_memory, clock, ready_notifier(qtbot))
+    app.window.show()
+    settle(qtbot, app)
+    app.scheduler.replan()
+    settle(qtbot, app)
+    clock.advance(minutes=1)
+    app.scheduler.check()
+    settle(qtbot, app)
+    assert set(app.notices.shown) == {str(expired.id), str(dismissed.id)}
+    qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)  # the server closed one
+    subprocess.run(["dunstctl", "close"], env=dunst, check=True, timeout=30)  # the person, the other
+    qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: list(app.window.missed) == [str(expired.id)], timeout=WAIT_MS)
+    app.window.show_section(Section.MISSED)
+    qtbot.waitUntil(
+        lambda: [str(r.neuron.id) for r in app.window.rows.rows()] == [str(expired.id)], timeout=WAIT_MS
+    )
+    assert app.window.rows.rows()[0].why == "its notification closed before you answered it"
+    assert app.window.list_title.text() == "Missed reminders"  # not "while Neurons was closed"
+    settle(qtbot, app)
+    app.close()
+
+    clock.advance(minutes=5)
+    again = FakeNotifier()
+    app2 = make_app(qtbot, embedded_memory, clock, again)
+    qtbot.waitUntil(lambda: again.keys() == ["missed"], timeout=WAIT_MS)
+    assert again.shown[0].title == "1 missed reminder"
+    assert "parking permit" in again.shown[0].body and "bank" not in again.shown[0].body
+    assert list(app2.window.missed) == [str(expired.id)]
+    settle(qtbot, app2)
+    app2.close()
+
+    clock.advance(minutes=5)  # said once: the start after that has nothing missed
+    third = FakeNotifier()
+    app3 = make_app(qtbot, embedded_memory, clock, third)
+    settle(qtbot, app3)
+    qtbot.wait(300)
+    settle(qtbot, app3)
+    assert third.keys() == []
+    app3.close()
 
 
 def test_a_notifications_title_shows_a_right_to_left_override():

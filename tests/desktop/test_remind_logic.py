@@ -102,7 +102,36 @@ def test_missed_means_due_before_start_and_never_shown():
     assert [x.id for x in remind.missed([a, b, c], T)] == [a.id]
 
 
+def test_a_showing_closed_unseen_is_missed_until_shown_again_or_answered():
+    shown = T - timedelta(minutes=59)
+    unseen = {"due_at": T - timedelta(hours=1), "notified_at": shown, "unseen_at": shown.timestamp()}
+    closed = reminder(**unseen)
+    assert [a.id for a in remind.missed([closed], T)] == [closed.id]
+    assert remind.due([closed], T) == []  # the running app does not show it again
+    snoozed = reminder(**unseen, snoozed_until=T + timedelta(minutes=10))
+    done = reminder(**{**unseen, "due_at": T + timedelta(days=1)}, rrule="FREQ=DAILY")
+    again = reminder(**{**unseen, "notified_at": T - timedelta(minutes=5)})
+    assert remind.missed([snoozed, done, again], T) == []
+
+
 # -- state changes through Memory (both engines) ----------------------------------------------
+
+
+def test_a_notification_closed_unseen_is_said_again_once_at_the_next_start(memory):
+    r = memory.capture("renew the permit", kind="reminder", attrs={"due_at": remind.iso(T)})
+    before = memory.get(r.id)
+    assert memory.mark_unseen(r.id) is None  # never shown: nothing to mark
+    assert memory.get(r.id).attrs == before.attrs
+    memory.mark_notified(r.id, T + timedelta(seconds=2))
+    assert remind.missed(memory.reminders(), T + timedelta(hours=1)) == []
+    assert memory.mark_unseen(r.id) is not None
+    start = T + timedelta(hours=1)
+    assert [a.id for a in remind.missed(memory.reminders(), start)] == [r.id]
+    assert memory.mark_notified(r.id, start) is not None  # said at the start
+    assert remind.missed(memory.reminders(), start + timedelta(hours=1)) == []
+    memory.mark_unseen(r.id)  # the start's notice closed unseen too: said at the next
+    memory.snooze(r.id, start, until=start + timedelta(hours=3))  # then answered
+    assert remind.missed(memory.reminders(), start + timedelta(hours=1)) == []
 
 
 def test_mark_notified_once_and_done(memory):

@@ -194,6 +194,34 @@ def test_a_custom_repeat_shows_in_words_and_stays_as_it_was(app, embedded_memory
     )
 
 
+def test_moving_a_repeats_day_in_the_pane_moves_the_day_its_rule_names(app, embedded_memory, clock, qtbot):
+    """ "Every 2 weeks on Tuesday" moved to a Thursday becomes "every 2 weeks on Thursday", and
+    the Repeat box says so after the save (the rule is not left naming the old day)."""
+    local = clock.now().astimezone(remind.local_zone())
+    tuesday = (local + timedelta(days=(1 - local.weekday()) % 7 or 7)).replace(
+        hour=9, minute=0, second=0, microsecond=0
+    )
+    rem = embedded_memory.capture(
+        "water the plants",
+        kind="reminder",
+        attrs={"due_at": remind.iso(tuesday), "rrule": "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"},
+    )
+    open_detail(qtbot, app, rem)
+    detail = app.window.detail
+    assert detail._fields["rrule"].currentText().lower() == "every 2 weeks on tuesday"
+    due = detail._fields["due_at"]
+    due.selectAll()
+    qtbot.keyClicks(due, (tuesday + timedelta(days=2)).strftime("%Y-%m-%d %H:%M"))
+    detail.save()
+    qtbot.waitUntil(
+        lambda: embedded_memory.get(rem.id).attrs.get("rrule") == "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH",
+        timeout=WAIT_MS,
+    )
+    qtbot.waitUntil(
+        lambda: detail._fields["rrule"].currentText().lower() == "every 2 weeks on thursday", timeout=WAIT_MS
+    )
+
+
 def test_a_bad_due_time_is_refused_with_a_sentence(app, embedded_memory, clock, qtbot):
     rem = embedded_memory.capture("call the bank", kind="reminder", attrs={"due_at": remind.iso(clock.now())})
     open_detail(qtbot, app, rem)
