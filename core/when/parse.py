@@ -38,6 +38,7 @@ from core.when.holidays import DAYS, FEAST_DAY, country_days
 from core.when.language import fold
 from core.when.patterns import GRAMMAR, Grammar, any_of, group
 from core.when.region import LANGUAGE_CODES, Region, current_region, region_of
+from core.when.spoken import MONTH_NAMES
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
@@ -127,6 +128,7 @@ class _Text:
         self.month_said = True  # the date read named its month (not "sexta dia 20")
         self.date_weekday: int | None = None  # a weekday read within the date's words
         self.glued_part: str | None = None  # the part of the day a weekday is written with ("Montagabend")
+        self.no_day: str | None = None  # a date no calendar has, in the app's words ("30 February")
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -547,6 +549,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             except ValueError:
                 if y or (month_of(m), day) != (2, 29):
                     t.blank(m)  # "30. Februar" is no day: not "the 30th" either, and its words stay
+                    t.no_day = t.no_day or _said_day(day, month_of(m), y, m)
                     continue
                 d = _next_feb_29(today)  # 29 February in a common year: the next leap year's
             t.take(m)
@@ -674,11 +677,32 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
 
     m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
     if not m:
+        # 31/04, 30.02.2027: a day and month either way round, but no day of a calendar
+        bad = t.search(
+            t.g.numeric_date, accept=lambda m: _day_and_month(int(m.group("a")), int(m.group("b")))
+        )
+        if bad:
+            t.blank(bad)
+            t.no_day = t.no_day or bad.group(0)
         return None
     found = read(m)
     assert found is not None
     t.take(m)
     return _range_start(t, m, found[0]), found[1]
+
+
+def _day_and_month(a: int, b: int) -> bool:
+    """Figures that could name a day and a month, one way round or the other (31/04)."""
+    return (1 <= a <= 31 and 1 <= b <= 12) or (1 <= b <= 31 and 1 <= a <= 12)
+
+
+def _said_day(day: int, month: int, year: str | None, m: re.Match) -> str:
+    """A date no calendar has in the app's words ("30 February", "30 February 2027"); one whose
+    month is no month either as written ("2027-13-01")."""
+    if not 1 <= month <= 12:
+        return m.group(0).strip()
+    said = f"{day} {MONTH_NAMES[month - 1]}"
+    return f"{said} {int(year) + (2000 if len(year) == 2 else 0)}" if year else said
 
 
 def _range_start(t: _Text, m: re.Match, d: date) -> date:
@@ -1059,6 +1083,23 @@ def find_when(
         return None
 
 
+def no_day(
+    text: str, now: datetime, grammar: Grammar = GRAMMAR, region: Region | str | None = None
+) -> str | None:
+    """What to tell a person whose text names a date no calendar has ("30 February is no day",
+    "31/04 is no day"), in the app's words whatever the text's language; None when it names none.
+    find_when reads no time from such a text rather than guess another day."""
+    if region is None:
+        region = current_region()
+    elif isinstance(region, str):
+        region = region_of(region)
+    for said in (None, in_figures(text, grammar, region)):
+        t = _Text(text, grammar, region, said if said != text else None)
+        if _date(t, now) is None and t.no_day:
+            return f"{t.no_day} is no day"
+    return None
+
+
 def _covered(when: When) -> int:
     return sum(e - s for s, e in when.spans)
 
@@ -1073,6 +1114,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if rel is None and offset is None and _now_word(t):
         return When(due=now, rrule=None, spans=t.spans, text=text, explicit_day=True, explicit_time=True)
     written = _date(t, now)
+    if t.no_day and written is None:  # "dentist 30 February at 10": no guess at another day
+        return None
     if written is not None:
         written = _on_its_weekday(t, written)
     word = _day_word(t, now) if written is None else None
@@ -1175,6 +1218,9 @@ def parse_due(text: str, now: datetime, grammar: Grammar = GRAMMAR) -> datetime 
             rest[s:e] = " " * (e - s)
         if grammar.due_filler.match("".join(rest)):
             return when.due
+    wrong = no_day(text, now, grammar)
+    if wrong:
+        raise InvalidInput(f"{wrong}: give a date the calendar has")
     raise InvalidInput(
         f"“{text}” is not a time I can read: try 2025-06-13 10:00, 14:30, tomorrow 9am or in 10 min"
     )

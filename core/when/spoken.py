@@ -43,7 +43,7 @@ def say_when(moment: datetime, now: datetime, lang: str = "en") -> str:
     return f"{local.day} {month} {local.year}"
 
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")  # fmt: skip
 
 
@@ -78,7 +78,7 @@ def say_window(start: datetime, end: datetime, now: datetime, overdue: bool = Fa
         weeks = {0: "this week", 7: "next week", -7: "last week"}
         return weeks.get((first - monday).days) or f"the week of {day(first, weekday=False)}"
     if first.day == 1 and last == first + relativedelta(months=1) - timedelta(days=1):
-        month = _MONTHS[first.month - 1]
+        month = MONTH_NAMES[first.month - 1]
         return f"in {month}" if first.year == today.year else f"in {month} {first.year}"
     if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31) and first.year == last.year:
         return f"in {first.year}"

@@ -18,7 +18,7 @@ import pytest
 from dateutil.relativedelta import relativedelta
 
 from core.model import InvalidInput
-from core.when import find_when, find_window, parse_due, title_without
+from core.when import find_when, find_window, no_day, parse_due, title_without
 from core.when.language import Language, merge
 from core.when.languages import LANGUAGES
 from core.when.patterns import Grammar
@@ -396,6 +396,34 @@ def test_a_window_is_labelled_in_the_apps_words_whatever_the_questions_language(
 def test_a_day_no_calendar_has_is_read_as_no_day(text):
     """30 February is no birthday: not read as "the 30th" of this month either, and its words stay."""
     assert find_when(text, NOW) is None
+
+
+@pytest.mark.parametrize(
+    "text,said",
+    [
+        ("dentist 30 February at 10", "30 February is no day"),
+        ("dentista a 31 de abril às 10h", "31 April is no day"),
+        ("el treinta y uno de junio", "31 June is no day"),
+        ("Zahnarzt am 30. Februar um 10", "30 February is no day"),
+        ("le 31 avril à 10h", "31 April is no day"),
+        ("call on 31/04 at 9", "31/04 is no day"),
+        ("2027-02-30", "30 February 2027 is no day"),
+    ],
+)
+def test_a_day_no_calendar_has_is_said_and_no_other_time_is_read(text, said):
+    """A date no calendar has is told to the person in the app's words, whatever the language it
+    was written in, and no time of the text is guessed for it ("at 10" is not today at 10)."""
+    assert find_when(text, SATURDAY, region="pt_PT") is None
+    assert no_day(text, SATURDAY, region="pt_PT") == said
+    with pytest.raises(InvalidInput, match=said):
+        parse_due(text, SATURDAY)
+
+
+@pytest.mark.parametrize(
+    "text", ["dentist on 22/04 at 10", "29 February", "3/4 cup of flour", "14/15 pages", "at 22.04"]
+)
+def test_a_date_the_calendar_has_is_never_said_to_be_no_day(text):
+    assert no_day(text, SATURDAY, region="pt_PT") is None
 
 
 def test_this_season_is_the_one_we_are_in():
