@@ -129,6 +129,8 @@ class _Text:
         self.date_weekday: int | None = None  # a weekday read within the date's words
         self.glued_part: str | None = None  # the part of the day a weekday is written with ("Montagabend")
         self.no_day: str | None = None  # a date no calendar has, in the app's words ("30 February")
+        self.offset_end: int | None = None  # where "two weeks from" ends: the day it counts from follows
+        self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -279,6 +281,8 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
         return True
     if len(day) == 3 and t.capital(m.start("day")):
         return True
+    if t.offset_end is not None and not t.folded[t.offset_end : m.start()].strip():
+        return True  # "três semanas a partir de sexta": the day an offset counts from
     after = t.folded[m.end() :]
     return bool(t.g.part_of_day.match(after.lstrip()) or t.g.clock_at.match(after.lstrip()))
 
@@ -447,14 +451,18 @@ def _time_follows(t: _Text, end: int) -> bool:
 def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     """(the moment, whether it is to the minute) of "in 10 minutes", "in 3 days"..."""
     m = t.search(t.g.relative)
-    if not m and t.g.from_now.search(t.folded):
-        m = t.search(t.g.relative_ahead)
+    if not m and t.g.from_now.search(t.folded):  # not "2 dias depois de amanhã" (an offset)
+        m = t.search(t.g.relative_ahead, accept=lambda m: not _offset_beyond(t, m))
+    if not m:
+        m = t.search(t.g.duration_alone, accept=lambda m: not _clock_alone(t))
     if not m:
         return None
     t.take(m)
     if m.re is t.g.relative_ahead and m.group("fraction_ahead"):  # "a half hour from now"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction_ahead"))]), True
-    if m.re is t.g.relative_ahead:  # "2 minutes from now"
+    if m.re is t.g.duration_alone:  # "5 minutes", "1 week": from now
+        said, unit, half = m.group("n"), m.group("unit"), m.group("half") or m.group("unit_half")
+    elif m.re is t.g.relative_ahead:  # "2 minutes from now"
         said, unit, half = m.group("n_ahead"), m.group("unit_ahead"), m.group("half_ahead")
     elif m.group("fraction"):  # "in half an hour", "in a quarter of an hour"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction"))]), True
@@ -473,19 +481,61 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
 
 
+def _offset_beyond(t: _Text, m: re.Match) -> bool:
+    """An offset's words run on past "2 dias depois" ("2 dias depois de amanhã"): not from now."""
+    offset = t.g.offset.match(t.folded, m.start())
+    return offset is not None and offset.end() > m.end()
+
+
+def _clock_alone(t: _Text) -> bool:
+    """The whole text is a time of day ("15h", "5pm"), not a duration."""
+    text = t.folded.strip()
+    g = t.g
+    return any(p.fullmatch(text) for p in (g.clock_h_suffix, g.clock_h_letter, g.clock_hm))
+
+
 def _offset(t: _Text) -> relativedelta | None:
-    """ "two weeks from", "3 days after", "2 months before": the step from the day named after it."""
-    m = t.search(t.g.offset)
+    """ "two weeks from", "3 days after", "2 months before": the step from the day named after it;
+    "5 hours before noon", "10 minutes after 3pm", "5 minutes before now": from the time named
+    after it (hours and minutes only from a time of day or now)."""
+    m = t.search(t.g.offset, accept=lambda m: _offset_ok(t, m))
     if not m:
         return None
     kind, amount = t.g.words.units[m.group("unit")]
-    if kind not in ("days", "months", "years"):
-        return None
     t.take(m)
-    n = int(_num(t.g, m.group("n"))) * amount * (-1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1)
+    t.offset_end = m.end()
+    now_after = t.g.now_word.match(t.folded, len(t.folded) - len(t.folded[m.end() :].lstrip()))
+    if now_after and kind in ("seconds", "minutes"):  # "5 minutos antes de agora"
+        t.take(now_after)
+        t.offset_from_now = True
+    sign = -1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1
+    if kind in ("seconds", "minutes"):
+        seconds = _num(t.g, m.group("n")) * amount * sign * (60 if kind == "minutes" else 1)
+        return relativedelta(seconds=round(seconds))
+    n = int(_num(t.g, m.group("n"))) * amount * sign
     if kind == "days":
         return relativedelta(days=n)
     return relativedelta(months=n * (12 if kind == "years" else 1))
+
+
+def _offset_ok(t: _Text, m: re.Match) -> bool:
+    """A step of hours or minutes counts from a time of day or now said right after it."""
+    if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
+        return True
+    g = t.g
+    after = t.folded[m.end() :].lstrip()
+    article = g.hour_articles.match(after)  # "10 minutos después de las 15h"
+    if article and after[article.end() : article.end() + 1].isspace():
+        after = after[article.end() :].lstrip()
+    return bool(
+        g.now_word.match(after)
+        or g.noon_or_midnight.match(after)
+        or any(p.match(after) for p in (g.clock_hm, g.clock_h_suffix, g.clock_h_letter))
+    )
+
+
+def _within_a_day(step: relativedelta) -> bool:
+    return bool(step.hours or step.minutes or step.seconds)
 
 
 def _now_word(t: _Text) -> bool:
@@ -1111,8 +1161,12 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     rel = _relative(t, now)
     offset = _offset(t) if rel is None else None
     end = _end_of(t, now.date())
-    if rel is None and offset is None and _now_word(t):
-        return When(due=now, rrule=None, spans=t.spans, text=text, explicit_day=True, explicit_time=True)
+    if offset is not None and t.offset_from_now or (rel is None and offset is None and _now_word(t)):
+        due = now + offset if offset is not None else now  # "5 minutes before now"
+        return When(due=due, rrule=None, spans=t.spans, text=text, explicit_day=True, explicit_time=True)
+    within = offset if offset is not None and _within_a_day(offset) else None
+    if within is not None:
+        offset = None
     written = _date(t, now)
     if t.no_day and written is None:  # "dentist 30 February at 10": no guess at another day
         return None
@@ -1161,6 +1215,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz, clock.s)
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
+    if within is not None:  # "5 hours before noon": from the time of day named
+        due += within
     if rec and due <= now:  # the first occurrence still to come
         due = _next_of(rec.rule, due, now)
     if out.rrule is None and written and grammar.yearly.search(fold(text)):

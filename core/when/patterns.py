@@ -204,6 +204,10 @@ class Grammar:
             rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
         )
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
+        # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
+        self.duration_alone = c(
+            rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}\s*$"
+        )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
         self.end_words = {
             **{u: "day" for u, value in w.units.items() if value == ("days", 1)},
@@ -372,6 +376,7 @@ class Grammar:
             rf"(?P<ap2>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w)))?)"
         )
         self.noon_words = frozenset(w.noon)
+        self.noon_or_midnight = c(rf"{b}(?:{any_of((*w.noon, *w.midnight))}){e}")
         hour_names = (*w.hour_words, *w.hour_words_24, *w.noon, *w.midnight)
         self.hour_in_words = compile_folded(rf"\d{{1,2}}|{any_of(hour_names)}")
         self.midnight_words = frozenset(w.midnight)

@@ -896,14 +896,14 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
-    "chrono_en": 148,
+    "chrono_en": 153,
     "chrono_pt": 24,
     "chrono_es": 33,
     "chrono_de": 58,
     "chrono_fr": 74,
-    "timefhuman_en": 10,
+    "timefhuman_en": 11,
     "ctparse_en_de": 284,
-    "parsedatetime_en_de_fr": 231,
+    "parsedatetime_en_de_fr": 292,
 }
 
 
@@ -1041,3 +1041,69 @@ def test_the_end_of_a_period_in_one_word_or_its_genitive(text, due):
 def test_a_month_of_a_year_is_due_on_its_first_day(text, due):
     when = find_when(text, SATURDAY, region="pt_PT")
     assert (when.due if when else None) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("two days after tomorrow", at("2026-12-08")),
+        ("dois dias depois de amanhã", at("2026-12-08")),
+        ("dos días después de mañana", at("2026-12-08")),
+        ("zwei Tage nach morgen", at("2026-12-08")),
+        ("deux jours après demain", at("2026-12-08")),
+        ("três semanas a partir de sexta", at("2027-01-01")),
+        ("tres semanas a partir del viernes", at("2027-01-01")),
+        ("drei Wochen ab Freitag", at("2027-01-01")),
+        ("trois semaines à partir du vendredi", at("2027-01-01")),
+    ],
+)
+def test_an_offset_counts_from_the_day_named_after_it(text, due):
+    """ "dois dias depois de amanhã" is two days after tomorrow, not two days from now ("depois"
+    alone is "later"); a weekday an offset counts from is a day even where the word is ambiguous
+    ("sexta"), and "del"/"du" join it as "de" does."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("5 hours before noon", at("2026-12-05", "07:00")),
+        ("5 horas antes do meio-dia", at("2026-12-05", "07:00")),
+        ("5 horas antes del mediodía", at("2026-12-05", "07:00")),
+        ("5 Stunden vor Mittag", at("2026-12-05", "07:00")),
+        ("5 heures avant midi", at("2026-12-05", "07:00")),
+        ("call 10 minutes after 3pm", at("2026-12-05", "15:10")),
+        ("ligar 10 minutos depois das 15h", at("2026-12-05", "15:10")),
+        ("llamar 10 minutos después de las 15h", at("2026-12-05", "15:10")),
+        ("anrufen 10 Minuten nach 15 Uhr", at("2026-12-05", "15:10")),
+        ("appeler 10 minutes après 15h", at("2026-12-05", "15:10")),
+        ("10 minutes before now", at("2026-12-05", "09:50")),
+        ("10 minutos antes de agora", at("2026-12-05", "09:50")),
+    ],
+)
+def test_hours_and_minutes_count_from_the_time_named_after_them(text, due):
+    """ "5 hours before noon" is 07:00, not noon; "10 minutes before now" is not now."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("5 minutes", SATURDAY + timedelta(minutes=5)),
+        ("an hour", SATURDAY + timedelta(hours=1)),
+        ("5 minutos", SATURDAY + timedelta(minutes=5)),
+        ("una hora", SATURDAY + timedelta(hours=1)),
+        ("2 Stunden", SATURDAY + timedelta(hours=2)),
+        ("cinq minutes", SATURDAY + timedelta(minutes=5)),
+        ("1 week", at("2026-12-12")),
+    ],
+)
+def test_a_text_that_is_only_a_duration_is_that_long_from_now(text, due):
+    """As a due field reads it: nothing but "5 minutes" is in 5 minutes. Inside a sentence a
+    duration is what something lasts ("the meeting lasted 2 hours"), and "15h" stays a clock."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("the meeting lasted 2 hours", SATURDAY) is None
+    assert find_when("15h", SATURDAY).due == at("2026-12-05", "15:00")
