@@ -166,6 +166,8 @@ class Language:
     per_words: Words = ()  # "twice a month", "once per week", "uma vez por semana"
     part_plurals: dict[str, str] = field(default_factory=dict)  # "Monday evenings": every Monday evening
     weekdays_every: Words = ()  # "every weekday", "werktags"
+    weekends_every: Words = ()  # "on weekends", "aos fins de semana": every weekend (its Saturday)
+    weekends_timed: Words = ()  # "los fines de semana": every weekend only with a time after it
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day
     yearly_words: Words = ()  # "birthday": a date that comes every year
     none_words: Words = ()  # "none", "nunca": what clears a field

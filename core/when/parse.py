@@ -374,7 +374,7 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     if m:
         t.take(m)
         return _times_per(g, m, today)
-    m = t.search(g.every_weekend)
+    m = t.search(g.every_weekend, accept=lambda m: not m.group("timed") or _time_follows(t, m.end()))
     if m:  # once a weekend: its Saturday
         t.take(m)
         return _Rec("FREQ=WEEKLY;BYDAY=SA", _next_weekday(today, 5, strictly_after=False))

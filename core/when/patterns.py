@@ -435,10 +435,13 @@ class Grammar:
             rf"{b}(?:(?P<tw>{any_of(w.times_words)})|(?P<n>{amount})\s*(?:{any_of(w.times_nouns)}))\s+"
             rf"(?:{any_of(w.per_words)})\s+(?P<unit>{self.calendar_units}){e}"
         )
-        self.every_weekend = c(rf"{b}(?:{every})\s+(?:{weekend}){plural}?{e}")
+        self.every_weekend = c(
+            rf"{b}(?:(?:{every})\s+(?:{weekend}){plural}?|{any_of(w.weekends_every)}|"
+            rf"(?P<timed>{any_of(w.weekends_timed)})){e}"
+        )
         # "Monday evenings", "on Friday mornings", "segundas à noite" is a plural day and a part
         self.weekday_part_plural = c(
-            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{plural}?\s+"
+            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{plural}?\s*"  # de "montagabends"
             rf"(?P<pp>{any_of(w.part_plurals)}){e}"
         )
         # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)

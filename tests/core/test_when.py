@@ -1107,3 +1107,30 @@ def test_a_text_that_is_only_a_duration_is_that_long_from_now(text, due):
     assert when is not None and when.due == due, when and when.due
     assert find_when("the meeting lasted 2 hours", SATURDAY) is None
     assert find_when("15h", SATURDAY).due == at("2026-12-05", "15:00")
+
+
+@pytest.mark.parametrize(
+    "text,due,rrule",
+    [
+        ("gym on weekends at 9", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+        ("ginásio aos fins de semana", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+        ("gimnasio los fines de semana a las 9", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+        ("Fitness an Wochenenden", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+        ("sport tous les week-ends", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+        ("stand-up every workday at 9", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("reunião cada dia útil", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("reunión cada día laborable", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("Besprechung jeden Werktag", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("réunion tous les jours ouvrables", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("Kino montagabends", at("2026-12-07", "19:00"), "FREQ=WEEKLY;BYDAY=MO"),
+        ("Laufen freitagmorgens um 7", at("2026-12-11", "07:00"), "FREQ=WEEKLY;BYDAY=FR"),
+    ],
+)
+def test_weekends_workdays_and_glued_parts_of_days_repeat(text, due, rrule):
+    """Said as habits, each language its own way: every weekend (its Saturday), every working
+    day, and a German weekday glued to a part of the day ("montagabends"). A plural weekend
+    alone is no habit ("odio los fines de semana", "j'adore les week-ends")."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and (when.due, when.rrule) == (due, rrule), when and (when.due, when.rrule)
+    assert find_when("odio los fines de semana", SATURDAY) is None
+    assert find_when("j'adore les week-ends", SATURDAY) is None

@@ -97,7 +97,8 @@ LANGUAGE = Language(
                 "jeden tag": "DAILY", "vierteljährlich": "MONTHLY;INTERVAL=3",
                 "quartalsweise": "MONTHLY;INTERVAL=3", "halbjährlich": "MONTHLY;INTERVAL=6",
                 "zweiwöchentlich": "WEEKLY;INTERVAL=2"},
-    weekdays_every=("werktags", "an werktagen"),
+    weekdays_every=("werktags", "an werktagen", "jeden werktag"),
+    weekends_every=("an wochenenden", "wochenends", "an den wochenenden"),
     every_part={"jeden morgen": "morgens", "jeden vormittag": "morgens", "jeden nachmittag": "nachmittags",
                 "jeden abend": "abends", "jede nacht": "abends"},
     yearly_words=("geburtstag", "jahrestag"),
@@ -109,6 +110,9 @@ LANGUAGE = Language(
     parts={"morgens": 9, "früh": 9, "am morgen": 9, "morgen": 9, "vormittags": 10, "am vormittag": 10,
            "vormittag": 10, "nachmittags": 15, "am nachmittag": 15, "nachmittag": 15, "abends": 19,
            "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22},
+    # glued to a weekday, a repeat: "montagabends" (every Monday evening)
+    part_plurals={"morgens": "morgens", "vormittags": "vormittags", "nachmittags": "nachmittags",
+                  "abends": "abends", "nachts": "nachts"},
     part_adverbs=("morgens", "früh", "vormittags", "nachmittags", "abends", "nachts"),
     # beside a day ("morgen Abend", "Freitag Nachmittag") or glued to a weekday ("Montagmorgen")
     bare_parts=("morgen", "früh", "vormittag", "nachmittag", "abend", "nacht"),
