@@ -917,7 +917,10 @@ def _part_of_day(t: _Text, clock_at: int | None) -> str | None:
     m = t.search(
         t.g.part_of_day,
         accept=lambda m: (
-            " " in m.group(0).strip() or m.group("part") in w.part_adverbs or beside_time_words(m)
+            " " in m.group(0).strip()
+            or "'" in m.group("part")  # with its elided article, as "le soir" ("l'après-midi")
+            or m.group("part") in w.part_adverbs
+            or beside_time_words(m)
         ),
     )
     if not m:

@@ -384,8 +384,8 @@ class Grammar:
         self.counted_minutes = compile_folded(rf"\b(?:{minute_noun})\b")  # "15 minuten vor 12"
         self.minutes_to = compile_folded(rf"(?:{any_of(w.minutes_to)})")
         self.hour_less = compile_folded(rf"(?:{any_of(w.hour_less)})")
-        self.clock_word = c(
-            rf"{b}(?:(?:{any_of(w.noon_lead)})\s+)?(?P<w>{any_of(w.noon)}|{any_of(w.midnight)}){e}"
+        self.clock_word = c(  # not the end of a word with a hyphen ("après-midi" is no noon)
+            rf"(?<![\w-])(?:(?:{any_of(w.noon_lead)})\s+)?(?P<w>{any_of(w.noon)}|{any_of(w.midnight)}){e}"
         )
         self.part_of_day = c(rf"{b}(?:(?:{any_of(w.part_lead)})\s+)?(?P<part>{parts}){e}")
         # a range's start is when it is due: "from 5 to 16 Aug", "15-18 Nov", "5. bis zum 16.8."

@@ -1134,3 +1134,19 @@ def test_weekends_workdays_and_glued_parts_of_days_repeat(text, due, rrule):
     assert when is not None and (when.due, when.rrule) == (due, rrule), when and (when.due, when.rrule)
     assert find_when("odio los fines de semana", SATURDAY) is None
     assert find_when("j'adore les week-ends", SATURDAY) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("cet après-midi", at("2026-12-05", "15:00")),
+        ("demain après-midi", at("2026-12-06", "15:00")),
+        ("demain l'après-midi", at("2026-12-06", "15:00")),
+        ("l'après-midi", at("2026-12-05", "15:00")),
+        ("vendredi à midi", at("2026-12-11", "12:00")),
+    ],
+)
+def test_the_afternoon_in_french_is_not_noon(text, due):
+    """ "midi" ends "après-midi": the word after the hyphen is no noon (it was 12:00)."""
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is not None and when.due == due, when and when.due
