@@ -200,6 +200,7 @@ class Language:
     hour_less: Words = ()  # "{hour} less {minutes}": "6 menos cuarto"
     hour_marks: Words = ()  # between an hour and the rest: "4 horas e meia"
     before_hour: dict[str, int] = field(default_factory=dict)  # de "halb 6": 30 minutes before 6
+    after_hour: dict[str, int] = field(default_factory=dict)  # en "half eight" (British): 8:30
 
     # -- questions --------------------------------------------------------------------------------
     due_cues: Words = ()  # "what's on", "tenho": a question about what is due

@@ -836,6 +836,8 @@ def _phrase_ok(g: Grammar, m: re.Match) -> bool:
     hour = m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or ""
     if hour.isdigit() and not 0 < int(hour) < 24:
         return False
+    if m.group("before") and _spaced(m.group("before")) in g.words.after_hour and hour.isdigit():
+        return bool(m.group("at"))  # "at half 8"; "half 2 cups" is no time
     if minutes and minutes.isdigit():
         marked = bool(g.marked_hour.search(m.group(0)))
         counted = bool(g.counted_minutes.search(m.group(0)))  # "15 minuten vor 12"
@@ -867,7 +869,9 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     hours = {**w.hour_words, **w.hour_words_24}
     hour = _spaced(m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or "")
     named = hour in g.noon_words | g.midnight_words  # "a quarter to noon": on the 24-hour clock
-    if m.group("h3"):
+    if m.group("h3") and _spaced(m.group("before")) in w.after_hour:  # "half eight": 8:30
+        h, mi = number(m.group("h3"), hours), w.after_hour[_spaced(m.group("before"))]
+    elif m.group("h3"):
         h, mi = number(m.group("h3"), hours) - 1, w.before_hour[_spaced(m.group("before"))]
     elif m.group("h1"):
         h, mi = number(m.group("h1"), hours), number(m.group("m1"), w.minute_amounts)

@@ -243,13 +243,14 @@ class Grammar:
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
             rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?\s*"
-            rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|-\s*)?"
-            rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
+            rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|[-/]\s*)?"  # "8/May/2027", "8-May"
+            rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
         )
         # "June 2027", "junho de 2027", "im Juni 2027": a month of a year (its first day)
         self.month_year = c(rf"{b}(?P<mon>{month})\.?,?\s+(?:{year_joined}\s+)?{year}(?![\d/.:-]\d){e}")
         self.month_day = c(
-            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?\s*{optional_words(w.month_day_articles)}"
+            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?(?:/|\s*)"  # "May/8"
+            rf"{optional_words(w.month_day_articles)}"
             rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         slots = {
@@ -367,7 +368,8 @@ class Grammar:
             rf"{mark}\s+"
             rf"(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+"
             rf"(?P<m2>{minute_word})(?:\s+(?:{minute_noun}))?"
-            rf"|(?P<before>{any_of(w.before_hour)})\s+(?P<h3>{hour_word})(?:\s*(?:{hour_after}))?"
+            rf"|(?P<before>{any_of((*w.before_hour, *w.after_hour))})\s+"
+            rf"(?P<h3>{hour_word})(?:\s*(?:{hour_after}))?"
             # "quinze heures trente", "9 Uhr 30", "midi quinze": the minutes after the hour's mark
             rf"|(?P<h4>(?:\d{{1,2}}|{any_of((*w.hour_words, *w.hour_words_24))})\s*(?:{marks})|"
             rf"{any_of((*w.noon, *w.midnight))})"

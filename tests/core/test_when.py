@@ -896,13 +896,13 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
-    "chrono_en": 153,
+    "chrono_en": 160,
     "chrono_pt": 24,
     "chrono_es": 33,
     "chrono_de": 58,
     "chrono_fr": 74,
     "timefhuman_en": 11,
-    "ctparse_en_de": 284,
+    "ctparse_en_de": 288,
     "parsedatetime_en_de_fr": 292,
 }
 
@@ -1149,4 +1149,40 @@ def test_weekends_workdays_and_glued_parts_of_days_repeat(text, due, rrule):
 def test_the_afternoon_in_french_is_not_noon(text, due):
     """ "midi" ends "après-midi": the word after the hyphen is no noon (it was 12:00)."""
     when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("meet at half eight tomorrow", at("2026-12-06", "08:30")),
+        ("amanhã às oito e meia", at("2026-12-06", "08:30")),
+        ("mañana a las ocho y media", at("2026-12-06", "08:30")),
+        ("morgen um halb neun", at("2026-12-06", "08:30")),
+        ("demain à huit heures et demie", at("2026-12-06", "08:30")),
+        ("half eight", at("2026-12-05", "20:30")),
+    ],
+)
+def test_half_an_hour_past_in_each_languages_words(text, due):
+    """Britain's "half eight" is 8:30 (German "halb neun" is too: half-way to nine); "half" before
+    figures only with "at" ("half 2 cups of flour" is no time)."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("half 2 cups of flour", SATURDAY) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("dentist 8/May at 10", at("2027-05-08", "10:00")),
+        ("May/8", at("2027-05-08")),
+        ("dentista 22/abr/2027", at("2027-04-22")),
+        ("cena 12/dic", at("2026-12-12")),
+        ("Termin 3/Okt", at("2027-10-03")),
+        ("rendez-vous 5/juin", at("2027-06-05")),
+        ("Zahnarzt 22. Dez.", at("2026-12-22")),
+    ],
+)
+def test_a_day_and_a_months_name_joined_by_a_slash_or_its_short_form(text, due):
+    when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due

@@ -10,6 +10,7 @@ LANGUAGE = Language(
     months={
         "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "april": 4, "mai": 5, "juni": 6, "juli": 7,
         "august": 8, "september": 9, "oktober": 10, "november": 11, "dezember": 12,
+        "mär": 3, "mrz": 3, "okt": 10, "dez": 12,  # the short forms no other word shares
     },
     ambiguous_months=("mai",),
     weekdays={"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5,

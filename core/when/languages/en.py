@@ -167,6 +167,7 @@ LANGUAGE = Language(
            "afternoon": 15, "in the afternoon": 15, "this afternoon": 15, "evening": 19,
            "in the evening": 19, "night": 20, "at night": 20},
     bare_parts=("morning", "afternoon", "evening", "night", "lunch", "lunchtime"),
+    after_hour={"half": 30},  # "half eight": 8:30, as Britain says it (not "halb 8", 7:30)
     hour_words={"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12},
     minute_amounts={"half": 30, "a half": 30, "quarter": 15, "a quarter": 15, "five": 5, "ten": 10,

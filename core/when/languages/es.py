@@ -10,6 +10,7 @@ LANGUAGE = Language(
     months={
         "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
         "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+        "ene": 1, "abr": 4, "dic": 12,  # the short forms no other word shares
     },
     weekdays={"lunes": 0, "martes": 1, "miércoles": 2, "jueves": 3, "viernes": 4, "sábado": 5,
               "domingo": 6},

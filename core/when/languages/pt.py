@@ -10,6 +10,7 @@ LANGUAGE = Language(
     months={
         "janeiro": 1, "fevereiro": 2, "março": 3, "abril": 4, "maio": 5, "junho": 6, "julho": 7,
         "agosto": 8, "setembro": 9, "outubro": 10, "novembro": 11, "dezembro": 12,
+        "fev": 2, "abr": 4, "dez": 12,  # the short forms no other word shares
     },
     ambiguous_months=("março",),
     weekdays={
