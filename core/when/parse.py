@@ -85,6 +85,9 @@ class When:
     # a doubt about the reading, said to the person beside it ("05/06 read day first: it could be
     # the other way round"; a weekday that is not the date's)
     ambiguous: str | None = None
+    # only a month was said ("in July"): a date when asked for one, too loose to make a note a
+    # reminder by itself ("Ana moved to Porto in May")
+    loose: bool = False
 
     @property
     def words(self) -> str:
@@ -131,6 +134,7 @@ class _Text:
         self.no_day: str | None = None  # a date no calendar has, in the app's words ("30 February")
         self.offset_end: int | None = None  # where "two weeks from" ends: the day it counts from follows
         self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
+        self.month_alone = False  # the date read is a month alone ("in July")
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -622,6 +626,15 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     if m:
         t.take(m)
         return date(int(m.group("y")), g.words.months[m.group("mon")], 1), True
+    # "in July", "até julho", "im Juli": its first day, the next one; the month we are in names, it
+    # is not due ("in December" said in December)
+    m = t.search(g.month_alone, accept=lambda m: _month_ok(t, m, with_day=False))
+    if m:
+        month = g.words.months[m.group("mon")]
+        if month != today.month:
+            t.take(m)
+            t.month_alone = True
+            return date(today.year + (month < today.month), month, 1), False
     m = t.search(g.day_of_month)
     if m:
         day = int(group(m, "day") or 0)
@@ -1193,6 +1206,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         explicit_day=bool(rel or written or word or (rec and rec.first) or offset or end),
         explicit_time=clock is not None or bool(rel and rel[1]),
         ambiguous=t.ambiguous,
+        loose=t.month_alone and clock is None and not (rec or rel or offset or end),
     )
     if rel and rel[1]:  # to the minute: "in 10 minutes"
         out.due = rel[0]
@@ -1226,7 +1240,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due += within
     if rec and due <= now:  # the first occurrence still to come
         due = _next_of(rec.rule, due, now)
-    if out.rrule is None and written and grammar.yearly.search(fold(text)):
+    if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.due = due
     return out

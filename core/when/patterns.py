@@ -248,6 +248,8 @@ class Grammar:
         )
         # "June 2027", "junho de 2027", "im Juni 2027": a month of a year (its first day)
         self.month_year = c(rf"{b}(?P<mon>{month})\.?,?\s+(?:{year_joined}\s+)?{year}(?![\d/.:-]\d){e}")
+        # "in July", "bis Juli", "d'ici juillet": a month alone after its lead word (not "July" alone)
+        self.month_alone = c(rf"{b}(?:{any_of(w.month_alone_lead)})\s+(?P<mon>{month})\.?(?![\w/.-]\d)")
         self.month_day = c(
             rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?(?:/|\s*)"  # "May/8"
             rf"{optional_words(w.month_day_articles)}"

@@ -896,7 +896,7 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
-    "chrono_en": 160,
+    "chrono_en": 162,
     "chrono_pt": 24,
     "chrono_es": 33,
     "chrono_de": 58,
@@ -1186,3 +1186,29 @@ def test_half_an_hour_past_in_each_languages_words(text, due):
 def test_a_day_and_a_months_name_joined_by_a_slash_or_its_short_form(text, due):
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("renew the passport in July", at("2027-07-01")),
+        ("pay the tax by April", at("2027-04-01")),
+        ("renovar o passaporte em julho", at("2027-07-01")),
+        ("renovar el pasaporte en julio", at("2027-07-01")),
+        ("Pass verlängern bis Juli", at("2027-07-01")),
+        ("renouveler le passeport d'ici juillet", at("2027-07-01")),
+        ("send it by the evening", at("2026-12-05", "19:00")),
+        ("relatório até à noite", at("2026-12-05", "20:00")),
+        ("informe para la tarde", at("2026-12-05", "15:00")),
+        ("Bericht bis zum Abend", at("2026-12-05", "19:00")),
+        ("rapport d'ici ce soir", at("2026-12-05", "20:00")),
+    ],
+)
+def test_a_month_or_a_part_of_the_day_alone_after_in_or_by(text, due):
+    """After "in", "by", "em", "bis", "d'ici" a month alone is its first day (the next one) and a
+    part of the day is today's; alone, each is a plain word ("July", "the evening was nice"), and
+    the month we are in names, it is not due ("in December" said in December)."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+    for plain in ("July", "Juli", "the evening was nice", "in December"):
+        assert find_when(plain, SATURDAY) is None, plain

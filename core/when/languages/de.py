@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "august": 8, "september": 9, "oktober": 10, "november": 11, "dezember": 12,
         "mär": 3, "mrz": 3, "okt": 10, "dez": 12,  # the short forms no other word shares
     },
+    month_alone_lead=("im", "bis", "bis zum", "ab"),
     ambiguous_months=("mai",),
     weekdays={"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5,
               "sonnabend": 5, "sonntag": 6},
@@ -72,7 +73,7 @@ LANGUAGE = Language(
     span_lead=("in den",),
     position_articles=("am", "der", "die"),
     monthday_lead=("am",),
-    part_lead=("am",),
+    part_lead=("am", "bis zum", "bis am"),
     noon_lead=("um",),
     range_from=("von", "zwischen"),
     range_joiners=("bis", "bis zum", "zum", "und"),

@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
         "ene": 1, "abr": 4, "dic": 12,  # the short forms no other word shares
     },
+    month_alone_lead=("en", "para", "hasta", "en el mes de"),
     weekdays={"lunes": 0, "martes": 1, "miércoles": 2, "jueves": 3, "viernes": 4, "sábado": 5,
               "domingo": 6},
     plural_endings=("s",),
@@ -127,7 +128,8 @@ LANGUAGE = Language(
     noon=("mediodía",),
     midnight=("medianoche",),
     parts={"por la mañana": 9, "de la mañana": 9, "por la tarde": 15, "de la tarde": 15,
-           "por la noche": 20, "de la noche": 20},
+           "por la noche": 20, "de la noche": 20, "para la mañana": 9, "para la tarde": 15,
+           "para la noche": 20},
     hour_words_24={"trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16, "diecisiete": 17,
                    "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuna": 21, "veintiuno": 21,
                    "veintidós": 22, "veintitrés": 23},

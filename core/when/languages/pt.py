@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "agosto": 8, "setembro": 9, "outubro": 10, "novembro": 11, "dezembro": 12,
         "fev": 2, "abr": 4, "dez": 12,  # the short forms no other word shares
     },
+    month_alone_lead=("em", "até", "no mês de", "para"),
     ambiguous_months=("março",),
     weekdays={
         "segunda-feira": 0, "segunda": 0, "terça-feira": 1, "terça": 1, "quarta-feira": 2, "quarta": 2,
@@ -95,7 +96,7 @@ LANGUAGE = Language(
     span_articles=("os", "as"),
     position_articles=("o", "a", "no", "na"),
     monthday_lead=("no",),
-    part_lead=("de", "pela"),
+    part_lead=("de", "pela", "até à", "até de"),
     noon_lead=("ao", "a"),
     range_from=("de", "desde", "entre"),
     range_joiners=("a", "ao", "as", "até", "e"),
