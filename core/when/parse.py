@@ -735,10 +735,13 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
             d = _next_date(d, today)
         if len(readings) == 2 and readings[0] != readings[1]:
             first = "day" if t.region.day_first else "month"
-            t.ambiguous = f"{m.group(0)} read {first} first: it could be the other way round"
+            written = t.folded[m.start("a") : m.end("y") if y else m.end("b")]  # not "am 05.08"
+            t.ambiguous = f"{written} read {first} first: it could be the other way round"
         return d, bool(y)
 
     m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
+    if not m:
+        m = t.search(t.g.lead_dotted_date, accept=lambda m: read(m) is not None)
     if not m:
         # 31/04, 30.02.2027: a day and month either way round, but no day of a calendar
         bad = t.search(

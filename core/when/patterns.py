@@ -231,6 +231,12 @@ class Grammar:
             r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
             r"(?![\w/])"
         )
+        # "am 19.12", "le 19.12": day.month without the final dot after a date's lead word (alone,
+        # 22.04 is a time)
+        self.lead_dotted_date = c(
+            rf"{b}(?:{any_of(w.dotted_date_lead)})\s+(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})(?P<y>(?!))?"
+            rf"(?![\w/.:,]|\s*(?:{any_of(w.hour_suffix_words)}){e})"
+        )
         # 2027/04/22, 2027.04.22
         self.year_first_date = c(
             r"(?<![\d./-])(?P<y>\d{4})(?P<sep>[/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])"

@@ -902,7 +902,7 @@ CASE_FLOORS = {
     "chrono_de": 58,
     "chrono_fr": 74,
     "timefhuman_en": 11,
-    "ctparse_en_de": 288,
+    "ctparse_en_de": 290,
     "parsedatetime_en_de_fr": 292,
 }
 
@@ -1212,3 +1212,24 @@ def test_a_month_or_a_part_of_the_day_alone_after_in_or_by(text, due):
     assert when is not None and when.due == due, when and when.due
     for plain in ("July", "Juli", "the evening was nice", "in December"):
         assert find_when(plain, SATURDAY) is None, plain
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("Zahnarzt am 19.12 um 10", at("2026-12-19", "10:00")),
+        ("rendez-vous le 19.12 à 10h", at("2026-12-19", "10:00")),
+        ("cita el 19.12", at("2026-12-19")),
+        ("consulta no dia 19.12", at("2026-12-19")),
+        ("dentist on 19.12", at("2026-12-19")),
+        ("Urlaub vom 05.08 zum 16.08", at("2027-08-05")),
+        # a time: "um", "at", "Uhr"
+        ("Anruf um 19.12", at("2026-12-05", "19:12")),
+        ("call at 19.12", at("2026-12-05", "19:12")),
+        ("am 19.12 Uhr", at("2026-12-05", "19:12")),
+    ],
+)
+def test_day_and_month_with_a_dot_after_the_words_that_lead_a_date(text, due):
+    """ "am 19.12", "le 19.12": a date though the last dot is missing (alone, 19.12 is a time)."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due

@@ -13,6 +13,7 @@ LANGUAGE = Language(
         "mär": 3, "mrz": 3, "okt": 10, "dez": 12,  # the short forms no other word shares
     },
     month_alone_lead=("im", "bis", "bis zum", "ab"),
+    dotted_date_lead=("am", "vom", "zum", "bis zum"),
     ambiguous_months=("mai",),
     weekdays={"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5,
               "sonnabend": 5, "sonntag": 6},

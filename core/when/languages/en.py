@@ -14,6 +14,7 @@ LANGUAGE = Language(
         "dec": 12,
     },
     month_alone_lead=("in", "by", "until", "till"),
+    dotted_date_lead=("on",),
     ambiguous_months=("may", "mar", "march", "jun", "aug", "august", "sep", "dec", "jan", "oct", "nov",
                       "apr", "feb"),
     verb_months=("may",),

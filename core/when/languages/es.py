@@ -13,6 +13,7 @@ LANGUAGE = Language(
         "ene": 1, "abr": 4, "dic": 12,  # the short forms no other word shares
     },
     month_alone_lead=("en", "para", "hasta", "en el mes de"),
+    dotted_date_lead=("el", "del", "al"),
     weekdays={"lunes": 0, "martes": 1, "miércoles": 2, "jueves": 3, "viernes": 4, "sábado": 5,
               "domingo": 6},
     plural_endings=("s",),

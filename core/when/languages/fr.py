@@ -13,6 +13,7 @@ LANGUAGE = Language(
         "janv": 1, "févr": 2, "fév": 2, "avr": 4, "juil": 7, "déc": 12,
     },
     month_alone_lead=("en", "d'ici", "jusqu'en", "au mois de", "pour"),
+    dotted_date_lead=("le", "du", "au"),
     ambiguous_months=("mars",),
     weekdays={"lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5,
               "dimanche": 6},

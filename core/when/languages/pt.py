@@ -13,6 +13,7 @@ LANGUAGE = Language(
         "fev": 2, "abr": 4, "dez": 12,  # the short forms no other word shares
     },
     month_alone_lead=("em", "até", "no mês de", "para"),
+    dotted_date_lead=("no dia", "dia"),
     ambiguous_months=("março",),
     weekdays={
         "segunda-feira": 0, "segunda": 0, "terça-feira": 1, "terça": 1, "quarta-feira": 2, "quarta": 2,
