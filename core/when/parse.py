@@ -278,6 +278,8 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
     """An ambiguous weekday word ("sat", pt "segunda" = second) is a day with next/last/on, its
     suffix, a capital (the three-letter ones), or a time of day right after ("segunda de manhã",
     "quarta às onze")."""
+    if t.g.which(m.group("pre"), m.group("post")) == "last":
+        return False  # "last Friday" is gone: questions read it, a due time never is the next one
     day = m.group("day")
     if day not in t.g.words.ambiguous_weekdays:
         return True

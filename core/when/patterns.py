@@ -200,7 +200,7 @@ class Grammar:
         # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from
         # the day the words after it name (today when they name none)
         self.offset = c(
-            rf"{b}(?P<n>{amount})\s+(?P<unit>{any_of(w.units)})\s+"
+            rf"{b}(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)})\s+"
             rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
         )
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
@@ -248,8 +248,9 @@ class Grammar:
         year = rf"(?P<y>[1-9]\d{{3}})(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
-            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?\s*"
-            rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|[-/]\s*)?"  # "8/May/2027", "8-May"
+            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?"
+            # "8/May/2027", "8-May"; not a range's spaced dash ("29 - September 2")
+            rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})\s+|[-/]\s*|\s*)"
             rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
         )
         # "June 2027", "junho de 2027", "im Juni 2027": a month of a year (its first day)

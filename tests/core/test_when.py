@@ -896,14 +896,14 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
-    "chrono_en": 162,
+    "chrono_en": 163,
     "chrono_pt": 24,
     "chrono_es": 33,
     "chrono_de": 58,
     "chrono_fr": 74,
     "timefhuman_en": 11,
     "ctparse_en_de": 290,
-    "parsedatetime_en_de_fr": 292,
+    "parsedatetime_en_de_fr": 294,
 }
 
 
@@ -1233,3 +1233,19 @@ def test_day_and_month_with_a_dot_after_the_words_that_lead_a_date(text, due):
     """ "am 19.12", "le 19.12": a date though the last dot is missing (alone, 19.12 is a time)."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text", ["last Friday", "sexta passada", "Ana letzten Freitag anrufen", "vendredi dernier",
+             "llamar a Ana el viernes pasado"],
+)  # fmt: skip
+def test_last_weekday_is_never_read_as_the_next_one(text):
+    """A weekday gone by names the past, which capture leaves to questions: it was next Friday."""
+    assert find_when(text, SATURDAY, region="pt_PT") is None
+
+
+def test_a_range_of_dates_with_both_months_starts_on_the_first():
+    """ "29 - September" is no date: the spaced dash is the range's ("August 29 - September 2")."""
+    when = find_when("trip August 29 - September 2, 2027", SATURDAY, region="en_US")
+    assert when is not None and when.due == at("2027-08-29")
+    assert find_when("5m before now", SATURDAY).due == SATURDAY - timedelta(minutes=5)
