@@ -597,7 +597,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         m = t.search(pattern, accept=accept)
         if m:
             y = m.group("y")
-            year = int(y) + (2000 if len(y) == 2 else 0) if y else today.year
+            year = _full_year(y, today) if y else today.year
             words = m.groupdict().get("dw")
             day = g.words.day_numbers[_spaced(words)] if words else int(m.group("d"))
             try:
@@ -721,7 +721,7 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
 
     def read(m: re.Match) -> tuple[date, bool] | None:
         a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
-        year = (int(y) + (2000 if len(y) == 2 else 0)) if y else today.year
+        year = _full_year(y, today) if y else today.year
         orders = [(a, b), (b, a)] if t.region.day_first else [(b, a), (a, b)]
         readings = []
         for day, month in orders:
@@ -759,6 +759,17 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     return _range_start(t, m, found[0]), found[1]
 
 
+def _full_year(y: str, today: date) -> int:
+    """A year as written: two figures are the year of that number nearest today, 50 years either
+    side ("1/1/95" is 1995, "22/4/27" is 2027)."""
+    if len(y) != 2:
+        return int(y)
+    year = today.year // 100 * 100 + int(y)
+    if year > today.year + 50:
+        return year - 100
+    return year + 100 if year < today.year - 50 else year
+
+
 def _day_and_month(a: int, b: int) -> bool:
     """Figures that could name a day and a month, one way round or the other (31/04)."""
     return (1 <= a <= 31 and 1 <= b <= 12) or (1 <= b <= 31 and 1 <= a <= 12)
@@ -770,7 +781,7 @@ def _said_day(day: int, month: int, year: str | None, m: re.Match) -> str:
     if not 1 <= month <= 12:
         return m.group(0).strip()
     said = f"{day} {MONTH_NAMES[month - 1]}"
-    return f"{said} {int(year) + (2000 if len(year) == 2 else 0)}" if year else said
+    return f"{said} {_full_year(year, date.today())}" if year else said
 
 
 def _range_start(t: _Text, m: re.Match, d: date) -> date:

@@ -260,7 +260,10 @@ class Grammar:
         self.month_day = c(
             rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?(?:/|\s*)"  # "May/8"
             rf"{optional_words(w.month_day_articles)}"
-            rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
+            rf"(?P<d>{day_number}){ordinal}?(?![\d:])"
+            # "June 11-16, 2026": the range's end before its year
+            rf"(?:\s*[-–]\s*\d{{1,2}}{ordinal}?(?=,?\s*(?:{year_joined}\s+)?[1-9]\d{{3}}))?"
+            rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         slots = {
             "day": Slot(DAY_NUMBER),

@@ -896,7 +896,7 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
-    "chrono_en": 163,
+    "chrono_en": 164,
     "chrono_pt": 24,
     "chrono_es": 33,
     "chrono_de": 58,
@@ -904,6 +904,7 @@ CASE_FLOORS = {
     "timefhuman_en": 11,
     "ctparse_en_de": 290,
     "parsedatetime_en_de_fr": 294,
+    "timefhuman_en_more": 27,
 }
 
 
@@ -1249,3 +1250,22 @@ def test_a_range_of_dates_with_both_months_starts_on_the_first():
     when = find_when("trip August 29 - September 2, 2027", SATURDAY, region="en_US")
     assert when is not None and when.due == at("2027-08-29")
     assert find_when("5m before now", SATURDAY).due == SATURDAY - timedelta(minutes=5)
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("June 11-16, 2028", at("2028-06-11")),
+        ("11-16 de junho de 2028", at("2028-06-11")),
+        ("del 11 al 16 de junio de 2028", at("2028-06-11")),
+        ("11.-16. Juni 2028", at("2028-06-11")),
+        ("du 11 au 16 juin 2028", at("2028-06-11")),
+        ("1/1/95", at("1995-01-01")),
+        ("22/4/27", at("2027-04-22")),
+    ],
+)
+def test_a_ranges_year_and_a_year_in_two_figures(text, due):
+    """The year after a range is its start's too ("June 11-16, 2028" was next 11 June); two figures
+    are the nearest such year ("1/1/95" was 2095)."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
