@@ -135,6 +135,12 @@ def _monthday(lang: str, day: int) -> str:
     return str(day)
 
 
+def _monthday_list(lang: str, days: list[int]) -> str:
+    said = [_monthday(lang, d) + ("." if lang == "de" else "") for d in days[:-1]]
+    last = _monthday(lang, days[-1])
+    return last if not said else ", ".join(said) + WORDS[lang]["and"] + last
+
+
 def say_rule(rrule: str | None, lang: str = "en") -> str:
     """The rule in words ("" for none): "every 2 days", "todos os meses no dia 1", "montags"."""
     if not rrule:
@@ -173,13 +179,13 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         return words["custom"]
     elif "BYMONTHDAY" in p and freq == "MONTHLY":
         try:
-            day = int(p["BYMONTHDAY"])
+            monthdays = [int(d) for d in p["BYMONTHDAY"].split(",")]
         except ValueError:
             return words["custom"]
-        if day == -1:
+        if monthdays == [-1]:
             said = words["last_day"].format(every=every)
-        elif 0 < day <= 31:
-            said = words["monthday"].format(every=every, day=_monthday(lang, day))
+        elif all(0 < day <= 31 for day in monthdays):  # "every month on the 1st and 15th"
+            said = words["monthday"].format(every=every, day=_monthday_list(lang, sorted(set(monthdays))))
         else:
             return words["custom"]
     elif set(p) - _SAID_BY_THE_DUE_TIME:

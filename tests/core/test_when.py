@@ -1269,3 +1269,20 @@ def test_a_ranges_year_and_a_year_in_two_figures(text, due):
     are the nearest such year ("1/1/95" was 2095)."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "lang,said",
+    [
+        ("en", "every month on the 1st and 15th"),
+        ("pt", "todos os meses no dia 1 e 15"),
+        ("es", "todos los meses el día 1 y 15"),
+        ("de", "monatlich am 1. und 15."),
+        ("fr", "tous les mois le 1er et le 15"),
+    ],
+)
+def test_twice_a_month_is_said_in_words_not_as_custom(lang, said):
+    """What "twice a month" is read as is shown in words before it counts (it was "repeats
+    (custom)")."""
+    when = find_when("twice a month", SATURDAY)
+    assert when is not None and say_reading(when.due, when.rrule, SATURDAY, lang=lang).endswith(said)
