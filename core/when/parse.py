@@ -135,6 +135,7 @@ class _Text:
         self.offset_end: int | None = None  # where "two weeks from" ends: the day it counts from follows
         self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
         self.month_alone = False  # the date read is a month alone ("in July")
+        self.today_part: str | None = None  # the part of the day "this morning" names (a parts key)
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -814,6 +815,11 @@ def _next_date(d: date, today: date) -> date:
 
 def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     g, today = t.g, now.date()
+    m = t.search(g.today_part, accept=lambda m: g.today_part_of.get(_spaced(m.group("w"))) is not None)
+    if m:  # "this morning": today's, even once its hour has gone by
+        t.take(m)
+        t.today_part = g.today_part_of[_spaced(m.group("w"))]
+        return today, "day"
     for pattern, delta, what in (
         (g.after_tomorrow, 2, "day"),
         (g.tonight, 0, "tonight"),
@@ -1214,6 +1220,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         written = end[0], False
     if not (rec or rel or written or word or clock or offset or end):
         return None
+    if t.search(grammar.past_day) and not (rec or rel or written or word or offset or end):
+        return None  # "yesterday evening", "ontem à noite": the past, not this evening
     out = When(
         due=now,
         rrule=rec.rule if rec else None,
@@ -1236,6 +1244,11 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if end and clock is None:  # "end of the day": that day at END_HOUR
         clock = _Clock(END_HOUR, 0, True, None)
     evening = bool(word and word[1] == "tonight")
+    if t.today_part:  # "this afternoon (at 2)": that part's hour, or the half of the day it says
+        if clock is None:
+            clock = _Clock(grammar.words.parts[t.today_part], 0, True, None)
+        else:
+            clock.hint(t.today_part, grammar)
     if rec and rec.part:  # "every evening": that part's hour, and the half of the day a clock means
         if clock is None:
             clock = _Clock(grammar.words.parts[rec.part], 0, True, None)

@@ -296,6 +296,14 @@ class Grammar:
             rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
         )
         self.after_tomorrow = c(rf"{b}(?:{any_of(w.after_tomorrow)}){e}")
+        # "this morning", "esta manhã", "heute Nachmittag": today at that part's hour (the part the
+        # phrase ends with, as the parts table has it)
+        self.today_part = c(rf"{b}(?P<w>{any_of(w.today_parts)}){e}")
+        self.today_part_of = {
+            phrase: next((k for k in w.parts if k.split()[-1] == phrase.split()[-1]), None)
+            for phrase in w.today_parts
+        }
+        self.past_day = c(rf"{b}(?:{any_of((*w.yesterday, *w.before_yesterday))}){e}")
         not_after = "".join(rf"(?<!{re.escape(x)}\s)" for x in w.not_tomorrow_after)
         self.tomorrow = c(rf"{b}{not_after}(?:{any_of(w.tomorrow)}){e}")
         self.tonight = c(rf"{b}(?:{any_of(w.tonight)}){e}")

@@ -897,8 +897,8 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
     "chrono_en": 164,
-    "chrono_pt": 24,
-    "chrono_es": 33,
+    "chrono_pt": 25,
+    "chrono_es": 34,
     "chrono_de": 58,
     "chrono_fr": 74,
     "timefhuman_en": 11,
@@ -1286,3 +1286,30 @@ def test_twice_a_month_is_said_in_words_not_as_custom(lang, said):
     (custom)")."""
     when = find_when("twice a month", SATURDAY)
     assert when is not None and say_reading(when.due, when.rrule, SATURDAY, lang=lang).endswith(said)
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("call Ana this morning", at("2026-12-05", "09:00")),
+        ("ligar à Ana esta manhã", at("2026-12-05", "09:00")),
+        ("llamar a Ana esta mañana", at("2026-12-05", "09:00")),
+        ("Ana heute Morgen anrufen", at("2026-12-05", "09:00")),
+        ("appeler Ana ce matin", at("2026-12-05", "09:00")),
+        ("ligar à Ana esta tarde às 4", at("2026-12-05", "16:00")),
+    ],
+)
+def test_this_morning_is_todays_even_once_it_has_begun(text, due):
+    """ "esta mañana" was tomorrow ("mañana"), "this morning" and "ce matin" tomorrow's morning
+    once 09:00 had gone by, "esta manhã" nothing: it is today's morning, as "heute Morgen" was."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["yesterday evening at 8", "ontem à noite", "ayer por la tarde", "gestern um 15 Uhr", "hier soir à 20h"],
+)
+def test_yesterday_with_a_time_is_the_past_not_today(text):
+    """ "ontem à noite" was this evening: yesterday's time is the past, which capture leaves."""
+    assert find_when(text, SATURDAY, region="pt_PT") is None
