@@ -597,7 +597,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     ):
         m = t.search(pattern, accept=accept)
         if m:
-            y = m.group("y")
+            y = m.group("y") or _year_of_the_end(t, m)
             year = _full_year(y, today) if y else today.year
             words = m.groupdict().get("dw")
             day = g.words.day_numbers[_spaced(words)] if words else int(m.group("d"))
@@ -758,6 +758,19 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     assert found is not None
     t.take(m)
     return _range_start(t, m, found[0]), found[1]
+
+
+def _year_of_the_end(t: _Text, m: re.Match) -> str | None:
+    """The year written once at a range's end is its start's too ("10 August - 12 September 2013",
+    "du 10 août au 12 septembre 2013"); None when the date is no range's start."""
+    to = t.g.range_to_end.match(t.folded, m.end())
+    if not to:
+        return None
+    for pattern in (t.g.day_month, t.g.month_day):
+        end = pattern.match(t.folded, to.end())
+        if end and end.group("y"):
+            return end.group("y")
+    return None
 
 
 def _full_year(y: str, today: date) -> int:

@@ -415,6 +415,9 @@ class Grammar:
         # und 8h", "9.30 - 10.45" (the first clock, in the half of the day the second says)
         to = rf"(?:{any_of((*w.range_joiners, *DASHES))})"
         self.range_and = compile_folded(rf"(?:{any_of(w.and_words)})").fullmatch
+        # "10 August - 12 September 2013", "du 10 août au 12 septembre 2013": the way to the range's end
+        joiners = (*DASHES, *(j for j in w.range_joiners if j not in w.and_words))  # "and": two dates
+        self.range_to_end = compile_folded(rf"\s*(?:{any_of(joiners)})\s+|\s*[-–]\s*")
         self.range_start_day = c(
             rf"(?<![\w.,/:-])(?:(?P<from>{any_of(w.range_from)})\s+{optional_words(w.day_articles)})?"
             rf"(?P<d>\d{{1,2}}){day_suffix}?\s*(?P<to>{to})\s*$"

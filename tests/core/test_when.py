@@ -896,14 +896,14 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
-    "chrono_en": 164,
-    "chrono_pt": 25,
-    "chrono_es": 34,
-    "chrono_de": 58,
-    "chrono_fr": 74,
+    "chrono_en": 167,
+    "chrono_pt": 26,
+    "chrono_es": 35,
+    "chrono_de": 59,
+    "chrono_fr": 75,
     "timefhuman_en": 11,
     "ctparse_en_de": 290,
-    "parsedatetime_en_de_fr": 294,
+    "parsedatetime_en_de_fr": 295,
     "timefhuman_en_more": 27,
 }
 
@@ -1313,3 +1313,19 @@ def test_this_morning_is_todays_even_once_it_has_begun(text, due):
 def test_yesterday_with_a_time_is_the_past_not_today(text):
     """ "ontem à noite" was this evening: yesterday's time is the past, which capture leaves."""
     assert find_when(text, SATURDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "trip August 29 - September 2, 2028",
+        "viagem de 29 de agosto a 2 de setembro de 2028",
+        "viaje del 29 de agosto al 2 de septiembre de 2028",
+        "Reise 29. August - 2. September 2028",
+        "voyage du 29 août au 2 septembre 2028",
+    ],
+)
+def test_a_range_of_two_dates_with_one_year_starts_in_that_year(text):
+    """The year written once, at the end, is the start's too (it was the next 29 August)."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == at("2028-08-29"), when and when.due
