@@ -165,6 +165,13 @@ class _Text:
 
 
 _TOKEN = re.compile(r"\S+")
+_SPACES = re.compile(r"\s*")
+
+
+def _past_spaces(text: str, i: int) -> int:
+    """Where the next word after i starts."""
+    spaces = _SPACES.match(text, i)
+    return spaces.end() if spaces else i
 
 
 def in_figures(text: str, grammar: Grammar, region: Region) -> str:
@@ -511,7 +518,7 @@ def _offset(t: _Text) -> relativedelta | None:
     kind, amount = t.g.words.units[m.group("unit")]
     t.take(m)
     t.offset_end = m.end()
-    now_after = t.g.now_word.match(t.folded, len(t.folded) - len(t.folded[m.end() :].lstrip()))
+    now_after = t.g.now_word.match(t.folded, _past_spaces(t.folded, m.end()))
     if now_after and kind in ("seconds", "minutes"):  # "5 minutos antes de agora"
         t.take(now_after)
         t.offset_from_now = True
@@ -529,15 +536,15 @@ def _offset_ok(t: _Text, m: re.Match) -> bool:
     """A step of hours or minutes counts from a time of day or now said right after it."""
     if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
         return True
-    g = t.g
-    after = t.folded[m.end() :].lstrip()
-    article = g.hour_articles.match(after)  # "10 minutos después de las 15h"
-    if article and after[article.end() : article.end() + 1].isspace():
-        after = after[article.end() :].lstrip()
+    g, text = t.g, t.folded
+    at = _past_spaces(text, m.end())  # matched where it stands: no copy of the rest
+    article = g.hour_articles.match(text, at)  # "10 minutos después de las 15h"
+    if article and text[article.end() : article.end() + 1].isspace():
+        at = _past_spaces(text, article.end())
     return bool(
-        g.now_word.match(after)
-        or g.noon_or_midnight.match(after)
-        or any(p.match(after) for p in (g.clock_hm, g.clock_h_suffix, g.clock_h_letter))
+        g.now_word.match(text, at)
+        or g.noon_or_midnight.match(text, at)
+        or any(p.match(text, at) for p in (g.clock_hm, g.clock_h_suffix, g.clock_h_letter))
     )
 
 
