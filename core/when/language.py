@@ -248,11 +248,22 @@ class Language:
     # -- saying things (core/when/spoken.py) ------------------------------------------------------
     rule_words: dict[str, Any] = field(default_factory=dict)  # a repeat rule in words
     clock_words: dict[str, Any] = field(default_factory=dict)  # a moment in words
+    # how its letters are typed on a keyboard without them (de "ü": "ue"): each word is read so too
+    typed_without: dict[str, str] = field(default_factory=dict)
+
+
+def _spellings(lang: Language, word: str) -> tuple[str, ...]:
+    """The word as written, and as typed without the language's own letters ("übermorgen",
+    "uebermorgen")."""
+    typed = word
+    for letter, instead in lang.typed_without.items():
+        typed = typed.replace(letter, instead)
+    return (word, typed) if typed != word else (word,)
 
 
 _FOLDED_VALUES = {"every_part", "part_plurals"}  # values that are words of another table
 _WORD_LIST_VALUES = {"yesterday_only_with", "overdue_before"}  # values that are lists of words
-_NOT_MERGED = {"code", "name", "rule_words", "clock_words"}
+_NOT_MERGED = {"code", "name", "rule_words", "clock_words", "typed_without"}
 
 
 def merge(languages: tuple[Language, ...]) -> Language:
@@ -262,14 +273,17 @@ def merge(languages: tuple[Language, ...]) -> Language:
     for f in fields(Language):
         if f.name in _NOT_MERGED:
             continue
-        tables = [(lang.code, getattr(lang, f.name)) for lang in languages]
+        tables = [(lang, getattr(lang, f.name)) for lang in languages]
         if not isinstance(tables[0][1], dict):
-            out[f.name] = tuple(dict.fromkeys(fold(w) for _, words in tables for w in words))
+            out[f.name] = tuple(
+                dict.fromkeys(fold(s) for lang, words in tables for w in words for s in _spellings(lang, w))
+            )
             continue
         merged: dict[str, Any] = {}
-        for code, table in tables:
-            for key, value in table.items():
-                key = fold(key)
+        for lang, table in tables:
+            code = lang.code
+            for written, value in ((k, v) for key, v in table.items() for k in _spellings(lang, key)):
+                key = fold(written)
                 if f.name in _FOLDED_VALUES:
                     value = fold(value)
                 if f.name in _WORD_LIST_VALUES:

@@ -899,7 +899,7 @@ CASE_FLOORS = {
     "chrono_en": 167,
     "chrono_pt": 26,
     "chrono_es": 35,
-    "chrono_de": 59,
+    "chrono_de": 60,
     "chrono_fr": 75,
     "timefhuman_en": 11,
     "ctparse_en_de": 290,
@@ -1329,3 +1329,22 @@ def test_a_range_of_two_dates_with_one_year_starts_in_that_year(text):
     """The year written once, at the end, is the start's too (it was the next 29 August)."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == at("2028-08-29"), when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("Essen uebermorgen Abend", at("2026-12-07", "19:00")),
+        ("Termin am 3. Maerz um 10", at("2027-03-03", "10:00")),
+        ("Anruf naechsten Freitag", at("2026-12-11")),
+        # the other four languages' letters fold to plain ones already
+        ("reuniao amanha as 10h", at("2026-12-06", "10:00")),
+        ("reunion manana a las 10", at("2026-12-06", "10:00")),
+        ("reunion apres-demain a 10h", at("2026-12-07", "10:00")),
+    ],
+)
+def test_words_typed_without_their_letters(text, due):
+    """German typed on a keyboard without umlauts ("uebermorgen", "Maerz"): "am 3. Maerz" was
+    the 3rd of this month."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due

@@ -7,6 +7,7 @@ from core.when.language import Language
 LANGUAGE = Language(
     code="de",
     name="Deutsch",
+    typed_without={"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"},  # "uebermorgen", "Maerz"
     months={
         "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "april": 4, "mai": 5, "juni": 6, "juli": 7,
         "august": 8, "september": 9, "oktober": 10, "november": 11, "dezember": 12,
