@@ -636,6 +636,17 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     if m:
         t.take(m)
         return date(int(m.group("y")), g.words.months[m.group("mon")], 1), True
+
+    def month_said(m: re.Match) -> bool:  # "the next may be": no month
+        name = "nm1" if m.group("nm1") else "nm2"
+        return m.group(name) not in g.words.ambiguous_months or t.capital(m.start(name))
+
+    m = t.search(g.month_next, accept=month_said)
+    if m:  # "next July": the coming one, its first day (said in July: next year's)
+        t.take(m)
+        t.month_alone = True
+        month = g.words.months[m.group("nm1") or m.group("nm2")]
+        return date(today.year + (month <= today.month), month, 1), False
     # "in July", "até julho", "im Juli": its first day, the next one; the month we are in names, it
     # is not due ("in December" said in December)
     m = t.search(g.month_alone, accept=lambda m: _month_ok(t, m, with_day=False))

@@ -295,6 +295,11 @@ class Grammar:
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
         )
+        # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
+        article = optional_words(w.month_articles)
+        self.month_next = c(
+            rf"{b}{article}(?:(?:{nxt})\s+(?P<nm1>{month})|(?P<nm2>{month})\s+(?:{self.next_after})){e}"
+        )
         self.after_tomorrow = c(rf"{b}(?:{any_of(w.after_tomorrow)}){e}")
         # "this morning", "esta manhã", "heute Nachmittag": today at that part's hour (the part the
         # phrase ends with, as the parts table has it)

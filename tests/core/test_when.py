@@ -904,7 +904,7 @@ CASE_FLOORS = {
     "timefhuman_en": 11,
     "ctparse_en_de": 290,
     "parsedatetime_en_de_fr": 295,
-    "timefhuman_en_more": 27,
+    "timefhuman_en_more": 28,
 }
 
 
@@ -1348,3 +1348,16 @@ def test_words_typed_without_their_letters(text, due):
     the 3rd of this month."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["renew it next July", "renovar em julho que vem", "renovar el próximo julio", "nächsten Juli erneuern",
+     "renouveler en juillet prochain"],
+)  # fmt: skip
+def test_next_and_a_months_name_is_the_coming_one(text):
+    """ "next July" is the first of the coming July (said in July, next year's); "the next may be
+    better" names no month."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == at("2027-07-01"), when and when.due
+    assert find_when("the next may be better", SATURDAY) is None
