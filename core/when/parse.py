@@ -464,7 +464,11 @@ def _time_follows(t: _Text, end: int) -> bool:
 
 def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     """(the moment, whether it is to the minute) of "in 10 minutes", "in 3 days"..."""
-    m = t.search(t.g.relative)
+    hours = ("minutes", 60)
+    m = t.search(
+        t.g.relative,
+        accept=lambda m: not m.group("glued_minutes") or t.g.words.units[m.group("unit")] == hours,
+    )
     if not m and t.g.from_now.search(t.folded):  # not "2 dias depois de amanhã" (an offset)
         m = t.search(t.g.relative_ahead, accept=lambda m: not _offset_beyond(t, m))
     if not m:
@@ -485,7 +489,11 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     n = _num(t.g, said) + (0.5 if half else 0)  # "in 2 and a half hours", "em 2 horas e meia"
     kind, amount = t.g.words.units[unit]
     if kind in ("seconds", "minutes"):
-        return now + timedelta(**{kind: n * amount}), True
+        seconds = n * amount * (60 if kind == "minutes" else 1)
+        if m.re is t.g.relative:
+            seconds += int(m.group("glued_minutes") or 0) * 60  # "in 1h30"
+            seconds += _more_of_the_step(t, m.end())  # "in 1 hour and 30 minutes"
+        return now + timedelta(seconds=seconds), True
     whole = int(n)
     step = {
         "days": relativedelta(days=whole * amount),
@@ -493,6 +501,20 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         "years": relativedelta(years=whole * amount),  # a decade is 10
     }[kind]
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
+
+
+def _more_of_the_step(t: _Text, at: int) -> float:
+    """The seconds of the hours, minutes and seconds said after an amount of them ("1 hour and
+    30 minutes", "2 Stunden 15 Minuten"), taken."""
+    seconds = 0.0
+    while more := t.g.more_amount.match(t.folded, at):
+        kind, amount = t.g.words.units[more.group("unit")]
+        if kind not in ("seconds", "minutes"):
+            break
+        t.take(more)
+        seconds += _num(t.g, more.group("n")) * amount * (60 if kind == "minutes" else 1)
+        at = more.end()
+    return seconds
 
 
 def _offset_beyond(t: _Text, m: re.Match) -> bool:

@@ -188,7 +188,12 @@ class Grammar:
         hour_letter = any_of(w.hour_letters)
         self.relative = c(
             rf"{b}(?:{any_of(w.in_words)})\s+{about}(?:(?P<fraction>{any_of(w.hour_fractions)})|"
-            rf"(?P<n>{amount}){half}(?:\s+(?:{any_of(w.more)}))?{glue}(?P<unit>{any_of(w.units)}){unit_half}){e}"
+            rf"(?P<n>{amount}){half}(?:\s+(?:{any_of(w.more)}))?{glue}(?P<unit>{any_of(w.units)}){unit_half}"
+            rf"(?P<glued_minutes>\d{{2}})?){e}"  # "in 1h30"
+        )
+        # "in 1 hour and 30 minutes", "em 1 hora e 30 minutos": the next amount of the same step
+        self.more_amount = c(
+            rf"\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)}){e}"
         )
         # "2 minutes from now": read only when the text says "from now" (a number starts a lot of words)
         self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")

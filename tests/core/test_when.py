@@ -1361,3 +1361,16 @@ def test_next_and_a_months_name_is_the_coming_one(text):
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == at("2027-07-01"), when and when.due
     assert find_when("the next may be better", SATURDAY) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["call Ana in 1 hour and 30 minutes", "ligar à Ana em 1 hora e 30 minutos",
+     "llamar a Ana en 1 hora y 30 minutos", "Ana in 1 Stunde 30 Minuten anrufen", "appeler Ana dans 1h30",
+     "call Ana in 1h 30m"],
+)  # fmt: skip
+def test_hours_and_minutes_of_one_step_add_up(text):
+    """ "in 1 hour and 30 minutes" was in 1 hour, "dans 1h30" 01:30 tomorrow."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == at("2026-12-05", "11:30"), when and when.due
+    assert find_when("in 2 hours and 5 people", SATURDAY).due == at("2026-12-05", "12:00")
