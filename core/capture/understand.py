@@ -197,7 +197,10 @@ def infer_kind(text: str, now: datetime, region: str | None = None) -> tuple[Kin
             return Kind.CONTACT, contact
     when = find_when(text, now)
     if when is not None and (
-        cue or when.rrule or len(words) <= REMINDER_MAX_WORDS or _clear_due_time(when, now)
+        cue
+        or when.rrule
+        or (len(words) <= REMINDER_MAX_WORDS and not when.loose)
+        or _clear_due_time(when, now)
     ):
         return Kind.REMINDER, _when_attrs(when, now)
     if cue:

@@ -59,14 +59,16 @@ def capture(memory, args) -> Answer:
 
 def _read_as(text: str, neuron) -> str:
     """The due time a reminder was given, as read ("due Thu 22 Apr 10:00, every Tuesday"), and a
-    doubt the grammar had: on stderr, so the person sees it and a script still reads the id."""
-    from core.when import find_when, local_now  # noqa: PLC0415 - keeps forwarding light
+    doubt the grammar had, or a date no calendar has ("30 February is no day"): on stderr, so the
+    person sees it and a script still reads the id."""
+    from core.when import find_when, local_now, no_day  # noqa: PLC0415 - keeps forwarding light
     from core.when.spoken import say_reading  # noqa: PLC0415 - keeps forwarding light
 
     due = (neuron.attrs or {}).get("due_at")
-    if neuron.kind != Kind.REMINDER or not due:
-        return ""
     now = local_now()
+    if neuron.kind != Kind.REMINDER or not due:
+        wrong = no_day(text or "", now)  # "30 February": said, not silently read as no date
+        return f"{wrong}: saved without a due time" if wrong else ""
     when = find_when(text or "", now)
     ambiguous = when.ambiguous if when is not None else None
     return "due " + say_reading(datetime.fromisoformat(due), neuron.attrs.get("rrule"), now, ambiguous)

@@ -3,6 +3,7 @@ Spanish, German and French: each language's words and idioms in a file of `langu
 process locale), every pattern built from them in `patterns.py`; holidays in holidays.py.
 
 - `find_when(text, now)` -> When | None: the due time and recurrence a capture asks for.
+- `no_day(text, now)` -> "30 February is no day" when the text names a date no calendar has.
 - `parse_due(text, now)` -> datetime | None: what a person typed in a due field (all of it);
   `parse_repeat(text, now)` -> the RRULE a repeat field says ("every 2 weeks"), or None.
 - `retimed(body, written_at)`: a reminder's body without the time words of its old due time.
@@ -16,6 +17,7 @@ from core.when.parse import (
     DEFAULT_HOUR,
     When,
     find_when,
+    no_day,
     parse_due,
     parse_repeat,
     retimed,
@@ -35,6 +37,7 @@ __all__ = [
     "fold",
     "local_now",
     "local_tz",
+    "no_day",
     "parse_due",
     "parse_repeat",
     "retimed",

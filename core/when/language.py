@@ -122,6 +122,8 @@ class Language:
     articles: Words = ()
     week_articles: Words = ()  # before "week" in "a semana que vem"
     month_articles: Words = ()  # before "month" in "o mês que vem"
+    dotted_date_lead: Words = ()  # de "am 19.12": day.month without its final dot is a date after it
+    month_alone_lead: Words = ()  # "in July", "em julho", "bis Juli": a month alone after it is its 1st
     date_lead: Words = ()  # before the day number of a date: "on the 12 June", "dia 6 de junho"
     day_month_joiners: Words = ()  # "6 de junho", "the 3rd of June"
     year_joiners: Words = ()  # "6 de junho de 2025"
@@ -166,6 +168,8 @@ class Language:
     per_words: Words = ()  # "twice a month", "once per week", "uma vez por semana"
     part_plurals: dict[str, str] = field(default_factory=dict)  # "Monday evenings": every Monday evening
     weekdays_every: Words = ()  # "every weekday", "werktags"
+    weekends_every: Words = ()  # "on weekends", "aos fins de semana": every weekend (its Saturday)
+    weekends_timed: Words = ()  # "los fines de semana": every weekend only with a time after it
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day
     yearly_words: Words = ()  # "birthday": a date that comes every year
     none_words: Words = ()  # "none", "nunca": what clears a field
@@ -198,6 +202,7 @@ class Language:
     hour_less: Words = ()  # "{hour} less {minutes}": "6 menos cuarto"
     hour_marks: Words = ()  # between an hour and the rest: "4 horas e meia"
     before_hour: dict[str, int] = field(default_factory=dict)  # de "halb 6": 30 minutes before 6
+    after_hour: dict[str, int] = field(default_factory=dict)  # en "half eight" (British): 8:30
 
     # -- questions --------------------------------------------------------------------------------
     due_cues: Words = ()  # "what's on", "tenho": a question about what is due
@@ -243,11 +248,22 @@ class Language:
     # -- saying things (core/when/spoken.py) ------------------------------------------------------
     rule_words: dict[str, Any] = field(default_factory=dict)  # a repeat rule in words
     clock_words: dict[str, Any] = field(default_factory=dict)  # a moment in words
+    # how its letters are typed on a keyboard without them (de "ü": "ue"): each word is read so too
+    typed_without: dict[str, str] = field(default_factory=dict)
+
+
+def _spellings(lang: Language, word: str) -> tuple[str, ...]:
+    """The word as written, and as typed without the language's own letters ("übermorgen",
+    "uebermorgen")."""
+    typed = word
+    for letter, instead in lang.typed_without.items():
+        typed = typed.replace(letter, instead)
+    return (word, typed) if typed != word else (word,)
 
 
 _FOLDED_VALUES = {"every_part", "part_plurals"}  # values that are words of another table
 _WORD_LIST_VALUES = {"yesterday_only_with", "overdue_before"}  # values that are lists of words
-_NOT_MERGED = {"code", "name", "rule_words", "clock_words"}
+_NOT_MERGED = {"code", "name", "rule_words", "clock_words", "typed_without"}
 
 
 def merge(languages: tuple[Language, ...]) -> Language:
@@ -257,14 +273,17 @@ def merge(languages: tuple[Language, ...]) -> Language:
     for f in fields(Language):
         if f.name in _NOT_MERGED:
             continue
-        tables = [(lang.code, getattr(lang, f.name)) for lang in languages]
+        tables = [(lang, getattr(lang, f.name)) for lang in languages]
         if not isinstance(tables[0][1], dict):
-            out[f.name] = tuple(dict.fromkeys(fold(w) for _, words in tables for w in words))
+            out[f.name] = tuple(
+                dict.fromkeys(fold(s) for lang, words in tables for w in words for s in _spellings(lang, w))
+            )
             continue
         merged: dict[str, Any] = {}
-        for code, table in tables:
-            for key, value in table.items():
-                key = fold(key)
+        for lang, table in tables:
+            code = lang.code
+            for written, value in ((k, v) for key, v in table.items() for k in _spellings(lang, key)):
+                key = fold(written)
                 if f.name in _FOLDED_VALUES:
                     value = fold(value)
                 if f.name in _WORD_LIST_VALUES:

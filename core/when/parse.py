@@ -38,6 +38,7 @@ from core.when.holidays import DAYS, FEAST_DAY, country_days
 from core.when.language import fold
 from core.when.patterns import GRAMMAR, Grammar, any_of, group
 from core.when.region import LANGUAGE_CODES, Region, current_region, region_of
+from core.when.spoken import MONTH_NAMES
 
 DEFAULT_HOUR = 9  # a day without a time is due at 09:00
 TONIGHT_HOUR = 20  # "tonight" without a time
@@ -84,6 +85,9 @@ class When:
     # a doubt about the reading, said to the person beside it ("05/06 read day first: it could be
     # the other way round"; a weekday that is not the date's)
     ambiguous: str | None = None
+    # only a month was said ("in July"): a date when asked for one, too loose to make a note a
+    # reminder by itself ("Ana moved to Porto in May")
+    loose: bool = False
 
     @property
     def words(self) -> str:
@@ -127,6 +131,11 @@ class _Text:
         self.month_said = True  # the date read named its month (not "sexta dia 20")
         self.date_weekday: int | None = None  # a weekday read within the date's words
         self.glued_part: str | None = None  # the part of the day a weekday is written with ("Montagabend")
+        self.no_day: str | None = None  # a date no calendar has, in the app's words ("30 February")
+        self.offset_end: int | None = None  # where "two weeks from" ends: the day it counts from follows
+        self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
+        self.month_alone = False  # the date read is a month alone ("in July")
+        self.today_part: str | None = None  # the part of the day "this morning" names (a parts key)
 
     def search(self, pattern: re.Pattern, accept=None):
         for m in pattern.finditer(self.folded):
@@ -156,6 +165,13 @@ class _Text:
 
 
 _TOKEN = re.compile(r"\S+")
+_SPACES = re.compile(r"\s*")
+
+
+def _past_spaces(text: str, i: int) -> int:
+    """Where the next word after i starts."""
+    spaces = _SPACES.match(text, i)
+    return spaces.end() if spaces else i
 
 
 def in_figures(text: str, grammar: Grammar, region: Region) -> str:
@@ -270,6 +286,8 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
     """An ambiguous weekday word ("sat", pt "segunda" = second) is a day with next/last/on, its
     suffix, a capital (the three-letter ones), or a time of day right after ("segunda de manhã",
     "quarta às onze")."""
+    if t.g.which(m.group("pre"), m.group("post")) == "last":
+        return False  # "last Friday" is gone: questions read it, a due time never is the next one
     day = m.group("day")
     if day not in t.g.words.ambiguous_weekdays:
         return True
@@ -277,6 +295,8 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
         return True
     if len(day) == 3 and t.capital(m.start("day")):
         return True
+    if t.offset_end is not None and not t.folded[t.offset_end : m.start()].strip():
+        return True  # "três semanas a partir de sexta": the day an offset counts from
     after = t.folded[m.end() :]
     return bool(t.g.part_of_day.match(after.lstrip()) or t.g.clock_at.match(after.lstrip()))
 
@@ -368,7 +388,7 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     if m:
         t.take(m)
         return _times_per(g, m, today)
-    m = t.search(g.every_weekend)
+    m = t.search(g.every_weekend, accept=lambda m: not m.group("timed") or _time_follows(t, m.end()))
     if m:  # once a weekend: its Saturday
         t.take(m)
         return _Rec("FREQ=WEEKLY;BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
@@ -444,15 +464,23 @@ def _time_follows(t: _Text, end: int) -> bool:
 
 def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     """(the moment, whether it is to the minute) of "in 10 minutes", "in 3 days"..."""
-    m = t.search(t.g.relative)
-    if not m and t.g.from_now.search(t.folded):
-        m = t.search(t.g.relative_ahead)
+    hours = ("minutes", 60)
+    m = t.search(
+        t.g.relative,
+        accept=lambda m: not m.group("glued_minutes") or t.g.words.units[m.group("unit")] == hours,
+    )
+    if not m and t.g.from_now.search(t.folded):  # not "2 dias depois de amanhã" (an offset)
+        m = t.search(t.g.relative_ahead, accept=lambda m: not _offset_beyond(t, m))
+    if not m:
+        m = t.search(t.g.duration_alone, accept=lambda m: not _clock_alone(t))
     if not m:
         return None
     t.take(m)
     if m.re is t.g.relative_ahead and m.group("fraction_ahead"):  # "a half hour from now"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction_ahead"))]), True
-    if m.re is t.g.relative_ahead:  # "2 minutes from now"
+    if m.re is t.g.duration_alone:  # "5 minutes", "1 week": from now
+        said, unit, half = m.group("n"), m.group("unit"), m.group("half") or m.group("unit_half")
+    elif m.re is t.g.relative_ahead:  # "2 minutes from now"
         said, unit, half = m.group("n_ahead"), m.group("unit_ahead"), m.group("half_ahead")
     elif m.group("fraction"):  # "in half an hour", "in a quarter of an hour"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction"))]), True
@@ -461,7 +489,11 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     n = _num(t.g, said) + (0.5 if half else 0)  # "in 2 and a half hours", "em 2 horas e meia"
     kind, amount = t.g.words.units[unit]
     if kind in ("seconds", "minutes"):
-        return now + timedelta(**{kind: n * amount}), True
+        seconds = n * amount * (60 if kind == "minutes" else 1)
+        if m.re is t.g.relative:
+            seconds += int(m.group("glued_minutes") or 0) * 60  # "in 1h30"
+            seconds += _more_of_the_step(t, m.end())  # "in 1 hour and 30 minutes"
+        return now + timedelta(seconds=seconds), True
     whole = int(n)
     step = {
         "days": relativedelta(days=whole * amount),
@@ -471,19 +503,75 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
 
 
+def _more_of_the_step(t: _Text, at: int) -> float:
+    """The seconds of the hours, minutes and seconds said after an amount of them ("1 hour and
+    30 minutes", "2 Stunden 15 Minuten"), taken."""
+    seconds = 0.0
+    while more := t.g.more_amount.match(t.folded, at):
+        kind, amount = t.g.words.units[more.group("unit")]
+        if kind not in ("seconds", "minutes"):
+            break
+        t.take(more)
+        seconds += _num(t.g, more.group("n")) * amount * (60 if kind == "minutes" else 1)
+        at = more.end()
+    return seconds
+
+
+def _offset_beyond(t: _Text, m: re.Match) -> bool:
+    """An offset's words run on past "2 dias depois" ("2 dias depois de amanhã"): not from now."""
+    offset = t.g.offset.match(t.folded, m.start())
+    return offset is not None and offset.end() > m.end()
+
+
+def _clock_alone(t: _Text) -> bool:
+    """The whole text is a time of day ("15h", "5pm"), not a duration."""
+    text = t.folded.strip()
+    g = t.g
+    return any(p.fullmatch(text) for p in (g.clock_h_suffix, g.clock_h_letter, g.clock_hm))
+
+
 def _offset(t: _Text) -> relativedelta | None:
-    """ "two weeks from", "3 days after", "2 months before": the step from the day named after it."""
-    m = t.search(t.g.offset)
+    """ "two weeks from", "3 days after", "2 months before": the step from the day named after it;
+    "5 hours before noon", "10 minutes after 3pm", "5 minutes before now": from the time named
+    after it (hours and minutes only from a time of day or now)."""
+    m = t.search(t.g.offset, accept=lambda m: _offset_ok(t, m))
     if not m:
         return None
     kind, amount = t.g.words.units[m.group("unit")]
-    if kind not in ("days", "months", "years"):
-        return None
     t.take(m)
-    n = int(_num(t.g, m.group("n"))) * amount * (-1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1)
+    t.offset_end = m.end()
+    now_after = t.g.now_word.match(t.folded, _past_spaces(t.folded, m.end()))
+    if now_after and kind in ("seconds", "minutes"):  # "5 minutos antes de agora"
+        t.take(now_after)
+        t.offset_from_now = True
+    sign = -1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1
+    if kind in ("seconds", "minutes"):
+        seconds = _num(t.g, m.group("n")) * amount * sign * (60 if kind == "minutes" else 1)
+        return relativedelta(seconds=round(seconds))
+    n = int(_num(t.g, m.group("n"))) * amount * sign
     if kind == "days":
         return relativedelta(days=n)
     return relativedelta(months=n * (12 if kind == "years" else 1))
+
+
+def _offset_ok(t: _Text, m: re.Match) -> bool:
+    """A step of hours or minutes counts from a time of day or now said right after it."""
+    if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
+        return True
+    g, text = t.g, t.folded
+    at = _past_spaces(text, m.end())  # matched where it stands: no copy of the rest
+    article = g.hour_articles.match(text, at)  # "10 minutos después de las 15h"
+    if article and text[article.end() : article.end() + 1].isspace():
+        at = _past_spaces(text, article.end())
+    return bool(
+        g.now_word.match(text, at)
+        or g.noon_or_midnight.match(text, at)
+        or any(p.match(text, at) for p in (g.clock_hm, g.clock_h_suffix, g.clock_h_letter))
+    )
+
+
+def _within_a_day(step: relativedelta) -> bool:
+    return bool(step.hours or step.minutes or step.seconds)
 
 
 def _now_word(t: _Text) -> bool:
@@ -538,8 +626,8 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     ):
         m = t.search(pattern, accept=accept)
         if m:
-            y = m.group("y")
-            year = int(y) + (2000 if len(y) == 2 else 0) if y else today.year
+            y = m.group("y") or _year_of_the_end(t, m)
+            year = _full_year(y, today) if y else today.year
             words = m.groupdict().get("dw")
             day = g.words.day_numbers[_spaced(words)] if words else int(m.group("d"))
             try:
@@ -547,6 +635,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             except ValueError:
                 if y or (month_of(m), day) != (2, 29):
                     t.blank(m)  # "30. Februar" is no day: not "the 30th" either, and its words stay
+                    t.no_day = t.no_day or _said_day(day, month_of(m), y, m)
                     continue
                 d = _next_feb_29(today)  # 29 February in a common year: the next leap year's
             t.take(m)
@@ -569,6 +658,26 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     if m:
         t.take(m)
         return date(int(m.group("y")), g.words.months[m.group("mon")], 1), True
+
+    def month_said(m: re.Match) -> bool:  # "the next may be": no month
+        name = "nm1" if m.group("nm1") else "nm2"
+        return m.group(name) not in g.words.ambiguous_months or t.capital(m.start(name))
+
+    m = t.search(g.month_next, accept=month_said)
+    if m:  # "next July": the coming one, its first day (said in July: next year's)
+        t.take(m)
+        t.month_alone = True
+        month = g.words.months[m.group("nm1") or m.group("nm2")]
+        return date(today.year + (month <= today.month), month, 1), False
+    # "in July", "até julho", "im Juli": its first day, the next one; the month we are in names, it
+    # is not due ("in December" said in December)
+    m = t.search(g.month_alone, accept=lambda m: _month_ok(t, m, with_day=False))
+    if m:
+        month = g.words.months[m.group("mon")]
+        if month != today.month:
+            t.take(m)
+            t.month_alone = True
+            return date(today.year + (month < today.month), month, 1), False
     m = t.search(g.day_of_month)
     if m:
         day = int(group(m, "day") or 0)
@@ -653,7 +762,7 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
 
     def read(m: re.Match) -> tuple[date, bool] | None:
         a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
-        year = (int(y) + (2000 if len(y) == 2 else 0)) if y else today.year
+        year = _full_year(y, today) if y else today.year
         orders = [(a, b), (b, a)] if t.region.day_first else [(b, a), (a, b)]
         readings = []
         for day, month in orders:
@@ -669,16 +778,64 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
             d = _next_date(d, today)
         if len(readings) == 2 and readings[0] != readings[1]:
             first = "day" if t.region.day_first else "month"
-            t.ambiguous = f"{m.group(0)} read {first} first: it could be the other way round"
+            written = t.folded[m.start("a") : m.end("y") if y else m.end("b")]  # not "am 05.08"
+            t.ambiguous = f"{written} read {first} first: it could be the other way round"
         return d, bool(y)
 
     m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
     if not m:
+        m = t.search(t.g.lead_dotted_date, accept=lambda m: read(m) is not None)
+    if not m:
+        # 31/04, 30.02.2027: a day and month either way round, but no day of a calendar
+        bad = t.search(
+            t.g.numeric_date, accept=lambda m: _day_and_month(int(m.group("a")), int(m.group("b")))
+        )
+        if bad:
+            t.blank(bad)
+            t.no_day = t.no_day or bad.group(0)
         return None
     found = read(m)
     assert found is not None
     t.take(m)
     return _range_start(t, m, found[0]), found[1]
+
+
+def _year_of_the_end(t: _Text, m: re.Match) -> str | None:
+    """The year written once at a range's end is its start's too ("10 August - 12 September 2013",
+    "du 10 août au 12 septembre 2013"); None when the date is no range's start."""
+    to = t.g.range_to_end.match(t.folded, m.end())
+    if not to:
+        return None
+    for pattern in (t.g.day_month, t.g.month_day):
+        end = pattern.match(t.folded, to.end())
+        if end and end.group("y"):
+            return end.group("y")
+    return None
+
+
+def _full_year(y: str, today: date) -> int:
+    """A year as written: two figures are the year of that number nearest today, 50 years either
+    side ("1/1/95" is 1995, "22/4/27" is 2027)."""
+    if len(y) != 2:
+        return int(y)
+    year = today.year // 100 * 100 + int(y)
+    if year > today.year + 50:
+        return year - 100
+    return year + 100 if year < today.year - 50 else year
+
+
+def _day_and_month(a: int, b: int) -> bool:
+    """Figures that could name a day and a month, one way round or the other (31/04)."""
+    return (1 <= a <= 31 and 1 <= b <= 12) or (1 <= b <= 31 and 1 <= a <= 12)
+
+
+def _said_day(day: int, month: int, year: str | None, m: re.Match) -> str:
+    """A date no calendar has in the app's words ("30 February", "30 February 2027"); one whose
+    month is no month either as written ("2027-13-01")."""
+    if not 1 <= month <= 12:
+        return m.group(0).strip()
+    said = f"{day} {MONTH_NAMES[month - 1]}"
+    return f"{said} {_full_year(year, date.today())}" if year else said
 
 
 def _range_start(t: _Text, m: re.Match, d: date) -> date:
@@ -711,6 +868,11 @@ def _next_date(d: date, today: date) -> date:
 
 def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     g, today = t.g, now.date()
+    m = t.search(g.today_part, accept=lambda m: g.today_part_of.get(_spaced(m.group("w"))) is not None)
+    if m:  # "this morning": today's, even once its hour has gone by
+        t.take(m)
+        t.today_part = g.today_part_of[_spaced(m.group("w"))]
+        return today, "day"
     for pattern, delta, what in (
         (g.after_tomorrow, 2, "day"),
         (g.tonight, 0, "tonight"),
@@ -762,6 +924,8 @@ def _phrase_ok(g: Grammar, m: re.Match) -> bool:
     hour = m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or ""
     if hour.isdigit() and not 0 < int(hour) < 24:
         return False
+    if m.group("before") and _spaced(m.group("before")) in g.words.after_hour and hour.isdigit():
+        return bool(m.group("at"))  # "at half 8"; "half 2 cups" is no time
     if minutes and minutes.isdigit():
         marked = bool(g.marked_hour.search(m.group(0)))
         counted = bool(g.counted_minutes.search(m.group(0)))  # "15 minuten vor 12"
@@ -793,7 +957,9 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     hours = {**w.hour_words, **w.hour_words_24}
     hour = _spaced(m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or "")
     named = hour in g.noon_words | g.midnight_words  # "a quarter to noon": on the 24-hour clock
-    if m.group("h3"):
+    if m.group("h3") and _spaced(m.group("before")) in w.after_hour:  # "half eight": 8:30
+        h, mi = number(m.group("h3"), hours), w.after_hour[_spaced(m.group("before"))]
+    elif m.group("h3"):
         h, mi = number(m.group("h3"), hours) - 1, w.before_hour[_spaced(m.group("before"))]
     elif m.group("h1"):
         h, mi = number(m.group("h1"), hours), number(m.group("m1"), w.minute_amounts)
@@ -843,7 +1009,10 @@ def _part_of_day(t: _Text, clock_at: int | None) -> str | None:
     m = t.search(
         t.g.part_of_day,
         accept=lambda m: (
-            " " in m.group(0).strip() or m.group("part") in w.part_adverbs or beside_time_words(m)
+            " " in m.group(0).strip()
+            or "'" in m.group("part")  # with its elided article, as "le soir" ("l'après-midi")
+            or m.group("part") in w.part_adverbs
+            or beside_time_words(m)
         ),
     )
     if not m:
@@ -1059,6 +1228,23 @@ def find_when(
         return None
 
 
+def no_day(
+    text: str, now: datetime, grammar: Grammar = GRAMMAR, region: Region | str | None = None
+) -> str | None:
+    """What to tell a person whose text names a date no calendar has ("30 February is no day",
+    "31/04 is no day"), in the app's words whatever the text's language; None when it names none.
+    find_when reads no time from such a text rather than guess another day."""
+    if region is None:
+        region = current_region()
+    elif isinstance(region, str):
+        region = region_of(region)
+    for said in (None, in_figures(text, grammar, region)):
+        t = _Text(text, grammar, region, said if said != text else None)
+        if _date(t, now) is None and t.no_day:
+            return f"{t.no_day} is no day"
+    return None
+
+
 def _covered(when: When) -> int:
     return sum(e - s for s, e in when.spans)
 
@@ -1070,9 +1256,15 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     rel = _relative(t, now)
     offset = _offset(t) if rel is None else None
     end = _end_of(t, now.date())
-    if rel is None and offset is None and _now_word(t):
-        return When(due=now, rrule=None, spans=t.spans, text=text, explicit_day=True, explicit_time=True)
+    if offset is not None and t.offset_from_now or (rel is None and offset is None and _now_word(t)):
+        due = now + offset if offset is not None else now  # "5 minutes before now"
+        return When(due=due, rrule=None, spans=t.spans, text=text, explicit_day=True, explicit_time=True)
+    within = offset if offset is not None and _within_a_day(offset) else None
+    if within is not None:
+        offset = None
     written = _date(t, now)
+    if t.no_day and written is None:  # "dentist 30 February at 10": no guess at another day
+        return None
     if written is not None:
         written = _on_its_weekday(t, written)
     word = _day_word(t, now) if written is None else None
@@ -1081,6 +1273,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         written = end[0], False
     if not (rec or rel or written or word or clock or offset or end):
         return None
+    if t.search(grammar.past_day) and not (rec or rel or written or word or offset or end):
+        return None  # "yesterday evening", "ontem à noite": the past, not this evening
     out = When(
         due=now,
         rrule=rec.rule if rec else None,
@@ -1089,6 +1283,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         explicit_day=bool(rel or written or word or (rec and rec.first) or offset or end),
         explicit_time=clock is not None or bool(rel and rel[1]),
         ambiguous=t.ambiguous,
+        loose=t.month_alone and clock is None and not (rec or rel or offset or end),
     )
     if rel and rel[1]:  # to the minute: "in 10 minutes"
         out.due = rel[0]
@@ -1102,6 +1297,11 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if end and clock is None:  # "end of the day": that day at END_HOUR
         clock = _Clock(END_HOUR, 0, True, None)
     evening = bool(word and word[1] == "tonight")
+    if t.today_part:  # "this afternoon (at 2)": that part's hour, or the half of the day it says
+        if clock is None:
+            clock = _Clock(grammar.words.parts[t.today_part], 0, True, None)
+        else:
+            clock.hint(t.today_part, grammar)
     if rec and rec.part:  # "every evening": that part's hour, and the half of the day a clock means
         if clock is None:
             clock = _Clock(grammar.words.parts[rec.part], 0, True, None)
@@ -1118,9 +1318,11 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz, clock.s)
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
+    if within is not None:  # "5 hours before noon": from the time of day named
+        due += within
     if rec and due <= now:  # the first occurrence still to come
         due = _next_of(rec.rule, due, now)
-    if out.rrule is None and written and grammar.yearly.search(fold(text)):
+    if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.due = due
     return out
@@ -1175,6 +1377,9 @@ def parse_due(text: str, now: datetime, grammar: Grammar = GRAMMAR) -> datetime 
             rest[s:e] = " " * (e - s)
         if grammar.due_filler.match("".join(rest)):
             return when.due
+    wrong = no_day(text, now, grammar)
+    if wrong:
+        raise InvalidInput(f"{wrong}: give a date the calendar has")
     raise InvalidInput(
         f"“{text}” is not a time I can read: try 2025-06-13 10:00, 14:30, tomorrow 9am or in 10 min"
     )

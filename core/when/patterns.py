@@ -188,7 +188,12 @@ class Grammar:
         hour_letter = any_of(w.hour_letters)
         self.relative = c(
             rf"{b}(?:{any_of(w.in_words)})\s+{about}(?:(?P<fraction>{any_of(w.hour_fractions)})|"
-            rf"(?P<n>{amount}){half}(?:\s+(?:{any_of(w.more)}))?{glue}(?P<unit>{any_of(w.units)}){unit_half}){e}"
+            rf"(?P<n>{amount}){half}(?:\s+(?:{any_of(w.more)}))?{glue}(?P<unit>{any_of(w.units)}){unit_half}"
+            rf"(?P<glued_minutes>\d{{2}})?){e}"  # "in 1h30"
+        )
+        # "in 1 hour and 30 minutes", "em 1 hora e 30 minutos": the next amount of the same step
+        self.more_amount = c(
+            rf"\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)}){e}"
         )
         # "2 minutes from now": read only when the text says "from now" (a number starts a lot of words)
         self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")
@@ -200,10 +205,14 @@ class Grammar:
         # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from
         # the day the words after it name (today when they name none)
         self.offset = c(
-            rf"{b}(?P<n>{amount})\s+(?P<unit>{any_of(w.units)})\s+"
+            rf"{b}(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)})\s+"
             rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
         )
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
+        # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
+        self.duration_alone = c(
+            rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}\s*$"
+        )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
         self.end_words = {
             **{u: "day" for u, value in w.units.items() if value == ("days", 1)},
@@ -227,6 +236,12 @@ class Grammar:
             r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
             r"(?![\w/])"
         )
+        # "am 19.12", "le 19.12": day.month without the final dot after a date's lead word (alone,
+        # 22.04 is a time)
+        self.lead_dotted_date = c(
+            rf"{b}(?:{any_of(w.dotted_date_lead)})\s+(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})(?P<y>(?!))?"
+            rf"(?![\w/.:,]|\s*(?:{any_of(w.hour_suffix_words)}){e})"
+        )
         # 2027/04/22, 2027.04.22
         self.year_first_date = c(
             r"(?<![\d./-])(?P<y>\d{4})(?P<sep>[/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])"
@@ -238,15 +253,22 @@ class Grammar:
         year = rf"(?P<y>[1-9]\d{{3}})(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
-            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?\s*"
-            rf"(?:(?P<joined>{any_of(w.day_month_joiners)})\s+|-\s*)?"
-            rf"(?P<mon>{month})\.?(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
+            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?"
+            # "8/May/2027", "8-May"; not a range's spaced dash ("29 - September 2")
+            rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})\s+|[-/]\s*|\s*)"
+            rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
         )
         # "June 2027", "junho de 2027", "im Juni 2027": a month of a year (its first day)
         self.month_year = c(rf"{b}(?P<mon>{month})\.?,?\s+(?:{year_joined}\s+)?{year}(?![\d/.:-]\d){e}")
+        # "in July", "bis Juli", "d'ici juillet": a month alone after its lead word (not "July" alone)
+        self.month_alone = c(rf"{b}(?:{any_of(w.month_alone_lead)})\s+(?P<mon>{month})\.?(?![\w/.-]\d)")
         self.month_day = c(
-            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?\s*{optional_words(w.month_day_articles)}"
-            rf"(?P<d>{day_number}){ordinal}?(?![\d:])(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
+            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?(?:/|\s*)"  # "May/8"
+            rf"{optional_words(w.month_day_articles)}"
+            rf"(?P<d>{day_number}){ordinal}?(?![\d:])"
+            # "June 11-16, 2026": the range's end before its year
+            rf"(?:\s*[-–]\s*\d{{1,2}}{ordinal}?(?=,?\s*(?:{year_joined}\s+)?[1-9]\d{{3}}))?"
+            rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         slots = {
             "day": Slot(DAY_NUMBER),
@@ -278,7 +300,20 @@ class Grammar:
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
         )
+        # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
+        article = optional_words(w.month_articles)
+        self.month_next = c(
+            rf"{b}{article}(?:(?:{nxt})\s+(?P<nm1>{month})|(?P<nm2>{month})\s+(?:{self.next_after})){e}"
+        )
         self.after_tomorrow = c(rf"{b}(?:{any_of(w.after_tomorrow)}){e}")
+        # "this morning", "esta manhã", "heute Nachmittag": today at that part's hour (the part the
+        # phrase ends with, as the parts table has it)
+        self.today_part = c(rf"{b}(?P<w>{any_of(w.today_parts)}){e}")
+        self.today_part_of = {
+            phrase: next((k for k in w.parts if k.split()[-1] == phrase.split()[-1]), None)
+            for phrase in w.today_parts
+        }
+        self.past_day = c(rf"{b}(?:{any_of((*w.yesterday, *w.before_yesterday))}){e}")
         not_after = "".join(rf"(?<!{re.escape(x)}\s)" for x in w.not_tomorrow_after)
         self.tomorrow = c(rf"{b}{not_after}(?:{any_of(w.tomorrow)}){e}")
         self.tonight = c(rf"{b}(?:{any_of(w.tonight)}){e}")
@@ -363,7 +398,8 @@ class Grammar:
             rf"{mark}\s+"
             rf"(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+"
             rf"(?P<m2>{minute_word})(?:\s+(?:{minute_noun}))?"
-            rf"|(?P<before>{any_of(w.before_hour)})\s+(?P<h3>{hour_word})(?:\s*(?:{hour_after}))?"
+            rf"|(?P<before>{any_of((*w.before_hour, *w.after_hour))})\s+"
+            rf"(?P<h3>{hour_word})(?:\s*(?:{hour_after}))?"
             # "quinze heures trente", "9 Uhr 30", "midi quinze": the minutes after the hour's mark
             rf"|(?P<h4>(?:\d{{1,2}}|{any_of((*w.hour_words, *w.hour_words_24))})\s*(?:{marks})|"
             rf"{any_of((*w.noon, *w.midnight))})"
@@ -372,6 +408,7 @@ class Grammar:
             rf"(?P<ap2>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w)))?)"
         )
         self.noon_words = frozenset(w.noon)
+        self.noon_or_midnight = c(rf"{b}(?:{any_of((*w.noon, *w.midnight))}){e}")
         hour_names = (*w.hour_words, *w.hour_words_24, *w.noon, *w.midnight)
         self.hour_in_words = compile_folded(rf"\d{{1,2}}|{any_of(hour_names)}")
         self.midnight_words = frozenset(w.midnight)
@@ -379,8 +416,8 @@ class Grammar:
         self.counted_minutes = compile_folded(rf"\b(?:{minute_noun})\b")  # "15 minuten vor 12"
         self.minutes_to = compile_folded(rf"(?:{any_of(w.minutes_to)})")
         self.hour_less = compile_folded(rf"(?:{any_of(w.hour_less)})")
-        self.clock_word = c(
-            rf"{b}(?:(?:{any_of(w.noon_lead)})\s+)?(?P<w>{any_of(w.noon)}|{any_of(w.midnight)}){e}"
+        self.clock_word = c(  # not the end of a word with a hyphen ("après-midi" is no noon)
+            rf"(?<![\w-])(?:(?:{any_of(w.noon_lead)})\s+)?(?P<w>{any_of(w.noon)}|{any_of(w.midnight)}){e}"
         )
         self.part_of_day = c(rf"{b}(?:(?:{any_of(w.part_lead)})\s+)?(?P<part>{parts}){e}")
         # a range's start is when it is due: "from 5 to 16 Aug", "15-18 Nov", "5. bis zum 16.8."
@@ -388,6 +425,9 @@ class Grammar:
         # und 8h", "9.30 - 10.45" (the first clock, in the half of the day the second says)
         to = rf"(?:{any_of((*w.range_joiners, *DASHES))})"
         self.range_and = compile_folded(rf"(?:{any_of(w.and_words)})").fullmatch
+        # "10 August - 12 September 2013", "du 10 août au 12 septembre 2013": the way to the range's end
+        joiners = (*DASHES, *(j for j in w.range_joiners if j not in w.and_words))  # "and": two dates
+        self.range_to_end = compile_folded(rf"\s*(?:{any_of(joiners)})\s+|\s*[-–]\s*")
         self.range_start_day = c(
             rf"(?<![\w.,/:-])(?:(?P<from>{any_of(w.range_from)})\s+{optional_words(w.day_articles)})?"
             rf"(?P<d>\d{{1,2}}){day_suffix}?\s*(?P<to>{to})\s*$"
@@ -430,10 +470,13 @@ class Grammar:
             rf"{b}(?:(?P<tw>{any_of(w.times_words)})|(?P<n>{amount})\s*(?:{any_of(w.times_nouns)}))\s+"
             rf"(?:{any_of(w.per_words)})\s+(?P<unit>{self.calendar_units}){e}"
         )
-        self.every_weekend = c(rf"{b}(?:{every})\s+(?:{weekend}){plural}?{e}")
+        self.every_weekend = c(
+            rf"{b}(?:(?:{every})\s+(?:{weekend}){plural}?|{any_of(w.weekends_every)}|"
+            rf"(?P<timed>{any_of(w.weekends_timed)})){e}"
+        )
         # "Monday evenings", "on Friday mornings", "segundas à noite" is a plural day and a part
         self.weekday_part_plural = c(
-            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{plural}?\s+"
+            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{plural}?\s*"  # de "montagabends"
             rf"(?P<pp>{any_of(w.part_plurals)}){e}"
         )
         # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)

@@ -43,7 +43,7 @@ def say_when(moment: datetime, now: datetime, lang: str = "en") -> str:
     return f"{local.day} {month} {local.year}"
 
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
            "October", "November", "December")  # fmt: skip
 
 
@@ -78,7 +78,7 @@ def say_window(start: datetime, end: datetime, now: datetime, overdue: bool = Fa
         weeks = {0: "this week", 7: "next week", -7: "last week"}
         return weeks.get((first - monday).days) or f"the week of {day(first, weekday=False)}"
     if first.day == 1 and last == first + relativedelta(months=1) - timedelta(days=1):
-        month = _MONTHS[first.month - 1]
+        month = MONTH_NAMES[first.month - 1]
         return f"in {month}" if first.year == today.year else f"in {month} {first.year}"
     if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31) and first.year == last.year:
         return f"in {first.year}"
@@ -135,6 +135,12 @@ def _monthday(lang: str, day: int) -> str:
     return str(day)
 
 
+def _monthday_list(lang: str, days: list[int]) -> str:
+    said = [_monthday(lang, d) + ("." if lang == "de" else "") for d in days[:-1]]
+    last = _monthday(lang, days[-1])
+    return last if not said else ", ".join(said) + WORDS[lang]["and"] + last
+
+
 def say_rule(rrule: str | None, lang: str = "en") -> str:
     """The rule in words ("" for none): "every 2 days", "todos os meses no dia 1", "montags"."""
     if not rrule:
@@ -173,13 +179,13 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         return words["custom"]
     elif "BYMONTHDAY" in p and freq == "MONTHLY":
         try:
-            day = int(p["BYMONTHDAY"])
+            monthdays = [int(d) for d in p["BYMONTHDAY"].split(",")]
         except ValueError:
             return words["custom"]
-        if day == -1:
+        if monthdays == [-1]:
             said = words["last_day"].format(every=every)
-        elif 0 < day <= 31:
-            said = words["monthday"].format(every=every, day=_monthday(lang, day))
+        elif all(0 < day <= 31 for day in monthdays):  # "every month on the 1st and 15th"
+            said = words["monthday"].format(every=every, day=_monthday_list(lang, sorted(set(monthdays))))
         else:
             return words["custom"]
     elif set(p) - _SAID_BY_THE_DUE_TIME:

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from core import remind
 from core.when import find_when as _find_when
+from core.when import no_day as _no_day
 from core.when import parse_due as _parse_due
 from core.when import parse_repeat as _parse_repeat
 from core.when.spoken import say_reading
@@ -32,6 +33,12 @@ def due_doubt(text: str, now: datetime) -> str | None:
     the other way round"), or None: said beside the due time, so the person can fix it."""
     when = _find_when(text, now.astimezone(remind.local_zone())) if text.strip() else None
     return when.ambiguous if when is not None else None
+
+
+def no_day(text: str, now: datetime) -> str | None:
+    """ "30 February is no day" when the text names a date no calendar has (no time is read from
+    it): said where the due time would be, so the person is not left with none and no reason."""
+    return _no_day(text, now.astimezone(remind.local_zone())) if text.strip() else None
 
 
 def read_as(due: datetime, rrule: str | None, doubt: str | None, now: datetime) -> str:

@@ -47,6 +47,7 @@ class Preview:
     people: list[tuple[str, str]] = field(default_factory=list)  # (id, label) of what it links to
     updates: list[Update] = field(default_factory=list)  # contact cards it offers to update
     doubt: str | None = None  # how the due time may have been misread ("05/06 read day first: …")
+    no_day: str | None = None  # a date no calendar has, so no due time was read ("30 February is no day")
 
 
 def understand(memory, text: str, now: datetime | None = None) -> Preview:
@@ -70,8 +71,15 @@ def understand(memory, text: str, now: datetime | None = None) -> Preview:
             label = n.title if relation_of[n.id] is not Relation.SUPERSEDES else f"replaces: {n.title}"
             people.append((str(n.id), label))
     doubt = inputs.due_doubt(text, now or local_now()) if understanding.attrs.get("due_at") else None
+    no_day = None if understanding.attrs.get("due_at") else inputs.no_day(text, now or local_now())
     return Preview(
-        text, understanding.kind, dict(understanding.attrs), people, list(understanding.updates), doubt
+        text,
+        understanding.kind,
+        dict(understanding.attrs),
+        people,
+        list(understanding.updates),
+        doubt,
+        no_day,
     )
 
 
@@ -95,6 +103,7 @@ class QuickCapture(QWidget):
         self._saving = False
         self._hint_due: datetime | None = None  # the moment the hint beside Due counts to
         self._doubt: str | None = None  # the grammar's doubt about the due time shown
+        self._no_day: str | None = None  # "30 February is no day": why no due time was read
         self._people_boxes: list[QCheckBox] = []
         self._update_boxes: list[tuple[QCheckBox, Update]] = []
 
@@ -227,6 +236,7 @@ class QuickCapture(QWidget):
         self._hint_due = None
         self.due_hint.clear()
         self._doubt = None
+        self._no_day = None
         self._show_doubt()
         self._set_people([])
 
@@ -278,6 +288,7 @@ class QuickCapture(QWidget):
                 self.due.setText(inputs.due_field_text(due))  # to the minute; the hint to the second
                 self._hint_due = due
                 self._doubt = preview.doubt
+                self._no_day = preview.no_day
             if "repeat" not in self._pinned:
                 self.repeat.setCurrentText(inputs.repeat_label(preview.attrs.get("rrule")))
             self._set_people(preview.people, preview.updates)
@@ -308,10 +319,12 @@ class QuickCapture(QWidget):
             except InvalidInput:
                 self._hint_due = None
                 self._doubt = None
+                self._no_day = inputs.no_day(self.due.text(), self.ctx.now())
                 self._show_doubt()
                 self.due_hint.setText("?")
                 return
             self._doubt = inputs.due_doubt(self.due.text(), self.ctx.now()) if self._hint_due else None
+            self._no_day = None
             self.due_hint.clear()
         self._show_doubt()
         self._render_due_hint()
@@ -321,6 +334,11 @@ class QuickCapture(QWidget):
         it may be wrong ("Read as Sat 5 Jun 2027 10:00 (05/06 read day first: …)")."""
         due, doubt = self._hint_due, self._doubt
         is_rem = self.kind.currentData() == Kind.REMINDER.value
+        if due is None and self._no_day:  # "30 February is no day": why there is no due time
+            self.due_doubt.setText(self._no_day)
+            self.due_doubt.show()
+            self.due.setAccessibleDescription(self._no_day)
+            return
         if due is None or not doubt or not is_rem:
             self.due_doubt.clear()
             self.due_doubt.hide()

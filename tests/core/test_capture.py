@@ -415,6 +415,18 @@ def test_a_short_task_with_a_day_is_a_reminder(text):
     assert capture.infer_kind(text, NOW)[0] is Kind.REMINDER
 
 
+@pytest.mark.parametrize(
+    "text", ["Ana moved to Porto in May", "nasci em julho", "o meu aniversário é em agosto", "Umzug im Juli"]
+)
+def test_a_month_alone_does_not_make_a_note_a_reminder(text):
+    """ "in May" is a date the grammar reads (the Due field, "remind me in July"), but a month alone
+    is too loose to turn a short note into a reminder, or a yearly one on the 1st."""
+    assert find_when(text, NOW) is not None
+    assert capture.infer_kind(text, NOW) == (Kind.NOTE, {})
+    kind, attrs = capture.infer_kind("remind me in July to renew the passport", NOW)
+    assert kind is Kind.REMINDER and attrs["due_at"].startswith("2025-07-01T09:00")
+
+
 def test_a_birthday_party_happens_once_a_birthday_every_year():
     kind, party = capture.infer_kind("Tom's birthday party on the 19th at 8pm", NOW)
     assert kind is Kind.REMINDER and "rrule" not in party

@@ -71,6 +71,16 @@ def test_capture_says_the_due_time_it_read(data_dir):
     assert "due" not in note.stderr
 
 
+def test_capture_says_a_date_no_calendar_has_is_no_day(data_dir):
+    """ "30. Februar" is said to be no day, not silently saved with no date or another one; the
+    --due of an edit refuses it with the same words."""
+    done = cli("capture", "Zahnarzt am 30. Februar um 10", data_dir=data_dir)
+    assert done.returncode == 0 and "30 February is no day: saved without a due time" in done.stderr
+    assert "due_at" not in cli_json("show", done.stdout.strip(), data_dir=data_dir)["attrs"]
+    refused = cli("edit", done.stdout.strip(), "--due", "31 de abril", data_dir=data_dir)
+    assert refused.returncode == 2 and "31 April is no day" in refused.stderr
+
+
 def test_the_data_dirs_date_region_reads_numeric_dates(data_dir):
     """`config set date-region` is kept in the data dir and read by every command after it: 05/06
     is May 6 in the US, said with its doubt; an unknown region is refused and nothing is kept;

@@ -228,3 +228,22 @@ def test_a_numeric_date_either_way_round_is_said_with_its_doubt(app, qtbot, monk
     qtbot.waitUntil(lambda: quick.due_doubt.isVisible(), timeout=WAIT_MS)
     assert "07/08 read month first" in quick.due_doubt.text() and "8 Jul" in quick.due_doubt.text()
     quick.cancel()
+
+
+def test_a_date_no_calendar_has_is_said_to_be_no_day(app, qtbot):
+    """ "30 February" leaves no due time, and the box says why, under the due time; typed in the
+    Due field, the same."""
+    quick = app.quick
+    quick.open()
+    type_text(qtbot, quick, "Toms Geburtstag am 30. Februar")
+    qtbot.waitUntil(lambda: quick.due_doubt.isVisible(), timeout=WAIT_MS)
+    assert quick.due_doubt.text() == "30 February is no day" and quick.due.text() == ""
+    quick.cancel()
+    quick.open()
+    type_text(qtbot, quick, "remind me to call the bank tomorrow")
+    quick.due.setFocus()
+    quick.due.selectAll()
+    qtbot.keyClicks(quick.due, "31 de abril")
+    qtbot.waitUntil(lambda: quick.due_doubt.text() == "31 April is no day", timeout=WAIT_MS)
+    assert quick.due_doubt.isVisible()
+    quick.cancel()

@@ -7,10 +7,14 @@ from core.when.language import Language
 LANGUAGE = Language(
     code="de",
     name="Deutsch",
+    typed_without={"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"},  # "uebermorgen", "Maerz"
     months={
         "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "april": 4, "mai": 5, "juni": 6, "juli": 7,
         "august": 8, "september": 9, "oktober": 10, "november": 11, "dezember": 12,
+        "mär": 3, "mrz": 3, "okt": 10, "dez": 12,  # the short forms no other word shares
     },
+    month_alone_lead=("im", "bis", "bis zum", "ab"),
+    dotted_date_lead=("am", "vom", "zum", "bis zum"),
     ambiguous_months=("mai",),
     weekdays={"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5,
               "sonnabend": 5, "sonntag": 6},
@@ -71,7 +75,7 @@ LANGUAGE = Language(
     span_lead=("in den",),
     position_articles=("am", "der", "die"),
     monthday_lead=("am",),
-    part_lead=("am",),
+    part_lead=("am", "bis zum", "bis am"),
     noon_lead=("um",),
     range_from=("von", "zwischen"),
     range_joiners=("bis", "bis zum", "zum", "und"),
@@ -97,7 +101,8 @@ LANGUAGE = Language(
                 "jeden tag": "DAILY", "vierteljährlich": "MONTHLY;INTERVAL=3",
                 "quartalsweise": "MONTHLY;INTERVAL=3", "halbjährlich": "MONTHLY;INTERVAL=6",
                 "zweiwöchentlich": "WEEKLY;INTERVAL=2"},
-    weekdays_every=("werktags", "an werktagen"),
+    weekdays_every=("werktags", "an werktagen", "jeden werktag"),
+    weekends_every=("an wochenenden", "wochenends", "an den wochenenden"),
     every_part={"jeden morgen": "morgens", "jeden vormittag": "morgens", "jeden nachmittag": "nachmittags",
                 "jeden abend": "abends", "jede nacht": "abends"},
     yearly_words=("geburtstag", "jahrestag"),
@@ -109,6 +114,9 @@ LANGUAGE = Language(
     parts={"morgens": 9, "früh": 9, "am morgen": 9, "morgen": 9, "vormittags": 10, "am vormittag": 10,
            "vormittag": 10, "nachmittags": 15, "am nachmittag": 15, "nachmittag": 15, "abends": 19,
            "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22},
+    # glued to a weekday, a repeat: "montagabends" (every Monday evening)
+    part_plurals={"morgens": "morgens", "vormittags": "vormittags", "nachmittags": "nachmittags",
+                  "abends": "abends", "nachts": "nachts"},
     part_adverbs=("morgens", "früh", "vormittags", "nachmittags", "abends", "nachts"),
     # beside a day ("morgen Abend", "Freitag Nachmittag") or glued to a weekday ("Montagmorgen")
     bare_parts=("morgen", "früh", "vormittag", "nachmittag", "abend", "nacht"),
