@@ -94,11 +94,15 @@ _ALSO_ENGLISH = frozenset(
     tu eu para con sin hay mi su fue ser este ten alle also am an as be in so was we ya chose wen ha
     er em te le""".split()
 )
-_WRITTEN = {
-    name: frozenset(w for w in table if len(w) > 1) - _ALSO_ENGLISH
-    for name, table in _LANGUAGES.items()
-    if name != "en"
-}
+_WRITTEN_IN = ("pt", "es", "de", "fr")
+# each such word, as written and folded, -> the languages (by their place in _WRITTEN_IN) it is one of
+_WRITTEN: dict[str, tuple[int, ...]] = {}
+for _i, _name in enumerate(_WRITTEN_IN):
+    _block = {"pt": PORTUGUESE, "es": SPANISH, "de": GERMAN, "fr": FRENCH}[_name]
+    for _word in _block.split():
+        for _form in {_word, fold(_word)}:
+            if len(_form) > 1 and _form not in _ALSO_ENGLISH and fold(_form) not in _ALSO_ENGLISH:
+                _WRITTEN[_form] = tuple(sorted({*_WRITTEN.get(_form, ()), _i}))
 WRITTEN_MIN_WORDS = 2
 
 
@@ -106,9 +110,9 @@ def written_in(lexemes: tuple[str, ...]) -> str:
     """The language a stored text is written in, from its lexemes: the one of Portuguese,
     Spanish, German and French whose function words it holds most, at least WRITTEN_MIN_WORDS
     of them (the first on a tie); else "en" -- English, or too short to tell."""
-    best, hits = "en", WRITTEN_MIN_WORDS - 1
-    for name, table in _WRITTEN.items():
-        n = sum(fold(lex) in table for lex in lexemes)
-        if n > hits:
-            best, hits = name, n
-    return best
+    counts = [0, 0, 0, 0]
+    for lex in lexemes:
+        for i in _WRITTEN.get(lex, ()):
+            counts[i] += 1
+    most = max(counts)
+    return _WRITTEN_IN[counts.index(most)] if most >= WRITTEN_MIN_WORDS else "en"
