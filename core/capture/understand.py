@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import phonenumbers
@@ -28,6 +28,29 @@ DERIVED_MOVED = "capture:moved"
 
 
 DERIVED_SAME_PERSON = "capture:same-person"
+
+
+# A note naming nobody that speaks of someone by a pronoun ("she keeps the same pills", "ela tem de
+# voltar lá", "er sucht eine Wohnung") is about the one person the capture just before it was
+# about: a `concerns` link, "capture:referred".
+DERIVED_REFERRED = "capture:referred"
+
+
+# ... when that capture came at most this long before (a run of notes jotted one after another;
+# a pronoun a day later could be anyone).
+REFER_BACK_SECONDS = 30 * 60
+
+
+# Third-person pronouns in the five languages, the ones that name a person (not "it", not a
+# "they" that is also a formal "you" alone): German "sie"/"ihr" are kept, "sein" (also "to be") not.
+THIRD_PERSON = re.compile(
+    r"(?<!\w)(?:she|her|hers|herself|he|him|his|himself"
+    r"|ela|ele|dela|dele|nela|nele|lhe"
+    r"|ella|él"
+    r"|sie|er|ihr|ihm|ihn|ihre|ihrem|ihren|ihrer|seine|seinem|seinen|seiner"
+    r"|elle|lui)(?!\w)",
+    re.I,
+)
 
 
 # A note giving a new value of what an older note holds ("Lia is 15 an hour now"): the link says
@@ -98,6 +121,7 @@ class Understanding:
     kind: Kind
     attrs: dict[str, Any]
     mentions: list[uuid.UUID] = field(default_factory=list)  # contacts named in the text
+    referred: list[uuid.UUID] = field(default_factory=list)  # ... or spoken of by a pronoun only
     replaces: list[tuple[uuid.UUID, str]] = field(default_factory=list)  # (older id, derived_by)
     updates: list[Update] = field(default_factory=list)  # contact cards the text gives new details
     now: datetime | None = None
@@ -114,6 +138,18 @@ class Understanding:
             )
             for cid in self.mentions
             if cid != neuron.id
+        ]
+        edges += [
+            Edge(
+                id=uuid.uuid4(),
+                from_id=neuron.id,
+                to_id=cid,
+                relation=Relation.CONCERNS,
+                valid_from=self.now,
+                derived_by=DERIVED_REFERRED,
+            )
+            for cid in self.referred
+            if cid != neuron.id and cid not in self.mentions
         ]
         edges += [
             Edge(
@@ -300,6 +336,8 @@ def read(
         if kind is Kind.CONTACT and own_name and f.start < len(own_name) + 2:
             continue  # a new contact's own name is not a mention of someone else
         u.mentions.append(f.contact_id)
+    if kind is not Kind.CONTACT and not u.mentions:
+        u.referred = referred_to(reader, text, when_now, exclude)
     # a new phone number or email for someone: the contact card it updates is superseded
     details = (phones_in(text, region), EMAIL.findall(text)) if kind is not Kind.CONTACT else ([], [])
     if NEW_DETAIL_CUES.search(text) and any(details):
@@ -317,6 +355,23 @@ def read(
         if changed is not None:
             u.replaces.append(changed)
     return u
+
+
+def referred_to(reader: Reader, text: str, at: datetime, exclude: uuid.UUID | None) -> list[uuid.UUID]:
+    """The person a text naming nobody speaks of by a pronoun: the one the capture just before it
+    (REFER_BACK_SECONDS at most) is about -- named there, or itself referred to; none when that
+    capture is about nobody or about several people."""
+    if not THIRD_PERSON.search(text):
+        return []  # most notes: no store read
+    before = reader.latest_before(at, at - timedelta(seconds=REFER_BACK_SECONDS))
+    if before is None or before.id == exclude:
+        return []
+    people = {
+        link.neuron.id
+        for link in reader.links([before.id], [Relation.CONCERNS])
+        if link.neuron.kind is Kind.CONTACT
+    }
+    return list(people) if len(people) == 1 else []
 
 
 def _changed_from(

@@ -22,6 +22,7 @@ import numpy as np
 from core.model import EXPANDING_RELATIONS, Relation
 from core.recall import ranking, windows
 from core.recall.index import Entry, RecallIndex
+from core.recall.stopwords import written_in
 from core.vocabulary import Fusion, Mode
 from core.when import TimeWindow
 
@@ -428,6 +429,40 @@ class CandidateRows:
     def pick(self, mode: Mode, fusion: Fusion, weights: ranking.Weights, topical: bool = True) -> None:
         """The question's own candidates: the best lexical and vector matches, the window's."""
         self.signals = pick(self.rows, self.signals, (mode, fusion), weights, self.window, topical)
+
+    def across_languages(self, raw: np.ndarray, language: str, calibration) -> None:
+        """The question's own candidates' cosines (`raw`, the model's) set level across languages:
+        each language's mean over them moved to the mean of the question's `language` (their
+        mean when none is in it), by n / (n + LANGUAGE_SHRINK) of n candidates in it; then read
+        through the model's `calibration` again. A memory in one language is left as it is."""
+        rows = self.rows
+        own = [
+            r
+            for r, seedable in enumerate(rows.seedable)
+            if seedable and rows.entries[r].kind != "contact" and not np.isnan(raw[rows.slots[r]])
+        ]
+        if len(own) < 2:
+            return
+        slots = np.asarray([rows.slots[r] for r in own], dtype=np.int64)
+        written = np.asarray([written_in(rows.entries[r].lexemes) for r in own])
+        if (written == written[0]).all():
+            return
+        cos = raw[slots]
+        kinds = np.unique(written)
+        means = {str(k): float(cos[written == k].mean()) for k in kinds}
+        level = means.get(language, float(cos.mean()))
+        shift = np.zeros(slots.size)
+        for k in kinds:
+            held = written == k
+            n = int(held.sum())
+            shift[held] = (level - means[str(k)]) * n / (n + ranking.LANGUAGE_SHRINK)
+        again = ranking.calibrated(cos + shift, calibration)
+        if again is None or self.signals.cos is None:
+            return
+        vec, cal = self.signals.vec.copy(), self.signals.cos.copy()
+        vec[slots] = np.clip(again, 0.0, None)
+        cal[slots] = again
+        self.signals = replace(self.signals, vec=vec, cos=cal)
 
     def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
         """The links and sittings of the best seeds, and what is linked to the people named beside a topic."""

@@ -44,6 +44,13 @@ HOP_SEEDS = 10  # the best candidates whose links are followed one hop (both dir
 FIT_SEEDS = 30  # ... collected for fitting: the seeds any weights could choose are among these
 SITTING_SECONDS = 600  # neurons captured within 10 minutes of each other are one sitting
 
+# -- across languages --------------------------------------------------------------------------
+# The model finds a note in the question's own language more alike than one in another, whatever
+# either says: among a question's candidates, each language's mean cosine to it is set level with
+# the question's language's (`CandidateRows.across_languages`), so a note in another language
+# competes on what it says. A language of few candidates moves less: by n / (n + this).
+LANGUAGE_SHRINK = 3
+
 # -- about a person, through ask ---------------------------------------------------------------
 LIKE_WEIGHT = 0.1  # the score of a neuron added for being like what is about them
 

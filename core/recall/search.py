@@ -25,6 +25,7 @@ step after another in `Search.ask`:
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -48,10 +49,13 @@ from core.recall.question import (
     understand,
 )
 from core.recall.result import Result
+from core.recall.stopwords import language_of
 from core.store.reader import Reader
-from core.vocabulary import Mode
+from core.vocabulary import Fusion, Mode
 
 log = logging.getLogger(__name__)
+
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 @dataclass
@@ -212,11 +216,13 @@ class Search:
         weights = ranking.weights_for(t.model)
         with idx.reading():
             bm, idf_sum = idx.bm25(t.terms, ranking.BM25_K1, ranking.BM25_B)
-            cos = idx.cosine(t.qvec, t.model) if how.mode is not Mode.KEYWORD else None
+            raw = cos = idx.cosine(t.qvec, t.model) if how.mode is not Mode.KEYWORD else None
             if how.mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
                 cos = ranking.calibrated(cos, t.calibration)
             rows = CandidateRows(idx, Signals.of(bm, idf_sum, cos), q.window, how.now, t.terms)
             rows.pick(how.mode, how.fusion, weights, t.topical)
+            if how.full and raw is not None and how.fusion is Fusion.RELATIVE:
+                rows.across_languages(raw, language_of(_WORD.findall(q.text)), t.calibration)
             if how.full:
                 if how.expand:
                     self._expand(rows, q, weights, people)

@@ -64,14 +64,55 @@ _LANGUAGES = {
 ENGLISH_WORDS = _LANGUAGES["en"]
 
 
-def stopwords_for(words: list[str]) -> frozenset[str]:
-    """English's stop words, plus those of the question's own language when it is another: the
-    language whose function words the question uses most (English on a tie). Only then, so an
-    English "son", "hay" or "bin" is never taken for French, Spanish or German."""
+def language_of(words: list[str]) -> str:
+    """The language whose function words `words` use most ("en", "pt", "es", "de", "fr";
+    English on a tie): a question's own."""
     folded = [fold(w) for w in words]
     best, hits = "en", sum(w in ENGLISH_WORDS for w in folded)
     for name, table in _LANGUAGES.items():
         n = sum(w in table for w in folded)
         if name != "en" and n > hits:
             best, hits = name, n
+    return best
+
+
+def stopwords_for(words: list[str]) -> frozenset[str]:
+    """English's stop words, plus those of the question's own language when it is another: the
+    language whose function words the question uses most (English on a tie). Only then, so an
+    English "son", "hay" or "bin" is never taken for French, Spanish or German."""
+    best = language_of(words)
     return ENGLISH_WORDS if best == "en" else ENGLISH_WORDS | _LANGUAGES[best]
+
+
+# A stored text's words as the index keeps them (English stemmed, its stop words gone): the other
+# four languages' function words still show which one it is written in -- but not the ones that
+# are also English words, stems or what is left of a contraction ("son", "die", "war", "pour",
+# "hat", "ya", the "m" of "I'm"), and only two of them or more: on the eval sets' English memories
+# (dev-personal, own-personal, households, LoCoMo) no note is then taken for another language.
+_ALSO_ENGLISH = frozenset(
+    """son die den bin war hat mit des pour par tout plus non sur mon ma ai ta ton sa ce ces era sim
+    tu eu para con sin hay mi su fue ser este ten alle also am an as be in so was we ya chose wen ha
+    er em te le""".split()
+)
+_WRITTEN_IN = ("pt", "es", "de", "fr")
+# each such word, as written and folded, -> the languages (by their place in _WRITTEN_IN) it is one of
+_WRITTEN: dict[str, tuple[int, ...]] = {}
+for _i, _name in enumerate(_WRITTEN_IN):
+    _block = {"pt": PORTUGUESE, "es": SPANISH, "de": GERMAN, "fr": FRENCH}[_name]
+    for _word in _block.split():
+        for _form in {_word, fold(_word)}:
+            if len(_form) > 1 and _form not in _ALSO_ENGLISH and fold(_form) not in _ALSO_ENGLISH:
+                _WRITTEN[_form] = tuple(sorted({*_WRITTEN.get(_form, ()), _i}))
+WRITTEN_MIN_WORDS = 2
+
+
+def written_in(lexemes: tuple[str, ...]) -> str:
+    """The language a stored text is written in, from its lexemes: the one of Portuguese,
+    Spanish, German and French whose function words it holds most, at least WRITTEN_MIN_WORDS
+    of them (the first on a tie); else "en" -- English, or too short to tell."""
+    counts = [0, 0, 0, 0]
+    for lex in lexemes:
+        for i in _WRITTEN.get(lex, ()):
+            counts[i] += 1
+    most = max(counts)
+    return _WRITTEN_IN[counts.index(most)] if most >= WRITTEN_MIN_WORDS else "en"

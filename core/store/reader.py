@@ -49,6 +49,7 @@ class Reader(Protocol):
     def contacts(self) -> list[Neuron]: ...
     def active_reminders_sharing(self, text: str) -> list[Neuron]: ...
     def active_notes_sharing(self, text: str) -> list[Neuron]: ...
+    def latest_before(self, at: datetime, since: datetime) -> Neuron | None: ...
     def links(
         self, ids: Sequence[uuid.UUID], relations: Sequence[Relation] | None = None
     ) -> list[Linked]: ...
@@ -114,6 +115,12 @@ class StoreReader:
             rows = recall_sql.active_with(cur, self.identity, terms, "note", most_shared=True)
         found = [queries.neuron_from_row(r) for r in rows]
         return sorted(found, key=lambda n: n.created_at or datetime.min.replace(tzinfo=UTC), reverse=True)
+
+    def latest_before(self, at: datetime, since: datetime) -> Neuron | None:
+        """The newest note or reminder written from `since` up to `at`: the capture before one."""
+        with self._cursor() as cur:
+            row = recall_sql.latest_before(cur, self.identity, at, since)
+        return queries.neuron_from_row(row) if row is not None else None
 
     def links(self, ids: Sequence[uuid.UUID], relations: Sequence[Relation] | None = None) -> list[Linked]:
         with self._cursor() as cur:

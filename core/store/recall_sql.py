@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -88,6 +89,20 @@ def active_with(
         {"terms": list(terms), "owner": ident.value, "kind": kind, "limit": limit},
     )
     return list(cur.fetchall())
+
+
+def latest_before(cur: Cursor, ident: Identity, at: datetime, since: datetime) -> dict[str, Any] | None:
+    """The newest note or reminder written from `since` up to `at` (not trashed), or None: the
+    capture a new one follows."""
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols} FROM neurons n WHERE n.{owner} = %s AND n.kind <> 'contact'"
+            " AND n.state <> 'trashed' AND n.created_at <= %s AND n.created_at >= %s"
+            " ORDER BY n.created_at DESC, n.id DESC LIMIT 1"
+        ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
+        (ident.value, at, since),
+    )
+    return cur.fetchone()
 
 
 # -- contacts and links, for capture and about -----------------------------------------------------

@@ -84,6 +84,14 @@ class FakeReader:
     def active_notes_sharing(self, text):
         return self._active_sharing(text, Kind.NOTE)
 
+    def latest_before(self, at, since):
+        found = [
+            n
+            for n in self._live()
+            if n.kind is not Kind.CONTACT and n.created_at is not None and since <= n.created_at <= at
+        ]
+        return max(found, key=lambda n: (n.created_at, n.id), default=None)
+
     def _active_sharing(self, text, kind):
         words = set(_words(text))
         found = [

@@ -452,6 +452,30 @@ def test_a_new_contact_links_the_notes_that_mentioned_them_before(memory):
     assert edge.from_id == lunch.id and edge.derived_by == "capture:mention" and edge.valid_from is not None
 
 
+def test_a_note_saying_only_she_is_about_the_person_the_capture_before_was_about(memory):
+    helena = memory.capture(
+        "Helena Costa", kind="contact", attrs={"name": "Helena Costa", "aliases": ["Mãe"]}, created_at=NOW
+    )
+    at = NOW + timedelta(days=1)
+    named = memory.capture("A Mãe foi ao cardiologista, pediu um holter", created_at=at)
+    pronoun = memory.capture("ela tem de voltar lá a 16 de setembro", created_at=at + timedelta(minutes=2))
+    chained = memory.capture("she keeps the same pills for now", created_at=at + timedelta(minutes=5))
+    for n in (pronoun, chained):
+        edges = _edges(memory, n, Relation.CONCERNS)
+        assert [e.to_id for e in edges] == [helena.id], n.body
+        assert edges[0].derived_by == capture.DERIVED_REFERRED
+    assert [e.derived_by for e in _edges(memory, named, Relation.CONCERNS)] == [capture.DERIVED_MENTION]
+    # a pronoun a day after, a note with none, a note after one about two people: about nobody
+    later = memory.capture("she wants to stop the tablets", created_at=at + timedelta(days=1))
+    plain = memory.capture("the holter goes back on Monday", created_at=at + timedelta(days=1, minutes=1))
+    rui = memory.capture("Rui Costa", kind="contact", attrs={"name": "Rui Costa"}, created_at=at)
+    both = memory.capture("lunch with Rui and Helena", created_at=at + timedelta(days=2))
+    after_both = memory.capture("he paid for it", created_at=at + timedelta(days=2, minutes=1))
+    assert {e.to_id for e in _edges(memory, both, Relation.CONCERNS)} == {rui.id, helena.id}
+    for n in (later, plain, after_both):
+        assert _edges(memory, n, Relation.CONCERNS) == [], n.body
+
+
 def test_a_first_name_two_contacts_share_links_no_earlier_note(memory):
     memory.capture("Klaus Meyer", kind="contact", attrs={"name": "Klaus Meyer"}, created_at=NOW)
     coffee = memory.capture("coffee with Klaus on Friday", created_at=NOW)

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from core.embed.runtime import Calibration
+from core.embed.runtime import DIM, Calibration
 from core.model import Kind, Relation
 from core.recall import Asking, Recall, ranking
 from core.recall.fitted import DEFAULT_MODEL
@@ -403,3 +403,68 @@ def test_a_hits_strength_is_the_share_of_the_question_it_matches():
     strength = dict(zip(table.ids, table.strength.tolist(), strict=True))
     assert all(0.0 <= s <= 1.0 for s in strength.values())
     assert strength[both.id] > strength[rare.id] > strength[common.id] > 0.0
+
+
+class _OneQuestion:
+    """A model that knows one question's vector (the memory's own vectors are given)."""
+
+    name, calibration = "m", None
+
+    def __init__(self, vector: np.ndarray):
+        self.vector = vector
+
+    def embed(self, texts, kind="query"):
+        return np.asarray([self.vector for _ in texts], dtype=np.float32)
+
+
+def _written(language: np.ndarray, topic: np.ndarray) -> np.ndarray:
+    """A note's vector: what the model makes of its language (0.8) and of what it says (0.6)."""
+    v = 0.8 * language + 0.6 * topic
+    return v / np.linalg.norm(v)
+
+
+def test_a_note_in_another_language_competes_on_what_it_says():
+    """The model finds every note in the question's language more alike than one in another,
+    whatever either says: among the candidates each language's mean is set level, so the English
+    note about the laptop comes first for a Portuguese question about it."""
+    axes = np.eye(DIM)
+    pt, en, topics = axes[0], axes[1], axes[2:]
+    reader = FakeReader()
+    portuguese = [
+        "a máquina de lavar deitou água pela cozinha toda",
+        "o senhorio vai aumentar a renda do mês de setembro",
+        "plantei manjericão e tomate na varanda com a Rita",
+        "a Avó caiu nas escadas da igreja e partiu o pulso",
+        "jantar de anos do Miguel na tasca da Ribeira",
+        "marcar a revisão do carro para a semana que vem",
+    ]
+    for i, text in enumerate(portuguese):
+        note = reader.add(text, created_at=at(-10 - i))
+        reader.vectors[note.id] = (_written(pt, topics[1 + i]), "m")
+    laptop = reader.add("my laptop died during the client demo, IT gave me a loaner", created_at=at(-3))
+    reader.vectors[laptop.id] = (_written(en, topics[0]), "m")
+    for i, text in enumerate(["book train tickets to Milan", "podcast tip from Lena", "passed the B1 exam"]):
+        note = reader.add(text, created_at=at(-20 - i))
+        reader.vectors[note.id] = (_written(en, topics[10 + i]), "m")
+    question = "meu portátil já avariou?"
+    model = _OneQuestion(_written(pt, topics[0]))
+    answer = Recall(reader, lambda: model).ask(question, Asking.of(now=NOW))
+    assert answer[0].neuron.id == laptop.id, [r.neuron.body for r in answer[:3]]
+    # one signal alone is the model's own cosine, as it was
+    alone = Recall(reader, lambda: model).ask(question, Asking.of(now=NOW, mode="vector"))
+    assert laptop.id not in [r.neuron.id for r in alone[:6]]
+
+
+def test_a_memory_in_one_language_keeps_its_cosines():
+    reader = FakeReader()
+    axes = np.eye(DIM)
+    for i, text in enumerate(
+        ["boiler losing pressure again", "rent goes up in July", "bike nicked at the station"]
+    ):
+        note = reader.add(text, created_at=at(-i))
+        reader.vectors[note.id] = (_written(axes[1], axes[2 + i]), "m")
+    model = _OneQuestion(_written(axes[1], axes[3]))
+    recall = Recall(reader, lambda: model)
+    got = Search(reader, recall.index, recall.embedder).for_fitting("what about the rent?", NOW)
+    assert got.table is not None
+    assert np.allclose(sorted(got.table.vec), sorted([0.64, 0.64 + 0.36, 0.64]))

@@ -17,6 +17,7 @@ from core.settings import Settings
 from core.store import Store
 from core.store import queries as q
 from core.store.errors import StoreError
+from core.store.store import migrations
 
 pytestmark = pytest.mark.server
 
@@ -415,8 +416,6 @@ def test_a_server_written_before_keys_per_role_keeps_each_roles_memory(server_ad
     """A database two roles used with one key space and one shared counter, brought up to date
     by the admin: each role keeps every row it had, its counter goes on above the shared one (no
     saved stamp goes back), and the shared counter is no longer read by either."""
-    from core.store.store import migrations  # noqa: PLC0415
-
     tag = uuid.uuid4().hex[:8]
     admin_role, db = f"keys_admin_{tag}", f"keys_db_{tag}"
     names = {"a": f"keys_a_{tag}", "b": f"keys_b_{tag}"}
