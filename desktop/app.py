@@ -327,9 +327,11 @@ class App:
             self._cancel_early = early.cancel
 
         def opening():
+            # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work:
+            # it does not hold the window back)
             if early is not None:
-                return Memory.open(settings, store=early.result())
-            return Memory.open(settings, wait_s=APP_WAIT_S, give_up=lambda: self.quitting)
+                return Memory.open(settings, store=early.result, load_model=True)
+            return Memory.open(settings, wait_s=APP_WAIT_S, give_up=lambda: self.quitting, load_model=True)
 
         self.worker.run(opening, self._opened, self._open_failed, label="open")
 
@@ -359,9 +361,10 @@ class App:
         self._warm()
 
     def _warm(self) -> None:
-        """Once the memory is open and the window is on screen (before, they would slow its
-        start): the recall index read and the model loaded in the background, so the first
-        question answers at once."""
+        """Once the memory is open and the window is on screen: the recall index read (from its
+        file, then what changed since) in the background, and the model's first run, so the
+        first question answers at once. Before the window is up it would hold it back: reading
+        the index is Python's work (the interpreter's lock), at 100k neurons a second of it."""
         memory = self.memory
         if memory is None or not self._up or self._warming is memory:
             return
