@@ -82,10 +82,8 @@ class App:
         self.memory = None
         self.owns_memory = memory is None
         self.opening = False  # the memory is being opened on the worker
-        # the store and the model, started by the launcher before Qt loaded (core/opening.py)
+        # the store, its engine started by the launcher before Qt loaded (core/opening.py)
         self._early = opening
-        self._up = False  # the window was shown (or the app started hidden in the tray)
-        self._warming: Any = None  # the memory whose index and model are being prepared
         self._cancel_early: Callable[[], None] = lambda: None
         self.ready_event = threading.Event()
         self.open_error: BaseException | None = None
@@ -227,7 +225,6 @@ class App:
         self.window.pause_toggled.connect(self.set_paused)
         self.window.reindex_requested.connect(self.reindex)
         self.window.summary_loaded.connect(self._summary)
-        self.window.first_shown.connect(self._window_up)
         self.window.waiting_on = self.waiting_on
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
@@ -350,25 +347,7 @@ class App:
         unfinished = config.unfinished_move(memory.store.settings.data_dir)
         if unfinished:  # a move-to stopped before its switch: where the memory is
             self.banner.show(Notice("move", "A move to a server stopped before the switch", unfinished))
-        self._warm()
-        # Now and then, on the worker: a backup if one is due, the model let go if unused.
-        self.auto_backup, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
-        timer.timeout.connect(self.now_and_then)
-        timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
-
-    def _window_up(self) -> None:
-        self._up = True
-        self._warm()
-
-    def _warm(self) -> None:
-        """Once the memory is open and the window is on screen: the recall index read (from its
-        file, then what changed since) in the background, and the model's first run, so the
-        first question answers at once. Before the window is up it would hold it back: reading
-        the index is Python's work (the interpreter's lock), at 100k neurons a second of it."""
-        memory = self.memory
-        if memory is None or not self._up or self._warming is memory:
-            return
-        self._warming = memory
+        # Build the recall index and load the model now, so the first question answers at once.
         self.worker.run(
             memory.recall.warm,
             lambda _count: resident.trim(),
@@ -377,6 +356,10 @@ class App:
             lane=BACKGROUND,
             droppable=True,
         )
+        # Now and then, on the worker: a backup if one is due, the model let go if unused.
+        self.auto_backup, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
+        timer.timeout.connect(self.now_and_then)
+        timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
 
     def waiting_on(self) -> str:
         """What a question asked now still waits for before it can be answered, in the person's
@@ -696,10 +679,8 @@ def run(
         app.quick_capture()
     if not hidden or app.tray is None:
         app.show_window(ask)
-    else:
-        app._window_up()  # no window to wait for: the index and the model are prepared at once
-        if ask:
-            app.window.set_question(ask)
+    elif ask:
+        app.window.set_question(ask)
     try:
         code = qapp.exec()
     finally:

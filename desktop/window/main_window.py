@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QShowEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -74,7 +74,6 @@ class MainWindow(QMainWindow):
     reindex_requested = Signal()
     undo_requested = Signal()
     summary_loaded = Signal(object)  # reads.Summary, after every load of the counts
-    first_shown = Signal()  # the window was shown for the first time (its first paint queued before)
     prefs_changed = Signal(str)  # what changed in Preferences
 
     def __init__(
@@ -100,7 +99,6 @@ class MainWindow(QMainWindow):
         self.navigated = False  # the person chose a section (the app no longer picks one)
         self.missed_ids: list[str] = []
         self.ready = False
-        self._shown_once = False
         # what a question asked now still waits for ("loading the language model"), said while
         # it waits; the app tells (desktop/app.py)
         self.waiting_on: Callable[[], str] = lambda: ""
@@ -333,12 +331,6 @@ class MainWindow(QMainWindow):
 
     def save_geometry(self) -> None:
         self.prefs.save_window_state(self.saveGeometry(), self.splitter.saveState())
-
-    def showEvent(self, event: QShowEvent) -> None:
-        super().showEvent(event)
-        if not self._shown_once:
-            self._shown_once = True
-            QTimer.singleShot(0, self.first_shown.emit)  # after the events that paint it
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.detail.dirty:

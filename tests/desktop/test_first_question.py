@@ -1,6 +1,6 @@
-"""The window's first question: the recall index is read in the background once the window is
-on screen, never before it (it would slow the window's start; the model loads while the window is
-built, tests/desktop/test_window.py), and a question that still waits for them says what for."""
+"""The window's first question, when what it needs is not ready (at a start, or after the app let
+the model and the index go in the tray): the question says what it waits for, and the answer
+replaces it. (The app prepares both while the window is built: tests/desktop/test_window.py.)"""
 
 from __future__ import annotations
 
@@ -25,27 +25,15 @@ def unprepared(embedded_store):
     model.close()
 
 
-def test_the_index_is_read_once_the_window_shows(qtbot, unprepared, clock, notifier):
-    app = make_app(qtbot, unprepared, clock, notifier)
-    try:
-        settle(qtbot, app)
-        assert not unprepared.recall.warmed  # not before the window
-        app.window.show()
-        qtbot.waitExposed(app.window)
-        qtbot.waitUntil(lambda: unprepared.model.loaded and unprepared.recall.warmed, timeout=WAIT_MS)
-    finally:
-        settle(qtbot, app)
-        app.close()
-
-
 def test_a_first_question_says_what_it_waits_for(qtbot, unprepared, clock, notifier):
-    """The worker busy (as on a start) and nothing prepared yet: the list says it is looking, for
-    the model and the index; the answer replaces it."""
+    """The worker busy (as on a start) and neither the model nor the index there: the list says
+    it is looking, for the model and the index; the answer replaces it."""
     unprepared.capture("the spare key is with Maria", kind="note")
     app = make_app(qtbot, unprepared, clock, notifier)
     try:
-        settle(qtbot, app)
-        unprepared.recall.index.seen_seq = None  # (the capture read the contacts' names through it)
+        settle(qtbot, app)  # (the app prepared both: let them go, as the tray does when idle)
+        unprepared.model.close()
+        unprepared.recall.index.seen_seq = None
         app.ctx.read(lambda _m: time.sleep(3)).run("slow")
         window = app.window
         window.set_question("spare key")
@@ -64,9 +52,12 @@ def test_the_app_says_opening_while_the_memory_is_not_open(qtbot, unprepared, cl
     app = make_app(qtbot, unprepared, clock, notifier)
     try:
         settle(qtbot, app)
+        assert app.waiting_on() == ""  # prepared while the window was built
         app.memory = None  # as before the store has opened
         assert app.waiting_on() == "opening your memory"
         app.memory = unprepared
+        unprepared.model.close()
+        unprepared.recall.index.seen_seq = None
         assert app.waiting_on() == "loading the language model, reading the search index"
     finally:
         settle(qtbot, app)
