@@ -12,7 +12,6 @@ import signal
 import sys
 import time
 import uuid
-from typing import Any
 
 from core import commands, instance
 from core.files import os_error
@@ -114,7 +113,9 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
         where = settings.data_dir
         sys.stderr.write(printable(f"neurons: making a new memory in {where} (the first time only)…"))
         sys.stderr.flush()
-    store = _Opening(settings)  # the engine starts while the rest of Neurons loads
+    from core.opening import Opening  # noqa: PLC0415 - only when we open the store
+
+    store = Opening(settings, wait_s=LOCK_WAIT_S)  # the engine starts while the rest of Neurons loads
     try:
         from core.memory import Memory  # noqa: PLC0415 - loads the grammar, numpy: only to open the store
 
@@ -133,39 +134,6 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
         return cmd.run(memory, args)
     finally:
         memory.close()
-
-
-class _Opening:
-    """The data dir's store, opened on a thread of its own: starting the embedded engine is
-    mostly waiting for Node, which the imports of the rest of Neurons fill."""
-
-    def __init__(self, settings: Settings):
-        import threading  # noqa: PLC0415 - a forwarded command does not import it
-
-        self._store: Any = None  # a core.store Store, once open
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._open, args=(settings,), name="neurons-open", daemon=True)
-        self._thread.start()
-
-    def _open(self, settings: Settings) -> None:
-        try:
-            from core.store import open_store  # noqa: PLC0415 - loads psycopg: only to open the store
-
-            self._store = open_store(settings, wait_s=LOCK_WAIT_S)
-        except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
-            self._error = exc
-
-    def result(self):
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._store
-
-    def close(self) -> None:
-        """The main thread gave up (an error, a signal): the store, once open, is closed."""
-        self._thread.join()
-        if self._store is not None:
-            self._store.close()
 
 
 def _print(answer: commands.Answer, args) -> int:

@@ -51,7 +51,7 @@ from core.validate import parse_limit
 log = logging.getLogger(__name__)
 
 # Our own Memory is closed after this long without a call, so a desktop app started meanwhile
-# can take the data dir (it waits up to desktop.app.OPEN_RETRY_S = 30 s for it).
+# can take the data dir (it waits up to core.opening.APP_WAIT_S = 30 s for it).
 IDLE_RELEASE_S = 15.0
 # A capture whose answer from the app was lost is sent again (same key) this many times in all,
 # this long apart (as core/cli.py does).

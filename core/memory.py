@@ -128,19 +128,22 @@ class Memory:
         wait_s: float = 0.0,
         give_up: Callable[[], bool] | None = None,
         load_model: bool = False,
-        store: Store | None = None,
+        store: Store | Callable[[], Store] | None = None,
     ) -> Memory:
         """Open the data dir's store. The one wait for a data dir another process holds: with
         `wait_s`, a short command that holds it is waited for that long (or until `give_up()`)
         before LockHeld; the running app is never waited for (callers ask it first).
         `load_model`: the sentence model starts loading on a thread of its own meanwhile (it
         needs no store; the app's first question needs both). `store`: the data dir's store,
-        opened already (the CLI starts its engine while it loads the rest); the Memory owns it."""
+        opened already (the CLI starts its engine while it loads the rest), or a callable that
+        gives it once open (core/opening.py: the model's load starts first); the Memory owns it."""
         settings = settings or Settings.from_env()
         model = SentenceModel(settings.model_dir)
         if load_model:
             threading.Thread(target=model.get, name="neurons-load-model", daemon=True).start()
         try:
+            if callable(store):
+                store = store()
             store = store or open_store(settings, wait_s=wait_s, give_up=give_up)
         except BaseException:
             model.close()  # (after a load in flight: its lock)

@@ -22,6 +22,7 @@ from core import backup, commands, config, instance, remind, resident
 from core.changes import started_by
 from core.memory import Memory
 from core.model import Kind, Neuron, NeuronsError
+from core.opening import APP_WAIT_S, Opening
 from core.settings import Settings
 from core.vocabulary import Action, Origin
 from desktop.capture.quick import QuickCapture
@@ -50,9 +51,6 @@ from desktop.window.tray import Tray
 
 log = logging.getLogger("desktop")
 
-# How long the app waits for a data dir held by a short-lived process (a `neurons` command).
-OPEN_RETRY_S = 30.0
-
 
 class App:
     """Owns the Memory, the worker, the window, the tray, the scheduler and the notifiers.
@@ -73,6 +71,7 @@ class App:
         use_tray: bool = True,
         reminders: bool = True,
         dbus: bool = True,
+        opening: Opening | None = None,
     ):
 
         self.settings = settings
@@ -83,6 +82,9 @@ class App:
         self.memory = None
         self.owns_memory = memory is None
         self.opening = False  # the memory is being opened on the worker
+        # the store, its engine started by the launcher before Qt loaded (core/opening.py)
+        self._early = opening
+        self._cancel_early: Callable[[], None] = lambda: None
         self.ready_event = threading.Event()
         self.open_error: BaseException | None = None
         self.quitting = False
@@ -223,6 +225,7 @@ class App:
         self.window.pause_toggled.connect(self.set_paused)
         self.window.reindex_requested.connect(self.reindex)
         self.window.summary_loaded.connect(self._summary)
+        self.window.waiting_on = self.waiting_on
         self.worker.busy_changed.connect(self.window.set_busy)
         self.worker.progress.connect(self.window.set_progress)
         if self.opening:  # since the worker started
@@ -315,10 +318,17 @@ class App:
         model loading beside it."""
         settings = self.settings
         self.opening = True
+        early, self._early = self._early, None  # (a reopen opens the data dir itself)
+        if early is not None:  # closed at quit unless the memory took it
+            self.steps.register_cleanup("early opening", early.close)
+            self._cancel_early = early.cancel
 
         def opening():
-
-            return Memory.open(settings, wait_s=OPEN_RETRY_S, give_up=lambda: self.quitting, load_model=True)
+            # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work:
+            # it does not hold the window back)
+            if early is not None:
+                return Memory.open(settings, store=early.result, load_model=True)
+            return Memory.open(settings, wait_s=APP_WAIT_S, give_up=lambda: self.quitting, load_model=True)
 
         self.worker.run(opening, self._opened, self._open_failed, label="open")
 
@@ -338,7 +348,6 @@ class App:
         if unfinished:  # a move-to stopped before its switch: where the memory is
             self.banner.show(Notice("move", "A move to a server stopped before the switch", unfinished))
         # Build the recall index and load the model now, so the first question answers at once.
-
         self.worker.run(
             memory.recall.warm,
             lambda _count: resident.trim(),
@@ -351,6 +360,19 @@ class App:
         self.auto_backup, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
         timer.timeout.connect(self.now_and_then)
         timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
+
+    def waiting_on(self) -> str:
+        """What a question asked now still waits for before it can be answered, in the person's
+        words ("" when nothing): said in the window while the answer keeps them waiting."""
+        memory = self.memory
+        if memory is None:
+            return "opening your memory"
+        waits = []
+        if not memory.model.loaded and memory.model.error is None:
+            waits.append("loading the language model")
+        if not memory.recall.warmed:
+            waits.append("reading the search index")
+        return ", ".join(waits)
 
     def now_and_then(self) -> None:
         """On the worker: a backup if one is due (core/backup.py; a failure is a warning, kept in
@@ -591,6 +613,7 @@ class App:
         if self.quitting:
             return
         self.quitting = True
+        self._cancel_early()  # no longer waiting for a data dir another process holds
         if self.window.detail.dirty:
             self.window.detail.save()
         self.window.save_geometry()
@@ -631,6 +654,7 @@ def run(
     ask: str | None = None,
     hidden: bool = False,
     tray: bool = True,
+    opening: Opening | None = None,
 ) -> int:
     """The app on `settings`' data dir, whose instance `lock` the launcher holds, until it quits:
     `capture` a text once the memory is open, open `quick` capture, the window asking `ask`
@@ -640,7 +664,7 @@ def run(
     qapp = QtWidgets.QApplication(sys.argv[:1])
     qapp.setQuitOnLastWindowClosed(False)
     qapp.setWindowIcon(theme.app_icon())
-    app = App(settings, use_tray=tray)
+    app = App(settings, use_tray=tray, opening=opening)
     server = instance.InstanceServer(settings.data_dir, app.handle, lock)
     server.start()
     _quit_on_signals(qapp, app)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from core import __version__, instance, resident
 from core.model import NeuronsError
+from core.opening import APP_WAIT_S, Opening
 from core.settings import Settings, check_install
 
 # How long a second launch waits for the first to start listening.
@@ -86,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         return forward(settings, args)
     try:
         resident.keep_small()  # before any thread starts: the app lives in the tray all day
+        # the engine starts while Qt loads and the window is built
+        opening = Opening(settings, wait_s=APP_WAIT_S)
         from desktop.app import run  # noqa: PLC0415 - Qt loads once a window will show
 
         return run(
@@ -96,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             ask=args.ask,
             hidden=args.hidden,
             tray=not args.no_tray,
+            opening=opening,
         )
     finally:
         lock.release()

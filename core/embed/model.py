@@ -37,6 +37,11 @@ class SentenceModel:
         """The name its vectors are stored under (read from the folder's manifest, not loaded)."""
         return model_name(self.model_dir)
 
+    @property
+    def loaded(self) -> bool:
+        """Loaded now (a get() would not wait for a load)."""
+        return self._embedder is not None
+
     def get(self) -> Embedder | None:
         """The loaded model, or None when it cannot be loaded (said once in the log)."""
         with self._lock:

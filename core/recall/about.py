@@ -330,8 +330,12 @@ def _outdated_after(ranked: list[uuid.UUID], outdated: set[uuid.UUID]) -> list[u
 
 
 def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About:
-    with reader.session():
-        idx.refresh(reader, reader.change_stamp())
+    """A person's answer, in two round trips to the store when it did not change since the index
+    last looked: the change stamp read with what the answer will ask of the store (`_ahead`),
+    then the answer's rows -- with no transaction around them where the engine allows it."""
+    with reader.session(alone=True):
+        phrases, like = _ahead(idx, name)
+        idx.refresh(reader, reader.look_ahead(phrases, like, RESOLVE_MIN_SIMILARITY))
         people, ambiguous = resolve(reader, idx, name)
         if not people:
             return About(name=name, contact=None)
@@ -353,6 +357,23 @@ def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About
     if contact is None:
         return About(name=name, contact=None)
     return About(name=name, contact=contact, timeline=timeline(results), twins=twins)
+
+
+def _ahead(idx: RecallIndex, name: str) -> tuple[list[str], str | None]:
+    """What `about` will ask the store, as the index names it now: the phrases whose lexemes the
+    person's answer looks for (their names, their own organisation); or, for a name no contact
+    answers to in the index, that name, whose resembling contacts the store finds. Should the
+    store have changed since, the answer asks again for what this missed."""
+    with idx.reading():
+        found = idx.names().find(name)
+        if not found:
+            return [], name
+        best = max(f.strength for f in found)
+        person = next(f.contact_id for f in found if f.strength == best)
+        gathering = _Gathering(idx, [person])
+        gathering.linked_and_twins()
+        phrases, own_orgs = gathering.names_to_look_for(idx.org_counts())
+    return phrases + own_orgs, None
 
 
 def timeline(results: list[Result]) -> list[Result]:

@@ -53,6 +53,12 @@ class Recall:
     def embedder(self, source: EmbedderSource) -> None:
         self.search.embedder = source
 
+    @property
+    def warmed(self) -> bool:
+        """The index holds the store (read from it or from its file): a question reads only what
+        changed since."""
+        return self.index.seen_seq is not None
+
     def _key(self) -> dict:
         if self._origin is None:
             self._origin = self.reader.origin()

@@ -44,7 +44,7 @@ class Reader(Protocol):
     identity: Identity
     engine: str  # "embedded" or "server": how fresh the index must re-read
 
-    def session(self) -> contextlib.AbstractContextManager[None]: ...
+    def session(self, alone: bool = False) -> contextlib.AbstractContextManager[None]: ...
     def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]: ...
     def contacts(self) -> list[Neuron]: ...
     def active_reminders_sharing(self, text: str) -> list[Neuron]: ...
@@ -55,6 +55,9 @@ class Reader(Protocol):
     ) -> list[Linked]: ...
     def phrase_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]: ...
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]: ...
+    def look_ahead(
+        self, phrases: Sequence[str], like: str | None = None, min_similarity: float = 0.0
+    ) -> int: ...
     def question_terms(self, text: str, filler: str) -> list[str]: ...
     def change_stamp(self) -> int: ...
     def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
@@ -73,16 +76,18 @@ class StoreReader:
         self._lexemes: dict[str, list[tuple[str, ...]]] = {}  # phrase -> its lexemes, as read
 
     @contextlib.contextmanager
-    def session(self) -> Iterator[None]:
+    def session(self, alone: bool = False) -> Iterator[None]:
+        """`alone`: without a transaction where the engine allows it (Store.reading)."""
         if getattr(self._local, "cur", None) is not None:
             yield
             return
-        with self.store.reading(self.identity) as cur:
+        with self.store.reading(self.identity, alone=alone) as cur:
             self._local.cur = cur
             try:
                 yield
             finally:
                 self._local.cur = None
+                self._local.like = None
 
     @contextlib.contextmanager
     def _cursor(self):
@@ -146,9 +151,30 @@ class StoreReader:
         return {p: kept[p] for p in phrases if p in kept and kept[p]}
 
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]:
-        with self._cursor() as cur:
-            rows = recall_sql.find_contacts(cur, self.identity, name, min_similarity)
+        like = getattr(self._local, "like", None)
+        if like is not None and like[0] == (name, min_similarity):
+            rows = like[1]  # read with the change stamp, in this session (look_ahead)
+        else:
+            with self._cursor() as cur:
+                rows = recall_sql.find_contacts(cur, self.identity, name, min_similarity)
         return [(queries.neuron_from_row(r), float(r["sim"])) for r in rows]
+
+    def look_ahead(self, phrases: Sequence[str], like: str | None = None, min_similarity: float = 0.0) -> int:
+        """The change stamp, read in one statement with what the reads to come will ask, as far
+        as they can be named ahead: the lexemes of `phrases` not yet known (then known), and,
+        with `like`, the contacts resembling it (contacts_like answers with them in this
+        session)."""
+        kept = self._lexemes
+        new = [p for p in dict.fromkeys(phrases) if p not in kept]
+        with self._cursor() as cur:
+            stamp, read, similar = recall_sql.stamp_ahead(cur, self.identity, new, like, min_similarity)
+        if new:
+            if len(kept) + len(new) > PHRASES_KEPT:
+                kept = self._lexemes = {}
+            kept.update({p: read.get(p, []) for p in new})
+        if like is not None and getattr(self._local, "cur", None) is not None:
+            self._local.like = ((like, min_similarity), similar)
+        return stamp
 
     def question_terms(self, text: str, filler: str) -> list[str]:
         with self._cursor() as cur:

@@ -158,40 +158,84 @@ WHERE n.{{owner}} = %(owner)s AND n.state <> 'trashed'
     return list(cur.fetchall())
 
 
+# Each phrase's lexemes as the english stems and as the simple words (the two ways a neuron's
+# text is indexed), phrase by phrase, english first.
+_PHRASE_LEXEMES = (
+    "SELECT p, tsvector_to_array(to_tsvector(c::regconfig, p)) AS lex, i, j"
+    " FROM unnest(%(p)s::text[]) WITH ORDINALITY AS ps(p, i)"
+    " CROSS JOIN unnest(ARRAY['english', 'simple']) WITH ORDINALITY AS cs(c, j) ORDER BY i, j"
+)
+
+
+def _phrases(phrases: Sequence[str]) -> list[str]:
+    return sorted({p for p in phrases if p and p.strip()})
+
+
+def _lexemes_of(rows) -> dict[str, list[tuple[str, ...]]]:
+    """A way that leaves nothing (stop words only) is left out, and so is one the other gave."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for p, lex in rows:
+        lexemes = tuple(lex)
+        if lexemes and lexemes not in out.setdefault(p, []):
+            out[p].append(lexemes)
+    return out
+
+
 def phrase_lexemes(cur: Cursor, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]:
     """Each phrase's lexemes as the english stems and as the simple words (the two ways a
     neuron's text is indexed); a way that leaves nothing (stop words only) is left out."""
-    phrases = sorted({p for p in phrases if p and p.strip()})
+    phrases = _phrases(phrases)
     if not phrases:
         return {}
-    cur.execute(
-        "SELECT p, tsvector_to_array(to_tsvector(c::regconfig, p)) AS lex"
-        " FROM unnest(%(p)s::text[]) p CROSS JOIN unnest(ARRAY['english', 'simple']) c",
-        {"p": phrases},
-    )
-    out: dict[str, list[tuple[str, ...]]] = {}
-    for row in cur.fetchall():
-        lexemes = tuple(row["lex"])
-        if lexemes and lexemes not in out.setdefault(row["p"], []):
-            out[row["p"]].append(lexemes)
-    return out
+    cur.execute(_PHRASE_LEXEMES, {"p": phrases})
+    return _lexemes_of((row["p"], row["lex"]) for row in cur.fetchall())
+
+
+def _find_contacts(ident: Identity) -> sql.Composed:
+    """Contacts whose name, alias or body resembles %(name)s (trigram), with the best `sim`; none
+    when %(name)s is null."""
+    return sql.SQL(
+        "SELECT {cols}, greatest(similarity(lower(coalesce(n.attrs->>'name', '')), lower(%(name)s)),"
+        "   word_similarity(lower(%(name)s), lower(n.body)),"
+        "   coalesce((SELECT max(similarity(lower(a), lower(%(name)s)))"
+        "             FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(n.attrs->'aliases') = 'array'"
+        "                  THEN n.attrs->'aliases' ELSE '[]'::jsonb END) a), 0)) AS sim"
+        " FROM neurons n WHERE %(name)s::text IS NOT NULL AND n.{owner} = %(owner)s"
+        " AND n.kind = 'contact' AND n.state <> 'trashed'"
+        " ORDER BY sim DESC LIMIT 20"
+    ).format(cols=sql.SQL(_N_COLS), owner=owner(ident))
 
 
 def find_contacts(cur: Cursor, ident: Identity, name: str, min_sim: float) -> list[dict[str, Any]]:
     """Contacts whose name, alias or body resembles `name` (trigram), with the best `sim`."""
+    cur.execute(_find_contacts(ident), {"name": name, "owner": ident.value})
+    return [r for r in cur.fetchall() if r["sim"] >= min_sim]
+
+
+def stamp_ahead(
+    cur: Cursor, ident: Identity, phrases: Sequence[str], like: str | None, min_sim: float
+) -> tuple[int, dict[str, list[tuple[str, ...]]], list[dict[str, Any]]]:
+    """In one statement: the change stamp (`change_stamp`), the lexemes of `phrases`
+    (`phrase_lexemes`) and, unless `like` is None, the contacts resembling it (`find_contacts`)."""
     cur.execute(
         sql.SQL(
-            "SELECT {cols}, greatest(similarity(lower(coalesce(n.attrs->>'name', '')), lower(%(name)s)),"
-            "   word_similarity(lower(%(name)s), lower(n.body)),"
-            "   coalesce((SELECT max(similarity(lower(a), lower(%(name)s)))"
-            "             FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(n.attrs->'aliases') = 'array'"
-            "                  THEN n.attrs->'aliases' ELSE '[]'::jsonb END) a), 0)) AS sim"
-            " FROM neurons n WHERE n.{owner} = %(owner)s AND n.kind = 'contact' AND n.state <> 'trashed'"
-            " ORDER BY sim DESC LIMIT 20"
-        ).format(cols=sql.SQL(_N_COLS), owner=owner(ident)),
-        {"name": name, "owner": ident.value},
+            "SELECT s.stamp, l.lex AS phrase_lexemes, f.* FROM"
+            " (SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS stamp FROM neurons_change_seq) s"
+            " CROSS JOIN (SELECT coalesce(jsonb_agg(jsonb_build_array(x.p, x.lex) ORDER BY x.i, x.j),"
+            "   '[]'::jsonb) AS lex FROM ({lexemes}) x) l"
+            " LEFT JOIN LATERAL ({similar}) f ON TRUE"
+        ).format(lexemes=sql.SQL(_PHRASE_LEXEMES), similar=_find_contacts(ident)),
+        {"p": _phrases(phrases), "name": like, "owner": ident.value},
     )
-    return [r for r in cur.fetchall() if r["sim"] >= min_sim]
+    rows = cur.fetchall()
+    head = rows[0]
+    lexemes = _lexemes_of((p, lex) for p, lex in head["phrase_lexemes"])
+    similar = [
+        {k: v for k, v in r.items() if k not in ("stamp", "phrase_lexemes")}
+        for r in rows
+        if r["id"] is not None and r["sim"] >= min_sim
+    ]
+    return int(head["stamp"]), lexemes, similar
 
 
 # -- the in-process recall index (core/recall/index.py) --------------------------------------------

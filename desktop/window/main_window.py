@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 ASK_DEBOUNCE_MS = 250
 SLOW_ASK_MS = 600  # an answer later than this says it is on its way
+WAITING_SAID_MS = 250  # then what it waits for is said again this often
 REFRESH_DEBOUNCE_MS = 150
 PENDING_POLL_MS = 3000  # while vectors are being computed, how often to say how many are left
 
@@ -98,6 +99,9 @@ class MainWindow(QMainWindow):
         self.navigated = False  # the person chose a section (the app no longer picks one)
         self.missed: dict[str, str] = {}  # listed under Missed: reminder id -> why
         self.ready = False
+        # what a question asked now still waits for ("loading the language model"), said while
+        # it waits; the app tells (desktop/app.py)
+        self.waiting_on: Callable[[], str] = lambda: ""
         self.page: reads.Page | None = None
         self.summary: reads.Summary | None = None
         self._ask_generation = 0
@@ -210,13 +214,12 @@ class MainWindow(QMainWindow):
         self._ask_timer.setSingleShot(True)
         self._ask_timer.setInterval(ASK_DEBOUNCE_MS)
         self._ask_timer.timeout.connect(self.run_ask)
-        # an answer that keeps the person waiting says why (the first one reads the memory's index
-        # and loads the sentence model)
+        # an answer that keeps the person waiting says what it waits for (the first one may wait
+        # for the memory, the sentence model, the recall index), said again as that changes
         self._slow_ask = QTimer(self)
         self._slow_ask.setSingleShot(True)
         self._slow_ask.setInterval(SLOW_ASK_MS)
         self._slow_ask.timeout.connect(self._still_asking)
-        self._answered_once = False
         self.ask.textEdited.connect(self._ask_edited)
         self.ask.returnPressed.connect(self._ask_enter)
         self.ask.down.connect(self._ask_down)
@@ -301,10 +304,15 @@ class MainWindow(QMainWindow):
     def set_ready(self) -> None:
         self.ready = True
         self.empty.setText("")
-        self.refresh()
-        self.load_pending()
         if self.ask.text().strip():
+            # a question typed while the memory opened is answered first: its answers take the
+            # list, so the section is not loaded for it
             self.run_ask()
+            self.load_counts()
+            self.detail.reload()
+        else:
+            self.refresh()
+        self.load_pending()
 
     def bring_up(self) -> None:
         self.show()
@@ -572,8 +580,9 @@ class MainWindow(QMainWindow):
 
     def _still_asking(self) -> None:
         if self.asking:
-            first = "" if self._answered_once else " (the first question reads your memory and its model)"
-            self.list_hint.setText("Looking…" + first)
+            waiting = self.waiting_on()
+            self.list_hint.setText(f"Looking… ({waiting})" if waiting else "Looking…")
+            self._slow_ask.start(WAITING_SAID_MS)
 
     @property
     def asking(self) -> bool:
@@ -646,7 +655,6 @@ class MainWindow(QMainWindow):
             if generation != self._ask_generation:
                 return
             self._answered_generation = generation
-            self._answered_once = True
             self._slow_ask.stop()
             new_question = text != self._last_query
             self._last_query = text
@@ -678,7 +686,7 @@ class MainWindow(QMainWindow):
                 self.report(f"Could not answer: {exc}")
 
         now = self.ctx.now()
-        self._slow_ask.start()
+        self._slow_ask.start(SLOW_ASK_MS)
         ask = self.ctx.read(lambda m: reads.ask(m, text, now=now))
         ask.on_success(answered).on_failure(failed).run("ask")
 

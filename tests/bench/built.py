@@ -10,15 +10,19 @@ text's vector gets a little noise). Written the way an import writes: `Memory.ap
 batch per transaction, then `Memory.save_vectors` in batches -- the vectors in pgvector's binary
 form, with no vector index to keep (migration 008). A marker beside the data dir,
 `<data dir>.bench.json`, says it is finished, how big, and whose vectors it holds (a store of
-another model's vectors would answer keyword-only).
+another model's vectors would answer keyword-only). The distinct texts' vectors are computed once
+per model and kept in the machine's temporary folder (`vectors_cached`): a store of another size
+is then built in minutes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
 import sys
+import tempfile
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -36,6 +40,7 @@ EVAL = Path(os.environ.get("NEURONS_EVAL_DIR") or ROOT.parent / "shared" / "eval
 # Neurons (or links) per transaction of the build; vectors per transaction.
 BATCH = 5000
 VECTOR_BATCH = 5000
+EMBED_BATCH = 256  # distinct texts embedded per call (the progress said between)
 MARKER_VERSION = 3  # 3: the model of the vectors
 
 
@@ -98,6 +103,32 @@ def plan(n: int, seed: int = 7):
     return base, neurons, edges
 
 
+def vectors_cached(model: str, distinct: list[str]) -> Path:
+    """Where the vectors of the dev sets' distinct texts are kept between builds (outside the
+    repository: the machine's temporary folder), by model and by the texts themselves."""
+    digest = hashlib.sha256("\n".join(distinct).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"neurons-bench-vectors-{model}-{digest}.npy"
+
+
+def distinct_vectors(emb, distinct: list[str]) -> np.ndarray:
+    """The vectors of `distinct` (sorted texts): from the cache when an earlier build of any
+    size made them with this model, else computed in batches and kept there."""
+    cache = vectors_cached(emb.name, distinct)
+    if cache.exists():
+        vecs = np.load(cache)
+        if vecs.shape[0] == len(distinct):
+            return vecs
+    out = []
+    for k in range(0, len(distinct), EMBED_BATCH):
+        out.append(np.asarray(emb.embed(distinct[k : k + EMBED_BATCH]), dtype=np.float32))
+        print(f"embedded {min(k + EMBED_BATCH, len(distinct))}/{len(distinct)}", file=sys.stderr)
+    vecs = np.concatenate(out)
+    part = cache.with_suffix(".part.npy")
+    np.save(part, vecs)
+    part.replace(cache)
+    return vecs
+
+
 def build(memory, n: int, seed: int = 7) -> dict[str, float]:
     """Write the bench store into `memory`'s identity; the seconds each part took."""
     base, neurons, edges = plan(n, seed)
@@ -114,7 +145,7 @@ def build(memory, n: int, seed: int = 7) -> dict[str, float]:
         return took
     distinct = sorted({src["text"] for src in base})
     t = time.monotonic()
-    vecs = dict(zip(distinct, emb.embed(distinct), strict=True))
+    vecs = dict(zip(distinct, distinct_vectors(emb, distinct), strict=True))
     took["embedding"] = time.monotonic() - t
     t = time.monotonic()
     for k in range(0, len(neurons), VECTOR_BATCH):

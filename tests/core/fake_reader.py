@@ -66,7 +66,7 @@ class FakeReader:
 
     # -- the Reader protocol ------------------------------------------------------------------
 
-    def session(self):
+    def session(self, alone=False):
         return contextlib.nullcontext()
 
     def _live(self) -> list[Neuron]:
@@ -122,6 +122,9 @@ class FakeReader:
             for c in self.contacts()
         ]
         return sorted([s for s in scored if s[1] >= min_similarity], key=lambda s: -s[1])
+
+    def look_ahead(self, phrases, like=None, min_similarity=0.0):
+        return self.seq
 
     def question_terms(self, text, filler):
         drop = set(_words(filler))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import tempfile
 import uuid
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from psycopg import pq
 
 from core.embed import SentenceModel
 from core.memory import Memory
@@ -390,3 +394,57 @@ def test_the_lexemes_of_names_are_kept_and_stay_those_a_fresh_read_gives(memory,
         asked = phrases[start : start + 3]
         fresh = reader_module.StoreReader(memory.store, memory.identity)
         assert memory.reader.phrase_lexemes(asked) == fresh.phrase_lexemes(asked)
+
+
+@contextlib.contextmanager
+def round_trips(store) -> Iterator[list[int]]:
+    """How many round trips the store's connection made to its engine in the block: the answers
+    the engine closed with ReadyForQuery, in libpq's own trace of the connection (a BEGIN and a
+    COMMIT are one each, like a statement)."""
+    counted: list[int] = []
+    with tempfile.TemporaryFile() as trace:
+        pgconn = store.conn.pgconn
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            yield counted
+        finally:
+            pgconn.untrace()
+            trace.seek(0)
+            lines = trace.read().decode(errors="replace").splitlines()
+            counted.append(sum(1 for line in lines if "\tReadyForQuery" in line))
+
+
+def test_about_a_person_takes_two_round_trips(embedded_memory):
+    """A person's answer, the index warm and the store unchanged since: the change stamp read
+    with the lexemes of their names (or the contacts like a typo), then the answer's rows; no
+    transaction around them on the embedded engine. The first time a name is asked too."""
+    m = embedded_memory
+    graham = m.capture(
+        "Graham Pike - landlord, flat 5",
+        kind="contact",
+        attrs={"name": "Graham Pike", "aliases": ["the landlord"], "org": "Pike Lettings"},
+    )
+    m.capture("Dan Kerr - climbing", kind="contact", attrs={"name": "Dan Kerr"})
+    m.capture("Dan Brown - work", kind="contact", attrs={"name": "Dan Brown"})
+    boiler = m.capture("boiler losing pressure again, told Graham", kind="note")
+    m.link(boiler.id, graham.id, Relation.CONCERNS)
+    rosalind = m.capture("Rosalind Okafor - piano teacher", kind="contact", attrs={"name": "Rosalind Okafor"})
+    m.about("nobody at all")  # the index warm, as after the app's start
+
+    def about(name: str):
+        with round_trips(m.store) as trips:
+            answer = m.about(name)
+        assert answer.contact is not None or answer.candidates, name
+        return answer, trips[0]
+
+    for name in ("Graham Pike", "Graham Pike", "the landlord", "Graham", "Dan", "Dan Kerr", "Grahm"):
+        answer, trips = about(name)
+        assert trips <= 2, (name, trips)
+    assert about("Grahm")[0].contact.id == graham.id
+    assert boiler.id in {r.neuron.id for r in about("Graham")[0].timeline}
+    # a typo of someone never asked about: their names' lexemes are looked up once the store
+    # found who it is, a trip more; then two again
+    answer, trips = about("Rosalnd")
+    assert answer.contact.id == rosalind.id and trips <= 3
+    assert about("Rosalnd")[1] <= 2

@@ -123,7 +123,7 @@ def test_an_app_started_during_a_session_gets_the_data_dir_once_the_server_is_id
             finally:
                 stop(app, data_dir)
 
-    assert IDLE_RELEASE_S < 25  # within the app's wait for a held data dir (OPEN_RETRY_S = 30)
+    assert IDLE_RELEASE_S < 25  # within the app's wait for a held data dir (APP_WAIT_S = 30)
     anyio.run(session)
 
 
