@@ -220,7 +220,7 @@ def stamp_ahead(
     cur.execute(
         sql.SQL(
             "SELECT s.stamp, l.lex AS phrase_lexemes, f.* FROM"
-            " (SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS stamp FROM neurons_change_seq) s"
+            " (SELECT neurons_change_stamp() AS stamp) s"
             " CROSS JOIN (SELECT coalesce(jsonb_agg(jsonb_build_array(x.p, x.lex) ORDER BY x.i, x.j),"
             "   '[]'::jsonb) AS lex FROM ({lexemes}) x) l"
             " LEFT JOIN LATERAL ({similar}) f ON TRUE"

@@ -368,6 +368,22 @@ def test_the_app_of_a_second_role_keeps_its_own_change_numbers(roles, tmp_path, 
         assert [r.neuron.body for r in b.ask("bicycle pump")][:1] == ["the bicycle pump is in the cellar"]
 
 
+def test_a_second_role_asks_about_a_person_from_its_own_counter(roles, tmp_path, sentence_model):
+    """About reads the change stamp in the same statement as its look-ahead: for a role that is
+    not the admin that stamp is its own counter's, never the shared sequence it may not read."""
+
+    def store(name: str) -> Store:
+        return Store(Settings(data_dir=tmp_path / name, dsn=roles[name], embed_in_background=False))
+
+    with store("mate_b") as sb:
+        b = Memory(sb, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
+        rosa = b.capture("Rosa Lima", kind="contact", attrs={"name": "Rosa Lima"})
+        note = b.capture("Rosa Lima lent me the ladder", kind="note")
+        answer = b.about("Rosa")
+        assert answer.contact is not None and answer.contact.id == rosa.id
+        assert note.id in {r.neuron.id for r in answer.timeline}
+
+
 def test_the_admin_gives_an_identity_to_another_role_with_its_rows(
     roles, server_dsn, tmp_path, sentence_model
 ):
