@@ -13,6 +13,7 @@ made into the table `ranking.rank` orders (`ranking.Candidates`)."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -39,6 +40,10 @@ def normalised_bm25(bm: np.ndarray, idf_sum: float) -> np.ndarray:
     if scale <= 0:
         return np.zeros_like(bm)
     return np.minimum(bm / scale, 1.0)
+
+
+def _meaning_part(cos: np.ndarray) -> np.ndarray:
+    return np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0)
 
 
 def top_slots(values: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarray:
@@ -94,16 +99,45 @@ class Signals:
     kw: np.ndarray
     strength: np.ndarray
     vec: np.ndarray
+    # Which slots' cosines are exact (None: all of them), and how a slot's exact cosine is had on
+    # the scale `cos` reads (the approximate step of the vector search: core/recall/nearest.py)
+    exact: np.ndarray | None = None
+    exact_of: Callable[[np.ndarray], np.ndarray] | None = None
+    ranks: bool = False  # `vec` holds reciprocal ranks (fusion="rrf"), not the cosines
 
     @classmethod
-    def of(cls, bm: np.ndarray, idf_sum: float, cos: np.ndarray | None) -> Signals:
+    def of(
+        cls,
+        bm: np.ndarray,
+        idf_sum: float,
+        cos: np.ndarray | None,
+        exact: np.ndarray | None = None,
+        exact_of: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> Signals:
         return cls(
             bm=bm,
             cos=cos,
             kw=normalised_bm25(bm, idf_sum),
             strength=np.minimum(bm / idf_sum, 1.0) if idf_sum > 0 else np.zeros_like(bm),
-            vec=np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size),
+            vec=_meaning_part(cos) if cos is not None else np.zeros(bm.size),
+            exact=exact if cos is not None else None,
+            exact_of=exact_of,
         )
+
+    def settle(self, slots) -> None:
+        """The exact cosines of `slots` in place of their estimates: every slot a ranking reads
+        is settled first."""
+        if self.exact is None or self.cos is None or self.exact_of is None:
+            return
+        slots = np.asarray(slots, dtype=np.int64)
+        slots = slots[~self.exact[slots]]
+        if not slots.size:
+            return
+        cos = self.exact_of(slots)
+        self.cos[slots] = cos
+        if not self.ranks:
+            self.vec[slots] = _meaning_part(cos)
+        self.exact[slots] = True
 
     @property
     def meaning(self) -> bool:
@@ -114,7 +148,7 @@ class Signals:
         kw, vec = np.zeros(self.bm.size), np.zeros(self.bm.size)
         kw[lex] = 2.0 / (ranking.RRF_K + np.arange(lex.size) + 1)
         vec[near] = 2.0 / (ranking.RRF_K + np.arange(near.size) + 1)
-        return replace(self, kw=kw, vec=vec)
+        return replace(self, kw=kw, vec=vec, ranks=True)
 
     def fused(self, weights: ranking.Weights, slots: np.ndarray | None = None) -> np.ndarray:
         """The base score (keyword and meaning parts by the weights' share) of `slots`, or of
@@ -190,6 +224,7 @@ def pick(
         )
     else:
         lex = top_slots(bm, ranking.LEXICAL_K, bm > 0)
+        signals.settle(lex)
         near = top_slots(signals.vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
         chosen = np.union1d(lex, near)
         if fusion is Fusion.RRF:
@@ -198,9 +233,12 @@ def pick(
         rows.add(slot, seedable=True)
     if window is not None:
         lifts = (weights.window, weights.said)
+        if topical:  # a big window's best are chosen by their score: the exact one
+            signals.settle(np.nonzero(window.held[0] | window.held[1])[0])
         base = signals.fused(weights)
         for slot in window_candidates(rows.idx, window.window, window.held, base, topical, window.now, lifts):
             rows.add(slot, seedable=True)
+    signals.settle(rows.slots)
     return signals
 
 
@@ -447,6 +485,7 @@ class CandidateRows:
 
     def table(self, topical: bool, words: int, total: int) -> ranking.Candidates:
         rows, signals = self.rows, self.signals
+        signals.settle(rows.slots)  # what the hop reached
         n = len(rows)
         slots = np.asarray(rows.slots, dtype=np.int64)
         entries = rows.entries

@@ -193,6 +193,15 @@ class Recall:
         if embedder is not None:  # its first run is slower (~0.2 s): not the first question's
             embedder.embed(["warm up"])
 
+    def prepare_nearest(self, progress=None) -> bool:
+        """Make the approximate step of the vector search (core/recall/nearest.py) when the index
+        is past its size and the step is missing or stale; `progress(done, total)` hears how far
+        once it takes a second. The desktop calls it on its worker after the warm-up; a single
+        question (the CLI) scans exactly instead: making it costs more than one scan. True if
+        it was made."""
+        with self._in_use():
+            return self.index.build_nearest(getattr(self.embedder(), "name", None), progress)
+
     def warm(self) -> int:
         """Build the index and load the model ahead of the first question (the desktop calls this
         on its worker at start), and make what a question derives from every neuron; the neurons
