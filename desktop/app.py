@@ -52,6 +52,8 @@ log = logging.getLogger("desktop")
 
 # How long the app waits for a data dir held by a short-lived process (a `neurons` command).
 OPEN_RETRY_S = 30.0
+# What the status bar says while the quick step of the search by meaning is made (a big memory).
+NEAREST_LABEL = "Preparing quick search by meaning"
 
 
 class App:
@@ -339,9 +341,13 @@ class App:
             self.banner.show(Notice("move", "A move to a server stopped before the switch", unfinished))
         # Build the recall index and load the model now, so the first question answers at once.
 
+        def warmed(_count: int) -> None:
+            resident.trim()
+            self.prepare_nearest(memory)
+
         self.worker.run(
             memory.recall.warm,
-            lambda _count: resident.trim(),
+            warmed,
             lambda exc: log.warning("the search index could not be prepared ahead: %s", exc),
             label="index",
             lane=BACKGROUND,
@@ -351,6 +357,20 @@ class App:
         self.auto_backup, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
         timer.timeout.connect(self.now_and_then)
         timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
+
+    def prepare_nearest(self, memory) -> None:
+        """On the worker: the quick step of the search by meaning in a big memory, made (again)
+        when it is missing or stale (core/recall/nearest.py); the status bar shows how far when
+        it takes more than a second."""
+        self.worker.run(
+            lambda report: memory.recall.prepare_nearest(report),
+            None,
+            lambda exc: log.warning("the quick search by meaning could not be prepared: %s", exc),
+            label=NEAREST_LABEL,
+            progress=True,
+            lane=BACKGROUND,
+            droppable=True,
+        )
 
     def now_and_then(self) -> None:
         """On the worker: a backup if one is due (core/backup.py; a failure is a warning, kept in
@@ -367,6 +387,7 @@ class App:
             droppable=True,
         )
         self.worker.run(lambda: resident.tidy(memory), label="tidy", lane=BACKGROUND, droppable=True)
+        self.prepare_nearest(memory)  # (after the index was let go and read back, say)
 
     def reopen(self) -> None:
         """Let go of the open memory and open it again from the data dir's settings (a profile
