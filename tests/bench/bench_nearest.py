@@ -127,9 +127,9 @@ def compare(idx: RecallIndex, questions: np.ndarray) -> None:
 
 def from_store(data_dir: Path, n: int) -> tuple[np.ndarray, np.ndarray]:
     from core.embed.runtime import QUERY  # noqa: PLC0415 - only this form loads the model
-    from core.memory import Memory  # noqa: PLC0415
-    from core.settings import Settings  # noqa: PLC0415
-    from tests.bench.built import ensure, texts  # noqa: PLC0415
+    from core.memory import Memory  # noqa: PLC0415 - as above
+    from core.settings import Settings  # noqa: PLC0415 - as above
+    from tests.bench.built import ensure, texts  # noqa: PLC0415 - as above
 
     ensure(data_dir, n)
     with Memory.open(Settings.from_env(data_dir=data_dir, embed_in_background=False)) as memory:
