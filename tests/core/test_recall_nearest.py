@@ -63,7 +63,7 @@ def _index(model: str, vecs: np.ndarray) -> tuple[RecallIndex, FakeReader, list[
     idx = RecallIndex(reader.identity)
     idx.refresh(reader, None)
     idx.nearest_min = 100  # the step from 100 vectors on
-    idx.nearest_candidates = lambda n: n // 10  # 10% of them scored exactly (4% in the app)
+    idx.nearest_candidates = lambda n: n // 10  # 10% of them scored exactly (6% in the app)
     return idx, reader, ids
 
 
