@@ -363,7 +363,7 @@ class App:
         when it is missing or stale (core/recall/nearest.py); the status bar shows how far when
         it takes more than a second."""
         self.worker.run(
-            lambda report: memory.recall.prepare_nearest(report),
+            lambda report: memory.prepare_nearest(report),
             None,
             lambda exc: log.warning("the quick search by meaning could not be prepared: %s", exc),
             label=NEAREST_LABEL,

@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         memory.recall.warm()
         # the quick step of the search by meaning, as the desktop makes it after its warm-up (a
         # checkout without it scans every vector)
-        prepare = getattr(memory.recall, "prepare_nearest", None)
+        prepare = getattr(memory, "prepare_nearest", None)
         if prepare is not None:
             t = time.perf_counter()
             made = prepare()

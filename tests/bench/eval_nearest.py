@@ -32,7 +32,7 @@ def asked(spaces, forced: bool) -> dict[str, dict[str, float]]:
             view.recall.restore()
             with view.reader.session():
                 index.refresh(view.reader, view.reader.change_stamp())
-            assert view.recall.prepare_nearest() or index.count() == 0, space["id"]
+            assert view.prepare_nearest() or index.count() == 0, space["id"]
         else:
             view.recall.index.nearest = None
         now = parse_instant(space["now"], "now")
