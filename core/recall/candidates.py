@@ -233,7 +233,7 @@ def pick(
         rows.add(slot, seedable=True)
     if window is not None:
         lifts = (weights.window, weights.said)
-        if topical:  # a big window's best are chosen by their score: the exact one
+        if topical and signals.exact is not None:  # a big window's best are chosen by their exact score
             signals.settle(np.nonzero(window.held[0] | window.held[1])[0])
         base = signals.fused(weights)
         for slot in window_candidates(rows.idx, window.window, window.held, base, topical, window.now, lifts):
