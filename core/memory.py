@@ -267,6 +267,12 @@ class Memory:
                 counts["total"] = queries.count_neurons(cur)
         return VectorProgress(counts["pending"], counts["total"], counts["other"])
 
+    def prepare_nearest(self, progress: Callable[[int, int], None] | None = None) -> bool:
+        """Make the quick step of the search by meaning for the model's vectors when the recall
+        index is past its size and the step is missing or stale (core/recall/nearest.py), without
+        loading the model; `progress(done, total)` hears how far once it takes a second."""
+        return self.recall.prepare_nearest(self.model.name, progress)
+
     def reindex(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Compute every vector of the store again (after a model change, or to repair). Vectors
         are derived data the store keeps for all identities, like the filler's queue; an

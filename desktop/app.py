@@ -51,6 +51,9 @@ from desktop.window.tray import Tray
 
 log = logging.getLogger("desktop")
 
+# What the status bar says while the quick step of the search by meaning is made (a big memory).
+NEAREST_LABEL = "Preparing quick search by meaning"
+
 
 class App:
     """Owns the Memory, the worker, the window, the tray, the scheduler and the notifiers.
@@ -348,9 +351,14 @@ class App:
         if unfinished:  # a move-to stopped before its switch: where the memory is
             self.banner.show(Notice("move", "A move to a server stopped before the switch", unfinished))
         # Build the recall index and load the model now, so the first question answers at once.
+
+        def warmed(_count: int) -> None:
+            resident.trim()
+            self.prepare_nearest(memory)
+
         self.worker.run(
             memory.recall.warm,
-            lambda _count: resident.trim(),
+            warmed,
             lambda exc: log.warning("the search index could not be prepared ahead: %s", exc),
             label="index",
             lane=BACKGROUND,
@@ -374,6 +382,20 @@ class App:
             waits.append("reading the search index")
         return ", ".join(waits)
 
+    def prepare_nearest(self, memory) -> None:
+        """On the worker: the quick step of the search by meaning in a big memory, made (again)
+        when it is missing or stale (core/recall/nearest.py); the status bar shows how far when
+        it takes more than a second."""
+        self.worker.run(
+            lambda report: memory.prepare_nearest(report),
+            None,
+            lambda exc: log.warning("the quick search by meaning could not be prepared: %s", exc),
+            label=NEAREST_LABEL,
+            progress=True,
+            lane=BACKGROUND,
+            droppable=True,
+        )
+
     def now_and_then(self) -> None:
         """On the worker: a backup if one is due (core/backup.py; a failure is a warning, kept in
         Help ▸ Problems), and the model let go if unused for a while (core/resident.py)."""
@@ -389,6 +411,7 @@ class App:
             droppable=True,
         )
         self.worker.run(lambda: resident.tidy(memory), label="tidy", lane=BACKGROUND, droppable=True)
+        self.prepare_nearest(memory)  # (after the index was let go and read back, say)
 
     def reopen(self) -> None:
         """Let go of the open memory and open it again from the data dir's settings (a profile

@@ -13,6 +13,7 @@ made into the table `ranking.rank` orders (`ranking.Candidates`)."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -40,6 +41,10 @@ def normalised_bm25(bm: np.ndarray, idf_sum: float) -> np.ndarray:
     if scale <= 0:
         return np.zeros_like(bm)
     return np.minimum(bm / scale, 1.0)
+
+
+def _meaning_part(cos: np.ndarray) -> np.ndarray:
+    return np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0)
 
 
 def top_slots(values: np.ndarray, k: int, mask: np.ndarray | None = None) -> np.ndarray:
@@ -95,16 +100,45 @@ class Signals:
     kw: np.ndarray
     strength: np.ndarray
     vec: np.ndarray
+    # Which slots' cosines are exact (None: all of them), and how a slot's exact cosine is had on
+    # the scale `cos` reads (the approximate step of the vector search: core/recall/nearest.py)
+    exact: np.ndarray | None = None
+    exact_of: Callable[[np.ndarray], np.ndarray] | None = None
+    ranks: bool = False  # `vec` holds reciprocal ranks (fusion="rrf"), not the cosines
 
     @classmethod
-    def of(cls, bm: np.ndarray, idf_sum: float, cos: np.ndarray | None) -> Signals:
+    def of(
+        cls,
+        bm: np.ndarray,
+        idf_sum: float,
+        cos: np.ndarray | None,
+        exact: np.ndarray | None = None,
+        exact_of: Callable[[np.ndarray], np.ndarray] | None = None,
+    ) -> Signals:
         return cls(
             bm=bm,
             cos=cos,
             kw=normalised_bm25(bm, idf_sum),
             strength=np.minimum(bm / idf_sum, 1.0) if idf_sum > 0 else np.zeros_like(bm),
-            vec=np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else np.zeros(bm.size),
+            vec=_meaning_part(cos) if cos is not None else np.zeros(bm.size),
+            exact=exact if cos is not None else None,
+            exact_of=exact_of,
         )
+
+    def settle(self, slots) -> None:
+        """The exact cosines of `slots` in place of their estimates: every slot a ranking reads
+        is settled first."""
+        if self.exact is None or self.cos is None or self.exact_of is None:
+            return
+        slots = np.asarray(slots, dtype=np.int64)
+        slots = slots[~self.exact[slots]]
+        if not slots.size:
+            return
+        cos = self.exact_of(slots)
+        self.cos[slots] = cos
+        if not self.ranks:
+            self.vec[slots] = _meaning_part(cos)
+        self.exact[slots] = True
 
     @property
     def meaning(self) -> bool:
@@ -115,7 +149,7 @@ class Signals:
         kw, vec = np.zeros(self.bm.size), np.zeros(self.bm.size)
         kw[lex] = 2.0 / (ranking.RRF_K + np.arange(lex.size) + 1)
         vec[near] = 2.0 / (ranking.RRF_K + np.arange(near.size) + 1)
-        return replace(self, kw=kw, vec=vec)
+        return replace(self, kw=kw, vec=vec, ranks=True)
 
     def fused(self, weights: ranking.Weights, slots: np.ndarray | None = None) -> np.ndarray:
         """The base score (keyword and meaning parts by the weights' share) of `slots`, or of
@@ -191,6 +225,7 @@ def pick(
         )
     else:
         lex = top_slots(bm, ranking.LEXICAL_K, bm > 0)
+        signals.settle(lex)
         near = top_slots(signals.vec, ranking.VECTOR_K, ~np.isnan(cos)) if cos is not None else lex[:0]
         chosen = np.union1d(lex, near)
         if fusion is Fusion.RRF:
@@ -199,9 +234,12 @@ def pick(
         rows.add(slot, seedable=True)
     if window is not None:
         lifts = (weights.window, weights.said)
+        if topical and signals.exact is not None:  # a big window's best are chosen by their exact score
+            signals.settle(np.nonzero(window.held[0] | window.held[1])[0])
         base = signals.fused(weights)
         for slot in window_candidates(rows.idx, window.window, window.held, base, topical, window.now, lifts):
             rows.add(slot, seedable=True)
+    signals.settle(rows.slots)
     return signals
 
 
@@ -430,24 +468,29 @@ class CandidateRows:
         """The question's own candidates: the best lexical and vector matches, the window's."""
         self.signals = pick(self.rows, self.signals, (mode, fusion), weights, self.window, topical)
 
-    def across_languages(self, raw: np.ndarray, language: str, calibration) -> None:
-        """The question's own candidates' cosines (`raw`, the model's) set level across languages:
-        each language's mean over them moved to the mean of the question's `language` (their
-        mean when none is in it), by n / (n + LANGUAGE_SHRINK) of n candidates in it; then read
-        through the model's `calibration` again. A memory in one language is left as it is."""
+    def across_languages(
+        self, raw_of: Callable[[np.ndarray], np.ndarray], language: str, calibration
+    ) -> None:
+        """The question's own candidates' cosines (the model's, exact: `raw_of(slots)`) set level
+        across languages: each language's mean over them moved to the mean of the question's
+        `language` (their mean when none is in it), by n / (n + LANGUAGE_SHRINK) of n candidates
+        in it; then read through the model's `calibration` again. A memory in one language is
+        left as it is."""
         rows = self.rows
         own = [
-            r
-            for r, seedable in enumerate(rows.seedable)
-            if seedable and rows.entries[r].kind != "contact" and not np.isnan(raw[rows.slots[r]])
+            r for r, seedable in enumerate(rows.seedable) if seedable and rows.entries[r].kind != "contact"
         ]
+        if len(own) < 2:
+            return
+        raw = raw_of(np.asarray([rows.slots[r] for r in own], dtype=np.int64))
+        own = [r for r, c in zip(own, raw, strict=True) if not np.isnan(c)]
+        cos = raw[~np.isnan(raw)]
         if len(own) < 2:
             return
         slots = np.asarray([rows.slots[r] for r in own], dtype=np.int64)
         written = np.asarray([written_in(rows.entries[r].lexemes) for r in own])
         if (written == written[0]).all():
             return
-        cos = raw[slots]
         kinds = np.unique(written)
         means = {str(k): float(cos[written == k].mean()) for k in kinds}
         level = means.get(language, float(cos.mean()))
@@ -462,6 +505,8 @@ class CandidateRows:
         vec, cal = self.signals.vec.copy(), self.signals.cos.copy()
         vec[slots] = np.clip(again, 0.0, None)
         cal[slots] = again
+        if self.signals.exact is not None:  # set from exact cosines: never settled over again
+            self.signals.exact[slots] = True
         self.signals = replace(self.signals, vec=vec, cos=cal)
 
     def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
@@ -482,6 +527,7 @@ class CandidateRows:
 
     def table(self, topical: bool, words: int, total: int) -> ranking.Candidates:
         rows, signals = self.rows, self.signals
+        signals.settle(rows.slots)  # what the hop reached
         n = len(rows)
         slots = np.asarray(rows.slots, dtype=np.int64)
         entries = rows.entries

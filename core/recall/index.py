@@ -42,6 +42,7 @@ import numpy as np
 from core.capture.names import NameIndex, org_counts
 from core.embed.runtime import DIM
 from core.model import InvalidInput
+from core.recall import nearest as _nearest
 from core.recall.windows import said
 from core.remind.series import Series
 from core.store.reader import Reader
@@ -506,6 +507,11 @@ class RecallIndex:
         self.zones: list[tzinfo] = []  # the time zones the store's dates came in
         self.model_names: list[str] = []
         self.blocks: list[np.ndarray] = []  # the vectors' codes, VECTOR_BLOCK rows each
+        # the approximate step of the vector search (core/recall/nearest.py): None below its
+        # size, or until `build_nearest` makes it; kept current by every vector written
+        self.nearest: _nearest.Nearest | None = None
+        self.nearest_min = _nearest.NEAREST_MIN
+        self.nearest_candidates = _nearest.candidates
         self.version = 0
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
         self._pos = np.zeros(0, dtype=np.int64)  # each slot's place in that order (-1: none)
@@ -575,7 +581,7 @@ class RecallIndex:
 
     def take(self, other: RecallIndex) -> None:
         """Become `other` (an index read from a file), keeping this one's lock and identity."""
-        keep = {"lock", "identity", "entries"}
+        keep = {"lock", "identity", "entries", "nearest_min", "nearest_candidates"}
         for name, value in vars(other).items():
             if name not in keep:
                 setattr(self, name, value)
@@ -588,6 +594,8 @@ class RecallIndex:
     def _grow(self, need: int) -> None:
         while len(self.blocks) * VECTOR_BLOCK < need:
             self.blocks.append(np.zeros((VECTOR_BLOCK, DIM), dtype=VECTOR_CODE))
+        if self.nearest is not None:
+            self.nearest.grow(need)
         if need <= self.cap:
             return
         cap = max(1024, self.cap * 2, need)
@@ -683,6 +691,8 @@ class RecallIndex:
         scale = np.float32(top / CODE_MAX) if math.isfinite(top) and top > 0 else np.float32(0.0)
         row = self.blocks[slot // VECTOR_BLOCK][slot % VECTOR_BLOCK]
         row[:] = np.rint(v / scale) if scale > 0 else 0
+        if self.nearest is not None:
+            self.nearest.put(slot, v)
         return float(scale)
 
     def _unpost(self, slot: int, lexemes) -> None:
@@ -899,6 +909,90 @@ class RecallIndex:
         out = out32.astype(np.float64)
         out[~ok] = np.nan
         return out
+
+    def cosines_of(self, qvec: np.ndarray, slots, model: str) -> np.ndarray:
+        """The exact cosines of `slots` to the question, as `cosine` gives them (NaN without a
+        vector of `model`): their rows gathered block by block."""
+        slots = np.asarray(slots, dtype=np.int64)
+        out = np.full(len(slots), np.nan)
+        if not len(slots):
+            return out
+        ok = self.with_vector(model)[slots]
+        order = np.argsort(slots, kind="stable")
+        ordered = slots[order]
+        q = qvec.astype(np.float32)
+        got = np.empty(len(slots), dtype=np.float32)
+        cuts = np.searchsorted(ordered, np.arange(len(self.blocks) + 1) * VECTOR_BLOCK)
+        for k in range(len(self.blocks)):
+            a, b = int(cuts[k]), int(cuts[k + 1])
+            if a < b:
+                rows = self.blocks[k][ordered[a:b] - k * VECTOR_BLOCK].astype(np.float32)
+                _rows_dot(rows, q, got[a:b])
+        got *= self.cols["vec_scale"][ordered]
+        out[order] = got
+        out[~ok] = np.nan
+        return out
+
+    def nearest_cosine(self, qvec: np.ndarray, model: str) -> tuple[np.ndarray, np.ndarray | None]:
+        """(cosine of every slot to the question, which of them are exact): through the
+        approximate step when it is built for `model` and the store is past its size -- the
+        candidates it finds scored exactly, the rest given their estimate capped below the
+        candidates' lowest (`settle` them with `cosines_of` before they are ranked) -- else the
+        exact scan, every slot exact (None)."""
+        near = self.nearest
+        code = self.model_names.index(model) if model in self.model_names else -2
+        ok = self.with_vector(model)
+        count = int(ok.sum())
+        if near is None or near.model != code or count < max(self.nearest_min, 1):
+            cos = self.cosine(qvec, model)
+            assert cos is not None
+            return cos, None
+        n = self.size
+        estimate = near.estimate(qvec, n)
+        estimate[~ok] = -np.inf
+        take = min(self.nearest_candidates(count), count)
+        found = np.argpartition(-estimate, take - 1)[:take]
+        exact = self.cosines_of(qvec, found, model)
+        out = np.minimum(estimate.astype(np.float64), float(np.nanmin(exact)))
+        out[found] = exact
+        out[~ok] = np.nan
+        settled = np.zeros(n, dtype=bool)
+        settled[found] = True
+        return out, settled
+
+    def build_nearest(self, model: str | None, progress=None) -> bool:
+        """Make the approximate step for `model`'s vectors when the store is past its size and
+        it is missing, of another model, or fitted on less than half of today's vectors; drop it
+        below that size. `progress(done, total)` hears how far the build is once it takes a
+        second. True if it was made."""
+        with self.lock:
+            if model is None or model not in self.model_names:
+                self.nearest = None
+                return False
+            code = self.model_names.index(model)
+            ok = self.with_vector(model)
+            count = int(ok.sum())
+            if count < max(self.nearest_min, 1):
+                self.nearest = None
+                return False
+            near = self.nearest
+            if near is not None and near.model == code and 2 * near.fitted_on >= count:
+                return False
+            scale = self.cols["vec_scale"]
+
+            def rows(slots: np.ndarray) -> np.ndarray:
+                out = np.empty((len(slots), DIM), dtype=np.float32)
+                for k in np.unique(slots // VECTOR_BLOCK).tolist():
+                    mine = slots // VECTOR_BLOCK == k
+                    out[mine] = self.blocks[k][slots[mine] % VECTOR_BLOCK]
+                out *= scale[slots][:, None]
+                return out
+
+            self.nearest = _nearest.build(
+                rows, np.nonzero(ok)[0], self.size, code, VECTOR_BLOCK, progress=progress
+            )
+            self.nearest.grow(len(self.blocks) * VECTOR_BLOCK)
+            return True
 
     def similar_to(self, slots: list[int], model: str) -> tuple[np.ndarray, np.ndarray]:
         """For every slot: its best cosine to any of `slots` (-inf for contacts, for `slots`

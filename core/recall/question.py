@@ -19,7 +19,7 @@ from core.capture.kinship import relations_of
 from core.embed.runtime import QUERY, Calibration
 from core.model import InvalidInput
 from core.recall import ranking, windows
-from core.recall.candidates import normalised_bm25
+from core.recall.candidates import normalised_bm25, top_slots
 from core.recall.index import RecallIndex
 from core.recall.result import QUESTION_FILLER, asks_for_everything, content_words
 from core.store.reader import Reader
@@ -210,7 +210,14 @@ def place_window(q: Question, window: TimeWindow, anchor: str) -> TimeWindow | N
         return None
     with q.idx.reading():
         bm, idf_sum = q.idx.bm25(event.terms, ranking.BM25_K1, ranking.BM25_B)
-        cos = ranking.calibrated(q.idx.cosine(event.qvec, event.model), event.calibration)
+        cos = None
+        if event.qvec is not None and event.model is not None:
+            cos, exact = q.idx.nearest_cosine(event.qvec, event.model)
+            if exact is not None:  # the best keyword matches' meaning exact too
+                best = top_slots(bm, ranking.LEXICAL_K, bm > 0)
+                best = best[~exact[best]]
+                cos[best] = q.idx.cosines_of(event.qvec, best, event.model)
+        cos = ranking.calibrated(cos, event.calibration)
         vec = np.nan_to_num(np.clip(cos, 0.0, None), nan=0.0) if cos is not None else 0.0
         share = ranking.PLACE_KEYWORD_SHARE
         fused = share * normalised_bm25(bm, idf_sum) + (1.0 - share) * vec

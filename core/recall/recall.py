@@ -199,6 +199,15 @@ class Recall:
         if embedder is not None:  # its first run is slower (~0.2 s): not the first question's
             embedder.embed(["warm up"])
 
+    def prepare_nearest(self, model: str | None, progress=None) -> bool:
+        """Make the approximate step of the vector search (core/recall/nearest.py) for `model`'s
+        vectors when the index is past its size and the step is missing or stale;
+        `progress(done, total)` hears how far once it takes a second. The desktop calls it on
+        its worker after the warm-up and now and then; a single question (the CLI) scans
+        exactly instead: making it costs more than one scan. It holds the index's lock, and
+        counts as no use of the index (an idle index is still let go). True if it was made."""
+        return self.index.build_nearest(model, progress)
+
     def warm(self) -> int:
         """Build the index and load the model ahead of the first question (the desktop calls this
         on its worker at start), and make what a question derives from every neuron; the neurons

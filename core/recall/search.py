@@ -29,6 +29,7 @@ import re
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 import numpy as np
 
@@ -216,13 +217,14 @@ class Search:
         weights = ranking.weights_for(t.model)
         with idx.reading():
             bm, idf_sum = idx.bm25(t.terms, ranking.BM25_K1, ranking.BM25_B)
-            raw = cos = idx.cosine(t.qvec, t.model) if how.mode is not Mode.KEYWORD else None
-            if how.mode is not Mode.VECTOR:  # the fusion reads the model's cosines on its one scale
-                cos = ranking.calibrated(cos, t.calibration)
-            rows = CandidateRows(idx, Signals.of(bm, idf_sum, cos), q.window, how.now, t.terms)
+            signals, raw_of = Signals.of(bm, idf_sum, None), None
+            if how.mode is not Mode.KEYWORD and t.qvec is not None and t.model is not None:
+                signals = self._meaning(bm, idf_sum, t, how.mode)
+                raw_of = partial(idx.cosines_of, t.qvec, model=t.model)
+            rows = CandidateRows(idx, signals, q.window, how.now, t.terms)
             rows.pick(how.mode, how.fusion, weights, t.topical)
-            if how.full and raw is not None and how.fusion is Fusion.RELATIVE:
-                rows.across_languages(raw, language_of(_WORD.findall(q.text)), t.calibration)
+            if how.full and raw_of is not None and how.fusion is Fusion.RELATIVE:
+                rows.across_languages(raw_of, language_of(_WORD.findall(q.text)), t.calibration)
             if how.full:
                 if how.expand:
                     self._expand(rows, q, weights, people)
@@ -230,6 +232,23 @@ class Search:
             total = max(int(idx.non_contacts().sum()), 1)
             table = rows.table(t.topical, len(t.words), total)
         return Scored(table, weights, t.model, bm[rows.slots] if rows.slots else bm[:0])
+
+    def _meaning(self, bm: np.ndarray, idf_sum: float, t: Question, mode: Mode) -> Signals:
+        """The signals with the question's meaning: the cosine of every slot, on the one scale
+        the fusion reads (raw for the vector alone), exact where the approximate step found the
+        nearest (`Signals.settle` makes any other exact before it is ranked)."""
+        idx, qvec, model = self.index, t.qvec, t.model
+        assert qvec is not None and model is not None
+
+        def scale(c: np.ndarray) -> np.ndarray:
+            out = c if mode is Mode.VECTOR else ranking.calibrated(c, t.calibration)
+            assert out is not None
+            return out
+
+        cos, exact = idx.nearest_cosine(qvec, model)
+        return Signals.of(
+            bm, idf_sum, scale(cos), exact, lambda slots: scale(idx.cosines_of(qvec, slots, model))
+        )
 
     def _expand(
         self, rows: CandidateRows, q: Understood, weights: ranking.Weights, people: list[uuid.UUID]

@@ -34,12 +34,16 @@ from core.settings import Settings
 from tests.bench.built import ensure, texts
 
 
-def timed(fn, items) -> list[float]:
+def timed(fn, items, cpu: list[float] | None = None) -> list[float]:
+    """ms of each call; `cpu`: the process's CPU ms of each call too (every thread of it, not
+    the engine's process), a figure the machine's other load moves less."""
     out = []
     for item in items:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         fn(item)
         out.append((time.perf_counter() - t) * 1000)
+        if cpu is not None:
+            cpu.append((time.process_time() - c) * 1000)
     return out
 
 
@@ -98,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--neurons", type=int, default=10_000)
     p.add_argument("--queries", type=int, default=200)
     p.add_argument("--data-dir", help="reuse/keep the bench store here (built when empty)")
+    p.add_argument(
+        "--asks-only", action="store_true", help="only the asks: no warm-ups, abouts or refresh (a quick A/B)"
+    )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--server", action="store_true", help="on a server Postgres started for the run")
     where.add_argument("--dsn", help="on this server database (the bench store is built there once)")
@@ -111,7 +118,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         memory.model.get()
         print(f"store: {memory.count()} neurons, engine {memory.store.kind}")
-        warm = warm_ups(memory)
+        warm = {} if args.asks_only else warm_ups(memory)
+        memory.recall.warm()
+        # the quick step of the search by meaning, as the desktop makes it after its warm-up (a
+        # checkout without it scans every vector)
+        prepare = getattr(memory, "prepare_nearest", None)
+        if prepare is not None:
+            t = time.perf_counter()
+            made = prepare()
+            took = time.perf_counter() - t
+            print(f"quick step of the search by meaning: {'made' if made else 'not used'} ({took:.2f} s)")
         _, questions, names = texts()
         rng = random.Random(3)
         qs = rng.sample(questions, min(args.queries, len(questions)))
@@ -119,10 +135,20 @@ def main(argv: list[str] | None = None) -> int:
         memory.ask("warm up", now=now)
         # the two kinds of ask alternate in blocks of 25 questions: both see the same load, and
         # neither runs just after the other's every question
-        default, keyword = [], []
+        default, keyword, default_cpu, keyword_cpu = [], [], [], []
         for k in range(0, len(qs), 25):
-            default += timed(lambda t: memory.ask(t, limit=10, now=now), qs[k : k + 25])
-            keyword += timed(lambda t: memory.ask(t, limit=10, mode="keyword", now=now), qs[k : k + 25])
+            default += timed(lambda t: memory.ask(t, limit=10, now=now), qs[k : k + 25], default_cpu)
+            keyword += timed(
+                lambda t: memory.ask(t, limit=10, mode="keyword", now=now), qs[k : k + 25], keyword_cpu
+            )
+        if args.asks_only:
+            print(report("ask default", default))
+            print(report("ask keyword", keyword))
+            ratio = np.percentile(default, 95) / np.percentile(keyword, 95)
+            print(f"ask p95 / keyword-only p95: {ratio:.2f}x")
+            print(report("ask CPU", default_cpu))
+            print(report("keyword CPU", keyword_cpu))
+            return 0
         who = (names * 10)[:50]
         about = timed(lambda name: memory.about(name), who)
         # a refresh when every row changed (vectors filled after an import, a claim, a restore):
