@@ -492,29 +492,41 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         seconds = n * amount * (60 if kind == "minutes" else 1)
         if m.re is t.g.relative:
             seconds += int(m.group("glued_minutes") or 0) * 60  # "in 1h30"
-            seconds += _more_of_the_step(t, m.end())  # "in 1 hour and 30 minutes"
+            seconds += _more_of_the_step(t, m.end())[1]  # "in 1 hour and 30 minutes"
         return now + timedelta(seconds=seconds), True
-    whole = int(n)
-    step = {
-        "days": relativedelta(days=whole * amount),
-        "months": relativedelta(months=whole * amount),
-        "years": relativedelta(years=whole * amount),  # a decade is 10
-    }[kind]
+    step = _calendar_step(kind, int(n) * amount)  # a decade is 10 years
+    if m.re is t.g.relative:  # "in 2 weeks and 3 days", "in 1 day and 2 hours"
+        more, seconds = _more_of_the_step(t, m.end())
+        step += more
+        if seconds:
+            return now + step + timedelta(seconds=seconds), True
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
 
 
-def _more_of_the_step(t: _Text, at: int) -> float:
-    """The seconds of the hours, minutes and seconds said after an amount of them ("1 hour and
-    30 minutes", "2 Stunden 15 Minuten"), taken."""
-    seconds = 0.0
+def _calendar_step(kind: str, n: int) -> relativedelta:
+    """n days, months or years."""
+    if kind == "days":
+        return relativedelta(days=n)
+    return relativedelta(months=n) if kind == "months" else relativedelta(years=n)
+
+
+def _more_of_the_step(t: _Text, at: int) -> tuple[relativedelta, float]:
+    """(the days, months and years; the seconds) of the amounts said after the first one of a step
+    ("1 hour and 30 minutes", "2 Stunden 15 Minuten", "1 day 2 hours", "2 semanas e 3 dias"),
+    taken."""
+    step, seconds = relativedelta(), 0.0
     while more := t.g.more_amount.match(t.folded, at):
         kind, amount = t.g.words.units[more.group("unit")]
-        if kind not in ("seconds", "minutes"):
+        n = _num(t.g, more.group("n"))
+        if kind in ("seconds", "minutes"):
+            seconds += n * amount * (60 if kind == "minutes" else 1)
+        elif n == int(n):
+            step += _calendar_step(kind, int(n) * amount)
+        else:
             break
         t.take(more)
-        seconds += _num(t.g, more.group("n")) * amount * (60 if kind == "minutes" else 1)
         at = more.end()
-    return seconds
+    return step, seconds
 
 
 def _offset_beyond(t: _Text, m: re.Match) -> bool:

@@ -896,7 +896,7 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
-    "chrono_en": 167,
+    "chrono_en": 169,
     "chrono_pt": 26,
     "chrono_es": 35,
     "chrono_de": 60,
@@ -1374,3 +1374,30 @@ def test_hours_and_minutes_of_one_step_add_up(text):
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == at("2026-12-05", "11:30"), when and when.due
     assert find_when("in 2 hours and 5 people", SATURDAY).due == at("2026-12-05", "12:00")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["call Ana in 1 day and 2 hours", "ligar à Ana daqui a 1 dia e 2 horas",
+     "llamar a Ana en 1 día y 2 horas", "Ana in 1 Tag und 2 Stunden anrufen",
+     "appeler Ana dans 1 jour et 2 heures", "call Ana in 1d 2h"],
+)  # fmt: skip
+def test_days_and_hours_of_one_step_add_up(text):
+    """ "in 1 day and 2 hours" was tomorrow at the default hour, the hours dropped."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == at("2026-12-06", "12:00"), when and when.due
+    assert when.explicit_time
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["renew in 2 weeks and 3 days", "renovar em 2 semanas e 3 dias", "renovar en 2 semanas y 3 días",
+     "in 2 Wochen und 3 Tagen verlängern", "renouveler dans 2 semaines et 3 jours",
+     "renew in 1 month 2 weeks"],
+)  # fmt: skip
+def test_days_weeks_and_months_of_one_step_add_up(text):
+    """ "in 2 weeks and 3 days" was in 2 weeks, the days dropped."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    want = at("2027-01-19") if "month" in text else at("2026-12-22")
+    assert when is not None and when.due == want, when and when.due
+    assert find_when("in 2 days and 5 people", SATURDAY).due == at("2026-12-07")
