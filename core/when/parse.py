@@ -109,6 +109,7 @@ class _Clock:
     ampm: str | None  # "am" | "pm" from the words around it
     padded: bool = False  # "09:00", "09h": written on a 24-hour clock for sure
     s: int = 0  # seconds ("10:30:15")
+    part: str | None = None  # no clock said, only this part of the day (its hour is h)
 
     def hint(self, part: str, g: Grammar) -> None:
         """A part of the day said beside it ("tomorrow morning at 8", "tous les soirs à 9h")
@@ -998,7 +999,7 @@ def _clock(t: _Text) -> _Clock | None:
     part = _part_of_day(t, t.spans[taken][0] if clock is not None and len(t.spans) > taken else None)
     part = part or t.glued_part
     if clock is None:
-        return _Clock(t.g.words.parts[part], 0, True, None) if part else None
+        return _Clock(t.g.words.parts[part], 0, True, None, part=part) if part else None
     if part:
         clock.hint(part, t.g)
     return clock
@@ -1137,6 +1138,30 @@ def _numeric_clock(t: _Text) -> _Clock | None:
     if m:
         t.take(m)
         return _Clock(12 if _spaced(m.group("w")) in g.words.noon else 0, 0, True, None)
+    return None
+
+
+_BARE_HOUR = re.compile(r"(?<![\w:.,/+-])(?P<h>\d{1,2})(?=\s+\Z)")
+PART_HOUR_REACH = 3  # a bare hour before a part of the day is that part's within these hours
+
+
+def _hour_before_part(t: _Text, part: _Clock | None) -> _Clock | None:
+    """A bare hour right before the day and the part of the day read ("call mum 11 tonight", "7
+    demain matin", "9 heute Abend"), in that part's half of the day; only an hour that part has
+    ("table for 4 tonight" is no 16:00)."""
+    part_hour = part.h if part is not None else TONIGHT_HOUR
+    for start, _ in sorted(t.spans):
+        m = _BARE_HOUR.search(t.folded, 0, start)
+        if m is None or not 1 <= int(m.group("h")) <= 12:
+            continue
+        said = _Clock(int(m.group("h")), 0, False, None)
+        if part is not None and part.part is not None:
+            said.hint(part.part, t.g)
+        hour = _hour(said, with_day=True, evening=part is None or part_hour >= NIGHT_FROM)
+        if min(abs(hour - part_hour), 24 - abs(hour - part_hour)) > PART_HOUR_REACH:
+            continue
+        t.take(m)
+        return _Clock(hour, 0, True, None)
     return None
 
 
@@ -1311,9 +1336,11 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     evening = bool(word and word[1] == "tonight")
     if t.today_part:  # "this afternoon (at 2)": that part's hour, or the half of the day it says
         if clock is None:
-            clock = _Clock(grammar.words.parts[t.today_part], 0, True, None)
+            clock = _Clock(grammar.words.parts[t.today_part], 0, True, None, part=t.today_part)
         else:
             clock.hint(t.today_part, grammar)
+    if (clock is None and evening) or (clock is not None and clock.part is not None):
+        clock = _hour_before_part(t, clock) or clock  # "call mum 11 tonight", "7 demain matin"
     if rec and rec.part:  # "every evening": that part's hour, and the half of the day a clock means
         if clock is None:
             clock = _Clock(grammar.words.parts[rec.part], 0, True, None)

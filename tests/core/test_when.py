@@ -896,7 +896,7 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 CASE_FLOORS = {
-    "chrono_en": 169,
+    "chrono_en": 170,
     "chrono_pt": 26,
     "chrono_es": 35,
     "chrono_de": 60,
@@ -1401,3 +1401,28 @@ def test_days_weeks_and_months_of_one_step_add_up(text):
     want = at("2027-01-19") if "month" in text else at("2026-12-22")
     assert when is not None and when.due == want, when and when.due
     assert find_when("in 2 days and 5 people", SATURDAY).due == at("2026-12-07")
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("call mum 11 tonight", ("2026-12-05", "23:00")),
+        ("ligar à mãe 11 hoje à noite", ("2026-12-05", "23:00")),
+        ("llamar a mamá 11 esta noche", ("2026-12-05", "23:00")),
+        ("Mama 11 heute Abend anrufen", ("2026-12-05", "23:00")),
+        ("appeler maman 11 ce soir", ("2026-12-05", "23:00")),
+        ("gym 7 tomorrow morning", ("2026-12-06", "07:00")),
+        ("Sport 7 morgen früh", ("2026-12-06", "07:00")),
+        ("sport 7 demain matin", ("2026-12-06", "07:00")),
+        ("anrufen 9 morgen Abend", ("2026-12-06", "21:00")),
+        ("appeler 9 demain soir", ("2026-12-06", "21:00")),
+        ("call 2 this afternoon", ("2026-12-05", "14:00")),
+    ],
+)  # fmt: skip
+def test_a_bare_hour_before_a_day_and_its_part_is_its_time(text, due):
+    """ "call mum 11 tonight" was tonight at 20:00 and "7 demain matin" at 09:00, the hour dropped."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == at(*due), when and when.due
+    # a count before it is no hour of that part of the day
+    assert find_when("table for 4 tonight", SATURDAY).due == at("2026-12-05", "20:00")
+    assert find_when("buy 2 tomorrow morning", SATURDAY).due == at("2026-12-06")
