@@ -107,6 +107,13 @@ def displayed(env) -> str:
     ).stdout.strip()
 
 
+def closed(env) -> str:
+    """How many notifications the server has closed (its history)."""
+    return subprocess.run(
+        ["dunstctl", "count", "history"], env=env, capture_output=True, text=True
+    ).stdout.strip()
+
+
 def ready_notifier(qtbot) -> DBusNotifier:
     dbus = DBusNotifier()
     with qtbot.waitSignal(dbus.ready, timeout=WAIT_MS) as ready:
@@ -236,7 +243,9 @@ def test_a_reminder_whose_notification_the_server_closed_is_missed_now_and_at_ne
     app.scheduler.check()
     settle(qtbot, app)
     assert set(app.notices.shown) == {str(expired.id), str(dismissed.id)}
-    qtbot.waitUntil(lambda: displayed(dunst) == "1", timeout=WAIT_MS)  # the server closed one
+    # both reached the server and it closed one: counting what is displayed alone would also
+    # pass while the second is still on its way, and the person would then close the wrong one
+    qtbot.waitUntil(lambda: (displayed(dunst), closed(dunst)) == ("1", "1"), timeout=WAIT_MS)
     subprocess.run(["dunstctl", "close"], env=dunst, check=True, timeout=30)  # the person, the other
     qtbot.waitUntil(lambda: displayed(dunst) == "0", timeout=WAIT_MS)
     qtbot.waitUntil(lambda: list(app.window.missed) == [str(expired.id)], timeout=WAIT_MS)
