@@ -37,7 +37,7 @@ BM25_B = 0.4  # BM25 length normalisation (short notes: weak)
 # of what the question says (common words only), the keyword part counts for less.
 KEYWORD_NORMALISATION = "blend"
 KEYWORD_IDF_FLOOR = 0.7
-RRF_K = 60  # kept for `fusion="rrf"`, the design's baseline (measured lower: issue 4)
+RRF_K = 60  # kept for `fusion="rrf"`, the design's baseline (measured lower than the weighted fusion)
 
 # -- expansion -------------------------------------------------------------------------------------
 HOP_SEEDS = 10  # the best candidates whose links are followed one hop (both directions)

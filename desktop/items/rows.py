@@ -37,7 +37,7 @@ from desktop.look import theme
 # Every item holds exactly one entry under ENTRY_ROLE -- a Row, a Heading or the Fold switch -- so
 # the delegate never asks Qt for a role an item lacks: a binding that hands back the None of an
 # unset role without its reference (PySide6 6.12.0 on CPython 3.11) freed None itself after
-# enough paints (`none_dealloc`, issue 23). tests/desktop/test_crash.py counts the references.
+# enough paints (`none_dealloc`). tests/desktop/test_crash.py counts the references.
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 

@@ -9,7 +9,7 @@ handed to the window once. Reminders missed meanwhile fire as usual (the schedul
 
 Also here: whether this Qt binding keeps the references it hands out (`binding_keeps_none`): a
 binding that returns None without its reference frees None itself after enough calls -- the
-`none_dealloc` crash of issue 23 (PySide6 6.12.0 on CPython 3.11).
+`none_dealloc` crash (PySide6 6.12.0 on CPython 3.11).
 """
 
 from __future__ import annotations

@@ -276,7 +276,7 @@ class _LogCapture(logging.Handler):
         logging.getLogger().removeHandler(self)
 
 
-# values an item could not keep as written, the item kept (issue 27; not there on the code before it)
+# values an item could not keep as written, the item kept (none before the round-trip fixes)
 _DROPPED: Any = getattr(ical, "Dropped", ())
 
 
@@ -288,7 +288,7 @@ def _neuron(item: ical.Item) -> Neuron:
 def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
     entries = ical.read(data, now)
     items = [e for e in entries if isinstance(e, ical.Item)]
-    dropped = _DROPPED  # values lost while the item was kept (after issue 27)
+    dropped = _DROPPED  # values lost while the item was kept
     for e in entries:
         if dropped and isinstance(e, dropped):
             result.dropped[reason_class(e.why)] += 1
