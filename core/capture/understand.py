@@ -127,43 +127,23 @@ class Understanding:
     now: datetime | None = None
 
     def edges_for(self, neuron: Neuron) -> list[Edge]:
-        edges = [
-            Edge(
-                id=uuid.uuid4(),
-                from_id=neuron.id,
-                to_id=cid,
-                relation=Relation.CONCERNS,
-                valid_from=self.now,
-                derived_by=DERIVED_MENTION,
-            )
-            for cid in self.mentions
-            if cid != neuron.id
+        targets = [(cid, Relation.CONCERNS, DERIVED_MENTION) for cid in self.mentions]
+        targets += [
+            (cid, Relation.CONCERNS, DERIVED_REFERRED) for cid in self.referred if cid not in self.mentions
         ]
-        edges += [
+        targets += [(old, Relation.SUPERSEDES, how) for old, how in self.replaces]
+        return [
             Edge(
                 id=uuid.uuid4(),
                 from_id=neuron.id,
-                to_id=cid,
-                relation=Relation.CONCERNS,
-                valid_from=self.now,
-                derived_by=DERIVED_REFERRED,
-            )
-            for cid in self.referred
-            if cid != neuron.id and cid not in self.mentions
-        ]
-        edges += [
-            Edge(
-                id=uuid.uuid4(),
-                from_id=neuron.id,
-                to_id=old,
-                relation=Relation.SUPERSEDES,
+                to_id=to,
+                relation=relation,
                 valid_from=self.now,
                 derived_by=how,
             )
-            for old, how in self.replaces
-            if old != neuron.id
+            for to, relation, how in targets
+            if to != neuron.id
         ]
-        return edges
 
 
 def phones_in(text: str, region: str | None = None) -> list[str]:
