@@ -8,6 +8,7 @@ server per module and never see each other's collections.
 
 from __future__ import annotations
 
+import base64
 import http.server
 import itertools
 import json
@@ -398,6 +399,11 @@ class HostileDav:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
+    def send_discovery_to(self, location: str) -> None:
+        """The root and both well-known addresses answer with a redirect to `location`."""
+        for path in ("/", "/.well-known/caldav", "/.well-known/carddav"):
+            self.redirect[path] = location
+
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_port}/"
@@ -612,3 +618,11 @@ class Recorder:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(10)
+
+
+def never_given_the_password(recorder: Recorder, user: str = "ana", password: str = "secret") -> None:
+    """Neither a credential header nor the password, plain or as Basic's base64, reached `recorder`."""
+    names = {name.lower() for r in recorder.requests() for name, _ in r["headers"]}
+    assert not names & {"authorization", "cookie", "proxy-authorization"}, names
+    raw = recorder.raw()
+    assert password not in raw and base64.b64encode(f"{user}:{password}".encode()).decode() not in raw

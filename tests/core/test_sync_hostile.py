@@ -6,14 +6,13 @@ deleted; one collection's failure stops neither the others nor the count of what
 
 from __future__ import annotations
 
-import base64
 import json
 
 import pytest
 
 from core import cli
 from core.model import Kind, State
-from tests.core.dav_server import HostileDav, Recorder
+from tests.core.dav_server import HostileDav, Recorder, never_given_the_password
 from tests.core.test_sync import card, neurons, of_kind, todo
 
 TASKS, BOOK = "/p/tasks/", "/p/book/"
@@ -48,8 +47,7 @@ def test_a_redirect_to_another_server_is_refused_in_one_line_without_the_passwor
 ):
     elsewhere = HostileDav()
     try:
-        for path in ("/", "/.well-known/caldav", "/.well-known/carddav"):
-            hostile.redirect[path] = elsewhere.url + "p/"
+        hostile.send_discovery_to(elsewhere.url + "p/")
         monkeypatch.setenv("NEURONS_SYNC_PASSWORD", "secret")
         code = cli.main(
             ["--data-dir", str(tmp_path / "d"), "sync", "add", hostile.url, "--user", "ana", "--all"]
@@ -75,21 +73,13 @@ def elsewhere(tmp_path, request):
     recorder.close()
 
 
-def never_given_the_password(recorder: Recorder) -> None:
-    names = {name.lower() for r in recorder.requests() for name, _ in r["headers"]}
-    assert not names & {"authorization", "cookie", "proxy-authorization"}, names
-    raw = recorder.raw()
-    assert "secret" not in raw and base64.b64encode(b"ana:secret").decode() not in raw
-
-
 def test_a_redirect_followed_by_choice_sends_the_password_only_to_the_server_added(
     hostile, kept, memory, monkeypatch, tmp_path
 ):
     # the well-known address sends Neurons to another server, which names the principal back here
     recorder = Recorder(tmp_path / "elsewhere", f"principal:{hostile.url}p/")
     try:
-        for path in ("/", "/.well-known/caldav", "/.well-known/carddav"):
-            hostile.redirect[path] = recorder.url + "principals/"
+        hostile.send_discovery_to(recorder.url + "principals/")
         add(memory, hostile, monkeypatch, "--redirects", FOLLOW)
         assert recorder.requests(), "the redirect was followed"
         never_given_the_password(recorder)
@@ -109,8 +99,7 @@ def test_a_redirect_followed_by_choice_sends_the_password_only_to_the_server_add
 def test_a_followed_redirect_to_a_server_that_asks_for_the_password_stops_in_one_line(
     hostile, kept, elsewhere, tmp_path, capsys, monkeypatch
 ):
-    for path in ("/", "/.well-known/caldav", "/.well-known/carddav"):
-        hostile.redirect[path] = elsewhere.url + "dav/"
+    hostile.send_discovery_to(elsewhere.url + "dav/")
     monkeypatch.setenv("NEURONS_SYNC_PASSWORD", "secret")
     argv = ["--data-dir", str(tmp_path / "d"), "sync", "add", hostile.url, "--user", "ana", "--all"]
     code = cli.main([*argv, "--redirects", FOLLOW])
