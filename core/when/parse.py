@@ -1166,9 +1166,10 @@ def _hour_before_part(t: _Text, part: _Clock | None) -> _Clock | None:
 
 
 def _hhmm_ok(t: _Text, m: re.Match) -> bool:
-    """ "330 p.m." (on the 12-hour clock), "1430 Uhr", "at 730 in the evening", "at 1030": figures
-    without a colon; after "at" alone not what reads as a year ("at 2026") nor a number of a
-    street ("at 1030 Main Street": a capital after it)."""
+    """ "330 p.m." (on the 12-hour clock), "1430 Uhr", "at 730 in the evening", "at 1030", "at 3 15"
+    and "ten thirty am" (in figures, the hour and minutes apart): figures without a colon; after
+    "at" alone not what reads as a year ("at 2026") nor a number of a street ("at 1030 Main
+    Street": a capital after it)."""
     h, mi = int(m.group("h")), int(m.group("m"))
     if mi >= 60:
         return False
@@ -1178,6 +1179,8 @@ def _hhmm_ok(t: _Text, m: re.Match) -> bool:
         return False
     if m.group("uhr") or m.group("part"):
         return True
+    if m.group("gap"):  # "at 3 15": the hour and its minutes apart
+        return bool(m.group("at")) and 0 < h
     named_after = re.match(r"\s+[^\W\d_]", t.original[m.end() :]) and t.capital(m.end() + 1)
     return bool(m.group("at")) and not 19 <= h <= 20 and not named_after
 

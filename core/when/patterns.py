@@ -351,10 +351,12 @@ class Grammar:
         counted = rf"%|{ordinal}|{any_of(w.not_hour_after)}|{counts}"
         # "330 p.m.", "1430 Uhr", "at 1030", "at 730 in the evening": figures without a colon are a
         # time only with am/pm, an hour's word, a part of the day or "at" before them (not a count:
-        # "at 1030 euros")
+        # "at 1030 euros"); so are the hour and minutes apart ("at 3 15", "ten thirty am" once in
+        # figures), but not before a month ("at 3 15 March")
         self.clock_hhmm = c(
             rf"{b}(?:(?P<at>{at})\s+{about})?"
-            rf"(?P<h>\d{{1,2}})(?P<m>\d{{2}})(?!\d|[:,/.]\d|\s*(?:{counted}){e})"
+            rf"(?P<h>\d{{1,2}})(?:(?P<gap>\s+)(?=\d{{2}}(?!\s*(?:{month}){e})))?"
+            rf"(?P<m>\d{{2}})(?!\d|[:,/.]\d|\s*(?:{counted}){e})"
             rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<part>{parts}){e}))?"
         )
         self.after_noon_words = compile_folded(rf"(?:{any_of((*w.after_noon_marks, *w.after_noon_letters))})")

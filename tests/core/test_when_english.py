@@ -1,0 +1,42 @@
+"""English single instants as strangers write them (core/when/languages/en.py and the focused
+readings of core/when/parse.py): each test a class of phrases, read at a Saturday morning."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.when import find_when
+
+TZ = ZoneInfo("Europe/Lisbon")
+SATURDAY = datetime(2026, 12, 5, 10, 0, tzinfo=TZ)
+
+
+def at(day: str, hm: str = "09:00") -> datetime:
+    return datetime.fromisoformat(f"{day}T{hm}").replace(tzinfo=TZ)
+
+
+def read(text: str, region: str = "en_US") -> datetime | None:
+    when = find_when(text, SATURDAY, region=region)
+    return when.due if when else None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("ten thirty am", at("2026-12-05", "10:30")),
+        ("seven thirty p.m.", at("2026-12-05", "19:30")),
+        ("nine fifty nine a m", at("2026-12-06", "09:59")),
+        ("call at three twenty", at("2026-12-05", "15:20")),
+        ("tomorrow at seven forty-five pm", at("2026-12-06", "19:45")),
+        ("at 3 15", at("2026-12-05", "15:15")),
+        ("eleven fifteen am", at("2026-12-05", "11:15")),
+        # not a clock: a day and month after the hour, minutes counted, people
+        ("at 3 15 March", at("2027-03-15", "15:00")),
+        ("dinner at 8 20 people", at("2026-12-05", "20:00")),
+    ],
+)
+def test_an_hour_and_its_minutes_said_apart_in_words_or_figures(text, due):
+    assert read(text) == due
