@@ -118,13 +118,17 @@ class _Clock:
             self.ampm = _ampm(g, None, part, self.h)
 
 
+_ISO_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d)[^\W\d_](?=\d\d:\d\d)")  # the T of 2027-04-22T10:30:00
+
+
 class _Text:
     """The folded text with the parts already read blanked out, so no word is read twice; numbers
     and ordinals in words the tables do not know are in figures ("am dritten Juni": "am 3. Juni")."""
 
     def __init__(self, text: str, grammar: Grammar, region: Region, said: str | None = None):
         self.original = text
-        self.folded = fold(said or text)  # `said`: the text with its numbers in figures
+        # `said`: the text with its numbers in figures; an ISO date's "T" before its time a space
+        self.folded = _ISO_TIME.sub(" ", fold(said or text))
         self.spans: list[tuple[int, int]] = []
         self.g = grammar
         self.region = region
@@ -600,13 +604,18 @@ def _now_word(t: _Text) -> bool:
 
 def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
     """ "end of the day" (today), "of the week" (its Friday, at the weekend its Sunday), "of the
-    month" (its last day), "of the year" (31 December); "end of tomorrow": (None,), the day is the
-    words after it. Due at END_HOUR."""
+    month" (its last day), "of the year" (31 December), "of next week/month/year" (the next one's);
+    "end of tomorrow": (None,), the day is the words after it. Due at END_HOUR."""
     m = t.search(t.g.end_of)
     if not m:
         return None
     t.take(m)
     what = t.g.end_words.get(_spaced(m.group("what") or "")) or t.g.end_of_words.get(m.group("abbr") or "")
+    if what and (m.group("next") or m.group("next_after")):  # "end of next week": the next one's
+        if what == "week":
+            return (today + timedelta(days=11 - today.weekday()),)  # its Friday
+        step = {"day": relativedelta(days=1), "month": relativedelta(months=1)}
+        today += step.get(what, relativedelta(years=1))
     if what == "day":
         return (today,)
     if what == "week":

@@ -222,8 +222,11 @@ class Grammar:
             **{u: p for u, p in w.period_words.items() if p in ("week", "month", "year")},  # de "des Monats"
         }
         self.end_of_words = w.end_of_words
+        # "end of the month", "end of next week", "fim do mês que vem": the period, this one or the next
         self.end_of = c(
-            rf"{b}(?:(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}(?P<what>{any_of(self.end_words)}))?"
+            rf"{b}(?:(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}"
+            rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
+            rf"(?P<what>{any_of(self.end_words)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?)?"
             rf"|(?P<abbr>{any_of(w.end_of_words)})){e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")

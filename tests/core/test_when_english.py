@@ -40,3 +40,33 @@ def read(text: str, region: str = "en_US") -> datetime | None:
 )
 def test_an_hour_and_its_minutes_said_apart_in_words_or_figures(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("2027-04-22T10:30:00", at("2027-04-22", "10:30")),
+        ("call 2027-04-22T08:05 about it", at("2027-04-22", "08:05")),
+        ("2027-04-22T10:30:15", at("2027-04-22", "10:30:15")),
+    ],
+)
+def test_an_iso_date_and_time_joined_by_t(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("end of next week", at("2026-12-11", "18:00")),  # its Friday
+        ("by the end of next month", at("2027-01-31", "18:00")),
+        ("end of the following month", at("2027-01-31", "18:00")),
+        ("end of next year", at("2027-12-31", "18:00")),
+        ("end of this month", at("2026-12-31", "18:00")),
+    ],
+)
+def test_the_end_of_the_next_period(text, due):
+    assert read(text) == due
+
+
+def test_the_end_of_the_next_month_in_portuguese():
+    assert read("fim do mês que vem", "pt_PT") == at("2027-01-31", "18:00")
