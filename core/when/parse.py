@@ -110,6 +110,7 @@ class _Clock:
     padded: bool = False  # "09:00", "09h": written on a 24-hour clock for sure
     s: int = 0  # seconds ("10:30:15")
     part: str | None = None  # no clock said, only this part of the day (its hour is h)
+    midnight: bool = False  # said as a word ("midnight", "meia-noite")
 
     def hint(self, part: str, g: Grammar) -> None:
         """A part of the day said beside it ("tomorrow morning at 8", "tous les soirs à 9h")
@@ -1146,7 +1147,8 @@ def _numeric_clock(t: _Text) -> _Clock | None:
     m = t.search(g.clock_word)
     if m:
         t.take(m)
-        return _Clock(12 if _spaced(m.group("w")) in g.words.noon else 0, 0, True, None)
+        noon = _spaced(m.group("w")) in g.words.noon
+        return _Clock(12 if noon else 0, 0, True, None, midnight=not noon)
     return None
 
 
@@ -1358,6 +1360,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
             clock = _Clock(grammar.words.parts[rec.part], 0, True, None)
         else:
             clock.hint(rec.part, grammar)
+    if clock is not None and clock.midnight and word and word[1] in ("day", "tonight") and day == now.date():
+        day += timedelta(days=1)  # "tonight at midnight", "midnight today": the midnight today ends at
     if clock is None:
         hour, minute = (TONIGHT_HOUR if evening else DEFAULT_HOUR), 0
         due = _at(day or now.date(), hour, minute, tz)

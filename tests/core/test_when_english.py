@@ -70,3 +70,19 @@ def test_the_end_of_the_next_period(text, due):
 
 def test_the_end_of_the_next_month_in_portuguese():
     assert read("fim do mês que vem", "pt_PT") == at("2027-01-31", "18:00")
+
+
+@pytest.mark.parametrize(
+    "text,region",
+    [
+        ("tonight at midnight", "en_US"),
+        ("midnight tonight", "en_US"),
+        ("call by midnight today", "en_US"),
+        ("hoje à meia-noite", "pt_PT"),
+        ("ce soir à minuit", "fr_FR"),
+    ],
+)
+def test_midnight_today_is_the_one_that_ends_it(text, region):
+    """Today's 00:00 is gone by the time anyone says it: the midnight of today or tonight is the
+    one at its end."""
+    assert read(text, region) == at("2026-12-06", "00:00")
