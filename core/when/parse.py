@@ -314,6 +314,8 @@ def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
     """(the RRULE part, the next such day from today) of "the last Friday of the month"; of a named
     month ("the first Tuesday of October (2014)"), that month's (this year's, else next year's)."""
     n = g.words.month_ordinals[_spaced(m.group("ord"))]
+    if m.group("period"):
+        return "", _period_position(g, m, n, today)
     if m.group("mon"):
         month = g.words.months[m.group("mon")]
         years = [int(m.group("y"))] if m.group("y") else [today.year, today.year + 1]
@@ -338,6 +340,26 @@ def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
     if first < today:
         first = today + relativedelta(months=1) + step
     return rule, first
+
+
+def _period_position(g: Grammar, m: re.Match, n: int, today: date) -> date:
+    """ "the second Tuesday of next month", "the last day of the year": the n-th (from the end
+    when n < 0) weekday or day of this month or year (of the next one when said, or when this
+    one's is gone)."""
+    wd = g.words.weekdays[m.group("day")] if m.group("day") else None
+    yearly = _spaced(m.group("period")) in g.words.year
+    step = relativedelta(years=1) if yearly else relativedelta(months=1)
+    said_next = bool(m.group("next") or m.group("next_after"))
+    first = today.replace(month=1, day=1) if yearly else today.replace(day=1)
+    for start in (first + step,) if said_next else (first, first + step):
+        last = start + step - timedelta(days=1)
+        if wd is not None:
+            found = (last if n < 0 else start) + relativedelta(weekday=WEEKDAY_OF[wd](n))
+        else:
+            found = (last + timedelta(days=n + 1)) if n < 0 else start + timedelta(days=n - 1)
+        if found >= today:
+            break
+    return found
 
 
 def _recurrence(t: _Text, now: datetime) -> _Rec | None:
@@ -665,7 +687,9 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             if not y and d < today:
                 d = _next_date(d, today)
             return _range_start(t, m, d), bool(y)
-    m = t.search(g.month_position, accept=lambda m: bool(m.group("of") or m.group("mon")))
+    m = t.search(
+        g.month_position, accept=lambda m: bool(m.group("of") or m.group("mon") or m.group("period"))
+    )
     if m:
         t.take(m)
         return _month_position(g, m, today)[1], bool(m.group("y"))

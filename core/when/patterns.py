@@ -456,6 +456,10 @@ class Grammar:
             rf"(?:(?:{any_of(w.position_articles)})\s+)*"
             rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day}){weekday_suffix}?|"
             rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)})|"
+            # "the second Tuesday of next month", "the last day of the year"
+            rf"\s+(?:{any_of(w.of_a_month)})\s+{optional_words(w.articles)}"
+            rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
+            rf"(?P<period>{any_of(w.month)}|{any_of(w.year)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?{e}|"
             rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?)?{e}"
         )
         self.every_other_weekday = c(rf"{b}(?:{templates(w.every_other_weekday_forms, slots)}){e}")

@@ -86,3 +86,19 @@ def test_midnight_today_is_the_one_that_ends_it(text, region):
     """Today's 00:00 is gone by the time anyone says it: the midnight of today or tonight is the
     one at its end."""
     assert read(text, region) == at("2026-12-06", "00:00")
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("the second Tuesday of next month", at("2027-01-12")),
+        ("the first Friday of next month at 10am", at("2027-01-01", "10:00")),
+        ("the last day of next month", at("2027-01-31")),
+        ("the last day of the year", at("2026-12-31")),
+        ("the first day of the year", at("2027-01-01")),  # this year's is gone: the next one's
+        ("the last Monday of next year", at("2027-12-27")),
+        ("the last Friday of this month", at("2026-12-25")),
+    ],
+)
+def test_a_day_as_a_part_of_this_or_the_next_month_or_year(text, due):
+    assert read(text) == due
