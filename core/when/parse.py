@@ -1236,10 +1236,15 @@ def _hour_of(g: Grammar, word: str) -> int:
     return g.words.hour_words.get(word) or g.words.hour_words_24[word]
 
 
+_LAST_WORDS = re.compile(r"\s*[.!?]?\s*\Z")
+
+
 def _at_ok(t: _Text, m: re.Match) -> bool:
     """ "at 3", "às 15h": an hour. In words ("at three") only with what says it is one: o'clock,
-    am/pm or a part of the day after it, or an article of hours before it ("às três", "a las
-    tres"); pt "a", "as" are "at" only written "à", "às" (or with that after them)."""
+    am/pm or a part of the day after it, an article of hours before it ("às três", "a las
+    tres"), or a day read before it and nothing after it ("tomorrow at ten"; not "at two
+    options", "dîner à deux demain"); pt "a",
+    "as" are "at" only written "à", "às" (or with that after them)."""
     said = bool(m.group("mark") or m.group("part") or m.group("ap"))
     if _hour_of(t.g, m.group("h") or m.group("hw") or m.group("hw24")) >= 24:
         return False
@@ -1247,7 +1252,10 @@ def _at_ok(t: _Text, m: re.Match) -> bool:
     if at in t.g.words.at_needs_accent and not (t.accented(m.start("at")) or said):
         return False
     if m.group("hw") and not said:
-        return bool(t.g.hour_articles.fullmatch(at.split(" ")[-1]))
+        # or as the text's last words after the day ("tomorrow at ten", "5 June at eleven")
+        after_day = any(end <= m.start() for _, end in t.spans)
+        last = after_day and _LAST_WORDS.match(t.original, m.end()) is not None
+        return bool(t.g.hour_articles.fullmatch(at.split(" ")[-1])) or last
     return True
 
 

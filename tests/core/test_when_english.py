@@ -102,3 +102,22 @@ def test_midnight_today_is_the_one_that_ends_it(text, region):
 )
 def test_a_day_as_a_part_of_this_or_the_next_month_or_year(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("tomorrow at ten", at("2026-12-06", "10:00")),
+        ("the fifth of January at ten", at("2027-01-05", "10:00")),
+        ("Friday at five", at("2026-12-11", "17:00")),
+        ("meet tomorrow at two", at("2026-12-06", "14:00")),
+        # not an hour: words after it, or no day said
+        ("tomorrow look at two options", at("2026-12-06")),
+        ("tomorrow at one point", at("2026-12-06")),
+    ],
+)
+def test_an_hour_in_words_after_at_ends_the_text_after_its_day(text, due):
+    """Every hour word reads alike ("at ten" as "at seven"), once a day is said before it and
+    nothing follows; "at two options" stays words."""
+    assert read(text) == due
+    assert read("at two options") is None
