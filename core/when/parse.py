@@ -503,13 +503,15 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         m = t.search(t.g.duration_alone, accept=lambda m: not _clock_alone(t))
     if not m:
         return None
+    ahead_more = _amounts_within(t, m) if m.re is t.g.relative_ahead else (relativedelta(), 0.0)
     t.take(m)
     if m.re is t.g.relative_ahead and m.group("fraction_ahead"):  # "a half hour from now"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction_ahead"))]), True
     if m.re is t.g.duration_alone:  # "5 minutes", "1 week": from now
         said, unit, half = m.group("n"), m.group("unit"), m.group("half") or m.group("unit_half")
     elif m.re is t.g.relative_ahead:  # "2 minutes from now"
-        said, unit, half = m.group("n_ahead"), m.group("unit_ahead"), m.group("half_ahead")
+        said, unit = m.group("n_ahead"), m.group("unit_ahead")
+        half = m.group("half_ahead") or m.group("unit_half_ahead")
     elif m.group("fraction"):  # "in half an hour", "in a quarter of an hour"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction"))]), True
     else:
@@ -521,14 +523,32 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         if m.re is t.g.relative:
             seconds += int(m.group("glued_minutes") or 0) * 60  # "in 1h30"
             seconds += _more_of_the_step(t, m.end())[1]  # "in 1 hour and 30 minutes"
-        return now + timedelta(seconds=seconds), True
+        more, extra = ahead_more
+        return now + more + timedelta(seconds=seconds + extra), True
     step = _calendar_step(kind, int(n) * amount)  # a decade is 10 years
-    if m.re is t.g.relative:  # "in 2 weeks and 3 days", "in 1 day and 2 hours"
-        more, seconds = _more_of_the_step(t, m.end())
-        step += more
-        if seconds:
-            return now + step + timedelta(seconds=seconds), True
+    more, seconds = _more_of_the_step(t, m.end()) if m.re is t.g.relative else ahead_more
+    step += more  # "in 2 weeks and 3 days", "in 1 day and 2 hours", "2 days and 3 hours from now"
+    if seconds:
+        return now + step + timedelta(seconds=seconds), True
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
+
+
+def _amounts_within(t: _Text, m: re.Match) -> tuple[relativedelta, float]:
+    """(the days, months and years; the seconds) of the amounts after the first one of "2 hours
+    and 30 minutes from now" (the match's `more_ahead`)."""
+    step, seconds = relativedelta(), 0.0
+    if not m.group("more_ahead"):
+        return step, seconds
+    at, end = m.span("more_ahead")
+    while at < end and (more := t.g.more_amount.match(t.folded, at)):
+        kind, amount = t.g.words.units[more.group("unit")]
+        n = _num(t.g, more.group("n"))
+        if kind in ("seconds", "minutes"):
+            seconds += n * amount * (60 if kind == "minutes" else 1)
+        else:
+            step += _calendar_step(kind, int(n) * amount)
+        at = more.end()
+    return step, seconds
 
 
 def _calendar_step(kind: str, n: int) -> relativedelta:

@@ -197,9 +197,14 @@ class Grammar:
         )
         # "2 minutes from now": read only when the text says "from now" (a number starts a lot of words)
         self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")
+        # ("an hour and a half from now", "2 hours and 30 minutes from now": all of the amounts)
+        more_amounts = (
+            rf"(?:\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?{amount}{glue}(?:{any_of(w.units)}){e})*"
+        )
         self.relative_ahead = c(
             rf"{b}(?:(?P<fraction_ahead>{any_of(w.hour_fractions)})|"
-            rf"{about}(?P<n_ahead>{amount}){half_ahead}{glue}(?P<unit_ahead>{any_of(w.units)}))"
+            rf"{about}(?P<n_ahead>{amount}){half_ahead}{glue}(?P<unit_ahead>{any_of(w.units)})"
+            rf"(?:\s+(?P<unit_half_ahead>{any_of(w.unit_and_a_half)}))?(?P<more_ahead>{more_amounts}))"
             rf"\s+(?:{any_of(w.from_now)}){e}"
         )
         # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from

@@ -121,3 +121,19 @@ def test_an_hour_in_words_after_at_ends_the_text_after_its_day(text, due):
     nothing follows; "at two options" stays words."""
     assert read(text) == due
     assert read("at two options") is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("an hour and a half from now", at("2026-12-05", "11:30")),
+        ("in an hour and a half", at("2026-12-05", "11:30")),
+        ("two hours and thirty minutes from now", at("2026-12-05", "12:30")),
+        ("2 hours, 15 minutes from now", at("2026-12-05", "12:15")),
+        ("1 day and 2 hours from now", at("2026-12-06", "12:00")),
+        ("2 weeks and 3 days from now", at("2026-12-22")),
+    ],
+)
+def test_every_amount_of_a_step_from_now_adds_up(text, due):
+    """Not the last amount alone ("thirty minutes from now": 10:30) nor the first ("an hour")."""
+    assert read(text) == due

@@ -60,6 +60,7 @@ LANGUAGE = Language(
                     "a quarter hour": 15, "quarter hour": 15, "three quarters of an hour": 45,
                     "three-quarters of an hour": 45},
     and_a_half=("and a half", "and an half"),
+    unit_and_a_half=("and a half", "and an half"),  # after the unit: "an hour and a half"
     about=("about", "around", "approximately", "roughly"),
     more=("more",),
     from_now=("from now", "from today", "later"),
