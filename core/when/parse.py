@@ -140,6 +140,7 @@ class _Text:
         self.no_day: str | None = None  # a date no calendar has, in the app's words ("30 February")
         self.offset_end: int | None = None  # where "two weeks from" ends: the day it counts from follows
         self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
+        self.offset_one = False  # "the day after": counts only from a day named after it
         self.month_alone = False  # the date read is a month alone ("in July")
         self.today_part: str | None = None  # the part of the day "this morning" names (a parts key)
 
@@ -605,17 +606,22 @@ def _offset(t: _Text) -> relativedelta | None:
         t.take(now_after)
         t.offset_from_now = True
     sign = -1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1
+    said = 1 if m.group("one") else _num(t.g, m.group("n"))  # "the day after Christmas": one
+    t.offset_one = bool(m.group("one"))
     if kind in ("seconds", "minutes"):
-        seconds = _num(t.g, m.group("n")) * amount * sign * (60 if kind == "minutes" else 1)
+        seconds = said * amount * sign * (60 if kind == "minutes" else 1)
         return relativedelta(seconds=round(seconds))
-    n = int(_num(t.g, m.group("n"))) * amount * sign
+    n = int(said) * amount * sign
     if kind == "days":
         return relativedelta(days=n)
     return relativedelta(months=n * (12 if kind == "years" else 1))
 
 
 def _offset_ok(t: _Text, m: re.Match) -> bool:
-    """A step of hours or minutes counts from a time of day or now said right after it."""
+    """A step of hours or minutes counts from a time of day or now said right after it; one said
+    with an article ("the day after") from a day named after it."""
+    if m.group("one") and not t.folded[m.end() :].strip():
+        return False  # "I saw her the day after": no day it counts from
     if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
         return True
     g, text = t.g, t.folded
@@ -1393,6 +1399,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         return out
     day = rel[0].date() if rel else written[0] if written else word[0] if word else rec.first if rec else None
     if offset is not None:  # "two weeks from tomorrow": from the day named, else today
+        if day is None and t.offset_one:
+            return None  # "the day before the meeting": a day this text does not say
         day = (day or now.date()) + offset
         if word and word[1] == "weekday" and word[0] == now.date():
             day += timedelta(days=7)  # "3 weeks from Friday" said on a Friday: from the next one

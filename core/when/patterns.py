@@ -210,7 +210,7 @@ class Grammar:
         # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from
         # the day the words after it name (today when they name none)
         self.offset = c(
-            rf"{b}(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)})\s+"
+            rf"{b}(?:(?P<n>{amount})|(?P<one>{any_of(w.offset_one)})){glue}(?P<unit>{any_of(w.units)})\s+"
             rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
         )
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch

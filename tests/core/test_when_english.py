@@ -137,3 +137,21 @@ def test_an_hour_in_words_after_at_ends_the_text_after_its_day(text, due):
 def test_every_amount_of_a_step_from_now_adds_up(text, due):
     """Not the last amount alone ("thirty minutes from now": 10:30) nor the first ("an hour")."""
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("the day after Christmas", at("2026-12-26")),
+        ("the day before New Year's Eve", at("2026-12-30")),
+        ("the week after Easter", at("2027-04-04")),
+        ("the day after tomorrow at 5", at("2026-12-07", "17:00")),
+    ],
+)
+def test_one_step_said_with_the_counts_from_the_day_named_after_it(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["I saw her the day after", "the day before the meeting"])
+def test_one_step_said_with_the_and_no_day_after_it_is_no_time(text):
+    assert read(text) is None

@@ -67,6 +67,7 @@ LANGUAGE = Language(
     now_words=("now", "right now", "right away"),
     offset_after=("from", "after"),
     offset_before=("before",),
+    offset_one=("the",),
     end_of=("end of", "the end of", "by the end of", "by end of", "at the end of"),
     end_of_words={"eod": "day", "eow": "week", "eom": "month", "eoy": "year"},
     possessive_endings=("'s",),
