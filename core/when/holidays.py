@@ -50,6 +50,20 @@ def _nth(month: int, weekday: int, n: int, days: int = 1, shift: int = 0) -> Cal
     return at
 
 
+def _of_calendar(country: str, name: str) -> Callable[[int], Span]:
+    """A feast of another calendar (lunar, lunisolar), on the day the `holidays` package gives it
+    in the country that keeps it ("Chinese New Year" in China, "Diwali" in India)."""
+    return lambda y: (_calendar_day(country, name, y), 1)
+
+
+@cache
+def _calendar_day(country: str, name: str, year: int) -> date:
+    import holidays  # noqa: PLC0415 - ~0.2 s: only when a capture names such a feast
+
+    found = holidays.country_holidays(country, years=year, language="en_US")
+    return min(day for day, names in found.items() if any(n.startswith(name) for n in names.split("; ")))
+
+
 MO, TH, SU = 0, 3, 6
 
 # Each named day, by the id the languages' tables (core/when/languages) give its names.
@@ -105,6 +119,26 @@ DAYS: dict[str, Callable[[int], Span]] = {
     "early-may-bank-holiday": _nth(5, MO, 1),
     "spring-bank-holiday": _nth(5, MO, -1),
     "summer-bank-holiday": _nth(8, MO, -1),
+    "ash-wednesday": _easter(-46),
+    "palm-sunday": _easter(-7),
+    "maundy-thursday": _easter(-3),
+    "whit-monday": _easter(50),
+    "cyber-monday": _nth(11, TH, 4, shift=4),
+    "groundhog-day": _fixed(2, 2),
+    "april-fools": _fixed(4, 1),
+    "earth-day": _fixed(4, 22),
+    "canada-day": _fixed(7, 1),
+    "australia-day": _fixed(1, 26),
+    "us-election-day": _nth(11, MO, 1, shift=1),  # the Tuesday after the first Monday of November
+    "columbus-day": _nth(10, MO, 2),
+    "lunar-new-year": _of_calendar("CN", "Chinese New Year (Spring Festival)"),
+    "diwali": _of_calendar("IN", "Diwali"),
+    "holi": _of_calendar("IN", "Holi"),
+    "rosh-hashanah": _of_calendar("IL", "Rosh Hashanah"),
+    "yom-kippur": _of_calendar("IL", "Yom Kippur"),
+    "passover": _of_calendar("IL", "Pesach"),
+    "eid-al-fitr": _of_calendar("AE", "Eid al-Fitr"),
+    "eid-al-adha": _of_calendar("AE", "Eid al-Adha"),
 }
 
 # A reminder "on" a feast that spans days is due on its day: Easter Sunday, Christmas Day, New

@@ -155,3 +155,28 @@ def test_one_step_said_with_the_counts_from_the_day_named_after_it(text, due):
 @pytest.mark.parametrize("text", ["I saw her the day after", "the day before the meeting"])
 def test_one_step_said_with_the_and_no_day_after_it_is_no_time(text):
     assert read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        # a weekday's name inside a feast's is the feast, not the coming weekday
+        ("Cyber Monday", at("2027-11-29")),
+        ("Ash Wednesday", at("2027-02-10")),
+        ("Palm Sunday", at("2027-03-21")),
+        ("Whit Monday", at("2027-05-17")),
+        # fixed days of the year, and the US election's Tuesday
+        ("April Fools' Day", at("2027-04-01")),
+        ("Earth Day", at("2027-04-22")),
+        ("Canada Day at noon", at("2027-07-01", "12:00")),
+        ("Election Day", at("2027-11-02")),
+        # other calendars' feasts, as the holidays package keeps them; not New Year's Day
+        ("Lunar New Year", at("2027-02-06")),
+        ("Chinese New Year", at("2027-02-06")),
+        ("Diwali", at("2027-10-29")),
+        ("Yom Kippur", at("2027-10-11")),
+        ("Eid al-Fitr", at("2027-03-09")),
+    ],
+)
+def test_feasts_by_their_english_names(text, due):
+    assert read(text) == due
