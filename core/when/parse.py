@@ -643,9 +643,13 @@ def _within_a_day(step: relativedelta) -> bool:
 def _now_word(t: _Text) -> bool:
     """ "now", "agora", "jetzt": this moment, said in a short text (at most NOW_WORDS words: "remind
     me now", "the deadline is now"); in a longer one it is a word of the sentence ("Ana lives in
-    Porto now")."""
+    Porto now"), but for words that say nothing else ending it ("call the bank right now"; not
+    "right now I am reading Dune")."""
     m = t.search(t.g.now_word)
-    if not m or len(t.original.split()) > NOW_WORDS:
+    if not m:
+        return False
+    last = " " in m.group(0).strip() and _LAST_WORDS.match(t.folded, m.end()) is not None
+    if len(t.original.split()) > NOW_WORDS and not last:
         return False
     t.take(m)
     return True

@@ -180,3 +180,17 @@ def test_one_step_said_with_the_and_no_day_after_it_is_no_time(text):
 )
 def test_feasts_by_their_english_names(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text", ["call the bank right now!", "I need to send the form right away", "pay the rent asap", "asap"]
+)
+def test_now_in_words_that_say_nothing_else_ending_a_text_of_any_length(text):
+    assert read(text) == SATURDAY
+
+
+@pytest.mark.parametrize(
+    "text", ["Ana lives in Porto now and likes it", "right now I am reading a book about Lisbon"]
+)
+def test_now_inside_a_longer_sentence_is_a_word_of_it(text):
+    assert read(text) is None
