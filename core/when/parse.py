@@ -1115,7 +1115,19 @@ def _clock_range(t: _Text) -> _Clock | None:
         if h1 >= 24 or h2 >= 24 or int(m.group("m1") or 0) >= 60 or int(m.group("m2") or 0) >= 60:
             return False
         said = bool(m.group("from"))
-        marked = bool(m.group("ap") or m.group("ap1") or m.group("uhr") or m.group("hh"))
+        marked = bool(
+            m.group("ap")
+            or m.group("ap1")
+            or m.group("uhr")
+            or m.group("hh")
+            or m.group("letter2")
+            or m.group("part")
+        )
+        glued = [bool(m.group(mm) and not m.group(sep)) for mm, sep in (("m1", "sep1"), ("m2", "sep2"))]
+        if all(glued) and 19 <= h1 <= 20 and 19 <= h2 <= 20 and not marked:
+            return False  # "from 2010 to 2015": years
+        if any(glued) and not (said or marked):  # "0930 - 1045"
+            return all(glued)
         if g.range_and(_spaced(m.group("to"))):  # "5 and 6" is two numbers
             return said
         if "." in m.group(0):  # "05.08 - 16.08" may be dates: a range of clocks only said so
@@ -1127,7 +1139,7 @@ def _clock_range(t: _Text) -> _Clock | None:
         return None
     t.take(m)
     h1, h2 = int(m.group("h1")), int(m.group("h2"))
-    ap = _ampm(g, m.group("ap1"), None) or _ampm(g, m.group("ap"), None)
+    ap = _ampm(g, m.group("ap1"), None) or _ampm(g, m.group("ap") or m.group("letter2"), m.group("part"), h2)
     if ap and not m.group("ap1") and h1 % 12 > h2 % 12:
         ap = "am" if ap == "pm" else "pm"  # "11 - 1pm": 11am
     exact = ap is None and (h1 >= 13 or h1 == 0 or bool(m.group("uhr") or m.group("hh")) or h2 >= 13)

@@ -442,13 +442,16 @@ class Grammar:
             rf"(?<![\w.,/:-])(?:(?P<from>{any_of(w.range_from)})\s+{optional_words(w.day_articles)})?"
             rf"(?P<d>\d{{1,2}}){day_suffix}?\s*(?P<to>{to})\s*$"
         )
+        # the end's mark says the range's half of the day: "3-4pm", "3-4p", "10 - 11 at night"
+        end_letter = rf"(?P<letter2>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         clock_end = (
-            rf"(?P<h2>\d{{1,2}})(?:[:.](?P<m2>\d{{2}}))?(?!\d)"
-            rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<hh>{hour_letter}){e}))?"
+            rf"(?P<h2>\d{{1,2}})(?:(?P<sep2>[:.]?)(?P<m2>\d{{2}}))?(?!\d)"
+            rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<hh>{hour_letter}){e})|{end_letter}"
+            rf"|\s*(?P<part>{parts}){e})?"
         )
         self.clock_range = c(
             rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
-            rf"(?P<h1>\d{{1,2}})(?:[:.](?P<m1>\d{{2}}))?(?!\d)"
+            rf"(?P<h1>\d{{1,2}})(?:(?P<sep1>[:.]?)(?P<m1>\d{{2}}))?(?!\d)"
             rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?"
             rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
         )

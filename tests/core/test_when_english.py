@@ -194,3 +194,22 @@ def test_now_in_words_that_say_nothing_else_ending_a_text_of_any_length(text):
 )
 def test_now_inside_a_longer_sentence_is_a_word_of_it(text):
     assert read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("tomorrow 0930 - 1045", at("2026-12-06", "09:30")),  # was 09:00
+        ("19 dec 0930-1045", at("2026-12-19", "09:30")),
+        ("meeting 1400-1500", at("2026-12-05", "14:00")),
+        ("3-4p", at("2026-12-05", "15:00")),  # was 16:00
+        ("10 - 11 at night", at("2026-12-05", "22:00")),  # was 23:00
+    ],
+)
+def test_a_range_of_clocks_starts_at_its_first_in_the_half_its_end_says(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["from 2010 to 2015", "sales 2010-2015"])
+def test_two_years_are_no_range_of_clocks(text):
+    assert read(text) is None
