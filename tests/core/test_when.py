@@ -884,9 +884,9 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
     assert current_region().day_first  # no region: day first, as most of the world writes
 
 
-# chrono's, timefhuman's, ctparse's, parsedatetime's and olebedev/when's test suites
+# chrono's, timefhuman's, ctparse's, parsedatetime's, olebedev/when's and compromise's test suites
 # (tests/core/when_corpus/chrono_*.json, timefhuman_en.json, ctparse_en_de.json,
-# parsedatetime_en_de_fr.json, olebedev_when_en.json):
+# parsedatetime_en_de_fr.json, olebedev_when_en.json, compromise_dates_en.json):
 # read as they expect, at least as many as now (floors: raise them as the grammar learns). Their
 # conventions differ from Neurons' in places: they read a date without a year as the nearest one
 # (past included) and "July 17 at 3" as 03:00, chrono "this morning" at 06:00 and "tonight" at
@@ -897,6 +897,7 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # parsedatetime's (parsedatetime_en_de_fr.json, its conventions in the .md beside it) reads a time
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 # olebedev/when's (its .md) reads "this tuesday" as this week's even when gone; cases null: nothing.
+# compromise's (its .md) reads a month, season or quarter alone as its first day.
 CASE_FLOORS = {
     "chrono_en": 170,
     "chrono_pt": 26,
@@ -908,6 +909,7 @@ CASE_FLOORS = {
     "parsedatetime_en_de_fr": 295,
     "timefhuman_en_more": 28,
     "olebedev_when_en": 67,
+    "compromise_dates_en": 372,
 }
 
 
