@@ -131,6 +131,14 @@ DAYS: dict[str, Callable[[int], Span]] = {
     "australia-day": _fixed(1, 26),
     "us-election-day": _nth(11, MO, 1, shift=1),  # the Tuesday after the first Monday of November
     "columbus-day": _nth(10, MO, 2),
+    "canadian-thanksgiving": _nth(10, MO, 2),
+    "victoria-day": lambda y: (
+        date(y, 5, 24) - timedelta(days=date(y, 5, 24).weekday()),
+        1,
+    ),  # Monday by 24 May
+    "us-tax-day": _fixed(4, 15),
+    "kwanzaa": _fixed(12, 26, 7),
+    "holy-saturday": _easter(-1),
     "lunar-new-year": _of_calendar("CN", "Chinese New Year (Spring Festival)"),
     "diwali": _of_calendar("IN", "Diwali"),
     "holi": _of_calendar("IN", "Holi"),

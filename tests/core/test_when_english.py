@@ -213,3 +213,24 @@ def test_a_range_of_clocks_starts_at_its_first_in_the_half_its_end_says(text, du
 @pytest.mark.parametrize("text", ["from 2010 to 2015", "sales 2010-2015"])
 def test_two_years_are_no_range_of_clocks(text):
     assert read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("april fools at 5pm", at("2027-04-01", "17:00")),
+        ("saint patricks day", at("2027-03-17")),
+        ("all hallows eve", at("2027-10-31")),
+        ("victoria day", at("2027-05-24")),
+        ("canadian thanksgiving", at("2027-10-11")),  # not the US's, in November
+        ("holy saturday", at("2027-03-27")),  # not the coming Saturday
+        ("kwanzaa", at("2026-12-26")),
+    ],
+)
+def test_feasts_as_people_type_them(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["tommorrow at 5", "tomorow at 5", "tommorow at 5"])
+def test_tomorrow_misspelt_as_people_type_it(text):
+    assert read(text) == at("2026-12-06", "17:00")
