@@ -657,12 +657,17 @@ def _now_word(t: _Text) -> bool:
 
 def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
     """ "end of the day" (today), "of the week" (its Friday, at the weekend its Sunday), "of the
-    month" (its last day), "of the year" (31 December), "of next week/month/year" (the next one's);
+    month" (its last day), "of the year" (31 December), "of next week/month/year" (the next one's),
+    "of April" (the next April's last day);
     "end of tomorrow": (None,), the day is the words after it. Due at END_HOUR."""
     m = t.search(t.g.end_of)
     if not m:
         return None
     t.take(m)
+    if m.group("mon"):  # "end of April": its last day, the next April's
+        month = t.g.words.months[m.group("mon")]
+        year = int(m.group("y")) if m.group("y") else today.year + (month < today.month)
+        return (date(year, month, 1) + relativedelta(day=31),)
     what = t.g.end_words.get(_spaced(m.group("what") or "")) or t.g.end_of_words.get(m.group("abbr") or "")
     if what and (m.group("next") or m.group("next_after")):  # "end of next week": the next one's
         if what == "week":
@@ -755,6 +760,13 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.take(m)
             t.month_alone = True
             return date(today.year + (month < today.month), month, 1), False
+    m = t.search(g.day_of_this_month, accept=lambda m: 1 <= int(m.group("d") or m.group("d2")) <= 31)
+    if m:  # "the 10th of next month": that day of it (its last, when it has fewer days)
+        t.take(m)
+        first = today.replace(day=1) + relativedelta(
+            months=1 if m.group("next") or m.group("next_after") else 0
+        )
+        return first + relativedelta(day=int(m.group("d") or m.group("d2"))), False
     m = t.search(g.day_of_month)
     if m:
         day = int(group(m, "day") or 0)

@@ -231,7 +231,8 @@ class Grammar:
         self.end_of = c(
             rf"{b}(?:(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}"
             rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
-            rf"(?P<what>{any_of(self.end_words)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?)?"
+            rf"(?:(?P<what>{any_of(self.end_words)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?"
+            rf"|(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?(?![\w/.-]\d)))?"  # "end of April (2028)"
             rf"|(?P<abbr>{any_of(w.end_of_words)})){e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
@@ -343,6 +344,14 @@ class Grammar:
         self.next_month = c(
             rf"{b}(?:(?:{nxt})\s+(?:{month_word})|{optional_words(w.month_articles)}(?:{month_word})\s+"
             rf"(?:{self.next_after})){e}"
+        )
+        # "the 10th of next month", "the 15th of this month": that day of it
+        self.day_of_this_month = c(
+            rf"{b}(?:(?:{any_of(w.position_articles)})\s+)*(?P<d>\d{{1,2}}){day_suffix}?\s+"
+            rf"(?:{any_of(w.of_a_month)})\s+{optional_words(w.articles)}(?:(?P<next>{nxt})\s+|(?:{this})\s+)"
+            rf"(?:{month_word}){e}|{b}(?:(?:{any_of(w.position_articles)})\s+)*(?P<d2>\d{{1,2}}){day_suffix}?\s+"
+            rf"(?:{any_of(w.of_a_month)})\s+{optional_words(w.month_articles)}(?:{month_word})\s+"
+            rf"(?P<next_after>{self.next_after}){e}"
         )
 
         parts = any_of(w.parts)

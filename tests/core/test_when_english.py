@@ -234,3 +234,28 @@ def test_feasts_as_people_type_them(text, due):
 @pytest.mark.parametrize("text", ["tommorrow at 5", "tomorow at 5", "tommorow at 5"])
 def test_tomorrow_misspelt_as_people_type_it(text):
     assert read(text) == at("2026-12-06", "17:00")
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("end of april", at("2027-04-30", "18:00")),  # was today
+        ("by the end of March", at("2027-03-31", "18:00")),
+        ("end of April 2028", at("2028-04-30", "18:00")),
+        ("at the end of December", at("2026-12-31", "18:00")),
+    ],
+)
+def test_the_end_of_a_named_month_is_its_last_day(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("the 15th of next month at 3pm", at("2027-01-15", "15:00")),  # was 1 January
+        ("on the tenth of next month", at("2027-01-10")),
+        ("the 20th of this month", at("2026-12-20")),
+    ],
+)
+def test_a_day_of_this_or_next_month_by_its_number(text, due):
+    assert read(text) == due
