@@ -708,6 +708,9 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         if m:
             y = m.group("y") or _year_of_the_end(t, m)
             year = _full_year(y, today) if y else today.year
+            next_year = None if y else g.next_year_after.match(t.folded, m.end())
+            if next_year:  # "November 10th next year"
+                year, y = today.year + 1, str(today.year + 1)
             words = m.groupdict().get("dw")
             day = g.words.day_numbers[_spaced(words)] if words else int(m.group("d"))
             try:
@@ -719,6 +722,8 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
                     continue
                 d = _next_feb_29(today)  # 29 February in a common year: the next leap year's
             t.take(m)
+            if next_year:
+                t.take(next_year)
             if not y and d < today:
                 d = _next_date(d, today)
             return _range_start(t, m, d), bool(y)

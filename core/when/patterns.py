@@ -345,6 +345,11 @@ class Grammar:
             rf"{b}(?:(?:{nxt})\s+(?:{month_word})|{optional_words(w.month_articles)}(?:{month_word})\s+"
             rf"(?:{self.next_after})){e}"
         )
+        # "November 10th next year", "10 de novembro do ano que vem": a date's year is the next
+        self.next_year_after = c(
+            rf"\s*,?\s+(?:(?:{any_of(w.of_a_month)})\s+)?{optional_words(w.articles)}"
+            rf"(?:(?:{nxt})\s+(?:{any_of(w.year)})|(?:{any_of(w.year)})\s+(?:{self.next_after})){e}"
+        )
         # "the 10th of next month", "the 15th of this month": that day of it
         self.day_of_this_month = c(
             rf"{b}(?:(?:{any_of(w.position_articles)})\s+)*(?P<d>\d{{1,2}}){day_suffix}?\s+"

@@ -259,3 +259,15 @@ def test_the_end_of_a_named_month_is_its_last_day(text, due):
 )
 def test_a_day_of_this_or_next_month_by_its_number(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("December 25 next year", at("2027-12-25")),  # not this 25 December
+        ("the 31st of December next year at 10am", at("2027-12-31", "10:00")),
+        ("on 20 December of next year", at("2027-12-20")),
+    ],
+)
+def test_a_date_said_next_year_is_in_the_next_year(text, due):
+    assert read(text) == due
