@@ -504,7 +504,7 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         m = t.search(t.g.duration_alone, accept=lambda m: not _clock_alone(t))
     if not m:
         return None
-    ahead_more = _amounts_within(t, m) if m.re is t.g.relative_ahead else (relativedelta(), 0.0)
+    ahead_more = _amounts_within(t, m) if m.re is not t.g.relative else (relativedelta(), 0.0)
     t.take(m)
     if m.re is t.g.relative_ahead and m.group("fraction_ahead"):  # "a half hour from now"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction_ahead"))]), True
@@ -536,7 +536,7 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
 
 def _amounts_within(t: _Text, m: re.Match) -> tuple[relativedelta, float]:
     """(the days, months and years; the seconds) of the amounts after the first one of "2 hours
-    and 30 minutes from now" (the match's `more_ahead`)."""
+    and 30 minutes from now", "3 years, 2 weeks and 5 days" (the match's `more_ahead`)."""
     step, seconds = relativedelta(), 0.0
     if not m.group("more_ahead"):
         return step, seconds

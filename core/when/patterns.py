@@ -216,7 +216,8 @@ class Grammar:
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
         # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
         self.duration_alone = c(
-            rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}\s*$"
+            rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
+            rf"(?P<more_ahead>{more_amounts})\s*[,.]?\s*$"  # "3 years, 2 weeks and 5 days"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
         self.end_words = {

@@ -271,3 +271,16 @@ def test_a_day_of_this_or_next_month_by_its_number(text, due):
 )
 def test_a_date_said_next_year_is_in_the_next_year(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("3 years, 2 weeks and 5 days", at("2029-12-24")),
+        ("3 years 2 weeks 5 days", at("2029-12-24")),
+        ("+2 months, 5 days", at("2027-02-10")),
+        ("1 hour 30 minutes", at("2026-12-05", "11:30")),
+    ],
+)
+def test_a_text_that_is_only_a_duration_of_several_amounts(text, due):
+    assert read(text) == due
