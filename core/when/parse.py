@@ -1391,16 +1391,37 @@ def _covered(when: When) -> int:
     return sum(e - s for s, e in when.spans)
 
 
+def _signed_step(t: _Text) -> relativedelta | None:
+    """ "+ 3 days", "-10days", "+40minutes" after a time: the step it moves that time by."""
+    m = t.search(t.g.signed_step, accept=lambda m: bool(t.folded[: m.start()].strip()))
+    if not m:
+        return None
+    t.take(m)
+    kind, amount = t.g.words.units[m.group("unit")]
+    n = int(m.group("n")) * amount * (1 if m.group("plus") else -1)
+    if kind in ("seconds", "minutes"):
+        return relativedelta(seconds=n * (60 if kind == "minutes" else 1))
+    return _calendar_step(kind, n)
+
+
 def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str | None = None) -> When | None:
     t = _Text(text, grammar, region, said)
     tz = now.tzinfo
+    signed = _signed_step(t)
     rec = _recurrence(t, now)
     rel = _relative(t, now)
     offset = _offset(t) if rel is None else None
     end = _end_of(t, now.date())
     if offset is not None and t.offset_from_now or (rel is None and offset is None and _now_word(t)):
         due = now + offset if offset is not None else now  # "5 minutes before now"
-        return When(due=due, rrule=None, spans=t.spans, text=text, explicit_day=True, explicit_time=True)
+        return When(
+            due=due + (signed or relativedelta()),  # "now + 40minutes"
+            rrule=None,
+            spans=t.spans,
+            text=text,
+            explicit_day=True,
+            explicit_time=True,
+        )
     within = offset if offset is not None and _within_a_day(offset) else None
     if within is not None:
         offset = None
@@ -1472,7 +1493,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due = _next_of(rec.rule, due, now)
     if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
-    out.due = due
+    out.due = due + signed if signed else due  # "4pm + 3 days"
     return out
 
 

@@ -195,6 +195,11 @@ class Grammar:
         self.more_amount = c(
             rf"\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)}){e}"
         )
+        # "4pm + 3 days", "next tuesday +10 days", "2023-12-29 -10days": a step written with its sign
+        # after the time it moves ("-" glued to the number, so "3 - 4 days" is no step back)
+        self.signed_step = c(
+            rf"(?:(?<=\s)|^)(?:(?P<plus>\+)\s*|-(?=\d))(?P<n>\d+){glue}(?P<unit>{any_of(w.units)}){e}"
+        )
         # "2 minutes from now": read only when the text says "from now" (a number starts a lot of words)
         self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")
         # ("an hour and a half from now", "2 hours and 30 minutes from now": all of the amounts)

@@ -284,3 +284,19 @@ def test_a_date_said_next_year_is_in_the_next_year(text, due):
 )
 def test_a_text_that_is_only_a_duration_of_several_amounts(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("4pm + 3 days", at("2026-12-08", "16:00")),
+        ("next tuesday +10 days", at("2026-12-18")),
+        ("2027-01-29 -10days", at("2027-01-19")),
+        ("now + 40minutes", at("2026-12-05", "10:40")),
+        # no step: a phone number, a range of amounts
+        ("call +351 912 000 999 tomorrow", at("2026-12-06")),
+        ("table for 3 - 4 days from tomorrow", at("2026-12-10")),
+    ],
+)
+def test_a_step_written_with_its_sign_moves_the_time_before_it(text, due):
+    assert read(text) == due
