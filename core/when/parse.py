@@ -130,6 +130,10 @@ class _Text:
         self.original = text
         # `said`: the text with its numbers in figures; an ISO date's "T" before its time a space
         self.folded = _ISO_TIME.sub(" ", fold(said or text))
+        # where `said` pads a number in figures to the length of its words
+        self.padding = frozenset(
+            i for i, (a, b) in enumerate(zip(said or "", text, strict=False)) if a == " " and not b.isspace()
+        )
         self.spans: list[tuple[int, int]] = []
         self.g = grammar
         self.region = region
@@ -154,6 +158,9 @@ class _Text:
         s, e = m.span()
         while s < e and self.folded[s].isspace():
             s += 1
+        padding = self.padding  # the words a number in figures stands for ("ten thirty am": "   10 30 am")
+        while s > 0 and ((s - 1) in padding or ((s - 2) in padding and self.original[s - 1].isspace())):
+            s -= 1
         self.spans.append((s, e))
         self.folded = self.folded[:s] + " " * (e - s) + self.folded[e:]
 

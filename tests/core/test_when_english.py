@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.when import find_when
+from core.when import find_when, title_without
 
 TZ = ZoneInfo("Europe/Lisbon")
 SATURDAY = datetime(2026, 12, 5, 10, 0, tzinfo=TZ)
@@ -300,3 +300,12 @@ def test_a_text_that_is_only_a_duration_of_several_amounts(text, due):
 )
 def test_a_step_written_with_its_sign_moves_the_time_before_it(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,title",
+    [("call Ana ten thirty am", "Call Ana"), ("call Ana seven thirty pm tomorrow", "Call Ana")],
+)
+def test_a_clock_in_words_leaves_none_of_its_words_in_the_title(text, title):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is not None and title_without(text, when, None) == title
