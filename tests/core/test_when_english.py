@@ -309,3 +309,19 @@ def test_a_step_written_with_its_sign_moves_the_time_before_it(text, due):
 def test_a_clock_in_words_leaves_none_of_its_words_in_the_title(text, title):
     when = find_when(text, SATURDAY, region="en_US")
     assert when is not None and title_without(text, when, None) == title
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("tomorrow after work", at("2026-12-06", "18:00")),
+        ("at dinner tomorrow", at("2026-12-06", "19:00")),
+        ("in the early morning", at("2026-12-06", "07:00")),
+        ("tomorrow late afternoon", at("2026-12-06", "17:00")),
+        ("at 8 late morning", at("2026-12-06", "08:00")),  # was 20:00
+        ("Friday after lunch", at("2026-12-11", "13:00")),
+        ("late at night", at("2026-12-05", "22:00")),
+    ],
+)
+def test_parts_of_the_day_by_meals_work_and_early_or_late(text, due):
+    assert read(text) == due

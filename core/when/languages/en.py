@@ -170,7 +170,10 @@ LANGUAGE = Language(
     midnight=("midnight",),
     parts={"morning": 9, "in the morning": 9, "this morning": 9, "lunchtime": 12, "lunch": 12,
            "afternoon": 15, "in the afternoon": 15, "this afternoon": 15, "evening": 19,
-           "in the evening": 19, "night": 20, "at night": 20},
+           "in the evening": 19, "night": 20, "at night": 20, "breakfast": 8, "after lunch": 13,
+           "after work": 18, "dinner": 19, "dinnertime": 19, "dinner time": 19, "supper": 19,
+           "early morning": 7, "late morning": 11, "early afternoon": 13, "late afternoon": 17,
+           "early evening": 18, "late evening": 21, "late at night": 22, "late night": 22},
     bare_parts=("morning", "afternoon", "evening", "night", "lunch", "lunchtime"),
     after_hour={"half": 30},  # "half eight": 8:30, as Britain says it (not "halb 8", 7:30)
     hour_words={"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
