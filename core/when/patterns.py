@@ -265,7 +265,10 @@ class Grammar:
         self.figures = c(rf"(?:\d+(?:{any_of((*w.ordinal_suffixes, *w.day_suffixes))})?[,.]?\s?)+")
         year_joined = rf"(?:{any_of(w.year_joiners)})"
         # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045")
-        year = rf"(?P<y>[1-9]\d{{3}})(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
+        # (or two figures after an apostrophe: "Dec 25 '27")
+        year = (
+            rf"['’‘]?(?P<y>[1-9]\d{{3}}|(?<=['’‘])\d\d)(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
+        )
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
             rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?"

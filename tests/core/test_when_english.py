@@ -325,3 +325,15 @@ def test_a_clock_in_words_leaves_none_of_its_words_in_the_title(text, title):
 )
 def test_parts_of_the_day_by_meals_work_and_early_or_late(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("Dec 25 '27", at("2027-12-25")),  # not this 25 December
+        ("Dec 25, '28 at 3pm", at("2028-12-25", "15:00")),
+        ("25 Dec ’27", at("2027-12-25")),
+    ],
+)
+def test_two_figures_after_an_apostrophe_are_the_year(text, due):
+    assert read(text) == due
