@@ -1189,6 +1189,14 @@ def _numeric_clock(t: _Text) -> _Clock | None:
                 m.group("sep") == "."
                 and not (m.group("uhr") or m.group("ap") or m.group(0).strip().startswith(g.words.at))
             )
+            # "at 17-59", "5-59 pm": minutes no hour can be (not "10-12", a range; not "12-31")
+            and not (
+                m.group("sep") == "-"
+                and not (
+                    int(m.group("m")) >= 24
+                    and (m.group("ap") or m.group("letter") or m.group(0).strip().startswith(g.words.at))
+                )
+            )
         ),
     )
     if m:

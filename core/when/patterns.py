@@ -374,7 +374,7 @@ class Grammar:
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         self.clock_hm = c(
-            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.]|{hour_letter})\s*(?P<m>\d{{2}})(?::(?P<sec>\d{{2}}))?(?!\d)(?:{letters}|\s*"
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.-]|{hour_letter})\s*(?P<m>\d{{2}})(?::(?P<sec>\d{{2}}))?(?!\d)(?:{letters}|\s*"
             rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?)"
         )
         # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)

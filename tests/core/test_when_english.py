@@ -337,3 +337,16 @@ def test_parts_of_the_day_by_meals_work_and_early_or_late(text, due):
 )
 def test_two_figures_after_an_apostrophe_are_the_year(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("at 17-59", at("2026-12-05", "17:59")),  # was 17:00
+        ("5-59 pm", at("2026-12-05", "17:59")),
+        ("at 5-30 pm", at("2026-12-05", "17:30")),
+    ],
+)
+def test_an_hour_and_minutes_joined_by_a_hyphen(text, due):
+    assert read(text) == due
+    assert read("12-31") is None  # no hour has such minutes without "at" or pm: no clock
