@@ -973,7 +973,8 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     if m:  # "this morning": today's, even once its hour has gone by
         t.take(m)
         t.today_part = g.today_part_of[_spaced(m.group("w"))]
-        return today, "day"
+        other = _day_word(t, now)  # "tomorrow this afternoon": that part of the day named
+        return other if other is not None and other[1] != "tonight" else (today, "day")
     for pattern, delta, what in (
         (g.after_tomorrow, 2, "day"),
         (g.tonight, 0, "tonight"),

@@ -908,7 +908,7 @@ CASE_FLOORS = {
     "ctparse_en_de": 296,
     "parsedatetime_en_de_fr": 303,
     "timefhuman_en_more": 29,
-    "olebedev_when_en": 69,
+    "olebedev_when_en": 70,
     "compromise_dates_en": 388,
 }
 

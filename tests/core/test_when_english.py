@@ -350,3 +350,16 @@ def test_two_figures_after_an_apostrophe_are_the_year(text, due):
 def test_an_hour_and_minutes_joined_by_a_hyphen(text, due):
     assert read(text) == due
     assert read("12-31") is None  # no hour has such minutes without "at" or pm: no clock
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("tomorrow this afternoon", at("2026-12-06", "15:00")),  # was today's
+        ("Friday this afternoon at 3", at("2026-12-11", "15:00")),
+        ("this morning tomorrow", at("2026-12-06", "09:00")),
+        ("this afternoon", at("2026-12-05", "15:00")),
+    ],
+)
+def test_this_part_of_the_day_beside_another_day_is_that_days(text, due):
+    assert read(text) == due
