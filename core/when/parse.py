@@ -629,6 +629,8 @@ def _offset_ok(t: _Text, m: re.Match) -> bool:
     with an article ("the day after") from a day named after it."""
     if m.group("one") and not t.folded[m.end() :].strip():
         return False  # "I saw her the day after": no day it counts from
+    if m.group("one") and any(p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month)):
+        return False  # "the week after next": a week
     if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
         return True
     g, text = t.g, t.folded
@@ -1001,9 +1003,11 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
             return found + timedelta(days=7), "day"
         return found, "next-weekday" if nxt else "weekday"
     m = t.search(g.next_week)
-    if m:
+    if m:  # its Monday ("the week after next": the one after)
         t.take(m)
-        return _next_weekday(today, 0, strictly_after=True), "day"
+        return _next_weekday(today, 0, strictly_after=True) + timedelta(
+            days=7 * bool(m.group("after_next"))
+        ), "day"
     m = t.search(g.weekend)
     if m:
         nxt = bool(g.is_next_before(m.group("pre") or "") or m.group("post"))
@@ -1013,9 +1017,9 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
             sat = today  # said on a Sunday: the weekend is today
         return (sat + timedelta(days=7) if nxt else sat), "day"
     m = t.search(g.next_month)
-    if m:
+    if m:  # its first day ("the month after next": the one after)
         t.take(m)
-        return (today.replace(day=1) + relativedelta(months=1)), "day"
+        return (today.replace(day=1) + relativedelta(months=2 if m.group("after_next") else 1)), "day"
     return None
 
 

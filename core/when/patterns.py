@@ -337,8 +337,11 @@ class Grammar:
         self.tonight = c(rf"{b}(?:{any_of(w.tonight)}){e}")
         self.today = c(rf"{b}(?:{any_of(w.today)}){e}")
         week, weekend, month_word = any_of(w.week), any_of(w.weekend), any_of(w.month)
+        # "next week", "the week after next" (the one after it)
+        after_next = any_of(w.after_next)
         self.next_week = c(
-            rf"{b}(?:(?:{nxt})\s+(?:{week})|{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
+            rf"{b}(?:(?:{nxt})\s+(?:{week})|{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})"
+            rf"|{optional_words(w.articles)}(?:{week})\s+(?P<after_next>{after_next})){e}"
         )
         # "Wednesday of next week", "quarta da semana que vem", "mardi de la semaine prochaine"
         self.weekday_next_week = c(
@@ -352,7 +355,8 @@ class Grammar:
         )
         self.next_month = c(
             rf"{b}(?:(?:{nxt})\s+(?:{month_word})|{optional_words(w.month_articles)}(?:{month_word})\s+"
-            rf"(?:{self.next_after})){e}"
+            rf"(?:{self.next_after})|{optional_words(w.articles)}(?:{month_word})\s+"
+            rf"(?P<after_next>{after_next})){e}"
         )
         # "November 10th next year", "10 de novembro do ano que vem": a date's year is the next
         self.next_year_after = c(

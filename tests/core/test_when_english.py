@@ -363,3 +363,15 @@ def test_an_hour_and_minutes_joined_by_a_hyphen(text, due):
 )
 def test_this_part_of_the_day_beside_another_day_is_that_days(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("the week after next", at("2026-12-14")),  # its Monday
+        ("the month after next", at("2027-02-01")),
+        ("the week after Easter", at("2027-04-04")),  # a step from a day, still
+    ],
+)
+def test_the_week_or_month_after_next(text, due):
+    assert read(text) == due
