@@ -905,6 +905,8 @@ CASE_FLOORS = {
     "ctparse_en_de": 290,
     "parsedatetime_en_de_fr": 295,
     "timefhuman_en_more": 28,
+    "sugar_de_es_fr_pt": 86,
+    "when_go_pt": 46,
 }
 
 
