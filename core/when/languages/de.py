@@ -23,7 +23,7 @@ LANGUAGE = Language(
     numbers={
         "ein": 1, "eine": 1, "einer": 1, "einem": 1, "einen": 1, "zwei": 2, "drei": 3, "vier": 4,
         "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "zwanzig": 20,
-        "dreissig": 30, "dreißig": 30,
+        "dreissig": 30, "dreißig": 30, "einige": 3, "einigen": 3, "ein paar": 2, "einem paar": 2,
     },
     units={
         "sekunde": ("seconds", 1), "sekunden": ("seconds", 1), "minute": ("minutes", 1),
@@ -63,7 +63,7 @@ LANGUAGE = Language(
     offset_before=("vor",),
     end_of_words={"monatsende": "month", "jahresende": "year", "tagesende": "day"},
     end_of=("ende des", "ende der", "am ende des", "am ende der", "bis ende des", "bis ende der"),
-    in_words=("in",),
+    in_words=("in", "binnen", "innerhalb von", "innerhalb"),
     ago_before=("vor",),
     last_year_after=("letztes jahr",),
     articles=("die", "der", "das", "dem", "den"),

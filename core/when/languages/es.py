@@ -23,7 +23,8 @@ LANGUAGE = Language(
         "dieciséis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21,
         "veintiún": 21, "veintidós": 22, "veintitrés": 23, "veinticuatro": 24, "veinticinco": 25,
         "veintiséis": 26, "veintisiete": 27, "veintiocho": 28, "veintinueve": 29, "treinta": 30,
-        "treinta y uno": 31, "cuarenta": 40, "cincuenta": 50, "sesenta": 60,
+        "treinta y uno": 31, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "algunos": 3, "algunas": 3,
+        "unos pocos": 3, "unas pocas": 3, "unos cuantos": 3, "unas cuantas": 3, "un par de": 2,
     },
     units={
         "segundo": ("seconds", 1), "segundos": ("seconds", 1), "minuto": ("minutes", 1),
@@ -69,7 +70,7 @@ LANGUAGE = Language(
     offset_before=("antes de", "antes del"),
     end_of=("fin del", "fin de la", "final del", "final de la", "al final del", "al final de la",
             "a fin de", "a finales del", "a finales de la"),
-    in_words=("en", "dentro de"),
+    in_words=("en", "dentro de", "de aquí a", "de aqui a"),
     ago_before=("hace",),
     last_year_after=("del año pasado",),
     articles=("la", "el", "del", "de la", "de"),

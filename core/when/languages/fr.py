@@ -26,7 +26,7 @@ LANGUAGE = Language(
         **{f"{tens}{join}{unit}": t + u for tens, t in (("vingt", 20), ("trente", 30), ("quarante", 40))
            for join in (" ", "-") for unit, u in (("deux", 2), ("trois", 3), ("quatre", 4), ("cinq", 5),
                                                   ("six", 6), ("sept", 7), ("huit", 8), ("neuf", 9))},
-        "vingt et un": 21, "trente et un": 31,
+        "vingt et un": 21, "trente et un": 31, "quelques": 3, "deux ou trois": 3,
     },
     units={
         "seconde": ("seconds", 1), "secondes": ("seconds", 1), "minute": ("minutes", 1),
@@ -73,7 +73,7 @@ LANGUAGE = Language(
     offset_before=("avant",),
     end_of=("fin de la", "fin du", "à la fin de la", "à la fin du", "en fin de", "d'ici la fin de la",
             "d'ici la fin du"),
-    in_words=("dans",),
+    in_words=("dans", "d'ici", "d'ici à"),
     ago_before=("il y a", "il ya"),
     last_year_after=("de l'année dernière", "l'an dernier", "l'an passé"),
     articles=("le", "la", "l'", "du", "de la", "de"),

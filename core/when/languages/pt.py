@@ -28,7 +28,8 @@ LANGUAGE = Language(
         "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13, "catorze": 14, "quatorze": 14,
         "quinze": 15, "dezasseis": 16, "dezesseis": 16, "dezassete": 17, "dezessete": 17, "dezoito": 18,
         "dezanove": 19, "dezenove": 19, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50,
-        "sessenta": 60,
+        "sessenta": 60, "alguns": 3, "algumas": 3, "poucos": 3, "poucas": 3, "uns poucos": 3,
+        "umas poucas": 3, "uns dois": 2,
         **{f"{tens} e {unit}": t + u for tens, t in (("vinte", 20), ("trinta", 30), ("quarenta", 40))
            for unit, u in (("um", 1), ("uma", 1), ("dois", 2), ("duas", 2), ("três", 3), ("quatro", 4),
                            ("cinco", 5), ("seis", 6), ("sete", 7), ("oito", 8), ("nove", 9))},

@@ -1,0 +1,56 @@
+"""The date grammar's idioms in Portuguese, Spanish, German and French (core/when/languages/*.py):
+each class of phrase in every language that has it, with a frozen clock."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.when import find_when
+
+TZ = ZoneInfo("Europe/Lisbon")
+SATURDAY = datetime(2026, 12, 5, 10, 0, tzinfo=TZ)  # Saturday 5 December 2026, 10:00
+WEDNESDAY = datetime(2026, 12, 9, 10, 0, tzinfo=TZ)
+
+
+def at(day: str, hm: str = "09:00") -> datetime:
+    return datetime.fromisoformat(f"{day}T{hm}").replace(tzinfo=TZ)
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("daqui a alguns dias", "pt_PT", at("2026-12-08")),
+        ("dentro de poucos meses", "pt_BR", at("2027-03-05")),
+        ("en algunos días", "es_ES", at("2026-12-08")),
+        ("dentro de unos pocos minutos", "es_ES", SATURDAY + timedelta(minutes=3)),
+        ("in einigen Tagen", "de_DE", at("2026-12-08")),
+        ("in ein paar Minuten", "de_DE", SATURDAY + timedelta(minutes=2)),
+        ("dans quelques jours", "fr_FR", at("2026-12-08")),
+        ("dans quelques mois", "fr_FR", at("2027-03-05")),
+    ],
+)
+def test_a_few_units_from_now_are_three(text, region, due):
+    """ "a few days" is 3 of them, as in English; "ein paar" 2 (a couple)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("d'ici 5 minutes", "fr_FR", SATURDAY + timedelta(minutes=5)),
+        ("d'ici deux semaines", "fr_FR", at("2026-12-19")),
+        ("de aquí a tres días", "es_ES", at("2026-12-08")),
+        ("binnen zwei Tagen", "de_DE", at("2026-12-07")),
+        ("innerhalb von 10 Minuten", "de_DE", SATURDAY + timedelta(minutes=10)),
+        ("daqui a 10 minutos", "pt_PT", SATURDAY + timedelta(minutes=10)),
+    ],
+)
+def test_in_so_many_units_in_each_languages_words(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    # "d'ici" before a day or a month is still that day or month
+    assert find_when("d'ici juin", SATURDAY, region="fr_FR").due == at("2027-06-01")
