@@ -693,7 +693,8 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             return date(today.year + (month < today.month), month, 1), False
     m = t.search(g.day_of_month)
     if m:
-        day = int(group(m, "day") or 0)
+        word = group(m, "day_word")  # "dia primeiro", "el primero", "le premier"
+        day = g.words.day_numbers[_spaced(word)] if word else int(group(m, "day") or 0)
         if 1 <= day <= 31:
             t.take(m)
             t.month_said = False

@@ -274,6 +274,9 @@ class Grammar:
             "day": Slot(DAY_NUMBER),
             "ordinal": Slot(ordinal, captured=False),
             "day_suffix": Slot(day_suffix, captured=False),
+            "day_word": Slot(any_of(w.day_numbers)),  # "dia primeiro", "le premier": a day in words
+            # the end of a clause, or a time after it: "le premier." but not "le premier jour"
+            "clause_end": Slot("", rf"(?=\s*(?:[,.;:!?)]|$)|\s+(?:{any_of(w.at)})\s)", captured=False),
             # "le 16" but not "le 16h", "le 16:30", "le 31/10"
             "not_a_time": Slot("", rf"(?!\s*(?:{hour_letter}|:|\d)|[/.-]\d)", captured=False),
             "weekday": Slot(day, rf"{weekday_suffix}?{plural}?"),

@@ -54,3 +54,32 @@ def test_in_so_many_units_in_each_languages_words(text, region, due):
     assert when is not None and when.due == due, when and when.due
     # "d'ici" before a day or a month is still that day or month
     assert find_when("d'ici juin", SATURDAY, region="fr_FR").due == at("2027-06-01")
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("pagar a renda no dia primeiro", "pt_PT", at("2027-01-01")),
+        ("dia primeiro às 10", "pt_BR", at("2027-01-01", "10:00")),
+        ("pagar el alquiler el primero", "es_ES", at("2027-01-01")),
+        ("el día primero a las 10", "es_ES", at("2027-01-01", "10:00")),
+        ("payer le loyer le premier.", "fr_FR", at("2027-01-01")),
+        ("le premier à 10h", "fr_FR", at("2027-01-01", "10:00")),
+        ("Miete am ersten, bitte", "de_DE", at("2027-01-01")),
+        ("am ersten Mai", "de_DE", at("2027-05-01")),
+        ("am zweiten Juni um 10 Uhr", "de_DE", at("2027-06-02", "10:00")),
+    ],
+)
+def test_the_first_of_the_month_in_words(text, region, due):
+    """text2num writes ordinals in figures from the third on: "the first" was read in no language
+    alone, and in German not even before a month."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [("el primero en llegar", "es_ES"), ("le premier jour", "fr_FR"), ("am ersten Tag", "de_DE")],
+)
+def test_first_before_a_noun_is_no_day(text, region):
+    assert find_when(text, SATURDAY, region=region) is None

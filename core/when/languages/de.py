@@ -39,6 +39,8 @@ LANGUAGE = Language(
                     "viertelstunde": 15, "einer dreiviertelstunde": 45},
     about=("etwa", "ungefähr", "circa"),
     day_suffixes=(".",),
+    # the ordinals text2num leaves in words (it writes figures from 3 on): "am ersten Mai"
+    day_numbers={"ersten": 1, "erster": 1, "zweiten": 2, "zweiter": 2},
     today=("heute",),
     tonight=("heute abend",),
     tomorrow=("morgen",),
@@ -164,7 +166,7 @@ LANGUAGE = Language(
     },
     seasons={"frühling": "spring", "frühjahr": "spring", "sommer": "summer", "herbst": "autumn",
              "winter": "winter"},
-    day_of_month_forms=("am {day}.", "{any_weekday}[,] [den] {day}."),
+    day_of_month_forms=("am {day}.", "am {day_word}{clause_end}", "{any_weekday}[,] [den] {day}."),
     monthly_day_forms=("am {day}. (jedes|jeden) monats",),
     every_other_weekday_forms=("(jeden zweiten|jede zweite|alle zwei wochen am) {weekday}",),
     so_far_forms=(

@@ -179,7 +179,13 @@ LANGUAGE = Language(
     },
     everyday_holiday_names=("reyes", "fallas", "falles", "el pilar", "fiestas"),
     seasons={"primavera": "spring", "verano": "summer", "otoño": "autumn", "invierno": "winter"},
-    day_of_month_forms=("[el] dia {day}", "el {day}{not_a_time}", "{any_weekday}[,] {day}{not_a_time}"),
+    day_of_month_forms=(
+        "[el] dia {day}",
+        "[el] dia {day_word}{not_a_time}",
+        "el {day_word=primero}{clause_end}",
+        "el {day}{not_a_time}",
+        "{any_weekday}[,] {day}{not_a_time}",
+    ),
     monthly_day_forms=(
         "[el] dia {day} de cada (mes|meses)",
         "dia {day} [de] cada mes",

@@ -182,7 +182,11 @@ LANGUAGE = Language(
     },
     everyday_holiday_names=("noël", "les fêtes", "réveillon"),
     seasons={"printemps": "spring", "été": "summer", "automne": "autumn", "hiver": "winter"},
-    day_of_month_forms=("le {day}[er]{not_a_time}", "{any_weekday}[,] {day}[er]{not_a_time}"),
+    day_of_month_forms=(
+        "le {day}[er]{not_a_time}",
+        "le {day_word=premier}{clause_end}",
+        "{any_weekday}[,] {day}[er]{not_a_time}",
+    ),
     monthly_day_forms=("le {day}[er] [de] chaque mois",),
     every_other_weekday_forms=(
         "(un sur deux|tous les deux|toutes les deux) {weekday}",

@@ -199,7 +199,11 @@ LANGUAGE = Language(
     },
     everyday_holiday_names=("natal", "festas", "réveillon", "entrudo"),
     seasons={"primavera": "spring", "verão": "summer", "outono": "autumn", "inverno": "winter"},
-    day_of_month_forms=("[no] dia {day}", "{any_weekday}[,] {day}{not_a_time}"),
+    day_of_month_forms=(
+        "[no] dia {day}",
+        "[no] dia {day_word}{not_a_time}",
+        "{any_weekday}[,] {day}{not_a_time}",
+    ),
     monthly_day_forms=(
         "[no|o] dia {day} de (cada|todos os) (mês|meses)",
         "[todo] dia {day} [de] (cada mês|todos os meses)",
