@@ -83,3 +83,21 @@ def test_the_first_of_the_month_in_words(text, region, due):
 )
 def test_first_before_a_noun_is_no_day(text, region):
     assert find_when(text, SATURDAY, region=region) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("na tarde de sexta", "pt_BR", at("2026-12-11", "15:00")),
+        ("na noite de sábado", "pt_PT", at("2026-12-12", "20:00")),
+        ("na manhã de segunda", "pt_PT", at("2026-12-14", "09:00")),
+        ("la tarde del viernes", "es_ES", at("2026-12-11", "15:00")),
+        ("la noche del sábado", "es_ES", at("2026-12-12", "20:00")),
+        ("el viernes en la noche", "es_MX", at("2026-12-11", "20:00")),
+        ("l'après-midi de vendredi", "fr_FR", at("2026-12-11", "15:00")),
+    ],
+)
+def test_a_part_of_the_day_before_the_day_it_is_part_of(text, region, due):
+    """ "na tarde de sexta" was Friday at 09:00: the afternoon dropped."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

@@ -131,7 +131,9 @@ LANGUAGE = Language(
     midnight=("medianoche",),
     parts={"por la mañana": 9, "de la mañana": 9, "por la tarde": 15, "de la tarde": 15,
            "por la noche": 20, "de la noche": 20, "para la mañana": 9, "para la tarde": 15,
-           "para la noche": 20},
+           "para la noche": 20,
+           # before the day it is a part of: "la tarde del viernes"; "en la tarde" (the Americas)
+           "la tarde": 15, "la noche": 20, "en la mañana": 9, "en la tarde": 15, "en la noche": 20},
     hour_words_24={"trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16, "diecisiete": 17,
                    "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuna": 21, "veintiuno": 21,
                    "veintidós": 22, "veintitrés": 23},

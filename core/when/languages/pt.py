@@ -141,7 +141,9 @@ LANGUAGE = Language(
     midnight=("meia-noite", "meia noite", "meianoite"),
     parts={"de manhã": 9, "pela manhã": 9, "da manhã": 9, "à hora de almoço": 12, "ao almoço": 12,
            "à tarde": 15,
-           "da tarde": 15, "de tarde": 15, "à noite": 20, "da noite": 20, "de noite": 20},
+           "da tarde": 15, "de tarde": 15, "à noite": 20, "da noite": 20, "de noite": 20,
+           # before the day it is a part of: "na tarde de sexta", "na manhã de segunda"
+           "na manhã": 9, "na tarde": 15, "na noite": 20},
     hour_words_24={"treze": 13, "catorze": 14, "quatorze": 14, "quinze": 15, "dezasseis": 16, "dezesseis": 16,
                    "dezassete": 17, "dezessete": 17, "dezoito": 18, "dezanove": 19, "dezenove": 19,
                    "vinte": 20, "vinte e uma": 21, "vinte e duas": 22, "vinte e três": 23},
