@@ -897,7 +897,8 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         if m:
             t.take(m)
             return today + timedelta(days=delta), what
-    m = t.search(g.weekday_next_week)  # "Wednesday of next week": that week's Wednesday
+    # "Wednesday of next week", "next week Wednesday": that week's Wednesday
+    m = t.search(g.weekday_next_week) or t.search(g.next_week_weekday)
     if m:
         t.take(m)
         monday = _next_weekday(today, 0, strictly_after=True)

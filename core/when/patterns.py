@@ -331,6 +331,12 @@ class Grammar:
             rf"{optional_words(w.weekday_of_week)}(?:(?:{nxt})\s+(?:{week})|"
             rf"{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
         )
+        # the other way round: "next week Friday", "nächste Woche am Freitag", "la semaine prochaine
+        # vendredi", "na próxima semana, na sexta"
+        self.next_week_weekday = c(
+            rf"{b}(?:(?:{nxt})\s+(?:{week})|{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after}))"
+            rf",?\s+(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{e}"
+        )
         self.weekend = c(
             rf"{b}(?:(?P<pre>{nxt}|{this}|{any_of(w.weekend_lead)})\s+)?"
             rf"(?:{weekend})(?:\s+(?P<post>{self.next_after}))?{e}"

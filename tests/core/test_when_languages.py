@@ -101,3 +101,22 @@ def test_a_part_of_the_day_before_the_day_it_is_part_of(text, region, due):
     """ "na tarde de sexta" was Friday at 09:00: the afternoon dropped."""
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("na próxima semana na sexta", "pt_PT", at("2026-12-18")),
+        ("semana que vem, sexta-feira", "pt_BR", at("2026-12-18")),
+        ("la semana que viene el viernes", "es_ES", at("2026-12-18")),
+        ("la próxima semana el lunes", "es_ES", at("2026-12-14")),
+        ("nächste Woche Freitag", "de_DE", at("2026-12-18")),
+        ("nächste Woche am Montag um 10", "de_DE", at("2026-12-14", "10:00")),
+        ("la semaine prochaine vendredi", "fr_FR", at("2026-12-18")),
+        ("next week Friday", "en_GB", at("2026-12-18")),
+    ],
+)
+def test_next_week_and_then_a_weekday_is_that_weeks(text, region, due):
+    """ "nächste Woche Freitag" said on a Wednesday was this Friday, two days on."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
