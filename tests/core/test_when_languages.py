@@ -120,3 +120,22 @@ def test_next_week_and_then_a_weekday_is_that_weeks(text, region, due):
     """ "nächste Woche Freitag" said on a Wednesday was this Friday, two days on."""
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("pagar a renda no fim de mês", "pt_PT", at("2026-12-31", "18:00")),
+        ("fin de mes", "es_ES", at("2026-12-31", "18:00")),
+        ("pagar a finales de mes", "es_ES", at("2026-12-31", "18:00")),
+        ("fin de mois", "fr_FR", at("2026-12-31", "18:00")),
+        ("rapport fin de journée", "fr_FR", at("2026-12-09", "18:00")),
+        ("Ende des Monats", "de_DE", at("2026-12-31", "18:00")),
+    ],
+)
+def test_the_end_of_a_month_without_its_article(text, region, due):
+    """ "fin de mes" was nothing (only "fin del mes" was read); the weekend stays the weekend."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("fin de semana", WEDNESDAY, region="es_ES").due == at("2026-12-12")
+    assert find_when("fim de semana", WEDNESDAY, region="pt_PT").due == at("2026-12-12")

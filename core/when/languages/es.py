@@ -70,6 +70,9 @@ LANGUAGE = Language(
     offset_before=("antes de", "antes del"),
     end_of=("fin del", "fin de la", "final del", "final de la", "al final del", "al final de la",
             "a fin de", "a finales del", "a finales de la"),
+    # without an article: "fin de mes" (not "fin de semana", the weekend)
+    end_of_words={"fin de mes": "month", "final de mes": "month", "finales de mes": "month",
+                  "fin de año": "year", "final de año": "year", "finales de año": "year"},
     in_words=("en", "dentro de", "de aquí a", "de aqui a"),
     ago_before=("hace",),
     last_year_after=("del año pasado",),

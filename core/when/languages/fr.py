@@ -73,6 +73,8 @@ LANGUAGE = Language(
     offset_before=("avant",),
     end_of=("fin de la", "fin du", "à la fin de la", "à la fin du", "en fin de", "d'ici la fin de la",
             "d'ici la fin du"),
+    # without an article: "fin de mois" (not "fin de semaine", the weekend)
+    end_of_words={"fin de mois": "month", "fin d'année": "year", "fin de journée": "day"},
     in_words=("dans", "d'ici", "d'ici à"),
     ago_before=("il y a", "il ya"),
     last_year_after=("de l'année dernière", "l'an dernier", "l'an passé"),

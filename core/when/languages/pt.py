@@ -77,6 +77,9 @@ LANGUAGE = Language(
     offset_before=("antes de", "antes do", "antes da", "antes das"),
     end_of=("fim do", "fim da", "final do", "final da", "no fim do", "no fim da", "ao fim do",
             "ao fim da", "até ao fim do", "até ao fim da"),
+    # without an article: "fim de mês" (not "fim de semana", the weekend)
+    end_of_words={"fim de mês": "month", "final de mês": "month", "fim de ano": "year",
+                  "final de ano": "year"},
     in_words=("em", "daqui a", "dentro de"),
     ago_before=("há", "faz", "fazem"),
     ago_after=("atrás",),
