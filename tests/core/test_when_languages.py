@@ -139,3 +139,24 @@ def test_the_end_of_a_month_without_its_article(text, region, due):
     assert when is not None and when.due == due, when and when.due
     assert find_when("fin de semana", WEDNESDAY, region="es_ES").due == at("2026-12-12")
     assert find_when("fim de semana", WEDNESDAY, region="pt_PT").due == at("2026-12-12")
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Freitag der 18.", "de_DE", at("2026-12-18")),
+        ("am Freitag, dem 18.", "de_DE", at("2026-12-18")),
+        ("Freitag, den 18", "de_DE", at("2026-12-18")),
+        ("am Freitag den 18 um 10 Uhr", "de_DE", at("2026-12-18", "10:00")),
+        ("Dienstag der 8.", "de_DE", at("2027-06-08")),  # the next Tuesday that is an 8th
+        ("sexta-feira dia 18", "pt_PT", at("2026-12-18")),
+        ("el viernes 18 a las 10", "es_ES", at("2026-12-18", "10:00")),
+        ("vendredi le 18", "fr_FR", at("2026-12-18")),
+    ],
+)
+def test_a_weekday_with_its_day_of_the_month(text, region, due):
+    """ "Freitag der 18." and "am Freitag, dem 18." were this Friday, the 11th."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    # a clock after it is no day: "Freitag den 18 Uhr" is Friday at six
+    assert find_when("Freitag den 18 Uhr", WEDNESDAY, region="de_DE").due == at("2026-12-11", "18:00")

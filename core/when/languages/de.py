@@ -166,7 +166,12 @@ LANGUAGE = Language(
     },
     seasons={"frühling": "spring", "frühjahr": "spring", "sommer": "summer", "herbst": "autumn",
              "winter": "winter"},
-    day_of_month_forms=("am {day}.", "am {day_word}{clause_end}", "{any_weekday}[,] [den] {day}."),
+    day_of_month_forms=(
+        "am {day}.",
+        "am {day_word}{clause_end}",
+        "{any_weekday}[,] [den|der|dem] {day}.",
+        "{any_weekday}[,] (den|der|dem) {day}{clause_end}",
+    ),
     monthly_day_forms=("am {day}. (jedes|jeden) monats",),
     every_other_weekday_forms=("(jeden zweiten|jede zweite|alle zwei wochen am) {weekday}",),
     so_far_forms=(
