@@ -160,3 +160,22 @@ def test_a_weekday_with_its_day_of_the_month(text, region, due):
     assert when is not None and when.due == due, when and when.due
     # a clock after it is no day: "Freitag den 18 Uhr" is Friday at six
     assert find_when("Freitag den 18 Uhr", WEDNESDAY, region="de_DE").due == at("2026-12-11", "18:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Reformationstag", "de_DE", at("2027-10-31")),
+        ("Buß- und Bettag", "de_DE", at("2027-11-17")),
+        ("Heilige Drei Könige", "de_AT", at("2027-01-06")),
+        ("Jueves Santo", "es_ES", at("2027-03-25")),
+        ("Dia de São Jorge", "pt_BR", at("2027-04-23")),
+        ("Saint-Étienne", "fr_FR", at("2026-12-26")),
+    ],
+)
+def test_a_regions_holidays_by_the_names_the_holidays_package_gives(text, region, due):
+    """The `holidays` package's names of the country's regions' holidays (Reformationstag in
+    five German states, Jueves Santo in all but one Spanish region) were not read: only the
+    nation's were."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
