@@ -628,7 +628,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     with_month = lambda m: _month_ok(
         t, m, with_day=not m.group("dw") or bool(m.groupdict().get("joined") or m.groupdict().get("lead"))
     )
-    found = _numeric_date(t, today)
+    found = _numeric_date(t, today) or _month_part(t, today)
     if found:
         return found
     for pattern, month_of, accept in (
@@ -702,6 +702,30 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.date_weekday = g.words.weekdays[inside.group("day")] if inside else None
             return _next_monthday(today, day), False
     return _holiday(t, today)
+
+
+def _month_part(t: _Text, today: date) -> tuple[date, bool] | None:
+    """ "Ende Januar", "mi-janvier", "a mediados de enero", "no início de março": the part of the
+    month questions read (core/when/window.py), due on its first day (a range is due at its start),
+    today when it has begun; the coming one when this year's is over."""
+    m = t.search(t.g.month_half)
+    if not m:
+        return None
+    month = t.g.words.months[m.group("mon")]
+    a, b = t.g.words.month_parts[_spaced(m.group("part"))]
+    y = m.group("y")
+
+    def part(year: int) -> tuple[date, date]:
+        first = date(year, month, 1)
+        return first + timedelta(days=a), (
+            first + relativedelta(day=31) if b is None else first + timedelta(days=b - 1)
+        )
+
+    start, end = part(int(y) if y else today.year)
+    if not y and end < today:
+        start, end = part(today.year + 1)
+    t.take(m)
+    return max(start, today) if end >= today else start, bool(y)
 
 
 def _holiday(t: _Text, today: date) -> tuple[date, bool] | None:

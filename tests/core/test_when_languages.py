@@ -179,3 +179,26 @@ def test_a_regions_holidays_by_the_names_the_holidays_package_gives(text, region
     nation's were."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("no início de março", "pt_PT", at("2027-03-01")),
+        ("em meados de janeiro", "pt_BR", at("2027-01-11")),
+        ("no fim de janeiro às 10", "pt_PT", at("2027-01-21", "10:00")),
+        ("a mediados de enero", "es_ES", at("2027-01-11")),
+        ("a finales de enero", "es_ES", at("2027-01-21")),
+        ("Mitte Januar um 10", "de_DE", at("2027-01-11", "10:00")),
+        ("Ende Mai", "de_DE", at("2027-05-21")),
+        ("début mars", "fr_FR", at("2027-03-01")),
+        ("fin janvier", "fr_FR", at("2027-01-21")),
+        ("meados de dezembro", "pt_PT", at("2026-12-11")),  # this year's, still ahead
+        ("fim de novembro", "pt_PT", at("2027-11-21")),  # this year's is over
+    ],
+)
+def test_a_part_of_a_month_is_due_when_it_begins(text, region, due):
+    """ "Ende Januar", "mi-janvier", "a finales de enero" were nothing (questions read them as
+    windows); the part is due on its first day, as a range is."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
