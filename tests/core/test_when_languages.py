@@ -202,3 +202,19 @@ def test_a_part_of_a_month_is_due_when_it_begins(text, region, due):
     windows); the part is due on its first day, as a range is."""
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("daqui a hora e meia", "pt_PT"),
+        ("em hora e meia", "pt_BR"),
+        ("en hora y media", "es_ES"),
+        ("in anderthalb Stunden", "de_DE"),
+        ("in eineinhalb Stunden", "de_DE"),
+        ("dans une heure et demie", "fr_FR"),
+    ],
+)
+def test_an_hour_and_a_half_from_now_without_its_article(text, region):
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == WEDNESDAY + timedelta(minutes=90), when and when.due

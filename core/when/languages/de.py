@@ -36,7 +36,8 @@ LANGUAGE = Language(
                     "monate": "month", "jahr": "year", "jahre": "year", "quartal": "quarter",
                     "quartale": "quarter", "halbjahr": "half-year", "halbjahre": "half-year"},
     hour_fractions={"einer halben stunde": 30, "halben stunde": 30, "einer viertelstunde": 15,
-                    "viertelstunde": 15, "einer dreiviertelstunde": 45},
+                    "viertelstunde": 15, "einer dreiviertelstunde": 45, "anderthalb stunden": 90,
+                    "eineinhalb stunden": 90},
     about=("etwa", "ungefähr", "circa"),
     day_suffixes=(".",),
     # the ordinals text2num leaves in words (it writes figures from 3 on): "am ersten Mai"

@@ -43,7 +43,7 @@ LANGUAGE = Language(
     calendar_units={"dia": "day", "dias": "day", "semana": "week", "semanas": "week", "mês": "month",
                     "meses": "month", "ano": "year", "anos": "year", "trimestre": "quarter",
                     "trimestres": "quarter", "semestre": "half-year", "semestres": "half-year"},
-    hour_fractions={"meia hora": 30, "um quarto de hora": 15, "três quartos de hora": 45},
+    hour_fractions={"meia hora": 30, "um quarto de hora": 15, "três quartos de hora": 45, "hora e meia": 90},
     unit_and_a_half=("e meia",),
     about=("cerca de", "uns", "umas", "aproximadamente"),
     day_suffixes=("º", "ª", "o", "a"),
