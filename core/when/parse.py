@@ -602,7 +602,7 @@ def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
     """ "end of the day" (today), "of the week" (its Friday, at the weekend its Sunday), "of the
     month" (its last day), "of the year" (31 December); "end of tomorrow": (None,), the day is the
     words after it. Due at END_HOUR."""
-    m = t.search(t.g.end_of)
+    m = t.search(t.g.end_of, accept=lambda m: not t.g.part_here.match(t.folded, m.start()))
     if not m:
         return None
     t.take(m)

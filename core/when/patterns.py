@@ -348,6 +348,7 @@ class Grammar:
 
         parts = any_of(w.parts)
         self.parts_words = parts
+        self.part_here = c(rf"(?:{parts}){e}")  # "ao fim da manhã" is a part, not the day's end
         ampm = rf"(?P<ap>{any_of((*w.before_noon_marks, *w.after_noon_marks))})"
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"

@@ -218,3 +218,27 @@ def test_a_part_of_a_month_is_due_when_it_begins(text, region, due):
 def test_an_hour_and_a_half_from_now_without_its_article(text, region):
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == WEDNESDAY + timedelta(minutes=90), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "hm"),
+    [
+        ("sábado ao fim da manhã", "pt_PT", "11:00"),
+        ("sábado no início da tarde", "pt_PT", "14:00"),
+        ("sábado à hora do jantar", "pt_BR", "20:00"),
+        ("el sábado a media tarde", "es_ES", "16:00"),
+        ("el sábado a última hora de la tarde", "es_ES", "18:00"),
+        ("el sábado a la hora de comer", "es_ES", "14:00"),
+        ("am Samstag am späten Nachmittag", "de_DE", "18:00"),
+        ("Samstag zur Mittagszeit", "de_DE", "12:00"),
+        ("samedi en fin de matinée", "fr_FR", "11:00"),
+        ("samedi en fin d'après-midi", "fr_FR", "18:00"),
+        ("samedi à l'heure du déjeuner", "fr_FR", "12:00"),
+    ],
+)
+def test_early_late_parts_of_the_day_and_meals(text, region, hm):
+    """ "ao fim da manhã" and "en fin de matinée" were the day's end (18:00), "en fin
+    d'après-midi" and "a media tarde" nothing but the day."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == at("2026-12-12", hm), when and when.due
+    assert find_when("hoje ao fim do dia", WEDNESDAY, region="pt_PT").due == at("2026-12-09", "18:00")

@@ -116,7 +116,11 @@ LANGUAGE = Language(
     midnight=("mitternacht",),
     parts={"morgens": 9, "früh": 9, "am morgen": 9, "morgen": 9, "vormittags": 10, "am vormittag": 10,
            "vormittag": 10, "nachmittags": 15, "am nachmittag": 15, "nachmittag": 15, "abends": 19,
-           "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22},
+           "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22,
+           # early and late parts, and meals
+           "am späten vormittag": 11, "am frühen nachmittag": 14, "am späten nachmittag": 18,
+           "am frühen abend": 18, "am späten abend": 22, "zur mittagszeit": 12, "in der mittagspause": 12,
+           "zum mittagessen": 12, "zum abendessen": 19},
     # glued to a weekday, a repeat: "montagabends" (every Monday evening)
     part_plurals={"morgens": "morgens", "vormittags": "vormittags", "nachmittags": "nachmittags",
                   "abends": "abends", "nachts": "nachts"},

@@ -137,7 +137,11 @@ LANGUAGE = Language(
            "por la noche": 20, "de la noche": 20, "para la mañana": 9, "para la tarde": 15,
            "para la noche": 20,
            # before the day it is a part of: "la tarde del viernes"; "en la tarde" (the Americas)
-           "la tarde": 15, "la noche": 20, "en la mañana": 9, "en la tarde": 15, "en la noche": 20},
+           "la tarde": 15, "la noche": 20, "en la mañana": 9, "en la tarde": 15, "en la noche": 20,
+           # early, middle and late parts, and meals (Spanish hours: lunch at 14, dinner at 21)
+           "a media mañana": 11, "a última hora de la mañana": 12, "a primera hora de la tarde": 14,
+           "a media tarde": 16, "a última hora de la tarde": 18, "a la hora de comer": 14,
+           "a la hora de cenar": 21},
     hour_words_24={"trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16, "diecisiete": 17,
                    "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuna": 21, "veintiuno": 21,
                    "veintidós": 22, "veintitrés": 23},

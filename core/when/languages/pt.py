@@ -146,7 +146,12 @@ LANGUAGE = Language(
            "à tarde": 15,
            "da tarde": 15, "de tarde": 15, "à noite": 20, "da noite": 20, "de noite": 20,
            # before the day it is a part of: "na tarde de sexta", "na manhã de segunda"
-           "na manhã": 9, "na tarde": 15, "na noite": 20},
+           "na manhã": 9, "na tarde": 15, "na noite": 20,
+           # early, middle and late parts, and meals
+           "ao fim da manhã": 11, "no fim da manhã": 11, "ao final da manhã": 11, "ao início da tarde": 14,
+           "no início da tarde": 14, "a meio da tarde": 16, "ao fim da tarde": 18, "no fim da tarde": 18,
+           "ao final da tarde": 18, "à tardinha": 18, "à hora do almoço": 12, "ao jantar": 20,
+           "à hora do jantar": 20},
     hour_words_24={"treze": 13, "catorze": 14, "quatorze": 14, "quinze": 15, "dezasseis": 16, "dezesseis": 16,
                    "dezassete": 17, "dezessete": 17, "dezoito": 18, "dezanove": 19, "dezenove": 19,
                    "vinte": 20, "vinte e uma": 21, "vinte e duas": 22, "vinte e três": 23},
