@@ -591,6 +591,10 @@ def _now_word(t: _Text) -> bool:
     """ "now", "agora", "jetzt": this moment, said in a short text (at most NOW_WORDS words: "remind
     me now", "the deadline is now"); in a longer one it is a word of the sentence ("Ana lives in
     Porto now")."""
+    m = t.search(t.g.now_predicate)  # "the deadline is now, ok": the moment in any sentence
+    if m:
+        t.take(m)
+        return True
     m = t.search(t.g.now_word)
     if not m or len(t.original.split()) > NOW_WORDS:
         return False

@@ -214,6 +214,7 @@ class Grammar:
             rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}\s*$"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
+        self.now_predicate = c(rf"{b}(?:{any_of(w.now_predicates)})(?=\s*(?:[,.;:!?)]|$)){e}")
         self.end_words = {
             **{u: "day" for u, value in w.units.items() if value == ("days", 1)},
             **{u: "week" for u in w.week},

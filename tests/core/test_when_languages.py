@@ -242,3 +242,22 @@ def test_early_late_parts_of_the_day_and_meals(text, region, hm):
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == at("2026-12-12", hm), when and when.due
     assert find_when("hoje ao fim do dia", WEDNESDAY, region="pt_PT").due == at("2026-12-09", "18:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("O prazo final é agora, ok", "pt_BR"),
+        ("O prazo para entregar o relatório à Ana é agora", "pt_PT"),
+        ("La fecha límite para entregar el informe es ahora.", "es_ES"),
+        ("Die Deadline für den Bericht an Ana ist jetzt!", "de_DE"),
+        ("La deadline pour le rapport d'Ana c'est maintenant", "fr_FR"),
+    ],
+)
+def test_now_after_is_at_a_clauses_end_is_this_moment_in_any_sentence(text, region):
+    """ "now" counted only in a text of at most four words: "o prazo final é agora, ok" was
+    nothing. A state that holds from now on ("Ana ist jetzt Ärztin") stays no time."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == WEDNESDAY, when and when.due
+    assert find_when("Ana ist jetzt Ärztin im Krankenhaus in Lissabon", WEDNESDAY, region="de_DE") is None
+    assert find_when("A Ana é agora médica no hospital de Santa Maria", WEDNESDAY, region="pt_PT") is None

@@ -62,6 +62,7 @@ LANGUAGE = Language(
     period_words={"monats": "month", "monatsende": "month", "jahres": "year", "wochenende": "week"},
     from_now=("später", "ab jetzt"),
     now_words=("jetzt", "sofort", "gleich jetzt"),
+    now_predicates=("ist jetzt", "ist sofort", "ist ab sofort"),
     offset_after=("nach", "ab"),
     offset_before=("vor",),
     end_of_words={"monatsende": "month", "jahresende": "year", "tagesende": "day"},

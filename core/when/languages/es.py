@@ -67,6 +67,7 @@ LANGUAGE = Language(
     period_words={"fin de mes": "month"},
     from_now=("más tarde", "después", "a partir de ahora"),
     now_words=("ahora", "ahora mismo", "ya"),
+    now_predicates=("es ahora", "es ahora mismo", "es para ahora", "es para ya"),
     offset_after=("después de", "a partir de", "tras", "a partir del", "después del"),
     offset_before=("antes de", "antes del"),
     end_of=("fin del", "fin de la", "final del", "final de la", "al final del", "al final de la",

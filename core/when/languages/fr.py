@@ -69,6 +69,8 @@ LANGUAGE = Language(
     year=("année",),
     from_now=("plus tard", "à partir de maintenant"),
     now_words=("maintenant", "tout de suite"),
+    now_predicates=("est maintenant", "c'est maintenant", "est pour maintenant", "c'est pour maintenant",
+                    "est tout de suite"),
     offset_after=("après", "à partir de", "à partir du"),
     offset_before=("avant",),
     end_of=("fin de la", "fin du", "à la fin de la", "à la fin du", "en fin de", "d'ici la fin de la",

@@ -73,6 +73,7 @@ LANGUAGE = Language(
     year=("ano",),
     from_now=("mais tarde", "depois", "a partir de agora"),
     now_words=("agora", "já"),
+    now_predicates=("é agora", "é já", "é agora mesmo", "é para agora", "é para já"),
     offset_after=("depois de", "a seguir a", "a contar de", "após", "depois do", "depois da", "depois das"),
     offset_before=("antes de", "antes do", "antes da", "antes das"),
     end_of=("fim do", "fim da", "final do", "final da", "no fim do", "no fim da", "ao fim do",
