@@ -261,3 +261,18 @@ def test_now_after_is_at_a_clauses_end_is_this_moment_in_any_sentence(text, regi
     assert when is not None and when.due == WEDNESDAY, when and when.due
     assert find_when("Ana ist jetzt Ärztin im Krankenhaus in Lissabon", WEDNESDAY, region="de_DE") is None
     assert find_when("A Ana é agora médica no hospital de Santa Maria", WEDNESDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("um fünf nach halb acht", at("2026-12-05", "19:35")),
+        ("um fünf vor halb acht", at("2026-12-05", "19:25")),
+        ("morgen um zehn vor halb neun", at("2026-12-06", "08:20")),
+        ("um viertel 9", at("2026-12-05", "20:15")),
+    ],
+)
+def test_german_minutes_around_half_past_and_the_southern_quarter(text, due):
+    """ "fünf nach halb acht" was 7:30, the five minutes dropped; "viertel 9" (8:15) nothing."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due

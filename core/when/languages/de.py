@@ -136,7 +136,10 @@ LANGUAGE = Language(
     minutes_to=("vor",),
     hour_marks=("uhr",),
     hour_and=("und",),
-    before_hour={"halb": 30, "dreiviertel": 45, "drei viertel": 45},  # "halb 6" is 5:30
+    before_hour={"halb": 30, "dreiviertel": 45, "drei viertel": 45,  # "halb 6" is 5:30
+                 # "fünf nach halb acht" is 7:35, "viertel acht" (the south) 7:15
+                 "fünf nach halb": 35, "fünf vor halb": 25, "zehn nach halb": 40, "zehn vor halb": 20,
+                 "5 nach halb": 35, "5 vor halb": 25, "10 nach halb": 40, "10 vor halb": 20, "viertel": 15},
     due_cues=("steht", "ansteht", "muss", "termin", "termine", "erledigen"),
     created_cues=("notiert", "aufgeschrieben", "geschrieben", "gespeichert"),
     done_cues=("erledigt", "abgehakt", "geschafft"),
