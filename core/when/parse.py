@@ -957,6 +957,13 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     if m:
         t.take(m)
         return (today.replace(day=1) + relativedelta(months=1)), "day"
+    m = t.search(g.next_year)  # "next year": its first day; "em maio do próximo ano": that month's
+    if m:
+        t.take(m)
+        month = t.search(g.question_month)
+        if month:
+            t.take(month)
+        return date(today.year + 1, g.words.months[month.group("mon")] if month else 1, 1), "day"
     return None
 
 

@@ -346,6 +346,11 @@ class Grammar:
             rf"{b}(?:(?:{nxt})\s+(?:{month_word})|{optional_words(w.month_articles)}(?:{month_word})\s+"
             rf"(?:{self.next_after})){e}"
         )
+        year_word = any_of(w.year)  # "next year", "l'année prochaine": its first day, as next month
+        self.next_year = c(
+            rf"{b}(?:(?:{nxt})\s+(?:{year_word})|{optional_words(w.month_articles)}(?:{year_word})\s+"
+            rf"(?:{self.next_after})){e}"
+        )
 
         parts = any_of(w.parts)
         self.parts_words = parts

@@ -276,3 +276,24 @@ def test_german_minutes_around_half_past_and_the_southern_quarter(text, due):
     """ "fünf nach halb acht" was 7:30, the five minutes dropped; "viertel 9" (8:15) nothing."""
     when = find_when(text, SATURDAY, region="de_DE")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("renovar o passaporte no próximo ano", "pt_PT", at("2027-01-01")),
+        ("no ano que vem", "pt_BR", at("2027-01-01")),
+        ("el próximo año", "es_ES", at("2027-01-01")),
+        ("el año que viene", "es_ES", at("2027-01-01")),
+        ("nächstes Jahr", "de_DE", at("2027-01-01")),
+        ("kommendes Jahr", "de_DE", at("2027-01-01")),
+        ("l'année prochaine", "fr_FR", at("2027-01-01")),
+        ("em março do próximo ano", "pt_PT", at("2027-03-01")),
+        ("en mai l'année prochaine", "fr_FR", at("2027-05-01")),
+    ],
+)
+def test_next_year_is_its_first_day_as_next_month_is(text, region, due):
+    """ "next year" was nothing in every language while "next month" was its 1st; a month said
+    with it is that month of next year ("en mai l'année prochaine" was nothing too)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
