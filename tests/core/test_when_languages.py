@@ -297,3 +297,21 @@ def test_next_year_is_its_first_day_as_next_month_is(text, region, due):
     with it is that month of next year ("en mai l'année prochaine" was nothing too)."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("vinte e dois de abril", "pt_PT", at("2027-04-22")),
+        ("vinte e três de maio às 10", "pt_BR", at("2027-05-23", "10:00")),
+        ("dia vinte e oito", "pt_PT", at("2026-12-28")),
+        ("el veintitrés de mayo", "es_ES", at("2027-05-23")),
+        ("le vingt et un avril", "fr_FR", at("2027-04-21")),
+        ("am dreiundzwanzigsten Mai", "de_DE", at("2027-05-23")),
+    ],
+)
+def test_a_day_in_words_of_several_words_is_the_whole_number(text, region, due):
+    """ "vinte e dois de abril" was 2 April: the table's "dois de abril" covered more of the text
+    than text2num's "22", written in the place of the three words."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
