@@ -197,8 +197,8 @@ COUNTRY_LANGUAGES = ("en", "pt", "es", "de", "fr")  # the `holidays` package's n
 @cache
 def country_days(country: str, year: int) -> dict[str, tuple[date, ...]]:
     """The country's public holidays of `year` and the next, by each folded name the `holidays`
-    package gives them in the languages Neurons reads (each name's days in order). Nothing for a
-    country the package does not know."""
+    package gives them in the languages Neurons reads (each name's days in order), its regions'
+    too. Nothing for a country the package does not know."""
     try:
         import holidays  # noqa: PLC0415 - ~0.2 s: only when a capture asks for a country's days
     except ImportError:
@@ -208,14 +208,27 @@ def country_days(country: str, year: int) -> dict[str, tuple[date, ...]]:
     except (NotImplementedError, KeyError, AttributeError):
         return {}
     out: dict[str, list[date]] = {}
+    regional: dict[str, set[date]] = {}
+    subdivisions = holidays.country_holidays(country).subdivisions
     for language in supported or (None,):
         if language is not None and not language.startswith(COUNTRY_LANGUAGES):
             continue
-        found = holidays.country_holidays(country, years=(year, year + 1), language=language)
-        for day, names in sorted(found.items()):
-            for name in str(names).split("; "):
-                if "(" not in name:  # "Christmas Day (observed)": the day itself is named too
-                    days = out.setdefault(fold(name).strip(), [])
-                    if day not in days:
+        for subdivision in (None, *subdivisions):
+            found = holidays.country_holidays(
+                country, subdiv=subdivision, years=(year, year + 1), language=language
+            )
+            for day, names in sorted(found.items()):
+                for name in str(names).split("; "):
+                    if "(" in name:  # "Christmas Day (observed)": the day itself is named too
+                        continue
+                    folded = fold(name).strip()
+                    if subdivision is not None:
+                        regional.setdefault(folded, set()).add(day)
+                    elif day not in (days := out.setdefault(folded, [])):
                         days.append(day)
+    # a region's holiday ("Reformationstag", "Heilige Drei Könige") by its name, when it is one
+    # day a year wherever it is kept (not "Data Magna", each state's own)
+    for name, kept in regional.items():
+        if name not in out and len({d.year for d in kept}) == len(kept):
+            out[name] = sorted(kept)
     return {name: tuple(sorted(days)) for name, days in out.items()}

@@ -69,6 +69,8 @@ class Language:
     more: Words = ()  # after an amount: "in 2 more minutes"
     from_now: Words = ()  # after the unit: "2 minutes from now", "3 years from today", "10 minutes later"
     now_words: Words = ()  # "now", "agora": this very moment (in a short text: see parse.py)
+    # the same after "is", at a clause's end, in a text of any length ("o prazo final é agora, ok")
+    now_predicates: Words = ()
     offset_after: Words = ()  # "two weeks from tomorrow", "2 days after Friday", "dois dias depois de amanhã"
     offset_before: Words = ()  # "2 months before 02/02"
     offset_one: Words = ()  # one step, said as an article: "the day after Christmas", "the week before"

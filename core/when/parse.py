@@ -654,6 +654,10 @@ def _now_word(t: _Text) -> bool:
     me now", "the deadline is now"); in a longer one it is a word of the sentence ("Ana lives in
     Porto now"), but for words that say nothing else ending it ("call the bank right now"; not
     "right now I am reading Dune")."""
+    m = t.search(t.g.now_predicate)  # "the deadline is now, ok": the moment in any sentence
+    if m:
+        t.take(m)
+        return True
     m = t.search(t.g.now_word)
     if not m:
         return False
@@ -669,7 +673,7 @@ def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
     month" (its last day), "of the year" (31 December), "of next week/month/year" (the next one's),
     "of April" (the next April's last day);
     "end of tomorrow": (None,), the day is the words after it. Due at END_HOUR."""
-    m = t.search(t.g.end_of)
+    m = t.search(t.g.end_of, accept=lambda m: not t.g.part_here.match(t.folded, m.start()))
     if not m:
         return None
     t.take(m)
@@ -704,7 +708,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     with_month = lambda m: _month_ok(
         t, m, with_day=not m.group("dw") or bool(m.groupdict().get("joined") or m.groupdict().get("lead"))
     )
-    found = _numeric_date(t, today)
+    found = _numeric_date(t, today) or _month_part(t, today)
     if found:
         return found
     for pattern, month_of, accept in (
@@ -783,7 +787,8 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         return first + relativedelta(day=int(m.group("d") or m.group("d2"))), False
     m = t.search(g.day_of_month)
     if m:
-        day = int(group(m, "day") or 0)
+        word = group(m, "day_word")  # "dia primeiro", "el primero", "le premier"
+        day = g.words.day_numbers[_spaced(word)] if word else int(group(m, "day") or 0)
         if 1 <= day <= 31:
             t.take(m)
             t.month_said = False
@@ -791,6 +796,30 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.date_weekday = g.words.weekdays[inside.group("day")] if inside else None
             return _next_monthday(today, day), False
     return _holiday(t, today)
+
+
+def _month_part(t: _Text, today: date) -> tuple[date, bool] | None:
+    """ "Ende Januar", "mi-janvier", "a mediados de enero", "no início de março": the part of the
+    month questions read (core/when/window.py), due on its first day (a range is due at its start),
+    today when it has begun; the coming one when this year's is over."""
+    m = t.search(t.g.month_half)
+    if not m:
+        return None
+    month = t.g.words.months[m.group("mon")]
+    a, b = t.g.words.month_parts[_spaced(m.group("part"))]
+    y = m.group("y")
+
+    def part(year: int) -> tuple[date, date]:
+        first = date(year, month, 1)
+        return first + timedelta(days=a), (
+            first + relativedelta(day=31) if b is None else first + timedelta(days=b - 1)
+        )
+
+    start, end = part(int(y) if y else today.year)
+    if not y and end < today:
+        start, end = part(today.year + 1)
+    t.take(m)
+    return max(start, today) if end >= today else start, bool(y)
 
 
 def _holiday(t: _Text, today: date) -> tuple[date, bool] | None:
@@ -987,7 +1016,8 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         if m:
             t.take(m)
             return today + timedelta(days=delta), what
-    m = t.search(g.weekday_next_week)  # "Wednesday of next week": that week's Wednesday
+    # "Wednesday of next week", "next week Wednesday": that week's Wednesday
+    m = t.search(g.weekday_next_week) or t.search(g.next_week_weekday)
     if m:
         t.take(m)
         monday = _next_weekday(today, 0, strictly_after=True)
@@ -1020,6 +1050,13 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     if m:  # its first day ("the month after next": the one after)
         t.take(m)
         return (today.replace(day=1) + relativedelta(months=2 if m.group("after_next") else 1)), "day"
+    m = t.search(g.next_year)  # "next year": its first day; "em maio do próximo ano": that month's
+    if m:
+        t.take(m)
+        month = t.search(g.question_month)
+        if month:
+            t.take(month)
+        return date(today.year + 1, g.words.months[month.group("mon")] if month else 1, 1), "day"
     return None
 
 

@@ -225,6 +225,7 @@ class Grammar:
             rf"(?P<more_ahead>{more_amounts})\s*[,.]?\s*$"  # "3 years, 2 weeks and 5 days"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
+        self.now_predicate = c(rf"{b}(?:{any_of(w.now_predicates)})(?=\s*(?:[,.;:!?)]|$)){e}")
         self.end_words = {
             **{u: "day" for u, value in w.units.items() if value == ("days", 1)},
             **{u: "week" for u in w.week},
@@ -292,6 +293,9 @@ class Grammar:
             "day": Slot(DAY_NUMBER),
             "ordinal": Slot(ordinal, captured=False),
             "day_suffix": Slot(day_suffix, captured=False),
+            "day_word": Slot(any_of(w.day_numbers)),  # "dia primeiro", "le premier": a day in words
+            # the end of a clause, or a time after it: "le premier." but not "le premier jour"
+            "clause_end": Slot("", rf"(?=\s*(?:[,.;:!?)]|$)|\s+(?:{any_of(w.at)})\s)", captured=False),
             # "le 16" but not "le 16h", "le 16:30", "le 31/10"
             "not_a_time": Slot("", rf"(?!\s*(?:{hour_letter}|:|\d)|[/.-]\d)", captured=False),
             "weekday": Slot(day, rf"{weekday_suffix}?{plural}?"),
@@ -349,6 +353,12 @@ class Grammar:
             rf"{optional_words(w.weekday_of_week)}(?:(?:{nxt})\s+(?:{week})|"
             rf"{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
         )
+        # the other way round: "next week Friday", "nächste Woche am Freitag", "la semaine prochaine
+        # vendredi", "na próxima semana, na sexta"
+        self.next_week_weekday = c(
+            rf"{b}(?:(?:{nxt})\s+(?:{week})|{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after}))"
+            rf",?\s+(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{e}"
+        )
         self.weekend = c(
             rf"{b}(?:(?P<pre>{nxt}|{this}|{any_of(w.weekend_lead)})\s+)?"
             rf"(?:{weekend})(?:\s+(?P<post>{self.next_after}))?{e}"
@@ -371,9 +381,15 @@ class Grammar:
             rf"(?:{any_of(w.of_a_month)})\s+{optional_words(w.month_articles)}(?:{month_word})\s+"
             rf"(?P<next_after>{self.next_after}){e}"
         )
+        year_word = any_of(w.year)  # "next year", "l'année prochaine": its first day, as next month
+        self.next_year = c(
+            rf"{b}(?:(?:{nxt})\s+(?:{year_word})|{optional_words(w.month_articles)}(?:{year_word})\s+"
+            rf"(?:{self.next_after})){e}"
+        )
 
         parts = any_of(w.parts)
         self.parts_words = parts
+        self.part_here = c(rf"(?:{parts}){e}")  # "ao fim da manhã" is a part, not the day's end
         ampm = rf"(?P<ap>{any_of((*w.before_noon_marks, *w.after_noon_marks))})"
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"

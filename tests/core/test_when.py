@@ -901,15 +901,17 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 CASE_FLOORS = {
     "chrono_en": 180,
     "chrono_pt": 26,
-    "chrono_es": 35,
+    "chrono_es": 36,
     "chrono_de": 60,
     "chrono_fr": 75,
     "timefhuman_en": 12,
-    "ctparse_en_de": 296,
+    "ctparse_en_de": 298,
     "parsedatetime_en_de_fr": 303,
     "timefhuman_en_more": 29,
     "olebedev_when_en": 70,
-    "compromise_dates_en": 388,
+    "compromise_dates_en": 393,
+    "sugar_de_es_fr_pt": 100,
+    "when_go_pt": 52,
 }
 
 

@@ -23,7 +23,7 @@ LANGUAGE = Language(
     numbers={
         "ein": 1, "eine": 1, "einer": 1, "einem": 1, "einen": 1, "zwei": 2, "drei": 3, "vier": 4,
         "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "zwanzig": 20,
-        "dreissig": 30, "dreißig": 30,
+        "dreissig": 30, "dreißig": 30, "einige": 3, "einigen": 3, "ein paar": 2, "einem paar": 2,
     },
     units={
         "sekunde": ("seconds", 1), "sekunden": ("seconds", 1), "minute": ("minutes", 1),
@@ -36,9 +36,12 @@ LANGUAGE = Language(
                     "monate": "month", "jahr": "year", "jahre": "year", "quartal": "quarter",
                     "quartale": "quarter", "halbjahr": "half-year", "halbjahre": "half-year"},
     hour_fractions={"einer halben stunde": 30, "halben stunde": 30, "einer viertelstunde": 15,
-                    "viertelstunde": 15, "einer dreiviertelstunde": 45},
+                    "viertelstunde": 15, "einer dreiviertelstunde": 45, "anderthalb stunden": 90,
+                    "eineinhalb stunden": 90},
     about=("etwa", "ungefähr", "circa"),
     day_suffixes=(".",),
+    # the ordinals text2num leaves in words (it writes figures from 3 on): "am ersten Mai"
+    day_numbers={"ersten": 1, "erster": 1, "zweiten": 2, "zweiter": 2},
     today=("heute",),
     tonight=("heute abend",),
     tomorrow=("morgen",),
@@ -49,7 +52,7 @@ LANGUAGE = Language(
     yesterday=("gestern",),
     before_yesterday=("vorgestern",),
     today_parts=("heute morgen", "heute früh", "heute nachmittag"),
-    next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden"),
+    next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommendes"),
     last_before=("letzte", "letzten", "letzter", "letztes", "vergangene", "vergangenen"),
     this_before=("diese", "diesen", "dieser", "dieses"),
     week=("woche",),
@@ -59,11 +62,12 @@ LANGUAGE = Language(
     period_words={"monats": "month", "monatsende": "month", "jahres": "year", "wochenende": "week"},
     from_now=("später", "ab jetzt"),
     now_words=("jetzt", "sofort", "gleich jetzt"),
+    now_predicates=("ist jetzt", "ist sofort", "ist ab sofort"),
     offset_after=("nach", "ab"),
     offset_before=("vor",),
     end_of_words={"monatsende": "month", "jahresende": "year", "tagesende": "day"},
     end_of=("ende des", "ende der", "am ende des", "am ende der", "bis ende des", "bis ende der"),
-    in_words=("in",),
+    in_words=("in", "binnen", "innerhalb von", "innerhalb"),
     ago_before=("vor",),
     last_year_after=("letztes jahr",),
     articles=("die", "der", "das", "dem", "den"),
@@ -113,7 +117,11 @@ LANGUAGE = Language(
     midnight=("mitternacht",),
     parts={"morgens": 9, "früh": 9, "am morgen": 9, "morgen": 9, "vormittags": 10, "am vormittag": 10,
            "vormittag": 10, "nachmittags": 15, "am nachmittag": 15, "nachmittag": 15, "abends": 19,
-           "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22},
+           "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22,
+           # early and late parts, and meals
+           "am späten vormittag": 11, "am frühen nachmittag": 14, "am späten nachmittag": 18,
+           "am frühen abend": 18, "am späten abend": 22, "zur mittagszeit": 12, "in der mittagspause": 12,
+           "zum mittagessen": 12, "zum abendessen": 19},
     # glued to a weekday, a repeat: "montagabends" (every Monday evening)
     part_plurals={"morgens": "morgens", "vormittags": "vormittags", "nachmittags": "nachmittags",
                   "abends": "abends", "nachts": "nachts"},
@@ -128,7 +136,10 @@ LANGUAGE = Language(
     minutes_to=("vor",),
     hour_marks=("uhr",),
     hour_and=("und",),
-    before_hour={"halb": 30, "dreiviertel": 45, "drei viertel": 45},  # "halb 6" is 5:30
+    before_hour={"halb": 30, "dreiviertel": 45, "drei viertel": 45,  # "halb 6" is 5:30
+                 # "fünf nach halb acht" is 7:35, "viertel acht" (the south) 7:15
+                 "fünf nach halb": 35, "fünf vor halb": 25, "zehn nach halb": 40, "zehn vor halb": 20,
+                 "5 nach halb": 35, "5 vor halb": 25, "10 nach halb": 40, "10 vor halb": 20, "viertel": 15},
     due_cues=("steht", "ansteht", "muss", "termin", "termine", "erledigen"),
     created_cues=("notiert", "aufgeschrieben", "geschrieben", "gespeichert"),
     done_cues=("erledigt", "abgehakt", "geschafft"),
@@ -164,7 +175,12 @@ LANGUAGE = Language(
     },
     seasons={"frühling": "spring", "frühjahr": "spring", "sommer": "summer", "herbst": "autumn",
              "winter": "winter"},
-    day_of_month_forms=("am {day}.", "{any_weekday}[,] [den] {day}."),
+    day_of_month_forms=(
+        "am {day}.",
+        "am {day_word}{clause_end}",
+        "{any_weekday}[,] [den|der|dem] {day}.",
+        "{any_weekday}[,] (den|der|dem) {day}{clause_end}",
+    ),
     monthly_day_forms=("am {day}. (jedes|jeden) monats",),
     every_other_weekday_forms=("(jeden zweiten|jede zweite|alle zwei wochen am) {weekday}",),
     so_far_forms=(

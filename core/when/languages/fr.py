@@ -26,7 +26,7 @@ LANGUAGE = Language(
         **{f"{tens}{join}{unit}": t + u for tens, t in (("vingt", 20), ("trente", 30), ("quarante", 40))
            for join in (" ", "-") for unit, u in (("deux", 2), ("trois", 3), ("quatre", 4), ("cinq", 5),
                                                   ("six", 6), ("sept", 7), ("huit", 8), ("neuf", 9))},
-        "vingt et un": 21, "trente et un": 31,
+        "vingt et un": 21, "trente et un": 31, "quelques": 3, "deux ou trois": 3,
     },
     units={
         "seconde": ("seconds", 1), "secondes": ("seconds", 1), "minute": ("minutes", 1),
@@ -69,11 +69,15 @@ LANGUAGE = Language(
     year=("année",),
     from_now=("plus tard", "à partir de maintenant"),
     now_words=("maintenant", "tout de suite"),
+    now_predicates=("est maintenant", "c'est maintenant", "est pour maintenant", "c'est pour maintenant",
+                    "est tout de suite"),
     offset_after=("après", "à partir de", "à partir du"),
     offset_before=("avant",),
     end_of=("fin de la", "fin du", "à la fin de la", "à la fin du", "en fin de", "d'ici la fin de la",
             "d'ici la fin du"),
-    in_words=("dans",),
+    # without an article: "fin de mois" (not "fin de semaine", the weekend)
+    end_of_words={"fin de mois": "month", "fin d'année": "year", "fin de journée": "day"},
+    in_words=("dans", "d'ici", "d'ici à"),
     ago_before=("il y a", "il ya"),
     last_year_after=("de l'année dernière", "l'an dernier", "l'an passé"),
     articles=("le", "la", "l'", "du", "de la", "de"),
@@ -131,7 +135,11 @@ LANGUAGE = Language(
     parts={"le matin": 9, "du matin": 9, "ce matin": 9, "matin": 9, "dans la matinée": 9, "en matinée": 9,
            "dans la soirée": 19, "en soirée": 19, "dans l'après-midi": 15, "l'après-midi": 15,
            "de l'après-midi": 15, "cet après-midi": 15, "après-midi": 15, "le soir": 19, "soir": 19,
-           "du soir": 19},
+           "du soir": 19,
+           # early, middle and late parts, and meals
+           "en fin de matinée": 11, "en début d'après-midi": 14, "en milieu d'après-midi": 16,
+           "en fin d'après-midi": 18, "en début de soirée": 19, "en fin de soirée": 22,
+           "à l'heure du déjeuner": 12, "au déjeuner": 12, "à l'heure du dîner": 20, "au dîner": 20},
     bare_parts=("matin", "soir", "après-midi"),
     hour_words_24={"treize": 13, "quatorze": 14, "quinze": 15, "seize": 16, "dix-sept": 17, "dix-huit": 18,
                    "dix-neuf": 19, "vingt": 20, "vingt et une": 21, "vingt-deux": 22, "vingt deux": 22,
@@ -182,7 +190,11 @@ LANGUAGE = Language(
     },
     everyday_holiday_names=("noël", "les fêtes", "réveillon"),
     seasons={"printemps": "spring", "été": "summer", "automne": "autumn", "hiver": "winter"},
-    day_of_month_forms=("le {day}[er]{not_a_time}", "{any_weekday}[,] {day}[er]{not_a_time}"),
+    day_of_month_forms=(
+        "le {day}[er]{not_a_time}",
+        "le {day_word=premier}{clause_end}",
+        "{any_weekday}[,] {day}[er]{not_a_time}",
+    ),
     monthly_day_forms=("le {day}[er] [de] chaque mois",),
     every_other_weekday_forms=(
         "(un sur deux|tous les deux|toutes les deux) {weekday}",

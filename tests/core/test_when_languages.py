@@ -1,0 +1,317 @@
+"""The date grammar's idioms in Portuguese, Spanish, German and French (core/when/languages/*.py):
+each class of phrase in every language that has it, with a frozen clock."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from core.when import find_when
+
+TZ = ZoneInfo("Europe/Lisbon")
+SATURDAY = datetime(2026, 12, 5, 10, 0, tzinfo=TZ)  # Saturday 5 December 2026, 10:00
+WEDNESDAY = datetime(2026, 12, 9, 10, 0, tzinfo=TZ)
+
+
+def at(day: str, hm: str = "09:00") -> datetime:
+    return datetime.fromisoformat(f"{day}T{hm}").replace(tzinfo=TZ)
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("daqui a alguns dias", "pt_PT", at("2026-12-08")),
+        ("dentro de poucos meses", "pt_BR", at("2027-03-05")),
+        ("en algunos días", "es_ES", at("2026-12-08")),
+        ("dentro de unos pocos minutos", "es_ES", SATURDAY + timedelta(minutes=3)),
+        ("in einigen Tagen", "de_DE", at("2026-12-08")),
+        ("in ein paar Minuten", "de_DE", SATURDAY + timedelta(minutes=2)),
+        ("dans quelques jours", "fr_FR", at("2026-12-08")),
+        ("dans quelques mois", "fr_FR", at("2027-03-05")),
+    ],
+)
+def test_a_few_units_from_now_are_three(text, region, due):
+    """ "a few days" is 3 of them, as in English; "ein paar" 2 (a couple)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("d'ici 5 minutes", "fr_FR", SATURDAY + timedelta(minutes=5)),
+        ("d'ici deux semaines", "fr_FR", at("2026-12-19")),
+        ("de aquí a tres días", "es_ES", at("2026-12-08")),
+        ("binnen zwei Tagen", "de_DE", at("2026-12-07")),
+        ("innerhalb von 10 Minuten", "de_DE", SATURDAY + timedelta(minutes=10)),
+        ("daqui a 10 minutos", "pt_PT", SATURDAY + timedelta(minutes=10)),
+    ],
+)
+def test_in_so_many_units_in_each_languages_words(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    # "d'ici" before a day or a month is still that day or month
+    assert find_when("d'ici juin", SATURDAY, region="fr_FR").due == at("2027-06-01")
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("pagar a renda no dia primeiro", "pt_PT", at("2027-01-01")),
+        ("dia primeiro às 10", "pt_BR", at("2027-01-01", "10:00")),
+        ("pagar el alquiler el primero", "es_ES", at("2027-01-01")),
+        ("el día primero a las 10", "es_ES", at("2027-01-01", "10:00")),
+        ("payer le loyer le premier.", "fr_FR", at("2027-01-01")),
+        ("le premier à 10h", "fr_FR", at("2027-01-01", "10:00")),
+        ("Miete am ersten, bitte", "de_DE", at("2027-01-01")),
+        ("am ersten Mai", "de_DE", at("2027-05-01")),
+        ("am zweiten Juni um 10 Uhr", "de_DE", at("2027-06-02", "10:00")),
+    ],
+)
+def test_the_first_of_the_month_in_words(text, region, due):
+    """text2num writes ordinals in figures from the third on: "the first" was read in no language
+    alone, and in German not even before a month."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [("el primero en llegar", "es_ES"), ("le premier jour", "fr_FR"), ("am ersten Tag", "de_DE")],
+)
+def test_first_before_a_noun_is_no_day(text, region):
+    assert find_when(text, SATURDAY, region=region) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("na tarde de sexta", "pt_BR", at("2026-12-11", "15:00")),
+        ("na noite de sábado", "pt_PT", at("2026-12-12", "20:00")),
+        ("na manhã de segunda", "pt_PT", at("2026-12-14", "09:00")),
+        ("la tarde del viernes", "es_ES", at("2026-12-11", "15:00")),
+        ("la noche del sábado", "es_ES", at("2026-12-12", "20:00")),
+        ("el viernes en la noche", "es_MX", at("2026-12-11", "20:00")),
+        ("l'après-midi de vendredi", "fr_FR", at("2026-12-11", "15:00")),
+    ],
+)
+def test_a_part_of_the_day_before_the_day_it_is_part_of(text, region, due):
+    """ "na tarde de sexta" was Friday at 09:00: the afternoon dropped."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("na próxima semana na sexta", "pt_PT", at("2026-12-18")),
+        ("semana que vem, sexta-feira", "pt_BR", at("2026-12-18")),
+        ("la semana que viene el viernes", "es_ES", at("2026-12-18")),
+        ("la próxima semana el lunes", "es_ES", at("2026-12-14")),
+        ("nächste Woche Freitag", "de_DE", at("2026-12-18")),
+        ("nächste Woche am Montag um 10", "de_DE", at("2026-12-14", "10:00")),
+        ("la semaine prochaine vendredi", "fr_FR", at("2026-12-18")),
+        ("next week Friday", "en_GB", at("2026-12-18")),
+    ],
+)
+def test_next_week_and_then_a_weekday_is_that_weeks(text, region, due):
+    """ "nächste Woche Freitag" said on a Wednesday was this Friday, two days on."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("pagar a renda no fim de mês", "pt_PT", at("2026-12-31", "18:00")),
+        ("fin de mes", "es_ES", at("2026-12-31", "18:00")),
+        ("pagar a finales de mes", "es_ES", at("2026-12-31", "18:00")),
+        ("fin de mois", "fr_FR", at("2026-12-31", "18:00")),
+        ("rapport fin de journée", "fr_FR", at("2026-12-09", "18:00")),
+        ("Ende des Monats", "de_DE", at("2026-12-31", "18:00")),
+    ],
+)
+def test_the_end_of_a_month_without_its_article(text, region, due):
+    """ "fin de mes" was nothing (only "fin del mes" was read); the weekend stays the weekend."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("fin de semana", WEDNESDAY, region="es_ES").due == at("2026-12-12")
+    assert find_when("fim de semana", WEDNESDAY, region="pt_PT").due == at("2026-12-12")
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Freitag der 18.", "de_DE", at("2026-12-18")),
+        ("am Freitag, dem 18.", "de_DE", at("2026-12-18")),
+        ("Freitag, den 18", "de_DE", at("2026-12-18")),
+        ("am Freitag den 18 um 10 Uhr", "de_DE", at("2026-12-18", "10:00")),
+        ("Dienstag der 8.", "de_DE", at("2027-06-08")),  # the next Tuesday that is an 8th
+        ("sexta-feira dia 18", "pt_PT", at("2026-12-18")),
+        ("el viernes 18 a las 10", "es_ES", at("2026-12-18", "10:00")),
+        ("vendredi le 18", "fr_FR", at("2026-12-18")),
+    ],
+)
+def test_a_weekday_with_its_day_of_the_month(text, region, due):
+    """ "Freitag der 18." and "am Freitag, dem 18." were this Friday, the 11th."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    # a clock after it is no day: "Freitag den 18 Uhr" is Friday at six
+    assert find_when("Freitag den 18 Uhr", WEDNESDAY, region="de_DE").due == at("2026-12-11", "18:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Reformationstag", "de_DE", at("2027-10-31")),
+        ("Buß- und Bettag", "de_DE", at("2027-11-17")),
+        ("Heilige Drei Könige", "de_AT", at("2027-01-06")),
+        ("Jueves Santo", "es_ES", at("2027-03-25")),
+        ("Dia de São Jorge", "pt_BR", at("2027-04-23")),
+        ("Saint-Étienne", "fr_FR", at("2026-12-26")),
+    ],
+)
+def test_a_regions_holidays_by_the_names_the_holidays_package_gives(text, region, due):
+    """The `holidays` package's names of the country's regions' holidays (Reformationstag in
+    five German states, Jueves Santo in all but one Spanish region) were not read: only the
+    nation's were."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("no início de março", "pt_PT", at("2027-03-01")),
+        ("em meados de janeiro", "pt_BR", at("2027-01-11")),
+        ("no fim de janeiro às 10", "pt_PT", at("2027-01-21", "10:00")),
+        ("a mediados de enero", "es_ES", at("2027-01-11")),
+        ("a finales de enero", "es_ES", at("2027-01-21")),
+        ("Mitte Januar um 10", "de_DE", at("2027-01-11", "10:00")),
+        ("Ende Mai", "de_DE", at("2027-05-21")),
+        ("début mars", "fr_FR", at("2027-03-01")),
+        ("fin janvier", "fr_FR", at("2027-01-21")),
+        ("meados de dezembro", "pt_PT", at("2026-12-11")),  # this year's, still ahead
+        ("fim de novembro", "pt_PT", at("2027-11-21")),  # this year's is over
+    ],
+)
+def test_a_part_of_a_month_is_due_when_it_begins(text, region, due):
+    """ "Ende Januar", "mi-janvier", "a finales de enero" were nothing (questions read them as
+    windows); the part is due on its first day, as a range is."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("daqui a hora e meia", "pt_PT"),
+        ("em hora e meia", "pt_BR"),
+        ("en hora y media", "es_ES"),
+        ("in anderthalb Stunden", "de_DE"),
+        ("in eineinhalb Stunden", "de_DE"),
+        ("dans une heure et demie", "fr_FR"),
+    ],
+)
+def test_an_hour_and_a_half_from_now_without_its_article(text, region):
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == WEDNESDAY + timedelta(minutes=90), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "hm"),
+    [
+        ("sábado ao fim da manhã", "pt_PT", "11:00"),
+        ("sábado no início da tarde", "pt_PT", "14:00"),
+        ("sábado à hora do jantar", "pt_BR", "20:00"),
+        ("el sábado a media tarde", "es_ES", "16:00"),
+        ("el sábado a última hora de la tarde", "es_ES", "18:00"),
+        ("el sábado a la hora de comer", "es_ES", "14:00"),
+        ("am Samstag am späten Nachmittag", "de_DE", "18:00"),
+        ("Samstag zur Mittagszeit", "de_DE", "12:00"),
+        ("samedi en fin de matinée", "fr_FR", "11:00"),
+        ("samedi en fin d'après-midi", "fr_FR", "18:00"),
+        ("samedi à l'heure du déjeuner", "fr_FR", "12:00"),
+    ],
+)
+def test_early_late_parts_of_the_day_and_meals(text, region, hm):
+    """ "ao fim da manhã" and "en fin de matinée" were the day's end (18:00), "en fin
+    d'après-midi" and "a media tarde" nothing but the day."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == at("2026-12-12", hm), when and when.due
+    assert find_when("hoje ao fim do dia", WEDNESDAY, region="pt_PT").due == at("2026-12-09", "18:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("O prazo final é agora, ok", "pt_BR"),
+        ("O prazo para entregar o relatório à Ana é agora", "pt_PT"),
+        ("La fecha límite para entregar el informe es ahora.", "es_ES"),
+        ("Die Deadline für den Bericht an Ana ist jetzt!", "de_DE"),
+        ("La deadline pour le rapport d'Ana c'est maintenant", "fr_FR"),
+    ],
+)
+def test_now_after_is_at_a_clauses_end_is_this_moment_in_any_sentence(text, region):
+    """ "now" counted only in a text of at most four words: "o prazo final é agora, ok" was
+    nothing. A state that holds from now on ("Ana ist jetzt Ärztin") stays no time."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == WEDNESDAY, when and when.due
+    assert find_when("Ana ist jetzt Ärztin im Krankenhaus in Lissabon", WEDNESDAY, region="de_DE") is None
+    assert find_when("A Ana é agora médica no hospital de Santa Maria", WEDNESDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("um fünf nach halb acht", at("2026-12-05", "19:35")),
+        ("um fünf vor halb acht", at("2026-12-05", "19:25")),
+        ("morgen um zehn vor halb neun", at("2026-12-06", "08:20")),
+        ("um viertel 9", at("2026-12-05", "20:15")),
+    ],
+)
+def test_german_minutes_around_half_past_and_the_southern_quarter(text, due):
+    """ "fünf nach halb acht" was 7:30, the five minutes dropped; "viertel 9" (8:15) nothing."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("renovar o passaporte no próximo ano", "pt_PT", at("2027-01-01")),
+        ("no ano que vem", "pt_BR", at("2027-01-01")),
+        ("el próximo año", "es_ES", at("2027-01-01")),
+        ("el año que viene", "es_ES", at("2027-01-01")),
+        ("nächstes Jahr", "de_DE", at("2027-01-01")),
+        ("kommendes Jahr", "de_DE", at("2027-01-01")),
+        ("l'année prochaine", "fr_FR", at("2027-01-01")),
+        ("em março do próximo ano", "pt_PT", at("2027-03-01")),
+        ("en mai l'année prochaine", "fr_FR", at("2027-05-01")),
+    ],
+)
+def test_next_year_is_its_first_day_as_next_month_is(text, region, due):
+    """ "next year" was nothing in every language while "next month" was its 1st; a month said
+    with it is that month of next year ("en mai l'année prochaine" was nothing too)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("vinte e dois de abril", "pt_PT", at("2027-04-22")),
+        ("vinte e três de maio às 10", "pt_BR", at("2027-05-23", "10:00")),
+        ("dia vinte e oito", "pt_PT", at("2026-12-28")),
+        ("el veintitrés de mayo", "es_ES", at("2027-05-23")),
+        ("le vingt et un avril", "fr_FR", at("2027-04-21")),
+        ("am dreiundzwanzigsten Mai", "de_DE", at("2027-05-23")),
+    ],
+)
+def test_a_day_in_words_of_several_words_is_the_whole_number(text, region, due):
+    """ "vinte e dois de abril" was 2 April: the table's "dois de abril" covered more of the text
+    than text2num's "22", written in the place of the three words."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
