@@ -34,6 +34,7 @@ from functools import cache
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
 from core.model import InvalidInput
+from core.when.habits import habits
 from core.when.holidays import DAYS, FEAST_DAY, country_days
 from core.when.language import fold
 from core.when.patterns import GRAMMAR, Grammar, any_of, group
@@ -57,7 +58,11 @@ _FREQ = {
     "year": "YEARLY",
     "quarter": "MONTHLY;INTERVAL=3",
     "half-year": "MONTHLY;INTERVAL=6",
+    "clock-hour": "HOURLY",
+    "clock-minute": "MINUTELY",
 }
+# a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
+_CLOCK_STEP = {"HOURLY": timedelta(hours=1), "MINUTELY": timedelta(minutes=1)}
 # "N times a week": spread over the week; "a month": over the month; a year: every 12/N months
 _TIMES_A_WEEK = {2: "MO,TH", 3: "MO,WE,FR", 4: "MO,TU,TH,FR", 5: "MO,TU,WE,TH,FR", 6: "MO,TU,WE,TH,FR,SA"}
 _TIMES_A_MONTH = {2: (1, 15), 3: (1, 10, 20), 4: (1, 8, 15, 22)}
@@ -337,6 +342,9 @@ def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
 
 def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     g, today = t.g, now.date()
+    found = _habit(t, today)
+    if found:
+        return found
     m = t.search(g.every_part)
     if m:
         t.take(m)
@@ -378,6 +386,9 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         unit = g.words.calendar_units[m.group("unit")]
         n = 2 if m.group("other") else int(_num(g, m.group("n")))
         t.take(m)
+        ranged = _days_of_the_weeks(t, today) if unit == "week" else None
+        if ranged:  # "every 2 weeks from Monday to Wednesday"
+            return _Rec(_every(unit, n) + ";" + ranged.rule.rpartition(";")[2], ranged.first)
         on = t.search(g.on_days) if unit == "week" else None
         if on:  # "every 2 weeks on Monday and Thursday"
             t.take(on)
@@ -426,12 +437,64 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     if m:
         unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
-        return _Rec(_every(unit), None)
+        ranged = _days_of_the_weeks(t, today) if unit == "week" else None
+        return ranged or _Rec(_every(unit), None)
     m = t.search(g.freq_word)
     if m:
         t.take(m)
         return _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None)
     return None
+
+
+def _habit(t: _Text, today: date) -> _Rec | None:
+    """A repeat said as a habit (core/when/habits.py): one idiom ("tous les quinze jours"), a step
+    said twice ("de 3 em 3 meses"), a range of weekdays ("from Monday to Friday at 8")."""
+    g, h = t.g, habits(t.g)
+    m = t.search(h.idiom)
+    if m:
+        t.take(m)
+        return _Rec("FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))], None)
+    m = t.search(h.step_pair)
+    if m:
+        n = int(_num(g, group(m, "n") or "1"))
+        unit = g.words.calendar_units[m.group("unit")]
+        t.take(m)
+        return _Rec(_every(unit, n), None) if n >= 1 else None
+    return _days_of_the_weeks(t, today, any_range=False)
+
+
+def _days_of_the_weeks(t: _Text, today: date, *, any_range: bool = True) -> _Rec | None:
+    """ "from Monday to Friday", "montags bis freitags", "Mon-Wed": every week on those days (a
+    Saturday to a Tuesday goes round the weekend). `any_range`: after "every week" any such range; else
+    only with "every", in the plural or with a time after it, or said alone (a stay "from Monday
+    to Friday" in a sentence is no habit)."""
+    g = t.g
+
+    def habit(m: re.Match) -> bool:
+        plural = any(m.group(f"{kind}{i}") for kind in ("plural", "adverb") for i in (1, 2))
+        rest = (t.folded[: m.start()] + t.folded[m.end() :]).strip(" ,.;:!")
+        return any_range or bool(
+            m.group("every") or m.group("other") or plural or _time_follows(t, m.end()) or not rest
+        )
+
+    m = t.search(habits(g).day_range, accept=habit)
+    if m is None:
+        return None
+    first, last = (
+        g.words.weekdays[m.group(f"day{i}")]
+        if m.group(f"day{i}")
+        else g.words.weekday_adverbs[m.group(f"adverb{i}")]
+        for i in (1, 2)
+    )
+    if first == last:
+        return None
+    t.take(m)
+    days = [(first + i) % 7 for i in range((last - first) % 7 + 1)]
+    start = min(_next_weekday(today, d, strictly_after=False) for d in days)
+    if not (any_range or m.group("every") or m.group("other") or _time_follows(t, m.end())):
+        start = _next_weekday(today, first, strictly_after=False)  # said alone: from its first day on
+    every = "FREQ=WEEKLY;INTERVAL=2" if m.group("other") else "FREQ=WEEKLY"  # "every other Sat-Tue"
+    return _Rec(every + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in sorted(days)), start)
 
 
 def _times_per(g: Grammar, m: re.Match, today: date) -> _Rec:
@@ -1361,10 +1424,20 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due += within
     if rec and due <= now:  # the first occurrence still to come
         due = _next_of(rec.rule, due, now)
+    if rec and clock is None and day is None and _clock_step(rec.rule):  # "every 15 minutes"
+        due = now.replace(second=0, microsecond=0) + _clock_step(rec.rule)
+        out.explicit_time = True
     if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.due = due
     return out
+
+
+def _clock_step(rule: str) -> timedelta:
+    """One step of a repeat by the clock ("FREQ=MINUTELY;INTERVAL=15": 15 minutes); zero for others."""
+    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    interval = parts.get("INTERVAL", "1")
+    return _CLOCK_STEP.get(parts.get("FREQ", ""), timedelta(0)) * (int(interval) if interval.isdigit() else 1)
 
 
 def _next_of(rule: str, start: datetime, now: datetime) -> datetime:

@@ -19,7 +19,9 @@ COMPARED = ("BYDAY", "BYMONTHDAY", "BYMONTH", "BYYEARDAY", "BYWEEKNO", "BYSETPOS
 
 
 def rule_parts(rule: str) -> dict[str, str]:
-    parts = dict(piece.partition("=")[::2] for piece in rule.upper().removeprefix("RRULE:").split(";") if piece)
+    parts = dict(
+        piece.partition("=")[::2] for piece in rule.upper().removeprefix("RRULE:").split(";") if piece
+    )
     parts.setdefault("INTERVAL", "1")
     return parts
 
@@ -90,3 +92,208 @@ def test_other_projects_repeats_read_at_least_as_well_as_before(name):
     assert read >= RULE_FLOORS[name], f"{read} of {len(corpus['cases'])}"
     wrongly = [case[0] for case in corpus.get("negatives", []) if not negative_reads_no_repeat(corpus, case)]
     assert not wrongly  # "Once in a while.", "Every time i hear that": no repeat
+
+
+# -- the classes of repeats people say, each in the five languages ---------------------------------
+
+TZ = ZoneInfo("Europe/Lisbon")
+SATURDAY = datetime(2026, 12, 5, 10, 0, tzinfo=TZ)  # Saturday 5 December 2026, 10:00
+
+
+def at(day: str, hm: str = "09:00") -> datetime:
+    return datetime.fromisoformat(f"{day}T{hm}").replace(tzinfo=TZ)
+
+
+def read_as(text: str, region: str, due: datetime, rule: str, said: str) -> None:
+    """`text` is the repeat `rule` from `due`, said back by say_rule in the person's language as
+    `said`, and the one recurrence engine finds its next occurrence after `due`."""
+    from core.remind.series import Series, next_occurrence  # noqa: PLC0415 - the one engine
+    from core.when.spoken import say_rule  # noqa: PLC0415
+
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and (when.rrule, when.due) == (rule, due), when and (when.rrule, when.due)
+    assert say_rule(when.rrule, region[:2]) == said
+    after = next_occurrence(Series(rule, TZ), due, due)
+    assert after is not None and after > due
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "stretch every 15 minutes",
+            "en_US",
+            at("2026-12-05", "10:15"),
+            "FREQ=MINUTELY;INTERVAL=15",
+            "every 15 minutes",
+        ),
+        ("drink water every hour", "en_GB", at("2026-12-05", "11:00"), "FREQ=HOURLY", "every hour"),
+        ("check the oven hourly", "en_GB", at("2026-12-05", "11:00"), "FREQ=HOURLY", "every hour"),
+        ("every other hour", "en_GB", at("2026-12-05", "12:00"), "FREQ=HOURLY;INTERVAL=2", "every 2 hours"),
+        ("beber água de hora em hora", "pt_PT", at("2026-12-05", "11:00"), "FREQ=HOURLY", "de hora a hora"),
+        (
+            "alongar a cada 20 minutos",
+            "pt_PT",
+            at("2026-12-05", "10:20"),
+            "FREQ=MINUTELY;INTERVAL=20",
+            "a cada 20 minutos",
+        ),
+        (
+            "estirar cada 15 minutos",
+            "es_ES",
+            at("2026-12-05", "10:15"),
+            "FREQ=MINUTELY;INTERVAL=15",
+            "cada 15 minutos",
+        ),
+        ("cada hora", "es_ES", at("2026-12-05", "11:00"), "FREQ=HOURLY", "cada hora"),
+        (
+            "alle 2 Stunden lüften",
+            "de_DE",
+            at("2026-12-05", "12:00"),
+            "FREQ=HOURLY;INTERVAL=2",
+            "alle 2 Stunden",
+        ),
+        ("stündlich", "de_DE", at("2026-12-05", "11:00"), "FREQ=HOURLY", "stündlich"),
+        (
+            "toutes les 10 minutes",
+            "fr_FR",
+            at("2026-12-05", "10:10"),
+            "FREQ=MINUTELY;INTERVAL=10",
+            "toutes les 10 minutes",
+        ),
+        (
+            "boire de l'eau toutes les heures",
+            "fr_FR",
+            at("2026-12-05", "11:00"),
+            "FREQ=HOURLY",
+            "toutes les heures",
+        ),
+    ],
+)
+def test_repeats_by_the_clock_start_one_step_from_now(text, region, due, rule, said):
+    """Every hour, every N minutes: the first one step from now (to the minute), as the clock
+    goes. "in 15 minutes" and "the meeting lasted 2 hours" stay no repeat."""
+    read_as(text, region, due, rule, said)
+    assert find_when("in 15 minutes", SATURDAY).rrule is None
+    assert find_when("the meeting lasted 2 hours", SATURDAY) is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("biweekly sync", "en_US", at("2026-12-06"), "FREQ=WEEKLY;INTERVAL=2", "every 2 weeks"),
+        ("every fortnight", "en_GB", at("2026-12-06"), "FREQ=WEEKLY;INTERVAL=2", "every 2 weeks"),
+        (
+            "réunion tous les quinze jours",
+            "fr_FR",
+            at("2026-12-06"),
+            "FREQ=WEEKLY;INTERVAL=2",
+            "toutes les 2 semaines",
+        ),
+        ("Papiermüll vierzehntägig", "de_DE", at("2026-12-06"), "FREQ=WEEKLY;INTERVAL=2", "alle 2 Wochen"),
+        ("arroser un jour sur deux", "fr_FR", at("2026-12-06"), "FREQ=DAILY;INTERVAL=2", "tous les 2 jours"),
+        ("regar dia sim, dia não", "pt_PT", at("2026-12-06"), "FREQ=DAILY;INTERVAL=2", "a cada 2 dias"),
+        ("regar un día sí y otro no", "es_ES", at("2026-12-06"), "FREQ=DAILY;INTERVAL=2", "cada 2 días"),
+        ("bilan annuellement", "fr_FR", at("2026-12-06"), "FREQ=YEARLY", "tous les ans"),
+    ],
+)
+def test_fortnights_and_every_other_day_said_as_idioms_repeat(text, region, due, rule, said):
+    read_as(text, region, due, rule, said)
+
+
+WORKDAYS = "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "stand-up from Monday to Friday at 8",
+            "en_US",
+            at("2026-12-07", "08:00"),
+            WORKDAYS,
+            "every weekday",
+        ),
+        (
+            "every Mon-Wed",
+            "en_GB",
+            at("2026-12-07"),
+            "FREQ=WEEKLY;BYDAY=MO,TU,WE",
+            "every Monday, Tuesday and Wednesday",
+        ),
+        (
+            "shop open saturdays through tuesdays at 10",
+            "en_GB",
+            at("2026-12-06", "10:00"),
+            "FREQ=WEEKLY;BYDAY=MO,TU,SA,SU",
+            "every Monday, Tuesday, Saturday and Sunday",
+        ),
+        (
+            "correr de segunda a sexta às 7h30",
+            "pt_PT",
+            at("2026-12-07", "07:30"),
+            WORKDAYS,
+            "todos os dias úteis",
+        ),
+        (
+            "aulas de terça a quinta às 18h",
+            "pt_PT",
+            at("2026-12-08", "18:00"),
+            "FREQ=WEEKLY;BYDAY=TU,WE,TH",
+            "às terças, quartas e quintas",
+        ),
+        (
+            "de martes a jueves a las 8",
+            "es_ES",
+            at("2026-12-08", "08:00"),
+            "FREQ=WEEKLY;BYDAY=TU,WE,TH",
+            "los martes, miércoles y jueves",
+        ),
+        (
+            "von Montag bis Freitag um 8 Uhr Deutschkurs",
+            "de_DE",
+            at("2026-12-07", "08:00"),
+            WORKDAYS,
+            "werktags",
+        ),
+        ("montags bis freitags um 8", "de_DE", at("2026-12-07", "08:00"), WORKDAYS, "werktags"),
+        ("du lundi au vendredi à 7h30 bus", "fr_FR", at("2026-12-07", "07:30"), WORKDAYS, "en semaine"),
+        ("de lundi à vendredi", "fr_FR", at("2026-12-07"), WORKDAYS, "en semaine"),
+        (
+            "every 2 weeks from Monday to Wednesday",
+            "en_GB",
+            at("2026-12-07"),
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TU,WE",
+            "every 2 weeks on Monday, Tuesday and Wednesday",
+        ),
+    ],
+)
+def test_a_range_of_weekdays_said_as_a_habit_repeats_on_each(text, region, due, rule, said):
+    """With "every", in the plural, with a time after it or said alone; a stay in a sentence
+    ("from Monday to Friday") stays the day it starts."""
+    read_as(text, region, due, rule, said)
+    for text, region in (
+        ("Ana is in Porto from Monday to Friday", "en_GB"),
+        ("je suis à Lyon du lundi au vendredi", "fr_FR"),
+    ):
+        when = find_when(text, SATURDAY, region=region)
+        assert when is not None and when.rrule is None and when.due == at("2026-12-07"), text
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("revisão de 3 em 3 meses", "pt_PT", at("2026-12-06"), "FREQ=MONTHLY;INTERVAL=3", "a cada 3 meses"),
+        ("de seis em seis meses", "pt_PT", at("2026-12-06"), "FREQ=MONTHLY;INTERVAL=6", "a cada 6 meses"),
+        (
+            "alongar de 15 em 15 minutos",
+            "pt_PT",
+            at("2026-12-05", "10:15"),
+            "FREQ=MINUTELY;INTERVAL=15",
+            "a cada 15 minutos",
+        ),
+        ("regar de dos en dos días", "es_ES", at("2026-12-06"), "FREQ=DAILY;INTERVAL=2", "cada 2 días"),
+    ],
+)
+def test_a_step_said_twice_repeats_by_that_step(text, region, due, rule, said):
+    read_as(text, region, due, rule, said)

@@ -1,0 +1,66 @@
+"""The patterns of repeats said as habits, beside the grammar's own (core/when/patterns.py): a rule
+said as one idiom ("tous les quinze jours"), a step said twice ("de 3 em 3 meses") and a range of
+weekdays ("from Monday to Friday at 8", "montags bis freitags"). Like patterns.py, no word of any
+language is written here: the words are the languages' tables; parse.py's `_recurrence` reads what
+a match means.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.when.patterns import (
+    DASHES,
+    WORD_END,
+    WORD_START,
+    Grammar,
+    any_of,
+    compile_folded,
+    optional_words,
+)
+
+
+@dataclass(frozen=True)
+class Habits:
+    idiom: re.Pattern[str]  # group w: a key of `repeat_idioms`
+    step_pair: re.Pattern[str]  # groups n_<i> (the step) and unit
+    day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
+
+
+_BUILT: dict[int, tuple[Grammar, Habits]] = {}
+
+
+def habits(g: Grammar) -> Habits:
+    """The habits' patterns of grammar `g`, compiled once."""
+    found = _BUILT.get(id(g))
+    if found is None or found[0] is not g:
+        found = _BUILT[id(g)] = (g, _compile(g))
+    return found[1]
+
+
+def _compile(g: Grammar) -> Habits:
+    w, b, e = g.words, WORD_START, WORD_END
+    amount = rf"(?:\d+|{any_of(w.numbers)})"
+    pairs = [pair.split() for pair in w.step_pairs if len(pair.split()) == 2]
+    steps = "|".join(
+        rf"(?:{re.escape(first)})\s+(?P<n_{i}>{amount})\s+(?:{re.escape(then)})\s+(?P=n_{i})"
+        for i, (first, then) in enumerate(pairs)
+    )
+    day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
+    suffix, plural = any_of(w.weekday_suffixes), any_of(w.plural_endings)
+    article = optional_words(w.day_articles)
+    to = rf"(?:\s*(?:{any_of(DASHES)})\s*|\s+(?:{any_of(w.day_range_to)})\s+)"
+
+    def one(i: int) -> str:
+        return rf"(?:{article}(?P<day{i}>{day})(?:{suffix})?(?P<plural{i}>{plural})?|(?P<adverb{i}>{adverb}))"
+
+    return Habits(
+        idiom=compile_folded(rf"{b}(?P<w>{any_of(w.repeat_idioms)}){e}"),
+        step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
+        day_range=compile_folded(
+            rf"{b}(?:(?P<other>{any_of(w.every_other)})\s+|(?P<every>{any_of(w.every)})\s+)?"
+            rf"{optional_words(w.day_range_from)}"
+            rf"{one(1)}{to}{one(2)}{e}"
+        ),
+    )
