@@ -60,6 +60,7 @@ _FREQ = {
     "half-year": "MONTHLY;INTERVAL=6",
     "clock-hour": "HOURLY",
     "clock-minute": "MINUTELY",
+    "two-weeks": "WEEKLY;INTERVAL=2",
 }
 # a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
 _CLOCK_STEP = {"HOURLY": timedelta(hours=1), "MINUTELY": timedelta(minutes=1)}
@@ -341,6 +342,53 @@ def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
 
 
 def _recurrence(t: _Text, now: datetime) -> _Rec | None:
+    rec = _repeat_said(t, now)
+    if rec and rec.rule.startswith("FREQ=WEEKLY;BYDAY="):  # "quinzenal às segundas": every 2 weeks
+        g = t.g
+        step = t.search(g.freq_word, accept=lambda m: _weekly_step(g.words.freq_words[_spaced(m.group("w"))]))
+        step = step or t.search(
+            habits(g).idiom, accept=lambda m: _weekly_step(g.words.repeat_idioms[_spaced(m.group("w"))])
+        )
+        if step:
+            rule = (g.words.freq_words | g.words.repeat_idioms)[_spaced(step.group("w"))]
+            t.take(step)
+            rec.rule = "FREQ=" + rule + ";" + rec.rule.partition(";")[2]
+    return rec
+
+
+def _weekly_step(rule: str) -> bool:
+    """ "WEEKLY;INTERVAL=2": a step of weeks without days of its own."""
+    return rule.startswith("WEEKLY;INTERVAL=") and "BY" not in rule
+
+
+def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
+    """A weekly repeat with the days said after it: "every 2 weeks on Monday and Thursday", "each
+    week from Tuesday to Saturday", "toutes les deux semaines le mardi et le jeudi"."""
+    if not rec.rule.startswith("FREQ=WEEKLY") or "BYDAY" in rec.rule:
+        return rec
+    ranged = _days_of_the_weeks(t, today)
+    if ranged:
+        return _Rec(rec.rule + ";" + ranged.rule.rpartition(";")[2], ranged.first)
+    g = t.g
+    on = t.search(g.on_days)
+    if not on:
+        return rec
+    said = [on]
+    while more := habits(g).and_then.match(t.folded, said[-1].end()):  # "le mardi et le jeudi"
+        then = g.on_days.match(t.folded, more.end())
+        if not then:
+            break
+        said.append(then)
+    days = sorted({g.words.weekdays[d] for m in said for d in g.day_words.findall(m.group("days"))})
+    if not days:
+        return rec
+    for m in said:
+        t.take(m)
+    first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+    return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+
+
+def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     g, today = t.g, now.date()
     found = _habit(t, today)
     if found:
@@ -381,21 +429,16 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         wd = today.weekday()
         first = today if wd < 5 else _next_weekday(today, 0, strictly_after=True)
         return _Rec("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", first)
-    m = t.search(g.every_n_units)
+    # "every 2 weeks"; not "every a week": pt "toda a semana" is the whole week (an article, not one)
+    m = t.search(
+        g.every_n_units,
+        accept=lambda m: bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1,
+    )
     if m:
         unit = g.words.calendar_units[m.group("unit")]
         n = 2 if m.group("other") else int(_num(g, m.group("n")))
         t.take(m)
-        ranged = _days_of_the_weeks(t, today) if unit == "week" else None
-        if ranged:  # "every 2 weeks from Monday to Wednesday"
-            return _Rec(_every(unit, n) + ";" + ranged.rule.rpartition(";")[2], ranged.first)
-        on = t.search(g.on_days) if unit == "week" else None
-        if on:  # "every 2 weeks on Monday and Thursday"
-            t.take(on)
-            days = sorted({g.words.weekdays[d] for d in g.day_words.findall(on.group("days"))})
-            first = min(_next_weekday(today, d, strictly_after=False) for d in days)
-            return _Rec(_every(unit, n) + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
-        return _Rec(_every(unit, n), None)
+        return _on_its_days(t, today, _Rec(_every(unit, n), None))
     m = t.search(g.times_per)
     if m:
         t.take(m)
@@ -437,12 +480,11 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     if m:
         unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
-        ranged = _days_of_the_weeks(t, today) if unit == "week" else None
-        return ranged or _Rec(_every(unit), None)
+        return _on_its_days(t, today, _Rec(_every(unit), None))
     m = t.search(g.freq_word)
     if m:
         t.take(m)
-        return _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None)
+        return _on_its_days(t, today, _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None))
     return None
 
 
@@ -453,7 +495,7 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     m = t.search(h.idiom)
     if m:
         t.take(m)
-        return _Rec("FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))], None)
+        return _on_its_days(t, today, _Rec("FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))], None))
     m = t.search(h.step_pair)
     if m:
         n = int(_num(g, group(m, "n") or "1"))

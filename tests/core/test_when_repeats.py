@@ -297,3 +297,96 @@ def test_a_range_of_weekdays_said_as_a_habit_repeats_on_each(text, region, due, 
 )
 def test_a_step_said_twice_repeats_by_that_step(text, region, due, rule, said):
     read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "reunião quinzenal às segundas",
+            "pt_PT",
+            at("2026-12-07"),
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO",
+            "a cada 2 semanas, às segundas",
+        ),
+        (
+            "biweekly on Tuesdays",
+            "en_US",
+            at("2026-12-08"),
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU",
+            "every 2 weeks on Tuesday",
+        ),
+        ("once a fortnight", "en_GB", at("2026-12-06"), "FREQ=WEEKLY;INTERVAL=2", "every 2 weeks"),
+        (
+            "toutes les deux semaines le mardi et le jeudi",
+            "fr_FR",
+            at("2026-12-08"),
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH",
+            "toutes les 2 semaines, le mardi et le jeudi",
+        ),
+        (
+            "every week on Monday and Thursday",
+            "en_GB",
+            at("2026-12-07"),
+            "FREQ=WEEKLY;BYDAY=MO,TH",
+            "every Monday and Thursday",
+        ),
+        (
+            "quincenal los lunes",
+            "es_ES",
+            at("2026-12-07"),
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO",
+            "cada 2 semanas, los lunes",
+        ),
+        (
+            "Training vierzehntägig am Montag",
+            "de_DE",
+            at("2026-12-07"),
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO",
+            "alle 2 Wochen montags",
+        ),
+    ],
+)
+def test_a_step_of_weeks_keeps_the_days_said_beside_it(text, region, due, rule, said):
+    """Every other week on its days, whichever is said first (the step or the days)."""
+    read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("ligar à mãe toda segunda-feira", "pt_PT", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO", "às segundas"),
+        ("backup toda semana", "pt_PT", at("2026-12-06"), "FREQ=WEEKLY", "todas as semanas"),
+        (
+            "pagar a renda todo dia 8",
+            "pt_PT",
+            at("2026-12-08"),
+            "FREQ=MONTHLY;BYMONTHDAY=8",
+            "todos os meses no dia 8",
+        ),
+        ("futebol nos fins de semana", "pt_PT", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA", "às sábados"),
+        (
+            "lavar o carro semana sim, semana não",
+            "pt_PT",
+            at("2026-12-06"),
+            "FREQ=WEEKLY;INTERVAL=2",
+            "a cada 2 semanas",
+        ),
+        ("run weekends at 10", "en_GB", at("2026-12-12", "10:00"), "FREQ=WEEKLY;BYDAY=SA", "every Saturday"),
+        ("Oma an jedem Wochenende besuchen", "de_DE", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA", "samstags"),
+        (
+            "Miete jeden 1. des Monats",
+            "de_DE",
+            at("2027-01-01"),
+            "FREQ=MONTHLY;BYMONTHDAY=1",
+            "monatlich am 1.",
+        ),
+        ("leer a diario", "es_ES", at("2026-12-06"), "FREQ=DAILY", "todos los días"),
+    ],
+)
+def test_every_said_in_the_singular_and_weekends_as_each_language_says_them(text, region, due, rule, said):
+    """pt "toda semana", "todo dia 8"; but "toda a semana" is the whole week and "I love
+    weekends" no habit."""
+    read_as(text, region, due, rule, said)
+    for text, region in (("trabalhei toda a semana", "pt_PT"), ("I love weekends", "en_GB")):
+        assert find_when(text, SATURDAY, region=region) is None, text

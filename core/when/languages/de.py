@@ -106,7 +106,7 @@ LANGUAGE = Language(
                 "zweiwöchentlich": "WEEKLY;INTERVAL=2", "vierzehntägig": "WEEKLY;INTERVAL=2",
                 "vierzehntäglich": "WEEKLY;INTERVAL=2", "stündlich": "HOURLY"},
     weekdays_every=("werktags", "an werktagen", "jeden werktag"),
-    weekends_every=("an wochenenden", "wochenends", "an den wochenenden"),
+    weekends_every=("an wochenenden", "wochenends", "an den wochenenden", "an jedem wochenende"),
     every_part={"jeden morgen": "morgens", "jeden vormittag": "morgens", "jeden nachmittag": "nachmittags",
                 "jeden abend": "abends", "jede nacht": "abends"},
     repeat_idioms={"alle vierzehn tage": "WEEKLY;INTERVAL=2", "alle 14 tage": "WEEKLY;INTERVAL=2"},
@@ -172,7 +172,7 @@ LANGUAGE = Language(
     seasons={"frühling": "spring", "frühjahr": "spring", "sommer": "summer", "herbst": "autumn",
              "winter": "winter"},
     day_of_month_forms=("am {day}.", "{any_weekday}[,] [den] {day}."),
-    monthly_day_forms=("am {day}. (jedes|jeden) monats",),
+    monthly_day_forms=("am {day}. (jedes|jeden) monats", "jeden {day}. (des|eines) monats"),
     every_other_weekday_forms=("(jeden zweiten|jede zweite|alle zwei wochen am) {weekday}",),
     so_far_forms=(
         "(diese|dieser|diesen|dieses) {unit} bisher",

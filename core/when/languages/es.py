@@ -118,7 +118,7 @@ LANGUAGE = Language(
                 "quincenal": "WEEKLY;INTERVAL=2", "quincenalmente": "WEEKLY;INTERVAL=2",
                 "un día sí y otro no": "DAILY;INTERVAL=2", "día sí, día no": "DAILY;INTERVAL=2",
                 "día sí día no": "DAILY;INTERVAL=2", "bimestral": "MONTHLY;INTERVAL=2",
-                "bimestralmente": "MONTHLY;INTERVAL=2"},
+                "bimestralmente": "MONTHLY;INTERVAL=2", "a diario": "DAILY"},
     weekdays_every=("días laborables", "entre semana", "cada día laborable", "todos los días laborables",
                     "de lunes a viernes"),
     weekends_every=("todos los fines de semana",),
