@@ -25,6 +25,7 @@ from core.when.patterns import (
 class Habits:
     idiom: re.Pattern[str]  # group w: a key of `repeat_idioms`
     step_pair: re.Pattern[str]  # groups n_<i> (the step) and unit
+    every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
     and_then: re.Pattern[str]  # ", ", " and ": another day of a list follows ("le mardi et le jeudi")
     day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
 
@@ -58,6 +59,7 @@ def _compile(g: Grammar) -> Habits:
 
     return Habits(
         idiom=compile_folded(rf"{b}(?P<w>{any_of(w.repeat_idioms)}){e}"),
+        every_before=compile_folded(rf"{b}(?:{any_of(w.every)})\s+$"),
         and_then=compile_folded(rf"\s*(?:,|{any_of(w.and_words)})\s*"),
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
         day_range=compile_folded(

@@ -356,6 +356,33 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     return rec
 
 
+def _a_weekday_of_a_month(m: re.Match) -> bool:
+    """ "the fourth Thursday in November": a weekday of a named month, no year."""
+    return bool(m.group("mon") and m.group("day") and not m.group("y"))
+
+
+def _yearly_on(g: Grammar, m: re.Match, rule: str) -> str:
+    """A yearly rule on the weekday of a month `m` says ("FREQ=YEARLY;BYMONTH=11;BYDAY=4TH"): the
+    fourth Thursday of November is not on the same date each year."""
+    n = g.words.month_ordinals[_spaced(m.group("ord"))]
+    wd = g.words.weekdays[m.group("day")]
+    return f"{rule};BYMONTH={g.words.months[m.group('mon')]};BYDAY={n}{RRULE_DAYS[wd]}"
+
+
+def _yearly_said(t: _Text, text: str, rule: str | None, written: bool) -> str | None:
+    """The yearly rule a text says beside its date: "every year on the fourth Thursday in
+    November" on that weekday of the month; "every July 4th", "every Christmas" every year."""
+    folded = fold(text)
+    if rule is None:
+        every_before = habits(t.g).every_before
+        said = written and any(every_before.search(folded, 0, s) for s, _ in t.spans)
+        return "FREQ=YEARLY" if said else None
+    if not rule.startswith("FREQ=YEARLY") or "BY" in rule:
+        return rule
+    m = next((m for m in t.g.month_position.finditer(folded) if _a_weekday_of_a_month(m)), None)
+    return _yearly_on(t.g, m, rule) if m and any(s <= m.start("ord") < e for s, e in t.spans) else rule
+
+
 def _weekly_step(rule: str) -> bool:
     """ "WEEKLY;INTERVAL=2": a step of weeks without days of its own."""
     return rule.startswith("WEEKLY;INTERVAL=") and "BY" not in rule
@@ -397,6 +424,10 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     if m:
         t.take(m)
         return _Rec("FREQ=DAILY", None, g.words.every_part[_spaced(m.group("w"))])
+    m = t.search(g.month_position, accept=_a_weekday_of_a_month)
+    if m and m.group("each"):  # "every fourth Thursday in November": every year
+        t.take(m)
+        return _Rec(_yearly_on(g, m, "FREQ=YEARLY"), _month_position(g, m, today)[1])
     m = t.search(
         g.month_position,
         accept=lambda m: (
@@ -1471,6 +1502,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         out.explicit_time = True
     if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
+    out.rrule = _yearly_said(t, text, out.rrule, bool(written and not t.month_alone))
     out.due = due
     return out
 

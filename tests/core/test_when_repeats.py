@@ -390,3 +390,66 @@ def test_every_said_in_the_singular_and_weekends_as_each_language_says_them(text
     read_as(text, region, due, rule, said)
     for text, region in (("trabalhei toda a semana", "pt_PT"), ("I love weekends", "en_GB")):
         assert find_when(text, SATURDAY, region=region) is None, text
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "Thanksgiving every year on the fourth Thursday in November",
+            "en_US",
+            at("2027-11-25"),
+            "FREQ=YEARLY;BYMONTH=11;BYDAY=4TH",
+            "every year on the fourth Thursday in November",
+        ),
+        (
+            "every fourth Thursday in November",
+            "en_US",
+            at("2027-11-25"),
+            "FREQ=YEARLY;BYMONTH=11;BYDAY=4TH",
+            "every year on the fourth Thursday in November",
+        ),
+        (
+            "todos os anos na última sexta-feira de novembro",
+            "pt_PT",
+            at("2027-11-26"),
+            "FREQ=YEARLY;BYMONTH=11;BYDAY=-1FR",
+            "todos os anos, na última sexta-feira de novembro",
+        ),
+        (
+            "cada año el último viernes de noviembre",
+            "es_ES",
+            at("2027-11-26"),
+            "FREQ=YEARLY;BYMONTH=11;BYDAY=-1FR",
+            "todos los años, el último viernes de noviembre",
+        ),
+        (
+            "jedes Jahr am letzten Freitag im November",
+            "de_DE",
+            at("2027-11-26"),
+            "FREQ=YEARLY;BYMONTH=11;BYDAY=-1FR",
+            "jährlich am letzten Freitag im November",
+        ),
+        (
+            "chaque année le dernier vendredi de novembre",
+            "fr_FR",
+            at("2027-11-26"),
+            "FREQ=YEARLY;BYMONTH=11;BYDAY=-1FR",
+            "tous les ans, le dernier vendredi de novembre",
+        ),
+        ("every July 4th", "en_US", at("2027-07-04"), "FREQ=YEARLY", "every year"),
+        ("cada 25 de diciembre", "es_ES", at("2026-12-25"), "FREQ=YEARLY", "todos los años"),
+        ("tous les 25 décembre", "fr_FR", at("2026-12-25"), "FREQ=YEARLY", "tous les ans"),
+    ],
+)
+def test_a_yearly_repeat_keeps_the_weekday_of_its_month(text, region, due, rule, said):
+    """A weekday of a month (the fourth Thursday of November) falls on another date each year:
+    the rule says it, and the next one is that weekday (25 Nov 2027, 23 Nov 2028). Every and a
+    date ("every July 4th") is every year; the date alone is once."""
+    from core.remind.series import Series, next_occurrence  # noqa: PLC0415 - the one engine
+
+    read_as(text, region, due, rule, said)
+    if "BYDAY=4TH" in rule:
+        assert next_occurrence(Series(rule, TZ), due, due) == at("2028-11-23")
+    assert find_when("the fourth Thursday in November", SATURDAY).rrule is None
+    assert find_when("July 4th", SATURDAY).rrule is None

@@ -295,6 +295,8 @@ LANGUAGE = Language(
                     "MINUTELY": "every {n} minutes"},
         "weekly_on": "every {days}", "weekly_n_on": "every {n} weeks on {days}", "workdays": "every weekday",
         "and": " and ", "monthday": "{every} on the {day}", "last_day": "{every} on the last day",
+        "in_month": ("in January", "in February", "in March", "in April", "in May", "in June", "in July",
+                     "in August", "in September", "in October", "in November", "in December"),
         "nth_day": "{every} on the {nth} {day}", "ordinals": {1: "first", 2: "second", 3: "third",
         4: "fourth", 5: "fifth", -1: "last", -2: "second to last"},
         "count": "{rule}, {n} times", "until": "{rule}, until {date}", "custom": "repeats (custom)",

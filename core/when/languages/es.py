@@ -220,6 +220,8 @@ LANGUAGE = Language(
                     "YEARLY": "cada {n} años", "HOURLY": "cada {n} horas", "MINUTELY": "cada {n} minutos"},
         "weekly_on": "los {days}", "weekly_n_on": "cada {n} semanas, los {days}",
         "workdays": "todos los días laborables", "and": " y ", "monthday": "{every} el día {day}",
+        "in_month": ("de enero", "de febrero", "de marzo", "de abril", "de mayo", "de junio", "de julio",
+                     "de agosto", "de septiembre", "de octubre", "de noviembre", "de diciembre"),
         "last_day": "{every} el último día", "nth_day": "{every}, el {nth} {day}",
         "ordinals": {1: "primer", 2: "segundo", 3: "tercer", 4: "cuarto", 5: "quinto", -1: "último",
                      -2: "penúltimo"},

@@ -227,6 +227,8 @@ LANGUAGE = Language(
         "weekly_on": "le {days}", "weekly_n_on": "toutes les {n} semaines, le {days}",
         "workdays": "en semaine",
         "and": " et le ", "monthday": "{every} le {day}", "last_day": "{every} le dernier jour",
+        "in_month": ("de janvier", "de février", "de mars", "d’avril", "de mai", "de juin", "de juillet",
+                     "d’août", "de septembre", "d’octobre", "de novembre", "de décembre"),
         "nth_day": "{every}, le {nth} {day}", "ordinals": {1: "premier", 2: "deuxième", 3: "troisième",
         4: "quatrième", 5: "cinquième", -1: "dernier", -2: "avant-dernier"},
         "count": "{rule}, {n} fois", "until": "{rule}, jusqu’au {date}", "custom": "se répète (personnalisé)",

@@ -250,6 +250,8 @@ LANGUAGE = Language(
         "weekly_on": "às {days}", "weekly_n_on": "a cada {n} semanas, às {days}",
         "workdays": "todos os dias úteis",
         "and": " e ", "monthday": "{every} no dia {day}", "last_day": "{every} no último dia",
+        "in_month": ("de janeiro", "de fevereiro", "de março", "de abril", "de maio", "de junho", "de julho",
+                     "de agosto", "de setembro", "de outubro", "de novembro", "de dezembro"),
         "nth_day": "{every}, {nth} {day}", "ordinals": {1: "na primeira", 2: "na segunda", 3: "na terceira",
         4: "na quarta", 5: "na quinta", -1: "na última", -2: "na penúltima"},
         "count": "{rule}, {n} vezes", "until": "{rule}, até {date}", "custom": "repete (personalizado)",
