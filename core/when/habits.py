@@ -25,6 +25,7 @@ from core.when.patterns import (
 class Habits:
     idiom: re.Pattern[str]  # group w: a key of `repeat_idioms`
     step_pair: re.Pattern[str]  # groups n_<i> (the step) and unit
+    lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
     and_then: re.Pattern[str]  # ", ", " and ": another day of a list follows ("le mardi et le jeudi")
     day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
@@ -50,6 +51,13 @@ def _compile(g: Grammar) -> Habits:
         for i, (first, then) in enumerate(pairs)
     )
     day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
+    leads = (
+        *w.weekdays_lead,
+        *w.weekday_lead,
+        *w.day_articles,
+        *w.weekday_lead_in_captures,
+        *w.days_alone_lead,
+    )
     suffix, plural = any_of(w.weekday_suffixes), any_of(w.plural_endings)
     article = optional_words(w.day_articles)
     to = rf"(?:\s*(?:{any_of(DASHES)})\s*|\s+(?:{any_of(w.day_range_to)})\s+)"
@@ -59,6 +67,7 @@ def _compile(g: Grammar) -> Habits:
 
     return Habits(
         idiom=compile_folded(rf"{b}(?P<w>{any_of(w.repeat_idioms)}){e}"),
+        lead_only=compile_folded(rf"\s*(?:(?:{any_of(leads)})\s+)?\Z"),
         every_before=compile_folded(rf"{b}(?:{any_of(w.every)})\s+$"),
         and_then=compile_folded(rf"\s*(?:,|{any_of(w.and_words)})\s*"),
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),

@@ -178,6 +178,7 @@ class Language:
     step_pairs: Words = ()  # pt "de em": "de 3 em 3 meses", "de 15 em 15 minutos" (every 3 months...)
     day_range_from: Words = ()  # "from Monday to Friday at 8", "du lundi au vendredi": every such day
     day_range_to: Words = ()
+    days_alone_lead: Words = ()  # fr "les mardis" said alone: every Tuesday (not "j'adore les mardis")
     none_words: Words = ()  # "none", "nunca": what clears a field
 
     # -- the time of day --------------------------------------------------------------------------

@@ -383,6 +383,13 @@ def _yearly_said(t: _Text, text: str, rule: str | None, written: bool) -> str | 
     return _yearly_on(t.g, m, rule) if m and any(s <= m.start("ord") < e for s, e in t.spans) else rule
 
 
+def _said_alone(t: _Text, m: re.Match) -> bool:
+    """Nothing but `m` in the text (a lead word before it: "les mardis", "on Tuesdays")."""
+    return bool(habits(t.g).lead_only.match(t.folded[: m.start()])) and not t.folded[m.end() :].strip(
+        " ,.;:!"
+    )
+
+
 def _weekly_step(rule: str) -> bool:
     """ "WEEKLY;INTERVAL=2": a step of weeks without days of its own."""
     return rule.startswith("WEEKLY;INTERVAL=") and "BY" not in rule
@@ -486,8 +493,8 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         return _Rec(
             f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
         )
-    m = t.search(g.plural_weekdays, accept=lambda m: _time_follows(t, m.end()))
-    if m:  # "Tuesdays at 7pm"
+    m = t.search(g.plural_weekdays, accept=lambda m: _time_follows(t, m.end()) or _said_alone(t, m))
+    if m:  # "Tuesdays at 7pm", "les mardis" alone (not "I hate Mondays")
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)

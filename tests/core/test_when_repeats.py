@@ -453,3 +453,26 @@ def test_a_yearly_repeat_keeps_the_weekday_of_its_month(text, region, due, rule,
         assert next_occurrence(Series(rule, TZ), due, due) == at("2028-11-23")
     assert find_when("the fourth Thursday in November", SATURDAY).rrule is None
     assert find_when("July 4th", SATURDAY).rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("Tuesdays", "en_GB", at("2026-12-08"), "FREQ=WEEKLY;BYDAY=TU", "every Tuesday"),
+        (
+            "tuesdays and thursdays",
+            "en_US",
+            at("2026-12-08"),
+            "FREQ=WEEKLY;BYDAY=TU,TH",
+            "every Tuesday and Thursday",
+        ),
+        ("les mardis", "fr_FR", at("2026-12-08"), "FREQ=WEEKLY;BYDAY=TU", "le mardi"),
+        ("terças e quintas", "pt_PT", at("2026-12-08"), "FREQ=WEEKLY;BYDAY=TU,TH", "às terças e quintas"),
+    ],
+)
+def test_plural_weekdays_said_alone_repeat(text, region, due, rule, said):
+    """Alone (a repeat field, a note that is only that), plural weekdays are a habit; in a
+    sentence ("I hate Mondays", "j'adore les mardis") they are not."""
+    read_as(text, region, due, rule, said)
+    for text, region in (("I hate Mondays", "en_GB"), ("j'adore les mardis", "fr_FR")):
+        assert find_when(text, SATURDAY, region=region) is None, text

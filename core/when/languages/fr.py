@@ -129,6 +129,7 @@ LANGUAGE = Language(
     repeat_idioms={"tous les quinze jours": "WEEKLY;INTERVAL=2", "tous les 15 jours": "WEEKLY;INTERVAL=2",
                    "toutes les deux semaines": "WEEKLY;INTERVAL=2",
                    "une semaine sur deux": "WEEKLY;INTERVAL=2"},
+    days_alone_lead=("les",),
     day_range_from=("du", "de"),
     day_range_to=("au", "à", "jusqu'au"),
     yearly_words=("anniversaire",),
