@@ -25,6 +25,7 @@ from core.when.patterns import (
 class Habits:
     idiom: re.Pattern[str]  # group w: a key of `repeat_idioms`
     step_pair: re.Pattern[str]  # groups n_<i> (the step) and unit
+    nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
     and_then: re.Pattern[str]  # ", ", " and ": another day of a list follows ("le mardi et le jeudi")
@@ -70,6 +71,9 @@ def _compile(g: Grammar) -> Habits:
         lead_only=compile_folded(rf"\s*(?:(?:{any_of(leads)})\s+)?\Z"),
         every_before=compile_folded(rf"{b}(?:{any_of(w.every)})\s+$"),
         and_then=compile_folded(rf"\s*(?:,|{any_of(w.and_words)})\s*"),
+        nth_step=compile_folded(
+            rf"{b}(?:{any_of(w.every)})\s+(?P<n>\d+)(?:{any_of(w.ordinal_suffixes)})\s+(?P<unit>{g.calendar_units}){e}"
+        ),
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
         day_range=compile_folded(
             rf"{b}(?:(?P<other>{any_of(w.every_other)})\s+|(?P<every>{any_of(w.every)})\s+)?"

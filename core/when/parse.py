@@ -533,14 +533,24 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     m = t.search(h.idiom)
     if m:
         t.take(m)
-        return _on_its_days(t, today, _Rec("FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))], None))
-    m = t.search(h.step_pair)
-    if m:
+        rule = "FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))]
+        return _on_its_days(t, today, _Rec(rule, _first_monthday(rule, today)))
+    m = t.search(h.step_pair) or t.search(h.nth_step)
+    if m:  # "de 3 em 3 meses", "every 3rd month"
         n = int(_num(g, group(m, "n") or "1"))
         unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
-        return _Rec(_every(unit, n), None) if n >= 1 else None
+        return _on_its_days(t, today, _Rec(_every(unit, n), None)) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
+
+
+def _first_monthday(rule: str, today: date) -> date | None:
+    """The first day of a rule on a day of the month ("BYMONTHDAY=-1": the month's last day)."""
+    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    day = parts.get("BYMONTHDAY", "")
+    if day == "-1":
+        return today + relativedelta(day=31)
+    return _next_monthday(today, int(day)) if day.isdigit() else None
 
 
 def _days_of_the_weeks(t: _Text, today: date, *, any_range: bool = True) -> _Rec | None:

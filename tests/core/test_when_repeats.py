@@ -476,3 +476,80 @@ def test_plural_weekdays_said_alone_repeat(text, region, due, rule, said):
     read_as(text, region, due, rule, said)
     for text, region in (("I hate Mondays", "en_GB"), ("j'adore les mardis", "fr_FR")):
         assert find_when(text, SATURDAY, region=region) is None, text
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "water the cactus every 4th day",
+            "en_US",
+            at("2026-12-06"),
+            "FREQ=DAILY;INTERVAL=4",
+            "every 4 days",
+        ),
+        ("every 3rd month", "en_GB", at("2026-12-06"), "FREQ=MONTHLY;INTERVAL=3", "every 3 months"),
+        (
+            "at 10 am on 15th of every month",
+            "en_US",
+            at("2026-12-15", "10:00"),
+            "FREQ=MONTHLY;BYMONTHDAY=15",
+            "every month on the 15th",
+        ),
+        (
+            "invoices at the end of each month",
+            "en_GB",
+            at("2026-12-31"),
+            "FREQ=MONTHLY;BYMONTHDAY=-1",
+            "every month on the last day",
+        ),
+        (
+            "pay rent at the beginning of each month",
+            "en_GB",
+            at("2027-01-01"),
+            "FREQ=MONTHLY;BYMONTHDAY=1",
+            "every month on the 1st",
+        ),
+        (
+            "faturas no fim de cada mês",
+            "pt_PT",
+            at("2026-12-31"),
+            "FREQ=MONTHLY;BYMONTHDAY=-1",
+            "todos os meses no último dia",
+        ),
+        (
+            "facturas a fin de cada mes",
+            "es_ES",
+            at("2026-12-31"),
+            "FREQ=MONTHLY;BYMONTHDAY=-1",
+            "todos los meses el último día",
+        ),
+        (
+            "Rechnungen am Ende jedes Monats",
+            "de_DE",
+            at("2026-12-31"),
+            "FREQ=MONTHLY;BYMONTHDAY=-1",
+            "monatlich am letzten Tag",
+        ),
+        (
+            "factures à la fin de chaque mois",
+            "fr_FR",
+            at("2026-12-31"),
+            "FREQ=MONTHLY;BYMONTHDAY=-1",
+            "tous les mois le dernier jour",
+        ),
+        (
+            "loyer au début de chaque mois",
+            "fr_FR",
+            at("2027-01-01"),
+            "FREQ=MONTHLY;BYMONTHDAY=1",
+            "tous les mois le 1er",
+        ),
+    ],
+)
+def test_steps_in_ordinals_and_the_ends_of_each_month_repeat(text, region, due, rule, said):
+    """ "every 3rd month" is every 3 months; the end (the beginning) of each month its last
+    (first) day; "the end of the month" alone stays one day."""
+    read_as(text, region, due, rule, said)
+    when = find_when("the end of the month", SATURDAY)
+    assert when is not None and when.rrule is None
