@@ -75,8 +75,8 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 # of repeats in pt, es, de and fr written before the grammar was tuned to it: read as they
 # expect, at least as many as now (floors: raise them as the grammar learns).
 RULE_FLOORS = {
-    "recurrent_en": 105,
-    "people_pt_es_de_fr": 51,
+    "recurrent_en": 144,
+    "people_pt_es_de_fr": 64,
 }
 
 
