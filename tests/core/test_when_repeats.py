@@ -77,6 +77,7 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 RULE_FLOORS = {
     "recurrent_en": 144,
     "people_pt_es_de_fr": 64,
+    "rrulejs_en": 18,
 }
 
 
@@ -553,3 +554,17 @@ def test_steps_in_ordinals_and_the_ends_of_each_month_repeat(text, region, due, 
     read_as(text, region, due, rule, said)
     when = find_when("the end of the month", SATURDAY)
     assert when is not None and when.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        ("2nd to the last Friday of each month", "en_GB", "every month on the second to last Friday"),
+        ("na penúltima sexta-feira de cada mês", "pt_PT", "todos os meses, na penúltima sexta-feira"),
+        ("el penúltimo viernes de cada mes", "es_ES", "todos los meses, el penúltimo viernes"),
+        ("am vorletzten Freitag jedes Monats", "de_DE", "monatlich am vorletzten Freitag"),
+        ("l'avant-dernier vendredi de chaque mois", "fr_FR", "tous les mois, l’avant-dernier vendredi"),
+    ],
+)
+def test_the_second_to_last_weekday_of_each_month_repeats(text, region, said):
+    read_as(text, region, at("2026-12-18"), "FREQ=MONTHLY;BYDAY=-2FR", said)

@@ -119,7 +119,7 @@ LANGUAGE = Language(
     month_day_words=("dia",),
     month_ordinals={"primeiro": 1, "primeira": 1, "segundo": 2, "segunda": 2, "terceiro": 3,
                     "terceira": 3, "quarto": 4, "quarta": 4, "último": -1, "última": -1, "primeiras": 1,
-                    "últimas": -1},
+                    "últimas": -1, "penúltimo": -2, "penúltima": -2},
     times_nouns=("vez", "vezes"),
     per_words=("por", "ao", "à", "a cada", "cada"),
     part_plurals={"manhãs": "de manhã", "tardes": "à tarde", "noites": "à noite"},
