@@ -26,6 +26,7 @@ class Habits:
     idiom: re.Pattern[str]  # group w: a key of `repeat_idioms`
     step_pair: re.Pattern[str]  # groups n_<i> (the step) and unit
     nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
+    every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
     and_then: re.Pattern[str]  # ", ", " and ": another day of a list follows ("le mardi et le jeudi")
@@ -68,6 +69,9 @@ def _compile(g: Grammar) -> Habits:
 
     return Habits(
         idiom=compile_folded(rf"{b}(?P<w>{any_of(w.repeat_idioms)}){e}"),
+        every_glued=compile_folded(
+            rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
+        ),
         lead_only=compile_folded(rf"\s*(?:(?:{any_of(leads)})\s+)?\Z"),
         every_before=compile_folded(rf"{b}(?:{any_of(w.every)})\s+$"),
         and_then=compile_folded(rf"\s*(?:,|{any_of(w.and_words)})\s*"),

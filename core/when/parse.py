@@ -430,7 +430,9 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     m = t.search(g.every_part)
     if m:
         t.take(m)
-        return _Rec("FREQ=DAILY", None, g.words.every_part[_spaced(m.group("w"))])
+        part = g.words.every_part[_spaced(m.group("w"))]
+        ranged = _days_of_the_weeks(t, today)  # "todas as manhãs de segunda a sexta": those days
+        return _Rec(ranged.rule, ranged.first, part) if ranged else _Rec("FREQ=DAILY", None, part)
     m = t.search(g.month_position, accept=_a_weekday_of_a_month)
     if m and m.group("each"):  # "every fourth Thursday in November": every year
         t.take(m)
@@ -480,7 +482,7 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     m = t.search(g.times_per)
     if m:
         t.take(m)
-        return _times_per(g, m, today)
+        return _on_its_days(t, today, _times_per(g, m, today))  # "once a week on Sundays"
     m = t.search(g.every_weekend, accept=lambda m: not m.group("timed") or _time_follows(t, m.end()))
     if m:  # once a weekend: its Saturday
         t.take(m)
@@ -535,6 +537,12 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         t.take(m)
         rule = "FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))]
         return _on_its_days(t, today, _Rec(rule, _first_monthday(rule, today)))
+    m = t.search(h.every_glued)
+    if m:  # "jeden Sonntagabend": every Sunday, in the evening
+        t.take(m)
+        wd = g.words.weekdays[m.group("day")]
+        first = _next_weekday(today, wd, strictly_after=False)
+        return _Rec(f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", first, m.group("part"))
     m = t.search(h.step_pair) or t.search(h.nth_step)
     if m:  # "de 3 em 3 meses", "every 3rd month"
         n = int(_num(g, group(m, "n") or "1"))

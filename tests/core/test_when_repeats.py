@@ -568,3 +568,18 @@ def test_steps_in_ordinals_and_the_ends_of_each_month_repeat(text, region, due, 
 )
 def test_the_second_to_last_weekday_of_each_month_repeats(text, region, said):
     read_as(text, region, at("2026-12-18"), "FREQ=MONTHLY;BYDAY=-2FR", said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("Yoga jeden Sonntagabend", "de_DE", at("2026-12-06", "19:00"), "FREQ=WEEKLY;BYDAY=SU", "sonntags"),
+        ("todas as manhãs de segunda a sexta", "pt_PT", at("2026-12-07"), WORKDAYS, "todos os dias úteis"),
+        ("tous les matins du lundi au vendredi", "fr_FR", at("2026-12-07"), WORKDAYS, "en semaine"),
+        ("uma vez por semana às sextas", "pt_PT", at("2026-12-11"), "FREQ=WEEKLY;BYDAY=FR", "às sextas"),
+    ],
+)
+def test_parts_of_days_and_counts_keep_the_days_said_with_them(text, region, due, rule, said):
+    """A part of the day on some days is those days at that part; once a week on Fridays is
+    on Fridays."""
+    read_as(text, region, due, rule, said)
