@@ -26,6 +26,7 @@ class Habits:
     idiom: re.Pattern[str]  # group w: a key of `repeat_idioms`
     step_pair: re.Pattern[str]  # groups n_<i> (the step) and unit
     nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
+    monthdays: re.Pattern[str]  # "on the 1st and 15th of every month": groups every, days, each
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
@@ -52,6 +53,11 @@ def _compile(g: Grammar) -> Habits:
         rf"(?:{re.escape(first)})\s+(?P<n_{i}>{amount})\s+(?:{re.escape(then)})\s+(?P=n_{i})"
         for i, (first, then) in enumerate(pairs)
     )
+    number = rf"\d{{1,2}}(?:{any_of((*w.day_suffixes, *w.ordinal_suffixes))})?(?!\d)"
+    the = optional_words((*w.monthday_lead, *w.day_articles, *w.month_day_articles, *w.position_articles))
+    day_word = rf"(?:(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?\s+)?"
+    listed = rf"{number}(?:\s*(?:,|{any_of(w.and_words)})\s*{the}{number})+"
+    of_month = rf"(?P<each>{any_of(w.of_every_month)})|(?:{any_of(w.of_the_month)})"
     day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
     leads = (
         *w.weekdays_lead,
@@ -69,6 +75,9 @@ def _compile(g: Grammar) -> Habits:
 
     return Habits(
         idiom=compile_folded(rf"{b}(?P<w>{any_of(w.repeat_idioms)}){e}"),
+        monthdays=compile_folded(
+            rf"{b}(?:(?P<every>{any_of(w.every)})\s+)?{the}{day_word}(?P<days>{listed})\s+(?:{of_month}){e}"
+        ),
         every_glued=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
         ),

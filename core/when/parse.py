@@ -537,6 +537,13 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         t.take(m)
         rule = "FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))]
         return _on_its_days(t, today, _Rec(rule, _first_monthday(rule, today)))
+    m = t.search(h.monthdays, accept=lambda m: bool(m.group("every") or m.group("each")))
+    if m:  # "on the 1st and 15th of every month"
+        days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days"))})
+        if days and all(1 <= d <= 31 for d in days):
+            t.take(m)
+            first = min(_next_monthday(today, d) for d in days)
+            return _Rec("FREQ=MONTHLY;BYMONTHDAY=" + ",".join(map(str, days)), first)
     m = t.search(h.every_glued)
     if m:  # "jeden Sonntagabend": every Sunday, in the evening
         t.take(m)
@@ -550,6 +557,9 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         t.take(m)
         return _on_its_days(t, today, _Rec(_every(unit, n), None)) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
+
+
+_DAY_FIGURES = re.compile(r"\d{1,2}")
 
 
 def _first_monthday(rule: str, today: date) -> date | None:
