@@ -56,7 +56,10 @@ def _compile(g: Grammar) -> Habits:
     number = rf"\d{{1,2}}(?:{any_of((*w.day_suffixes, *w.ordinal_suffixes))})?(?!\d)"
     the = optional_words((*w.monthday_lead, *w.day_articles, *w.month_day_articles, *w.position_articles))
     day_word = rf"(?:(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?\s+)?"
-    listed = rf"{number}(?:\s*(?:,|{any_of(w.and_words)})\s*{the}{number})+"
+    # a list starts where no figure stood just before it, and is read at once (possessive): a text of
+    # many figures ("1, 2, 3, …") is read in linear time
+    fresh = "".join(rf"(?<!\d.{{{k}}})" for k in range(10))
+    listed = rf"{fresh}{number}(?:\s*(?:,|{any_of(w.and_words)})\s*{the}{number})++"
     of_month = rf"(?P<each>{any_of(w.of_every_month)})|(?:{any_of(w.of_the_month)})"
     day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
     leads = (
