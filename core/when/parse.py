@@ -433,7 +433,11 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         part = g.words.every_part[_spaced(m.group("w"))]
         ranged = _days_of_the_weeks(t, today)  # "todas as manhãs de segunda a sexta": those days
         return _Rec(ranged.rule, ranged.first, part) if ranged else _Rec("FREQ=DAILY", None, part)
-    m = t.search(g.month_position, accept=_a_weekday_of_a_month)
+    m = (
+        t.search(g.month_position, accept=_a_weekday_of_a_month)
+        if habits(g).every_word.search(t.folded)
+        else None
+    )
     if m and m.group("each"):  # "every fourth Thursday in November": every year
         t.take(m)
         return _Rec(_yearly_on(g, m, "FREQ=YEARLY"), _month_position(g, m, today)[1])
