@@ -398,6 +398,13 @@ def _weekly_step(rule: str) -> bool:
 def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     """A weekly repeat with the days said after it: "every 2 weeks on Monday and Thursday", "each
     week from Tuesday to Saturday", "toutes les deux semaines le mardi et le jeudi"."""
+    if rec.rule.startswith("FREQ=MONTHLY") and "BY" not in rec.rule:  # "first Friday of every other month"
+        m = t.search(t.g.month_position, accept=lambda m: bool(m.group("day") and not m.group("mon")))
+        if m:
+            t.take(m)
+            rule, first = _month_position(t.g, m, today)
+            return _Rec(f"{rec.rule};{rule}", first)
+        return rec
     if not rec.rule.startswith("FREQ=WEEKLY") or "BYDAY" in rec.rule:
         return rec
     ranged = _days_of_the_weeks(t, today)
