@@ -477,6 +477,13 @@ def test_plural_weekdays_said_alone_repeat(text, region, due, rule, said):
     read_as(text, region, due, rule, said)
     for text, region in (("I hate Mondays", "en_GB"), ("j'adore les mardis", "fr_FR")):
         assert find_when(text, SATURDAY, region=region) is None, text
+    for text, region in (
+        ("Ana came on Tuesday", "en_GB"),
+        ("a Ana veio na terça", "pt_PT"),
+        ("Tuesday", "en_GB"),
+    ):
+        when = find_when(text, SATURDAY, region=region)
+        assert when is not None and when.rrule is None, text  # a weekday named is a day, not a habit
 
 
 @pytest.mark.parametrize(
