@@ -16,7 +16,7 @@ from core.when.patterns import DASHES, WORD_END, WORD_START, Grammar, any_of, op
 @dataclass(frozen=True)
 class Habits:
     idiom: re.Pattern[str]  # group w: a key of `repeat_idioms`
-    step_pair: re.Pattern[str]  # groups n_<i> (the step) and unit
+    step_pair: re.Pattern[str]  # groups n_<i> (the step: a figure or a word) and unit
     nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
     monthdays: re.Pattern[str]  # "on the 1st and 15th of every month": groups every, days, each
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
@@ -46,7 +46,8 @@ def compile_folded(pattern: str) -> re.Pattern[str]:
 
 def _compile(g: Grammar) -> Habits:
     w, b, e = g.words, WORD_START, WORD_END
-    amount = rf"(?:\d+|{any_of(w.numbers)})"
+    amount = r"(?:\d+|[^\W\d_]+)"  # a figure or a word (parse.py reads only a number's: a table's long
+    # alternation twice over took 28 ms to compile)
     pairs = [pair.split() for pair in w.step_pairs if len(pair.split()) == 2]
     steps = "|".join(
         rf"(?:{re.escape(first)})\s+(?P<n_{i}>{amount})\s+(?:{re.escape(then)})\s+(?P=n_{i})"

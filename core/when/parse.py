@@ -561,7 +561,10 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         wd = g.words.weekdays[m.group("day")]
         first = _next_weekday(today, wd, strictly_after=False)
         return _Rec(f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", first, m.group("part"))
-    m = t.search(h.step_pair) or t.search(h.nth_step)
+    said_twice = t.search(
+        h.step_pair, accept=lambda m: (group(m, "n") or "").isdigit() or group(m, "n") in g.words.numbers
+    )
+    m = said_twice or t.search(h.nth_step)
     if m:  # "de 3 em 3 meses", "every 3rd month"
         n = int(_num(g, group(m, "n") or "1"))
         unit = g.words.calendar_units[m.group("unit")]
