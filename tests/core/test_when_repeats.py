@@ -10,7 +10,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from core.remind.series import Series, next_occurrence
 from core.when import find_when
+from core.when.spoken import say_rule
 
 CORPUS = Path(__file__).parent / "when_corpus" / "repeats"
 RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -108,9 +110,6 @@ def at(day: str, hm: str = "09:00") -> datetime:
 def read_as(text: str, region: str, due: datetime, rule: str, said: str) -> None:
     """`text` is the repeat `rule` from `due`, said back by say_rule in the person's language as
     `said`, and the one recurrence engine finds its next occurrence after `due`."""
-    from core.remind.series import Series, next_occurrence  # noqa: PLC0415 - the one engine
-    from core.when.spoken import say_rule  # noqa: PLC0415
-
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and (when.rrule, when.due) == (rule, due), when and (when.rrule, when.due)
     assert say_rule(when.rrule, region[:2]) == said
@@ -447,8 +446,6 @@ def test_a_yearly_repeat_keeps_the_weekday_of_its_month(text, region, due, rule,
     """A weekday of a month (the fourth Thursday of November) falls on another date each year:
     the rule says it, and the next one is that weekday (25 Nov 2027, 23 Nov 2028). Every and a
     date ("every July 4th") is every year; the date alone is once."""
-    from core.remind.series import Series, next_occurrence  # noqa: PLC0415 - the one engine
-
     read_as(text, region, due, rule, said)
     if "BYDAY=4TH" in rule:
         assert next_occurrence(Series(rule, TZ), due, due) == at("2028-11-23")
