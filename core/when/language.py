@@ -175,6 +175,13 @@ class Language:
     weekends_timed: Words = ()  # "los fines de semana": every weekend only with a time after it
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day
     yearly_words: Words = ()  # "birthday": a date that comes every year
+    # repeats said as habits (core/when/habits.py): a rule said as one idiom, read before the
+    # words in it ("tous les quinze jours": every two weeks, not every 15 days)
+    repeat_idioms: dict[str, str] = field(default_factory=dict)
+    step_pairs: Words = ()  # pt "de em": "de 3 em 3 meses", "de 15 em 15 minutos" (every 3 months...)
+    day_range_from: Words = ()  # "from Monday to Friday at 8", "du lundi au vendredi": every such day
+    day_range_to: Words = ()
+    days_alone_lead: Words = ()  # fr "les mardis" said alone: every Tuesday (not "j'adore les mardis")
     none_words: Words = ()  # "none", "nunca": what clears a field
 
     # -- the time of day --------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from functools import cache
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
 from core.model import InvalidInput
+from core.when.habits import habits
 from core.when.holidays import DAYS, FEAST_DAY, country_days
 from core.when.language import fold
 from core.when.patterns import GRAMMAR, Grammar, any_of, group
@@ -57,7 +58,12 @@ _FREQ = {
     "year": "YEARLY",
     "quarter": "MONTHLY;INTERVAL=3",
     "half-year": "MONTHLY;INTERVAL=6",
+    "clock-hour": "HOURLY",
+    "clock-minute": "MINUTELY",
+    "two-weeks": "WEEKLY;INTERVAL=2",
 }
+# a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
+_CLOCK_STEP = {"HOURLY": timedelta(hours=1), "MINUTELY": timedelta(minutes=1)}
 # "N times a week": spread over the week; "a month": over the month; a year: every 12/N months
 _TIMES_A_WEEK = {2: "MO,TH", 3: "MO,WE,FR", 4: "MO,TU,TH,FR", 5: "MO,TU,WE,TH,FR", 6: "MO,TU,WE,TH,FR,SA"}
 _TIMES_A_MONTH = {2: (1, 15), 3: (1, 10, 20), 4: (1, 8, 15, 22)}
@@ -371,11 +377,112 @@ def _period_position(g: Grammar, m: re.Match, n: int, today: date) -> date:
 
 
 def _recurrence(t: _Text, now: datetime) -> _Rec | None:
+    rec = _repeat_said(t, now)
+    if rec and rec.rule.startswith("FREQ=WEEKLY;BYDAY="):  # "quinzenal às segundas": every 2 weeks
+        g = t.g
+        step = t.search(g.freq_word, accept=lambda m: _weekly_step(g.words.freq_words[_spaced(m.group("w"))]))
+        step = step or t.search(
+            habits(g).idiom, accept=lambda m: _weekly_step(g.words.repeat_idioms[_spaced(m.group("w"))])
+        )
+        if step:
+            rule = (g.words.freq_words | g.words.repeat_idioms)[_spaced(step.group("w"))]
+            t.take(step)
+            rec.rule = "FREQ=" + rule + ";" + rec.rule.partition(";")[2]
+    return rec
+
+
+def _a_weekday_of_a_month(m: re.Match) -> bool:
+    """ "the fourth Thursday in November": a weekday of a named month, no year."""
+    return bool(m.group("mon") and m.group("day") and not m.group("y"))
+
+
+def _yearly_on(g: Grammar, m: re.Match, rule: str) -> str:
+    """A yearly rule on the weekday of a month `m` says ("FREQ=YEARLY;BYMONTH=11;BYDAY=4TH"): the
+    fourth Thursday of November is not on the same date each year."""
+    n = g.words.month_ordinals[_spaced(m.group("ord"))]
+    wd = g.words.weekdays[m.group("day")]
+    return f"{rule};BYMONTH={g.words.months[m.group('mon')]};BYDAY={n}{RRULE_DAYS[wd]}"
+
+
+def _yearly_said(t: _Text, text: str, rule: str | None, written: bool) -> str | None:
+    """The yearly rule a text says beside its date: "every year on the fourth Thursday in
+    November" on that weekday of the month; "every July 4th", "every Christmas" every year."""
+    folded = fold(text)
+    if rule is None:
+        every_before = habits(t.g).every_before
+        said = written and any(every_before.search(folded, 0, s) for s, _ in t.spans)
+        return "FREQ=YEARLY" if said else None
+    if not rule.startswith("FREQ=YEARLY") or "BY" in rule:
+        return rule
+    m = next((m for m in t.g.month_position.finditer(folded) if _a_weekday_of_a_month(m)), None)
+    return _yearly_on(t.g, m, rule) if m and any(s <= m.start("ord") < e for s, e in t.spans) else rule
+
+
+def _said_alone(t: _Text, m: re.Match) -> bool:
+    """Nothing but `m` in the text (a lead word before it: "les mardis", "on Tuesdays")."""
+    return bool(habits(t.g).lead_only.match(t.folded[: m.start()])) and not t.folded[m.end() :].strip(
+        " ,.;:!"
+    )
+
+
+def _weekly_step(rule: str) -> bool:
+    """ "WEEKLY;INTERVAL=2": a step of weeks without days of its own."""
+    return rule.startswith("WEEKLY;INTERVAL=") and "BY" not in rule
+
+
+def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
+    """A weekly repeat with the days said after it: "every 2 weeks on Monday and Thursday", "each
+    week from Tuesday to Saturday", "toutes les deux semaines le mardi et le jeudi"."""
+    if rec.rule.startswith("FREQ=MONTHLY") and "BY" not in rec.rule:  # "first Friday of every other month"
+        m = t.search(t.g.month_position, accept=lambda m: bool(m.group("day") and not m.group("mon")))
+        if m:
+            t.take(m)
+            rule, first = _month_position(t.g, m, today)
+            return _Rec(f"{rec.rule};{rule}", first)
+        return rec
+    if not rec.rule.startswith("FREQ=WEEKLY") or "BYDAY" in rec.rule:
+        return rec
+    ranged = _days_of_the_weeks(t, today)
+    if ranged:
+        return _Rec(rec.rule + ";" + ranged.rule.rpartition(";")[2], ranged.first)
+    g = t.g
+    on = t.search(g.on_days)
+    if not on:
+        return rec
+    said = [on]
+    while more := habits(g).and_then.match(t.folded, said[-1].end()):  # "le mardi et le jeudi"
+        then = g.on_days.match(t.folded, more.end())
+        if not then:
+            break
+        said.append(then)
+    days = sorted({g.words.weekdays[d] for m in said for d in g.day_words.findall(m.group("days"))})
+    if not days:
+        return rec
+    for m in said:
+        t.take(m)
+    first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+    return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+
+
+def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     g, today = t.g, now.date()
+    found = _habit(t, today)
+    if found:
+        return found
     m = t.search(g.every_part)
     if m:
         t.take(m)
-        return _Rec("FREQ=DAILY", None, g.words.every_part[_spaced(m.group("w"))])
+        part = g.words.every_part[_spaced(m.group("w"))]
+        ranged = _days_of_the_weeks(t, today)  # "todas as manhãs de segunda a sexta": those days
+        return _Rec(ranged.rule, ranged.first, part) if ranged else _Rec("FREQ=DAILY", None, part)
+    m = (
+        t.search(g.month_position, accept=_a_weekday_of_a_month)
+        if habits(g).every_word.search(t.folded)
+        else None
+    )
+    if m and m.group("each"):  # "every fourth Thursday in November": every year
+        t.take(m)
+        return _Rec(_yearly_on(g, m, "FREQ=YEARLY"), _month_position(g, m, today)[1])
     m = t.search(
         g.month_position,
         accept=lambda m: (
@@ -408,22 +515,20 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         wd = today.weekday()
         first = today if wd < 5 else _next_weekday(today, 0, strictly_after=True)
         return _Rec("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", first)
-    m = t.search(g.every_n_units)
+    # "every 2 weeks"; not "every a week": pt "toda a semana" is the whole week (an article, not one)
+    m = t.search(
+        g.every_n_units,
+        accept=lambda m: bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1,
+    )
     if m:
         unit = g.words.calendar_units[m.group("unit")]
         n = 2 if m.group("other") else int(_num(g, m.group("n")))
         t.take(m)
-        on = t.search(g.on_days) if unit == "week" else None
-        if on:  # "every 2 weeks on Monday and Thursday"
-            t.take(on)
-            days = sorted({g.words.weekdays[d] for d in g.day_words.findall(on.group("days"))})
-            first = min(_next_weekday(today, d, strictly_after=False) for d in days)
-            return _Rec(_every(unit, n) + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
-        return _Rec(_every(unit, n), None)
+        return _on_its_days(t, today, _Rec(_every(unit, n), None))
     m = t.search(g.times_per)
     if m:
         t.take(m)
-        return _times_per(g, m, today)
+        return _on_its_days(t, today, _times_per(g, m, today))  # "once a week on Sundays"
     m = t.search(g.every_weekend, accept=lambda m: not m.group("timed") or _time_follows(t, m.end()))
     if m:  # once a weekend: its Saturday
         t.take(m)
@@ -436,8 +541,8 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         return _Rec(
             f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
         )
-    m = t.search(g.plural_weekdays, accept=lambda m: _time_follows(t, m.end()))
-    if m:  # "Tuesdays at 7pm"
+    m = t.search(g.plural_weekdays, accept=lambda m: _time_follows(t, m.end()) or _said_alone(t, m))
+    if m:  # "Tuesdays at 7pm", "les mardis" alone (not "I hate Mondays")
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
@@ -461,12 +566,92 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     if m:
         unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
-        return _Rec(_every(unit), None)
+        return _on_its_days(t, today, _Rec(_every(unit), None))
     m = t.search(g.freq_word)
     if m:
         t.take(m)
-        return _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None)
+        return _on_its_days(t, today, _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None))
     return None
+
+
+def _habit(t: _Text, today: date) -> _Rec | None:
+    """A repeat said as a habit (core/when/habits.py): one idiom ("tous les quinze jours"), a step
+    said twice ("de 3 em 3 meses"), a range of weekdays ("from Monday to Friday at 8")."""
+    g, h = t.g, habits(t.g)
+    m = t.search(h.idiom)
+    if m:
+        t.take(m)
+        rule = "FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))]
+        return _on_its_days(t, today, _Rec(rule, _first_monthday(rule, today)))
+    m = t.search(h.monthdays, accept=lambda m: bool(m.group("every") or m.group("each")))
+    if m:  # "on the 1st and 15th of every month"
+        days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days"))})
+        if days and all(1 <= d <= 31 for d in days):
+            t.take(m)
+            first = min(_next_monthday(today, d) for d in days)
+            return _Rec("FREQ=MONTHLY;BYMONTHDAY=" + ",".join(map(str, days)), first)
+    m = t.search(h.every_glued)
+    if m:  # "jeden Sonntagabend": every Sunday, in the evening
+        t.take(m)
+        wd = g.words.weekdays[m.group("day")]
+        first = _next_weekday(today, wd, strictly_after=False)
+        return _Rec(f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", first, m.group("part"))
+    said_twice = t.search(
+        h.step_pair, accept=lambda m: (group(m, "n") or "").isdigit() or group(m, "n") in g.words.numbers
+    )
+    m = said_twice or t.search(h.nth_step)
+    if m:  # "de 3 em 3 meses", "every 3rd month"
+        n = int(_num(g, group(m, "n") or "1"))
+        unit = g.words.calendar_units[m.group("unit")]
+        t.take(m)
+        return _on_its_days(t, today, _Rec(_every(unit, n), None)) if n >= 1 else None
+    return _days_of_the_weeks(t, today, any_range=False)
+
+
+_DAY_FIGURES = re.compile(r"\d{1,2}")
+
+
+def _first_monthday(rule: str, today: date) -> date | None:
+    """The first day of a rule on a day of the month ("BYMONTHDAY=-1": the month's last day)."""
+    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    day = parts.get("BYMONTHDAY", "")
+    if day == "-1":
+        return today + relativedelta(day=31)
+    return _next_monthday(today, int(day)) if day.isdigit() else None
+
+
+def _days_of_the_weeks(t: _Text, today: date, *, any_range: bool = True) -> _Rec | None:
+    """ "from Monday to Friday", "montags bis freitags", "Mon-Wed": every week on those days (a
+    Saturday to a Tuesday goes round the weekend). `any_range`: after "every week" any such range; else
+    only with "every", in the plural or with a time after it, or said alone (a stay "from Monday
+    to Friday" in a sentence is no habit)."""
+    g = t.g
+
+    def habit(m: re.Match) -> bool:
+        plural = any(m.group(f"{kind}{i}") for kind in ("plural", "adverb") for i in (1, 2))
+        rest = (t.folded[: m.start()] + t.folded[m.end() :]).strip(" ,.;:!")
+        return any_range or bool(
+            m.group("every") or m.group("other") or plural or _time_follows(t, m.end()) or not rest
+        )
+
+    m = t.search(habits(g).day_range, accept=habit)
+    if m is None:
+        return None
+    first, last = (
+        g.words.weekdays[m.group(f"day{i}")]
+        if m.group(f"day{i}")
+        else g.words.weekday_adverbs[m.group(f"adverb{i}")]
+        for i in (1, 2)
+    )
+    if first == last:
+        return None
+    t.take(m)
+    days = [(first + i) % 7 for i in range((last - first) % 7 + 1)]
+    start = min(_next_weekday(today, d, strictly_after=False) for d in days)
+    if not (any_range or m.group("every") or m.group("other") or _time_follows(t, m.end())):
+        start = _next_weekday(today, first, strictly_after=False)  # said alone: from its first day on
+    every = "FREQ=WEEKLY;INTERVAL=2" if m.group("other") else "FREQ=WEEKLY"  # "every other Sat-Tue"
+    return _Rec(every + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in sorted(days)), start)
 
 
 def _times_per(g: Grammar, m: re.Match, today: date) -> _Rec:
@@ -1548,10 +1733,21 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due += within
     if rec and due <= now:  # the first occurrence still to come
         due = _next_of(rec.rule, due, now)
+    if rec and clock is None and day is None and _clock_step(rec.rule):  # "every 15 minutes"
+        due = now.replace(second=0, microsecond=0) + _clock_step(rec.rule)
+        out.explicit_time = True
     if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
+    out.rrule = _yearly_said(t, text, out.rrule, bool(written and not t.month_alone))
     out.due = due + signed if signed else due  # "4pm + 3 days"
     return out
+
+
+def _clock_step(rule: str) -> timedelta:
+    """One step of a repeat by the clock ("FREQ=MINUTELY;INTERVAL=15": 15 minutes); zero for others."""
+    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    interval = parts.get("INTERVAL", "1")
+    return _CLOCK_STEP.get(parts.get("FREQ", ""), timedelta(0)) * (int(interval) if interval.isdigit() else 1)
 
 
 def _next_of(rule: str, start: datetime, now: datetime) -> datetime:

@@ -175,6 +175,16 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         said = words["nth_day"].format(
             every=every, nth=words["ordinals"][pos], day=words["days"][_DAYS.index(m.group(2))]
         )
+    elif byday and freq == "YEARLY" and len(byday) == 1 and p.get("BYMONTH", "").isdigit():
+        # "every year on the fourth Thursday in November"
+        m = re.fullmatch(r"([+-]?\d)(MO|TU|WE|TH|FR|SA|SU)", byday[0])
+        month = int(p["BYMONTH"])
+        if not m or int(m.group(1)) not in words["ordinals"] or not 1 <= month <= 12:
+            return words["custom"]
+        said = words["nth_day"].format(
+            every=every, nth=words["ordinals"][int(m.group(1))], day=words["days"][_DAYS.index(m.group(2))]
+        )
+        said += " " + words["in_month"][month - 1]
     elif byday:
         return words["custom"]
     elif "BYMONTHDAY" in p and freq == "MONTHLY":

@@ -1,6 +1,7 @@
 """How the date grammar reads other projects' test cases (tests/core/when_corpus/): for each judge,
 the cases read as that project expects, overall and by language; for Duckling's and dateparser's
-corpora, the examples read as they expect (their 'differs' counted as misses).
+corpora, the examples read as they expect (their 'differs' counted as misses); for the repeats'
+(tests/core/when_corpus/repeats/), the cases whose repeat is the rule they expect.
 
     python -m tests.bench.when_judges [--misses NAME]
 
@@ -18,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from core.when import find_when
 from tests.core.test_when import CASE_FLOORS, agrees, case_agrees
+from tests.core.test_when_repeats import RULE_FLOORS, case_reads, load, negative_reads_no_repeat
 
 CORPUS = Path(__file__).parents[1] / "core" / "when_corpus"
 
@@ -49,6 +51,20 @@ def main() -> None:
         examples = [(part, ex) for part in ("capture", "questions") for ex in corpus.get(part, [])]
         good = sum(agrees(corpus, part, ex)[0] for part, ex in examples)
         print(f"| {path.stem} | {good}/{len(examples)} | {100 * good / len(examples):.1f} | |")
+    for name in sorted(RULE_FLOORS):
+        corpus = load(name)
+        read, total = collections.Counter(), collections.Counter()
+        for case in corpus["cases"]:
+            language, good = case[1][:2], case_reads(corpus, case)
+            total[language] += 1
+            read[language] += good
+            if not good and args.misses == name:
+                print(f"  miss {case}")
+        wrong = sum(not negative_reads_no_repeat(corpus, case) for case in corpus.get("negatives", []))
+        n, r = sum(total.values()), sum(read.values())
+        by = ", ".join(f"{lang} {read[lang]}/{total[lang]}" for lang in total)
+        extra = f" ({wrong} of its non-repeats read as one)" if wrong else ""
+        print(f"| repeats/{name} | {r}/{n} | {100 * r / n:.1f} | {by}{extra} |")
 
 
 if __name__ == "__main__":

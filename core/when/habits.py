@@ -1,0 +1,100 @@
+"""The patterns of repeats said as habits, beside the grammar's own (core/when/patterns.py): a rule
+said as one idiom ("tous les quinze jours"), a step said twice ("de 3 em 3 meses") and a range of
+weekdays ("from Monday to Friday at 8", "montags bis freitags"). Like patterns.py, no word of any
+language is written here: the words are the languages' tables; parse.py's `_recurrence` reads what
+a match means.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.when.patterns import DASHES, WORD_END, WORD_START, Grammar, any_of, optional_words
+
+
+@dataclass(frozen=True)
+class Habits:
+    idiom: re.Pattern[str]  # group w: a key of `repeat_idioms`
+    step_pair: re.Pattern[str]  # groups n_<i> (the step: a figure or a word) and unit
+    nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
+    monthdays: re.Pattern[str]  # "on the 1st and 15th of every month": groups every, days, each
+    every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
+    lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
+    every_word: re.Pattern[str]  # "every", "jeden", "cada": a cheap look before a costly search
+    every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
+    and_then: re.Pattern[str]  # ", ", " and ": another day of a list follows ("le mardi et le jeudi")
+    day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
+
+
+_BUILT: dict[int, tuple[Grammar, Habits]] = {}
+
+
+def habits(g: Grammar) -> Habits:
+    """The habits' patterns of grammar `g`, compiled once."""
+    found = _BUILT.get(id(g))
+    if found is None or found[0] is not g:
+        found = _BUILT[id(g)] = (g, _compile(g))
+    return found[1]
+
+
+def compile_folded(pattern: str) -> re.Pattern[str]:
+    """Read on folded text (lower case already): without IGNORECASE a regex scans several times
+    faster."""
+    return re.compile(pattern)
+
+
+def _compile(g: Grammar) -> Habits:
+    w, b, e = g.words, WORD_START, WORD_END
+    amount = r"(?:\d+|[^\W\d_]+)"  # a figure or a word (parse.py reads only a number's: a table's long
+    # alternation twice over took 28 ms to compile)
+    pairs = [pair.split() for pair in w.step_pairs if len(pair.split()) == 2]
+    steps = "|".join(
+        rf"(?:{re.escape(first)})\s+(?P<n_{i}>{amount})\s+(?:{re.escape(then)})\s+(?P=n_{i})"
+        for i, (first, then) in enumerate(pairs)
+    )
+    number = rf"\d{{1,2}}(?:{any_of((*w.day_suffixes, *w.ordinal_suffixes))})?(?!\d)"
+    the = optional_words((*w.monthday_lead, *w.day_articles, *w.month_day_articles, *w.position_articles))
+    day_word = rf"(?:(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?\s+)?"
+    # a list starts where no figure stood just before it, and is read at once (possessive): a text of
+    # many figures ("1, 2, 3, …") is read in linear time
+    fresh = "".join(rf"(?<!\d.{{{k}}})" for k in range(10))
+    listed = rf"{fresh}{number}(?:\s*(?:,|{any_of(w.and_words)})\s*{the}{number})++"
+    of_month = rf"(?P<each>{any_of(w.of_every_month)})|(?:{any_of(w.of_the_month)})"
+    day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
+    leads = (
+        *w.weekdays_lead,
+        *w.weekday_lead,
+        *w.day_articles,
+        *w.weekday_lead_in_captures,
+        *w.days_alone_lead,
+    )
+    suffix, plural = any_of(w.weekday_suffixes), any_of(w.plural_endings)
+    article = optional_words(w.day_articles)
+    to = rf"(?:\s*(?:{any_of(DASHES)})\s*|\s+(?:{any_of(w.day_range_to)})\s+)"
+
+    def one(i: int) -> str:
+        return rf"(?:{article}(?P<day{i}>{day})(?:{suffix})?(?P<plural{i}>{plural})?|(?P<adverb{i}>{adverb}))"
+
+    return Habits(
+        idiom=compile_folded(rf"{b}(?P<w>{any_of(w.repeat_idioms)}){e}"),
+        monthdays=compile_folded(
+            rf"{b}(?:(?P<every>{any_of(w.every)})\s+)?{the}{day_word}(?P<days>{listed})\s+(?:{of_month}){e}"
+        ),
+        every_glued=compile_folded(
+            rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
+        ),
+        lead_only=compile_folded(rf"\s*(?:(?:{any_of(leads)})\s+)?\Z"),
+        every_word=compile_folded(rf"{b}(?:{any_of(w.every)})\s"),
+        every_before=compile_folded(rf"{b}(?:{any_of(w.every)})\s+$"),
+        and_then=compile_folded(rf"\s*(?:,|{any_of(w.and_words)})\s*"),
+        nth_step=compile_folded(
+            rf"{b}(?:{any_of(w.every)})\s+(?P<n>\d+)(?:{any_of(w.ordinal_suffixes)})\s+(?P<unit>{g.calendar_units}){e}"
+        ),
+        step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
+        day_range=compile_folded(
+            rf"{b}(?:(?P<other>{any_of(w.every_other)})\s+|(?P<every>{any_of(w.every)})\s+)?"
+            rf"{optional_words(w.day_range_from)}"
+            rf"{one(1)}{to}{one(2)}{e}"
+        ),
+    )
