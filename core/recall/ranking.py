@@ -315,7 +315,7 @@ def rank(c: Candidates, w: Weights) -> Ranked:
                 key = c.when[held] if c.ahead else -c.when[held]
                 held = np.concatenate([held[near][np.argsort(key[near], kind="stable")], held[~near]])
             order = np.concatenate([held, order[~inside[order]]])
-        order = _defer_superseded(order, old)
+        order = defer_superseded(order, old)
     return Ranked(
         order,
         score,
@@ -345,7 +345,7 @@ def _best_of(gain: np.ndarray, source: np.ndarray, target: np.ndarray, best: np.
     by[t[take]] = s[take]
 
 
-def _defer_superseded(order: np.ndarray, old: np.ndarray) -> np.ndarray:
+def defer_superseded(order: np.ndarray, old: np.ndarray) -> np.ndarray:
     """The superseded rule: an outdated neuron gives way -- it is never among the first
     SUPERSEDED_AFTER results; below that it keeps its place (still findable, marked as replaced)."""
     if not old[order].any():

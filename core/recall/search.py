@@ -17,7 +17,9 @@ step after another in `Search.ask`:
    ("2WPK71") lifts the neurons that hold it. Additive: if it fails, the base ranking is
    returned and a warning logged.
 5. Rank (ranking.py): one score of named parts, the superseded rule, the window first when the
-   question is mostly a time.
+   question is mostly a time. A question asking for several things ("what activities ...")
+   has the ranks below its first few ordered again by the rare words its best answers share
+   (spread.py).
 6. Answer (answer.py): one more round trip reads the rows of the answer; why each result is
    there, and the relevance bar (`Result.loose`).
 """
@@ -50,6 +52,7 @@ from core.recall.question import (
     understand,
 )
 from core.recall.result import Result
+from core.recall.spread import follow_shared
 from core.recall.stopwords import language_of
 from core.store.reader import Reader
 from core.vocabulary import Fusion, Mode
@@ -270,4 +273,6 @@ class Search:
         if not how.full:
             return one_signal(self.reader, scored.table, scored.weights, how.mode, scored.bm25, how.limit)
         ranked = ranking.rank(scored.table, scored.weights)
+        with self.index.reading():  # an answer spread over several items: what the best share
+            ranked.order = follow_shared(q.text, q.topic.terms, scored.table, ranked, self.index)
         return answer(self.reader, scored.table, ranked, scored.weights, q.window, scored.bm25, how.limit)
