@@ -239,3 +239,26 @@ def test_after_a_crash_the_quick_step_is_made_again_from_the_vectors(
         time.sleep(0.3)
         memory.prepare_nearest()
         assert memory.recall.release_if_idle(0.25)
+
+
+def test_below_its_size_the_levelling_of_languages_reads_the_scan_cosines(memory, monkeypatch):
+    # Notes in five languages (the eval sets'): the levelling across languages reads each
+    # candidate's exact cosine; below the step's size the full scan has made them all, so none
+    # is computed again -- and the answers are those of the step, whose cosines are exact too.
+    _notes(memory, _texts(80))
+    asked = [*ASKED, "o que fiz no fim de semana", "¿qué pasó con el coche?", "was war beim Arzt?"]
+    idx = memory.recall.index
+    again: list[int] = []
+    real_cosines_of = RecallIndex.cosines_of
+
+    def counted(self, qvec, slots, model):
+        again.append(len(slots))
+        return real_cosines_of(self, qvec, slots, model)
+
+    monkeypatch.setattr(RecallIndex, "cosines_of", counted)
+    scanned = _answers(memory, asked)
+    assert again == []
+    idx.nearest_min, idx.nearest_candidates = 10, lambda n: 2
+    assert memory.prepare_nearest()
+    assert _answers(memory, asked) == scanned
+    assert again  # the step's candidates, and the levelling's, scored exactly on demand
