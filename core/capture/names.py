@@ -43,11 +43,16 @@ NOT_MINE = frozenset("his her their your our its".split())
 # these names the person's own relative, whatever language the contact's alias is in
 MY = frozenset("my minha meu minhas meus mi mis mein meine meiner meinem meinen ma mon".split())
 _KIN_RE = re.compile(rf"(?<![\w-])(?:{alt(WORDS)})(?![\w-])")
-# "o meu contabilista", "mi jefe", "el jefe", "der Chef", "le plombier": a one-word role a contact
+# "o meu contabilista", "mi jefe", "el jefe", "der Chef", "le plombier", "fui ao oftalmologista",
+# "beim Zahnarzt", "chez le kiné": a one-word role a contact
 # is known by (an alias, "o contabilista"; or what its card says after the name, "Carlos Ruiz -
-# jefe", "Dani (mi pareja)") names them after a possessive or one of these articles (not English
-# "a", "the": "a dentist" is anyone's; "the accountant" is an alias phrase of its own)
-ROLE_ARTICLES = frozenset("o os el la los las der die das den dem le les".split())
+# jefe", "Dani (mi pareja)") names them after a possessive or one of these articles, alone or
+# with a preposition (not English "a", "the": "a dentist" is anyone's; "the accountant" is an
+# alias phrase of its own; nor those that are English words too: "do", "no", "am")
+ROLE_ARTICLES = frozenset(
+    """o os el la los las der die das den dem le les ao aos à da das na nas pelo pela al del zum zur
+    beim vom im au aux du""".split()
+)
 _CARD_ROLE = re.compile(r"\s[-–—]\s+([^()]+?)\s*$|\(([^()]+)\)")
 TITLES = ("dr", "doctor", "mr", "mrs", "ms", "miss", "prof", "professor", "uncle", "aunt", "auntie")
 

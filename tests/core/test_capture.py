@@ -204,6 +204,8 @@ def test_a_role_the_card_gives_names_its_one_person_after_a_possessive_or_an_art
     assert named("el jefe quiere el informe") == [carlos]
     assert named("o meu contabilista ligou") == [paulo]
     assert named("der Klempner kommt am Montag") == [jan]
+    assert named("fui ao contabilista com os recibos") == [paulo]
+    assert named("beim Klempner angerufen") == [jan]
     assert named("la contabilidad del mes") == []
     assert named("o dentista disse que sim") == []  # two of them
     assert named("jefe de cocina") == []
