@@ -443,26 +443,48 @@ def no_window(rows: Rows) -> dict[str, Any]:
     }
 
 
-# per index: (its version and size, the slots of the notes sampled, the language each is written in)
+# per index: (its version and size, the slots sampled, the language each is written in), and the
+# language read of each slot sampled so far, with what it was read for (the neuron's id and its
+# number of words: an edit that changes a note's words is read again)
 _SAMPLES: weakref.WeakKeyDictionary[RecallIndex, tuple[tuple[int, int], np.ndarray, np.ndarray]] = (
+    weakref.WeakKeyDictionary()
+)
+_READ: weakref.WeakKeyDictionary[RecallIndex, dict[int, tuple[int, int, float, str]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
 def language_sample(idx: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
     """Up to LANGUAGE_SAMPLE of the memory's notes and reminders (every one of a smaller memory,
-    else evenly spaced) and the language each is written in (`written_in`): read again once the
-    index changes. The caller holds the index's lock."""
+    else every k-th slot: the same slots while the store grows) and the language each is written
+    in (`written_in`), each slot's read once for its neuron and words. The caller holds the
+    index's lock."""
     key = (idx.version, idx.size)
     kept = _SAMPLES.get(idx)
     if kept is not None and kept[0] == key:
         return kept[1], kept[2]
     slots = np.nonzero(idx.non_contacts())[0]
-    if slots.size > ranking.LANGUAGE_SAMPLE:
-        slots = slots[np.linspace(0, slots.size - 1, ranking.LANGUAGE_SAMPLE).astype(np.int64)]
-    written = np.asarray([written_in(idx.lexemes[s] or ()) for s in slots.tolist()], dtype=object)
-    _SAMPLES[idx] = (key, slots, written)
-    return slots, written
+    stride = -(-idx.size // ranking.LANGUAGE_SAMPLE)
+    if stride > 1:
+        slots = slots[slots % stride == 0]
+    c = idx.cols
+    read = _READ.setdefault(idx, {})
+    written = []
+    for slot, hi, lo, dl in zip(
+        slots.tolist(),
+        c["id_hi"][slots].tolist(),
+        c["id_lo"][slots].tolist(),
+        c["dl"][slots].tolist(),
+        strict=True,
+    ):
+        was = read.get(slot)
+        if was is None or was[:3] != (hi, lo, dl):
+            was = (hi, lo, dl, written_in(idx.lexemes[slot] or ()))
+            read[slot] = was
+        written.append(was[3])
+    sample = (slots, np.asarray(written, dtype=object))
+    _SAMPLES[idx] = (key, *sample)
+    return sample
 
 
 class CandidateRows:
