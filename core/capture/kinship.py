@@ -32,7 +32,7 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
         "mere",
     ),
     "father": ("father", "dad", "daddy", "papa", "pai", "papai", "padre", "papá", "vater", "vati", "pere"),
-    "sister": ("sister", "sis", "irma", "mana", "hermana", "schwester", "soeur", "frangine"),
+    "sister": ("sister", "sis", "irma", "mana", "hermana", "schwester", "soeur", "sœur", "frangine"),
     "brother": ("brother", "bro", "irmao", "mano", "hermano", "bruder", "frere", "frangin"),
     "grandmother": (
         "grandmother",
@@ -47,6 +47,7 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
         "abuelita",
         "oma",
         "grossmutter",
+        "großmutter",
         "mamie",
         "grand-mere",
     ),
@@ -63,6 +64,7 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
         "abuelito",
         "opa",
         "grossvater",
+        "großvater",
         "papi",
         "papy",
         "grand-pere",
@@ -70,10 +72,26 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     ),
     "aunt": ("aunt", "auntie", "aunty", "tia", "tía", "tante"),
     "uncle": ("uncle", "tio", "tío", "onkel", "oncle", "tonton"),
-    "mother-in-law": ("mother-in-law", "sogra", "suegra", "schwiegermutter", "belle-mere"),
-    "father-in-law": ("father-in-law", "sogro", "suegro", "schwiegervater", "beau-pere"),
+    "mother-in-law": (
+        "mother-in-law",
+        "sogra",
+        "suegra",
+        "schwiegermutter",
+        "schwiegermama",
+        "belle-mere",
+        "belle-maman",
+    ),
+    "father-in-law": (
+        "father-in-law",
+        "sogro",
+        "suegro",
+        "schwiegervater",
+        "schwiegerpapa",
+        "beau-pere",
+        "beau-papa",
+    ),
     "brother-in-law": ("brother-in-law", "cunhado", "cunado", "schwager", "beau-frere"),
-    "sister-in-law": ("sister-in-law", "cunhada", "cunada", "schwagerin", "belle-soeur"),
+    "sister-in-law": ("sister-in-law", "cunhada", "cunada", "schwagerin", "belle-soeur", "belle-sœur"),
     "godchild": (
         "godson",
         "goddaughter",
@@ -94,7 +112,8 @@ _RELATIONS: dict[str, tuple[str, ...]] = {
     "wife": ("wife", "esposa", "ehefrau", "epouse"),
     "husband": ("husband", "marido", "esposo", "ehemann", "epoux"),
 }
-# Accents folded (vô and vo, tía and tia are one word): grandparents' "avó"/"avô" fold alike,
+# Accents folded (vô and vo, tía and tia are one word; folding keeps "ß" and "œ", so "großmutter"
+# and "sœur" are listed as written too): grandparents' "avó"/"avô" fold alike,
 # so a folded word may name two relations; the contact's own spelling decides (see relations_of).
 _BY_WORD: dict[str, set[str]] = {}
 _EXACT: dict[str, set[str]] = {}

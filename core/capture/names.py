@@ -43,6 +43,17 @@ NOT_MINE = frozenset("his her their your our its".split())
 # these names the person's own relative, whatever language the contact's alias is in
 MY = frozenset("my minha meu minhas meus mi mis mein meine meiner meinem meinen ma mon".split())
 _KIN_RE = re.compile(rf"(?<![\w-])(?:{alt(WORDS)})(?![\w-])")
+# "o meu contabilista", "mi jefe", "el jefe", "der Chef", "le plombier", "fui ao oftalmologista",
+# "beim Zahnarzt", "chez le kiné": a one-word role a contact
+# is known by (an alias, "o contabilista"; or what its card says after the name, "Carlos Ruiz -
+# jefe", "Dani (mi pareja)") names them after a possessive or one of these articles, alone or
+# with a preposition (not English "a", "the": "a dentist" is anyone's; "the accountant" is an
+# alias phrase of its own; nor those that are English words too: "do", "no", "am")
+ROLE_ARTICLES = frozenset(
+    """o os el la los las der die das den dem le les ao aos à da das na nas pelo pela al del zum zur
+    beim vom im au aux du""".split()
+)
+_CARD_ROLE = re.compile(r"\s[-–—]\s+([^()]+?)\s*$|\(([^()]+)\)")
 TITLES = ("dr", "doctor", "mr", "mrs", "ms", "miss", "prof", "professor", "uncle", "aunt", "auntie")
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -81,6 +92,22 @@ def contact_names(attrs: dict[str, Any], body: str) -> tuple[str, list[str]]:
     return name, [str(a).strip() for a in aliases if str(a).strip()]
 
 
+def _roles(aliases: list[str], body: str) -> set[str]:
+    """The one-word roles a contact is known by (folded): an alias less its article or possessive
+    ("o contabilista", "my sister"), what its card's first line says after a dash or in brackets
+    ("Carlos Ruiz - jefe", "Dani (mi pareja)"); none of more than one word ("la de contabilidad")."""
+    first = body.strip().splitlines()[0] if body.strip() else ""
+    said = [a or b for a, b in _CARD_ROLE.findall(first)]
+    out = set()
+    for text in [*aliases, *said]:
+        ws = [w.lower() for w, _, _ in _words(text)]
+        while ws and (ws[0] in MY or ws[0] in ROLE_ARTICLES or ws[0] in ("the", "a", "an")):
+            ws.pop(0)
+        if len(ws) == 1 and len(ws[0]) >= 3 and not ws[0].isdigit():
+            out.add(fold(ws[0]))
+    return out
+
+
 def _words(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
 
@@ -95,6 +122,7 @@ class NameIndex:
         self._recent: dict[tuple[str, bool], list[Found]] = {}  # the last texts found, oldest first
         self._recent_lock = threading.Lock()  # the window's worker and the socket both ask
         self._kin: dict[str, set[uuid.UUID]] = {}  # relation -> contacts whose alias names it
+        self._roles: dict[str, set[uuid.UUID]] = {}  # role word (folded) -> contacts known by it
         first_counts: dict[str, int] = {}
         for cid, attrs, body in contacts:
             name, aliases = contact_names(attrs or {}, body or "")
@@ -116,7 +144,10 @@ class NameIndex:
                     if first not in TITLES:
                         c.phrases.append((f"{title} {first}", 2))
             self.contacts[cid] = c
-            for alias in [name, *aliases]:
+            roles = _roles(aliases, body or "")
+            for role in roles:
+                self._roles.setdefault(role, set()).add(cid)
+            for alias in [name, *aliases, *roles]:
                 for word in {alias, *alias.split()}:
                     for relation in relations_of(word):
                         self._kin.setdefault(relation, set()).add(cid)
@@ -196,6 +227,8 @@ class NameIndex:
                     offer(Found(cid, raw, s, words[i + n - 1][2], True, strength))
         if self._kin:
             self._kin_words(text, words, offer)
+        if self._roles:
+            self._role_words(words, offer)
         if fuzzy and self._fuzzy:
             for low, s, e, raw in words:
                 if len(low) < FUZZY_MIN_LENGTH - 1 or not raw[:1].isupper() or low in self._by_first:
@@ -229,6 +262,16 @@ class NameIndex:
             people = set().union(*(self._kin.get(r, set()) for r in relations_of(raw)))
             if len(people) == 1:
                 offer(Found(next(iter(people)), raw, m.start(), m.end(), True, 2))
+
+    def _role_words(self, words, offer) -> None:
+        """ "o meu contabilista", "mi jefe", "el jefe": the one contact known by that role."""
+        for i in range(1, len(words)):
+            if words[i - 1][0] not in MY and words[i - 1][0] not in ROLE_ARTICLES:
+                continue
+            low, s, e, raw = words[i]
+            people = self._roles.get(fold(low), set())
+            if len(people) == 1:
+                offer(Found(next(iter(people)), raw, s, e, True, 2))
 
     @staticmethod
     def _acceptable(phrase: str, raw: str) -> bool:

@@ -37,10 +37,20 @@ TIER_CONTACT, TIER_TWIN, TIER_LINKED, TIER_LINKED_CONTACT, TIER_NAMED, TIER_ORG,
     2,
     1,
 )
-# Ways of asking about someone that hold no topic ("what's new with my sister?")
+# Ways of asking about someone that hold no topic ("what's new with my sister?"), in the five
+# languages
 ABOUT_IDIOMS = re.compile(
     r"\bwhat(?:'s|’s| is)\s+(?:new|up|happening|the latest)\b|\bhow(?:'s|’s| is| are)\b"
-    r"|\bthe latest\b|\bnews\b",
+    r"|\bthe latest\b|\bnews\b"
+    # "o que há de novo com a mana?", "como está a Mãe?", "que é feito do Rui?", "novidades da Ana"
+    r"|\b(?:o\s+)?que\s+h[aá]\s+de\s+novo\b|\bnovidades?\b|\bcomo\s+(?:est[aá]|vai|anda)\b"
+    r"|\bque\s+[eé]\s+feito\b|\bo\s+que\s+se\s+passa\b"
+    # "¿qué hay de mi jefe?", "¿qué sabes de mi hermano?", "¿qué tal mi madre?", "novedades"
+    r"|\bqu[eé]\s+(?:hay|sabes|tal|es|pasa)\b|\bnovedad(?:es)?\b|\bc[oó]mo\s+(?:est[aá]|va|le\s+va)\b"
+    # "was gibt's Neues von meiner Schwester?", "wie geht's Oma?", "Neuigkeiten von Lena"
+    r"|\bwas\s+gibt(?:['’]s|\s+es)\s+neues\b|\bneuigkeiten\b|\bwie\s+geht(?:['’]s|\s+es)\b|\bwas\s+macht\b"
+    # "quoi de neuf avec ma sœur ?", "comment va ma belle-mère ?", "des nouvelles de Paul"
+    r"|\bquoi\s+de\s+neuf\b|\bnouvelles?\b|\bcomment\s+va\b",
     re.I,
 )
 # Ways of asking for a person's whole file, said loosely ("pull up Rosa", "info on my sister",

@@ -13,6 +13,7 @@ made into the table `ranking.rank` orders (`ranking.Candidates`)."""
 from __future__ import annotations
 
 import uuid
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -442,6 +443,50 @@ def no_window(rows: Rows) -> dict[str, Any]:
     }
 
 
+# per index: (its version and size, the slots sampled, the language each is written in), and the
+# language read of each slot sampled so far, with what it was read for (the neuron's id and its
+# number of words: an edit that changes a note's words is read again)
+_SAMPLES: weakref.WeakKeyDictionary[RecallIndex, tuple[tuple[int, int], np.ndarray, np.ndarray]] = (
+    weakref.WeakKeyDictionary()
+)
+_READ: weakref.WeakKeyDictionary[RecallIndex, dict[int, tuple[int, int, float, str]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def language_sample(idx: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
+    """Up to LANGUAGE_SAMPLE of the memory's notes and reminders (every one of a smaller memory,
+    else every k-th slot: the same slots while the store grows) and the language each is written
+    in (`written_in`), each slot's read once for its neuron and words. The caller holds the
+    index's lock."""
+    key = (idx.version, idx.size)
+    kept = _SAMPLES.get(idx)
+    if kept is not None and kept[0] == key:
+        return kept[1], kept[2]
+    slots = np.nonzero(idx.non_contacts())[0]
+    stride = -(-idx.size // ranking.LANGUAGE_SAMPLE)
+    if stride > 1:
+        slots = slots[slots % stride == 0]
+    c = idx.cols
+    read = _READ.setdefault(idx, {})
+    written = []
+    for slot, hi, lo, dl in zip(
+        slots.tolist(),
+        c["id_hi"][slots].tolist(),
+        c["id_lo"][slots].tolist(),
+        c["dl"][slots].tolist(),
+        strict=True,
+    ):
+        was = read.get(slot)
+        if was is None or was[:3] != (hi, lo, dl):
+            was = (hi, lo, dl, written_in(idx.lexemes[slot] or ()))
+            read[slot] = was
+        written.append(was[3])
+    sample = (slots, np.asarray(written, dtype=object))
+    _SAMPLES[idx] = (key, *sample)
+    return sample
+
+
 class CandidateRows:
     """A question's candidates, gathered in named steps from the index (the caller holds its
     lock): `pick` the question's own, `expand` one hop, `mark_exact` the codes, `table`."""
@@ -472,10 +517,11 @@ class CandidateRows:
         self, raw_of: Callable[[np.ndarray], np.ndarray], language: str, calibration
     ) -> None:
         """The question's own candidates' cosines (the model's, exact: `raw_of(slots)`) set level
-        across languages: each language's mean over them moved to the mean of the question's
-        `language` (their mean when none is in it), by n / (n + LANGUAGE_SHRINK) of n candidates
-        in it; then read through the model's `calibration` again. A memory in one language is
-        left as it is."""
+        across languages: the candidates in each language moved by the difference between the
+        question's mean cosine to the memory's notes in its own `language` and in theirs (the
+        mean of the candidates' languages' when the memory holds none in its own), by
+        n / (n + LANGUAGE_SHRINK) of n candidates in it; then read through the model's
+        `calibration` again. A question whose candidates are all in one language is left as it is."""
         rows = self.rows
         own = [
             r for r, seedable in enumerate(rows.seedable) if seedable and rows.entries[r].kind != "contact"
@@ -492,8 +538,14 @@ class CandidateRows:
         if (written == written[0]).all():
             return
         kinds = np.unique(written)
-        means = {str(k): float(cos[written == k].mean()) for k in kinds}
-        level = means.get(language, float(cos.mean()))
+        # how far the question leans to each language: its mean cosine to the memory's notes in it
+        sample, sample_written = language_sample(rows.idx)
+        leaning = raw_of(sample) if sample.size else np.zeros(0)
+        means = {}
+        for k in kinds:
+            held = (sample_written == k) & ~np.isnan(leaning)
+            means[str(k)] = float(leaning[held].mean()) if held.any() else float(cos[written == k].mean())
+        level = means.get(language, float(np.mean(list(means.values()))))
         shift = np.zeros(slots.size)
         for k in kinds:
             held = written == k

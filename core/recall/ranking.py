@@ -46,10 +46,14 @@ SITTING_SECONDS = 600  # neurons captured within 10 minutes of each other are on
 
 # -- across languages --------------------------------------------------------------------------
 # The model finds a note in the question's own language more alike than one in another, whatever
-# either says: among a question's candidates, each language's mean cosine to it is set level with
-# the question's language's (`CandidateRows.across_languages`), so a note in another language
-# competes on what it says. A language of few candidates moves less: by n / (n + this).
+# either says: a question's candidates in each language are moved by how far the question leans
+# to that language's notes -- its mean cosine to every note of the memory written in it (up to
+# LANGUAGE_SAMPLE of them, every k-th slot), not to the candidates alone, which are also there for
+# what they say -- set level with its own language's (`CandidateRows.across_languages`), so a
+# note in another language competes on what it says. A language of few candidates moves less:
+# by n / (n + LANGUAGE_SHRINK).
 LANGUAGE_SHRINK = 3
+LANGUAGE_SAMPLE = 2000
 
 # -- about a person, through ask ---------------------------------------------------------------
 LIKE_WEIGHT = 0.1  # the score of a neuron added for being like what is about them

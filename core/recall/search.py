@@ -222,8 +222,13 @@ class Search:
             bm, idf_sum = idx.bm25(t.terms, ranking.BM25_K1, ranking.BM25_B)
             signals, raw_of = Signals.of(bm, idf_sum, None), None
             if how.mode is not Mode.KEYWORD and t.qvec is not None and t.model is not None:
-                signals = self._meaning(bm, idf_sum, t, how.mode)
-                raw_of = partial(idx.cosines_of, t.qvec, model=t.model)
+                signals, scanned = self._meaning(bm, idf_sum, t, how.mode)
+                # the full scan's cosines are the exact ones: read, not computed again
+                raw_of = (
+                    scanned.__getitem__
+                    if scanned is not None
+                    else partial(idx.cosines_of, t.qvec, model=t.model)
+                )
             rows = CandidateRows(idx, signals, q.window, how.now, t.terms)
             rows.pick(how.mode, how.fusion, weights, t.topical)
             if how.full and raw_of is not None and how.fusion is Fusion.RELATIVE:
@@ -236,10 +241,13 @@ class Search:
             table = rows.table(t.topical, len(t.words), total)
         return Scored(table, weights, t.model, bm[rows.slots] if rows.slots else bm[:0])
 
-    def _meaning(self, bm: np.ndarray, idf_sum: float, t: Question, mode: Mode) -> Signals:
+    def _meaning(
+        self, bm: np.ndarray, idf_sum: float, t: Question, mode: Mode
+    ) -> tuple[Signals, np.ndarray | None]:
         """The signals with the question's meaning: the cosine of every slot, on the one scale
         the fusion reads (raw for the vector alone), exact where the approximate step found the
-        nearest (`Signals.settle` makes any other exact before it is ranked)."""
+        nearest (`Signals.settle` makes any other exact before it is ranked); and the raw cosine
+        of every slot when the exact scan made them all (None after the approximate step)."""
         idx, qvec, model = self.index, t.qvec, t.model
         assert qvec is not None and model is not None
 
@@ -249,9 +257,10 @@ class Search:
             return out
 
         cos, exact = idx.nearest_cosine(qvec, model)
-        return Signals.of(
+        signals = Signals.of(
             bm, idf_sum, scale(cos), exact, lambda slots: scale(idx.cosines_of(qvec, slots, model))
         )
+        return signals, cos if exact is None else None
 
     def _expand(
         self, rows: CandidateRows, q: Understood, weights: ranking.Weights, people: list[uuid.UUID]

@@ -181,6 +181,36 @@ def test_a_name_in_the_genitive_names_its_person_when_the_memory_knows_the_name(
     assert named("Silvas Laden") == []  # a surname alone is no name here
 
 
+def test_a_role_the_card_gives_names_its_one_person_after_a_possessive_or_an_article():
+    """ "mi jefe" for "Carlos Ruiz - jefe", "o meu contabilista" for the alias "o contabilista",
+    "der Klempner" for "Jan Wolf (Klempner)"; a role of more than one word makes none, a role
+    two people share names neither, and a role said without "my" or an article names nobody."""
+    carlos, paulo, jan, rocio, ana, rui = (uuid.uuid4() for _ in range(6))
+    index = NameIndex(
+        [
+            (carlos, {"name": "Carlos Ruiz"}, "Carlos Ruiz - jefe"),
+            (paulo, {"name": "Paulo Reis", "aliases": ["o contabilista"]}, ""),
+            (jan, {"name": "Jan Wolf"}, "Jan Wolf (Klempner)"),
+            (rocio, {"name": "Rocío Marín"}, "Rocío - la de contabilidad"),
+            (ana, {"name": "Ana Lima"}, "Ana Lima - dentista"),
+            (rui, {"name": "Rui Sá"}, "Rui Sá - dentista"),
+        ]
+    )
+
+    def named(text: str) -> list[uuid.UUID]:
+        return [f.contact_id for f in index.find(text) if f.strength >= 2]
+
+    assert named("reunión con mi jefe") == [carlos]
+    assert named("el jefe quiere el informe") == [carlos]
+    assert named("o meu contabilista ligou") == [paulo]
+    assert named("der Klempner kommt am Montag") == [jan]
+    assert named("fui ao contabilista com os recibos") == [paulo]
+    assert named("beim Klempner angerufen") == [jan]
+    assert named("la contabilidad del mes") == []
+    assert named("o dentista disse que sim") == []  # two of them
+    assert named("jefe de cocina") == []
+
+
 # -- same_person and supersedes --------------------------------------------------------------------
 
 

@@ -239,3 +239,59 @@ def test_after_a_crash_the_quick_step_is_made_again_from_the_vectors(
         time.sleep(0.3)
         memory.prepare_nearest()
         assert memory.recall.release_if_idle(0.25)
+
+
+def test_below_its_size_the_levelling_of_languages_reads_the_scan_cosines(memory, monkeypatch):
+    # Notes in five languages (the eval sets'): the levelling across languages reads each
+    # candidate's exact cosine; below the step's size the full scan has made them all, so none
+    # is computed again -- and the answers are those of the step, whose cosines are exact too.
+    _notes(memory, _texts(80))
+    asked = [*ASKED, "o que fiz no fim de semana", "¿qué pasó con el coche?", "was war beim Arzt?"]
+    idx = memory.recall.index
+    again: list[int] = []
+    real_cosines_of = RecallIndex.cosines_of
+
+    def counted(self, qvec, slots, model):
+        again.append(len(slots))
+        return real_cosines_of(self, qvec, slots, model)
+
+    monkeypatch.setattr(RecallIndex, "cosines_of", counted)
+    scanned = _answers(memory, asked)
+    assert again == []
+    idx.nearest_min, idx.nearest_candidates = 10, lambda n: 2
+    assert memory.prepare_nearest()
+    assert _answers(memory, asked) == scanned
+    assert again  # the step's candidates, and the levelling's, scored exactly on demand
+
+
+def test_the_languages_of_a_memory_are_read_from_a_sample_that_stays_put(monkeypatch):
+    # How far a question leans to a language is read over a sample of the memory's notes: all of
+    # a small memory's (not its cards), every k-th slot of a larger one -- the same slots while
+    # it grows.
+    from core.recall import candidates, ranking  # noqa: PLC0415 - the unit under test
+
+    reader = FakeReader()
+    card = reader.add("Ana Lopes", Kind.CONTACT, {"name": "Ana Lopes"}, created_at=NOW)
+    pt = [reader.add(f"a mãe foi ao médico e o pai ficou em casa {i}", created_at=NOW) for i in range(4)]
+    de = [
+        reader.add(f"die Mutter war beim Arzt und der Vater ist zu Hause {i}", created_at=NOW)
+        for i in range(4)
+    ]
+    en = [reader.add(f"bought bread and milk {i}", created_at=NOW) for i in range(4)]
+    idx = RecallIndex(reader.identity)
+    idx.refresh(reader, None)
+    slots, written = candidates.language_sample(idx)
+    assert idx.slot(card.id) not in set(slots.tolist())
+    by = dict(zip(slots.tolist(), written.tolist(), strict=True))
+    assert {by[idx.slot(n.id)] for n in pt} == {"pt"}
+    assert {by[idx.slot(n.id)] for n in de} == {"de"}
+    assert {by[idx.slot(n.id)] for n in en} == {"en"}
+    monkeypatch.setattr(ranking, "LANGUAGE_SAMPLE", 4)
+    candidates._SAMPLES.pop(idx)
+    first, _ = candidates.language_sample(idx)
+    assert 0 < first.size <= 4
+    reader.add("one more note", created_at=NOW)
+    idx.refresh(reader, reader.change_stamp())
+    assert idx.size == 14  # every 4th slot still
+    grown, _ = candidates.language_sample(idx)
+    assert set(first.tolist()) <= set(grown.tolist())
