@@ -816,6 +816,8 @@ def _offset_ok(t: _Text, m: re.Match) -> bool:
         return False  # "I saw her the day after": no day it counts from
     if m.group("one") and any(p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month)):
         return False  # "the week after next": a week
+    if m.group("one") and re.search(rf"\b(?:{any_of(t.g.words.of_a_month)})\s+$", t.folded[: m.start()]):
+        return False  # "every fifth of the month from January": the month is the day's, no step
     if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
         return True
     g, text = t.g, t.folded
@@ -1630,7 +1632,8 @@ def no_day(
 
 
 def _covered(when: When) -> int:
-    return sum(e - s for s, e in when.spans)
+    """How many characters the reading accounts for, each once (its spans may overlap)."""
+    return len({i for s, e in when.spans for i in range(s, e)})
 
 
 def _signed_step(t: _Text) -> relativedelta | None:
