@@ -145,10 +145,26 @@ class _Recorded:
         return out
 
 
+def ingest_all(memory, paths: list[Path], progress=print) -> list[tuple[str, dict, Any, dict]]:
+    """Every space of every set in one memory, each as an identity of its own, vectors filled:
+    (the set's name, the space, its view, the neurons' ids back to the set's own)."""
+    from core.model import Identity  # noqa: PLC0415 - the tool is light until it runs
+
+    spaces = []
+    for path in paths:
+        data = load_dataset(path)
+        for space in data["spaces"]:
+            view = memory.as_identity(Identity(device_id=uuid.uuid4()))
+            ids = ingest_space(view, space, "given")
+            spaces.append((data.get("name") or path.stem, space, view, {v: k for k, v in ids.items()}))
+        progress(f"ingested {path.name}")
+    memory.fill_vectors()
+    return spaces
+
+
 def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]:
     """Ingest every space of `paths`, ask every question up to its candidates; (asked, model)."""
     from core.memory import Memory  # noqa: PLC0415 - the tool is light until it runs
-    from core.model import Identity  # noqa: PLC0415 - as above
     from core.settings import Settings  # noqa: PLC0415 - as above
 
     asked: list[Asked] = []
@@ -158,17 +174,7 @@ def ask_all(paths: list[Path], progress=print) -> tuple[list[Asked], str | None]
         settings.embed_in_background = False
         memory = Memory.open(settings)
         try:
-            spaces = []
-            for path in paths:
-                data = load_dataset(path)
-                for space in data["spaces"]:
-                    view = memory.as_identity(Identity(device_id=uuid.uuid4()))
-                    ids = ingest_space(view, space, "given")
-                    spaces.append(
-                        (data.get("name") or path.stem, space, view, {v: k for k, v in ids.items()})
-                    )
-                progress(f"ingested {path.name}")
-            memory.fill_vectors()
+            spaces = ingest_all(memory, paths, progress)
             progress("vectors filled")
             for name, space, view, back in spaces:
                 now = parse_instant(space["now"], f"space {space['id']} now")

@@ -19,14 +19,13 @@ import argparse
 import itertools
 import sys
 import tempfile
-import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from core.evaluate import ingest_space, load_dataset, score_query
+from core.evaluate import score_query
 from core.recall import ranking, spread
 from core.recall.result import QUESTION_FILLER
 from core.recall.search import Search
@@ -63,7 +62,6 @@ class Question:
 
 def ask_all(paths: list[Path]) -> list[Question]:
     from core.memory import Memory  # noqa: PLC0415 - the tool is light until it runs
-    from core.model import Identity  # noqa: PLC0415 - as above
     from core.settings import Settings  # noqa: PLC0415 - as above
 
     out: list[Question] = []
@@ -72,17 +70,7 @@ def ask_all(paths: list[Path]) -> list[Question]:
         settings.embed_in_background = False
         memory = Memory.open(settings)
         try:
-            spaces = []
-            for path in paths:
-                data = load_dataset(path)
-                for space in data["spaces"]:
-                    view = memory.as_identity(Identity(device_id=uuid.uuid4()))
-                    ids = ingest_space(view, space, "given")
-                    spaces.append(
-                        (data.get("name") or path.stem, space, view, {v: k for k, v in ids.items()})
-                    )
-                print(f"ingested {path.name}", file=sys.stderr)
-            memory.fill_vectors()
+            spaces = fit.ingest_all(memory, paths, lambda said: print(said, file=sys.stderr))
             for name, space, view, back in spaces:
                 now = parse_instant(space["now"], f"space {space['id']} now")
                 assert now is not None
