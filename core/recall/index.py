@@ -512,6 +512,8 @@ class RecallIndex:
         self.nearest: _nearest.Nearest | None = None
         self.nearest_min = _nearest.NEAREST_MIN
         self.nearest_candidates = _nearest.candidates
+        # while the approximate step is made (without the lock): the vectors written meanwhile
+        self._writes_meanwhile: list[tuple[int, np.ndarray]] | None = None
         self.version = 0
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
         self._pos = np.zeros(0, dtype=np.int64)  # each slot's place in that order (-1: none)
@@ -693,6 +695,8 @@ class RecallIndex:
         row[:] = np.rint(v / scale) if scale > 0 else 0
         if self.nearest is not None:
             self.nearest.put(slot, v)
+        if self._writes_meanwhile is not None:
+            self._writes_meanwhile.append((slot, v))
         return float(scale)
 
     def _unpost(self, slot: int, lexemes) -> None:
@@ -964,7 +968,10 @@ class RecallIndex:
         """Make the approximate step for `model`'s vectors when the store is past its size and
         it is missing, of another model, or fitted on less than half of today's vectors; drop it
         below that size. `progress(done, total)` hears how far the build is once it takes a
-        second. True if it was made."""
+        second. True if it was made. It is made without holding the index (a question meanwhile
+        scans exactly, rather than wait seconds on a busy machine): the vectors written while it
+        is made are put into it before it is used, and one made for an index let go since is
+        dropped."""
         with self.lock:
             if model is None or model not in self.model_names:
                 self.nearest = None
@@ -978,20 +985,35 @@ class RecallIndex:
             near = self.nearest
             if near is not None and near.model == code and 2 * near.fitted_on >= count:
                 return False
-            scale = self.cols["vec_scale"]
+            if self._writes_meanwhile is not None:
+                return False  # (being made already)
+            mine: list[tuple[int, np.ndarray]] = []
+            self._writes_meanwhile = mine
+            blocks, scale, slots, size = self.blocks, self.cols["vec_scale"], np.nonzero(ok)[0], self.size
 
-            def rows(slots: np.ndarray) -> np.ndarray:
-                out = np.empty((len(slots), DIM), dtype=np.float32)
-                for k in np.unique(slots // VECTOR_BLOCK).tolist():
-                    mine = slots // VECTOR_BLOCK == k
-                    out[mine] = self.blocks[k][slots[mine] % VECTOR_BLOCK]
-                out *= scale[slots][:, None]
-                return out
+        def rows(picked: np.ndarray) -> np.ndarray:
+            # (a row written meanwhile may be read half written: it is put again below)
+            out = np.empty((len(picked), DIM), dtype=np.float32)
+            for k in np.unique(picked // VECTOR_BLOCK).tolist():
+                mine = picked // VECTOR_BLOCK == k
+                out[mine] = blocks[k][picked[mine] % VECTOR_BLOCK]
+            out *= scale[picked][:, None]
+            return out
 
-            self.nearest = _nearest.build(
-                rows, np.nonzero(ok)[0], self.size, code, VECTOR_BLOCK, progress=progress
-            )
-            self.nearest.grow(len(self.blocks) * VECTOR_BLOCK)
+        try:
+            made = _nearest.build(rows, slots, size, code, VECTOR_BLOCK, progress=progress)
+        finally:
+            with self.lock:
+                ours = self._writes_meanwhile is mine
+                if ours:
+                    self._writes_meanwhile = None
+        with self.lock:
+            if self.blocks is not blocks or not ours:
+                return False  # the index was let go (or read back) meanwhile
+            for slot, vec in mine:
+                made.put(slot, vec)
+            made.grow(len(self.blocks) * VECTOR_BLOCK)
+            self.nearest = made
             return True
 
     def similar_to(self, slots: list[int], model: str) -> tuple[np.ndarray, np.ndarray]:

@@ -204,8 +204,9 @@ class Recall:
         vectors when the index is past its size and the step is missing or stale;
         `progress(done, total)` hears how far once it takes a second. The desktop calls it on
         its worker after the warm-up and now and then; a single question (the CLI) scans
-        exactly instead: making it costs more than one scan. It holds the index's lock, and
-        counts as no use of the index (an idle index is still let go). True if it was made."""
+        exactly instead: making it costs more than one scan. It does not hold the index while
+        it is made (a question meanwhile scans exactly), and counts as no use of the index (an
+        idle index is still let go: what was made for it is dropped). True if it was made."""
         return self.index.build_nearest(model, progress)
 
     def warm(self) -> int:
