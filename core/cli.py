@@ -120,7 +120,7 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
 
     store = Opening(settings, wait_s=LOCK_WAIT_S)  # the engine starts while the rest of Neurons loads
     if cmd.name in READS_THE_INDEX:
-        read_ahead(settings)  # the recall index read from its file meanwhile
+        read_ahead(settings, store)  # the recall index read from its file meanwhile
     try:
         from core.memory import Memory  # noqa: PLC0415 - loads the grammar, numpy: only to open the store
 

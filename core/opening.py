@@ -55,6 +55,11 @@ class Opening:
         self._taken = True
         return self._store
 
+    @property
+    def taken(self) -> bool:
+        """Whether the caller took the store (`result`)."""
+        return self._taken
+
     def cancel(self) -> None:
         """Stop waiting for a data dir another process holds (the app is quitting)."""
         self._cancelled.set()
@@ -68,15 +73,17 @@ class Opening:
             self._store = None
 
 
-def read_ahead(settings: Settings) -> threading.Thread:
+def read_ahead(settings: Settings, opening: Opening | None = None) -> threading.Thread | None:
     """On a thread of its own, while the engine starts: the data dir's recall index read from the
     file its engine saved last, with what questions derive from it, and the question's time words
     made ready; the memory takes the index once its store says the file is its own (read from
-    the store otherwise, as without it); not once an index was loaded. Joined by nobody: it ends
-    on its own."""
+    the store otherwise, as without it); not once `opening`'s store was taken, nor once an index
+    was loaded (it would be read twice). Joined by nobody: it ends on its own."""
     from core.recall import saved  # noqa: PLC0415 - numpy: only where an index is read
 
-    since = saved.loads()
+    since = saved.loads()  # (before the look at `opening`: a load after it is counted)
+    if opening is not None and opening.taken:
+        return None
 
     def read() -> None:
         try:
