@@ -645,6 +645,20 @@ def test_a_start_reads_the_index_ahead_while_the_engine_starts(tmp_path, sentenc
         assert _answers(memory) == before
 
 
+def test_the_index_read_back_as_the_memory_opens_leaves_the_warm_up_nothing_to_read(tmp_path, sentence_model):
+    settings = _with_a_saved_index(tmp_path, sentence_model)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        before = _answers(memory)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        assert memory.recall.read_back(memory.model.name)  # the desktop, before its window takes it
+        index = memory.recall.index
+        assert index._order is not None and index._names is not None
+        assert index._mask_key is not None  # the model's vectors' mask, made ahead
+        memory.recall.warm()
+        assert index.unsaved_reads == 0
+        assert _answers(memory) == before
+
+
 def test_a_small_recall_index_with_no_file_stays(memory):
     _notes(memory, 5)
     memory.ask("garden")
