@@ -459,11 +459,45 @@ class _Edges:
 
     def touching_of(self, nid: uuid.UUID) -> list[tuple[uuid.UUID, uuid.UUID, str, float]]:
         """The open edges with `nid` at either end (one with it at both ends twice)."""
+        return self.touching_all([nid])[0]
+
+    def touching_all(
+        self, nids: list[uuid.UUID], relations: set[str] | None = None
+    ) -> list[list[tuple[uuid.UUID, uuid.UUID, str, float]]]:
+        """For each of `nids`, as `touching_of`, of `relations` only (any when None): the file's
+        edges found for all of them at once (a few numpy passes, not a search an id), and only
+        those of `relations` made into tuples."""
+        base: list[list[int]] = [[] for _ in nids]
+        if self.base_live and nids:
+            found = self.by_end
+            pairs = np.array([_halves(nid) for nid in nids], dtype=np.uint64).reshape(-1, 2)
+            first = np.searchsorted(found.keys, pairs[:, 0], side="left")
+            last = np.searchsorted(found.keys, pairs[:, 0], side="right")
+            counts = last - first
+            if counts.any():
+                owner = np.repeat(np.arange(len(nids)), counts)
+                at = (
+                    np.arange(int(counts.sum()))
+                    - np.repeat(np.cumsum(counts) - counts, counts)
+                    + np.repeat(first, counts)
+                )
+                rows = found.rows[at]
+                keep = (found.lows[at] == pairs[owner, 1]) & self.alive[rows]
+                if relations is not None:
+                    codes = [i for i, r in enumerate(self.relations) if r in relations]
+                    keep &= np.isin(self.rel[rows], codes)
+                owner, rows = owner[keep], rows[keep]
+                # in the file's order, as they were read (an edge from and to an id twice)
+                order = np.lexsort((rows, owner))
+                for i, row in zip(owner[order].tolist(), rows[order].tolist(), strict=True):
+                    base[i].append(row)
         out = []
-        if self.base_live:  # in the file's order, as they were read (an edge from and to `nid` twice)
-            rows = sorted(r for r in self.by_end.find(*_halves(nid)) if self.alive[r])
-            out = [self._base(r) for r in rows]
-        return out + [self.own[eid] for eid in self.touching.get(nid.int, ())]
+        for nid, rows_of in zip(nids, base, strict=True):
+            own = [self.own[eid] for eid in self.touching.get(nid.int, ())]
+            if relations is not None:
+                own = [edge for edge in own if edge[2] in relations]
+            out.append([self._base(r) for r in rows_of] + own)
+        return out
 
     def items(self) -> Iterator[tuple[int, tuple[uuid.UUID, uuid.UUID, str, float]]]:
         a = self.a
@@ -770,11 +804,11 @@ class RecallIndex:
         """The open edges touching `ids` (either end), of `relations` (any when None), seen from
         each id, whatever the other end is (see `live`)."""
         wanted = None if relations is None else {getattr(r, "value", r) for r in relations}
+        seeds = list(ids)
         out = []
-        for seed in ids:
-            for a, b, relation, weight in self.edges.touching_of(seed):
-                if wanted is None or relation in wanted:
-                    out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
+        for seed, edges in zip(seeds, self.edges.touching_all(seeds, wanted), strict=True):
+            for a, b, relation, weight in edges:
+                out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
         return out
 
     def __contains__(self, nid: object) -> bool:

@@ -518,7 +518,8 @@ def test_an_idle_recall_index_is_not_let_go_under_a_question(tmp_path, sentence_
 
 
 def _read_back(tmp_path, n: int):
-    """An index of n notes (each linked to the one before) saved and read back from its file."""
+    """An index of n notes (each linked to the one before; every seventh superseding it too,
+    every eleventh linked to itself) saved and read back from its file."""
     reader = FakeReader()
     start = datetime(2024, 3, 1, tzinfo=UTC)
     before = None
@@ -526,6 +527,10 @@ def _read_back(tmp_path, n: int):
         note = reader.add(f"note {i} about the garden word{i % 97} word{i % 89}", created_at=start)
         if before is not None:
             reader.link(before, note)
+            if i % 7 == 0:
+                reader.link(note, before, Relation.SUPERSEDES)
+        if i % 11 == 0:
+            reader.link(note, note, Relation.CONCERNS)
         before = note
     index = RecallIndex(reader.identity)
     index.refresh(reader, None)
@@ -563,6 +568,14 @@ def test_an_index_read_from_its_file_answers_as_the_one_it_was_saved_from(tmp_pa
     assert [loaded.slot(i) for i in ids] == [index.slot(i) for i in ids]
     assert loaded.slot(uuid.uuid4()) is None
     assert loaded.links(ids[:50]) == index.links(ids[:50])
+    # the edges of many ids at once, of some relations only, in the order the index gives them
+    for relations in (
+        [Relation.SUPERSEDES],
+        [Relation.CONCERNS, Relation.RELATES_TO],
+        [Relation.SAME_PERSON],
+    ):
+        assert loaded.links(ids + ids[:5], relations) == index.links(ids + ids[:5], relations)
+    assert len(index.links(ids, [Relation.SUPERSEDES])) == 2 * len(range(7, 600, 7))
     assert np.array_equal(
         loaded.bm25(["garden", "word3"], 1.2, 0.75)[0], index.bm25(["garden", "word3"], 1.2, 0.75)[0]
     )
