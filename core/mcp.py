@@ -53,6 +53,8 @@ log = logging.getLogger(__name__)
 # Our own Memory is closed after this long without a call, so a desktop app started meanwhile
 # can take the data dir (it waits up to core.opening.APP_WAIT_S = 30 s for it).
 IDLE_RELEASE_S = 15.0
+# The commands that answer a question from the recall index (the quick step is made after one).
+ASKING = ("ask", "about")
 # A capture whose answer from the app was lost is sent again (same key) this many times in all,
 # this long apart (as core/cli.py does).
 CAPTURE_TRIES = 3
@@ -97,6 +99,8 @@ class Door:
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self._closed = False
+        self._nearest_for = None  # the Memory the quick step was made for
+        self.nearest_thread: threading.Thread | None = None
 
     def run(self, argv: list[str]) -> tuple[Any, str]:
         """Run `neurons ARGV --json`: (its JSON data, its note). Raises NeuronsError. A capture
@@ -120,7 +124,28 @@ class Door:
                 return _answer(reply)
             break
         with self._using() as memory:
-            return _answer(self.execute(memory, argv))
+            answer = _answer(self.execute(memory, argv))
+        if argv[0] in ASKING:
+            self._prepare_nearest(memory)
+        return answer
+
+    def _prepare_nearest(self, memory) -> None:
+        """After the first question on a Memory of our own: the quick step of the search by
+        meaning made on a thread of its own (core/recall/nearest.py; nothing below its size), so
+        the questions after it do not scan every vector. A question meanwhile scans exactly."""
+        with self._lock:
+            if self._nearest_for is memory:
+                return
+            self._nearest_for = memory
+
+        def make() -> None:
+            try:
+                memory.prepare_nearest()
+            except Exception as exc:  # noqa: BLE001 - the questions scan exactly, as without it
+                log.warning("the quick search by meaning could not be prepared: %s", exc)
+
+        self.nearest_thread = threading.Thread(target=make, name="neurons-mcp-nearest", daemon=True)
+        self.nearest_thread.start()
 
     @contextlib.contextmanager
     def _using(self) -> Iterator[Any]:

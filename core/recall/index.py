@@ -459,11 +459,45 @@ class _Edges:
 
     def touching_of(self, nid: uuid.UUID) -> list[tuple[uuid.UUID, uuid.UUID, str, float]]:
         """The open edges with `nid` at either end (one with it at both ends twice)."""
+        return self.touching_all([nid])[0]
+
+    def touching_all(
+        self, nids: list[uuid.UUID], relations: set[str] | None = None
+    ) -> list[list[tuple[uuid.UUID, uuid.UUID, str, float]]]:
+        """For each of `nids`, as `touching_of`, of `relations` only (any when None): the file's
+        edges found for all of them at once (a few numpy passes, not a search an id), and only
+        those of `relations` made into tuples."""
+        base: list[list[int]] = [[] for _ in nids]
+        if self.base_live and nids:
+            found = self.by_end
+            pairs = np.array([_halves(nid) for nid in nids], dtype=np.uint64).reshape(-1, 2)
+            first = np.searchsorted(found.keys, pairs[:, 0], side="left")
+            last = np.searchsorted(found.keys, pairs[:, 0], side="right")
+            counts = last - first
+            if counts.any():
+                owner = np.repeat(np.arange(len(nids)), counts)
+                at = (
+                    np.arange(int(counts.sum()))
+                    - np.repeat(np.cumsum(counts) - counts, counts)
+                    + np.repeat(first, counts)
+                )
+                rows = found.rows[at]
+                keep = (found.lows[at] == pairs[owner, 1]) & self.alive[rows]
+                if relations is not None:
+                    codes = [i for i, r in enumerate(self.relations) if r in relations]
+                    keep &= np.isin(self.rel[rows], codes)
+                owner, rows = owner[keep], rows[keep]
+                # in the file's order, as they were read (an edge from and to an id twice)
+                order = np.lexsort((rows, owner))
+                for i, row in zip(owner[order].tolist(), rows[order].tolist(), strict=True):
+                    base[i].append(row)
         out = []
-        if self.base_live:  # in the file's order, as they were read (an edge from and to `nid` twice)
-            rows = sorted(r for r in self.by_end.find(*_halves(nid)) if self.alive[r])
-            out = [self._base(r) for r in rows]
-        return out + [self.own[eid] for eid in self.touching.get(nid.int, ())]
+        for nid, rows_of in zip(nids, base, strict=True):
+            own = [self.own[eid] for eid in self.touching.get(nid.int, ())]
+            if relations is not None:
+                own = [edge for edge in own if edge[2] in relations]
+            out.append([self._base(r) for r in rows_of] + own)
+        return out
 
     def items(self) -> Iterator[tuple[int, tuple[uuid.UUID, uuid.UUID, str, float]]]:
         a = self.a
@@ -512,6 +546,8 @@ class RecallIndex:
         self.nearest: _nearest.Nearest | None = None
         self.nearest_min = _nearest.NEAREST_MIN
         self.nearest_candidates = _nearest.candidates
+        # while the approximate step is made (without the lock): the vectors written meanwhile
+        self._writes_meanwhile: list[tuple[int, np.ndarray]] | None = None
         self.version = 0
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
         self._pos = np.zeros(0, dtype=np.int64)  # each slot's place in that order (-1: none)
@@ -693,6 +729,8 @@ class RecallIndex:
         row[:] = np.rint(v / scale) if scale > 0 else 0
         if self.nearest is not None:
             self.nearest.put(slot, v)
+        if self._writes_meanwhile is not None:
+            self._writes_meanwhile.append((slot, v))
         return float(scale)
 
     def _unpost(self, slot: int, lexemes) -> None:
@@ -766,11 +804,11 @@ class RecallIndex:
         """The open edges touching `ids` (either end), of `relations` (any when None), seen from
         each id, whatever the other end is (see `live`)."""
         wanted = None if relations is None else {getattr(r, "value", r) for r in relations}
+        seeds = list(ids)
         out = []
-        for seed in ids:
-            for a, b, relation, weight in self.edges.touching_of(seed):
-                if wanted is None or relation in wanted:
-                    out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
+        for seed, edges in zip(seeds, self.edges.touching_all(seeds, wanted), strict=True):
+            for a, b, relation, weight in edges:
+                out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
         return out
 
     def __contains__(self, nid: object) -> bool:
@@ -964,7 +1002,10 @@ class RecallIndex:
         """Make the approximate step for `model`'s vectors when the store is past its size and
         it is missing, of another model, or fitted on less than half of today's vectors; drop it
         below that size. `progress(done, total)` hears how far the build is once it takes a
-        second. True if it was made."""
+        second. True if it was made. It is made without holding the index (a question meanwhile
+        scans exactly, rather than wait seconds on a busy machine): the vectors written while it
+        is made are put into it before it is used, and one made for an index let go since is
+        dropped."""
         with self.lock:
             if model is None or model not in self.model_names:
                 self.nearest = None
@@ -978,20 +1019,35 @@ class RecallIndex:
             near = self.nearest
             if near is not None and near.model == code and 2 * near.fitted_on >= count:
                 return False
-            scale = self.cols["vec_scale"]
+            if self._writes_meanwhile is not None:
+                return False  # (being made already)
+            mine: list[tuple[int, np.ndarray]] = []
+            self._writes_meanwhile = mine
+            blocks, scale, slots, size = self.blocks, self.cols["vec_scale"], np.nonzero(ok)[0], self.size
 
-            def rows(slots: np.ndarray) -> np.ndarray:
-                out = np.empty((len(slots), DIM), dtype=np.float32)
-                for k in np.unique(slots // VECTOR_BLOCK).tolist():
-                    mine = slots // VECTOR_BLOCK == k
-                    out[mine] = self.blocks[k][slots[mine] % VECTOR_BLOCK]
-                out *= scale[slots][:, None]
-                return out
+        def rows(picked: np.ndarray) -> np.ndarray:
+            # (a row written meanwhile may be read half written: it is put again below)
+            out = np.empty((len(picked), DIM), dtype=np.float32)
+            for k in np.unique(picked // VECTOR_BLOCK).tolist():
+                mine = picked // VECTOR_BLOCK == k
+                out[mine] = blocks[k][picked[mine] % VECTOR_BLOCK]
+            out *= scale[picked][:, None]
+            return out
 
-            self.nearest = _nearest.build(
-                rows, np.nonzero(ok)[0], self.size, code, VECTOR_BLOCK, progress=progress
-            )
-            self.nearest.grow(len(self.blocks) * VECTOR_BLOCK)
+        try:
+            made = _nearest.build(rows, slots, size, code, VECTOR_BLOCK, progress=progress)
+        finally:
+            with self.lock:
+                ours = self._writes_meanwhile is mine
+                if ours:
+                    self._writes_meanwhile = None
+        with self.lock:
+            if self.blocks is not blocks or not ours:
+                return False  # the index was let go (or read back) meanwhile
+            for slot, vec in mine:
+                made.put(slot, vec)
+            made.grow(len(self.blocks) * VECTOR_BLOCK)
+            self.nearest = made
             return True
 
     def similar_to(self, slots: list[int], model: str) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from core.capture.names import NameIndex
@@ -23,6 +23,7 @@ from core.recall.question import Asking, EmbedderSource
 from core.recall.result import Result
 from core.recall.search import Search
 from core.store.reader import Reader
+from core.when.window import find_window
 
 
 class Recall:
@@ -91,6 +92,18 @@ class Recall:
             self._names_kept = None  # the index's own names are current again
             self._saved = (index.version, index.seen_seq)
             return True
+
+    def read_back(self, model: str | None) -> bool:
+        """Ahead of the warm-up (the desktop, as the memory opens, while its window is built): the
+        index from its file (`restore`), what questions derive from every neuron for `model`'s
+        vectors, and the question's time words made ready; the warm-up then only reads what
+        changed since. True if the file was read."""
+        read = self.restore()
+        if read:
+            with self.index.reading():
+                self.index.prepare(model)
+        find_window("what about the weekend?", datetime.now(UTC))  # its patterns made once
+        return read
 
     def keep(self, *, only_after_reading: bool = False) -> bool:
         """Save the index to its file when it holds enough neurons to be worth it and changed
@@ -204,8 +217,9 @@ class Recall:
         vectors when the index is past its size and the step is missing or stale;
         `progress(done, total)` hears how far once it takes a second. The desktop calls it on
         its worker after the warm-up and now and then; a single question (the CLI) scans
-        exactly instead: making it costs more than one scan. It holds the index's lock, and
-        counts as no use of the index (an idle index is still let go). True if it was made."""
+        exactly instead: making it costs more than one scan. It does not hold the index while
+        it is made (a question meanwhile scans exactly), and counts as no use of the index (an
+        idle index is still let go: what was made for it is dropped). True if it was made."""
         return self.index.build_nearest(model, progress)
 
     def warm(self) -> int:

@@ -19,6 +19,7 @@ from core import commands
 from core import mcp as neurons_mcp
 from core.memory import Memory
 from core.model import State
+from core.recall import nearest
 from core.settings import Settings
 from core.store.lock import DataDirLock
 from tests.conftest import ROOT
@@ -125,6 +126,24 @@ def door(store, tmp_path):
         opened = neurons_mcp.Door(data_dir, store.settings.dsn, commands.execute)
     yield opened
     opened.close()
+
+
+def test_after_a_question_the_quick_step_is_made_for_the_next(door, tmp_path, monkeypatch):
+    # a server's memory answers many questions: past its size the step is made once (in the app
+    # too); a single `neurons ask` scans exactly instead
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    monkeypatch.setattr(nearest, "NEAREST_MIN", 3)  # (20,000 vectors in a real memory)
+    for text in ("the wifi password is hunter2", "the spare key is with Maria", "the boiler is serviced"):
+        door.run(["capture", text])
+    assert door.nearest_thread is None  # not after a capture
+    door.run(["ask", "wifi password"])
+    assert door.nearest_thread is not None
+    door.nearest_thread.join(60)
+    with door._using() as memory:
+        assert memory.recall.index.nearest is not None
+        made = memory.recall.index.nearest
+        assert door.run(["ask", "spare key"])[0]
+        assert memory.recall.index.nearest is made  # once
 
 
 def test_bad_input_is_a_tool_error_and_writes_nothing(door, tmp_path, monkeypatch):

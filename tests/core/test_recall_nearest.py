@@ -6,6 +6,7 @@ vectors, which are the truth (after a crash, or from codes gone wrong)."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -117,6 +118,56 @@ def test_a_vector_written_after_the_step_was_made_is_found(real):
     assert best == idx.slot(answer.id) and settled[best]
     # made again once the store has more than doubled since it was fitted
     assert idx.build_nearest(model) and idx.nearest is not fitted
+
+
+def test_the_index_answers_while_the_step_is_made_and_what_is_written_meanwhile_is_in_it(real, monkeypatch):
+    # the step takes seconds on a busy machine: a question meanwhile scans exactly, it does not wait
+    model, vecs, questions = real
+    idx, reader, _ = _index(model, vecs)
+    started, go = threading.Event(), threading.Event()
+    build = nearest.build
+
+    def held(*args, **kwargs):
+        started.set()
+        assert go.wait(60)
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(nearest, "build", held)
+    made: list[bool] = []
+    making = threading.Thread(target=lambda: made.append(idx.build_nearest(model)))
+    making.start()
+    try:
+        assert started.wait(60)
+        assert idx.lock.acquire(timeout=5)  # the index is not held while the step is made
+        idx.lock.release()
+        cos, settled = idx.nearest_cosine(questions[3], model)
+        assert settled is None and np.array_equal(cos, idx.cosine(questions[3], model))
+        answer = reader.add("the question's own answer", created_at=NOW)
+        reader.vectors[answer.id] = (questions[3], model)
+        idx.refresh(reader, reader.change_stamp())  # written while the step is made
+    finally:
+        go.set()
+        making.join(60)
+    assert made == [True] and idx.nearest is not None
+    approx, settled = idx.nearest_cosine(questions[3], model)
+    assert settled is not None
+    best = int(np.nanargmax(approx))
+    assert best == idx.slot(answer.id) and settled[best]
+
+
+def test_a_step_made_for_an_index_let_go_meanwhile_is_dropped(real, monkeypatch):
+    model, vecs, _ = real
+    idx, _, _ = _index(model, vecs)
+    build = nearest.build
+
+    def let_go_meanwhile(*args, **kwargs):
+        made = build(*args, **kwargs)
+        idx.take(RecallIndex(idx.identity))  # let go while it was made (the tray)
+        return made
+
+    monkeypatch.setattr(nearest, "build", let_go_meanwhile)
+    assert not idx.build_nearest(model)
+    assert idx.nearest is None and idx.size == 0
 
 
 def test_codes_gone_wrong_cost_neighbours_never_a_wrong_cosine(real):
