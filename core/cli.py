@@ -43,9 +43,6 @@ def _on_signal(signum, frame):
     raise SystemExit(128 + signum)
 
 
-# The commands that answer from the recall index: it is read from its file while the engine starts.
-READS_THE_INDEX = ("ask", "about")
-
 commands.load()  # the commands people use first in `neurons --help`, then this one
 
 
@@ -116,11 +113,9 @@ def _run_here(cmd: commands.Command, args) -> commands.Answer:
         where = settings.data_dir
         sys.stderr.write(printable(f"neurons: making a new memory in {where} (the first time only)…"))
         sys.stderr.flush()
-    from core.opening import Opening, read_ahead  # noqa: PLC0415 - only when we open the store
+    from core.opening import Opening  # noqa: PLC0415 - only when we open the store
 
     store = Opening(settings, wait_s=LOCK_WAIT_S)  # the engine starts while the rest of Neurons loads
-    if cmd.name in READS_THE_INDEX:
-        read_ahead(settings, store)  # the recall index read from its file meanwhile
     try:
         from core.memory import Memory  # noqa: PLC0415 - loads the grammar, numpy: only to open the store
 

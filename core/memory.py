@@ -43,7 +43,6 @@ from core.model import (
     Relation,
     State,
 )
-from core.opening import SAVED_INDEX_DIR
 from core.recall import About, Asking, Recall, Result
 from core.settings import Settings, check_install
 from core.store import Store, open_store, queries, recall_sql, secrets, sync_sql
@@ -66,6 +65,8 @@ from core.vocabulary import Action, Fusion, Mode
 
 log = logging.getLogger(__name__)
 
+# The recall indexes kept between runs, one file per engine and identity, in the data dir.
+SAVED_INDEX_DIR = "recall"
 # Reminders are read from the store in pages of this size.
 REMINDER_PAGE = 500
 # A short id that several ids start with lists at most this many of them.

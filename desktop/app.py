@@ -22,7 +22,7 @@ from core import backup, commands, config, instance, remind, resident
 from core.changes import started_by
 from core.memory import Memory
 from core.model import Kind, Neuron, NeuronsError
-from core.opening import APP_WAIT_S, Opening, read_ahead
+from core.opening import APP_WAIT_S, Opening
 from core.settings import Settings
 from core.vocabulary import Action, Origin
 from desktop.capture.quick import QuickCapture
@@ -88,8 +88,6 @@ class App:
         # the store, its engine started by the launcher before Qt loaded (core/opening.py)
         self._early = opening
         self._cancel_early: Callable[[], None] = lambda: None
-        # whose recall index to read while the engine starts, and the opening that starts it
-        self._ahead: tuple[Settings, Opening] | None = None
         self.ready_event = threading.Event()
         self.open_error: BaseException | None = None
         self.quitting = False
@@ -327,8 +325,6 @@ class App:
         if early is not None:  # closed at quit unless the memory took it
             self.steps.register_cleanup("early opening", early.close)
             self._cancel_early = early.cancel
-            if settings is not None:
-                self._ahead = (settings, early)
 
         def opening():
             # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work:
@@ -509,14 +505,6 @@ class App:
         }
 
     # -- showing -----------------------------------------------------------------------------------
-
-    def read_ahead(self) -> None:
-        """Once the window is up, while the engine still starts: the recall index read from its
-        file meanwhile (core/opening.py), so the warm-up finds it read. Not while Qt builds the
-        window (the two would share the CPU), nor once the memory is open."""
-        ahead, self._ahead = self._ahead, None
-        if ahead is not None and self.memory is None:
-            read_ahead(*ahead)
 
     def show_window(self, ask: str | None = None) -> None:
         self.window.bring_up()
@@ -726,7 +714,6 @@ def run(
         app.show_window(ask)
     elif ask:
         app.window.set_question(ask)
-    QtCore.QTimer.singleShot(0, app.read_ahead)  # once the loop runs: the window is up
     try:
         code = qapp.exec()
     finally:

@@ -21,7 +21,6 @@ import logging
 import math
 import os
 import sys
-import threading
 from datetime import UTC, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -193,76 +192,7 @@ class _File:
 
 def load(path: Path, key: dict[str, Any], identity) -> RecallIndex | None:
     """The index saved at `path` for `key`, or None (no file; another store, identity, version of
-    the app or format; damaged: the caller reads the store). One `read_ahead` read already is
-    taken when the file is still the one it read (and waited for while it is being read)."""
-    global _loads
-    with _ahead_lock:
-        ahead, _ahead[:] = list(_ahead), []  # what is not taken now never will be: let it go
-        _loads += 1
-    for at, signature, key_read, index in ahead:
-        if at == path and key_read == key and signature == _signature(path):
-            index.identity = identity
-            return index
-    return _read(path, lambda found: found == key, identity)
-
-
-def read_ahead(path: Path, model: str | None = None, since: int | None = None) -> bool:
-    """Read the file at `path` before the store is open, whatever store it names, and make what
-    questions derive from every neuron (for `model`'s vectors): the next `load` of the same file
-    takes it, once it has checked the store the file names (the engine starts meanwhile: the time
-    a start spends reading the index moves into the engine's). Not when a `load` came after
-    `since` (`loads()` when it was asked for: nobody would take it). True if it was read."""
-    named: list[Any] = []
-
-    def any_key(key: Any) -> bool:
-        named.append(key)
-        return True
-
-    with _ahead_lock:
-        if since is not None and _loads != since:
-            return False
-        signature = _signature(path)
-        index = _read(path, any_key, None)
-        if index is None or signature is None or signature != _signature(path):
-            return False
-        index.prepare(model)
-        _ahead.append((path, signature, named[0], index))
-        return True
-
-
-def loads() -> int:
-    """How many times an index was loaded in this process (see `read_ahead`)."""
-    return _loads
-
-
-def newest(folder: Path, engine: str) -> Path | None:
-    """The index file in `folder` of `engine` saved last (one identity's: the one read ahead)."""
-    found = []
-    with contextlib.suppress(OSError):
-        for path in folder.glob(f"{engine}-*.idx"):
-            with contextlib.suppress(OSError):
-                found.append((path.stat().st_mtime_ns, path))
-    return max(found)[1] if found else None
-
-
-# What `read_ahead` read: (path, the file's signature then, the key it names, the index). The
-# lock is held while a file is read ahead: a `load` meanwhile waits for it rather than read it too.
-_ahead: list[tuple[Path, tuple[int, int, int], Any, RecallIndex]] = []
-_ahead_lock = threading.Lock()
-_loads = 0
-
-
-def _signature(path: Path) -> tuple[int, int, int] | None:
-    """The file as it is now (a save replaces it: another inode), or None without one."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_ino, st.st_size, st.st_mtime_ns
-
-
-def _read(path: Path, wanted, identity) -> RecallIndex | None:
-    """The index in the file at `path` when `wanted(its key)`, else None (see `load`)."""
+    the app or format; damaged: the caller reads the store)."""
     try:
         with open(path, "rb") as f:
             if f.read(len(MAGIC)) != MAGIC:
@@ -271,11 +201,7 @@ def _read(path: Path, wanted, identity) -> RecallIndex | None:
             if not 0 < length < 1 << 30:
                 raise ValueError("a damaged header")
             header = json.loads(f.read(length).decode("utf-8"))
-            if (
-                header.get("format") != FORMAT
-                or header.get("app") != __version__
-                or not wanted(header.get("key"))
-            ):
+            if header.get("format") != FORMAT or header.get("app") != __version__ or header.get("key") != key:
                 return None
             return _build(header, _File(f, header, _aligned(len(MAGIC) + 8 + length)), identity)
     except FileNotFoundError:

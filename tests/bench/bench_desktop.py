@@ -131,7 +131,7 @@ def current(data: Path) -> None:
     before it is copied: otherwise every run pays a migration of the whole store (5 s at 100k)
     and reads what its file misses from the store."""
     from core.memory import Memory  # noqa: PLC0415 - the store only for --neurons
-    from core.settings import Settings  # noqa: PLC0415
+    from core.settings import Settings  # noqa: PLC0415 - as above
 
     with Memory.open(Settings.from_env(data_dir=data, embed_in_background=False)) as memory:
         memory.recall.warm()

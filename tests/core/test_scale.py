@@ -17,7 +17,6 @@ import pytest
 from core.embed.runtime import DIM
 from core.memory import Memory
 from core.model import Edge, Identity, InvalidInput, Kind, Neuron, Relation, State
-from core.opening import Opening, read_ahead
 from core.recall import Asking, Recall, candidates, ranking, saved, windows
 from core.recall.index import VECTOR_BLOCK, RecallIndex
 from core.settings import Settings
@@ -593,37 +592,6 @@ def test_an_index_read_from_its_file_answers_as_the_one_it_was_saved_from(tmp_pa
     assert loaded.links([i for i in ids if i is not None]) == index.links([i for i in ids if i is not None])
 
 
-def test_an_index_read_ahead_is_the_one_the_next_load_of_its_file_takes(tmp_path):
-    index, path, key, reader = _read_back(tmp_path, 600)
-    assert saved.read_ahead(path, since=saved.loads())  # before the store is open: whoever's it is
-    loaded = saved.load(path, key, reader.identity)
-    assert loaded is not None and _state(loaded) == _state(index)
-    assert loaded.identity == reader.identity
-    assert loaded._order is not None  # what questions derive from every neuron, made ahead
-    again = saved.load(path, key, reader.identity)  # taken once: the next load reads the file
-    assert again is not None and again is not loaded and again._order is None
-
-
-@pytest.mark.parametrize("change", ["another store's key", "saved again since", "loaded before it was read"])
-def test_an_index_read_ahead_is_taken_only_for_its_store_and_file(tmp_path, change):
-    index, path, key, reader = _read_back(tmp_path, 600)
-    since = saved.loads()
-    if change == "loaded before it was read":  # nobody would take it: it is not kept
-        assert saved.load(path, key, reader.identity) is not None
-    assert saved.read_ahead(path, since=since) == (change != "loaded before it was read")
-    if change == "saved again since":
-        reader.add(
-            "a note written after the file was read ahead", created_at=datetime(2024, 4, 1, tzinfo=UTC)
-        )
-        index.refresh(reader, reader.seq)
-        assert saved.save(index, path, key)
-    if change == "another store's key":
-        assert saved.load(path, {**key, "store": "another"}, reader.identity) is None
-    loaded = saved.load(path, key, reader.identity)
-    assert loaded is not None and loaded._order is None  # read from the file as it is now
-    assert _state(loaded) == _state(index)
-
-
 def _with_a_saved_index(tmp_path, sentence_model) -> Settings:
     """A data dir whose recall index (big enough to be kept) was warmed and saved to its file."""
     settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
@@ -642,20 +610,6 @@ def test_the_saved_index_is_read_once_as_an_explicit_step(tmp_path, sentence_mod
         assert recall.index.count() == saved.MIN_NEURONS + 10 and recall.index.unsaved_reads == 0
         assert not recall.restore()  # once
         assert not hasattr(recall.index, "restore")  # the index itself only reads the store
-
-
-def test_a_start_reads_the_index_ahead_while_the_engine_starts(tmp_path, sentence_model):
-    settings = _with_a_saved_index(tmp_path, sentence_model)
-    with Memory(Store(settings), model=sentence_model) as memory:
-        before = _answers(memory)
-    opening = Opening(settings)
-    read_ahead(settings).join()
-    with Memory(opening.result(), model=sentence_model) as memory:
-        assert memory.recall.restore()
-        index = memory.recall.index
-        assert index._order is not None and index._names is not None  # made while the engine started
-        assert index.unsaved_reads == 0
-        assert _answers(memory) == before
 
 
 def test_the_index_read_back_as_the_memory_opens_leaves_the_warm_up_nothing_to_read(tmp_path, sentence_model):
@@ -688,11 +642,10 @@ def _negative_lexeme(data: bytes) -> bytes:
     return data[:at] + (-1).to_bytes(4, "little", signed=True) + data[at + 4 :]
 
 
-@pytest.mark.parametrize("ahead", [False, True], ids=["read at the first question", "read ahead"])
 @pytest.mark.parametrize(
     "damage", ["garbage", "truncated", "other identity", "ahead of the store", "a lexeme before its table"]
 )
-def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentence_model, damage, ahead):
+def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentence_model, damage):
     settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         _big_memory(memory, saved.MIN_NEURONS + 10)
@@ -715,8 +668,6 @@ def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentenc
             view = memory.as_identity(other)
             assert view.ask("dentist") == []
             assert view.recall.index.count() == 0
-    if ahead:  # (the other identity's file was saved last: the one read ahead)
-        read_ahead(settings).join()
     with Memory(Store(settings), model=sentence_model) as memory:
         assert _answers(memory) == before
         if damage != "other identity":  # (its own file is whole)
