@@ -14,6 +14,7 @@ from core import remind
 from desktop.items.sections import Section
 from desktop.reminders.notifiers import DBusNotifier, Notice, Notifications
 from tests.desktop.conftest import WAIT_MS, FakeNotifier, make_app, settle
+from tests.notification_bus import owns_notifications
 
 pytestmark = pytest.mark.skipif(
     shutil.which("dbus-run-session") is None, reason="needs dbus-run-session (apt: dbus)"
@@ -89,6 +90,7 @@ def dunst(qtbot, session_bus, tmp_path):
         ["dunst", "-config", str(tmp_path / "dunstrc")], env=env, stderr=subprocess.DEVNULL
     )
     try:
+        qtbot.waitUntil(lambda: owns_notifications(env), timeout=WAIT_MS)  # before anyone calls it
         qtbot.waitUntil(
             lambda: subprocess.run(["dunstctl", "is-paused"], env=env, capture_output=True).returncode == 0,
             timeout=WAIT_MS,

@@ -25,6 +25,7 @@ from core import instance
 from core.memory import Memory
 from core.settings import Settings
 from tests.conftest import ROOT
+from tests.notification_bus import owns_notifications
 
 TOOLS = ["Xvfb", "trayer", "dunst", "dunstctl", "dbus-run-session", "dbus-monitor", "xdotool"]
 MISSING = [t for t in TOOLS if shutil.which(t) is None]
@@ -143,6 +144,7 @@ class Desktop:
             ["dbus-monitor", "--session", "interface='org.freedesktop.Notifications'"],
             stdout=open(self.monitor_log, "w"),
         )
+        poll("dunst to own the notification service", lambda: owns_notifications(self.env))
         poll("the notification server", lambda: self.run("dunstctl", "is-paused").returncode == 0)
 
     def run(self, *args: str) -> subprocess.CompletedProcess:
