@@ -13,7 +13,6 @@ made into the table `ranking.rank` orders (`ranking.Candidates`)."""
 from __future__ import annotations
 
 import uuid
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -443,24 +442,13 @@ def no_window(rows: Rows) -> dict[str, Any]:
     }
 
 
-# per index: (its version and size, the slots sampled, the language each is written in), and the
-# language read of each slot sampled so far, with what it was read for (the neuron's id and its
-# number of words: an edit that changes a note's words is read again)
-_SAMPLES: weakref.WeakKeyDictionary[RecallIndex, tuple[tuple[int, int], np.ndarray, np.ndarray]] = (
-    weakref.WeakKeyDictionary()
-)
-_READ: weakref.WeakKeyDictionary[RecallIndex, dict[int, tuple[int, int, float, str]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def language_sample(idx: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
     """Up to LANGUAGE_SAMPLE of the memory's notes and reminders (every one of a smaller memory,
     else every k-th slot: the same slots while the store grows) and the language each is written
     in (`written_in`), each slot's read once for its neuron and words. The caller holds the
     index's lock."""
     key = (idx.version, idx.size)
-    kept = _SAMPLES.get(idx)
+    kept = idx.languages_sampled
     if kept is not None and kept[0] == key:
         return kept[1], kept[2]
     slots = np.nonzero(idx.non_contacts())[0]
@@ -468,7 +456,7 @@ def language_sample(idx: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
     if stride > 1:
         slots = slots[slots % stride == 0]
     c = idx.cols
-    read = _READ.setdefault(idx, {})
+    read = idx.languages_read
     written = []
     for slot, hi, lo, dl in zip(
         slots.tolist(),
@@ -483,7 +471,7 @@ def language_sample(idx: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
             read[slot] = was
         written.append(was[3])
     sample = (slots, np.asarray(written, dtype=object))
-    _SAMPLES[idx] = (key, *sample)
+    idx.languages_sampled = (key, *sample)
     return sample
 
 

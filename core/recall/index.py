@@ -548,6 +548,11 @@ class RecallIndex:
         self.nearest_candidates = _nearest.candidates
         # while the approximate step is made (without the lock): the vectors written meanwhile
         self._writes_meanwhile: list[tuple[int, np.ndarray]] | None = None
+        # the languages of a sample of the notes (core/recall/candidates.py `language_sample`):
+        # ((version, size) when sampled, the slots, the language of each); and each sampled slot's
+        # reading with what it was read for (its id's halves, its number of words, its language)
+        self.languages_sampled: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
+        self.languages_read: dict[int, tuple[int, int, float, str]] = {}
         self.version = 0
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
         self._pos = np.zeros(0, dtype=np.int64)  # each slot's place in that order (-1: none)

@@ -338,7 +338,7 @@ def test_the_languages_of_a_memory_are_read_from_a_sample_that_stays_put(monkeyp
     assert {by[idx.slot(n.id)] for n in de} == {"de"}
     assert {by[idx.slot(n.id)] for n in en} == {"en"}
     monkeypatch.setattr(ranking, "LANGUAGE_SAMPLE", 4)
-    candidates._SAMPLES.pop(idx)
+    idx.languages_sampled = None  # sampled again at the smaller size
     first, _ = candidates.language_sample(idx)
     assert 0 < first.size <= 4
     reader.add("one more note", created_at=NOW)
