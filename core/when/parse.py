@@ -816,7 +816,7 @@ def _offset_ok(t: _Text, m: re.Match) -> bool:
         return False  # "I saw her the day after": no day it counts from
     if m.group("one") and any(p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month)):
         return False  # "the week after next": a week
-    if m.group("one") and re.search(rf"\b(?:{any_of(t.g.words.of_a_month)})\s+$", t.folded[: m.start()]):
+    if m.group("one") and t.g.of_before.search(t.folded, 0, m.start()):
         return False  # "every fifth of the month from January": the month is the day's, no step
     if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
         return True

@@ -373,6 +373,8 @@ class Grammar:
             rf"\s*,?\s+(?:(?:{any_of(w.of_a_month)})\s+)?{optional_words(w.articles)}"
             rf"(?:(?:{nxt})\s+(?:{any_of(w.year)})|(?:{any_of(w.year)})\s+(?:{self.next_after})){e}"
         )
+        # "of" right before what follows ("the fifth of| the month"): searched up to a match's start
+        self.of_before = c(rf"{b}(?:{any_of(w.of_a_month)})\s+$")
         # "the 10th of next month", "the 15th of this month": that day of it
         self.day_of_this_month = c(
             rf"{b}(?:(?:{any_of(w.position_articles)})\s+)*(?P<d>\d{{1,2}}){day_suffix}?\s+"
