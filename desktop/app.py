@@ -353,13 +353,33 @@ class App:
         # registered after the worker's: runs before it, and drains the work on the memory first
         self.steps.register_cleanup("memory", self._close_memory)
         self.ready_event.set()
+        asked = self.window.question_waiting()
         self.window.set_ready()
-        if self.reminders_enabled:
-            self.scheduler.start()
-        self.syncer.start()  # with the server, in the background (desktop/runtime/syncer.py)
         unfinished = config.unfinished_move(memory.store.settings.data_dir)
         if unfinished:  # a move-to stopped before its switch: where the memory is
             self.banner.show(Notice("move", "A move to a server stopped before the switch", unfinished))
+        if asked:
+            # A question typed while the memory opened is answered first: what starts in the
+            # background now (the reminders' catch-up, a sync, the index's warm-up) waits until
+            # the interactive lane has answered it. It would share the one engine with the
+            # question, and the catch-up's writes would send the question back to the store.
+            self.worker.run(
+                lambda: None,
+                lambda _: self._start_background(memory),
+                label="after the first answer",
+                droppable=True,
+            )
+        else:
+            self._start_background(memory)
+
+    def _start_background(self, memory: Memory) -> None:
+        """What the open memory starts in the background: the reminders, a sync, the index's
+        warm-up, the backups now and then."""
+        if self.memory is not memory:
+            return  # let go meanwhile (a reopen opens another)
+        if self.reminders_enabled:
+            self.scheduler.start()
+        self.syncer.start()  # with the server, in the background (desktop/runtime/syncer.py)
         # Build the recall index and load the model now, so the first question answers at once.
 
         def warmed(_count: int) -> None:
@@ -375,7 +395,8 @@ class App:
             droppable=True,
         )
         # Now and then, on the worker: a backup if one is due, the model let go if unused.
-        self.auto_backup, timer = backup.AutoBackup(memory), QtCore.QTimer(self.window)
+        self.auto_backup: backup.AutoBackup = backup.AutoBackup(memory)
+        timer = QtCore.QTimer(self.window)
         timer.timeout.connect(self.now_and_then)
         timer.start(int(backup.CHECK_EVERY.total_seconds() * 1000))
 

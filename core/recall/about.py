@@ -122,18 +122,26 @@ def _names_of(entry: Entry) -> list[str]:
 def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[uuid.UUID], bool]:
     """(contacts, ambiguous): the ids of the contacts `name` designates, best first (their rows
     are read with the answer's, not before)."""
-    with idx.reading():
-        found = idx.names().find(name)
-    if found:
-        best = max(f.strength for f in found)
-        ids = list(dict.fromkeys(f.contact_id for f in found if f.strength == best))
-        return ids, len(ids) > 1
+    ids, ambiguous = resolve_in_index(idx, name)
+    if ids:
+        return ids, ambiguous
     similar = reader.contacts_like(name, RESOLVE_MIN_SIMILARITY)
     if not similar:
         return [], False
     top_sim = similar[0][1]
     close = [n.id for n, sim in similar if sim >= top_sim - AMBIGUITY_MARGIN]
     return close, len(close) > 1
+
+
+def resolve_in_index(idx: RecallIndex, name: str) -> tuple[list[uuid.UUID], bool]:
+    """`resolve` by the contacts' names the index holds: nobody when none answers to `name`."""
+    with idx.reading():
+        found = idx.names().find(name)
+    if not found:
+        return [], False
+    best = max(f.strength for f in found)
+    ids = list(dict.fromkeys(f.contact_id for f in found if f.strength == best))
+    return ids, len(ids) > 1
 
 
 def _about_people(
@@ -143,18 +151,29 @@ def _about_people(
     first -- for several, what is about all of them right after their cards; within a tier, what
     is about them alone before what names others too, then newest first. Links and names are
     followed in the index; only the rows of the answer are read."""
+    about = _gathered(idx, people, limit, orgs, reader.phrase_lexemes)
+    assert about is not None  # (the reader reads the lexemes it lacks)
+    return about.answer(reader.neurons(about.wanted()))
+
+
+def _gathered(idx: RecallIndex, people: list[uuid.UUID], limit: int, orgs: dict[str, int] | None, lexemes_of):
+    """`people`'s answer gathered in the index, its rows not yet read; None when
+    `lexemes_of(phrases)` gives None (their names' lexemes are not known without a read)."""
     about = _Gathering(idx, people)
     with idx.reading():
         about.linked_and_twins()
         phrases, own_orgs = about.names_to_look_for(orgs or {})
-    lexemes = reader.phrase_lexemes(phrases + own_orgs)
+    lexemes = lexemes_of(phrases + own_orgs)
+    if lexemes is None:
+        return None
     with idx.reading():
+        about.slots.clear()  # (the index may have read the store meanwhile)
         about.naming(lexemes, phrases, own_orgs)
         about.one_hop()
         if len(people) > 1:
             about.about_all(lexemes)
-        ranked = about.ranked(limit)
-    return about.answer(reader, ranked)
+        about.ranking = about.ranked(limit)
+    return about
 
 
 class _Gathering:
@@ -169,6 +188,8 @@ class _Gathering:
         self.counts: dict[uuid.UUID, int] = {}  # how many of what is about them link to a hop
         self.others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
         self.shared: dict[uuid.UUID, set[uuid.UUID]] = {}  # of several people, those it is about
+        self.ranking: list[uuid.UUID] = []  # the answer's ids, in its order (`ranked`)
+        self.slots: dict[uuid.UUID, int | None] = {}  # each id's slot, looked up once
         for p in people:
             self.put(p, TIER_CONTACT, "the contact")
 
@@ -177,8 +198,20 @@ class _Gathering:
         if old is None or tier > old[0]:
             self.found[nid] = (tier, how, seed)
 
+    def slot(self, nid: uuid.UUID) -> int | None:
+        """The slot of a live neuron of the index (None for any other id), looked up once."""
+        try:
+            return self.slots[nid]
+        except KeyError:
+            slot = self.slots[nid] = self.idx.slot(nid)
+            return slot
+
+    def is_contact(self, nid: uuid.UUID) -> bool:
+        slot = self.slot(nid)
+        return slot is not None and bool(self.idx.cols["contact"][slot])
+
     def linked(self, ids: list[uuid.UUID], relations=None) -> list[Link]:
-        return [link for link in self.idx.links(ids, relations) if link.other in self.idx]
+        return [link for link in self.idx.links(ids, relations) if self.slot(link.other) is not None]
 
     def linked_and_twins(self) -> None:
         """Their same_person twins, and what is linked to them or to a twin."""
@@ -198,7 +231,7 @@ class _Gathering:
             old = self.found.get(link.other)
             if old is not None and old[0] >= TIER_TWIN:
                 continue
-            contact = self.idx.kind_of(link.other) == "contact"
+            contact = self.is_contact(link.other)
             self.put(
                 link.other,
                 TIER_LINKED_CONTACT if contact else TIER_LINKED,
@@ -229,11 +262,11 @@ class _Gathering:
     def naming(self, lexemes: dict[str, Any], phrases: list[str], own_orgs: list[str]) -> None:
         """What names them, or their own organisation."""
         idx = self.idx
-        for e in idx.holding([ls for ph in phrases for ls in lexemes.get(ph, ())], self.found):
-            self.put(e.id, TIER_NAMED, "mentions them")
+        for nid in idx.holding([ls for ph in phrases for ls in lexemes.get(ph, ())], self.found):
+            self.put(nid, TIER_NAMED, "mentions them")
         if own_orgs:
-            for e in idx.holding([ls for o in own_orgs for ls in lexemes.get(o, ())], self.found):
-                self.put(e.id, TIER_ORG, f"mentions {own_orgs[0]}")
+            for nid in idx.holding([ls for o in own_orgs for ls in lexemes.get(o, ())], self.found):
+                self.put(nid, TIER_ORG, f"mentions {own_orgs[0]}")
 
     def one_hop(self) -> None:
         """One hop out from what is about them (the history too); other people named beside them
@@ -243,7 +276,7 @@ class _Gathering:
         ]
         selves = set(self.people) | set(self.twins)
         for link in self.linked(around, ABOUT_HOP_RELATIONS):
-            contact = self.idx.kind_of(link.other) == "contact"
+            contact = self.is_contact(link.other)
             if contact and link.other not in selves:
                 self.others.setdefault(link.seed, set()).add(link.other)
             if link.other in self.found or contact:
@@ -275,7 +308,8 @@ class _Gathering:
     def ranked(self, limit: int) -> list[uuid.UUID]:
         """The first `limit` in the answer's order, the superseded rule kept (a card stays)."""
         found = self.found
-        created = {nid: self.idx.created_of(nid) for nid in found if nid in self.idx}
+        at = self.idx.cols["created"]
+        created = {nid: float(at[slot]) for nid in found if (slot := self.slot(nid)) is not None}
         replaced = outdated(self.idx, list(created))
         ranked = sorted(
             (nid for nid in found if nid in created),
@@ -290,13 +324,17 @@ class _Gathering:
         )
         return _outdated_after(ranked, {i for i in replaced if found[i][0] < TIER_TWIN})[:limit]
 
-    def answer(self, reader: Reader, ranked: list[uuid.UUID]) -> tuple[list[Result], list[Neuron]]:
-        """The rows of `ranked` (and of what each was found from, and the twins), each with why."""
+    def wanted(self) -> list[uuid.UUID]:
+        """The rows the answer reads: its own, of what each was found from, and the twins'."""
         found = self.found
-        seeds = (seed for nid in ranked if (seed := found[nid][2]) is not None)
-        rows = reader.neurons(list(dict.fromkeys([*ranked, *seeds, *self.twins])))
+        seeds = (seed for nid in self.ranking if (seed := found[nid][2]) is not None)
+        return list(dict.fromkeys([*self.ranking, *seeds, *self.twins]))
+
+    def answer(self, rows: dict[uuid.UUID, Neuron]) -> tuple[list[Result], list[Neuron]]:
+        """The answer from the rows it read (`wanted`), each with why."""
+        found = self.found
         results = []
-        for nid in ranked:
+        for nid in self.ranking:
             if nid not in rows:
                 continue
             tier, how, seed = found[nid]
@@ -315,7 +353,7 @@ def outdated(idx: RecallIndex, ids: list[uuid.UUID]) -> set[uuid.UUID]:
     return {
         link.to_id
         for link in idx.links(ids, [Relation.SUPERSEDES])
-        if link.to_id in asked and link.from_id != link.to_id and idx.live(link.from_id) is not None
+        if link.to_id in asked and link.from_id != link.to_id and link.from_id in idx
     }
 
 
@@ -340,33 +378,85 @@ def _outdated_after(ranked: list[uuid.UUID], outdated: set[uuid.UUID]) -> list[u
 
 
 def about(reader: Reader, idx: RecallIndex, name: str, limit: int = 50) -> About:
-    """A person's answer, in two round trips to the store when it did not change since the index
-    last looked: the change stamp read with what the answer will ask of the store (`_ahead`),
+    """A person's answer in one round trip to the store when it did not change since the index
+    last looked and their names were analysed before: the answer found in the index, then its
+    rows read with the change stamp, which says whether the index was current (`_foreseen`).
+    Else in two: the change stamp read with what the answer will ask of the store (`_ahead`),
     then the answer's rows -- with no transaction around them where the engine allows it."""
     with reader.session(alone=True):
+        foreseen = _foreseen(reader, idx, name, limit)
+        if foreseen is not None:
+            seen, person = foreseen
+            stamp, rows = reader.neurons_at_stamp(person.wanted())
+            if stamp <= seen:
+                return person.answer(rows)
         phrases, like = _ahead(idx, name)
         idx.refresh(reader, reader.look_ahead(phrases, like, RESOLVE_MIN_SIMILARITY))
         people, ambiguous = resolve(reader, idx, name)
+        asked = _Person.of(idx, name, people, ambiguous, limit, reader.phrase_lexemes)
+        assert asked is not None  # (the reader reads the lexemes it lacks)
+        return asked.answer(reader.neurons(asked.wanted()))
+
+
+def _foreseen(reader: Reader, idx: RecallIndex, name: str, limit: int) -> tuple[int, _Person] | None:
+    """(the change number the index had seen, the answer it gives) when the index alone finds
+    who `name` is and the reader knows their names' lexemes; else None (the store is asked)."""
+    with idx.reading():
+        seen = idx.seen_seq
+        if seen is None:
+            return None
+        people, ambiguous = resolve_in_index(idx, name)
         if not people:
-            return About(name=name, contact=None)
+            return None
+        person = _Person.of(idx, name, people, ambiguous, limit, reader.kept_lexemes)
+    return None if person is None else (seen, person)
+
+
+class _Person:
+    """The answer about a name before its rows are read: nobody, the candidates to ask back, or
+    a person's gathering."""
+
+    def __init__(self, name: str, people: list[uuid.UUID], candidates: bool, gathering: _Gathering | None):
+        self.name, self.people, self.candidates, self.gathering = name, people, candidates, gathering
+
+    @classmethod
+    def of(
+        cls, idx: RecallIndex, name: str, people: list[uuid.UUID], ambiguous: bool, limit: int, lexemes_of
+    ) -> _Person | None:
+        """None when `lexemes_of` does not know the lexemes of their names."""
+        if not people:
+            return cls(name, [], False, None)
         if ambiguous:
             # twins are one person, not an ambiguity
             first = people[0]
             with idx.reading():
                 same = {link.other for link in idx.links([first], [Relation.SAME_PERSON])}
             if not all(p in same | {first} for p in people):
-                rows = reader.neurons(people)
-                return About(name=name, contact=None, candidates=[rows[p] for p in people if p in rows])
+                return cls(name, people, True, None)
         with idx.reading():
             orgs = idx.org_counts()
-        results, twins = _about_people(reader, idx, [people[0]], limit, orgs)
-        # the card is the answer's first row; read on its own only if the answer lacks it
+        gathering = _gathered(idx, [people[0]], limit, orgs, lexemes_of)
+        return None if gathering is None else cls(name, people, False, gathering)
+
+    def wanted(self) -> list[uuid.UUID]:
+        """The rows the answer reads (the card's too: the answer's first row, unless cut)."""
+        if self.gathering is None:
+            return list(self.people)
+        return list(dict.fromkeys([*self.gathering.wanted(), self.people[0]]))
+
+    def answer(self, rows: dict[uuid.UUID, Neuron]) -> About:
+        name, people = self.name, self.people
+        if self.gathering is None:
+            candidates = [rows[p] for p in people if p in rows] if self.candidates else []
+            return About(name=name, contact=None, candidates=candidates)
+        results, twins = self.gathering.answer(rows)
+        # the card is the answer's first row; else it is read with the answer's rows
         contact = next((r.neuron for r in results if r.neuron.id == people[0]), None)
         if contact is None:
-            contact = reader.neurons([people[0]]).get(people[0])
-    if contact is None:
-        return About(name=name, contact=None)
-    return About(name=name, contact=contact, timeline=timeline(results), twins=twins)
+            contact = rows.get(people[0])
+        if contact is None:
+            return About(name=name, contact=None)
+        return About(name=name, contact=contact, timeline=timeline(results), twins=twins)
 
 
 def _ahead(idx: RecallIndex, name: str) -> tuple[list[str], str | None]:

@@ -829,24 +829,15 @@ class RecallIndex:
         slot = self.slot_of.get(nid)
         return self.entry(slot) if slot is not None else None
 
-    def kind_of(self, nid: uuid.UUID) -> str | None:
-        """The kind of a neuron of the identity that is not trashed; None for any other id."""
-        slot = self.slot_of.get(nid)
-        return KINDS[self.cols["kind"][slot]] if slot is not None else None
-
-    def created_of(self, nid: uuid.UUID) -> float:
-        """When a neuron of the index was written (POSIX seconds)."""
-        return float(self.cols["created"][self.slot_of[nid]])
-
-    def holding(self, lexeme_sets, exclude=(), limit: int = 200) -> list[Entry]:
-        """The entries holding every lexeme of any of `lexeme_sets` (a name as words: a phrase
-        without its word order), not in `exclude`, newest first."""
+    def holding(self, lexeme_sets, exclude=(), limit: int = 200) -> list[uuid.UUID]:
+        """The ids of the neurons holding every lexeme of any of `lexeme_sets` (a name as words:
+        a phrase without its word order), not in `exclude`, newest first."""
         left_out = {self.slot_of[nid] for nid in exclude if nid in self.slot_of}
         held = [s for s in self.slots_holding(lexeme_sets) if s not in left_out]
         if not held:
             return []
         order = np.argsort(-self.cols["created"][held], kind="stable")[:limit].tolist()
-        return [e for e in (self.entry(held[i]) for i in order) if e is not None]
+        return [nid for nid in (self.id_at(held[i]) for i in order) if nid is not None]
 
     def frequency(self, lexeme: str) -> int:
         """How many live neurons hold `lexeme` (its document frequency)."""

@@ -46,6 +46,7 @@ class Reader(Protocol):
 
     def session(self, alone: bool = False) -> contextlib.AbstractContextManager[None]: ...
     def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]: ...
+    def neurons_at_stamp(self, ids: Sequence[uuid.UUID]) -> tuple[int, dict[uuid.UUID, Neuron]]: ...
     def contacts(self) -> list[Neuron]: ...
     def active_reminders_sharing(self, text: str) -> list[Neuron]: ...
     def active_notes_sharing(self, text: str) -> list[Neuron]: ...
@@ -54,6 +55,7 @@ class Reader(Protocol):
         self, ids: Sequence[uuid.UUID], relations: Sequence[Relation] | None = None
     ) -> list[Linked]: ...
     def phrase_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]]: ...
+    def kept_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]] | None: ...
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]: ...
     def look_ahead(
         self, phrases: Sequence[str], like: str | None = None, min_similarity: float = 0.0
@@ -102,6 +104,13 @@ class StoreReader:
         with self._cursor() as cur:
             return queries.get_neurons(cur, self.identity, list(ids))
 
+    def neurons_at_stamp(self, ids: Sequence[uuid.UUID]) -> tuple[int, dict[uuid.UUID, Neuron]]:
+        """The change stamp and the rows of `ids`, in one statement: rows chosen from the index
+        before the stamp was read, which hold if the index had seen that stamp."""
+        with self._cursor() as cur:
+            stamp, rows = recall_sql.stamp_and_neurons(cur, self.identity, list(ids))
+        return stamp, {row["id"]: queries.neuron_from_row(row) for row in rows}
+
     def contacts(self) -> list[Neuron]:
         with self._cursor() as cur:
             return [queries.neuron_from_row(r) for r in recall_sql.contacts(cur, self.identity)]
@@ -149,6 +158,14 @@ class StoreReader:
                 kept = self._lexemes = {p: kept[p] for p in phrases if p in kept}
             kept.update({p: read.get(p, []) for p in new})
         return {p: kept[p] for p in phrases if p in kept and kept[p]}
+
+    def kept_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]] | None:
+        """What `phrase_lexemes` answers when every phrase was analysed before (no read); None
+        when one was not."""
+        kept = self._lexemes
+        if any(p not in kept for p in phrases):
+            return None
+        return {p: kept[p] for p in phrases if kept[p]}
 
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]:
         like = getattr(self._local, "like", None)

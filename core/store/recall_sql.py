@@ -216,11 +216,12 @@ def stamp_ahead(
     cur: Cursor, ident: Identity, phrases: Sequence[str], like: str | None, min_sim: float
 ) -> tuple[int, dict[str, list[tuple[str, ...]]], list[dict[str, Any]]]:
     """In one statement: the change stamp (`change_stamp`), the lexemes of `phrases`
-    (`phrase_lexemes`) and, unless `like` is None, the contacts resembling it (`find_contacts`)."""
+    (`phrase_lexemes`) and, unless `like` is None, the contacts resembling it (`find_contacts`);
+    the stamp once, not once a contact (OFFSET 0)."""
     cur.execute(
         sql.SQL(
             "SELECT s.stamp, l.lex AS phrase_lexemes, f.* FROM"
-            " (SELECT neurons_change_stamp() AS stamp) s"
+            " (SELECT neurons_change_stamp() AS stamp OFFSET 0) s"
             " CROSS JOIN (SELECT coalesce(jsonb_agg(jsonb_build_array(x.p, x.lex) ORDER BY x.i, x.j),"
             "   '[]'::jsonb) AS lex FROM ({lexemes}) x) l"
             " LEFT JOIN LATERAL ({similar}) f ON TRUE"
@@ -236,6 +237,24 @@ def stamp_ahead(
         if r["id"] is not None and r["sim"] >= min_sim
     ]
     return int(head["stamp"]), lexemes, similar
+
+
+def stamp_and_neurons(
+    cur: Cursor, ident: Identity, ids: Sequence[uuid.UUID]
+) -> tuple[int, list[dict[str, Any]]]:
+    """In one statement: the change stamp (`change_stamp`) and the rows of `ids`
+    (`queries.get_neurons`'s columns): an answer the index foresaw, and whether it still holds.
+    (OFFSET 0 keeps the stamp's subquery whole: pulled up, the function ran once a row.)"""
+    cur.execute(
+        sql.SQL(
+            "SELECT s.stamp, n.* FROM (SELECT neurons_change_stamp() AS stamp OFFSET 0) s"
+            " LEFT JOIN LATERAL (SELECT {cols} FROM neurons WHERE {owner} = %(owner)s"
+            " AND id = ANY(%(ids)s)) n ON TRUE"
+        ).format(cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)),
+        {"owner": ident.value, "ids": list(ids)},
+    )
+    rows = cur.fetchall()
+    return int(rows[0]["stamp"]), [r for r in rows if r["id"] is not None]
 
 
 # -- the in-process recall index (core/recall/index.py) --------------------------------------------

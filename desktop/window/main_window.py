@@ -301,10 +301,15 @@ class MainWindow(QMainWindow):
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
+    def question_waiting(self) -> bool:
+        """A question is typed in the ask field (one typed while the memory opened is answered
+        once it is ready)."""
+        return bool(self.ask.text().strip())
+
     def set_ready(self) -> None:
         self.ready = True
         self.empty.setText("")
-        if self.ask.text().strip():
+        if self.question_waiting():
             # a question typed while the memory opened is answered first: its answers take the
             # list, so the section is not loaded for it
             self.run_ask()

@@ -75,6 +75,9 @@ class FakeReader:
     def neurons(self, ids):
         return {i: self.rows[i][1] for i in ids if i in self.rows}
 
+    def neurons_at_stamp(self, ids):
+        return self.seq, self.neurons(ids)
+
     def contacts(self):
         return [n for n in self._live() if n.kind is Kind.CONTACT]
 
@@ -115,6 +118,9 @@ class FakeReader:
 
     def phrase_lexemes(self, phrases):
         return {p: [tuple(_words(p))] for p in phrases if _words(p)}
+
+    def kept_lexemes(self, phrases):
+        return self.phrase_lexemes(phrases)
 
     def contacts_like(self, name, min_similarity):
         scored = [

@@ -452,6 +452,29 @@ def test_about_a_person_takes_two_round_trips(embedded_memory):
     assert about("Rosalnd")[1] <= 2
 
 
+def test_about_a_person_asked_before_takes_one_round_trip_and_sees_what_was_written(embedded_memory):
+    """Asked again, the store unchanged: the answer found in the index, its rows read with the
+    change stamp in one statement. Once something was written, the stamp says so and the answer
+    is made again from what the store holds now."""
+    m = embedded_memory
+    ines = m.capture("Inês Carvalho - dentist", kind="contact", attrs={"name": "Inês Carvalho"})
+    crown = m.capture("crown fitted, Inês says come back in March", kind="note")
+    m.link(crown.id, ines.id, Relation.CONCERNS)
+    first = m.about("Inês Carvalho")
+    with round_trips(m.store) as trips:
+        again = m.about("Inês Carvalho")
+    assert trips[0] == 1
+    assert again.to_json() == first.to_json() and again.render() == first.render()
+    assert [r.neuron.id for r in again.timeline] == [crown.id, ines.id]
+    later = m.capture("Inês moved the check-up to April", kind="note")
+    with round_trips(m.store) as trips:
+        after = m.about("Inês Carvalho")
+    assert trips[0] > 1
+    assert [r.neuron.id for r in after.timeline] == [later.id, crown.id, ines.id]
+    m.edit(crown.id, text="crown fitted, Inês says come back in May")
+    assert [r.neuron.body for r in m.about("Inês Carvalho").timeline][1].endswith("in May")
+
+
 # A person said loosely in Portuguese, Spanish, German and French: by a family word the card says
 # another way ("a minha irmã" for "mana", "ma belle-mère" for "belle-maman", "meine Großmutter"
 # for "Oma"), by a role the card gives after the name or as an alias ("mi jefe" for "Carlos Ruiz

@@ -4,6 +4,7 @@ replaces it. (The app prepares both while the window is built: tests/desktop/tes
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 
@@ -12,6 +13,10 @@ import pytest
 from core.embed.model import SentenceModel
 from core.memory import Memory
 from core.model import Identity
+from core.recall.recall import Recall
+from core.settings import Settings
+from desktop.app import App
+from desktop.reminders.scheduler import ReminderScheduler
 from tests.desktop.conftest import WAIT_MS, make_app, settle
 
 
@@ -59,6 +64,50 @@ def test_the_app_says_opening_while_the_memory_is_not_open(qtbot, unprepared, cl
         unprepared.model.close()
         unprepared.recall.index.seen_seq = None
         assert app.waiting_on() == "loading the language model, reading the search index"
+    finally:
+        settle(qtbot, app)
+        app.close()
+
+
+def test_a_question_typed_while_the_memory_opens_is_answered_before_the_background_starts(
+    qtbot, tmp_path, clock, notifier, monkeypatch
+):
+    """The reminders' catch-up, a sync and the index's warm-up share the one engine with the
+    question (and the catch-up writes, which would send it back to the store): a question typed
+    while the memory opened is answered first, and they start after."""
+    monkeypatch.delenv("NEURONS_DSN", raising=False)
+    settings = Settings.from_env(data_dir=tmp_path / "data", embed_in_background=False)
+    with Memory.open(settings) as memory:
+        key = memory.capture("the spare key is under the blue pot", kind="note")
+    typed = threading.Event()
+    real_open, real_start, real_warm = Memory.open.__func__, ReminderScheduler.start, Recall.warm
+    started: list[str] = []
+    warmed = threading.Event()
+
+    def spy_open(cls, *args, **kwargs):
+        typed.wait(WAIT_MS / 1000)  # the question is typed before the memory is open
+        return real_open(cls, *args, **kwargs)
+
+    def spy_start(scheduler):
+        started.append(app.window.list_title.text())  # (on the window's thread)
+        real_start(scheduler)
+
+    def spy_warm(recall):
+        warmed.set()
+        return real_warm(recall)
+
+    monkeypatch.setattr(Memory, "open", classmethod(spy_open))
+    monkeypatch.setattr(ReminderScheduler, "start", spy_start)
+    monkeypatch.setattr(Recall, "warm", spy_warm)
+    app = App(settings, notifier=notifier, clock=clock, use_tray=False, dbus=False)
+    try:
+        app.window.set_question("where is the spare key?")
+        qtbot.wait(300)  # (the field's pause before it asks: not ready, nothing is asked)
+        typed.set()
+        qtbot.waitUntil(lambda: bool(started), timeout=WAIT_MS)
+        assert started[0].startswith("Answers for"), started
+        assert [r.neuron.id for r in app.window.rows.rows()][:1] == [key.id]
+        assert warmed.wait(WAIT_MS / 1000)  # the warm-up still comes, after the answer
     finally:
         settle(qtbot, app)
         app.close()
