@@ -22,11 +22,13 @@ tokenizer unchanged:
 
 and all-MiniLM-L6-v2 when exported. Every eval set's questions (tests/eval/*.json and
 /work/shared/eval/*.json when there) are embedded as questions by each in turn (the machine's load
-falls on all alike), then the export again with two intra-op threads (spinning off, as the app
-sets it, and on). Prints p50/p95, the ratio to the export's, the least cosine of each one's
-question vectors to the export's, what loading it and asking 50 questions adds to a fresh
-process's RSS, and the median of three loads (`Embedder.load`, a fresh process each: the session's
-creation, what a first answer waits for). Read the ratios: the machine is shared.
+falls on all alike; each question takes them in another order, so none always follows another),
+and by the export again with two intra-op threads (spinning off, as the app sets it, and on).
+Prints p50/p95, the ratio to the export's, the CPU time of the calling thread (p50: the work
+itself, which the load moves least; for two threads only the caller's share), the least cosine of
+each one's question vectors to the export's, what loading it and asking 50 questions adds to a
+fresh process's RSS, and the median of three loads (`Embedder.load`, a fresh process each: the
+session's creation, what a first answer waits for). Read the ratios: the machine is shared.
 """
 
 from __future__ import annotations
@@ -270,23 +272,29 @@ def main(argv: list[str] | None = None) -> int:
     for embedder in ways.values():
         embedder.embed_one("warm up", QUERY)
     times: dict[str, list[float]] = {name: [] for name in ways}
+    cpu: dict[str, list[float]] = {name: [] for name in ways}
     vectors: dict[str, list[np.ndarray]] = {name: [] for name in ways}
+    # A new order for each question: what one way leaves behind (a spinning thread's spin, the
+    # caches) falls on each of the others alike, not always on the one after it.
+    shuffle = np.random.default_rng(0)
     for text in texts:
-        for name, embedder in ways.items():
-            t = time.perf_counter()
-            vectors[name].append(embedder.embed_one(text, QUERY))
+        for name in shuffle.permutation(list(ways)):
+            t, c = time.perf_counter(), time.thread_time()
+            vectors[name].append(ways[name].embed_one(text, QUERY))
+            cpu[name].append(time.thread_time() - c)
             times[name].append(time.perf_counter() - t)
     for embedder in ways.values():
         embedder.close()
     base = np.array(vectors[EXPORT])
     p50 = {name: float(np.percentile(t, 50)) * 1000 for name, t in times.items()}
     p95 = {name: float(np.percentile(t, 95)) * 1000 for name, t in times.items()}
+    c50 = {name: float(np.percentile(t, 50)) * 1000 for name, t in cpu.items()}
     print(f"{len(texts)} questions, {args.threads} intra-op thread(s) unless said, in turns; {model_dir}")
     print(
-        "| matrices | p50 ms | p95 ms | p50 / export's | p95 / export's | least cosine to its | RSS added "
-        "| load s |"
+        "| matrices | p50 ms | p95 ms | p50 / export's | p95 / export's | CPU p50 ms (its thread) "
+        "| CPU / export's | least cosine to its | RSS added | load s |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in ways:
         cos = float(np.sum(np.array(vectors[name]) * base, axis=1).min()) if "MiniLM" not in name else None
         same = cos is not None and np.array_equal(np.array(vectors[name]), base)
@@ -296,7 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         load = f"{load_seconds(folder):.2f}" if folder is not None else ""
         print(
             f"| {name} | {p50[name]:.1f} | {p95[name]:.1f} | {p50[name] / p50[EXPORT]:.2f} | "
-            f"{p95[name] / p95[EXPORT]:.2f} | {agree} | {mb} | {load} |"
+            f"{p95[name] / p95[EXPORT]:.2f} | {c50[name]:.1f} | {c50[name] / c50[EXPORT]:.2f} | {agree} "
+            f"| {mb} | {load} |"
         )
     if tmp is not None:
         tmp.cleanup()
