@@ -204,8 +204,8 @@ def _torch_model(src: e5_source.E5File, attention: str = "sdpa"):
 # BiasGelu only; "attention", those and Attention (q/k/v packed in float32: its op takes no blocks);
 # "mha", those and MultiHeadAttention (q/k/v stay 4-bit blocks).
 FUSIONS = (None, "norms", "attention", "mha")
-# The export's: ~0.93x the CPU of a question unfused, and of a session's start ~0.8x, for ~10 MB
-# more held (q/k/v in float32); the vectors move by < 3e-7 (docs/performance.md, the question's encoder).
+# The export's: a question in ~0.91-0.94x the time unfused, for 12-31 MB more held at 10k (q/k/v
+# in float32); the vectors move by < 3e-7 (docs/performance.md, "The question's encoder fused").
 FUSION = "attention"
 
 
