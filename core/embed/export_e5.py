@@ -4,8 +4,10 @@ A build/setup step (needs torch, transformers, onnx, sentence-transformers to ch
 `python -m core.embed.export`, which owns the folder, the manifest and the atomic swap. It writes:
 
 - model.onnx: the encoder with inputs and output as MiniLM's export (input_ids, attention_mask,
-  token_type_ids -> last_hidden_state), whose every matrix is onnxruntime's MatMulNBits over the
-  file's own 4-bit blocks (the same numbers, ~11 MB instead of 85) and whose token table is kept as
+  token_type_ids -> last_hidden_state), fused by onnxruntime's transformer optimizer (Attention,
+  SkipLayerNormalization, BiasGelu), whose every other matrix is onnxruntime's MatMulNBits over the
+  file's own 4-bit blocks (the same numbers, ~11 MB instead of 85; Attention's q/k/v packed in
+  float32, the same numbers expanded, since the op takes no blocks) and whose token table is kept as
   int8 rows and float16 scales (the same numbers, 102 MB instead of 384), read through a mapping of
   the file at run time (core/embed/mapped.py);
 - tokenizer.json: XLM-R's unigram tokenizer built from the file's pieces, scores and normaliser; and
@@ -185,23 +187,66 @@ def write_reference(folder: Path, src: e5_source.E5File) -> Path:
 # -- the ONNX model --------------------------------------------------------------------------------
 
 
-def _torch_model(src: e5_source.E5File):
+def _torch_model(src: e5_source.E5File, attention: str = "sdpa"):
     import torch  # noqa: PLC0415 - export-time libraries, loaded when exporting
     from transformers import BertConfig, BertModel  # noqa: PLC0415 - export-time libraries, loaded when exporting
 
-    model = BertModel(BertConfig(**_config(src)), add_pooling_layer=False)
+    config = BertConfig(**_config(src))
+    config._attn_implementation = attention  # "eager": the pattern onnxruntime's fusions know
+    model = BertModel(config, add_pooling_layer=False)
     state = {k: torch.from_numpy(v) for k, v in e5_source.bert_state(src).items()}
     model.load_state_dict(state, strict=True)
     return model.eval()
 
 
-def export_onnx(src: e5_source.E5File, target: Path) -> None:
-    """Trace the encoder with its token table as int8 rows times float16 scales, swap every matrix for
-    a MatMulNBits over the file's blocks, and check the result against torch before it is kept."""
+# How the traced graph is fused before its matrices become 4-bit blocks (onnxruntime's transformer
+# optimizer, model_type bert): None, the trace as it is; "norms", LayerNorm, SkipLayerNorm and
+# BiasGelu only; "attention", those and Attention (q/k/v packed in float32: its op takes no blocks);
+# "mha", those and MultiHeadAttention (q/k/v stay 4-bit blocks).
+FUSIONS = (None, "norms", "attention", "mha")
+# The export's: a question in ~0.91-0.94x the time unfused, for 12-31 MB more held at 10k (q/k/v
+# in float32); the vectors move by < 3e-7 (docs/performance.md, "The question's encoder fused").
+FUSION = "attention"
+
+
+def _fuse(path: Path, fusion: str, src: e5_source.E5File) -> Any:
+    from onnxruntime.transformers import optimizer  # noqa: PLC0415 - export-time libraries, loaded when exporting
+    from onnxruntime.transformers.fusion_options import FusionOptions  # noqa: PLC0415 - export-time libraries, loaded when exporting
+
+    options = FusionOptions("bert")
+    options.enable_embed_layer_norm = False  # the token table stays int8 rows, mapped from the file
+    options.enable_attention = fusion != "norms"
+    options.use_multi_head_attention = fusion == "mha"
+    s = src.shape
+    model = optimizer.optimize_model(
+        str(path),
+        model_type="bert",
+        num_heads=s.heads,
+        hidden_size=s.hidden,
+        optimization_options=options,
+        opt_level=0,
+        use_gpu=False,
+    ).model
+    ops = [node.op_type for node in model.graph.node]
+    fused = {"SkipLayerNormalization": 2 * s.layers, "BiasGelu": s.layers}
+    if fusion != "norms":
+        fused["MultiHeadAttention" if fusion == "mha" else "Attention"] = s.layers
+    for op, want in fused.items():
+        if ops.count(op) != want:
+            raise E5ExportError(f"the {fusion} fusion made {ops.count(op)} {op} of the {want} expected")
+    return model
+
+
+def export_onnx(src: e5_source.E5File, target: Path, fusion: str | None = None) -> None:
+    """Trace the encoder with its token table as int8 rows times float16 scales, fuse it as `fusion`
+    says (FUSIONS), swap every remaining matrix for a MatMulNBits over the file's blocks, and check
+    the result against torch before it is kept."""
     import onnx  # noqa: PLC0415 - export-time libraries, loaded when exporting
     import torch  # noqa: PLC0415 - export-time libraries, loaded when exporting
 
-    bert = _torch_model(src)
+    if fusion not in FUSIONS:
+        raise E5ExportError(f"unknown fusion {fusion!r}: one of {FUSIONS}")
+    bert = _torch_model(src, "sdpa" if fusion is None else "eager")
     h = src.shape.hidden
     q, d = src.q4("emb.word", h)
     rows, blocks = q.shape[0], h // e5_source.BLOCK
@@ -244,8 +289,8 @@ def export_onnx(src: e5_source.E5File, target: Path) -> None:
             do_constant_folding=True,
             export_params=True,
         )
-    graph_model = onnx.load(str(target))
-    _to_nbits(graph_model, src)
+    graph_model = onnx.load(str(target)) if fusion is None else _fuse(target, fusion, src)
+    _to_nbits(graph_model, src, packed_qkv=fusion == "attention")
     onnx.save(graph_model, str(target))
 
     # the check: the float32 torch model (its own expanded table) against onnxruntime's graph
@@ -280,9 +325,10 @@ def _fingerprint(array: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(array, dtype=np.float32).tobytes()).hexdigest()
 
 
-def _to_nbits(model: Any, src: e5_source.E5File) -> None:
+def _to_nbits(model: Any, src: e5_source.E5File, packed_qkv: bool = False) -> None:
     """Every MatMul by a weight of the file becomes MatMulNBits over the file's own 4-bit blocks (found
-    by value: the traced weight is exactly the expanded blocks, transposed)."""
+    by value: the traced weight is exactly the expanded blocks, transposed); with `packed_qkv`, all but
+    q, k and v (held by the fused Attention, packed in float32)."""
     from onnx import helper, numpy_helper  # noqa: PLC0415 - export-time libraries, loaded when exporting
 
     widths = e5_source.linear_inputs(src.shape)
@@ -326,7 +372,7 @@ def _to_nbits(model: Any, src: e5_source.E5File) -> None:
         graph.initializer.remove(weight)
         del inits[weight.name]
         replaced += 1
-    expected = src.shape.layers * len(e5_source.LINEAR)
+    expected = src.shape.layers * (len(e5_source.LINEAR) - (3 if packed_qkv else 0))
     if replaced != expected:
         raise E5ExportError(f"found {replaced} of the {expected} matrices of the file in the traced graph")
     del graph.node[:]

