@@ -912,6 +912,8 @@ CASE_FLOORS = {
     "compromise_dates_en": 393,
     "sugar_de_es_fr_pt": 100,
     "when_go_pt": 52,
+    "chronic_rb_en": 159,
+    "lingua_franca_en_pt_es": 194,
 }
 
 
