@@ -265,10 +265,13 @@ class Grammar:
         # what text2num writes for a number in words: "22", "24th", "3.", "1er", "22º" (parse.in_figures)
         self.figures = c(rf"(?:\d+(?:{any_of((*w.ordinal_suffixes, *w.day_suffixes))})?[,.]?\s?)+")
         year_joined = rf"(?:{any_of(w.year_joiners)})"
-        # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045")
-        # (or two figures after an apostrophe: "Dec 25 '27")
+        # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045");
+        # two figures after an apostrophe ("Dec 25 '27"), after the month's dash ("21-Apr-16"), or that
+        # no clock has ("Aug 9 96", "3 Feb 82", "may 1st 01") and no word follows ("Aug 9 30 people")
         year = (
-            rf"['’‘]?(?P<y>[1-9]\d{{3}}|(?<=['’‘])\d\d)(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
+            rf"['’‘]?(?P<y>[1-9]\d{{3}}|(?<=['’‘])\d\d(?!\d)|(?<=[^\W\d_.][-/])\d\d(?!\d)"
+            rf"|(?<=[\s,])(?:2[5-9]|[3-9]\d|0\d)(?![\d.]|\s+[^\W\d]))"
+            rf"(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
         )
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(

@@ -315,3 +315,28 @@ def test_a_day_in_words_of_several_words_is_the_whole_number(text, region, due):
     than text2num's "22", written in the place of the three words."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("Aug 9 96", "en_US", at("1996-08-09")),
+        ("Aug 9, 96", "en_US", at("1996-08-09")),
+        ("3rd Feb 82", "en_GB", at("1982-02-03")),
+        ("may 1st 01", "en_US", at("2001-05-01")),
+        ("21-APR-16", "en_US", at("2016-04-21")),
+        ("30-Mar-27", "en_GB", at("2027-03-30")),
+        ("3 de agosto 96", "pt_PT", at("1996-08-03")),
+        ("el 3 de agosto 96", "es_ES", at("1996-08-03")),
+        ("le 3 août 96", "fr_FR", at("1996-08-03")),
+        # not a year: what a clock can be, a count with its noun, the hour after it
+        ("Aug 9 30 people", "en_US", at("2027-08-09")),
+        ("dinner Aug 9 07 pm", "en_US", at("2027-08-09", "19:00")),
+        ("Aug 9 at 10", "en_US", at("2027-08-09", "10:00")),
+    ],
+)
+def test_two_figures_after_a_date_are_its_year_where_no_clock_is(text, region, due):
+    """Two figures no clock has (25-99, or with a leading zero), after a month's dash or a comma,
+    are the date's year, nearest today ("Aug 9 96" is 1996); what an hour can be stays the hour."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
