@@ -150,6 +150,7 @@ class _Text:
         self.no_day: str | None = None  # a date no calendar has, in the app's words ("30 February")
         self.offset_end: int | None = None  # where "two weeks from" ends: the day it counts from follows
         self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
+        self.offset_base = 0  # "two weeks after yesterday": the days from today the offset counts from
         self.offset_one = False  # "the day after": counts only from a day named after it
         self.month_alone = False  # the date read is a month alone ("in July")
         self.today_part: str | None = None  # the part of the day "this morning" names (a parts key)
@@ -791,6 +792,12 @@ def _offset(t: _Text) -> relativedelta | None:
     if not m:
         return None
     kind, amount = t.g.words.units[m.group("unit")]
+    steps = []
+    at = m.start()
+    while m.group("lead") and (more := t.g.more_amount.match(t.folded, at)) and more.end() <= m.start("n"):
+        more_kind, more_amount = t.g.words.units[more.group("unit")]  # "2 weeks and" 6 days from
+        steps.append((more_kind, _num(t.g, more.group("n")) * more_amount))
+        at = more.end()
     t.take(m)
     t.offset_end = m.end()
     now_after = t.g.now_word.match(t.folded, _past_spaces(t.folded, m.end()))
@@ -800,13 +807,19 @@ def _offset(t: _Text) -> relativedelta | None:
     sign = -1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1
     said = 1 if m.group("one") else _num(t.g, m.group("n"))  # "the day after Christmas": one
     t.offset_one = bool(m.group("one"))
-    if kind in ("seconds", "minutes"):
-        seconds = said * amount * sign * (60 if kind == "minutes" else 1)
-        return relativedelta(seconds=round(seconds))
-    n = int(said) * amount * sign
-    if kind == "days":
-        return relativedelta(days=n)
-    return relativedelta(months=n * (12 if kind == "years" else 1))
+    steps.append((kind, said * amount))
+    if all(k in ("seconds", "minutes") for k, _ in steps):
+        seconds = sum(n * (60 if k == "minutes" else 1) for k, n in steps)
+        return relativedelta(seconds=round(seconds * sign))
+    past = t.g.past_day.match(t.folded, _past_spaces(t.folded, m.end()))
+    if past:  # "two weeks after yesterday": from the day before today
+        t.take(past)
+        t.offset_base = -2 if _spaced(past.group(0).strip()) in t.g.words.before_yesterday else -1
+    step = relativedelta()
+    for k, n in steps:
+        if k not in ("seconds", "minutes"):  # "1 day and 3 hours before": the day's step
+            step += _calendar_step(k, int(n) * sign)
+    return step
 
 
 def _offset_ok(t: _Text, m: re.Match) -> bool:
@@ -1700,7 +1713,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if offset is not None:  # "two weeks from tomorrow": from the day named, else today
         if day is None and t.offset_one:
             return None  # "the day before the meeting": a day this text does not say
-        day = (day or now.date()) + offset
+        day = (day or now.date() + timedelta(days=t.offset_base)) + offset
         if word and word[1] == "weekday" and word[0] == now.date():
             day += timedelta(days=7)  # "3 weeks from Friday" said on a Friday: from the next one
         word = None

@@ -340,3 +340,26 @@ def test_two_figures_after_a_date_are_its_year_where_no_clock_is(text, region, d
     are the date's year, nearest today ("Aug 9 96" is 1996); what an hour can be stays the hour."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("2 weeks and 6 days from Monday", "en_US", at("2026-12-27")),
+        ("3 years, 2 weeks and 5 days from tomorrow", "en_GB", at("2029-12-25")),
+        ("2 semanas e 6 dias depois de segunda", "pt_PT", at("2026-12-27")),
+        ("2 semanas y 6 días después del lunes", "es_ES", at("2026-12-27")),
+        ("1 hour and 30 minutes before noon", "en_US", at("2026-12-05", "10:30")),
+        ("two weeks after yesterday", "en_US", at("2026-12-18")),
+        ("a week before yesterday", "en_GB", at("2026-11-27")),
+        ("2 days after the day before yesterday", "en_US", at("2026-12-05")),
+        ("3 dias depois de ontem", "pt_PT", at("2026-12-07")),
+        ("3 días después de ayer", "es_ES", at("2026-12-07")),
+        ("2 dias a partir desta sexta", "pt_PT", at("2026-12-13")),
+    ],
+)
+def test_an_offset_from_a_day_counts_every_amount_and_from_yesterday(text, region, due):
+    """ "2 weeks and 6 days from Monday": all of the amounts from that day (not the last one alone);
+    "two weeks after yesterday", "3 dias depois de ontem": from the day before today."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
