@@ -50,6 +50,9 @@ class Language:
     # month words that are everyday words too: a month only beside a day number, a year or a
     # preposition ("in May", "em março" -- not "Marco", "may I", "a long march")
     ambiguous_months: Words = ()
+    # short month names that are another language's words (pt "set", "out", es "ago"): months only
+    # in a text of this language (the language most of its words are in; else the region's)
+    own_text_months: dict[str, int] = field(default_factory=dict)
     weekdays: dict[str, int] = field(default_factory=dict)  # "monday", "mon": 0
     # weekday words that are other words too ("sun", pt "quinta" = farm): a day only after a
     # preposition or next/last, or with its suffix

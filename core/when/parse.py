@@ -1614,6 +1614,7 @@ def find_when(
         region = current_region()
     elif isinstance(region, str):
         region = region_of(region)
+    grammar = _text_grammar(text, grammar, region)
     try:
         plain = _read(text, now, grammar, region)
         figures = in_figures(text, grammar, region)
@@ -1625,6 +1626,46 @@ def find_when(
         return other if other and _covered(other) > (_covered(plain) if plain else 0) else plain
     except (OverflowError, ValueError):
         return None
+
+
+_OWN_MONTH_NAMES = sorted({fold(k) for lang in GRAMMAR.languages for k in lang.own_text_months})
+_OWN_MONTHS = re.compile(rf"(?<![^\W\d_])(?:{'|'.join(_OWN_MONTH_NAMES)})(?![^\W\d_])")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _text_grammar(text: str, grammar: Grammar, region: Region) -> Grammar:
+    """The grammar that reads a text with a short month name another language has as a word ("1 set",
+    "11 ago", "5 out"): with it as a month in a text of that month's language."""
+    if grammar is not GRAMMAR:
+        return grammar
+    folded = fold(text)
+    if not _OWN_MONTHS.search(folded):
+        return grammar
+    code = _text_language(folded, region)
+    if not any(lang.code == code and lang.own_text_months for lang in grammar.languages):
+        return grammar
+    return _grammar_in(code)
+
+
+@cache
+def _grammar_in(code: str) -> Grammar:
+    return Grammar(GRAMMAR.languages, next(lang for lang in GRAMMAR.languages if lang.code == code))
+
+
+def _text_language(folded: str, region: Region) -> str:
+    """The language most of the text's words are words of one language only in (the region's when
+    none, or in a tie with it)."""
+    _, words = _table_words(GRAMMAR)
+    counts = dict.fromkeys(words, 0)
+    for word in _WORD.findall(folded):
+        if _OWN_MONTHS.fullmatch(word):
+            continue
+        owners = [code for code, table in words.items() if word in table]
+        if len(owners) == 1:
+            counts[owners[0]] += 1
+    best = max(counts.values())
+    leaders = [code for code, n in counts.items() if n == best]
+    return region.language if not best or region.language in leaders else leaders[0]
 
 
 def no_day(

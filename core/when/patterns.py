@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from core.when.holidays import DAYS, SEASON_DAYS, Span
-from core.when.language import Language, merge
+from core.when.language import Language, fold, merge
 from core.when.languages import LANGUAGES
 
 # -- building blocks ---------------------------------------------------------------------------
@@ -159,9 +159,14 @@ def templates(forms: Iterable[str], slots: dict[str, Slot]) -> str:
 class Grammar:
     """Every pattern of capture text and of questions, for a set of languages."""
 
-    def __init__(self, languages: tuple[Language, ...]):
+    def __init__(self, languages: tuple[Language, ...], own: Language | None = None):
+        """`own`: the language a text is in, whose short month names that are other languages'
+        words ("set", "out", "ago") are months too."""
         self.languages = languages
-        w = self.words = merge(languages)
+        w = merge(languages)
+        if own is not None and own.own_text_months:
+            w = replace(w, months={**w.months, **{fold(k): v for k, v in own.own_text_months.items()}})
+        self.words = w
         self.holidays: dict[str, Callable[[int], Span]] = {n: DAYS[d] for n, d in w.holidays.items()}
         self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)

@@ -363,3 +363,25 @@ def test_an_offset_from_a_day_counts_every_amount_and_from_yesterday(text, regio
     "two weeks after yesterday", "3 dias depois de ontem": from the day before today."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("1 set", "pt_BR", at("2027-09-01")),
+        ("reunião 5 out às 10", "pt_PT", at("2027-10-05", "10:00")),
+        ("consulta 5 out", "en_US", at("2027-10-05")),  # the text's words are Portuguese
+        ("Dom 15Set", "pt_PT", at("2027-09-15")),
+        ("11 ago", "es_ES", at("2027-08-11")),
+        ("el 11 ago a las 10", "en_GB", at("2027-08-11", "10:00")),
+        # in an English text they are English words
+        ("2 days ago", "es_ES", None),
+        ("5 out", "en_US", None),
+        ("set the alarm for 5 out of 10", "pt_PT", None),
+    ],
+)
+def test_short_months_that_are_english_words_are_months_in_a_text_of_their_language(text, region, due):
+    """pt "set", "out", es "ago" are months in a Portuguese or Spanish text (the language most of its
+    words are in, else the region's); in an English one they stay words."""
+    when = find_when(text, SATURDAY, region=region)
+    assert (when.due if when else None) == due

@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "agosto": 8, "setembro": 9, "outubro": 10, "novembro": 11, "dezembro": 12,
         "fev": 2, "abr": 4, "dez": 12,  # the short forms no other word shares
     },
+    own_text_months={"mai": 5, "ago": 8, "set": 9, "out": 10},  # "ago", "set", "out": English words
     month_alone_lead=("em", "até", "no mês de", "para"),
     dotted_date_lead=("no dia", "dia"),
     ambiguous_months=("março",),
