@@ -375,3 +375,21 @@ def test_this_part_of_the_day_beside_another_day_is_that_days(text, due):
 )
 def test_the_week_or_month_after_next(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("6 months hence", at("2027-06-05")),
+        ("3 fortnights hence", at("2027-01-16")),
+        ("20 minutes hence", at("2026-12-05", "10:20")),
+        ("3w later", at("2026-12-26")),
+        ("3mo later", at("2027-03-05")),
+        ("in 2 w", at("2026-12-19")),
+        ("1w", at("2026-12-12")),
+    ],
+)
+def test_an_amount_hence_and_weeks_and_months_in_one_or_two_letters(text, due):
+    """ "N units hence" is N units from now, as "from now" and "later" are; "w" and "mo" are weeks
+    and months as "d" and "y" are days and years."""
+    assert read(text) == due

@@ -48,7 +48,8 @@ LANGUAGE = Language(
         "day": ("days", 1), "days": ("days", 1), "week": ("days", 7), "weeks": ("days", 7),
         "fortnight": ("days", 14), "fortnights": ("days", 14), "month": ("months", 1),
         "months": ("months", 1), "year": ("years", 1), "years": ("years", 1), "d": ("days", 1),
-        "wk": ("days", 7), "wks": ("days", 7), "y": ("years", 1), "yr": ("years", 1), "yrs": ("years", 1),
+        "wk": ("days", 7), "wks": ("days", 7), "w": ("days", 7),
+        "mo": ("months", 1), "mos": ("months", 1), "y": ("years", 1), "yr": ("years", 1), "yrs": ("years", 1),
         "decade": ("years", 10), "decades": ("years", 10), "century": ("years", 100),
         "centuries": ("years", 100),
     },
@@ -67,7 +68,7 @@ LANGUAGE = Language(
     unit_and_a_half=("and a half", "and an half"),  # after the unit: "an hour and a half"
     about=("about", "around", "approximately", "roughly"),
     more=("more",),
-    from_now=("from now", "from today", "later"),
+    from_now=("from now", "from today", "later", "hence"),
     now_words=("now", "right now", "right away", "immediately", "asap", "as soon as possible",
                "straight away"),
     offset_after=("from", "after"),
