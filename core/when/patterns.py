@@ -300,6 +300,7 @@ class Grammar:
             rf"(?:\s*[-–]\s*\d{{1,2}}{ordinal}?(?=,?\s*(?:{year_joined}\s+)?[1-9]\d{{3}}))?"
             rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
+        clock_marks = rf"(?:{any_of((*w.before_noon_marks, *w.after_noon_marks, *w.clock_words_after))})"
         slots = {
             "day": Slot(DAY_NUMBER),
             "ordinal": Slot(ordinal, captured=False),
@@ -307,8 +308,10 @@ class Grammar:
             "day_word": Slot(any_of(w.day_numbers)),  # "dia primeiro", "le premier": a day in words
             # the end of a clause, or a time after it: "le premier." but not "le premier jour"
             "clause_end": Slot("", rf"(?=\s*(?:[,.;:!?)]|$)|\s+(?:{any_of(w.at)})\s)", captured=False),
-            # "le 16" but not "le 16h", "le 16:30", "le 31/10"
-            "not_a_time": Slot("", rf"(?!\s*(?:{hour_letter}|:|\d)|[/.-]\d)", captured=False),
+            # "le 16" but not "le 16h", "le 16:30", "le 31/10", "Friday 1 pm", "viernes 7 o'clock"
+            "not_a_time": Slot(
+                "", rf"(?!\s*(?:{hour_letter}|:|\d|{clock_marks}(?!\w))|[/.-]\d)", captured=False
+            ),
             "weekday": Slot(day, rf"{weekday_suffix}?{plural}?"),
             "any_weekday": Slot(day, rf"{weekday_suffix}?{plural}?", captured=False),
             "every": Slot(any_of(w.every), captured=False),

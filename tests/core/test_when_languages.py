@@ -385,3 +385,21 @@ def test_short_months_that_are_english_words_are_months_in_a_text_of_their_langu
     words are in, else the region's); in an English one they stay words."""
     when = find_when(text, SATURDAY, region=region)
     assert (when.due if when else None) == due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("friday 1 pm", "en_US", at("2026-12-11", "13:00")),
+        ("Friday 7 o'clock", "en_GB", at("2026-12-11", "19:00")),
+        ("viernes 1 pm", "es_ES", at("2026-12-11", "13:00")),
+        ("sexta-feira 3 pm", "pt_PT", at("2026-12-11", "15:00")),
+        # a day of the month after its weekday stays one
+        ("Friday 18th", "en_US", at("2026-12-18")),
+        ("sexta 18", "pt_PT", at("2026-12-18")),
+    ],
+)
+def test_a_number_after_a_weekday_with_am_pm_or_oclock_is_its_hour(text, region, due):
+    """ "Friday 1 pm" is Friday at 13:00, not Friday the 1st."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

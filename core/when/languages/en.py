@@ -290,7 +290,7 @@ LANGUAGE = Language(
                             "holi", "passover", "spring festival", "election day"),
     seasons={"spring": "spring", "summer": "summer", "autumn": "autumn", "fall": "autumn",
              "winter": "winter"},
-    day_of_month_forms=("[on] the {day}{ordinal}", "{any_weekday}[,] {day}{ordinal}"),
+    day_of_month_forms=("[on] the {day}{ordinal}", "{any_weekday}[,] {day}{ordinal}{not_a_time}"),
     monthly_day_forms=(
         "{every} [month on the] {day}{ordinal} [of the month|of every month|of each month]",
         "[on] [the] {day}{ordinal} of (every|each) month",
