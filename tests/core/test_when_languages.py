@@ -403,3 +403,19 @@ def test_a_number_after_a_weekday_with_am_pm_or_oclock_is_its_hour(text, region,
     """ "Friday 1 pm" is Friday at 13:00, not Friday the 1st."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("compra facas no 13º dia de maio", "pt_PT", at("2027-05-13")),
+        ("10º dia de março", "pt_BR", at("2027-03-10")),
+        ("gasta dinheiro no maio dia 13", "pt_PT", at("2027-05-13")),
+        ("el 13º día de mayo", "es_ES", at("2027-05-13")),
+        ("mayo día 13", "es_ES", at("2027-05-13")),
+    ],
+)
+def test_the_nth_day_of_a_month_and_a_month_then_its_day(text, region, due):
+    """ "o 13º dia de maio", "maio dia 13", "mayo día 13": 13 May (not the 13th of this month)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
