@@ -72,6 +72,7 @@ class Language:
     more: Words = ()  # after an amount: "in 2 more minutes"
     from_now: Words = ()  # after the unit: "2 minutes from now", "3 years from today", "10 minutes later"
     now_words: Words = ()  # "now", "agora": this very moment (in a short text: see parse.py)
+    utc_words: Words = ()  # "3pm UTC", "12:00:00Z": a time in UTC (a zone's abbreviation names several)
     # the same after "is", at a clause's end, in a text of any length ("o prazo final é agora, ok")
     now_predicates: Words = ()
     offset_after: Words = ()  # "two weeks from tomorrow", "2 days after Friday", "dois dias depois de amanhã"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field, fields
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta, timezone
 from difflib import SequenceMatcher
 from functools import cache
 
@@ -1703,9 +1703,24 @@ def _signed_step(t: _Text) -> relativedelta | None:
     return _calendar_step(kind, n)
 
 
+def _zone(t: _Text) -> timezone | None:
+    """The zone a time is written in after it ("13:00+01:00", "17:00 UTC"); an offset is taken (no
+    other reading sees it); None when none."""
+    m = t.g.time_zone.search(t.folded)
+    if m is None:
+        return None
+    if m.group("utc"):  # left in the text: it joins nothing ("3:23 UTC july 5th")
+        return UTC
+    t.take(m)
+    sign, digits = m.group("offset")[0], m.group("offset")[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:])
+    return timezone(timedelta(minutes=minutes if sign == "+" else -minutes))
+
+
 def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str | None = None) -> When | None:
     t = _Text(text, grammar, region, said)
     tz = now.tzinfo
+    zone = _zone(t)
     signed = _signed_step(t)
     rec = _recurrence(t, now)
     rel = _relative(t, now)
@@ -1797,6 +1812,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         out.rrule = "FREQ=YEARLY"
     out.rrule = _yearly_said(t, text, out.rrule, bool(written and not t.month_alone))
     out.due = due + signed if signed else due  # "4pm + 3 days"
+    if zone is not None and out.explicit_time:  # "17:00 PDT": that time there, here
+        out.due = out.due.replace(tzinfo=zone).astimezone(tz)
     return out
 
 

@@ -233,6 +233,13 @@ class Grammar:
             rf"(?P<more_ahead>{more_amounts})\s*[,.]?\s*$"  # "3 years, 2 weeks and 5 days"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
+        # a time's zone after it: an offset ("13:00+01:00", "22:11:35 -0500") or UTC ("3pm UTC",
+        # "12:00:00Z")
+        marks = any_of((*w.before_noon_marks, *w.after_noon_marks))
+        self.time_zone = c(
+            r"(?:(?<=\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<offset>[+-]\d\d:?\d\d)(?![\d:])"
+            rf"|(?:\d|(?<![^\W\d])(?:{marks}))\s*(?P<utc>{any_of(w.utc_words)}){e}"
+        )
         self.now_predicate = c(rf"{b}(?:{any_of(w.now_predicates)})(?=\s*(?:[,.;:!?)]|$)){e}")
         self.end_words = {
             **{u: "day" for u, value in w.units.items() if value == ("days", 1)},

@@ -393,3 +393,20 @@ def test_an_amount_hence_and_weeks_and_months_in_one_or_two_letters(text, due):
     """ "N units hence" is N units from now, as "from now" and "later" are; "w" and "mo" are weeks
     and months as "d" and "y" are days and years."""
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("2027-04-22T13:00:00+03:00", at("2027-04-22", "11:00")),  # Lisbon is UTC+1 in April
+        ("2027-04-22T08:00:00-04:00", at("2027-04-22", "13:00")),
+        ("2027-01-10 16:11:35 -0500", at("2027-01-10", "21:11:35")),
+        ("call on 2027-07-01 at 3pm UTC", at("2027-07-01", "16:00")),
+        ("2027-04-22T12:00:00Z", at("2027-04-22", "13:00")),
+        # an abbreviation of a zone stays as written: several zones share most of them
+        ("call at 3pm CST", at("2026-12-05", "15:00")),
+    ],
+)
+def test_a_time_written_with_its_offset_or_utc_is_that_moment_here(text, due):
+    """ "13:00+03:00", "16:11:35 -0500", "3pm UTC": the moment that is, in the person's zone."""
+    assert read(text) == due

@@ -71,6 +71,7 @@ LANGUAGE = Language(
     from_now=("from now", "from today", "later", "hence"),
     now_words=("now", "right now", "right away", "immediately", "asap", "as soon as possible",
                "straight away"),
+    utc_words=("utc", "gmt", "z"),
     offset_after=("from", "after"),
     offset_before=("before",),
     offset_one=("the",),
