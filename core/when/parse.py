@@ -773,8 +773,8 @@ def _more_of_the_step(t: _Text, at: int) -> tuple[relativedelta, float]:
 
 def _offset_beyond(t: _Text, m: re.Match) -> bool:
     """An offset's words run on past "2 dias depois" ("2 dias depois de amanhã"): not from now."""
-    offset = t.g.offset.match(t.folded, m.start())
-    return offset is not None and offset.end() > m.end()
+    offset = t.g.offset.search(t.folded, m.start(), m.end() + _LEAD_REACH)  # after amounts it adds to
+    return offset is not None and offset.start() < m.end() < offset.end()
 
 
 def _clock_alone(t: _Text) -> bool:
@@ -782,6 +782,9 @@ def _clock_alone(t: _Text) -> bool:
     text = t.folded.strip()
     g = t.g
     return any(p.fullmatch(text) for p in (g.clock_h_suffix, g.clock_h_letter, g.clock_hm))
+
+
+_LEAD_REACH = 60  # how far before an offset the amounts that add to it are looked for
 
 
 def _offset(t: _Text) -> relativedelta | None:
@@ -793,11 +796,16 @@ def _offset(t: _Text) -> relativedelta | None:
         return None
     kind, amount = t.g.words.units[m.group("unit")]
     steps = []
-    at = m.start()
-    while m.group("lead") and (more := t.g.more_amount.match(t.folded, at)) and more.end() <= m.start("n"):
+    lead = (
+        t.g.offset_lead.search(t.folded, max(0, m.start() - _LEAD_REACH), m.start()) if m.group("n") else None
+    )
+    at = lead.start() if lead else m.start()
+    while lead and (more := t.g.more_amount.match(t.folded, at)) and more.end() <= m.start():
         more_kind, more_amount = t.g.words.units[more.group("unit")]  # "2 weeks and" 6 days from
         steps.append((more_kind, _num(t.g, more.group("n")) * more_amount))
         at = more.end()
+    if lead:
+        t.take(lead)
     t.take(m)
     t.offset_end = m.end()
     now_after = t.g.now_word.match(t.folded, _past_spaces(t.folded, m.end()))

@@ -218,15 +218,15 @@ class Grammar:
             rf"\s+(?:{any_of(w.from_now)}){e}"
         )
         # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from
-        # the day the words after it name (today when they name none); the amounts said before the
-        # last one add up ("2 weeks and 6 days from Saturday")
-        and_word = rf"(?:(?:{any_of(w.and_words)})\s+)?"
-        lead_amounts = rf"(?P<lead>(?:{amount}{glue}(?:{any_of(w.units)})\s*,?\s+{and_word})*)"
+        # the day the words after it name (today when they name none)
         self.offset = c(
-            rf"{b}{lead_amounts}(?:(?P<n>{amount})|(?P<one>{any_of(w.offset_one)})){glue}(?P<unit>{any_of(w.units)})\s+"
+            rf"{b}(?:(?P<n>{amount})|(?P<one>{any_of(w.offset_one)})){glue}(?P<unit>{any_of(w.units)})\s+"
             rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
         )
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
+        # the amounts said before an offset's last one: they add up ("2 weeks and" 6 days from Saturday)
+        and_word = rf"(?:(?:{any_of(w.and_words)})\s+)?"
+        self.offset_lead = c(rf"{b}(?:{amount}{glue}(?:{any_of(w.units)})\s*,?\s+{and_word})+$")
         # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
         self.duration_alone = c(
             rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
