@@ -922,6 +922,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     for pattern, month_of, accept in (
         (g.iso_date, numeric, None),
         (g.year_first_date, numeric, None),
+        (g.year_month_day, named, with_month),
         (g.day_month, named, with_month),
         (g.month_day, named, with_month),
     ):

@@ -308,6 +308,10 @@ class Grammar:
             rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         clock_marks = rf"(?:{any_of((*w.before_noon_marks, *w.after_noon_marks, *w.clock_words_after))})"
+        # "2018 March 18", "2009 May 22nd": a year before its month and day
+        self.year_month_day = c(
+            rf"{b}(?P<y>[12]\d{{3}}),?\s+(?P<mon>{month})\.?\s+(?P<d>{day_number}){ordinal}?(?![\d:]){e}"
+        )
         slots = {
             "day": Slot(DAY_NUMBER),
             "ordinal": Slot(ordinal, captured=False),

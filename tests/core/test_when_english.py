@@ -410,3 +410,16 @@ def test_an_amount_hence_and_weeks_and_months_in_one_or_two_letters(text, due):
 def test_a_time_written_with_its_offset_or_utc_is_that_moment_here(text, due):
     """ "13:00+03:00", "16:11:35 -0500", "3pm UTC": the moment that is, in the person's zone."""
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("The Deadline is 2028 March 18", at("2028-03-18")),
+        ("2029 May 22nd", at("2029-05-22")),
+        ("2030, Jan 3 at 10", at("2030-01-03", "10:00")),
+    ],
+)
+def test_a_year_written_before_its_month_and_day(text, due):
+    """ "2028 March 18": that date, not next 18 March."""
+    assert read(text) == due
