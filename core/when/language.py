@@ -50,6 +50,9 @@ class Language:
     # month words that are everyday words too: a month only beside a day number, a year or a
     # preposition ("in May", "em março" -- not "Marco", "may I", "a long march")
     ambiguous_months: Words = ()
+    # short month names that are another language's words (pt "set", "out", es "ago"): months only
+    # in a text of this language (the language most of its words are in; else the region's)
+    own_text_months: dict[str, int] = field(default_factory=dict)
     weekdays: dict[str, int] = field(default_factory=dict)  # "monday", "mon": 0
     # weekday words that are other words too ("sun", pt "quinta" = farm): a day only after a
     # preposition or next/last, or with its suffix
@@ -69,6 +72,7 @@ class Language:
     more: Words = ()  # after an amount: "in 2 more minutes"
     from_now: Words = ()  # after the unit: "2 minutes from now", "3 years from today", "10 minutes later"
     now_words: Words = ()  # "now", "agora": this very moment (in a short text: see parse.py)
+    utc_words: Words = ()  # "3pm UTC", "12:00:00Z": a time in UTC (a zone's abbreviation names several)
     # the same after "is", at a clause's end, in a text of any length ("o prazo final é agora, ok")
     now_predicates: Words = ()
     offset_after: Words = ()  # "two weeks from tomorrow", "2 days after Friday", "dois dias depois de amanhã"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field, fields
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta, timezone
 from difflib import SequenceMatcher
 from functools import cache
 
@@ -150,6 +150,7 @@ class _Text:
         self.no_day: str | None = None  # a date no calendar has, in the app's words ("30 February")
         self.offset_end: int | None = None  # where "two weeks from" ends: the day it counts from follows
         self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
+        self.offset_base = 0  # "two weeks after yesterday": the days from today the offset counts from
         self.offset_one = False  # "the day after": counts only from a day named after it
         self.month_alone = False  # the date read is a month alone ("in July")
         self.today_part: str | None = None  # the part of the day "this morning" names (a parts key)
@@ -772,8 +773,8 @@ def _more_of_the_step(t: _Text, at: int) -> tuple[relativedelta, float]:
 
 def _offset_beyond(t: _Text, m: re.Match) -> bool:
     """An offset's words run on past "2 dias depois" ("2 dias depois de amanhã"): not from now."""
-    offset = t.g.offset.match(t.folded, m.start())
-    return offset is not None and offset.end() > m.end()
+    offset = t.g.offset.search(t.folded, m.start(), m.end() + _LEAD_REACH)  # after amounts it adds to
+    return offset is not None and offset.start() < m.end() < offset.end()
 
 
 def _clock_alone(t: _Text) -> bool:
@@ -781,6 +782,9 @@ def _clock_alone(t: _Text) -> bool:
     text = t.folded.strip()
     g = t.g
     return any(p.fullmatch(text) for p in (g.clock_h_suffix, g.clock_h_letter, g.clock_hm))
+
+
+_LEAD_REACH = 60  # how far before an offset the amounts that add to it are looked for
 
 
 def _offset(t: _Text) -> relativedelta | None:
@@ -791,6 +795,17 @@ def _offset(t: _Text) -> relativedelta | None:
     if not m:
         return None
     kind, amount = t.g.words.units[m.group("unit")]
+    steps = []
+    lead = (
+        t.g.offset_lead.search(t.folded, max(0, m.start() - _LEAD_REACH), m.start()) if m.group("n") else None
+    )
+    at = lead.start() if lead else m.start()
+    while lead and (more := t.g.more_amount.match(t.folded, at)) and more.end() <= m.start():
+        more_kind, more_amount = t.g.words.units[more.group("unit")]  # "2 weeks and" 6 days from
+        steps.append((more_kind, _num(t.g, more.group("n")) * more_amount))
+        at = more.end()
+    if lead:
+        t.take(lead)
     t.take(m)
     t.offset_end = m.end()
     now_after = t.g.now_word.match(t.folded, _past_spaces(t.folded, m.end()))
@@ -800,13 +815,19 @@ def _offset(t: _Text) -> relativedelta | None:
     sign = -1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1
     said = 1 if m.group("one") else _num(t.g, m.group("n"))  # "the day after Christmas": one
     t.offset_one = bool(m.group("one"))
-    if kind in ("seconds", "minutes"):
-        seconds = said * amount * sign * (60 if kind == "minutes" else 1)
-        return relativedelta(seconds=round(seconds))
-    n = int(said) * amount * sign
-    if kind == "days":
-        return relativedelta(days=n)
-    return relativedelta(months=n * (12 if kind == "years" else 1))
+    steps.append((kind, said * amount))
+    if all(k in ("seconds", "minutes") for k, _ in steps):
+        seconds = sum(n * (60 if k == "minutes" else 1) for k, n in steps)
+        return relativedelta(seconds=round(seconds * sign))
+    past = t.g.past_day.match(t.folded, _past_spaces(t.folded, m.end()))
+    if past:  # "two weeks after yesterday": from the day before today
+        t.take(past)
+        t.offset_base = -2 if _spaced(past.group(0).strip()) in t.g.words.before_yesterday else -1
+    step = relativedelta()
+    for k, n in steps:
+        if k not in ("seconds", "minutes"):  # "1 day and 3 hours before": the day's step
+            step += _calendar_step(k, int(n) * sign)
+    return step
 
 
 def _offset_ok(t: _Text, m: re.Match) -> bool:
@@ -901,6 +922,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     for pattern, month_of, accept in (
         (g.iso_date, numeric, None),
         (g.year_first_date, numeric, None),
+        (g.year_month_day, named, with_month),
         (g.day_month, named, with_month),
         (g.month_day, named, with_month),
     ):
@@ -1601,6 +1623,7 @@ def find_when(
         region = current_region()
     elif isinstance(region, str):
         region = region_of(region)
+    grammar = _text_grammar(text, grammar, region)
     try:
         plain = _read(text, now, grammar, region)
         figures = in_figures(text, grammar, region)
@@ -1612,6 +1635,46 @@ def find_when(
         return other if other and _covered(other) > (_covered(plain) if plain else 0) else plain
     except (OverflowError, ValueError):
         return None
+
+
+_OWN_MONTH_NAMES = sorted({fold(k) for lang in GRAMMAR.languages for k in lang.own_text_months})
+_OWN_MONTHS = re.compile(rf"(?<![^\W\d_])(?:{'|'.join(_OWN_MONTH_NAMES)})(?![^\W\d_])")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _text_grammar(text: str, grammar: Grammar, region: Region) -> Grammar:
+    """The grammar that reads a text with a short month name another language has as a word ("1 set",
+    "11 ago", "5 out"): with it as a month in a text of that month's language."""
+    if grammar is not GRAMMAR:
+        return grammar
+    folded = fold(text)
+    if not _OWN_MONTHS.search(folded):
+        return grammar
+    code = _text_language(folded, region)
+    if not any(lang.code == code and lang.own_text_months for lang in grammar.languages):
+        return grammar
+    return _grammar_in(code)
+
+
+@cache
+def _grammar_in(code: str) -> Grammar:
+    return Grammar(GRAMMAR.languages, next(lang for lang in GRAMMAR.languages if lang.code == code))
+
+
+def _text_language(folded: str, region: Region) -> str:
+    """The language most of the text's words are words of one language only in (the region's when
+    none, or in a tie with it)."""
+    _, words = _table_words(GRAMMAR)
+    counts = dict.fromkeys(words, 0)
+    for word in _WORD.findall(folded):
+        if _OWN_MONTHS.fullmatch(word):
+            continue
+        owners = [code for code, table in words.items() if word in table]
+        if len(owners) == 1:
+            counts[owners[0]] += 1
+    best = max(counts.values())
+    leaders = [code for code, n in counts.items() if n == best]
+    return region.language if not best or region.language in leaders else leaders[0]
 
 
 def no_day(
@@ -1649,9 +1712,24 @@ def _signed_step(t: _Text) -> relativedelta | None:
     return _calendar_step(kind, n)
 
 
+def _zone(t: _Text) -> timezone | None:
+    """The zone a time is written in after it ("13:00+01:00", "17:00 UTC"); an offset is taken (no
+    other reading sees it); None when none."""
+    m = t.g.time_zone.search(t.folded)
+    if m is None:
+        return None
+    if m.group("utc"):  # left in the text: it joins nothing ("3:23 UTC july 5th")
+        return UTC
+    t.take(m)
+    sign, digits = m.group("offset")[0], m.group("offset")[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + int(digits[2:])
+    return timezone(timedelta(minutes=minutes if sign == "+" else -minutes))
+
+
 def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str | None = None) -> When | None:
     t = _Text(text, grammar, region, said)
     tz = now.tzinfo
+    zone = _zone(t)
     signed = _signed_step(t)
     rec = _recurrence(t, now)
     rel = _relative(t, now)
@@ -1700,7 +1778,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if offset is not None:  # "two weeks from tomorrow": from the day named, else today
         if day is None and t.offset_one:
             return None  # "the day before the meeting": a day this text does not say
-        day = (day or now.date()) + offset
+        day = (day or now.date() + timedelta(days=t.offset_base)) + offset
         if word and word[1] == "weekday" and word[0] == now.date():
             day += timedelta(days=7)  # "3 weeks from Friday" said on a Friday: from the next one
         word = None
@@ -1743,6 +1821,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         out.rrule = "FREQ=YEARLY"
     out.rrule = _yearly_said(t, text, out.rrule, bool(written and not t.month_alone))
     out.due = due + signed if signed else due  # "4pm + 3 days"
+    if zone is not None and out.explicit_time:  # "17:00 PDT": that time there, here
+        out.due = out.due.replace(tzinfo=zone).astimezone(tz)
     return out
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from core.when.holidays import DAYS, SEASON_DAYS, Span
-from core.when.language import Language, merge
+from core.when.language import Language, fold, merge
 from core.when.languages import LANGUAGES
 
 # -- building blocks ---------------------------------------------------------------------------
@@ -159,9 +159,14 @@ def templates(forms: Iterable[str], slots: dict[str, Slot]) -> str:
 class Grammar:
     """Every pattern of capture text and of questions, for a set of languages."""
 
-    def __init__(self, languages: tuple[Language, ...]):
+    def __init__(self, languages: tuple[Language, ...], own: Language | None = None):
+        """`own`: the language a text is in, whose short month names that are other languages'
+        words ("set", "out", "ago") are months too."""
         self.languages = languages
-        w = self.words = merge(languages)
+        w = merge(languages)
+        if own is not None and own.own_text_months:
+            w = replace(w, months={**w.months, **{fold(k): v for k, v in own.own_text_months.items()}})
+        self.words = w
         self.holidays: dict[str, Callable[[int], Span]] = {n: DAYS[d] for n, d in w.holidays.items()}
         self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
@@ -219,12 +224,22 @@ class Grammar:
             rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
         )
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
+        # the amounts said before an offset's last one: they add up ("2 weeks and" 6 days from Saturday)
+        and_word = rf"(?:(?:{any_of(w.and_words)})\s+)?"
+        self.offset_lead = c(rf"{b}(?:{amount}{glue}(?:{any_of(w.units)})\s*,?\s+{and_word})+$")
         # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
         self.duration_alone = c(
             rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
             rf"(?P<more_ahead>{more_amounts})\s*[,.]?\s*$"  # "3 years, 2 weeks and 5 days"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
+        # a time's zone after it: an offset ("13:00+01:00", "22:11:35 -0500") or UTC ("3pm UTC",
+        # "12:00:00Z")
+        marks = any_of((*w.before_noon_marks, *w.after_noon_marks))
+        self.time_zone = c(
+            r"(?:(?<=\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<offset>[+-]\d\d:?\d\d)(?![\d:])"
+            rf"|(?:\d|(?<![^\W\d])(?:{marks}))\s*(?P<utc>{any_of(w.utc_words)}){e}"
+        )
         self.now_predicate = c(rf"{b}(?:{any_of(w.now_predicates)})(?=\s*(?:[,.;:!?)]|$)){e}")
         self.end_words = {
             **{u: "day" for u, value in w.units.items() if value == ("days", 1)},
@@ -265,10 +280,13 @@ class Grammar:
         # what text2num writes for a number in words: "22", "24th", "3.", "1er", "22º" (parse.in_figures)
         self.figures = c(rf"(?:\d+(?:{any_of((*w.ordinal_suffixes, *w.day_suffixes))})?[,.]?\s?)+")
         year_joined = rf"(?:{any_of(w.year_joiners)})"
-        # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045")
-        # (or two figures after an apostrophe: "Dec 25 '27")
+        # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045");
+        # two figures after an apostrophe ("Dec 25 '27"), after the month's dash ("21-Apr-16"), or that
+        # no clock has ("Aug 9 96", "3 Feb 82", "may 1st 01") and no word follows ("Aug 9 30 people")
         year = (
-            rf"['’‘]?(?P<y>[1-9]\d{{3}}|(?<=['’‘])\d\d)(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
+            rf"['’‘]?(?P<y>[1-9]\d{{3}}|(?<=['’‘])\d\d(?!\d)|(?<=[^\W\d_.][-/])\d\d(?!\d)"
+            rf"|(?<=[\s,])(?:2[5-9]|[3-9]\d|0\d)(?![\d.]|\s+[^\W\d]))"
+            rf"(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
         )
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
@@ -289,6 +307,11 @@ class Grammar:
             rf"(?:\s*[-–]\s*\d{{1,2}}{ordinal}?(?=,?\s*(?:{year_joined}\s+)?[1-9]\d{{3}}))?"
             rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
+        clock_marks = rf"(?:{any_of((*w.before_noon_marks, *w.after_noon_marks, *w.clock_words_after))})"
+        # "2018 March 18", "2009 May 22nd": a year before its month and day
+        self.year_month_day = c(
+            rf"{b}(?P<y>[12]\d{{3}}),?\s+(?P<mon>{month})\.?\s+(?P<d>{day_number}){ordinal}?(?![\d:]){e}"
+        )
         slots = {
             "day": Slot(DAY_NUMBER),
             "ordinal": Slot(ordinal, captured=False),
@@ -296,8 +319,10 @@ class Grammar:
             "day_word": Slot(any_of(w.day_numbers)),  # "dia primeiro", "le premier": a day in words
             # the end of a clause, or a time after it: "le premier." but not "le premier jour"
             "clause_end": Slot("", rf"(?=\s*(?:[,.;:!?)]|$)|\s+(?:{any_of(w.at)})\s)", captured=False),
-            # "le 16" but not "le 16h", "le 16:30", "le 31/10"
-            "not_a_time": Slot("", rf"(?!\s*(?:{hour_letter}|:|\d)|[/.-]\d)", captured=False),
+            # "le 16" but not "le 16h", "le 16:30", "le 31/10", "Friday 1 pm", "viernes 7 o'clock"
+            "not_a_time": Slot(
+                "", rf"(?!\s*(?:{hour_letter}|:|\d|{clock_marks}(?!\w))|[/.-]\d)", captured=False
+            ),
             "weekday": Slot(day, rf"{weekday_suffix}?{plural}?"),
             "any_weekday": Slot(day, rf"{weekday_suffix}?{plural}?", captured=False),
             "every": Slot(any_of(w.every), captured=False),

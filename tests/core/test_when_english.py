@@ -375,3 +375,51 @@ def test_this_part_of_the_day_beside_another_day_is_that_days(text, due):
 )
 def test_the_week_or_month_after_next(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("6 months hence", at("2027-06-05")),
+        ("3 fortnights hence", at("2027-01-16")),
+        ("20 minutes hence", at("2026-12-05", "10:20")),
+        ("3w later", at("2026-12-26")),
+        ("3mo later", at("2027-03-05")),
+        ("in 2 w", at("2026-12-19")),
+        ("1w", at("2026-12-12")),
+    ],
+)
+def test_an_amount_hence_and_weeks_and_months_in_one_or_two_letters(text, due):
+    """ "N units hence" is N units from now, as "from now" and "later" are; "w" and "mo" are weeks
+    and months as "d" and "y" are days and years."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("2027-04-22T13:00:00+03:00", at("2027-04-22", "11:00")),  # Lisbon is UTC+1 in April
+        ("2027-04-22T08:00:00-04:00", at("2027-04-22", "13:00")),
+        ("2027-01-10 16:11:35 -0500", at("2027-01-10", "21:11:35")),
+        ("call on 2027-07-01 at 3pm UTC", at("2027-07-01", "16:00")),
+        ("2027-04-22T12:00:00Z", at("2027-04-22", "13:00")),
+        # an abbreviation of a zone stays as written: several zones share most of them
+        ("call at 3pm CST", at("2026-12-05", "15:00")),
+    ],
+)
+def test_a_time_written_with_its_offset_or_utc_is_that_moment_here(text, due):
+    """ "13:00+03:00", "16:11:35 -0500", "3pm UTC": the moment that is, in the person's zone."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("The Deadline is 2028 March 18", at("2028-03-18")),
+        ("2029 May 22nd", at("2029-05-22")),
+        ("2030, Jan 3 at 10", at("2030-01-03", "10:00")),
+    ],
+)
+def test_a_year_written_before_its_month_and_day(text, due):
+    """ "2028 March 18": that date, not next 18 March."""
+    assert read(text) == due

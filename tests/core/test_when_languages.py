@@ -315,3 +315,107 @@ def test_a_day_in_words_of_several_words_is_the_whole_number(text, region, due):
     than text2num's "22", written in the place of the three words."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("Aug 9 96", "en_US", at("1996-08-09")),
+        ("Aug 9, 96", "en_US", at("1996-08-09")),
+        ("3rd Feb 82", "en_GB", at("1982-02-03")),
+        ("may 1st 01", "en_US", at("2001-05-01")),
+        ("21-APR-16", "en_US", at("2016-04-21")),
+        ("30-Mar-27", "en_GB", at("2027-03-30")),
+        ("3 de agosto 96", "pt_PT", at("1996-08-03")),
+        ("el 3 de agosto 96", "es_ES", at("1996-08-03")),
+        ("le 3 août 96", "fr_FR", at("1996-08-03")),
+        # not a year: what a clock can be, a count with its noun, the hour after it
+        ("Aug 9 30 people", "en_US", at("2027-08-09")),
+        ("dinner Aug 9 07 pm", "en_US", at("2027-08-09", "19:00")),
+        ("Aug 9 at 10", "en_US", at("2027-08-09", "10:00")),
+    ],
+)
+def test_two_figures_after_a_date_are_its_year_where_no_clock_is(text, region, due):
+    """Two figures no clock has (25-99, or with a leading zero), after a month's dash or a comma,
+    are the date's year, nearest today ("Aug 9 96" is 1996); what an hour can be stays the hour."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("2 weeks and 6 days from Monday", "en_US", at("2026-12-27")),
+        ("3 years, 2 weeks and 5 days from tomorrow", "en_GB", at("2029-12-25")),
+        ("2 semanas e 6 dias depois de segunda", "pt_PT", at("2026-12-27")),
+        ("2 semanas y 6 días después del lunes", "es_ES", at("2026-12-27")),
+        ("1 hour and 30 minutes before noon", "en_US", at("2026-12-05", "10:30")),
+        ("two weeks after yesterday", "en_US", at("2026-12-18")),
+        ("a week before yesterday", "en_GB", at("2026-11-27")),
+        ("2 days after the day before yesterday", "en_US", at("2026-12-05")),
+        ("3 dias depois de ontem", "pt_PT", at("2026-12-07")),
+        ("3 días después de ayer", "es_ES", at("2026-12-07")),
+        ("2 dias a partir desta sexta", "pt_PT", at("2026-12-13")),
+    ],
+)
+def test_an_offset_from_a_day_counts_every_amount_and_from_yesterday(text, region, due):
+    """ "2 weeks and 6 days from Monday": all of the amounts from that day (not the last one alone);
+    "two weeks after yesterday", "3 dias depois de ontem": from the day before today."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("1 set", "pt_BR", at("2027-09-01")),
+        ("reunião 5 out às 10", "pt_PT", at("2027-10-05", "10:00")),
+        ("consulta 5 out", "en_US", at("2027-10-05")),  # the text's words are Portuguese
+        ("Dom 15Set", "pt_PT", at("2027-09-15")),
+        ("11 ago", "es_ES", at("2027-08-11")),
+        ("el 11 ago a las 10", "en_GB", at("2027-08-11", "10:00")),
+        # in an English text they are English words
+        ("2 days ago", "es_ES", None),
+        ("5 out", "en_US", None),
+        ("set the alarm for 5 out of 10", "pt_PT", None),
+    ],
+)
+def test_short_months_that_are_english_words_are_months_in_a_text_of_their_language(text, region, due):
+    """pt "set", "out", es "ago" are months in a Portuguese or Spanish text (the language most of its
+    words are in, else the region's); in an English one they stay words."""
+    when = find_when(text, SATURDAY, region=region)
+    assert (when.due if when else None) == due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("friday 1 pm", "en_US", at("2026-12-11", "13:00")),
+        ("Friday 7 o'clock", "en_GB", at("2026-12-11", "19:00")),
+        ("viernes 1 pm", "es_ES", at("2026-12-11", "13:00")),
+        ("sexta-feira 3 pm", "pt_PT", at("2026-12-11", "15:00")),
+        # a day of the month after its weekday stays one
+        ("Friday 18th", "en_US", at("2026-12-18")),
+        ("sexta 18", "pt_PT", at("2026-12-18")),
+    ],
+)
+def test_a_number_after_a_weekday_with_am_pm_or_oclock_is_its_hour(text, region, due):
+    """ "Friday 1 pm" is Friday at 13:00, not Friday the 1st."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("compra facas no 13º dia de maio", "pt_PT", at("2027-05-13")),
+        ("10º dia de março", "pt_BR", at("2027-03-10")),
+        ("gasta dinheiro no maio dia 13", "pt_PT", at("2027-05-13")),
+        ("el 13º día de mayo", "es_ES", at("2027-05-13")),
+        ("mayo día 13", "es_ES", at("2027-05-13")),
+    ],
+)
+def test_the_nth_day_of_a_month_and_a_month_then_its_day(text, region, due):
+    """ "o 13º dia de maio", "maio dia 13", "mayo día 13": 13 May (not the 13th of this month)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
         "ene": 1, "abr": 4, "dic": 12,  # the short forms no other word shares
     },
+    own_text_months={"ago": 8, "set": 9},  # "ago", "set": English words
     month_alone_lead=("en", "para", "hasta", "en el mes de"),
     dotted_date_lead=("el", "del", "al"),
     weekdays={"lunes": 0, "martes": 1, "miércoles": 2, "jueves": 3, "viernes": 4, "sábado": 5,
@@ -85,7 +86,8 @@ LANGUAGE = Language(
     week_articles=("la",),
     month_articles=("el",),
     date_lead=("el", "dia"),
-    day_month_joiners=("de",),
+    day_month_joiners=("de", "día de"),  # "el 13º día de mayo"
+    month_day_articles=("día", "el día"),  # "mayo día 13"
     year_joiners=("de", "del"),
     weekday_lead=("el",),
     weekday_lead_in_captures=("los",),

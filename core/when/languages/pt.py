@@ -12,6 +12,7 @@ LANGUAGE = Language(
         "agosto": 8, "setembro": 9, "outubro": 10, "novembro": 11, "dezembro": 12,
         "fev": 2, "abr": 4, "dez": 12,  # the short forms no other word shares
     },
+    own_text_months={"mai": 5, "ago": 8, "set": 9, "out": 10},  # "ago", "set", "out": English words
     month_alone_lead=("em", "até", "no mês de", "para"),
     dotted_date_lead=("no dia", "dia"),
     ambiguous_months=("março",),
@@ -78,7 +79,9 @@ LANGUAGE = Language(
     from_now=("mais tarde", "depois", "a partir de agora"),
     now_words=("agora", "já"),
     now_predicates=("é agora", "é já", "é agora mesmo", "é para agora", "é para já"),
-    offset_after=("depois de", "a seguir a", "a contar de", "após", "depois do", "depois da", "depois das"),
+    offset_after=("depois de", "a seguir a", "a contar de", "após", "depois do", "depois da", "depois das",
+                  "a partir de", "a partir do", "a partir da", "a partir desta", "a partir deste",
+                  "depois desta", "depois deste", "a contar desta", "a contar deste"),
     offset_before=("antes de", "antes do", "antes da", "antes das"),
     end_of=("fim do", "fim da", "final do", "final da", "no fim do", "no fim da", "ao fim do",
             "ao fim da", "até ao fim do", "até ao fim da"),
@@ -93,7 +96,8 @@ LANGUAGE = Language(
     week_articles=("a",),
     month_articles=("o",),
     date_lead=("o", "no", "dia"),
-    day_month_joiners=("de",),
+    day_month_joiners=("de", "dia de"),  # "o 13º dia de maio"
+    month_day_articles=("dia", "o dia"),  # "maio dia 13"
     year_joiners=("de",),
     weekday_lead=("na", "no", "a"),
     weekday_lead_in_captures=("as", "de", "do", "da"),
