@@ -1,6 +1,7 @@
 """A read of the store, counted in round trips to its engine (both engines): on the server, a read
 transaction's BEGIN and the owner's name go with its first statement and its COMMIT with its
-last wait (libpq's pipeline mode); what fails in it is rolled back and the connection serves on."""
+last wait (libpq's pipeline mode); what fails in it is rolled back and the connection serves on. A
+question reads what changed in the store only when something did."""
 
 from __future__ import annotations
 
@@ -122,6 +123,29 @@ def test_about_and_ask_in_few_round_trips(memory: Memory):
     assert found and "boiler" in found[0].neuron.body
     assert about_trips[0] <= ABOUT[m.store.kind], about_trips
     assert ask_trips[0] <= ASK[m.store.kind], ask_trips
+
+
+def test_another_identity_s_write_is_looked_for_once_not_on_every_question(memory: Memory):
+    """On a server, another identity of the same database role moves the role's change counter
+    with rows this identity cannot see (row-level security): its next question looks at what
+    changed once, and the questions after it no more than before the write."""
+    m = memory
+    other = Memory(m.store, Identity(device_id=uuid.uuid4()), owns_store=False, model=m.model)
+    m.capture("the boiler lost pressure again", kind="note")
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+    def ask() -> int:
+        with round_trips(m.store) as trips:
+            found = m.ask("boiler", now=now, mode="keyword")
+        assert [r.neuron.body for r in found] == ["the boiler lost pressure again"]
+        return trips[0]
+
+    ask()
+    quiet = ask()  # nothing written since the last question
+    for text in ("someone else's note", "another note of theirs"):
+        other.capture(text, kind="note")
+        ask()  # the one look at what changed
+        assert [ask() for _ in range(3)] == [quiet] * 3
 
 
 def test_a_read_inside_a_write_is_part_of_it(store):
