@@ -605,7 +605,10 @@ class RecallIndex:
                 else:
                     self._drop_edge(edge["id"])
                 seen = max(seen, edge["change_seq"] or 0)
-            self.seen_seq = seen
+            # up to the stamp read before the rows: on a server the rows of another identity of
+            # the role move its counter unseen (row-level security), and a seen number left
+            # below it would read the rows again on every question
+            self.seen_seq = max(seen, seq_now or 0)
             if changed:
                 self.changed()
             reader.keep_statistics(len(self.slot_of))

@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg import Pipeline, Transaction
+from psycopg.pq import TransactionStatus
+from psycopg.rows import DictRow, dict_row
 
 from core.files import DiskFull, os_error, write_private
 from core.model import Identity, NeuronsError
@@ -114,7 +116,7 @@ class Store:
         for _ in range(50):
             try:
                 # prepare_threshold=None: pglite's one backend would mix prepared statements up
-                return psycopg.connect(
+                return _StoreConnection.connect(
                     dsn,
                     autocommit=True,
                     prepare_threshold=None,
@@ -202,9 +204,12 @@ class Store:
         claim = self.engine is None and owner is not None and owner not in self._owners_held
         try:
             with contextlib.ExitStack() as stack:
-                if not (alone and self.engine is not None and not writing):
-                    stack.enter_context(self.conn.transaction())
-                cur = stack.enter_context(self.conn.cursor())
+                if self.engine is None and not writing and self._between_transactions():
+                    cur = stack.enter_context(self._queued_read())
+                else:
+                    if not (alone and self.engine is not None and not writing):
+                        stack.enter_context(self.conn.transaction())
+                    cur = stack.enter_context(self.conn.cursor())
                 if self.engine is None:  # the server: row-level security sees only this owner
                     queries.name_owner(cur, owner, every_owner, claim=claim)
                 yield cur
@@ -216,6 +221,37 @@ class Store:
             if problem is exc:
                 raise
             raise problem from None
+
+    def _between_transactions(self) -> bool:
+        """No transaction is open on the connection: a read inside one (a reader's look in the
+        middle of a capture's write, a read inside a read) is a savepoint of it instead."""
+        conn = self.conn
+        if isinstance(conn, _StoreConnection) and conn.queued is not None:
+            return False
+        return conn.info.transaction_status is TransactionStatus.IDLE
+
+    @contextlib.contextmanager
+    def _queued_read(self) -> Iterator[Cursor]:
+        """A read transaction on the server with two round trips less: in libpq's pipeline mode,
+        its BEGIN and the owner's name go with its first statement (a statement waits only when
+        its rows are fetched), its COMMIT with the last wait. A failure, in the reads or in the
+        caller, rolls it back."""
+        conn = self.conn
+        done = False
+        try:
+            with conn.pipeline() as pipeline, conn.cursor() as cur:
+                cur.execute("BEGIN")
+                if isinstance(conn, _StoreConnection):
+                    conn.queued = pipeline
+                yield cur
+                cur.execute("COMMIT")
+            done = True  # synced: a statement whose rows were never fetched has run, and COMMIT
+        finally:
+            if isinstance(conn, _StoreConnection):
+                conn.queued = None
+            if not done and not conn.broken and conn.info.transaction_status is not TransactionStatus.IDLE:
+                with contextlib.suppress(psycopg.Error):
+                    conn.execute("ROLLBACK")
 
     def _check_open(self) -> None:
         if self._closed:
@@ -416,6 +452,25 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class _StoreConnection(psycopg.Connection[DictRow]):
+    """The store's connection. In a queued read (`Store._queued_read`) libpq learns that the
+    transaction began only at the read's first sync, so until then it says the connection is idle;
+    psycopg's `transaction()` would then BEGIN and COMMIT a transaction of its own, ending the read's
+    (and the owner named in it) early. So a nested transaction (a savepoint: a read the role may be
+    refused) syncs the read first, and psycopg sees the transaction it is in."""
+
+    queued: Pipeline | None = None  # the pipeline of the queued read under way
+
+    @contextlib.contextmanager
+    def transaction(
+        self, savepoint_name: str | None = None, force_rollback: bool = False
+    ) -> Iterator[Transaction]:
+        if self.queued is not None:
+            self.queued.sync()
+        with super().transaction(savepoint_name, force_rollback) as tx:
+            yield tx
 
 
 def _first_line(exc: Exception) -> str:

@@ -1,8 +1,9 @@
 """Recall at 10k or 100k neurons: p50/p95 of ask (default and keyword-only) and about, the recall
 index's warm-up (from the store, from its saved file) and a refresh of every row.
 
-    python -m tests.bench.bench_recall [--neurons 10000] [--queries 200] [--data-dir DIR]
-                                       [--server | --dsn DSN]
+    python -m tests.bench.bench_recall [--neurons 10000] [--queries 200] [--abouts 50]
+                                       [--data-dir DIR] [--server | --dsn DSN]
+                                       [--asks-only | --no-warm-ups]
 
 The store is tests/bench/built.py's (the dev sets' texts repeated with variations, links,
 reminders, contacts, real vectors), kept in --data-dir between runs. `--server` runs the same on a
@@ -101,9 +102,13 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--neurons", type=int, default=10_000)
     p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--abouts", type=int, default=50, help="abouts of the bench's names (default 50)")
     p.add_argument("--data-dir", help="reuse/keep the bench store here (built when empty)")
     p.add_argument(
         "--asks-only", action="store_true", help="only the asks: no warm-ups, abouts or refresh (a quick A/B)"
+    )
+    p.add_argument(
+        "--no-warm-ups", action="store_true", help="the asks and the abouts: no warm-ups or refresh"
     )
     where = p.add_mutually_exclusive_group()
     where.add_argument("--server", action="store_true", help="on a server Postgres started for the run")
@@ -118,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         memory.model.get()
         print(f"store: {memory.count()} neurons, engine {memory.store.kind}")
-        warm = {} if args.asks_only else warm_ups(memory)
+        warm = {} if args.asks_only or args.no_warm_ups else warm_ups(memory)
         memory.recall.warm()
         # the quick step of the search by meaning, as the desktop makes it after its warm-up (a
         # checkout without it scans every vector)
@@ -141,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
             keyword += timed(
                 lambda t: memory.ask(t, limit=10, mode="keyword", now=now), qs[k : k + 25], keyword_cpu
             )
+        if args.asks_only or args.no_warm_ups:
+            memory.recall.saved_at = None  # the bench leaves the saved index as it found it
         if args.asks_only:
             print(report("ask default", default))
             print(report("ask keyword", keyword))
@@ -149,8 +156,15 @@ def main(argv: list[str] | None = None) -> int:
             print(report("ask CPU", default_cpu))
             print(report("keyword CPU", keyword_cpu))
             return 0
-        who = (names * 10)[:50]
+        who = (names * (args.abouts // max(len(names), 1) + 1))[: args.abouts]
         about = timed(lambda name: memory.about(name), who)
+        if args.no_warm_ups:
+            print(report("ask default", default))
+            print(report("ask keyword", keyword))
+            print(report("about", about))
+            ratio = np.percentile(default, 95) / np.percentile(keyword, 95)
+            print(f"ask p95 / keyword-only p95: {ratio:.2f}x; about p95 {np.percentile(about, 95):.1f} ms")
+            return 0
         # a refresh when every row changed (vectors filled after an import, a claim, a restore):
         # each row read from the store again, in pages, and put again
         index = memory.recall.index
