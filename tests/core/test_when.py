@@ -912,6 +912,8 @@ CASE_FLOORS = {
     "compromise_dates_en": 393,
     "sugar_de_es_fr_pt": 100,
     "when_go_pt": 52,
+    "linguafranca_de_fr": 88,
+    "dateparser_de_fr": 33,
 }
 
 
