@@ -1273,6 +1273,9 @@ def _phrase_ok(g: Grammar, m: re.Match) -> bool:
     return True
 
 
+_FIGURES = re.compile(r"\d{1,2}")
+
+
 def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     """ "half past 4" -> 4:30, "quarter to 6" -> 5:45, "halb 6" -> 5:30 (on the 12-hour clock
     unless the hour is past 12)."""
@@ -1303,9 +1306,14 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
         h, mi = number(hour, hours), number(m.group("m4"), w.minute_amounts)
     if named:
         return _Clock(h % 24, mi % 60, True, None)
-    h = 12 if h == 0 else h
+    # the hour in figures with its 24-hour mark ("4 Uhr 15", "4h et quart") is read as written,
+    # as "4 Uhr" and "4h" are
+    said = next((k for k in ("h1", "h2", "h4") if m.group(k) and m.group(k)[:1].isdigit()), None)
+    figures = _FIGURES.match(m.string, m.start(said)) if said else None
+    marked = figures is not None and g.mark_24.match(m.string, figures.end()) is not None
+    h = 12 if h == 0 and not marked else h
     ap = _ampm(g, m.group("ap") or m.group("ap2") or m.group("ap3"), m.group("part"), h)
-    return _Clock(h, mi % 60, h > 12 and ap is None, ap)
+    return _Clock(h, mi % 60, (h > 12 or marked) and ap is None, ap)
 
 
 def _clock(t: _Text) -> _Clock | None:
@@ -1582,10 +1590,10 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
         return c.h % 12 + 12
     if c.ampm == "am":
         return c.h % 12
+    if evening and c.h < 12 and not c.padded and not c.midnight:
+        return c.h + 12  # "heute Abend um 8 Uhr", "ce soir à 8h": 20:00 (not "08h")
     if c.exact:
         return c.h
-    if evening and c.h < 12:
-        return c.h + 12
     if with_day and 1 <= c.h <= AFTERNOON_UNTIL:
         return c.h + 12
     return c.h

@@ -468,6 +468,8 @@ class Grammar:
         self.hour_in_words = compile_folded(rf"\d{{1,2}}|{any_of(hour_names)}")
         self.midnight_words = frozenset(w.midnight)
         self.marked_hour = compile_folded(rf"\d\s*(?:{marks})\s")  # "4 horas e 10": an hour for sure
+        # right after an hour in figures, the mark of the 24-hour clock ("4 Uhr 15", "4h et quart")
+        self.mark_24 = compile_folded(rf"\s*(?:{any_of((*w.hour_letters, *w.hour_suffix_words))}){e}")
         self.counted_minutes = compile_folded(rf"\b(?:{minute_noun})\b")  # "15 minuten vor 12"
         self.minutes_to = compile_folded(rf"(?:{any_of(w.minutes_to)})")
         self.hour_less = compile_folded(rf"(?:{any_of(w.hour_less)})")

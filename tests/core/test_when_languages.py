@@ -315,3 +315,56 @@ def test_a_day_in_words_of_several_words_is_the_whole_number(text, region, due):
     than text2num's "22", written in the place of the three words."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("morgen um 4 Uhr 15", "de_DE", at("2026-12-06", "04:15")),
+        ("Montag um 7 Uhr 30", "de_DE", at("2026-12-07", "07:30")),
+        ("demain à 4h et quart", "fr_FR", at("2026-12-06", "04:15")),
+        ("lundi à 7h moins le quart", "fr_FR", at("2026-12-07", "06:45")),
+        ("amanhã às 4h e meia", "pt_PT", at("2026-12-06", "04:30")),
+        ("mañana a las 7h y cuarto", "es_ES", at("2026-12-06", "07:15")),
+        # its part of the day still says which half
+        ("morgen um 8 Uhr 30 abends", "de_DE", at("2026-12-06", "20:30")),
+        ("demain à 3h et quart de l'après-midi", "fr_FR", at("2026-12-06", "15:15")),
+    ],
+)
+def test_an_hour_marked_on_the_24_hour_clock_keeps_it_with_minutes_after(text, region, due):
+    """ "4 Uhr", "4h" are 04:00; so are they with minutes after them ("4 Uhr 15", "4h et quart"),
+    not 16:15 as "4 and a quarter" alone."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("mercredi à 7 heures", at("2026-12-09", "07:00")),
+        ("jeudi à 3 heures 45", at("2026-12-10", "03:45")),
+        ("demain à 4 heures et quart", at("2026-12-06", "04:15")),
+        ("lundi à 19 heures", at("2026-12-07", "19:00")),
+        ("demain à 3 heures de l'après-midi", at("2026-12-06", "15:00")),
+    ],
+)
+def test_french_heures_after_an_hour_in_figures_is_the_24_hour_clock_as_h_is(text, due):
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("heute Abend um 8 Uhr", "de_DE", at("2026-12-05", "20:00")),
+        ("ce soir à 8h", "fr_FR", at("2026-12-05", "20:00")),
+        ("ce soir à 8 heures 30", "fr_FR", at("2026-12-05", "20:30")),
+        ("esta noite às 9h", "pt_PT", at("2026-12-05", "21:00")),
+        ("esta noche a las 9h", "es_ES", at("2026-12-05", "21:00")),
+    ],
+)
+def test_a_marked_hour_tonight_is_the_evenings(text, region, due):
+    """ "heute Abend um 8 Uhr" is 20:00: the evening says which half of the day, as it does for
+    "tonight at 8"."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

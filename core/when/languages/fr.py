@@ -145,6 +145,8 @@ LANGUAGE = Language(
     none_words=("jamais", "aucun", "aucune"),
     at=("à", "vers"),
     hour_letters=("h",),
+    # "7 heures" is 07:00 as "7h" is: the 24-hour clock ("19 heures" is the evening)
+    hour_suffix_words=("heure", "heures"),
     clock_words_after=("heure", "heures"),
     noon=("midi",),
     midnight=("minuit",),
