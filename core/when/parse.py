@@ -715,7 +715,8 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         seconds = n * amount * (60 if kind == "minutes" else 1)
         if m.re is t.g.relative:
             seconds += int(m.group("glued_minutes") or 0) * 60  # "in 1h30"
-            seconds += _more_of_the_step(t, m.end())[1]  # "in 1 hour and 30 minutes"
+            more_seconds = _more_of_the_step(t, m.end())[1]  # "in 1 hour and 30 minutes"
+            seconds += more_seconds or _minutes_after_hours(t, m, kind, amount)
         more, extra = ahead_more
         return now + more + timedelta(seconds=seconds + extra), True
     step = _calendar_step(kind, int(n) * amount)  # a decade is 10 years
@@ -724,6 +725,23 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     if seconds:
         return now + step + timedelta(seconds=seconds), True
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
+
+
+def _minutes_after_hours(t: _Text, m: re.Match, kind: str, amount: int) -> float:
+    """The seconds of the minutes said after a whole number of hours ("dans 1 heure et quart",
+    "dans 2 heures moins 12", "in 1 Stunde 30"), taken; 0 when none are."""
+    if (kind, amount) != ("minutes", 60) or m.group("half") or m.group("unit_half"):
+        return 0.0
+    if m.group("glued_minutes"):  # "in 1h30"
+        return 0.0
+    after = t.g.minutes_after_hours.match(t.folded, m.end())
+    if after is None:
+        return 0.0
+    said = after.group("m") or after.group("m_alone")
+    minutes = int(said) if said.isdigit() else t.g.words.minute_amounts[_spaced(said)]
+    t.take(after)
+    less = after.group("join") and t.g.hour_less.fullmatch(_spaced(after.group("join")))
+    return -60.0 * minutes if less else 60.0 * minutes
 
 
 def _amounts_within(t: _Text, m: re.Match) -> tuple[relativedelta, float]:

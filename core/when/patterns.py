@@ -191,6 +191,14 @@ class Grammar:
             rf"(?P<n>{amount}){half}(?:\s+(?:{any_of(w.more)}))?{glue}(?P<unit>{any_of(w.units)}){unit_half}"
             rf"(?P<glued_minutes>\d{{2}})?){e}"  # "in 1h30"
         )
+        # "dans 1 heure et quart", "dans 2 heures moins 12", "in 1 Stunde 30", "dans une heure trente":
+        # the minutes after an amount of hours (alone only at a clause's end or with their noun)
+        minutes = rf"(?:{any_of(w.minute_amounts)}|[1-5]?\d)"
+        self.minutes_after_hours = c(
+            rf"\s+(?:(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+(?P<m>{minutes})"
+            rf"(?:\s+(?:{any_of(w.minute_nouns)}))?{e}|(?P<m_alone>{minutes})"
+            rf"(?:\s+(?:{any_of(w.minute_nouns)}){e}|(?=\s*(?:[,.;:!?)]|$))))"
+        )
         # "in 1 hour and 30 minutes", "em 1 hora e 30 minutos": the next amount of the same step
         self.more_amount = c(
             rf"\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)}){e}"

@@ -368,3 +368,26 @@ def test_a_marked_hour_tonight_is_the_evenings(text, region, due):
     "tonight at 8"."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "minutes"),
+    [
+        ("dans 1 heure et quart", "fr_FR", 75),
+        ("dans une heure trente", "fr_FR", 90),
+        ("dans 2 heures moins 12", "fr_FR", 108),
+        ("dans 3 heures moins le quart", "fr_FR", 165),
+        ("in 1 Stunde 30", "de_DE", 90),
+        ("in einer Stunde und zwanzig", "de_DE", 80),
+        ("in einer dreiviertel Stunde", "de_DE", 45),
+        ("daqui a 1 hora e um quarto", "pt_PT", 75),
+        ("dentro de 2 horas menos 10", "es_ES", 110),
+    ],
+)
+def test_minutes_said_after_an_amount_of_hours_count(text, region, minutes):
+    """ "dans 1 heure et quart" is 75 minutes from now, as "dans 1h15" is (not one hour)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(minutes=minutes), when and when.due
+    # a count of something else after the hours is not their minutes
+    people = find_when("dans 2 heures 5 personnes", SATURDAY, region="fr_FR")
+    assert people is not None and people.due == SATURDAY + timedelta(hours=2)
