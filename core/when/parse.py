@@ -809,6 +809,15 @@ def _offset(t: _Text) -> relativedelta | None:
     if not m:
         return None
     kind, amount = t.g.words.units[m.group("unit")]
+    first, seconds = relativedelta(), 0.0  # the amounts before the last ("2 semaines et| 6 jours après")
+    at, end = m.span("first")
+    while at < end and (more := t.g.more_amount.match(t.folded, at, end)):
+        more_kind, more_amount = t.g.words.units[more.group("unit")]
+        if more_kind in ("seconds", "minutes"):
+            seconds += _num(t.g, more.group("n")) * more_amount * (60 if more_kind == "minutes" else 1)
+        else:
+            first += _calendar_step(more_kind, int(_num(t.g, more.group("n"))) * more_amount)
+        at = more.end()
     t.take(m)
     t.offset_end = m.end()
     now_after = t.g.now_word.match(t.folded, _past_spaces(t.folded, m.end()))
@@ -819,12 +828,10 @@ def _offset(t: _Text) -> relativedelta | None:
     said = 1 if m.group("one") else _num(t.g, m.group("n"))  # "the day after Christmas": one
     t.offset_one = bool(m.group("one"))
     if kind in ("seconds", "minutes"):
-        seconds = said * amount * sign * (60 if kind == "minutes" else 1)
-        return relativedelta(seconds=round(seconds))
-    n = int(said) * amount * sign
-    if kind == "days":
-        return relativedelta(days=n)
-    return relativedelta(months=n * (12 if kind == "years" else 1))
+        seconds += said * amount * (60 if kind == "minutes" else 1)
+        return (first + relativedelta(seconds=round(seconds))) * sign
+    step = first + _calendar_step(kind, int(said) * amount) + relativedelta(seconds=round(seconds))
+    return step * sign
 
 
 def _offset_ok(t: _Text, m: re.Match) -> bool:
@@ -832,6 +839,8 @@ def _offset_ok(t: _Text, m: re.Match) -> bool:
     with an article ("the day after") from a day named after it."""
     if m.group("one") and not t.folded[m.end() :].strip():
         return False  # "I saw her the day after": no day it counts from
+    if t.g.is_range_from(_spaced(m.group("dir"))) and t.g.word_then_range_to.match(t.folded, m.end()):
+        return False  # "3 Wochen von Montag bis Freitag": a range
     if m.group("one") and any(p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month)):
         return False  # "the week after next": a week
     if m.group("one") and t.g.of_before.search(t.folded, 0, m.start()):

@@ -915,7 +915,7 @@ CASE_FLOORS = {
     "compromise_dates_en": 393,
     "sugar_de_es_fr_pt": 100,
     "when_go_pt": 52,
-    "linguafranca_de_fr": 97,
+    "linguafranca_de_fr": 102,
     "dateparser_de_fr": 33,
 }
 

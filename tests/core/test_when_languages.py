@@ -391,3 +391,34 @@ def test_minutes_said_after_an_amount_of_hours_count(text, region, minutes):
     # a count of something else after the hours is not their minutes
     people = find_when("dans 2 heures 5 personnes", SATURDAY, region="fr_FR")
     assert people is not None and people.due == SATURDAY + timedelta(hours=2)
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("visite 2 semaines et 6 jours après samedi", "fr_FR", at("2027-01-01")),
+        ("1 an et 2 mois après le 3 mars", "fr_FR", at("2028-05-03")),
+        ("Besuch 2 Wochen und 6 Tage nach Samstag", "de_DE", at("2027-01-01")),
+        ("2 semanas e 3 dias depois de amanhã", "pt_PT", at("2026-12-23")),
+        ("2 semanas y 3 días después del sábado", "es_ES", at("2026-12-29")),
+    ],
+)
+def test_several_amounts_count_from_the_day_named_after_them(text, region, due):
+    """ "2 semaines et 6 jours après samedi" is 20 days after the next Saturday, not 6."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Friseurtermin 5 Tage von heute", at("2026-12-10")),
+        ("2 Tage von Freitag", at("2026-12-13")),
+        ("Geburtstag 5 Jahre von heute", at("2031-12-05")),
+        # "von ... bis" is a range, not a step from its first day
+        ("Urlaub 3 Wochen von Montag bis Freitag", at("2026-12-07")),
+    ],
+)
+def test_german_von_a_day_after_an_amount_counts_from_that_day(text, due):
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
