@@ -1765,6 +1765,9 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due = _next_occurrence(clock, now, evening)
     else:
         due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz, clock.s)
+    night = evening or (t.today_part is not None and grammar.words.parts[t.today_part] >= NIGHT_FROM)
+    if night and day == now.date() and due <= now and due.hour < SMALL_HOURS_UNTIL:
+        due += timedelta(days=1)  # "tonight at 2am", "4h cette nuit" said by day: the night ahead
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
     if within is not None:  # "5 hours before noon": from the time of day named

@@ -422,3 +422,49 @@ def test_several_amounts_count_from_the_day_named_after_them(text, region, due):
 def test_german_von_a_day_after_an_amount_counts_from_that_day(text, due):
     when = find_when(text, SATURDAY, region="de_DE")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("am 2ten Juni", at("2027-06-02")),
+        ("Abgabe am 21sten März", at("2027-03-21")),
+        ("der 3te Mai", at("2027-05-03")),
+        ("Treffen am 8ten um 10 Uhr", at("2026-12-08", "10:00")),
+    ],
+)
+def test_a_german_ordinal_in_figures_with_its_ending_is_the_day(text, due):
+    """ "am 2ten Juni" is "am 2. Juni" written with the ordinal's ending."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("appeler Ana cette nuit", "fr_FR", at("2026-12-05", "22:00")),
+        ("demain dans la nuit", "fr_FR", at("2026-12-06", "22:00")),
+        ("à 3h de la nuit", "fr_FR", at("2026-12-06", "03:00")),
+        ("Ana anrufen heute Nacht", "de_DE", at("2026-12-05", "22:00")),
+    ],
+)
+def test_the_night_as_a_part_of_the_day(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("une bonne nuit de sommeil", SATURDAY, region="fr_FR") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("tonight at 2am", "en_GB"),
+        ("heute Nacht um 2 Uhr", "de_DE"),
+        ("à 2h cette nuit", "fr_FR"),
+    ],
+)
+def test_the_small_hours_of_tonight_said_by_day_are_the_night_ahead(text, region):
+    """Said at 10:00, "tonight at 2am" is the coming night's 02:00, not this morning's (gone)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at("2026-12-06", "02:00"), when and when.due
+    early = find_when(text, SATURDAY.replace(hour=1), region=region)
+    assert early is not None and early.due == at("2026-12-05", "02:00"), early and early.due

@@ -43,7 +43,8 @@ LANGUAGE = Language(
                     "einer dreiviertel stunde": 45, "dreiviertel stunde": 45, "anderthalb stunden": 90,
                     "eineinhalb stunden": 90},
     about=("etwa", "ungefähr", "circa"),
-    day_suffixes=(".",),
+    # "am 2ten Juni", "der 3te Mai", "am 21sten": an ordinal's ending after its figures
+    day_suffixes=(".", "ten", "ter", "te", "tem", "sten", "ster", "ste", "stem"),
     # the ordinals text2num leaves in words (it writes figures from 3 on): "am ersten Mai"
     day_numbers={"ersten": 1, "erster": 1, "zweiten": 2, "zweiter": 2},
     today=("heute",),
@@ -55,7 +56,7 @@ LANGUAGE = Language(
     after_tomorrow=("übermorgen",),
     yesterday=("gestern",),
     before_yesterday=("vorgestern",),
-    today_parts=("heute morgen", "heute früh", "heute nachmittag"),
+    today_parts=("heute morgen", "heute früh", "heute nachmittag", "heute nacht"),
     next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommendes"),
     last_before=("letzte", "letzten", "letzter", "letztes", "vergangene", "vergangenen"),
     this_before=("diese", "diesen", "dieser", "dieses"),
@@ -190,6 +191,7 @@ LANGUAGE = Language(
              "winter": "winter"},
     day_of_month_forms=(
         "am {day}.",
+        "am {day}(ten|sten){clause_end}",
         "am {day_word}{clause_end}",
         "{any_weekday}[,] [den|der|dem] {day}.",
         "{any_weekday}[,] (den|der|dem) {day}{clause_end}",
