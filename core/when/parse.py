@@ -302,6 +302,24 @@ def _month_ok(t: _Text, m: re.Match, *, with_day: bool) -> bool:
     return t.capital(start)
 
 
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _written_in(t: _Text, code: str) -> bool:
+    """Whether the text is in that language: the one most of its words only that language's tables
+    hold are of (not the short forms in question); without such words, the region's."""
+    g = t.g
+    counts = dict.fromkeys(g.own_words, 0)
+    for word in _WORD.findall(fold(t.original)):
+        if word not in g.abbreviation_of:
+            for lang, own in g.own_words.items():
+                counts[lang] += word in own
+    best = max(counts.values())
+    if best == 0:
+        return t.region.language == code
+    return counts[code] == best and sum(n == best for n in counts.values()) == 1
+
+
 def _weekday_ok(t: _Text, m: re.Match) -> bool:
     """An ambiguous weekday word ("sat", pt "segunda" = second) is a day with next/last/on, its
     suffix, a capital (the three-letter ones), or a time of day right after ("segunda de manhã",
@@ -1246,6 +1264,11 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         if m.group("after_next"):  # "Friday after next": a week after next Friday
             return found + timedelta(days=7), "day"
         return found, "next-weekday" if nxt else "weekday"
+    short = g.abbreviation_of
+    m = t.search(g.weekday_abbreviation, accept=lambda m: _written_in(t, short[m.group("day")][0]))
+    if m:  # "Jeu 15:12", "mer. à 15h" in a French text
+        t.take(m)
+        return _next_weekday(today, g.abbreviation_of[m.group("day")][1], strictly_after=False), "weekday"
     m = t.search(g.next_week)
     if m:  # its Monday ("the week after next": the one after)
         t.take(m)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 
 from core.when.holidays import DAYS, SEASON_DAYS, Span
-from core.when.language import Language, merge
+from core.when.language import Language, fold, merge
 from core.when.languages import LANGUAGES
 
 # -- building blocks ---------------------------------------------------------------------------
@@ -156,6 +156,29 @@ def templates(forms: Iterable[str], slots: dict[str, Slot]) -> str:
 # -- the grammar ---------------------------------------------------------------------------------
 
 
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _own_words(languages: tuple[Language, ...]) -> dict[str, frozenset[str]]:
+    """For each language, the single words of its tables that no other language's tables hold."""
+    words: dict[str, set[str]] = {}
+    for lang in languages:
+        found: set[str] = set()
+        for f in fields(Language):
+            value = getattr(lang, f.name)
+            said_back = f.name in ("code", "name", "rule_words", "clock_words")  # not read in a text
+            if said_back or not isinstance(value, (tuple, dict)):
+                continue
+            for phrase in value:
+                if isinstance(phrase, str):
+                    found.update(_WORD.findall(fold(phrase)))
+        words[lang.code] = found
+    return {
+        code: frozenset(own - set().union(*(other for c, other in words.items() if c != code)))
+        for code, own in words.items()
+    }
+
+
 class Grammar:
     """Every pattern of capture text and of questions, for a set of languages."""
 
@@ -164,6 +187,12 @@ class Grammar:
         w = self.words = merge(languages)
         self.holidays: dict[str, Callable[[int], Span]] = {n: DAYS[d] for n, d in w.holidays.items()}
         self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
+        # the words of each language's tables no other language's hold: which language a text is in
+        self.own_words = _own_words(languages)
+        # "Jeu 15:12", "mer. à 15h": a weekday's short form -> (its language, the weekday)
+        self.abbreviation_of = {
+            fold(a): (lang.code, wd) for lang in languages for a, wd in lang.weekday_abbreviations.items()
+        }
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
         self._capture(w)
@@ -334,6 +363,11 @@ class Grammar:
             rf"(?P<day>{day})(?P<glued>{any_of(w.bare_parts)})?"  # de "Montagmorgen", "Freitagabend"
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
+        )
+        # "Jeu 15:12", "mer. à 15h", "sam 12 déc": a weekday's short form before a time or a day
+        self.weekday_abbreviation = c(
+            rf"{b}(?P<day>{any_of(self.abbreviation_of)})\.?(?=\s+(?:(?:{any_of(w.at)})\s+\d|"
+            rf"\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|(?:{any_of(w.hour_marks)}){e})|\d{{1,2}}\.?\s+(?:{month}){e}))"
         )
         # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
         article = optional_words(w.month_articles)

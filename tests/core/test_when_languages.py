@@ -468,3 +468,26 @@ def test_the_small_hours_of_tonight_said_by_day_are_the_night_ahead(text, region
     assert when is not None and when.due == at("2026-12-06", "02:00"), when and when.due
     early = find_when(text, SATURDAY.replace(hour=1), region=region)
     assert early is not None and early.due == at("2026-12-05", "02:00"), early and early.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Jeu 15:12", "fr_FR", at("2026-12-10", "15:12")),
+        ("rdv chez le dentiste mer. à 15h", "fr_FR", at("2026-12-09", "15:00")),
+        ("rdv chez le dentiste mer. à 15h", "en_GB", at("2026-12-09", "15:00")),  # French words
+        ("lun. 10h30", "fr_FR", at("2026-12-07", "10:30")),
+        ("dîner ven 20h", "fr_FR", at("2026-12-11", "20:00")),
+        # not a day: an English text, or one without French words for an English writer; a count
+        ("call Sam at 5pm", "fr_FR", at("2026-12-05", "17:00")),
+        ("dim the lights at 8", "fr_FR", at("2026-12-05", "20:00")),
+        ("Jeu 15:12", "en_GB", at("2026-12-05", "15:12")),
+    ],
+)
+def test_french_weekday_short_forms_are_days_in_a_french_text(text, region, due):
+    """ "jeu", "mer", "sam", "dim" are also a game, the sea, a name and an English word: a day only
+    before a time or a day number, in a text whose words are French (without any telling, when the
+    person writes dates in French)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("le jeu 3 fois", SATURDAY, region="fr_FR") is None

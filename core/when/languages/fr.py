@@ -17,6 +17,8 @@ LANGUAGE = Language(
     ambiguous_months=("mars",),
     weekdays={"lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5,
               "dimanche": 6},
+    # "Jeu 15:12", "mer. à 15h": "jeu", "mer", "sam", "dim" are words too (a game, the sea, Sam, dim)
+    weekday_abbreviations={"lun": 0, "mar": 1, "mer": 2, "jeu": 3, "ven": 4, "sam": 5, "dim": 6},
     plural_endings=("s",),
     numbers={
         "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7, "huit": 8,
