@@ -161,7 +161,9 @@ class _Text:
         return None
 
     def take(self, m: re.Match) -> None:
-        s, e = m.span()
+        self.take_span(*m.span())
+
+    def take_span(self, s: int, e: int) -> None:
         while s < e and self.folded[s].isspace():
             s += 1
         padding = self.padding  # the words a number in figures stands for ("ten thirty am": "   10 30 am")
@@ -808,8 +810,8 @@ def _more_of_the_step(t: _Text, at: int) -> tuple[relativedelta, float]:
 
 def _offset_beyond(t: _Text, m: re.Match) -> bool:
     """An offset's words run on past "2 dias depois" ("2 dias depois de amanhã"): not from now."""
-    offset = t.g.offset.match(t.folded, m.start())
-    return offset is not None and offset.end() > m.end()
+    offset = t.g.offset.search(t.folded, m.start())  # also after more amounts ("2 semanas e 3 dias")
+    return offset is not None and offset.start() < m.end() < offset.end()
 
 
 def _clock_alone(t: _Text) -> bool:
@@ -828,7 +830,8 @@ def _offset(t: _Text) -> relativedelta | None:
         return None
     kind, amount = t.g.words.units[m.group("unit")]
     first, seconds = relativedelta(), 0.0  # the amounts before the last ("2 semaines et| 6 jours après")
-    at, end = m.span("first")
+    before = None if m.group("one") else t.g.amounts_before.search(t.folded, 0, m.start())
+    at, end = before.span() if before else (0, 0)
     while at < end and (more := t.g.more_amount.match(t.folded, at, end)):
         more_kind, more_amount = t.g.words.units[more.group("unit")]
         if more_kind in ("seconds", "minutes"):
@@ -836,6 +839,8 @@ def _offset(t: _Text) -> relativedelta | None:
         else:
             first += _calendar_step(more_kind, int(_num(t.g, more.group("n"))) * more_amount)
         at = more.end()
+    if before:  # without the spaces before the last amount
+        t.take_span(before.start(), before.start() + len(before.group(0).rstrip()))
     t.take(m)
     t.offset_end = m.end()
     now_after = t.g.now_word.match(t.folded, _past_spaces(t.folded, m.end()))

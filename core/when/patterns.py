@@ -251,11 +251,14 @@ class Grammar:
         )
         # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from
         # the day the words after it name (today when they name none)
-        # (several amounts: "2 semaines et 6 jours après samedi", "2 Wochen und 3 Tage nach Freitag")
         self.offset = c(
-            rf"{b}(?P<first>(?:{amount}{glue}(?:{any_of(w.units)}){e}\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?)*)"
-            rf"(?:(?P<n>{amount})|(?P<one>{any_of(w.offset_one)})){glue}(?P<unit>{any_of(w.units)})\s+"
+            rf"{b}(?:(?P<n>{amount})|(?P<one>{any_of(w.offset_one)})){glue}(?P<unit>{any_of(w.units)})\s+"
             rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
+        )
+        # the amounts right before an offset's ("2 semaines et| 6 jours après samedi", "2 Wochen und|
+        # 6 Tage nach"): searched up to its start
+        self.amounts_before = c(
+            rf"{b}(?:{amount}{glue}(?:{any_of(w.units)}){e}\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?)+$"
         )
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
         # "3 Wochen von Montag bis Freitag", "3 weeks from Monday to Friday": a range, not a step
