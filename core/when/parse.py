@@ -6,7 +6,8 @@ the table test (tests/core/test_when.py):
 - "in 1 minute", "in an hour", "em 10 minutos", "in 2 Stunden": now plus that, to the minute.
 - "next Tuesday" is the first Tuesday after today (said on a Tuesday: a week later); a plain
   "Tuesday" is today if the time is still ahead, else next week's.
-- A zero-padded "06:31", an hour past 12, "15h", "9 Uhr": that hour on a 24-hour clock.
+- A zero-padded "06:31", an hour past 12, "15h", "9 Uhr", fr "7 heures": that hour on a 24-hour
+  clock, also with minutes after it ("4 Uhr 15", "4h et quart": 04:15).
 - A bare hour ("at 9", "3:30") without a day is its next occurrence on a 12-hour clock (at 20:30,
   "at 9" is 21:00), but 1-6 is never the small hours ("at half past 4" is 16:30); with a day,
   1-7 are the afternoon ("tomorrow at 3" is 15:00), 8-12 the morning; "pm", "da tarde",
@@ -1130,7 +1131,9 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     else the region's (05/06 is 5 June in Portugal, May 6 in the US: said as ambiguous)."""
 
     def read(m: re.Match) -> tuple[date, bool] | None:
-        a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
+        own = m.group("y")
+        a, b = int(m.group("a")), int(m.group("b"))
+        y = own or _numeric_year_of_the_end(t, m, b if t.region.day_first else a)  # "5.8. - 16.8.2017"
         year = _full_year(y, today) if y else today.year
         orders = [(a, b), (b, a)] if t.region.day_first else [(b, a), (a, b)]
         readings = []
@@ -1147,7 +1150,7 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
             d = _next_date(d, today)
         if len(readings) == 2 and readings[0] != readings[1]:
             first = "day" if t.region.day_first else "month"
-            written = t.folded[m.start("a") : m.end("y") if y else m.end("b")]  # not "am 05.08"
+            written = t.folded[m.start("a") : m.end("y") if own else m.end("b")]  # not "am 05.08"
             t.ambiguous = f"{written} read {first} first: it could be the other way round"
         return d, bool(y)
 
@@ -1175,11 +1178,27 @@ def _year_of_the_end(t: _Text, m: re.Match) -> str | None:
     to = t.g.range_to_end.match(t.folded, m.end())
     if not to:
         return None
-    for pattern in (t.g.day_month, t.g.month_day):
-        end = pattern.match(t.folded, to.end())
+    at = to.end()
+    weekday = t.g.weekday.match(t.folded, at)  # "Samstag 5.8. - Mittwoch 16.8.2017"
+    if weekday and not weekday.group("pre"):
+        at = _past_spaces(t.folded, weekday.end() + (t.folded[weekday.end() : weekday.end() + 1] == ","))
+    for pattern in (t.g.day_month, t.g.month_day, t.g.numeric_date):
+        end = pattern.match(t.folded, at)
         if end and end.group("y"):
             return end.group("y")
     return None
+
+
+def _numeric_year_of_the_end(t: _Text, m: re.Match, month: int) -> str | None:
+    """The year of a numeric range's end for its start of `month` ("5.8. - 16.8.2017"); the year
+    before when the range runs into the next ("22.12. bis 3.1.2019")."""
+    y = _year_of_the_end(t, m)
+    to = t.g.range_to_end.match(t.folded, m.end())
+    end = to and t.g.numeric_date.search(t.folded, to.end())
+    if y is None or not end:
+        return y
+    end_month = int(end.group("b") if t.region.day_first else end.group("a"))
+    return str(int(y) - 1).zfill(len(y)) if end_month < month else y
 
 
 def _full_year(y: str, today: date) -> int:

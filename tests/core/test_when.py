@@ -908,7 +908,7 @@ CASE_FLOORS = {
     "chrono_de": 60,
     "chrono_fr": 75,
     "timefhuman_en": 12,
-    "ctparse_en_de": 300,
+    "ctparse_en_de": 302,
     "parsedatetime_en_de_fr": 303,
     "timefhuman_en_more": 29,
     "olebedev_when_en": 70,

@@ -491,3 +491,21 @@ def test_french_weekday_short_forms_are_days_in_a_french_text(text, region, due)
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
     assert find_when("le jeu 3 fois", SATURDAY, region="fr_FR") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("5.8. - 16.8.2025", "de_DE", at("2025-08-05")),
+        ("Samstag 5.8. - Mittwoch 16.8.2028", "de_DE", at("2028-08-05")),
+        ("Urlaub 22.12. bis 3.1.2028", "de_DE", at("2027-12-22")),
+        ("du 5/8 au 16/8/2028", "fr_FR", at("2028-08-05")),
+        ("de 22/12 a 3/1/2028", "pt_PT", at("2027-12-22")),
+        ("8/5 - 8/16/2028", "en_US", at("2028-08-05")),
+    ],
+)
+def test_a_numeric_dates_range_start_takes_the_year_written_at_its_end(text, region, due):
+    """ "5.8. - 16.8.2025" starts on 5 August 2025 (not the next 5 August); a range into the next
+    year starts in the year before its end's."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
