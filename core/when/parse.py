@@ -811,8 +811,11 @@ def _more_of_the_step(t: _Text, at: int) -> tuple[relativedelta, float]:
 
 def _offset_beyond(t: _Text, m: re.Match) -> bool:
     """An offset's words run on past "2 dias depois" ("2 dias depois de amanhã"): not from now."""
-    offset = t.g.offset.search(t.folded, m.start())  # also after more amounts ("2 semanas e 3 dias")
-    return offset is not None and offset.start() < m.end() < offset.end()
+    for amount in t.g.more_amount.finditer(t.folded, m.start(), m.end()):  # also a later one's
+        offset = t.g.offset.match(t.folded, amount.start("n"))  # ("2 semanas e| 3 dias depois de")
+        if offset is not None and offset.end() > m.end():
+            return True
+    return False
 
 
 def _clock_alone(t: _Text) -> bool:
