@@ -57,6 +57,9 @@ class Language:
     # weekday words that are other words too ("sun", pt "quinta" = farm): a day only after a
     # preposition or next/last, or with its suffix
     ambiguous_weekdays: Words = ()
+    # short weekday forms that are words of other languages too (fr "jeu", "mer", "sam", "dim"): a
+    # day only before a time or a day number, in a text written in this language (parse.py)
+    weekday_abbreviations: dict[str, int] = field(default_factory=dict)
     weekday_suffixes: Words = ()  # pt "-feira", "-feiras"
     weekday_adverbs: dict[str, int] = field(default_factory=dict)  # de "montags": every Monday
     plural_endings: Words = ()  # "mondays", "segundas", "mercredis"

@@ -6,7 +6,8 @@ the table test (tests/core/test_when.py):
 - "in 1 minute", "in an hour", "em 10 minutos", "in 2 Stunden": now plus that, to the minute.
 - "next Tuesday" is the first Tuesday after today (said on a Tuesday: a week later); a plain
   "Tuesday" is today if the time is still ahead, else next week's.
-- A zero-padded "06:31", an hour past 12, "15h", "9 Uhr": that hour on a 24-hour clock.
+- A zero-padded "06:31", an hour past 12, "15h", "9 Uhr", fr "7 heures": that hour on a 24-hour
+  clock, also with minutes after it ("4 Uhr 15", "4h et quart": 04:15).
 - A bare hour ("at 9", "3:30") without a day is its next occurrence on a 12-hour clock (at 20:30,
   "at 9" is 21:00), but 1-6 is never the small hours ("at half past 4" is 16:30); with a day,
   1-7 are the afternoon ("tomorrow at 3" is 15:00), 8-12 the morning; "pm", "da tarde",
@@ -162,7 +163,9 @@ class _Text:
         return None
 
     def take(self, m: re.Match) -> None:
-        s, e = m.span()
+        self.take_span(*m.span())
+
+    def take_span(self, s: int, e: int) -> None:
         while s < e and self.folded[s].isspace():
             s += 1
         padding = self.padding  # the words a number in figures stands for ("ten thirty am": "   10 30 am")
@@ -301,6 +304,24 @@ def _month_ok(t: _Text, m: re.Match, *, with_day: bool) -> bool:
     if word in t.g.words.verb_months and not re.search(r"\w\W*$", t.original[max(0, start - 20) : start]):
         return False
     return t.capital(start)
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _written_in(t: _Text, code: str) -> bool:
+    """Whether the text is in that language: the one most of its words only that language's tables
+    hold are of (not the short forms in question); without such words, the region's."""
+    g = t.g
+    counts = dict.fromkeys(g.own_words, 0)
+    for word in _WORD.findall(fold(t.original)):
+        if word not in g.abbreviation_of:
+            for lang, own in g.own_words.items():
+                counts[lang] += word in own
+    best = max(counts.values())
+    if best == 0:
+        return t.region.language == code
+    return counts[code] == best and sum(n == best for n in counts.values()) == 1
 
 
 def _weekday_ok(t: _Text, m: re.Match) -> bool:
@@ -716,7 +737,8 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         seconds = n * amount * (60 if kind == "minutes" else 1)
         if m.re is t.g.relative:
             seconds += int(m.group("glued_minutes") or 0) * 60  # "in 1h30"
-            seconds += _more_of_the_step(t, m.end())[1]  # "in 1 hour and 30 minutes"
+            more_seconds = _more_of_the_step(t, m.end())[1]  # "in 1 hour and 30 minutes"
+            seconds += more_seconds or _minutes_after_hours(t, m, kind, amount)
         more, extra = ahead_more
         return now + more + timedelta(seconds=seconds + extra), True
     step = _calendar_step(kind, int(n) * amount)  # a decade is 10 years
@@ -725,6 +747,23 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     if seconds:
         return now + step + timedelta(seconds=seconds), True
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
+
+
+def _minutes_after_hours(t: _Text, m: re.Match, kind: str, amount: int) -> float:
+    """The seconds of the minutes said after a whole number of hours ("dans 1 heure et quart",
+    "dans 2 heures moins 12", "in 1 Stunde 30"), taken; 0 when none are."""
+    if (kind, amount) != ("minutes", 60) or m.group("half") or m.group("unit_half"):
+        return 0.0
+    if m.group("glued_minutes"):  # "in 1h30"
+        return 0.0
+    after = t.g.minutes_after_hours.match(t.folded, m.end())
+    if after is None:
+        return 0.0
+    said = after.group("m") or after.group("m_alone")
+    minutes = int(said) if said.isdigit() else t.g.words.minute_amounts[_spaced(said)]
+    t.take(after)
+    less = after.group("join") and t.g.hour_less.fullmatch(_spaced(after.group("join")))
+    return -60.0 * minutes if less else 60.0 * minutes
 
 
 def _amounts_within(t: _Text, m: re.Match) -> tuple[relativedelta, float]:
@@ -816,16 +855,16 @@ def _offset(t: _Text) -> relativedelta | None:
     said = 1 if m.group("one") else _num(t.g, m.group("n"))  # "the day after Christmas": one
     t.offset_one = bool(m.group("one"))
     steps.append((kind, said * amount))
+    seconds = sum(n * (60 if k == "minutes" else 1) for k, n in steps if k in ("seconds", "minutes"))
     if all(k in ("seconds", "minutes") for k, _ in steps):
-        seconds = sum(n * (60 if k == "minutes" else 1) for k, n in steps)
         return relativedelta(seconds=round(seconds * sign))
     past = t.g.past_day.match(t.folded, _past_spaces(t.folded, m.end()))
     if past:  # "two weeks after yesterday": from the day before today
         t.take(past)
         t.offset_base = -2 if _spaced(past.group(0).strip()) in t.g.words.before_yesterday else -1
-    step = relativedelta()
+    step = relativedelta(seconds=round(seconds * sign))  # "2 Tage und 3 Stunden nach": both
     for k, n in steps:
-        if k not in ("seconds", "minutes"):  # "1 day and 3 hours before": the day's step
+        if k not in ("seconds", "minutes"):
             step += _calendar_step(k, int(n) * sign)
     return step
 
@@ -835,6 +874,8 @@ def _offset_ok(t: _Text, m: re.Match) -> bool:
     with an article ("the day after") from a day named after it."""
     if m.group("one") and not t.folded[m.end() :].strip():
         return False  # "I saw her the day after": no day it counts from
+    if t.g.is_range_from(_spaced(m.group("dir"))) and t.g.word_then_range_to.match(t.folded, m.end()):
+        return False  # "3 Wochen von Montag bis Freitag": a range
     if m.group("one") and any(p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month)):
         return False  # "the week after next": a week
     if m.group("one") and t.g.of_before.search(t.folded, 0, m.start()):
@@ -1102,7 +1143,9 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     else the region's (05/06 is 5 June in Portugal, May 6 in the US: said as ambiguous)."""
 
     def read(m: re.Match) -> tuple[date, bool] | None:
-        a, b, y = int(m.group("a")), int(m.group("b")), m.group("y")
+        own = m.group("y")
+        a, b = int(m.group("a")), int(m.group("b"))
+        y = own or _numeric_year_of_the_end(t, m, b if t.region.day_first else a)  # "5.8. - 16.8.2017"
         year = _full_year(y, today) if y else today.year
         orders = [(a, b), (b, a)] if t.region.day_first else [(b, a), (a, b)]
         readings = []
@@ -1119,7 +1162,7 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
             d = _next_date(d, today)
         if len(readings) == 2 and readings[0] != readings[1]:
             first = "day" if t.region.day_first else "month"
-            written = t.folded[m.start("a") : m.end("y") if y else m.end("b")]  # not "am 05.08"
+            written = t.folded[m.start("a") : m.end("y") if own else m.end("b")]  # not "am 05.08"
             t.ambiguous = f"{written} read {first} first: it could be the other way round"
         return d, bool(y)
 
@@ -1147,11 +1190,27 @@ def _year_of_the_end(t: _Text, m: re.Match) -> str | None:
     to = t.g.range_to_end.match(t.folded, m.end())
     if not to:
         return None
-    for pattern in (t.g.day_month, t.g.month_day):
-        end = pattern.match(t.folded, to.end())
+    at = to.end()
+    weekday = t.g.weekday.match(t.folded, at)  # "Samstag 5.8. - Mittwoch 16.8.2017"
+    if weekday and not weekday.group("pre"):
+        at = _past_spaces(t.folded, weekday.end() + (t.folded[weekday.end() : weekday.end() + 1] == ","))
+    for pattern in (t.g.day_month, t.g.month_day, t.g.numeric_date):
+        end = pattern.match(t.folded, at)
         if end and end.group("y"):
             return end.group("y")
     return None
+
+
+def _numeric_year_of_the_end(t: _Text, m: re.Match, month: int) -> str | None:
+    """The year of a numeric range's end for its start of `month` ("5.8. - 16.8.2017"); the year
+    before when the range runs into the next ("22.12. bis 3.1.2019")."""
+    y = _year_of_the_end(t, m)
+    to = t.g.range_to_end.match(t.folded, m.end())
+    end = to and t.g.numeric_date.search(t.folded, to.end())
+    if y is None or not end:
+        return y
+    end_month = int(end.group("b") if t.region.day_first else end.group("a"))
+    return str(int(y) - 1).zfill(len(y)) if end_month < month else y
 
 
 def _full_year(y: str, today: date) -> int:
@@ -1241,6 +1300,11 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         if m.group("after_next"):  # "Friday after next": a week after next Friday
             return found + timedelta(days=7), "day"
         return found, "next-weekday" if nxt else "weekday"
+    short = g.abbreviation_of
+    m = t.search(g.weekday_abbreviation, accept=lambda m: _written_in(t, short[m.group("day")][0]))
+    if m:  # "Jeu 15:12", "mer. à 15h" in a French text
+        t.take(m)
+        return _next_weekday(today, g.abbreviation_of[m.group("day")][1], strictly_after=False), "weekday"
     m = t.search(g.next_week)
     if m:  # its Monday ("the week after next": the one after)
         t.take(m)
@@ -1295,6 +1359,9 @@ def _phrase_ok(g: Grammar, m: re.Match) -> bool:
     return True
 
 
+_FIGURES = re.compile(r"\d{1,2}")
+
+
 def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     """ "half past 4" -> 4:30, "quarter to 6" -> 5:45, "halb 6" -> 5:30 (on the 12-hour clock
     unless the hour is past 12)."""
@@ -1325,9 +1392,14 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
         h, mi = number(hour, hours), number(m.group("m4"), w.minute_amounts)
     if named:
         return _Clock(h % 24, mi % 60, True, None)
-    h = 12 if h == 0 else h
+    # the hour in figures with its 24-hour mark ("4 Uhr 15", "4h et quart") is read as written,
+    # as "4 Uhr" and "4h" are
+    said = next((k for k in ("h1", "h2", "h4") if m.group(k) and m.group(k)[:1].isdigit()), None)
+    figures = _FIGURES.match(m.string, m.start(said)) if said else None
+    marked = figures is not None and g.mark_24.match(m.string, figures.end()) is not None
+    h = 12 if h == 0 and not marked else h
     ap = _ampm(g, m.group("ap") or m.group("ap2") or m.group("ap3"), m.group("part"), h)
-    return _Clock(h, mi % 60, h > 12 and ap is None, ap)
+    return _Clock(h, mi % 60, (h > 12 or marked) and ap is None, ap)
 
 
 def _clock(t: _Text) -> _Clock | None:
@@ -1604,10 +1676,10 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
         return c.h % 12 + 12
     if c.ampm == "am":
         return c.h % 12
+    if evening and c.h < 12 and not c.padded and not c.midnight:
+        return c.h + 12  # "heute Abend um 8 Uhr", "ce soir à 8h": 20:00 (not "08h")
     if c.exact:
         return c.h
-    if evening and c.h < 12:
-        return c.h + 12
     if with_day and 1 <= c.h <= AFTERNOON_UNTIL:
         return c.h + 12
     return c.h
@@ -1808,6 +1880,9 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due = _next_occurrence(clock, now, evening)
     else:
         due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz, clock.s)
+    night = evening or (t.today_part is not None and grammar.words.parts[t.today_part] >= NIGHT_FROM)
+    if night and day == now.date() and due <= now and due.hour < SMALL_HOURS_UNTIL:
+        due += timedelta(days=1)  # "tonight at 2am", "4h cette nuit" said by day: the night ahead
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
     if within is not None:  # "5 hours before noon": from the time of day named

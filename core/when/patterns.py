@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cache
 
 from core.when.holidays import DAYS, SEASON_DAYS, Span
@@ -156,6 +156,29 @@ def templates(forms: Iterable[str], slots: dict[str, Slot]) -> str:
 # -- the grammar ---------------------------------------------------------------------------------
 
 
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+def _own_words(languages: tuple[Language, ...]) -> dict[str, frozenset[str]]:
+    """For each language, the single words of its tables that no other language's tables hold."""
+    words: dict[str, set[str]] = {}
+    for lang in languages:
+        found: set[str] = set()
+        for f in fields(Language):
+            value = getattr(lang, f.name)
+            said_back = f.name in ("code", "name", "rule_words", "clock_words")  # not read in a text
+            if said_back or not isinstance(value, (tuple, dict)):
+                continue
+            for phrase in value:
+                if isinstance(phrase, str):
+                    found.update(_WORD.findall(fold(phrase)))
+        words[lang.code] = found
+    return {
+        code: frozenset(own - set().union(*(other for c, other in words.items() if c != code)))
+        for code, own in words.items()
+    }
+
+
 class Grammar:
     """Every pattern of capture text and of questions, for a set of languages."""
 
@@ -169,6 +192,12 @@ class Grammar:
         self.words = w
         self.holidays: dict[str, Callable[[int], Span]] = {n: DAYS[d] for n, d in w.holidays.items()}
         self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
+        # the words of each language's tables no other language's hold: which language a text is in
+        self.own_words = _own_words(languages)
+        # "Jeu 15:12", "mer. à 15h": a weekday's short form -> (its language, the weekday)
+        self.abbreviation_of = {
+            fold(a): (lang.code, wd) for lang in languages for a, wd in lang.weekday_abbreviations.items()
+        }
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
         self._capture(w)
@@ -195,6 +224,14 @@ class Grammar:
             rf"{b}(?:{any_of(w.in_words)})\s+{about}(?:(?P<fraction>{any_of(w.hour_fractions)})|"
             rf"(?P<n>{amount}){half}(?:\s+(?:{any_of(w.more)}))?{glue}(?P<unit>{any_of(w.units)}){unit_half}"
             rf"(?P<glued_minutes>\d{{2}})?){e}"  # "in 1h30"
+        )
+        # "dans 1 heure et quart", "dans 2 heures moins 12", "in 1 Stunde 30", "dans une heure trente":
+        # the minutes after an amount of hours (alone only at a clause's end or with their noun)
+        minutes = rf"(?:{any_of(w.minute_amounts)}|[1-5]?\d)"
+        self.minutes_after_hours = c(
+            rf"\s+(?:(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+(?P<m>{minutes})"
+            rf"(?:\s+(?:{any_of(w.minute_nouns)}))?{e}|(?P<m_alone>{minutes})"
+            rf"(?:\s+(?:{any_of(w.minute_nouns)}){e}|(?=\s*(?:[,.;:!?)]|$))))"
         )
         # "in 1 hour and 30 minutes", "em 1 hora e 30 minutos": the next amount of the same step
         self.more_amount = c(
@@ -227,6 +264,9 @@ class Grammar:
         # the amounts said before an offset's last one: they add up ("2 weeks and" 6 days from Saturday)
         and_word = rf"(?:(?:{any_of(w.and_words)})\s+)?"
         self.offset_lead = c(rf"{b}(?:{amount}{glue}(?:{any_of(w.units)})\s*,?\s+{and_word})+$")
+        # "3 Wochen von Montag bis Freitag", "3 weeks from Monday to Friday": a range, not a step
+        self.is_range_from = compile_folded(rf"(?:{any_of(w.day_range_from)})").fullmatch
+        self.word_then_range_to = compile_folded(rf"\s*\S+\s+(?:{any_of(w.day_range_to)}){e}")
         # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
         self.duration_alone = c(
             rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
@@ -346,6 +386,11 @@ class Grammar:
             rf"(?P<day>{day})(?P<glued>{any_of(w.bare_parts)})?"  # de "Montagmorgen", "Freitagabend"
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
+        )
+        # "Jeu 15:12", "mer. à 15h", "sam 12 déc": a weekday's short form before a time or a day
+        self.weekday_abbreviation = c(
+            rf"{b}(?P<day>{any_of(self.abbreviation_of)})\.?(?=\s+(?:(?:{any_of(w.at)})\s+\d|"
+            rf"\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|(?:{any_of(w.hour_marks)}){e})|\d{{1,2}}\.?\s+(?:{month}){e}))"
         )
         # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
         article = optional_words(w.month_articles)
@@ -493,6 +538,8 @@ class Grammar:
         self.hour_in_words = compile_folded(rf"\d{{1,2}}|{any_of(hour_names)}")
         self.midnight_words = frozenset(w.midnight)
         self.marked_hour = compile_folded(rf"\d\s*(?:{marks})\s")  # "4 horas e 10": an hour for sure
+        # right after an hour in figures, the mark of the 24-hour clock ("4 Uhr 15", "4h et quart")
+        self.mark_24 = compile_folded(rf"\s*(?:{any_of((*w.hour_letters, *w.hour_suffix_words))}){e}")
         self.counted_minutes = compile_folded(rf"\b(?:{minute_noun})\b")  # "15 minuten vor 12"
         self.minutes_to = compile_folded(rf"(?:{any_of(w.minutes_to)})")
         self.hour_less = compile_folded(rf"(?:{any_of(w.hour_less)})")

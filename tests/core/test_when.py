@@ -199,9 +199,12 @@ CAPTURE = [
     ("February the 15th", NOW, at("2026-02-15"), None),
     ("segunda de manhã", NOW, at("2025-03-24", "09:00"), None),
     ("dinner on the evening of 7 July", NOW, at("2025-07-07", "19:00"), None),
-    ("appeler maman à 4h et demie", MORNING, at("2025-03-18", "16:30"), None),
+    # "4h et demie" is "4h30": the "h" is the 24-hour clock whatever follows it (16h30 is the afternoon)
+    ("appeler maman à 4h et demie", MORNING, at("2025-03-19", "04:30"), None),
+    ("appeler maman à 16h et demie", MORNING, at("2025-03-18", "16:30"), None),
     ("demain à 10 heures et quart", NOW, at("2025-03-19", "10:15"), None),
-    ("chercher les enfants à 6h moins le quart", MORNING, at("2025-03-18", "17:45"), None),
+    ("chercher les enfants à 6h moins le quart", MORNING, at("2025-03-19", "05:45"), None),
+    ("chercher les enfants à 6 heures moins le quart du soir", MORNING, at("2025-03-18", "17:45"), None),
     ("tous les matins à 8h", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
     ("tous les soirs à 9h", MORNING, at("2025-03-18", "21:00"), "FREQ=DAILY"),
     ("le dernier jour du mois", NOW, at("2025-03-31"), None),
@@ -905,7 +908,7 @@ CASE_FLOORS = {
     "chrono_de": 60,
     "chrono_fr": 75,
     "timefhuman_en": 12,
-    "ctparse_en_de": 299,
+    "ctparse_en_de": 302,
     "parsedatetime_en_de_fr": 308,
     "timefhuman_en_more": 29,
     "olebedev_when_en": 70,
@@ -914,6 +917,8 @@ CASE_FLOORS = {
     "when_go_pt": 57,
     "chronic_rb_en": 179,
     "lingua_franca_en_pt_es": 203,
+    "linguafranca_de_fr": 102,
+    "dateparser_de_fr": 33,
 }
 
 

@@ -419,3 +419,197 @@ def test_the_nth_day_of_a_month_and_a_month_then_its_day(text, region, due):
     """ "o 13º dia de maio", "maio dia 13", "mayo día 13": 13 May (not the 13th of this month)."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("morgen um 4 Uhr 15", "de_DE", at("2026-12-06", "04:15")),
+        ("Montag um 7 Uhr 30", "de_DE", at("2026-12-07", "07:30")),
+        ("demain à 4h et quart", "fr_FR", at("2026-12-06", "04:15")),
+        ("lundi à 7h moins le quart", "fr_FR", at("2026-12-07", "06:45")),
+        ("amanhã às 4h e meia", "pt_PT", at("2026-12-06", "04:30")),
+        ("mañana a las 7h y cuarto", "es_ES", at("2026-12-06", "07:15")),
+        # its part of the day still says which half
+        ("morgen um 8 Uhr 30 abends", "de_DE", at("2026-12-06", "20:30")),
+        ("demain à 3h et quart de l'après-midi", "fr_FR", at("2026-12-06", "15:15")),
+    ],
+)
+def test_an_hour_marked_on_the_24_hour_clock_keeps_it_with_minutes_after(text, region, due):
+    """ "4 Uhr", "4h" are 04:00; so are they with minutes after them ("4 Uhr 15", "4h et quart"),
+    not 16:15 as "4 and a quarter" alone."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("mercredi à 7 heures", at("2026-12-09", "07:00")),
+        ("jeudi à 3 heures 45", at("2026-12-10", "03:45")),
+        ("demain à 4 heures et quart", at("2026-12-06", "04:15")),
+        ("lundi à 19 heures", at("2026-12-07", "19:00")),
+        ("demain à 3 heures de l'après-midi", at("2026-12-06", "15:00")),
+    ],
+)
+def test_french_heures_after_an_hour_in_figures_is_the_24_hour_clock_as_h_is(text, due):
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("heute Abend um 8 Uhr", "de_DE", at("2026-12-05", "20:00")),
+        ("ce soir à 8h", "fr_FR", at("2026-12-05", "20:00")),
+        ("ce soir à 8 heures 30", "fr_FR", at("2026-12-05", "20:30")),
+        ("esta noite às 9h", "pt_PT", at("2026-12-05", "21:00")),
+        ("esta noche a las 9h", "es_ES", at("2026-12-05", "21:00")),
+    ],
+)
+def test_a_marked_hour_tonight_is_the_evenings(text, region, due):
+    """ "heute Abend um 8 Uhr" is 20:00: the evening says which half of the day, as it does for
+    "tonight at 8"."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "minutes"),
+    [
+        ("dans 1 heure et quart", "fr_FR", 75),
+        ("dans une heure trente", "fr_FR", 90),
+        ("dans 2 heures moins 12", "fr_FR", 108),
+        ("dans 3 heures moins le quart", "fr_FR", 165),
+        ("in 1 Stunde 30", "de_DE", 90),
+        ("in einer Stunde und zwanzig", "de_DE", 80),
+        ("in einer dreiviertel Stunde", "de_DE", 45),
+        ("daqui a 1 hora e um quarto", "pt_PT", 75),
+        ("dentro de 2 horas menos 10", "es_ES", 110),
+    ],
+)
+def test_minutes_said_after_an_amount_of_hours_count(text, region, minutes):
+    """ "dans 1 heure et quart" is 75 minutes from now, as "dans 1h15" is (not one hour)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(minutes=minutes), when and when.due
+    # a count of something else after the hours is not their minutes
+    people = find_when("dans 2 heures 5 personnes", SATURDAY, region="fr_FR")
+    assert people is not None and people.due == SATURDAY + timedelta(hours=2)
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("visite 2 semaines et 6 jours après samedi", "fr_FR", at("2027-01-01")),
+        ("1 an et 2 mois après le 3 mars", "fr_FR", at("2028-05-03")),
+        ("Besuch 2 Wochen und 6 Tage nach Samstag", "de_DE", at("2027-01-01")),
+        ("2 semanas e 3 dias depois de amanhã", "pt_PT", at("2026-12-23")),
+        ("2 semanas y 3 días después del sábado", "es_ES", at("2026-12-29")),
+    ],
+)
+def test_several_amounts_count_from_the_day_named_after_them(text, region, due):
+    """ "2 semaines et 6 jours après samedi" is 20 days after the next Saturday, not 6."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Friseurtermin 5 Tage von heute", at("2026-12-10")),
+        ("2 Tage von Freitag", at("2026-12-13")),
+        ("Geburtstag 5 Jahre von heute", at("2031-12-05")),
+        # "von ... bis" is a range, not a step from its first day
+        ("Urlaub 3 Wochen von Montag bis Freitag", at("2026-12-07")),
+    ],
+)
+def test_german_von_a_day_after_an_amount_counts_from_that_day(text, due):
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("am 2ten Juni", at("2027-06-02")),
+        ("Abgabe am 21sten März", at("2027-03-21")),
+        ("der 3te Mai", at("2027-05-03")),
+        ("Treffen am 8ten um 10 Uhr", at("2026-12-08", "10:00")),
+    ],
+)
+def test_a_german_ordinal_in_figures_with_its_ending_is_the_day(text, due):
+    """ "am 2ten Juni" is "am 2. Juni" written with the ordinal's ending."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("appeler Ana cette nuit", "fr_FR", at("2026-12-05", "22:00")),
+        ("demain dans la nuit", "fr_FR", at("2026-12-06", "22:00")),
+        ("à 3h de la nuit", "fr_FR", at("2026-12-06", "03:00")),
+        ("Ana anrufen heute Nacht", "de_DE", at("2026-12-05", "22:00")),
+    ],
+)
+def test_the_night_as_a_part_of_the_day(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("une bonne nuit de sommeil", SATURDAY, region="fr_FR") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("tonight at 2am", "en_GB"),
+        ("heute Nacht um 2 Uhr", "de_DE"),
+        ("à 2h cette nuit", "fr_FR"),
+    ],
+)
+def test_the_small_hours_of_tonight_said_by_day_are_the_night_ahead(text, region):
+    """Said at 10:00, "tonight at 2am" is the coming night's 02:00, not this morning's (gone)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at("2026-12-06", "02:00"), when and when.due
+    early = find_when(text, SATURDAY.replace(hour=1), region=region)
+    assert early is not None and early.due == at("2026-12-05", "02:00"), early and early.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Jeu 15:12", "fr_FR", at("2026-12-10", "15:12")),
+        ("rdv chez le dentiste mer. à 15h", "fr_FR", at("2026-12-09", "15:00")),
+        ("rdv chez le dentiste mer. à 15h", "en_GB", at("2026-12-09", "15:00")),  # French words
+        ("lun. 10h30", "fr_FR", at("2026-12-07", "10:30")),
+        ("dîner ven 20h", "fr_FR", at("2026-12-11", "20:00")),
+        # not a day: an English text, or one without French words for an English writer; a count
+        ("call Sam at 5pm", "fr_FR", at("2026-12-05", "17:00")),
+        ("dim the lights at 8", "fr_FR", at("2026-12-05", "20:00")),
+        ("Jeu 15:12", "en_GB", at("2026-12-05", "15:12")),
+    ],
+)
+def test_french_weekday_short_forms_are_days_in_a_french_text(text, region, due):
+    """ "jeu", "mer", "sam", "dim" are also a game, the sea, a name and an English word: a day only
+    before a time or a day number, in a text whose words are French (without any telling, when the
+    person writes dates in French)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("le jeu 3 fois", SATURDAY, region="fr_FR") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("5.8. - 16.8.2025", "de_DE", at("2025-08-05")),
+        ("Samstag 5.8. - Mittwoch 16.8.2028", "de_DE", at("2028-08-05")),
+        ("Urlaub 22.12. bis 3.1.2028", "de_DE", at("2027-12-22")),
+        ("du 5/8 au 16/8/2028", "fr_FR", at("2028-08-05")),
+        ("de 22/12 a 3/1/2028", "pt_PT", at("2027-12-22")),
+        ("8/5 - 8/16/2028", "en_US", at("2028-08-05")),
+    ],
+)
+def test_a_numeric_dates_range_start_takes_the_year_written_at_its_end(text, region, due):
+    """ "5.8. - 16.8.2025" starts on 5 August 2025 (not the next 5 August); a range into the next
+    year starts in the year before its end's."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

@@ -39,10 +39,12 @@ LANGUAGE = Language(
                     "stunden": "clock-hour", "std": "clock-hour", "minute": "clock-minute",
                     "minuten": "clock-minute", "min": "clock-minute"},
     hour_fractions={"einer halben stunde": 30, "halben stunde": 30, "einer viertelstunde": 15,
-                    "viertelstunde": 15, "einer dreiviertelstunde": 45, "anderthalb stunden": 90,
+                    "viertelstunde": 15, "einer dreiviertelstunde": 45,
+                    "einer dreiviertel stunde": 45, "dreiviertel stunde": 45, "anderthalb stunden": 90,
                     "eineinhalb stunden": 90},
     about=("etwa", "ungefähr", "circa"),
-    day_suffixes=(".",),
+    # "am 2ten Juni", "der 3te Mai", "am 21sten": an ordinal's ending after its figures
+    day_suffixes=(".", "ten", "ter", "te", "tem", "sten", "ster", "ste", "stem"),
     # the ordinals text2num leaves in words (it writes figures from 3 on): "am ersten Mai"
     day_numbers={"ersten": 1, "erster": 1, "zweiten": 2, "zweiter": 2},
     today=("heute",),
@@ -54,7 +56,7 @@ LANGUAGE = Language(
     after_tomorrow=("übermorgen",),
     yesterday=("gestern",),
     before_yesterday=("vorgestern",),
-    today_parts=("heute morgen", "heute früh", "heute nachmittag"),
+    today_parts=("heute morgen", "heute früh", "heute nachmittag", "heute nacht"),
     next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommendes"),
     last_before=("letzte", "letzten", "letzter", "letztes", "vergangene", "vergangenen"),
     this_before=("diese", "diesen", "dieser", "dieses"),
@@ -66,7 +68,7 @@ LANGUAGE = Language(
     from_now=("später", "ab jetzt"),
     now_words=("jetzt", "sofort", "gleich jetzt"),
     now_predicates=("ist jetzt", "ist sofort", "ist ab sofort"),
-    offset_after=("nach", "ab"),
+    offset_after=("nach", "ab", "von"),  # "2 Tage von Freitag", "5 Tage von heute"
     offset_before=("vor",),
     end_of_words={"monatsende": "month", "jahresende": "year", "tagesende": "day"},
     end_of=("ende des", "ende der", "am ende des", "am ende der", "bis ende des", "bis ende der"),
@@ -189,6 +191,7 @@ LANGUAGE = Language(
              "winter": "winter"},
     day_of_month_forms=(
         "am {day}.",
+        "am {day}(ten|sten){clause_end}",
         "am {day_word}{clause_end}",
         "{any_weekday}[,] [den|der|dem] {day}.",
         "{any_weekday}[,] (den|der|dem) {day}{clause_end}",

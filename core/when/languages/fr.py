@@ -17,6 +17,8 @@ LANGUAGE = Language(
     ambiguous_months=("mars",),
     weekdays={"lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5,
               "dimanche": 6},
+    # "Jeu 15:12", "mer. à 15h": "jeu", "mer", "sam", "dim" are words too (a game, the sea, Sam, dim)
+    weekday_abbreviations={"lun": 0, "mar": 1, "mer": 2, "jeu": 3, "ven": 4, "sam": 5, "dim": 6},
     plural_endings=("s",),
     numbers={
         "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7, "huit": 8,
@@ -57,7 +59,7 @@ LANGUAGE = Language(
     # "hier" is German for "here": yesterday only in a French sentence
     yesterday_only_with={"hier": ("j'ai", "qu'", "est", "ce", "on", "ai", "as", "a", "avons", "hier soir")},
     before_yesterday=("avant-hier", "avant hier"),
-    today_parts=("ce matin", "cet après-midi"),
+    today_parts=("ce matin", "cet après-midi", "cette nuit"),
     next_before=("prochain", "prochaine"),
     next_after=("prochain", "prochaine", "suivant", "suivante", "suivants", "suivantes", "qui suit",
                 "d'après"),
@@ -145,18 +147,20 @@ LANGUAGE = Language(
     none_words=("jamais", "aucun", "aucune"),
     at=("à", "vers"),
     hour_letters=("h",),
+    # "7 heures" is 07:00 as "7h" is: the 24-hour clock ("19 heures" is the evening)
+    hour_suffix_words=("heure", "heures"),
     clock_words_after=("heure", "heures"),
     noon=("midi",),
     midnight=("minuit",),
     parts={"le matin": 9, "du matin": 9, "ce matin": 9, "matin": 9, "dans la matinée": 9, "en matinée": 9,
            "dans la soirée": 19, "en soirée": 19, "dans l'après-midi": 15, "l'après-midi": 15,
            "de l'après-midi": 15, "cet après-midi": 15, "après-midi": 15, "le soir": 19, "soir": 19,
-           "du soir": 19,
+           "du soir": 19, "dans la nuit": 22, "la nuit": 22, "de la nuit": 22, "cette nuit": 22, "nuit": 22,
            # early, middle and late parts, and meals
            "en fin de matinée": 11, "en début d'après-midi": 14, "en milieu d'après-midi": 16,
            "en fin d'après-midi": 18, "en début de soirée": 19, "en fin de soirée": 22,
            "à l'heure du déjeuner": 12, "au déjeuner": 12, "à l'heure du dîner": 20, "au dîner": 20},
-    bare_parts=("matin", "soir", "après-midi"),
+    bare_parts=("matin", "soir", "après-midi", "nuit"),
     hour_words_24={"treize": 13, "quatorze": 14, "quinze": 15, "seize": 16, "dix-sept": 17, "dix-huit": 18,
                    "dix-neuf": 19, "vingt": 20, "vingt et une": 21, "vingt-deux": 22, "vingt deux": 22,
                    "vingt-trois": 23, "vingt trois": 23},
