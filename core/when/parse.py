@@ -1739,6 +1739,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if rec and clock is None and day is None and _clock_step(rec.rule):  # "every 15 minutes"
         due = now.replace(second=0, microsecond=0) + _clock_step(rec.rule)
         out.explicit_time = True
+    if rec and "BY" in rec.rule:  # "every Monday from Thursday 10 December": first on Monday 14
+        due = _on_the_rule(rec.rule, due)
     if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.rrule = _yearly_said(t, text, out.rrule, bool(written and not t.month_alone))
@@ -1759,6 +1761,13 @@ def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
     text = rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}"
     found = next_occurrence(Series(text, start.tzinfo or local_zone()), start, now)
     return found or start
+
+
+def _on_the_rule(rule: str, due: datetime) -> datetime:
+    """The first occurrence of `rule` at or after `due` (`due` when it has none)."""
+    from core.remind.series import first_on_rule  # noqa: PLC0415 - the one engine
+
+    return first_on_rule(rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}", due) or due
 
 
 def _next_occurrence(c: _Clock, now: datetime, evening: bool) -> datetime:

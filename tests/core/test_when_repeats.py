@@ -4,11 +4,12 @@ test cases and on a frozen set of our own, and said back by say_rule in the pers
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from dateutil.relativedelta import relativedelta
 
 from core.remind.series import Series, next_occurrence
 from core.when import find_when
@@ -629,3 +630,39 @@ def test_a_monthly_day_in_words_before_a_date_it_starts_on_stays_monthly(text):
     # reading in words (every year) look longer than the one in figures (every month on the 4th)
     when = find_when(text, SATURDAY, region="en_US")
     assert when is not None and when.rrule is not None and when.rrule.startswith("FREQ=MONTHLY;BYMONTHDAY=")
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule",
+    [
+        ("every 4th of the month from jan 1", "en_US", at("2027-01-04"), "FREQ=MONTHLY;BYMONTHDAY=4"),
+        ("every Monday starting December 10", "en_GB", at("2026-12-14"), "FREQ=WEEKLY;BYDAY=MO"),
+        (
+            "todas as segundas a partir de 10 de dezembro",
+            "pt_PT",
+            at("2026-12-14"),
+            "FREQ=WEEKLY;BYDAY=MO",
+        ),
+        ("todo dia 4 a partir de 1 de janeiro", "pt_PT", at("2027-01-04"), "FREQ=MONTHLY;BYMONTHDAY=4"),
+        ("cada lunes a partir del 10 de diciembre", "es_ES", at("2026-12-14"), "FREQ=WEEKLY;BYDAY=MO"),
+        ("jeden Montag ab dem 10. Dezember", "de_DE", at("2026-12-14"), "FREQ=WEEKLY;BYDAY=MO"),
+        ("jeden 4. des Monats ab 1. Januar", "de_DE", at("2027-01-04"), "FREQ=MONTHLY;BYMONTHDAY=4"),
+        ("tous les lundis à partir du 10 décembre", "fr_FR", at("2026-12-14"), "FREQ=WEEKLY;BYDAY=MO"),
+        (
+            "le 4 de chaque mois à partir du 1er janvier",
+            "fr_FR",
+            at("2027-01-04"),
+            "FREQ=MONTHLY;BYMONTHDAY=4",
+        ),
+    ],
+)
+def test_a_repeat_from_a_start_date_is_first_due_on_its_first_day_from_then(text, region, due, rule):
+    """The start named is not always one of the rule's days: "every Monday from Thursday 10
+    December" is first due Monday 14, the engine's next one a week later."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and (when.rrule, when.due) == (rule, due), when and (when.rrule, when.due)
+    assert next_occurrence(Series(rule, TZ), due, due) == due + (
+        timedelta(days=7) if "WEEKLY" in rule else relativedelta(months=1)
+    )
+    when = find_when("every Monday from Monday 14 December", SATURDAY, region="en_GB")
+    assert when is not None and when.due == at("2026-12-14")
