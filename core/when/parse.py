@@ -630,9 +630,8 @@ def _days_of_the_weeks(t: _Text, today: date, *, any_range: bool = True) -> _Rec
     def habit(m: re.Match) -> bool:
         plural = any(m.group(f"{kind}{i}") for kind in ("plural", "adverb") for i in (1, 2))
         rest = (t.folded[: m.start()] + t.folded[m.end() :]).strip(" ,.;:!")
-        return any_range or bool(
-            m.group("every") or m.group("other") or plural or _time_follows(t, m.end()) or not rest
-        )
+        timed = _time_follows(t, m.end()) or _time_before(t, m.start())
+        return any_range or bool(m.group("every") or m.group("other") or plural or timed or not rest)
 
     m = t.search(habits(g).day_range, accept=habit)
     if m is None:
@@ -648,7 +647,8 @@ def _days_of_the_weeks(t: _Text, today: date, *, any_range: bool = True) -> _Rec
     t.take(m)
     days = [(first + i) % 7 for i in range((last - first) % 7 + 1)]
     start = min(_next_weekday(today, d, strictly_after=False) for d in days)
-    if not (any_range or m.group("every") or m.group("other") or _time_follows(t, m.end())):
+    timed = _time_follows(t, m.end()) or _time_before(t, m.start())
+    if not (any_range or m.group("every") or m.group("other") or timed):
         start = _next_weekday(today, first, strictly_after=False)  # said alone: from its first day on
     every = "FREQ=WEEKLY;INTERVAL=2" if m.group("other") else "FREQ=WEEKLY"  # "every other Sat-Tue"
     return _Rec(every + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in sorted(days)), start)
@@ -680,6 +680,18 @@ def _time_follows(t: _Text, end: int) -> bool:
     g = t.g
     return any(
         p.match(after) for p in (g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter, g.part_of_day)
+    )
+
+
+def _time_before(t: _Text, start: int) -> bool:
+    """A time of day right before ("at 11:30 AM, Monday through Friday", "um 8 Uhr Montag bis
+    Freitag"), as `_time_follows` reads one right after."""
+    before = t.folded[:start].rstrip(" ,")
+    g, reach = t.g, max(0, len(before) - 24)
+    return any(
+        m.end() == len(before)
+        for p in (g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter)
+        for m in p.finditer(before, reach)
     )
 
 

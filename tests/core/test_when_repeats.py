@@ -666,3 +666,46 @@ def test_a_repeat_from_a_start_date_is_first_due_on_its_first_day_from_then(text
     )
     when = find_when("every Monday from Monday 14 December", SATURDAY, region="en_GB")
     assert when is not None and when.due == at("2026-12-14")
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("At 11:30 AM, Monday through Friday", "en_US", at("2026-12-07", "11:30"), WORKDAYS, "every weekday"),
+        ("stand-up at 9:30, Monday to Friday", "en_GB", at("2026-12-07", "09:30"), WORKDAYS, "every weekday"),
+        (
+            "às 7h30 de segunda a sexta",
+            "pt_PT",
+            at("2026-12-07", "07:30"),
+            WORKDAYS,
+            "todos os dias úteis",
+        ),
+        (
+            "Às 13:52, de quarta-feira a sábado",
+            "pt_PT",
+            at("2026-12-05", "13:52"),
+            "FREQ=WEEKLY;BYDAY=WE,TH,FR,SA",
+            "às quartas, quintas, sextas e sábados",
+        ),
+        (
+            "clase a las 18h de lunes a jueves",
+            "es_ES",
+            at("2026-12-07", "18:00"),
+            "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH",
+            "los lunes, martes, miércoles y jueves",
+        ),
+        ("um 8 Uhr Montag bis Freitag", "de_DE", at("2026-12-07", "08:00"), WORKDAYS, "werktags"),
+        ("Um 23:00, Montag bis Freitag", "de_DE", at("2026-12-07", "23:00"), WORKDAYS, "werktags"),
+        ("à 7h30 du lundi au vendredi", "fr_FR", at("2026-12-07", "07:30"), WORKDAYS, "en semaine"),
+    ],
+)
+def test_a_range_of_weekdays_after_a_time_of_day_repeats_on_each(text, region, due, rule, said):
+    """The time said first ("at 9:30, Monday to Friday") as well as after; a stay stays one day,
+    even with a time elsewhere in the sentence."""
+    read_as(text, region, due, rule, said)
+    for text, region in (
+        ("Ana lands at 9 and is in Porto from Monday to Friday", "en_GB"),
+        ("je suis à Lyon du lundi au vendredi", "fr_FR"),
+    ):
+        when = find_when(text, SATURDAY, region=region)
+        assert when is not None and when.rrule is None, text
