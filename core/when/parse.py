@@ -388,7 +388,40 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
             rule = (g.words.freq_words | g.words.repeat_idioms)[_spaced(step.group("w"))]
             t.take(step)
             rec.rule = "FREQ=" + rule + ";" + rec.rule.partition(";")[2]
+        elif clock := _clock_step_said(t):  # "hourly on weekdays": every hour on those days
+            rec.rule = clock + ";" + rec.rule.partition(";")[2]
     return rec
+
+
+def _clock_step_said(t: _Text) -> str | None:
+    """The rule of a step of the clock said in `t` ("every hour", "hourly", "alle 30 Minuten"),
+    taken; None when none is."""
+    g = t.g
+    clock = ("clock-hour", "clock-minute")
+    m = t.search(
+        g.every_n_units,
+        accept=lambda m: (
+            g.words.calendar_units[m.group("unit")] in clock
+            and (bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1)
+        ),
+    )
+    if m:
+        t.take(m)
+        n = 2 if m.group("other") else int(_num(g, m.group("n")))
+        return _every(g.words.calendar_units[m.group("unit")], n)
+    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] in clock)
+    if m:
+        t.take(m)
+        return _every(g.words.calendar_units[m.group("unit")])
+    words = g.words.freq_words | g.words.repeat_idioms
+    for pattern in (g.freq_word, habits(g).idiom):
+        m = t.search(
+            pattern, accept=lambda m: words[_spaced(m.group("w"))].startswith(("HOURLY", "MINUTELY"))
+        )
+        if m:
+            t.take(m)
+            return "FREQ=" + words[_spaced(m.group("w"))]
+    return None
 
 
 def _a_weekday_of_a_month(m: re.Match) -> bool:
@@ -440,6 +473,8 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
             rule, first = _month_position(t.g, m, today)
             return _Rec(f"{rec.rule};{rule}", first)
         return rec
+    if rec.rule.startswith(("FREQ=HOURLY", "FREQ=MINUTELY")) and "BY" not in rec.rule:
+        return _clock_on_days(t, today, rec)
     if not rec.rule.startswith("FREQ=WEEKLY") or "BYDAY" in rec.rule:
         return rec
     ranged = _days_of_the_weeks(t, today)
@@ -462,6 +497,33 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
         t.take(m)
     first = min(_next_weekday(today, d, strictly_after=False) for d in days)
     return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+
+
+def _clock_on_days(t: _Text, today: date, rec: _Rec) -> _Rec:
+    """A step of the clock on the days said beside it ("every hour, Monday through Saturday",
+    "alle 30 Minuten montags", "toutes les heures en semaine"): those days, from the first of them.
+    A weekday alone ("every hour until Friday") is no such day."""
+    g = t.g
+    ranged = _days_of_the_weeks(t, today)
+    if ranged:
+        return _Rec(rec.rule + ";" + ranged.rule.rpartition(";")[2], ranged.first)
+    m = t.search(g.every_weekday)
+    if m:
+        t.take(m)
+        return _Rec(rec.rule + ";BYDAY=MO,TU,WE,TH,FR", _next_weekday(today, 0, strictly_after=False))
+    m = t.search(g.plural_weekdays) or t.search(g.every_weekdays)
+    if m:
+        days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
+        t.take(m)
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    m = t.search(g.weekday_adverbs)
+    if m:
+        days = sorted({g.words.weekday_adverbs[d] for d in g.adverb_words.findall(m.group("days"))})
+        t.take(m)
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    return rec
 
 
 def _repeat_said(t: _Text, now: datetime) -> _Rec | None:

@@ -167,6 +167,16 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         else:
             days = _day_list(lang, byday, plural=True) or words["custom"]
             said = (words["weekly_on"] if n == 1 else words["weekly_n_on"]).format(days=days, n=n)
+    elif byday and freq in ("DAILY", "HOURLY", "MINUTELY"):  # "every hour, every weekday"
+        if not all(d in _DAYS for d in byday):
+            return words["custom"]
+        byday = sorted(set(byday), key=_DAYS.index)
+        days = _day_list(lang, byday, plural=True) or words["custom"]
+        said = (
+            every
+            + ", "
+            + (words["workdays"] if byday == list(_WORKDAYS) else words["weekly_on"].format(days=days))
+        )
     elif byday and freq == "MONTHLY" and len(byday) == 1:
         m = re.fullmatch(r"([+-]?\d)?(MO|TU|WE|TH|FR|SA|SU)", byday[0])
         pos = int(m.group(1) or p.get("BYSETPOS", "0") or 0) if m else 0

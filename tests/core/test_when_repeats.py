@@ -709,3 +709,73 @@ def test_a_range_of_weekdays_after_a_time_of_day_repeats_on_each(text, region, d
     ):
         when = find_when(text, SATURDAY, region=region)
         assert when is not None and when.rrule is None, text
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "Every hour, Monday through Saturday",
+            "en_US",
+            at("2026-12-05", "11:00"),
+            "FREQ=HOURLY;BYDAY=MO,TU,WE,TH,FR,SA",
+            "every hour, every Monday, Tuesday, Wednesday, Thursday, Friday and Saturday",
+        ),
+        (
+            "hourly on weekdays",
+            "en_GB",
+            at("2026-12-07"),
+            "FREQ=HOURLY;BYDAY=MO,TU,WE,TH,FR",
+            "every hour, every weekday",
+        ),
+        (
+            "every 30 minutes on Mondays",
+            "en_GB",
+            at("2026-12-07"),
+            "FREQ=MINUTELY;INTERVAL=30;BYDAY=MO",
+            "every 30 minutes, every Monday",
+        ),
+        (
+            "de hora em hora nos dias úteis",
+            "pt_PT",
+            at("2026-12-07"),
+            "FREQ=HOURLY;BYDAY=MO,TU,WE,TH,FR",
+            "de hora a hora, todos os dias úteis",
+        ),
+        (
+            "cada 30 minutos los lunes",
+            "es_ES",
+            at("2026-12-07"),
+            "FREQ=MINUTELY;INTERVAL=30;BYDAY=MO",
+            "cada 30 minutos, los lunes",
+        ),
+        (
+            "Jede Stunde, Montag bis Freitag",
+            "de_DE",
+            at("2026-12-07"),
+            "FREQ=HOURLY;BYDAY=MO,TU,WE,TH,FR",
+            "stündlich, werktags",
+        ),
+        (
+            "alle 30 Minuten montags",
+            "de_DE",
+            at("2026-12-07"),
+            "FREQ=MINUTELY;INTERVAL=30;BYDAY=MO",
+            "alle 30 Minuten, montags",
+        ),
+        (
+            "toutes les heures en semaine",
+            "fr_FR",
+            at("2026-12-07"),
+            "FREQ=HOURLY;BYDAY=MO,TU,WE,TH,FR",
+            "toutes les heures, en semaine",
+        ),
+    ],
+)
+def test_a_step_of_the_clock_keeps_the_days_said_beside_it(text, region, due, rule, said):
+    """Every hour on some days: from the first of those days (at 09:00, as a day without a time),
+    or the next step today when today is one. "hourly on weekdays" was every weekday, once; a
+    weekday as an end ("every hour until Friday") is no day of the rule."""
+    read_as(text, region, due, rule, said)
+    when = find_when("remind me every hour until Friday", SATURDAY, region="en_GB")
+    assert when is not None and when.rrule == "FREQ=HOURLY"
