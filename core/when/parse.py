@@ -60,6 +60,8 @@ _FREQ = {
     "half-year": "MONTHLY;INTERVAL=6",
     "clock-hour": "HOURLY",
     "clock-minute": "MINUTELY",
+    "clock-half-hour": "MINUTELY;INTERVAL=30",
+    "clock-quarter-hour": "MINUTELY;INTERVAL=15",
     "two-weeks": "WEEKLY;INTERVAL=2",
 }
 # a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
@@ -397,7 +399,7 @@ def _clock_step_said(t: _Text) -> str | None:
     """The rule of a step of the clock said in `t` ("every hour", "hourly", "alle 30 Minuten"),
     taken; None when none is."""
     g = t.g
-    clock = ("clock-hour", "clock-minute")
+    clock = ("clock-hour", "clock-minute", "clock-half-hour", "clock-quarter-hour")
     m = t.search(
         g.every_n_units,
         accept=lambda m: (

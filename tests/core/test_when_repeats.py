@@ -779,3 +779,53 @@ def test_a_step_of_the_clock_keeps_the_days_said_beside_it(text, region, due, ru
     read_as(text, region, due, rule, said)
     when = find_when("remind me every hour until Friday", SATURDAY, region="en_GB")
     assert when is not None and when.rrule == "FREQ=HOURLY"
+
+
+HALF_HOUR = "FREQ=MINUTELY;INTERVAL=30"
+
+
+@pytest.mark.parametrize(
+    "text,region,rule,said",
+    [
+        ("stretch every half hour", "en_US", HALF_HOUR, "every 30 minutes"),
+        ("check the bread every quarter hour", "en_GB", "FREQ=MINUTELY;INTERVAL=15", "every 15 minutes"),
+        ("a cada meia hora", "pt_PT", HALF_HOUR, "a cada 30 minutos"),
+        ("beber água de meia em meia hora", "pt_PT", HALF_HOUR, "a cada 30 minutos"),
+        ("cada media hora", "es_ES", HALF_HOUR, "cada 30 minutos"),
+        ("jede halbe Stunde lüften", "de_DE", HALF_HOUR, "alle 30 Minuten"),
+        ("halbstündlich", "de_DE", HALF_HOUR, "alle 30 Minuten"),
+        ("toutes les demi-heures", "fr_FR", HALF_HOUR, "toutes les 30 minutes"),
+        ("tous les quarts d'heure", "fr_FR", "FREQ=MINUTELY;INTERVAL=15", "toutes les 15 minutes"),
+    ],
+)
+def test_every_half_hour_and_quarter_hour_repeat_by_the_clock(text, region, rule, said):
+    """The half hour and the quarter hour as units of a repeat; "in half an hour" stays once."""
+    step = timedelta(minutes=int(rule.rpartition("=")[2]))
+    read_as(text, region, SATURDAY + step, rule, said)
+    for text, region in (
+        ("in half an hour", "en_GB"),
+        ("daqui a meia hora", "pt_PT"),
+        ("dans une demi-heure", "fr_FR"),
+    ):
+        when = find_when(text, SATURDAY, region=region)
+        assert when is not None and when.rrule is None and when.due == SATURDAY + timedelta(minutes=30), text
+
+
+@pytest.mark.parametrize(
+    "text,region,rule,said",
+    [
+        ("annual checkup", "en_US", "FREQ=YEARLY", "every year"),
+        ("consulta mensal", "pt_PT", "FREQ=MONTHLY", "todos os meses"),
+        ("revisão anual do carro", "pt_PT", "FREQ=YEARLY", "todos os anos"),
+        ("reunión semanal", "es_ES", "FREQ=WEEKLY", "todas las semanas"),
+        ("cuota mensual", "es_ES", "FREQ=MONTHLY", "todos los meses"),
+        ("das wöchentliche Meeting", "de_DE", "FREQ=WEEKLY", "wöchentlich"),
+        ("ein monatlicher Termin", "de_DE", "FREQ=MONTHLY", "monatlich"),
+        ("réunion mensuelle", "fr_FR", "FREQ=MONTHLY", "tous les mois"),
+        ("visite annuelle", "fr_FR", "FREQ=YEARLY", "tous les ans"),
+    ],
+)
+def test_a_frequency_said_as_an_adjective_repeats_in_each_of_its_forms(text, region, rule, said):
+    """ "weekly meeting", "bilan annuel" were read; the feminine, plural and declined forms
+    ("réunion mensuelle", "das wöchentliche Meeting") and "annual" were not."""
+    read_as(text, region, at("2026-12-06"), rule, said)
