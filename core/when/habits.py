@@ -25,6 +25,7 @@ class Habits:
     every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
     and_then: re.Pattern[str]  # ", ", " and ": another day of a list follows ("le mardi et le jeudi")
     day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
+    except_days: re.Pattern[str]  # "except Sundays", "außer am Wochenende": groups weekend, days
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -73,6 +74,13 @@ def _compile(g: Grammar) -> Habits:
     article = optional_words(w.day_articles)
     to = rf"(?:\s*(?:{any_of(DASHES)})\s*|\s+(?:{any_of(w.day_range_to)})\s+)"
 
+    before_days = optional_words(
+        (*w.weekday_lead, *w.weekdays_lead, *w.day_articles, *w.weekend_lead, *w.except_lead)
+    )
+    plural_day = rf"(?:{day})(?:{suffix})?(?:{plural})?|(?:{adverb})"
+    weekend = any_of((*w.weekends_every, *w.weekends_timed, *w.weekends, *w.weekend))
+    and_then = rf"\s*(?:,|{any_of(w.and_words)})\s*"
+
     def one(i: int) -> str:
         return rf"(?:{article}(?P<day{i}>{day})(?:{suffix})?(?P<plural{i}>{plural})?|(?P<adverb{i}>{adverb}))"
 
@@ -92,6 +100,12 @@ def _compile(g: Grammar) -> Habits:
             rf"{b}(?:{any_of(w.every)})\s+(?P<n>\d+)(?:{any_of(w.ordinal_suffixes)})\s+(?P<unit>{g.calendar_units}){e}"
         ),
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
+        except_days=compile_folded(
+            rf"{b}(?:{any_of(w.except_words)})\s+(?:{before_days}(?P<weekend>{weekend})|"
+            rf"(?P<days>{before_days}(?:{plural_day})(?:{and_then}{before_days}(?:{plural_day}))*)){e}"
+            if w.except_words
+            else "(?!)"
+        ),
         day_range=compile_folded(
             rf"{b}(?:(?P<other>{any_of(w.every_other)})\s+|(?P<every>{any_of(w.every)})\s+)?"
             rf"{optional_words(w.day_range_from)}"

@@ -173,6 +173,9 @@ class Language:
     weekdays_every: Words = ()  # "every weekday", "werktags"
     weekends_every: Words = ()  # "on weekends", "aos fins de semana": every weekend (its Saturday)
     weekends_timed: Words = ()  # "los fines de semana": every weekend only with a time after it
+    weekends: Words = ()  # the weekend in the plural: "fins de semana", "Wochenenden"
+    except_words: Words = ()  # "every day except Sundays", "todos os dias exceto ao domingo"
+    except_lead: Words = ()  # more words before the days excepted: "ao", "les"
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day
     yearly_words: Words = ()  # "birthday": a date that comes every year
     # repeats said as habits (core/when/habits.py): a rule said as one idiom, read before the

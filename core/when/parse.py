@@ -379,7 +379,12 @@ def _period_position(g: Grammar, m: re.Match, n: int, today: date) -> date:
 
 
 def _recurrence(t: _Text, now: datetime) -> _Rec | None:
+    excepted = t.search(habits(t.g).except_days)
+    if excepted:  # read apart, so "daily except on weekends" is not read as every weekend
+        t.blank(excepted)
     rec = _repeat_said(t, now)
+    if excepted:
+        rec = _except(t, excepted, rec, now.date())
     if rec and rec.rule.startswith("FREQ=WEEKLY;BYDAY="):  # "quinzenal às segundas": every 2 weeks
         g = t.g
         step = t.search(g.freq_word, accept=lambda m: _weekly_step(g.words.freq_words[_spaced(m.group("w"))]))
@@ -393,6 +398,31 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         elif clock := _clock_step_said(t):  # "hourly on weekdays": every hour on those days
             rec.rule = clock + ";" + rec.rule.partition(";")[2]
     return rec
+
+
+def _except(t: _Text, m: re.Match, rec: _Rec | None, today: date) -> _Rec | None:
+    """Every day (or some weekdays) but the days `m` says: "every day except Sundays" is every day
+    but Sunday, "weekdays except Wednesday" Monday, Tuesday, Thursday and Friday. Not about such a
+    repeat ("open except Sundays"), its words are put back for the rest to read."""
+    g = t.g
+    out = (
+        {5, 6} if m.group("weekend") else {g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))}
+    )
+    if g.words.weekday_adverbs and m.group("days"):
+        out |= {g.words.weekday_adverbs[d] for d in g.adverb_words.findall(m.group("days"))}
+    days: list[int] = []
+    if rec is not None and rec.rule == "FREQ=DAILY":
+        days = list(range(7))
+    elif rec is not None and rec.rule.startswith("FREQ=WEEKLY;BYDAY=") and rec.rule.count(";") == 1:
+        days = [RRULE_DAYS.index(d) for d in rec.rule.rpartition("=")[2].split(",") if d in RRULE_DAYS]
+    kept = [d for d in days if d not in out]
+    if rec is None or not kept or len(kept) == len(days):
+        t.folded = t.folded[: m.start()] + m.group(0) + t.folded[m.end() :]
+        return rec
+    t.spans.append(m.span())
+    first = min(_next_weekday(today, d, strictly_after=False) for d in kept) if rec.first else None
+    freq = "FREQ=DAILY" if len(days) == 7 else "FREQ=WEEKLY"
+    return _Rec(f"{freq};BYDAY=" + ",".join(RRULE_DAYS[d] for d in kept), first, rec.part)
 
 
 def _clock_step_said(t: _Text) -> str | None:

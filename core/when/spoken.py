@@ -172,11 +172,8 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
             return words["custom"]
         byday = sorted(set(byday), key=_DAYS.index)
         days = _day_list(lang, byday, plural=True) or words["custom"]
-        said = (
-            every
-            + ", "
-            + (words["workdays"] if byday == list(_WORKDAYS) else words["weekly_on"].format(days=days))
-        )
+        on = words["workdays"] if byday == list(_WORKDAYS) else words["weekly_on"].format(days=days)
+        said = on if freq == "DAILY" and n == 1 else f"{every}, {on}"  # every day but Sunday: those days
     elif byday and freq == "MONTHLY" and len(byday) == 1:
         m = re.fullmatch(r"([+-]?\d)?(MO|TU|WE|TH|FR|SA|SU)", byday[0])
         pos = int(m.group(1) or p.get("BYSETPOS", "0") or 0) if m else 0

@@ -829,3 +829,52 @@ def test_a_frequency_said_as_an_adjective_repeats_in_each_of_its_forms(text, reg
     """ "weekly meeting", "bilan annuel" were read; the feminine, plural and declined forms
     ("réunion mensuelle", "das wöchentliche Meeting") and "annual" were not."""
     read_as(text, region, at("2026-12-06"), rule, said)
+
+
+BUT_SUNDAY = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR,SA"
+BUT_WEEKENDS = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"
+
+
+@pytest.mark.parametrize(
+    "text,region,rule,said",
+    [
+        (
+            "every day except Sundays",
+            "en_US",
+            BUT_SUNDAY,
+            "every Monday, Tuesday, Wednesday, Thursday, Friday and Saturday",
+        ),
+        ("daily except on weekends", "en_GB", BUT_WEEKENDS, "every weekday"),
+        (
+            "todos os dias exceto ao domingo",
+            "pt_PT",
+            BUT_SUNDAY,
+            "às segundas, terças, quartas, quintas, sextas e sábados",
+        ),
+        ("todos os dias menos aos sábados e domingos", "pt_PT", BUT_WEEKENDS, "todos os dias úteis"),
+        (
+            "todos los días excepto los domingos",
+            "es_ES",
+            BUT_SUNDAY,
+            "los lunes, martes, miércoles, jueves, viernes y sábados",
+        ),
+        ("todos los días salvo los fines de semana", "es_ES", BUT_WEEKENDS, "todos los días laborables"),
+        (
+            "jeden Tag außer sonntags",
+            "de_DE",
+            BUT_SUNDAY,
+            "montags, dienstags, mittwochs, donnerstags, freitags und samstags",
+        ),
+        ("täglich außer am Wochenende", "de_DE", BUT_WEEKENDS, "werktags"),
+        ("tous les jours sauf le week-end", "fr_FR", BUT_WEEKENDS, "en semaine"),
+        ("tous les jours sauf les samedis et dimanches", "fr_FR", BUT_WEEKENDS, "en semaine"),
+    ],
+)
+def test_every_day_except_some_days_repeats_on_the_others(text, region, rule, said):
+    """ "daily except on weekends" was every weekend, "jeden Tag außer sonntags" every Sunday:
+    the days excepted are left out of a daily repeat (and of a list of weekdays); "except" that is
+    not about a repeat stays no repeat."""
+    read_as(text, region, at("2026-12-07"), rule, said)
+    when = find_when("weekdays except Wednesday", SATURDAY, region="en_GB")
+    assert when is not None and when.rrule == "FREQ=WEEKLY;BYDAY=MO,TU,TH,FR"
+    assert find_when("the shop is open except Sundays", SATURDAY, region="en_GB") is None

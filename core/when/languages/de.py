@@ -118,6 +118,8 @@ LANGUAGE = Language(
                    ("vierteljährlich", "MONTHLY;INTERVAL=3"), ("halbjährlich", "MONTHLY;INTERVAL=6"),
                    ("zweiwöchentlich", "WEEKLY;INTERVAL=2")) for ending in ("e", "en", "er", "es", "em")}},
     weekdays_every=("werktags", "an werktagen", "jeden werktag"),
+    weekends=("wochenenden",),
+    except_words=("außer", "ausser", "ausgenommen"),
     weekends_every=("an wochenenden", "wochenends", "an den wochenenden", "an jedem wochenende"),
     every_part={"jeden morgen": "morgens", "jeden vormittag": "morgens", "jeden nachmittag": "nachmittags",
                 "jeden abend": "abends", "jede nacht": "abends"},

@@ -162,6 +162,8 @@ LANGUAGE = Language(
                 "hourly": "HOURLY", "annual": "YEARLY", "half-hourly": "MINUTELY;INTERVAL=30"},
     weekdays_every=("every weekday", "weekdays", "on weekdays", "every workday", "every business day",
                     "on workdays"),
+    weekends=("weekends", "week-ends"),
+    except_words=("except", "except for", "except on", "but not", "apart from", "excluding"),
     weekends_every=("on weekends", "at weekends"),
     weekends_timed=("weekends",),
     every_part={"every morning": "morning", "each morning": "morning", "every evening": "evening",

@@ -132,6 +132,8 @@ LANGUAGE = Language(
                 **dict.fromkeys(("anual", "anuales"), "YEARLY")},
     weekdays_every=("días laborables", "entre semana", "cada día laborable", "todos los días laborables",
                     "de lunes a viernes"),
+    weekends=("fines de semana", "findes"),
+    except_words=("excepto", "menos", "salvo", "quitando"),
     weekends_every=("todos los fines de semana",),
     weekends_timed=("los fines de semana",),
     every_part={"todas las mañanas": "por la mañana", "cada mañana": "por la mañana",
