@@ -63,6 +63,7 @@ _FREQ = {
     "clock-half-hour": "MINUTELY;INTERVAL=30",
     "clock-quarter-hour": "MINUTELY;INTERVAL=15",
     "two-weeks": "WEEKLY;INTERVAL=2",
+    "weekend": "WEEKLY;BYDAY=SA",  # once a weekend: its Saturday
 }
 # a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
 _CLOCK_STEP = {"HOURLY": timedelta(hours=1), "MINUTELY": timedelta(minutes=1)}
@@ -72,10 +73,21 @@ _TIMES_A_MONTH = {2: (1, 15), 3: (1, 10, 20), 4: (1, 8, 15, 22)}
 
 
 def _every(unit: str, n: int = 1) -> str:
-    """The RRULE of "every n <unit>s" ("every 2 quarters": every 6 months)."""
-    freq, _, interval = _FREQ[unit].partition(";INTERVAL=")
-    step = int(interval or 1) * n
-    return f"FREQ={freq}" + (f";INTERVAL={step}" if step > 1 else "")
+    """The RRULE of "every n <unit>s" ("every 2 quarters": every 6 months, "every other weekend":
+    every 2 weeks on Saturday)."""
+    freq, _, rest = _FREQ[unit].partition(";")
+    parts = dict(piece.partition("=")[::2] for piece in rest.split(";") if piece)
+    step = int(parts.pop("INTERVAL", "1")) * n
+    by = "".join(f";{key}={value}" for key, value in parts.items())
+    return f"FREQ={freq}" + (f";INTERVAL={step}" if step > 1 else "") + by
+
+
+def _first_of_days(rule: str, today: date) -> date | None:
+    """The first day from today of a weekly rule's days ("BYDAY=SA": the next Saturday); None
+    for a rule without days of the week."""
+    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    days = [RRULE_DAYS.index(d) for d in parts.get("BYDAY", "").split(",") if d in RRULE_DAYS]
+    return min((_next_weekday(today, d, strictly_after=False) for d in days), default=None)
 
 
 def _spaced(words: str) -> str:
@@ -513,6 +525,10 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     if ranged:
         return _Rec(rec.rule + ";" + ranged.rule.rpartition(";")[2], ranged.first)
     g = t.g
+    weekend = t.search(g.every_weekend)
+    if weekend:  # "every 4 weeks on weekends": their Saturday
+        t.take(weekend)
+        return _Rec(rec.rule + ";BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
     on = t.search(g.on_days)
     if not on:
         return rec
@@ -618,7 +634,8 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         unit = g.words.calendar_units[m.group("unit")]
         n = 2 if m.group("other") else int(_num(g, m.group("n")))
         t.take(m)
-        return _on_its_days(t, today, _Rec(_every(unit, n), None))
+        rule = _every(unit, n)
+        return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today)))
     m = t.search(g.times_per)
     if m:
         t.take(m)
@@ -676,7 +693,8 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     if m:
         t.take(m)
         rule = "FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))]
-        return _on_its_days(t, today, _Rec(rule, _first_monthday(rule, today)))
+        first = _first_monthday(rule, today) or _first_of_days(rule, today)
+        return _on_its_days(t, today, _Rec(rule, first))
     m = t.search(h.monthdays, accept=lambda m: bool(m.group("every") or m.group("each")))
     if m:  # "on the 1st and 15th of every month"
         days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days"))})
@@ -698,7 +716,8 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         n = int(_num(g, group(m, "n") or "1"))
         unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
-        return _on_its_days(t, today, _Rec(_every(unit, n), None)) if n >= 1 else None
+        rule = _every(unit, n) if n >= 1 else ""
+        return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today))) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
 
 

@@ -878,3 +878,34 @@ def test_every_day_except_some_days_repeats_on_the_others(text, region, rule, sa
     when = find_when("weekdays except Wednesday", SATURDAY, region="en_GB")
     assert when is not None and when.rrule == "FREQ=WEEKLY;BYDAY=MO,TU,TH,FR"
     assert find_when("the shop is open except Sundays", SATURDAY, region="en_GB") is None
+
+
+OTHER_WEEKEND = "FREQ=WEEKLY;INTERVAL=2;BYDAY=SA"
+
+
+@pytest.mark.parametrize(
+    "text,region,rule,said",
+    [
+        ("every other weekend", "en_US", OTHER_WEEKEND, "every 2 weeks on Saturday"),
+        ("alternate weekends", "en_GB", OTHER_WEEKEND, "every 2 weeks on Saturday"),
+        (
+            "every 4 weeks on weekends",
+            "en_GB",
+            "FREQ=WEEKLY;INTERVAL=4;BYDAY=SA",
+            "every 4 weeks on Saturday",
+        ),
+        ("fim de semana sim, fim de semana não", "pt_PT", OTHER_WEEKEND, "a cada 2 semanas, às sábados"),
+        ("a cada dois fins de semana", "pt_PT", OTHER_WEEKEND, "a cada 2 semanas, às sábados"),
+        ("cada dos fines de semana", "es_ES", OTHER_WEEKEND, "cada 2 semanas, los sábados"),
+        ("un fin de semana sí y otro no", "es_ES", OTHER_WEEKEND, "cada 2 semanas, los sábados"),
+        ("jedes zweite Wochenende", "de_DE", OTHER_WEEKEND, "alle 2 Wochen samstags"),
+        ("un week-end sur deux", "fr_FR", OTHER_WEEKEND, "toutes les 2 semaines, le samedi"),
+    ],
+)
+def test_every_other_weekend_repeats_on_its_saturday_every_so_many_weeks(text, region, rule, said):
+    """A step of weekends (no repeat before, or every week) is a step of weeks on the weekend's
+    Saturday, as "every weekend" is every Saturday; said on a Saturday morning, the next one
+    after today's, one step on."""
+    step = int(rule.split("INTERVAL=")[1].split(";")[0])
+    read_as(text, region, at("2026-12-05") + timedelta(weeks=step), rule, said)
+    assert find_when("I love weekends", SATURDAY, region="en_GB") is None
