@@ -26,6 +26,7 @@ class Habits:
     and_then: re.Pattern[str]  # ", ", " and ": another day of a list follows ("le mardi et le jeudi")
     day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
     except_days: re.Pattern[str]  # "except Sundays", "außer am Wochenende": groups weekend, days
+    every_month_name: re.Pattern[str]  # "every January", "cada mes de marzo": groups of, mon
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -100,6 +101,10 @@ def _compile(g: Grammar) -> Habits:
             rf"{b}(?:{any_of(w.every)})\s+(?P<n>\d+)(?:{any_of(w.ordinal_suffixes)})\s+(?P<unit>{g.calendar_units}){e}"
         ),
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
+        every_month_name=compile_folded(
+            rf"{b}(?:{any_of(w.every)})\s+(?P<of>{optional_words(w.month_of)})(?P<mon>{any_of(w.months)}){e}"
+            rf"(?!\s*\d)"
+        ),
         except_days=compile_folded(
             rf"{b}(?:{any_of(w.except_words)})\s+(?:{before_days}(?P<weekend>{weekend})|"
             rf"(?P<days>{before_days}(?:{plural_day})(?:{and_then}{before_days}(?:{plural_day}))*)){e}"

@@ -702,6 +702,11 @@ def _habit(t: _Text, today: date) -> _Rec | None:
             t.take(m)
             first = min(_next_monthday(today, d) for d in days)
             return _Rec("FREQ=MONTHLY;BYMONTHDAY=" + ",".join(map(str, days)), first)
+    m = t.search(h.every_month_name, accept=lambda m: bool(m.group("of")) or _month_ok(t, m, with_day=False))
+    if m:  # "every January", "todo mês de março": every year, from the first of that month
+        t.take(m)
+        month = g.words.months[m.group("mon")]
+        return _Rec("FREQ=YEARLY", date(today.year + (month <= today.month), month, 1))
     m = t.search(h.every_glued)
     if m:  # "jeden Sonntagabend": every Sunday, in the evening
         t.take(m)

@@ -909,3 +909,25 @@ def test_every_other_weekend_repeats_on_its_saturday_every_so_many_weeks(text, r
     step = int(rule.split("INTERVAL=")[1].split(";")[0])
     read_as(text, region, at("2026-12-05") + timedelta(weeks=step), rule, said)
     assert find_when("I love weekends", SATURDAY, region="en_GB") is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,said",
+    [
+        ("renew the insurance every January", "en_US", at("2027-01-01"), "every year"),
+        ("each March", "en_GB", at("2027-03-01"), "every year"),
+        ("todo mês de março", "pt_PT", at("2027-03-01"), "todos os anos"),
+        ("cada enero", "es_ES", at("2027-01-01"), "todos los años"),
+        ("cada mes de marzo", "es_ES", at("2027-03-01"), "todos los años"),
+        ("jeden Januar", "de_DE", at("2027-01-01"), "jährlich"),
+        ("chaque janvier", "fr_FR", at("2027-01-01"), "tous les ans"),
+        ("tous les mois de mars", "fr_FR", at("2027-03-01"), "tous les ans"),
+    ],
+)
+def test_every_month_named_repeats_every_year_from_its_first_day(text, region, due, said):
+    """ "every January" was no repeat, "cada mes de marzo" every month: it is every year, from
+    the first of that month; with a day ("every July 4th") that day."""
+    read_as(text, region, due, "FREQ=YEARLY", said)
+    assert find_when("every march of the penguins", SATURDAY, region="en_US") is None
+    when = find_when("every July 4th", SATURDAY, region="en_US")
+    assert when is not None and when.due == at("2027-07-04")

@@ -134,6 +134,7 @@ LANGUAGE = Language(
     weekdays_every=("días laborables", "entre semana", "cada día laborable", "todos los días laborables",
                     "de lunes a viernes"),
     weekends=("fines de semana", "findes"),
+    month_of=("mes de",),
     except_words=("excepto", "menos", "salvo", "quitando"),
     weekends_every=("todos los fines de semana",),
     weekends_timed=("los fines de semana",),

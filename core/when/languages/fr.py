@@ -134,6 +134,7 @@ LANGUAGE = Language(
     weekdays_every=("en semaine", "les jours de semaine", "jours ouvrables", "tous les jours ouvrables",
                     "chaque jour ouvrable", "jours ouvrés", "tous les jours ouvrés"),
     weekends=("week-ends", "weekends"),
+    month_of=("mois de",),
     except_words=("sauf", "excepté", "hormis", "à part"),
     except_lead=("les",),
     weekends_every=("tous les week-ends", "tous les weekends"),
