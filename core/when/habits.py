@@ -27,6 +27,8 @@ class Habits:
     day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
     except_days: re.Pattern[str]  # "except Sundays", "außer am Wochenende": groups weekend, days
     every_month_name: re.Pattern[str]  # "every January", "cada mes de marzo": groups of, mon
+    positions: re.Pattern[str]  # "the first and third Friday of each month": groups every, ords, day, of
+    ordinal_words: re.Pattern[str]  # the ordinals of `positions`' group ords
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -80,7 +82,10 @@ def _compile(g: Grammar) -> Habits:
     )
     plural_day = rf"(?:{day})(?:{suffix})?(?:{plural})?|(?:{adverb})"
     weekend = any_of((*w.weekends_every, *w.weekends_timed, *w.weekends, *w.weekend))
-    and_then = rf"\s*(?:,|{any_of(w.and_words)})\s*"
+    and_then = rf"\s*(?:,\s*(?:(?:{any_of(w.and_words)})\s+)?|(?:{any_of(w.and_words)})\s+)\s*"
+
+    ordinal = any_of(w.month_ordinals)
+    position = optional_words((*w.position_articles, *w.monthday_lead))
 
     def one(i: int) -> str:
         return rf"(?:{article}(?P<day{i}>{day})(?:{suffix})?(?P<plural{i}>{plural})?|(?P<adverb{i}>{adverb}))"
@@ -101,6 +106,12 @@ def _compile(g: Grammar) -> Habits:
             rf"{b}(?:{any_of(w.every)})\s+(?P<n>\d+)(?:{any_of(w.ordinal_suffixes)})\s+(?P<unit>{g.calendar_units}){e}"
         ),
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
+        positions=compile_folded(
+            rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+)?{position}"
+            rf"(?P<ords>(?:{ordinal})(?:{and_then}{position}(?:{ordinal}))+)\s+"
+            rf"(?P<day>{day})(?:{suffix})?(?:{plural})?(?:\s+(?P<of>{any_of(w.of_the_month)}))?{e}"
+        ),
+        ordinal_words=compile_folded(rf"{b}(?:{ordinal}){e}"),
         every_month_name=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<of>{optional_words(w.month_of)})(?P<mon>{any_of(w.months)}){e}"
             rf"(?!\s*\d)"

@@ -702,6 +702,18 @@ def _habit(t: _Text, today: date) -> _Rec | None:
             t.take(m)
             first = min(_next_monthday(today, d) for d in days)
             return _Rec("FREQ=MONTHLY;BYMONTHDAY=" + ",".join(map(str, days)), first)
+    m = t.search(
+        h.positions,
+        accept=lambda m: bool(m.group("every")) or _spaced(m.group("of") or "") in g.words.of_every_month,
+    )
+    if m:  # "the first and third Friday of each month"
+        wd = g.words.weekdays[m.group("day")]
+        ords = h.ordinal_words.findall(m.group("ords"))
+        ns = sorted({g.words.month_ordinals[_spaced(o)] for o in ords}, key=lambda n: (n < 0, n))
+        t.take(m)
+        steps = [relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n)) for n in ns]
+        first = min(today + s if today + s >= today else today + relativedelta(months=1) + s for s in steps)
+        return _Rec("FREQ=MONTHLY;BYDAY=" + ",".join(f"{n}{RRULE_DAYS[wd]}" for n in ns), first)
     m = t.search(h.every_month_name, accept=lambda m: bool(m.group("of")) or _month_ok(t, m, with_day=False))
     if m:  # "every January", "todo mês de março": every year, from the first of that month
         t.take(m)

@@ -931,3 +931,66 @@ def test_every_month_named_repeats_every_year_from_its_first_day(text, region, d
     assert find_when("every march of the penguins", SATURDAY, region="en_US") is None
     when = find_when("every July 4th", SATURDAY, region="en_US")
     assert when is not None and when.due == at("2027-07-04")
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "book club on the 1st and 3rd Tuesday of every month",
+            "en_US",
+            at("2026-12-15"),
+            "FREQ=MONTHLY;BYDAY=1TU,3TU",
+            "every month on the first and third Tuesday",
+        ),
+        (
+            "2nd and last fri of each month",
+            "en_US",
+            at("2026-12-11"),
+            "FREQ=MONTHLY;BYDAY=2FR,-1FR",
+            "every month on the second and last Friday",
+        ),
+        (
+            "monthly on the first and third Friday",
+            "en_GB",
+            at("2026-12-18"),
+            "FREQ=MONTHLY;BYDAY=1FR,3FR",
+            "every month on the first and third Friday",
+        ),
+        (
+            "na primeira e terceira sexta-feira de cada mês",
+            "pt_PT",
+            at("2026-12-18"),
+            "FREQ=MONTHLY;BYDAY=1FR,3FR",
+            "todos os meses, na primeira e na terceira sexta-feira",
+        ),
+        (
+            "el primer y tercer viernes de cada mes",
+            "es_ES",
+            at("2026-12-18"),
+            "FREQ=MONTHLY;BYDAY=1FR,3FR",
+            "todos los meses, el primer y tercer viernes",
+        ),
+        (
+            "am ersten und dritten Freitag jedes Monats",
+            "de_DE",
+            at("2026-12-18"),
+            "FREQ=MONTHLY;BYDAY=1FR,3FR",
+            "monatlich am ersten und dritten Freitag",
+        ),
+        (
+            "le premier et le troisième vendredi de chaque mois",
+            "fr_FR",
+            at("2026-12-18"),
+            "FREQ=MONTHLY;BYDAY=1FR,3FR",
+            "tous les mois, le premier et le troisième vendredi",
+        ),
+    ],
+)
+def test_several_positions_of_a_weekday_each_month_repeat_on_each(text, region, due, rule, said):
+    """ "the first and third Friday of each month" was the third Friday alone; the first one
+    still to come (the first Friday of December has gone by on the 5th). Of "the month" alone
+    it stays once."""
+    read_as(text, region, due, rule, said)
+    when = find_when("the first and third Friday of the month", SATURDAY, region="en_GB")
+    assert when is not None and when.rrule is None
