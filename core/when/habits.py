@@ -29,6 +29,7 @@ class Habits:
     every_month_name: re.Pattern[str]  # "every January", "cada mes de marzo": groups of, mon
     positions: re.Pattern[str]  # "the first and third Friday of each month": groups every, ords, day, of
     ordinal_words: re.Pattern[str]  # the ordinals of `positions`' group ords
+    bounded: re.Pattern[str]  # a start or an end said right after: "from 4 January", "ab nächster Woche"
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -85,6 +86,7 @@ def _compile(g: Grammar) -> Habits:
     and_then = rf"\s*(?:,\s*(?:(?:{any_of(w.and_words)})\s+)?|(?:{any_of(w.and_words)})\s+)\s*"
 
     ordinal = any_of(w.month_ordinals)
+    date_articles = optional_words((*w.articles, *w.date_lead, *w.month_alone_lead))
     position = optional_words((*w.position_articles, *w.monthday_lead))
 
     def one(i: int) -> str:
@@ -110,6 +112,10 @@ def _compile(g: Grammar) -> Habits:
             rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+)?{position}"
             rf"(?P<ords>(?:{ordinal})(?:{and_then}{position}(?:{ordinal}))+)\s+"
             rf"(?P<day>{day})(?:{suffix})?(?:{plural})?(?:\s+(?P<of>{any_of(w.of_the_month)}))?{e}"
+        ),
+        bounded=compile_folded(
+            rf"\s*,?\s*(?:{any_of(w.repeat_bounds)})\s+{date_articles}"
+            rf"(?:\d|(?:{any_of((*w.months, *w.next_before))}){e})"
         ),
         ordinal_words=compile_folded(rf"{b}(?:{ordinal}){e}"),
         every_month_name=compile_folded(

@@ -652,8 +652,13 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         return _Rec(
             f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
         )
-    m = t.search(g.plural_weekdays, accept=lambda m: _time_follows(t, m.end()) or _said_alone(t, m))
-    if m:  # "Tuesdays at 7pm", "les mardis" alone (not "I hate Mondays")
+    m = t.search(
+        g.plural_weekdays,
+        accept=lambda m: (
+            _time_follows(t, m.end()) or _said_alone(t, m) or bool(habits(g).bounded.match(t.folded, m.end()))
+        ),
+    )
+    if m:  # "Tuesdays at 7pm", "les mardis" alone, "Fridays from May" (not "I hate Mondays")
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)

@@ -994,3 +994,41 @@ def test_several_positions_of_a_weekday_each_month_repeat_on_each(text, region, 
     read_as(text, region, due, rule, said)
     when = find_when("the first and third Friday of the month", SATURDAY, region="en_GB")
     assert when is not None and when.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "mondays and thursdays from jan 1 to march 25th",
+            "en_US",
+            at("2027-01-04"),
+            "FREQ=WEEKLY;BYDAY=MO,TH",
+            "every Monday and Thursday",
+        ),
+        (
+            "yoga tuesdays starting next week",
+            "en_GB",
+            at("2026-12-08"),
+            "FREQ=WEEKLY;BYDAY=TU",
+            "every Tuesday",
+        ),
+        ("les lundis à partir du 11 janvier", "fr_FR", at("2027-01-11"), "FREQ=WEEKLY;BYDAY=MO", "le lundi"),
+        (
+            "aulas às terças a partir de 12 de janeiro",
+            "pt_PT",
+            at("2027-01-12"),
+            "FREQ=WEEKLY;BYDAY=TU",
+            "às terças",
+        ),
+        ("los lunes desde el 11 de enero", "es_ES", at("2027-01-11"), "FREQ=WEEKLY;BYDAY=MO", "los lunes"),
+        ("montags ab dem 11. Januar", "de_DE", at("2027-01-11"), "FREQ=WEEKLY;BYDAY=MO", "montags"),
+    ],
+)
+def test_plural_weekdays_with_a_start_or_an_end_after_them_repeat(text, region, due, rule, said):
+    """ "Mondays from 4 January", "les lundis à partir du 11 janvier": a habit from (or until) a
+    date, as with a time after them; "Ana works Mondays from home" and "I hate Mondays" stay
+    notes."""
+    read_as(text, region, due, rule, said)
+    for text, region in (("Ana works Mondays from home", "en_GB"), ("I hate Mondays", "en_GB")):
+        assert find_when(text, SATURDAY, region=region) is None, text

@@ -120,6 +120,7 @@ LANGUAGE = Language(
                    ("zweiwöchentlich", "WEEKLY;INTERVAL=2")) for ending in ("e", "en", "er", "es", "em")}},
     weekdays_every=("werktags", "an werktagen", "jeden werktag"),
     weekends=("wochenenden",),
+    repeat_bounds=("ab", "bis"),
     except_words=("außer", "ausser", "ausgenommen"),
     weekends_every=("an wochenenden", "wochenends", "an den wochenenden", "an jedem wochenende"),
     every_part={"jeden morgen": "morgens", "jeden vormittag": "morgens", "jeden nachmittag": "nachmittags",

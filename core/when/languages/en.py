@@ -164,6 +164,8 @@ LANGUAGE = Language(
     weekdays_every=("every weekday", "weekdays", "on weekdays", "every workday", "every business day",
                     "on workdays"),
     weekends=("weekends", "week-ends"),
+    repeat_bounds=("from", "starting", "starting on", "starting in", "beginning", "until", "till", "through",
+                   "for the next"),
     except_words=("except", "except for", "except on", "but not", "apart from", "excluding"),
     weekends_every=("on weekends", "at weekends"),
     weekends_timed=("weekends",),

@@ -135,6 +135,7 @@ LANGUAGE = Language(
                     "de lunes a viernes"),
     weekends=("fines de semana", "findes"),
     month_of=("mes de",),
+    repeat_bounds=("a partir de", "a partir del", "desde", "hasta"),
     except_words=("excepto", "menos", "salvo", "quitando"),
     weekends_every=("todos los fines de semana",),
     weekends_timed=("los fines de semana",),

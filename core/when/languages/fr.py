@@ -135,6 +135,7 @@ LANGUAGE = Language(
                     "chaque jour ouvrable", "jours ouvrés", "tous les jours ouvrés"),
     weekends=("week-ends", "weekends"),
     month_of=("mois de",),
+    repeat_bounds=("à partir du", "à partir de", "dès", "jusqu'au", "jusqu'à", "jusqu'en"),
     except_words=("sauf", "excepté", "hormis", "à part"),
     except_lead=("les",),
     weekends_every=("tous les week-ends", "tous les weekends"),
