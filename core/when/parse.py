@@ -66,6 +66,7 @@ _FREQ = {
     "weekend": "WEEKLY;BYDAY=SA",  # once a weekend: its Saturday
 }
 # a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
+LISTED_DAYS = 3  # so many weekdays listed ("Monday, Wednesday and Friday") are a habit, not days
 _CLOCK_STEP = {"HOURLY": timedelta(hours=1), "MINUTELY": timedelta(minutes=1)}
 # "N times a week": spread over the week; "a month": over the month; a year: every 12/N months
 _TIMES_A_WEEK = {2: "MO,TH", 3: "MO,WE,FR", 4: "MO,TU,TH,FR", 5: "MO,TU,WE,TH,FR", 6: "MO,TU,WE,TH,FR,SA"}
@@ -659,6 +660,12 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         ),
     )
     if m:  # "Tuesdays at 7pm", "les mardis" alone, "Fridays from May" (not "I hate Mondays")
+        days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
+        t.take(m)
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    m = t.search(g.on_days, accept=lambda m: len(set(g.day_words.findall(m.group("days")))) >= LISTED_DAYS)
+    if m:  # "gym Monday, Wednesday and Friday": days listed so are a habit
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)

@@ -1032,3 +1032,34 @@ def test_plural_weekdays_with_a_start_or_an_end_after_them_repeat(text, region, 
     read_as(text, region, due, rule, said)
     for text, region in (("Ana works Mondays from home", "en_GB"), ("I hate Mondays", "en_GB")):
         assert find_when(text, SATURDAY, region=region) is None, text
+
+
+MWF = "FREQ=WEEKLY;BYDAY=MO,WE,FR"
+
+
+@pytest.mark.parametrize(
+    "text,region,due,said",
+    [
+        (
+            "gym Monday, Wednesday and Friday at 7",
+            "en_GB",
+            at("2026-12-07", "19:00"),
+            "every Monday, Wednesday and Friday",
+        ),
+        ("ginásio segundas, quartas e sextas", "pt_PT", at("2026-12-07"), "às segundas, quartas e sextas"),
+        ("gimnasio lunes, miércoles y viernes", "es_ES", at("2026-12-07"), "los lunes, miércoles y viernes"),
+        (
+            "Fitness Montag, Mittwoch und Freitag",
+            "de_DE",
+            at("2026-12-07"),
+            "montags, mittwochs und freitags",
+        ),
+        ("sport lundi, mercredi et vendredi", "fr_FR", at("2026-12-07"), "le lundi, mercredi et le vendredi"),
+    ],
+)
+def test_three_weekdays_listed_are_a_weekly_habit(text, region, due, said):
+    """Three weekdays or more named together are a habit (no one lists three days of one week for
+    a reminder); two ("Ana visits Monday and Tuesday") stay the first of them."""
+    read_as(text, region, due, MWF, said)
+    when = find_when("Ana visits Monday and Tuesday", SATURDAY, region="en_GB")
+    assert when is not None and when.rrule is None and when.due == at("2026-12-07")
