@@ -30,6 +30,7 @@ class Habits:
     positions: re.Pattern[str]  # "the first and third Friday of each month": groups every, ords, day, of
     ordinal_words: re.Pattern[str]  # the ordinals of `positions`' group ords
     bounded: re.Pattern[str]  # a start or an end said right after: "from 4 January", "ab nächster Woche"
+    felt: re.Pattern[str]  # a feeling right before: "odio" in "odio los lunes"
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -117,6 +118,7 @@ def _compile(g: Grammar) -> Habits:
             rf"\s*,?\s*(?:{any_of(w.repeat_bounds)})\s+{date_articles}"
             rf"(?:\d|(?:{any_of((*w.months, *w.next_before))}){e})"
         ),
+        felt=compile_folded(rf"{b}(?:{any_of(w.day_feelings)})\s+\Z" if w.day_feelings else "(?!)"),
         ordinal_words=compile_folded(rf"{b}(?:{ordinal}){e}"),
         every_month_name=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<of>{optional_words(w.month_of)})(?P<mon>{any_of(w.months)}){e}"

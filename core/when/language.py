@@ -178,6 +178,7 @@ class Language:
     except_lead: Words = ()  # more words before the days excepted: "ao", "les"
     month_of: Words = ()  # "todo mês de março", "tous les mois de mars": every March
     repeat_bounds: Words = ()  # a start or an end after plural days: "Mondays from 4 January"
+    day_feelings: Words = ()  # "odio los lunes", "adoro as sextas": the days a feeling's object, no habit
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day
     yearly_words: Words = ()  # "birthday": a date that comes every year
     # repeats said as habits (core/when/habits.py): a rule said as one idiom, read before the

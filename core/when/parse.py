@@ -672,7 +672,10 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
     m = t.search(
         g.every_weekdays,
-        accept=lambda m: not m.group("plural_lead") or bool(g.plural_day.search(m.group("days"))),
+        accept=lambda m: (
+            not m.group("plural_lead")
+            or (bool(g.plural_day.search(m.group("days"))) and not _felt(t, m.start()))
+        ),
     )
     if m:
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
@@ -823,6 +826,11 @@ def _time_follows(t: _Text, end: int) -> bool:
     return any(
         p.match(after) for p in (g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter, g.part_of_day)
     )
+
+
+def _felt(t: _Text, start: int) -> bool:
+    """A feeling right before ("odio los lunes", "adoro as sextas"): the days are its object."""
+    return bool(habits(t.g).felt.search(t.folded[max(0, start - 24) : start]))
 
 
 def _time_before(t: _Text, start: int) -> bool:

@@ -1063,3 +1063,33 @@ def test_three_weekdays_listed_are_a_weekly_habit(text, region, due, said):
     read_as(text, region, due, MWF, said)
     when = find_when("Ana visits Monday and Tuesday", SATURDAY, region="en_GB")
     assert when is not None and when.rrule is None and when.due == at("2026-12-07")
+
+
+@pytest.mark.parametrize(
+    "text,region",
+    [
+        ("Ana is in Porto from Monday to Friday", "en_GB"),
+        ("I hate Mondays", "en_GB"),
+        ("Ana works Mondays from home", "en_GB"),
+        ("the shop is open except Sundays", "en_GB"),
+        ("Ana visits Monday and Tuesday", "en_GB"),
+        ("a Ana está no Porto de segunda a sexta", "pt_PT"),
+        ("odeio as segundas", "pt_PT"),
+        ("adoro as sextas", "pt_PT"),
+        ("Ana está en Oporto de lunes a viernes", "es_ES"),
+        ("odio los lunes", "es_ES"),
+        ("me encantan los domingos", "es_ES"),
+        ("Ana ist von Montag bis Freitag in Porto", "de_DE"),
+        ("ich hasse Montage", "de_DE"),
+        ("der Laden ist außer sonntags offen", "de_DE"),
+        ("je suis à Lyon du lundi au vendredi", "fr_FR"),
+        ("je déteste les lundis", "fr_FR"),
+        ("le magasin est ouvert sauf le dimanche", "fr_FR"),
+    ],
+)
+def test_a_sentence_that_only_mentions_days_is_no_repeat(text, region):
+    """A stay from one day to another, a feeling about a weekday, two days named, a shop's hours:
+    at most the day they name, never a habit ("odio los lunes" was every Monday, "Ana está en
+    Oporto de lunes a viernes" every weekday)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is None or when.rrule is None, (text, when.rrule)

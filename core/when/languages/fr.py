@@ -136,6 +136,7 @@ LANGUAGE = Language(
     weekends=("week-ends", "weekends"),
     month_of=("mois de",),
     repeat_bounds=("à partir du", "à partir de", "dès", "jusqu'au", "jusqu'à", "jusqu'en"),
+    day_feelings=("déteste", "adore", "aime", "j'aime", "j'adore", "je déteste"),
     except_words=("sauf", "excepté", "hormis", "à part"),
     except_lead=("les",),
     weekends_every=("tous les week-ends", "tous les weekends"),

@@ -149,6 +149,7 @@ LANGUAGE = Language(
     weekends=("fins de semana", "fins-de-semana", "finais de semana"),
     month_of=("mês de", "o mês de"),
     repeat_bounds=("a partir de", "a partir do", "a partir da", "desde", "até"),
+    day_feelings=("odeio", "adoro", "detesto", "amo", "gosto de", "gosto das", "gosto dos"),
     except_words=("exceto", "excepto", "menos", "salvo", "tirando"),
     except_lead=("ao", "à", "aos", "às", "os", "o"),
     weekends_every=("aos fins de semana", "todos os fins de semana", "aos fins-de-semana",
