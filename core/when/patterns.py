@@ -522,7 +522,9 @@ class Grammar:
             rf"(?P<unit>{self.calendar_units}){e}"
         )
         days = rf"(?:{day}){weekday_suffix}?{plural}?"
-        and_words = rf"(?:,|{any_of(w.and_words)})"
+        and_words = (
+            rf"(?:,(?:\s*(?:{any_of(w.and_words)}){WORD_END})?|(?:{any_of(w.and_words)}))"  # "X, Y, and Z"
+        )
         self.every_weekdays = c(
             rf"{b}(?:(?P<lead>{every})|(?P<plural_lead>{any_of(w.weekdays_lead)}))\s+"
             rf"(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}"
