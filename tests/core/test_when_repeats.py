@@ -82,7 +82,7 @@ RULE_FLOORS = {
     "cronstrue_en_pt_es_de_fr": 189,
     "recurrent_en": 160,
     "people_pt_es_de_fr": 64,
-    "rrulejs_en": 18,
+    "rrulejs_en": 19,
 }
 
 
@@ -1108,3 +1108,18 @@ def test_a_list_of_weekdays_with_a_comma_before_its_and_keeps_its_last_day(text,
     """ "every Monday, Tuesday, and Friday": the comma before "and" (the Oxford comma, cronstrue's
     "nur jeden Montag, Dienstag, und Sonntag") dropped the last day."""
     read_as(text, region, at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,FR", said)
+
+
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        ("the third to last Friday of every month", "en_GB", "every month on the third to last Friday"),
+        ("na antepenúltima sexta-feira de cada mês", "pt_PT", "todos os meses, na antepenúltima sexta-feira"),
+        ("el antepenúltimo viernes de cada mes", "es_ES", "todos los meses, el antepenúltimo viernes"),
+        ("am drittletzten Freitag jedes Monats", "de_DE", "monatlich am drittletzten Freitag"),
+        ("l'antépénultième vendredi de chaque mois", "fr_FR", "tous les mois, l’antépénultième vendredi"),
+    ],
+)
+def test_the_third_to_last_weekday_of_each_month_repeats(text, region, said):
+    """As the second to last: the Fridays of December 2026 are the 4th, 11th, 18th and 25th."""
+    read_as(text, region, at("2026-12-11"), "FREQ=MONTHLY;BYDAY=-3FR", said)
