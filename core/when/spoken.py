@@ -175,15 +175,15 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         on = words["workdays"] if byday == list(_WORKDAYS) else words["weekly_on"].format(days=days)
         said = on if freq == "DAILY" and n == 1 else f"{every}, {on}"  # every day but Sunday: those days
     elif byday and freq == "MONTHLY" and len(byday) > 1:  # "the first and third Friday"
-        found = [re.fullmatch(r"([+-]?\d)(MO|TU|WE|TH|FR|SA|SU)", d) for d in byday]
-        if not all(found) or len({f.group(2) for f in found if f}) != 1:
+        positions = [re.fullmatch(r"([+-]?\d)(MO|TU|WE|TH|FR|SA|SU)", d) for d in byday]
+        if not all(positions) or len({f.group(2) for f in positions if f}) != 1:
             return words["custom"]
-        ns = sorted({int(f.group(1)) for f in found if f}, key=lambda n: (n < 0, n))
+        ns = sorted({int(f.group(1)) for f in positions if f}, key=lambda n: (n < 0, n))
         if not all(n in words["ordinals"] for n in ns):
             return words["custom"]
         said_ns = [words["ordinals"][n] for n in ns]
         joined = ", ".join(said_ns[:-1]) + words.get("and_nth", words["and"]) + said_ns[-1]
-        day = words["days"][_DAYS.index(found[0].group(2))] if found[0] else ""
+        day = words["days"][_DAYS.index(positions[0].group(2))] if positions[0] else ""
         said = words["nth_day"].format(every=every, nth=joined, day=day)
     elif byday and freq == "MONTHLY" and len(byday) == 1:
         m = re.fullmatch(r"([+-]?\d)?(MO|TU|WE|TH|FR|SA|SU)", byday[0])
