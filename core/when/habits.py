@@ -31,6 +31,7 @@ class Habits:
     ordinal_words: re.Pattern[str]  # the ordinals of `positions`' group ords
     bounded: re.Pattern[str]  # a start or an end said right after: "from 4 January", "ab nächster Woche"
     felt: re.Pattern[str]  # a feeling right before: "odio" in "odio los lunes"
+    yearly_days: re.Pattern[str]  # "every 20th and 30th of August", "tous les 20 et 30 août": days, mon
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -117,6 +118,10 @@ def _compile(g: Grammar) -> Habits:
         bounded=compile_folded(
             rf"\s*,?\s*(?:{any_of(w.repeat_bounds)})\s+{date_articles}"
             rf"(?:\d|(?:{any_of((*w.months, *w.next_before))}){e})"
+        ),
+        yearly_days=compile_folded(
+            rf"{b}(?:{any_of(w.every)})\s+{the}(?P<days>{listed})\s+"
+            rf"{optional_words((*w.of_a_month, *w.day_month_joiners))}(?P<mon>{any_of(w.months)}){e}"
         ),
         felt=compile_folded(rf"{b}(?:{any_of(w.day_feelings)})\s+\Z" if w.day_feelings else "(?!)"),
         ordinal_words=compile_folded(rf"{b}(?:{ordinal}){e}"),

@@ -710,6 +710,19 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         rule = "FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))]
         first = _first_monthday(rule, today) or _first_of_days(rule, today)
         return _on_its_days(t, today, _Rec(rule, first))
+    m = t.search(h.yearly_days)
+    if m:  # "every 20th and 30th of August": every year on those days of it
+        month = g.words.months[m.group("mon")]
+        days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days"))})
+        dates = [
+            date(today.year + (date(today.year, month, d) < today), month, d)
+            for d in days
+            if 1 <= d <= _MONTH_DAYS[month - 1]
+        ]
+        if dates and len(dates) == len(days):
+            t.take(m)
+            rule = f"FREQ=YEARLY;BYMONTH={month};BYMONTHDAY=" + ",".join(map(str, days))
+            return _Rec(rule, min(dates))
     m = t.search(h.monthdays, accept=lambda m: bool(m.group("every") or m.group("each")))
     if m:  # "on the 1st and 15th of every month"
         days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days"))})
@@ -754,6 +767,7 @@ def _habit(t: _Text, today: date) -> _Rec | None:
 
 
 _DAY_FIGURES = re.compile(r"\d{1,2}")
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # a day every year has (not 29 February)
 
 
 def _first_monthday(rule: str, today: date) -> date | None:

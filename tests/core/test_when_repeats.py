@@ -80,7 +80,7 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 # they expect, at least as many as now (floors: raise them as the grammar learns).
 RULE_FLOORS = {
     "cronstrue_en_pt_es_de_fr": 189,
-    "recurrent_en": 160,
+    "recurrent_en": 161,
     "people_pt_es_de_fr": 64,
     "rrulejs_en": 19,
 }
@@ -1123,3 +1123,18 @@ def test_a_list_of_weekdays_with_a_comma_before_its_and_keeps_its_last_day(text,
 def test_the_third_to_last_weekday_of_each_month_repeats(text, region, said):
     """As the second to last: the Fridays of December 2026 are the 4th, 11th, 18th and 25th."""
     read_as(text, region, at("2026-12-11"), "FREQ=MONTHLY;BYDAY=-3FR", said)
+
+
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        ("every 20th and 30th of aug", "en_US", "every year"),
+        ("cada 20 y 30 de agosto", "es_ES", "todos los años"),
+        ("jeden 20. und 30. August", "de_DE", "jährlich"),
+        ("tous les 20 et 30 août", "fr_FR", "tous les ans"),
+    ],
+)
+def test_several_days_of_a_named_month_repeat_every_year(text, region, said):
+    """ "every 20th and 30th of aug" was every month on the 20th, "cada 20 y 30 de agosto" no
+    repeat: every year on those days of that month."""
+    read_as(text, region, at("2027-08-20"), "FREQ=YEARLY;BYMONTH=8;BYMONTHDAY=20,30", said)
