@@ -85,7 +85,7 @@ def _compile(g: Grammar) -> Habits:
     )
     plural_day = rf"(?:{day})(?:{suffix})?(?:{plural})?|(?:{adverb})"
     weekend = any_of((*w.weekends_every, *w.weekends_timed, *w.weekends, *w.weekend))
-    and_then = rf"\s*(?:,\s*(?:(?:{any_of(w.and_words)})\s+)?|(?:{any_of(w.and_words)})\s+)\s*"
+    and_then = rf"\s*(?:,\s*(?:(?:{any_of(w.and_words)})\s+)?|(?:{any_of(w.and_words)})\s+)"
 
     ordinal = any_of(w.month_ordinals)
     date_articles = optional_words((*w.articles, *w.date_lead, *w.month_alone_lead))
