@@ -32,6 +32,7 @@ class Habits:
     bounded: re.Pattern[str]  # a start or an end said right after: "from 4 January", "ab nächster Woche"
     felt: re.Pattern[str]  # a feeling right before: "odio" in "odio los lunes"
     yearly_days: re.Pattern[str]  # "every 20th and 30th of August", "tous les 20 et 30 août": days, mon
+    by_the_clock: re.Pattern[str]  # a word of a step of the clock ("hour", "stündlich"): a cheap look first
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -88,6 +89,14 @@ def _compile(g: Grammar) -> Habits:
     and_then = rf"\s*(?:,\s*(?:(?:{any_of(w.and_words)})\s+)?|(?:{any_of(w.and_words)})\s+)"
 
     ordinal = any_of(w.month_ordinals)
+    clock_words = [
+        *(word for word, unit in w.calendar_units.items() if unit.startswith("clock-")),
+        *(
+            word
+            for word, rule in {**w.freq_words, **w.repeat_idioms}.items()
+            if rule.startswith(("HOURLY", "MINUTELY"))
+        ),
+    ]
     date_articles = optional_words((*w.articles, *w.date_lead, *w.month_alone_lead))
     position = optional_words((*w.position_articles, *w.monthday_lead))
 
@@ -119,6 +128,7 @@ def _compile(g: Grammar) -> Habits:
             rf"\s*,?\s*(?:{any_of(w.repeat_bounds)})\s+{date_articles}"
             rf"(?:\d|(?:{any_of((*w.months, *w.next_before))}){e})"
         ),
+        by_the_clock=compile_folded(rf"{b}(?:{any_of(clock_words)}){e}" if clock_words else "(?!)"),
         yearly_days=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+{the}(?P<days>{listed})\s+"
             rf"{optional_words((*w.of_a_month, *w.day_month_joiners))}(?P<mon>{any_of(w.months)}){e}"

@@ -163,6 +163,7 @@ class Language:
     of_every_month: Words = ()  # the ones that make it repeat
     month_day_words: Words = ()  # "the last day", "o último dia"
     month_ordinals: dict[str, int] = field(default_factory=dict)  # "first": 1, "last": -1
+    freq_endings: Words = ()  # the endings an adjective of `freq_words` takes: de "wöchentliches"
     freq_words: dict[str, str] = field(
         default_factory=dict
     )  # "daily": "DAILY", "quarterly": "MONTHLY;INTERVAL=3"

@@ -112,12 +112,9 @@ LANGUAGE = Language(
                 "quartalsweise": "MONTHLY;INTERVAL=3", "halbjährlich": "MONTHLY;INTERVAL=6",
                 "zweiwöchentlich": "WEEKLY;INTERVAL=2", "vierzehntägig": "WEEKLY;INTERVAL=2",
                 "vierzehntäglich": "WEEKLY;INTERVAL=2", "stündlich": "HOURLY",
-                "halbstündlich": "MINUTELY;INTERVAL=30", "viertelstündlich": "MINUTELY;INTERVAL=15",
-                # "das wöchentliche Meeting", "ein monatlicher Termin": the adjectives as declined
-                **{f"{word}{ending}": freq for word, freq in (("täglich", "DAILY"), ("wöchentlich", "WEEKLY"),
-                   ("monatlich", "MONTHLY"), ("jährlich", "YEARLY"), ("stündlich", "HOURLY"),
-                   ("vierteljährlich", "MONTHLY;INTERVAL=3"), ("halbjährlich", "MONTHLY;INTERVAL=6"),
-                   ("zweiwöchentlich", "WEEKLY;INTERVAL=2")) for ending in ("e", "en", "er", "es", "em")}},
+                "halbstündlich": "MINUTELY;INTERVAL=30", "viertelstündlich": "MINUTELY;INTERVAL=15"},
+    # "das wöchentliche Meeting", "ein monatlicher Termin": the adjectives as declined
+    freq_endings=("e", "en", "er", "es", "em"),
     weekdays_every=("werktags", "an werktagen", "jeden werktag"),
     weekends=("wochenenden",),
     repeat_bounds=("ab", "bis"),
