@@ -100,6 +100,22 @@ def test_other_projects_repeats_read_at_least_as_well_as_before(name):
     assert not wrongly  # "Once in a while.", "Every time i hear that": no repeat
 
 
+@pytest.mark.parametrize("name", sorted(RULE_FLOORS))
+def test_every_rule_the_judges_read_is_said_in_words_and_comes_again(name):
+    """Each repeat read from a judge's phrases is said back in the person's language (never
+    "repeats (custom)") and the one recurrence engine finds its next occurrence."""
+    corpus = load(name)
+    now = datetime.fromisoformat(corpus["now"]).replace(tzinfo=ZoneInfo(corpus["zone"]))
+    for text, region, *_ in corpus["cases"]:
+        when = find_when(text, now, region=region)
+        if when is None or not when.rrule:
+            continue
+        said = say_rule(when.rrule, region[:2])
+        assert said and "(" not in said, (text, when.rrule, said)
+        after = next_occurrence(Series(when.rrule, now.tzinfo), when.due, when.due)
+        assert after is not None and after > when.due, (text, when.rrule)
+
+
 # -- the classes of repeats people say, each in the five languages ---------------------------------
 
 TZ = ZoneInfo("Europe/Lisbon")
