@@ -33,6 +33,7 @@ class Habits:
     felt: re.Pattern[str]  # a feeling right before: "odio" in "odio los lunes"
     yearly_days: re.Pattern[str]  # "every 20th and 30th of August", "tous les 20 et 30 août": days, mon
     by_the_clock: re.Pattern[str]  # a word of a step of the clock ("hour", "stündlich"): a cheap look first
+    joined: re.Pattern[str]  # a comma or an "and" (a list's): a cheap look first, no run of spaces tried
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -128,6 +129,7 @@ def _compile(g: Grammar) -> Habits:
             rf"\s*,?\s*(?:{any_of(w.repeat_bounds)})\s+{date_articles}"
             rf"(?:\d|(?:{any_of((*w.months, *w.next_before))}){e})"
         ),
+        joined=compile_folded(rf",|{b}(?:{any_of(w.and_words)}){e}"),
         by_the_clock=compile_folded(rf"{b}(?:{any_of(clock_words)}){e}" if clock_words else "(?!)"),
         yearly_days=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+{the}(?P<days>{listed})\s+"

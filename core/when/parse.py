@@ -666,7 +666,7 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
         return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
-    m = habits(g).and_then.search(t.folded) and t.search(
+    m = habits(g).joined.search(t.folded) and t.search(
         g.on_days, accept=lambda m: len(set(g.day_words.findall(m.group("days")))) >= LISTED_DAYS
     )
     if m:  # "gym Monday, Wednesday and Friday": days listed so are a habit
@@ -714,7 +714,7 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         rule = "FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))]
         first = _first_monthday(rule, today) or _first_of_days(rule, today)
         return _on_its_days(t, today, _Rec(rule, first))
-    listed = h.and_then.search(t.folded)  # a list ("first and third", "20 et 30") needs its "and"
+    listed = h.joined.search(t.folded)  # a list ("first and third", "20 et 30") needs its "and"
     every = h.every_word.search(t.folded)
     m = listed and every and t.search(h.yearly_days)
     if m:  # "every 20th and 30th of August": every year on those days of it
