@@ -494,6 +494,19 @@ def _before(series: Series, text: str, anchor: datetime) -> int:
     return count
 
 
+def first_on_rule(rrule: str, start: datetime) -> datetime | None:
+    """The first occurrence of `rrule` itself at or after `start` (None when it has none): a repeat
+    said with a start that is not one of its days ("every Monday from Thursday 10 December") is
+    first due on its first day from then, not on the start (which RFC 5545 would count)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            rule = rrulestr(_aware_until(rule_text(rrule), start.tzinfo or UTC), dtstart=start)
+        except (ValueError, TypeError):
+            return None
+    return rule.after(start, inc=True) if _can_occur(rule) else None
+
+
 def first(series: Series, start: datetime) -> datetime | None:
     """The series' first occurrence (from its anchor, else `start`)."""
     return next((occ for _, occ in _numbered(series, start)), None)

@@ -25,6 +25,15 @@ class Habits:
     every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
     and_then: re.Pattern[str]  # ", ", " and ": another day of a list follows ("le mardi et le jeudi")
     day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
+    except_days: re.Pattern[str]  # "except Sundays", "außer am Wochenende": groups weekend, days
+    every_month_name: re.Pattern[str]  # "every January", "cada mes de marzo": groups of, mon
+    positions: re.Pattern[str]  # "the first and third Friday of each month": groups every, ords, day, of
+    ordinal_words: re.Pattern[str]  # the ordinals of `positions`' group ords
+    bounded: re.Pattern[str]  # a start or an end said right after: "from 4 January", "ab nächster Woche"
+    felt: re.Pattern[str]  # a feeling right before: "odio" in "odio los lunes"
+    yearly_days: re.Pattern[str]  # "every 20th and 30th of August", "tous les 20 et 30 août": days, mon
+    by_the_clock: re.Pattern[str]  # a word of a step of the clock ("hour", "stündlich"): a cheap look first
+    joined: re.Pattern[str]  # a comma or an "and" (a list's): a cheap look first, no run of spaces tried
 
 
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
@@ -73,6 +82,25 @@ def _compile(g: Grammar) -> Habits:
     article = optional_words(w.day_articles)
     to = rf"(?:\s*(?:{any_of(DASHES)})\s*|\s+(?:{any_of(w.day_range_to)})\s+)"
 
+    before_days = optional_words(
+        (*w.weekday_lead, *w.weekdays_lead, *w.day_articles, *w.weekend_lead, *w.except_lead)
+    )
+    plural_day = rf"(?:{day})(?:{suffix})?(?:{plural})?|(?:{adverb})"
+    weekend = any_of((*w.weekends_every, *w.weekends_timed, *w.weekends, *w.weekend))
+    and_then = rf"\s*(?:,\s*(?:(?:{any_of(w.and_words)})\s+)?|(?:{any_of(w.and_words)})\s+)"
+
+    ordinal = any_of(w.month_ordinals)
+    clock_words = [
+        *(word for word, unit in w.calendar_units.items() if unit.startswith("clock-")),
+        *(
+            word
+            for word, rule in {**w.freq_words, **w.repeat_idioms}.items()
+            if rule.startswith(("HOURLY", "MINUTELY"))
+        ),
+    ]
+    date_articles = optional_words((*w.articles, *w.date_lead, *w.month_alone_lead))
+    position = optional_words((*w.position_articles, *w.monthday_lead))
+
     def one(i: int) -> str:
         return rf"(?:{article}(?P<day{i}>{day})(?:{suffix})?(?P<plural{i}>{plural})?|(?P<adverb{i}>{adverb}))"
 
@@ -92,6 +120,33 @@ def _compile(g: Grammar) -> Habits:
             rf"{b}(?:{any_of(w.every)})\s+(?P<n>\d+)(?:{any_of(w.ordinal_suffixes)})\s+(?P<unit>{g.calendar_units}){e}"
         ),
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
+        positions=compile_folded(
+            rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+)?{position}"
+            rf"(?P<ords>(?:{ordinal})(?:{and_then}{position}(?:{ordinal}))+)\s+"
+            rf"(?P<day>{day})(?:{suffix})?(?:{plural})?(?:\s+(?P<of>{any_of(w.of_the_month)}))?{e}"
+        ),
+        bounded=compile_folded(
+            rf"\s*,?\s*(?:{any_of(w.repeat_bounds)})\s+{date_articles}"
+            rf"(?:\d|(?:{any_of((*w.months, *w.next_before))}){e})"
+        ),
+        joined=compile_folded(rf",|{b}(?:{any_of(w.and_words)}){e}"),
+        by_the_clock=compile_folded(rf"{b}(?:{any_of(clock_words)}){e}" if clock_words else "(?!)"),
+        yearly_days=compile_folded(
+            rf"{b}(?:{any_of(w.every)})\s+{the}(?P<days>{listed})\s+"
+            rf"{optional_words((*w.of_a_month, *w.day_month_joiners))}(?P<mon>{any_of(w.months)}){e}"
+        ),
+        felt=compile_folded(rf"{b}(?:{any_of(w.day_feelings)})\s+\Z" if w.day_feelings else "(?!)"),
+        ordinal_words=compile_folded(rf"{b}(?:{ordinal}){e}"),
+        every_month_name=compile_folded(
+            rf"{b}(?:{any_of(w.every)})\s+(?P<of>{optional_words(w.month_of)})(?P<mon>{any_of(w.months)}){e}"
+            rf"(?!\s*\d)"
+        ),
+        except_days=compile_folded(
+            rf"{b}(?:{any_of(w.except_words)})\s+(?:{before_days}(?P<weekend>{weekend})|"
+            rf"(?P<days>{before_days}(?:{plural_day})(?:{and_then}{before_days}(?:{plural_day}))*)){e}"
+            if w.except_words
+            else "(?!)"
+        ),
         day_range=compile_folded(
             rf"{b}(?:(?P<other>{any_of(w.every_other)})\s+|(?P<every>{any_of(w.every)})\s+)?"
             rf"{optional_words(w.day_range_from)}"

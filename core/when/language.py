@@ -170,6 +170,7 @@ class Language:
     of_every_month: Words = ()  # the ones that make it repeat
     month_day_words: Words = ()  # "the last day", "o último dia"
     month_ordinals: dict[str, int] = field(default_factory=dict)  # "first": 1, "last": -1
+    freq_endings: Words = ()  # the endings an adjective of `freq_words` takes: de "wöchentliches"
     freq_words: dict[str, str] = field(
         default_factory=dict
     )  # "daily": "DAILY", "quarterly": "MONTHLY;INTERVAL=3"
@@ -180,6 +181,12 @@ class Language:
     weekdays_every: Words = ()  # "every weekday", "werktags"
     weekends_every: Words = ()  # "on weekends", "aos fins de semana": every weekend (its Saturday)
     weekends_timed: Words = ()  # "los fines de semana": every weekend only with a time after it
+    weekends: Words = ()  # the weekend in the plural: "fins de semana", "Wochenenden"
+    except_words: Words = ()  # "every day except Sundays", "todos os dias exceto ao domingo"
+    except_lead: Words = ()  # more words before the days excepted: "ao", "les"
+    month_of: Words = ()  # "todo mês de março", "tous les mois de mars": every March
+    repeat_bounds: Words = ()  # a start or an end after plural days: "Mondays from 4 January"
+    day_feelings: Words = ()  # "odio los lunes", "adoro as sextas": the days a feeling's object, no habit
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day
     yearly_words: Words = ()  # "birthday": a date that comes every year
     # repeats said as habits (core/when/habits.py): a rule said as one idiom, read before the

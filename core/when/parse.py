@@ -61,9 +61,13 @@ _FREQ = {
     "half-year": "MONTHLY;INTERVAL=6",
     "clock-hour": "HOURLY",
     "clock-minute": "MINUTELY",
+    "clock-half-hour": "MINUTELY;INTERVAL=30",
+    "clock-quarter-hour": "MINUTELY;INTERVAL=15",
     "two-weeks": "WEEKLY;INTERVAL=2",
+    "weekend": "WEEKLY;BYDAY=SA",  # once a weekend: its Saturday
 }
 # a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
+LISTED_DAYS = 3  # so many weekdays listed ("Monday, Wednesday and Friday") are a habit, not days
 _CLOCK_STEP = {"HOURLY": timedelta(hours=1), "MINUTELY": timedelta(minutes=1)}
 # "N times a week": spread over the week; "a month": over the month; a year: every 12/N months
 _TIMES_A_WEEK = {2: "MO,TH", 3: "MO,WE,FR", 4: "MO,TU,TH,FR", 5: "MO,TU,WE,TH,FR", 6: "MO,TU,WE,TH,FR,SA"}
@@ -71,10 +75,21 @@ _TIMES_A_MONTH = {2: (1, 15), 3: (1, 10, 20), 4: (1, 8, 15, 22)}
 
 
 def _every(unit: str, n: int = 1) -> str:
-    """The RRULE of "every n <unit>s" ("every 2 quarters": every 6 months)."""
-    freq, _, interval = _FREQ[unit].partition(";INTERVAL=")
-    step = int(interval or 1) * n
-    return f"FREQ={freq}" + (f";INTERVAL={step}" if step > 1 else "")
+    """The RRULE of "every n <unit>s" ("every 2 quarters": every 6 months, "every other weekend":
+    every 2 weeks on Saturday)."""
+    freq, _, rest = _FREQ[unit].partition(";")
+    parts = dict(piece.partition("=")[::2] for piece in rest.split(";") if piece)
+    step = int(parts.pop("INTERVAL", "1")) * n
+    by = "".join(f";{key}={value}" for key, value in parts.items())
+    return f"FREQ={freq}" + (f";INTERVAL={step}" if step > 1 else "") + by
+
+
+def _first_of_days(rule: str, today: date) -> date | None:
+    """The first day from today of a weekly rule's days ("BYDAY=SA": the next Saturday); None
+    for a rule without days of the week."""
+    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    days = [RRULE_DAYS.index(d) for d in parts.get("BYDAY", "").split(",") if d in RRULE_DAYS]
+    return min((_next_weekday(today, d, strictly_after=False) for d in days), default=None)
 
 
 def _spaced(words: str) -> str:
@@ -399,7 +414,12 @@ def _period_position(g: Grammar, m: re.Match, n: int, today: date) -> date:
 
 
 def _recurrence(t: _Text, now: datetime) -> _Rec | None:
+    excepted = t.search(habits(t.g).except_days)
+    if excepted:  # read apart, so "daily except on weekends" is not read as every weekend
+        t.blank(excepted)
     rec = _repeat_said(t, now)
+    if excepted:
+        rec = _except(t, excepted, rec, now.date())
     if rec and rec.rule.startswith("FREQ=WEEKLY;BYDAY="):  # "quinzenal às segundas": every 2 weeks
         g = t.g
         step = t.search(g.freq_word, accept=lambda m: _weekly_step(g.words.freq_words[_spaced(m.group("w"))]))
@@ -410,7 +430,67 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
             rule = (g.words.freq_words | g.words.repeat_idioms)[_spaced(step.group("w"))]
             t.take(step)
             rec.rule = "FREQ=" + rule + ";" + rec.rule.partition(";")[2]
+        elif habits(g).by_the_clock.search(t.folded) and (
+            clock := _clock_step_said(t)
+        ):  # "hourly on weekdays"
+            rec.rule = clock + ";" + rec.rule.partition(";")[2]
     return rec
+
+
+def _except(t: _Text, m: re.Match, rec: _Rec | None, today: date) -> _Rec | None:
+    """Every day (or some weekdays) but the days `m` says: "every day except Sundays" is every day
+    but Sunday, "weekdays except Wednesday" Monday, Tuesday, Thursday and Friday. Not about such a
+    repeat ("open except Sundays"), its words are put back for the rest to read."""
+    g = t.g
+    out = (
+        {5, 6} if m.group("weekend") else {g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))}
+    )
+    if g.words.weekday_adverbs and m.group("days"):
+        out |= {g.words.weekday_adverbs[d] for d in g.adverb_words.findall(m.group("days"))}
+    days: list[int] = []
+    if rec is not None and rec.rule == "FREQ=DAILY":
+        days = list(range(7))
+    elif rec is not None and rec.rule.startswith("FREQ=WEEKLY;BYDAY=") and rec.rule.count(";") == 1:
+        days = [RRULE_DAYS.index(d) for d in rec.rule.rpartition("=")[2].split(",") if d in RRULE_DAYS]
+    kept = [d for d in days if d not in out]
+    if rec is None or not kept or len(kept) == len(days):
+        t.folded = t.folded[: m.start()] + m.group(0) + t.folded[m.end() :]
+        return rec
+    t.spans.append(m.span())
+    first = min(_next_weekday(today, d, strictly_after=False) for d in kept) if rec.first else None
+    freq = "FREQ=DAILY" if len(days) == 7 else "FREQ=WEEKLY"
+    return _Rec(f"{freq};BYDAY=" + ",".join(RRULE_DAYS[d] for d in kept), first, rec.part)
+
+
+def _clock_step_said(t: _Text) -> str | None:
+    """The rule of a step of the clock said in `t` ("every hour", "hourly", "alle 30 Minuten"),
+    taken; None when none is."""
+    g = t.g
+    clock = ("clock-hour", "clock-minute", "clock-half-hour", "clock-quarter-hour")
+    m = t.search(
+        g.every_n_units,
+        accept=lambda m: (
+            g.words.calendar_units[m.group("unit")] in clock
+            and (bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1)
+        ),
+    )
+    if m:
+        t.take(m)
+        n = 2 if m.group("other") else int(_num(g, m.group("n")))
+        return _every(g.words.calendar_units[m.group("unit")], n)
+    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] in clock)
+    if m:
+        t.take(m)
+        return _every(g.words.calendar_units[m.group("unit")])
+    words = g.words.freq_words | g.words.repeat_idioms
+    for pattern in (g.freq_word, habits(g).idiom):
+        m = t.search(
+            pattern, accept=lambda m: words[_spaced(m.group("w"))].startswith(("HOURLY", "MINUTELY"))
+        )
+        if m:
+            t.take(m)
+            return "FREQ=" + words[_spaced(m.group("w"))]
+    return None
 
 
 def _a_weekday_of_a_month(m: re.Match) -> bool:
@@ -462,12 +542,18 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
             rule, first = _month_position(t.g, m, today)
             return _Rec(f"{rec.rule};{rule}", first)
         return rec
+    if rec.rule.startswith(("FREQ=HOURLY", "FREQ=MINUTELY")) and "BY" not in rec.rule:
+        return _clock_on_days(t, today, rec)
     if not rec.rule.startswith("FREQ=WEEKLY") or "BYDAY" in rec.rule:
         return rec
     ranged = _days_of_the_weeks(t, today)
     if ranged:
         return _Rec(rec.rule + ";" + ranged.rule.rpartition(";")[2], ranged.first)
     g = t.g
+    weekend = t.search(g.every_weekend)
+    if weekend:  # "every 4 weeks on weekends": their Saturday
+        t.take(weekend)
+        return _Rec(rec.rule + ";BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
     on = t.search(g.on_days)
     if not on:
         return rec
@@ -484,6 +570,33 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
         t.take(m)
     first = min(_next_weekday(today, d, strictly_after=False) for d in days)
     return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+
+
+def _clock_on_days(t: _Text, today: date, rec: _Rec) -> _Rec:
+    """A step of the clock on the days said beside it ("every hour, Monday through Saturday",
+    "alle 30 Minuten montags", "toutes les heures en semaine"): those days, from the first of them.
+    A weekday alone ("every hour until Friday") is no such day."""
+    g = t.g
+    ranged = _days_of_the_weeks(t, today)
+    if ranged:
+        return _Rec(rec.rule + ";" + ranged.rule.rpartition(";")[2], ranged.first)
+    m = t.search(g.every_weekday)
+    if m:
+        t.take(m)
+        return _Rec(rec.rule + ";BYDAY=MO,TU,WE,TH,FR", _next_weekday(today, 0, strictly_after=False))
+    m = t.search(g.plural_weekdays) or t.search(g.every_weekdays)
+    if m:
+        days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
+        t.take(m)
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    m = t.search(g.weekday_adverbs)
+    if m:
+        days = sorted({g.words.weekday_adverbs[d] for d in g.adverb_words.findall(m.group("days"))})
+        t.take(m)
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    return rec
 
 
 def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
@@ -546,7 +659,8 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         unit = g.words.calendar_units[m.group("unit")]
         n = 2 if m.group("other") else int(_num(g, m.group("n")))
         t.take(m)
-        return _on_its_days(t, today, _Rec(_every(unit, n), None))
+        rule = _every(unit, n)
+        return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today)))
     m = t.search(g.times_per)
     if m:
         t.take(m)
@@ -563,15 +677,31 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         return _Rec(
             f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
         )
-    m = t.search(g.plural_weekdays, accept=lambda m: _time_follows(t, m.end()) or _said_alone(t, m))
-    if m:  # "Tuesdays at 7pm", "les mardis" alone (not "I hate Mondays")
+    m = t.search(
+        g.plural_weekdays,
+        accept=lambda m: (
+            _time_follows(t, m.end()) or _said_alone(t, m) or bool(habits(g).bounded.match(t.folded, m.end()))
+        ),
+    )
+    if m:  # "Tuesdays at 7pm", "les mardis" alone, "Fridays from May" (not "I hate Mondays")
+        days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
+        t.take(m)
+        first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    m = habits(g).joined.search(t.folded) and t.search(
+        g.on_days, accept=lambda m: len(set(g.day_words.findall(m.group("days")))) >= LISTED_DAYS
+    )
+    if m:  # "gym Monday, Wednesday and Friday": days listed so are a habit
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
         return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
     m = t.search(
         g.every_weekdays,
-        accept=lambda m: not m.group("plural_lead") or bool(g.plural_day.search(m.group("days"))),
+        accept=lambda m: (
+            not m.group("plural_lead")
+            or (bool(g.plural_day.search(m.group("days"))) and not _felt(t, m.start()))
+        ),
     )
     if m:
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
@@ -604,7 +734,23 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     if m:
         t.take(m)
         rule = "FREQ=" + g.words.repeat_idioms[_spaced(m.group("w"))]
-        return _on_its_days(t, today, _Rec(rule, _first_monthday(rule, today)))
+        first = _first_monthday(rule, today) or _first_of_days(rule, today)
+        return _on_its_days(t, today, _Rec(rule, first))
+    listed = h.joined.search(t.folded)  # a list ("first and third", "20 et 30") needs its "and"
+    every = h.every_word.search(t.folded)
+    m = listed and every and t.search(h.yearly_days)
+    if m:  # "every 20th and 30th of August": every year on those days of it
+        month = g.words.months[m.group("mon")]
+        days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days"))})
+        dates = [
+            date(today.year + (date(today.year, month, d) < today), month, d)
+            for d in days
+            if 1 <= d <= _MONTH_DAYS[month - 1]
+        ]
+        if dates and len(dates) == len(days):
+            t.take(m)
+            rule = f"FREQ=YEARLY;BYMONTH={month};BYMONTHDAY=" + ",".join(map(str, days))
+            return _Rec(rule, min(dates))
     m = t.search(h.monthdays, accept=lambda m: bool(m.group("every") or m.group("each")))
     if m:  # "on the 1st and 15th of every month"
         days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days"))})
@@ -612,6 +758,25 @@ def _habit(t: _Text, today: date) -> _Rec | None:
             t.take(m)
             first = min(_next_monthday(today, d) for d in days)
             return _Rec("FREQ=MONTHLY;BYMONTHDAY=" + ",".join(map(str, days)), first)
+    m = listed and t.search(
+        h.positions,
+        accept=lambda m: bool(m.group("every")) or _spaced(m.group("of") or "") in g.words.of_every_month,
+    )
+    if m:  # "the first and third Friday of each month"
+        wd = g.words.weekdays[m.group("day")]
+        ords = h.ordinal_words.findall(m.group("ords"))
+        ns = sorted({g.words.month_ordinals[_spaced(o)] for o in ords}, key=lambda n: (n < 0, n))
+        t.take(m)
+        steps = [relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n)) for n in ns]
+        first = min(today + s if today + s >= today else today + relativedelta(months=1) + s for s in steps)
+        return _Rec("FREQ=MONTHLY;BYDAY=" + ",".join(f"{n}{RRULE_DAYS[wd]}" for n in ns), first)
+    m = every and t.search(
+        h.every_month_name, accept=lambda m: bool(m.group("of")) or _month_ok(t, m, with_day=False)
+    )
+    if m:  # "every January", "todo mês de março": every year, from the first of that month
+        t.take(m)
+        month = g.words.months[m.group("mon")]
+        return _Rec("FREQ=YEARLY", date(today.year + (month <= today.month), month, 1))
     m = t.search(h.every_glued)
     if m:  # "jeden Sonntagabend": every Sunday, in the evening
         t.take(m)
@@ -626,11 +791,13 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         n = int(_num(g, group(m, "n") or "1"))
         unit = g.words.calendar_units[m.group("unit")]
         t.take(m)
-        return _on_its_days(t, today, _Rec(_every(unit, n), None)) if n >= 1 else None
+        rule = _every(unit, n) if n >= 1 else ""
+        return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today))) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
 
 
 _DAY_FIGURES = re.compile(r"\d{1,2}")
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # a day every year has (not 29 February)
 
 
 def _first_monthday(rule: str, today: date) -> date | None:
@@ -652,9 +819,8 @@ def _days_of_the_weeks(t: _Text, today: date, *, any_range: bool = True) -> _Rec
     def habit(m: re.Match) -> bool:
         plural = any(m.group(f"{kind}{i}") for kind in ("plural", "adverb") for i in (1, 2))
         rest = (t.folded[: m.start()] + t.folded[m.end() :]).strip(" ,.;:!")
-        return any_range or bool(
-            m.group("every") or m.group("other") or plural or _time_follows(t, m.end()) or not rest
-        )
+        timed = _time_follows(t, m.end()) or _time_before(t, m.start())
+        return any_range or bool(m.group("every") or m.group("other") or plural or timed or not rest)
 
     m = t.search(habits(g).day_range, accept=habit)
     if m is None:
@@ -670,7 +836,8 @@ def _days_of_the_weeks(t: _Text, today: date, *, any_range: bool = True) -> _Rec
     t.take(m)
     days = [(first + i) % 7 for i in range((last - first) % 7 + 1)]
     start = min(_next_weekday(today, d, strictly_after=False) for d in days)
-    if not (any_range or m.group("every") or m.group("other") or _time_follows(t, m.end())):
+    timed = _time_follows(t, m.end()) or _time_before(t, m.start())
+    if not (any_range or m.group("every") or m.group("other") or timed):
         start = _next_weekday(today, first, strictly_after=False)  # said alone: from its first day on
     every = "FREQ=WEEKLY;INTERVAL=2" if m.group("other") else "FREQ=WEEKLY"  # "every other Sat-Tue"
     return _Rec(every + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in sorted(days)), start)
@@ -702,6 +869,23 @@ def _time_follows(t: _Text, end: int) -> bool:
     g = t.g
     return any(
         p.match(after) for p in (g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter, g.part_of_day)
+    )
+
+
+def _felt(t: _Text, start: int) -> bool:
+    """A feeling right before ("odio los lunes", "adoro as sextas"): the days are its object."""
+    return bool(habits(t.g).felt.search(t.folded[max(0, start - 24) : start]))
+
+
+def _time_before(t: _Text, start: int) -> bool:
+    """A time of day right before ("at 11:30 AM, Monday through Friday", "um 8 Uhr Montag bis
+    Freitag"), as `_time_follows` reads one right after."""
+    before = t.folded[:start].rstrip(" ,")
+    g, reach = t.g, max(0, len(before) - 24)
+    return any(
+        m.end() == len(before)
+        for p in (g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter)
+        for m in p.finditer(before, reach)
     )
 
 
@@ -1892,6 +2076,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if rec and clock is None and day is None and _clock_step(rec.rule):  # "every 15 minutes"
         due = now.replace(second=0, microsecond=0) + _clock_step(rec.rule)
         out.explicit_time = True
+    if rec and "BY" in rec.rule:  # "every Monday from Thursday 10 December": first on Monday 14
+        due = _on_the_rule(rec.rule, due)
     if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.rrule = _yearly_said(t, text, out.rrule, bool(written and not t.month_alone))
@@ -1914,6 +2100,20 @@ def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
     text = rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}"
     found = next_occurrence(Series(text, start.tzinfo or local_zone()), start, now)
     return found or start
+
+
+def _on_the_rule(rule: str, due: datetime) -> datetime:
+    """The first occurrence of `rule` at or after `due` (`due` when it has none)."""
+    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    days, monthdays = parts.pop("BYDAY", None), parts.pop("BYMONTHDAY", None)
+    if not set(parts) - {"FREQ", "INTERVAL"} and (days is None) != (monthdays is None):
+        if days is not None and RRULE_DAYS[due.weekday()] in days.split(","):
+            return due  # a day of the rule's own: nothing to ask the engine (its parse costs ~0.3 ms)
+        if monthdays is not None and str(due.day) in monthdays.split(","):
+            return due
+    from core.remind.series import first_on_rule  # noqa: PLC0415 - the one engine
+
+    return first_on_rule(rule if rule.upper().startswith(("RRULE:", "FREQ")) else f"FREQ={rule}", due) or due
 
 
 def _next_occurrence(c: _Clock, now: datetime, evening: bool) -> datetime:

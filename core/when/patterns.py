@@ -594,7 +594,9 @@ class Grammar:
             rf"(?P<unit>{self.calendar_units}){e}"
         )
         days = rf"(?:{day}){weekday_suffix}?{plural}?"
-        and_words = rf"(?:,|{any_of(w.and_words)})"
+        and_words = (
+            rf"(?:,(?:\s*(?:{any_of(w.and_words)}){WORD_END})?|(?:{any_of(w.and_words)}))"  # "X, Y, and Z"
+        )
         self.every_weekdays = c(
             rf"{b}(?:(?P<lead>{every})|(?P<plural_lead>{any_of(w.weekdays_lead)}))\s+"
             rf"(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}"
@@ -633,7 +635,7 @@ class Grammar:
             rf"(?P<day_{len(monthly)}>\d{{1,2}}){day_suffix}?){e}"
         )
         self.every_unit = c(rf"{b}(?:{every})\s+(?P<unit>{self.calendar_units}){e}")
-        self.freq_word = c(rf"{b}(?P<w>{any_of(w.freq_words)}){e}")
+        self.freq_word = c(rf"{b}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}")
         self.every_weekday = c(rf"{b}(?:{any_of(w.weekdays_every)}){e}")
         self.yearly = compile_folded(rf"\b(?:{any_of(w.yearly_words)})\b")
         self.reminder_cue = compile_folded(rf"^\s*(?:{any_of(w.reminder_cues)})\b")

@@ -167,6 +167,24 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         else:
             days = _day_list(lang, byday, plural=True) or words["custom"]
             said = (words["weekly_on"] if n == 1 else words["weekly_n_on"]).format(days=days, n=n)
+    elif byday and freq in ("DAILY", "HOURLY", "MINUTELY"):  # "every hour, every weekday"
+        if not all(d in _DAYS for d in byday):
+            return words["custom"]
+        byday = sorted(set(byday), key=_DAYS.index)
+        days = _day_list(lang, byday, plural=True) or words["custom"]
+        on = words["workdays"] if byday == list(_WORKDAYS) else words["weekly_on"].format(days=days)
+        said = on if freq == "DAILY" and n == 1 else f"{every}, {on}"  # every day but Sunday: those days
+    elif byday and freq == "MONTHLY" and len(byday) > 1:  # "the first and third Friday"
+        positions = [re.fullmatch(r"([+-]?\d)(MO|TU|WE|TH|FR|SA|SU)", d) for d in byday]
+        if not all(positions) or len({f.group(2) for f in positions if f}) != 1:
+            return words["custom"]
+        ns = sorted({int(f.group(1)) for f in positions if f}, key=lambda n: (n < 0, n))
+        if not all(n in words["ordinals"] for n in ns):
+            return words["custom"]
+        said_ns = [words["ordinals"][n] for n in ns]
+        joined = ", ".join(said_ns[:-1]) + words.get("and_nth", words["and"]) + said_ns[-1]
+        day = words["days"][_DAYS.index(positions[0].group(2))] if positions[0] else ""
+        said = words["nth_day"].format(every=every, nth=joined, day=day)
     elif byday and freq == "MONTHLY" and len(byday) == 1:
         m = re.fullmatch(r"([+-]?\d)?(MO|TU|WE|TH|FR|SA|SU)", byday[0])
         pos = int(m.group(1) or p.get("BYSETPOS", "0") or 0) if m else 0

@@ -12,6 +12,7 @@ import pytest
 from core import remind
 from core.model import InvalidInput
 from core.remind import Override, Series
+from core.remind.series import first_on_rule
 
 LISBON = ZoneInfo("Europe/Lisbon")
 # A Wednesday; the next Monday is 2027-03-15, the one after 2027-03-22.
@@ -175,3 +176,12 @@ def test_the_local_zone_keeps_the_wall_time_across_the_missing_hour(monkeypatch)
     finally:
         monkeypatch.delenv("TZ")
         remind.series.reload_local_zone()
+
+
+def test_the_first_occurrence_of_a_rule_itself_from_a_start_not_on_it():
+    """A start that is not one of the rule's days (a Wednesday for "every Monday") is not counted:
+    the first is the rule's own first from then; on one of its days, that day; never, None."""
+    assert first_on_rule("FREQ=WEEKLY;BYDAY=MO", NOW) == NEXT_MONDAY.replace(hour=12)
+    assert first_on_rule("FREQ=WEEKLY;BYDAY=MO", MONDAY) == MONDAY
+    assert first_on_rule("FREQ=MONTHLY;BYMONTHDAY=4", NOW) == datetime(2027, 4, 4, 12, 0, tzinfo=LISBON)
+    assert first_on_rule("FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", NOW) is None
