@@ -214,7 +214,9 @@ class Grammar:
         half = rf"(?:\s+(?P<half>{and_a_half}))?"
         half_ahead = rf"(?:\s+(?P<half_ahead>{and_a_half}))?"
         unit_half = rf"(?:\s+(?P<unit_half>{any_of(w.unit_and_a_half)}))?"
-        glue = r"(?:(?<=\d)\s*|\s+)"  # "in 2h", "in 2 h"; a number in words only spaced ("in an d…" is not)
+        # "in 2h", "in 2 h"; a number in words only spaced ("in an d…" is not). One way to match
+        # only: two ways for the same spaces make a failed search of many amounts take 2**n steps
+        glue = r"(?:(?<=\d)\s*|(?<!\d)\s+)"
         day_suffix = rf"(?:{any_of(w.day_suffixes)})"
         ordinal = rf"(?:{any_of(w.ordinal_suffixes)})"
         weekday_suffix = rf"(?:{any_of(w.weekday_suffixes)})"
@@ -235,7 +237,7 @@ class Grammar:
         )
         # "in 1 hour and 30 minutes", "em 1 hora e 30 minutos": the next amount of the same step
         self.more_amount = c(
-            rf"\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)}){e}"
+            rf"\s*(?:,\s*)?(?:(?:{any_of(w.and_words)})\s+)?(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)}){e}"
         )
         # "4pm + 3 days", "next tuesday +10 days", "2023-12-29 -10days": a step written with its sign
         # after the time it moves ("-" glued to the number, so "3 - 4 days" is no step back)
@@ -246,7 +248,7 @@ class Grammar:
         self.from_now = c(rf"{b}(?:{any_of(w.from_now)}){e}")
         # ("an hour and a half from now", "2 hours and 30 minutes from now": all of the amounts)
         more_amounts = (
-            rf"(?:\s*,?\s*(?:(?:{any_of(w.and_words)})\s+)?{amount}{glue}(?:{any_of(w.units)}){e})*"
+            rf"(?:\s*(?:,\s*)?(?:(?:{any_of(w.and_words)})\s+)?{amount}{glue}(?:{any_of(w.units)}){e})*"
         )
         self.relative_ahead = c(
             rf"{b}(?:(?P<fraction_ahead>{any_of(w.hour_fractions)})|"
@@ -263,7 +265,7 @@ class Grammar:
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
         # the amounts said before an offset's last one: they add up ("2 weeks and" 6 days from Saturday)
         and_word = rf"(?:(?:{any_of(w.and_words)})\s+)?"
-        self.offset_lead = c(rf"{b}(?:{amount}{glue}(?:{any_of(w.units)})\s*,?\s+{and_word})+$")
+        self.offset_lead = c(rf"{b}(?:{amount}{glue}(?:{any_of(w.units)})(?:\s*,)?\s+{and_word})+$")
         # "3 Wochen von Montag bis Freitag", "3 weeks from Monday to Friday": a range, not a step
         self.is_range_from = compile_folded(rf"(?:{any_of(w.day_range_from)})").fullmatch
         self.word_then_range_to = compile_folded(rf"\s*\S+\s+(?:{any_of(w.day_range_to)}){e}")

@@ -132,3 +132,14 @@ def test_a_card_over_the_limit_is_refused_before_it_is_parsed():
     assert isinstance(skipped, Skip) and skipped.why.startswith("it is 16.8 MB;")
     assert skipped.item == "card at line 1 (Big)"
     assert time.process_time() - started < 10
+
+
+@pytest.mark.parametrize(
+    "unit", ["1 an et ", "1 year and ", "2 Tage und ", "1 año y ", "1 ano e ", "3 days, "]
+)
+def test_amounts_joined_many_times_are_read_without_backtracking(unit):
+    """Amounts joined by "and" with no "from now" after them: each joint once matched two ways (the
+    spaces after a figure, or before a comma), so a failed search took 2**n steps (12 joints: 175 s).
+    Twice the joints must cost about twice the time."""
+    grew = cost(PARSERS["find_when"], unit * 10) / cost(PARSERS["find_when"], unit * 5)
+    assert grew < 2 * 3.5, f"twice the amounts took {grew:.0f}x the time"
