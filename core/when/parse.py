@@ -11,7 +11,8 @@ the table test (tests/core/test_when.py):
 - A bare hour ("at 9", "3:30") without a day is its next occurrence on a 12-hour clock (at 20:30,
   "at 9" is 21:00), but 1-6 is never the small hours ("at half past 4" is 16:30); with a day,
   1-7 are the afternoon ("tomorrow at 3" is 15:00), 8-12 the morning; "pm", "da tarde",
-  "abends", "every evening", "tomorrow morning" say which.
+  "abends", "every evening", "tomorrow morning" say which. Where the region writes the 24-hour
+  clock (Babel's short time pattern; not English), a clock in figures is as written ("7:45" 07:45).
 - Clock phrases: "half past 4", "quarter to 6", "4 e meia", "6 menos cuarto", "halb 6" (5:30),
   "Viertel vor 6", "6h moins le quart".
 - "every morning at 8", "todas as noites", "jeden Abend": daily, at that part of the day.
@@ -1716,6 +1717,7 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             or h == 0
             or m.group("sep") not in ":."
             or bool(m.group("uhr"))
+            or t.region.clock_24h  # "Flug um 7:45": where the 24-hour clock is written, as written
         ) and ap is None
         return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"), s=int(m.group("sec") or 0))
     m = t.search(g.clock_hhmm, accept=lambda m: _hhmm_ok(t, m))

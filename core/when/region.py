@@ -30,6 +30,7 @@ class Region:
     country: str | None = None  # ISO 3166 alpha-2 ("PT"); None: not known
     day_first: bool = True  # 05/06 is the 5th of June
     year_first: bool = False  # 06/05/04 (only the ISO-like locales)
+    clock_24h: bool = False  # the locale writes the 24-hour clock: "7:45" is 07:45, evening is 19:45
 
     @property
     def tag(self) -> str:
@@ -43,17 +44,21 @@ def region_of(tag: str | None) -> Region:
     if not m or m.group(1).lower() in ("c", "posix"):
         return Region()
     language, country = m.group(1).lower(), (m.group(2) or "").upper() or None
-    day_first, year_first = _order(language, country)
+    day_first, year_first, clock_24h = _order(language, country)
     return Region(
         language=language if language in LANGUAGE_CODES else "en",
         country=country,
         day_first=day_first,
         year_first=year_first,
+        # English is typed on the 12-hour clock even where forms print 24 hours (en_GB): "call mum
+        # at 4:30" is the afternoon
+        clock_24h=clock_24h and language != "en",
     )
 
 
-def _order(language: str, country: str | None) -> tuple[bool, bool]:
-    """(day first, year first) of the locale's short date pattern."""
+def _order(language: str, country: str | None) -> tuple[bool, bool, bool]:
+    """(day first, year first) of the locale's short date pattern; whether its short time pattern
+    is on the 24-hour clock (CLDR's "H" or "k", not "h" with "a")."""
     try:
         from babel import Locale, UnknownLocaleError  # noqa: PLC0415 - only when a region is read
 
@@ -62,11 +67,12 @@ def _order(language: str, country: str | None) -> tuple[bool, bool]:
         except (UnknownLocaleError, ValueError):
             locale = Locale.parse(language)
         pattern = locale.date_formats["short"].pattern
+        time_letters = re.sub(r"'[^']*'", "", locale.time_formats["short"].pattern)
     except Exception:  # noqa: BLE001 - no Babel, or a locale it does not know: the default order
-        return True, False
+        return True, False, False
     letters = [c for c in re.sub(r"'[^']*'", "", pattern) if c in "dMy"]
     first = letters[0] if letters else "d"
-    return first == "d", first == "y"
+    return first == "d", first == "y", "H" in time_letters or "k" in time_letters
 
 
 def known_tag(tag: str) -> bool:

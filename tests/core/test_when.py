@@ -906,19 +906,20 @@ CASE_FLOORS = {
     "chrono_pt": 28,
     "chrono_es": 36,
     "chrono_de": 60,
-    "chrono_fr": 75,
+    "chrono_fr": 76,
     "timefhuman_en": 12,
     "ctparse_en_de": 302,
     "parsedatetime_en_de_fr": 308,
     "timefhuman_en_more": 29,
     "olebedev_when_en": 70,
     "compromise_dates_en": 395,
-    "sugar_de_es_fr_pt": 100,
+    "sugar_de_es_fr_pt": 113,
     "when_go_pt": 57,
     "chronic_rb_en": 179,
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 102,
     "dateparser_de_fr": 33,
+    "people_instants": 118,
 }
 
 

@@ -613,3 +613,27 @@ def test_a_numeric_dates_range_start_takes_the_year_written_at_its_end(text, reg
     year starts in the year before its end's."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Flug am 15.04. um 7:45", "de_DE", at("2027-04-15", "07:45")),
+        ("vuelo el 15/04 a las 7:45", "es_ES", at("2027-04-15", "07:45")),
+        ("voo dia 15/04 às 7:45", "pt_PT", at("2027-04-15", "07:45")),
+        ("vol le 15/04 à 7:45", "fr_FR", at("2027-04-15", "07:45")),
+        ("consulta amanhã às 4:30", "pt_BR", at("2026-12-06", "04:30")),
+        # a part of the day still says which half
+        ("morgen um 7:45 abends", "de_DE", at("2026-12-06", "19:45")),
+        ("heute Abend um 7:45", "de_DE", at("2026-12-05", "19:45")),
+        # typed on the 12-hour clock: English even where forms print 24 hours, and es_MX
+        ("flight 15/04 at 7:45", "en_GB", at("2027-04-15", "19:45")),
+        ("flight 04/15 at 7:45", "en_US", at("2027-04-15", "19:45")),
+        ("vuelo el 15/04 a las 7:45", "es_MX", at("2027-04-15", "19:45")),
+    ],
+)
+def test_a_clock_in_figures_is_as_written_where_the_24_hour_clock_is(text, region, due):
+    """Where the region writes the 24-hour clock (Babel's short time pattern), "7:45" is 07:45, as
+    "19:45" is the evening's; not the afternoon a bare hour with a day is elsewhere."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
