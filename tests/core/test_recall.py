@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import tempfile
 import uuid
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from psycopg import pq
 
 from core.embed import SentenceModel
 from core.evaluate import ingest_space, load_dataset
@@ -22,6 +18,7 @@ from core.recall import ranking
 from core.store import reader as reader_module
 from core.store import recall_sql
 from core.when import find_window
+from tests.core.engine_trace import round_trips
 
 LONDON = ZoneInfo("Europe/London")
 NOW = datetime(2025, 6, 11, 19, 30, tzinfo=LONDON)  # a Wednesday
@@ -396,25 +393,6 @@ def test_the_lexemes_of_names_are_kept_and_stay_those_a_fresh_read_gives(memory,
         asked = phrases[start : start + 3]
         fresh = reader_module.StoreReader(memory.store, memory.identity)
         assert memory.reader.phrase_lexemes(asked) == fresh.phrase_lexemes(asked)
-
-
-@contextlib.contextmanager
-def round_trips(store) -> Iterator[list[int]]:
-    """How many round trips the store's connection made to its engine in the block: the answers
-    the engine closed with ReadyForQuery, in libpq's own trace of the connection (a BEGIN and a
-    COMMIT are one each, like a statement)."""
-    counted: list[int] = []
-    with tempfile.TemporaryFile() as trace:
-        pgconn = store.conn.pgconn
-        pgconn.trace(trace.fileno())
-        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
-        try:
-            yield counted
-        finally:
-            pgconn.untrace()
-            trace.seek(0)
-            lines = trace.read().decode(errors="replace").splitlines()
-            counted.append(sum(1 for line in lines if "\tReadyForQuery" in line))
 
 
 def test_about_a_person_takes_two_round_trips(embedded_memory):

@@ -5,10 +5,7 @@ question reads what changed in the store only when something did."""
 
 from __future__ import annotations
 
-import contextlib
-import tempfile
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import psycopg
@@ -18,6 +15,7 @@ from psycopg import pq
 from core.memory import Memory
 from core.model import Identity, Kind, Neuron, Relation
 from core.store import queries, recall_sql
+from tests.core.engine_trace import round_trips
 
 # The round trips of a read transaction of two statements, of a person's answer and of a question,
 # the index warm and the store unchanged since; per engine. The embedded engine's are as they were:
@@ -25,32 +23,6 @@ from core.store import queries, recall_sql
 TWO_STATEMENTS = {"embedded": 4, "server": 3}
 ABOUT = {"embedded": 2, "server": 3}
 ASK = {"embedded": 7, "server": 5}
-
-
-@contextlib.contextmanager
-def round_trips(store) -> Iterator[list[int]]:
-    """How many times the store's connection sent its engine something and then waited for its
-    answer in the block, read from libpq's own trace of the connection: a run of messages sent
-    (F) followed by messages received (B) is one round trip, whether it ends with ReadyForQuery
-    or, in pipeline mode, with a flush."""
-    counted: list[int] = []
-    with tempfile.TemporaryFile() as trace:
-        pgconn = store.conn.pgconn
-        pgconn.trace(trace.fileno())
-        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
-        try:
-            yield counted
-        finally:
-            pgconn.untrace()
-            trace.seek(0)
-            trips, last = 0, None
-            for line in trace.read().decode(errors="replace").splitlines():
-                way = line.split("\t", 1)[0]
-                if way == "F" and last != "F":
-                    trips += 1
-                if way in ("F", "B"):
-                    last = way
-            counted.append(trips)
 
 
 def test_a_read_of_two_statements_waits_for_each_and_once_to_end(store):

@@ -1,0 +1,36 @@
+"""Round trips to a store's engine, counted from libpq's own trace of its connection (tests of
+both engines use it)."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from collections.abc import Iterator
+
+from psycopg import pq
+
+
+@contextlib.contextmanager
+def round_trips(store) -> Iterator[list[int]]:
+    """How many times the store's connection sent its engine something and then waited for its
+    answer in the block, read from libpq's own trace of the connection: a run of messages sent
+    (F) followed by messages received (B) is one round trip, whether it ends with ReadyForQuery
+    or, in pipeline mode, with a flush."""
+    counted: list[int] = []
+    with tempfile.TemporaryFile() as trace:
+        pgconn = store.conn.pgconn
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            yield counted
+        finally:
+            pgconn.untrace()
+            trace.seek(0)
+            trips, last = 0, None
+            for line in trace.read().decode(errors="replace").splitlines():
+                way = line.split("\t", 1)[0]
+                if way == "F" and last != "F":
+                    trips += 1
+                if way in ("F", "B"):
+                    last = way
+            counted.append(trips)
