@@ -325,19 +325,19 @@ def _month_ok(t: _Text, m: re.Match, *, with_day: bool) -> bool:
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
-def _written_in(t: _Text, code: str) -> bool:
-    """Whether the text is in that language: the one most of its words only that language's tables
-    hold are of (not the short forms in question); without such words, the region's."""
-    g = t.g
+def _text_language(folded: str, g: Grammar, region: Region) -> str:
+    """The language a text is in: the one most of its words only that language's tables hold are
+    of (short forms that are other languages' words not counted); the region's when there are
+    none, or in a tie."""
     counts = dict.fromkeys(g.own_words, 0)
-    for word in _WORD.findall(fold(t.original)):
-        if word not in g.abbreviation_of:
-            for lang, own in g.own_words.items():
-                counts[lang] += word in own
-    best = max(counts.values())
-    if best == 0:
-        return t.region.language == code
-    return counts[code] == best and sum(n == best for n in counts.values()) == 1
+    for word in _WORD.findall(folded):
+        if word not in g.short_forms:
+            owner = next((lang for lang, own in g.own_words.items() if word in own), None)
+            if owner is not None:
+                counts[owner] += 1
+    best = max(counts.values(), default=0)
+    leaders = [code for code, n in counts.items() if n == best]
+    return leaders[0] if best and len(leaders) == 1 else region.language
 
 
 def _weekday_ok(t: _Text, m: re.Match) -> bool:
@@ -1486,7 +1486,8 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
             return found + timedelta(days=7), "day"
         return found, "next-weekday" if nxt else "weekday"
     short = g.abbreviation_of
-    m = t.search(g.weekday_abbreviation, accept=lambda m: _written_in(t, short[m.group("day")][0]))
+    language = cache(lambda: _text_language(fold(t.original), g, t.region))  # only if one is found
+    m = t.search(g.weekday_abbreviation, accept=lambda m: short[m.group("day")][0] == language())
     if m:  # "Jeu 15:12", "mer. à 15h" in a French text
         t.take(m)
         return _next_weekday(today, g.abbreviation_of[m.group("day")][1], strictly_after=False), "weekday"
@@ -1897,7 +1898,6 @@ def find_when(
 
 _OWN_MONTH_NAMES = sorted({fold(k) for lang in GRAMMAR.languages for k in lang.own_text_months})
 _OWN_MONTHS = re.compile(rf"(?<![^\W\d_])(?:{'|'.join(_OWN_MONTH_NAMES)})(?![^\W\d_])")
-_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _text_grammar(text: str, grammar: Grammar, region: Region) -> Grammar:
@@ -1908,7 +1908,7 @@ def _text_grammar(text: str, grammar: Grammar, region: Region) -> Grammar:
     folded = fold(text)
     if not _OWN_MONTHS.search(folded):
         return grammar
-    code = _text_language(folded, region)
+    code = _text_language(folded, grammar, region)
     if not any(lang.code == code and lang.own_text_months for lang in grammar.languages):
         return grammar
     return _grammar_in(code)
@@ -1917,22 +1917,6 @@ def _text_grammar(text: str, grammar: Grammar, region: Region) -> Grammar:
 @cache
 def _grammar_in(code: str) -> Grammar:
     return Grammar(GRAMMAR.languages, next(lang for lang in GRAMMAR.languages if lang.code == code))
-
-
-def _text_language(folded: str, region: Region) -> str:
-    """The language most of the text's words are words of one language only in (the region's when
-    none, or in a tie with it)."""
-    _, words = _table_words(GRAMMAR)
-    counts = dict.fromkeys(words, 0)
-    for word in _WORD.findall(folded):
-        if _OWN_MONTHS.fullmatch(word):
-            continue
-        owners = [code for code, table in words.items() if word in table]
-        if len(owners) == 1:
-            counts[owners[0]] += 1
-    best = max(counts.values())
-    leaders = [code for code, n in counts.items() if n == best]
-    return region.language if not best or region.language in leaders else leaders[0]
 
 
 def no_day(

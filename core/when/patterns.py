@@ -198,6 +198,11 @@ class Grammar:
         self.abbreviation_of = {
             fold(a): (lang.code, wd) for lang in languages for a, wd in lang.weekday_abbreviations.items()
         }
+        # short forms that are other languages' words ("jeu", "set", "ago"): not counted as the
+        # words that say which language a text is in
+        self.short_forms = frozenset(self.abbreviation_of) | {
+            fold(k) for lang in languages for k in lang.own_text_months
+        }
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
         self._capture(w)
