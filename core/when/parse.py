@@ -75,11 +75,16 @@ _TIMES_A_WEEK = {2: "MO,TH", 3: "MO,WE,FR", 4: "MO,TU,TH,FR", 5: "MO,TU,WE,TH,FR
 _TIMES_A_MONTH = {2: (1, 15), 3: (1, 10, 20), 4: (1, 8, 15, 22)}
 
 
+def _rule_parts(rule: str) -> dict[str, str]:
+    """An RRULE's parts by name ("FREQ=WEEKLY;BYDAY=SA": FREQ WEEKLY, BYDAY SA)."""
+    return dict(piece.partition("=")[::2] for piece in rule.split(";") if piece)
+
+
 def _every(unit: str, n: int = 1) -> str:
     """The RRULE of "every n <unit>s" ("every 2 quarters": every 6 months, "every other weekend":
     every 2 weeks on Saturday)."""
     freq, _, rest = _FREQ[unit].partition(";")
-    parts = dict(piece.partition("=")[::2] for piece in rest.split(";") if piece)
+    parts = _rule_parts(rest)
     step = int(parts.pop("INTERVAL", "1")) * n
     by = "".join(f";{key}={value}" for key, value in parts.items())
     return f"FREQ={freq}" + (f";INTERVAL={step}" if step > 1 else "") + by
@@ -88,7 +93,7 @@ def _every(unit: str, n: int = 1) -> str:
 def _first_of_days(rule: str, today: date) -> date | None:
     """The first day from today of a weekly rule's days ("BYDAY=SA": the next Saturday); None
     for a rule without days of the week."""
-    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    parts = _rule_parts(rule)
     days = [RRULE_DAYS.index(d) for d in parts.get("BYDAY", "").split(",") if d in RRULE_DAYS]
     return min((_next_weekday(today, d, strictly_after=False) for d in days), default=None)
 
@@ -803,7 +808,7 @@ _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # a day every ye
 
 def _first_monthday(rule: str, today: date) -> date | None:
     """The first day of a rule on a day of the month ("BYMONTHDAY=-1": the month's last day)."""
-    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    parts = _rule_parts(rule)
     day = parts.get("BYMONTHDAY", "")
     if day == "-1":
         return today + relativedelta(day=31)
@@ -2075,7 +2080,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
 
 def _clock_step(rule: str) -> timedelta:
     """One step of a repeat by the clock ("FREQ=MINUTELY;INTERVAL=15": 15 minutes); zero for others."""
-    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    parts = _rule_parts(rule)
     interval = parts.get("INTERVAL", "1")
     return _CLOCK_STEP.get(parts.get("FREQ", ""), timedelta(0)) * (int(interval) if interval.isdigit() else 1)
 
@@ -2090,7 +2095,7 @@ def _next_of(rule: str, start: datetime, now: datetime) -> datetime:
 
 def _on_the_rule(rule: str, due: datetime) -> datetime:
     """The first occurrence of `rule` at or after `due` (`due` when it has none)."""
-    parts = dict(piece.partition("=")[::2] for piece in rule.split(";"))
+    parts = _rule_parts(rule)
     days, monthdays = parts.pop("BYDAY", None), parts.pop("BYMONTHDAY", None)
     if not set(parts) - {"FREQ", "INTERVAL"} and (days is None) != (monthdays is None):
         if days is not None and RRULE_DAYS[due.weekday()] in days.split(","):
