@@ -82,6 +82,7 @@ RULE_FLOORS = {
     "cronstrue_en_pt_es_de_fr": 189,
     "recurrent_en": 161,
     "people_pt_es_de_fr": 64,
+    "people_repeats_2": 69,
     "rrulejs_en": 19,
 }
 
