@@ -1209,7 +1209,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     ):
         m = t.search(pattern, accept=accept)
         if m:
-            y = m.group("y") or _year_of_the_end(t, m)
+            y = m.group("y") or _year_of_the_end(t, m, take=True)
             year = _full_year(y, today) if y else today.year
             next_year = None if y else g.next_year_after.match(t.folded, m.end())
             if next_year:  # "November 10th next year"
@@ -1425,9 +1425,10 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     return _range_start(t, m, found[0]), found[1]
 
 
-def _year_of_the_end(t: _Text, m: re.Match) -> str | None:
+def _year_of_the_end(t: _Text, m: re.Match, *, take: bool = False) -> str | None:
     """The year written once at a range's end is its start's too ("10 August - 12 September 2013",
-    "du 10 août au 12 septembre 2013"); None when the date is no range's start."""
+    "du 10 août au 12 septembre 2013"); None when the date is no range's start. `take`: the range's
+    end is read with it (a reading of the start alone accounts for less of the text)."""
     to = t.g.range_to_end.match(t.folded, m.end())
     if not to:
         return None
@@ -1438,6 +1439,8 @@ def _year_of_the_end(t: _Text, m: re.Match) -> str | None:
     for pattern in (t.g.day_month, t.g.month_day, t.g.numeric_date):
         end = pattern.match(t.folded, at)
         if end and end.group("y"):
+            if take:
+                t.take_span(to.start(), end.end())
             return end.group("y")
     return None
 
@@ -1703,7 +1706,9 @@ def _clock_range(t: _Text) -> _Clock | None:
     g = t.g
 
     def ok(m: re.Match) -> bool:
-        h1, h2 = int(m.group("h1")), int(m.group("h2"))
+        h1, h2 = int(m.group("h1") or 12), int(m.group("h2"))
+        if m.group("noon1"):  # "from noon to 2pm", "entre midi et 2": said, and a later hour
+            return h2 < 24 and int(m.group("m2") or 0) < 60 and bool(m.group("from"))
         if h1 >= 24 or h2 >= 24 or int(m.group("m1") or 0) >= 60 or int(m.group("m2") or 0) >= 60:
             return False
         said = bool(m.group("from"))
@@ -1730,6 +1735,8 @@ def _clock_range(t: _Text) -> _Clock | None:
     if not m:
         return None
     t.take(m)
+    if m.group("noon1"):
+        return _Clock(12, 0, True, None)
     h1, h2 = int(m.group("h1")), int(m.group("h2"))
     ap = _ampm(g, m.group("ap1"), None) or _ampm(g, m.group("ap") or m.group("letter2"), m.group("part"), h2)
     if ap and not m.group("ap1") and h1 % 12 > h2 % 12:

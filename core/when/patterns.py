@@ -578,8 +578,9 @@ class Grammar:
         )
         self.clock_range = c(
             rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
+            rf"(?:(?P<noon1>{any_of(w.noon)})|"  # "de midi à 14h", "between noon and 2pm": from 12:00
             rf"(?P<h1>\d{{1,2}})(?:(?P<sep1>[:.]?)(?P<m1>\d{{2}}))?(?!\d)"
-            rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?"
+            rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?)"
             rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
         )
 

@@ -750,3 +750,19 @@ def test_the_end_of_the_month_of_a_named_month_is_that_months(text, region):
     """ "fin du mois de mars" was the end of this month, the month named after it dropped."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == at("2027-03-31", "18:00"), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("à partir du 8", at("2026-12-08")),
+        ("à partir du 15 à 10h", at("2026-12-15", "10:00")),
+        ("congés du 13 au 18", at("2026-12-13")),
+        ("le bus du 8h", at("2026-12-06", "08:00")),  # an hour, not a day
+    ],
+)
+def test_french_du_before_a_bare_number_is_a_day(text, due):
+    """ "à partir du 8" was nothing, "à partir du 15 à 10h" today at 15:00, "du 13 au 18" today
+    from 13:00 to 18:00."""
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is not None and when.due == due, when and when.due

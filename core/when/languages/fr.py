@@ -231,6 +231,8 @@ LANGUAGE = Language(
     seasons={"printemps": "spring", "été": "summer", "automne": "autumn", "hiver": "winter"},
     day_of_month_forms=(
         "le {day}[er]{not_a_time}",
+        # "à partir du 8", "du 13 au 18": "du" before a bare number is a day's
+        "du {day}[er]{not_a_time}",
         "le {day_word=premier}{clause_end}",
         "{any_weekday}[,] {day}[er]{not_a_time}",
     ),
