@@ -142,6 +142,8 @@ class Language:
     of_a_month: Words = ()  # "the last Friday of March", "o último dia de março"
     weekday_of_week: Words = ()  # "Wednesday of next week", "quarta da semana que vem"
     after_next: Words = ()  # "Friday after next": a week after next Friday
+    # fr "lundi en huit": so many weeks after the coming Monday (today, said on a Monday)
+    weeks_later: dict[str, int] = field(default_factory=dict)
     weekday_lead: Words = ()  # "on Monday", "na segunda", "am Montag"
     weekday_lead_in_captures: Words = ()  # more of them read in capture text: "de segunda"
     weekday_lead_in_questions: Words = ()  # more of them read in questions: "o sábado"

@@ -224,15 +224,23 @@ def in_figures(text: str, grammar: Grammar, region: Region) -> str:
     "dritten", "vinte e dois"), each in the place of its words and no longer (padded with spaces),
     so a span of the result is the span of the text. The region's language first, then the others.
     A single word is left as it is when a table of the grammar reads it otherwise ("quarto" is a
-    quarter of an hour in "um quarto para as 6", never the 4th; "sexta" is Friday), or, for another
-    language than the region's, when it is a word of the region's language ("once" in English)."""
+    quarter of an hour in "um quarto para as 6", never the 4th; "sexta" is Friday; not "vingt-cinq",
+    25 minutes to its table as to text2num), or, for another language than the region's, when it is
+    a word of the region's language ("once" in English)."""
+    return _in_figures(text, grammar, region)[0]
+
+
+def _in_figures(text: str, grammar: Grammar, region: Region) -> tuple[str, list[tuple[int, int]]]:
+    """in_figures' text, and the spans of the words it wrote in figures."""
     try:
         from text_to_num import alpha2digit  # noqa: PLC0415 - only where a text is read
     except ImportError:
-        return text
+        return text, []
     if not re.search(r"[^\W\d_]{3}", text):
-        return text
+        return text, []
     words, not_numbers = _table_words(grammar)
+    values = _table_values(grammar)
+    written: list[tuple[int, int]] = []
     other_meaning = frozenset().union(*not_numbers.values())
     languages = (region.language, *(code for code in LANGUAGE_CODES if code != region.language))
     current = text
@@ -251,11 +259,14 @@ def in_figures(text: str, grammar: Grammar, region: Region) -> str:
                 continue
             figures = " ".join(after[j1:j2])
             start, end = before[i1][1], before[i2 - 1][2]
-            single = i2 - i1 == 1 and fold(before[i1][0]).strip(".,;:!?") in kept
-            if single or not grammar.figures.fullmatch(figures) or len(figures) > end - start:
+            word = fold(before[i1][0]).strip(".,;:!?")
+            same = figures.isdigit() and values.get(word) == frozenset({int(figures)})
+            single = i2 - i1 == 1 and word in kept and not same
+            if single or not grammar.figures.fullmatch(fold(figures)) or len(figures) > end - start:
                 continue
             current = current[:start] + figures.rjust(end - start) + current[end:]
-    return current
+            written.append((start, end))
+    return current, written
 
 
 _NUMBER_TABLES = {"numbers", "day_numbers", "hour_words", "hour_words_24", "month_ordinals"}
@@ -283,6 +294,28 @@ def _table_words(grammar: Grammar) -> tuple[dict[str, frozenset[str]], dict[str,
 
 
 _TABLE_WORDS: dict[int, tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]] = {}
+
+
+def _table_values(grammar: Grammar) -> dict[str, frozenset[object]]:
+    """What the tables other than numbers' read each of their single words as, folded, in any
+    language ("vingt-cinq": {25} minutes; "quarto": {15, 4}; a weekday's word: its table's value)."""
+    found = _TABLE_VALUES.get(id(grammar))
+    if found is None:
+        seen: dict[str, set[object]] = {}
+        for language in grammar.languages:
+            for f in fields(language):
+                value = getattr(language, f.name)
+                if f.name in _NUMBER_TABLES or not isinstance(value, (dict, tuple)):
+                    continue
+                for w in value:
+                    if isinstance(w, str) and " " not in w:
+                        said = value[w] if isinstance(value, dict) else w
+                        seen.setdefault(fold(w), set()).add(said if isinstance(said, int) else f.name)
+        found = _TABLE_VALUES[id(grammar)] = {w: frozenset(v) for w, v in seen.items()}
+    return found
+
+
+_TABLE_VALUES: dict[int, dict[str, frozenset[object]]] = {}
 
 
 def _num(g: Grammar, word: str) -> float:
@@ -354,7 +387,8 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
     day = m.group("day")
     if day not in t.g.words.ambiguous_weekdays:
         return True
-    if m.group("pre") or m.group("post") or m.group("suffix") or m.groupdict().get("after_next"):
+    said = m.groupdict()
+    if any(said.get(name) for name in ("pre", "post", "suffix", "after_next", "weeks_later")):
         return True
     if len(day) == 3 and t.capital(m.start("day")):
         return True
@@ -1138,6 +1172,22 @@ def _end_of(t: _Text, today: date) -> tuple[date | None] | None:
     return (None,)
 
 
+def _weekend_of_month(t: _Text, today: date) -> tuple[date, bool] | None:
+    """ "le premier week-end de septembre", "the last weekend of May (2027)": that Saturday of the
+    month, as a weekend is its Saturday (this year's, else next year's)."""
+    m = t.search(t.g.weekend_of_month)
+    if not m:
+        return None
+    t.take(m)
+    n, month = t.g.words.month_ordinals[_spaced(m.group("ord"))], t.g.words.months[m.group("mon")]
+    years = [int(m.group("y"))] if m.group("y") else [today.year, today.year + 1]
+    for year in years:
+        found = date(year, month, 1) + relativedelta(day=31 if n < 0 else 1, weekday=SA(n))
+        if found.month == month and (m.group("y") or found >= today):
+            break
+    return found, bool(m.group("y"))
+
+
 def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     """(a calendar date, whether a year was given) written in the text."""
     g, today = t.g, now.date()
@@ -1147,7 +1197,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     with_month = lambda m: _month_ok(
         t, m, with_day=not m.group("dw") or bool(m.groupdict().get("joined") or m.groupdict().get("lead"))
     )
-    found = _numeric_date(t, today) or _month_part(t, today)
+    found = _numeric_date(t, today) or _weekend_of_month(t, today) or _month_part(t, today)
     if found:
         return found
     for pattern, month_of, accept in (
@@ -1159,7 +1209,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     ):
         m = t.search(pattern, accept=accept)
         if m:
-            y = m.group("y") or _year_of_the_end(t, m)
+            y = m.group("y") or _year_of_the_end(t, m, take=True)
             year = _full_year(y, today) if y else today.year
             next_year = None if y else g.next_year_after.match(t.folded, m.end())
             if next_year:  # "November 10th next year"
@@ -1191,7 +1241,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     m = t.search(
         g.month_year,
         accept=lambda m: (
-            _month_ok(t, m, with_day=False)
+            _month_ok(t, m, with_day=len(m.group("mon")) > 3)  # "march 2027": a month beside its year
             and date(int(m.group("y")), g.words.months[m.group("mon")], 1) >= today
         ),
     )
@@ -1211,7 +1261,8 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         return date(today.year + (month <= today.month), month, 1), False
     # "in July", "até julho", "im Juli": its first day, the next one; the month we are in names, it
     # is not due ("in December" said in December)
-    m = t.search(g.month_alone, accept=lambda m: _month_ok(t, m, with_day=False))
+    # beside its lead word, a month's whole name is one ("en mars", "in march"; "by jan" is no date)
+    m = t.search(g.month_alone, accept=lambda m: _month_ok(t, m, with_day=len(m.group("mon")) > 3))
     if m:
         month = g.words.months[m.group("mon")]
         if month != today.month:
@@ -1374,9 +1425,10 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     return _range_start(t, m, found[0]), found[1]
 
 
-def _year_of_the_end(t: _Text, m: re.Match) -> str | None:
+def _year_of_the_end(t: _Text, m: re.Match, *, take: bool = False) -> str | None:
     """The year written once at a range's end is its start's too ("10 August - 12 September 2013",
-    "du 10 août au 12 septembre 2013"); None when the date is no range's start."""
+    "du 10 août au 12 septembre 2013"); None when the date is no range's start. `take`: the range's
+    end is read with it (a reading of the start alone accounts for less of the text)."""
     to = t.g.range_to_end.match(t.folded, m.end())
     if not to:
         return None
@@ -1387,6 +1439,8 @@ def _year_of_the_end(t: _Text, m: re.Match) -> str | None:
     for pattern in (t.g.day_month, t.g.month_day, t.g.numeric_date):
         end = pattern.match(t.folded, at)
         if end and end.group("y"):
+            if take:
+                t.take_span(to.start(), end.end())
             return end.group("y")
     return None
 
@@ -1489,6 +1543,9 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         found = _next_weekday(today, wd, strictly_after=nxt)
         if m.group("after_next"):  # "Friday after next": a week after next Friday
             return found + timedelta(days=7), "day"
+        if m.group("weeks_later"):  # "mardi en huit": a week after the coming Tuesday, today's on one
+            weeks = g.words.weeks_later[_spaced(m.group("weeks_later"))]
+            return _next_weekday(today, wd, strictly_after=False) + timedelta(days=7 * weeks), "day"
         return found, "next-weekday" if nxt else "weekday"
     short = g.abbreviation_of
     language = cache(lambda: _text_language(fold(t.original), g, t.region))  # only if one is found
@@ -1649,7 +1706,9 @@ def _clock_range(t: _Text) -> _Clock | None:
     g = t.g
 
     def ok(m: re.Match) -> bool:
-        h1, h2 = int(m.group("h1")), int(m.group("h2"))
+        h1, h2 = int(m.group("h1") or 12), int(m.group("h2"))
+        if m.group("noon1"):  # "from noon to 2pm", "entre midi et 2": said, and a later hour
+            return h2 < 24 and int(m.group("m2") or 0) < 60 and bool(m.group("from"))
         if h1 >= 24 or h2 >= 24 or int(m.group("m1") or 0) >= 60 or int(m.group("m2") or 0) >= 60:
             return False
         said = bool(m.group("from"))
@@ -1676,6 +1735,8 @@ def _clock_range(t: _Text) -> _Clock | None:
     if not m:
         return None
     t.take(m)
+    if m.group("noon1"):
+        return _Clock(12, 0, True, None)
     h1, h2 = int(m.group("h1")), int(m.group("h2"))
     ap = _ampm(g, m.group("ap1"), None) or _ampm(g, m.group("ap") or m.group("letter2"), m.group("part"), h2)
     if ap and not m.group("ap1") and h1 % 12 > h2 % 12:
@@ -1890,12 +1951,15 @@ def find_when(
     grammar = _text_grammar(text, grammar, region)
     try:
         plain = _read(text, now, grammar, region)
-        figures = in_figures(text, grammar, region)
+        figures, written = _in_figures(text, grammar, region)
         if figures == text:
             return plain
         # numbers in words in figures ("am dritten Juni"): that reading when it accounts for more
-        # of the text than the tables' own ("onze heures trois quarts" stays the tables')
+        # of the text than the tables' own ("onze heures trois quarts" stays the tables'), or when
+        # the tables' own reads a part of a number ("cinq avril" of "le vingt-cinq avril")
         other = _read(text, now, grammar, region, figures)
+        if other and plain and _splits(plain, written):
+            return other
         return other if other and _covered(other) > (_covered(plain) if plain else 0) else plain
     except (OverflowError, ValueError):
         return None
@@ -1939,6 +2003,11 @@ def no_day(
         if _date(t, now) is None and t.no_day:
             return f"{t.no_day} is no day"
     return None
+
+
+def _splits(when: When, written: list[tuple[int, int]]) -> bool:
+    """A span of the reading begins or ends inside words written in figures."""
+    return any(a < i < b for s, e in when.spans for a, b in written for i in (s, e))
 
 
 def _covered(when: When) -> int:

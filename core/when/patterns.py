@@ -300,8 +300,9 @@ class Grammar:
         self.end_of = c(
             rf"{b}(?:(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}"
             rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
-            rf"(?:(?P<what>{any_of(self.end_words)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?"
-            rf"|(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?(?![\w/.-]\d)))?"  # "end of April (2028)"
+            # "end of April (2028)", "fin du mois de mars"
+            rf"(?:(?:(?:{any_of(w.month)})\s+(?:{any_of(w.of_a_month)})\s*)?(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?(?![\w/.-]\d)"
+            rf"|(?P<what>{any_of(self.end_words)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?))?"
             rf"|(?P<abbr>{any_of(w.end_of_words)})){e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
@@ -339,7 +340,7 @@ class Grammar:
         self.day_month = c(
             rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?"
             # "8/May/2027", "8-May"; not a range's spaced dash ("29 - September 2")
-            rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})\s+|[-/]\s*|\s*)"
+            rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})(?:\s+|(?<=')(?=\w))|[-/]\s*|\s*)"
             rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
         )
         # "June 2027", "junho de 2027", "im Juni 2027": a month of a year (its first day)
@@ -392,7 +393,7 @@ class Grammar:
             rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+)?"
             rf"(?P<day>{day})(?P<glued>{any_of(w.bare_parts)})?"  # de "Montagmorgen", "Freitagabend"
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
-            rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
+            rf"|\s+(?P<after_next>{any_of(w.after_next)})|\s+(?P<weeks_later>{any_of(w.weeks_later)}))?{e}"
         )
         # "Jeu 15:12", "mer. à 15h", "sam 12 déc": a weekday's short form before a time or a day
         self.weekday_abbreviation = c(
@@ -562,9 +563,11 @@ class Grammar:
         # "10 August - 12 September 2013", "du 10 août au 12 septembre 2013": the way to the range's end
         joiners = (*DASHES, *(j for j in w.range_joiners if j not in w.and_words))  # "and": two dates
         self.range_to_end = compile_folded(rf"\s*(?:{any_of(joiners)})\s+|\s*[-–]\s*")
+        # a weekday may name either end: "du samedi 13 au lundi 15 juillet"
+        either_weekday = rf"(?:(?:{day}){weekday_suffix}?,?\s+)?"
         self.range_start_day = c(
             rf"(?<![\w.,/:-])(?:(?P<from>{any_of(w.range_from)})\s+{optional_words(w.day_articles)})?"
-            rf"(?P<d>\d{{1,2}}){day_suffix}?\s*(?P<to>{to})\s*$"
+            rf"{either_weekday}(?P<d>\d{{1,2}}){day_suffix}?\s*(?P<to>{to})\s*{either_weekday}$"
         )
         # the end's mark says the range's half of the day: "3-4pm", "3-4p", "10 - 11 at night"
         end_letter = rf"(?P<letter2>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
@@ -575,8 +578,9 @@ class Grammar:
         )
         self.clock_range = c(
             rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
+            rf"(?:(?P<noon1>{any_of(w.noon)})|"  # "de midi à 14h", "between noon and 2pm": from 12:00
             rf"(?P<h1>\d{{1,2}})(?:(?P<sep1>[:.]?)(?P<m1>\d{{2}}))?(?!\d)"
-            rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?"
+            rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?)"
             rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
         )
 
@@ -593,6 +597,11 @@ class Grammar:
             rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
             rf"(?P<period>{any_of(w.month)}|{any_of(w.year)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?{e}|"
             rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?)?{e}"
+        )
+        # "le premier week-end de septembre", "the last weekend of May": that weekend's Saturday
+        self.weekend_of_month = c(
+            rf"{b}(?:(?:{any_of(w.position_articles)})\s+)*(?P<ord>{any_of(w.month_ordinals)})\s+"
+            rf"(?:{any_of(w.weekend)})\s+(?:{any_of(w.of_a_month)})\s*(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?{e}"
         )
         self.every_other_weekday = c(rf"{b}(?:{templates(w.every_other_weekday_forms, slots)}){e}")
         self.calendar_units = any_of(w.calendar_units)

@@ -234,6 +234,11 @@ def test_an_hour_and_a_half_from_now_without_its_article(text, region):
         ("samedi en fin de matinée", "fr_FR", "11:00"),
         ("samedi en fin d'après-midi", "fr_FR", "18:00"),
         ("samedi à l'heure du déjeuner", "fr_FR", "12:00"),
+        ("samedi en début de matinée", "fr_FR", "07:00"),
+        ("samedi après le déjeuner", "fr_FR", "13:00"),
+        ("samedi pendant le déjeuner", "fr_FR", "12:00"),
+        ("samedi après le travail", "fr_FR", "18:00"),
+        ("samedi en fin d'aprem", "fr_FR", "18:00"),
     ],
 )
 def test_early_late_parts_of_the_day_and_meals(text, region, hm):
@@ -313,6 +318,42 @@ def test_next_year_is_its_first_day_as_next_month_is(text, region, due):
 def test_a_day_in_words_of_several_words_is_the_whole_number(text, region, due):
     """ "vinte e dois de abril" was 2 April: the table's "dois de abril" covered more of the text
     than text2num's "22", written in the place of the three words."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("le vingt-cinq mars", "fr_FR", at("2027-03-25")),
+        ("rendez-vous le vingt-cinq avril à 10h", "fr_FR", at("2027-04-25", "10:00")),
+        ("dentiste le vingt-cinq juin", "fr_FR", at("2027-06-25")),
+        # still minutes where the hour is said
+        ("à dix heures vingt-cinq", "fr_FR", at("2026-12-05", "10:25")),
+        ("à onze heures moins vingt-cinq", "fr_FR", at("2026-12-05", "10:35")),
+    ],
+)
+def test_a_day_in_words_a_table_of_minutes_also_holds_is_the_whole_number(text, region, due):
+    """ "vingt-cinq", 25 minutes to the tables, was left in words, so "le vingt-cinq avril" was
+    5 April ("cinq avril") and "le vingt-cinq mars" nothing; a word its table reads as the number
+    text2num writes is that number."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("le 3ème jour de mars", "fr_FR", at("2027-03-03")),
+        ("le 3e jour d'avril à 10h", "fr_FR", at("2027-04-03", "10:00")),
+        ("le vingt-cinquième jour de mars", "fr_FR", at("2027-03-25")),
+        ("the 25th day of March", "en_US", at("2027-03-25")),
+        ("the twenty-fifth day of March", "en_US", at("2027-03-25")),
+    ],
+)
+def test_a_day_of_the_month_as_the_nth_day_of_a_named_month(text, region, due):
+    """ "le 3e jour d'avril à 10h" was tomorrow at 10, "the 25th day of March" the 25th of this
+    month, "le vingt-cinquième jour de mars" nothing (an ordinal in words past the table's)."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
 
@@ -636,4 +677,92 @@ def test_a_clock_in_figures_is_as_written_where_the_24_hour_clock_is(text, regio
     """Where the region writes the 24-hour clock (Babel's short time pattern), "7:45" is 07:45, as
     "19:45" is the evening's; not the afternoon a bare hour with a day is elsewhere."""
     when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("lundi en huit", at("2026-12-14")),
+        ("samedi en huit", at("2026-12-12")),  # said on a Saturday: a week today
+        ("réunion jeudi en 8 à 15h", at("2026-12-17", "15:00")),
+        ("dimanche en quinze", at("2026-12-20")),
+        ("samedi en 15", at("2026-12-19")),
+    ],
+)
+def test_a_weekday_eight_or_fifteen_days_on_is_a_week_or_two_after_it(text, due):
+    """ "lundi en huit" is the Monday a week after the coming one (a week today when said on that
+    weekday), "en quinze" two weeks after; they were the coming Monday."""
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("renouveler le passeport en mars", "fr_FR", at("2027-03-01")),
+        ("au mois de mars", "fr_FR", at("2027-03-01")),
+        ("le mois de mars", "fr_FR", at("2027-03-01")),
+        ("bilan mars 2027", "fr_FR", at("2027-03-01")),
+        ("renovar o passaporte em março", "pt_PT", at("2027-03-01")),
+        ("renew the passport in march", "en_US", at("2027-03-01")),
+        # not months: a short form after a lead, a word without one
+        ("a drawing by jan", "en_US", None),
+        ("the scratch mars the table", "en_US", None),
+    ],
+)
+def test_a_months_whole_name_that_is_also_a_word_is_a_month_after_its_lead_or_before_its_year(
+    text, region, due
+):
+    """A month's name that is another word too ("mars", "março", "march") was a month only beside
+    a day number or with a capital: "en mars" and "mars 2027" were nothing."""
+    when = find_when(text, SATURDAY, region=region)
+    assert (when and when.due) == due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("le premier week-end de septembre", "fr_FR", at("2027-09-04")),
+        ("le deuxième week-end d'octobre", "fr_FR", at("2027-10-09")),
+        ("the last weekend of May", "en_US", at("2027-05-29")),
+        ("o primeiro fim de semana de setembro", "pt_PT", at("2027-09-04")),
+        ("el último fin de semana de mayo", "es_ES", at("2027-05-29")),
+        ("das erste Wochenende im September", "de_DE", at("2027-09-04")),
+    ],
+)
+def test_the_nth_weekend_of_a_month_is_its_saturday(text, region, due):
+    """A weekend is its Saturday, so the first weekend of September is its first Saturday; it was
+    this weekend, the 1st or the 21st ("end" in "week-end de septembre")."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("à la fin du mois de mars", "fr_FR"),
+        ("no fim do mês de março", "pt_PT"),
+        ("end of the month of March", "en_US"),
+    ],
+)
+def test_the_end_of_the_month_of_a_named_month_is_that_months(text, region):
+    """ "fin du mois de mars" was the end of this month, the month named after it dropped."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at("2027-03-31", "18:00"), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("à partir du 8", at("2026-12-08")),
+        ("à partir du 15 à 10h", at("2026-12-15", "10:00")),
+        ("congés du 13 au 18", at("2026-12-13")),
+        ("le bus du 8h", at("2026-12-06", "08:00")),  # an hour, not a day
+    ],
+)
+def test_french_du_before_a_bare_number_is_a_day(text, due):
+    """ "à partir du 8" was nothing, "à partir du 15 à 10h" today at 15:00, "du 13 au 18" today
+    from 13:00 to 18:00."""
+    when = find_when(text, SATURDAY, region="fr_FR")
     assert when is not None and when.due == due, when and when.due

@@ -12,7 +12,7 @@ LANGUAGE = Language(
         "septembre": 9, "octobre": 10, "novembre": 11, "décembre": 12,
         "janv": 1, "févr": 2, "fév": 2, "avr": 4, "juil": 7, "déc": 12,
     },
-    month_alone_lead=("en", "d'ici", "jusqu'en", "au mois de", "pour"),
+    month_alone_lead=("en", "d'ici", "jusqu'en", "au mois de", "le mois de", "pour"),
     dotted_date_lead=("le", "du", "au"),
     ambiguous_months=("mars",),
     weekdays={"lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5,
@@ -51,7 +51,8 @@ LANGUAGE = Language(
                     "trois quarts d'heure": 45},
     unit_and_a_half=("et demie",),
     about=("environ", "à peu près"),
-    day_suffixes=("er", "ème"),
+    day_suffixes=("er", "ème", "e"),
+    day_month_joiners=("jour de", "jour d'"),  # "le 3ème jour de mars"
     day_numbers={"premier": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7, "huit": 8,
                  "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "treize": 13, "quatorze": 14, "quinze": 15,
                  "seize": 16, "vingt": 20, "trente": 30, "trente et un": 31},
@@ -104,7 +105,7 @@ LANGUAGE = Language(
     part_lead=("le", "ce", "du", "d'ici ce", "pour ce"),
     noon_lead=("vers",),
     range_from=("du", "entre"),
-    range_joiners=("au", "et"),
+    range_joiners=("au", "et", "jusqu'au"),
     day_articles=("le",),
     month_part_lead=("la",),
     month_part_joiners=("de", "des", "de l'", "d'", "du mois de", "du mois d'"),
@@ -116,6 +117,7 @@ LANGUAGE = Language(
     of_the_month=("du mois", "de chaque mois"),
     of_a_month=("de", "d'"),
     weekday_of_week=("de",),
+    weeks_later={"en huit": 1, "en 8": 1, "en quinze": 2, "en 15": 2},
     of_every_month=("de chaque mois",),
     month_day_words=("jour",),
     month_ordinals={"premier": 1, "première": 1, "deuxième": 2, "seconde": 2, "troisième": 3,
@@ -172,7 +174,11 @@ LANGUAGE = Language(
            # early, middle and late parts, and meals
            "en fin de matinée": 11, "en début d'après-midi": 14, "en milieu d'après-midi": 16,
            "en fin d'après-midi": 18, "en début de soirée": 19, "en fin de soirée": 22,
-           "à l'heure du déjeuner": 12, "au déjeuner": 12, "à l'heure du dîner": 20, "au dîner": 20},
+           "à l'heure du déjeuner": 12, "au déjeuner": 12, "à l'heure du dîner": 20, "au dîner": 20,
+           "en début de matinée": 7, "pendant le déjeuner": 12, "après le déjeuner": 13, "après déjeuner": 13,
+           "après le travail": 18,
+           # "aprem", as the afternoon is written in a hurry
+           "cet aprem": 15, "l'aprem": 15, "en début d'aprem": 14, "en fin d'aprem": 18},
     bare_parts=("matin", "soir", "après-midi", "nuit"),
     hour_words_24={"treize": 13, "quatorze": 14, "quinze": 15, "seize": 16, "dix-sept": 17, "dix-huit": 18,
                    "dix-neuf": 19, "vingt": 20, "vingt et une": 21, "vingt-deux": 22, "vingt deux": 22,
@@ -225,6 +231,8 @@ LANGUAGE = Language(
     seasons={"printemps": "spring", "été": "summer", "automne": "autumn", "hiver": "winter"},
     day_of_month_forms=(
         "le {day}[er]{not_a_time}",
+        # "à partir du 8", "du 13 au 18": "du" before a bare number is a day's
+        "du {day}[er]{not_a_time}",
         "le {day_word=premier}{clause_end}",
         "{any_weekday}[,] {day}[er]{not_a_time}",
     ),
