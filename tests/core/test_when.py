@@ -920,6 +920,8 @@ CASE_FLOORS = {
     "linguafranca_de_fr": 102,
     "dateparser_de_fr": 33,
     "people_instants": 118,
+    "rustling_en": 223,
+    "natty_en": 139,
 }
 
 
