@@ -50,6 +50,7 @@ NIGHT_FROM = 20  # a part of the day from this hour is the night ("in der Nacht"
 END_HOUR = 18
 NOW_WORDS = 4  # "end of the day", "fim do mês": that last day at 18:00, when work ends
 SMALL_HOURS_UNTIL = 6  # without one, a bare 1..6 is too: nobody means 04:30 without saying "am"
+TONIGHT_SMALL_HOURS_UNTIL = 5  # "tonight at 1..4" are the night's small hours; "tonight at 5" 17:00
 
 WEEKDAY_OF = (MO, TU, WE, TH, FR, SA, SU)
 RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -1642,6 +1643,12 @@ def _adjacent(g: Grammar, between: str) -> bool:
     return not between or between in g.words.of_a_month
 
 
+def _after_at(g: Grammar, m: re.Match) -> bool:
+    """The match is said after "at" ("at 10 to 3", "@ 15 to 7pm")."""
+    before = m.string[: m.start()].rstrip().rsplit(" ", 1)[-1]
+    return m.group(0).lstrip().startswith(g.words.at) or before in g.words.at
+
+
 def _clock_range(t: _Text) -> _Clock | None:
     """The first clock of a range ("between 6 and 8 AM", "zwischen 6 und 8h", "9:30 - 10:45"),
     in the half of the day the second says ("11 - 1pm": 11am). Without "from"/"between" only
@@ -1653,6 +1660,8 @@ def _clock_range(t: _Text) -> _Clock | None:
         if h1 >= 24 or h2 >= 24 or int(m.group("m1") or 0) >= 60 or int(m.group("m2") or 0) >= 60:
             return False
         said = bool(m.group("from"))
+        if not said and g.minutes_to.fullmatch(_spaced(m.group("to"))) and _after_at(g, m):
+            return False  # "at 10 to 3 pm": ten minutes to three, not a range
         marked = bool(
             m.group("ap")
             or m.group("ap1")
@@ -1869,6 +1878,8 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
     if c.ampm == "am":
         return c.h % 12
     if evening and c.h < 12 and not c.padded and not c.midnight:
+        if 1 <= c.h < TONIGHT_SMALL_HOURS_UNTIL:
+            return c.h  # "tonight at 2": the night's small hours (14:00 is no night)
         return c.h + 12  # "heute Abend um 8 Uhr", "ce soir à 8h": 20:00 (not "08h")
     if c.exact:
         return c.h

@@ -355,6 +355,10 @@ class Grammar:
             rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         clock_marks = rf"(?:{any_of((*w.before_noon_marks, *w.after_noon_marks, *w.clock_words_after))})"
+        # a part of the day with its preposition after a number: "Monday 6 in the morning" is 06:00
+        led_parts = [p for p in w.parts if p.split(" ")[0] in {lead.split(" ")[0] for lead in w.part_lead}]
+        if led_parts:
+            clock_marks = rf"(?:{clock_marks}|{any_of(led_parts)})"
         # "2018 March 18", "2009 May 22nd": a year before its month and day
         self.year_month_day = c(
             rf"{b}(?P<y>[12]\d{{3}}),?\s+(?P<mon>{month})\.?\s+(?P<d>{day_number}){ordinal}?(?![\d:]){e}"
