@@ -1067,8 +1067,10 @@ def _offset_ok(t: _Text, m: re.Match) -> bool:
         return False  # "I saw her the day after": no day it counts from
     if t.g.is_range_from(_spaced(m.group("dir"))) and t.g.word_then_range_to.match(t.folded, m.end()):
         return False  # "3 Wochen von Montag bis Freitag": a range
-    if m.group("one") and any(p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month)):
-        return False  # "the week after next": a week
+    if m.group("one") and any(
+        p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month, t.g.after_tomorrow)
+    ):
+        return False  # "the week after next": a week; "the day after next": the day after tomorrow
     if m.group("one") and t.g.of_before.search(t.folded, 0, m.start()):
         return False  # "every fifth of the month from January": the month is the day's, no step
     if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
@@ -1192,7 +1194,8 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     m = t.search(
         g.month_year,
         accept=lambda m: (
-            _month_ok(t, m, with_day=False)
+            # "march 2028": a year in figures makes it a month ("I may 2027" still needs its capital)
+            _month_ok(t, m, with_day=len(m.group("y")) == 4 and m.group("mon") not in g.words.verb_months)
             and date(int(m.group("y")), g.words.months[m.group("mon")], 1) >= today
         ),
     )

@@ -276,7 +276,8 @@ class Grammar:
         self.word_then_range_to = compile_folded(rf"\s*\S+\s+(?:{any_of(w.day_range_to)}){e}")
         # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
         self.duration_alone = c(
-            rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
+            # not figures with a leading zero: "0600h" is a clock, never 600 hours
+            rf"^\s*(?:\+\s*)?{about}(?!0\d)(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
             rf"(?P<more_ahead>{more_amounts})\s*[,.]?\s*$"  # "3 years, 2 weeks and 5 days"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")

@@ -912,7 +912,7 @@ CASE_FLOORS = {
     "parsedatetime_en_de_fr": 308,
     "timefhuman_en_more": 29,
     "olebedev_when_en": 70,
-    "compromise_dates_en": 396,
+    "compromise_dates_en": 400,
     "sugar_de_es_fr_pt": 113,
     "when_go_pt": 57,
     "chronic_rb_en": 181,
@@ -920,8 +920,8 @@ CASE_FLOORS = {
     "linguafranca_de_fr": 102,
     "dateparser_de_fr": 33,
     "people_instants": 118,
-    "rustling_en": 225,
-    "natty_en": 147,
+    "rustling_en": 231,
+    "natty_en": 157,
 }
 
 

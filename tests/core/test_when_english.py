@@ -481,3 +481,51 @@ def test_tonights_small_hours_are_the_night_ahead(text, due):
 )
 def test_more_english_words_for_tomorrow_the_coming_day_the_last_and_midnight(text, due):
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("renew the lease march 2028", at("2028-03-01")),
+        ("trip in april 2027", at("2027-04-01")),
+        ("taxes due this April", at("2027-04-01")),
+        ("dentist the 3rd of march in the year 2028", at("2028-03-03")),
+        ("Jan 5 in 2028", at("2028-01-05")),
+        ("the day after next at 6pm", at("2026-12-07", "18:00")),
+        ("day after next", at("2026-12-07")),
+    ],
+)
+def test_a_month_with_its_year_this_month_and_the_day_after_next(text, due):
+    """A year in figures makes "march" a month ("may" still needs its capital); "this April" is
+    the coming April's 1st, as "in April"; "in the year 2028" is the date's year; "the day after
+    next" is the day after tomorrow."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["this December", "may 2027 be good", "the day after"])
+def test_this_month_begun_a_verb_and_a_step_from_no_day_are_no_time(text):
+    assert read(text) is None
+
+
+def test_figures_with_a_leading_zero_are_no_amount_of_hours():
+    """ "0600h" is a soldier's six o'clock, never 600 hours from now."""
+    due = read("0600h")
+    assert due is None or due.date() <= at("2026-12-06").date()
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("leave 20 minutes before 4", at("2026-12-05", "15:40")),
+        ("call 5 minutes before 11", at("2026-12-05", "10:55")),
+        ("a quarter before 3 feed the cat", at("2026-12-05", "14:45")),
+    ],
+)
+def test_minutes_before_a_bare_hour_are_that_many_to_it(text, due):
+    """ "20 minutes before 4" is 15:40, as "20 to 4" is (an hour without am/pm, as "at 4")."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["15 minutes before the meeting", "remind me 10 minutes before"])
+def test_minutes_before_no_time_are_no_time(text):
+    assert read(text) is None
