@@ -50,6 +50,7 @@ NIGHT_FROM = 20  # a part of the day from this hour is the night ("in der Nacht"
 END_HOUR = 18
 NOW_WORDS = 4  # "end of the day", "fim do mês": that last day at 18:00, when work ends
 SMALL_HOURS_UNTIL = 6  # without one, a bare 1..6 is too: nobody means 04:30 without saying "am"
+TONIGHT_SMALL_HOURS_UNTIL = 5  # "tonight at 1..4" are the night's small hours; "tonight at 5" 17:00
 
 WEEKDAY_OF = (MO, TU, WE, TH, FR, SA, SU)
 RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -1100,8 +1101,10 @@ def _offset_ok(t: _Text, m: re.Match) -> bool:
         return False  # "I saw her the day after": no day it counts from
     if t.g.is_range_from(_spaced(m.group("dir"))) and t.g.word_then_range_to.match(t.folded, m.end()):
         return False  # "3 Wochen von Montag bis Freitag": a range
-    if m.group("one") and any(p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month)):
-        return False  # "the week after next": a week
+    if m.group("one") and any(
+        p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month, t.g.after_tomorrow)
+    ):
+        return False  # "the week after next": a week; "the day after next": the day after tomorrow
     if m.group("one") and t.g.of_before.search(t.folded, 0, m.start()):
         return False  # "every fifth of the month from January": the month is the day's, no step
     if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
@@ -1241,7 +1244,14 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
     m = t.search(
         g.month_year,
         accept=lambda m: (
-            _month_ok(t, m, with_day=len(m.group("mon")) > 3)  # "march 2027": a month beside its year
+            # "march 2028": a month's whole name, or a year in figures, makes it a month ("I may 2027"
+            # still needs its capital)
+            _month_ok(
+                t,
+                m,
+                with_day=(len(m.group("mon")) > 3 or len(m.group("y")) == 4)
+                and m.group("mon") not in g.words.verb_months,
+            )
             and date(int(m.group("y")), g.words.months[m.group("mon")], 1) >= today
         ),
     )
@@ -1699,6 +1709,12 @@ def _adjacent(g: Grammar, between: str) -> bool:
     return not between or between in g.words.of_a_month
 
 
+def _after_at(g: Grammar, m: re.Match) -> bool:
+    """The match is said after "at" ("at 10 to 3", "@ 15 to 7pm")."""
+    before = m.string[: m.start()].rstrip().rsplit(" ", 1)[-1]
+    return m.group(0).lstrip().startswith(g.words.at) or before in g.words.at
+
+
 def _clock_range(t: _Text) -> _Clock | None:
     """The first clock of a range ("between 6 and 8 AM", "zwischen 6 und 8h", "9:30 - 10:45"),
     in the half of the day the second says ("11 - 1pm": 11am). Without "from"/"between" only
@@ -1712,6 +1728,8 @@ def _clock_range(t: _Text) -> _Clock | None:
         if h1 >= 24 or h2 >= 24 or int(m.group("m1") or 0) >= 60 or int(m.group("m2") or 0) >= 60:
             return False
         said = bool(m.group("from"))
+        if not said and g.minutes_to.fullmatch(_spaced(m.group("to"))) and _after_at(g, m):
+            return False  # "at 10 to 3 pm": ten minutes to three, not a range
         marked = bool(
             m.group("ap")
             or m.group("ap1")
@@ -1930,6 +1948,8 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
     if c.ampm == "am":
         return c.h % 12
     if evening and c.h < 12 and not c.padded and not c.midnight:
+        if 1 <= c.h < TONIGHT_SMALL_HOURS_UNTIL:
+            return c.h  # "tonight at 2": the night's small hours (14:00 is no night)
         return c.h + 12  # "heute Abend um 8 Uhr", "ce soir à 8h": 20:00 (not "08h")
     if c.exact:
         return c.h

@@ -276,7 +276,8 @@ class Grammar:
         self.word_then_range_to = compile_folded(rf"\s*\S+\s+(?:{any_of(w.day_range_to)}){e}")
         # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
         self.duration_alone = c(
-            rf"^\s*(?:\+\s*)?{about}(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
+            # not figures with a leading zero: "0600h" is a clock, never 600 hours
+            rf"^\s*(?:\+\s*)?{about}(?!0\d)(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
             rf"(?P<more_ahead>{more_amounts})\s*[,.]?\s*$"  # "3 years, 2 weeks and 5 days"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")
@@ -356,6 +357,10 @@ class Grammar:
             rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
         clock_marks = rf"(?:{any_of((*w.before_noon_marks, *w.after_noon_marks, *w.clock_words_after))})"
+        # a part of the day with its preposition after a number: "Monday 6 in the morning" is 06:00
+        led_parts = [p for p in w.parts if p.split(" ")[0] in {lead.split(" ")[0] for lead in w.part_lead}]
+        if led_parts:
+            clock_marks = rf"(?:{clock_marks}|{any_of(led_parts)})"
         # "2018 March 18", "2009 May 22nd": a year before its month and day
         self.year_month_day = c(
             rf"{b}(?P<y>[12]\d{{3}}),?\s+(?P<mon>{month})\.?\s+(?P<d>{day_number}){ordinal}?(?![\d:]){e}"

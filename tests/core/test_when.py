@@ -912,16 +912,18 @@ CASE_FLOORS = {
     "parsedatetime_en_de_fr": 308,
     "timefhuman_en_more": 29,
     "olebedev_when_en": 70,
-    "compromise_dates_en": 396,
+    "compromise_dates_en": 401,
     "sugar_de_es_fr_pt": 113,
     "when_go_pt": 57,
-    "chronic_rb_en": 179,
+    "chronic_rb_en": 181,
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 103,
     "dateparser_de_fr": 33,
     "rustling_fr": 315,
     "people_instants": 119,
     "people_instants_2": 109,
+    "rustling_en": 231,
+    "natty_en": 157,
 }
 
 

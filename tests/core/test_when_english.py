@@ -423,3 +423,109 @@ def test_a_time_written_with_its_offset_or_utc_is_that_moment_here(text, due):
 def test_a_year_written_before_its_month_and_day(text, due):
     """ "2028 March 18": that date, not next 18 March."""
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("dentist thursday 8 in the morning", at("2026-12-10", "08:00")),
+        ("call the plumber Tuesday 3 in the afternoon", at("2026-12-08", "15:00")),
+        ("Sunday 10 in the evening, check the oven", at("2026-12-06", "22:00")),
+        # a day of the month still: nothing of the clock after the number
+        ("Monday 21 dentist", at("2026-12-21")),
+        ("Monday the 21st in the morning", at("2026-12-21")),
+    ],
+)
+def test_a_number_after_a_weekday_with_a_part_of_the_day_is_its_hour(text, due):
+    """ "Thursday 8 in the morning" is Thursday at 08:00, as "Thursday 8 am" is, not the 8th."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("pick up Ana at 5 to 4 pm", at("2026-12-05", "15:55")),
+        ("bus @ 25 to 7pm", at("2026-12-05", "18:35")),
+        # without "at" a range still starts at its first hour
+        ("gym from 10 to 3 pm", at("2026-12-06", "10:00")),
+        ("shop open 11 to 5pm", at("2026-12-05", "11:00")),
+    ],
+)
+def test_minutes_to_an_hour_in_figures_after_at_are_no_range(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("tonight at 1 feed the baby", at("2026-12-06", "01:00")),
+        ("this evening at 4:15 the train leaves", at("2026-12-06", "04:15")),
+        ("tonight at 5", at("2026-12-05", "17:00")),
+        ("tonight at 11", at("2026-12-05", "23:00")),
+    ],
+)
+def test_tonights_small_hours_are_the_night_ahead(text, due):
+    """ "tonight at 2" is 02:00 of the night ahead (14:00 is no night); from 5 it is the evening."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("tmr pay rent", at("2026-12-06")),
+        ("this upcoming Thursday", at("2026-12-10")),
+        ("the upcoming Monday at 9", at("2026-12-07", "09:00")),
+        ("the final Friday in January", at("2027-01-29")),
+        ("tomorrow at mid-night", at("2026-12-06", "00:00")),
+    ],
+)
+def test_more_english_words_for_tomorrow_the_coming_day_the_last_and_midnight(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("renew the lease march 2028", at("2028-03-01")),
+        ("trip in april 2027", at("2027-04-01")),
+        ("taxes due this April", at("2027-04-01")),
+        ("dentist the 3rd of march in the year 2028", at("2028-03-03")),
+        ("Jan 5 in 2028", at("2028-01-05")),
+        ("the day after next at 6pm", at("2026-12-07", "18:00")),
+        ("day after next", at("2026-12-07")),
+    ],
+)
+def test_a_month_with_its_year_this_month_and_the_day_after_next(text, due):
+    """A year in figures makes "march" a month ("may" still needs its capital); "this April" is
+    the coming April's 1st, as "in April"; "in the year 2028" is the date's year; "the day after
+    next" is the day after tomorrow."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["this December", "may 2027 be good", "the day after"])
+def test_this_month_begun_a_verb_and_a_step_from_no_day_are_no_time(text):
+    assert read(text) is None
+
+
+def test_figures_with_a_leading_zero_are_no_amount_of_hours():
+    """ "0600h" is a soldier's six o'clock, never 600 hours from now."""
+    due = read("0600h")
+    assert due is None or due.date() <= at("2026-12-06").date()
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("leave 20 minutes before 4", at("2026-12-05", "15:40")),
+        ("call 5 minutes before 11", at("2026-12-05", "10:55")),
+        ("a quarter before 3 feed the cat", at("2026-12-05", "14:45")),
+    ],
+)
+def test_minutes_before_a_bare_hour_are_that_many_to_it(text, due):
+    """ "20 minutes before 4" is 15:40, as "20 to 4" is (an hour without am/pm, as "at 4")."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["15 minutes before the meeting", "remind me 10 minutes before"])
+def test_minutes_before_no_time_are_no_time(text):
+    assert read(text) is None
