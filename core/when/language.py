@@ -60,6 +60,10 @@ class Language:
     # short weekday forms that are words of other languages too (fr "jeu", "mer", "sam", "dim"): a
     # day only before a time or a day number, in a text written in this language (parse.py)
     weekday_abbreviations: dict[str, int] = field(default_factory=dict)
+    # short weekday forms written with their dot or a comma (de "Mo.", "Fr. 14 Uhr", "am Sa, 21.
+    # Sept"): a day before a time or a day number, after a weekday's lead, or as the whole text, in a
+    # text written in this language (parse.py)
+    dotted_weekdays: dict[str, int] = field(default_factory=dict)
     weekday_suffixes: Words = ()  # pt "-feira", "-feiras"
     weekday_adverbs: dict[str, int] = field(default_factory=dict)  # de "montags": every Monday
     plural_endings: Words = ()  # "mondays", "segundas", "mercredis"

@@ -1496,6 +1496,20 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     if m:  # "Jeu 15:12", "mer. à 15h" in a French text
         t.take(m)
         return _next_weekday(today, g.abbreviation_of[m.group("day")][1], strictly_after=False), "weekday"
+    m = t.search(
+        g.weekday_dotted,
+        accept=lambda m: (
+            bool(
+                m.group("lead")
+                or m.group("before") is not None
+                or not (t.folded[: m.start()] + t.folded[m.end() :]).strip()
+            )
+            and g.dotted_of[m.group("day")][0] == language()
+        ),
+    )
+    if m:  # "Mo.", "am Fr.", "Fr. 14 Uhr" in a German text
+        t.take(m)
+        return _next_weekday(today, g.dotted_of[m.group("day")][1], strictly_after=False), "weekday"
     m = t.search(g.next_week)
     if m:  # its Monday ("the week after next": the one after)
         t.take(m)
@@ -1968,7 +1982,8 @@ def _zone(t: _Text) -> timezone | None:
     if m.group("utc"):  # left in the text: it joins nothing ("3:23 UTC july 5th")
         return UTC
     t.take(m)
-    sign, digits = m.group("offset")[0], m.group("offset")[1:].replace(":", "")
+    offset = m.group("offset") or m.group("west")
+    sign, digits = offset[0], offset[1:].replace(":", "")
     minutes = int(digits[:2]) * 60 + int(digits[2:])
     return timezone(timedelta(minutes=minutes if sign == "+" else -minutes))
 

@@ -200,9 +200,14 @@ class Grammar:
         }
         # short forms that are other languages' words ("jeu", "set", "ago"): not counted as the
         # words that say which language a text is in
-        self.short_forms = frozenset(self.abbreviation_of) | {
-            fold(k) for lang in languages for k in lang.own_text_months
+        self.dotted_of = {
+            fold(a): (lang.code, wd) for lang in languages for a, wd in lang.dotted_weekdays.items()
         }
+        self.short_forms = (
+            frozenset(self.abbreviation_of)
+            | frozenset(self.dotted_of)
+            | {fold(k) for lang in languages for k in lang.own_text_months}
+        )
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
         self._capture(w)
@@ -210,8 +215,30 @@ class Grammar:
 
     # -- capture text (parse.py) -------------------------------------------------------------------
 
+    def _noon_mark(self, w: Language) -> str:
+        """The am/pm marks; a mark that is a language's preposition too (de "am": "15:20 am
+        Nachmittag", "um 19:30 am Fr, 20. Sept.") is the preposition before what it leads there (a
+        weekday, a part of the day, the weekend, a day number)."""
+        marks = (*w.before_noon_marks, *w.after_noon_marks)
+        led = []
+        for lang in self.languages:
+            leads = {fold(x) for x in (*lang.weekday_lead, *lang.date_lead, *lang.part_lead)} & set(marks)
+            if leads:
+                words = (
+                    *lang.weekdays,
+                    *lang.weekday_abbreviations,
+                    *lang.dotted_weekdays,
+                    *lang.bare_parts,
+                    *lang.weekend,
+                )
+                led.append(
+                    rf"(?:{any_of(leads)})\s+(?:(?:{any_of(fold(x) for x in words)}){WORD_END}|\d{{1,2}}\.)"
+                )
+        return (rf"(?!{'|'.join(led)})" if led else "") + rf"(?:{any_of(marks)})"
+
     def _capture(self, w: Language) -> None:
         b, e, c = WORD_START, WORD_END, compile_folded
+        noon_mark = self._noon_mark(w)
         month, day = any_of(w.months), any_of(w.weekdays)
         amount = rf"(?:{FRACTION}|{DECIMAL}|{any_of(w.numbers)})"
         about = optional_words(w.about)
@@ -284,7 +311,9 @@ class Grammar:
         # "12:00:00Z")
         marks = any_of((*w.before_noon_marks, *w.after_noon_marks))
         self.time_zone = c(
-            r"(?:(?<=\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<offset>[+-]\d\d:?\d\d)(?![\d:])"
+            # "13:00+01:00", "T08:00-04:00", "08:00:00-04:00"; "11:30-13:30" is a range of clocks
+            r"(?:(?<=\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<offset>\+\d\d:?\d\d)(?![\d:])"
+            r"|(?:(?<=\d-\d\d\D\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<west>-\d\d:?\d\d)(?![\d:])"
             rf"|(?:\d|(?<![^\W\d])(?:{marks}))\s*(?P<utc>{any_of(w.utc_words)}){e}"
         )
         self.now_predicate = c(rf"{b}(?:{any_of(w.now_predicates)})(?=\s*(?:[,.;:!?)]|$)){e}")
@@ -354,7 +383,7 @@ class Grammar:
             rf"(?:\s*[-–]\s*\d{{1,2}}{ordinal}?(?=,?\s*(?:{year_joined}\s+)?[1-9]\d{{3}}))?"
             rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
-        clock_marks = rf"(?:{any_of((*w.before_noon_marks, *w.after_noon_marks, *w.clock_words_after))})"
+        clock_marks = rf"(?:{noon_mark}|{any_of(w.clock_words_after)})"
         # "2018 March 18", "2009 May 22nd": a year before its month and day
         self.year_month_day = c(
             rf"{b}(?P<y>[12]\d{{3}}),?\s+(?P<mon>{month})\.?\s+(?P<d>{day_number}){ordinal}?(?![\d:]){e}"
@@ -398,6 +427,12 @@ class Grammar:
         self.weekday_abbreviation = c(
             rf"{b}(?P<day>{any_of(self.abbreviation_of)})\.?(?=\s+(?:(?:{any_of(w.at)})\s+\d|"
             rf"\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|(?:{any_of(w.hour_marks)}){e})|\d{{1,2}}\.?\s+(?:{month}){e}))"
+        )
+        # "Mo.", "am Fr.", "Fr. 14 Uhr", "Sa, 21. Sept": a short form with its dot or a comma
+        self.weekday_dotted = c(
+            rf"{b}(?:(?P<lead>{any_of(w.weekday_lead)})\s+)?(?P<day>{any_of(self.dotted_of)})(?:\.\s*,?|,)"
+            rf"(?P<before>(?=\s*(?:(?:{any_of(w.at)})\s+\d|\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|"
+            rf"(?:{any_of(w.hour_marks)}){e})|\d{{1,2}}\.?\s*(?:{month}){e})))?"
         )
         # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
         article = optional_words(w.month_articles)
@@ -469,7 +504,7 @@ class Grammar:
         parts = any_of(w.parts)
         self.parts_words = parts
         self.part_here = c(rf"(?:{parts}){e}")  # "ao fim da manhã" is a part, not the day's end
-        ampm = rf"(?P<ap>{any_of((*w.before_noon_marks, *w.after_noon_marks))})"
+        ampm = rf"(?P<ap>{noon_mark})"
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         self.clock_hm = c(
@@ -491,7 +526,7 @@ class Grammar:
         )
         self.after_noon_words = compile_folded(rf"(?:{any_of((*w.after_noon_marks, *w.after_noon_letters))})")
         oclock = any_of(w.clock_words_after)
-        marks_any = any_of((*w.before_noon_marks, *w.after_noon_marks))
+        marks_any = noon_mark
         spaced_parts = any_of(p for p in w.parts if " " in p)  # "6 de la mañana", "3 in the afternoon"
         self.clock_h_suffix = c(
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?:(?P<hh>{hour_letter}){e}|(?P<uhr>{hour_after}){e}|"
@@ -537,7 +572,7 @@ class Grammar:
             rf"{any_of((*w.noon, *w.midnight))})"
             rf"\s+(?P<m4>{minute_word})"
             rf")(?:{ampm}(?!\w)|{e}(?:\s*(?:(?P<part>{parts}){e}|"  # "am Nachmittag" before "am"
-            rf"(?P<ap2>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w)))?)"
+            rf"(?P<ap2>{noon_mark})(?!\w)))?)"
         )
         self.noon_words = frozenset(w.noon)
         self.noon_or_midnight = c(rf"{b}(?:{any_of((*w.noon, *w.midnight))}){e}")
@@ -576,7 +611,7 @@ class Grammar:
         self.clock_range = c(
             rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
             rf"(?P<h1>\d{{1,2}})(?:(?P<sep1>[:.]?)(?P<m1>\d{{2}}))?(?!\d)"
-            rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?"
+            rf"(?:\s*(?P<ap1>{noon_mark})(?!\w))?"
             rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
         )
 

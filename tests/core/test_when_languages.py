@@ -637,3 +637,48 @@ def test_a_clock_in_figures_is_as_written_where_the_24_hour_clock_is(text, regio
     "19:45" is the evening's; not the afternoon a bare hour with a day is elsewhere."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Mo.", "de_DE", at("2026-12-07")),
+        ("Zahnarzt Fr. 14 Uhr", "de_DE", at("2026-12-11", "14:00")),
+        ("Zahnarzt Fr. 14 Uhr", "en_GB", at("2026-12-11", "14:00")),  # German words: "Uhr"
+        ("Termin am Do.", "de_DE", at("2026-12-10")),
+        ("So. 10:30 Brunch", "de_DE", at("2026-12-06", "10:30")),
+        ("Elternabend Di, 19 Uhr", "de_DE", at("2026-12-08", "19:00")),
+        ("Di 9:30 Physio", "de_DE", at("2026-12-08", "09:30")),
+        # not a day: "so" the word, "Fr." Frau, a dot that ends a sentence
+        ("so gegen 15 Uhr vorbeikommen", "de_DE", at("2026-12-05", "15:00")),
+    ],
+)
+def test_german_weekday_short_forms_are_days_with_their_dot_or_before_a_time(text, region, due):
+    """ "Mo.", "Fr. 14 Uhr", "am Do.": the short forms written with their dot (or a comma) are days
+    before a time or a day number, after "am", or as the whole text; without it only before a time,
+    and never "so" ("so gegen 15 Uhr" is about three)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("Fr. Müller anrufen", SATURDAY, region="de_DE") is None
+    assert find_when("Das machen wir so.", SATURDAY, region="de_DE") is None
+    assert find_when("Mo.", SATURDAY, region="en_GB") is None  # no German word, an English writer
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("15:20 am Nachmittag", "de_DE", at("2026-12-05", "15:20")),
+        ("um 3 am Nachmittag", "de_DE", at("2026-12-05", "15:00")),
+        ("Konzert um 19:30 am Fr, 11. Dez.", "de_DE", at("2026-12-11", "19:30")),
+        ("Anruf 8:15 am Montag", "de_DE", at("2026-12-07", "08:15")),
+        ("um 9 am 20. Dezember", "de_DE", at("2026-12-20", "09:00")),
+        # the English mark stays one
+        ("call at 7 am", "en_GB", at("2026-12-06", "07:00")),
+        ("flight at 6 am on the 20th", "en_GB", at("2026-12-20", "06:00")),
+    ],
+)
+def test_german_am_before_a_day_or_a_part_of_it_is_the_preposition_not_a_morning(text, region, due):
+    """ "am" after a clock is the German "on the" before what it leads (a weekday, a part of the day,
+    a day number): "15:20 am Nachmittag" is 15:20, "um 19:30 am Fr" is the evening."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

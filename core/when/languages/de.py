@@ -18,6 +18,9 @@ LANGUAGE = Language(
     ambiguous_months=("mai",),
     weekdays={"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5,
               "sonnabend": 5, "sonntag": 6},
+    # "Fr 14 Uhr", "Mo 9:30" ("so" is a word: "so um 10" is about ten)
+    weekday_abbreviations={"mo": 0, "di": 1, "mi": 2, "do": 3, "fr": 4, "sa": 5},
+    dotted_weekdays={"mo": 0, "di": 1, "mi": 2, "do": 3, "fr": 4, "sa": 5, "so": 6},  # "Mo.", "So. 10 Uhr"
     weekday_adverbs={"montags": 0, "dienstags": 1, "mittwochs": 2, "donnerstags": 3, "freitags": 4,
                      "samstags": 5, "sonntags": 6},
     numbers={
