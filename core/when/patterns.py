@@ -229,6 +229,7 @@ class Grammar:
                     *lang.weekday_abbreviations,
                     *lang.dotted_weekdays,
                     *lang.bare_parts,
+                    *(word for part in lang.parts for word in part.split() if word not in leads),
                     *lang.weekend,
                 )
                 led.append(

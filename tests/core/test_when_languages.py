@@ -682,3 +682,26 @@ def test_german_am_before_a_day_or_a_part_of_it_is_the_preposition_not_a_morning
     a day number): "15:20 am Nachmittag" is 15:20, "um 19:30 am Fr" is the evening."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "hm"),
+    [
+        ("Samstag am frühen Morgen", "07:00"),
+        ("Samstag frühmorgens", "07:00"),
+        ("Samstag bei Tagesanbruch", "06:00"),
+        ("Samstag im Morgengrauen", "06:00"),
+        ("Samstag am frühen Vormittag", "08:00"),
+        ("Samstag nach dem Mittagessen", "13:00"),
+        ("Samstag spätnachmittags", "18:00"),
+        ("Samstag um 5 am späten Nachmittag", "17:00"),
+    ],
+)
+def test_german_early_and_late_parts_of_the_day_and_dawn(text, hm):
+    """ "am frühen Morgen" is the morning's start (07:00, as "early morning"), dawn 06:00, "nach
+    dem Mittagessen" 13:00; "frühen" before "Morgen" makes it the morning, not tomorrow."""
+    when = find_when(text, WEDNESDAY, region="de_DE")
+    assert when is not None and when.due == at("2026-12-12", hm), when and when.due
+    early = find_when("Joggen am frühen Morgen", WEDNESDAY.replace(hour=5), region="de_DE")
+    assert early is not None and early.due == at("2026-12-09", "07:00"), early and early.due
+    assert find_when("Ich komme später", WEDNESDAY, region="de_DE") is None

@@ -56,8 +56,8 @@ LANGUAGE = Language(
     tonight=("heute abend",),
     tomorrow=("morgen",),
     # "am Morgen", "heute Morgen", "guten Morgen", "Montag Morgen", "morgen Morgen": the morning
-    not_tomorrow_after=("am", "heute", "guten", "morgen", "montag", "dienstag", "mittwoch", "donnerstag",
-                        "freitag", "samstag", "sonntag"),
+    not_tomorrow_after=("am", "heute", "guten", "frühen", "späten", "morgen", "montag", "dienstag",
+                        "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"),
     after_tomorrow=("übermorgen",),
     yesterday=("gestern",),
     before_yesterday=("vorgestern",),
@@ -144,14 +144,22 @@ LANGUAGE = Language(
     parts={"morgens": 9, "früh": 9, "am morgen": 9, "morgen": 9, "vormittags": 10, "am vormittag": 10,
            "vormittag": 10, "nachmittags": 15, "am nachmittag": 15, "nachmittag": 15, "abends": 19,
            "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22,
-           # early and late parts, and meals
+           # early and late parts, and meals ("am frühen Morgen", "später Abend", "spätnachmittags")
            "am späten vormittag": 11, "am frühen nachmittag": 14, "am späten nachmittag": 18,
            "am frühen abend": 18, "am späten abend": 22, "zur mittagszeit": 12, "in der mittagspause": 12,
-           "zum mittagessen": 12, "zum abendessen": 19},
+           "zum mittagessen": 12, "zum abendessen": 19, "nach dem mittagessen": 13,
+           "am frühen morgen": 7, "frühen morgen": 7, "frühmorgens": 7, "am frühen vormittag": 8,
+           "frühen vormittag": 8, "späten vormittag": 11, "später vormittag": 11,
+           "frühen nachmittag": 14, "späten nachmittag": 18,
+           "später nachmittag": 18, "spätnachmittags": 18, "am spätnachmittag": 18, "frühen abend": 18,
+           "späten abend": 22, "später abend": 22, "spätabends": 22,
+           # dawn
+           "bei tagesanbruch": 6, "im morgengrauen": 6, "beim morgengrauen": 6, "in aller frühe": 6},
     # glued to a weekday, a repeat: "montagabends" (every Monday evening)
     part_plurals={"morgens": "morgens", "vormittags": "vormittags", "nachmittags": "nachmittags",
                   "abends": "abends", "nachts": "nachts"},
-    part_adverbs=("morgens", "früh", "vormittags", "nachmittags", "abends", "nachts"),
+    part_adverbs=("morgens", "früh", "vormittags", "nachmittags", "abends", "nachts", "frühmorgens",
+                  "spätnachmittags", "spätabends"),
     # beside a day ("morgen Abend", "Freitag Nachmittag") or glued to a weekday ("Montagmorgen")
     bare_parts=("morgen", "früh", "vormittag", "nachmittag", "abend", "nacht"),
     hour_words={"eins": 1, "ein": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7,
