@@ -244,8 +244,9 @@ class Grammar:
         amount = rf"(?:{FRACTION}|{DECIMAL}|{any_of(w.numbers)})"
         about = optional_words(w.about)
         and_a_half = any_of(w.and_a_half)
-        half = rf"(?:\s+(?P<half>{and_a_half}))?"
-        half_ahead = rf"(?:\s+(?P<half_ahead>{and_a_half}))?"
+        # "in 2 and a half hours"; glued to a number in words: de "zweieinhalb Stunden"
+        half = rf"(?:(?:\s+|(?<=[^\W\d_]))(?P<half>{and_a_half}))?"
+        half_ahead = rf"(?:(?:\s+|(?<=[^\W\d_]))(?P<half_ahead>{and_a_half}))?"
         unit_half = rf"(?:\s+(?P<unit_half>{any_of(w.unit_and_a_half)}))?"
         # "in 2h", "in 2 h"; a number in words only spaced ("in an d…" is not). One way to match
         # only: two ways for the same spaces make a failed search of many amounts take 2**n steps

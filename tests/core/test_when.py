@@ -919,7 +919,7 @@ CASE_FLOORS = {
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 102,
     "dateparser_de_fr": 33,
-    "rustling_de": 184,
+    "rustling_de": 191,
     "people_instants": 118,
 }
 

@@ -705,3 +705,24 @@ def test_german_early_and_late_parts_of_the_day_and_dawn(text, hm):
     early = find_when("Joggen am frühen Morgen", WEDNESDAY.replace(hour=5), region="de_DE")
     assert early is not None and early.due == at("2026-12-09", "07:00"), early and early.due
     assert find_when("Ich komme später", WEDNESDAY, region="de_DE") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("in zweieinhalb Stunden", SATURDAY + timedelta(minutes=150)),
+        ("in drei ein halb Stunden", SATURDAY + timedelta(minutes=210)),
+        ("in eineinhalb Std.", SATURDAY + timedelta(minutes=90)),
+        ("in 2 Std", SATURDAY + timedelta(hours=2)),
+        ("in einer Stunde und eine Viertelstunde", SATURDAY + timedelta(minutes=75)),
+        ("in drei Viertelstunden", SATURDAY + timedelta(minutes=45)),
+        ("in zirka 20 Minuten", SATURDAY + timedelta(minutes=20)),
+        ("in knapp einer halben Stunde", SATURDAY + timedelta(minutes=30)),
+        ("in fast zwei Wochen", at("2026-12-19")),
+    ],
+)
+def test_german_halves_quarter_hours_and_hedged_amounts_from_now(text, due):
+    """ "zweieinhalb" (the half glued to its number), "Std.", "Viertelstunde" as a unit, and the
+    hedges before an amount ("zirka", "knapp", "fast"): the amount from now."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due

@@ -31,6 +31,7 @@ LANGUAGE = Language(
     units={
         "sekunde": ("seconds", 1), "sekunden": ("seconds", 1), "minute": ("minutes", 1),
         "minuten": ("minutes", 1), "stunde": ("minutes", 60), "stunden": ("minutes", 60),
+        "std": ("minutes", 60), "viertelstunde": ("minutes", 15), "viertelstunden": ("minutes", 15),
         "tag": ("days", 1), "tage": ("days", 1), "tagen": ("days", 1), "woche": ("days", 7),
         "wochen": ("days", 7), "monat": ("months", 1), "monate": ("months", 1), "monaten": ("months", 1),
         "jahr": ("years", 1), "jahre": ("years", 1), "jahren": ("years", 1),
@@ -46,8 +47,10 @@ LANGUAGE = Language(
     hour_fractions={"einer halben stunde": 30, "halben stunde": 30, "einer viertelstunde": 15,
                     "viertelstunde": 15, "einer dreiviertelstunde": 45,
                     "einer dreiviertel stunde": 45, "dreiviertel stunde": 45, "anderthalb stunden": 90,
-                    "eineinhalb stunden": 90},
-    about=("etwa", "ungefähr", "circa"),
+                    "eineinhalb stunden": 90, "anderthalb stunde": 90, "eineinhalb stunde": 90,
+                    "anderthalb std": 90, "eineinhalb std": 90},
+    and_a_half=("einhalb", "ein halb"),  # "zweieinhalb Stunden", "in drei ein halb Tagen"
+    about=("etwa", "ungefähr", "circa", "zirka", "ca.", "rund", "fast", "knapp"),
     # "am 2ten Juni", "der 3te Mai", "am 21sten": an ordinal's ending after its figures
     day_suffixes=(".", "ten", "ter", "te", "tem", "sten", "ster", "ste", "stem"),
     # the ordinals text2num leaves in words (it writes figures from 3 on): "am ersten Mai"
