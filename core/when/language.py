@@ -146,6 +146,7 @@ class Language:
     of_a_month: Words = ()  # "the last Friday of March", "o último dia de março"
     weekday_of_week: Words = ()  # "Wednesday of next week", "quarta da semana que vem"
     after_next: Words = ()  # "Friday after next": a week after next Friday
+    after_next_before: Words = ()  # the same before a weekday, week or month: de "übernächsten Freitag"
     weekday_lead: Words = ()  # "on Monday", "na segunda", "am Montag"
     weekday_lead_in_captures: Words = ()  # more of them read in capture text: "de segunda"
     weekday_lead_in_questions: Words = ()  # more of them read in questions: "o sábado"

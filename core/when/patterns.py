@@ -240,6 +240,7 @@ class Grammar:
     def _capture(self, w: Language) -> None:
         b, e, c = WORD_START, WORD_END, compile_folded
         noon_mark = self._noon_mark(w)
+        after_next_pre = any_of(w.after_next_before)
         month, day = any_of(w.months), any_of(w.weekdays)
         amount = rf"(?:{FRACTION}|{DECIMAL}|{any_of(w.numbers)})"
         about = optional_words(w.about)
@@ -420,7 +421,7 @@ class Grammar:
         self.is_last_after = compile_folded(rf"(?:{self.last_after})").fullmatch
         nxt, last, this = self.next_before, self.last_before, self.this_before
         self.weekday = c(
-            rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+)?"
+            rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+|(?P<after_next_pre>{after_next_pre})\s+)?"
             rf"(?P<day>{day})(?P<glued>{any_of(w.bare_parts)})?"  # de "Montagmorgen", "Freitagabend"
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)}))?{e}"
@@ -439,7 +440,8 @@ class Grammar:
         # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
         article = optional_words(w.month_articles)
         self.month_next = c(
-            rf"{b}{article}(?:(?:{nxt})\s+(?P<nm1>{month})|(?P<nm2>{month})\s+(?:{self.next_after})){e}"
+            rf"{b}{article}(?:(?:{nxt})\s+(?P<nm1>{month})|(?P<nm2>{month})\s+(?:{self.next_after})"
+            rf"|(?P<after_next_pre>{after_next_pre})\s+(?P<nm3>{month})){e}"
         )
         self.after_tomorrow = c(rf"{b}(?:{any_of(w.after_tomorrow)}){e}")
         # "this morning", "esta manhã", "heute Nachmittag": today at that part's hour (the part the
@@ -459,7 +461,8 @@ class Grammar:
         after_next = any_of(w.after_next)
         self.next_week = c(
             rf"{b}(?:(?:{nxt})\s+(?:{week})|{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})"
-            rf"|{optional_words(w.articles)}(?:{week})\s+(?P<after_next>{after_next})){e}"
+            rf"|{optional_words(w.articles)}(?:{week})\s+(?P<after_next>{after_next})"
+            rf"|(?P<after_next_pre>{after_next_pre})\s+(?:{week})){e}"
         )
         # "Wednesday of next week", "quarta da semana que vem", "mardi de la semaine prochaine"
         self.weekday_next_week = c(
@@ -480,7 +483,7 @@ class Grammar:
         self.next_month = c(
             rf"{b}(?:(?:{nxt})\s+(?:{month_word})|{optional_words(w.month_articles)}(?:{month_word})\s+"
             rf"(?:{self.next_after})|{optional_words(w.articles)}(?:{month_word})\s+"
-            rf"(?P<after_next>{after_next})){e}"
+            rf"(?P<after_next>{after_next})|(?P<after_next_pre>{after_next_pre})\s+(?:{month_word})){e}"
         )
         # "November 10th next year", "10 de novembro do ano que vem": a date's year is the next
         self.next_year_after = c(

@@ -726,3 +726,21 @@ def test_german_halves_quarter_hours_and_hedged_amounts_from_now(text, due):
     hedges before an amount ("zirka", "knapp", "fast"): the amount from now."""
     when = find_when(text, SATURDAY, region="de_DE")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("übernächsten Montag", at("2026-12-14")),
+        ("Zahnarzt übernächsten Samstag um 10", at("2026-12-19", "10:00")),
+        ("Donnerstag nach dem nächsten", at("2026-12-17")),
+        ("übernächste Woche", at("2026-12-14")),
+        ("übernächsten Monat", at("2027-02-01")),
+        ("übernächsten März", at("2028-03-01")),
+    ],
+)
+def test_german_the_one_after_next(text, due):
+    """ "übernächsten Montag" is a week after next Monday; "übernächste Woche" the week after next
+    week, "übernächsten März" the March after the coming one."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due

@@ -65,6 +65,9 @@ LANGUAGE = Language(
     yesterday=("gestern",),
     before_yesterday=("vorgestern",),
     today_parts=("heute morgen", "heute früh", "heute nachmittag", "heute nacht"),
+    # "übernächsten Freitag", "Freitag nach dem nächsten", "übernächste Woche": the one after next
+    after_next_before=("übernächste", "übernächsten", "übernächster", "übernächstes"),
+    after_next=("nach dem nächsten",),
     next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommendes"),
     last_before=("letzte", "letzten", "letzter", "letztes", "vergangene", "vergangenen"),
     this_before=("diese", "diesen", "dieser", "dieses"),
