@@ -340,9 +340,10 @@ class Grammar:
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
         # 22/04, 4/22, 22/4/27, 22-04-2027, 22.04.2027, 22.04.: which figure is the day is the
         # region's choice when both could be (parse.py); "-" and "." only with a year or the "."
-        # after the month (22.04 alone is a time), never inside a longer figure or a fraction's unit
+        # after the month (22.04 alone is a time), never inside a longer figure or a fraction's unit;
+        # after a day number's dash only ("07.-10.08.2027": a range)
         self.numeric_date = c(
-            r"(?<![\w/.:,-])(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})"
+            r"(?<![\w/.:,])(?:(?<!-)|(?<=\d\.-))(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})"
             r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
             r"(?![\w/])"
         )

@@ -908,7 +908,7 @@ CASE_FLOORS = {
     "chrono_de": 60,
     "chrono_fr": 76,
     "timefhuman_en": 12,
-    "ctparse_en_de": 304,
+    "ctparse_en_de": 305,
     "parsedatetime_en_de_fr": 308,
     "timefhuman_en_more": 29,
     "olebedev_when_en": 70,
@@ -919,7 +919,7 @@ CASE_FLOORS = {
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 102,
     "dateparser_de_fr": 33,
-    "rustling_de": 195,
+    "rustling_de": 197,
     "people_instants": 118,
 }
 

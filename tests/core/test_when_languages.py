@@ -744,3 +744,30 @@ def test_german_the_one_after_next(text, due):
     week, "übernächsten März" the March after the coming one."""
     when = find_when(text, SATURDAY, region="de_DE")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Urlaub 07.-10.01.2027", at("2027-01-07")),
+        ("Messe 3.-5.3.", at("2027-03-03")),
+        ("Kurs 14.-16.12. um 9 Uhr", at("2026-12-14", "09:00")),
+    ],
+)
+def test_german_day_numbers_joined_by_a_dash_to_a_date_start_a_range(text, due):
+    """ "07.-10.08.2027": the range is due on its first day, as "07. - 10.08.2027" is."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Stiefel putzen am Nikolaustag", at("2026-12-06")),
+        ("Weihnachtstag bei Oma", at("2026-12-25")),
+    ],
+)
+def test_german_st_nicholas_and_christmas_day(text, due):
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("Nikolaus anrufen", SATURDAY, region="de_DE") is None  # a name

@@ -200,7 +200,8 @@ LANGUAGE = Language(
     },
     holidays={
         "heiligabend": "christmas-eve", "heiliger abend": "christmas-eve", "heiligen abend": "christmas-eve",
-        "erster weihnachtstag": "christmas-day", "zweiter weihnachtstag": "boxing-day",
+        "erster weihnachtstag": "christmas-day", "weihnachtstag": "christmas-day",
+        "nikolaustag": "st-nicholas", "sankt nikolaus": "st-nicholas", "zweiter weihnachtstag": "boxing-day",
         "weihnachten": "christmas", "silvester": "new-years-eve", "neujahrstag": "new-years-day",
         "neujahr": "new-year", "dreikönigstag": "epiphany", "heilige drei könige": "epiphany",
         "valentinstag": "valentines", "fasching": "carnival", "karneval": "carnival",
