@@ -1984,10 +1984,12 @@ def _zone(t: _Text) -> timezone | None:
         return None
     if m.group("utc"):  # left in the text: it joins nothing ("3:23 UTC july 5th")
         return UTC
-    t.take(m)
-    offset = m.group("offset") or m.group("west")
+    offset = m.group("offset") or m.group("west_said") or m.group("west")
     sign, digits = offset[0], offset[1:].replace(":", "")
     minutes = int(digits[:2]) * 60 + int(digits[2:])
+    if m.group("west") and minutes > int(m.group("ch")) * 60 + int(m.group("cm")):
+        return None  # "11:30-13:30": a range of clocks, to a later one ("08:00-04:00" is a zone)
+    t.take(m)
     return timezone(timedelta(minutes=minutes if sign == "+" else -minutes))
 
 

@@ -314,9 +314,11 @@ class Grammar:
         # "12:00:00Z")
         marks = any_of((*w.before_noon_marks, *w.after_noon_marks))
         self.time_zone = c(
-            # "13:00+01:00", "T08:00-04:00", "08:00:00-04:00"; "11:30-13:30" is a range of clocks
+            # "13:00+01:00", "T08:00-04:00", "08:00:00-04:00", "08:00-04:00"; the clock before a
+            # "-" is kept to tell "11:30-13:30" (a range of clocks: parse.py) from a zone
             r"(?:(?<=\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<offset>\+\d\d:?\d\d)(?![\d:])"
-            r"|(?:(?<=\d-\d\d\D\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<west>-\d\d:?\d\d)(?![\d:])"
+            r"|(?:(?<=\d-\d\d\D\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<west_said>-\d\d:?\d\d)(?![\d:])"
+            r"|(?<=(?P<ch>\d\d):(?P<cm>\d\d))\s*(?P<west>-\d\d:?\d\d)(?![\d:])"
             rf"|(?:\d|(?<![^\W\d])(?:{marks}))\s*(?P<utc>{any_of(w.utc_words)}){e}"
         )
         self.now_predicate = c(rf"{b}(?:{any_of(w.now_predicates)})(?=\s*(?:[,.;:!?)]|$)){e}")

@@ -971,6 +971,7 @@ def test_a_countrys_public_holidays_by_the_names_the_holidays_package_gives(text
         # two clocks joined by a dash, not a clock and its zone's offset ("T08:00-04:00" is one)
         ("Besprechung 11:30-13:30", at("2026-12-05", "11:30")),
         ("lunch 12:30-14:00", at("2026-12-05", "12:30")),
+        ("Meeting 09:00-11:00", at("2026-12-06", "09:00")),
         # not ranges: two numbers joined by "and" without "from"/"between", a count before a time
         ("dia 5 e 10 de janeiro", at("2027-01-10")),
         ("table for 5-6 at 8pm", at("2026-12-05", "20:00")),
@@ -982,6 +983,12 @@ def test_a_range_is_due_at_its_start(text, due):
     month ("15-18 Jan"), the first clock the half of the day the second says ("11 - 1pm")."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+def test_a_clock_then_an_earlier_one_after_a_dash_is_its_zone():
+    """ "08:00-04:00" is 08:00 four hours west of UTC (12:00 UTC); "09:00-11:00" is a range."""
+    when = find_when("call 08:00-04:00", SATURDAY, region="pt_PT")
+    assert when is not None and when.due == datetime(2026, 12, 6, 12, 0, tzinfo=ZoneInfo("UTC")), when
 
 
 @pytest.mark.parametrize(
