@@ -70,6 +70,7 @@ MO, TH, SU = 0, 3, 6
 DAYS: dict[str, Callable[[int], Span]] = {
     "christmas-eve": _fixed(12, 24),
     "christmas-day": _fixed(12, 25),
+    "st-nicholas": _fixed(12, 6),
     "boxing-day": _fixed(12, 26),
     "christmas": _fixed(12, 24, 3),
     "new-years-eve": _fixed(12, 31),

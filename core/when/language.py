@@ -60,6 +60,10 @@ class Language:
     # short weekday forms that are words of other languages too (fr "jeu", "mer", "sam", "dim"): a
     # day only before a time or a day number, in a text written in this language (parse.py)
     weekday_abbreviations: dict[str, int] = field(default_factory=dict)
+    # short weekday forms written with their dot or a comma (de "Mo.", "Fr. 14 Uhr", "am Sa, 21.
+    # Sept"): a day before a time or a day number, after a weekday's lead, or as the whole text, in a
+    # text written in this language (parse.py)
+    dotted_weekdays: dict[str, int] = field(default_factory=dict)
     weekday_suffixes: Words = ()  # pt "-feira", "-feiras"
     weekday_adverbs: dict[str, int] = field(default_factory=dict)  # de "montags": every Monday
     plural_endings: Words = ()  # "mondays", "segundas", "mercredis"
@@ -144,6 +148,7 @@ class Language:
     after_next: Words = ()  # "Friday after next": a week after next Friday
     # fr "lundi en huit": so many weeks after the coming Monday (today, said on a Monday)
     weeks_later: dict[str, int] = field(default_factory=dict)
+    after_next_before: Words = ()  # the same before a weekday, week or month: de "übernächsten Freitag"
     weekday_lead: Words = ()  # "on Monday", "na segunda", "am Montag"
     weekday_lead_in_captures: Words = ()  # more of them read in capture text: "de segunda"
     weekday_lead_in_questions: Words = ()  # more of them read in questions: "o sábado"

@@ -379,6 +379,11 @@ def _text_language(folded: str, g: Grammar, region: Region) -> str:
     return leaders[0] if best and len(leaders) == 1 else region.language
 
 
+def _after_next(m: re.Match) -> bool:
+    """ "Friday after next", "the week after next", de "übernächsten Freitag": the one after next."""
+    return bool(m.groupdict().get("after_next") or m.groupdict().get("after_next_pre"))
+
+
 def _weekday_ok(t: _Text, m: re.Match) -> bool:
     """An ambiguous weekday word ("sat", pt "segunda" = second) is a day with next/last/on, its
     suffix, a capital (the three-letter ones), or a time of day right after ("segunda de manhã",
@@ -388,8 +393,13 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
     day = m.group("day")
     if day not in t.g.words.ambiguous_weekdays:
         return True
-    said = m.groupdict()
-    if any(said.get(name) for name in ("pre", "post", "suffix", "after_next", "weeks_later")):
+    if (
+        m.group("pre")
+        or m.group("post")
+        or m.group("suffix")
+        or _after_next(m)
+        or m.groupdict().get("weeks_later")
+    ):
         return True
     if len(day) == 3 and t.capital(m.start("day")):
         return True
@@ -1260,15 +1270,15 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         return date(int(m.group("y")), g.words.months[m.group("mon")], 1), True
 
     def month_said(m: re.Match) -> bool:  # "the next may be": no month
-        name = "nm1" if m.group("nm1") else "nm2"
+        name = next(n for n in ("nm1", "nm2", "nm3") if m.group(n))
         return m.group(name) not in g.words.ambiguous_months or t.capital(m.start(name))
 
     m = t.search(g.month_next, accept=month_said)
     if m:  # "next July": the coming one, its first day (said in July: next year's)
         t.take(m)
         t.month_alone = True
-        month = g.words.months[m.group("nm1") or m.group("nm2")]
-        return date(today.year + (month <= today.month), month, 1), False
+        month = g.words.months[m.group("nm1") or m.group("nm2") or m.group("nm3")]
+        return date(today.year + (month <= today.month) + _after_next(m), month, 1), False
     # "in July", "até julho", "im Juli": its first day, the next one; the month we are in names, it
     # is not due ("in December" said in December)
     # beside its lead word, a month's whole name is one ("en mars", "in march"; "by jan" is no date)
@@ -1549,9 +1559,9 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         t.take(m)
         t.glued_part = m.group("glued")
         wd = g.words.weekdays[m.group("day")]
-        nxt = g.which(m.group("pre"), m.group("post")) == "next" or bool(m.group("after_next"))
+        nxt = g.which(m.group("pre"), m.group("post")) == "next" or _after_next(m)
         found = _next_weekday(today, wd, strictly_after=nxt)
-        if m.group("after_next"):  # "Friday after next": a week after next Friday
+        if _after_next(m):  # "Friday after next", "übernächsten Freitag": a week after next Friday
             return found + timedelta(days=7), "day"
         if m.group("weeks_later"):  # "mardi en huit": a week after the coming Tuesday, today's on one
             weeks = g.words.weeks_later[_spaced(m.group("weeks_later"))]
@@ -1563,12 +1573,24 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     if m:  # "Jeu 15:12", "mer. à 15h" in a French text
         t.take(m)
         return _next_weekday(today, g.abbreviation_of[m.group("day")][1], strictly_after=False), "weekday"
+    m = t.search(
+        g.weekday_dotted,
+        accept=lambda m: (
+            bool(
+                m.group("lead")
+                or m.group("before") is not None
+                or not (t.folded[: m.start()] + t.folded[m.end() :]).strip()
+            )
+            and g.dotted_of[m.group("day")][0] == language()
+        ),
+    )
+    if m:  # "Mo.", "am Fr.", "Fr. 14 Uhr" in a German text
+        t.take(m)
+        return _next_weekday(today, g.dotted_of[m.group("day")][1], strictly_after=False), "weekday"
     m = t.search(g.next_week)
     if m:  # its Monday ("the week after next": the one after)
         t.take(m)
-        return _next_weekday(today, 0, strictly_after=True) + timedelta(
-            days=7 * bool(m.group("after_next"))
-        ), "day"
+        return _next_weekday(today, 0, strictly_after=True) + timedelta(days=7 * _after_next(m)), "day"
     m = t.search(g.weekend)
     if m:
         nxt = bool(g.is_next_before(m.group("pre") or "") or m.group("post"))
@@ -1580,7 +1602,7 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     m = t.search(g.next_month)
     if m:  # its first day ("the month after next": the one after)
         t.take(m)
-        return (today.replace(day=1) + relativedelta(months=2 if m.group("after_next") else 1)), "day"
+        return (today.replace(day=1) + relativedelta(months=2 if _after_next(m) else 1)), "day"
     m = t.search(g.next_year)  # "next year": its first day; "em maio do próximo ano": that month's
     if m:
         t.take(m)
@@ -2056,9 +2078,12 @@ def _zone(t: _Text) -> timezone | None:
         return None
     if m.group("utc"):  # left in the text: it joins nothing ("3:23 UTC july 5th")
         return UTC
-    t.take(m)
-    sign, digits = m.group("offset")[0], m.group("offset")[1:].replace(":", "")
+    offset = m.group("offset") or m.group("west_said") or m.group("west")
+    sign, digits = offset[0], offset[1:].replace(":", "")
     minutes = int(digits[:2]) * 60 + int(digits[2:])
+    if m.group("west") and minutes > int(m.group("ch")) * 60 + int(m.group("cm")):
+        return None  # "11:30-13:30": a range of clocks, to a later one ("08:00-04:00" is a zone)
+    t.take(m)
     return timezone(timedelta(minutes=minutes if sign == "+" else -minutes))
 
 

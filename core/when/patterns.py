@@ -200,9 +200,14 @@ class Grammar:
         }
         # short forms that are other languages' words ("jeu", "set", "ago"): not counted as the
         # words that say which language a text is in
-        self.short_forms = frozenset(self.abbreviation_of) | {
-            fold(k) for lang in languages for k in lang.own_text_months
+        self.dotted_of = {
+            fold(a): (lang.code, wd) for lang in languages for a, wd in lang.dotted_weekdays.items()
         }
+        self.short_forms = (
+            frozenset(self.abbreviation_of)
+            | frozenset(self.dotted_of)
+            | {fold(k) for lang in languages for k in lang.own_text_months}
+        )
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
         self._capture(w)
@@ -210,14 +215,39 @@ class Grammar:
 
     # -- capture text (parse.py) -------------------------------------------------------------------
 
+    def _noon_mark(self, w: Language) -> str:
+        """The am/pm marks; a mark that is a language's preposition too (de "am": "15:20 am
+        Nachmittag", "um 19:30 am Fr, 20. Sept.") is the preposition before what it leads there (a
+        weekday, a part of the day, the weekend, a day number)."""
+        marks = (*w.before_noon_marks, *w.after_noon_marks)
+        led = []
+        for lang in self.languages:
+            leads = {fold(x) for x in (*lang.weekday_lead, *lang.date_lead, *lang.part_lead)} & set(marks)
+            if leads:
+                words = (
+                    *lang.weekdays,
+                    *lang.weekday_abbreviations,
+                    *lang.dotted_weekdays,
+                    *lang.bare_parts,
+                    *(word for part in lang.parts for word in part.split() if word not in leads),
+                    *lang.weekend,
+                )
+                led.append(
+                    rf"(?:{any_of(leads)})\s+(?:(?:{any_of(fold(x) for x in words)}){WORD_END}|\d{{1,2}}\.)"
+                )
+        return (rf"(?!{'|'.join(led)})" if led else "") + rf"(?:{any_of(marks)})"
+
     def _capture(self, w: Language) -> None:
         b, e, c = WORD_START, WORD_END, compile_folded
+        noon_mark = self._noon_mark(w)
+        after_next_pre = any_of(w.after_next_before)
         month, day = any_of(w.months), any_of(w.weekdays)
         amount = rf"(?:{FRACTION}|{DECIMAL}|{any_of(w.numbers)})"
         about = optional_words(w.about)
         and_a_half = any_of(w.and_a_half)
-        half = rf"(?:\s+(?P<half>{and_a_half}))?"
-        half_ahead = rf"(?:\s+(?P<half_ahead>{and_a_half}))?"
+        # "in 2 and a half hours"; glued to a number in words: de "zweieinhalb Stunden"
+        half = rf"(?:(?:\s+|(?<=[^\W\d_]))(?P<half>{and_a_half}))?"
+        half_ahead = rf"(?:(?:\s+|(?<=[^\W\d_]))(?P<half_ahead>{and_a_half}))?"
         unit_half = rf"(?:\s+(?P<unit_half>{any_of(w.unit_and_a_half)}))?"
         # "in 2h", "in 2 h"; a number in words only spaced ("in an d…" is not). One way to match
         # only: two ways for the same spaces make a failed search of many amounts take 2**n steps
@@ -285,7 +315,11 @@ class Grammar:
         # "12:00:00Z")
         marks = any_of((*w.before_noon_marks, *w.after_noon_marks))
         self.time_zone = c(
-            r"(?:(?<=\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<offset>[+-]\d\d:?\d\d)(?![\d:])"
+            # "13:00+01:00", "T08:00-04:00", "08:00:00-04:00", "08:00-04:00"; the clock before a
+            # "-" is kept to tell "11:30-13:30" (a range of clocks: parse.py) from a zone
+            r"(?:(?<=\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<offset>\+\d\d:?\d\d)(?![\d:])"
+            r"|(?:(?<=\d-\d\d\D\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<west_said>-\d\d:?\d\d)(?![\d:])"
+            r"|(?<=(?P<ch>\d\d):(?P<cm>\d\d))\s*(?P<west>-\d\d:?\d\d)(?![\d:])"
             rf"|(?:\d|(?<![^\W\d])(?:{marks}))\s*(?P<utc>{any_of(w.utc_words)}){e}"
         )
         self.now_predicate = c(rf"{b}(?:{any_of(w.now_predicates)})(?=\s*(?:[,.;:!?)]|$)){e}")
@@ -310,9 +344,10 @@ class Grammar:
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
         # 22/04, 4/22, 22/4/27, 22-04-2027, 22.04.2027, 22.04.: which figure is the day is the
         # region's choice when both could be (parse.py); "-" and "." only with a year or the "."
-        # after the month (22.04 alone is a time), never inside a longer figure or a fraction's unit
+        # after the month (22.04 alone is a time), never inside a longer figure or a fraction's unit;
+        # after a day number's dash only ("07.-10.08.2027": a range)
         self.numeric_date = c(
-            r"(?<![\w/.:,-])(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})"
+            r"(?<![\w/.:,])(?:(?<!-)|(?<=\d\.-))(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})"
             r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
             r"(?![\w/])"
         )
@@ -356,7 +391,7 @@ class Grammar:
             rf"(?:\s*[-–]\s*\d{{1,2}}{ordinal}?(?=,?\s*(?:{year_joined}\s+)?[1-9]\d{{3}}))?"
             rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
         )
-        clock_marks = rf"(?:{any_of((*w.before_noon_marks, *w.after_noon_marks, *w.clock_words_after))})"
+        clock_marks = rf"(?:{noon_mark}|{any_of(w.clock_words_after)})"
         # a part of the day with its preposition after a number: "Monday 6 in the morning" is 06:00
         led_parts = [p for p in w.parts if p.split(" ")[0] in {lead.split(" ")[0] for lead in w.part_lead}]
         if led_parts:
@@ -395,7 +430,7 @@ class Grammar:
         self.is_last_after = compile_folded(rf"(?:{self.last_after})").fullmatch
         nxt, last, this = self.next_before, self.last_before, self.this_before
         self.weekday = c(
-            rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+)?"
+            rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+|(?P<after_next_pre>{after_next_pre})\s+)?"
             rf"(?P<day>{day})(?P<glued>{any_of(w.bare_parts)})?"  # de "Montagmorgen", "Freitagabend"
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)})|\s+(?P<weeks_later>{any_of(w.weeks_later)}))?{e}"
@@ -405,10 +440,17 @@ class Grammar:
             rf"{b}(?P<day>{any_of(self.abbreviation_of)})\.?(?=\s+(?:(?:{any_of(w.at)})\s+\d|"
             rf"\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|(?:{any_of(w.hour_marks)}){e})|\d{{1,2}}\.?\s+(?:{month}){e}))"
         )
+        # "Mo.", "am Fr.", "Fr. 14 Uhr", "Sa, 21. Sept": a short form with its dot or a comma
+        self.weekday_dotted = c(
+            rf"{b}(?:(?P<lead>{any_of(w.weekday_lead)})\s+)?(?P<day>{any_of(self.dotted_of)})(?:\.\s*,?|,)"
+            rf"(?P<before>(?=\s*(?:(?:{any_of(w.at)})\s+\d|\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|"
+            rf"(?:{any_of(w.hour_marks)}){e})|\d{{1,2}}\.?\s*(?:{month}){e})))?"
+        )
         # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
         article = optional_words(w.month_articles)
         self.month_next = c(
-            rf"{b}{article}(?:(?:{nxt})\s+(?P<nm1>{month})|(?P<nm2>{month})\s+(?:{self.next_after})){e}"
+            rf"{b}{article}(?:(?:{nxt})\s+(?P<nm1>{month})|(?P<nm2>{month})\s+(?:{self.next_after})"
+            rf"|(?P<after_next_pre>{after_next_pre})\s+(?P<nm3>{month})){e}"
         )
         self.after_tomorrow = c(rf"{b}(?:{any_of(w.after_tomorrow)}){e}")
         # "this morning", "esta manhã", "heute Nachmittag": today at that part's hour (the part the
@@ -428,7 +470,8 @@ class Grammar:
         after_next = any_of(w.after_next)
         self.next_week = c(
             rf"{b}(?:(?:{nxt})\s+(?:{week})|{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})"
-            rf"|{optional_words(w.articles)}(?:{week})\s+(?P<after_next>{after_next})){e}"
+            rf"|{optional_words(w.articles)}(?:{week})\s+(?P<after_next>{after_next})"
+            rf"|(?P<after_next_pre>{after_next_pre})\s+(?:{week})){e}"
         )
         # "Wednesday of next week", "quarta da semana que vem", "mardi de la semaine prochaine"
         self.weekday_next_week = c(
@@ -449,7 +492,7 @@ class Grammar:
         self.next_month = c(
             rf"{b}(?:(?:{nxt})\s+(?:{month_word})|{optional_words(w.month_articles)}(?:{month_word})\s+"
             rf"(?:{self.next_after})|{optional_words(w.articles)}(?:{month_word})\s+"
-            rf"(?P<after_next>{after_next})){e}"
+            rf"(?P<after_next>{after_next})|(?P<after_next_pre>{after_next_pre})\s+(?:{month_word})){e}"
         )
         # "November 10th next year", "10 de novembro do ano que vem": a date's year is the next
         self.next_year_after = c(
@@ -475,7 +518,7 @@ class Grammar:
         parts = any_of(w.parts)
         self.parts_words = parts
         self.part_here = c(rf"(?:{parts}){e}")  # "ao fim da manhã" is a part, not the day's end
-        ampm = rf"(?P<ap>{any_of((*w.before_noon_marks, *w.after_noon_marks))})"
+        ampm = rf"(?P<ap>{noon_mark})"
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         self.clock_hm = c(
@@ -497,7 +540,7 @@ class Grammar:
         )
         self.after_noon_words = compile_folded(rf"(?:{any_of((*w.after_noon_marks, *w.after_noon_letters))})")
         oclock = any_of(w.clock_words_after)
-        marks_any = any_of((*w.before_noon_marks, *w.after_noon_marks))
+        marks_any = noon_mark
         spaced_parts = any_of(p for p in w.parts if " " in p)  # "6 de la mañana", "3 in the afternoon"
         self.clock_h_suffix = c(
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?:(?P<hh>{hour_letter}){e}|(?P<uhr>{hour_after}){e}|"
@@ -543,7 +586,7 @@ class Grammar:
             rf"{any_of((*w.noon, *w.midnight))})"
             rf"\s+(?P<m4>{minute_word})"
             rf")(?:{ampm}(?!\w)|{e}(?:\s*(?:(?P<part>{parts}){e}|"  # "am Nachmittag" before "am"
-            rf"(?P<ap2>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w)))?)"
+            rf"(?P<ap2>{noon_mark})(?!\w)))?)"
         )
         self.noon_words = frozenset(w.noon)
         self.noon_or_midnight = c(rf"{b}(?:{any_of((*w.noon, *w.midnight))}){e}")
@@ -585,7 +628,7 @@ class Grammar:
             rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
             rf"(?:(?P<noon1>{any_of(w.noon)})|"  # "de midi à 14h", "between noon and 2pm": from 12:00
             rf"(?P<h1>\d{{1,2}})(?:(?P<sep1>[:.]?)(?P<m1>\d{{2}}))?(?!\d)"
-            rf"(?:\s*(?P<ap1>{any_of((*w.before_noon_marks, *w.after_noon_marks))})(?!\w))?)"
+            rf"(?:\s*(?P<ap1>{noon_mark})(?!\w))?)"
             rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
         )
 

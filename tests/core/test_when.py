@@ -908,7 +908,7 @@ CASE_FLOORS = {
     "chrono_de": 60,
     "chrono_fr": 76,
     "timefhuman_en": 12,
-    "ctparse_en_de": 302,
+    "ctparse_en_de": 305,
     "parsedatetime_en_de_fr": 308,
     "timefhuman_en_more": 29,
     "olebedev_when_en": 70,
@@ -924,6 +924,7 @@ CASE_FLOORS = {
     "people_instants_2": 109,
     "rustling_en": 231,
     "natty_en": 157,
+    "rustling_de": 197,
 }
 
 
@@ -983,6 +984,10 @@ def test_a_countrys_public_holidays_by_the_names_the_holidays_package_gives(text
         ("Termin zwischen 14 und 16 Uhr", at("2026-12-05", "14:00")),
         ("entre las 11:30 y las 13:00", at("2026-12-05", "11:30")),
         ("from 10.30 to 11.45 pm", at("2026-12-05", "22:30")),
+        # two clocks joined by a dash, not a clock and its zone's offset ("T08:00-04:00" is one)
+        ("Besprechung 11:30-13:30", at("2026-12-05", "11:30")),
+        ("lunch 12:30-14:00", at("2026-12-05", "12:30")),
+        ("Meeting 09:00-11:00", at("2026-12-06", "09:00")),
         # not ranges: two numbers joined by "and" without "from"/"between", a count before a time
         ("dia 5 e 10 de janeiro", at("2027-01-10")),
         ("table for 5-6 at 8pm", at("2026-12-05", "20:00")),
@@ -994,6 +999,12 @@ def test_a_range_is_due_at_its_start(text, due):
     month ("15-18 Jan"), the first clock the half of the day the second says ("11 - 1pm")."""
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+def test_a_clock_then_an_earlier_one_after_a_dash_is_its_zone():
+    """ "08:00-04:00" is 08:00 four hours west of UTC (12:00 UTC); "09:00-11:00" is a range."""
+    when = find_when("call 08:00-04:00", SATURDAY, region="pt_PT")
+    assert when is not None and when.due == datetime(2026, 12, 6, 12, 0, tzinfo=ZoneInfo("UTC")), when
 
 
 @pytest.mark.parametrize(

@@ -766,3 +766,137 @@ def test_french_du_before_a_bare_number_is_a_day(text, due):
     from 13:00 to 18:00."""
     when = find_when(text, SATURDAY, region="fr_FR")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Mo.", "de_DE", at("2026-12-07")),
+        ("Zahnarzt Fr. 14 Uhr", "de_DE", at("2026-12-11", "14:00")),
+        ("Zahnarzt Fr. 14 Uhr", "en_GB", at("2026-12-11", "14:00")),  # German words: "Uhr"
+        ("Termin am Do.", "de_DE", at("2026-12-10")),
+        ("So. 10:30 Brunch", "de_DE", at("2026-12-06", "10:30")),
+        ("Elternabend Di, 19 Uhr", "de_DE", at("2026-12-08", "19:00")),
+        ("Di 9:30 Physio", "de_DE", at("2026-12-08", "09:30")),
+        # not a day: "so" the word, "Fr." Frau, a dot that ends a sentence
+        ("so gegen 15 Uhr vorbeikommen", "de_DE", at("2026-12-05", "15:00")),
+    ],
+)
+def test_german_weekday_short_forms_are_days_with_their_dot_or_before_a_time(text, region, due):
+    """ "Mo.", "Fr. 14 Uhr", "am Do.": the short forms written with their dot (or a comma) are days
+    before a time or a day number, after "am", or as the whole text; without it only before a time,
+    and never "so" ("so gegen 15 Uhr" is about three)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("Fr. Müller anrufen", SATURDAY, region="de_DE") is None
+    assert find_when("Das machen wir so.", SATURDAY, region="de_DE") is None
+    assert find_when("Mo.", SATURDAY, region="en_GB") is None  # no German word, an English writer
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("15:20 am Nachmittag", "de_DE", at("2026-12-05", "15:20")),
+        ("um 3 am Nachmittag", "de_DE", at("2026-12-05", "15:00")),
+        ("Konzert um 19:30 am Fr, 11. Dez.", "de_DE", at("2026-12-11", "19:30")),
+        ("Anruf 8:15 am Montag", "de_DE", at("2026-12-07", "08:15")),
+        ("um 9 am 20. Dezember", "de_DE", at("2026-12-20", "09:00")),
+        # the English mark stays one
+        ("call at 7 am", "en_GB", at("2026-12-06", "07:00")),
+        ("flight at 6 am on the 20th", "en_GB", at("2026-12-20", "06:00")),
+    ],
+)
+def test_german_am_before_a_day_or_a_part_of_it_is_the_preposition_not_a_morning(text, region, due):
+    """ "am" after a clock is the German "on the" before what it leads (a weekday, a part of the day,
+    a day number): "15:20 am Nachmittag" is 15:20, "um 19:30 am Fr" is the evening."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "hm"),
+    [
+        ("Samstag am frühen Morgen", "07:00"),
+        ("Samstag frühmorgens", "07:00"),
+        ("Samstag bei Tagesanbruch", "06:00"),
+        ("Samstag im Morgengrauen", "06:00"),
+        ("Samstag am frühen Vormittag", "08:00"),
+        ("Samstag nach dem Mittagessen", "13:00"),
+        ("Samstag spätnachmittags", "18:00"),
+        ("Samstag um 5 am späten Nachmittag", "17:00"),
+    ],
+)
+def test_german_early_and_late_parts_of_the_day_and_dawn(text, hm):
+    """ "am frühen Morgen" is the morning's start (07:00, as "early morning"), dawn 06:00, "nach
+    dem Mittagessen" 13:00; "frühen" before "Morgen" makes it the morning, not tomorrow."""
+    when = find_when(text, WEDNESDAY, region="de_DE")
+    assert when is not None and when.due == at("2026-12-12", hm), when and when.due
+    early = find_when("Joggen am frühen Morgen", WEDNESDAY.replace(hour=5), region="de_DE")
+    assert early is not None and early.due == at("2026-12-09", "07:00"), early and early.due
+    assert find_when("Ich komme später", WEDNESDAY, region="de_DE") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("in zweieinhalb Stunden", SATURDAY + timedelta(minutes=150)),
+        ("in drei ein halb Stunden", SATURDAY + timedelta(minutes=210)),
+        ("in eineinhalb Std.", SATURDAY + timedelta(minutes=90)),
+        ("in 2 Std", SATURDAY + timedelta(hours=2)),
+        ("in einer Stunde und eine Viertelstunde", SATURDAY + timedelta(minutes=75)),
+        ("in drei Viertelstunden", SATURDAY + timedelta(minutes=45)),
+        ("in zirka 20 Minuten", SATURDAY + timedelta(minutes=20)),
+        ("in knapp einer halben Stunde", SATURDAY + timedelta(minutes=30)),
+        ("in fast zwei Wochen", at("2026-12-19")),
+    ],
+)
+def test_german_halves_quarter_hours_and_hedged_amounts_from_now(text, due):
+    """ "zweieinhalb" (the half glued to its number), "Std.", "Viertelstunde" as a unit, and the
+    hedges before an amount ("zirka", "knapp", "fast"): the amount from now."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("übernächsten Montag", at("2026-12-14")),
+        ("Zahnarzt übernächsten Samstag um 10", at("2026-12-19", "10:00")),
+        ("Donnerstag nach dem nächsten", at("2026-12-17")),
+        ("übernächste Woche", at("2026-12-14")),
+        ("übernächsten Monat", at("2027-02-01")),
+        ("übernächsten März", at("2028-03-01")),
+    ],
+)
+def test_german_the_one_after_next(text, due):
+    """ "übernächsten Montag" is a week after next Monday; "übernächste Woche" the week after next
+    week, "übernächsten März" the March after the coming one."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Urlaub 07.-10.01.2027", at("2027-01-07")),
+        ("Messe 3.-5.3.", at("2027-03-03")),
+        ("Kurs 14.-16.12. um 9 Uhr", at("2026-12-14", "09:00")),
+    ],
+)
+def test_german_day_numbers_joined_by_a_dash_to_a_date_start_a_range(text, due):
+    """ "07.-10.08.2027": the range is due on its first day, as "07. - 10.08.2027" is."""
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("Stiefel putzen am Nikolaustag", at("2026-12-06")),
+        ("Weihnachtstag bei Oma", at("2026-12-25")),
+    ],
+)
+def test_german_st_nicholas_and_christmas_day(text, due):
+    when = find_when(text, SATURDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("Nikolaus anrufen", SATURDAY, region="de_DE") is None  # a name

@@ -18,6 +18,9 @@ LANGUAGE = Language(
     ambiguous_months=("mai",),
     weekdays={"montag": 0, "dienstag": 1, "mittwoch": 2, "donnerstag": 3, "freitag": 4, "samstag": 5,
               "sonnabend": 5, "sonntag": 6},
+    # "Fr 14 Uhr", "Mo 9:30" ("so" is a word: "so um 10" is about ten)
+    weekday_abbreviations={"mo": 0, "di": 1, "mi": 2, "do": 3, "fr": 4, "sa": 5},
+    dotted_weekdays={"mo": 0, "di": 1, "mi": 2, "do": 3, "fr": 4, "sa": 5, "so": 6},  # "Mo.", "So. 10 Uhr"
     weekday_adverbs={"montags": 0, "dienstags": 1, "mittwochs": 2, "donnerstags": 3, "freitags": 4,
                      "samstags": 5, "sonntags": 6},
     numbers={
@@ -28,6 +31,7 @@ LANGUAGE = Language(
     units={
         "sekunde": ("seconds", 1), "sekunden": ("seconds", 1), "minute": ("minutes", 1),
         "minuten": ("minutes", 1), "stunde": ("minutes", 60), "stunden": ("minutes", 60),
+        "std": ("minutes", 60), "viertelstunde": ("minutes", 15), "viertelstunden": ("minutes", 15),
         "tag": ("days", 1), "tage": ("days", 1), "tagen": ("days", 1), "woche": ("days", 7),
         "wochen": ("days", 7), "monat": ("months", 1), "monate": ("months", 1), "monaten": ("months", 1),
         "jahr": ("years", 1), "jahre": ("years", 1), "jahren": ("years", 1),
@@ -43,8 +47,10 @@ LANGUAGE = Language(
     hour_fractions={"einer halben stunde": 30, "halben stunde": 30, "einer viertelstunde": 15,
                     "viertelstunde": 15, "einer dreiviertelstunde": 45,
                     "einer dreiviertel stunde": 45, "dreiviertel stunde": 45, "anderthalb stunden": 90,
-                    "eineinhalb stunden": 90},
-    about=("etwa", "ungefähr", "circa"),
+                    "eineinhalb stunden": 90, "anderthalb stunde": 90, "eineinhalb stunde": 90,
+                    "anderthalb std": 90, "eineinhalb std": 90},
+    and_a_half=("einhalb", "ein halb"),  # "zweieinhalb Stunden", "in drei ein halb Tagen"
+    about=("etwa", "ungefähr", "circa", "zirka", "ca.", "rund", "fast", "knapp"),
     # "am 2ten Juni", "der 3te Mai", "am 21sten": an ordinal's ending after its figures
     day_suffixes=(".", "ten", "ter", "te", "tem", "sten", "ster", "ste", "stem"),
     # the ordinals text2num leaves in words (it writes figures from 3 on): "am ersten Mai"
@@ -53,12 +59,15 @@ LANGUAGE = Language(
     tonight=("heute abend",),
     tomorrow=("morgen",),
     # "am Morgen", "heute Morgen", "guten Morgen", "Montag Morgen", "morgen Morgen": the morning
-    not_tomorrow_after=("am", "heute", "guten", "morgen", "montag", "dienstag", "mittwoch", "donnerstag",
-                        "freitag", "samstag", "sonntag"),
+    not_tomorrow_after=("am", "heute", "guten", "frühen", "späten", "morgen", "montag", "dienstag",
+                        "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"),
     after_tomorrow=("übermorgen",),
     yesterday=("gestern",),
     before_yesterday=("vorgestern",),
     today_parts=("heute morgen", "heute früh", "heute nachmittag", "heute nacht"),
+    # "übernächsten Freitag", "Freitag nach dem nächsten", "übernächste Woche": the one after next
+    after_next_before=("übernächste", "übernächsten", "übernächster", "übernächstes"),
+    after_next=("nach dem nächsten",),
     next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommendes"),
     last_before=("letzte", "letzten", "letzter", "letztes", "vergangene", "vergangenen"),
     this_before=("diese", "diesen", "dieser", "dieses"),
@@ -141,14 +150,22 @@ LANGUAGE = Language(
     parts={"morgens": 9, "früh": 9, "am morgen": 9, "morgen": 9, "vormittags": 10, "am vormittag": 10,
            "vormittag": 10, "nachmittags": 15, "am nachmittag": 15, "nachmittag": 15, "abends": 19,
            "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22,
-           # early and late parts, and meals
+           # early and late parts, and meals ("am frühen Morgen", "später Abend", "spätnachmittags")
            "am späten vormittag": 11, "am frühen nachmittag": 14, "am späten nachmittag": 18,
            "am frühen abend": 18, "am späten abend": 22, "zur mittagszeit": 12, "in der mittagspause": 12,
-           "zum mittagessen": 12, "zum abendessen": 19},
+           "zum mittagessen": 12, "zum abendessen": 19, "nach dem mittagessen": 13,
+           "am frühen morgen": 7, "frühen morgen": 7, "frühmorgens": 7, "am frühen vormittag": 8,
+           "frühen vormittag": 8, "späten vormittag": 11, "später vormittag": 11,
+           "frühen nachmittag": 14, "späten nachmittag": 18,
+           "später nachmittag": 18, "spätnachmittags": 18, "am spätnachmittag": 18, "frühen abend": 18,
+           "späten abend": 22, "später abend": 22, "spätabends": 22,
+           # dawn
+           "bei tagesanbruch": 6, "im morgengrauen": 6, "beim morgengrauen": 6, "in aller frühe": 6},
     # glued to a weekday, a repeat: "montagabends" (every Monday evening)
     part_plurals={"morgens": "morgens", "vormittags": "vormittags", "nachmittags": "nachmittags",
                   "abends": "abends", "nachts": "nachts"},
-    part_adverbs=("morgens", "früh", "vormittags", "nachmittags", "abends", "nachts"),
+    part_adverbs=("morgens", "früh", "vormittags", "nachmittags", "abends", "nachts", "frühmorgens",
+                  "spätnachmittags", "spätabends"),
     # beside a day ("morgen Abend", "Freitag Nachmittag") or glued to a weekday ("Montagmorgen")
     bare_parts=("morgen", "früh", "vormittag", "nachmittag", "abend", "nacht"),
     hour_words={"eins": 1, "ein": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7,
@@ -183,7 +200,8 @@ LANGUAGE = Language(
     },
     holidays={
         "heiligabend": "christmas-eve", "heiliger abend": "christmas-eve", "heiligen abend": "christmas-eve",
-        "erster weihnachtstag": "christmas-day", "zweiter weihnachtstag": "boxing-day",
+        "erster weihnachtstag": "christmas-day", "weihnachtstag": "christmas-day",
+        "nikolaustag": "st-nicholas", "sankt nikolaus": "st-nicholas", "zweiter weihnachtstag": "boxing-day",
         "weihnachten": "christmas", "silvester": "new-years-eve", "neujahrstag": "new-years-day",
         "neujahr": "new-year", "dreikönigstag": "epiphany", "heilige drei könige": "epiphany",
         "valentinstag": "valentines", "fasching": "carnival", "karneval": "carnival",
