@@ -374,7 +374,7 @@ class Grammar:
         )
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
         self.day_month = c(
-            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+)*(?P<d>{day_number}){day_suffix}?"
+            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+){{0,4}}(?P<d>{day_number}){day_suffix}?"
             # "8/May/2027", "8-May"; not a range's spaced dash ("29 - September 2")
             rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})(?:\s+|(?<=')(?=\w))|[-/]\s*|\s*)"
             rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
@@ -503,9 +503,9 @@ class Grammar:
         self.of_before = c(rf"{b}(?:{any_of(w.of_a_month)})\s+$")
         # "the 10th of next month", "the 15th of this month": that day of it
         self.day_of_this_month = c(
-            rf"{b}(?:(?:{any_of(w.position_articles)})\s+)*(?P<d>\d{{1,2}}){day_suffix}?\s+"
+            rf"{b}(?:(?:{any_of(w.position_articles)})\s+){{0,4}}(?P<d>\d{{1,2}}){day_suffix}?\s+"
             rf"(?:{any_of(w.of_a_month)})\s+{optional_words(w.articles)}(?:(?P<next>{nxt})\s+|(?:{this})\s+)"
-            rf"(?:{month_word}){e}|{b}(?:(?:{any_of(w.position_articles)})\s+)*(?P<d2>\d{{1,2}}){day_suffix}?\s+"
+            rf"(?:{month_word}){e}|{b}(?:(?:{any_of(w.position_articles)})\s+){{0,4}}(?P<d2>\d{{1,2}}){day_suffix}?\s+"
             rf"(?:{any_of(w.of_a_month)})\s+{optional_words(w.month_articles)}(?:{month_word})\s+"
             rf"(?P<next_after>{self.next_after}){e}"
         )
@@ -637,7 +637,7 @@ class Grammar:
         every = any_of(w.every)
         self.month_position = c(
             rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+|(?P<each>{every})\s+)?"
-            rf"(?:(?:{any_of(w.position_articles)})\s+)*"
+            rf"(?:(?:{any_of(w.position_articles)})\s+){{0,4}}"
             rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day}){weekday_suffix}?|"
             rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)})|"
             # "the second Tuesday of next month", "the last day of the year"
@@ -648,7 +648,7 @@ class Grammar:
         )
         # "le premier week-end de septembre", "the last weekend of May": that weekend's Saturday
         self.weekend_of_month = c(
-            rf"{b}(?:(?:{any_of(w.position_articles)})\s+)*(?P<ord>{any_of(w.month_ordinals)})\s+"
+            rf"{b}(?:(?:{any_of(w.position_articles)})\s+){{0,4}}(?P<ord>{any_of(w.month_ordinals)})\s+"
             rf"(?:{any_of(w.weekend)})\s+(?:{any_of(w.of_a_month)})\s*(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?{e}"
         )
         self.every_other_weekday = c(rf"{b}(?:{templates(w.every_other_weekday_forms, slots)}){e}")

@@ -50,6 +50,8 @@ UNITS = [
     "1 ",
     "a@",
     "on may ",
+    "am ",  # a lead word again and again: "am am am" was quadratic
+    "the ",
     "1st ",
     "a'",
     "+1 ",
