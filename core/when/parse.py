@@ -1492,10 +1492,10 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         return found, "next-weekday" if nxt else "weekday"
     short = g.abbreviation_of
     language = cache(lambda: _text_language(fold(t.original), g, t.region))  # only if one is found
-    m = t.search(g.weekday_abbreviation, accept=lambda m: short[m.group("day")][0] == language())
-    if m:  # "Jeu 15:12", "mer. à 15h" in a French text
+    m = t.search(g.weekday_abbreviation, accept=lambda m: language() in short[m.group("day")])
+    if m:  # "Jeu 15:12", "mer. à 15h" in a French text, "sex 15h" in a Portuguese one
         t.take(m)
-        return _next_weekday(today, g.abbreviation_of[m.group("day")][1], strictly_after=False), "weekday"
+        return _next_weekday(today, short[m.group("day")][language()], strictly_after=False), "weekday"
     m = t.search(g.next_week)
     if m:  # its Monday ("the week after next": the one after)
         t.take(m)

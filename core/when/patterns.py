@@ -194,10 +194,11 @@ class Grammar:
         self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
         # the words of each language's tables no other language's hold: which language a text is in
         self.own_words = _own_words(languages)
-        # "Jeu 15:12", "mer. à 15h": a weekday's short form -> (its language, the weekday)
-        self.abbreviation_of = {
-            fold(a): (lang.code, wd) for lang in languages for a, wd in lang.weekday_abbreviations.items()
-        }
+        # "Jeu 15:12", "mer. à 15h", "sex 15h": a weekday's short form -> {its language: the weekday}
+        self.abbreviation_of: dict[str, dict[str, int]] = {}
+        for lang in languages:
+            for a, wd in lang.weekday_abbreviations.items():
+                self.abbreviation_of.setdefault(fold(a), {})[lang.code] = wd
         # short forms that are other languages' words ("jeu", "set", "ago"): not counted as the
         # words that say which language a text is in
         self.short_forms = frozenset(self.abbreviation_of) | {

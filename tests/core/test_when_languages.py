@@ -637,3 +637,60 @@ def test_a_clock_in_figures_is_as_written_where_the_24_hour_clock_is(text, regio
     "19:45" is the evening's; not the afternoon a bare hour with a day is elsewhere."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("dentista sex 15h", "pt_PT", at("2026-12-11", "15:00")),
+        ("consulta seg. às 10", "pt_BR", at("2026-12-07", "10:00")),
+        ("jantar sáb 12 dez", "pt_PT", at("2026-12-12")),
+        ("missa dom 11h", "pt_PT", at("2026-12-06", "11:00")),
+        ("cita con el médico jue 16:30", "es_ES", at("2026-12-10", "16:30")),
+        ("reunión mié. a las 10", "es_ES", at("2026-12-09", "10:00")),
+        ("cena vie 21h", "es_ES", at("2026-12-11", "21:00")),
+        ("lun 9:15 entrega del informe", "es_ES", at("2026-12-07", "09:15")),
+        # not a day: an English text, the sea
+        ("call dom at 5pm", "en_GB", at("2026-12-05", "17:00")),
+        ("vamos al mar a las 10", "es_ES", at("2026-12-05", "22:00")),
+    ],
+)
+def test_portuguese_and_spanish_weekday_short_forms_are_days_in_a_text_of_theirs(text, region, due):
+    """ "sex", "dom", "qua", "vie" are other words too: a short weekday is a day only before a time or
+    a day number, in a text written in its language; Spanish "mar" stays the sea."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("sex", SATURDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("reunião 2ª feira às 10", at("2026-12-07", "10:00")),
+        ("dentista na 6ª-feira", at("2026-12-11")),
+        ("aula 4ª f. às 18h", at("2026-12-09", "18:00")),
+        ("na próxima 3ª feira", at("2026-12-08")),
+    ],
+)
+def test_a_portuguese_weekday_written_with_its_ordinal(text, due):
+    """ "2ª feira" is Monday, "6ª f." Friday; "a 2ª vez" alone is the second time."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("é a 2ª vez que ligo", SATURDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("voo amanhã às 4 da madrugada", "pt_PT", at("2026-12-06", "04:00")),
+        ("no dia 9 às 6 da madrugada", "pt_BR", at("2026-12-09", "06:00")),
+        ("el lunes a las 5 de la madrugada", "es_ES", at("2026-12-07", "05:00")),
+        ("salida el día 9 a las 3 de la madrugada", "es_ES", at("2026-12-09", "03:00")),
+        ("partimos amanhã de madrugada", "pt_PT", at("2026-12-06", "05:00")),
+    ],
+)
+def test_the_small_hours_before_dawn_are_the_morning(text, region, due):
+    """ "da madrugada", "de la madrugada": the hours before dawn, never the afternoon a bare hour
+    with a day is; alone, 05:00."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

@@ -17,6 +17,9 @@ LANGUAGE = Language(
     dotted_date_lead=("el", "del", "al"),
     weekdays={"lunes": 0, "martes": 1, "miércoles": 2, "jueves": 3, "viernes": 4, "sábado": 5,
               "domingo": 6},
+    # "jue 15:00", "mié. a las 10": "dom" and "vie" are words of other languages; "mar" is left out,
+    # the sea ("al mar a las 10") and March
+    weekday_abbreviations={"lun": 0, "mié": 2, "jue": 3, "vie": 4, "sáb": 5, "dom": 6},
     plural_endings=("s",),
     numbers={
         "un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7,
@@ -170,7 +173,9 @@ LANGUAGE = Language(
            # early, middle and late parts, and meals (Spanish hours: lunch at 14, dinner at 21)
            "a media mañana": 11, "a última hora de la mañana": 12, "a primera hora de la tarde": 14,
            "a media tarde": 16, "a última hora de la tarde": 18, "a la hora de comer": 14,
-           "a la hora de cenar": 21},
+           "a la hora de cenar": 21,
+           # the small hours, before dawn: "a las 5 de la madrugada" is 05:00, alone 05:00
+           "de la madrugada": 5, "de madrugada": 5, "por la madrugada": 5},
     hour_words_24={"trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16, "diecisiete": 17,
                    "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuna": 21, "veintiuno": 21,
                    "veintidós": 22, "veintitrés": 23},

@@ -19,9 +19,13 @@ LANGUAGE = Language(
     weekdays={
         "segunda-feira": 0, "segunda": 0, "terça-feira": 1, "terça": 1, "quarta-feira": 2, "quarta": 2,
         "quinta-feira": 3, "quinta": 3, "sexta-feira": 4, "sexta": 4, "sábado": 5, "domingo": 6,
+        # as written short: "2ª feira", "4ª-feira", "6ª f." ("a 2ª vez" alone is the second time)
+        **{f"{n}ª{feira}": n - 2 for n in range(2, 7) for feira in (" feira", "-feira", " f.", "f.")},
     },
     # "segunda" = second, "quinta" = farm: a day only after a preposition, next/last, or "-feira"
     ambiguous_weekdays=("segunda", "terça", "quarta", "quinta", "sexta"),
+    # "sex 15h", "seg. às 10", "sáb 12 dez": "sex", "dom", "qua" are other words too (pt_BR "qua" = "what")
+    weekday_abbreviations={"seg": 0, "ter": 1, "qua": 2, "qui": 3, "sex": 4, "sáb": 5, "dom": 6},
     weekday_suffixes=("-feira", "-feiras", " feira", " feiras"),
     plural_endings=("s",),
     numbers={
@@ -191,7 +195,9 @@ LANGUAGE = Language(
            "ao fim da manhã": 11, "no fim da manhã": 11, "ao final da manhã": 11, "ao início da tarde": 14,
            "no início da tarde": 14, "a meio da tarde": 16, "ao fim da tarde": 18, "no fim da tarde": 18,
            "ao final da tarde": 18, "à tardinha": 18, "à hora do almoço": 12, "ao jantar": 20,
-           "à hora do jantar": 20},
+           "à hora do jantar": 20,
+           # the small hours, before dawn: "às 5 da madrugada" is 05:00, "de madrugada" alone 05:00
+           "da madrugada": 5, "de madrugada": 5, "pela madrugada": 5},
     hour_words_24={"treze": 13, "catorze": 14, "quatorze": 14, "quinze": 15, "dezasseis": 16, "dezesseis": 16,
                    "dezassete": 17, "dezessete": 17, "dezoito": 18, "dezanove": 19, "dezenove": 19,
                    "vinte": 20, "vinte e uma": 21, "vinte e duas": 22, "vinte e três": 23},
