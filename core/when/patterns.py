@@ -593,7 +593,9 @@ class Grammar:
             rf"\s+(?:{any_of(w.of_a_month)})\s+{optional_words(w.articles)}"
             rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
             rf"(?P<period>{any_of(w.month)}|{any_of(w.year)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?{e}|"
-            rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?)?{e}"
+            rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})"
+            # "October 2015", "de outubro de 2015", "de octubre del 2015"
+            rf"(?:,?\s+(?:(?:{any_of(w.year_joiners)})\s+)?(?P<y>\d{{4}}))?)?{e}"
         )
         self.every_other_weekday = c(rf"{b}(?:{templates(w.every_other_weekday_forms, slots)}){e}")
         self.calendar_units = any_of(w.calendar_units)

@@ -694,3 +694,73 @@ def test_the_small_hours_before_dawn_are_the_morning(text, region, due):
     with a day is; alone, 05:00."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("jantar amanhã às oito menos um quarto", "pt_PT", at("2026-12-06", "07:45")),
+        ("comboio segunda às nove menos dez", "pt_PT", at("2026-12-07", "08:50")),
+        ("tren mañana a las ocho menos cuarto", "es_ES", at("2026-12-06", "07:45")),
+        ("cita el lunes a las nueve menos diez", "es_ES", at("2026-12-07", "08:50")),
+        ("train demain à huit heures moins le quart", "fr_FR", at("2026-12-06", "07:45")),
+        # the hour said is of the afternoon with a day, a part of the day says which, alone its next
+        ("amanhã às sete menos um quarto", "pt_PT", at("2026-12-06", "18:45")),
+        ("mañana a la una menos cuarto", "es_ES", at("2026-12-06", "12:45")),
+        ("amanhã às oito menos um quarto da noite", "pt_PT", at("2026-12-06", "19:45")),
+        ("a las ocho menos cuarto", "es_ES", at("2026-12-05", "19:45")),
+    ],
+)
+def test_minutes_before_an_hour_in_words_are_on_the_half_of_the_day_of_the_hour_said(text, region, due):
+    """ "amanhã às oito" is 08:00, so "amanhã às oito menos um quarto" is 07:45, not 19:45: the hour
+    said, not the one before it, says which half of the day."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("o último dia de outubro de 2028", "pt_PT", at("2028-10-31")),
+        ("a primeira sexta-feira de março de 2028", "pt_BR", at("2028-03-03")),
+        ("el último día de febrero del 2028", "es_ES", at("2028-02-29")),
+        ("el primer lunes de mayo de 2028", "es_ES", at("2028-05-01")),
+    ],
+)
+def test_a_position_in_a_month_of_a_year_joined_by_its_word(text, region, due):
+    """ "de 2028", "del 2028" after the month: that year's, not the coming one."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("ligar à Ana imediatamente", "pt_PT"),
+        ("pagar a renda neste momento", "pt_BR"),
+        ("llamar al banco inmediatamente", "es_ES"),
+        ("en este preciso momento", "es_ES"),
+    ],
+)
+def test_now_in_portuguese_and_spanish_words_is_this_moment_in_a_short_text(text, region):
+    """ "imediatamente", "neste momento", "en este momento": now, as "agora" and "ahora" are; in a
+    longer sentence a word of it ("neste momento a Ana vive no Porto")."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY, when and when.due
+    assert find_when("neste momento a Ana vive no Porto", SATURDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("renovar o cartão em março", "pt_PT", at("2027-03-01")),
+        ("pagar o IRS até março", "pt_BR", at("2027-03-01")),
+    ],
+)
+def test_a_month_that_is_another_word_unaccented_is_a_month_with_its_accent(text, region, due):
+    """ "março" folds to "marco" (a landmark; "Marco" a name): written with its "ç" it is the month,
+    lower case too; without it, only capitalised."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    for plain in ("jantar com o marco em casa", "o marco da estrada"):
+        assert find_when(plain, SATURDAY, region=region) is None, plain
