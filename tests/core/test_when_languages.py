@@ -764,3 +764,19 @@ def test_a_month_that_is_another_word_unaccented_is_a_month_with_its_accent(text
     assert when is not None and when.due == due, when and when.due
     for plain in ("jantar com o marco em casa", "o marco da estrada"):
         assert find_when(plain, SATURDAY, region=region) is None, plain
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "minutes"),
+    [
+        ("llámame dentro de 1/4 de hora", "es_ES", 15),
+        ("salimos en 3/4 de hora", "es_ES", 45),
+        ("ligo-te daqui a 1/2 hora", "pt_PT", 30),
+        ("o táxi chega em 3/4 de hora", "pt_BR", 45),
+    ],
+)
+def test_a_fraction_of_an_hour_in_figures_is_minutes_not_a_date(text, region, minutes):
+    """ "1/4 de hora" is a quarter of an hour from now, not the 1st of April."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(minutes=minutes), when and when.due
+    assert find_when("reunión el 3/4 a las 10", SATURDAY, region=region).due == at("2027-04-03", "10:00")

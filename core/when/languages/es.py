@@ -45,6 +45,7 @@ LANGUAGE = Language(
                     "media hora": "clock-half-hour",
                     "cuarto de hora": "clock-quarter-hour"},
     hour_fractions={"media hora": 30, "un cuarto de hora": 15, "tres cuartos de hora": 45,
+                    "1/2 hora": 30, "1/4 de hora": 15, "3/4 de hora": 45,
                     "hora y media": 90},
     unit_and_a_half=("y media",),
     about=("unos", "unas", "cerca de", "alrededor de", "aproximadamente"),
