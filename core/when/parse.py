@@ -10,7 +10,8 @@ the table test (tests/core/test_when.py):
   clock, also with minutes after it ("4 Uhr 15", "4h et quart": 04:15).
 - A bare hour ("at 9", "3:30") without a day is its next occurrence on a 12-hour clock (at 20:30,
   "at 9" is 21:00), but 1-6 is never the small hours ("at half past 4" is 16:30); with a day,
-  1-7 are the afternoon ("tomorrow at 3" is 15:00), 8-12 the morning; "pm", "da tarde",
+  1-7 are the afternoon ("tomorrow at 3" is 15:00), 8-12 the morning (the hour said: "quarter
+  to 8" with a day is 07:45); "pm", "da tarde",
   "abends", "every evening", "tomorrow morning" say which. Where the region writes the 24-hour
   clock (Babel's short time pattern; not English), a clock in figures is as written ("7:45" 07:45).
 - Clock phrases: "half past 4", "quarter to 6", "4 e meia", "6 menos cuarto", "halb 6" (5:30),
@@ -140,6 +141,9 @@ class _Clock:
     s: int = 0  # seconds ("10:30:15")
     part: str | None = None  # no clock said, only this part of the day (its hour is h)
     midnight: bool = False  # said as a word ("midnight", "meia-noite")
+    # minutes before the hour said ("oito menos um quarto", "quarter to 8": h is 7): the hour said
+    # says which half of the day, as it does alone ("amanhã às oito" 08:00, so 07:45)
+    before_said: bool = False
 
     def hint(self, part: str, g: Grammar) -> None:
         """A part of the day said beside it ("tomorrow morning at 8", "tous les soirs à 9h")
@@ -351,11 +355,14 @@ def _next_monthday(today: date, day: int) -> date:
 
 def _month_ok(t: _Text, m: re.Match, *, with_day: bool) -> bool:
     """A month word beside a day number is a month; alone, an ambiguous one ("may", "march",
-    "Marco") only when capitalised and not "May" opening a sentence."""
+    "Marco") only when capitalised and not "May" opening a sentence, or written with its accent
+    ("em março": "marco" is a landmark, "Marco" a name)."""
     word = m.group("mon")
     if with_day or word not in t.g.words.ambiguous_months:
         return True
     start = m.start("mon")
+    if not t.original[start : m.end("mon")].isascii():
+        return True
     if word in t.g.words.verb_months and not re.search(r"\w\W*$", t.original[max(0, start - 20) : start]):
         return False
     return t.capital(start)
@@ -1569,10 +1576,10 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         return found, "next-weekday" if nxt else "weekday"
     short = g.abbreviation_of
     language = cache(lambda: _text_language(fold(t.original), g, t.region))  # only if one is found
-    m = t.search(g.weekday_abbreviation, accept=lambda m: short[m.group("day")][0] == language())
-    if m:  # "Jeu 15:12", "mer. à 15h" in a French text
+    m = t.search(g.weekday_abbreviation, accept=lambda m: language() in short[m.group("day")])
+    if m:  # "Jeu 15:12", "mer. à 15h" in a French text, "sex 15h" in a Portuguese one
         t.take(m)
-        return _next_weekday(today, g.abbreviation_of[m.group("day")][1], strictly_after=False), "weekday"
+        return _next_weekday(today, short[m.group("day")][language()], strictly_after=False), "weekday"
     m = t.search(
         g.weekday_dotted,
         accept=lambda m: (
@@ -1656,18 +1663,19 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     hours = {**w.hour_words, **w.hour_words_24}
     hour = _spaced(m.group("h1") or m.group("h2") or m.group("h3") or _hour_word_of(g, m.group("h4")) or "")
     named = hour in g.noon_words | g.midnight_words  # "a quarter to noon": on the 24-hour clock
+    before = False  # minutes before the hour said
     if m.group("h3") and _spaced(m.group("before")) in w.after_hour:  # "half eight": 8:30
         h, mi = number(m.group("h3"), hours), w.after_hour[_spaced(m.group("before"))]
     elif m.group("h3"):
-        h, mi = number(m.group("h3"), hours) - 1, w.before_hour[_spaced(m.group("before"))]
+        h, mi, before = number(m.group("h3"), hours) - 1, w.before_hour[_spaced(m.group("before"))], True
     elif m.group("h1"):
         h, mi = number(m.group("h1"), hours), number(m.group("m1"), w.minute_amounts)
         if g.minutes_to.fullmatch(m.group("dir")):
-            h, mi = h - 1, 60 - mi
+            h, mi, before = h - 1, 60 - mi, True
     elif m.group("h2"):
         h, mi = number(m.group("h2"), hours), number(m.group("m2"), w.minute_amounts)
         if g.hour_less.fullmatch(m.group("join")):
-            h, mi = h - 1, 60 - mi
+            h, mi, before = h - 1, 60 - mi, True
     else:  # "quinze heures trente": as written, on the 24-hour clock past 12
         h, mi = number(hour, hours), number(m.group("m4"), w.minute_amounts)
     if named:
@@ -1679,7 +1687,7 @@ def _phrase_clock(g: Grammar, m: re.Match) -> _Clock:
     marked = figures is not None and g.mark_24.match(m.string, figures.end()) is not None
     h = 12 if h == 0 and not marked else h
     ap = _ampm(g, m.group("ap") or m.group("ap2") or m.group("ap3"), m.group("part"), h)
-    return _Clock(h, mi % 60, (h > 12 or marked) and ap is None, ap)
+    return _Clock(h, mi % 60, (h > 12 or marked) and ap is None, ap, before_said=before)
 
 
 def _clock(t: _Text) -> _Clock | None:
@@ -1975,8 +1983,9 @@ def _hour(c: _Clock, *, with_day: bool, evening: bool) -> int:
         return c.h + 12  # "heute Abend um 8 Uhr", "ce soir à 8h": 20:00 (not "08h")
     if c.exact:
         return c.h
-    if with_day and 1 <= c.h <= AFTERNOON_UNTIL:
-        return c.h + 12
+    said = c.h % 12 + 1 if c.before_said else c.h
+    if with_day and 1 <= said <= AFTERNOON_UNTIL:
+        return c.h % 12 + 12
     return c.h
 
 

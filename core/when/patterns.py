@@ -194,15 +194,17 @@ class Grammar:
         self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
         # the words of each language's tables no other language's hold: which language a text is in
         self.own_words = _own_words(languages)
-        # "Jeu 15:12", "mer. à 15h": a weekday's short form -> (its language, the weekday)
-        self.abbreviation_of = {
-            fold(a): (lang.code, wd) for lang in languages for a, wd in lang.weekday_abbreviations.items()
-        }
-        # short forms that are other languages' words ("jeu", "set", "ago"): not counted as the
-        # words that say which language a text is in
+        # "Jeu 15:12", "mer. à 15h", "sex 15h": a weekday's short form -> {its language: the weekday}
+        self.abbreviation_of: dict[str, dict[str, int]] = {}
+        for lang in languages:
+            for a, wd in lang.weekday_abbreviations.items():
+                self.abbreviation_of.setdefault(fold(a), {})[lang.code] = wd
+        # de "Mo.", "Fr." with their dot -> (its language, the weekday)
         self.dotted_of = {
             fold(a): (lang.code, wd) for lang in languages for a, wd in lang.dotted_weekdays.items()
         }
+        # short forms that are other languages' words ("jeu", "set", "ago"): not counted as the
+        # words that say which language a text is in
         self.short_forms = (
             frozenset(self.abbreviation_of)
             | frozenset(self.dotted_of)
@@ -644,7 +646,9 @@ class Grammar:
             rf"\s+(?:{any_of(w.of_a_month)})\s+{optional_words(w.articles)}"
             rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
             rf"(?P<period>{any_of(w.month)}|{any_of(w.year)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?{e}|"
-            rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?)?{e}"
+            rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})"
+            # "October 2015", "de outubro de 2015", "de octubre del 2015"
+            rf"(?:,?\s+(?:(?:{any_of(w.year_joiners)})\s+)?(?P<y>\d{{4}}))?)?{e}"
         )
         # "le premier week-end de septembre", "the last weekend of May": that weekend's Saturday
         self.weekend_of_month = c(

@@ -920,11 +920,12 @@ CASE_FLOORS = {
     "linguafranca_de_fr": 103,
     "dateparser_de_fr": 33,
     "rustling_fr": 315,
-    "people_instants": 119,
+    "people_instants": 122,
     "people_instants_2": 109,
     "rustling_en": 231,
     "natty_en": 157,
     "rustling_de": 197,
+    "rustling_pt_es": 488,
 }
 
 

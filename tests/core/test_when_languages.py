@@ -900,3 +900,146 @@ def test_german_st_nicholas_and_christmas_day(text, due):
     when = find_when(text, SATURDAY, region="de_DE")
     assert when is not None and when.due == due, when and when.due
     assert find_when("Nikolaus anrufen", SATURDAY, region="de_DE") is None  # a name
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("dentista sex 15h", "pt_PT", at("2026-12-11", "15:00")),
+        ("consulta seg. às 10", "pt_BR", at("2026-12-07", "10:00")),
+        ("jantar sáb 12 dez", "pt_PT", at("2026-12-12")),
+        ("missa dom 11h", "pt_PT", at("2026-12-06", "11:00")),
+        ("cita con el médico jue 16:30", "es_ES", at("2026-12-10", "16:30")),
+        ("reunión mié. a las 10", "es_ES", at("2026-12-09", "10:00")),
+        ("cena vie 21h", "es_ES", at("2026-12-11", "21:00")),
+        ("lun 9:15 entrega del informe", "es_ES", at("2026-12-07", "09:15")),
+        # not a day: an English text, the sea
+        ("call dom at 5pm", "en_GB", at("2026-12-05", "17:00")),
+        ("vamos al mar a las 10", "es_ES", at("2026-12-05", "22:00")),
+    ],
+)
+def test_portuguese_and_spanish_weekday_short_forms_are_days_in_a_text_of_theirs(text, region, due):
+    """ "sex", "dom", "qua", "vie" are other words too: a short weekday is a day only before a time or
+    a day number, in a text written in its language; Spanish "mar" stays the sea."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("sex", SATURDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("reunião 2ª feira às 10", at("2026-12-07", "10:00")),
+        ("dentista na 6ª-feira", at("2026-12-11")),
+        ("aula 4ª f. às 18h", at("2026-12-09", "18:00")),
+        ("na próxima 3ª feira", at("2026-12-08")),
+    ],
+)
+def test_a_portuguese_weekday_written_with_its_ordinal(text, due):
+    """ "2ª feira" is Monday, "6ª f." Friday; "a 2ª vez" alone is the second time."""
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("é a 2ª vez que ligo", SATURDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("voo amanhã às 4 da madrugada", "pt_PT", at("2026-12-06", "04:00")),
+        ("no dia 9 às 6 da madrugada", "pt_BR", at("2026-12-09", "06:00")),
+        ("el lunes a las 5 de la madrugada", "es_ES", at("2026-12-07", "05:00")),
+        ("salida el día 9 a las 3 de la madrugada", "es_ES", at("2026-12-09", "03:00")),
+        ("partimos amanhã de madrugada", "pt_PT", at("2026-12-06", "05:00")),
+    ],
+)
+def test_the_small_hours_before_dawn_are_the_morning(text, region, due):
+    """ "da madrugada", "de la madrugada": the hours before dawn, never the afternoon a bare hour
+    with a day is; alone, 05:00."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("jantar amanhã às oito menos um quarto", "pt_PT", at("2026-12-06", "07:45")),
+        ("comboio segunda às nove menos dez", "pt_PT", at("2026-12-07", "08:50")),
+        ("tren mañana a las ocho menos cuarto", "es_ES", at("2026-12-06", "07:45")),
+        ("cita el lunes a las nueve menos diez", "es_ES", at("2026-12-07", "08:50")),
+        ("train demain à huit heures moins le quart", "fr_FR", at("2026-12-06", "07:45")),
+        # the hour said is of the afternoon with a day, a part of the day says which, alone its next
+        ("amanhã às sete menos um quarto", "pt_PT", at("2026-12-06", "18:45")),
+        ("mañana a la una menos cuarto", "es_ES", at("2026-12-06", "12:45")),
+        ("amanhã às oito menos um quarto da noite", "pt_PT", at("2026-12-06", "19:45")),
+        ("a las ocho menos cuarto", "es_ES", at("2026-12-05", "19:45")),
+    ],
+)
+def test_minutes_before_an_hour_in_words_are_on_the_half_of_the_day_of_the_hour_said(text, region, due):
+    """ "amanhã às oito" is 08:00, so "amanhã às oito menos um quarto" is 07:45, not 19:45: the hour
+    said, not the one before it, says which half of the day."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("o último dia de outubro de 2028", "pt_PT", at("2028-10-31")),
+        ("a primeira sexta-feira de março de 2028", "pt_BR", at("2028-03-03")),
+        ("el último día de febrero del 2028", "es_ES", at("2028-02-29")),
+        ("el primer lunes de mayo de 2028", "es_ES", at("2028-05-01")),
+    ],
+)
+def test_a_position_in_a_month_of_a_year_joined_by_its_word(text, region, due):
+    """ "de 2028", "del 2028" after the month: that year's, not the coming one."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("ligar à Ana imediatamente", "pt_PT"),
+        ("pagar a renda neste momento", "pt_BR"),
+        ("llamar al banco inmediatamente", "es_ES"),
+        ("en este preciso momento", "es_ES"),
+    ],
+)
+def test_now_in_portuguese_and_spanish_words_is_this_moment_in_a_short_text(text, region):
+    """ "imediatamente", "neste momento", "en este momento": now, as "agora" and "ahora" are; in a
+    longer sentence a word of it ("neste momento a Ana vive no Porto")."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY, when and when.due
+    assert find_when("neste momento a Ana vive no Porto", SATURDAY, region="pt_PT") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("renovar o cartão em março", "pt_PT", at("2027-03-01")),
+        ("pagar o IRS até março", "pt_BR", at("2027-03-01")),
+    ],
+)
+def test_a_month_that_is_another_word_unaccented_is_a_month_with_its_accent(text, region, due):
+    """ "março" folds to "marco" (a landmark; "Marco" a name): written with its "ç" it is the month,
+    lower case too; without it, only capitalised."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    for plain in ("jantar com o marco em casa", "o marco da estrada"):
+        assert find_when(plain, SATURDAY, region=region) is None, plain
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "minutes"),
+    [
+        ("llámame dentro de 1/4 de hora", "es_ES", 15),
+        ("salimos en 3/4 de hora", "es_ES", 45),
+        ("ligo-te daqui a 1/2 hora", "pt_PT", 30),
+        ("o táxi chega em 3/4 de hora", "pt_BR", 45),
+    ],
+)
+def test_a_fraction_of_an_hour_in_figures_is_minutes_not_a_date(text, region, minutes):
+    """ "1/4 de hora" is a quarter of an hour from now, not the 1st of April."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(minutes=minutes), when and when.due
+    assert find_when("reunión el 3/4 a las 10", SATURDAY, region=region).due == at("2027-04-03", "10:00")

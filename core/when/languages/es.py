@@ -17,6 +17,9 @@ LANGUAGE = Language(
     dotted_date_lead=("el", "del", "al"),
     weekdays={"lunes": 0, "martes": 1, "miércoles": 2, "jueves": 3, "viernes": 4, "sábado": 5,
               "domingo": 6},
+    # "jue 15:00", "mié. a las 10": "dom" and "vie" are words of other languages; "mar" is left out,
+    # the sea ("al mar a las 10") and March
+    weekday_abbreviations={"lun": 0, "mié": 2, "jue": 3, "vie": 4, "sáb": 5, "dom": 6},
     plural_endings=("s",),
     numbers={
         "un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7,
@@ -42,6 +45,7 @@ LANGUAGE = Language(
                     "media hora": "clock-half-hour",
                     "cuarto de hora": "clock-quarter-hour"},
     hour_fractions={"media hora": 30, "un cuarto de hora": 15, "tres cuartos de hora": 45,
+                    "1/2 hora": 30, "1/4 de hora": 15, "3/4 de hora": 45,
                     "hora y media": 90},
     unit_and_a_half=("y media",),
     about=("unos", "unas", "cerca de", "alrededor de", "aproximadamente"),
@@ -72,7 +76,8 @@ LANGUAGE = Language(
     year=("año",),
     period_words={"fin de mes": "month"},
     from_now=("más tarde", "después", "a partir de ahora"),
-    now_words=("ahora", "ahora mismo", "ya"),
+    now_words=("ahora", "ahora mismo", "ya", "inmediatamente", "en este momento", "en este preciso momento",
+               "en este preciso instante"),
     now_predicates=("es ahora", "es ahora mismo", "es para ahora", "es para ya"),
     offset_after=("después de", "a partir de", "tras", "a partir del", "después del"),
     offset_before=("antes de", "antes del"),
@@ -170,7 +175,9 @@ LANGUAGE = Language(
            # early, middle and late parts, and meals (Spanish hours: lunch at 14, dinner at 21)
            "a media mañana": 11, "a última hora de la mañana": 12, "a primera hora de la tarde": 14,
            "a media tarde": 16, "a última hora de la tarde": 18, "a la hora de comer": 14,
-           "a la hora de cenar": 21},
+           "a la hora de cenar": 21,
+           # the small hours, before dawn: "a las 5 de la madrugada" is 05:00, alone 05:00
+           "de la madrugada": 5, "de madrugada": 5, "por la madrugada": 5},
     hour_words_24={"trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16, "diecisiete": 17,
                    "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuna": 21, "veintiuno": 21,
                    "veintidós": 22, "veintitrés": 23},

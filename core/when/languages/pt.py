@@ -19,9 +19,13 @@ LANGUAGE = Language(
     weekdays={
         "segunda-feira": 0, "segunda": 0, "terça-feira": 1, "terça": 1, "quarta-feira": 2, "quarta": 2,
         "quinta-feira": 3, "quinta": 3, "sexta-feira": 4, "sexta": 4, "sábado": 5, "domingo": 6,
+        # as written short: "2ª feira", "4ª-feira", "6ª f." ("a 2ª vez" alone is the second time)
+        **{f"{n}ª{feira}": n - 2 for n in range(2, 7) for feira in (" feira", "-feira", " f.", "f.")},
     },
     # "segunda" = second, "quinta" = farm: a day only after a preposition, next/last, or "-feira"
     ambiguous_weekdays=("segunda", "terça", "quarta", "quinta", "sexta"),
+    # "sex 15h", "seg. às 10", "sáb 12 dez": "sex", "dom", "qua" are other words too (pt_BR "qua" = "what")
+    weekday_abbreviations={"seg": 0, "ter": 1, "qua": 2, "qui": 3, "sex": 4, "sáb": 5, "dom": 6},
     weekday_suffixes=("-feira", "-feiras", " feira", " feiras"),
     plural_endings=("s",),
     numbers={
@@ -50,7 +54,8 @@ LANGUAGE = Language(
                     "fim-de-semana": "weekend", "fins-de-semana": "weekend", "meia hora": "clock-half-hour",
                     "meia-hora": "clock-half-hour",
                     "quarto de hora": "clock-quarter-hour"},
-    hour_fractions={"meia hora": 30, "um quarto de hora": 15, "três quartos de hora": 45, "hora e meia": 90},
+    hour_fractions={"meia hora": 30, "um quarto de hora": 15, "três quartos de hora": 45, "hora e meia": 90,
+                    "1/2 hora": 30, "1/4 de hora": 15, "3/4 de hora": 45},
     unit_and_a_half=("e meia",),
     about=("cerca de", "uns", "umas", "aproximadamente"),
     day_suffixes=("º", "ª", "o", "a"),
@@ -80,7 +85,8 @@ LANGUAGE = Language(
     month=("mês",),
     year=("ano",),
     from_now=("mais tarde", "depois", "a partir de agora"),
-    now_words=("agora", "já"),
+    now_words=("agora", "já", "imediatamente", "neste momento", "neste exato momento",
+               "neste preciso momento"),
     now_predicates=("é agora", "é já", "é agora mesmo", "é para agora", "é para já"),
     offset_after=("depois de", "a seguir a", "a contar de", "após", "depois do", "depois da", "depois das",
                   "a partir de", "a partir do", "a partir da", "a partir desta", "a partir deste",
@@ -191,7 +197,9 @@ LANGUAGE = Language(
            "ao fim da manhã": 11, "no fim da manhã": 11, "ao final da manhã": 11, "ao início da tarde": 14,
            "no início da tarde": 14, "a meio da tarde": 16, "ao fim da tarde": 18, "no fim da tarde": 18,
            "ao final da tarde": 18, "à tardinha": 18, "à hora do almoço": 12, "ao jantar": 20,
-           "à hora do jantar": 20},
+           "à hora do jantar": 20,
+           # the small hours, before dawn: "às 5 da madrugada" is 05:00, "de madrugada" alone 05:00
+           "da madrugada": 5, "de madrugada": 5, "pela madrugada": 5},
     hour_words_24={"treze": 13, "catorze": 14, "quatorze": 14, "quinze": 15, "dezasseis": 16, "dezesseis": 16,
                    "dezassete": 17, "dezessete": 17, "dezoito": 18, "dezanove": 19, "dezenove": 19,
                    "vinte": 20, "vinte e uma": 21, "vinte e duas": 22, "vinte e três": 23},
