@@ -148,6 +148,9 @@ class Language:
     after_next: Words = ()  # "Friday after next": a week after next Friday
     # fr "lundi en huit": so many weeks after the coming Monday (today, said on a Monday)
     weeks_later: dict[str, int] = field(default_factory=dict)
+    # a day unit -> the counts of it that are whole weeks, the day itself counted: fr "dans huit
+    # jours", "dans quinze jours", pt "daqui a quinze dias", de "in acht Tagen" (a week, two weeks)
+    weeks_of_days: dict[str, tuple[int, ...]] = field(default_factory=dict)
     after_next_before: Words = ()  # the same before a weekday, week or month: de "übernächsten Freitag"
     weekday_lead: Words = ()  # "on Monday", "na segunda", "am Montag"
     weekday_lead_in_captures: Words = ()  # more of them read in capture text: "de segunda"

@@ -983,7 +983,7 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
             seconds += more_seconds or _minutes_after_hours(t, m, kind, amount)
         more, extra = ahead_more
         return now + more + timedelta(seconds=seconds + extra), True
-    step = _calendar_step(kind, int(n) * amount)  # a decade is 10 years
+    step = _calendar_step(kind, int(_days_counted(t.g, unit, said, n)) * amount)  # a decade is 10 years
     more, seconds = _more_of_the_step(t, m.end()) if m.re is t.g.relative else ahead_more
     step += more  # "in 2 weeks and 3 days", "in 1 day and 2 hours", "2 days and 3 hours from now"
     if seconds:
@@ -1024,6 +1024,15 @@ def _amounts_within(t: _Text, m: re.Match) -> tuple[relativedelta, float]:
             step += _calendar_step(kind, int(n) * amount)
         at = more.end()
     return step, seconds
+
+
+def _days_counted(g: Grammar, unit: str, written: str | None, n: float) -> float:
+    """n of a unit as people mean it: where eight days said in words are a week and fifteen two
+    ("dans huit jours", "daqui a quinze dias", "in acht Tagen"), whole weeks; otherwise n. In
+    figures ("em 15 dias") the days are counted."""
+    if written is None or written.strip().isdigit():
+        return n
+    return n // 7 * 7 if n in g.words.weeks_of_days.get(_spaced(unit), ()) else n
 
 
 def _calendar_step(kind: str, n: int) -> relativedelta:
@@ -1096,7 +1105,7 @@ def _offset(t: _Text) -> relativedelta | None:
     sign = -1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1
     said = 1 if m.group("one") else _num(t.g, m.group("n"))  # "the day after Christmas": one
     t.offset_one = bool(m.group("one"))
-    steps.append((kind, said * amount))
+    steps.append((kind, _days_counted(t.g, m.group("unit"), m.group("n"), said) * amount))
     seconds = sum(n * (60 if k == "minutes" else 1) for k, n in steps if k in ("seconds", "minutes"))
     if all(k in ("seconds", "minutes") for k, _ in steps):
         return relativedelta(seconds=round(seconds * sign))

@@ -921,7 +921,7 @@ CASE_FLOORS = {
     "dateparser_de_fr": 33,
     "rustling_fr": 315,
     "people_instants": 122,
-    "people_instants_2": 109,
+    "people_instants_2": 112,
     "rustling_en": 231,
     "natty_en": 157,
     "rustling_de": 197,

@@ -1043,3 +1043,28 @@ def test_a_fraction_of_an_hour_in_figures_is_minutes_not_a_date(text, region, mi
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == SATURDAY + timedelta(minutes=minutes), when and when.due
     assert find_when("reunión el 3/4 a las 10", SATURDAY, region=region).due == at("2027-04-03", "10:00")
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("rendez-vous chez le notaire dans huit jours", "fr_FR", at("2026-12-12")),
+        ("relancer le client dans quinze jours", "fr_FR", at("2026-12-19")),
+        ("entregar o relatório daqui a oito dias", "pt_PT", at("2026-12-12")),
+        ("voltar ao médico daqui a quinze dias", "pt_PT", at("2026-12-19")),
+        ("revisión dentro de quince días", "es_ES", at("2026-12-19")),
+        ("Termin beim Amt in acht Tagen", "de_DE", at("2026-12-12")),
+        ("quinze dias depois de amanhã", "pt_PT", at("2026-12-20")),  # two weeks after tomorrow
+        # counted: in figures, in another number, in English, German fifteen
+        ("voltar daqui a 15 dias", "pt_PT", at("2026-12-20")),
+        ("dans trois jours", "fr_FR", at("2026-12-08")),
+        ("in eight days", "en_GB", at("2026-12-13")),
+        ("in fünfzehn Tagen", "de_DE", at("2026-12-20")),
+    ],
+)
+def test_eight_and_fifteen_days_in_words_are_one_and_two_weeks_where_people_count_so(text, region, due):
+    """ "dans huit jours", "daqui a quinze dias", "in acht Tagen": a week and two weeks, the day
+    itself counted, as "tous les quinze jours" already repeats every two weeks; they were read as
+    eight and fifteen days."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

@@ -28,6 +28,7 @@ LANGUAGE = Language(
         "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "zwanzig": 20,
         "dreissig": 30, "dreißig": 30, "einige": 3, "einigen": 3, "ein paar": 2, "einem paar": 2,
     },
+    weeks_of_days={"tage": (8,), "tagen": (8,)},
     units={
         "sekunde": ("seconds", 1), "sekunden": ("seconds", 1), "minute": ("minutes", 1),
         "minuten": ("minutes", 1), "stunde": ("minutes", 60), "stunden": ("minutes", 60),

@@ -30,6 +30,7 @@ LANGUAGE = Language(
         "treinta y uno": 31, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "algunos": 3, "algunas": 3,
         "unos pocos": 3, "unas pocas": 3, "unos cuantos": 3, "unas cuantas": 3, "un par de": 2,
     },
+    weeks_of_days={"días": (8, 15)},
     units={
         "segundo": ("seconds", 1), "segundos": ("seconds", 1), "minuto": ("minutes", 1),
         "minutos": ("minutes", 1), "hora": ("minutes", 60), "horas": ("minutes", 60), "día": ("days", 1),

@@ -117,6 +117,7 @@ LANGUAGE = Language(
     of_the_month=("du mois", "de chaque mois"),
     of_a_month=("de", "d'"),
     weekday_of_week=("de",),
+    weeks_of_days={"jours": (8, 15)},
     weeks_later={"en huit": 1, "en 8": 1, "en quinze": 2, "en 15": 2},
     of_every_month=("de chaque mois",),
     month_day_words=("jour",),

@@ -39,6 +39,7 @@ LANGUAGE = Language(
            for unit, u in (("um", 1), ("uma", 1), ("dois", 2), ("duas", 2), ("três", 3), ("quatro", 4),
                            ("cinco", 5), ("seis", 6), ("sete", 7), ("oito", 8), ("nove", 9))},
     },
+    weeks_of_days={"dias": (8, 15)},
     units={
         "segundo": ("seconds", 1), "segundos": ("seconds", 1), "minuto": ("minutes", 1),
         "minutos": ("minutes", 1), "hora": ("minutes", 60), "horas": ("minutes", 60), "dia": ("days", 1),
