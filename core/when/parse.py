@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
 from difflib import SequenceMatcher
 from functools import cache
@@ -243,10 +243,9 @@ def _in_figures(text: str, grammar: Grammar, region: Region) -> tuple[str, list[
         return text, []
     if not re.search(r"[^\W\d_]{3}", text):
         return text, []
-    words, not_numbers = _table_words(grammar)
-    values = _table_values(grammar)
+    tables = grammar.table_words
     written: list[tuple[int, int]] = []
-    other_meaning = frozenset().union(*not_numbers.values())
+    other_meaning = frozenset().union(*tables.not_numbers.values())
     languages = (region.language, *(code for code in LANGUAGE_CODES if code != region.language))
     current = text
     for language in languages:
@@ -255,7 +254,7 @@ def _in_figures(text: str, grammar: Grammar, region: Region) -> tuple[str, list[
             continue
         kept = other_meaning
         if language != region.language:
-            kept |= words.get(region.language, frozenset())
+            kept |= tables.every.get(region.language, frozenset())
         before = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(current)]
         after = [m.group(0) for m in _TOKEN.finditer(said)]
         matcher = SequenceMatcher(None, [w for w, _, _ in before], after, autojunk=False)
@@ -265,62 +264,13 @@ def _in_figures(text: str, grammar: Grammar, region: Region) -> tuple[str, list[
             figures = " ".join(after[j1:j2])
             start, end = before[i1][1], before[i2 - 1][2]
             word = fold(before[i1][0]).strip(".,;:!?")
-            same = figures.isdigit() and values.get(word) == frozenset({int(figures)})
+            same = figures.isdigit() and tables.values.get(word) == frozenset({int(figures)})
             single = i2 - i1 == 1 and word in kept and not same
             if single or not grammar.figures.fullmatch(fold(figures)) or len(figures) > end - start:
                 continue
             current = current[:start] + figures.rjust(end - start) + current[end:]
             written.append((start, end))
     return current, written
-
-
-_NUMBER_TABLES = {"numbers", "day_numbers", "hour_words", "hour_words_24", "month_ordinals"}
-
-
-def _table_words(grammar: Grammar) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
-    """Each language's single words of any table, and of its tables other than numbers', folded."""
-    found = _TABLE_WORDS.get(id(grammar))
-    if found is None:
-        words: dict[str, frozenset[str]] = {}
-        not_numbers: dict[str, frozenset[str]] = {}
-        for language in grammar.languages:
-            every: set[str] = set()
-            other: set[str] = set()
-            for f in fields(language):
-                value = getattr(language, f.name)
-                if isinstance(value, (dict, tuple)):
-                    found_words = {fold(w) for w in value if isinstance(w, str) and " " not in w}
-                    every |= found_words
-                    if f.name not in _NUMBER_TABLES:
-                        other |= found_words
-            words[language.code], not_numbers[language.code] = frozenset(every), frozenset(other)
-        found = _TABLE_WORDS[id(grammar)] = (words, not_numbers)
-    return found
-
-
-_TABLE_WORDS: dict[int, tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]] = {}
-
-
-def _table_values(grammar: Grammar) -> dict[str, frozenset[object]]:
-    """What the tables other than numbers' read each of their single words as, folded, in any
-    language ("vingt-cinq": {25} minutes; "quarto": {15, 4}; a weekday's word: its table's value)."""
-    found = _TABLE_VALUES.get(id(grammar))
-    if found is None:
-        seen: dict[str, set[object]] = {}
-        for language in grammar.languages:
-            for f in fields(language):
-                value = getattr(language, f.name)
-                if f.name in _NUMBER_TABLES or not isinstance(value, (dict, tuple)):
-                    continue
-                for w in value:
-                    if isinstance(w, str) and " " not in w:
-                        said = value[w] if isinstance(value, dict) else w
-                        seen.setdefault(fold(w), set()).add(said if isinstance(said, int) else f.name)
-        found = _TABLE_VALUES[id(grammar)] = {w: frozenset(v) for w, v in seen.items()}
-    return found
-
-
-_TABLE_VALUES: dict[int, dict[str, frozenset[object]]] = {}
 
 
 def _num(g: Grammar, word: str) -> float:

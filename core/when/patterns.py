@@ -179,6 +179,44 @@ def _own_words(languages: tuple[Language, ...]) -> dict[str, frozenset[str]]:
     }
 
 
+# tables whose words are numbers ("vingt-cinq" is 25 there, and minutes in `minute_amounts`)
+_NUMBER_TABLES = frozenset({"numbers", "day_numbers", "hour_words", "hour_words_24", "month_ordinals"})
+
+
+@dataclass(frozen=True)
+class TableWords:
+    """The single words of the tables, folded: which words a number in words may stand for."""
+
+    every: dict[str, frozenset[str]]  # by language: of any table
+    not_numbers: dict[str, frozenset[str]]  # by language: of its tables other than numbers'
+    # in any language, what the tables other than numbers' read each word as: its number
+    # ("vingt-cinq": {25} minutes; "quarto": {15, 4}) or its table's name
+    values: dict[str, frozenset[object]]
+
+
+def _table_words(languages: tuple[Language, ...]) -> TableWords:
+    every: dict[str, frozenset[str]] = {}
+    not_numbers: dict[str, frozenset[str]] = {}
+    values: dict[str, set[object]] = {}
+    for lang in languages:
+        found: set[str] = set()
+        other: set[str] = set()
+        for f in fields(Language):
+            table = getattr(lang, f.name)
+            if not isinstance(table, (dict, tuple)):
+                continue
+            for w in table:
+                if not isinstance(w, str) or " " in w:
+                    continue
+                found.add(fold(w))
+                if f.name not in _NUMBER_TABLES:
+                    other.add(fold(w))
+                    said = table[w] if isinstance(table, dict) else w
+                    values.setdefault(fold(w), set()).add(said if isinstance(said, int) else f.name)
+        every[lang.code], not_numbers[lang.code] = frozenset(found), frozenset(other)
+    return TableWords(every, not_numbers, {w: frozenset(v) for w, v in values.items()})
+
+
 class Grammar:
     """Every pattern of capture text and of questions, for a set of languages."""
 
@@ -194,6 +232,7 @@ class Grammar:
         self.seasons: dict[str, Callable[[int], Span]] = {n: SEASON_DAYS[s] for n, s in w.seasons.items()}
         # the words of each language's tables no other language's hold: which language a text is in
         self.own_words = _own_words(languages)
+        self.table_words = _table_words(languages)
         # "Jeu 15:12", "mer. à 15h", "sex 15h": a weekday's short form -> {its language: the weekday}
         self.abbreviation_of: dict[str, dict[str, int]] = {}
         for lang in languages:
