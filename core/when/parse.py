@@ -65,7 +65,7 @@ _FREQ = {
     "clock-half-hour": "MINUTELY;INTERVAL=30",
     "clock-quarter-hour": "MINUTELY;INTERVAL=15",
     "two-weeks": "WEEKLY;INTERVAL=2",
-    "weekend": "WEEKLY;BYDAY=SA",  # once a weekend: its Saturday
+    "weekend": "WEEKLY;BYDAY=SA,SU",  # every weekend: its Saturday and its Sunday
 }
 # a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
 LISTED_DAYS = 3  # so many weekdays listed ("Monday, Wednesday and Friday") are a habit, not days
@@ -556,10 +556,14 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     if ranged:
         return _Rec(rec.rule + ";" + ranged.rule.rpartition(";")[2], ranged.first)
     g = t.g
-    weekend = t.search(g.every_weekend)
-    if weekend:  # "every 4 weeks on weekends": their Saturday
+    # "every 4 weeks on weekends", "wöchentlich am Wochenende": their Saturday and Sunday
+    weekend = t.search(g.every_weekend) or t.search(
+        g.weekend,
+        accept=lambda m: not m.group("post") and _spaced(m.group("pre") or "") in ("", *g.words.weekend_lead),
+    )
+    if weekend:
         t.take(weekend)
-        return _Rec(rec.rule + ";BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
+        return _Rec(rec.rule + ";BYDAY=SA,SU", _first_of_days("BYDAY=SA,SU", today))
     on = t.search(g.on_days)
     if not on:
         return rec
@@ -671,10 +675,13 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     if m:
         t.take(m)
         return _on_its_days(t, today, _times_per(g, m, today))  # "once a week on Sundays"
-    m = t.search(g.every_weekend, accept=lambda m: not m.group("timed") or _time_follows(t, m.end()))
-    if m:  # once a weekend: its Saturday
+    m = t.search(
+        g.every_weekend,
+        accept=lambda m: not m.group("timed") or _time_follows(t, m.end()) or _said_alone(t, m),
+    )
+    if m:  # every weekend: its Saturday and its Sunday
         t.take(m)
-        return _Rec("FREQ=WEEKLY;BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
+        return _Rec("FREQ=WEEKLY;BYDAY=SA,SU", _first_of_days("BYDAY=SA,SU", today))
     m = t.search(g.weekday_part_plural)
     if m:  # "Monday evenings": every Monday, in the evening
         t.take(m)

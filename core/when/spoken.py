@@ -21,6 +21,7 @@ CLOCK_WORDS: dict[str, dict] = {lang.code: lang.clock_words for lang in ALL_LANG
 LANGUAGES = tuple(WORDS)
 _DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _WORKDAYS = ("MO", "TU", "WE", "TH", "FR")
+_WEEKEND = ("SA", "SU")
 # parts the reminder's due time already says (the day of a yearly rule, the hour of a daily one)
 _SAID_BY_THE_DUE_TIME = {"FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST", "BYMONTH", "BYMONTHDAY", "BYHOUR",
                          "BYMINUTE", "BYSECOND"}  # fmt: skip
@@ -164,6 +165,8 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         byday = sorted(set(byday), key=_DAYS.index)
         if n == 1 and byday == list(_WORKDAYS):
             said = words["workdays"]
+        elif n == 1 and byday == list(_WEEKEND):
+            said = words["weekends"]
         else:
             days = _day_list(lang, byday, plural=True) or words["custom"]
             said = (words["weekly_on"] if n == 1 else words["weekly_n_on"]).format(days=days, n=n)

@@ -232,6 +232,7 @@ LANGUAGE = Language(
         "every_n": {"DAILY": "alle {n} Tage", "WEEKLY": "alle {n} Wochen", "MONTHLY": "alle {n} Monate",
                     "YEARLY": "alle {n} Jahre", "HOURLY": "alle {n} Stunden", "MINUTELY": "alle {n} Minuten"},
         "weekly_on": "{days}", "weekly_n_on": "alle {n} Wochen {days}", "workdays": "werktags",
+        "weekends": "an Wochenenden",
         "and": " und ",
         "monthday": "{every} am {day}.", "last_day": "{every} am letzten Tag",
         "in_month": ("im Januar", "im Februar", "im März", "im April", "im Mai", "im Juni", "im Juli",
