@@ -19,6 +19,9 @@ class Habits:
     step_pair: re.Pattern[str]  # groups n_<i> (the step: a figure or a word) and unit
     nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
     monthdays: re.Pattern[str]  # "on the 1st and 15th of every month": groups every, days, each
+    # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
+    # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
+    monthly_days: re.Pattern[str]
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_word: re.Pattern[str]  # "every", "jeden", "cada": a cheap look before a costly search
@@ -36,6 +39,7 @@ class Habits:
     joined: re.Pattern[str]  # a comma or an "and" (a list's): a cheap look first, no run of spaces tried
 
 
+ORDINAL_MARKS = ("º", "°", "ª")  # "1º", "15°": an ordinal's mark in any of the languages
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
 
 
@@ -70,6 +74,13 @@ def _compile(g: Grammar) -> Habits:
     fresh = "".join(rf"(?<!\d.{{{k}}})" for k in range(10))
     listed = rf"{fresh}{number}(?:\s*(?:,|{any_of(w.and_words)})\s*{the}{number})++"
     of_month = rf"(?P<each>{any_of(w.of_every_month)})|(?:{any_of(w.of_the_month)})"
+    # a day in figures with its ordinal's mark ("1st", "1.", "1º", "1°"); a list of them, a comma
+    # before its last "and" or not ("the 1st, 15th, and 30th"), read at once as `listed` is
+    marks = any_of((*w.day_suffixes, *w.ordinal_suffixes, *ORDINAL_MARKS))
+    marked = rf"\d{{1,2}}(?:{marks})?(?!\d)"
+    joint = rf"\s*(?:,(?:\s*(?:{any_of(w.and_words)}){e})?|(?:{any_of(w.and_words)}))\s*"
+    marked_list = rf"{fresh}{marked}(?:{joint}{the}{marked})++"
+    day_words = rf"(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?"
     day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
     leads = (
         *w.weekdays_lead,
@@ -108,6 +119,10 @@ def _compile(g: Grammar) -> Habits:
         idiom=compile_folded(rf"{b}(?P<w>{any_of(w.repeat_idioms)}){e}"),
         monthdays=compile_folded(
             rf"{b}(?:(?P<every>{any_of(w.every)})\s+)?{the}{day_word}(?P<days>{listed})\s+(?:{of_month}){e}"
+        ),
+        monthly_days=compile_folded(
+            rf"{b}{the}{day_word}(?:(?P<days>{marked_list})(?:\s+{day_words})?(?:\s+(?:{any_of(w.of_the_month)}))?"
+            rf"|(?:{day_words})\s+(?P<single>{marked})\s+(?:{any_of(w.of_the_month)})){e}"
         ),
         every_glued=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"

@@ -179,7 +179,7 @@ class Language:
     per_words: Words = ()  # "twice a month", "once per week", "uma vez por semana"
     part_plurals: dict[str, str] = field(default_factory=dict)  # "Monday evenings": every Monday evening
     weekdays_every: Words = ()  # "every weekday", "werktags"
-    weekends_every: Words = ()  # "on weekends", "aos fins de semana": every weekend (its Saturday)
+    weekends_every: Words = ()  # "on weekends", "aos fins de semana": every weekend (both its days)
     weekends_timed: Words = ()  # "los fines de semana": every weekend only with a time after it
     weekends: Words = ()  # the weekend in the plural: "fins de semana", "Wochenenden"
     except_words: Words = ()  # "every day except Sundays", "todos os dias exceto ao domingo"

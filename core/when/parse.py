@@ -783,6 +783,15 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         steps = [relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n)) for n in ns]
         first = min(today + s if today + s >= today else today + relativedelta(months=1) + s for s in steps)
         return _Rec("FREQ=MONTHLY;BYDAY=" + ",".join(f"{n}{RRULE_DAYS[wd]}" for n in ns), first)
+    m = (listed or every) and t.search(h.monthly_days, accept=_days_of_a_month)
+    monthly = m and _monthly_said(t)
+    if m and monthly and (m.end() <= monthly[0].start() or monthly[0].end() <= m.start()):
+        days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days") or m.group("single"))})
+        if days and all(1 <= d <= 31 for d in days):  # "monthly on the 1st, 15th, and 30th"
+            t.take(m)
+            t.take(monthly[0])
+            first = min(_next_monthday(today, d) for d in days)
+            return _Rec(f"{monthly[1]};BYMONTHDAY=" + ",".join(map(str, days)), first)
     m = every and t.search(
         h.every_month_name, accept=lambda m: bool(m.group("of")) or _month_ok(t, m, with_day=False)
     )
@@ -807,6 +816,34 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         rule = _every(unit, n) if n >= 1 else ""
         return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today))) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
+
+
+def _days_of_a_month(m: re.Match) -> bool:
+    """Figures said as days: after a lead or a word for a day, with an ordinal's mark, or before
+    "days" or "of the month" ("on the 5th and 20th", "dias 5 e 20"; not "buy 2 and 3 apples")."""
+    said = "days" if m.group("days") else "single"
+    first = m.group(said).split()[0].rstrip(",")
+    return not m.group(0)[0].isdigit() or not first.isdigit() or m.end() > m.end(said)
+
+
+def _monthly_said(t: _Text) -> tuple[re.Match, str] | None:
+    """A monthly rule said in `t` without days of its own ("monthly", "mensalmente", "every 3
+    months", "alle 3 Monate"): its match and its rule, not taken."""
+    g = t.g
+    m = t.search(g.freq_word, accept=lambda m: g.words.freq_words[_spaced(m.group("w"))] == "MONTHLY")
+    if m:
+        return m, "FREQ=MONTHLY"
+    m = t.search(
+        g.every_n_units,
+        accept=lambda m: (
+            g.words.calendar_units[m.group("unit")] == "month"
+            and (bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1)
+        ),
+    )
+    if m:
+        return m, _every("month", 2 if m.group("other") else int(_num(g, m.group("n"))))
+    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] == "month")
+    return (m, "FREQ=MONTHLY") if m else None
 
 
 _DAY_FIGURES = re.compile(r"\d{1,2}")
