@@ -601,12 +601,16 @@ class Grammar:
             rf"(?P<unit>{self.calendar_units}){e}"
         )
         days = rf"(?:{day}){weekday_suffix}?{plural}?"
+        # a day of a list may say its lead again: "los lunes y los martes", "on Mondays and on Thursdays"
+        again = optional_words(
+            (*w.weekday_lead, *w.weekdays_lead, *w.day_articles, *w.except_lead, *w.days_alone_lead)
+        )
         and_words = (
             rf"(?:,(?:\s*(?:{any_of(w.and_words)}){WORD_END})?|(?:{any_of(w.and_words)}))"  # "X, Y, and Z"
         )
         self.every_weekdays = c(
             rf"{b}(?:(?P<lead>{every})|(?P<plural_lead>{any_of(w.weekdays_lead)}))\s+"
-            rf"(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}"
+            rf"(?P<days>{days}(?:\s*{and_words}\s*{again}{days})*){e}"
         )
         # "twice a month", "3 times a week", "uma vez por semana", "zweimal im Monat", "deux fois par mois"
         self.times_per = c(
@@ -624,10 +628,12 @@ class Grammar:
         )
         # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)
         self.plural_weekdays = c(
-            rf"{b}(?P<days>(?:{day}){weekday_suffix}?(?:{plural})(?:\s*{and_words}\s*{days})*){e}"
+            rf"{b}(?P<days>(?:{day}){weekday_suffix}?(?:{plural})(?:\s*{and_words}\s*{again}{days})*){e}"
         )
         # "every 2 weeks on Monday and Thursday": the days of the weeks
-        self.on_days = c(rf"{b}(?:(?:{weekday_lead})\s+)?(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}")
+        self.on_days = c(
+            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<days>{days}(?:\s*{and_words}\s*{again}{days})*){e}"
+        )
         self.day_words = compile_folded(day)
         self.plural_day = compile_folded(rf"(?:{plural}){WORD_END}")
         adverbs = any_of(w.weekday_adverbs)
