@@ -22,6 +22,8 @@ class Habits:
     # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
     # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
     monthly_days: re.Pattern[str]
+    in_months: re.Pattern[str]  # "in June and July", "im Januar und April": group mons (two months or more)
+    month_word: re.Pattern[str]  # a month's name: each one of `in_months`' group mons
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_word: re.Pattern[str]  # "every", "jeden", "cada": a cheap look before a costly search
@@ -124,6 +126,13 @@ def _compile(g: Grammar) -> Habits:
             rf"{b}{the}{day_word}(?:(?P<days>{marked_list})(?:\s+{day_words})?(?:\s+(?:{any_of(w.of_the_month)}))?"
             rf"|(?:{day_words})\s+(?P<single>{marked})\s+(?:{any_of(w.of_the_month)})){e}"
         ),
+        in_months=compile_folded(
+            rf"{b}(?:{any_of(w.months_lead)})\s+(?P<mons>(?:{any_of(w.months)})"
+            rf"(?:{joint}(?:{any_of(w.months_lead)}\s+)?(?:{any_of(w.months)}))++){e}"
+            if w.months_lead
+            else "(?!)"
+        ),
+        month_word=compile_folded(rf"{b}(?:{any_of(w.months)}){e}"),
         every_glued=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
         ),

@@ -426,6 +426,8 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     rec = _repeat_said(t, now)
     if excepted:
         rec = _except(t, excepted, rec, now.date())
+    if rec and "BYMONTH" not in rec.rule and habits(t.g).joined.search(t.folded):
+        rec = _in_months(t, rec, now.date())
     if rec and rec.rule.startswith("FREQ=WEEKLY;BYDAY="):  # "quinzenal às segundas": every 2 weeks
         g = t.g
         step = t.search(g.freq_word, accept=lambda m: _weekly_step(g.words.freq_words[_spaced(m.group("w"))]))
@@ -441,6 +443,26 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         ):  # "hourly on weekdays"
             rec.rule = clock + ";" + rec.rule.partition(";")[2]
     return rec
+
+
+def _in_months(t: _Text, rec: _Rec, today: date) -> _Rec:
+    """A repeat kept to the months said after it ("yearly in June and July", "täglich im Januar und
+    April", "todos los lunes en enero y febrero"): those months, from the first of them to come."""
+    h = habits(t.g)
+    m = t.search(h.in_months)
+    if m is None or not rec.rule.startswith(("FREQ=DAILY", "FREQ=WEEKLY", "FREQ=MONTHLY", "FREQ=YEARLY")):
+        return rec
+    months = sorted({t.g.words.months[name] for name in h.month_word.findall(m.group("mons"))})
+    if len(months) < 2:
+        return rec
+    t.take(m)
+    first = rec.first or today
+    if first.month not in months or rec.rule.startswith("FREQ=YEARLY"):
+        first = min(
+            date(first.year + (mon < first.month or (mon == first.month and first.day > 1)), mon, 1)
+            for mon in months
+        )
+    return _Rec(f"{rec.rule};BYMONTH=" + ",".join(map(str, months)), first, rec.part)
 
 
 def _except(t: _Text, m: re.Match, rec: _Rec | None, today: date) -> _Rec | None:

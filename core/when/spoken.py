@@ -221,6 +221,12 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
             return words["custom"]
     elif set(p) - _SAID_BY_THE_DUE_TIME:
         return words["custom"]
+    months = p.get("BYMONTH", "").split(",")
+    if len(months) > 1:  # "every day in January and in April"
+        if not all(m.isdigit() and 1 <= int(m) <= 12 for m in months):
+            return words["custom"]
+        in_months = [words["in_month"][int(m) - 1] for m in months]
+        said += " " + ", ".join(in_months[:-1]) + words.get("and_nth", words["and"]) + in_months[-1]
     if "COUNT" in p and p["COUNT"].isdigit():
         said = words["count"].format(rule=said, n=int(p["COUNT"]))
     if "UNTIL" in p:

@@ -121,6 +121,7 @@ LANGUAGE = Language(
     weekends=("wochenenden",),
     repeat_bounds=("ab", "bis"),
     day_feelings=("hasse", "liebe", "mag"),
+    months_lead=("im", "in"),
     except_words=("außer", "ausser", "ausgenommen"),
     weekends_every=("an wochenenden", "wochenends", "an den wochenenden", "an jedem wochenende"),
     every_part={"jeden morgen": "morgens", "jeden vormittag": "morgens", "jeden nachmittag": "nachmittags",

@@ -171,6 +171,7 @@ LANGUAGE = Language(
     repeat_bounds=("from", "starting", "starting on", "starting in", "beginning", "until", "till", "through",
                    "for the next"),
     day_feelings=("hate", "love", "like", "loathe", "dread"),
+    months_lead=("in", "during"),
     except_words=("except", "except for", "except on", "but not", "apart from", "excluding"),
     weekends_every=("on weekends", "at weekends"),
     weekends_timed=("weekends",),

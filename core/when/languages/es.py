@@ -135,6 +135,7 @@ LANGUAGE = Language(
                 **dict.fromkeys(("anual", "anuales"), "YEARLY")},
     weekdays_every=("días laborables", "entre semana", "cada día laborable", "todos los días laborables"),
     weekends=("fines de semana", "findes"),
+    months_lead=("en", "durante"),
     month_of=("mes de",),
     repeat_bounds=("a partir de", "a partir del", "desde", "hasta"),
     day_feelings=("odio", "adoro", "detesto", "amo", "me encantan", "me gustan", "no soporto"),

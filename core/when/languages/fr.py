@@ -134,6 +134,7 @@ LANGUAGE = Language(
     weekdays_every=("en semaine", "les jours de semaine", "jours ouvrables", "tous les jours ouvrables",
                     "chaque jour ouvrable", "jours ouvrés", "tous les jours ouvrés"),
     weekends=("week-ends", "weekends"),
+    months_lead=("en", "pendant"),
     month_of=("mois de",),
     repeat_bounds=("à partir du", "à partir de", "dès", "jusqu'au", "jusqu'à", "jusqu'en"),
     day_feelings=("déteste", "adore", "aime", "j'aime", "j'adore", "je déteste"),

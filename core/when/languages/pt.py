@@ -152,6 +152,7 @@ LANGUAGE = Language(
                 "mês sim, mês não": "MONTHLY;INTERVAL=2", "mês sim mês não": "MONTHLY;INTERVAL=2"},
     weekdays_every=("dias úteis", "todos os dias úteis", "cada dia útil", "todos os dias de semana"),
     weekends=("fins de semana", "fins-de-semana", "finais de semana"),
+    months_lead=("em", "durante"),
     month_of=("mês de", "o mês de"),
     repeat_bounds=("a partir de", "a partir do", "a partir da", "desde", "até"),
     day_feelings=("odeio", "adoro", "detesto", "amo", "gosto de", "gosto das", "gosto dos"),
