@@ -185,6 +185,7 @@ class Language:
     except_words: Words = ()  # "every day except Sundays", "todos os dias exceto ao domingo"
     except_lead: Words = ()  # more words before the days excepted: "ao", "les"
     month_of: Words = ()  # "todo mês de março", "tous les mois de mars": every March
+    freq_not_after: Words = ()  # fr "au quotidien", "un hebdomadaire": a frequency's word as a noun
     months_lead: Words = ()  # "yearly in June and July", "täglich im Januar und April": those months
     repeat_bounds: Words = ()  # a start or an end after plural days: "Mondays from 4 January"
     day_feelings: Words = ()  # "odio los lunes", "adoro as sextas": the days a feeling's object, no habit

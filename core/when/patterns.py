@@ -648,7 +648,9 @@ class Grammar:
             rf"(?P<day_{len(monthly)}>\d{{1,2}}){day_suffix}?){e}"
         )
         self.every_unit = c(rf"{b}(?:{every})\s+(?P<unit>{self.calendar_units}){e}")
-        self.freq_word = c(rf"{b}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}")
+        # not right after a word that makes it a noun ("au quotidien", "un hebdomadaire")
+        as_noun = "".join(rf"(?<!{WORD_START}{re.escape(word)} )" for word in w.freq_not_after)
+        self.freq_word = c(rf"{b}{as_noun}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}")
         self.every_weekday = c(rf"{b}(?:{any_of(w.weekdays_every)}){e}")
         self.yearly = compile_folded(rf"\b(?:{any_of(w.yearly_words)})\b")
         self.reminder_cue = compile_folded(rf"^\s*(?:{any_of(w.reminder_cues)})\b")
