@@ -22,6 +22,8 @@ class Habits:
     # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
     # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
     monthly_days: re.Pattern[str]
+    year_days: re.Pattern[str]  # "the 30th day of the year", "am 100. und 200. Tag des Jahres": days, each
+    of_year: re.Pattern[str]  # "of the year": a cheap look before `year_days`
     in_months: re.Pattern[str]  # "in June and July", "im Januar und April": group mons (two months or more)
     month_word: re.Pattern[str]  # a month's name: each one of `in_months`' group mons
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
@@ -83,6 +85,8 @@ def _compile(g: Grammar) -> Habits:
     joint = rf"\s*(?:,(?:\s*(?:{any_of(w.and_words)}){e})?|(?:{any_of(w.and_words)}))\s*"
     marked_list = rf"{fresh}{marked}(?:{joint}{the}{marked})++"
     day_words = rf"(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?"
+    year_day = rf"\d{{1,3}}(?:{marks})?(?!\d)"  # a day of the year: up to 366
+    year_days = rf"{fresh}{year_day}(?:{joint}{the}{year_day})*+"
     day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
     leads = (
         *w.weekdays_lead,
@@ -125,6 +129,15 @@ def _compile(g: Grammar) -> Habits:
         monthly_days=compile_folded(
             rf"{b}{the}{day_word}(?:(?P<days>{marked_list})(?:\s+{day_words})?(?:\s+(?:{any_of(w.of_the_month)}))?"
             rf"|(?:{day_words})\s+(?P<single>{marked})\s+(?:{any_of(w.of_the_month)})){e}"
+        ),
+        year_days=compile_folded(
+            rf"{b}{the}{day_word}(?P<days>{year_days})(?:\s+{day_words})?\s+"
+            rf"(?:(?P<each>{any_of(w.of_every_year)})|(?:{any_of(w.of_the_year)})){e}"
+            if w.of_the_year and w.of_every_year
+            else "(?!)"
+        ),
+        of_year=compile_folded(
+            rf"{b}(?:{any_of((*w.of_the_year, *w.of_every_year))}){e}" if w.of_the_year else "(?!)"
         ),
         in_months=compile_folded(
             rf"{b}(?:{any_of(w.months_lead)})\s+(?P<mons>(?:{any_of(w.months)})"

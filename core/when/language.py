@@ -186,6 +186,8 @@ class Language:
     except_lead: Words = ()  # more words before the days excepted: "ao", "les"
     month_of: Words = ()  # "todo mês de março", "tous les mois de mars": every March
     freq_not_after: Words = ()  # fr "au quotidien", "un hebdomadaire": a frequency's word as a noun
+    of_the_year: Words = ()  # "the 30th day of the year", "am 30. Tag des Jahres": a day of the year
+    of_every_year: Words = ()  # "the 31st day of every year": a day of each year (a yearly repeat)
     months_lead: Words = ()  # "yearly in June and July", "täglich im Januar und April": those months
     repeat_bounds: Words = ()  # a start or an end after plural days: "Mondays from 4 January"
     day_feelings: Words = ()  # "odio los lunes", "adoro as sextas": the days a feeling's object, no habit

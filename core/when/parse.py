@@ -814,6 +814,16 @@ def _habit(t: _Text, today: date) -> _Rec | None:
             t.take(monthly[0])
             first = min(_next_monthday(today, d) for d in days)
             return _Rec(f"{monthly[1]};BYMONTHDAY=" + ",".join(map(str, days)), first)
+    m = h.of_year.search(t.folded) and t.search(h.year_days)
+    yearly = m and ((m, "FREQ=YEARLY") if m.group("each") else _yearly_rule_said(t))
+    if m and yearly and (yearly[0] is m or m.end() <= yearly[0].start() or yearly[0].end() <= m.start()):
+        days = sorted({int(d) for d in _YEAR_DAY_FIGURES.findall(m.group("days"))})
+        if days and all(1 <= d <= 365 for d in days):  # "yearly on the 30th day of the year"
+            t.take(m)
+            t.take(yearly[0])
+            starts = (date(today.year, 1, 1), date(today.year + 1, 1, 1))
+            first = min(d for y in starts for n in days if (d := y + timedelta(days=n - 1)) >= today)
+            return _Rec(f"{yearly[1]};BYYEARDAY=" + ",".join(map(str, days)), first)
     m = every and t.search(
         h.every_month_name, accept=lambda m: bool(m.group("of")) or _month_ok(t, m, with_day=False)
     )
@@ -848,6 +858,26 @@ def _days_of_a_month(m: re.Match) -> bool:
     return not m.group(0)[0].isdigit() or not first.isdigit() or m.end() > m.end(said)
 
 
+def _yearly_rule_said(t: _Text) -> tuple[re.Match, str] | None:
+    """A yearly rule said in `t` without days of its own ("yearly", "jährlich", "every 2 years"):
+    its match and its rule, not taken."""
+    g = t.g
+    m = t.search(g.freq_word, accept=lambda m: g.words.freq_words[_spaced(m.group("w"))] == "YEARLY")
+    if m:
+        return m, "FREQ=YEARLY"
+    m = t.search(
+        g.every_n_units,
+        accept=lambda m: (
+            g.words.calendar_units[m.group("unit")] == "year"
+            and (bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1)
+        ),
+    )
+    if m:
+        return m, _every("year", 2 if m.group("other") else int(_num(g, m.group("n"))))
+    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] == "year")
+    return (m, "FREQ=YEARLY") if m else None
+
+
 def _monthly_said(t: _Text) -> tuple[re.Match, str] | None:
     """A monthly rule said in `t` without days of its own ("monthly", "mensalmente", "every 3
     months", "alle 3 Monate"): its match and its rule, not taken."""
@@ -869,6 +899,7 @@ def _monthly_said(t: _Text) -> tuple[re.Match, str] | None:
 
 
 _DAY_FIGURES = re.compile(r"\d{1,2}")
+_YEAR_DAY_FIGURES = re.compile(r"\d{1,3}")
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # a day every year has (not 29 February)
 
 

@@ -219,6 +219,13 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
             said = words["monthday"].format(every=every, day=_monthday_list(lang, sorted(set(monthdays))))
         else:
             return words["custom"]
+    elif "BYYEARDAY" in p and freq == "YEARLY" and not set(p) - _SAID_BY_THE_DUE_TIME - {"BYYEARDAY"}:
+        yeardays = p["BYYEARDAY"].split(",")
+        if not all(d.isdigit() and 0 < int(d) <= 366 for d in yeardays):
+            return words["custom"]
+        said = words["yearday"].format(
+            every=every, day=_monthday_list(lang, sorted({int(d) for d in yeardays}))
+        )
     elif set(p) - _SAID_BY_THE_DUE_TIME:
         return words["custom"]
     months = p.get("BYMONTH", "").split(",")
