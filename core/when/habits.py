@@ -19,6 +19,13 @@ class Habits:
     step_pair: re.Pattern[str]  # groups n_<i> (the step: a figure or a word) and unit
     nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
     monthdays: re.Pattern[str]  # "on the 1st and 15th of every month": groups every, days, each
+    # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
+    # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
+    monthly_days: re.Pattern[str]
+    year_days: re.Pattern[str]  # "the 30th day of the year", "am 100. und 200. Tag des Jahres": days, each
+    of_year: re.Pattern[str]  # "of the year": a cheap look before `year_days`
+    in_months: re.Pattern[str]  # "in June and July", "im Januar und April": group mons (two months or more)
+    month_word: re.Pattern[str]  # a month's name: each one of `in_months`' group mons
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_word: re.Pattern[str]  # "every", "jeden", "cada": a cheap look before a costly search
@@ -36,6 +43,7 @@ class Habits:
     joined: re.Pattern[str]  # a comma or an "and" (a list's): a cheap look first, no run of spaces tried
 
 
+ORDINAL_MARKS = ("º", "°", "ª")  # "1º", "15°": an ordinal's mark in any of the languages
 _BUILT: dict[int, tuple[Grammar, Habits]] = {}
 
 
@@ -70,6 +78,15 @@ def _compile(g: Grammar) -> Habits:
     fresh = "".join(rf"(?<!\d.{{{k}}})" for k in range(10))
     listed = rf"{fresh}{number}(?:\s*(?:,|{any_of(w.and_words)})\s*{the}{number})++"
     of_month = rf"(?P<each>{any_of(w.of_every_month)})|(?:{any_of(w.of_the_month)})"
+    # a day in figures with its ordinal's mark ("1st", "1.", "1º", "1°"); a list of them, a comma
+    # before its last "and" or not ("the 1st, 15th, and 30th"), read at once as `listed` is
+    marks = any_of((*w.day_suffixes, *w.ordinal_suffixes, *ORDINAL_MARKS))
+    marked = rf"\d{{1,2}}(?:{marks})?(?!\d)"
+    joint = rf"\s*(?:,(?:\s*(?:{any_of(w.and_words)}){e})?|(?:{any_of(w.and_words)}))\s*"
+    marked_list = rf"{fresh}{marked}(?:{joint}{the}{marked})++"
+    day_words = rf"(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?"
+    year_day = rf"\d{{1,3}}(?:{marks})?(?!\d)"  # a day of the year: up to 366
+    year_days = rf"{fresh}{year_day}(?:{joint}{the}{year_day})*+"
     day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
     leads = (
         *w.weekdays_lead,
@@ -109,6 +126,26 @@ def _compile(g: Grammar) -> Habits:
         monthdays=compile_folded(
             rf"{b}(?:(?P<every>{any_of(w.every)})\s+)?{the}{day_word}(?P<days>{listed})\s+(?:{of_month}){e}"
         ),
+        monthly_days=compile_folded(
+            rf"{b}{the}{day_word}(?:(?P<days>{marked_list})(?:\s+{day_words})?(?:\s+(?:{any_of(w.of_the_month)}))?"
+            rf"|(?:{day_words})\s+(?P<single>{marked})\s+(?:{any_of(w.of_the_month)})){e}"
+        ),
+        year_days=compile_folded(
+            rf"{b}{the}{day_word}(?P<days>{year_days})(?:\s+{day_words})?\s+"
+            rf"(?:(?P<each>{any_of(w.of_every_year)})|(?:{any_of(w.of_the_year)})){e}"
+            if w.of_the_year and w.of_every_year
+            else "(?!)"
+        ),
+        of_year=compile_folded(
+            rf"{b}(?:{any_of((*w.of_the_year, *w.of_every_year))}){e}" if w.of_the_year else "(?!)"
+        ),
+        in_months=compile_folded(
+            rf"{b}(?:{any_of(w.months_lead)})\s+(?P<mons>(?:{any_of(w.months)})"
+            rf"(?:{joint}(?:{any_of(w.months_lead)}\s+)?(?:{any_of(w.months)}))++){e}"
+            if w.months_lead
+            else "(?!)"
+        ),
+        month_word=compile_folded(rf"{b}(?:{any_of(w.months)}){e}"),
         every_glued=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
         ),

@@ -189,12 +189,16 @@ class Language:
     per_words: Words = ()  # "twice a month", "once per week", "uma vez por semana"
     part_plurals: dict[str, str] = field(default_factory=dict)  # "Monday evenings": every Monday evening
     weekdays_every: Words = ()  # "every weekday", "werktags"
-    weekends_every: Words = ()  # "on weekends", "aos fins de semana": every weekend (its Saturday)
+    weekends_every: Words = ()  # "on weekends", "aos fins de semana": every weekend (both its days)
     weekends_timed: Words = ()  # "los fines de semana": every weekend only with a time after it
     weekends: Words = ()  # the weekend in the plural: "fins de semana", "Wochenenden"
     except_words: Words = ()  # "every day except Sundays", "todos os dias exceto ao domingo"
     except_lead: Words = ()  # more words before the days excepted: "ao", "les"
     month_of: Words = ()  # "todo mês de março", "tous les mois de mars": every March
+    freq_not_after: Words = ()  # fr "au quotidien", "un hebdomadaire": a frequency's word as a noun
+    of_the_year: Words = ()  # "the 30th day of the year", "am 30. Tag des Jahres": a day of the year
+    of_every_year: Words = ()  # "the 31st day of every year": a day of each year (a yearly repeat)
+    months_lead: Words = ()  # "yearly in June and July", "täglich im Januar und April": those months
     repeat_bounds: Words = ()  # a start or an end after plural days: "Mondays from 4 January"
     day_feelings: Words = ()  # "odio los lunes", "adoro as sextas": the days a feeling's object, no habit
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day

@@ -67,7 +67,7 @@ _FREQ = {
     "clock-half-hour": "MINUTELY;INTERVAL=30",
     "clock-quarter-hour": "MINUTELY;INTERVAL=15",
     "two-weeks": "WEEKLY;INTERVAL=2",
-    "weekend": "WEEKLY;BYDAY=SA",  # once a weekend: its Saturday
+    "weekend": "WEEKLY;BYDAY=SA,SU",  # every weekend: its Saturday and its Sunday
 }
 # a repeat by the clock ("every 15 minutes", "stündlich") without a time said starts one step from now
 LISTED_DAYS = 3  # so many weekdays listed ("Monday, Wednesday and Friday") are a habit, not days
@@ -428,6 +428,8 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     rec = _repeat_said(t, now)
     if excepted:
         rec = _except(t, excepted, rec, now.date())
+    if rec and "BYMONTH" not in rec.rule and habits(t.g).joined.search(t.folded):
+        rec = _in_months(t, rec, now.date())
     if rec and rec.rule.startswith("FREQ=WEEKLY;BYDAY="):  # "quinzenal às segundas": every 2 weeks
         g = t.g
         step = t.search(g.freq_word, accept=lambda m: _weekly_step(g.words.freq_words[_spaced(m.group("w"))]))
@@ -443,6 +445,26 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
         ):  # "hourly on weekdays"
             rec.rule = clock + ";" + rec.rule.partition(";")[2]
     return rec
+
+
+def _in_months(t: _Text, rec: _Rec, today: date) -> _Rec:
+    """A repeat kept to the months said after it ("yearly in June and July", "täglich im Januar und
+    April", "todos los lunes en enero y febrero"): those months, from the first of them to come."""
+    h = habits(t.g)
+    m = t.search(h.in_months)
+    if m is None or not rec.rule.startswith(("FREQ=DAILY", "FREQ=WEEKLY", "FREQ=MONTHLY", "FREQ=YEARLY")):
+        return rec
+    months = sorted({t.g.words.months[name] for name in h.month_word.findall(m.group("mons"))})
+    if len(months) < 2:
+        return rec
+    t.take(m)
+    first = rec.first or today
+    if first.month not in months or rec.rule.startswith("FREQ=YEARLY"):
+        first = min(
+            date(first.year + (mon < first.month or (mon == first.month and first.day > 1)), mon, 1)
+            for mon in months
+        )
+    return _Rec(f"{rec.rule};BYMONTH=" + ",".join(map(str, months)), first, rec.part)
 
 
 def _except(t: _Text, m: re.Match, rec: _Rec | None, today: date) -> _Rec | None:
@@ -558,10 +580,14 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     if ranged:
         return _Rec(rec.rule + ";" + ranged.rule.rpartition(";")[2], ranged.first)
     g = t.g
-    weekend = t.search(g.every_weekend)
-    if weekend:  # "every 4 weeks on weekends": their Saturday
+    # "every 4 weeks on weekends", "wöchentlich am Wochenende": their Saturday and Sunday
+    weekend = t.search(g.every_weekend) or t.search(
+        g.weekend,
+        accept=lambda m: not m.group("post") and _spaced(m.group("pre") or "") in ("", *g.words.weekend_lead),
+    )
+    if weekend:
         t.take(weekend)
-        return _Rec(rec.rule + ";BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
+        return _Rec(rec.rule + ";BYDAY=SA,SU", _first_of_days("BYDAY=SA,SU", today))
     on = t.search(g.on_days)
     if not on:
         return rec
@@ -673,10 +699,13 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     if m:
         t.take(m)
         return _on_its_days(t, today, _times_per(g, m, today))  # "once a week on Sundays"
-    m = t.search(g.every_weekend, accept=lambda m: not m.group("timed") or _time_follows(t, m.end()))
-    if m:  # once a weekend: its Saturday
+    m = t.search(
+        g.every_weekend,
+        accept=lambda m: not m.group("timed") or _time_follows(t, m.end()) or _said_alone(t, m),
+    )
+    if m:  # every weekend: its Saturday and its Sunday
         t.take(m)
-        return _Rec("FREQ=WEEKLY;BYDAY=SA", _next_weekday(today, 5, strictly_after=False))
+        return _Rec("FREQ=WEEKLY;BYDAY=SA,SU", _first_of_days("BYDAY=SA,SU", today))
     m = t.search(g.weekday_part_plural)
     if m:  # "Monday evenings": every Monday, in the evening
         t.take(m)
@@ -778,6 +807,25 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         steps = [relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n)) for n in ns]
         first = min(today + s if today + s >= today else today + relativedelta(months=1) + s for s in steps)
         return _Rec("FREQ=MONTHLY;BYDAY=" + ",".join(f"{n}{RRULE_DAYS[wd]}" for n in ns), first)
+    m = (listed or every) and t.search(h.monthly_days, accept=_days_of_a_month)
+    monthly = m and _monthly_said(t)
+    if m and monthly and (m.end() <= monthly[0].start() or monthly[0].end() <= m.start()):
+        days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days") or m.group("single"))})
+        if days and all(1 <= d <= 31 for d in days):  # "monthly on the 1st, 15th, and 30th"
+            t.take(m)
+            t.take(monthly[0])
+            first = min(_next_monthday(today, d) for d in days)
+            return _Rec(f"{monthly[1]};BYMONTHDAY=" + ",".join(map(str, days)), first)
+    m = h.of_year.search(t.folded) and t.search(h.year_days)
+    yearly = m and ((m, "FREQ=YEARLY") if m.group("each") else _yearly_rule_said(t))
+    if m and yearly and (yearly[0] is m or m.end() <= yearly[0].start() or yearly[0].end() <= m.start()):
+        days = sorted({int(d) for d in _YEAR_DAY_FIGURES.findall(m.group("days"))})
+        if days and all(1 <= d <= 365 for d in days):  # "yearly on the 30th day of the year"
+            t.take(m)
+            t.take(yearly[0])
+            starts = (date(today.year, 1, 1), date(today.year + 1, 1, 1))
+            first = min(d for y in starts for n in days if (d := y + timedelta(days=n - 1)) >= today)
+            return _Rec(f"{yearly[1]};BYYEARDAY=" + ",".join(map(str, days)), first)
     m = every and t.search(
         h.every_month_name, accept=lambda m: bool(m.group("of")) or _month_ok(t, m, with_day=False)
     )
@@ -804,7 +852,56 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     return _days_of_the_weeks(t, today, any_range=False)
 
 
+def _days_of_a_month(m: re.Match) -> bool:
+    """Figures said as days: after a lead or a word for a day, with an ordinal's mark, or before
+    "days" or "of the month" ("on the 5th and 20th", "dias 5 e 20"; not "buy 2 and 3 apples")."""
+    said = "days" if m.group("days") else "single"
+    first = m.group(said).split()[0].rstrip(",")
+    return not m.group(0)[0].isdigit() or not first.isdigit() or m.end() > m.end(said)
+
+
+def _yearly_rule_said(t: _Text) -> tuple[re.Match, str] | None:
+    """A yearly rule said in `t` without days of its own ("yearly", "jährlich", "every 2 years"):
+    its match and its rule, not taken."""
+    g = t.g
+    m = t.search(g.freq_word, accept=lambda m: g.words.freq_words[_spaced(m.group("w"))] == "YEARLY")
+    if m:
+        return m, "FREQ=YEARLY"
+    m = t.search(
+        g.every_n_units,
+        accept=lambda m: (
+            g.words.calendar_units[m.group("unit")] == "year"
+            and (bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1)
+        ),
+    )
+    if m:
+        return m, _every("year", 2 if m.group("other") else int(_num(g, m.group("n"))))
+    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] == "year")
+    return (m, "FREQ=YEARLY") if m else None
+
+
+def _monthly_said(t: _Text) -> tuple[re.Match, str] | None:
+    """A monthly rule said in `t` without days of its own ("monthly", "mensalmente", "every 3
+    months", "alle 3 Monate"): its match and its rule, not taken."""
+    g = t.g
+    m = t.search(g.freq_word, accept=lambda m: g.words.freq_words[_spaced(m.group("w"))] == "MONTHLY")
+    if m:
+        return m, "FREQ=MONTHLY"
+    m = t.search(
+        g.every_n_units,
+        accept=lambda m: (
+            g.words.calendar_units[m.group("unit")] == "month"
+            and (bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1)
+        ),
+    )
+    if m:
+        return m, _every("month", 2 if m.group("other") else int(_num(g, m.group("n"))))
+    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] == "month")
+    return (m, "FREQ=MONTHLY") if m else None
+
+
 _DAY_FIGURES = re.compile(r"\d{1,2}")
+_YEAR_DAY_FIGURES = re.compile(r"\d{1,3}")
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # a day every year has (not 29 February)
 
 

@@ -701,12 +701,16 @@ class Grammar:
             rf"(?P<unit>{self.calendar_units}){e}"
         )
         days = rf"(?:{day}){weekday_suffix}?{plural}?"
+        # a day of a list may say its lead again: "los lunes y los martes", "on Mondays and on Thursdays"
+        again = optional_words(
+            (*w.weekday_lead, *w.weekdays_lead, *w.day_articles, *w.except_lead, *w.days_alone_lead)
+        )
         and_words = (
             rf"(?:,(?:\s*(?:{any_of(w.and_words)}){WORD_END})?|(?:{any_of(w.and_words)}))"  # "X, Y, and Z"
         )
         self.every_weekdays = c(
             rf"{b}(?:(?P<lead>{every})|(?P<plural_lead>{any_of(w.weekdays_lead)}))\s+"
-            rf"(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}"
+            rf"(?P<days>{days}(?:\s*{and_words}\s*{again}{days})*){e}"
         )
         # "twice a month", "3 times a week", "uma vez por semana", "zweimal im Monat", "deux fois par mois"
         self.times_per = c(
@@ -724,10 +728,12 @@ class Grammar:
         )
         # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)
         self.plural_weekdays = c(
-            rf"{b}(?P<days>(?:{day}){weekday_suffix}?(?:{plural})(?:\s*{and_words}\s*{days})*){e}"
+            rf"{b}(?P<days>(?:{day}){weekday_suffix}?(?:{plural})(?:\s*{and_words}\s*{again}{days})*){e}"
         )
         # "every 2 weeks on Monday and Thursday": the days of the weeks
-        self.on_days = c(rf"{b}(?:(?:{weekday_lead})\s+)?(?P<days>{days}(?:\s*{and_words}\s*{days})*){e}")
+        self.on_days = c(
+            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<days>{days}(?:\s*{and_words}\s*{again}{days})*){e}"
+        )
         self.day_words = compile_folded(day)
         self.plural_day = compile_folded(rf"(?:{plural}){WORD_END}")
         adverbs = any_of(w.weekday_adverbs)
@@ -742,7 +748,9 @@ class Grammar:
             rf"(?P<day_{len(monthly)}>\d{{1,2}}){day_suffix}?){e}"
         )
         self.every_unit = c(rf"{b}(?:{every})\s+(?P<unit>{self.calendar_units}){e}")
-        self.freq_word = c(rf"{b}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}")
+        # not right after a word that makes it a noun ("au quotidien", "un hebdomadaire")
+        as_noun = "".join(rf"(?<!{WORD_START}{re.escape(word)} )" for word in w.freq_not_after)
+        self.freq_word = c(rf"{b}{as_noun}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}")
         self.every_weekday = c(rf"{b}(?:{any_of(w.weekdays_every)}){e}")
         self.yearly = compile_folded(rf"\b(?:{any_of(w.yearly_words)})\b")
         self.reminder_cue = compile_folded(rf"^\s*(?:{any_of(w.reminder_cues)})\b")

@@ -21,6 +21,7 @@ CLOCK_WORDS: dict[str, dict] = {lang.code: lang.clock_words for lang in ALL_LANG
 LANGUAGES = tuple(WORDS)
 _DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _WORKDAYS = ("MO", "TU", "WE", "TH", "FR")
+_WEEKEND = ("SA", "SU")
 # parts the reminder's due time already says (the day of a yearly rule, the hour of a daily one)
 _SAID_BY_THE_DUE_TIME = {"FREQ", "INTERVAL", "COUNT", "UNTIL", "WKST", "BYMONTH", "BYMONTHDAY", "BYHOUR",
                          "BYMINUTE", "BYSECOND"}  # fmt: skip
@@ -164,6 +165,8 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         byday = sorted(set(byday), key=_DAYS.index)
         if n == 1 and byday == list(_WORKDAYS):
             said = words["workdays"]
+        elif n == 1 and byday == list(_WEEKEND):
+            said = words["weekends"]
         else:
             days = _day_list(lang, byday, plural=True) or words["custom"]
             said = (words["weekly_on"] if n == 1 else words["weekly_n_on"]).format(days=days, n=n)
@@ -216,8 +219,21 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
             said = words["monthday"].format(every=every, day=_monthday_list(lang, sorted(set(monthdays))))
         else:
             return words["custom"]
+    elif "BYYEARDAY" in p and freq == "YEARLY" and not set(p) - _SAID_BY_THE_DUE_TIME - {"BYYEARDAY"}:
+        yeardays = p["BYYEARDAY"].split(",")
+        if not all(d.isdigit() and 0 < int(d) <= 366 for d in yeardays):
+            return words["custom"]
+        said = words["yearday"].format(
+            every=every, day=_monthday_list(lang, sorted({int(d) for d in yeardays}))
+        )
     elif set(p) - _SAID_BY_THE_DUE_TIME:
         return words["custom"]
+    months = p.get("BYMONTH", "").split(",")
+    if len(months) > 1:  # "every day in January and in April"
+        if not all(m.isdigit() and 1 <= int(m) <= 12 for m in months):
+            return words["custom"]
+        in_months = [words["in_month"][int(m) - 1] for m in months]
+        said += " " + ", ".join(in_months[:-1]) + words.get("and_nth", words["and"]) + in_months[-1]
     if "COUNT" in p and p["COUNT"].isdigit():
         said = words["count"].format(rule=said, n=int(p["COUNT"]))
     if "UNTIL" in p:

@@ -821,7 +821,7 @@ STRANGERS = [
     ("Monday evenings", at("2026-12-07", "19:00"), "FREQ=WEEKLY;BYDAY=MO"),
     ("Friday mornings", at("2026-12-11", "09:00"), "FREQ=WEEKLY;BYDAY=FR"),
     ("segundas à noite", at("2026-12-07", "20:00"), "FREQ=WEEKLY;BYDAY=MO"),
-    ("every weekend", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+    ("every weekend", at("2026-12-06"), "FREQ=WEEKLY;BYDAY=SA,SU"),
     ("twice a month", at("2026-12-15"), "FREQ=MONTHLY;BYMONTHDAY=1,15"),
     ("zweimal im Monat", at("2026-12-15"), "FREQ=MONTHLY;BYMONTHDAY=1,15"),
     ("deux fois par mois", at("2026-12-15"), "FREQ=MONTHLY;BYMONTHDAY=1,15"),
@@ -1158,11 +1158,11 @@ def test_a_text_that_is_only_a_duration_is_that_long_from_now(text, due):
 @pytest.mark.parametrize(
     "text,due,rrule",
     [
-        ("gym on weekends at 9", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
-        ("ginásio aos fins de semana", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
-        ("gimnasio los fines de semana a las 9", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
-        ("Fitness an Wochenenden", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
-        ("sport tous les week-ends", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+        ("gym on weekends at 9", at("2026-12-06"), "FREQ=WEEKLY;BYDAY=SA,SU"),
+        ("ginásio aos fins de semana", at("2026-12-06"), "FREQ=WEEKLY;BYDAY=SA,SU"),
+        ("gimnasio los fines de semana a las 9", at("2026-12-06"), "FREQ=WEEKLY;BYDAY=SA,SU"),
+        ("Fitness an Wochenenden", at("2026-12-06"), "FREQ=WEEKLY;BYDAY=SA,SU"),
+        ("sport tous les week-ends", at("2026-12-06"), "FREQ=WEEKLY;BYDAY=SA,SU"),
         ("stand-up every workday at 9", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
         ("reunião cada dia útil", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
         ("reunión cada día laborable", at("2026-12-07"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
@@ -1173,7 +1173,8 @@ def test_a_text_that_is_only_a_duration_is_that_long_from_now(text, due):
     ],
 )
 def test_weekends_workdays_and_glued_parts_of_days_repeat(text, due, rrule):
-    """Said as habits, each language its own way: every weekend (its Saturday), every working
+    """Said as habits, each language its own way: every weekend (its Saturday and Sunday: said
+    on a Saturday after 9, the first is tomorrow's), every working
     day, and a German weekday glued to a part of the day ("montagabends"). A plural weekend
     alone is no habit ("odio los fines de semana", "j'adore les week-ends")."""
     when = find_when(text, SATURDAY, region="pt_PT")
