@@ -692,6 +692,7 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     if m:
         unit = g.words.calendar_units[m.group("unit")]
         n = 2 if m.group("other") else int(_num(g, m.group("n")))
+        unit, n = _in_weeks(g, m.group("unit"), m.group("n"), unit, n)
         t.take(m)
         rule = _every(unit, n)
         return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today)))
@@ -845,7 +846,7 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     m = said_twice or t.search(h.nth_step)
     if m:  # "de 3 em 3 meses", "every 3rd month"
         n = int(_num(g, group(m, "n") or "1"))
-        unit = g.words.calendar_units[m.group("unit")]
+        unit, n = _in_weeks(g, m.group("unit"), group(m, "n"), g.words.calendar_units[m.group("unit")], n)
         t.take(m)
         rule = _every(unit, n) if n >= 1 else ""
         return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today))) if n >= 1 else None
@@ -1080,6 +1081,13 @@ def _days_counted(g: Grammar, unit: str, written: str | None, n: float) -> float
     if written is None or written.strip().isdigit():
         return n
     return n // 7 * 7 if n in g.words.weeks_of_days.get(_spaced(unit), ()) else n
+
+
+def _in_weeks(g: Grammar, word: str, written: str | None, unit: str, n: int) -> tuple[str, int]:
+    """(unit, n) of a repeat's step, in weeks where `_days_counted` reads its days as weeks ("tous
+    les huit jours", "cada quince días": every week, every two weeks)."""
+    days = _days_counted(g, word, written, n)
+    return ("week", int(days) // 7) if unit == "day" and days != n else (unit, n)
 
 
 def _calendar_step(kind: str, n: int) -> relativedelta:

@@ -1417,3 +1417,24 @@ def test_days_of_the_year_repeat_every_year_on_each(text, region, due, rule, sai
     read_as(text, region, due, rule, said)
     when = find_when("the 30th day of the year", SATURDAY, region="en_GB")
     assert when is None or when.rrule is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "rule"),
+    [
+        ("arroser le jardin tous les huit jours", "fr_FR", "FREQ=WEEKLY"),
+        ("trocar a água a cada oito dias", "pt_PT", "FREQ=WEEKLY"),
+        ("reunión cada quince días", "es_ES", "FREQ=WEEKLY;INTERVAL=2"),
+        ("de quinze em quinze dias, limpar o filtro", "pt_PT", "FREQ=WEEKLY;INTERVAL=2"),
+        ("Blumen gießen alle acht Tage", "de_DE", "FREQ=WEEKLY"),
+        # counted: in figures, another number, English
+        ("a cada 15 dias", "pt_PT", "FREQ=DAILY;INTERVAL=15"),
+        ("tous les trois jours", "fr_FR", "FREQ=DAILY;INTERVAL=3"),
+        ("every eight days", "en_GB", "FREQ=DAILY;INTERVAL=8"),
+    ],
+)
+def test_every_eight_or_fifteen_days_in_words_repeats_every_one_or_two_weeks(text, region, rule):
+    """The repeat reads "tous les huit jours", "cada quince días" as the instant reads "dans
+    huit jours": a week and two weeks where people count so; they repeated every 8 and 15 days."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.rrule == rule, when and when.rrule
