@@ -13,7 +13,7 @@ made into the table `ranking.rank` orders (`ranking.Candidates`)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -22,7 +22,7 @@ import numpy as np
 
 from core.model import EXPANDING_RELATIONS, Relation
 from core.recall import ranking, windows
-from core.recall.index import Entry, RecallIndex
+from core.recall.index import Entry, RecallIndex, RowIds
 from core.recall.stopwords import written_in
 from core.vocabulary import Fusion, Mode
 from core.when import TimeWindow
@@ -164,6 +164,35 @@ class Signals:
         )
 
 
+class RowEntries:
+    """The rows' entries, each made when it is first read: most rows are only read through the
+    index's columns (their kind, date, id), and an `Entry` a row was most of a question's cost of
+    gathering them."""
+
+    __slots__ = ("_idx", "_made", "_slots")
+
+    def __init__(self, idx: RecallIndex, slots: list[int]):
+        self._idx, self._slots = idx, slots
+        self._made: dict[int, Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def __getitem__(self, row: int) -> Entry:
+        entry = self._made.get(row)
+        if entry is None:
+            entry = self._made[row] = self._idx.at(self._slots[row])
+        return entry
+
+    def __iter__(self) -> Iterator[Entry]:
+        return (self[row] for row in range(len(self._slots)))
+
+    def forget_from(self, row: int) -> None:
+        """The rows from `row` on are gone (`Rows.keep_own`)."""
+        for r in [r for r in self._made if r >= row]:
+            del self._made[r]
+
+
 class Rows:
     """The neurons taken as candidates, one row each in the order they came: the question's own
     (`seedable`, first) and then what the hop reached."""
@@ -171,7 +200,7 @@ class Rows:
     def __init__(self, idx: RecallIndex, size: int):
         self.idx, self.size = idx, size
         self.slots: list[int] = []
-        self.entries: list[Entry] = []
+        self.entries = RowEntries(idx, self.slots)
         self.row_of: dict[int, int] = {}
         self.seedable: list[bool] = []
 
@@ -182,12 +211,10 @@ class Rows:
         row = self.row_of.get(slot)
         if row is not None:
             return row
-        entry = self.idx.entry(slot) if slot < self.size else None
-        if entry is None:
+        if slot >= self.size or not self.idx.cols["live"][slot]:
             return None
         row = self.row_of[slot] = len(self.slots)
         self.slots.append(slot)
-        self.entries.append(entry)
         self.seedable.append(seedable)
         return row
 
@@ -195,12 +222,17 @@ class Rows:
         slot = self.idx.slot(nid)
         return self.add(slot) if slot is not None else None
 
+    def column(self, name: str) -> np.ndarray:
+        """The index's column `name` of every row, in row order."""
+        return self.idx.cols[name][np.asarray(self.slots, dtype=np.int64)]
+
     def keep_own(self) -> None:
         """Back to the question's own candidates (what the hop reached goes)."""
         keep = sum(self.seedable)
         for slot in self.slots[keep:]:
             del self.row_of[slot]
-        del self.slots[keep:], self.seedable[keep:], self.entries[keep:]
+        del self.slots[keep:], self.seedable[keep:]
+        self.entries.forget_from(keep)
 
 
 def pick(
@@ -276,22 +308,25 @@ class Hop:
     def follow(self, rows: Rows, seeds: list[int]) -> None:
         """The links and sittings of the `seeds` (their other ends join the rows)."""
         idx = rows.idx
-        for row in seeds:
-            seed = rows.entries[row]
-            found = idx.links([seed.id], EXPANDING_RELATIONS)
+        contact = idx.cols["contact"]
+        seed_slots = [rows.slots[row] for row in seeds]
+        for row, slot, found in zip(
+            seeds, seed_slots, idx.links_each(idx.ids_at(seed_slots), EXPANDING_RELATIONS), strict=True
+        ):
             self.degree[row] = len(found)
+            from_contact = bool(contact[slot])
             for link in found:
                 other = rows.add_id(link.other)
                 if other is None:
                     continue
-                if seed.kind == "contact":
+                if from_contact:
                     cls = ranking.LINK_FROM_CONTACT
-                elif rows.entries[other].kind == "contact":
+                elif contact[rows.slots[other]]:
                     cls = ranking.LINK_TO_CONTACT
                 else:
                     cls = ranking.LINK_NOTES
                 self.links.append((row, other, link.weight or 1.0, cls))
-            for other_slot in idx.sitting(rows.slots[row], ranking.SITTING_SECONDS):
+            for other_slot in idx.sitting(slot, ranking.SITTING_SECONDS):
                 other = rows.add(other_slot)
                 if other is not None:
                     self.sittings.append((row, other))
@@ -302,29 +337,31 @@ class Hop:
         has the name's words already: lifting it too would let everything about them crowd out
         what is linked to the thing asked about)."""
         idx, asked = rows.idx, set(terms)
-        for person in people:
-            card = idx.live(person)
-            name_terms = asked.intersection(card.lexemes) if card is not None else set()
-            for link in idx.links([person], EXPANDING_RELATIONS):
-                entry = idx.live(link.other)
-                if entry is None or entry.kind == "contact":
+        contact = idx.cols["contact"]
+        for person, links in zip(people, idx.links_each(people, EXPANDING_RELATIONS), strict=True):
+            card = idx.slot(person)
+            name_terms = asked.intersection(idx.lexemes[card] or ()) if card is not None else set()
+            for link in links:
+                slot = idx.slot(link.other)
+                if slot is None or contact[slot]:
                     continue
-                linked = rows.add_id(link.other)
+                linked = rows.add(slot)
                 if linked is None:
                     continue
                 self.person_linked.add(linked)
-                if not name_terms.intersection(entry.lexemes):
+                if not name_terms or not name_terms.intersection(idx.lexemes[slot] or ()):
                     self.person.add(linked)
 
     def supersedes(self, rows: Rows) -> None:
         """The supersedes edges of every row, both ways: the older gives way, the newer takes
         over what it was found for (their other ends join the rows)."""
-        for link in rows.idx.links([e.id for e in list(rows.entries)], [Relation.SUPERSEDES]):
-            if link.from_id == link.to_id:
-                continue
-            newer, older = rows.add_id(link.from_id), rows.add_id(link.to_id)
-            if newer is not None and older is not None and (newer, older) not in self.sups:
-                self.sups.append((newer, older))
+        for found in rows.idx.edges_of_slots(list(rows.slots), {Relation.SUPERSEDES.value}):
+            for from_id, to_id, _, _ in found:
+                if from_id == to_id:
+                    continue
+                newer, older = rows.add_id(from_id), rows.add_id(to_id)
+                if newer is not None and older is not None and (newer, older) not in self.sups:
+                    self.sups.append((newer, older))
 
     def columns(self, n: int) -> dict[str, Any]:
         """The table's columns of what the hop found, over `n` rows."""
@@ -388,19 +425,14 @@ class Window:
         (date order); and of the question: the share of the memory it holds, whether it comes
         first, whether it looks ahead."""
         window, holds = self.window, self.held[0]
+        idx, n = rows.idx, len(rows)
         slots = np.asarray(rows.slots, dtype=np.int64)
-        entries, n = rows.entries, len(rows)
         # what the window holds, as `masks` found it (a row the window's candidates did not
         # bring, with a repeat rule: as `holds` reads it)
-        recurring = rows.idx.date_arrays()[3]
-        held_rows = holds[slots] if n else np.zeros(0, dtype=bool)
-        in_window = np.asarray(
-            [
-                bool(h) or (bool(recurring[s]) and windows.holds(e, window))
-                for h, s, e in zip(held_rows.tolist(), slots.tolist(), entries, strict=True)
-            ],
-            dtype=bool,
-        )
+        recurring = idx.date_arrays()[3]
+        in_window = holds[slots] if n else np.zeros(0, dtype=bool)
+        for row in np.nonzero(~in_window & recurring[slots])[0].tolist():
+            in_window[row] = windows.holds(rows.entries[row], window)
         # the part of the memory the window holds (not only of the rows: a big window's
         # candidates are its best, WINDOW_CANDIDATES)
         inside = int(holds.sum()) + (int((in_window & ~holds[slots]).sum()) if n else 0)
@@ -411,18 +443,23 @@ class Window:
             and window.anchor_kind != "while"
             and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not topical or since)
         )
+        # (`windows.says` and `windows.when_in` of every row, in numpy)
+        said_from, said_to = idx.date_arrays()[4:6]
+        says = (
+            (said_from[slots] < window.end.timestamp()) & (said_to[slots] > window.start.timestamp())
+            if window.dates == "any"
+            else np.zeros(n, dtype=bool)
+        )
+        when = idx.cols["created"][slots].astype(np.float64)
+        inside_rows = np.nonzero(in_window)[0]
+        when[inside_rows] = windows.moments(idx, window, slots[inside_rows])
+        for row in inside_rows.tolist():  # a reminder with a series (dates of its own, no rule)
+            if int(slots[row]) in idx.series:
+                when[row] = windows.when_in(rows.entries[row], window)
         return {
             "in_window": in_window,
-            "says_window": np.asarray(
-                [window.dates == "any" and windows.says(e, window) for e in entries], dtype=bool
-            ),
-            "when": np.asarray(
-                [
-                    windows.when_in(e, window) if h else e.created
-                    for e, h in zip(entries, in_window, strict=True)
-                ],
-                dtype=np.float64,
-            ),
+            "says_window": says,
+            "when": when,
             "share": share,
             "first": bool(first),
             "ahead": window.dates == "due" or window.start >= self.now or since,
@@ -435,7 +472,7 @@ def no_window(rows: Rows) -> dict[str, Any]:
     return {
         "in_window": np.zeros(n, dtype=bool),
         "says_window": np.zeros(n, dtype=bool),
-        "when": np.asarray([e.created for e in rows.entries], dtype=np.float64),
+        "when": rows.column("created").astype(np.float64),
         "share": 0.0,
         "first": False,
         "ahead": True,
@@ -511,9 +548,8 @@ class CandidateRows:
         n / (n + LANGUAGE_SHRINK) of n candidates in it; then read through the model's
         `calibration` again. A question whose candidates are all in one language is left as it is."""
         rows = self.rows
-        own = [
-            r for r, seedable in enumerate(rows.seedable) if seedable and rows.entries[r].kind != "contact"
-        ]
+        contact = rows.column("contact").tolist()
+        own = [r for r, seedable in enumerate(rows.seedable) if seedable and not contact[r]]
         if len(own) < 2:
             return
         raw = raw_of(np.asarray([rows.slots[r] for r in own], dtype=np.int64))
@@ -522,7 +558,7 @@ class CandidateRows:
         if len(own) < 2:
             return
         slots = np.asarray([rows.slots[r] for r in own], dtype=np.int64)
-        written = np.asarray([written_in(rows.entries[r].lexemes) for r in own])
+        written = np.asarray([rows.idx.written_in(int(s)) for s in slots.tolist()])
         if (written == written[0]).all():
             return
         kinds = np.unique(written)
@@ -570,18 +606,18 @@ class CandidateRows:
         signals.settle(rows.slots)  # what the hop reached
         n = len(rows)
         slots = np.asarray(rows.slots, dtype=np.int64)
-        entries = rows.entries
+        cols = rows.idx.cols
         timing = (
             self.window.columns(rows, topical, words, total) if self.window is not None else no_window(rows)
         )
         return ranking.Candidates(
-            ids=[e.id for e in entries],
+            ids=RowIds(cols["id_hi"][slots], cols["id_lo"][slots]),
             kw=signals.kw[slots] if n else np.zeros(0),
             strength=signals.strength[slots] if n else np.zeros(0),
             vec=signals.vec[slots] if n else np.zeros(0),
-            created=np.asarray([e.created for e in entries], dtype=np.float64),
-            contact=np.asarray([e.kind == "contact" for e in entries], dtype=bool),
-            reminder=np.asarray([e.kind == "reminder" for e in entries], dtype=bool),
+            created=cols["created"][slots].astype(np.float64),
+            contact=cols["contact"][slots].astype(bool),
+            reminder=cols["reminder"][slots].astype(bool),
             seedable=np.asarray(rows.seedable, dtype=bool),
             exact=_flags(n, self.exact),
             now=self.now.timestamp(),
