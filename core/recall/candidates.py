@@ -512,6 +512,32 @@ def language_sample(idx: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
     return sample
 
 
+@dataclass
+class Ahead:
+    """What a question's candidates take that its vector does not decide -- its BM25 and its
+    window over every slot, the languages of its best keyword matches and of the memory's
+    sample -- made while the vector is computed on its own thread (onnxruntime lets go of the
+    GIL), for the index as it was then (`fits`: no row changed since)."""
+
+    key: tuple[int, int]
+    bm: np.ndarray
+    idf_sum: float
+    window: Window | None
+
+    @classmethod
+    def of(cls, idx: RecallIndex, terms: list[str], window: TimeWindow | None, now: datetime) -> Ahead:
+        """(The caller holds the index's lock.)"""
+        bm, idf_sum = idx.bm25(terms, ranking.BM25_K1, ranking.BM25_B)
+        made = cls((idx.version, idx.size), bm, idf_sum, Window.of(idx, window, now))
+        for slot in top_slots(bm, ranking.LEXICAL_K, bm > 0).tolist():
+            idx.written_in(slot)
+        language_sample(idx)
+        return made
+
+    def fits(self, idx: RecallIndex) -> bool:
+        return self.key == (idx.version, idx.size)
+
+
 class CandidateRows:
     """A question's candidates, gathered in named steps from the index (the caller holds its
     lock): `pick` the question's own, `expand` one hop, `mark_exact` the codes, `table`."""
@@ -523,10 +549,11 @@ class CandidateRows:
         window: TimeWindow | None,
         now: datetime,
         terms: list[str],
+        ahead: Ahead | None = None,
     ):
         self.signals, self.now, self.terms = signals, now, list(terms)
         self.rows = Rows(idx, signals.bm.size)
-        self.window = Window.of(idx, window, now)
+        self.window = ahead.window if ahead is not None else Window.of(idx, window, now)
         self.hop = Hop()
         self.exact: set[int] = set()
 
