@@ -218,6 +218,18 @@ class Rows:
         self.seedable.append(seedable)
         return row
 
+    def add_all(self, slots: list[int], seedable: bool = False) -> None:
+        """`add` each of `slots`, in order (whether each is live read in one pass)."""
+        at = np.asarray(slots, dtype=np.int64)
+        live = at < self.size
+        live[live] = self.idx.cols["live"][at[live]]
+        row_of, taken = self.row_of, self.slots
+        for slot, ok in zip(slots, live.tolist(), strict=True):
+            if ok and slot not in row_of:
+                row_of[slot] = len(taken)
+                taken.append(slot)
+                self.seedable.append(seedable)
+
     def add_id(self, nid: uuid.UUID) -> int | None:
         slot = self.idx.slot(nid)
         return self.add(slot) if slot is not None else None
@@ -262,15 +274,16 @@ def pick(
         chosen = np.union1d(lex, near)
         if fusion is Fusion.RRF:
             signals = signals.reciprocal_ranks(lex, near)
-    for slot in chosen.tolist():
-        rows.add(slot, seedable=True)
+    rows.add_all(chosen.tolist(), seedable=True)
     if window is not None:
         lifts = (weights.window, weights.said)
         if topical and signals.exact is not None:  # a big window's best are chosen by their exact score
             signals.settle(np.nonzero(window.held[0] | window.held[1])[0])
         base = signals.fused(weights)
-        for slot in window_candidates(rows.idx, window.window, window.held, base, topical, window.now, lifts):
-            rows.add(slot, seedable=True)
+        rows.add_all(
+            window_candidates(rows.idx, window.window, window.held, base, topical, window.now, lifts),
+            seedable=True,
+        )
     signals.settle(rows.slots)
     return signals
 
