@@ -599,7 +599,9 @@ class RecallIndex:
         # such ends)
         self.edges = _Edges()
         self.unsaved_reads = 0  # rows read from the store since the index was last saved or loaded
-        self._written: dict[int, str] = {}  # slot -> the language its words are written in
+        # each slot's language (`written_in`) as a code into `_languages`, -1: not read yet
+        self._written = np.full(0, -1, dtype=np.int8)
+        self._languages: list[str] = []
 
     @contextmanager
     def reading(self) -> Iterator[RecallIndex]:
@@ -710,7 +712,7 @@ class RecallIndex:
         else:
             old = self.lexemes[slot]
         lexemes = tuple(sys.intern(lex) for lex in row["lexemes"] or ())
-        self._written.pop(slot, None)
+        self._unread_language(slot)
         # Only the words that changed move: a filled vector or a new state leaves the postings
         # alone (taking a slot out of a posting array is a linear scan of it).
         gone = set(old).difference(lexemes) if old is not None else ()
@@ -790,7 +792,7 @@ class RecallIndex:
         if old is not None:
             self._unpost(slot, old)
         self.lexemes[slot] = None
-        self._written.pop(slot, None)
+        self._unread_language(slot)
         self.rrules.pop(slot, None)
         self.series.pop(slot, None)
         self.series_attrs.pop(slot, None)
@@ -877,10 +879,19 @@ class RecallIndex:
     def written_in(self, slot: int) -> str:
         """The language a slot's words are written in (`stopwords.written_in`), read once while
         the slot holds the same neuron as it is (a write to the slot reads it again)."""
-        known = self._written.get(slot)
-        if known is None:
-            known = self._written[slot] = written_in(self.lexemes[slot] or ())
-        return known
+        if slot >= len(self._written):
+            grown = np.full(max(1024, 2 * len(self._written), slot + 1), -1, dtype=np.int8)
+            grown[: len(self._written)] = self._written
+            self._written = grown
+        code = int(self._written[slot])
+        if code < 0:
+            code = self._code(self._languages, written_in(self.lexemes[slot] or ()))
+            self._written[slot] = code
+        return self._languages[code]
+
+    def _unread_language(self, slot: int) -> None:
+        if slot < len(self._written):
+            self._written[slot] = -1
 
     def __contains__(self, nid: object) -> bool:
         """Whether `nid` is a live neuron of the identity (not trashed)."""

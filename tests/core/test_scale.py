@@ -9,6 +9,7 @@ import random
 import threading
 import time
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -298,6 +299,27 @@ def test_what_a_question_made_ahead_of_its_vector_serves_only_the_index_it_was_m
     idx._drop(idx.id_at(int(np.nonzero(ahead.bm)[0][0])))
     idx.changed()
     assert not ahead.fits(idx)
+
+
+def test_a_slots_language_is_read_once_and_again_when_another_text_takes_it():
+    reader = FakeReader()
+    at = datetime(2024, 3, 1, tzinfo=UTC)
+    note = reader.add("the dentist is on friday with my mother", created_at=at)
+    idx = RecallIndex(reader.identity)
+    idx.refresh(reader, None)
+    slot = idx.slot(note.id)
+    assert slot is not None and idx.written_in(slot) == "en"
+    reader.seq += 1  # the same neuron, its text now in Portuguese
+    reader.rows[note.id] = (
+        reader.seq,
+        replace(note, body="a consulta do dentista é na sexta com a minha mãe"),
+    )
+    idx.refresh(reader, reader.seq)
+    assert idx.slot(note.id) == slot and idx.written_in(slot) == "pt"
+    idx._drop(note.id)
+    other = reader.add("der Termin beim Zahnarzt ist am Freitag mit meiner Mutter", created_at=at)
+    idx.refresh(reader, reader.seq)
+    assert idx.slot(other.id) == slot and idx.written_in(slot) == "de"  # the freed slot, taken again
 
 
 # -- a name many contacts share ---------------------------------------------------------------------
