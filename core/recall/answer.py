@@ -4,6 +4,8 @@ why each is there (`why`), the relevance bar (`relevance_bar`); the answer of on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from core.recall import ranking
@@ -88,7 +90,7 @@ def why(
     r: ranking.Ranked,
     w: ranking.Weights,
     titles: dict,
-    ids: list,
+    ids: Sequence,
     window: TimeWindow | None,
 ) -> str:
     kw = w.keyword_share * r.keyword[i]

@@ -13,7 +13,7 @@ made into the table `ranking.rank` orders (`ranking.Candidates`)."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -22,7 +22,7 @@ import numpy as np
 
 from core.model import EXPANDING_RELATIONS, Relation
 from core.recall import ranking, windows
-from core.recall.index import Entry, RecallIndex
+from core.recall.index import Entry, RecallIndex, RowIds
 from core.recall.stopwords import written_in
 from core.vocabulary import Fusion, Mode
 from core.when import TimeWindow
@@ -164,6 +164,35 @@ class Signals:
         )
 
 
+class RowEntries:
+    """The rows' entries, each made when it is first read: most rows are only read through the
+    index's columns (their kind, date, id), and an `Entry` a row was most of a question's cost of
+    gathering them."""
+
+    __slots__ = ("_idx", "_made", "_slots")
+
+    def __init__(self, idx: RecallIndex, slots: list[int]):
+        self._idx, self._slots = idx, slots
+        self._made: dict[int, Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._slots)
+
+    def __getitem__(self, row: int) -> Entry:
+        entry = self._made.get(row)
+        if entry is None:
+            entry = self._made[row] = self._idx.at(self._slots[row])
+        return entry
+
+    def __iter__(self) -> Iterator[Entry]:
+        return (self[row] for row in range(len(self._slots)))
+
+    def forget_from(self, row: int) -> None:
+        """The rows from `row` on are gone (`Rows.keep_own`)."""
+        for r in [r for r in self._made if r >= row]:
+            del self._made[r]
+
+
 class Rows:
     """The neurons taken as candidates, one row each in the order they came: the question's own
     (`seedable`, first) and then what the hop reached."""
@@ -171,7 +200,7 @@ class Rows:
     def __init__(self, idx: RecallIndex, size: int):
         self.idx, self.size = idx, size
         self.slots: list[int] = []
-        self.entries: list[Entry] = []
+        self.entries = RowEntries(idx, self.slots)
         self.row_of: dict[int, int] = {}
         self.seedable: list[bool] = []
 
@@ -182,25 +211,40 @@ class Rows:
         row = self.row_of.get(slot)
         if row is not None:
             return row
-        entry = self.idx.entry(slot) if slot < self.size else None
-        if entry is None:
+        if slot >= self.size or not self.idx.cols["live"][slot]:
             return None
         row = self.row_of[slot] = len(self.slots)
         self.slots.append(slot)
-        self.entries.append(entry)
         self.seedable.append(seedable)
         return row
+
+    def add_all(self, slots: list[int], seedable: bool = False) -> None:
+        """`add` each of `slots`, in order (whether each is live read in one pass)."""
+        at = np.asarray(slots, dtype=np.int64)
+        live = at < self.size
+        live[live] = self.idx.cols["live"][at[live]]
+        row_of, taken = self.row_of, self.slots
+        for slot, ok in zip(slots, live.tolist(), strict=True):
+            if ok and slot not in row_of:
+                row_of[slot] = len(taken)
+                taken.append(slot)
+                self.seedable.append(seedable)
 
     def add_id(self, nid: uuid.UUID) -> int | None:
         slot = self.idx.slot(nid)
         return self.add(slot) if slot is not None else None
+
+    def column(self, name: str) -> np.ndarray:
+        """The index's column `name` of every row, in row order."""
+        return self.idx.cols[name][np.asarray(self.slots, dtype=np.int64)]
 
     def keep_own(self) -> None:
         """Back to the question's own candidates (what the hop reached goes)."""
         keep = sum(self.seedable)
         for slot in self.slots[keep:]:
             del self.row_of[slot]
-        del self.slots[keep:], self.seedable[keep:], self.entries[keep:]
+        del self.slots[keep:], self.seedable[keep:]
+        self.entries.forget_from(keep)
 
 
 def pick(
@@ -230,15 +274,16 @@ def pick(
         chosen = np.union1d(lex, near)
         if fusion is Fusion.RRF:
             signals = signals.reciprocal_ranks(lex, near)
-    for slot in chosen.tolist():
-        rows.add(slot, seedable=True)
+    rows.add_all(chosen.tolist(), seedable=True)
     if window is not None:
         lifts = (weights.window, weights.said)
         if topical and signals.exact is not None:  # a big window's best are chosen by their exact score
             signals.settle(np.nonzero(window.held[0] | window.held[1])[0])
         base = signals.fused(weights)
-        for slot in window_candidates(rows.idx, window.window, window.held, base, topical, window.now, lifts):
-            rows.add(slot, seedable=True)
+        rows.add_all(
+            window_candidates(rows.idx, window.window, window.held, base, topical, window.now, lifts),
+            seedable=True,
+        )
     signals.settle(rows.slots)
     return signals
 
@@ -276,22 +321,25 @@ class Hop:
     def follow(self, rows: Rows, seeds: list[int]) -> None:
         """The links and sittings of the `seeds` (their other ends join the rows)."""
         idx = rows.idx
-        for row in seeds:
-            seed = rows.entries[row]
-            found = idx.links([seed.id], EXPANDING_RELATIONS)
+        contact = idx.cols["contact"]
+        seed_slots = [rows.slots[row] for row in seeds]
+        for row, slot, found in zip(
+            seeds, seed_slots, idx.links_each(idx.ids_at(seed_slots), EXPANDING_RELATIONS), strict=True
+        ):
             self.degree[row] = len(found)
+            from_contact = bool(contact[slot])
             for link in found:
                 other = rows.add_id(link.other)
                 if other is None:
                     continue
-                if seed.kind == "contact":
+                if from_contact:
                     cls = ranking.LINK_FROM_CONTACT
-                elif rows.entries[other].kind == "contact":
+                elif contact[rows.slots[other]]:
                     cls = ranking.LINK_TO_CONTACT
                 else:
                     cls = ranking.LINK_NOTES
                 self.links.append((row, other, link.weight or 1.0, cls))
-            for other_slot in idx.sitting(rows.slots[row], ranking.SITTING_SECONDS):
+            for other_slot in idx.sitting(slot, ranking.SITTING_SECONDS):
                 other = rows.add(other_slot)
                 if other is not None:
                     self.sittings.append((row, other))
@@ -302,29 +350,31 @@ class Hop:
         has the name's words already: lifting it too would let everything about them crowd out
         what is linked to the thing asked about)."""
         idx, asked = rows.idx, set(terms)
-        for person in people:
-            card = idx.live(person)
-            name_terms = asked.intersection(card.lexemes) if card is not None else set()
-            for link in idx.links([person], EXPANDING_RELATIONS):
-                entry = idx.live(link.other)
-                if entry is None or entry.kind == "contact":
+        contact = idx.cols["contact"]
+        for person, links in zip(people, idx.links_each(people, EXPANDING_RELATIONS), strict=True):
+            card = idx.slot(person)
+            name_terms = asked.intersection(idx.lexemes[card] or ()) if card is not None else set()
+            for link in links:
+                slot = idx.slot(link.other)
+                if slot is None or contact[slot]:
                     continue
-                linked = rows.add_id(link.other)
+                linked = rows.add(slot)
                 if linked is None:
                     continue
                 self.person_linked.add(linked)
-                if not name_terms.intersection(entry.lexemes):
+                if not name_terms or not name_terms.intersection(idx.lexemes[slot] or ()):
                     self.person.add(linked)
 
     def supersedes(self, rows: Rows) -> None:
         """The supersedes edges of every row, both ways: the older gives way, the newer takes
         over what it was found for (their other ends join the rows)."""
-        for link in rows.idx.links([e.id for e in list(rows.entries)], [Relation.SUPERSEDES]):
-            if link.from_id == link.to_id:
-                continue
-            newer, older = rows.add_id(link.from_id), rows.add_id(link.to_id)
-            if newer is not None and older is not None and (newer, older) not in self.sups:
-                self.sups.append((newer, older))
+        for found in rows.idx.edges_of_slots(list(rows.slots), {Relation.SUPERSEDES.value}):
+            for from_id, to_id, _, _ in found:
+                if from_id == to_id:
+                    continue
+                newer, older = rows.add_id(from_id), rows.add_id(to_id)
+                if newer is not None and older is not None and (newer, older) not in self.sups:
+                    self.sups.append((newer, older))
 
     def columns(self, n: int) -> dict[str, Any]:
         """The table's columns of what the hop found, over `n` rows."""
@@ -388,19 +438,14 @@ class Window:
         (date order); and of the question: the share of the memory it holds, whether it comes
         first, whether it looks ahead."""
         window, holds = self.window, self.held[0]
+        idx, n = rows.idx, len(rows)
         slots = np.asarray(rows.slots, dtype=np.int64)
-        entries, n = rows.entries, len(rows)
         # what the window holds, as `masks` found it (a row the window's candidates did not
         # bring, with a repeat rule: as `holds` reads it)
-        recurring = rows.idx.date_arrays()[3]
-        held_rows = holds[slots] if n else np.zeros(0, dtype=bool)
-        in_window = np.asarray(
-            [
-                bool(h) or (bool(recurring[s]) and windows.holds(e, window))
-                for h, s, e in zip(held_rows.tolist(), slots.tolist(), entries, strict=True)
-            ],
-            dtype=bool,
-        )
+        recurring = idx.date_arrays()[3]
+        in_window = holds[slots] if n else np.zeros(0, dtype=bool)
+        for row in np.nonzero(~in_window & recurring[slots])[0].tolist():
+            in_window[row] = windows.holds(rows.entries[row], window)
         # the part of the memory the window holds (not only of the rows: a big window's
         # candidates are its best, WINDOW_CANDIDATES)
         inside = int(holds.sum()) + (int((in_window & ~holds[slots]).sum()) if n else 0)
@@ -411,18 +456,23 @@ class Window:
             and window.anchor_kind != "while"
             and (share <= ranking.WINDOW_FIRST_MAX_SHARE or not topical or since)
         )
+        # (`windows.says` and `windows.when_in` of every row, in numpy)
+        said_from, said_to = idx.date_arrays()[4:6]
+        says = (
+            (said_from[slots] < window.end.timestamp()) & (said_to[slots] > window.start.timestamp())
+            if window.dates == "any"
+            else np.zeros(n, dtype=bool)
+        )
+        when = idx.cols["created"][slots].astype(np.float64)
+        inside_rows = np.nonzero(in_window)[0]
+        when[inside_rows] = windows.moments(idx, window, slots[inside_rows])
+        for row in inside_rows.tolist():  # a reminder with a series (dates of its own, no rule)
+            if int(slots[row]) in idx.series:
+                when[row] = windows.when_in(rows.entries[row], window)
         return {
             "in_window": in_window,
-            "says_window": np.asarray(
-                [window.dates == "any" and windows.says(e, window) for e in entries], dtype=bool
-            ),
-            "when": np.asarray(
-                [
-                    windows.when_in(e, window) if h else e.created
-                    for e, h in zip(entries, in_window, strict=True)
-                ],
-                dtype=np.float64,
-            ),
+            "says_window": says,
+            "when": when,
             "share": share,
             "first": bool(first),
             "ahead": window.dates == "due" or window.start >= self.now or since,
@@ -435,7 +485,7 @@ def no_window(rows: Rows) -> dict[str, Any]:
     return {
         "in_window": np.zeros(n, dtype=bool),
         "says_window": np.zeros(n, dtype=bool),
-        "when": np.asarray([e.created for e in rows.entries], dtype=np.float64),
+        "when": rows.column("created").astype(np.float64),
         "share": 0.0,
         "first": False,
         "ahead": True,
@@ -475,6 +525,32 @@ def language_sample(idx: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
     return sample
 
 
+@dataclass
+class Ahead:
+    """What a question's candidates take that its vector does not decide -- its BM25 and its
+    window over every slot, the languages of its best keyword matches and of the memory's
+    sample -- made while the vector is computed on its own thread (onnxruntime lets go of the
+    GIL), for the index as it was then (`fits`: no row changed since)."""
+
+    key: tuple[int, int]
+    bm: np.ndarray
+    idf_sum: float
+    window: Window | None
+
+    @classmethod
+    def of(cls, idx: RecallIndex, terms: list[str], window: TimeWindow | None, now: datetime) -> Ahead:
+        """(The caller holds the index's lock.)"""
+        bm, idf_sum = idx.bm25(terms, ranking.BM25_K1, ranking.BM25_B)
+        made = cls((idx.version, idx.size), bm, idf_sum, Window.of(idx, window, now))
+        for slot in top_slots(bm, ranking.LEXICAL_K, bm > 0).tolist():
+            idx.written_in(slot)
+        language_sample(idx)
+        return made
+
+    def fits(self, idx: RecallIndex) -> bool:
+        return self.key == (idx.version, idx.size)
+
+
 class CandidateRows:
     """A question's candidates, gathered in named steps from the index (the caller holds its
     lock): `pick` the question's own, `expand` one hop, `mark_exact` the codes, `table`."""
@@ -486,10 +562,11 @@ class CandidateRows:
         window: TimeWindow | None,
         now: datetime,
         terms: list[str],
+        ahead: Ahead | None = None,
     ):
         self.signals, self.now, self.terms = signals, now, list(terms)
         self.rows = Rows(idx, signals.bm.size)
-        self.window = Window.of(idx, window, now)
+        self.window = ahead.window if ahead is not None else Window.of(idx, window, now)
         self.hop = Hop()
         self.exact: set[int] = set()
 
@@ -511,9 +588,8 @@ class CandidateRows:
         n / (n + LANGUAGE_SHRINK) of n candidates in it; then read through the model's
         `calibration` again. A question whose candidates are all in one language is left as it is."""
         rows = self.rows
-        own = [
-            r for r, seedable in enumerate(rows.seedable) if seedable and rows.entries[r].kind != "contact"
-        ]
+        contact = rows.column("contact").tolist()
+        own = [r for r, seedable in enumerate(rows.seedable) if seedable and not contact[r]]
         if len(own) < 2:
             return
         raw = raw_of(np.asarray([rows.slots[r] for r in own], dtype=np.int64))
@@ -522,7 +598,7 @@ class CandidateRows:
         if len(own) < 2:
             return
         slots = np.asarray([rows.slots[r] for r in own], dtype=np.int64)
-        written = np.asarray([written_in(rows.entries[r].lexemes) for r in own])
+        written = np.asarray([rows.idx.written_in(int(s)) for s in slots.tolist()])
         if (written == written[0]).all():
             return
         kinds = np.unique(written)
@@ -570,18 +646,18 @@ class CandidateRows:
         signals.settle(rows.slots)  # what the hop reached
         n = len(rows)
         slots = np.asarray(rows.slots, dtype=np.int64)
-        entries = rows.entries
+        cols = rows.idx.cols
         timing = (
             self.window.columns(rows, topical, words, total) if self.window is not None else no_window(rows)
         )
         return ranking.Candidates(
-            ids=[e.id for e in entries],
+            ids=RowIds(cols["id_hi"][slots], cols["id_lo"][slots]),
             kw=signals.kw[slots] if n else np.zeros(0),
             strength=signals.strength[slots] if n else np.zeros(0),
             vec=signals.vec[slots] if n else np.zeros(0),
-            created=np.asarray([e.created for e in entries], dtype=np.float64),
-            contact=np.asarray([e.kind == "contact" for e in entries], dtype=bool),
-            reminder=np.asarray([e.kind == "reminder" for e in entries], dtype=bool),
+            created=cols["created"][slots].astype(np.float64),
+            contact=cols["contact"][slots].astype(bool),
+            reminder=cols["reminder"][slots].astype(bool),
             seedable=np.asarray(rows.seedable, dtype=bool),
             exact=_flags(n, self.exact),
             now=self.now.timestamp(),

@@ -31,7 +31,7 @@ import sys
 import threading
 import uuid
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -43,6 +43,7 @@ from core.capture.names import NameIndex, org_counts
 from core.embed.runtime import DIM
 from core.model import InvalidInput
 from core.recall import nearest as _nearest
+from core.recall.stopwords import written_in
 from core.recall.windows import said
 from core.remind.series import Series
 from core.store.reader import Reader
@@ -379,8 +380,8 @@ class _Lexemes:
             return self._own[slot]
         if slot + 1 >= len(self._starts):
             return None
-        terms = self.terms
-        return tuple(terms[t] for t in self._flat[self._starts[slot] : self._starts[slot + 1]].tolist())
+        codes = self._flat[self._starts[slot] : self._starts[slot + 1]].tolist()
+        return tuple(map(self.terms.__getitem__, codes))
 
     def __setitem__(self, slot: int, lexemes: tuple[str, ...] | None) -> None:
         self._own[slot] = lexemes
@@ -467,22 +468,29 @@ class _Edges:
         """For each of `nids`, as `touching_of`, of `relations` only (any when None): the file's
         edges found for all of them at once (a few numpy passes, not a search an id), and only
         those of `relations` made into tuples."""
-        base: list[list[int]] = [[] for _ in nids]
-        if self.base_live and nids:
+        pairs = np.array([_halves(nid) for nid in nids], dtype=np.uint64).reshape(-1, 2)
+        return self.touching_halves(pairs[:, 0], pairs[:, 1], relations)
+
+    def touching_halves(
+        self, hi: np.ndarray, lo: np.ndarray, relations: set[str] | None = None
+    ) -> list[list[tuple[uuid.UUID, uuid.UUID, str, float]]]:
+        """`touching_all` of the ids given as their halves (uint64 arrays): no UUID made for an
+        id that touches nothing."""
+        base: list[list[int]] = [[] for _ in range(len(hi))]
+        if self.base_live and len(hi):
             found = self.by_end
-            pairs = np.array([_halves(nid) for nid in nids], dtype=np.uint64).reshape(-1, 2)
-            first = np.searchsorted(found.keys, pairs[:, 0], side="left")
-            last = np.searchsorted(found.keys, pairs[:, 0], side="right")
+            first = np.searchsorted(found.keys, hi, side="left")
+            last = np.searchsorted(found.keys, hi, side="right")
             counts = last - first
             if counts.any():
-                owner = np.repeat(np.arange(len(nids)), counts)
+                owner = np.repeat(np.arange(len(hi)), counts)
                 at = (
                     np.arange(int(counts.sum()))
                     - np.repeat(np.cumsum(counts) - counts, counts)
                     + np.repeat(first, counts)
                 )
                 rows = found.rows[at]
-                keep = (found.lows[at] == pairs[owner, 1]) & self.alive[rows]
+                keep = (found.lows[at] == lo[owner]) & self.alive[rows]
                 if relations is not None:
                     codes = [i for i, r in enumerate(self.relations) if r in relations]
                     keep &= np.isin(self.rel[rows], codes)
@@ -492,11 +500,17 @@ class _Edges:
                 for i, row in zip(owner[order].tolist(), rows[order].tolist(), strict=True):
                     base[i].append(row)
         out = []
-        for nid, rows_of in zip(nids, base, strict=True):
-            own = [self.own[eid] for eid in self.touching.get(nid.int, ())]
+        touching = self.touching
+        keys = (
+            [h * _HALF + low for h, low in zip(hi.tolist(), lo.tolist(), strict=True)]
+            if touching
+            else [0] * len(hi)
+        )
+        for key, rows_of in zip(keys, base, strict=True):
+            own = [self.own[eid] for eid in touching.get(key, ())] if touching else []
             if relations is not None:
                 own = [edge for edge in own if edge[2] in relations]
-            out.append([self._base(r) for r in rows_of] + own)
+            out.append([self._base(r) for r in rows_of] + own if rows_of else own)
         return out
 
     def items(self) -> Iterator[tuple[int, tuple[uuid.UUID, uuid.UUID, str, float]]]:
@@ -516,6 +530,25 @@ class Link:
     to_id: uuid.UUID
     relation: str
     weight: float
+
+
+class RowIds(Sequence[uuid.UUID]):
+    """The ids of a question's candidate rows, from their halves as the index held them (the
+    index may change once the question lets it go): each made when it is read, as only the
+    answer's few are."""
+
+    __slots__ = ("_hi", "_lo")
+
+    def __init__(self, hi: np.ndarray, lo: np.ndarray):
+        self._hi, self._lo = hi, lo
+
+    def __len__(self) -> int:
+        return len(self._hi)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return _uuid(self._hi[i], self._lo[i])
 
 
 class RecallIndex:
@@ -566,6 +599,9 @@ class RecallIndex:
         # such ends)
         self.edges = _Edges()
         self.unsaved_reads = 0  # rows read from the store since the index was last saved or loaded
+        # each slot's language (`written_in`) as a code into `_languages`, -1: not read yet
+        self._written = np.full(0, -1, dtype=np.int8)
+        self._languages: list[str] = []
 
     @contextmanager
     def reading(self) -> Iterator[RecallIndex]:
@@ -676,6 +712,7 @@ class RecallIndex:
         else:
             old = self.lexemes[slot]
         lexemes = tuple(sys.intern(lex) for lex in row["lexemes"] or ())
+        self._unread_language(slot)
         # Only the words that changed move: a filled vector or a new state leaves the postings
         # alone (taking a slot out of a posting array is a linear scan of it).
         gone = set(old).difference(lexemes) if old is not None else ()
@@ -755,6 +792,7 @@ class RecallIndex:
         if old is not None:
             self._unpost(slot, old)
         self.lexemes[slot] = None
+        self._unread_language(slot)
         self.rrules.pop(slot, None)
         self.series.pop(slot, None)
         self.series_attrs.pop(slot, None)
@@ -811,13 +849,49 @@ class RecallIndex:
     def links(self, ids, relations=None) -> list[Link]:
         """The open edges touching `ids` (either end), of `relations` (any when None), seen from
         each id, whatever the other end is (see `live`)."""
+        return [link for found in self.links_each(ids, relations) for link in found]
+
+    def links_each(self, ids, relations=None) -> list[list[Link]]:
+        """`links` of each of `ids` on its own, found for all of them at once."""
         wanted = None if relations is None else {getattr(r, "value", r) for r in relations}
         seeds = list(ids)
-        out = []
-        for seed, edges in zip(seeds, self.edges.touching_all(seeds, wanted), strict=True):
-            for a, b, relation, weight in edges:
-                out.append(Link(seed, b if a == seed else a, a, b, relation, weight))
-        return out
+        return [
+            [Link(seed, b if a == seed else a, a, b, relation, weight) for a, b, relation, weight in edges]
+            for seed, edges in zip(seeds, self.edges.touching_all(seeds, wanted), strict=True)
+        ]
+
+    def edges_of_slots(self, slots: list[int], relations: set[str] | None = None):
+        """For each live slot of `slots`, its open edges (from, to, relation, weight) of
+        `relations` (any when None): `links_each` without a Link, or a UUID for a slot that has
+        none."""
+        at = np.asarray(slots, dtype=np.int64)
+        return self.edges.touching_halves(self.cols["id_hi"][at], self.cols["id_lo"][at], relations)
+
+    def ids_at(self, slots) -> list[uuid.UUID]:
+        """The ids of live `slots`."""
+        c = self.cols
+        at = np.asarray(slots, dtype=np.int64)
+        return [
+            uuid.UUID(int=hi * _HALF + lo)
+            for hi, lo in zip(c["id_hi"][at].tolist(), c["id_lo"][at].tolist(), strict=True)
+        ]
+
+    def written_in(self, slot: int) -> str:
+        """The language a slot's words are written in (`stopwords.written_in`), read once while
+        the slot holds the same neuron as it is (a write to the slot reads it again)."""
+        if slot >= len(self._written):
+            grown = np.full(max(1024, 2 * len(self._written), slot + 1), -1, dtype=np.int8)
+            grown[: len(self._written)] = self._written
+            self._written = grown
+        code = int(self._written[slot])
+        if code < 0:
+            code = self._code(self._languages, written_in(self.lexemes[slot] or ()))
+            self._written[slot] = code
+        return self._languages[code]
+
+    def _unread_language(self, slot: int) -> None:
+        if slot < len(self._written):
+            self._written[slot] = -1
 
     def __contains__(self, nid: object) -> bool:
         """Whether `nid` is a live neuron of the identity (not trashed)."""

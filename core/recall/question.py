@@ -131,6 +131,11 @@ class Question:
         if self.mode is not Mode.KEYWORD and self.topical and self._pending is None:
             self._pending = _Background(embed_question, self.embedder, self.topic)
 
+    @property
+    def embedding(self) -> bool:
+        """The topic's vector is on its way (started, not yet taken)."""
+        return self._pending is not None
+
     def settle(self) -> None:
         if self._pending is not None:
             self._pending.wait()

@@ -19,6 +19,7 @@ in date order, the candidate counts.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
@@ -157,7 +158,7 @@ class Candidates:
     and the links, sittings and supersedes between rows. Built by candidates.py (and, with more
     seeds' links, by the fitting tool)."""
 
-    ids: list[uuid.UUID]
+    ids: Sequence[uuid.UUID]  # a list, or the rows' ids made when read (`index.RowIds`)
     kw: np.ndarray  # keyword part, 0..1
     vec: np.ndarray  # cosine (clipped at 0; 0 without a vector)
     created: np.ndarray  # POSIX seconds

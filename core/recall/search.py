@@ -39,7 +39,7 @@ from core.capture.names import NameIndex
 from core.recall import ranking
 from core.recall.about import about_intent, defer_outdated, only_names, outdated
 from core.recall.answer import answer, more_like, one_signal
-from core.recall.candidates import CandidateRows, Signals
+from core.recall.candidates import Ahead, CandidateRows, Signals
 from core.recall.details import asked_field, cards_first, detail_asked
 from core.recall.index import RecallIndex
 from core.recall.question import (
@@ -113,10 +113,11 @@ class Search:
                     return early
                 people = self._people_beside_a_topic(q, names)
                 cards = self._details_asked(q, names)
+            ahead = self._ahead(q)
             q.topic.embed()
             if self._cannot_answer(q):
                 return []
-            scored = self._candidates(q, people)
+            scored = self._candidates(q, people, ahead)
         finally:  # a vector thrown away still finishes before the answer returns
             started.settle()
         results = self._answer(q, scored)
@@ -209,17 +210,32 @@ class Search:
             replaced = outdated(self.index, people)
         return [p for p in people if p not in replaced]
 
+    def _ahead(self, q: Understood) -> Ahead | None:
+        """While the topic's vector is computed: what the candidates take that it does not
+        decide (`candidates.Ahead`); None when no vector is on its way."""
+        if not q.topic.embedding:
+            return None
+        with self.index.reading():
+            return Ahead.of(self.index, q.topic.terms, q.window, q.how.now)
+
     def _cannot_answer(self, q: Understood) -> bool:
         """The vector alone, without a model to embed the topic with."""
         return q.how.mode is Mode.VECTOR and q.topic.topical and q.topic.qvec is None
 
-    def _candidates(self, q: Understood, people: list[uuid.UUID]) -> Scored:
+    def _candidates(self, q: Understood, people: list[uuid.UUID], ahead: Ahead | None = None) -> Scored:
         """Score every neuron, gather the candidates, expand one hop: the table `ranking.rank`
-        orders (as of one look at the index)."""
+        orders (as of one look at the index; what was made `ahead` of the vector is used when no
+        row changed since)."""
         how, t, idx = q.how, q.topic, self.index
         weights = ranking.weights_for(t.model)
         with idx.reading():
-            bm, idf_sum = idx.bm25(t.terms, ranking.BM25_K1, ranking.BM25_B)
+            if ahead is not None and not ahead.fits(idx):
+                ahead = None
+            bm, idf_sum = (
+                (ahead.bm, ahead.idf_sum)
+                if ahead is not None
+                else idx.bm25(t.terms, ranking.BM25_K1, ranking.BM25_B)
+            )
             signals, raw_of = Signals.of(bm, idf_sum, None), None
             if how.mode is not Mode.KEYWORD and t.qvec is not None and t.model is not None:
                 signals, scanned = self._meaning(bm, idf_sum, t, how.mode)
@@ -229,7 +245,7 @@ class Search:
                     if scanned is not None
                     else partial(idx.cosines_of, t.qvec, model=t.model)
                 )
-            rows = CandidateRows(idx, signals, q.window, how.now, t.terms)
+            rows = CandidateRows(idx, signals, q.window, how.now, t.terms, ahead)
             rows.pick(how.mode, how.fusion, weights, t.topical)
             if how.full and raw_of is not None and how.fusion is Fusion.RELATIVE:
                 rows.across_languages(raw_of, language_of(_WORD.findall(q.text)), t.calibration)

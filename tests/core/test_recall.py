@@ -256,7 +256,7 @@ def test_expansion_failure_returns_base_results(memory, home, monkeypatch, caplo
     def broken(*args, **kwargs):
         raise RuntimeError("edges table unreadable")
 
-    monkeypatch.setattr(memory.recall.index, "links", broken)
+    monkeypatch.setattr(memory.recall.index.edges, "touching_halves", broken)
     with caplog.at_level(logging.WARNING, logger="core.recall.search"):
         results = memory.ask("boiler", now=NOW)
     assert home["boiler"].id in ids(results)

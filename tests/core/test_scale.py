@@ -9,6 +9,7 @@ import random
 import threading
 import time
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -22,6 +23,7 @@ from core.recall.index import VECTOR_BLOCK, RecallIndex
 from core.settings import Settings
 from core.store import Store, recall_sql
 from core.store import queries as q
+from core.vocabulary import Fusion, Mode
 from core.when import TimeWindow, find_window, fold
 from tests.conftest import ROOT
 from tests.core.fake_reader import FakeReader
@@ -199,6 +201,125 @@ def test_a_big_window_gives_its_best_neurons_as_candidates(monkeypatch):
     assert sorted(first) == sorted(behind[:100])
     monkeypatch.setattr(ranking, "WINDOW_CANDIDATES", 10_000)
     assert sorted(candidates.window_candidates(idx, window, held, base, True, now)) == inside.tolist()
+
+
+# -- a question's candidates, read from the index's columns ----------------------------------------
+
+
+def _linked_index(n: int, seed: int):
+    """n/4 notes and reminders and five contacts, linked at random (related, concerning,
+    superseding)."""
+    rng = random.Random(seed)
+    reader = FakeReader()
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    kept = [
+        reader.add(
+            f"garden note {i}",
+            Kind.REMINDER if i % 5 == 0 else Kind.NOTE,
+            created_at=start + timedelta(hours=i % 40),
+        )
+        for i in range(n // 4)
+    ]
+    contacts = [
+        reader.add(f"Person {i}", Kind.CONTACT, {"name": f"Person {i}"}, created_at=start) for i in range(5)
+    ]
+    for _ in range(n // 2):
+        a, b = rng.choice(kept), rng.choice(kept + contacts)
+        reader.link(a, b, rng.choice([Relation.RELATES_TO, Relation.CONCERNS, Relation.SUPERSEDES]))
+    linked = RecallIndex(reader.identity)
+    linked.refresh(reader, None)
+    return linked, contacts
+
+
+def _signals(idx, seed: int) -> candidates.Signals:
+    rng = np.random.default_rng(seed)
+    bm = np.where(rng.random(idx.size) < 0.3, rng.random(idx.size) * 5, 0.0)
+    return candidates.Signals.of(bm, 4.0, rng.uniform(-0.2, 0.9, idx.size))
+
+
+def test_a_questions_candidates_are_read_from_the_index_without_an_entry_a_row(monkeypatch):
+    # each row made an Entry (its words as a tuple, its id as a UUID) where only its kind, date
+    # and id were read: a question's table now comes from the index's columns
+    idx, contacts = _linked_index(2000, seed=7)
+    now = datetime(2025, 6, 11, 19, 30, tzinfo=UTC)
+    made: list[int] = []
+    entry = RecallIndex.entry
+    monkeypatch.setattr(RecallIndex, "entry", lambda self, slot: made.append(slot) or entry(self, slot))
+    rows = candidates.CandidateRows(idx, _signals(idx, 1), None, now, ["garden"])
+    rows.pick(Mode.DEFAULT, Fusion.RELATIVE, ranking.DEFAULT)
+    rows.follow(ranking.DEFAULT, ranking.HOP_SEEDS, [c.id for c in contacts])
+    rows.supersedes()
+    table = rows.table(True, 2, idx.count())
+    assert made == []
+    entries = [entry(idx, s) for s in rows.slots]
+    assert len(entries) > 100 and len(table.link_seed) and len(table.sup_newer) and table.person_linked.any()
+    assert list(table.ids) == [e.id for e in entries] and table.ids[-3:] == [e.id for e in entries[-3:]]
+    assert table.created.tolist() == table.when.tolist() == [e.created for e in entries]
+    assert table.contact.tolist() == [e.kind == "contact" for e in entries]
+    assert table.reminder.tolist() == [e.kind == "reminder" for e in entries]
+    # every link and supersedes edge between rows is one of the index's, seen from its seed
+    for seed, other in zip(table.link_seed.tolist(), table.link_other.tolist(), strict=True):
+        assert entries[other].id in {link.other for link in idx.links([entries[seed].id])}
+    for newer, older in zip(table.sup_newer.tolist(), table.sup_older.tolist(), strict=True):
+        assert (entries[newer].id, entries[older].id) in {
+            (link.from_id, link.to_id) for link in idx.links([entries[newer].id], [Relation.SUPERSEDES])
+        }
+
+
+def test_a_windows_columns_of_the_candidates_are_those_each_rows_entry_gives():
+    idx = _random_index(3000, seed=11)
+    now = datetime(2025, 6, 11, 19, 30, tzinfo=UTC)
+    recurring = idx.date_arrays()[3]
+    for window in _windows(now):
+        rows = candidates.CandidateRows(idx, _signals(idx, 2), window, now, ["number"])
+        rows.pick(Mode.DEFAULT, Fusion.RELATIVE, ranking.DEFAULT)
+        assert rows.window is not None
+        got = rows.window.columns(rows.rows, True, 3, idx.count())
+        held = rows.window.held[0]
+        entries = [idx.entry(s) for s in rows.slots]
+        inside = [
+            bool(held[s]) or (bool(recurring[s]) and windows.holds(e, window))
+            for s, e in zip(rows.slots, entries, strict=True)
+        ]
+        assert got["in_window"].tolist() == inside, window
+        assert got["says_window"].tolist() == [
+            window.dates == "any" and windows.says(e, window) for e in entries
+        ]
+        assert got["when"].tolist() == [
+            windows.when_in(e, window) if h else e.created for e, h in zip(entries, inside, strict=True)
+        ]
+
+
+def test_what_a_question_made_ahead_of_its_vector_serves_only_the_index_it_was_made_for():
+    idx, _ = _linked_index(400, seed=3)
+    now = datetime(2025, 6, 11, 19, 30, tzinfo=UTC)
+    ahead = candidates.Ahead.of(idx, ["garden"], find_window("what did I do last year", now)[0], now)
+    assert ahead.fits(idx) and ahead.window is not None
+    assert np.array_equal(ahead.bm, idx.bm25(["garden"], ranking.BM25_K1, ranking.BM25_B)[0])
+    idx._drop(idx.id_at(int(np.nonzero(ahead.bm)[0][0])))
+    idx.changed()
+    assert not ahead.fits(idx)
+
+
+def test_a_slots_language_is_read_once_and_again_when_another_text_takes_it():
+    reader = FakeReader()
+    at = datetime(2024, 3, 1, tzinfo=UTC)
+    note = reader.add("the dentist is on friday with my mother", created_at=at)
+    idx = RecallIndex(reader.identity)
+    idx.refresh(reader, None)
+    slot = idx.slot(note.id)
+    assert slot is not None and idx.written_in(slot) == "en"
+    reader.seq += 1  # the same neuron, its text now in Portuguese
+    reader.rows[note.id] = (
+        reader.seq,
+        replace(note, body="a consulta do dentista é na sexta com a minha mãe"),
+    )
+    idx.refresh(reader, reader.seq)
+    assert idx.slot(note.id) == slot and idx.written_in(slot) == "pt"
+    idx._drop(note.id)
+    other = reader.add("der Termin beim Zahnarzt ist am Freitag mit meiner Mutter", created_at=at)
+    idx.refresh(reader, reader.seq)
+    assert idx.slot(other.id) == slot and idx.written_in(slot) == "de"  # the freed slot, taken again
 
 
 # -- a name many contacts share ---------------------------------------------------------------------
