@@ -809,7 +809,7 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         first = min(today + s if today + s >= today else today + relativedelta(months=1) + s for s in steps)
         return _Rec("FREQ=MONTHLY;BYDAY=" + ",".join(f"{n}{RRULE_DAYS[wd]}" for n in ns), first)
     m = (listed or every) and t.search(h.monthly_days, accept=_days_of_a_month)
-    monthly = m and _monthly_said(t)
+    monthly = m and _unit_rule_said(t, "month")
     if m and monthly and (m.end() <= monthly[0].start() or monthly[0].end() <= m.start()):
         days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days") or m.group("single"))})
         if days and all(1 <= d <= 31 for d in days):  # "monthly on the 1st, 15th, and 30th"
@@ -818,7 +818,7 @@ def _habit(t: _Text, today: date) -> _Rec | None:
             first = min(_next_monthday(today, d) for d in days)
             return _Rec(f"{monthly[1]};BYMONTHDAY=" + ",".join(map(str, days)), first)
     m = h.of_year.search(t.folded) and t.search(h.year_days)
-    yearly = m and ((m, "FREQ=YEARLY") if m.group("each") else _yearly_rule_said(t))
+    yearly = m and ((m, "FREQ=YEARLY") if m.group("each") else _unit_rule_said(t, "year"))
     if m and yearly and (yearly[0] is m or m.end() <= yearly[0].start() or yearly[0].end() <= m.start()):
         days = sorted({int(d) for d in _YEAR_DAY_FIGURES.findall(m.group("days"))})
         if days and all(1 <= d <= 365 for d in days):  # "yearly on the 30th day of the year"
@@ -861,44 +861,26 @@ def _days_of_a_month(m: re.Match) -> bool:
     return not m.group(0)[0].isdigit() or not first.isdigit() or m.end() > m.end(said)
 
 
-def _yearly_rule_said(t: _Text) -> tuple[re.Match, str] | None:
-    """A yearly rule said in `t` without days of its own ("yearly", "jährlich", "every 2 years"):
-    its match and its rule, not taken."""
+def _unit_rule_said(t: _Text, unit: str) -> tuple[re.Match, str] | None:
+    """A rule of `unit` ("month", "year") said in `t` without days of its own ("monthly",
+    "mensalmente", "every 3 months", "jährlich", "every 2 years"): its match and its rule, not
+    taken."""
     g = t.g
-    m = t.search(g.freq_word, accept=lambda m: g.words.freq_words[_spaced(m.group("w"))] == "YEARLY")
+    freq = _FREQ[unit]
+    m = t.search(g.freq_word, accept=lambda m: g.words.freq_words[_spaced(m.group("w"))] == freq)
     if m:
-        return m, "FREQ=YEARLY"
+        return m, f"FREQ={freq}"
     m = t.search(
         g.every_n_units,
         accept=lambda m: (
-            g.words.calendar_units[m.group("unit")] == "year"
+            g.words.calendar_units[m.group("unit")] == unit
             and (bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1)
         ),
     )
     if m:
-        return m, _every("year", 2 if m.group("other") else int(_num(g, m.group("n"))))
-    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] == "year")
-    return (m, "FREQ=YEARLY") if m else None
-
-
-def _monthly_said(t: _Text) -> tuple[re.Match, str] | None:
-    """A monthly rule said in `t` without days of its own ("monthly", "mensalmente", "every 3
-    months", "alle 3 Monate"): its match and its rule, not taken."""
-    g = t.g
-    m = t.search(g.freq_word, accept=lambda m: g.words.freq_words[_spaced(m.group("w"))] == "MONTHLY")
-    if m:
-        return m, "FREQ=MONTHLY"
-    m = t.search(
-        g.every_n_units,
-        accept=lambda m: (
-            g.words.calendar_units[m.group("unit")] == "month"
-            and (bool(m.group("other")) or m.group("n").isdigit() or _num(g, m.group("n")) != 1)
-        ),
-    )
-    if m:
-        return m, _every("month", 2 if m.group("other") else int(_num(g, m.group("n"))))
-    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] == "month")
-    return (m, "FREQ=MONTHLY") if m else None
+        return m, _every(unit, 2 if m.group("other") else int(_num(g, m.group("n"))))
+    m = t.search(g.every_unit, accept=lambda m: g.words.calendar_units[m.group("unit")] == unit)
+    return (m, f"FREQ={freq}") if m else None
 
 
 _DAY_FIGURES = re.compile(r"\d{1,2}")
