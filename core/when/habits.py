@@ -159,7 +159,8 @@ def _compile(g: Grammar) -> Habits:
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
         positions=compile_folded(
             rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+)?{position}"
-            rf"(?P<ords>(?:{ordinal})(?:{and_then}{position}(?:{ordinal}))+)\s+"
+            # a month has at most five of a weekday: a longer list is no position (and read linearly)
+            rf"(?P<ords>(?:{ordinal})(?:{and_then}{position}(?:{ordinal})){{1,4}})\s+"
             rf"(?P<day>{day})(?:{suffix})?(?:{plural})?(?:\s+(?P<of>{any_of(w.of_the_month)}))?{e}"
         ),
         bounded=compile_folded(

@@ -53,6 +53,7 @@ UNITS = [
     "am ",  # a lead word again and again: "am am am" was quadratic
     "the ",
     "1st ",
+    "1st, ",  # a list of positions that no weekday ends
     "a'",
     "+1 ",
     "at 5 ",
