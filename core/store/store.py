@@ -205,13 +205,13 @@ class Store:
         try:
             with contextlib.ExitStack() as stack:
                 if self.engine is None and not writing and self._between_transactions():
-                    cur = stack.enter_context(self._queued_read())
+                    cur = stack.enter_context(self._queued_read(owner, every_owner, claim))
                 else:
                     if not (alone and self.engine is not None and not writing):
                         stack.enter_context(self.conn.transaction())
                     cur = stack.enter_context(self.conn.cursor())
-                if self.engine is None:  # the server: row-level security sees only this owner
-                    queries.name_owner(cur, owner, every_owner, claim=claim)
+                    if self.engine is None:  # the server: row-level security sees only this owner
+                        queries.name_owner(cur, owner, every_owner, claim=claim)
                 yield cur
                 committing = True
             if claim and owner is not None:
@@ -231,20 +231,23 @@ class Store:
         return conn.info.transaction_status is TransactionStatus.IDLE
 
     @contextlib.contextmanager
-    def _queued_read(self) -> Iterator[Cursor]:
+    def _queued_read(self, owner: Identity | None, every_owner: bool, claim: bool) -> Iterator[Cursor]:
         """A read transaction on the server with two round trips less: in libpq's pipeline mode,
         its BEGIN and the owner's name go with its first statement (a statement waits only when
         its rows are fetched), its COMMIT with the last wait. A failure, in the reads or in the
-        caller, rolls it back."""
+        caller, rolls it back. BEGIN and the owner's name are sent on a cursor of their own: a
+        pipelined result is given to its cursor whenever it arrives, so on the caller's cursor the
+        owner's row could arrive after the caller's statement was sent and be fetched as its rows."""
         conn = self.conn
         done = False
         try:
-            with conn.pipeline() as pipeline, conn.cursor() as cur:
-                cur.execute("BEGIN")
+            with conn.pipeline() as pipeline, conn.cursor() as preamble, conn.cursor() as cur:
+                preamble.execute("BEGIN")
+                queries.name_owner(preamble, owner, every_owner, claim=claim)
                 if isinstance(conn, _StoreConnection):
                     conn.queued = pipeline
                 yield cur
-                cur.execute("COMMIT")
+                preamble.execute("COMMIT")
             done = True  # synced: a statement whose rows were never fetched has run, and COMMIT
         finally:
             if isinstance(conn, _StoreConnection):

@@ -5,6 +5,7 @@ question reads what changed in the store only when something did."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import UTC, datetime
 
@@ -37,6 +38,19 @@ def test_a_read_of_two_statements_waits_for_each_and_once_to_end(store):
             assert cur.fetchall() == [{"two": 2}]
     assert trips[0] <= TWO_STATEMENTS[store.kind], trips
     assert store.conn.info.transaction_status is pq.TransactionStatus.IDLE
+
+
+def test_a_reads_rows_are_its_own_statements_however_late_it_sends_them(store):
+    """The owner's name is a statement of the read's too: its row, answered while the caller was
+    still to send its first statement (a busy machine), was fetched as that statement's rows."""
+    ident = Identity(device_id=uuid.uuid4())
+    with store.reading(ident) as cur:
+        if store.kind == "server":  # what libpq sends when its buffer fills or the network allows
+            store.conn.pgconn.send_flush_request()
+            store.conn.pgconn.flush()
+        time.sleep(0.3)  # the engine has answered BEGIN and the owner's name by now
+        cur.execute("SELECT %s::int AS v", (7,))
+        assert cur.fetchall() == [{"v": 7}]
 
 
 def test_a_failed_read_is_rolled_back_and_the_store_serves_on(store):
