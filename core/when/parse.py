@@ -1634,12 +1634,12 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
                 or m.group("before") is not None
                 or not (t.folded[: m.start()] + t.folded[m.end() :]).strip()
             )
-            and g.dotted_of[m.group("day")][0] == language()
+            and language() in g.dotted_of[m.group("day")]
         ),
     )
     if m:  # "Mo.", "am Fr.", "Fr. 14 Uhr" in a German text
         t.take(m)
-        return _next_weekday(today, g.dotted_of[m.group("day")][1], strictly_after=False), "weekday"
+        return _next_weekday(today, g.dotted_of[m.group("day")][language()], strictly_after=False), "weekday"
     m = t.search(g.next_week)
     if m:  # its Monday ("the week after next": the one after)
         t.take(m)

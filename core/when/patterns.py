@@ -179,6 +179,18 @@ def _own_words(languages: tuple[Language, ...]) -> dict[str, frozenset[str]]:
     }
 
 
+def _weekday_forms(
+    languages: tuple[Language, ...], table: Callable[[Language], dict[str, int]]
+) -> dict[str, dict[str, int]]:
+    """Each language's `table` of weekday forms, folded: form -> {its language: the weekday}. A
+    form two languages write is each one's ("sab": pt and es)."""
+    forms: dict[str, dict[str, int]] = {}
+    for lang in languages:
+        for form, weekday in table(lang).items():
+            forms.setdefault(fold(form), {})[lang.code] = weekday
+    return forms
+
+
 # tables whose words are numbers ("vingt-cinq" is 25 there, and minutes in `minute_amounts`)
 _NUMBER_TABLES = frozenset({"numbers", "day_numbers", "hour_words", "hour_words_24", "month_ordinals"})
 
@@ -233,15 +245,10 @@ class Grammar:
         # the words of each language's tables no other language's hold: which language a text is in
         self.own_words = _own_words(languages)
         self.table_words = _table_words(languages)
-        # "Jeu 15:12", "mer. à 15h", "sex 15h": a weekday's short form -> {its language: the weekday}
-        self.abbreviation_of: dict[str, dict[str, int]] = {}
-        for lang in languages:
-            for a, wd in lang.weekday_abbreviations.items():
-                self.abbreviation_of.setdefault(fold(a), {})[lang.code] = wd
-        # de "Mo.", "Fr." with their dot -> (its language, the weekday)
-        self.dotted_of = {
-            fold(a): (lang.code, wd) for lang in languages for a, wd in lang.dotted_weekdays.items()
-        }
+        # a weekday's short form -> {its language: the weekday}: "Jeu 15:12", "mer. à 15h", "sex
+        # 15h"; and those read only with their dot, de "Mo.", "Fr."
+        self.abbreviation_of = _weekday_forms(languages, lambda lang: lang.weekday_abbreviations)
+        self.dotted_of = _weekday_forms(languages, lambda lang: lang.dotted_weekdays)
         # short forms that are other languages' words ("jeu", "set", "ago"): not counted as the
         # words that say which language a text is in
         self.short_forms = (
