@@ -922,6 +922,7 @@ CASE_FLOORS = {
     "rustling_fr": 315,
     "people_instants": 122,
     "people_instants_2": 112,
+    "people_instants_3": 116,
     "rustling_en": 231,
     "natty_en": 157,
     "rustling_de": 197,
