@@ -994,6 +994,10 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     t.take(m)
     if m.re is t.g.relative_ahead and m.group("fraction_ahead"):  # "a half hour from now"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction_ahead"))]), True
+    if m.re is t.g.duration_alone and m.group("fraction_alone"):  # "half an hour", "meia hora"
+        more, extra = ahead_more
+        fraction = t.g.words.hour_fractions[_spaced(m.group("fraction_alone"))]
+        return now + more + timedelta(minutes=fraction, seconds=extra), True
     if m.re is t.g.duration_alone:  # "5 minutes", "1 week": from now
         said, unit, half = m.group("n"), m.group("unit"), m.group("half") or m.group("unit_half")
     elif m.re is t.g.relative_ahead:  # "2 minutes from now"
@@ -1026,9 +1030,9 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
 
 def _minutes_after_hours(t: _Text, m: re.Match, kind: str, amount: int) -> tuple[float, int]:
     """(the seconds of the minutes said after a whole number of hours: "dans 1 heure et quart",
-    "dans 2 heures moins 12", "in 1 Stunde 30", "in an hour and a quarter"; where they end), taken;
-    (0, 0) when none are."""
-    if (kind, amount) != ("minutes", 60) or m.group("half") or m.group("unit_half"):
+    "dans 2 heures moins 12", "in 1 Stunde 30", "in an hour and a quarter", or of the seconds after
+    minutes: "dans 1 min 30"; where they end), taken; (0, 0) when none are."""
+    if kind != "minutes" or amount not in (1, 60) or m.group("half") or m.group("unit_half"):
         return 0.0, 0
     if m.group("glued_minutes"):  # "in 1h30"
         return 0.0, 0
@@ -1039,7 +1043,8 @@ def _minutes_after_hours(t: _Text, m: re.Match, kind: str, amount: int) -> tuple
     minutes = int(said) if said.isdigit() else t.g.words.minute_amounts[_spaced(said)]
     t.take(after)
     less = after.group("join") and t.g.hour_less.fullmatch(_spaced(after.group("join")))
-    return (-60.0 if less else 60.0) * minutes, after.end()
+    scale = 60.0 if amount == 60 else 1.0  # minutes after hours, seconds after minutes
+    return (-scale if less else scale) * minutes, after.end()
 
 
 def _amounts_within(t: _Text, m: re.Match) -> tuple[relativedelta, float]:

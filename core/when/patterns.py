@@ -359,7 +359,8 @@ class Grammar:
         # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
         self.duration_alone = c(
             # not figures with a leading zero: "0600h" is a clock, never 600 hours
-            rf"^\s*(?:\+\s*)?{about}(?!0\d)(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
+            rf"^\s*(?:\+\s*)?{about}(?:(?P<fraction_alone>{any_of(w.hour_fractions)})|(?!0\d)(?P<n>{amount}){half}"
+            rf"{glue}(?P<unit>{any_of(w.units)}){unit_half})"  # "half an hour", "meia hora"
             rf"(?P<more_ahead>{more_amounts})\s*[,.]?\s*$"  # "3 years, 2 weeks and 5 days"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")

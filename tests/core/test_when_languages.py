@@ -1134,3 +1134,40 @@ def test_a_number_of_days_after_hours_is_no_minutes_of_those_hours():
     assert when is not None and when.due != SATURDAY + timedelta(hours=2, minutes=3), when.due
     people = find_when("in 2 hours and 5 people", SATURDAY, region="en_GB")
     assert people is not None and people.due == SATURDAY + timedelta(hours=2), people.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "seconds"),
+    [
+        ("a quarter of an hour", "en_GB", 900),
+        ("meia hora", "pt_PT", 1800),
+        ("media hora", "es_ES", 1800),
+        ("eine halbe Stunde", "de_DE", 1800),
+        ("anderthalb Stunden", "de_DE", 5400),
+        ("une demi-heure", "fr_FR", 1800),
+        ("half an hour and 5 minutes", "en_US", 2100),
+    ],
+)
+def test_a_text_that_is_only_a_fraction_of_an_hour_is_that_long_from_now(text, region, seconds):
+    """As "5 minutes" and "una hora" alone are: "meia hora", "une demi-heure" were nothing."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(seconds=seconds), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "seconds"),
+    [
+        ("sortir les pâtes dans 9 min 30", "fr_FR", 570),
+        ("Eier raus in 4 Minuten 30", "de_DE", 270),
+        ("in anderthalb Minuten", "de_DE", 90),
+        ("tirar o café daqui a 3 minutos e 20", "pt_PT", 200),
+        ("in 6 minutes 45", "en_GB", 405),
+    ],
+)
+def test_seconds_after_an_amount_of_minutes_count(text, region, seconds):
+    """ "dans 9 min 30" is nine and a half minutes, as "dans 1 heure 30" is 90 minutes; a count of
+    something else after the minutes is not their seconds."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(seconds=seconds), when and when.due
+    people = find_when("dans 3 minutes 4 personnes", SATURDAY, region="fr_FR")
+    assert people is not None and people.due == SATURDAY + timedelta(minutes=3), people.due
