@@ -71,8 +71,8 @@ class Language:
     # unit -> (kind, amount): kind is "seconds"/"minutes" or "days"/"months"/"years" (calendar steps)
     units: dict[str, tuple[str, int]] = field(default_factory=dict)
     calendar_units: dict[str, str] = field(default_factory=dict)  # of a repeat: "weeks": "week"
-    # a part of an hour, in minutes: "half an hour", "a quarter of an hour", "um quarto de hora"
-    hour_fractions: dict[str, int] = field(default_factory=dict)
+    # a part of an hour or of a minute, in minutes: "half an hour", "um quarto de hora", "half a minute"
+    hour_fractions: dict[str, float] = field(default_factory=dict)
     and_a_half: Words = ()  # between an amount and its unit: "in 2 and a half hours"
     unit_and_a_half: Words = ()  # after the unit: "em 2 horas e meia", "dans 2 heures et demie"
     about: Words = ()  # before an amount: "in about an hour", "dans environ 23 heures"

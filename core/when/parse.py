@@ -994,6 +994,10 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     t.take(m)
     if m.re is t.g.relative_ahead and m.group("fraction_ahead"):  # "a half hour from now"
         return now + timedelta(minutes=t.g.words.hour_fractions[_spaced(m.group("fraction_ahead"))]), True
+    if m.re is t.g.duration_alone and m.group("fraction_alone"):  # "half an hour", "meia hora"
+        more, extra = ahead_more
+        fraction = t.g.words.hour_fractions[_spaced(m.group("fraction_alone"))]
+        return now + more + timedelta(minutes=fraction, seconds=extra), True
     if m.re is t.g.duration_alone:  # "5 minutes", "1 week": from now
         said, unit, half = m.group("n"), m.group("unit"), m.group("half") or m.group("unit_half")
     elif m.re is t.g.relative_ahead:  # "2 minutes from now"
@@ -1009,8 +1013,11 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         seconds = n * amount * (60 if kind == "minutes" else 1)
         if m.re is t.g.relative:
             seconds += int(m.group("glued_minutes") or 0) * 60  # "in 1h30"
-            more_seconds = _more_of_the_step(t, m.end())[1]  # "in 1 hour and 30 minutes"
-            seconds += more_seconds or _minutes_after_hours(t, m, kind, amount)
+            more_step, more_seconds = _more_of_the_step(t, m.end())  # "in 1 hour and 30 minutes"
+            if not more_seconds and not more_step:  # "dans 1 heure et quart", then "et 10 secondes"
+                minutes, end = _minutes_after_hours(t, m, kind, amount)
+                more_seconds = minutes + (_more_of_the_step(t, end)[1] if end else 0.0)
+            seconds += more_seconds
         more, extra = ahead_more
         return now + more + timedelta(seconds=seconds + extra), True
     step = _calendar_step(kind, int(_days_counted(t.g, unit, said, n)) * amount)  # a decade is 10 years
@@ -1021,21 +1028,23 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     return datetime.combine(now.date() + step, time(0), tzinfo=now.tzinfo), False
 
 
-def _minutes_after_hours(t: _Text, m: re.Match, kind: str, amount: int) -> float:
-    """The seconds of the minutes said after a whole number of hours ("dans 1 heure et quart",
-    "dans 2 heures moins 12", "in 1 Stunde 30"), taken; 0 when none are."""
-    if (kind, amount) != ("minutes", 60) or m.group("half") or m.group("unit_half"):
-        return 0.0
+def _minutes_after_hours(t: _Text, m: re.Match, kind: str, amount: int) -> tuple[float, int]:
+    """(the seconds of the minutes said after a whole number of hours: "dans 1 heure et quart",
+    "dans 2 heures moins 12", "in 1 Stunde 30", "in an hour and a quarter", or of the seconds after
+    minutes: "dans 1 min 30"; where they end), taken; (0, 0) when none are."""
+    if kind != "minutes" or amount not in (1, 60) or m.group("half") or m.group("unit_half"):
+        return 0.0, 0
     if m.group("glued_minutes"):  # "in 1h30"
-        return 0.0
+        return 0.0, 0
     after = t.g.minutes_after_hours.match(t.folded, m.end())
     if after is None:
-        return 0.0
-    said = after.group("m") or after.group("m_alone")
+        return 0.0, 0
+    said = after.group("m") or after.group("m_figures") or after.group("m_alone")
     minutes = int(said) if said.isdigit() else t.g.words.minute_amounts[_spaced(said)]
     t.take(after)
     less = after.group("join") and t.g.hour_less.fullmatch(_spaced(after.group("join")))
-    return -60.0 * minutes if less else 60.0 * minutes
+    scale = 60.0 if amount == 60 else 1.0  # minutes after hours, seconds after minutes
+    return (-scale if less else scale) * minutes, after.end()
 
 
 def _amounts_within(t: _Text, m: re.Match) -> tuple[relativedelta, float]:
@@ -1085,8 +1094,13 @@ def _more_of_the_step(t: _Text, at: int) -> tuple[relativedelta, float]:
     taken."""
     step, seconds = relativedelta(), 0.0
     while more := t.g.more_amount.match(t.folded, at):
+        if more.group("fraction"):  # "and half a minute", "y medio minuto"
+            seconds += 60 * t.g.words.hour_fractions[_spaced(more.group("fraction"))]
+            t.take(more)
+            at = more.end()
+            continue
         kind, amount = t.g.words.units[more.group("unit")]
-        n = _num(t.g, more.group("n"))
+        n = _num(t.g, more.group("n")) + (0.5 if more.group("unit_half") else 0)  # "30 minutos y medio"
         if kind in ("seconds", "minutes"):
             seconds += n * amount * (60 if kind == "minutes" else 1)
         elif n == int(n):

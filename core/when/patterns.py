@@ -311,16 +311,20 @@ class Grammar:
             rf"(?P<glued_minutes>\d{{2}})?){e}"  # "in 1h30"
         )
         # "dans 1 heure et quart", "dans 2 heures moins 12", "in 1 Stunde 30", "dans une heure trente":
-        # the minutes after an amount of hours (alone only at a clause's end or with their noun)
+        # the minutes after an amount of hours (in figures or alone only at a clause's end or with
+        # their noun: "in 2 hours and 5 people" is no 2:05)
         minutes = rf"(?:{any_of(w.minute_amounts)}|[1-5]?\d)"
+        noun_or_end = rf"(?:\s+(?:{any_of(w.minute_nouns)}){e}|(?=\s*(?:[,.;:!?)]|$)))"
         self.minutes_after_hours = c(
-            rf"\s+(?:(?P<join>{any_of(w.hour_and)}|{any_of(w.hour_less)})\s+(?P<m>{minutes})"
-            rf"(?:\s+(?:{any_of(w.minute_nouns)}))?{e}|(?P<m_alone>{minutes})"
-            rf"(?:\s+(?:{any_of(w.minute_nouns)}){e}|(?=\s*(?:[,.;:!?)]|$))))"
+            rf"\s+(?:(?P<join>{any_of((*w.hour_and, *w.and_words))}|{any_of(w.hour_less)})\s+"
+            rf"(?:(?P<m>{any_of(w.minute_amounts)})(?:\s+(?:{any_of(w.minute_nouns)}))?{e}|"
+            rf"(?P<m_figures>[1-5]?\d){noun_or_end})|(?P<m_alone>{minutes}){noun_or_end})"
         )
-        # "in 1 hour and 30 minutes", "em 1 hora e 30 minutos": the next amount of the same step
+        # "in 1 hour and 30 minutes", "em 1 hora e 30 minutos": the next amount of the same step, a
+        # half after its unit ("1 hora y 30 minutos y medio") or a fraction ("and half a minute")
         self.more_amount = c(
-            rf"\s*(?:,\s*)?(?:(?:{any_of(w.and_words)})\s+)?(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)}){e}"
+            rf"\s*(?:,\s*)?(?:(?:{any_of(w.and_words)})\s+)?(?:(?P<fraction>{any_of(w.hour_fractions)})|"
+            rf"(?P<n>{amount}){glue}(?P<unit>{any_of(w.units)}){unit_half}){e}"
         )
         # "4pm + 3 days", "next tuesday +10 days", "2023-12-29 -10days": a step written with its sign
         # after the time it moves ("-" glued to the number, so "3 - 4 days" is no step back)
@@ -355,7 +359,8 @@ class Grammar:
         # "5 minutes", "1 week", "uma hora": a text that is nothing but a duration is that long from now
         self.duration_alone = c(
             # not figures with a leading zero: "0600h" is a clock, never 600 hours
-            rf"^\s*(?:\+\s*)?{about}(?!0\d)(?P<n>{amount}){half}{glue}(?P<unit>{any_of(w.units)}){unit_half}"
+            rf"^\s*(?:\+\s*)?{about}(?:(?P<fraction_alone>{any_of(w.hour_fractions)})|(?!0\d)(?P<n>{amount}){half}"
+            rf"{glue}(?P<unit>{any_of(w.units)}){unit_half})"  # "half an hour", "meia hora"
             rf"(?P<more_ahead>{more_amounts})\s*[,.]?\s*$"  # "3 years, 2 weeks and 5 days"
         )
         self.now_word = c(rf"{b}(?:{any_of(w.now_words)}){e}")

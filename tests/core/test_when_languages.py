@@ -1068,3 +1068,106 @@ def test_eight_and_fifteen_days_in_words_are_one_and_two_weeks_where_people_coun
     eight and fifteen days."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "seconds"),
+    [
+        ("check the oven in half a minute", "en_GB", 30),
+        ("ping me in 1/2 a minute", "en_US", 30),
+        ("stand-up in 1/2 an hour", "en_US", 1800),
+        ("tirar o bolo daqui a meio minuto", "pt_PT", 30),
+        ("apagar el fuego en medio minuto", "es_ES", 30),
+        ("Nudeln abgießen in einer halben Minute", "de_DE", 30),
+        ("retourner la crêpe dans une demi-minute", "fr_FR", 30),
+    ],
+)
+def test_half_a_minute_or_an_hour_said_as_one_phrase_is_that_long_from_now(text, region, seconds):
+    """ "half a minute", "meio minuto", "einer halben Minute", "une demi-minute" are 30 seconds, as
+    "half an hour" is 30 minutes; "1/2 a minute" is no date (the 2nd of January)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(seconds=seconds), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "seconds"),
+    [
+        ("call back in 3 and a 1/2 hours", "en_US", 3.5 * 3600),
+        ("leave in an hour and a quarter", "en_GB", 75 * 60),
+        ("the train is in an hour and three quarters", "en_GB", 105 * 60),
+        ("desligar o forno daqui a 7 minutos e meio", "pt_PT", 450),
+        ("sair daqui a duas horas e três quartos", "pt_PT", 165 * 60),
+        ("sacar el pan en 12 minutos y medio", "es_ES", 750),
+        ("salir en dos horas y tres cuartos", "es_ES", 165 * 60),
+    ],
+)
+def test_a_half_or_quarters_after_an_amount_and_its_unit_count(text, region, seconds):
+    """The half after a masculine unit ("7 minutos e meio", "12 minutos y medio"), and the quarters
+    after hours in English and in "tres cuartos" were dropped: now part of the amount."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(seconds=seconds), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "seconds"),
+    [
+        ("in 2 hours and a quarter and 20 seconds", "en_GB", 8120),
+        ("in 4 minutes and half a minute", "en_US", 270),
+        ("daqui a 2 horas e um quarto, e 40 segundos", "pt_PT", 8140),
+        ("daqui a uma hora e 10 minutos e meio", "pt_BR", 4230),
+        ("en 3 horas y cuarto, y 5 segundos", "es_ES", 11705),
+        ("en una hora y media y medio minuto", "es_ES", 5430),
+        ("dans 1 heure et quart et 15 secondes", "fr_FR", 4515),
+        ("in 1 Stunde 20 Minuten und eine halbe Minute", "de_DE", 4830),
+    ],
+)
+def test_amounts_after_a_quarter_a_half_or_a_fraction_still_count(text, region, seconds):
+    """A duration goes on after "and a quarter", after a half or with a fraction of a unit; the
+    seconds at its end were dropped."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(seconds=seconds), when and when.due
+
+
+def test_a_number_of_days_after_hours_is_no_minutes_of_those_hours():
+    """ "and 3 days" after hours is more of the step, never 3 minutes."""
+    when = find_when("in 2 hours and 3 days", SATURDAY, region="en_GB")
+    assert when is not None and when.due != SATURDAY + timedelta(hours=2, minutes=3), when.due
+    people = find_when("in 2 hours and 5 people", SATURDAY, region="en_GB")
+    assert people is not None and people.due == SATURDAY + timedelta(hours=2), people.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "seconds"),
+    [
+        ("a quarter of an hour", "en_GB", 900),
+        ("meia hora", "pt_PT", 1800),
+        ("media hora", "es_ES", 1800),
+        ("eine halbe Stunde", "de_DE", 1800),
+        ("anderthalb Stunden", "de_DE", 5400),
+        ("une demi-heure", "fr_FR", 1800),
+        ("half an hour and 5 minutes", "en_US", 2100),
+    ],
+)
+def test_a_text_that_is_only_a_fraction_of_an_hour_is_that_long_from_now(text, region, seconds):
+    """As "5 minutes" and "una hora" alone are: "meia hora", "une demi-heure" were nothing."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(seconds=seconds), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "seconds"),
+    [
+        ("sortir les pâtes dans 9 min 30", "fr_FR", 570),
+        ("Eier raus in 4 Minuten 30", "de_DE", 270),
+        ("in anderthalb Minuten", "de_DE", 90),
+        ("tirar o café daqui a 3 minutos e 20", "pt_PT", 200),
+        ("in 6 minutes 45", "en_GB", 405),
+    ],
+)
+def test_seconds_after_an_amount_of_minutes_count(text, region, seconds):
+    """ "dans 9 min 30" is nine and a half minutes, as "dans 1 heure 30" is 90 minutes; a count of
+    something else after the minutes is not their seconds."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == SATURDAY + timedelta(seconds=seconds), when and when.due
+    people = find_when("dans 3 minutes 4 personnes", SATURDAY, region="fr_FR")
+    assert people is not None and people.due == SATURDAY + timedelta(minutes=3), people.due

@@ -49,7 +49,10 @@ LANGUAGE = Language(
                     "viertelstunde": 15, "einer dreiviertelstunde": 45,
                     "einer dreiviertel stunde": 45, "dreiviertel stunde": 45, "anderthalb stunden": 90,
                     "eineinhalb stunden": 90, "anderthalb stunde": 90, "eineinhalb stunde": 90,
-                    "anderthalb std": 90, "eineinhalb std": 90},
+                    "anderthalb std": 90, "eineinhalb std": 90, "einer halben minute": 0.5,
+                    "halben minute": 0.5, "eine halbe minute": 0.5, "eine halbe stunde": 30,
+                    "halbe stunde": 30, "eine viertelstunde": 15, "eine dreiviertelstunde": 45,
+                    "anderthalb minuten": 1.5},
     and_a_half=("einhalb", "ein halb"),  # "zweieinhalb Stunden", "in drei ein halb Tagen"
     about=("etwa", "ungefähr", "circa", "zirka", "ca.", "rund", "fast", "knapp"),
     # "am 2ten Juni", "der 3te Mai", "am 21sten": an ordinal's ending after its figures

@@ -66,9 +66,10 @@ LANGUAGE = Language(
     hour_fractions={"a half hour": 30, "half an hour": 30, "half hour": 30, "a quarter of an hour": 15,
                     "quarter of an hour": 15,
                     "a quarter hour": 15, "quarter hour": 15, "three quarters of an hour": 45,
-                    "three-quarters of an hour": 45},
-    and_a_half=("and a half", "and an half"),
-    unit_and_a_half=("and a half", "and an half"),  # after the unit: "an hour and a half"
+                    "three-quarters of an hour": 45, "1/2 an hour": 30, "half a minute": 0.5,
+                    "a half minute": 0.5, "1/2 a minute": 0.5},
+    and_a_half=("and a half", "and an half", "and a 1/2"),
+    unit_and_a_half=("and a half", "and an half", "and a 1/2"),  # after the unit: "an hour and a half"
     about=("about", "around", "approximately", "roughly"),
     more=("more",),
     from_now=("from now", "from today", "later", "hence"),
@@ -217,7 +218,8 @@ LANGUAGE = Language(
     after_hour={"half": 30},  # "half eight": 8:30, as Britain says it (not "halb 8", 7:30)
     hour_words={"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12},
-    minute_amounts={"half": 30, "a half": 30, "quarter": 15, "a quarter": 15, "five": 5, "ten": 10,
+    minute_amounts={"half": 30, "a half": 30, "quarter": 15, "a quarter": 15, "three quarters": 45, "five": 5,
+                    "ten": 10,
                     "twenty": 20, "twenty-five": 25, "twenty five": 25, "fifteen": 15, "thirty": 30,
                     "forty": 40, "forty-five": 45, "forty five": 45, "fifty": 50},
     minute_nouns=("minute", "minutes"),

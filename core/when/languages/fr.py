@@ -48,8 +48,9 @@ LANGUAGE = Language(
                     "demi heure": "clock-half-hour", "demi heures": "clock-half-hour",
                     "quart d'heure": "clock-quarter-hour", "quarts d'heure": "clock-quarter-hour"},
     hour_fractions={"une demi-heure": 30, "une demi heure": 30, "demi-heure": 30, "un quart d'heure": 15,
-                    "trois quarts d'heure": 45},
-    unit_and_a_half=("et demie",),
+                    "trois quarts d'heure": 45, "une demi-minute": 0.5, "une demi minute": 0.5,
+                    "demi-minute": 0.5},
+    unit_and_a_half=("et demie", "et demi"),  # "dans 2 heures et demie", "dans 2 jours et demi"
     about=("environ", "à peu près"),
     day_suffixes=("er", "ème", "e"),
     day_month_joiners=("jour de", "jour d'"),  # "le 3ème jour de mars"
