@@ -927,6 +927,7 @@ CASE_FLOORS = {
     "natty_en": 157,
     "rustling_de": 197,
     "rustling_pt_es": 488,
+    "moment_locales": 393,
 }
 
 
