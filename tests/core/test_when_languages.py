@@ -1068,3 +1068,40 @@ def test_eight_and_fifteen_days_in_words_are_one_and_two_weeks_where_people_coun
     eight and fifteen days."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("consulta qui, 16h", "pt_PT", at("2026-12-10", "16:00")),
+        ("jantar sex. 8pm", "pt_BR", at("2026-12-11", "20:00")),
+        ("reunión jue., 11:30", "es_ES", at("2026-12-10", "11:30")),
+        ("cena vie, 9 PM", "es_MX", at("2026-12-11", "21:00")),
+        ("Termin Mi., 4 PM", "de_DE", at("2026-12-09", "16:00")),
+        ("rdv jeu., 14h", "fr_FR", at("2026-12-10", "14:00")),
+        ("dîner ven, 7 pm", "fr_CA", at("2026-12-11", "19:00")),
+        # not a day: an English text's word beside an English clock
+        ("call dom at 5pm", "pt_PT", at("2026-12-05", "17:00")),
+    ],
+)
+def test_a_short_weekday_with_a_comma_or_before_an_am_pm_clock_is_that_day(text, region, due):
+    """Calendars print "dom., 3PM", "So., 3PM", "jeu., 14h": the comma after a short weekday, and am/pm
+    after its hour in a text of another language than English, still make it the day."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("2027-abr-22", "pt_PT", at("2027-04-22")),
+        ("2027-Apr-22 10:00", "en_US", at("2027-04-22", "10:00")),
+        ("vacunas 2027-dic-03", "es_ES", at("2027-12-03")),
+        ("2027/mai/06", "fr_FR", at("2027-05-06")),
+        ("2027 Apr 22", "en_GB", at("2027-04-22")),
+    ],
+)
+def test_a_year_then_a_months_short_name_and_its_day_joined_by_dashes(text, region, due):
+    """ "2027-Apr-22", as logs and some calendars print a date: the year, the month's name, the day."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
