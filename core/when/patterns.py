@@ -401,6 +401,15 @@ class Grammar:
             r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
             r"(?![\w/])"
         )
+        # "20 02 2027", "le 20 2 27", "le 17 02": day, month (and year) apart, as French writes them;
+        # with a four-figure year, or after the lead word at a clause's end; never a run of figures
+        # (a phone number: "le 06 12 34 56 78", an amount: "le 20 000")
+        spaced_led = any_of(w.spaced_date_lead) if w.spaced_date_lead else "(?!)"
+        self.spaced_date = c(
+            rf"(?<![\w/.:,+-])(?<!\d\s)(?:(?P<lead>{spaced_led})\s+)?(?P<a>\d{{1,2}})\s+(?P<b>\d{{1,2}})"
+            rf"(?:\s+(?P<y>(?:19|20)\d\d|\d\d))?(?![\w/]|[.:,-]\d|\s+\d)"
+            rf"(?P<end>(?=\s*(?:[,.;!?)]|$)|\s+(?:{any_of(w.at)})\s))?"
+        )
         # "am 19.12", "le 19.12": day.month without the final dot after a date's lead word (alone,
         # 22.04 is a time)
         self.lead_dotted_date = c(

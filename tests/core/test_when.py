@@ -919,7 +919,7 @@ CASE_FLOORS = {
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 103,
     "dateparser_de_fr": 33,
-    "rustling_fr": 315,
+    "rustling_fr": 327,
     "people_instants": 122,
     "people_instants_2": 112,
     "people_instants_3": 116,

@@ -1105,3 +1105,36 @@ def test_a_year_then_a_months_short_name_and_its_day_joined_by_dashes(text, regi
     """ "2027-Apr-22", as logs and some calendars print a date: the year, the month's name, the day."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("vaccin le 9 3 27", "fr_FR", at("2027-03-09")),
+        ("le 18 06 à 14h", "fr_FR", at("2027-06-18", "14:00")),
+        ("passeport à renouveler le 23 11.", "fr_CA", at("2027-11-23")),
+        ("visite 21 09 2027", "fr_FR", at("2027-09-21")),
+        ("contrôle technique le 05 01 2028, 9h", "fr_CH", at("2028-01-05", "09:00")),
+    ],
+)
+def test_a_day_and_month_apart_with_spaces_as_french_writes_them(text, region, due):
+    """ "le 9 3 27", "21 09 2027": a day, a month and a year apart; with a four-figure year, or after
+    "le" at the end of a clause (before a time or a comma), in the region's order."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "appeler le cabinet au 01 45 67 89 10",
+        "appeler le 06 12 34 56 78",
+        "virement le 20 000 euros",
+        "il a gagné le 3 2 contre Lyon",
+        "note 12 15 sur 20",
+        "à 10 30",
+    ],
+)
+def test_figures_apart_that_are_a_phone_number_an_amount_or_a_score_are_no_date(text):
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is None or when.due.date() == SATURDAY.date(), when and when.due
