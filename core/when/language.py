@@ -137,6 +137,7 @@ class Language:
     week_articles: Words = ()  # before "week" in "a semana que vem"
     month_articles: Words = ()  # before "month" in "o mês que vem"
     dotted_date_lead: Words = ()  # de "am 19.12": day.month without its final dot is a date after it
+    spaced_date_lead: Words = ()  # fr "le 20 2 14", "le 17 02": day and month apart are a date after it
     month_alone_lead: Words = ()  # "in July", "em julho", "bis Juli": a month alone after it is its 1st
     date_lead: Words = ()  # before the day number of a date: "on the 12 June", "dia 6 de junho"
     day_month_joiners: Words = ()  # "6 de junho", "the 3rd of June"

@@ -1497,6 +1497,14 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
     if not m:
         m = t.search(t.g.lead_dotted_date, accept=lambda m: read(m) is not None)
+    if not m:  # "20 02 2027"; "le 20 2 27", "le 17 02" at a clause's end
+        m = t.search(
+            t.g.spaced_date,
+            accept=lambda m: bool(
+                (len(m.group("y") or "") == 4 or (m.group("lead") and m.group("end") is not None))
+                and read(m) is not None
+            ),
+        )
     if not m:
         # 31/04, 30.02.2027: a day and month either way round, but no day of a calendar
         bad = t.search(

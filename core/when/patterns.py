@@ -249,12 +249,14 @@ class Grammar:
         # 15h"; and those read only with their dot, de "Mo.", "Fr."
         self.abbreviation_of = _weekday_forms(languages, lambda lang: lang.weekday_abbreviations)
         self.dotted_of = _weekday_forms(languages, lambda lang: lang.dotted_weekdays)
-        # short forms that are other languages' words ("jeu", "set", "ago"): not counted as the
-        # words that say which language a text is in
+        # short forms that are other languages' words ("jeu", "set", "ago"), and the am/pm marks
+        # every language's clocks are printed with ("So., 3PM", "hoy a las 1:00 PM"): not counted as
+        # the words that say which language a text is in
         self.short_forms = (
             frozenset(self.abbreviation_of)
             | frozenset(self.dotted_of)
             | {fold(k) for lang in languages for k in lang.own_text_months}
+            | {fold(k) for lang in languages for k in (*lang.before_noon_marks, *lang.after_noon_marks)}
         )
         self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
@@ -404,6 +406,15 @@ class Grammar:
             r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
             r"(?![\w/])"
         )
+        # "20 02 2027", "le 20 2 27", "le 17 02": day, month (and year) apart, as French writes them;
+        # with a four-figure year, or after the lead word at a clause's end; never a run of figures
+        # (a phone number: "le 06 12 34 56 78", an amount: "le 20 000")
+        spaced_led = any_of(w.spaced_date_lead) if w.spaced_date_lead else "(?!)"
+        self.spaced_date = c(
+            rf"(?<![\w/.:,+-])(?<!\d\s)(?:(?P<lead>{spaced_led})\s+)?(?P<a>\d{{1,2}})\s+(?P<b>\d{{1,2}})"
+            rf"(?:\s+(?P<y>(?:19|20)\d\d|\d\d))?(?![\w/]|[.:,-]\d|\s+\d)"
+            rf"(?P<end>(?=\s*(?:[,.;!?)]|$)|\s+(?:{any_of(w.at)})\s))?"
+        )
         # "am 19.12", "le 19.12": day.month without the final dot after a date's lead word (alone,
         # 22.04 is a time)
         self.lead_dotted_date = c(
@@ -449,9 +460,10 @@ class Grammar:
         led_parts = [p for p in w.parts if p.split(" ")[0] in {lead.split(" ")[0] for lead in w.part_lead}]
         if led_parts:
             clock_marks = rf"(?:{clock_marks}|{any_of(led_parts)})"
-        # "2018 March 18", "2009 May 22nd": a year before its month and day
+        # "2018 March 18", "2009 May 22nd", "2027-feb-14": a year before its month and day
         self.year_month_day = c(
-            rf"{b}(?P<y>[12]\d{{3}}),?\s+(?P<mon>{month})\.?\s+(?P<d>{day_number}){ordinal}?(?![\d:]){e}"
+            rf"{b}(?P<y>[12]\d{{3}})(?:,?\s+|(?P<dash>[-/]))(?P<mon>{month})\.?(?:\s+|(?P=dash))"
+            rf"(?P<d>{day_number}){ordinal}?(?![\d:]){e}"
         )
         slots = {
             "day": Slot(DAY_NUMBER),
@@ -488,16 +500,18 @@ class Grammar:
             rf"(?P<suffix>{weekday_suffix})?(?:\s+(?P<post>{self.next_after}|{self.last_after})"
             rf"|\s+(?P<after_next>{any_of(w.after_next)})|\s+(?P<weeks_later>{any_of(w.weeks_later)}))?{e}"
         )
-        # "Jeu 15:12", "mer. à 15h", "sam 12 déc": a weekday's short form before a time or a day
+        # "Jeu 15:12", "mer. à 15h", "sam 12 déc", "dom., 3PM": a weekday's short form (its dot, a
+        # comma) before a time or a day
         self.weekday_abbreviation = c(
-            rf"{b}(?P<day>{any_of(self.abbreviation_of)})\.?(?=\s+(?:(?:{any_of(w.at)})\s+\d|"
-            rf"\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|(?:{any_of(w.hour_marks)}){e})|\d{{1,2}}\.?\s+(?:{month}){e}))"
+            rf"{b}(?P<day>{any_of(self.abbreviation_of)})\.?,?(?=\s+(?:(?:{any_of(w.at)})\s+\d|"
+            rf"\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|(?:{any_of(w.hour_marks)}|{noon_mark}){e})"
+            rf"|\d{{1,2}}\.?\s+(?:{month}){e}))"
         )
         # "Mo.", "am Fr.", "Fr. 14 Uhr", "Sa, 21. Sept": a short form with its dot or a comma
         self.weekday_dotted = c(
             rf"{b}(?:(?P<lead>{any_of(w.weekday_lead)})\s+)?(?P<day>{any_of(self.dotted_of)})(?:\.\s*,?|,)"
             rf"(?P<before>(?=\s*(?:(?:{any_of(w.at)})\s+\d|\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|"
-            rf"(?:{any_of(w.hour_marks)}){e})|\d{{1,2}}\.?\s*(?:{month}){e})))?"
+            rf"(?:{any_of(w.hour_marks)}|{noon_mark}){e})|\d{{1,2}}\.?\s*(?:{month}){e})))?"
         )
         # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
         article = optional_words(w.month_articles)

@@ -919,15 +919,16 @@ CASE_FLOORS = {
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 103,
     "dateparser_de_fr": 33,
-    "rustling_fr": 315,
+    "rustling_fr": 327,
     "people_instants": 122,
     "people_instants_2": 112,
     "people_instants_3": 116,
     "rustling_en": 231,
-    "natty_en": 157,
+    "natty_en": 158,
     "rustling_de": 197,
     "rustling_pt_es": 488,
     "ha_intents_timers": 123,
+    "moment_locales": 400,
 }
 
 

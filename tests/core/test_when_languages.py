@@ -1171,3 +1171,73 @@ def test_seconds_after_an_amount_of_minutes_count(text, region, seconds):
     assert when is not None and when.due == SATURDAY + timedelta(seconds=seconds), when and when.due
     people = find_when("dans 3 minutes 4 personnes", SATURDAY, region="fr_FR")
     assert people is not None and people.due == SATURDAY + timedelta(minutes=3), people.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("consulta qui, 16h", "pt_PT", at("2026-12-10", "16:00")),
+        ("jantar sex. 8pm", "pt_BR", at("2026-12-11", "20:00")),
+        ("reunión jue., 11:30", "es_ES", at("2026-12-10", "11:30")),
+        ("cena vie, 9 PM", "es_MX", at("2026-12-11", "21:00")),
+        ("Termin Mi., 4 PM", "de_DE", at("2026-12-09", "16:00")),
+        ("rdv jeu., 14h", "fr_FR", at("2026-12-10", "14:00")),
+        ("dîner ven, 7 pm", "fr_CA", at("2026-12-11", "19:00")),
+        # not a day: an English text's word beside an English clock
+        ("call dom at 5pm", "pt_PT", at("2026-12-05", "17:00")),
+    ],
+)
+def test_a_short_weekday_with_a_comma_or_before_an_am_pm_clock_is_that_day(text, region, due):
+    """Calendars print "dom., 3PM", "So., 3PM", "jeu., 14h": the comma after a short weekday, and am/pm
+    after its hour in a text of another language than English, still make it the day."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("2027-abr-22", "pt_PT", at("2027-04-22")),
+        ("2027-Apr-22 10:00", "en_US", at("2027-04-22", "10:00")),
+        ("vacunas 2027-dic-03", "es_ES", at("2027-12-03")),
+        ("2027/mai/06", "fr_FR", at("2027-05-06")),
+        ("2027 Apr 22", "en_GB", at("2027-04-22")),
+    ],
+)
+def test_a_year_then_a_months_short_name_and_its_day_joined_by_dashes(text, region, due):
+    """ "2027-Apr-22", as logs and some calendars print a date: the year, the month's name, the day."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("vaccin le 9 3 27", "fr_FR", at("2027-03-09")),
+        ("le 18 06 à 14h", "fr_FR", at("2027-06-18", "14:00")),
+        ("passeport à renouveler le 23 11.", "fr_CA", at("2027-11-23")),
+        ("visite 21 09 2027", "fr_FR", at("2027-09-21")),
+        ("contrôle technique le 05 01 2028, 9h", "fr_CH", at("2028-01-05", "09:00")),
+    ],
+)
+def test_a_day_and_month_apart_with_spaces_as_french_writes_them(text, region, due):
+    """ "le 9 3 27", "21 09 2027": a day, a month and a year apart; with a four-figure year, or after
+    "le" at the end of a clause (before a time or a comma), in the region's order."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "appeler le cabinet au 01 45 67 89 10",
+        "appeler le 06 12 34 56 78",
+        "virement le 20 000 euros",
+        "il a gagné le 3 2 contre Lyon",
+        "note 12 15 sur 20",
+        "à 10 30",
+    ],
+)
+def test_figures_apart_that_are_a_phone_number_an_amount_or_a_score_are_no_date(text):
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is None or when.due.date() == SATURDAY.date(), when and when.due

@@ -14,6 +14,7 @@ LANGUAGE = Language(
     },
     month_alone_lead=("en", "d'ici", "jusqu'en", "au mois de", "le mois de", "pour"),
     dotted_date_lead=("le", "du", "au"),
+    spaced_date_lead=("le",),
     ambiguous_months=("mars",),
     weekdays={"lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5,
               "dimanche": 6},
