@@ -926,6 +926,7 @@ CASE_FLOORS = {
     "natty_en": 157,
     "rustling_de": 197,
     "rustling_pt_es": 488,
+    "sherlock_en": 1498,
 }
 
 
