@@ -529,3 +529,75 @@ def test_minutes_before_a_bare_hour_are_that_many_to_it(text, due):
 @pytest.mark.parametrize("text", ["15 minutes before the meeting", "remind me 10 minutes before"])
 def test_minutes_before_no_time_are_no_time(text):
     assert read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("wed", at("2026-12-09")),
+        ("tue.", at("2026-12-08")),
+        ("tue 3pm", at("2026-12-08", "15:00")),
+        ("call Ana sun 11am", at("2026-12-06", "11:00")),
+        ("sat 9:30", at("2026-12-12", "09:30")),
+    ],
+)
+def test_a_short_weekday_that_is_another_word_is_a_day_alone_or_before_a_clock(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["we sat by the fire", "the sun is out", "sun cream"])
+def test_a_short_weekday_among_other_words_is_still_a_word(text):
+    assert read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("@2", at("2026-12-05", "14:00")),
+        ("lunch @1", at("2026-12-05", "13:00")),
+        ("standup tomorrow @9am", at("2026-12-06", "09:00")),
+    ],
+)
+def test_an_at_sign_glued_to_the_hour_is_at(text, due):
+    assert read(text) == due
+
+
+def test_an_at_sign_inside_a_word_is_no_time():
+    assert read("write to me@3") is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("day after christmas", at("2026-12-26")),
+        ("dinner day after friday at 8pm", at("2026-12-12", "20:00")),
+        ("day after new year's day", at("2027-01-02")),
+        ("day after tmrw", at("2026-12-07")),
+    ],
+)
+def test_the_day_after_a_named_day_without_its_article(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["day after day", "I worked on it day after day", "12/19 - day after"])
+def test_day_after_no_day_named_after_it_is_no_step(text):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is None or when.due == at("2026-12-19")
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("exam in three weeks from tomorrow", at("2026-12-27")),
+        ("in 2 days after Friday", at("2026-12-13")),
+        # a range after the amount keeps "in 3 weeks" from now
+        ("in 3 weeks from Monday to Friday", at("2026-12-26")),
+    ],
+)
+def test_in_before_an_offset_from_a_named_day_counts_from_that_day(text, due):
+    assert read(text) == due
+
+
+def test_in_before_an_offset_is_left_out_of_the_title():
+    when = find_when("exam in three weeks from tomorrow", SATURDAY, region="en_US")
+    assert title_without("exam in three weeks from tomorrow", when, None) == "Exam"

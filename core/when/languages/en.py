@@ -78,6 +78,7 @@ LANGUAGE = Language(
     offset_after=("from", "after"),
     offset_before=("before",),
     offset_one=("the",),
+    offset_one_units=("day",),
     end_of=("end of", "the end of", "by the end of", "by end of", "at the end of"),
     end_of_words={"eod": "day", "eow": "week", "eom": "month", "eoy": "year"},
     possessive_endings=("'s",),
