@@ -1817,7 +1817,8 @@ def _after_at(g: Grammar, m: re.Match) -> bool:
 def _clock_range(t: _Text) -> _Clock | None:
     """The first clock of a range ("between 6 and 8 AM", "zwischen 6 und 8h", "9:30 - 10:45"),
     in the half of the day the second says ("11 - 1pm": 11am). Without "from"/"between" only
-    with a mark of hours or minutes ("5-6" alone is not a time; "5 and 6" never is)."""
+    with a mark of hours or minutes, or as bare hours right after their day ("today 3-5"; "5-6"
+    alone is not a time; "5 and 6" never is)."""
     g = t.g
 
     def ok(m: re.Match) -> bool:
@@ -1846,7 +1847,11 @@ def _clock_range(t: _Text) -> _Clock | None:
             return said
         if "." in m.group(0):  # "05.08 - 16.08" may be dates: a range of clocks only said so
             return said or marked
-        return said or marked or bool(m.group("m1") and m.group("m2"))
+        if said or marked or bool(m.group("m1") and m.group("m2")):
+            return True
+        # "today 3-5", "Friday 9-11": bare hours, the first the earlier, right after their day
+        bare = not (m.group("m1") or m.group("m2")) and 0 < h1 < h2 <= 12
+        return bare and g.day_before_hours.search(fold(t.original), 0, m.start()) is not None
 
     m = t.search(g.clock_range, accept=ok)
     if not m:
@@ -2404,6 +2409,8 @@ def text_without(
     lead = grammar.title_lead.match(fold(rest)) if cue is not None else None
     rest = rest[lead.end() :] if lead else rest  # "remind me to call Ana": "call Ana"
     words = rest.split(" ")
-    while words and (grammar.dangling.fullmatch(fold(words[-1])) or not words[-1].strip(" ,;:-–—")):
-        words.pop()  # the connectives the time words leave behind ("call Ana at", "ligar à")
+    while words and (
+        grammar.dangling.fullmatch(fold(words[-1].rstrip(".!?…"))) or not words[-1].strip(" ,;:-–—")
+    ):
+        words.pop()  # the connectives the time words leave behind ("call Ana at", "ligar à", "Christmas is.")
     return " ".join(words).strip(" ,;:-–—")

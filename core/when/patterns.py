@@ -675,6 +675,8 @@ class Grammar:
             rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<hh>{hour_letter}){e})|{end_letter}"
             rf"|\s*(?P<part>{parts}){e})?"
         )
+        # "today 3-5", "Friday 9-11": a range of bare hours right after the day it is on
+        self.day_before_hours = c(rf"{b}(?:{any_of((*w.today, *w.tomorrow, *w.weekdays))})\.?,?\s+$")
         self.clock_range = c(
             rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
             rf"(?:(?P<noon1>{any_of(w.noon)})|"  # "de midi à 14h", "between noon and 2pm": from 12:00

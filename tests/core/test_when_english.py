@@ -601,3 +601,63 @@ def test_in_before_an_offset_from_a_named_day_counts_from_that_day(text, due):
 def test_in_before_an_offset_is_left_out_of_the_title():
     when = find_when("exam in three weeks from tomorrow", SATURDAY, region="en_US")
     assert title_without("exam in three weeks from tomorrow", when, None) == "Exam"
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("today 3-5", at("2026-12-05", "15:00")),
+        ("meeting friday 2-4", at("2026-12-11", "14:00")),
+        ("dinner tomorrow 7 - 9", at("2026-12-06", "19:00")),
+    ],
+)
+def test_a_range_of_bare_hours_right_after_its_day_starts_at_the_first(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["the score was 3-5", "5-6 people", "today 5-3"])
+def test_bare_hours_with_no_day_before_them_or_backwards_are_no_range(text):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is None or (when.due.hour, when.due.minute) == (9, 0)
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("wake up at dawn", at("2026-12-06", "06:00")),
+        ("run tomorrow at sunrise", at("2026-12-06", "06:00")),
+    ],
+)
+def test_dawn_and_sunrise_are_early_morning(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,title",
+    [
+        ("Christmas is on December 25th.", "Christmas"),
+        ("the party is tonight", "The party"),
+        ("taxes are due on April 15", "Taxes are due"),
+        ("standup tomorrow @9am", "Standup"),
+    ],
+)
+def test_a_copula_or_at_sign_left_hanging_by_the_date_leaves_the_title(text, title):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert title_without(text, when, None) == title
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("the first week of October", at("2027-10-01")),
+        ("renew the passport the second week of january", at("2027-01-08")),
+        ("in the third week of December", at("2026-12-15")),
+        ("the 4th week of March 2028", at("2028-03-22")),
+    ],
+)
+def test_a_week_of_a_month_is_due_on_its_first_day(text, due):
+    assert read(text) == due
+
+
+def test_a_week_of_something_else_is_no_time():
+    assert read("the first week of the course") is None
