@@ -1180,9 +1180,19 @@ def _one_step(m: re.Match) -> bool:
     return bool(m.group("one")) or m.group("bare") is not None
 
 
+def _names_a_day(t: _Text, at: int) -> bool:
+    """A day is named at `at`: "tomorrow", a weekday, a holiday, a date."""
+    g = t.g
+    days = (g.today, g.tomorrow, g.after_tomorrow, g.weekday, g.holiday, g.month_day, g.day_month)
+    return any(p.match(t.folded, at) for p in (*days, g.numeric_date, g.iso_date, g.day_of_month))
+
+
 def _offset_ok(t: _Text, m: re.Match) -> bool:
     """A step of hours or minutes counts from a time of day or now said right after it; one said
-    with an article ("the day after") from a day named after it."""
+    with an article ("the day after") from a day named after it, one without ("day after") only
+    from a day named right after it ("day after day" is none)."""
+    if m.group("bare") is not None and not _names_a_day(t, _past_spaces(t.folded, m.end())):
+        return False
     if _one_step(m) and not t.folded[m.end() :].strip():
         return False  # "I saw her the day after": no day it counts from
     if t.g.is_range_from(_spaced(m.group("dir"))) and t.g.word_then_range_to.match(t.folded, m.end()):

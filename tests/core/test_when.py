@@ -926,7 +926,7 @@ CASE_FLOORS = {
     "natty_en": 157,
     "rustling_de": 197,
     "rustling_pt_es": 491,
-    "sherlock_en": 1557,
+    "sherlock_en": 1569,
 }
 
 

@@ -661,3 +661,8 @@ def test_a_week_of_a_month_is_due_on_its_first_day(text, due):
 
 def test_a_week_of_something_else_is_no_time():
     assert read("the first week of the course") is None
+
+
+@pytest.mark.parametrize("text", ["12/19 - day after tom", "party 12/19, day after"])
+def test_a_date_before_day_after_that_names_no_day_is_still_read(text):
+    assert read(text) == at("2026-12-19")
