@@ -85,6 +85,7 @@ class Language:
     offset_after: Words = ()  # "two weeks from tomorrow", "2 days after Friday", "dois dias depois de amanhã"
     offset_before: Words = ()  # "2 months before 02/02"
     offset_one: Words = ()  # one step, said as an article: "the day after Christmas", "the week before"
+    offset_one_units: Words = ()  # the units that say one step with no article: "day after Christmas"
     end_of: Words = ()  # "end of the day", "fim do mês", "Ende der Woche": its last day, END_HOUR
     end_of_words: dict[str, str] = field(default_factory=dict)  # one word: "EOD", de "Monatsende"
     possessive_endings: Words = ()  # "Easter's", "Christmas's"

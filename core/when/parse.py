@@ -343,8 +343,8 @@ def _after_next(m: re.Match) -> bool:
 
 def _weekday_ok(t: _Text, m: re.Match) -> bool:
     """An ambiguous weekday word ("sat", pt "segunda" = second) is a day with next/last/on, its
-    suffix, a capital (the three-letter ones), or a time of day right after ("segunda de manhã",
-    "quarta às onze")."""
+    suffix, a capital (the three-letter ones), a time of day right after ("segunda de manhã",
+    "quarta às onze", "tue 3pm"), or said alone ("wed")."""
     if t.g.which(m.group("pre"), m.group("post")) == "last":
         return False  # "last Friday" is gone: questions read it, a due time never is the next one
     day = m.group("day")
@@ -362,8 +362,12 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
         return True
     if t.offset_end is not None and not t.folded[t.offset_end : m.start()].strip():
         return True  # "três semanas a partir de sexta": the day an offset counts from
-    after = t.folded[m.end() :]
-    return bool(t.g.part_of_day.match(after.lstrip()) or t.g.clock_at.match(after.lstrip()))
+    after = t.folded[m.end() :].lstrip()
+    g = t.g
+    clocks = (g.part_of_day, g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter)
+    if any(p.match(after) for p in clocks):
+        return True  # "tue 3pm", "sat 9:30", "quarta às onze"
+    return not t.folded[: m.start()].strip() and not after.strip(" ,.;:!?")  # "wed" said alone
 
 
 # -- the pieces ------------------------------------------------------------------------------------
@@ -982,7 +986,11 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
     hours = ("minutes", 60)
     m = t.search(
         t.g.relative,
-        accept=lambda m: not m.group("glued_minutes") or t.g.words.units[m.group("unit")] == hours,
+        # not "in three weeks from tomorrow": an offset from the day after it
+        accept=lambda m: (
+            (not m.group("glued_minutes") or t.g.words.units[m.group("unit")] == hours)
+            and not _offset_follows(t, m)
+        ),
     )
     if not m and t.g.from_now.search(t.folded):  # not "2 dias depois de amanhã" (an offset)
         m = t.search(t.g.relative_ahead, accept=lambda m: not _offset_beyond(t, m))
@@ -1118,6 +1126,13 @@ def _offset_beyond(t: _Text, m: re.Match) -> bool:
     return offset is not None and offset.start() < m.end() < offset.end()
 
 
+def _offset_follows(t: _Text, m: re.Match) -> bool:
+    """ "in three weeks from tomorrow": the amount after "in" is an offset from the day named after
+    it (not "in 3 weeks from Monday to Friday", a range)."""
+    offset = t.g.offset.search(t.folded, m.start(), m.end() + _LEAD_REACH)
+    return offset is not None and offset.start() < m.end() < offset.end() and _offset_ok(t, offset)
+
+
 def _clock_alone(t: _Text) -> bool:
     """The whole text is a time of day ("15h", "5pm"), not a duration."""
     text = t.folded.strip()
@@ -1148,14 +1163,17 @@ def _offset(t: _Text) -> relativedelta | None:
     if lead:
         t.take(lead)
     t.take(m)
+    before = t.g.in_before.search(t.folded, 0, lead.start() if lead else m.start())
+    if before:  # "in three weeks from tomorrow": the "in" is the offset's
+        t.take(before)
     t.offset_end = m.end()
     now_after = t.g.now_word.match(t.folded, _past_spaces(t.folded, m.end()))
     if now_after and kind in ("seconds", "minutes"):  # "5 minutos antes de agora"
         t.take(now_after)
         t.offset_from_now = True
     sign = -1 if t.g.is_offset_before(_spaced(m.group("dir"))) else 1
-    said = 1 if m.group("one") else _num(t.g, m.group("n"))  # "the day after Christmas": one
-    t.offset_one = bool(m.group("one"))
+    said = 1 if _one_step(m) else _num(t.g, m.group("n"))  # "the day after Christmas": one
+    t.offset_one = _one_step(m)
     steps.append((kind, _days_counted(t.g, m.group("unit"), m.group("n"), said) * amount))
     seconds = sum(n * (60 if k == "minutes" else 1) for k, n in steps if k in ("seconds", "minutes"))
     if all(k in ("seconds", "minutes") for k, _ in steps):
@@ -1171,18 +1189,33 @@ def _offset(t: _Text) -> relativedelta | None:
     return step
 
 
+def _one_step(m: re.Match) -> bool:
+    """ "the day after", "day after": one step, said with an article or with none."""
+    return bool(m.group("one")) or m.group("bare") is not None
+
+
+def _names_a_day(t: _Text, at: int) -> bool:
+    """A day is named at `at`: "tomorrow", a weekday, a holiday, a date."""
+    g = t.g
+    days = (g.today, g.tomorrow, g.after_tomorrow, g.weekday, g.holiday, g.month_day, g.day_month)
+    return any(p.match(t.folded, at) for p in (*days, g.numeric_date, g.iso_date, g.day_of_month))
+
+
 def _offset_ok(t: _Text, m: re.Match) -> bool:
     """A step of hours or minutes counts from a time of day or now said right after it; one said
-    with an article ("the day after") from a day named after it."""
-    if m.group("one") and not t.folded[m.end() :].strip():
+    with an article ("the day after") from a day named after it, one without ("day after") only
+    from a day named right after it ("day after day" is none)."""
+    if m.group("bare") is not None and not _names_a_day(t, _past_spaces(t.folded, m.end())):
+        return False
+    if _one_step(m) and not t.folded[m.end() :].strip():
         return False  # "I saw her the day after": no day it counts from
     if t.g.is_range_from(_spaced(m.group("dir"))) and t.g.word_then_range_to.match(t.folded, m.end()):
         return False  # "3 Wochen von Montag bis Freitag": a range
-    if m.group("one") and any(
+    if _one_step(m) and any(
         p.match(t.folded, m.start()) for p in (t.g.next_week, t.g.next_month, t.g.after_tomorrow)
     ):
         return False  # "the week after next": a week; "the day after next": the day after tomorrow
-    if m.group("one") and t.g.of_before.search(t.folded, 0, m.start()):
+    if _one_step(m) and t.g.of_before.search(t.folded, 0, m.start()):
         return False  # "every fifth of the month from January": the month is the day's, no step
     if t.g.words.units[m.group("unit")][0] not in ("seconds", "minutes"):
         return True
@@ -1816,7 +1849,8 @@ def _after_at(g: Grammar, m: re.Match) -> bool:
 def _clock_range(t: _Text) -> _Clock | None:
     """The first clock of a range ("between 6 and 8 AM", "zwischen 6 und 8h", "9:30 - 10:45"),
     in the half of the day the second says ("11 - 1pm": 11am). Without "from"/"between" only
-    with a mark of hours or minutes ("5-6" alone is not a time; "5 and 6" never is)."""
+    with a mark of hours or minutes, or as bare hours right after their day ("today 3-5"; "5-6"
+    alone is not a time; "5 and 6" never is)."""
     g = t.g
 
     def ok(m: re.Match) -> bool:
@@ -1845,7 +1879,11 @@ def _clock_range(t: _Text) -> _Clock | None:
             return said
         if "." in m.group(0):  # "05.08 - 16.08" may be dates: a range of clocks only said so
             return said or marked
-        return said or marked or bool(m.group("m1") and m.group("m2"))
+        if said or marked or bool(m.group("m1") and m.group("m2")):
+            return True
+        # "today 3-5", "Friday 9-11": bare hours, the first the earlier, right after their day
+        bare = not (m.group("m1") or m.group("m2")) and 0 < h1 < h2 <= 12
+        return bare and g.day_before_hours.search(fold(t.original), 0, m.start()) is not None
 
     m = t.search(g.clock_range, accept=ok)
     if not m:
@@ -2214,8 +2252,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         return out
     day = rel[0].date() if rel else written[0] if written else word[0] if word else rec.first if rec else None
     if offset is not None:  # "two weeks from tomorrow": from the day named, else today
-        if day is None and t.offset_one:
-            return None  # "the day before the meeting": a day this text does not say
+        if t.offset_one and (day is None or not any(s >= (t.offset_end or 0) for s, _ in t.spans)):
+            return None  # "the day before the meeting", "2/19 - day after": no day said after it
         day = (day or now.date() + timedelta(days=t.offset_base)) + offset
         if word and word[1] == "weekday" and word[0] == now.date():
             day += timedelta(days=7)  # "3 weeks from Friday" said on a Friday: from the next one
@@ -2403,6 +2441,8 @@ def text_without(
     lead = grammar.title_lead.match(fold(rest)) if cue is not None else None
     rest = rest[lead.end() :] if lead else rest  # "remind me to call Ana": "call Ana"
     words = rest.split(" ")
-    while words and (grammar.dangling.fullmatch(fold(words[-1])) or not words[-1].strip(" ,;:-–—")):
-        words.pop()  # the connectives the time words leave behind ("call Ana at", "ligar à")
+    while words and (
+        grammar.dangling.fullmatch(fold(words[-1].rstrip(".!?…"))) or not words[-1].strip(" ,;:-–—")
+    ):
+        words.pop()  # the connectives the time words leave behind ("call Ana at", "ligar à", "Christmas is.")
     return " ".join(words).strip(" ,;:-–—")

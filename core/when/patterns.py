@@ -347,10 +347,13 @@ class Grammar:
         )
         # "two weeks from tomorrow", "3 days after Friday", "2 months before 02/02": an amount from
         # the day the words after it name (today when they name none)
+        # "day after Christmas": one step said with no article, for the units that allow it
+        bare = rf"|(?P<bare>)(?=(?:{any_of(w.offset_one_units)})\s)" if w.offset_one_units else ""
         self.offset = c(
-            rf"{b}(?:(?P<n>{amount})|(?P<one>{any_of(w.offset_one)})){glue}(?P<unit>{any_of(w.units)})\s+"
+            rf"{b}(?:(?P<n>{amount}){glue}|(?P<one>{any_of(w.offset_one)}){glue}{bare})(?P<unit>{any_of(w.units)})\s+"
             rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
         )
+        self.in_before = c(rf"{b}(?:{any_of(w.in_words)})\s+$")  # "in" before an offset's amount
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
         # the amounts said before an offset's last one: they add up ("2 weeks and" 6 days from Saturday)
         and_word = rf"(?:(?:{any_of(w.and_words)})\s+)?"
@@ -620,7 +623,7 @@ class Grammar:
             rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         )
         self.clock_at = c(
-            rf"{b}(?P<at>{at})\s+{about}(?:(?P<h>\d{{1,2}})|(?P<hw>{any_of(w.hour_words)})|"
+            rf"{b}(?P<at>(?:{at})(?<!@)(?=\s)|@)\s*{about}(?:(?P<h>\d{{1,2}})|(?P<hw>{any_of(w.hour_words)})|"
             rf"(?P<hw24>{any_of(w.hour_words_24)})(?=\s*(?:{oclock})))(?![\d:.,/])"
             rf"(?!\s*(?:{counted}|(?:{any_of(w.day_month_joiners)})\s+(?:{month})){e})"
             rf"(?:\s*(?P<mark>{oclock}))?(?:\s*(?P<part>{parts}){e}|\s*{ampm}(?!\w))?"
@@ -691,6 +694,8 @@ class Grammar:
             rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<hh>{hour_letter}){e})|{end_letter}"
             rf"|\s*(?P<part>{parts}){e})?"
         )
+        # "today 3-5", "Friday 9-11": a range of bare hours right after the day it is on
+        self.day_before_hours = c(rf"{b}(?:{any_of((*w.today, *w.tomorrow, *w.weekdays))})\.?,?\s+$")
         self.clock_range = c(
             rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
             rf"(?:(?P<noon1>{any_of(w.noon)})|"  # "de midi à 14h", "between noon and 2pm": from 12:00

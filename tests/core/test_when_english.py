@@ -529,3 +529,140 @@ def test_minutes_before_a_bare_hour_are_that_many_to_it(text, due):
 @pytest.mark.parametrize("text", ["15 minutes before the meeting", "remind me 10 minutes before"])
 def test_minutes_before_no_time_are_no_time(text):
     assert read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("wed", at("2026-12-09")),
+        ("tue.", at("2026-12-08")),
+        ("tue 3pm", at("2026-12-08", "15:00")),
+        ("call Ana sun 11am", at("2026-12-06", "11:00")),
+        ("sat 9:30", at("2026-12-12", "09:30")),
+    ],
+)
+def test_a_short_weekday_that_is_another_word_is_a_day_alone_or_before_a_clock(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["we sat by the fire", "the sun is out", "sun cream"])
+def test_a_short_weekday_among_other_words_is_still_a_word(text):
+    assert read(text) is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("@2", at("2026-12-05", "14:00")),
+        ("lunch @1", at("2026-12-05", "13:00")),
+        ("standup tomorrow @9am", at("2026-12-06", "09:00")),
+    ],
+)
+def test_an_at_sign_glued_to_the_hour_is_at(text, due):
+    assert read(text) == due
+
+
+def test_an_at_sign_inside_a_word_is_no_time():
+    assert read("write to me@3") is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("day after christmas", at("2026-12-26")),
+        ("dinner day after friday at 8pm", at("2026-12-12", "20:00")),
+        ("day after new year's day", at("2027-01-02")),
+        ("day after tmrw", at("2026-12-07")),
+    ],
+)
+def test_the_day_after_a_named_day_without_its_article(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["day after day", "I worked on it day after day", "12/19 - day after"])
+def test_day_after_no_day_named_after_it_is_no_step(text):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is None or when.due == at("2026-12-19")
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("exam in three weeks from tomorrow", at("2026-12-27")),
+        ("in 2 days after Friday", at("2026-12-13")),
+        # a range after the amount keeps "in 3 weeks" from now
+        ("in 3 weeks from Monday to Friday", at("2026-12-26")),
+    ],
+)
+def test_in_before_an_offset_from_a_named_day_counts_from_that_day(text, due):
+    assert read(text) == due
+
+
+def test_in_before_an_offset_is_left_out_of_the_title():
+    when = find_when("exam in three weeks from tomorrow", SATURDAY, region="en_US")
+    assert title_without("exam in three weeks from tomorrow", when, None) == "Exam"
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("today 3-5", at("2026-12-05", "15:00")),
+        ("meeting friday 2-4", at("2026-12-11", "14:00")),
+        ("dinner tomorrow 7 - 9", at("2026-12-06", "19:00")),
+    ],
+)
+def test_a_range_of_bare_hours_right_after_its_day_starts_at_the_first(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize("text", ["the score was 3-5", "5-6 people", "today 5-3"])
+def test_bare_hours_with_no_day_before_them_or_backwards_are_no_range(text):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is None or (when.due.hour, when.due.minute) == (9, 0)
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("wake up at dawn", at("2026-12-06", "06:00")),
+        ("run tomorrow at sunrise", at("2026-12-06", "06:00")),
+    ],
+)
+def test_dawn_and_sunrise_are_early_morning(text, due):
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,title",
+    [
+        ("Christmas is on December 25th.", "Christmas"),
+        ("the party is tonight", "The party"),
+        ("taxes are due on April 15", "Taxes are due"),
+        ("standup tomorrow @9am", "Standup"),
+    ],
+)
+def test_a_copula_or_at_sign_left_hanging_by_the_date_leaves_the_title(text, title):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert title_without(text, when, None) == title
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("the first week of October", at("2027-10-01")),
+        ("renew the passport the second week of january", at("2027-01-08")),
+        ("in the third week of December", at("2026-12-15")),
+        ("the 4th week of March 2028", at("2028-03-22")),
+    ],
+)
+def test_a_week_of_a_month_is_due_on_its_first_day(text, due):
+    assert read(text) == due
+
+
+def test_a_week_of_something_else_is_no_time():
+    assert read("the first week of the course") is None
+
+
+@pytest.mark.parametrize("text", ["12/19 - day after tom", "party 12/19, day after"])
+def test_a_date_before_day_after_that_names_no_day_is_still_read(text):
+    assert read(text) == at("2026-12-19")

@@ -79,6 +79,7 @@ LANGUAGE = Language(
     offset_after=("from", "after"),
     offset_before=("before",),
     offset_one=("the",),
+    offset_one_units=("day",),
     end_of=("end of", "the end of", "by the end of", "by end of", "at the end of"),
     end_of_words={"eod": "day", "eow": "week", "eom": "month", "eoy": "year"},
     possessive_endings=("'s",),
@@ -213,7 +214,8 @@ LANGUAGE = Language(
            "in the evening": 19, "night": 20, "at night": 20, "breakfast": 8, "after lunch": 13,
            "after work": 18, "dinner": 19, "dinnertime": 19, "dinner time": 19, "supper": 19,
            "early morning": 7, "late morning": 11, "early afternoon": 13, "late afternoon": 17,
-           "early evening": 18, "late evening": 21, "late at night": 22, "late night": 22},
+           "early evening": 18, "late evening": 21, "late at night": 22, "late night": 22,
+           "dawn": 6, "at dawn": 6, "sunrise": 6, "at sunrise": 6},
     bare_parts=("morning", "afternoon", "evening", "night", "lunch", "lunchtime"),
     after_hour={"half": 30},  # "half eight": 8:30, as Britain says it (not "halb 8", 7:30)
     hour_words={"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -256,6 +258,9 @@ LANGUAGE = Language(
         "first half": (0, 15), "1st half": (0, 15), "first fortnight": (0, 15), "early": (0, 10),
         "beginning": (0, 10), "start": (0, 10), "mid": (10, 20), "late": (20, None), "end": (20, None),
         "second half": (15, None), "2nd half": (15, None), "second fortnight": (15, None),
+        # the weeks of a month are its days by seven ("the first week of October": 1-7 October)
+        "first week": (0, 7), "1st week": (0, 7), "second week": (7, 14), "2nd week": (7, 14),
+        "third week": (14, 21), "3rd week": (14, 21), "fourth week": (21, 28), "4th week": (21, 28),
     },
     holidays={
         "christmas eve": "christmas-eve", "xmas eve": "christmas-eve", "christmas day": "christmas-day",
@@ -338,7 +343,7 @@ LANGUAGE = Language(
                    "todo", "to do", "to-do"),
     title_lead=("to",),
     dangling=("at", "on", "in", "by", "for", "the", "this", "next", "and", "before", "until", "till",
-              "from", "after"),
+              "from", "after", "@", "is", "are"),
     dangling_in_questions=("between", "from", "until", "till", "and", "since", "before", "after", "the",
                            "on", "in", "at", "over", "during", "for"),
     due_filler=("on", "at", "the", "of"),
