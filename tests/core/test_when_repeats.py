@@ -84,6 +84,7 @@ RULE_FLOORS = {
     "recurrent_en": 171,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 69,
+    "php_rrule_en_pt_es_de_fr": 219,
     "rrulejs_en": 19,
 }
 
