@@ -722,6 +722,9 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         ),
     )
     if m:  # "Tuesdays at 7pm", "les mardis" alone, "Fridays from May" (not "I hate Mondays")
+        # the list the plural day ends ("los miércoles y sábados a las 10": "miércoles" says no plural)
+        found = m
+        m = t.search(g.on_days, accept=lambda o: o.start() < found.start() and o.end() == found.end()) or m
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)

@@ -83,7 +83,7 @@ RULE_FLOORS = {
     "ice_cube_en_pt_es_de_fr": 151,
     "recurrent_en": 171,
     "people_pt_es_de_fr": 64,
-    "people_repeats_2": 69,
+    "people_repeats_2": 70,
     "php_rrule_en_pt_es_de_fr": 219,
     "rrulejs_en": 19,
 }
@@ -1439,3 +1439,31 @@ def test_every_eight_or_fifteen_days_in_words_repeats_every_one_or_two_weeks(tex
     huit jours": a week and two weeks where people count so; they repeated every 8 and 15 days."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.rrule == rule, when and when.rrule
+
+
+WED_SAT = "FREQ=WEEKLY;BYDAY=WE,SA"
+
+
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        ("choir on Wednesday and Saturdays at 10", "en_GB", "every Wednesday and Saturday"),
+        ("coro todas as quartas-feiras e sábados às 10h", "pt_PT", "às quartas e sábados"),
+        ("coro às terças-feiras e sábados às 10h", "pt_PT", "às terças e sábados"),
+        ("coro todos los miércoles y sábados a las 10", "es_ES", "los miércoles y sábados"),
+        ("coro los martes y sábados a las 10", "es_ES", "los martes y sábados"),
+        ("Chor mittwochs und samstags um 10 Uhr", "de_DE", "mittwochs und samstags"),
+        ("chorale les mercredis et samedis à 10h", "fr_FR", "le mercredi et le samedi"),
+    ],
+)
+def test_a_day_without_a_plural_before_a_plural_one_keeps_both_with_a_time(text, region, said):
+    """ "los miércoles y sábados a las 10" kept Saturday alone: "miércoles" and "martes" say no
+    plural of their own, and pt "quartas-feiras" has its plural before its suffix. Every day of the
+    list repeats, at that time. One "segunda-feira às 10h" stays once."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due.strftime("%H:%M") == "10:00", when
+    tuesday = "martes" in text or "terças" in text
+    assert when.rrule == ("FREQ=WEEKLY;BYDAY=TU,SA" if tuesday else WED_SAT), when.rrule
+    assert say_rule(when.rrule, region[:2]) == said
+    once = find_when("dentista segunda-feira às 10h", SATURDAY, region="pt_PT")
+    assert once is not None and once.rrule is None
