@@ -80,11 +80,11 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 # they expect, at least as many as now (floors: raise them as the grammar learns).
 RULE_FLOORS = {
     "cronstrue_en_pt_es_de_fr": 191,
-    "ice_cube_en_pt_es_de_fr": 151,
+    "ice_cube_en_pt_es_de_fr": 152,
     "recurrent_en": 171,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
-    "php_rrule_en_pt_es_de_fr": 219,
+    "php_rrule_en_pt_es_de_fr": 228,
     "rrulejs_en": 19,
 }
 
@@ -1467,3 +1467,60 @@ def test_a_day_without_a_plural_before_a_plural_one_keeps_both_with_a_time(text,
     assert say_rule(when.rrule, region[:2]) == said
     once = find_when("dentista segunda-feira às 10h", SATURDAY, region="pt_PT")
     assert once is not None and once.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "board games on the first Monday and the last Friday of every month",
+            "en_GB",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "every month on the first Monday and last Friday",
+        ),
+        (
+            "every other month on the second Sunday and the last Saturday",
+            "en_US",
+            at("2026-12-13"),
+            "FREQ=MONTHLY;INTERVAL=2;BYDAY=2SU,-1SA",
+            "every 2 months on the second Sunday and last Saturday",
+        ),
+        (
+            "jogos na primeira segunda-feira e no último sábado de cada mês",
+            "pt_PT",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1SA",
+            "todos os meses, na primeira segunda-feira e no último sábado",
+        ),
+        (
+            "juegos el primer lunes y el último viernes de cada mes",
+            "es_ES",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "todos los meses, el primer lunes y último viernes",
+        ),
+        (
+            "Spieleabend monatlich am ersten Montag und letzten Freitag",
+            "de_DE",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "monatlich am ersten Montag und letzten Freitag",
+        ),
+        (
+            "jeux le premier lundi et le dernier vendredi de chaque mois",
+            "fr_FR",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "tous les mois, le premier lundi et le dernier vendredi",
+        ),
+    ],
+)
+def test_positions_each_with_its_own_weekday_repeat_every_month_on_each(text, region, due, rule, said):
+    """ "the first Monday and the last Friday of each month" kept the first Monday alone (or the
+    last Friday); each position keeps its weekday, every month or every N months said beside it,
+    said back with each day (pt "no último sábado": the day's gender). Of "the month" alone it
+    stays once."""
+    read_as(text, region, due, rule, said)
+    when = find_when("the first Monday and the last Friday of the month", SATURDAY, region="en_GB")
+    assert when is not None and when.rrule is None

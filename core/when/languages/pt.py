@@ -312,6 +312,8 @@ LANGUAGE = Language(
         "nth_day": "{every}, {nth} {day}", "ordinals": {1: "na primeira", 2: "na segunda", 3: "na terceira",
         4: "na quarta", 5: "na quinta", -1: "na última", -2: "na penúltima",
         -3: "na antepenúltima"},
+        "masculine_days": (5, 6), "ordinals_masculine": {1: "no primeiro", 2: "no segundo", 3: "no terceiro",
+        4: "no quarto", 5: "no quinto", -1: "no último", -2: "no penúltimo", -3: "no antepenúltimo"},
         "count": "{rule}, {n} vezes", "until": "{rule}, até {date}", "custom": "repete (personalizado)",
     },
     clock_words={"today": "hoje", "tomorrow": "amanhã", "yesterday": "ontem",
