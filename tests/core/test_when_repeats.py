@@ -84,7 +84,7 @@ RULE_FLOORS = {
     "recurrent_en": 171,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
-    "php_rrule_en_pt_es_de_fr": 228,
+    "php_rrule_en_pt_es_de_fr": 252,
     "rrulejs_en": 19,
 }
 
@@ -1524,3 +1524,37 @@ def test_positions_each_with_its_own_weekday_repeat_every_month_on_each(text, re
     read_as(text, region, due, rule, said)
     when = find_when("the first Monday and the last Friday of the month", SATURDAY, region="en_GB")
     assert when is not None and when.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("reunión diaria a las 8:30", "es_ES", at("2026-12-06", "08:30"), "FREQ=DAILY", "todos los días"),
+        ("pastillas diarias a las 22:00", "es_MX", at("2026-12-05", "22:00"), "FREQ=DAILY", "todos los días"),
+        ("reunião diária às 8h30", "pt_BR", at("2026-12-06", "08:30"), "FREQ=DAILY", "todos os dias"),
+        ("comprimidos diários às 22h", "pt_PT", at("2026-12-05", "22:00"), "FREQ=DAILY", "todos os dias"),
+        ("regar día por medio", "es_AR", at("2026-12-06"), "FREQ=DAILY;INTERVAL=2", "cada 2 días"),
+        (
+            "limpieza semana por medio",
+            "es_AR",
+            at("2026-12-06"),
+            "FREQ=WEEKLY;INTERVAL=2",
+            "cada 2 semanas",
+        ),
+        (
+            "facture un mois sur deux",
+            "fr_FR",
+            at("2026-12-06"),
+            "FREQ=MONTHLY;INTERVAL=2",
+            "tous les 2 mois",
+        ),
+        ("révision un an sur deux", "fr_FR", at("2026-12-06"), "FREQ=YEARLY;INTERVAL=2", "tous les 2 ans"),
+    ],
+)
+def test_daily_as_an_adjective_and_every_other_as_an_idiom_repeat(text, region, due, rule, said):
+    """es "diaria", pt "diário" (the adjective of "diariamente"), es "día por medio" and fr "un
+    mois sur deux" were read as nothing. The noun stays no repeat: "el diario", "no diário"."""
+    read_as(text, region, due, rule, said)
+    for text, region in (("leer el diario el lunes", "es_ES"), ("escrever no meu diário amanhã", "pt_PT")):
+        when = find_when(text, SATURDAY, region=region)
+        assert when is not None and when.rrule is None, (text, when)

@@ -156,7 +156,12 @@ LANGUAGE = Language(
                 **dict.fromkeys(("anual", "anuais"), "YEARLY"),
                 "bimestral": "MONTHLY;INTERVAL=2", "bimestralmente": "MONTHLY;INTERVAL=2",
                 "semana sim, semana não": "WEEKLY;INTERVAL=2", "semana sim semana não": "WEEKLY;INTERVAL=2",
-                "mês sim, mês não": "MONTHLY;INTERVAL=2", "mês sim mês não": "MONTHLY;INTERVAL=2"},
+                "mês sim, mês não": "MONTHLY;INTERVAL=2", "mês sim mês não": "MONTHLY;INTERVAL=2",
+                # "diário" as an adjective ("reunião diária", "diário às 9"), not the diary
+                **dict.fromkeys(("diário", "diária", "diários", "diárias"), "DAILY")},
+    # "o diário", "meu diário": the diary or the newspaper, no repeat
+    freq_not_after=("o", "um", "meu", "teu", "seu", "do", "no", "ao", "este", "esse", "nosso", "os", "meus",
+                    "num", "pelo"),
     weekdays_every=("dias úteis", "todos os dias úteis", "cada dia útil", "todos os dias de semana"),
     weekends=("fins de semana", "fins-de-semana", "finais de semana"),
     of_the_year=("do ano",),
