@@ -384,7 +384,7 @@ def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
             if wd is not None:
                 found = start + relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
             else:
-                found = start + (relativedelta(day=31) if n < 0 else relativedelta(day=n))
+                found = start + (relativedelta(day=31, days=n + 1) if n < 0 else relativedelta(day=n))
             if found.month == month and (m.group("y") or found >= today):
                 return "", found
         return "", found
@@ -393,7 +393,8 @@ def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
         step = relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
         rule = f"BYDAY={n}{RRULE_DAYS[wd]}"
     else:
-        step = relativedelta(day=31) if n < 0 else relativedelta(day=n)
+        # -2: the day before the last one
+        step = relativedelta(day=31, days=n + 1) if n < 0 else relativedelta(day=n)
         rule = f"BYMONTHDAY={n}"
     first = today + step
     if first < today:

@@ -226,6 +226,9 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
             return words["custom"]
         if monthdays == [-1]:
             said = words["last_day"].format(every=every)
+        elif len(monthdays) == 1 and monthdays[0] in (-2, -3):  # "the second to last day"
+            nth = words.get("ordinals_masculine", words["ordinals"])[monthdays[0]]
+            said = words["nth_day"].format(every=every, nth=nth, day=words["day_noun"])
         elif all(0 < day <= 31 for day in monthdays):  # "every month on the 1st and 15th"
             said = words["monthday"].format(every=every, day=_monthday_list(lang, sorted(set(monthdays))))
         else:

@@ -1558,3 +1558,32 @@ def test_daily_as_an_adjective_and_every_other_as_an_idiom_repeat(text, region, 
     for text, region in (("leer el diario el lunes", "es_ES"), ("escrever no meu diário amanhã", "pt_PT")):
         when = find_when(text, SATURDAY, region=region)
         assert when is not None and when.rrule is None, (text, when)
+
+
+@pytest.mark.parametrize(
+    "text,region,rule,said",
+    [
+        (
+            "rent on the second to last day of each month",
+            "en_GB",
+            "-2",
+            "every month on the second to last day",
+        ),
+        ("renda no penúltimo dia de cada mês", "pt_PT", "-2", "todos os meses, no penúltimo dia"),
+        ("alquiler el penúltimo día de cada mes", "es_ES", "-2", "todos los meses, el penúltimo día"),
+        ("Miete am vorletzten Tag jedes Monats", "de_DE", "-2", "monatlich am vorletzten Tag"),
+        ("loyer l'avant-dernier jour de chaque mois", "fr_FR", "-2", "tous les mois, l’avant-dernier jour"),
+        (
+            "backup every month on the third to last day",
+            "en_US",
+            "-3",
+            "every month on the third to last day",
+        ),
+    ],
+)
+def test_a_day_counted_from_the_end_of_each_month_is_due_this_month(text, region, rule, said):
+    """ "the second to last day of each month" was first due on 30 January (the month's last day
+    was taken for it, then the rule's next day after that) and said "repeats (custom)": now 30
+    December (29 for the third to last), said back in words."""
+    due = at("2026-12-30") if rule == "-2" else at("2026-12-29")
+    read_as(text, region, due, f"FREQ=MONTHLY;BYMONTHDAY={rule}", said)

@@ -279,7 +279,7 @@ LANGUAGE = Language(
         "weekends": "todos los fines de semana", "and": " y ", "monthday": "{every} el día {day}",
         "in_month": ("de enero", "de febrero", "de marzo", "de abril", "de mayo", "de junio", "de julio",
                      "de agosto", "de septiembre", "de octubre", "de noviembre", "de diciembre"),
-        "last_day": "{every} el último día", "nth_day": "{every}, el {nth} {day}",
+        "last_day": "{every} el último día", "day_noun": "día", "nth_day": "{every}, el {nth} {day}",
         "ordinals": {1: "primer", 2: "segundo", 3: "tercer", 4: "cuarto", 5: "quinto", -1: "último",
                      -2: "penúltimo", -3: "antepenúltimo"},
         "count": "{rule}, {n} veces", "until": "{rule}, hasta el {date}",

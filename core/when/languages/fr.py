@@ -281,6 +281,7 @@ LANGUAGE = Language(
         "last_day": "{every} le dernier jour",
         "in_month": ("de janvier", "de février", "de mars", "d’avril", "de mai", "de juin", "de juillet",
                      "d’août", "de septembre", "d’octobre", "de novembre", "de décembre"),
+        "day_noun": "jour",
         "nth_day": "{every}, {nth} {day}", "ordinals": {1: "le premier", 2: "le deuxième", 3: "le troisième",
         4: "le quatrième", 5: "le cinquième", -1: "le dernier", -2: "l’avant-dernier",
         -3: "l’antépénultième"},

@@ -314,6 +314,7 @@ LANGUAGE = Language(
         "and": " e ", "monthday": "{every} no dia {day}", "last_day": "{every} no último dia",
         "in_month": ("de janeiro", "de fevereiro", "de março", "de abril", "de maio", "de junho", "de julho",
                      "de agosto", "de setembro", "de outubro", "de novembro", "de dezembro"),
+        "day_noun": "dia",
         "nth_day": "{every}, {nth} {day}", "ordinals": {1: "na primeira", 2: "na segunda", 3: "na terceira",
         4: "na quarta", 5: "na quinta", -1: "na última", -2: "na penúltima",
         -3: "na antepenúltima"},
