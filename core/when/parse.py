@@ -429,7 +429,7 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     rec = _repeat_said(t, now)
     if excepted:
         rec = _except(t, excepted, rec, now.date())
-    if rec and "BYMONTH" not in rec.rule and habits(t.g).joined.search(t.folded):
+    if rec and "BYMONTH" not in _rule_parts(rec.rule) and habits(t.g).joined.search(t.folded):
         rec = _in_months(t, rec, now.date())
     if rec and rec.rule.startswith("FREQ=WEEKLY;BYDAY="):  # "quinzenal às segundas": every 2 weeks
         g = t.g

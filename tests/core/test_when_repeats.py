@@ -84,7 +84,7 @@ RULE_FLOORS = {
     "recurrent_en": 171,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
-    "php_rrule_en_pt_es_de_fr": 252,
+    "php_rrule_en_pt_es_de_fr": 255,
     "rrulejs_en": 19,
 }
 
@@ -1587,3 +1587,39 @@ def test_a_day_counted_from_the_end_of_each_month_is_due_this_month(text, region
     December (29 for the third to last), said back in words."""
     due = at("2026-12-30") if rule == "-2" else at("2026-12-29")
     read_as(text, region, due, f"FREQ=MONTHLY;BYMONTHDAY={rule}", said)
+
+
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        (
+            "market every month on the 5th and 20th in June and July",
+            "en_GB",
+            "every month on the 5th and 20th in June and in July",
+        ),
+        (
+            "feira mensalmente nos dias 5 e 20 em junho e julho",
+            "pt_PT",
+            "todos os meses no dia 5 e 20 de junho e de julho",
+        ),
+        (
+            "mercado mensualmente los días 5 y 20 en junio y julio",
+            "es_ES",
+            "todos los meses el día 5 y 20 de junio y de julio",
+        ),
+        (
+            "Markt monatlich am 5. und 20. im Juni und Juli",
+            "de_DE",
+            "monatlich am 5. und 20. im Juni und im Juli",
+        ),
+        (
+            "marché tous les mois le 5 et le 20 en juin et juillet",
+            "fr_FR",
+            "tous les mois le 5 et le 20 de juin et de juillet",
+        ),
+    ],
+)
+def test_days_of_each_month_kept_to_the_months_said_after_them(text, region, said):
+    """Days of the month and the months after them: the months were lost ("BYMONTHDAY" was taken
+    for a BYMONTH already there), so the repeat ran every month of the year."""
+    read_as(text, region, at("2027-06-05"), "FREQ=MONTHLY;BYMONTHDAY=5,20;BYMONTH=6,7", said)
