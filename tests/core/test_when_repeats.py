@@ -86,6 +86,7 @@ RULE_FLOORS = {
     "people_repeats_2": 70,
     "php_rrule_en_pt_es_de_fr": 255,
     "rrulejs_en": 19,
+    "tickle_en": 38,
 }
 
 
