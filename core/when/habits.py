@@ -36,6 +36,9 @@ class Habits:
     every_month_name: re.Pattern[str]  # "every January", "cada mes de marzo": groups of, mon
     positions: re.Pattern[str]  # "the first and third Friday of each month": groups every, ords, day, of
     ordinal_words: re.Pattern[str]  # the ordinals of `positions`' group ords
+    # "the first Tuesday and the last Thursday of each month": groups every, pairs, of
+    paired_positions: re.Pattern[str]
+    position_pair: re.Pattern[str]  # one of `paired_positions`' pairs: groups ord and day
     bounded: re.Pattern[str]  # a start or an end said right after: "from 4 January", "ab nächster Woche"
     felt: re.Pattern[str]  # a feeling right before: "odio" in "odio los lunes"
     yearly_days: re.Pattern[str]  # "every 20th and 30th of August", "tous les 20 et 30 août": days, mon
@@ -175,6 +178,14 @@ def _compile(g: Grammar) -> Habits:
         ),
         felt=compile_folded(rf"{b}(?:{any_of(w.day_feelings)})\s+\Z" if w.day_feelings else "(?!)"),
         ordinal_words=compile_folded(rf"{b}(?:{ordinal}){e}"),
+        paired_positions=compile_folded(
+            rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+)?{position}"
+            # a month has at most five of a weekday: a longer list is no position (and read linearly)
+            rf"(?P<pairs>(?:{ordinal})\s+(?:{day})(?:{suffix})?(?:{plural})?"
+            rf"(?:{and_then}{position}(?:{ordinal})\s+(?:{day})(?:{suffix})?(?:{plural})?){{1,4}})"
+            rf"(?:\s+(?P<of>{any_of(w.of_the_month)}))?{e}"
+        ),
+        position_pair=compile_folded(rf"{b}(?P<ord>{ordinal})\s+(?P<day>{day}){e}"),
         every_month_name=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<of>{optional_words(w.month_of)})(?P<mon>{any_of(w.months)}){e}"
             rf"(?!\s*\d)"

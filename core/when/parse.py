@@ -388,7 +388,7 @@ def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
             if wd is not None:
                 found = start + relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
             else:
-                found = start + (relativedelta(day=31) if n < 0 else relativedelta(day=n))
+                found = start + (relativedelta(day=31, days=n + 1) if n < 0 else relativedelta(day=n))
             if found.month == month and (m.group("y") or found >= today):
                 return "", found
         return "", found
@@ -397,7 +397,8 @@ def _month_position(g: Grammar, m: re.Match, today: date) -> tuple[str, date]:
         step = relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
         rule = f"BYDAY={n}{RRULE_DAYS[wd]}"
     else:
-        step = relativedelta(day=31) if n < 0 else relativedelta(day=n)
+        # -2: the day before the last one
+        step = relativedelta(day=31, days=n + 1) if n < 0 else relativedelta(day=n)
         rule = f"BYMONTHDAY={n}"
     first = today + step
     if first < today:
@@ -432,7 +433,7 @@ def _recurrence(t: _Text, now: datetime) -> _Rec | None:
     rec = _repeat_said(t, now)
     if excepted:
         rec = _except(t, excepted, rec, now.date())
-    if rec and "BYMONTH" not in rec.rule and habits(t.g).joined.search(t.folded):
+    if rec and "BYMONTH" not in _rule_parts(rec.rule) and habits(t.g).joined.search(t.folded):
         rec = _in_months(t, rec, now.date())
     if rec and rec.rule.startswith("FREQ=WEEKLY;BYDAY="):  # "quinzenal às segundas": every 2 weeks
         g = t.g
@@ -726,6 +727,9 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         ),
     )
     if m:  # "Tuesdays at 7pm", "les mardis" alone, "Fridays from May" (not "I hate Mondays")
+        # the list the plural day ends ("los miércoles y sábados a las 10": "miércoles" says no plural)
+        found = m
+        m = t.search(g.on_days, accept=lambda o: o.start() < found.start() and o.end() == found.end()) or m
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
@@ -812,6 +816,9 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         steps = [relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n)) for n in ns]
         first = min(today + s if today + s >= today else today + relativedelta(months=1) + s for s in steps)
         return _Rec("FREQ=MONTHLY;BYDAY=" + ",".join(f"{n}{RRULE_DAYS[wd]}" for n in ns), first)
+    found = _paired_positions(t, today) if listed else None
+    if found:
+        return found
     m = (listed or every) and t.search(h.monthly_days, accept=_days_of_a_month)
     monthly = m and _unit_rule_said(t, "month")
     if m and monthly and (m.end() <= monthly[0].start() or monthly[0].end() <= m.start()):
@@ -855,6 +862,36 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         rule = _every(unit, n) if n >= 1 else ""
         return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today))) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
+
+
+def _paired_positions(t: _Text, today: date) -> _Rec | None:
+    """ "the first Tuesday and the last Thursday of each month", "monthly on the first Sunday and
+    the last Sunday", "am ersten Dienstag und letzten Donnerstag jedes Monats": each position
+    with its own weekday, every month (or every N months said beside it)."""
+    g, h = t.g, habits(t.g)
+    m = t.search(h.paired_positions)
+    if m is None:
+        return None
+    monthly = (
+        (m, "FREQ=MONTHLY")
+        if m.group("every") or _spaced(m.group("of") or "") in g.words.of_every_month
+        else _unit_rule_said(t, "month")
+    )
+    if monthly is None:
+        return None
+    if monthly[0] is not m and m.start() < monthly[0].end() and monthly[0].start() < m.end():
+        return None  # "monthly" inside the positions' words
+    pairs = [
+        (g.words.month_ordinals[_spaced(p.group("ord"))], g.words.weekdays[p.group("day")])
+        for p in h.position_pair.finditer(m.group("pairs"))
+    ]
+    t.take(m)
+    if monthly[0] is not m:
+        t.take(monthly[0])
+    steps = [relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n)) for n, wd in pairs]
+    first = min(today + s if today + s >= today else today + relativedelta(months=1) + s for s in steps)
+    days = ",".join(dict.fromkeys(f"{n}{RRULE_DAYS[wd]}" for n, wd in pairs))
+    return _Rec(f"{monthly[1]};BYDAY={days}", first)
 
 
 def _days_of_a_month(m: re.Match) -> bool:

@@ -731,7 +731,8 @@ class Grammar:
             rf"{b}(?:(?P<other>{any_of(w.every_other)})|(?:{every})\s+(?P<n>\d+|{any_of(w.numbers)}))\s+"
             rf"(?P<unit>{self.calendar_units}){e}"
         )
-        days = rf"(?:{day}){weekday_suffix}?{plural}?"
+        # pt "segundas-feiras": the day's plural before its suffix, in the plural too
+        days = rf"(?:{day}){plural}?{weekday_suffix}?"
         # a day of a list may say its lead again: "los lunes y los martes", "on Mondays and on Thursdays"
         again = optional_words(
             (*w.weekday_lead, *w.weekdays_lead, *w.day_articles, *w.except_lead, *w.days_alone_lead)
@@ -754,12 +755,12 @@ class Grammar:
         )
         # "Monday evenings", "on Friday mornings", "segundas à noite" is a plural day and a part
         self.weekday_part_plural = c(
-            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){weekday_suffix}?{plural}?\s*"  # de "montagabends"
+            rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){plural}?{weekday_suffix}?\s*"  # de "montagabends"
             rf"(?P<pp>{any_of(w.part_plurals)}){e}"
         )
         # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)
         self.plural_weekdays = c(
-            rf"{b}(?P<days>(?:{day}){weekday_suffix}?(?:{plural})(?:\s*{and_words}\s*{again}{days})*){e}"
+            rf"{b}(?P<days>(?:{day})(?:{plural}){weekday_suffix}?(?:\s*{and_words}\s*{again}{days})*){e}"
         )
         # "every 2 weeks on Monday and Thursday": the days of the weeks
         self.on_days = c(

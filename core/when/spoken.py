@@ -142,6 +142,14 @@ def _monthday_list(lang: str, days: list[int]) -> str:
     return last if not said else ", ".join(said) + WORDS[lang]["and"] + last
 
 
+def _ordinal(words: dict, n: int, weekday: int) -> str:
+    """The ordinal `n` said before the weekday (0 = Monday): pt "no último domingo" but "na
+    última sexta" (the days' genders, when the language has them)."""
+    if weekday in words.get("masculine_days", ()):
+        return words["ordinals_masculine"][n]
+    return words["ordinals"][n]
+
+
 def say_rule(rrule: str | None, lang: str = "en") -> str:
     """The rule in words ("" for none): "every 2 days", "todos os meses no dia 1", "montags"."""
     if not rrule:
@@ -179,23 +187,26 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         said = on if freq == "DAILY" and n == 1 else f"{every}, {on}"  # every day but Sunday: those days
     elif byday and freq == "MONTHLY" and len(byday) > 1:  # "the first and third Friday"
         positions = [re.fullmatch(r"([+-]?\d)(MO|TU|WE|TH|FR|SA|SU)", d) for d in byday]
-        if not all(positions) or len({f.group(2) for f in positions if f}) != 1:
+        pairs = [(int(f.group(1)), _DAYS.index(f.group(2))) for f in positions if f]
+        if len(pairs) < len(byday) or not all(n in words["ordinals"] for n, _ in pairs):
             return words["custom"]
-        ns = sorted({int(f.group(1)) for f in positions if f}, key=lambda n: (n < 0, n))
-        if not all(n in words["ordinals"] for n in ns):
-            return words["custom"]
-        said_ns = [words["ordinals"][n] for n in ns]
-        joined = ", ".join(said_ns[:-1]) + words.get("and_nth", words["and"]) + said_ns[-1]
-        day = words["days"][_DAYS.index(positions[0].group(2))] if positions[0] else ""
-        said = words["nth_day"].format(every=every, nth=joined, day=day)
+        if len({wd for _, wd in pairs}) == 1:  # "the first and third Friday"
+            ns = sorted({n for n, _ in pairs}, key=lambda n: (n < 0, n))
+            said_ns = [_ordinal(words, n, pairs[0][1]) for n in ns]
+            joined = ", ".join(said_ns[:-1]) + words.get("and_nth", words["and"]) + said_ns[-1]
+            said = words["nth_day"].format(every=every, nth=joined, day=words["days"][pairs[0][1]])
+        else:  # "the first Tuesday and the last Thursday": each position with its day
+            said_pairs = [f"{_ordinal(words, n, wd)} {words['days'][wd]}" for n, wd in pairs]
+            last = _ordinal(words, *pairs[-1])
+            nth = ", ".join(said_pairs[:-1]) + words.get("and_nth", words["and"]) + last
+            said = words["nth_day"].format(every=every, nth=nth, day=words["days"][pairs[-1][1]])
     elif byday and freq == "MONTHLY" and len(byday) == 1:
         m = re.fullmatch(r"([+-]?\d)?(MO|TU|WE|TH|FR|SA|SU)", byday[0])
         pos = int(m.group(1) or p.get("BYSETPOS", "0") or 0) if m else 0
         if not m or pos not in words["ordinals"]:
             return words["custom"]
-        said = words["nth_day"].format(
-            every=every, nth=words["ordinals"][pos], day=words["days"][_DAYS.index(m.group(2))]
-        )
+        wd = _DAYS.index(m.group(2))
+        said = words["nth_day"].format(every=every, nth=_ordinal(words, pos, wd), day=words["days"][wd])
     elif byday and freq == "YEARLY" and len(byday) == 1 and p.get("BYMONTH", "").isdigit():
         # "every year on the fourth Thursday in November"
         m = re.fullmatch(r"([+-]?\d)(MO|TU|WE|TH|FR|SA|SU)", byday[0])
@@ -215,6 +226,9 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
             return words["custom"]
         if monthdays == [-1]:
             said = words["last_day"].format(every=every)
+        elif len(monthdays) == 1 and monthdays[0] in (-2, -3):  # "the second to last day"
+            nth = words.get("ordinals_masculine", words["ordinals"])[monthdays[0]]
+            said = words["nth_day"].format(every=every, nth=nth, day=words["day_noun"])
         elif all(0 < day <= 31 for day in monthdays):  # "every month on the 1st and 15th"
             said = words["monthday"].format(every=every, day=_monthday_list(lang, sorted(set(monthdays))))
         else:

@@ -80,12 +80,14 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 # they expect, at least as many as now (floors: raise them as the grammar learns).
 RULE_FLOORS = {
     "cronstrue_en_pt_es_de_fr": 191,
-    "ice_cube_en_pt_es_de_fr": 151,
+    "ice_cube_en_pt_es_de_fr": 152,
     "recurrent_en": 171,
     "people_pt_es_de_fr": 64,
-    "people_repeats_2": 69,
+    "people_repeats_2": 70,
     "people_repeats_3": 64,
+    "php_rrule_en_pt_es_de_fr": 255,
     "rrulejs_en": 19,
+    "tickle_en": 38,
 }
 
 
@@ -1439,3 +1441,187 @@ def test_every_eight_or_fifteen_days_in_words_repeats_every_one_or_two_weeks(tex
     huit jours": a week and two weeks where people count so; they repeated every 8 and 15 days."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.rrule == rule, when and when.rrule
+
+
+WED_SAT = "FREQ=WEEKLY;BYDAY=WE,SA"
+
+
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        ("choir on Wednesday and Saturdays at 10", "en_GB", "every Wednesday and Saturday"),
+        ("coro todas as quartas-feiras e sábados às 10h", "pt_PT", "às quartas e sábados"),
+        ("coro às terças-feiras e sábados às 10h", "pt_PT", "às terças e sábados"),
+        ("coro todos los miércoles y sábados a las 10", "es_ES", "los miércoles y sábados"),
+        ("coro los martes y sábados a las 10", "es_ES", "los martes y sábados"),
+        ("Chor mittwochs und samstags um 10 Uhr", "de_DE", "mittwochs und samstags"),
+        ("chorale les mercredis et samedis à 10h", "fr_FR", "le mercredi et le samedi"),
+    ],
+)
+def test_a_day_without_a_plural_before_a_plural_one_keeps_both_with_a_time(text, region, said):
+    """ "los miércoles y sábados a las 10" kept Saturday alone: "miércoles" and "martes" say no
+    plural of their own, and pt "quartas-feiras" has its plural before its suffix. Every day of the
+    list repeats, at that time. One "segunda-feira às 10h" stays once."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due.strftime("%H:%M") == "10:00", when
+    tuesday = "martes" in text or "terças" in text
+    assert when.rrule == ("FREQ=WEEKLY;BYDAY=TU,SA" if tuesday else WED_SAT), when.rrule
+    assert say_rule(when.rrule, region[:2]) == said
+    once = find_when("dentista segunda-feira às 10h", SATURDAY, region="pt_PT")
+    assert once is not None and once.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "board games on the first Monday and the last Friday of every month",
+            "en_GB",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "every month on the first Monday and last Friday",
+        ),
+        (
+            "every other month on the second Sunday and the last Saturday",
+            "en_US",
+            at("2026-12-13"),
+            "FREQ=MONTHLY;INTERVAL=2;BYDAY=2SU,-1SA",
+            "every 2 months on the second Sunday and last Saturday",
+        ),
+        (
+            "jogos na primeira segunda-feira e no último sábado de cada mês",
+            "pt_PT",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1SA",
+            "todos os meses, na primeira segunda-feira e no último sábado",
+        ),
+        (
+            "juegos el primer lunes y el último viernes de cada mes",
+            "es_ES",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "todos los meses, el primer lunes y último viernes",
+        ),
+        (
+            "Spieleabend monatlich am ersten Montag und letzten Freitag",
+            "de_DE",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "monatlich am ersten Montag und letzten Freitag",
+        ),
+        (
+            "jeux le premier lundi et le dernier vendredi de chaque mois",
+            "fr_FR",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO,-1FR",
+            "tous les mois, le premier lundi et le dernier vendredi",
+        ),
+    ],
+)
+def test_positions_each_with_its_own_weekday_repeat_every_month_on_each(text, region, due, rule, said):
+    """ "the first Monday and the last Friday of each month" kept the first Monday alone (or the
+    last Friday); each position keeps its weekday, every month or every N months said beside it,
+    said back with each day (pt "no último sábado": the day's gender). Of "the month" alone it
+    stays once."""
+    read_as(text, region, due, rule, said)
+    when = find_when("the first Monday and the last Friday of the month", SATURDAY, region="en_GB")
+    assert when is not None and when.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("reunión diaria a las 8:30", "es_ES", at("2026-12-06", "08:30"), "FREQ=DAILY", "todos los días"),
+        ("pastillas diarias a las 22:00", "es_MX", at("2026-12-05", "22:00"), "FREQ=DAILY", "todos los días"),
+        ("reunião diária às 8h30", "pt_BR", at("2026-12-06", "08:30"), "FREQ=DAILY", "todos os dias"),
+        ("comprimidos diários às 22h", "pt_PT", at("2026-12-05", "22:00"), "FREQ=DAILY", "todos os dias"),
+        ("regar día por medio", "es_AR", at("2026-12-06"), "FREQ=DAILY;INTERVAL=2", "cada 2 días"),
+        (
+            "limpieza semana por medio",
+            "es_AR",
+            at("2026-12-06"),
+            "FREQ=WEEKLY;INTERVAL=2",
+            "cada 2 semanas",
+        ),
+        (
+            "facture un mois sur deux",
+            "fr_FR",
+            at("2026-12-06"),
+            "FREQ=MONTHLY;INTERVAL=2",
+            "tous les 2 mois",
+        ),
+        ("révision un an sur deux", "fr_FR", at("2026-12-06"), "FREQ=YEARLY;INTERVAL=2", "tous les 2 ans"),
+    ],
+)
+def test_daily_as_an_adjective_and_every_other_as_an_idiom_repeat(text, region, due, rule, said):
+    """es "diaria", pt "diário" (the adjective of "diariamente"), es "día por medio" and fr "un
+    mois sur deux" were read as nothing. The noun stays no repeat: "el diario", "no diário"."""
+    read_as(text, region, due, rule, said)
+    for text, region in (("leer el diario el lunes", "es_ES"), ("escrever no meu diário amanhã", "pt_PT")):
+        when = find_when(text, SATURDAY, region=region)
+        assert when is not None and when.rrule is None, (text, when)
+
+
+@pytest.mark.parametrize(
+    "text,region,rule,said",
+    [
+        (
+            "rent on the second to last day of each month",
+            "en_GB",
+            "-2",
+            "every month on the second to last day",
+        ),
+        ("renda no penúltimo dia de cada mês", "pt_PT", "-2", "todos os meses, no penúltimo dia"),
+        ("alquiler el penúltimo día de cada mes", "es_ES", "-2", "todos los meses, el penúltimo día"),
+        ("Miete am vorletzten Tag jedes Monats", "de_DE", "-2", "monatlich am vorletzten Tag"),
+        ("loyer l'avant-dernier jour de chaque mois", "fr_FR", "-2", "tous les mois, l’avant-dernier jour"),
+        (
+            "backup every month on the third to last day",
+            "en_US",
+            "-3",
+            "every month on the third to last day",
+        ),
+    ],
+)
+def test_a_day_counted_from_the_end_of_each_month_is_due_this_month(text, region, rule, said):
+    """ "the second to last day of each month" was first due on 30 January (the month's last day
+    was taken for it, then the rule's next day after that) and said "repeats (custom)": now 30
+    December (29 for the third to last), said back in words."""
+    due = at("2026-12-30") if rule == "-2" else at("2026-12-29")
+    read_as(text, region, due, f"FREQ=MONTHLY;BYMONTHDAY={rule}", said)
+
+
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        (
+            "market every month on the 5th and 20th in June and July",
+            "en_GB",
+            "every month on the 5th and 20th in June and in July",
+        ),
+        (
+            "feira mensalmente nos dias 5 e 20 em junho e julho",
+            "pt_PT",
+            "todos os meses no dia 5 e 20 de junho e de julho",
+        ),
+        (
+            "mercado mensualmente los días 5 y 20 en junio y julio",
+            "es_ES",
+            "todos los meses el día 5 y 20 de junio y de julio",
+        ),
+        (
+            "Markt monatlich am 5. und 20. im Juni und Juli",
+            "de_DE",
+            "monatlich am 5. und 20. im Juni und im Juli",
+        ),
+        (
+            "marché tous les mois le 5 et le 20 en juin et juillet",
+            "fr_FR",
+            "tous les mois le 5 et le 20 de juin et de juillet",
+        ),
+    ],
+)
+def test_days_of_each_month_kept_to_the_months_said_after_them(text, region, said):
+    """Days of the month and the months after them: the months were lost ("BYMONTHDAY" was taken
+    for a BYMONTH already there), so the repeat ran every month of the year."""
+    read_as(text, region, at("2027-06-05"), "FREQ=MONTHLY;BYMONTHDAY=5,20;BYMONTH=6,7", said)

@@ -263,6 +263,7 @@ LANGUAGE = Language(
         "monthday": "{every} am {day}.", "last_day": "{every} am letzten Tag",
         "in_month": ("im Januar", "im Februar", "im März", "im April", "im Mai", "im Juni", "im Juli",
                      "im August", "im September", "im Oktober", "im November", "im Dezember"),
+        "day_noun": "Tag",
         "nth_day": "{every} am {nth} {day}", "ordinals": {1: "ersten", 2: "zweiten", 3: "dritten",
         4: "vierten", 5: "fünften", -1: "letzten", -2: "vorletzten",
         -3: "drittletzten"},

@@ -360,6 +360,7 @@ LANGUAGE = Language(
         "and": " and ", "monthday": "{every} on the {day}", "last_day": "{every} on the last day",
         "in_month": ("in January", "in February", "in March", "in April", "in May", "in June", "in July",
                      "in August", "in September", "in October", "in November", "in December"),
+        "day_noun": "day",
         "nth_day": "{every} on the {nth} {day}", "ordinals": {1: "first", 2: "second", 3: "third",
         4: "fourth", 5: "fifth", -1: "last", -2: "second to last",
         -3: "third to last"},

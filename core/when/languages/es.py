@@ -136,9 +136,16 @@ LANGUAGE = Language(
                 "un día sí y otro no": "DAILY;INTERVAL=2", "día sí, día no": "DAILY;INTERVAL=2",
                 "día sí día no": "DAILY;INTERVAL=2", "bimestral": "MONTHLY;INTERVAL=2",
                 "bimestralmente": "MONTHLY;INTERVAL=2", "a diario": "DAILY",
+                # "diario" as an adjective ("reunión diaria", "diario a las 9"), not the newspaper
+                **dict.fromkeys(("diario", "diaria", "diarios", "diarias"), "DAILY"),
+                # Rioplatense "every other": "día por medio", "semana por medio"
+                "día por medio": "DAILY;INTERVAL=2", "semana por medio": "WEEKLY;INTERVAL=2",
+                "mes por medio": "MONTHLY;INTERVAL=2", "año por medio": "YEARLY;INTERVAL=2",
                 **dict.fromkeys(("semanal", "semanales"), "WEEKLY"),
                 **dict.fromkeys(("mensual", "mensuales"), "MONTHLY"),
                 **dict.fromkeys(("anual", "anuales"), "YEARLY")},
+    # "el diario", "mi diario": the newspaper or the diary, no repeat
+    freq_not_after=("el", "un", "mi", "tu", "su", "del", "al", "este", "ese", "nuestro", "los", "mis", "sus"),
     weekdays_every=("días laborables", "entre semana", "cada día laborable", "todos los días laborables"),
     weekends=("fines de semana", "findes"),
     of_the_year=("del año",),
@@ -273,7 +280,7 @@ LANGUAGE = Language(
         "weekends": "todos los fines de semana", "and": " y ", "monthday": "{every} el día {day}",
         "in_month": ("de enero", "de febrero", "de marzo", "de abril", "de mayo", "de junio", "de julio",
                      "de agosto", "de septiembre", "de octubre", "de noviembre", "de diciembre"),
-        "last_day": "{every} el último día", "nth_day": "{every}, el {nth} {day}",
+        "last_day": "{every} el último día", "day_noun": "día", "nth_day": "{every}, el {nth} {day}",
         "ordinals": {1: "primer", 2: "segundo", 3: "tercer", 4: "cuarto", 5: "quinto", -1: "último",
                      -2: "penúltimo", -3: "antepenúltimo"},
         "count": "{rule}, {n} veces", "until": "{rule}, hasta el {date}",
