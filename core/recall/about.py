@@ -123,6 +123,26 @@ def _names_of(entry: Entry) -> list[str]:
     return [name, *aliases]
 
 
+def _own_orgs(cards: list[Entry], orgs: dict[str, int]) -> set[str]:
+    """The organisations of `cards` only one contact belongs to (`orgs`: how many contacts give
+    each): such an organisation names that contact too."""
+    attrs = [e.contact[0] for e in cards if e.contact]
+    return {
+        str(a["org"]).strip() for a in attrs if a.get("org") and orgs.get(str(a["org"]).strip().lower()) == 1
+    }
+
+
+def names_ahead(idx: RecallIndex) -> list[str]:
+    """Every phrase a person's answer may look for (`names_to_look_for`), for anyone: each
+    contact's names and aliases, what names one contact without doubt, and the organisations
+    only one contact belongs to (the caller holds the index's lock). Their lexemes analysed
+    ahead, the first answer about anyone the index finds reads the store once."""
+    cards = [e for e in map(idx.entry, idx.contact_slots()) if e is not None and e.contact]
+    spoken = {ph for c in idx.names().contacts.values() for ph, strength in c.phrases if strength >= 2}
+    phrases = {ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken
+    return sorted(phrases | _own_orgs(cards, idx.org_counts()))
+
+
 def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[uuid.UUID], bool]:
     """(contacts, ambiguous): the ids of the contacts `name` designates, best first (their rows
     are read with the answer's, not before)."""
@@ -268,15 +288,7 @@ class _Gathering:
         known = self.idx.names().contacts
         spoken = {ph for i in selves if i in known for ph, strength in known[i].phrases if strength >= 2}
         phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken)
-        card_attrs = [e.contact[0] for e in cards if e.contact]
-        own_orgs = sorted(
-            {
-                str(a["org"]).strip()
-                for a in card_attrs
-                if a.get("org") and orgs.get(str(a["org"]).strip().lower()) == 1
-            }
-        )
-        return phrases, own_orgs
+        return phrases, sorted(_own_orgs(cards, orgs))
 
     def naming(self, lexemes: dict[str, Any], phrases: list[str], own_orgs: list[str]) -> None:
         """What names them, or their own organisation."""

@@ -1329,20 +1329,21 @@ class RecallIndex:
         n, c = self.size, self.cols
         return c["reminder"][:n], c["note"][:n], c["active"][:n], c["done_state"][:n]
 
-    def _contact_slots(self) -> list[int]:
+    def contact_slots(self) -> list[int]:
+        """The slots of the live contacts."""
         return np.nonzero(self.cols["contact"][: self.size])[0].tolist()
 
     def org_counts(self) -> dict[str, int]:
         """How many contacts give each organisation (cached per index version)."""
         if self._orgs is None or self._orgs[0] != self.version:
-            self._orgs = (self.version, org_counts(self.contacts[s][0] for s in self._contact_slots()))
+            self._orgs = (self.version, org_counts(self.contacts[s][0] for s in self.contact_slots()))
         return self._orgs[1]
 
     def names(self):
         """A NameIndex over the identity's contacts (rebuilt when a contact changed)."""
         if self._names is None or self._names_version != self.contacts_version:
             self._names = NameIndex(
-                (nid, *self.contacts[s]) for s in self._contact_slots() if (nid := self.id_at(s)) is not None
+                (nid, *self.contacts[s]) for s in self.contact_slots() if (nid := self.id_at(s)) is not None
             )
             self._names_version = self.contacts_version
         return self._names
