@@ -230,7 +230,8 @@ class Recall:
         """Build the index and load the model ahead of the first question (the desktop calls this
         on its worker at start), and make what a question derives from every neuron; the neurons
         indexed. The model loads on a thread of its own meanwhile (both take about a second at
-        100k neurons). An index that had to be read from the store is saved for the next start."""
+        100k neurons). An index that had to be read from the store is saved for the next start;
+        last, the contacts' names are analysed ahead (`analyse_names`)."""
         self._used = time.monotonic()
         loading = threading.Thread(target=self._load_model, name="neurons-load-model", daemon=True)
         loading.start()
