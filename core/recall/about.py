@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+import numpy as np
 
 from core.capture.names import NameIndex, contact_names
 from core.model import EXPANDING_RELATIONS, Neuron, Relation
-from core.recall.index import Entry, Link, RecallIndex
+from core.recall.index import Entry, RecallIndex
 from core.recall.ranking import SUPERSEDED_AFTER
 from core.recall.result import ASKING_FOR_EVERYTHING, Result, content_words
 from core.store.reader import Reader
@@ -65,6 +67,8 @@ ASKING_ABOUT = re.compile(
     r"|\bmontre(?:-moi)?\b|\bparle(?:-moi)?\b|\binformations?\b|\bfiche\b|\bdossier\b|\bdonn[eé]es\b",
     re.I,
 )
+_Id = TypeVar("_Id", uuid.UUID, int)  # a neuron's id, or its slot in the index
+
 # One hop out from what is about them: the usual links, and the history (supersedes).
 ABOUT_HOP_RELATIONS = (*EXPANDING_RELATIONS, Relation.SUPERSEDES)
 
@@ -119,6 +123,26 @@ def _names_of(entry: Entry) -> list[str]:
     return [name, *aliases]
 
 
+def _own_orgs(cards: list[Entry], orgs: dict[str, int]) -> set[str]:
+    """The organisations of `cards` only one contact belongs to (`orgs`: how many contacts give
+    each): such an organisation names that contact too."""
+    attrs = [e.contact[0] for e in cards if e.contact]
+    return {
+        str(a["org"]).strip() for a in attrs if a.get("org") and orgs.get(str(a["org"]).strip().lower()) == 1
+    }
+
+
+def names_ahead(idx: RecallIndex) -> list[str]:
+    """Every phrase a person's answer may look for (`names_to_look_for`), for anyone: each
+    contact's names and aliases, what names one contact without doubt, and the organisations
+    only one contact belongs to (the caller holds the index's lock). Their lexemes analysed
+    ahead, the first answer about anyone the index finds reads the store once."""
+    cards = [e for e in map(idx.entry, idx.contact_slots()) if e is not None and e.contact]
+    spoken = {ph for c in idx.names().contacts.values() for ph, strength in c.phrases if strength >= 2}
+    phrases = {ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken
+    return sorted(phrases | _own_orgs(cards, idx.org_counts()))
+
+
 def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[uuid.UUID], bool]:
     """(contacts, ambiguous): the ids of the contacts `name` designates, best first (their rows
     are read with the answer's, not before)."""
@@ -167,36 +191,46 @@ def _gathered(idx: RecallIndex, people: list[uuid.UUID], limit: int, orgs: dict[
     if lexemes is None:
         return None
     with idx.reading():
-        about.slots.clear()  # (the index may have read the store meanwhile)
+        if about.generation != idx.generation:  # the index read the store meanwhile: its slots
+            about = _Gathering(idx, people)
+            about.linked_and_twins()
         about.naming(lexemes, phrases, own_orgs)
         about.one_hop()
         if len(people) > 1:
             about.about_all(lexemes)
-        about.ranking = about.ranked(limit)
+        about.rank(limit)
     return about
 
 
 class _Gathering:
     """What is about some people, gathered tier by tier (the caller holds the index's lock for
-    each step): `found` is id -> (tier, how it was found, the neuron it was found from)."""
+    each step), as the index's slots (no id made a neuron found): `found` is slot -> (tier, how
+    it was found, the slot it was found from). Once ranked, the answer's ids (`ranking`) and
+    what each was found from (`chosen`)."""
 
     def __init__(self, idx: RecallIndex, people: list[uuid.UUID]):
         self.idx, self.people = idx, people
-        self.found: dict[uuid.UUID, tuple[int, str, uuid.UUID | None]] = {}
-        self.first: list[Link] = []  # the people's own links
+        self.generation = idx.generation  # the slots below are this generation's
+        self.found: dict[int, tuple[int, str, int | None]] = {}
+        self.first: list[tuple[int, int, str]] = []  # the people's own links (`linked`)
         self.twins: list[uuid.UUID] = []
-        self.counts: dict[uuid.UUID, int] = {}  # how many of what is about them link to a hop
-        self.others: dict[uuid.UUID, set] = {}  # the other people a neuron about them concerns
-        self.shared: dict[uuid.UUID, set[uuid.UUID]] = {}  # of several people, those it is about
-        self.ranking: list[uuid.UUID] = []  # the answer's ids, in its order (`ranked`)
+        self.selves: set[int] = set()  # the people and their twins
+        self.counts: dict[int, int] = {}  # how many of what is about them link to a hop
+        self.others: dict[int, set[int]] = {}  # the other people a neuron about them concerns
+        self.shared: dict[int, set[uuid.UUID]] = {}  # of several people, those it is about
+        self.ranking: list[uuid.UUID] = []  # the answer's ids, in its order (`rank`)
+        # the answer's ids: (tier, how it was found, the id it was found from, hops to it)
+        self.chosen: dict[uuid.UUID, tuple[int, str, uuid.UUID | None, int]] = {}
         self.slots: dict[uuid.UUID, int | None] = {}  # each id's slot, looked up once
         for p in people:
-            self.put(p, TIER_CONTACT, "the contact")
+            slot = self.slot(p)
+            if slot is not None:
+                self.put(slot, TIER_CONTACT, "the contact")
 
-    def put(self, nid: uuid.UUID, tier: int, how: str, seed: uuid.UUID | None = None) -> None:
-        old = self.found.get(nid)
+    def put(self, slot: int, tier: int, how: str, seed: int | None = None) -> None:
+        old = self.found.get(slot)
         if old is None or tier > old[0]:
-            self.found[nid] = (tier, how, seed)
+            self.found[slot] = (tier, how, seed)
 
     def slot(self, nid: uuid.UUID) -> int | None:
         """The slot of a live neuron of the index (None for any other id), looked up once."""
@@ -206,37 +240,42 @@ class _Gathering:
             slot = self.slots[nid] = self.idx.slot(nid)
             return slot
 
-    def is_contact(self, nid: uuid.UUID) -> bool:
-        slot = self.slot(nid)
-        return slot is not None and bool(self.idx.cols["contact"][slot])
-
-    def linked(self, ids: list[uuid.UUID], relations=None) -> list[Link]:
-        return [link for link in self.idx.links(ids, relations) if self.slot(link.other) is not None]
+    def linked(self, seeds: list[int]) -> list[tuple[int, int, str]]:
+        """(seed, the other end, the relation) of the open edges of `seeds` to live neurons."""
+        found = self.idx.linked_slots(seeds)
+        return [
+            (seeds[at], other, relation)
+            for at, other, relation in zip(found.owners, found.others, found.relations, strict=True)
+            if other >= 0
+        ]
 
     def linked_and_twins(self) -> None:
         """Their same_person twins, and what is linked to them or to a twin."""
-        self.first = first = self.linked(self.people)
-        self.twins = twins = list(
+        people = {s: p for p in self.people if (s := self.slot(p)) is not None}
+        self.first = first = self.linked(list(people))
+        twins = list(
             dict.fromkeys(
-                link.other
-                for link in first
-                if link.relation == Relation.SAME_PERSON and link.other not in self.people
+                other
+                for _, other, relation in first
+                if relation == Relation.SAME_PERSON and other not in people
             )
         )
+        self.twins = self.idx.ids_at(twins)
+        self.selves = set(people) | set(twins)
         second = self.linked(twins) if twins else []
-        for link in first:
-            if link.other in twins:
-                self.put(link.other, TIER_TWIN, "same person as", link.seed)
-        for link in first + second:
-            old = self.found.get(link.other)
+        found, contact = self.found, self.idx.cols["contact"]
+        for seed, other, _ in first:
+            if other in self.selves and other not in people:
+                self.put(other, TIER_TWIN, "same person as", seed)
+        for seed, other, _ in first + second:
+            old = found.get(other)
             if old is not None and old[0] >= TIER_TWIN:
                 continue
-            contact = self.is_contact(link.other)
             self.put(
-                link.other,
-                TIER_LINKED_CONTACT if contact else TIER_LINKED,
+                other,
+                TIER_LINKED_CONTACT if contact[other] else TIER_LINKED,
                 "linked to",
-                link.seed if link.seed in self.found else None,
+                seed if seed in found else None,
             )
 
     def names_to_look_for(self, orgs: dict[str, int]) -> tuple[list[str], list[str]]:
@@ -249,48 +288,44 @@ class _Gathering:
         known = self.idx.names().contacts
         spoken = {ph for i in selves if i in known for ph, strength in known[i].phrases if strength >= 2}
         phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken)
-        card_attrs = [e.contact[0] for e in cards if e.contact]
-        own_orgs = sorted(
-            {
-                str(a["org"]).strip()
-                for a in card_attrs
-                if a.get("org") and orgs.get(str(a["org"]).strip().lower()) == 1
-            }
-        )
-        return phrases, own_orgs
+        return phrases, sorted(_own_orgs(cards, orgs))
 
     def naming(self, lexemes: dict[str, Any], phrases: list[str], own_orgs: list[str]) -> None:
         """What names them, or their own organisation."""
         idx = self.idx
-        for nid in idx.holding([ls for ph in phrases for ls in lexemes.get(ph, ())], self.found):
-            self.put(nid, TIER_NAMED, "mentions them")
+        for slot in idx.holding_slots([ls for ph in phrases for ls in lexemes.get(ph, ())], self.found):
+            self.put(slot, TIER_NAMED, "mentions them")
         if own_orgs:
-            for nid in idx.holding([ls for o in own_orgs for ls in lexemes.get(o, ())], self.found):
-                self.put(nid, TIER_ORG, f"mentions {own_orgs[0]}")
+            for slot in idx.holding_slots([ls for o in own_orgs for ls in lexemes.get(o, ())], self.found):
+                self.put(slot, TIER_ORG, f"mentions {own_orgs[0]}")
 
     def one_hop(self) -> None:
         """One hop out from what is about them (the history too); other people named beside them
         are not facts about them, but what concerns others too is counted."""
-        around = [
-            i for i, (t, _, _) in self.found.items() if t in (TIER_LINKED, TIER_NAMED, TIER_ORG, TIER_TWIN)
-        ]
-        selves = set(self.people) | set(self.twins)
-        for link in self.linked(around, ABOUT_HOP_RELATIONS):
-            contact = self.is_contact(link.other)
-            if contact and link.other not in selves:
-                self.others.setdefault(link.seed, set()).add(link.other)
-            if link.other in self.found or contact:
+        found = self.found
+        around = [s for s, (t, _, _) in found.items() if t in (TIER_LINKED, TIER_NAMED, TIER_ORG, TIER_TWIN)]
+        selves = self.selves
+        contact = self.idx.cols["contact"]
+        hop = self.idx.linked_slots(around, ABOUT_HOP_RELATIONS)
+        for at, other in zip(hop.owners, hop.others, strict=True):
+            if other < 0:
                 continue
-            self.counts[link.other] = self.counts.get(link.other, 0) + 1
-            self.put(link.other, TIER_HOP, "linked from", link.seed if link.seed in self.found else None)
+            seed = around[at]
+            is_contact = bool(contact[other])
+            if is_contact and other not in selves:
+                self.others.setdefault(seed, set()).add(other)
+            if other in found or is_contact:
+                continue
+            self.counts[other] = self.counts.get(other, 0) + 1
+            self.put(other, TIER_HOP, "linked from", seed if seed in found else None)
 
     def about_all(self, lexemes: dict[str, Any]) -> None:
         """Several people asked about together ("what did Nuno do for Mãe?"): which of them each
         neuron is about (linked, or naming them), so what is about all of them comes first."""
         idx = self.idx
-        for link in self.first:
-            self.shared.setdefault(link.other, set()).add(link.seed)
-        found_at = {slot: nid for nid in self.found if (slot := idx.slot(nid)) is not None}
+        people = {s: p for p in self.people if (s := self.slot(p)) is not None}
+        for seed, other, _ in self.first:
+            self.shared.setdefault(other, set()).add(people[seed])
         naming_of: dict[tuple, set[int]] = {}  # people of one name name the same neurons
         for p in self.people:
             person = idx.live(p)
@@ -301,49 +336,85 @@ class _Gathering:
                 for ls in lexemes.get(ph, ())
             )
             if names not in naming_of:
-                naming_of[names] = idx.slots_holding(names) & found_at.keys()
+                naming_of[names] = idx.slots_holding(names) & self.found.keys()
             for slot in naming_of[names]:
-                self.shared.setdefault(found_at[slot], set()).add(p)
+                self.shared.setdefault(slot, set()).add(p)
 
-    def ranked(self, limit: int) -> list[uuid.UUID]:
-        """The first `limit` in the answer's order, the superseded rule kept (a card stays)."""
-        found = self.found
-        at = self.idx.cols["created"]
-        created = {nid: float(at[slot]) for nid in found if (slot := self.slot(nid)) is not None}
-        replaced = outdated(self.idx, list(created))
-        ranked = sorted(
-            (nid for nid in found if nid in created),
-            key=lambda nid: (
-                -(found[nid][0] if found[nid][0] >= TIER_TWIN else 0),
-                -len(self.shared.get(nid, ())),
-                -found[nid][0],
-                len(self.others.get(nid, ())),
-                -self.counts.get(nid, 0),
-                -created[nid],
-            ),
+    def rank(self, limit: int) -> None:
+        """The first `limit` in the answer's order, the superseded rule kept (a card stays), and
+        the ids of those and of what they were found from."""
+        found, counts = self.found, self.counts
+        slots = list(found)
+        place = {s: i for i, s in enumerate(slots)}
+
+        def each(values: dict[int, Any], size) -> np.ndarray:
+            out = np.zeros(len(slots), dtype=np.int64)
+            for s, value in values.items():
+                if s in place:
+                    out[place[s]] = size(value)
+            return out
+
+        tiers = np.fromiter((found[s][0] for s in slots), dtype=np.int64, count=len(slots))
+        created = self.idx.cols["created"][np.asarray(slots, dtype=np.int64)]
+        # best first: the cards (and twins), what is about more of them, the tier, what names
+        # fewer others, more hops to it, newest; a tie keeps the order they were found in
+        order = np.lexsort(
+            (
+                -created,
+                -each(counts, int),
+                each(self.others, len),
+                -tiers,
+                -each(self.shared, len),
+                -np.where(tiers >= TIER_TWIN, tiers, 0),
+            )
         )
-        return _outdated_after(ranked, {i for i in replaced if found[i][0] < TIER_TWIN})[:limit]
+        ranked = [slots[i] for i in order.tolist()]
+        replaced = self.outdated(slots)
+        chosen = _outdated_after(ranked, {s for s in replaced if found[s][0] < TIER_TWIN})[:limit]
+        seeds = [seed for s in chosen if (seed := found[s][2]) is not None]
+        need = list(dict.fromkeys([*chosen, *seeds]))
+        ids = dict(zip(need, self.idx.ids_at(need), strict=True))
+        self.ranking = [ids[s] for s in chosen]
+        self.chosen = {}
+        for s in chosen:
+            tier, how, seed = found[s]
+            self.chosen[ids[s]] = (tier, how, None if seed is None else ids[seed], counts.get(s, 0))
+
+    def outdated(self, slots: list[int]) -> set[int]:
+        """Those of `slots` a live neuron supersedes (`outdated` on the slots)."""
+        asked = set(slots)
+        replaced: set[int] = set()
+        found = self.idx.linked_slots(slots, [Relation.SUPERSEDES])
+        for at, other, going in zip(found.owners, found.others, found.outs, strict=True):
+            here = slots[at]
+            if other < 0 or other == here:
+                continue
+            if not going:
+                replaced.add(here)
+            elif other in asked:
+                replaced.add(other)
+        return replaced
 
     def wanted(self) -> list[uuid.UUID]:
         """The rows the answer reads: its own, of what each was found from, and the twins'."""
-        found = self.found
-        seeds = (seed for nid in self.ranking if (seed := found[nid][2]) is not None)
+        chosen = self.chosen
+        seeds = (seed for nid in self.ranking if (seed := chosen[nid][2]) is not None)
         return list(dict.fromkeys([*self.ranking, *seeds, *self.twins]))
 
     def answer(self, rows: dict[uuid.UUID, Neuron]) -> tuple[list[Result], list[Neuron]]:
         """The answer from the rows it read (`wanted`), each with why."""
-        found = self.found
+        chosen = self.chosen
         results = []
         for nid in self.ranking:
             if nid not in rows:
                 continue
-            tier, how, seed = found[nid]
+            tier, how, seed, hops = chosen[nid]
             why = (
                 f"{how} {rows[seed].title}"
                 if seed in rows
                 else ("linked" if seed or how.startswith("linked") else how)
             )
-            results.append(Result(rows[nid], float(tier) + self.counts.get(nid, 0) * 0.01, why))
+            results.append(Result(rows[nid], float(tier) + hops * 0.01, why))
         return results, [rows[t] for t in self.twins if t in rows]
 
 
@@ -367,7 +438,7 @@ def defer_outdated(idx: RecallIndex, results: list[Result]) -> list[Result]:
     return [by_id[i] for i in order]
 
 
-def _outdated_after(ranked: list[uuid.UUID], outdated: set[uuid.UUID]) -> list[uuid.UUID]:
+def _outdated_after(ranked: list[_Id], outdated: set[_Id]) -> list[_Id]:
     """The superseded rule on a person's answer: what a newer neuron replaced is never among the
     first SUPERSEDED_AFTER; below that it keeps its place."""
     if not outdated.intersection(ranked):

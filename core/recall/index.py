@@ -192,6 +192,11 @@ def _uuid(hi, lo) -> uuid.UUID:
     return uuid.UUID(int=int(hi) * _HALF + int(lo))
 
 
+# an edge written since the file was read, seen from one end: (the other end, going out of the
+# one it is seen from, its relation)
+_OwnEnd = tuple[uuid.UUID, bool, str]
+
+
 class _Found:
     """Sorted 64-bit keys (the high half of 128-bit ids) and the rows they belong to, searched
     with numpy: a file's ids, edges and their ends as arrays, without a Python object a row."""
@@ -255,6 +260,25 @@ class _IdTable:
             by_slot.append(array("Q", full.tobytes()))
         self._hi, self._lo = by_slot
 
+    def find_all(self, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+        """`find` of many ids given as their halves (uint64 arrays), probed together with numpy:
+        the slot of each, -1 for an id the file did not hold."""
+        table = np.frombuffer(self._table, dtype=np.int64)
+        by_hi = np.frombuffer(self._hi, dtype=np.uint64)
+        by_lo = np.frombuffer(self._lo, dtype=np.uint64)
+        out = np.full(len(hi), -1, dtype=np.int64)
+        at = ((hi ^ lo) & np.uint64(self._mask)).astype(np.int64)
+        pending = np.arange(len(hi))
+        while len(pending):
+            slot = table[at[pending]]
+            taken = slot >= 0
+            pending, slot = pending[taken], slot[taken]
+            same = (by_hi[slot] == hi[pending]) & (by_lo[slot] == lo[pending])
+            out[pending[same]] = slot[same]
+            pending = pending[~same]
+            at[pending] = (at[pending] + 1) & self._mask
+        return out
+
     def find(self, hi: int, lo: int) -> list[int]:
         """The slot the file gave the id (hi, lo), as a list of none or one."""
         table, mask = self._table, self._mask
@@ -292,6 +316,25 @@ class _Slots:
                 if c["live"][slot] and int(c["id_hi"][slot]) == hi and int(c["id_lo"][slot]) == lo:
                     return slot
         return default
+
+    def of_halves(self, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+        """`get` of many ids given as their halves (uint64 arrays): the slot of each live one,
+        -1 for any other; no UUID made."""
+        out = np.full(len(hi), -1, dtype=np.int64)
+        if self._base is not None and len(hi):
+            found = self._base.find_all(hi, lo)
+            at = np.nonzero(found >= 0)[0]
+            slots = found[at]
+            c = self._cols
+            ok = c["live"][slots] & (c["id_hi"][slots] == hi[at]) & (c["id_lo"][slots] == lo[at])
+            out[at[ok]] = slots[ok]
+        put = self._put
+        if put:
+            for i, (h, low) in enumerate(zip(hi.tolist(), lo.tolist(), strict=True)):
+                slot = put.get(h * _HALF + low)
+                if slot is not None:
+                    out[i] = slot
+        return out
 
     def __contains__(self, nid: object) -> bool:
         return self.get(nid) is not None
@@ -477,28 +520,9 @@ class _Edges:
         """`touching_all` of the ids given as their halves (uint64 arrays): no UUID made for an
         id that touches nothing."""
         base: list[list[int]] = [[] for _ in range(len(hi))]
-        if self.base_live and len(hi):
-            found = self.by_end
-            first = np.searchsorted(found.keys, hi, side="left")
-            last = np.searchsorted(found.keys, hi, side="right")
-            counts = last - first
-            if counts.any():
-                owner = np.repeat(np.arange(len(hi)), counts)
-                at = (
-                    np.arange(int(counts.sum()))
-                    - np.repeat(np.cumsum(counts) - counts, counts)
-                    + np.repeat(first, counts)
-                )
-                rows = found.rows[at]
-                keep = (found.lows[at] == lo[owner]) & self.alive[rows]
-                if relations is not None:
-                    codes = [i for i, r in enumerate(self.relations) if r in relations]
-                    keep &= np.isin(self.rel[rows], codes)
-                owner, rows = owner[keep], rows[keep]
-                # in the file's order, as they were read (an edge from and to an id twice)
-                order = np.lexsort((rows, owner))
-                for i, row in zip(owner[order].tolist(), rows[order].tolist(), strict=True):
-                    base[i].append(row)
+        owner, rows = self._base_rows(hi, lo, relations)
+        for i, row in zip(owner.tolist(), rows.tolist(), strict=True):
+            base[i].append(row)
         out = []
         touching = self.touching
         keys = (
@@ -512,6 +536,64 @@ class _Edges:
                 own = [edge for edge in own if edge[2] in relations]
             out.append([self._base(r) for r in rows_of] + own if rows_of else own)
         return out
+
+    def _base_rows(
+        self, hi: np.ndarray, lo: np.ndarray, relations: set[str] | None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(owner, row): the file's open edges of `relations` (any when None) with an end at each
+        id given as its halves, as the id's place in `hi` and the edge's row, by owner and then
+        in the file's order, as they were read (an edge from and to an id twice)."""
+        none = np.zeros(0, dtype=np.int64)
+        if not self.base_live or not len(hi):
+            return none, none
+        found = self.by_end
+        first = np.searchsorted(found.keys, hi, side="left")
+        last = np.searchsorted(found.keys, hi, side="right")
+        counts = last - first
+        if not counts.any():
+            return none, none
+        owner = np.repeat(np.arange(len(hi)), counts)
+        at = (
+            np.arange(int(counts.sum()))
+            - np.repeat(np.cumsum(counts) - counts, counts)
+            + np.repeat(first, counts)
+        )
+        rows = found.rows[at]
+        keep = (found.lows[at] == lo[owner]) & self.alive[rows]
+        if relations is not None:
+            codes = [i for i, r in enumerate(self.relations) if r in relations]
+            keep &= np.isin(self.rel[rows], codes)
+        owner, rows = owner[keep], rows[keep]
+        order = np.lexsort((rows, owner))
+        return owner[order], rows[order]
+
+    def ends_halves(
+        self, hi: np.ndarray, lo: np.ndarray, relations: set[str] | None = None
+    ) -> tuple[
+        np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[list[tuple[uuid.UUID, bool, str]]]
+    ]:
+        """`touching_halves` as the other ends only: (owner, the other end's halves, whether the
+        edge goes out of the owner, its relation's code in `relations`) of the file's edges, in
+        `touching_halves`'s order; and for each id the edges written since, as (the other end,
+        going out, the relation), which come after the file's of the same id."""
+        owner, rows = self._base_rows(hi, lo, relations)
+        a = self.a
+        from_hi, from_lo = a["e_from_hi"][rows], a["e_from_lo"][rows]
+        out = (from_hi == hi[owner]) & (from_lo == lo[owner])
+        other_hi = np.where(out, a["e_to_hi"][rows], from_hi)
+        other_lo = np.where(out, a["e_to_lo"][rows], from_lo)
+        own: list[list[_OwnEnd]] = []
+        touching = self.touching
+        if touching:
+            for h, low in zip(hi.tolist(), lo.tolist(), strict=True):
+                key, ends = h * _HALF + low, []
+                for eid in touching.get(key, ()):
+                    a_end, b_end, relation, _ = self.own[eid]
+                    if relations is None or relation in relations:
+                        going = a_end.int == key
+                        ends.append((b_end if going else a_end, going, relation))
+                own.append(ends)
+        return owner, other_hi, other_lo, out, self.rel[rows], own
 
     def items(self) -> Iterator[tuple[int, tuple[uuid.UUID, uuid.UUID, str, float]]]:
         a = self.a
@@ -530,6 +612,19 @@ class Link:
     to_id: uuid.UUID
     relation: str
     weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class Ends:
+    """Edges as `RecallIndex.linked_slots` finds them, one column a field: the place in the slots
+    asked of the one each was found from, the slot of its other end (-1 for an end that is no
+    live neuron of the identity: trashed, or not ours), whether it goes out of the one it was
+    found from, and its relation."""
+
+    owners: list[int]
+    others: list[int]
+    outs: list[bool]
+    relations: list[str]
 
 
 class RowIds(Sequence[uuid.UUID]):
@@ -587,6 +682,9 @@ class RecallIndex:
         self.languages_sampled: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self.languages_read: dict[int, tuple[int, int, float, str]] = {}
         self.version = 0
+        # moves whenever a slot may come to hold another neuron (a neuron put or dropped, another
+        # index taken): what was found as slots is found again
+        self.generation = 0
         self._order: np.ndarray | None = None  # slots of non-contacts by creation time
         self._pos = np.zeros(0, dtype=np.int64)  # each slot's place in that order (-1: none)
         self._names = None
@@ -661,14 +759,16 @@ class RecallIndex:
 
     def take(self, other: RecallIndex) -> None:
         """Become `other` (an index read from a file), keeping this one's lock and identity."""
-        keep = {"lock", "identity", "entries", "nearest_min", "nearest_candidates"}
+        keep = {"lock", "identity", "entries", "nearest_min", "nearest_candidates", "generation"}
         for name, value in vars(other).items():
             if name not in keep:
                 setattr(self, name, value)
+        self.generation += 1
 
     def changed(self) -> None:
         """What is derived from every slot is made again when next asked for."""
         self.version += 1
+        self.generation += 1
         self._order = None
 
     def _grow(self, need: int) -> None:
@@ -867,6 +967,31 @@ class RecallIndex:
         at = np.asarray(slots, dtype=np.int64)
         return self.edges.touching_halves(self.cols["id_hi"][at], self.cols["id_lo"][at], relations)
 
+    def linked_slots(self, slots: list[int], relations=None) -> Ends:
+        """The open edges touching each live slot of `slots` (of `relations`, any when None), in
+        `links_each`'s order, as `Ends`: no Link, and no UUID for an edge of the file's."""
+        wanted = None if relations is None else {getattr(r, "value", r) for r in relations}
+        at = np.asarray(slots, dtype=np.int64)
+        c, edges = self.cols, self.edges
+        owner, other_hi, other_lo, out, rel, own = edges.ends_halves(c["id_hi"][at], c["id_lo"][at], wanted)
+        other = self.slot_of.of_halves(other_hi, other_lo)
+        names = edges.relations
+        found = Ends(owner.tolist(), other.tolist(), out.tolist(), [names[r] for r in rel.tolist()])
+        if not any(own):
+            return found
+        # each one's file edges, then those written since
+        by_owner: list[list[tuple[int, int, bool, str]]] = [[] for _ in slots]
+        for edge in zip(found.owners, found.others, found.outs, found.relations, strict=True):
+            by_owner[edge[0]].append(edge)
+        for i, ends in enumerate(own):
+            for end, going, relation in ends:
+                slot = self.slot_of.get(end)
+                by_owner[i].append((i, -1 if slot is None else slot, going, relation))
+        merged = [edge for edges_of in by_owner for edge in edges_of]
+        return (
+            Ends(*(list(column) for column in zip(*merged, strict=True))) if merged else Ends([], [], [], [])
+        )
+
     def ids_at(self, slots) -> list[uuid.UUID]:
         """The ids of live `slots`."""
         c = self.cols
@@ -910,11 +1035,16 @@ class RecallIndex:
         """The ids of the neurons holding every lexeme of any of `lexeme_sets` (a name as words:
         a phrase without its word order), not in `exclude`, newest first."""
         left_out = {self.slot_of[nid] for nid in exclude if nid in self.slot_of}
-        held = [s for s in self.slots_holding(lexeme_sets) if s not in left_out]
+        return self.ids_at(self.holding_slots(lexeme_sets, left_out, limit))
+
+    def holding_slots(self, lexeme_sets, exclude=(), limit: int = 200) -> list[int]:
+        """`holding` as the live slots, of slots not in `exclude`."""
+        held = [s for s in self.slots_holding(lexeme_sets) if s not in exclude]
         if not held:
             return []
         order = np.argsort(-self.cols["created"][held], kind="stable")[:limit].tolist()
-        return [nid for nid in (self.id_at(held[i]) for i in order) if nid is not None]
+        live = self.cols["live"]
+        return [held[i] for i in order if live[held[i]]]
 
     def frequency(self, lexeme: str) -> int:
         """How many live neurons hold `lexeme` (its document frequency)."""
@@ -1199,20 +1329,21 @@ class RecallIndex:
         n, c = self.size, self.cols
         return c["reminder"][:n], c["note"][:n], c["active"][:n], c["done_state"][:n]
 
-    def _contact_slots(self) -> list[int]:
+    def contact_slots(self) -> list[int]:
+        """The slots of the live contacts."""
         return np.nonzero(self.cols["contact"][: self.size])[0].tolist()
 
     def org_counts(self) -> dict[str, int]:
         """How many contacts give each organisation (cached per index version)."""
         if self._orgs is None or self._orgs[0] != self.version:
-            self._orgs = (self.version, org_counts(self.contacts[s][0] for s in self._contact_slots()))
+            self._orgs = (self.version, org_counts(self.contacts[s][0] for s in self.contact_slots()))
         return self._orgs[1]
 
     def names(self):
         """A NameIndex over the identity's contacts (rebuilt when a contact changed)."""
         if self._names is None or self._names_version != self.contacts_version:
             self._names = NameIndex(
-                (nid, *self.contacts[s]) for s in self._contact_slots() if (nid := self.id_at(s)) is not None
+                (nid, *self.contacts[s]) for s in self.contact_slots() if (nid := self.id_at(s)) is not None
             )
             self._names_version = self.contacts_version
         return self._names

@@ -27,8 +27,9 @@ log = logging.getLogger(__name__)
 # identity has grown by this factor since (the embedded engine never analyzes by itself).
 ANALYZE_GROWTH = 1.25
 # A phrase's lexemes never change (fixed text search configurations): a person's names are
-# analysed once, not on every question about them; past this many the memo starts again.
-PHRASES_KEPT = 10_000
+# analysed once, not on every question about them (every contact's, ahead, in a memory of up to
+# half as many: core/recall/recall.py `analyse_names`); past this many the memo starts again.
+PHRASES_KEPT = 20_000
 
 
 @dataclass(frozen=True)
@@ -162,10 +163,11 @@ class StoreReader:
     def kept_lexemes(self, phrases: Sequence[str]) -> dict[str, list[tuple[str, ...]]] | None:
         """What `phrase_lexemes` answers when every phrase was analysed before (no read); None
         when one was not."""
-        kept = self._lexemes
-        if any(p not in kept for p in phrases):
+        kept = self._lexemes  # (another thread may start the memo again meanwhile)
+        found = [(p, kept.get(p)) for p in phrases]
+        if any(lexemes is None for _, lexemes in found):
             return None
-        return {p: kept[p] for p in phrases if kept[p]}
+        return {p: lexemes for p, lexemes in found if lexemes}
 
     def contacts_like(self, name: str, min_similarity: float) -> list[tuple[Neuron, float]]:
         like = getattr(self._local, "like", None)

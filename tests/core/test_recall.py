@@ -430,6 +430,42 @@ def test_about_a_person_takes_two_round_trips(embedded_memory):
     assert about("Rosalnd")[1] <= 2
 
 
+def test_the_first_about_of_anyone_after_the_warm_up_takes_one_round_trip(embedded_memory):
+    """The warm-up has the store analyse every contact's names ahead (and an organisation only
+    one of them belongs to): the first answer about anyone the index finds -- by name, alias,
+    first name or a typo -- is then found in the index and its rows read with the change stamp.
+    The answers are those made without anything analysed ahead."""
+    m = embedded_memory
+    graham = m.capture(
+        "Graham Pike - landlord, flat 5",
+        kind="contact",
+        attrs={"name": "Graham Pike", "aliases": ["the landlord"], "org": "Pike Lettings"},
+    )
+    rosalind = m.capture("Rosalind Okafor - piano teacher", kind="contact", attrs={"name": "Rosalind Okafor"})
+    boiler = m.capture("boiler losing pressure again, told Graham", kind="note")
+    m.link(boiler.id, graham.id, Relation.CONCERNS)
+    lease = m.capture("Pike Lettings sent the new lease", kind="note")
+    m.capture("Rosalind moved the lesson to Thursday", kind="note")
+    m.recall.warm()
+    asked = [
+        ("Graham Pike", graham),
+        ("the landlord", graham),
+        ("Rosalind", rosalind),
+        ("Grahm Pike", graham),
+        ("Rosalnd", rosalind),
+    ]
+    answers = []
+    for name, who in asked:
+        with round_trips(m.store) as trips:
+            answer = m.about(name)
+        assert answer.contact is not None and answer.contact.id == who.id, name
+        assert trips[0] == 1, (name, trips)
+        answers.append(answer.to_json())
+    assert {boiler.id, lease.id} <= {r.neuron.id for r in m.about("Graham Pike").timeline}
+    m.recall.reader._lexemes.clear()  # nothing analysed ahead: the same answers
+    assert [m.about(name).to_json() for name, _ in asked] == answers
+
+
 def test_about_a_person_asked_before_takes_one_round_trip_and_sees_what_was_written(embedded_memory):
     """Asked again, the store unchanged: the answer found in the index, its rows read with the
     change stamp in one statement. Once something was written, the stamp says so and the answer

@@ -696,6 +696,10 @@ def test_an_index_read_from_its_file_answers_as_the_one_it_was_saved_from(tmp_pa
     ):
         assert loaded.links(ids + ids[:5], relations) == index.links(ids + ids[:5], relations)
     assert len(index.links(ids, [Relation.SUPERSEDES])) == 2 * len(range(7, 600, 7))
+    for relations in (None, [Relation.SUPERSEDES]):
+        assert _linked_slots(loaded, ids + ids[:5], relations) == _linked_slots(
+            index, ids + ids[:5], relations
+        )
     assert np.array_equal(
         loaded.bm25(["garden", "word3"], 1.2, 0.75)[0], index.bm25(["garden", "word3"], 1.2, 0.75)[0]
     )
@@ -711,6 +715,75 @@ def test_an_index_read_from_its_file_answers_as_the_one_it_was_saved_from(tmp_pa
     assert _state(loaded) == _state(index)
     ids = [index.id_at(s) for s in range(index.size)]
     assert loaded.links([i for i in ids if i is not None]) == index.links([i for i in ids if i is not None])
+    live = [i for i in ids if i is not None]
+    assert _linked_slots(loaded, live, None) == _linked_slots(index, live, None)
+
+
+def _linked_slots(idx: RecallIndex, ids: list, relations) -> list[tuple[int, uuid.UUID | None, bool, str]]:
+    """`linked_slots` of `ids` as (the place of the id it was found from, the other end's id, going
+    out), checked against `links_each`: the same edges in the same order, each end's slot the
+    one the index gives its id (-1: no live neuron)."""
+    ends = idx.linked_slots([idx.slot(i) for i in ids], relations)
+    expected = [
+        (
+            at,
+            -1 if idx.slot(link.other) is None else idx.slot(link.other),
+            link.from_id == link.seed,
+            link.relation,
+        )
+        for at, found in enumerate(idx.links_each(ids, relations))
+        for link in found
+    ]
+    assert list(zip(ends.owners, ends.others, ends.outs, ends.relations, strict=True)) == expected
+    return [(at, None if other < 0 else idx.id_at(other), out, rel) for at, other, out, rel in expected]
+
+
+def test_a_persons_answer_makes_ids_only_for_the_rows_it_reads(tmp_path, monkeypatch):
+    """What is about a person is gathered on the index's slots: of the hundreds of neurons
+    linked to them, naming them or one hop further, only the answer's rows (and what each was
+    found from) get an id -- on an index built from the store as on one read from its file --
+    and the answer is the same either way."""
+    from core.recall import about as about_module  # noqa: PLC0415 - this test only
+
+    reader = FakeReader()
+    start = datetime(2024, 3, 1, tzinfo=UTC)
+    ana = reader.add("Ana Lima - neighbour", Kind.CONTACT, {"name": "Ana Lima"}, created_at=start)
+    rui = reader.add("Rui Costa - plumber", Kind.CONTACT, {"name": "Rui Costa"}, created_at=start)
+    before = None
+    for i in range(400):
+        at = start + timedelta(hours=i)
+        note = reader.add(f"Ana Lima lent the ladder {i}" if i % 3 else f"garden note {i}", created_at=at)
+        reader.link(note, ana if i % 2 else rui, Relation.CONCERNS)
+        if before is not None:
+            reader.link(before, note, Relation.SUPERSEDES if i % 13 == 0 else Relation.RELATES_TO)
+        before = note
+    index = RecallIndex(reader.identity)
+    index.refresh(reader, None)
+    key = {"store": "test", "identity": ["device_id", str(reader.identity.value)]}
+    assert saved.save(index, tmp_path / "index", key)
+    loaded = saved.load(tmp_path / "index", key, reader.identity)
+    assert loaded is not None
+    loaded.refresh(reader, reader.seq)
+
+    made = []
+    init = uuid.UUID.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        init(self, *args, **kwargs)
+
+    answers = []
+    for idx in (index, loaded):
+        about_module.about(reader, idx, "Ana Lima")  # (their names' lexemes known after)
+        monkeypatch.setattr(uuid.UUID, "__init__", counted)
+        made.clear()
+        answer = about_module.about(reader, idx, "Ana Lima")
+        monkeypatch.setattr(uuid.UUID, "__init__", init)
+        answers.append(answer.to_json())
+        rows = len(answer.timeline)
+        assert rows == 50 and answer.contact.id == ana.id
+        assert len(made) <= 2 * rows, len(made)  # the rows and what each was found from
+    assert answers[0] == answers[1]
 
 
 def _with_a_saved_index(tmp_path, sentence_model) -> Settings:
