@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import logging
 import os
 import pty
@@ -36,17 +37,31 @@ from tests.e2e.crash_counts import ACKED, KILLS, LOST  # noqa: E402 - with the o
 ENGINES = ["embedded", "server"]
 
 
+# What each file cost in a measured run (CPU seconds of its tests and the processes they started:
+# `python -m tests.timings FOLDER --costs`); a file not in it counts HEAVY_S for each slow or
+# end-to-end test it has.
+COSTS = ROOT / "tests" / "costs.json"
+HEAVY_S = 30.0
+
+
 def pytest_collection_modifyitems(config, items):
     """On parallel workers, which are handed whole files in the order collected (`--dist
-    loadfile --no-loadscope-reorder`, as packaging/setup.sh runs them), the files with the most
-    slow and end-to-end tests go first: a long file started last would leave one worker running
-    alone at the end. Each file keeps its own order; a serial run keeps the order written."""
+    loadfile --no-loadscope-reorder`, as packaging/setup.sh runs them), the costliest files go
+    first, as measured (tests/costs.json), else by their slow and end-to-end tests: a long file
+    started last would leave one worker running alone at the end. Each file keeps its own order;
+    a serial run keeps the order written."""
     if not hasattr(config, "workerinput"):  # pytest-xdist's worker: the same order on each
         return
+    costs = json.loads(COSTS.read_text(encoding="utf-8")) if COSTS.exists() else {}
     heavy = Counter(
         item.path for item in items if item.get_closest_marker("slow") or item.get_closest_marker("e2e")
     )
-    items.sort(key=lambda item: -heavy[item.path])  # a stable sort: files stay whole
+
+    def cost(item) -> float:
+        name = item.path.relative_to(ROOT).as_posix()
+        return costs[name] if name in costs else HEAVY_S * heavy[item.path]
+
+    items.sort(key=lambda item: -cost(item))  # a stable sort: files stay whole
 
 
 def pytest_configure(config):
