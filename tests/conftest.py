@@ -89,7 +89,7 @@ class _CrashCountsOfWorkers:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The crash suite's counts, summed over the run (tests/e2e/test_crash.py)."""
+    """The crash suite's counts, summed over the run (tests/e2e/test_crash*.py)."""
     if not any(KILLS.values()):
         return
     parts = ", ".join(f"{who} {KILLS[who]}" for who in KILLS)
