@@ -40,9 +40,9 @@ ENGINES = ["embedded", "server"]
 
 # What each file cost in a measured run (CPU seconds of its tests and the processes they started:
 # `python -m tests.timings FOLDER --costs`); a file not in it counts HEAVY_S for each slow or
-# end-to-end test it has.
+# end-to-end test it has and TEST_S for each other.
 COSTS = ROOT / "tests" / "costs.json"
-HEAVY_S = 30.0
+HEAVY_S, TEST_S = 30.0, 1.0
 
 
 def pytest_collection_modifyitems(config, items):
@@ -57,10 +57,13 @@ def pytest_collection_modifyitems(config, items):
     heavy = Counter(
         item.path for item in items if item.get_closest_marker("slow") or item.get_closest_marker("e2e")
     )
+    tests = Counter(item.path for item in items)
 
     def cost(item) -> float:
         name = item.path.relative_to(ROOT).as_posix()
-        return costs[name] if name in costs else HEAVY_S * heavy[item.path]
+        if name in costs:
+            return costs[name]
+        return HEAVY_S * heavy[item.path] + TEST_S * (tests[item.path] - heavy[item.path])
 
     items.sort(key=lambda item: -cost(item))  # a stable sort: files stay whole
 
