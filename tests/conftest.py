@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import logging
 import os
 import pty
+import shutil
 import signal
 import subprocess
 import sys
@@ -36,17 +38,34 @@ from tests.e2e.crash_counts import ACKED, KILLS, LOST  # noqa: E402 - with the o
 ENGINES = ["embedded", "server"]
 
 
+# What each file cost in a measured run (CPU seconds of its tests and the processes they started:
+# `python -m tests.timings FOLDER --costs`); a file not in it counts HEAVY_S for each slow or
+# end-to-end test it has and TEST_S for each other.
+COSTS = ROOT / "tests" / "costs.json"
+HEAVY_S, TEST_S = 30.0, 1.0
+
+
 def pytest_collection_modifyitems(config, items):
     """On parallel workers, which are handed whole files in the order collected (`--dist
-    loadfile --no-loadscope-reorder`, as packaging/setup.sh runs them), the files with the most
-    slow and end-to-end tests go first: a long file started last would leave one worker running
-    alone at the end. Each file keeps its own order; a serial run keeps the order written."""
+    loadfile --no-loadscope-reorder`, as packaging/setup.sh runs them), the costliest files go
+    first, as measured (tests/costs.json), else by their slow and end-to-end tests: a long file
+    started last would leave one worker running alone at the end. Each file keeps its own order;
+    a serial run keeps the order written."""
     if not hasattr(config, "workerinput"):  # pytest-xdist's worker: the same order on each
         return
+    costs = json.loads(COSTS.read_text(encoding="utf-8")) if COSTS.exists() else {}
     heavy = Counter(
         item.path for item in items if item.get_closest_marker("slow") or item.get_closest_marker("e2e")
     )
-    items.sort(key=lambda item: -heavy[item.path])  # a stable sort: files stay whole
+    tests = Counter(item.path for item in items)
+
+    def cost(item) -> float:
+        name = item.path.relative_to(ROOT).as_posix()
+        if name in costs:
+            return costs[name]
+        return HEAVY_S * heavy[item.path] + TEST_S * (tests[item.path] - heavy[item.path])
+
+    items.sort(key=lambda item: -cost(item))  # a stable sort: files stay whole
 
 
 def pytest_configure(config):
@@ -73,7 +92,7 @@ class _CrashCountsOfWorkers:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The crash suite's counts, summed over the run (tests/e2e/test_crash.py)."""
+    """The crash suite's counts, summed over the run (tests/e2e/test_crash*.py)."""
     if not any(KILLS.values()):
         return
     parts = ", ".join(f"{who} {KILLS[who]}" for who in KILLS)
@@ -148,6 +167,31 @@ def server_store(server_dsn, tmp_path_factory) -> Store:
     )
     yield store
     store.close()
+
+
+def copy_data_dir(source: Path, to: Path) -> Path:
+    """A copy of a closed data dir (its embedded cluster, files and modes as the store left them)
+    at `to`: a store made once and copied for each test that changes it, where making it is not
+    what the test is about."""
+    shutil.copytree(source, to, symlinks=True)
+    return to
+
+
+@pytest.fixture(scope="session")
+def made_data_dir(tmp_path_factory) -> Path:
+    """A data dir as the store leaves it after its first open and close (the embedded cluster
+    made and migrated, no device id yet), made once per session: a test copies it to
+    tmp_path with `fresh_data_dir` instead of making a cluster of its own (~2.5 CPU seconds)."""
+    path = tmp_path_factory.mktemp("made") / "data"
+    Store(Settings(data_dir=path, model_dir=default_model_dir())).close()
+    assert not (path / "device_id").exists()  # each copy gets a device id of its own at first use
+    return path
+
+
+@pytest.fixture
+def fresh_data_dir(made_data_dir, tmp_path) -> Path:
+    """tmp_path / "data": a store no one has used, a copy of `made_data_dir`."""
+    return copy_data_dir(made_data_dir, tmp_path / "data")
 
 
 @pytest.fixture(params=ENGINES)

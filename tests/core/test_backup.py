@@ -246,12 +246,10 @@ def test_a_failed_restore_leaves_the_store_as_it_was(mem, monkeypatch):
     assert rows_of(mem) == before
 
 
-def test_a_backup_of_another_device_becomes_this_devices(mem, tmp_path):
+def test_a_backup_of_another_device_becomes_this_devices(mem, fresh_data_dir):
     made = mem.backup()
     theirs = rows_of(mem)
-    with Memory.open(
-        Settings(data_dir=tmp_path / "new-machine", model_dir=MODEL, embed_in_background=False)
-    ) as fresh:
+    with Memory.open(Settings(data_dir=fresh_data_dir, model_dir=MODEL, embed_in_background=False)) as fresh:
         fresh.restore_backup(str(made.path))
         mine = rows_of(fresh)
         here = fresh.identity.device_id
@@ -263,10 +261,8 @@ def test_a_backup_of_another_device_becomes_this_devices(mem, tmp_path):
         assert strip(mine["neurons_edges"]) == strip(theirs["neurons_edges"])
 
 
-def test_the_trigger_backs_up_only_what_changed_at_most_every_half_hour(tmp_path):
-    with Memory.open(
-        Settings(data_dir=tmp_path / "data", model_dir=MODEL, embed_in_background=False)
-    ) as memory:
+def test_the_trigger_backs_up_only_what_changed_at_most_every_half_hour(fresh_data_dir):
+    with Memory.open(Settings(data_dir=fresh_data_dir, model_dir=MODEL, embed_in_background=False)) as memory:
         auto = backup.AutoBackup(memory)
         t = datetime.now(UTC)
         assert not auto.due(t)  # an empty memory needs no backup
@@ -276,7 +272,7 @@ def test_the_trigger_backs_up_only_what_changed_at_most_every_half_hour(tmp_path
         memory.capture("the second note", kind="note")
         assert not auto.due(t + timedelta(minutes=29))
         assert auto.run(t + timedelta(minutes=31)) is not None
-        assert len(backup.listing(tmp_path / "data")) == 2
+        assert len(backup.listing(fresh_data_dir)) == 2
 
 
 def test_server_stores_are_not_backed_up_here(server_store, sentence_model):
@@ -289,8 +285,8 @@ def test_server_stores_are_not_backed_up_here(server_store, sentence_model):
 # -- the commands ----------------------------------------------------------------------------------
 
 
-def test_the_commands_without_an_app(tmp_path):
-    data = tmp_path / "data"
+def test_the_commands_without_an_app(fresh_data_dir, tmp_path):
+    data = fresh_data_dir
     assert cli("capture", "Buy lemons", "--kind", "note", data_dir=data).returncode == 0
     made = run_cli("backup", "--json", data_dir=data)  # a real process; the others in this one
     assert made.returncode == 0, made.stderr

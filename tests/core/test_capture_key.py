@@ -73,8 +73,8 @@ def bodies(data) -> list[tuple[str, str]]:
     return sorted((n["body"], n["id"]) for n in json.loads(listing.stdout))
 
 
-def test_a_forwarded_capture_whose_app_was_killed_before_answering_is_saved_once(tmp_path, runtime):
-    data = tmp_path / "data"
+def test_a_forwarded_capture_whose_app_was_killed_before_answering_is_saved_once(fresh_data_dir, runtime):
+    data = fresh_data_dir
     app = start_app(data, "die")
     done = run_cli("capture", "--kind", "note", "--", "buy oat milk", data_dir=data)
     ran = app.stdout.read()
@@ -86,8 +86,8 @@ def test_a_forwarded_capture_whose_app_was_killed_before_answering_is_saved_once
     assert ran.split()[2] == done.stdout.strip()
 
 
-def test_a_capture_retried_with_its_key_is_answered_with_the_first(tmp_path, runtime):
-    data = tmp_path / "data"
+def test_a_capture_retried_with_its_key_is_answered_with_the_first(fresh_data_dir, runtime):
+    data = fresh_data_dir
     app = start_app(data, "live")
     first = run_cli("capture", "--key", "vet-1", "--", "call the vet at noon", data_dir=data)
     assert first.returncode == 0, first.stderr
@@ -122,8 +122,8 @@ def test_a_key_is_one_capture_per_identity(embedded_store):
     assert [n.body for n in a.list(states=["trashed"])] == ["water the plants"]
 
 
-def test_a_capture_through_mcp_whose_app_was_killed_before_answering_is_saved_once(tmp_path, runtime):
-    data = tmp_path / "data"
+def test_a_capture_through_mcp_whose_app_was_killed_before_answering_is_saved_once(fresh_data_dir, runtime):
+    data = fresh_data_dir
     app = start_app(data, "die")
     door = Door(data, None, commands.execute)
     try:

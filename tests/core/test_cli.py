@@ -118,12 +118,12 @@ def test_stdin_capture_and_clear_errors(data_dir):
         assert "Traceback" not in done.stderr
 
 
-def test_export_import_and_doctor(data_dir, tmp_path):
+def test_export_import_and_doctor(data_dir, tmp_path, fresh_data_dir):
     out = tmp_path / "export.json"
     assert cli("export", str(out), data_dir=data_dir).returncode == 0
     exported = json.loads(out.read_text())
     assert exported["format"] == "neurons-export/1" and exported["neurons"]
-    other = tmp_path / "other"
+    other = fresh_data_dir  # a store no one has used
     counts = cli_json("import", str(out), data_dir=other)
     assert counts == {
         "format": "json",
@@ -146,8 +146,8 @@ def test_export_import_and_doctor(data_dir, tmp_path):
     assert {"vector", "pg_trgm"} <= set(report["extensions"])
 
 
-def test_ask_and_about_json(tmp_path):
-    data = tmp_path / "data"
+def test_ask_and_about_json(fresh_data_dir):
+    data = fresh_data_dir
     ana = cli_json(
         "capture", "Ana Silva", "--kind", "contact", "--attrs", '{"name": "Ana Silva"}', data_dir=data
     )

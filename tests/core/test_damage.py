@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +15,7 @@ from core.settings import Settings
 from core.store import Store
 from core.store import queries as q
 from core.store.errors import StoreDamaged
-from tests.conftest import cli, run_cli
+from tests.conftest import cli, copy_data_dir, run_cli
 
 ROWS = 600
 IDENTITY = Identity(device_id=uuid.UUID(int=7))
@@ -35,10 +36,19 @@ def make_store(data_dir) -> str:
             return str(data_dir / "pgdata" / cur.fetchone()["path"])
 
 
+@pytest.fixture(scope="module")
+def made(tmp_path_factory) -> tuple[Path, Path]:
+    """The store of ROWS notes, made once: (its data dir, its table file within it)."""
+    data = tmp_path_factory.mktemp("damage") / "data"
+    return data, Path(make_store(data)).relative_to(data)
+
+
 @pytest.fixture
-def damaged(tmp_path):
-    data = tmp_path / "data"
-    return data, make_store(data)
+def damaged(made, tmp_path) -> tuple[Path, str]:
+    """A copy of that store for each test to damage: (its data dir, its table file)."""
+    data, table = made
+    copy = copy_data_dir(data, tmp_path / "data")
+    return copy, str(copy / table)
 
 
 def test_a_truncated_table_is_found_and_stops_an_export(damaged):

@@ -14,12 +14,13 @@ from core.memory import Memory
 from core.model import Identity
 from core.settings import Settings
 from core.store import Store, durable, secrets
+from tests.conftest import copy_data_dir
 
 
-def test_two_data_dirs_in_one_process_cwd_restored_private_sockets(tmp_path):
+def test_two_data_dirs_in_one_process_cwd_restored_private_sockets(tmp_path, made_data_dir):
     cwd = os.getcwd()
-    a = Store(Settings(data_dir=tmp_path / "a", embed_in_background=False))
-    b = Store(Settings(data_dir=tmp_path / "b", embed_in_background=False))
+    a = Store(Settings(data_dir=copy_data_dir(made_data_dir, tmp_path / "a"), embed_in_background=False))
+    b = Store(Settings(data_dir=copy_data_dir(made_data_dir, tmp_path / "b"), embed_in_background=False))
     try:
         assert os.getcwd() == cwd  # py-pglite chdirs into its work dir; we restore it
         assert a.engine.pid != b.engine.pid

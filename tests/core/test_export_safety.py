@@ -35,8 +35,8 @@ def test_a_vault_note_of_the_same_name_is_never_replaced(mem, tmp_path):
     assert sorted(p.name for p in vault.rglob("*")) == ["Ana Silva.md", "Contacts"]
 
 
-def test_the_command_line_refuses_in_one_line(tmp_path):
-    data, vault = tmp_path / "data", tmp_path / "Vault"
+def test_the_command_line_refuses_in_one_line(tmp_path, fresh_data_dir):
+    data, vault = fresh_data_dir, tmp_path / "Vault"
     assert cli("capture", "Ana Silva ana@example.org", "--kind", "contact", data_dir=data).returncode == 0
     (vault / "Contacts").mkdir(parents=True)
     (vault / "Contacts" / "Ana Silva.md").write_text("mine\n")
@@ -184,7 +184,7 @@ def test_a_cut_off_export_leaves_a_manifest_that_names_only_what_is_on_disk(mem,
     assert report.missing == []
 
 
-def test_an_import_of_a_folder_whose_manifest_names_missing_files_says_so(mem, tmp_path):
+def test_an_import_of_a_folder_whose_manifest_names_missing_files_says_so(mem, tmp_path, fresh_data_dir):
     for i in range(4):
         mem.capture(f"note number {i} of a vault that lost files", kind="note")
     vault = tmp_path / "vault"
@@ -192,14 +192,14 @@ def test_an_import_of_a_folder_whose_manifest_names_missing_files_says_so(mem, t
     notes = sorted(vault.rglob("*.md"))
     for lost in notes[:3]:
         lost.unlink()  # as an export cut off before it wrote them left the folder
-    result = run_cli("import", str(vault), data_dir=tmp_path / "data")
+    result = run_cli("import", str(vault), data_dir=fresh_data_dir)
     assert result.returncode == 1, result.stderr
     assert "missing: the folder's export manifest names 3 files that are not in it" in result.stdout
     assert "Traceback" not in result.stderr
 
 
-def test_an_export_of_no_contacts_writes_no_empty_file(tmp_path):
-    result = run_cli("export", str(tmp_path / "contacts.vcf"), data_dir=tmp_path / "data")
+def test_an_export_of_no_contacts_writes_no_empty_file(tmp_path, fresh_data_dir):
+    result = run_cli("export", str(tmp_path / "contacts.vcf"), data_dir=fresh_data_dir)
     assert result.returncode == 2, result.stderr
     assert "no contacts to export" in result.stderr and "nothing was written" in result.stderr
     assert not (tmp_path / "contacts.vcf").exists()

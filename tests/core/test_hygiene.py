@@ -37,8 +37,8 @@ def neurons(capsys, data, *argv: str) -> tuple[int, str, str]:
 RAW = ("\x1b", "\x07", "\x9b", "\r", "\x7f")
 
 
-def test_control_characters_never_reach_the_terminal_raw(tmp_path, capsys):
-    data = tmp_path / "data"
+def test_control_characters_never_reach_the_terminal_raw(fresh_data_dir, capsys):
+    data = fresh_data_dir
     code, out, _ = neurons(capsys, data, "capture", HOSTILE, "--kind", "contact")
     assert code == 0
     for argv in (["list"], ["show", out.strip()], ["ask", "Ana"]):
@@ -97,9 +97,9 @@ def test_a_vault_import_stays_inside_the_chosen_folder(embedded_memory, tmp_path
 
 @pytest.mark.server
 def test_failed_move_to_attempts_leave_no_copy_behind(
-    tmp_path, capsys, server_store, server_dsn, server_admin_dsn
+    fresh_data_dir, capsys, server_store, server_dsn, server_admin_dsn
 ):
-    data = tmp_path / "data"
+    data = fresh_data_dir
     assert neurons(capsys, data, "capture", "a note that will not move", "--kind", "note")[0] == 0
     device = uuid.UUID((data / "device_id").read_text().strip())
     # the server gives this device's id to another database role first: the move is refused
@@ -116,17 +116,15 @@ def test_failed_move_to_attempts_leave_no_copy_behind(
     assert neurons(capsys, data, "list", "--json")[1].count('"id"') == 1  # still here
 
 
-def test_safety_backups_never_push_out_the_backup_they_protect(tmp_path):
-    with Memory.open(
-        Settings(data_dir=tmp_path / "data", model_dir=MODEL, embed_in_background=False)
-    ) as memory:
+def test_safety_backups_never_push_out_the_backup_they_protect(fresh_data_dir):
+    with Memory.open(Settings(data_dir=fresh_data_dir, model_dir=MODEL, embed_in_background=False)) as memory:
         memory.capture("the memory worth keeping", kind="note")
         kept = memory.backup()
         for i in range(backup.KEEP_RECENT + 3):  # a day of attempts, each over a changed memory
             memory.capture(f"captured before attempt {i}", kind="note")
             done = memory.restore_backup(str(kept.path))
             assert "-before-restore" in done["before"]
-        listed = backup.listing(tmp_path / "data")
+        listed = backup.listing(fresh_data_dir)
         assert kept.path in {b.path for b in listed}
         tiers = backup.tiers(listed, backup.datetime.now().astimezone())
         assert tiers[kept.path] == "recent"
@@ -134,7 +132,7 @@ def test_safety_backups_never_push_out_the_backup_they_protect(tmp_path):
         # restoring again over a memory that is exactly a backup adds none
         before = len(listed)
         again = memory.restore_backup(str(kept.path))
-        assert again["before"] == str(kept.path) and len(backup.listing(tmp_path / "data")) == before
+        assert again["before"] == str(kept.path) and len(backup.listing(fresh_data_dir)) == before
         assert {n.body for n in memory.list()} == {"the memory worth keeping"}
 
 

@@ -22,8 +22,8 @@ def cli_json(*args: str, data_dir: Path) -> object:
     return json.loads(done.stdout)
 
 
-def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
-    data = tmp_path / "data"
+def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path, fresh_data_dir):
+    data = fresh_data_dir
     first = cli_json("import", str(FILES / "google.vcf"), data_dir=data)
     assert first == {
         "format": "vcard",
@@ -65,8 +65,8 @@ def test_import_prints_the_contract_and_reimport_changes_nothing(tmp_path):
     assert "  imported VTODO 'Call the rover' (line 13), but unknown time zone" in text.stdout
 
 
-def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path):
-    data = tmp_path / "data"
+def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path, fresh_data_dir):
+    data = fresh_data_dir
     refused = cli("import", str(FILES / "broken.vcf"), "--all-or-nothing", data_dir=data)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.startswith("neurons: nothing was imported: card at line 6 (nameless@example.org)")
@@ -84,8 +84,8 @@ def test_all_or_nothing_and_bad_paths_are_clear_errors(tmp_path):
             assert done.returncode == 2 and message in done.stderr, (args, done.stderr)
 
 
-def test_export_formats_layouts_and_versions(tmp_path):
-    data = tmp_path / "data"
+def test_export_formats_layouts_and_versions(tmp_path, fresh_data_dir):
+    data = fresh_data_dir
     cli_json("import", str(FILES / "cardbook.vcf"), data_dir=data)
     cli_json("import", str(FILES / "nextcloud-tasks.ics"), data_dir=data)
     vdir = cli_json(
@@ -104,8 +104,8 @@ def test_export_formats_layouts_and_versions(tmp_path):
     }
 
 
-def test_a_markdown_vault_carries_a_memory_to_an_empty_data_dir(tmp_path):
-    old, new = tmp_path / "old", tmp_path / "new"
+def test_a_markdown_vault_carries_a_memory_to_an_empty_data_dir(tmp_path, fresh_data_dir):
+    old, new = fresh_data_dir, tmp_path / "new"  # the new one made by the import
     cli_json("import", str(FILES / "google.vcf"), data_dir=old)
     cli_json("import", str(FILES / "thunderbird.ics"), data_dir=old)
     assert (

@@ -116,11 +116,13 @@ def test_an_mcp_host_saves_and_recalls_through_neurons_mcp(tmp_path, monkeypatch
 
 
 @pytest.fixture
-def door(store, tmp_path):
+def door(store, tmp_path, request):
     """A Door onto each engine with a fresh data dir, so a fresh identity."""
     data_dir = tmp_path / "data"
     if store.kind == "embedded":
-        # the session's embedded store holds its own data dir; this one is the door's own
+        # the session's embedded store holds its own data dir; this one is the door's own, a
+        # store no one has used (a copy of one made once: tests/conftest.py fresh_data_dir)
+        data_dir = request.getfixturevalue("fresh_data_dir")
         opened = neurons_mcp.Door(data_dir, None, commands.execute)
     else:
         opened = neurons_mcp.Door(data_dir, store.settings.dsn, commands.execute)

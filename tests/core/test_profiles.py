@@ -23,7 +23,7 @@ from core.memory import Memory
 from core.model import State
 from core.settings import Settings
 from core.store import secrets
-from tests.conftest import ROOT
+from tests.conftest import ROOT, copy_data_dir
 from tests.core.test_mcp import call, in_two_hours, stdio
 
 
@@ -51,8 +51,10 @@ class Machine:
         return {n["id"] for n in self.run("list", "--json", *extra)[0]}
 
 
-def machine(tmp_path, capsys, name: str, dsn: str | None = None) -> Machine:
-    m = Machine(tmp_path / name, capsys)
+def machine(tmp_path, capsys, name: str, dsn: str | None = None, made: Path | None = None) -> Machine:
+    """A machine on a data dir of its own: on the server `dsn`, else embedded, a copy of `made` (a
+    store no one has used, tests/conftest.py made_data_dir) where given."""
+    m = Machine(copy_data_dir(made, tmp_path / name) if made and not dsn else tmp_path / name, capsys)
     if dsn:
         m.run("config", "set", "dsn", dsn)
     return m
@@ -63,8 +65,8 @@ def engine_dsn(request):
     return request.getfixturevalue("server_dsn") if request.param == "server" else None
 
 
-def test_a_profile_keeps_every_row_in_sight_across_restarts(tmp_path, capsys, engine_dsn):
-    a = machine(tmp_path, capsys, "a", engine_dsn)
+def test_a_profile_keeps_every_row_in_sight_across_restarts(tmp_path, capsys, engine_dsn, made_data_dir):
+    a = machine(tmp_path, capsys, "a", engine_dsn, made_data_dir)
     ana = a.run("capture", "Ana Silva +351 912 345 678", "--json")[0]["id"]
     note = a.run("capture", "Ana lent me the green tent", "--json")[0]
     reminder = a.run("capture", "remind me to return the tent to Ana tomorrow at 10", "--json")[0]
@@ -90,8 +92,10 @@ def test_a_profile_keeps_every_row_in_sight_across_restarts(tmp_path, capsys, en
     assert len(a.ids()) == 4 and a.run("profile", "show", "--json")[0]["name"] == "Maria"
 
 
-def test_move_to_copies_verifies_and_switches_keeping_the_embedded_data(tmp_path, capsys, server_dsn):
-    a = machine(tmp_path, capsys, "a")
+def test_move_to_copies_verifies_and_switches_keeping_the_embedded_data(
+    tmp_path, capsys, server_dsn, made_data_dir
+):
+    a = machine(tmp_path, capsys, "a", made=made_data_dir)
     ana = a.run("capture", "Ana Silva ana@example.com", "--json")[0]["id"]
     note = a.run("capture", "Ana's boat is moored at pier 4", "--json")[0]["id"]
     a.run("link", note, ana, "--relation", "relates_to")
@@ -134,8 +138,8 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
-def test_a_move_killed_at_the_switch_is_said_by_the_next_command(tmp_path, capsys, server_dsn):
-    a = machine(tmp_path, capsys, "a")
+def test_a_move_killed_at_the_switch_is_said_by_the_next_command(tmp_path, capsys, server_dsn, made_data_dir):
+    a = machine(tmp_path, capsys, "a", made=made_data_dir)
     kept = {a.run("capture", f"kept through the move {i}", "--json")[0]["id"] for i in range(3)}
     killed = subprocess.run(
         [sys.executable, "-c", KILLED_AT_THE_SWITCH, "--data-dir", str(a.data_dir), "move-to", server_dsn],
@@ -163,8 +167,8 @@ def test_a_move_killed_at_the_switch_is_said_by_the_next_command(tmp_path, capsy
     assert doctor["engine"] == "server" and doctor["unfinished_move"] is None
 
 
-def test_a_move_forgotten_is_no_longer_said(tmp_path, capsys):
-    a = machine(tmp_path, capsys, "a")
+def test_a_move_forgotten_is_no_longer_said(tmp_path, capsys, made_data_dir):
+    a = machine(tmp_path, capsys, "a", made=made_data_dir)
     a.run("capture", "stays here")
     saved = config.load(a.data_dir)
     config.save(
@@ -176,8 +180,8 @@ def test_a_move_forgotten_is_no_longer_said(tmp_path, capsys):
     assert a.run("list")[1] == "" and "moving" not in config.load(a.data_dir).to_json()
 
 
-def test_move_to_a_server_that_does_not_answer_changes_nothing(tmp_path, capsys):
-    a = machine(tmp_path, capsys, "a")
+def test_move_to_a_server_that_does_not_answer_changes_nothing(tmp_path, capsys, made_data_dir):
+    a = machine(tmp_path, capsys, "a", made=made_data_dir)
     a.run("capture", "still here")
     _, err = a.run("move-to", "host=127.0.0.1 port=1 dbname=none connect_timeout=2", ok=False)
     assert "cannot connect" in err and "Traceback" not in err
@@ -244,7 +248,9 @@ def open_memory(m: Machine) -> Memory:
     return Memory.open(Settings.from_env(data_dir=m.data_dir, embed_in_background=False))
 
 
-def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys, server_dsn, monkeypatch):
+def test_the_engine_setting_is_remembered_without_its_password(
+    tmp_path, capsys, server_dsn, monkeypatch, made_data_dir
+):
     kept: dict[tuple[str, str], str] = {}
 
     class Keyring:  # the OS keyring cannot run here: a stand-in that remembers
@@ -255,7 +261,7 @@ def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys,
             return kept.get((service, account))
 
     monkeypatch.setattr(secrets, "_secure_keyring", lambda: Keyring())
-    a = machine(tmp_path, capsys, "a")
+    a = machine(tmp_path, capsys, "a", made=made_data_dir)
     a.run("config", "set", "dsn", f"{server_dsn} password=s3cret-word")
     stored = (a.data_dir / "config.json").read_text()
     assert "s3cret-word" not in stored and "password" not in stored
@@ -275,10 +281,10 @@ def test_the_engine_setting_is_remembered_without_its_password(tmp_path, capsys,
     assert a.run("doctor", "--json")[0]["engine"] == "embedded"
 
 
-def test_a_claim_cut_off_before_its_commit_is_settled_at_the_next_open(tmp_path, capsys):
+def test_a_claim_cut_off_before_its_commit_is_settled_at_the_next_open(tmp_path, capsys, made_data_dir):
     """The process dies between remembering the profile and the claim's commit: the next open
     asks the store, and the data dir is what the store says (here: still the device)."""
-    a = machine(tmp_path, capsys, "a")
+    a = machine(tmp_path, capsys, "a", made=made_data_dir)
     note = a.run("capture", "the spare key is under the blue pot", "--json")[0]["id"]
     saved = config.load(a.data_dir)
     config.save(

@@ -13,7 +13,7 @@ from core import backup, commands, config, instance
 from core.commands.profile import create_profile
 from core.memory import Memory
 from core.settings import Settings
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, copy_data_dir, run_cli
 
 MODEL = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
 
@@ -35,8 +35,10 @@ def bodies(data_dir: Path) -> set[str]:
         return {n.body for n in memory.list()}
 
 
-def test_a_profiles_backup_restored_in_an_anonymous_data_dir_makes_it_act_as_that_profile(tmp_path):
-    theirs, mine = tmp_path / "ana", tmp_path / "fresh"
+def test_a_profiles_backup_restored_in_an_anonymous_data_dir_makes_it_act_as_that_profile(
+    tmp_path, made_data_dir
+):
+    theirs, mine = (copy_data_dir(made_data_dir, tmp_path / name) for name in ("ana", "fresh"))
     with opened(theirs) as ana:
         ana.capture("Ana's note from before the profile", kind="note")
         made = create_profile(ana, "Ana")
@@ -59,8 +61,8 @@ def test_a_profiles_backup_restored_in_an_anonymous_data_dir_makes_it_act_as_tha
     assert "this machine's own note" in {n["body"] for n in backup.load(before)["neurons"]}
 
 
-def test_an_anonymous_backup_restored_where_a_profile_was_leaves_the_profile(tmp_path):
-    anon, prof = tmp_path / "anon", tmp_path / "prof"
+def test_an_anonymous_backup_restored_where_a_profile_was_leaves_the_profile(tmp_path, made_data_dir):
+    anon, prof = (copy_data_dir(made_data_dir, tmp_path / name) for name in ("anon", "prof"))
     with opened(anon) as memory:
         memory.capture("an anonymous device's note", kind="note")
         path = str(memory.backup().path)
@@ -80,8 +82,8 @@ def test_an_anonymous_backup_restored_where_a_profile_was_leaves_the_profile(tmp
     assert again["code"] == 0 and not again["data"]["adopted"]
 
 
-def test_the_running_app_refuses_another_owners_backup_before_changing_anything(tmp_path):
-    theirs, mine = tmp_path / "ana", tmp_path / "app"
+def test_the_running_app_refuses_another_owners_backup_before_changing_anything(tmp_path, made_data_dir):
+    theirs, mine = (copy_data_dir(made_data_dir, tmp_path / name) for name in ("ana", "app"))
     with opened(theirs) as ana:
         create_profile(ana, "Ana")
     with opened(theirs) as ana:
@@ -105,8 +107,8 @@ def test_the_running_app_refuses_another_owners_backup_before_changing_anything(
     assert config.load(mine).profile_id is None
 
 
-def test_doctor_notices_a_data_dir_acting_as_an_owner_the_database_lacks(tmp_path):
-    data = tmp_path / "data"
+def test_doctor_notices_a_data_dir_acting_as_an_owner_the_database_lacks(fresh_data_dir):
+    data = fresh_data_dir
     with opened(data) as memory:
         memory.capture("a note", kind="note")
     missing = uuid.uuid4()

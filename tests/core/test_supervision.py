@@ -36,8 +36,8 @@ def is_zombie(pid: int) -> bool:
 
 
 @pytest.fixture
-def own_store(tmp_path):
-    store = Store(Settings(data_dir=tmp_path / "data", embed_in_background=False))
+def own_store(fresh_data_dir):
+    store = Store(Settings(data_dir=fresh_data_dir, embed_in_background=False))
     yield store
     store.close()
 
@@ -115,8 +115,8 @@ def test_a_lost_server_connection_is_reopened(server_dsn, tmp_path):
         assert len(told) == 1 and "connection" in told[0]
 
 
-def test_the_memory_that_owns_the_store_tells_its_listeners_once(tmp_path):
-    memory = Memory(Store(Settings(data_dir=tmp_path / "data", embed_in_background=False)))
+def test_the_memory_that_owns_the_store_tells_its_listeners_once(fresh_data_dir):
+    memory = Memory(Store(Settings(data_dir=fresh_data_dir, embed_in_background=False)))
     try:
         heard = []
         memory.listeners.append(heard.append)

@@ -194,14 +194,14 @@ def test_a_server_that_goes_away_mid_pull_resumes_without_duplicates(cut, memory
 
 
 @pytest.mark.slow
-def test_a_sync_killed_with_sigkill_resumes_without_duplicates(radicale, kept, tmp_path, monkeypatch):
+def test_a_sync_killed_with_sigkill_resumes_without_duplicates(radicale, kept, fresh_data_dir, monkeypatch):
     """A real `neurons sync` process killed mid-push (after the server took some writes it never
     recorded): the next sync finds them by UID, and nothing is there twice or lost."""
     user, password = radicale.new_user()
     phone = Phone(radicale.url, user, password)
     phone.tasks = phone.task_list()
     relay = Cutter(radicale.port)
-    data_dir = tmp_path / "data"
+    data_dir = fresh_data_dir
     model = ROOT / "resources" / "model" / "all-MiniLM-L6-v2"
     settings = Settings(data_dir=data_dir, embed_in_background=False, model_dir=model)
     with Memory.open(settings) as memory:
