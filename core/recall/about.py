@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -138,9 +139,15 @@ def names_ahead(idx: RecallIndex) -> list[str]:
     only one contact belongs to (the caller holds the index's lock). Their lexemes analysed
     ahead, the first answer about anyone the index finds reads the store once."""
     cards = [e for e in map(idx.entry, idx.contact_slots()) if e is not None and e.contact]
-    spoken = {ph for c in idx.names().contacts.values() for ph, strength in c.phrases if strength >= 2}
-    phrases = {ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken
+    phrases = _naming_phrases(cards, idx.names().contacts.values())
     return sorted(phrases | _own_orgs(cards, idx.org_counts()))
+
+
+def _naming_phrases(cards: list[Entry], known: Iterable[Any]) -> set[str]:
+    """The cards' names and aliases, and what names one of the `known` contacts without doubt (a
+    first name no other contact has: "Rosa" says Rosa Martins)."""
+    spoken = {ph for c in known for ph, strength in c.phrases if strength >= 2}
+    return {ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken
 
 
 def resolve(reader: Reader, idx: RecallIndex, name: str) -> tuple[list[uuid.UUID], bool]:
@@ -283,12 +290,9 @@ class _Gathering:
         to (such an organisation names that contact too)."""
         selves = [*self.people, *self.twins]
         cards = [e for e in (self.idx.live(i) for i in selves) if e is not None and e.contact]
-        # their names and aliases, and what names them without doubt (a first name no other
-        # contact has: "Rosa" says Rosa Martins)
         known = self.idx.names().contacts
-        spoken = {ph for i in selves if i in known for ph, strength in known[i].phrases if strength >= 2}
-        phrases = sorted({ph for e in cards for ph in _names_of(e) if len(ph) >= 2} | spoken)
-        return phrases, sorted(_own_orgs(cards, orgs))
+        phrases = _naming_phrases(cards, (known[i] for i in selves if i in known))
+        return sorted(phrases), sorted(_own_orgs(cards, orgs))
 
     def naming(self, lexemes: dict[str, Any], phrases: list[str], own_orgs: list[str]) -> None:
         """What names them, or their own organisation."""
