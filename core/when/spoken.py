@@ -123,7 +123,11 @@ def _day_list(lang: str, codes: list[str], *, plural: bool) -> str | None:
         return None
     names = words["plural"] if plural and "plural" in words else words["days"]
     said = [names[_DAYS.index(c)] for c in codes]
-    joiner = words["and"]
+    return _listed(said, words["and"])
+
+
+def _listed(said: list[str], joiner: str) -> str:
+    """ "a, b and c": the last joined by `joiner` (the language's "and", with its spaces)."""
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + joiner + said[-1]
 
 
@@ -138,8 +142,7 @@ def _monthday(lang: str, day: int) -> str:
 
 def _monthday_list(lang: str, days: list[int]) -> str:
     said = [_monthday(lang, d) + ("." if lang == "de" else "") for d in days[:-1]]
-    last = _monthday(lang, days[-1])
-    return last if not said else ", ".join(said) + WORDS[lang]["and"] + last
+    return _listed([*said, _monthday(lang, days[-1])], WORDS[lang]["and"])
 
 
 def _ordinal(words: dict, n: int, weekday: int) -> str:
@@ -193,12 +196,12 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         if len({wd for _, wd in pairs}) == 1:  # "the first and third Friday"
             ns = sorted({n for n, _ in pairs}, key=lambda n: (n < 0, n))
             said_ns = [_ordinal(words, n, pairs[0][1]) for n in ns]
-            joined = ", ".join(said_ns[:-1]) + words.get("and_nth", words["and"]) + said_ns[-1]
+            joined = _listed(said_ns, words.get("and_nth", words["and"]))
             said = words["nth_day"].format(every=every, nth=joined, day=words["days"][pairs[0][1]])
         else:  # "the first Tuesday and the last Thursday": each position with its day
-            said_pairs = [f"{_ordinal(words, n, wd)} {words['days'][wd]}" for n, wd in pairs]
-            last = _ordinal(words, *pairs[-1])
-            nth = ", ".join(said_pairs[:-1]) + words.get("and_nth", words["and"]) + last
+            said_pairs = [f"{_ordinal(words, n, wd)} {words['days'][wd]}" for n, wd in pairs[:-1]]
+            # the last one's day is said by the phrase itself ("... and the last Thursday of")
+            nth = _listed([*said_pairs, _ordinal(words, *pairs[-1])], words.get("and_nth", words["and"]))
             said = words["nth_day"].format(every=every, nth=nth, day=words["days"][pairs[-1][1]])
     elif byday and freq == "MONTHLY" and len(byday) == 1:
         m = re.fullmatch(r"([+-]?\d)?(MO|TU|WE|TH|FR|SA|SU)", byday[0])
@@ -247,7 +250,7 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         if not all(m.isdigit() and 1 <= int(m) <= 12 for m in months):
             return words["custom"]
         in_months = [words["in_month"][int(m) - 1] for m in months]
-        said += " " + ", ".join(in_months[:-1]) + words.get("and_nth", words["and"]) + in_months[-1]
+        said += " " + _listed(in_months, words.get("and_nth", words["and"]))
     if "COUNT" in p and p["COUNT"].isdigit():
         said = words["count"].format(rule=said, n=int(p["COUNT"]))
     if "UNTIL" in p:

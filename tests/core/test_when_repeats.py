@@ -1625,3 +1625,17 @@ def test_days_of_each_month_kept_to_the_months_said_after_them(text, region, sai
     """Days of the month and the months after them: the months were lost ("BYMONTHDAY" was taken
     for a BYMONTH already there), so the repeat ran every month of the year."""
     read_as(text, region, at("2027-06-05"), "FREQ=MONTHLY;BYMONTHDAY=5,20;BYMONTH=6,7", said)
+
+
+@pytest.mark.parametrize(
+    "lang,said",
+    [
+        ("en", "every month on the first Monday"),
+        ("pt", "todos os meses, na primeira segunda-feira"),
+        ("de", "monatlich am ersten Montag"),
+    ],
+)
+def test_a_position_a_server_wrote_twice_is_said_once(lang, said):
+    """A rule from another calendar may list one position twice ("BYDAY=1MO,1MO"): it is that one
+    position, said once (it was "the  and first Monday")."""
+    assert say_rule("FREQ=MONTHLY;BYDAY=1MO,1MO", lang) == said
