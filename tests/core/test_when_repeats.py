@@ -85,6 +85,7 @@ RULE_FLOORS = {
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
     "people_repeats_3": 64,
+    "people_repeats_4": 58,
     "php_rrule_en_pt_es_de_fr": 255,
     "rrulejs_en": 19,
     "tickle_en": 38,
