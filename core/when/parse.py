@@ -1883,6 +1883,20 @@ def _after_at(g: Grammar, m: re.Match) -> bool:
     return m.group(0).lstrip().startswith(g.words.at) or before in g.words.at
 
 
+def _range_ends(t: _Text) -> None:
+    """The end of a range whose start was read ("from Monday to Wednesday", "das 15h às 17h", "Feb
+    12 to the 15th", "from midnight to noon") is taken with the word that opens it: the start is when
+    it is due, and the whole range leaves the text (a reminder's title keeps no "to Wednesday")."""
+    for s, e in sorted(t.spans):
+        m = t.g.range_end.match(t.folded, e)
+        if m is None or not m.group(0).strip():
+            continue
+        t.take_span(e, m.end())
+        lead = t.g.range_lead.search(t.folded, 0, s)
+        if lead:
+            t.take_span(*lead.span())
+
+
 def _clock_range(t: _Text) -> _Clock | None:
     """The first clock of a range ("between 6 and 8 AM", "zwischen 6 und 8h", "9:30 - 10:45"),
     in the half of the day the second says ("11 - 1pm": 11am). Without "from"/"between" only
@@ -2274,6 +2288,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         return None
     if t.search(grammar.past_day) and not (rec or rel or written or word or offset or end):
         return None  # "yesterday evening", "ontem à noite": the past, not this evening
+    _range_ends(t)
     out = When(
         due=now,
         rrule=rec.rule if rec else None,

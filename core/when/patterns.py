@@ -703,6 +703,23 @@ class Grammar:
             rf"(?:\s*(?P<ap1>{noon_mark})(?!\w))?)"
             rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
         )
+        # the end of a range whose start was read, taken out of the text with it (the start is when
+        # it is due): a weekday ("from Monday to Wednesday"), a day of the month ("Feb 12 to the
+        # 15th"), a clock with its mark ("das 15h às 17h"), noon or midnight ("from midnight to noon"),
+        # an hour alone where the text ends ("3pm - 5."); "to 5 people" is no end
+        joiners = (*DASHES, *(j for j in w.range_joiners if j not in w.and_words))
+        end_weekday = rf"{optional_words(w.day_articles)}(?:{day}){weekday_suffix}?"
+        text_end = r"(?=\s*(?:$|[,;!?)]|\.(?:\s|$)))"
+        end_day = (
+            rf"{optional_words((*w.day_articles, *w.month_day_articles))}\d{{1,2}}(?:{day_suffix}|{text_end})"
+        )
+        end_clock = (
+            rf"{optional_words(w.hour_articles)}(?:\d{{1,2}}(?:(?:[:.]|{hour_letter})\d{{2}})?\s*(?:{noon_mark}|{hour_letter}|{hour_after})"
+            rf"|{any_of((*w.noon, *w.midnight))})"
+        )
+        self.range_end = c(rf"\s*(?:{any_of(joiners)})\s*(?:{end_weekday}|{end_clock}|{end_day}){e}")
+        range_lead = any_of((*w.range_from, *w.day_range_from))
+        self.range_lead = c(rf"{b}(?:{range_lead})\s+{optional_words(w.day_articles)}$")
 
         # recurrences
         self.every_part = c(rf"{b}(?P<w>{any_of(w.every_part)}){e}")
