@@ -1426,13 +1426,13 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.take(m)
             t.month_alone = True
             return date(today.year + (month < today.month), month, 1), False
-    m = t.search(g.day_of_this_month, accept=lambda m: 1 <= int(m.group("d") or m.group("d2")) <= 31)
+    m = t.search(g.day_of_this_month, accept=_day_of_a_month_said)
     if m:  # "the 10th of next month": that day of it (its last, when it has fewer days)
         t.take(m)
         first = today.replace(day=1) + relativedelta(
-            months=1 if m.group("next") or m.group("next_after") else 0
+            months=1 if m.group("next") or m.group("next_after") or m.group("next3") else 0
         )
-        return first + relativedelta(day=int(m.group("d") or m.group("d2"))), False
+        return first + relativedelta(day=int(m.group("d1") or m.group("d2") or m.group("d3"))), False
     m = t.search(g.day_of_month)
     if m:
         word = group(m, "day_word")  # "dia primeiro", "el primero", "le premier"
@@ -1444,6 +1444,18 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.date_weekday = g.words.weekdays[inside.group("day")] if inside else None
             return _next_monthday(today, day), False
     return _holiday(t, today)
+
+
+_DAY_OF_A_MONTH = (("d1", "of1", "suf1", "lead1"), ("d2", "of2", "suf2", "lead2"))  # the day, its marks
+
+
+def _day_of_a_month_said(m: re.Match) -> bool:
+    """A day of the month before "next month" is one with "of", its ordinal or its article ("the 28th
+    next month", "le 28 du mois prochain"), not a number alone ("room 12 next month")."""
+    if m.group("d3"):  # "next month on the 28th"
+        return 1 <= int(m.group("d3")) <= 31
+    day, *marks = next(names for names in _DAY_OF_A_MONTH if m.group(names[0]))
+    return 1 <= int(m.group(day)) <= 31 and any(m.group(mark) for mark in marks)
 
 
 def _month_part(t: _Text, today: date) -> tuple[date, bool] | None:

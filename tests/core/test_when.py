@@ -927,11 +927,11 @@ CASE_FLOORS = {
     "rustling_en": 236,
     "natty_en": 158,
     "rustling_de": 197,
-    "rustling_pt_es": 491,
+    "rustling_pt_es": 492,
     "ha_intents_timers": 123,
     "moment_locales": 400,
     "sherlock_en": 1569,
-    "nickel_en": 81,
+    "nickel_en": 86,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is

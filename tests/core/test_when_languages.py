@@ -1292,3 +1292,44 @@ def test_a_number_or_a_word_after_a_day_is_no_range_end(text, region, title):
 def test_portuguese_das_opens_a_range_of_bare_hours_due_at_its_start(text, due):
     when = find_when(text, SATURDAY, region="pt_PT")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        # the n-th weekday of next or this month, "of" left out or in its article
+        ("book club the second Thursday next month", "en_US", at("2027-01-14")),
+        ("review last Tuesday this month", "en_GB", at("2026-12-29")),
+        ("clube do livro na segunda quinta-feira do próximo mês", "pt_PT", at("2027-01-14")),
+        ("revisão na última terça-feira deste mês", "pt_PT", at("2026-12-29")),
+        ("club de lectura el segundo jueves del próximo mes", "es_ES", at("2027-01-14")),
+        ("club de lecture le deuxième jeudi du mois prochain", "fr_FR", at("2027-01-14")),
+    ],
+)
+def test_the_nth_weekday_of_next_or_this_month_without_of(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        # a day of next month, "of" left out or in its article, or the month said first
+        ("rent 30th next month", "en_US", at("2027-01-30")),
+        ("next month on the 3rd: renew the passport", "en_GB", at("2027-01-03")),
+        ("renda dia 30 do próximo mês", "pt_PT", at("2027-01-30")),
+        ("alquiler el 30 del mes que viene", "es_ES", at("2027-01-30")),
+        ("loyer le 30 du mois prochain", "fr_FR", at("2027-01-30")),
+    ],
+)
+def test_a_day_of_next_month_without_of(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"), [("room 12 next month", "en_US"), ("sala 12 do próximo mês", "pt_PT")]
+)
+def test_a_number_alone_before_next_month_is_no_day_of_it(text, region):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at("2027-01-01"), when and when.due
