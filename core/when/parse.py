@@ -1426,13 +1426,13 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.take(m)
             t.month_alone = True
             return date(today.year + (month < today.month), month, 1), False
-    m = t.search(g.day_of_this_month, accept=lambda m: 1 <= int(m.group("d") or m.group("d2")) <= 31)
+    m = t.search(g.day_of_this_month, accept=_day_of_a_month_said)
     if m:  # "the 10th of next month": that day of it (its last, when it has fewer days)
         t.take(m)
         first = today.replace(day=1) + relativedelta(
-            months=1 if m.group("next") or m.group("next_after") else 0
+            months=1 if m.group("next") or m.group("next_after") or m.group("next3") else 0
         )
-        return first + relativedelta(day=int(m.group("d") or m.group("d2"))), False
+        return first + relativedelta(day=int(m.group("d1") or m.group("d2") or m.group("d3"))), False
     m = t.search(g.day_of_month)
     if m:
         word = group(m, "day_word")  # "dia primeiro", "el primero", "le premier"
@@ -1444,6 +1444,18 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             t.date_weekday = g.words.weekdays[inside.group("day")] if inside else None
             return _next_monthday(today, day), False
     return _holiday(t, today)
+
+
+_DAY_OF_A_MONTH = (("d1", "of1", "suf1", "lead1"), ("d2", "of2", "suf2", "lead2"))  # the day, its marks
+
+
+def _day_of_a_month_said(m: re.Match) -> bool:
+    """A day of the month before "next month" is one with "of", its ordinal or its article ("the 28th
+    next month", "le 28 du mois prochain"), not a number alone ("room 12 next month")."""
+    if m.group("d3"):  # "next month on the 28th"
+        return 1 <= int(m.group("d3")) <= 31
+    day, *marks = next(names for names in _DAY_OF_A_MONTH if m.group(names[0]))
+    return 1 <= int(m.group(day)) <= 31 and any(m.group(mark) for mark in marks)
 
 
 def _month_part(t: _Text, today: date) -> tuple[date, bool] | None:
@@ -1883,6 +1895,20 @@ def _after_at(g: Grammar, m: re.Match) -> bool:
     return m.group(0).lstrip().startswith(g.words.at) or before in g.words.at
 
 
+def _range_ends(t: _Text) -> None:
+    """The end of a range whose start was read ("from Monday to Wednesday", "das 15h às 17h", "Feb
+    12 to the 15th", "from midnight to noon") is taken with the word that opens it: the start is when
+    it is due, and the whole range leaves the text (a reminder's title keeps no "to Wednesday")."""
+    for s, e in sorted(t.spans):
+        m = t.g.range_end.match(t.folded, e)
+        if m is None or not m.group(0).strip():
+            continue
+        t.take_span(e, m.end())
+        lead = t.g.range_lead.search(t.folded, 0, s)
+        if lead:
+            t.take_span(*lead.span())
+
+
 def _clock_range(t: _Text) -> _Clock | None:
     """The first clock of a range ("between 6 and 8 AM", "zwischen 6 und 8h", "9:30 - 10:45"),
     in the half of the day the second says ("11 - 1pm": 11am). Without "from"/"between" only
@@ -2274,6 +2300,7 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         return None
     if t.search(grammar.past_day) and not (rec or rel or written or word or offset or end):
         return None  # "yesterday evening", "ontem à noite": the past, not this evening
+    _range_ends(t)
     out = When(
         due=now,
         rrule=rec.rule if rec else None,

@@ -572,12 +572,23 @@ class Grammar:
         # "of" right before what follows ("the fifth of| the month"): searched up to a match's start
         self.of_before = c(rf"{b}(?:{any_of(w.of_a_month)})\s+$")
         # "the 10th of next month", "the 15th of this month": that day of it
+        # "of" may be left out or be in its article: "the 28th next month", "dia 28 do próximo mês", "le 28
+        # du mois prochain"; or the month said first: "next month on the 28th". Without "of", the day is
+        # an ordinal or comes after its article ("room 12 next month" is no date)
+        lead = any_of((*w.position_articles, *w.day_articles, *w.month_day_articles))
+
+        def day_then(n: int) -> str:
+            return (
+                rf"{b}(?P<lead{n}>(?:(?:{lead})\s+){{1,4}})?(?P<d{n}>\d{{1,2}})(?P<suf{n}>{day_suffix})?\s+"
+                rf"(?:(?P<of{n}>{any_of(w.of_a_month)})\s+)?"
+            )
+
         self.day_of_this_month = c(
-            rf"{b}(?:(?:{any_of(w.position_articles)})\s+){{0,4}}(?P<d>\d{{1,2}}){day_suffix}?\s+"
-            rf"(?:{any_of(w.of_a_month)})\s+{optional_words(w.articles)}(?:(?P<next>{nxt})\s+|(?:{this})\s+)"
-            rf"(?:{month_word}){e}|{b}(?:(?:{any_of(w.position_articles)})\s+){{0,4}}(?P<d2>\d{{1,2}}){day_suffix}?\s+"
-            rf"(?:{any_of(w.of_a_month)})\s+{optional_words(w.month_articles)}(?:{month_word})\s+"
+            rf"{day_then(1)}{optional_words(w.articles)}(?:(?P<next>{nxt})\s+|(?:{this})\s+)(?:{month_word}){e}"
+            rf"|{day_then(2)}{optional_words((*w.articles, *w.month_articles))}(?:{month_word})\s+"
             rf"(?P<next_after>{self.next_after}){e}"
+            rf"|{b}(?P<next3>{nxt})\s+(?:{month_word}),?\s+"
+            rf"(?:(?:{any_of(w.position_articles)})\s+){{0,4}}(?P<d3>\d{{1,2}}){day_suffix}{e}"
         )
         year_word = any_of(w.year)  # "next year", "l'année prochaine": its first day, as next month
         self.next_year = c(
@@ -703,6 +714,23 @@ class Grammar:
             rf"(?:\s*(?P<ap1>{noon_mark})(?!\w))?)"
             rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
         )
+        # the end of a range whose start was read, taken out of the text with it (the start is when
+        # it is due): a weekday ("from Monday to Wednesday"), a day of the month ("Feb 12 to the
+        # 15th"), a clock with its mark ("das 15h às 17h"), noon or midnight ("from midnight to noon"),
+        # an hour alone where the text ends ("3pm - 5."); "to 5 people" is no end
+        joiners = (*DASHES, *(j for j in w.range_joiners if j not in w.and_words))
+        end_weekday = rf"{optional_words(w.day_articles)}(?:{day}){weekday_suffix}?"
+        text_end = r"(?=\s*(?:$|[,;!?)]|\.(?:\s|$)))"
+        end_day = (
+            rf"{optional_words((*w.day_articles, *w.month_day_articles))}\d{{1,2}}(?:{day_suffix}|{text_end})"
+        )
+        end_clock = (
+            rf"{optional_words(w.hour_articles)}(?:\d{{1,2}}(?:(?:[:.]|{hour_letter})\d{{2}})?\s*(?:{noon_mark}|{hour_letter}|{hour_after})"
+            rf"|{any_of((*w.noon, *w.midnight))})"
+        )
+        self.range_end = c(rf"\s*(?:{any_of(joiners)})\s*(?:{end_weekday}|{end_clock}|{end_day}){e}")
+        range_lead = any_of((*w.range_from, *w.day_range_from))
+        self.range_lead = c(rf"{b}(?:{range_lead})\s+{optional_words(w.day_articles)}$")
 
         # recurrences
         self.every_part = c(rf"{b}(?P<w>{any_of(w.every_part)}){e}")
@@ -711,9 +739,11 @@ class Grammar:
             rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+|(?P<each>{every})\s+)?"
             rf"(?:(?:{any_of(w.position_articles)})\s+){{0,4}}"
             rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day}){weekday_suffix}?|"
-            rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)})|"
+            rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)})(?!\s+(?:{any_of(w.next_after)}){e})|"
             # "the second Tuesday of next month", "the last day of the year"
-            rf"\s+(?:{any_of(w.of_a_month)})\s+{optional_words(w.articles)}"
+            # "of" may be left out or be in its article: "the third Monday next month", "do próximo mês",
+            # "du mois prochain", "nächsten Monats"
+            rf"\s+(?:(?:{any_of(w.of_a_month)})\s+)?{optional_words(w.articles)}"
             rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
             rf"(?P<period>{any_of(w.month)}|{any_of(w.year)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?{e}|"
             rf"\s+{optional_words(w.of_a_month)}(?P<mon>{month})"

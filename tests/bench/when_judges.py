@@ -18,7 +18,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from core.when import find_when
-from tests.core.test_when import CASE_FLOORS, agrees, case_agrees
+from tests.core.test_when import CASE_FLOORS, MESSAGE_FLOORS, agrees, case_agrees, message_agrees
 from tests.core.test_when_repeats import RULE_FLOORS, case_reads, load, negative_reads_no_repeat
 
 CORPUS = Path(__file__).parents[1] / "core" / "when_corpus"
@@ -44,6 +44,15 @@ def main() -> None:
         n, r = sum(total.values()), sum(read.values())
         by = ", ".join(f"{lang} {read[lang]}/{total[lang]}" for lang in total)
         print(f"| {name} | {r}/{n} | {100 * r / n:.1f} | {by} |")
+    for name in sorted(MESSAGE_FLOORS):
+        messages = json.loads((CORPUS / f"{name}.json").read_text(encoding="utf-8"))["messages"]
+        kept = 0
+        for message in messages:
+            good = message_agrees(message)
+            kept += good
+            if not good and args.misses == name:
+                print(f"  miss title {message[0]!r}: wants {message[2]!r}")
+        print(f"| {name} (reminder's title) | {kept}/{len(messages)} | {100 * kept / len(messages):.1f} | |")
     for path in sorted(CORPUS.glob("*.json")):
         corpus = json.loads(path.read_text(encoding="utf-8"))
         if "cases" in corpus:

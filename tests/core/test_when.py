@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from dateutil.relativedelta import relativedelta
 
+from core.capture.understand import reminder_title
 from core.model import InvalidInput
 from core.when import find_when, find_window, no_day, parse_due, title_without
 from core.when.language import Language, merge
@@ -927,11 +928,15 @@ CASE_FLOORS = {
     "rustling_en": 236,
     "natty_en": 158,
     "rustling_de": 197,
-    "rustling_pt_es": 491,
+    "rustling_pt_es": 492,
     "ha_intents_timers": 123,
     "moment_locales": 400,
     "sherlock_en": 1569,
+    "nickel_en": 86,
 }
+# judges that also say the event's message, the text left once the date words are taken out
+# (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is
+MESSAGE_FLOORS = {"nickel_en": 25}
 
 
 def case_agrees(case: list) -> bool:
@@ -948,6 +953,25 @@ def test_other_projects_test_cases_read_at_least_as_well_as_before(name):
     assert corpus["source"].startswith("https://") and corpus["licence"] and corpus["taken"]
     read = sum(case_agrees(case) for case in corpus["cases"])
     assert read >= CASE_FLOORS[name], f"{read} of {len(corpus['cases'])}"
+
+
+def message_agrees(message: list) -> bool:
+    """The reminder's title capture keeps for the text is the judge's message (case, spacing and
+    the closing punctuation aside; the text itself when nothing is taken out)."""
+    text, now, expect = message
+    title = reminder_title(text, datetime.fromisoformat(now).replace(tzinfo=ZoneInfo("UTC"))) or text
+
+    def plain(s: str) -> str:
+        return re.sub(r"\s+", " ", s).strip(" .!?,").lower()
+
+    return plain(title) == plain(expect)
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGE_FLOORS))
+def test_a_reminders_title_is_the_judges_message_at_least_as_often_as_before(name):
+    corpus = json.loads((CORPUS / f"{name}.json").read_text(encoding="utf-8"))
+    kept = sum(message_agrees(message) for message in corpus["messages"])
+    assert kept >= MESSAGE_FLOORS[name], f"{kept} of {len(corpus['messages'])}"
 
 
 @pytest.mark.parametrize(

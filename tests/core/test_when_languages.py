@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from core.when import find_when
+from core.when import find_when, title_without
 
 TZ = ZoneInfo("Europe/Lisbon")
 SATURDAY = datetime(2026, 12, 5, 10, 0, tzinfo=TZ)  # Saturday 5 December 2026, 10:00
@@ -1241,3 +1241,95 @@ def test_a_day_and_month_apart_with_spaces_as_french_writes_them(text, region, d
 def test_figures_apart_that_are_a_phone_number_an_amount_or_a_score_are_no_date(text):
     when = find_when(text, SATURDAY, region="fr_FR")
     assert when is None or when.due.date() == SATURDAY.date(), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due", "title"),
+    [
+        # a range of weekdays: due on the first, no word of the range left in the title
+        ("yoga retreat from Tuesday through Thursday", "en_US", at("2026-12-08"), "Yoga retreat"),
+        ("fair Thu - Sat", "en_GB", at("2026-12-10"), "Fair"),
+        ("feira de terça a quinta", "pt_PT", at("2026-12-08"), "Feira"),
+        ("feria del martes al jueves", "es_ES", at("2026-12-08"), "Feria"),
+        ("Messe von Dienstag bis Donnerstag", "de_DE", at("2026-12-08"), "Messe"),
+        ("salon du mardi au jeudi", "fr_FR", at("2026-12-08"), "Salon"),
+        # a range of days of a month, its end a day alone
+        ("trip from Jan 20 to the 24th", "en_US", at("2027-01-20"), "Trip"),
+        ("course from March 2 - 6", "en_US", at("2027-03-02"), "Course"),
+        # a range of clocks, its end with its mark; from noon or midnight
+        ("dentista amanhã das 14h às 16h", "pt_PT", at("2026-12-06", "14:00"), "Dentista"),
+        ("dentiste demain de 14h à 16h", "fr_FR", at("2026-12-06", "14:00"), "Dentiste"),
+        ("shift tomorrow from midnight to noon", "en_US", at("2026-12-06", "00:00"), "Shift"),
+    ],
+)
+def test_the_end_of_a_range_leaves_the_title_with_its_start(text, region, due, title):
+    """The whole range leaves the reminder's title; its start is when it is due."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert title_without(text, when, None) == title
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "title"),
+    [
+        ("dinner Friday - 4 people", "en_US", "Dinner - 4 people"),
+        ("call Ana on Monday to discuss the budget", "en_US", "Call Ana to discuss the budget"),
+        ("jantar na sexta a 4 pessoas", "pt_PT", "Jantar a 4 pessoas"),
+    ],
+)
+def test_a_number_or_a_word_after_a_day_is_no_range_end(text, region, title):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and title_without(text, when, None) == title
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("reunião das 15 às 17", at("2026-12-05", "15:00")),
+        ("consulta amanhã das 9 às 11", at("2026-12-06", "09:00")),
+    ],
+)
+def test_portuguese_das_opens_a_range_of_bare_hours_due_at_its_start(text, due):
+    when = find_when(text, SATURDAY, region="pt_PT")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        # the n-th weekday of next or this month, "of" left out or in its article
+        ("book club the second Thursday next month", "en_US", at("2027-01-14")),
+        ("review last Tuesday this month", "en_GB", at("2026-12-29")),
+        ("clube do livro na segunda quinta-feira do próximo mês", "pt_PT", at("2027-01-14")),
+        ("revisão na última terça-feira deste mês", "pt_PT", at("2026-12-29")),
+        ("club de lectura el segundo jueves del próximo mes", "es_ES", at("2027-01-14")),
+        ("club de lecture le deuxième jeudi du mois prochain", "fr_FR", at("2027-01-14")),
+    ],
+)
+def test_the_nth_weekday_of_next_or_this_month_without_of(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        # a day of next month, "of" left out or in its article, or the month said first
+        ("rent 30th next month", "en_US", at("2027-01-30")),
+        ("next month on the 3rd: renew the passport", "en_GB", at("2027-01-03")),
+        ("renda dia 30 do próximo mês", "pt_PT", at("2027-01-30")),
+        ("alquiler el 30 del mes que viene", "es_ES", at("2027-01-30")),
+        ("loyer le 30 du mois prochain", "fr_FR", at("2027-01-30")),
+    ],
+)
+def test_a_day_of_next_month_without_of(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"), [("room 12 next month", "en_US"), ("sala 12 do próximo mês", "pt_PT")]
+)
+def test_a_number_alone_before_next_month_is_no_day_of_it(text, region):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at("2027-01-01"), when and when.due

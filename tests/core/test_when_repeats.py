@@ -89,6 +89,7 @@ RULE_FLOORS = {
     "php_rrule_en_pt_es_de_fr": 255,
     "rrulejs_en": 19,
     "tickle_en": 38,
+    "nickel_en": 26,
 }
 
 

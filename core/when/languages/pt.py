@@ -78,7 +78,7 @@ LANGUAGE = Language(
     last_before=("última", "último", "a última", "o último", "últimos", "últimas", "os últimos",
                  "as últimas", "passada", "passado", "passados", "passadas", "anterior"),
     last_after=("passada", "passado", "anterior", "anteriores", "passados", "passadas"),
-    this_before=("esta", "este", "nesta", "neste", "essa", "esse", "nessa", "nesse"),
+    this_before=("esta", "este", "nesta", "neste", "desta", "deste", "essa", "esse", "nessa", "nesse"),
     next_after_count=("próximos", "próximas"),
     last_after_count=("últimos", "últimas", "anteriores", "passados", "passadas"),
     week=("semana",),
@@ -122,7 +122,7 @@ LANGUAGE = Language(
     monthday_lead=("no",),
     part_lead=("de", "pela", "até à", "até de"),
     noon_lead=("ao", "a"),
-    range_from=("de", "desde", "entre"),
+    range_from=("de", "das", "desde", "entre"),  # "das 15h às 17h"
     range_joiners=("a", "ao", "as", "até", "e"),
     day_articles=("o", "a"),
     month_part_joiners=("de", "do"),
