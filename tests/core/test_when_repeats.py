@@ -1641,3 +1641,27 @@ def test_a_position_a_server_wrote_twice_is_said_once(lang, said):
     """A rule from another calendar may list one position twice ("BYDAY=1MO,1MO"): it is that one
     position, said once (it was "the  and first Monday")."""
     assert say_rule("FREQ=MONTHLY;BYDAY=1MO,1MO", lang) == said
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("book club on the fifth Friday of every month", "en_GB", at("2027-01-29"), "FREQ=MONTHLY;BYDAY=5FR",
+         "every month on the fifth Friday"),
+        ("jantar todos os meses no quinto sábado", "pt_PT", at("2027-01-30"), "FREQ=MONTHLY;BYDAY=5SA",
+         "todos os meses, no quinto sábado"),
+        ("cena cada mes el quinto martes", "es_ES", at("2026-12-29"), "FREQ=MONTHLY;BYDAY=5TU",
+         "todos los meses, el quinto martes"),
+        ("Stammtisch jeden Monat am fünften Mittwoch", "de_DE", at("2026-12-30"), "FREQ=MONTHLY;BYDAY=5WE",
+         "monatlich am fünften Mittwoch"),
+        ("dîner tous les mois le cinquième jeudi", "fr_FR", at("2026-12-31"), "FREQ=MONTHLY;BYDAY=5TH",
+         "tous les mois, le cinquième jeudi"),
+        ("reunión mensualmente el primero jueves", "es_ES", at("2027-01-07"), "FREQ=MONTHLY;BYDAY=1TH",
+         "todos los meses, el primer jueves"),
+    ],
+)  # fmt: skip
+def test_the_fifth_weekday_of_a_month_repeats_in_the_months_that_have_one(text, region, due, rule, said):
+    """ "the fifth Friday of every month" was every month on the 5th: a month's fifth weekday,
+    from the first month that has one; es "el primero jueves", as a calendar app writes it, is
+    the first."""
+    read_as(text, region, due, rule, said)

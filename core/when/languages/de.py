@@ -117,6 +117,7 @@ LANGUAGE = Language(
     month_day_words=("tag",),
     month_ordinals={"erste": 1, "ersten": 1, "erster": 1, "zweite": 2, "zweiten": 2, "zweiter": 2,
                     "dritte": 3, "dritten": 3, "dritter": 3, "vierte": 4, "vierten": 4, "vierter": 4,
+                    "fünfte": 5, "fünften": 5, "fünfter": 5,
                     "letzte": -1, "letzten": -1, "letzter": -1, "vorletzte": -2, "vorletzten": -2,
                     "vorletzter": -2, "drittletzte": -3, "drittletzten": -3, "drittletzter": -3},
     times_words={"einmal": 1, "zweimal": 2, "dreimal": 3, "viermal": 4},

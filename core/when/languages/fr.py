@@ -124,7 +124,7 @@ LANGUAGE = Language(
     of_every_month=("de chaque mois",),
     month_day_words=("jour",),
     month_ordinals={"premier": 1, "première": 1, "deuxième": 2, "seconde": 2, "troisième": 3,
-                    "quatrième": 4, "dernier": -1, "dernière": -1, "avant-dernier": -2,
+                    "quatrième": 4, "cinquième": 5, "dernier": -1, "dernière": -1, "avant-dernier": -2,
                     "avant-dernière": -2, "antépénultième": -3},
     times_nouns=("fois",),
     per_words=("par", "chaque", "tous les", "toutes les"),
