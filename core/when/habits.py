@@ -26,6 +26,7 @@ class Habits:
     of_year: re.Pattern[str]  # "of the year": a cheap look before `year_days`
     in_months: re.Pattern[str]  # "in June and July", "im Januar und April": group mons (two months or more)
     month_word: re.Pattern[str]  # a month's name: each one of `in_months`' group mons
+    in_a_month: re.Pattern[str]  # "in May", "im Januar, Juli", "en mai": group mons (one month or more)
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_word: re.Pattern[str]  # "every", "jeden", "cada": a cheap look before a costly search
@@ -149,6 +150,12 @@ def _compile(g: Grammar) -> Habits:
             else "(?!)"
         ),
         month_word=compile_folded(rf"{b}(?:{any_of(w.months)}){e}"),
+        in_a_month=compile_folded(
+            rf"{b}(?:{any_of(w.months_lead)})\s+(?P<mons>(?:{any_of(w.months)})"
+            rf"(?:{joint}(?:{any_of(w.months_lead)}\s+)?(?:{any_of(w.months)}))*+){e}"
+            if w.months_lead
+            else "(?!)"
+        ),
         every_glued=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
         ),

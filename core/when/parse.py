@@ -570,6 +570,8 @@ def _weekly_step(rule: str) -> bool:
 def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     """A weekly repeat with the days said after it: "every 2 weeks on Monday and Thursday", "each
     week from Tuesday to Saturday", "toutes les deux semaines le mardi et le jeudi"."""
+    if rec.rule.startswith("FREQ=YEARLY") and "BY" not in rec.rule:
+        return _yearly_in_months(t, today, rec)
     if rec.rule.startswith("FREQ=MONTHLY") and "BY" not in rec.rule:  # "first Friday of every other month"
         m = t.search(t.g.month_position, accept=lambda m: bool(m.group("day") and not m.group("mon")))
         if m:
@@ -609,6 +611,29 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
         t.take(m)
     first = min(_next_weekday(today, d, strictly_after=False) for d in days)
     return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+
+
+def _yearly_in_months(t: _Text, today: date, rec: _Rec) -> _Rec:
+    """A yearly repeat on a weekday of the month, its months said apart: "yearly in May on the
+    second Sunday", "jährlich im Mai am zweiten Sonntag", "tous les ans en mai, le premier lundi",
+    "yearly on the second Tuesday of the month in March and June": that weekday of those months."""
+    g = t.g
+    m = t.search(
+        g.month_position,
+        accept=lambda m: bool(m.group("day") and not m.group("mon") and not m.group("period")),
+    )
+    said = m and t.search(habits(g).in_a_month)
+    if not m or not said:
+        return rec
+    n, wd = g.words.month_ordinals[_spaced(m.group("ord"))], g.words.weekdays[m.group("day")]
+    months = sorted({g.words.months[name] for name in habits(g).month_word.findall(said.group("mons"))})
+    t.take(m)
+    t.take(said)
+    step = relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
+    days = [date(y, mon, 1) + step for y in (today.year, today.year + 1, today.year + 2) for mon in months]
+    first = min((d for d in days if d >= today and d.month in months), default=None)
+    month_list = ",".join(map(str, months))
+    return _Rec(f"{rec.rule};BYMONTH={month_list};BYDAY={n}{RRULE_DAYS[wd]}", first, rec.part)
 
 
 def _clock_on_days(t: _Text, today: date, rec: _Rec) -> _Rec:

@@ -1665,3 +1665,29 @@ def test_the_fifth_weekday_of_a_month_repeats_in_the_months_that_have_one(text, 
     from the first month that has one; es "el primero jueves", as a calendar app writes it, is
     the first."""
     read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("mum's visit yearly in May on the second Sunday", "en_GB", at("2027-05-09"),
+         "FREQ=YEARLY;BYMONTH=5;BYDAY=2SU", "every year on the second Sunday in May"),
+        ("fair every year in January and July on the last Friday", "en_US", at("2027-01-29"),
+         "FREQ=YEARLY;BYMONTH=1,7;BYDAY=-1FR", "every year on the last Friday in January and in July"),
+        ("review annually on the first Monday of the month in March", "en_US", at("2027-03-01"),
+         "FREQ=YEARLY;BYMONTH=3;BYDAY=1MO", "every year on the first Monday in March"),
+        ("festa todos os anos em junho no último sábado", "pt_PT", at("2027-06-26"),
+         "FREQ=YEARLY;BYMONTH=6;BYDAY=-1SA", "todos os anos, no último sábado de junho"),
+        ("feria cada año en octubre el segundo jueves", "es_ES", at("2027-10-14"),
+         "FREQ=YEARLY;BYMONTH=10;BYDAY=2TH", "todos los años, el segundo jueves de octubre"),
+        ("Fest jedes Jahr im September am dritten Samstag", "de_DE", at("2027-09-18"),
+         "FREQ=YEARLY;BYMONTH=9;BYDAY=3SA", "jährlich am dritten Samstag im September"),
+        ("brocante tous les ans en avril, le premier dimanche", "fr_FR", at("2027-04-04"),
+         "FREQ=YEARLY;BYMONTH=4;BYDAY=1SU", "tous les ans, le premier dimanche d’avril"),
+    ],
+)  # fmt: skip
+def test_a_yearly_weekday_of_a_month_said_apart_from_its_month_repeats_on_it(text, region, due, rule, said):
+    """ "yearly in May on the second Sunday" was every year from 1 May (the weekday lost): the
+    n-th weekday of the months said apart from it, every year, said back with its months (a
+    masculine day's own ordinal in Portuguese: "no último sábado")."""
+    read_as(text, region, due, rule, said)
