@@ -24,6 +24,9 @@ class Habits:
     monthly_days: re.Pattern[str]
     year_days: re.Pattern[str]  # "the 30th day of the year", "am 100. und 200. Tag des Jahres": days, each
     of_year: re.Pattern[str]  # "of the year": a cheap look before `year_days`
+    # weeks of the year by their numbers: "in week 20", "in weeks 1 and 20 of the year", "in der
+    # 20. Woche", "Kalenderwoche 20", "la semaine 20": groups weeks (figures after the word) or nth
+    year_weeks: re.Pattern[str]
     in_months: re.Pattern[str]  # "in June and July", "im Januar und April": group mons (two months or more)
     month_word: re.Pattern[str]  # a month's name: each one of `in_months`' group mons
     in_a_month: re.Pattern[str]  # "in May", "im Januar, Juli", "en mai": group mons (one month or more)
@@ -89,7 +92,15 @@ def _compile(g: Grammar) -> Habits:
     joint = rf"\s*(?:,(?:\s*(?:{any_of(w.and_words)}){e})?|(?:{any_of(w.and_words)}))\s*"
     marked_list = rf"{fresh}{marked}(?:{joint}{the}{marked})++"
     day_words = rf"(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?"
-    year_day = rf"\d{{1,3}}(?:{marks})?(?!\d)"  # a day of the year: up to 366
+    # a day of the year: up to 366, or an ordinal in words ("the first, the 100th and the 200th")
+    first_ordinals = any_of(
+        tuple(word for word, n in w.month_ordinals.items() if n > 0 and not word[0].isdigit())
+    )
+    year_day = rf"(?:\d{{1,3}}(?:{marks})?(?!\d)|(?:{first_ordinals}){e})"
+    weeks = (*(word for word, unit in w.calendar_units.items() if unit == "week"), *w.week_of_year_words)
+    week_number = r"\d{1,2}(?!\d)"
+    week_numbers = rf"{fresh}{week_number}(?:{joint}{week_number})*+"
+    week_nth = rf"{fresh}\d{{1,2}}(?:{marks})?(?!\d)(?:{joint}{the}\d{{1,2}}(?:{marks})?(?!\d))*+"
     year_days = rf"{fresh}{year_day}(?:{joint}{the}{year_day})*+"
     day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
     leads = (
@@ -137,6 +148,13 @@ def _compile(g: Grammar) -> Habits:
         year_days=compile_folded(
             rf"{b}{the}{day_word}(?P<days>{year_days})(?:\s+{day_words})?\s+"
             rf"(?:(?P<each>{any_of(w.of_every_year)})|(?:{any_of(w.of_the_year)})){e}"
+            if w.of_the_year and w.of_every_year
+            else "(?!)"
+        ),
+        year_weeks=compile_folded(
+            rf"{b}(?:(?:{any_of(w.months_lead)})\s+)?{the}(?:(?:{any_of(weeks)})\s+(?P<weeks>{week_numbers})"
+            rf"|(?P<nth>{week_nth})\s+(?:{any_of(weeks)}))"
+            rf"(?:\s+(?:(?P<each>{any_of(w.of_every_year)})|(?:{any_of(w.of_the_year)})))?{e}"
             if w.of_the_year and w.of_every_year
             else "(?!)"
         ),

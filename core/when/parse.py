@@ -853,10 +853,13 @@ def _habit(t: _Text, today: date) -> _Rec | None:
             t.take(monthly[0])
             first = min(_next_monthday(today, d) for d in days)
             return _Rec(f"{monthly[1]};BYMONTHDAY=" + ",".join(map(str, days)), first)
+    found = _year_weeks(t, today)
+    if found:
+        return found
     m = h.of_year.search(t.folded) and t.search(h.year_days)
     yearly = m and ((m, "FREQ=YEARLY") if m.group("each") else _unit_rule_said(t, "year"))
     if m and yearly and (yearly[0] is m or m.end() <= yearly[0].start() or yearly[0].end() <= m.start()):
-        days = sorted({int(d) for d in _YEAR_DAY_FIGURES.findall(m.group("days"))})
+        days = sorted(_year_day_numbers(g, m.group("days")))
         if days and all(1 <= d <= 365 for d in days):  # "yearly on the 30th day of the year"
             t.take(m)
             t.take(yearly[0])
@@ -887,6 +890,42 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         rule = _every(unit, n) if n >= 1 else ""
         return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today))) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
+
+
+def _year_day_numbers(g: Grammar, said: str) -> set[int]:
+    """The days of the year a list says, in figures or ordinals in words: "the first, the 100th
+    and the 200th" -> {1, 100, 200}."""
+    words = {g.words.month_ordinals[_spaced(o)] for o in habits(g).ordinal_words.findall(said)}
+    return {int(d) for d in _YEAR_DAY_FIGURES.findall(said)} | {n for n in words if n > 0}
+
+
+def _year_weeks(t: _Text, today: date) -> _Rec | None:
+    """Weeks of the year by their numbers beside a yearly rule or "of every year": "yearly in week
+    20", "in weeks 1 and 20 of each year", "jährlich in Kalenderwoche 20", "tous les ans la
+    semaine 20": every year on the Monday of each (ISO weeks), the first still to come."""
+    m = t.search(habits(t.g).year_weeks) if _ANY_FIGURE.search(t.folded) else None
+    if m is None:
+        return None
+    yearly = (m, "FREQ=YEARLY") if m.group("each") else _unit_rule_said(t, "year")
+    if yearly is None or (yearly[0] is not m and m.start() < yearly[0].end() and yearly[0].start() < m.end()):
+        return None
+    weeks = sorted({int(n) for n in _DAY_FIGURES.findall(m.group("weeks") or m.group("nth"))})
+    if not weeks or not all(1 <= n <= 53 for n in weeks):
+        return None
+    mondays = []
+    for year in (today.year, today.year + 1, today.year + 2):
+        for n in weeks:
+            try:
+                mondays.append(date.fromisocalendar(year, n, 1))
+            except ValueError:  # a 53rd week in a year of 52
+                continue
+    first = min((d for d in mondays if d >= today), default=None)
+    if first is None:
+        return None
+    t.take(m)
+    if yearly[0] is not m:
+        t.take(yearly[0])
+    return _Rec(f"{yearly[1]};BYWEEKNO=" + ",".join(map(str, weeks)) + ";BYDAY=MO", first)
 
 
 def _paired_positions(t: _Text, today: date) -> _Rec | None:
@@ -950,6 +989,7 @@ def _unit_rule_said(t: _Text, unit: str) -> tuple[re.Match, str] | None:
 
 
 _DAY_FIGURES = re.compile(r"\d{1,2}")
+_ANY_FIGURE = re.compile(r"\d")
 _YEAR_DAY_FIGURES = re.compile(r"\d{1,3}")
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # a day every year has (not 29 February)
 

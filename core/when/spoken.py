@@ -225,6 +225,22 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         in_months = [words["in_month"][int(mon) - 1] for mon in months]
         said += " " + _listed(in_months, words.get("and_nth", words["and"]))
         months = []  # said already
+    elif (
+        freq == "YEARLY"
+        and "BYWEEKNO" in p
+        and byday in ([], ["MO"])
+        and not set(p)
+        - _SAID_BY_THE_DUE_TIME
+        - {
+            "BYWEEKNO",
+            "BYDAY",
+        }
+    ):  # "every year in week 20": on its Monday
+        weeks = p["BYWEEKNO"].split(",")
+        if not all(w.isdigit() and 0 < int(w) <= 53 for w in weeks):
+            return words["custom"]
+        listed = _listed([str(w) for w in sorted({int(w) for w in weeks})], words["and"])
+        said = words["weekno" if len(weeks) == 1 else "weeknos"].format(every=every, weeks=listed)
     elif byday:
         return words["custom"]
     elif "BYMONTHDAY" in p and freq == "MONTHLY":

@@ -1691,3 +1691,53 @@ def test_a_yearly_weekday_of_a_month_said_apart_from_its_month_repeats_on_it(tex
     n-th weekday of the months said apart from it, every year, said back with its months (a
     masculine day's own ordinal in Portuguese: "no último sábado")."""
     read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("stocktake yearly in week 14", "en_GB", at("2027-04-05"), "FREQ=YEARLY;BYWEEKNO=14;BYDAY=MO",
+         "every year in week 14"),
+        ("audit in weeks 10 and 40 of every year", "en_US", at("2027-03-08"),
+         "FREQ=YEARLY;BYWEEKNO=10,40;BYDAY=MO", "every year in weeks 10 and 40"),
+        ("inventário todos os anos na semana 30", "pt_PT", at("2027-07-26"),
+         "FREQ=YEARLY;BYWEEKNO=30;BYDAY=MO", "todos os anos na semana 30"),
+        ("inventario cada año en la semana 8", "es_ES", at("2027-02-22"),
+         "FREQ=YEARLY;BYWEEKNO=8;BYDAY=MO", "todos los años en la semana 8"),
+        ("Inventur jährlich in KW 2 und 27", "de_DE", at("2027-01-11"),
+         "FREQ=YEARLY;BYWEEKNO=2,27;BYDAY=MO", "jährlich in den Kalenderwochen 2 und 27"),
+        ("Inventur jedes Jahr in der 33. Woche", "de_DE", at("2027-08-16"),
+         "FREQ=YEARLY;BYWEEKNO=33;BYDAY=MO", "jährlich in Kalenderwoche 33"),
+        ("inventaire tous les ans la semaine 45", "fr_FR", at("2027-11-08"),
+         "FREQ=YEARLY;BYWEEKNO=45;BYDAY=MO", "tous les ans, la semaine 45"),
+    ],
+)  # fmt: skip
+def test_weeks_of_the_year_by_their_numbers_repeat_every_year_on_their_monday(text, region, due, rule, said):
+    """ "yearly in week 14" was every year from tomorrow: the weeks of the year said by their
+    numbers (ISO weeks), beside a yearly rule or "of every year", every year on each one's
+    Monday, the first still to come. A week's number alone stays no repeat."""
+    read_as(text, region, due, rule, said)
+    for alone in ("meeting in week 3 of the project", "a semana 20 foi dura"):
+        when = find_when(alone, SATURDAY, region="en_GB")
+        assert when is None or when.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("backup yearly on the first, the 90th and the 180th days of the year", "en_GB", at("2027-01-01"),
+         "FREQ=YEARLY;BYYEARDAY=1,90,180", "every year on the 1st, 90th and 180th day of the year"),
+        ("relatório todos os anos no primeiro e no 200º dia do ano", "pt_PT", at("2027-01-01"),
+         "FREQ=YEARLY;BYYEARDAY=1,200", "todos os anos no dia 1 e 200 do ano"),
+        ("informe cada año el segundo y el 150º día del año", "es_ES", at("2027-01-02"),
+         "FREQ=YEARLY;BYYEARDAY=2,150", "todos los años el día 2 y 150 del año"),
+        ("Bericht jährlich am ersten und 300. Tag des Jahres", "de_DE", at("2027-01-01"),
+         "FREQ=YEARLY;BYYEARDAY=1,300", "jährlich am 1. und 300. Tag des Jahres"),
+        ("bilan tous les ans le premier et le 60e jour de l'année", "fr_FR", at("2027-01-01"),
+         "FREQ=YEARLY;BYYEARDAY=1,60", "tous les ans, le jour 1er et le 60 de l’année"),
+    ],
+)  # fmt: skip
+def test_days_of_the_year_said_with_ordinals_in_words_repeat_on_each(text, region, due, rule, said):
+    """ "yearly on the first, the 90th and the 180th days of the year" lost its first day (an
+    ordinal in words): each day of the list, in figures or in words, every year."""
+    read_as(text, region, due, rule, said)

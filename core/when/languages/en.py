@@ -358,6 +358,7 @@ LANGUAGE = Language(
         "weekly_on": "every {days}", "weekly_n_on": "every {n} weeks on {days}", "workdays": "every weekday",
         "weekends": "every weekend",
         "yearday": "{every} on the {day} day of the year",
+        "weekno": "{every} in week {weeks}", "weeknos": "{every} in weeks {weeks}",
         "and": " and ", "monthday": "{every} on the {day}", "last_day": "{every} on the last day",
         "in_month": ("in January", "in February", "in March", "in April", "in May", "in June", "in July",
                      "in August", "in September", "in October", "in November", "in December"),

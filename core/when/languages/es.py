@@ -278,6 +278,7 @@ LANGUAGE = Language(
         "weekly_on": "los {days}", "weekly_n_on": "cada {n} semanas, los {days}",
         "workdays": "todos los días laborables",
         "yearday": "{every} el día {day} del año",
+        "weekno": "{every} en la semana {weeks}", "weeknos": "{every} en las semanas {weeks}",
         "weekends": "todos los fines de semana", "and": " y ", "monthday": "{every} el día {day}",
         "in_month": ("de enero", "de febrero", "de marzo", "de abril", "de mayo", "de junio", "de julio",
                      "de agosto", "de septiembre", "de octubre", "de noviembre", "de diciembre"),

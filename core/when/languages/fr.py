@@ -279,6 +279,7 @@ LANGUAGE = Language(
         "workdays": "en semaine",
         "weekends": "tous les week-ends",
         "yearday": "{every}, le jour {day} de l’année",
+        "weekno": "{every}, la semaine {weeks}", "weeknos": "{every}, les semaines {weeks}",
         "and": " et le ", "and_nth": " et ", "monthday": "{every} le {day}",
         "last_day": "{every} le dernier jour",
         "in_month": ("de janvier", "de février", "de mars", "d’avril", "de mai", "de juin", "de juillet",

@@ -313,6 +313,7 @@ LANGUAGE = Language(
         "workdays": "todos os dias úteis",
         "weekends": "aos fins de semana",
         "yearday": "{every} no dia {day} do ano",
+        "weekno": "{every} na semana {weeks}", "weeknos": "{every} nas semanas {weeks}",
         "and": " e ", "monthday": "{every} no dia {day}", "last_day": "{every} no último dia",
         "in_month": ("de janeiro", "de fevereiro", "de março", "de abril", "de maio", "de junho", "de julho",
                      "de agosto", "de setembro", "de outubro", "de novembro", "de dezembro"),
