@@ -22,6 +22,7 @@ class Habits:
     # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
     # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
     monthly_days: re.Pattern[str]
+    day_figure: re.Pattern[str]  # "day 5", "Tagen 1": a cheap look before `monthly_days` beside "monthly"
     year_days: re.Pattern[str]  # "the 30th day of the year", "am 100. und 200. Tag des Jahres": days, each
     of_year: re.Pattern[str]  # "of the year": a cheap look before `year_days`
     # weeks of the year by their numbers: "in week 20", "in weeks 1 and 20 of the year", "in der
@@ -79,7 +80,9 @@ def _compile(g: Grammar) -> Habits:
     )
     number = rf"\d{{1,2}}(?:{any_of((*w.day_suffixes, *w.ordinal_suffixes))})?(?!\d)"
     the = optional_words((*w.monthday_lead, *w.day_articles, *w.month_day_articles, *w.position_articles))
-    day_word = rf"(?:(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?\s+)?"
+    one_day = rf"(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?"
+    day_words = rf"(?:{one_day}|(?:{any_of(w.month_day_plurals)}))" if w.month_day_plurals else one_day
+    day_word = rf"(?:{day_words}\s+)?"
     # a list starts where no figure stood just before it, and is read at once (possessive): a text of
     # many figures ("1, 2, 3, …") is read in linear time
     fresh = "".join(rf"(?<!\d.{{{k}}})" for k in range(10))
@@ -91,7 +94,6 @@ def _compile(g: Grammar) -> Habits:
     marked = rf"\d{{1,2}}(?:{marks})?(?!\d)"
     joint = rf"\s*(?:,(?:\s*(?:{any_of(w.and_words)}){e})?|(?:{any_of(w.and_words)}))\s*"
     marked_list = rf"{fresh}{marked}(?:{joint}{the}{marked})++"
-    day_words = rf"(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?"
     # a day of the year: up to 366, or an ordinal in words ("the first, the 100th and the 200th")
     first_ordinals = any_of(
         tuple(word for word, n in w.month_ordinals.items() if n > 0 and not word[0].isdigit())
@@ -143,7 +145,7 @@ def _compile(g: Grammar) -> Habits:
         ),
         monthly_days=compile_folded(
             rf"{b}{the}{day_word}(?:(?P<days>{marked_list})(?:\s+{day_words})?(?:\s+(?:{any_of(w.of_the_month)}))?"
-            rf"|(?:{day_words})\s+(?P<single>{marked})\s+(?:{any_of(w.of_the_month)})){e}"
+            rf"|(?:{day_words})\s+(?P<single>{marked})(?:\s+(?P<of>{any_of(w.of_the_month)}))?){e}"
         ),
         year_days=compile_folded(
             rf"{b}{the}{day_word}(?P<days>{year_days})(?:\s+{day_words})?\s+"
@@ -151,6 +153,7 @@ def _compile(g: Grammar) -> Habits:
             if w.of_the_year and w.of_every_year
             else "(?!)"
         ),
+        day_figure=compile_folded(rf"{b}(?:{day_words})\s+\d"),
         year_weeks=compile_folded(
             rf"{b}(?:(?:{any_of(w.months_lead)})\s+)?{the}(?:(?:{any_of(weeks)})\s+(?P<weeks>{week_numbers})"
             rf"|(?P<nth>{week_nth})\s+(?:{any_of(weeks)}))"

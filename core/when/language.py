@@ -181,6 +181,7 @@ class Language:
     of_the_month: Words = ()  # "the last Friday of the month"
     of_every_month: Words = ()  # the ones that make it repeat
     month_day_words: Words = ()  # "the last day", "o último dia"
+    month_day_plurals: Words = ()  # days in a plural no ending makes: "an den Tagen 1 und 15"
     month_ordinals: dict[str, int] = field(default_factory=dict)  # "first": 1, "last": -1
     freq_endings: Words = ()  # the endings an adjective of `freq_words` takes: de "wöchentliches"
     freq_words: dict[str, str] = field(

@@ -844,7 +844,9 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     found = _paired_positions(t, today) if listed else None
     if found:
         return found
-    m = (listed or every) and t.search(h.monthly_days, accept=_days_of_a_month)
+    m = (listed or every or h.day_figure.search(t.folded)) and t.search(
+        h.monthly_days, accept=_days_of_a_month
+    )
     monthly = m and _unit_rule_said(t, "month")
     if m and monthly and (m.end() <= monthly[0].start() or monthly[0].end() <= m.start()):
         days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days") or m.group("single"))})
@@ -960,8 +962,11 @@ def _paired_positions(t: _Text, today: date) -> _Rec | None:
 
 def _days_of_a_month(m: re.Match) -> bool:
     """Figures said as days: after a lead or a word for a day, with an ordinal's mark, or before
-    "days" or "of the month" ("on the 5th and 20th", "dias 5 e 20"; not "buy 2 and 3 apples")."""
+    "days" or "of the month" ("on the 5th and 20th", "dias 5 e 20"; not "buy 2 and 3 apples");
+    one day after its word, with a lead before it ("on day 5") or "of the month" after it."""
     said = "days" if m.group("days") else "single"
+    if said == "single" and not m.group("of"):  # "on day 5", "am Tag 15": a lead before its word
+        return len(m.group(0)[: m.start("single") - m.start()].split()) >= 2
     first = m.group(said).split()[0].rstrip(",")
     return not m.group(0)[0].isdigit() or not first.isdigit() or m.end() > m.end(said)
 

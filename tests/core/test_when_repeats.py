@@ -82,12 +82,12 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 RULE_FLOORS = {
     "cronstrue_en_pt_es_de_fr": 191,
     "ice_cube_en_pt_es_de_fr": 152,
-    "nextcloud_calendar_en_pt_es_de_fr": 279,
-    "recurrent_en": 171,
+    "nextcloud_calendar_en_pt_es_de_fr": 369,
+    "recurrent_en": 172,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
     "people_repeats_3": 64,
-    "php_rrule_en_pt_es_de_fr": 255,
+    "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
 }
@@ -1741,3 +1741,29 @@ def test_days_of_the_year_said_with_ordinals_in_words_repeat_on_each(text, regio
     """ "yearly on the first, the 90th and the 180th days of the year" lost its first day (an
     ordinal in words): each day of the list, in figures or in words, every year."""
     read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("rent every 2 months on day 5", "en_GB", at("2027-02-05"), "FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=5",
+         "every 2 months on the 5th"),
+        ("water plants monthly on day 12", "en_US", at("2026-12-12"), "FREQ=MONTHLY;BYMONTHDAY=12",
+         "every month on the 12th"),
+        ("Miete monatlich am Tag 3", "de_DE", at("2027-01-03"), "FREQ=MONTHLY;BYMONTHDAY=3",
+         "monatlich am 3."),
+        ("Abrechnung alle 3 Monate an den Tagen 1 und 15", "de_DE", at("2026-12-15"),
+         "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=1,15", "alle 3 Monate am 1. und 15."),
+        ("loyer tous les mois les 5 et 20", "fr_FR", at("2026-12-20"), "FREQ=MONTHLY;BYMONTHDAY=5,20",
+         "tous les mois le 5 et le 20"),
+        ("alquiler cada 2 meses el día 8", "es_ES", at("2026-12-08"), "FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=8",
+         "cada 2 meses el día 8"),
+    ],
+)  # fmt: skip
+def test_days_of_the_month_said_after_their_word_keep_a_monthly_repeat_on_them(text, region, due, rule, said):
+    """ "monthly on day 12", "am Tag 3", "an den Tagen 1 und 15", "les 5 et 20", "el día 8" beside
+    a step of months were every month from tomorrow: those days of the month. A day's number
+    without a lead or "of the month" after it stays no day of the month."""
+    read_as(text, region, due, rule, said)
+    when = find_when("monthly review, day 3 of the sprint", SATURDAY, region="en_GB")
+    assert when is not None and when.rrule == "FREQ=MONTHLY"
