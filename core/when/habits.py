@@ -22,10 +22,15 @@ class Habits:
     # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
     # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
     monthly_days: re.Pattern[str]
+    day_figure: re.Pattern[str]  # "day 5", "Tagen 1": a cheap look before `monthly_days` beside "monthly"
     year_days: re.Pattern[str]  # "the 30th day of the year", "am 100. und 200. Tag des Jahres": days, each
     of_year: re.Pattern[str]  # "of the year": a cheap look before `year_days`
+    # weeks of the year by their numbers: "in week 20", "in weeks 1 and 20 of the year", "in der
+    # 20. Woche", "Kalenderwoche 20", "la semaine 20": groups weeks (figures after the word) or nth
+    year_weeks: re.Pattern[str]
     in_months: re.Pattern[str]  # "in June and July", "im Januar und April": group mons (two months or more)
     month_word: re.Pattern[str]  # a month's name: each one of `in_months`' group mons
+    in_a_month: re.Pattern[str]  # "in May", "im Januar, Juli", "en mai": group mons (one month or more)
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_word: re.Pattern[str]  # "every", "jeden", "cada": a cheap look before a costly search
@@ -75,7 +80,9 @@ def _compile(g: Grammar) -> Habits:
     )
     number = rf"\d{{1,2}}(?:{any_of((*w.day_suffixes, *w.ordinal_suffixes))})?(?!\d)"
     the = optional_words((*w.monthday_lead, *w.day_articles, *w.month_day_articles, *w.position_articles))
-    day_word = rf"(?:(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?\s+)?"
+    one_day = rf"(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?"
+    day_words = rf"(?:{one_day}|(?:{any_of(w.month_day_plurals)}))" if w.month_day_plurals else one_day
+    day_word = rf"(?:{day_words}\s+)?"
     # a list starts where no figure stood just before it, and is read at once (possessive): a text of
     # many figures ("1, 2, 3, …") is read in linear time
     fresh = "".join(rf"(?<!\d.{{{k}}})" for k in range(10))
@@ -87,8 +94,15 @@ def _compile(g: Grammar) -> Habits:
     marked = rf"\d{{1,2}}(?:{marks})?(?!\d)"
     joint = rf"\s*(?:,(?:\s*(?:{any_of(w.and_words)}){e})?|(?:{any_of(w.and_words)}))\s*"
     marked_list = rf"{fresh}{marked}(?:{joint}{the}{marked})++"
-    day_words = rf"(?:{any_of(w.month_day_words)})(?:{any_of(w.plural_endings)})?"
-    year_day = rf"\d{{1,3}}(?:{marks})?(?!\d)"  # a day of the year: up to 366
+    # a day of the year: up to 366, or an ordinal in words ("the first, the 100th and the 200th")
+    first_ordinals = any_of(
+        tuple(word for word, n in w.month_ordinals.items() if n > 0 and not word[0].isdigit())
+    )
+    year_day = rf"(?:\d{{1,3}}(?:{marks})?(?!\d)|(?:{first_ordinals}){e})"
+    weeks = (*(word for word, unit in w.calendar_units.items() if unit == "week"), *w.week_of_year_words)
+    week_number = r"\d{1,2}(?!\d)"
+    week_numbers = rf"{fresh}{week_number}(?:{joint}{week_number})*+"
+    week_nth = rf"{fresh}\d{{1,2}}(?:{marks})?(?!\d)(?:{joint}{the}\d{{1,2}}(?:{marks})?(?!\d))*+"
     year_days = rf"{fresh}{year_day}(?:{joint}{the}{year_day})*+"
     day, adverb = any_of(w.weekdays), any_of(w.weekday_adverbs)
     leads = (
@@ -131,11 +145,19 @@ def _compile(g: Grammar) -> Habits:
         ),
         monthly_days=compile_folded(
             rf"{b}{the}{day_word}(?:(?P<days>{marked_list})(?:\s+{day_words})?(?:\s+(?:{any_of(w.of_the_month)}))?"
-            rf"|(?:{day_words})\s+(?P<single>{marked})\s+(?:{any_of(w.of_the_month)})){e}"
+            rf"|(?:{day_words})\s+(?P<single>{marked})(?:\s+(?P<of>{any_of(w.of_the_month)}))?){e}"
         ),
         year_days=compile_folded(
             rf"{b}{the}{day_word}(?P<days>{year_days})(?:\s+{day_words})?\s+"
             rf"(?:(?P<each>{any_of(w.of_every_year)})|(?:{any_of(w.of_the_year)})){e}"
+            if w.of_the_year and w.of_every_year
+            else "(?!)"
+        ),
+        day_figure=compile_folded(rf"{b}(?:{day_words})\s+\d"),
+        year_weeks=compile_folded(
+            rf"{b}(?:(?:{any_of(w.months_lead)})\s+)?{the}(?:(?:{any_of(weeks)})\s+(?P<weeks>{week_numbers})"
+            rf"|(?P<nth>{week_nth})\s+(?:{any_of(weeks)}))"
+            rf"(?:\s+(?:(?P<each>{any_of(w.of_every_year)})|(?:{any_of(w.of_the_year)})))?{e}"
             if w.of_the_year and w.of_every_year
             else "(?!)"
         ),
@@ -149,6 +171,12 @@ def _compile(g: Grammar) -> Habits:
             else "(?!)"
         ),
         month_word=compile_folded(rf"{b}(?:{any_of(w.months)}){e}"),
+        in_a_month=compile_folded(
+            rf"{b}(?:{any_of(w.months_lead)})\s+(?P<mons>(?:{any_of(w.months)})"
+            rf"(?:{joint}(?:{any_of(w.months_lead)}\s+)?(?:{any_of(w.months)}))*+){e}"
+            if w.months_lead
+            else "(?!)"
+        ),
         every_glued=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
         ),

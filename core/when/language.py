@@ -181,6 +181,7 @@ class Language:
     of_the_month: Words = ()  # "the last Friday of the month"
     of_every_month: Words = ()  # the ones that make it repeat
     month_day_words: Words = ()  # "the last day", "o último dia"
+    month_day_plurals: Words = ()  # days in a plural no ending makes: "an den Tagen 1 und 15"
     month_ordinals: dict[str, int] = field(default_factory=dict)  # "first": 1, "last": -1
     freq_endings: Words = ()  # the endings an adjective of `freq_words` takes: de "wöchentliches"
     freq_words: dict[str, str] = field(
@@ -201,6 +202,7 @@ class Language:
     of_the_year: Words = ()  # "the 30th day of the year", "am 30. Tag des Jahres": a day of the year
     of_every_year: Words = ()  # "the 31st day of every year": a day of each year (a yearly repeat)
     months_lead: Words = ()  # "yearly in June and July", "täglich im Januar und April": those months
+    week_of_year_words: Words = ()  # a week of the year by its number, beside the week's own words: "KW"
     repeat_bounds: Words = ()  # a start or an end after plural days: "Mondays from 4 January"
     day_feelings: Words = ()  # "odio los lunes", "adoro as sextas": the days a feeling's object, no habit
     every_part: dict[str, str] = field(default_factory=dict)  # "every morning": its part of the day

@@ -570,6 +570,8 @@ def _weekly_step(rule: str) -> bool:
 def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     """A weekly repeat with the days said after it: "every 2 weeks on Monday and Thursday", "each
     week from Tuesday to Saturday", "toutes les deux semaines le mardi et le jeudi"."""
+    if rec.rule.startswith("FREQ=YEARLY") and "BY" not in rec.rule:
+        return _yearly_in_months(t, today, rec)
     if rec.rule.startswith("FREQ=MONTHLY") and "BY" not in rec.rule:  # "first Friday of every other month"
         m = t.search(t.g.month_position, accept=lambda m: bool(m.group("day") and not m.group("mon")))
         if m:
@@ -609,6 +611,29 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
         t.take(m)
     first = min(_next_weekday(today, d, strictly_after=False) for d in days)
     return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+
+
+def _yearly_in_months(t: _Text, today: date, rec: _Rec) -> _Rec:
+    """A yearly repeat on a weekday of the month, its months said apart: "yearly in May on the
+    second Sunday", "jährlich im Mai am zweiten Sonntag", "tous les ans en mai, le premier lundi",
+    "yearly on the second Tuesday of the month in March and June": that weekday of those months."""
+    g = t.g
+    m = t.search(
+        g.month_position,
+        accept=lambda m: bool(m.group("day") and not m.group("mon") and not m.group("period")),
+    )
+    said = m and t.search(habits(g).in_a_month)
+    if not m or not said:
+        return rec
+    n, wd = g.words.month_ordinals[_spaced(m.group("ord"))], g.words.weekdays[m.group("day")]
+    months = sorted({g.words.months[name] for name in habits(g).month_word.findall(said.group("mons"))})
+    t.take(m)
+    t.take(said)
+    step = relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
+    days = [date(y, mon, 1) + step for y in (today.year, today.year + 1, today.year + 2) for mon in months]
+    first = min((d for d in days if d >= today and d.month in months), default=None)
+    month_list = ",".join(map(str, months))
+    return _Rec(f"{rec.rule};BYMONTH={month_list};BYDAY={n}{RRULE_DAYS[wd]}", first, rec.part)
 
 
 def _clock_on_days(t: _Text, today: date, rec: _Rec) -> _Rec:
@@ -819,7 +844,9 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     found = _paired_positions(t, today) if listed else None
     if found:
         return found
-    m = (listed or every) and t.search(h.monthly_days, accept=_days_of_a_month)
+    m = (listed or every or h.day_figure.search(t.folded)) and t.search(
+        h.monthly_days, accept=_days_of_a_month
+    )
     monthly = m and _unit_rule_said(t, "month")
     if m and monthly and (m.end() <= monthly[0].start() or monthly[0].end() <= m.start()):
         days = sorted({int(d) for d in _DAY_FIGURES.findall(m.group("days") or m.group("single"))})
@@ -828,10 +855,13 @@ def _habit(t: _Text, today: date) -> _Rec | None:
             t.take(monthly[0])
             first = min(_next_monthday(today, d) for d in days)
             return _Rec(f"{monthly[1]};BYMONTHDAY=" + ",".join(map(str, days)), first)
+    found = _year_weeks(t, today)
+    if found:
+        return found
     m = h.of_year.search(t.folded) and t.search(h.year_days)
     yearly = m and ((m, "FREQ=YEARLY") if m.group("each") else _unit_rule_said(t, "year"))
     if m and yearly and (yearly[0] is m or m.end() <= yearly[0].start() or yearly[0].end() <= m.start()):
-        days = sorted({int(d) for d in _YEAR_DAY_FIGURES.findall(m.group("days"))})
+        days = sorted(_year_day_numbers(g, m.group("days")))
         if days and all(1 <= d <= 365 for d in days):  # "yearly on the 30th day of the year"
             t.take(m)
             t.take(yearly[0])
@@ -862,6 +892,42 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         rule = _every(unit, n) if n >= 1 else ""
         return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today))) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
+
+
+def _year_day_numbers(g: Grammar, said: str) -> set[int]:
+    """The days of the year a list says, in figures or ordinals in words: "the first, the 100th
+    and the 200th" -> {1, 100, 200}."""
+    words = {g.words.month_ordinals[_spaced(o)] for o in habits(g).ordinal_words.findall(said)}
+    return {int(d) for d in _YEAR_DAY_FIGURES.findall(said)} | {n for n in words if n > 0}
+
+
+def _year_weeks(t: _Text, today: date) -> _Rec | None:
+    """Weeks of the year by their numbers beside a yearly rule or "of every year": "yearly in week
+    20", "in weeks 1 and 20 of each year", "jährlich in Kalenderwoche 20", "tous les ans la
+    semaine 20": every year on the Monday of each (ISO weeks), the first still to come."""
+    m = t.search(habits(t.g).year_weeks) if _ANY_FIGURE.search(t.folded) else None
+    if m is None:
+        return None
+    yearly = (m, "FREQ=YEARLY") if m.group("each") else _unit_rule_said(t, "year")
+    if yearly is None or (yearly[0] is not m and m.start() < yearly[0].end() and yearly[0].start() < m.end()):
+        return None
+    weeks = sorted({int(n) for n in _DAY_FIGURES.findall(m.group("weeks") or m.group("nth"))})
+    if not weeks or not all(1 <= n <= 53 for n in weeks):
+        return None
+    mondays = []
+    for year in (today.year, today.year + 1, today.year + 2):
+        for n in weeks:
+            try:
+                mondays.append(date.fromisocalendar(year, n, 1))
+            except ValueError:  # a 53rd week in a year of 52
+                continue
+    first = min((d for d in mondays if d >= today), default=None)
+    if first is None:
+        return None
+    t.take(m)
+    if yearly[0] is not m:
+        t.take(yearly[0])
+    return _Rec(f"{yearly[1]};BYWEEKNO=" + ",".join(map(str, weeks)) + ";BYDAY=MO", first)
 
 
 def _paired_positions(t: _Text, today: date) -> _Rec | None:
@@ -896,8 +962,11 @@ def _paired_positions(t: _Text, today: date) -> _Rec | None:
 
 def _days_of_a_month(m: re.Match) -> bool:
     """Figures said as days: after a lead or a word for a day, with an ordinal's mark, or before
-    "days" or "of the month" ("on the 5th and 20th", "dias 5 e 20"; not "buy 2 and 3 apples")."""
+    "days" or "of the month" ("on the 5th and 20th", "dias 5 e 20"; not "buy 2 and 3 apples");
+    one day after its word, with a lead before it ("on day 5") or "of the month" after it."""
     said = "days" if m.group("days") else "single"
+    if said == "single" and not m.group("of"):  # "on day 5", "am Tag 15": a lead before its word
+        return len(m.group(0)[: m.start("single") - m.start()].split()) >= 2
     first = m.group(said).split()[0].rstrip(",")
     return not m.group(0)[0].isdigit() or not first.isdigit() or m.end() > m.end(said)
 
@@ -925,6 +994,7 @@ def _unit_rule_said(t: _Text, unit: str) -> tuple[re.Match, str] | None:
 
 
 _DAY_FIGURES = re.compile(r"\d{1,2}")
+_ANY_FIGURE = re.compile(r"\d")
 _YEAR_DAY_FIGURES = re.compile(r"\d{1,3}")
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # a day every year has (not 29 February)
 

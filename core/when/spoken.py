@@ -170,6 +170,7 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
     every = words["every"][freq] if n == 1 else words["every_n"][freq].format(n=n)
     said = every
     byday = [d for d in p.get("BYDAY", "").split(",") if d]
+    months = p.get("BYMONTH", "").split(",")  # said after the rest, but by a yearly weekday's own words
     if byday and freq == "WEEKLY":
         if not all(d in _DAYS for d in byday):
             return words["custom"]
@@ -210,16 +211,36 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
             return words["custom"]
         wd = _DAYS.index(m.group(2))
         said = words["nth_day"].format(every=every, nth=_ordinal(words, pos, wd), day=words["days"][wd])
-    elif byday and freq == "YEARLY" and len(byday) == 1 and p.get("BYMONTH", "").isdigit():
-        # "every year on the fourth Thursday in November"
+    elif byday and freq == "YEARLY" and len(byday) == 1 and p.get("BYMONTH"):
+        # "every year on the fourth Thursday in November", "... in January and July"
         m = re.fullmatch(r"([+-]?\d)(MO|TU|WE|TH|FR|SA|SU)", byday[0])
-        month = int(p["BYMONTH"])
-        if not m or int(m.group(1)) not in words["ordinals"] or not 1 <= month <= 12:
+        if not m or int(m.group(1)) not in words["ordinals"]:
             return words["custom"]
+        if not all(mon.isdigit() and 1 <= int(mon) <= 12 for mon in months):
+            return words["custom"]
+        wd = _DAYS.index(m.group(2))
         said = words["nth_day"].format(
-            every=every, nth=words["ordinals"][int(m.group(1))], day=words["days"][_DAYS.index(m.group(2))]
+            every=every, nth=_ordinal(words, int(m.group(1)), wd), day=words["days"][wd]
         )
-        said += " " + words["in_month"][month - 1]
+        in_months = [words["in_month"][int(mon) - 1] for mon in months]
+        said += " " + _listed(in_months, words.get("and_nth", words["and"]))
+        months = []  # said already
+    elif (
+        freq == "YEARLY"
+        and "BYWEEKNO" in p
+        and byday in ([], ["MO"])
+        and not set(p)
+        - _SAID_BY_THE_DUE_TIME
+        - {
+            "BYWEEKNO",
+            "BYDAY",
+        }
+    ):  # "every year in week 20": on its Monday
+        weeks = p["BYWEEKNO"].split(",")
+        if not all(w.isdigit() and 0 < int(w) <= 53 for w in weeks):
+            return words["custom"]
+        listed = _listed([str(w) for w in sorted({int(w) for w in weeks})], words["and"])
+        said = words["weekno" if len(weeks) == 1 else "weeknos"].format(every=every, weeks=listed)
     elif byday:
         return words["custom"]
     elif "BYMONTHDAY" in p and freq == "MONTHLY":
@@ -245,7 +266,6 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         )
     elif set(p) - _SAID_BY_THE_DUE_TIME:
         return words["custom"]
-    months = p.get("BYMONTH", "").split(",")
     if len(months) > 1:  # "every day in January and in April"
         if not all(m.isdigit() and 1 <= int(m) <= 12 for m in months):
             return words["custom"]

@@ -75,18 +75,20 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 
 
 # recurrent's own tests (recurrent_en.json, its conventions in recurrent_en.md), rrule.js's,
-# cronstrue's and ice_cube's descriptions in five languages read backwards (their .md) and a
-# frozen set of repeats in pt, es, de and fr written before the grammar was tuned to it: read as
-# they expect, at least as many as now (floors: raise them as the grammar learns).
+# cronstrue's and ice_cube's descriptions and Nextcloud Calendar's summaries in five languages
+# read backwards (their .md) and a frozen set of repeats in pt, es, de and fr written before the
+# grammar was tuned to it: read as they expect, at least as many as now (floors: raise them as the
+# grammar learns).
 RULE_FLOORS = {
     "cronstrue_en_pt_es_de_fr": 191,
     "ice_cube_en_pt_es_de_fr": 152,
-    "recurrent_en": 171,
+    "nextcloud_calendar_en_pt_es_de_fr": 369,
+    "recurrent_en": 172,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
     "people_repeats_3": 64,
     "people_repeats_4": 58,
-    "php_rrule_en_pt_es_de_fr": 255,
+    "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
     "nickel_en": 26,
@@ -1641,3 +1643,129 @@ def test_a_position_a_server_wrote_twice_is_said_once(lang, said):
     """A rule from another calendar may list one position twice ("BYDAY=1MO,1MO"): it is that one
     position, said once (it was "the  and first Monday")."""
     assert say_rule("FREQ=MONTHLY;BYDAY=1MO,1MO", lang) == said
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("book club on the fifth Friday of every month", "en_GB", at("2027-01-29"), "FREQ=MONTHLY;BYDAY=5FR",
+         "every month on the fifth Friday"),
+        ("jantar todos os meses no quinto sábado", "pt_PT", at("2027-01-30"), "FREQ=MONTHLY;BYDAY=5SA",
+         "todos os meses, no quinto sábado"),
+        ("cena cada mes el quinto martes", "es_ES", at("2026-12-29"), "FREQ=MONTHLY;BYDAY=5TU",
+         "todos los meses, el quinto martes"),
+        ("Stammtisch jeden Monat am fünften Mittwoch", "de_DE", at("2026-12-30"), "FREQ=MONTHLY;BYDAY=5WE",
+         "monatlich am fünften Mittwoch"),
+        ("dîner tous les mois le cinquième jeudi", "fr_FR", at("2026-12-31"), "FREQ=MONTHLY;BYDAY=5TH",
+         "tous les mois, le cinquième jeudi"),
+        ("reunión mensualmente el primero jueves", "es_ES", at("2027-01-07"), "FREQ=MONTHLY;BYDAY=1TH",
+         "todos los meses, el primer jueves"),
+    ],
+)  # fmt: skip
+def test_the_fifth_weekday_of_a_month_repeats_in_the_months_that_have_one(text, region, due, rule, said):
+    """ "the fifth Friday of every month" was every month on the 5th: a month's fifth weekday,
+    from the first month that has one; es "el primero jueves", as a calendar app writes it, is
+    the first."""
+    read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("mum's visit yearly in May on the second Sunday", "en_GB", at("2027-05-09"),
+         "FREQ=YEARLY;BYMONTH=5;BYDAY=2SU", "every year on the second Sunday in May"),
+        ("fair every year in January and July on the last Friday", "en_US", at("2027-01-29"),
+         "FREQ=YEARLY;BYMONTH=1,7;BYDAY=-1FR", "every year on the last Friday in January and in July"),
+        ("review annually on the first Monday of the month in March", "en_US", at("2027-03-01"),
+         "FREQ=YEARLY;BYMONTH=3;BYDAY=1MO", "every year on the first Monday in March"),
+        ("festa todos os anos em junho no último sábado", "pt_PT", at("2027-06-26"),
+         "FREQ=YEARLY;BYMONTH=6;BYDAY=-1SA", "todos os anos, no último sábado de junho"),
+        ("feria cada año en octubre el segundo jueves", "es_ES", at("2027-10-14"),
+         "FREQ=YEARLY;BYMONTH=10;BYDAY=2TH", "todos los años, el segundo jueves de octubre"),
+        ("Fest jedes Jahr im September am dritten Samstag", "de_DE", at("2027-09-18"),
+         "FREQ=YEARLY;BYMONTH=9;BYDAY=3SA", "jährlich am dritten Samstag im September"),
+        ("brocante tous les ans en avril, le premier dimanche", "fr_FR", at("2027-04-04"),
+         "FREQ=YEARLY;BYMONTH=4;BYDAY=1SU", "tous les ans, le premier dimanche d’avril"),
+    ],
+)  # fmt: skip
+def test_a_yearly_weekday_of_a_month_said_apart_from_its_month_repeats_on_it(text, region, due, rule, said):
+    """ "yearly in May on the second Sunday" was every year from 1 May (the weekday lost): the
+    n-th weekday of the months said apart from it, every year, said back with its months (a
+    masculine day's own ordinal in Portuguese: "no último sábado")."""
+    read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("stocktake yearly in week 14", "en_GB", at("2027-04-05"), "FREQ=YEARLY;BYWEEKNO=14;BYDAY=MO",
+         "every year in week 14"),
+        ("audit in weeks 10 and 40 of every year", "en_US", at("2027-03-08"),
+         "FREQ=YEARLY;BYWEEKNO=10,40;BYDAY=MO", "every year in weeks 10 and 40"),
+        ("inventário todos os anos na semana 30", "pt_PT", at("2027-07-26"),
+         "FREQ=YEARLY;BYWEEKNO=30;BYDAY=MO", "todos os anos na semana 30"),
+        ("inventario cada año en la semana 8", "es_ES", at("2027-02-22"),
+         "FREQ=YEARLY;BYWEEKNO=8;BYDAY=MO", "todos los años en la semana 8"),
+        ("Inventur jährlich in KW 2 und 27", "de_DE", at("2027-01-11"),
+         "FREQ=YEARLY;BYWEEKNO=2,27;BYDAY=MO", "jährlich in den Kalenderwochen 2 und 27"),
+        ("Inventur jedes Jahr in der 33. Woche", "de_DE", at("2027-08-16"),
+         "FREQ=YEARLY;BYWEEKNO=33;BYDAY=MO", "jährlich in Kalenderwoche 33"),
+        ("inventaire tous les ans la semaine 45", "fr_FR", at("2027-11-08"),
+         "FREQ=YEARLY;BYWEEKNO=45;BYDAY=MO", "tous les ans, la semaine 45"),
+    ],
+)  # fmt: skip
+def test_weeks_of_the_year_by_their_numbers_repeat_every_year_on_their_monday(text, region, due, rule, said):
+    """ "yearly in week 14" was every year from tomorrow: the weeks of the year said by their
+    numbers (ISO weeks), beside a yearly rule or "of every year", every year on each one's
+    Monday, the first still to come. A week's number alone stays no repeat."""
+    read_as(text, region, due, rule, said)
+    for alone in ("meeting in week 3 of the project", "a semana 20 foi dura"):
+        when = find_when(alone, SATURDAY, region="en_GB")
+        assert when is None or when.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("backup yearly on the first, the 90th and the 180th days of the year", "en_GB", at("2027-01-01"),
+         "FREQ=YEARLY;BYYEARDAY=1,90,180", "every year on the 1st, 90th and 180th day of the year"),
+        ("relatório todos os anos no primeiro e no 200º dia do ano", "pt_PT", at("2027-01-01"),
+         "FREQ=YEARLY;BYYEARDAY=1,200", "todos os anos no dia 1 e 200 do ano"),
+        ("informe cada año el segundo y el 150º día del año", "es_ES", at("2027-01-02"),
+         "FREQ=YEARLY;BYYEARDAY=2,150", "todos los años el día 2 y 150 del año"),
+        ("Bericht jährlich am ersten und 300. Tag des Jahres", "de_DE", at("2027-01-01"),
+         "FREQ=YEARLY;BYYEARDAY=1,300", "jährlich am 1. und 300. Tag des Jahres"),
+        ("bilan tous les ans le premier et le 60e jour de l'année", "fr_FR", at("2027-01-01"),
+         "FREQ=YEARLY;BYYEARDAY=1,60", "tous les ans, le jour 1er et le 60 de l’année"),
+    ],
+)  # fmt: skip
+def test_days_of_the_year_said_with_ordinals_in_words_repeat_on_each(text, region, due, rule, said):
+    """ "yearly on the first, the 90th and the 180th days of the year" lost its first day (an
+    ordinal in words): each day of the list, in figures or in words, every year."""
+    read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("rent every 2 months on day 5", "en_GB", at("2027-02-05"), "FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=5",
+         "every 2 months on the 5th"),
+        ("water plants monthly on day 12", "en_US", at("2026-12-12"), "FREQ=MONTHLY;BYMONTHDAY=12",
+         "every month on the 12th"),
+        ("Miete monatlich am Tag 3", "de_DE", at("2027-01-03"), "FREQ=MONTHLY;BYMONTHDAY=3",
+         "monatlich am 3."),
+        ("Abrechnung alle 3 Monate an den Tagen 1 und 15", "de_DE", at("2026-12-15"),
+         "FREQ=MONTHLY;INTERVAL=3;BYMONTHDAY=1,15", "alle 3 Monate am 1. und 15."),
+        ("loyer tous les mois les 5 et 20", "fr_FR", at("2026-12-20"), "FREQ=MONTHLY;BYMONTHDAY=5,20",
+         "tous les mois le 5 et le 20"),
+        ("alquiler cada 2 meses el día 8", "es_ES", at("2026-12-08"), "FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=8",
+         "cada 2 meses el día 8"),
+    ],
+)  # fmt: skip
+def test_days_of_the_month_said_after_their_word_keep_a_monthly_repeat_on_them(text, region, due, rule, said):
+    """ "monthly on day 12", "am Tag 3", "an den Tagen 1 und 15", "les 5 et 20", "el día 8" beside
+    a step of months were every month from tomorrow: those days of the month. A day's number
+    without a lead or "of the month" after it stays no day of the month."""
+    read_as(text, region, due, rule, said)
+    when = find_when("monthly review, day 3 of the sprint", SATURDAY, region="en_GB")
+    assert when is not None and when.rrule == "FREQ=MONTHLY"
