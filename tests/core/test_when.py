@@ -930,6 +930,7 @@ CASE_FLOORS = {
     "ha_intents_timers": 123,
     "moment_locales": 400,
     "sherlock_en": 1569,
+    "dateutil_datefinder_en": 156,
 }
 
 
