@@ -919,7 +919,7 @@ CASE_FLOORS = {
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 103,
     "dateparser_de_fr": 33,
-    "rustling_fr": 327,
+    "rustling_fr": 328,
     "people_instants": 122,
     "people_instants_2": 112,
     "people_instants_3": 116,
@@ -930,7 +930,7 @@ CASE_FLOORS = {
     "ha_intents_timers": 123,
     "moment_locales": 400,
     "sherlock_en": 1569,
-    "dateutil_datefinder_en": 156,
+    "dateutil_datefinder_en": 168,
 }
 
 
