@@ -155,6 +155,16 @@ class _Clock:
 _ISO_TIME = re.compile(r"(?<=\d{4}-\d\d-\d\d)[^\W\d_](?=\d\d:\d\d)")  # the T of 2027-04-22T10:30:00
 
 
+def _stamps(folded: str, g: Grammar) -> str:
+    """The folded text with its timestamps' T and basic form as the grammar reads them, each at
+    its own length: "20270422T103000Z" is "2027042210:30   z" (read to the minute)."""
+
+    def basic(m: re.Match) -> str:
+        return f"{m.group('day')}{m.group('h')}:{m.group('mi')}".ljust(len(m.group(0)))
+
+    return g.basic_stamp.sub(basic, _ISO_TIME.sub(" ", folded))
+
+
 class _Text:
     """The folded text with the parts already read blanked out, so no word is read twice; numbers
     and ordinals in words the tables do not know are in figures ("am dritten Juni": "am 3. Juni")."""
@@ -162,7 +172,7 @@ class _Text:
     def __init__(self, text: str, grammar: Grammar, region: Region, said: str | None = None):
         self.original = text
         # `said`: the text with its numbers in figures; an ISO date's "T" before its time a space
-        self.folded = _ISO_TIME.sub(" ", fold(said or text))
+        self.folded = _stamps(fold(said or text), grammar)
         # where `said` pads a number in figures to the length of its words
         self.padding = frozenset(
             i for i, (a, b) in enumerate(zip(said or "", text, strict=False)) if a == " " and not b.isspace()
@@ -1422,7 +1432,9 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         return found
     for pattern, month_of, accept in (
         (g.iso_date, numeric, None),
+        (g.basic_date, numeric, None),
         (g.year_first_date, numeric, None),
+        (g.spaced_year_first, numeric, None),
         (g.year_month_day, named, with_month),
         (g.day_month, named, with_month),
         (g.month_day, named, with_month),
@@ -1649,11 +1661,15 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
     if not m:
         m = t.search(t.g.lead_dotted_date, accept=lambda m: read(m) is not None)
-    if not m:  # "20 02 2027"; "le 20 2 27", "le 17 02" at a clause's end
+    if not m:  # "20 02 2027", "25 09 27"; "le 20 2 27", "le 17 02" at a clause's end
         m = t.search(
             t.g.spaced_date,
             accept=lambda m: bool(
-                (len(m.group("y") or "") == 4 or (m.group("lead") and m.group("end") is not None))
+                (
+                    len(m.group("y") or "") == 4
+                    or (m.group("lead") and m.group("end") is not None)
+                    or _padded_figures(m)
+                )
                 and read(m) is not None
             ),
         )
@@ -1670,6 +1686,14 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     assert found is not None
     t.take(m)
     return _range_start(t, m, found[0]), found[1]
+
+
+def _padded_figures(m: re.Match) -> bool:
+    """ "25 09 27", "10 09 03": a day, a month and a year apart, two figures each, one of the day
+    and month with its leading zero, as forms print them (a score or a clock is written "11 9",
+    "17 02" has no year: neither is a date)."""
+    a, b, y = m.group("a"), m.group("b"), m.group("y") or ""
+    return len(a) == len(b) == len(y) == 2 and "0" in (a[0], b[0])
 
 
 def _year_of_the_end(t: _Text, m: re.Match, *, take: bool = False) -> str | None:

@@ -376,7 +376,8 @@ class Grammar:
             # "13:00+01:00", "T08:00-04:00", "08:00:00-04:00", "08:00-04:00"; the clock before a
             # "-" is kept to tell "11:30-13:30" (a range of clocks: parse.py) from a zone
             r"(?:(?<=\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<offset>\+\d\d:?\d\d)(?![\d:])"
-            r"|(?:(?<=\d-\d\d\D\d\d:\d\d)|(?<=\d\d:\d\d:\d\d))\s*(?P<west_said>-\d\d:?\d\d)(?![\d:])"
+            # (after a date's dash, seconds, or a basic timestamp's date: parse.py's "2027042201:30")
+            r"|(?:(?<=\d-\d\d\D\d\d:\d\d)|(?<=\d\d:\d\d:\d\d)|(?<=\d{10}:\d\d))\s*(?P<west_said>-\d\d:?\d\d)(?![\d:])"
             r"|(?<=(?P<ch>\d\d):(?P<cm>\d\d))\s*(?P<west>-\d\d:?\d\d)(?![\d:])"
             rf"|(?:\d|(?<![^\W\d])(?:{marks}))\s*(?P<utc>{any_of(w.utc_words)}){e}"
         )
@@ -399,6 +400,20 @@ class Grammar:
             rf"|(?P<abbr>{any_of(w.end_of_words)})){e}"
         )
         self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
+        # a timestamp in ISO 8601's basic form, "20270422T1030", "20270422T103000.5-0300",
+        # "20270422T10:30Z": parse.py writes its clock as the extended form's within the same
+        # length ("2027042210:30"), its seconds and their fraction blanked; only with its "T" and
+        # minutes (a run of figures alone is no date)
+        utc = any_of(w.utc_words) if w.utc_words else "(?!)"
+        self.basic_stamp = c(
+            r"(?<![\w.+-])(?P<day>(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))[^\W\d_]"
+            r"(?P<h>[01]\d|2[0-3])(?P<colon>:?)(?P<mi>[0-5]\d)(?:(?:(?P=colon)[0-5]\d)?[.,]\d+|(?P=colon)[0-5]\d)?"
+            rf"(?=(?:{utc})(?![^\W_])|[^\w:.,]|[.,](?!\d)|$)"
+        )
+        # its date before the clock parse.py wrote ("2027042210:30")
+        self.basic_date = c(
+            r"(?<![\w.+-])(?P<y>(?:19|20)\d\d)(?P<m>0[1-9]|1[0-2])(?P<d>0[1-9]|[12]\d|3[01])(?=\d\d:\d\d)"
+        )
         self.dotted_date = c(r"(?<![\w.])(?P<d>\d{1,2})\.(?P<m>\d{1,2})\.(?P<y>\d{4}|\d{2})?(?![\d])")
         # 22/04, 4/22, 22/4/27, 22-04-2027, 22.04.2027, 22.04.: which figure is the day is the
         # region's choice when both could be (parse.py); "-" and "." only with a year or the "."
@@ -417,6 +432,12 @@ class Grammar:
             rf"(?<![\w/.:,+-])(?<!\d\s)(?:(?P<lead>{spaced_led})\s+)?(?P<a>\d{{1,2}})\s+(?P<b>\d{{1,2}})"
             rf"(?:\s+(?P<y>(?:19|20)\d\d|\d\d))?(?![\w/]|[.:,-]\d|\s+\d)"
             rf"(?P<end>(?=\s*(?:[,.;!?)]|$)|\s+(?:{any_of(w.at)})\s))?"
+        )
+        # "2027 04 22": a year, month and day apart in that order, as logs and forms print them; a
+        # four-figure year and two figures each, never inside a run of figures
+        self.spaced_year_first = c(
+            r"(?<![\w/.:,+-])(?<!\d\s)(?P<y>(?:19|20)\d\d)\s(?P<m>0[1-9]|1[0-2])\s(?P<d>0[1-9]|[12]\d|3[01])"
+            r"(?![\w/]|[.:,-]\d|\s+\d)"
         )
         # "am 19.12", "le 19.12": day.month without the final dot after a date's lead word (alone,
         # 22.04 is a time)

@@ -920,7 +920,7 @@ CASE_FLOORS = {
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 103,
     "dateparser_de_fr": 33,
-    "rustling_fr": 327,
+    "rustling_fr": 328,
     "people_instants": 122,
     "people_instants_2": 112,
     "people_instants_3": 116,
@@ -933,6 +933,7 @@ CASE_FLOORS = {
     "moment_locales": 400,
     "sherlock_en": 1569,
     "nickel_en": 86,
+    "dateutil_datefinder_en": 168,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is

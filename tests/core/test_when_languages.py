@@ -1333,3 +1333,95 @@ def test_a_day_of_next_month_without_of(text, region, due):
 def test_a_number_alone_before_next_month_is_no_day_of_it(text, region):
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == at("2027-01-01"), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("backup 20261222T1030", "en_US", at("2026-12-22", "10:30")),
+        ("Lieferung 20261222T083015Z bestätigt", "de_DE", at("2026-12-22", "08:30")),
+        ("export 20261222T1430+0100", "fr_FR", at("2026-12-22", "13:30")),
+        ("registo 20261222T101500.25-0300", "pt_PT", at("2026-12-22", "13:15")),
+        ("copia 20261222T0130-0500", "es_ES", at("2026-12-22", "06:30")),
+        ("log 20261222T21:26:01.123456", "en_GB", at("2026-12-22", "21:26")),
+    ],
+)
+def test_a_timestamp_in_iso_basic_form_is_its_date_and_clock_in_its_zone(text, region, due):
+    """ "20261222T1030" (ISO 8601's basic form, as logs and calendar files write it): the date and
+    the clock, to the minute, in the zone written after it."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due.replace(second=0, microsecond=0) == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("order 20261222 shipped", "en_US"),
+        ("pedido 202612221030", "pt_PT"),
+        ("Rechnung 20261222T10 offen", "de_DE"),
+        ("ref 20261222T1030X", "fr_FR"),
+    ],
+)
+def test_a_run_of_figures_without_its_clock_after_a_t_is_no_date(text, region):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is None or when.due.date() == SATURDAY.date(), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("renew the passport 2027 04 22", "en_US", at("2027-04-22")),
+        ("renovar passaporte 2027 04 22", "pt_PT", at("2027-04-22")),
+        ("cita 2027 04 22 a las 10:00", "es_ES", at("2027-04-22", "10:00")),
+        ("Termin 2027 04 22 um 10:30", "de_DE", at("2027-04-22", "10:30")),
+        ("rdv 2027 04 02 à 10h", "fr_FR", at("2027-04-02", "10:00")),
+    ],
+)
+def test_a_year_month_and_day_apart_with_spaces_in_that_order(text, region, due):
+    """ "2027 04 22": year, month and day apart, as forms and logs print them; read the same in
+    every region."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("dentist 04 09 27", "en_US", at("2027-04-09")),
+        ("dentist 04 09 27", "en_GB", at("2027-09-04")),
+        ("consulta 22 04 27", "pt_BR", at("2027-04-22")),
+        ("vacuna 05 11 27", "es_ES", at("2027-11-05")),
+        ("Zahnarzt 22 04 27 um 10 Uhr", "de_DE", at("2027-04-22", "10:00")),
+        ("vaccin 09 03 27", "fr_FR", at("2027-03-09")),
+    ],
+)
+def test_a_day_month_and_two_figure_year_apart_with_a_leading_zero(text, region, due):
+    """ "04 09 27": day, month and year apart, two figures each, as forms print them: the region's
+    order, as with slashes."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("17 02", "en_US"),
+        ("17 02", "pt_PT"),
+        ("Ana chegou 17 02", "pt_BR"),
+        ("llegó 17 02", "es_ES"),
+        ("Zug 17 02", "de_DE"),
+        ("arrivée 17 02", "fr_FR"),
+        ("final score 11 09", "en_GB"),
+        ("ganhou 3 1 ontem", "pt_PT"),
+        ("ligar 21 345 67 89", "pt_PT"),
+        ("call 06 12 34 56 78", "en_GB"),
+        ("paid 11 09 11 09", "en_US"),
+        ("transferencia 20 000", "es_ES"),
+        ("Konto 11 09 2 000", "de_DE"),
+    ],
+)
+def test_a_day_and_month_apart_alone_a_phone_number_an_amount_or_a_score_are_no_date(text, region):
+    """ "17 02" with nothing around it is a clock in a message, a score or part of a number more
+    often than a date: no date without a year (or French "le" at a clause's end)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is None or when.due.date() == SATURDAY.date(), when and when.due
