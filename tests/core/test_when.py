@@ -929,6 +929,7 @@ CASE_FLOORS = {
     "rustling_pt_es": 491,
     "ha_intents_timers": 123,
     "moment_locales": 400,
+    "cldr_regions": 4078,
     "sherlock_en": 1569,
 }
 
