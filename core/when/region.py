@@ -31,6 +31,7 @@ class Region:
     day_first: bool = True  # 05/06 is the 5th of June
     year_first: bool = False  # 06/05/04 (only the ISO-like locales)
     clock_24h: bool = False  # the locale writes the 24-hour clock: "7:45" is 07:45, evening is 19:45
+    clock_dot: bool = False  # the locale writes its clock with a dot (en_DK, en_FI: "15.30")
 
     @property
     def tag(self) -> str:
@@ -44,7 +45,7 @@ def region_of(tag: str | None) -> Region:
     if not m or m.group(1).lower() in ("c", "posix"):
         return Region()
     language, country = m.group(1).lower(), (m.group(2) or "").upper() or None
-    day_first, year_first, clock_24h = _order(language, country)
+    day_first, year_first, clock_24h, clock_dot = _order(language, country)
     return Region(
         language=language if language in LANGUAGE_CODES else "en",
         country=country,
@@ -53,12 +54,14 @@ def region_of(tag: str | None) -> Region:
         # English is typed on the 12-hour clock even where forms print 24 hours (en_GB): "call mum
         # at 4:30" is the afternoon
         clock_24h=clock_24h and language != "en",
+        clock_dot=clock_dot,
     )
 
 
-def _order(language: str, country: str | None) -> tuple[bool, bool, bool]:
+def _order(language: str, country: str | None) -> tuple[bool, bool, bool, bool]:
     """(day first, year first) of the locale's short date pattern; whether its short time pattern
-    is on the 24-hour clock (CLDR's "H" or "k", not "h" with "a")."""
+    is on the 24-hour clock (CLDR's "H" or "k", not "h" with "a"), and whether it parts the hour
+    from the minutes with a dot ("HH.mm")."""
     try:
         from babel import Locale, UnknownLocaleError  # noqa: PLC0415 - only when a region is read
 
@@ -69,10 +72,11 @@ def _order(language: str, country: str | None) -> tuple[bool, bool, bool]:
         pattern = locale.date_formats["short"].pattern
         time_letters = re.sub(r"'[^']*'", "", locale.time_formats["short"].pattern)
     except Exception:  # noqa: BLE001 - no Babel, or a locale it does not know: the default order
-        return True, False, False
+        return True, False, False, False
     letters = [c for c in re.sub(r"'[^']*'", "", pattern) if c in "dMy"]
     first = letters[0] if letters else "d"
-    return first == "d", first == "y", "H" in time_letters or "k" in time_letters
+    clock_dot = re.search(r"[hHkK]\.m", time_letters) is not None
+    return first == "d", first == "y", "H" in time_letters or "k" in time_letters, clock_dot
 
 
 def known_tag(tag: str) -> bool:
