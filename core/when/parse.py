@@ -1567,6 +1567,11 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
     if not m:
         m = t.search(t.g.lead_dotted_date, accept=lambda m: read(m) is not None)
+    if not m and t.region.day_month_sep:  # es_CL "22-04", en_CH "22.04", fr_CA "04-22"
+        m = t.search(
+            t.g.own_day_month,
+            accept=lambda m: m.group("sep") == t.region.day_month_sep and read(m) is not None,
+        )
     if not m:  # "20 02 2027"; "le 20 2 27", "le 17 02" at a clause's end
         m = t.search(
             t.g.spaced_date,

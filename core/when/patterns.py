@@ -426,6 +426,12 @@ class Grammar:
             rf"{b}(?:{any_of(w.dotted_date_lead)})\s+(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})(?P<y>(?!))?"
             rf"(?![\w/.:,]|\s*(?:{any_of(w.hour_suffix_words)}){e})"
         )
+        # "22-04", "22.04", "04-22" without a year: a date only where the region writes it so
+        # (Region.day_month_sep), never inside a longer figure, a range or before an hour's word
+        self.own_day_month = c(
+            rf"(?<![\w/.:+-])(?<!\d,)(?P<a>\d{{1,2}})(?P<sep>[.-])(?P<b>\d{{1,2}})(?P<y>(?!))?"
+            rf"(?![\w/:+-]|[.,]\d|\s*(?:{any_of((*w.hour_suffix_words, *w.hour_letters))}){e})"
+        )
         # 2027/04/22, 2027.04.22
         self.year_first_date = c(
             r"(?<![\d./-])(?P<y>\d{4})(?P<sep>[/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])"

@@ -904,6 +904,32 @@ def test_a_clock_with_a_dot_right_after_a_date_is_its_time(text, region, due):
     assert when is not None and when.due == due, when and when.due
 
 
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("cita 19-03", "es_CL", at("2027-03-19")),
+        ("cita 05-06, 18:00", "es_CL", at("2027-06-05", "18:00")),
+        ("rendez-vous 03-19", "fr_CA", at("2027-03-19")),
+        ("rendez-vous jeu. 05-06 à 9 h", "fr_CA", at("2027-05-06")),
+        ("meeting Fri, 19.03, 14:00", "en_CH", at("2027-03-19", "14:00")),
+        ("dentist 05/06", "en_CA", at("2027-06-05")),
+    ],
+)
+def test_a_day_and_month_without_a_year_follow_the_regions_own_figures(text, region, due):
+    """Chile writes "19-03", Quebec "03-19", English Switzerland "19.03", English Canada "5/6"
+    for the 5th of June (CLDR's day and month without a year)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(("text", "region"), [("cita 19-03", "es_ES"), ("Termin 19.03", "de_DE")])
+def test_a_day_and_month_with_a_dash_or_dot_elsewhere_stay_figures(text, region):
+    """Where the region parts them with "/" (or "19.03." with its final dot), "19-03" and "19.03"
+    alone are no date (a score, an amount)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is None or when.due.date() != at("2027-03-19").date()
+
+
 def test_the_region_in_force_is_the_environments(monkeypatch):
     monkeypatch.setenv(REGION_ENV, "en-US")
     assert not current_region().day_first and current_region().country == "US"
@@ -953,7 +979,7 @@ CASE_FLOORS = {
     "rustling_pt_es": 491,
     "ha_intents_timers": 123,
     "moment_locales": 400,
-    "cldr_regions": 4452,
+    "cldr_regions": 4567,
     "sherlock_en": 1569,
 }
 
