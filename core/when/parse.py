@@ -362,11 +362,11 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
         return True
     if t.offset_end is not None and not t.folded[t.offset_end : m.start()].strip():
         return True  # "três semanas a partir de sexta": the day an offset counts from
-    after = t.folded[m.end() :].lstrip()
+    after = t.folded[m.end() :].lstrip(" ,")  # a comma before the clock, as calendars print it
     g = t.g
     clocks = (g.part_of_day, g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter)
     if any(p.match(after) for p in clocks):
-        return True  # "tue 3pm", "sat 9:30", "quarta às onze"
+        return True  # "tue 3pm", "sat 9:30", "quarta às onze", "sexta, 08:15"
     return not t.folded[: m.start()].strip() and not after.strip(" ,.;:!?")  # "wed" said alone
 
 

@@ -979,7 +979,7 @@ CASE_FLOORS = {
     "rustling_pt_es": 491,
     "ha_intents_timers": 123,
     "moment_locales": 400,
-    "cldr_regions": 4567,
+    "cldr_regions": 4577,
     "sherlock_en": 1569,
 }
 

@@ -1291,3 +1291,18 @@ def test_am_and_pm_as_regional_formats_write_them(text, region, due):
     """Spanish "a. m."/"p. m." (with a space), and a mark after Quebec's "7 h"."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("consulta quinta, 16:40", "pt_PT", at("2026-12-10", "16:40")),
+        ("reunião segunda, às 9h", "pt_BR", at("2026-12-07", "09:00")),
+        ("jantar terça, 20:30", "pt_PT", at("2026-12-08", "20:30")),
+    ],
+)
+def test_a_portuguese_weekday_word_with_a_comma_before_its_clock_is_the_day(text, region, due):
+    """ "segunda", "quinta", "sexta" are days before a clock (they are also "second", "farm",
+    "sixth"), and a comma between them, as calendars print it, changes nothing."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
