@@ -231,6 +231,9 @@ class Language:
     midnight: Words = ()
     parts: dict[str, int] = field(default_factory=dict)  # a part of the day -> its hour
     bare_parts: Words = ()  # parts that stand alone beside other time words ("tomorrow morning")
+    # the day periods written right after a clock (CLDR's: "3:30 tarde", "9 soir", "3:30 nachm.",
+    # "12:30 da madrugada"): a part of the day there only -> its hour
+    clock_periods: dict[str, int] = field(default_factory=dict)
     part_adverbs: Words = ()  # a part of the day on its own: de "morgens"
     hour_words: dict[str, int] = field(default_factory=dict)  # the hours a clock phrase names (1-12)
     # the afternoon's hours in words, read only beside their mark ("à quinze heures", "às 15 horas")

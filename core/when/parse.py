@@ -372,11 +372,11 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
         return True
     if t.offset_end is not None and not t.folded[t.offset_end : m.start()].strip():
         return True  # "três semanas a partir de sexta": the day an offset counts from
-    after = t.folded[m.end() :].lstrip()
+    after = t.folded[m.end() :].lstrip(" ,")  # a comma before the clock, as calendars print it
     g = t.g
     clocks = (g.part_of_day, g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter)
     if any(p.match(after) for p in clocks):
-        return True  # "tue 3pm", "sat 9:30", "quarta às onze"
+        return True  # "tue 3pm", "sat 9:30", "quarta às onze", "sexta, 08:15"
     return not t.folded[: m.start()].strip() and not after.strip(" ,.;:!?")  # "wed" said alone
 
 
@@ -1661,6 +1661,11 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     m = t.search(t.g.numeric_date, accept=lambda m: read(m) is not None)
     if not m:
         m = t.search(t.g.lead_dotted_date, accept=lambda m: read(m) is not None)
+    if not m and t.region.day_month_sep:  # es_CL "22-04", en_CH "22.04", fr_CA "04-22"
+        m = t.search(
+            t.g.own_day_month,
+            accept=lambda m: m.group("sep") == t.region.day_month_sep and read(m) is not None,
+        )
     if not m:  # "20 02 2027", "25 09 27"; "le 20 2 27", "le 17 02" at a clause's end
         m = t.search(
             t.g.spaced_date,
@@ -2057,6 +2062,17 @@ def _clock_range(t: _Text) -> _Clock | None:
     return _Clock(h1, int(m.group("m1") or 0), exact or padded, ap, padded=padded)
 
 
+def _dotted_clock(t: _Text, m: re.Match) -> bool:
+    """Whether "15.30" is a clock: with its mark ("Uhr", "pm", "in the afternoon") or "at", in a
+    region that writes its clock so (en_DK, en_FI), or right after the date it is on ("22/04/2027,
+    15.30": a second date cannot follow the first)."""
+    if m.group("uhr") or m.group("ap") or m.group("part") or m.group(0).strip().startswith(t.g.words.at):
+        return True
+    return t.region.clock_dot or any(
+        end <= m.start() and not t.original[end : m.start()].strip(" ,") for _, end in t.spans
+    )
+
+
 def _numeric_clock(t: _Text) -> _Clock | None:
     g = t.g
     ranged = _clock_range(t)
@@ -2071,10 +2087,7 @@ def _numeric_clock(t: _Text) -> _Clock | None:
         accept=lambda m: (
             int(m.group("h")) < 24
             and int(m.group("m")) < 60
-            and not (
-                m.group("sep") == "."
-                and not (m.group("uhr") or m.group("ap") or m.group(0).strip().startswith(g.words.at))
-            )
+            and not (m.group("sep") == "." and not _dotted_clock(t, m))
             # "at 17-59", "5-59 pm": minutes no hour can be (not "10-12", a range; not "12-31")
             and not (
                 m.group("sep") == "-"
@@ -2088,7 +2101,7 @@ def _numeric_clock(t: _Text) -> _Clock | None:
     if m:
         t.take(m)
         h, mi = int(m.group("h")), int(m.group("m"))
-        ap = _ampm(g, m.group("ap") or m.group("letter"), m.group("part"))  # "3:15p"
+        ap = _ampm(g, m.group("ap") or m.group("letter"), m.group("part"), h)  # "3:15p", "12:30 nachts"
         exact = (
             m.group("h").startswith("0")
             or h >= 13
@@ -2113,8 +2126,8 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             h = _hour_of(g, m.group("hw"))
             return _Clock(h, 0, h >= 13, _ampm(g, None, m.group("spaced"), h))
         h = int(m.group("h"))
-        ap = _ampm(g, m.group("ap") or m.group("ap2"), m.group("part"), h)
-        if m.group("ap") and not 1 <= h <= 12:
+        ap = _ampm(g, m.group("ap") or m.group("ap2") or m.group("ap3"), m.group("part"), h)
+        if (m.group("ap") or m.group("ap3")) and not 1 <= h <= 12:
             return None
         if m.group("oclock"):  # "3 o'clock": on the 12-hour clock, as "at 3"
             return _Clock(h, 0, h >= 13 or h == 0, ap)
@@ -2227,7 +2240,7 @@ def _ampm(g: Grammar, ap: str | None, part: str | None, h: int | None = None) ->
         return "pm" if g.after_noon_words.fullmatch(_spaced(fold(ap))) else "am"
     if part:
         part = _spaced(part)
-        night = g.words.parts.get(part, 0) >= NIGHT_FROM
+        night = g.clock_parts.get(part, 0) >= NIGHT_FROM
         if night and h is not None and (h == 12 or h < SMALL_HOURS_UNTIL):
             return "am"
         return "pm" if part in g.pm_parts else "am" if part in g.am_parts else None

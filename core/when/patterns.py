@@ -258,8 +258,10 @@ class Grammar:
             | {fold(k) for lang in languages for k in lang.own_text_months}
             | {fold(k) for lang in languages for k in (*lang.before_noon_marks, *lang.after_noon_marks)}
         )
-        self.pm_parts = frozenset(p for p, h in w.parts.items() if h >= 15)
-        self.am_parts = frozenset(p for p, h in w.parts.items() if h < 12)
+        # the parts of the day a clock is written with: the parts, and the day periods read only there
+        self.clock_parts = {**w.parts, **w.clock_periods}
+        self.pm_parts = frozenset(p for p, h in self.clock_parts.items() if h >= 15)
+        self.am_parts = frozenset(p for p, h in self.clock_parts.items() if h < 12)
         self._capture(w)
         self._questions(w)
 
@@ -445,6 +447,12 @@ class Grammar:
             rf"{b}(?:{any_of(w.dotted_date_lead)})\s+(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})(?P<y>(?!))?"
             rf"(?![\w/.:,]|\s*(?:{any_of(w.hour_suffix_words)}){e})"
         )
+        # "22-04", "22.04", "04-22" without a year: a date only where the region writes it so
+        # (Region.day_month_sep), never inside a longer figure, a range or before an hour's word
+        self.own_day_month = c(
+            rf"(?<![\w/.:+-])(?<!\d,)(?P<a>\d{{1,2}})(?P<sep>[.-])(?P<b>\d{{1,2}})(?P<y>(?!))?"
+            rf"(?![\w/:+-]|[.,]\d|\s*(?:{any_of((*w.hour_suffix_words, *w.hour_letters))}){e})"
+        )
         # 2027/04/22, 2027.04.22
         self.year_first_date = c(
             r"(?<![\d./-])(?P<y>\d{4})(?P<sep>[/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?![\d])"
@@ -618,6 +626,7 @@ class Grammar:
         )
 
         parts = any_of(w.parts)
+        clock_parts = any_of(self.clock_parts)  # after a clock: "3:30 tarde", "9 h 10 du soir"
         self.parts_words = parts
         self.part_here = c(rf"(?:{parts}){e}")  # "ao fim da manhã" is a part, not the day's end
         ampm = rf"(?P<ap>{noon_mark})"
@@ -625,7 +634,7 @@ class Grammar:
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         self.clock_hm = c(
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.-]|{hour_letter})\s*(?P<m>\d{{2}})(?::(?P<sec>\d{{2}}))?(?!\d)(?:{letters}|\s*"
-            rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{parts}){e}))?)"
+            rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{clock_parts}){e}))?)"
         )
         # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
         counts = any_of(u for u in w.units if u not in w.clock_words_after)
@@ -643,11 +652,12 @@ class Grammar:
         self.after_noon_words = compile_folded(rf"(?:{any_of((*w.after_noon_marks, *w.after_noon_letters))})")
         oclock = any_of(w.clock_words_after)
         marks_any = noon_mark
-        spaced_parts = any_of(p for p in w.parts if " " in p)  # "6 de la mañana", "3 in the afternoon"
+        # "6 de la mañana", "3 in the afternoon", and the day periods written after an hour ("9 soir")
+        spaced_parts = any_of((*(p for p in w.parts if " " in p), *w.clock_periods))
         self.clock_h_suffix = c(
             rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?:(?P<hh>{hour_letter}){e}|(?P<uhr>{hour_after}){e}|"
             rf"{ampm}(?!\w)|(?P<oclock>{oclock}){e}(?:\s*(?P<ap2>{marks_any})(?!\w))?)"
-            rf"(?:\s*(?P<part>{parts}){e})?"
+            rf"(?:\s*(?P<part>{clock_parts}){e}|\s+(?P<ap3>{marks_any})(?!\w))?"  # "3 h p.m."
             rf"|{b}(?P<hw>\d{{1,2}}|{any_of(w.hour_words)})\s+(?P<spaced>{spaced_parts}){e}"
         )
         self.clock_h_letter = c(  # "7p", "at 11a"
@@ -658,7 +668,7 @@ class Grammar:
             rf"{b}(?P<at>(?:{at})(?<!@)(?=\s)|@)\s*{about}(?:(?P<h>\d{{1,2}})|(?P<hw>{any_of(w.hour_words)})|"
             rf"(?P<hw24>{any_of(w.hour_words_24)})(?=\s*(?:{oclock})))(?![\d:.,/])"
             rf"(?!\s*(?:{counted}|(?:{any_of(w.day_month_joiners)})\s+(?:{month})){e})"
-            rf"(?:\s*(?P<mark>{oclock}))?(?:\s*(?P<part>{parts}){e}|\s*{ampm}(?!\w))?"
+            rf"(?:\s*(?P<mark>{oclock}))?(?:\s*(?P<part>{clock_parts}){e}|\s*{ampm}(?!\w))?"
         )
         self.hour_articles = compile_folded(rf"(?:{any_of(w.hour_articles)})")
         # "half past 4", "quarter to 6", "20 past 3", "4 e meia", "6 menos cuarto", "halb 6", "6h moins
@@ -687,7 +697,7 @@ class Grammar:
             rf"|(?P<h4>(?:\d{{1,2}}|{any_of((*w.hour_words, *w.hour_words_24))})\s*(?:{marks})|"
             rf"{any_of((*w.noon, *w.midnight))})"
             rf"\s+(?P<m4>{minute_word})"
-            rf")(?:{ampm}(?!\w)|{e}(?:\s*(?:(?P<part>{parts}){e}|"  # "am Nachmittag" before "am"
+            rf")(?:{ampm}(?!\w)|{e}(?:\s*(?:(?P<part>{clock_parts}){e}|"  # "am Nachmittag" before "am"
             rf"(?P<ap2>{noon_mark})(?!\w)))?)"
         )
         self.noon_words = frozenset(w.noon)
@@ -724,7 +734,7 @@ class Grammar:
         clock_end = (
             rf"(?P<h2>\d{{1,2}})(?:(?P<sep2>[:.]?)(?P<m2>\d{{2}}))?(?!\d)"
             rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<hh>{hour_letter}){e})|{end_letter}"
-            rf"|\s*(?P<part>{parts}){e})?"
+            rf"|\s*(?P<part>{clock_parts}){e})?"
         )
         # "today 3-5", "Friday 9-11": a range of bare hours right after the day it is on
         self.day_before_hours = c(rf"{b}(?:{any_of((*w.today, *w.tomorrow, *w.weekdays))})\.?,?\s+$")

@@ -2,7 +2,9 @@
 
 Which of 05/06 is the day follows the region's own short date pattern (Babel's CLDR data: en_US
 "M/d/yy", pt_PT "dd/MM/yy", de_DE "dd.MM.yy"); a date only one reading makes whole (22/04, 4/22)
-is read that way in every region. The country names the public holidays read by name.
+is read that way in every region. Its own day and month without a year ("Md": es_CL "dd-MM", en_CH
+"dd.MM") say which dash or dot makes "22-04" a date there. The country names the public holidays
+read by name.
 
 The region in force: `NEURONS_DATE_REGION` ("pt_PT", "en-US", "de"), else the one the data dir
 keeps (config.json's "date_region": `neurons config set date-region`, the desktop's Preferences ▸
@@ -31,6 +33,10 @@ class Region:
     day_first: bool = True  # 05/06 is the 5th of June
     year_first: bool = False  # 06/05/04 (only the ISO-like locales)
     clock_24h: bool = False  # the locale writes the 24-hour clock: "7:45" is 07:45, evening is 19:45
+    clock_dot: bool = False  # the locale writes its clock with a dot (en_DK, en_FI: "15.30")
+    # the figure between a day and month it writes without a year, when not "/" (es_CL "22-04",
+    # en_CH "22.04", fr_CA "04-22"); None: "/" or with a final dot (de "22.4.")
+    day_month_sep: str | None = None
 
     @property
     def tag(self) -> str:
@@ -44,7 +50,7 @@ def region_of(tag: str | None) -> Region:
     if not m or m.group(1).lower() in ("c", "posix"):
         return Region()
     language, country = m.group(1).lower(), (m.group(2) or "").upper() or None
-    day_first, year_first, clock_24h = _order(language, country)
+    day_first, year_first, clock_24h, clock_dot, day_month_sep = _order(language, country)
     return Region(
         language=language if language in LANGUAGE_CODES else "en",
         country=country,
@@ -53,12 +59,17 @@ def region_of(tag: str | None) -> Region:
         # English is typed on the 12-hour clock even where forms print 24 hours (en_GB): "call mum
         # at 4:30" is the afternoon
         clock_24h=clock_24h and language != "en",
+        clock_dot=clock_dot,
+        day_month_sep=day_month_sep,
     )
 
 
-def _order(language: str, country: str | None) -> tuple[bool, bool, bool]:
-    """(day first, year first) of the locale's short date pattern; whether its short time pattern
-    is on the 24-hour clock (CLDR's "H" or "k", not "h" with "a")."""
+def _order(language: str, country: str | None) -> tuple[bool, bool, bool, bool, str | None]:
+    """(day first, year first) of the locale's short date pattern (a year-first one: the day first
+    as its day and month without a year are written, en_CA "d/M", fr_CA "MM-dd"); whether its short
+    time pattern is on the 24-hour clock (CLDR's "H" or "k", not "h" with "a"), whether it parts the
+    hour from the minutes with a dot ("HH.mm"), and the figure its day and month are parted with
+    when it is no "/" and no final dot follows ("dd-MM", "dd.MM", "MM-dd")."""
     try:
         from babel import Locale, UnknownLocaleError  # noqa: PLC0415 - only when a region is read
 
@@ -68,11 +79,18 @@ def _order(language: str, country: str | None) -> tuple[bool, bool, bool]:
             locale = Locale.parse(language)
         pattern = locale.date_formats["short"].pattern
         time_letters = re.sub(r"'[^']*'", "", locale.time_formats["short"].pattern)
+        skeleton = locale.datetime_skeletons.get("Md")
+        day_month = re.sub(r"'[^']*'", "", skeleton.pattern) if skeleton is not None else ""
     except Exception:  # noqa: BLE001 - no Babel, or a locale it does not know: the default order
-        return True, False, False
+        return True, False, False, False, None
     letters = [c for c in re.sub(r"'[^']*'", "", pattern) if c in "dMy"]
     first = letters[0] if letters else "d"
-    return first == "d", first == "y", "H" in time_letters or "k" in time_letters
+    clock_dot = re.search(r"[hHkK]\.m", time_letters) is not None
+    apart = re.fullmatch(r"d{1,2}([.-])M{1,2}|M{1,2}([.-])d{1,2}", day_month)
+    day_first = first == "d" or (first == "y" and day_month.lstrip().startswith("d"))
+    clock_24h = "H" in time_letters or "k" in time_letters
+    day_month_sep = (apart.group(1) or apart.group(2)) if apart else None
+    return day_first, first == "y", clock_24h, clock_dot, day_month_sep
 
 
 def known_tag(tag: str) -> bool:

@@ -881,6 +881,56 @@ def test_which_figure_is_the_day_follows_the_region(region, due):
         assert one is not None and one.due == at("2027-04-22") and one.ambiguous is None
 
 
+@pytest.mark.parametrize(
+    ("region", "dotted"), [("en_DK", True), ("en_FI", True), ("en_GB", False), ("de_DE", False)]
+)
+def test_a_clock_with_a_dot_alone_is_read_where_the_region_writes_it_so(region, dotted):
+    """ "17.20" alone is a number to most regions; en_DK and en_FI write their clocks that way."""
+    when = find_when("pick up Ana 17.20", SATURDAY, region=region)
+    assert (when is not None and when.due == at("2026-12-05", "17:20")) == dotted, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("flight 14/03/2027, 18.45", "en_GB", at("2027-03-14", "18:45")),
+        ("Flug 14.03.2027 18.45", "de_DE", at("2027-03-14", "18:45")),
+        ("vol le 14/03/2027 18.45", "fr_FR", at("2027-03-14", "18:45")),
+        ("voo 14 de março, 18.45", "pt_PT", at("2027-03-14", "18:45")),
+    ],
+)
+def test_a_clock_with_a_dot_right_after_a_date_is_its_time(text, region, due):
+    """A second date cannot follow the first: "18.45" after it is the time of day."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("cita 19-03", "es_CL", at("2027-03-19")),
+        ("cita 05-06, 18:00", "es_CL", at("2027-06-05", "18:00")),
+        ("rendez-vous 03-19", "fr_CA", at("2027-03-19")),
+        ("rendez-vous jeu. 05-06 à 9 h", "fr_CA", at("2027-05-06")),
+        ("meeting Fri, 19.03, 14:00", "en_CH", at("2027-03-19", "14:00")),
+        ("dentist 05/06", "en_CA", at("2027-06-05")),
+    ],
+)
+def test_a_day_and_month_without_a_year_follow_the_regions_own_figures(text, region, due):
+    """Chile writes "19-03", Quebec "03-19", English Switzerland "19.03", English Canada "5/6"
+    for the 5th of June (CLDR's day and month without a year)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(("text", "region"), [("cita 19-03", "es_ES"), ("Termin 19.03", "de_DE")])
+def test_a_day_and_month_with_a_dash_or_dot_elsewhere_stay_figures(text, region):
+    """Where the region parts them with "/" (or "19.03." with its final dot), "19-03" and "19.03"
+    alone are no date (a score, an amount)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is None or when.due.date() != at("2027-03-19").date()
+
+
 def test_the_region_in_force_is_the_environments(monkeypatch):
     monkeypatch.setenv(REGION_ENV, "en-US")
     assert not current_region().day_first and current_region().country == "US"
@@ -931,6 +981,7 @@ CASE_FLOORS = {
     "rustling_pt_es": 492,
     "ha_intents_timers": 123,
     "moment_locales": 400,
+    "cldr_regions": 4577,
     "sherlock_en": 1569,
     "nickel_en": 86,
     "dateutil_datefinder_en": 168,

@@ -1425,3 +1425,68 @@ def test_a_day_and_month_apart_alone_a_phone_number_an_amount_or_a_score_are_no_
     often than a date: no date without a year (or French "le" at a clause's end)."""
     when = find_when(text, SATURDAY, region=region)
     assert when is None or when.due.date() == SATURDAY.date(), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("jantar 9:15 noite", "pt_PT", at("2026-12-05", "21:15")),
+        ("reunião 4:20 tarde", "pt_BR", at("2026-12-05", "16:20")),
+        ("cena 9 noche", "es_ES", at("2026-12-05", "21:00")),
+        ("cena 8:40 noche", "es_AR", at("2026-12-05", "20:40")),
+        ("Termin 4:45 nachm.", "de_AT", at("2026-12-05", "16:45")),
+        ("Termin 5 nachm.", "de_CH", at("2026-12-05", "17:00")),
+        ("rendez-vous 8 soir", "fr_CH", at("2026-12-05", "20:00")),
+        ("appel 5 après-midi", "fr_FR", at("2026-12-05", "17:00")),
+        ("train 4:10 de l'ap.m.", "fr_CH", at("2026-12-05", "16:10")),
+    ],
+)
+def test_a_day_period_written_after_a_clock_says_its_half_of_the_day(text, region, due):
+    """The day periods regional formats write after a clock ("tarde", "nachm.", "du soir"), with
+    or without their article, read as the part of the day they name."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("Zug 12:15 nachts", "de_DE"),
+        ("comboio 12:15 madrugada", "pt_PT"),
+        ("train 12:15 at night", "en_GB"),
+        ("vol 12 h 15 du mat.", "fr_CA"),
+    ],
+)
+def test_twelve_with_its_minutes_at_night_is_after_midnight(text, region):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at("2026-12-06", "00:15"), when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("cita 4:50 p. m.", "es_ES", at("2026-12-05", "16:50")),
+        ("cita 11 a. m.", "es_CO", at("2026-12-05", "11:00")),
+        ("rendez-vous 7 h p.m.", "fr_CA", at("2026-12-05", "19:00")),
+        ("rendez-vous 12 h a.m.", "fr_CA", at("2026-12-06", "00:00")),
+    ],
+)
+def test_am_and_pm_as_regional_formats_write_them(text, region, due):
+    """Spanish "a. m."/"p. m." (with a space), and a mark after Quebec's "7 h"."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("consulta quinta, 16:40", "pt_PT", at("2026-12-10", "16:40")),
+        ("reunião segunda, às 9h", "pt_BR", at("2026-12-07", "09:00")),
+        ("jantar terça, 20:30", "pt_PT", at("2026-12-08", "20:30")),
+    ],
+)
+def test_a_portuguese_weekday_word_with_a_comma_before_its_clock_is_the_day(text, region, due):
+    """ "segunda", "quinta", "sexta" are days before a clock (they are also "second", "farm",
+    "sixth"), and a comma between them, as calendars print it, changes nothing."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

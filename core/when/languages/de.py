@@ -157,6 +157,9 @@ LANGUAGE = Language(
     hour_suffix_words=("uhr",),
     noon=("mittag", "mittags"),
     midnight=("mitternacht",),
+    # CLDR's day periods after a clock: "3:30 nachm.", "10 Uhr vorm.", "12:30 nachts"
+    clock_periods={"vorm.": 10, "nachm.": 15, "vormittags": 10, "nachmittags": 15, "morgens": 9,
+                   "mittags": 12, "abends": 19, "nachts": 22},
     parts={"morgens": 9, "früh": 9, "am morgen": 9, "morgen": 9, "vormittags": 10, "am vormittag": 10,
            "vormittag": 10, "nachmittags": 15, "am nachmittag": 15, "nachmittag": 15, "abends": 19,
            "am abend": 19, "abend": 19, "in der nacht": 22, "nachts": 22, "nacht": 22,

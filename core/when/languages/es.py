@@ -179,6 +179,11 @@ LANGUAGE = Language(
     not_hour_after=("personas",),
     noon=("mediodía",),
     midnight=("medianoche",),
+    # CLDR's day periods after a clock: "12:30 de la madrugada", "3:30 tarde", "9:10 noche" (not a bare
+    # "mañana": "a las 8 mañana" is tomorrow)
+    before_noon_marks=("a. m.",),  # as CLDR writes them: "3:30 p. m."
+    after_noon_marks=("p. m.",),
+    clock_periods={"de la madrugada": 3, "madrugada": 3, "tarde": 15, "noche": 20, "del mediodía": 12},
     parts={"por la mañana": 9, "de la mañana": 9, "por la tarde": 15, "de la tarde": 15,
            "por la noche": 20, "de la noche": 20, "para la mañana": 9, "para la tarde": 15,
            "para la noche": 20,

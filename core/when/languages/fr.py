@@ -175,6 +175,9 @@ LANGUAGE = Language(
     clock_words_after=("heure", "heures"),
     noon=("midi",),
     midnight=("minuit",),
+    # CLDR's day periods after a clock: "9 h 10 du soir", "8 mat.", "3:30 de l'ap.m.", "3 après-midi"
+    clock_periods={"matin": 9, "mat.": 9, "du mat.": 9, "après-midi": 15, "ap.m.": 15, "de l'ap.m.": 15,
+                   "soir": 19, "du soir": 19, "de la nuit": 22},
     parts={"le matin": 9, "du matin": 9, "ce matin": 9, "matin": 9, "dans la matinée": 9, "en matinée": 9,
            "dans la soirée": 19, "en soirée": 19, "dans l'après-midi": 15, "l'après-midi": 15,
            "de l'après-midi": 15, "cet après-midi": 15, "après-midi": 15, "le soir": 19, "soir": 19,

@@ -199,6 +199,9 @@ LANGUAGE = Language(
     not_hour_after=("pessoas",),
     noon=("meio-dia", "meio dia", "meiodia"),
     midnight=("meia-noite", "meia noite", "meianoite"),
+    # CLDR's day periods after a clock: "3:30 da tarde", "12:30 da madrugada", "9 noite"
+    clock_periods={"da madrugada": 3, "de madrugada": 3, "madrugada": 3, "manhã": 9, "tarde": 15,
+                   "noite": 20},
     parts={"de manhã": 9, "pela manhã": 9, "da manhã": 9, "à hora de almoço": 12, "ao almoço": 12,
            "à tarde": 15,
            "da tarde": 15, "de tarde": 15, "à noite": 20, "da noite": 20, "de noite": 20,
