@@ -8,8 +8,9 @@ A build/setup step (needs torch, transformers, onnx, sentence-transformers to ch
   SkipLayerNormalization, BiasGelu), whose every other matrix is onnxruntime's MatMulNBits over the
   file's own 4-bit blocks (the same numbers, ~11 MB instead of 85; Attention's q/k/v packed in
   float32, the same numbers expanded, since the op takes no blocks) and whose token table is kept as
-  int8 rows and float16 scales (the same numbers, 102 MB instead of 384), read through a mapping of
-  the file at run time (core/embed/mapped.py);
+  int8 rows and float16 scales (the same numbers, 102 MB instead of 384), kept in a file of their
+  own beside it (TABLE_FILE, ONNX's external data: onnxruntime's read of the protobuf at load is
+  then ~32 MB, not 134) and read through a mapping of that file at run time (core/embed/mapped.py);
 - tokenizer.json: XLM-R's unigram tokenizer built from the file's pieces, scores and normaliser; and
   the compact form the runtime reads (core/embed/unigram.py), checked to give the same ids;
 - the sentence-transformers configuration (mean pooling, normalised, prompts "query: "/"passage: "),
@@ -38,6 +39,8 @@ PREFIXES = {"query": "query: ", "passage": "passage: "}
 # answer (p75 of its cosine to one that does: 0.849, 0.431) fall where MiniLM puts them.
 COSINE = {"floor": 0.79, "span": 0.137}
 WORD_Q, WORD_D = "word_q", "word_d"  # the token table's initializers (int8 rows, float16 scales)
+TABLE_FILE = "token_table.bin"  # beside model.onnx: the token table's bytes (ONNX external data)
+TABLE_ALIGN = 4096  # each tensor of it starts on a page of its own
 OPSET = 17
 PARITY_TOLERANCE = 1e-4
 SPECIALS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
@@ -291,6 +294,7 @@ def export_onnx(src: e5_source.E5File, target: Path, fusion: str | None = None) 
         )
     graph_model = onnx.load(str(target)) if fusion is None else _fuse(target, fusion, src)
     _to_nbits(graph_model, src, packed_qkv=fusion == "attention")
+    table_apart(graph_model, target.parent / TABLE_FILE)
     onnx.save(graph_model, str(target))
 
     # the check: the float32 torch model (its own expanded table) against onnxruntime's graph
@@ -319,6 +323,35 @@ def export_onnx(src: e5_source.E5File, target: Path, fusion: str | None = None) 
     diff = float(np.abs(got - expected)[check_mask.astype(bool)].max())
     if not diff <= PARITY_TOLERANCE:
         raise E5ExportError(f"the exported ONNX model disagrees with torch (max abs diff {diff:.2e})")
+
+
+def table_apart(model: Any, path: Path, names: tuple[str, ...] = (WORD_Q, WORD_D)) -> None:
+    """Move the token table's initializers (`names`) out of the protobuf into the file at `path`,
+    beside the model, as ONNX's external data: the same bytes, each at an offset of TABLE_ALIGN. The
+    model saved after it holds only where they are; onnxruntime, given the model's path, reads them
+    from there, and the runtime maps them (core/embed/mapped.py)."""
+    from onnx import TensorProto  # noqa: PLC0415 - export-time libraries, loaded when exporting
+
+    inits = {t.name: t for t in model.graph.initializer}
+    missing = [name for name in names if name not in inits or not inits[name].HasField("raw_data")]
+    if missing:
+        raise E5ExportError(f"the token table's initializers {missing} are not in the traced graph")
+    offset = 0
+    with open(path, "wb") as f:
+        for name in names:
+            tensor = inits[name]
+            pad = -offset % TABLE_ALIGN
+            f.write(b"\0" * pad)
+            offset += pad
+            raw = tensor.raw_data
+            f.write(raw)
+            del tensor.external_data[:]
+            for key, value in (("location", path.name), ("offset", str(offset)), ("length", str(len(raw)))):
+                entry = tensor.external_data.add()
+                entry.key, entry.value = key, value
+            tensor.data_location = TensorProto.EXTERNAL
+            tensor.ClearField("raw_data")
+            offset += len(raw)
 
 
 def _fingerprint(array: np.ndarray) -> str:

@@ -130,6 +130,12 @@ def read_manifest(model_dir: str | Path) -> dict[str, Any]:
             raise ModelUnavailable(
                 f"the embedding model manifest {path} has a bad entry {rel!r}: {_fix_hint()}"
             )
+    external = manifest.get("external", [])
+    listed = manifest["files"]
+    if not isinstance(external, list) or not all(isinstance(r, str) and r in listed for r in external):
+        raise ModelUnavailable(
+            f"the embedding model manifest {path} names data files it does not list: {_fix_hint()}"
+        )
     return manifest
 
 
@@ -203,11 +209,14 @@ def variant_name(variant: str, model: str = MODEL_NAME) -> str:
 
 
 def runtime_files(manifest: dict[str, Any]) -> list[str]:
-    """The files the runtime itself reads (besides the onnx of the chosen variant)."""
+    """The files the runtime itself reads (besides the onnx of the chosen variant): the tokenizer's,
+    and those beside the onnx that hold some of its tensors (e5's token table since recipe 3)."""
     spec = manifest["tokenizer"]
     if spec.get("kind") == "unigram":
-        return [spec["frame"], spec["trie"], spec["table"]]
-    return [spec.get("file", "tokenizer.json")]
+        tokenizer = [spec["frame"], spec["trie"], spec["table"]]
+    else:
+        tokenizer = [spec.get("file", "tokenizer.json")]
+    return [*tokenizer, *manifest.get("external", ())]
 
 
 @dataclass(frozen=True)
@@ -373,16 +382,11 @@ class Embedder:
             raise ModelUnavailable(
                 f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}"
             )
-        # Always a full sha256 of what we load (once per process), then the onnx is loaded by
-        # path: loaded from bytes, onnxruntime keeps a copy resident for good.
-        verify_files(
-            model_dir,
-            manifest,
-            [rel, *runtime_files(manifest)],
-            full=True,
-            cached=not rehash,
-            digests=digests,
-        )
+        # Always a full sha256 of what we load (once per process: the onnx, the file beside it
+        # holding its token table, the tokenizer's), then the onnx is loaded by path: loaded from
+        # bytes, onnxruntime keeps a copy resident for good.
+        checked = [rel, *runtime_files(manifest)]
+        verify_files(model_dir, manifest, checked, full=True, cached=not rehash, digests=digests)
         tokenizer = _load_tokenizer(model_dir, manifest, max_len)
 
         import onnxruntime as ort  # noqa: PLC0415 - loads with a model, not with the app
@@ -402,6 +406,12 @@ class Embedder:
         # The token table stays in a mapping of the file (core/embed/mapped.py), not in memory
         # twice (docs/performance.md, "Why the settings").
         table = map_table(model_dir / rel, manifest.get("mapped") or ()) if variant == "fp32" else None
+        if table is not None and table.file is not None and table.file not in checked:
+            table.close()  # never a file the manifest does not vouch for
+            raise ModelUnavailable(
+                f"the embedding model {model_dir / rel} reads {table.file}, which its manifest "
+                f"does not list: {_fix_hint()}"
+            )
         if table is not None:
             for name, array in table.arrays.items():
                 table.values[name] = ort.OrtValue.ortvalue_from_numpy(array)

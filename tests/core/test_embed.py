@@ -37,7 +37,7 @@ from core.embed import (
     model_status,
 )
 from core.embed.export import export_model, find_source_model
-from core.embed.export_e5 import WORD_D, WORD_Q, write_reference
+from core.embed.export_e5 import TABLE_FILE, WORD_D, WORD_Q, write_reference
 from core.embed.mapped import WORD_EMBEDDINGS, map_table
 from core.settings import default_model_dir
 
@@ -465,6 +465,7 @@ def test_token_table_is_mapped_and_vectors_are_the_same(which, request):
     assert embedder.manifest["mapped"] == names
     table = map_table(model_dir / "model.onnx", names)
     assert table is not None and table.names == names
+    assert table.file == (TABLE_FILE if which == "e5" else None)  # e5's: in a file of its own
     if which == "e5":  # int8 rows of 12 blocks of 32, a float16 scale per block
         assert table.arrays[WORD_Q].shape == (250037, 12, 32) and table.arrays[WORD_Q].dtype == np.int8
         assert table.arrays[WORD_D].shape == (250037, 12, 1) and table.arrays[WORD_D].dtype == np.float16
@@ -521,6 +522,92 @@ def test_token_table_not_found_means_the_whole_model(tmp_path, minilm_dir, model
     int8.close()
     with pytest.raises(ModelUnavailable, match="was closed"):
         int8.embed_one("hello")
+
+
+def _table_inside(model_dir: Path, into: Path) -> Path:
+    """A copy of e5's export as it was before its token table had a file of its own (recipe 2):
+    the same tensors, the table's bytes inside model.onnx's protobuf."""
+    import onnx  # noqa: PLC0415 - the export extra only
+
+    shutil.copytree(model_dir, into, ignore=shutil.ignore_patterns(TABLE_FILE))
+    model = onnx.load(str(model_dir / "model.onnx"))  # the table's bytes read back into it
+    for tensor in model.graph.initializer:
+        if tensor.name in (WORD_Q, WORD_D):
+            assert tensor.HasField("raw_data") and not tensor.external_data
+            tensor.data_location = onnx.TensorProto.DEFAULT
+    onnx.save(model, str(into / "model.onnx"))
+    manifest = json.loads((into / "manifest.json").read_text())
+    data = (into / "model.onnx").read_bytes()
+    manifest["files"]["model.onnx"] = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    del manifest["files"][TABLE_FILE], manifest["external"]
+    manifest["recipe"] = 2
+    (into / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    return into
+
+
+def test_the_token_table_is_read_from_a_file_of_its_own(model_dir, embedder, tmp_path):
+    """e5's token table is kept beside model.onnx (the protobuf onnxruntime reads at load is the
+    rest of the graph, ~32 MB), mapped from there: the vectors are bit for bit those of the export
+    that kept it inside model.onnx, and an export of that kind still loads as it did."""
+    manifest = embedder.manifest
+    assert manifest["external"] == [TABLE_FILE] and manifest["recipe"] == 3
+    table_size = 250037 * 12 * 32 + 250037 * 12 * 2  # int8 rows, float16 scales
+    assert manifest["files"][TABLE_FILE]["size"] >= table_size
+    assert manifest["files"]["model.onnx"]["size"] < 40e6
+    assert embedder._table is not None and embedder._table.file == TABLE_FILE
+    inside = Embedder.load(_table_inside(model_dir, tmp_path / "inside"), threads=1)
+    assert inside._table is not None and inside._table.file is None  # mapped from model.onnx
+    assert inside.manifest["files"]["model.onnx"]["size"] > 130e6
+    for kind in (PASSAGE, QUERY):
+        assert np.array_equal(inside.embed(TEXTS, kind), embedder.embed(TEXTS, kind))
+    inside.close()
+
+
+def test_a_changed_token_table_is_refused_before_it_is_read(model_copy):
+    """The file beside model.onnx is checked as model.onnx is: a byte changed in it, or the file cut
+    short, refuses the model before any vector is made with it; a model whose manifest does not
+    vouch for the file is refused too."""
+    assert model_status(model_copy)["ready"]  # caches the good hash for this file...
+    path = model_copy / TABLE_FILE
+    good = path.read_bytes()
+    with open(path, "r+b") as f:
+        f.seek(len(good) // 3)  # a row of the table
+        byte = f.read(1)
+        f.seek(-1, os.SEEK_CUR)
+        f.write(bytes([byte[0] ^ 0x01]))
+    with pytest.raises(ModelUnavailable, match=rf"{TABLE_FILE} is corrupt \(sha256 mismatch\)"):
+        Embedder.load(model_copy)
+    assert "corrupt" in model_status(model_copy)["error"]  # ...which must not hide the change
+    path.write_bytes(good[:-4096])
+    with pytest.raises(ModelUnavailable, match=rf"{TABLE_FILE} is corrupt \(size"):
+        Embedder.load(model_copy)
+    path.unlink()
+    with pytest.raises(ModelUnavailable, match=rf"{TABLE_FILE} is missing"):
+        Embedder.load(model_copy)
+    path.write_bytes(good)
+    assert Embedder.load(model_copy).embed_one("ok").shape == (DIM,)
+    manifest = json.loads((model_copy / "manifest.json").read_text())
+    del manifest["external"]  # the file is still listed, but not as one the model reads
+    (model_copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelUnavailable, match=rf"reads {TABLE_FILE}, which its manifest does not list"):
+        Embedder.load(model_copy)
+    manifest["external"] = ["nowhere.bin"]
+    (model_copy / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelUnavailable, match="names data files it does not list"):
+        Embedder.load(model_copy)
+
+
+def test_a_token_table_beside_the_model_not_found_whole_means_the_whole_model(model_dir, tmp_path):
+    """map_table maps the file beside the model only when it holds every tensor asked, whole."""
+    (tmp_path / "model.onnx").symlink_to(model_dir / "model.onnx")
+    assert map_table(tmp_path / "model.onnx", [WORD_Q, WORD_D]) is None  # no file beside it
+    (tmp_path / TABLE_FILE).write_bytes((model_dir / TABLE_FILE).read_bytes()[:50_000_000])
+    assert map_table(tmp_path / "model.onnx", [WORD_Q, WORD_D]) is None  # cut short
+    (tmp_path / TABLE_FILE).unlink()
+    (tmp_path / TABLE_FILE).symlink_to(model_dir / TABLE_FILE)
+    table = map_table(tmp_path / "model.onnx", [WORD_Q, WORD_D])
+    assert table is not None and table.file == TABLE_FILE
+    table.close()
 
 
 # -- no torch in the lean runtime --------------------------------------------------------------------
@@ -662,8 +749,10 @@ def test_export_again_is_a_no_op(which, request):
             "config_sentence_transformers.json",
         }
         assert "MIT License" in license_text and "multilingual-e5-small" in license_text
-        # 4-bit matrices but Attention's q/k/v (float32, 17 MB), int8 rows
-        assert 100e6 < manifest["files"]["model.onnx"]["size"] < 140e6
+        # 4-bit matrices but Attention's q/k/v (float32, 17 MB); the int8 rows in a file of their own
+        assert 20e6 < manifest["files"]["model.onnx"]["size"] < 40e6
+        assert 100e6 < manifest["files"][TABLE_FILE]["size"] < 110e6
+        expected |= {TABLE_FILE}
     else:
         assert manifest["model"] == "all-MiniLM-L6-v2" and manifest["max_seq_length"] == 256
         assert manifest["variants"] == {"fp32": "model.onnx", "int8": "model_int8.onnx"}
@@ -726,8 +815,9 @@ def test_an_unfused_export_is_made_again_and_its_vectors_stay_valid(model_dir, e
         assert np.abs(theirs - ours).max() < 1 / 32767 / 10
         assert cosines(theirs, ours).min() > 0.999999
     result = export_model(old, echo=None)
-    assert result.exported and result.manifest["recipe"] == 2
+    assert result.exported and result.manifest["recipe"] == 3
     assert (old / "model.onnx").read_bytes() == (model_dir / "model.onnx").read_bytes()
+    assert (old / TABLE_FILE).read_bytes() == (model_dir / TABLE_FILE).read_bytes()
 
 
 def test_export_is_reproducible_and_repairs(tmp_path):
