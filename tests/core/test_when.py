@@ -931,7 +931,7 @@ CASE_FLOORS = {
     "ha_intents_timers": 123,
     "moment_locales": 400,
     "sherlock_en": 1569,
-    "nickel_en": 86,
+    "nickel_en": 90,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is
