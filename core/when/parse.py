@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
 from difflib import SequenceMatcher
 from functools import cache
+from itertools import islice
 
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
@@ -2276,6 +2277,46 @@ def find_when(
     elif isinstance(region, str):
         region = region_of(region)
     grammar = _text_grammar(text, grammar, region)
+    return _first_of_a_list(text, now, grammar, region, _find_when(text, now, grammar, region))
+
+
+_DIGIT = re.compile(r"\d")
+LIST_ITEMS = 3  # the "and"s a list is looked for at: each costs a reading, and a reading is linear
+
+
+def _first_of_a_list(
+    text: str, now: datetime, grammar: Grammar, region: Region, when: When | None
+) -> When | None:
+    """A list of days or times ("today and tomorrow", "today at noon and tomorrow at 5:45 am"): due at
+    its first, each side read on its own; the rest of the list stays in the text. A time said once
+    for the list ("Monday and Wednesday at 4pm") and a repeat ("every Monday and Wednesday") are read
+    whole."""
+    if when is None or when.rrule:
+        return when
+    folded = fold(text)
+    for m in islice(grammar.list_and.finditer(folded), LIST_ITEMS):  # each a reading of the text
+        s, e = m.span()
+        if any(a < e and b > s for a, b in when.spans):
+            continue  # inside one reading ("10 e meia", "between 2 and 4pm")
+        if not grammar.list_day.search(folded, 0, s) or not (
+            _DIGIT.search(folded, e) or grammar.list_day.search(folded, e)
+        ):
+            continue  # "dinner with Sam and Ana on 8 Dec": no day or time of its own before "and"
+        first = _find_when(text[:s] + " " * (len(text) - s), now, grammar, region)
+        if first is None or not first.explicit_day or first.rrule:
+            continue  # "call Ana and Rui tomorrow": no day before "and"
+        second = _find_when(" " * e + text[e:], now, grammar, region)
+        if second is None or second.rrule:
+            continue
+        if not second.explicit_day and second.due.date() == first.due.date():
+            continue  # "today and Rui at 5": one day, its time said after "and"
+        if first.due == when.due or (second.explicit_time and not first.explicit_time):
+            return when
+        return first
+    return when
+
+
+def _find_when(text: str, now: datetime, grammar: Grammar, region: Region) -> When | None:
     try:
         plain = _read(text, now, grammar, region)
         figures, written = _in_figures(text, grammar, region)

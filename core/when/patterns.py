@@ -720,6 +720,12 @@ class Grammar:
         # und 8h", "9.30 - 10.45" (the first clock, in the half of the day the second says)
         to = rf"(?:{any_of((*w.range_joiners, *DASHES))})"
         self.range_and = compile_folded(rf"(?:{any_of(w.and_words)})").fullmatch
+        # "today and tomorrow", "at noon today and 5:45 tomorrow": a list of times (parse.py reads its first)
+        self.list_and = c(rf"\s+(?:{any_of(w.and_words)})\s+")
+        # a word its first side needs to name a day or a time of its own ("dia 5 e 10 de janeiro" is
+        # one month's two days: the month is said once, after them); a reading costs more than this
+        said = (*w.today, *w.tomorrow, *w.tonight, *w.weekdays, *w.months, *w.noon, *w.midnight)
+        self.list_day = c(rf"{b}(?:{any_of(said)}){e}")
         # "10 August - 12 September 2013", "du 10 août au 12 septembre 2013": the way to the range's end
         joiners = (*DASHES, *(j for j in w.range_joiners if j not in w.and_words))  # "and": two dates
         self.range_to_end = compile_folded(rf"\s*(?:{any_of(joiners)})\s+|\s*[-–]\s*")

@@ -983,8 +983,8 @@ CASE_FLOORS = {
     "moment_locales": 400,
     "cldr_regions": 4577,
     "sherlock_en": 1569,
-    "nickel_en": 86,
-    "dateutil_datefinder_en": 168,
+    "nickel_en": 90,
+    "dateutil_datefinder_en": 169,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is

@@ -1490,3 +1490,23 @@ def test_a_portuguese_weekday_word_with_a_comma_before_its_clock_is_the_day(text
     "sixth"), and a comma between them, as calendars print it, changes nothing."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        # a list of days, each with its time: due at the first, as said
+        ("call the bank today at noon and tomorrow at 9", "en_US", at("2026-12-05", "12:00")),
+        ("dentist tomorrow at noon and Tuesday at 9am", "en_US", at("2026-12-06", "12:00")),
+        ("ligar ao banco hoje ao meio-dia e amanhã às 9h", "pt_PT", at("2026-12-05", "12:00")),
+        ("natación mañana a las 18 y el jueves a las 19", "es_ES", at("2026-12-06", "18:00")),
+        ("Bank anrufen heute um 12 Uhr und morgen um 9 Uhr", "de_DE", at("2026-12-05", "12:00")),
+        ("appeler la banque aujourd'hui à midi et demain à 9h", "fr_FR", at("2026-12-05", "12:00")),
+        # a time said once for the list, and one day with its time after "and": read whole
+        ("guitar Monday and Wednesday at 4pm", "en_US", at("2026-12-07", "16:00")),
+        ("call Ana tomorrow and Rui at 5", "en_US", at("2026-12-06", "17:00")),
+    ],
+)
+def test_a_list_of_days_is_due_at_its_first(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
