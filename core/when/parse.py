@@ -625,6 +625,9 @@ def _yearly_in_months(t: _Text, today: date, rec: _Rec) -> _Rec:
     said = m and t.search(habits(g).in_a_month)
     if not m or not said:
         return rec
+    paired = habits(g).paired_positions.search(t.folded)
+    if paired and paired.start() <= m.start() < paired.end():  # "the first Tuesday and the last Thursday"
+        return rec  # two positions: not one weekday of those months
     n, wd = g.words.month_ordinals[_spaced(m.group("ord"))], g.words.weekdays[m.group("day")]
     months = sorted({g.words.months[name] for name in habits(g).month_word.findall(said.group("mons"))})
     t.take(m)

@@ -1689,8 +1689,13 @@ def test_the_fifth_weekday_of_a_month_repeats_in_the_months_that_have_one(text, 
 def test_a_yearly_weekday_of_a_month_said_apart_from_its_month_repeats_on_it(text, region, due, rule, said):
     """ "yearly in May on the second Sunday" was every year from 1 May (the weekday lost): the
     n-th weekday of the months said apart from it, every year, said back with its months (a
-    masculine day's own ordinal in Portuguese: "no último sábado")."""
+    masculine day's own ordinal in Portuguese: "no último sábado"). Two positions are not cut to
+    the first of them."""
     read_as(text, region, due, rule, said)
+    two = find_when(
+        "yearly on the first Monday and the last Friday of the month in May", SATURDAY, region="en_GB"
+    )
+    assert two is not None and "BYDAY=1MO" not in (two.rrule or "")
 
 
 @pytest.mark.parametrize(
