@@ -49,6 +49,9 @@ class Habits:
     yearly_days: re.Pattern[str]  # "every 20th and 30th of August", "tous les 20 et 30 août": days, mon
     by_the_clock: re.Pattern[str]  # a word of a step of the clock ("hour", "stündlich"): a cheap look first
     joined: re.Pattern[str]  # a comma or an "and" (a list's): a cheap look first, no run of spaces tried
+    # "the last weekday of the month", "am ersten Werktag", "le premier jour ouvré": groups ord, set, each
+    set_position: re.Pattern[str]
+    set_word: re.Pattern[str]  # a set's word: a cheap look before `set_position`
 
 
 ORDINAL_MARKS = ("º", "°", "ª")  # "1º", "15°": an ordinal's mark in any of the languages
@@ -198,6 +201,13 @@ def _compile(g: Grammar) -> Habits:
             rf"\s*,?\s*(?:{any_of(w.repeat_bounds)})\s+{date_articles}"
             rf"(?:\d|(?:{any_of((*w.months, *w.next_before))}){e})"
         ),
+        set_position=compile_folded(
+            rf"{b}{position}(?P<ord>{ordinal})\s+(?P<set>{any_of(w.weekday_sets)})"
+            rf"(?:\s+(?:(?P<each>{any_of(w.of_every_month)})|(?:{any_of(w.of_the_month)})))?{e}"
+            if w.weekday_sets
+            else "(?!)"
+        ),
+        set_word=compile_folded(rf"{b}(?:{any_of(w.weekday_sets)}){e}" if w.weekday_sets else "(?!)"),
         joined=compile_folded(rf",|{b}(?:{any_of(w.and_words)}){e}"),
         by_the_clock=compile_folded(rf"{b}(?:{any_of(clock_words)}){e}" if clock_words else "(?!)"),
         yearly_days=compile_folded(

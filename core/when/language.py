@@ -202,6 +202,8 @@ class Language:
     of_the_year: Words = ()  # "the 30th day of the year", "am 30. Tag des Jahres": a day of the year
     of_every_year: Words = ()  # "the 31st day of every year": a day of each year (a yearly repeat)
     months_lead: Words = ()  # "yearly in June and July", "täglich im Januar und April": those months
+    # a set of weekdays said as one day, for a position in a month: "the last weekday of the month"
+    weekday_sets: dict[str, str] = field(default_factory=dict)  # "weekday": "MO,TU,WE,TH,FR"
     week_of_year_words: Words = ()  # a week of the year by its number, beside the week's own words: "KW"
     repeat_bounds: Words = ()  # a start or an end after plural days: "Mondays from 4 January"
     day_feelings: Words = ()  # "odio los lunes", "adoro as sextas": the days a feeling's object, no habit

@@ -636,6 +636,9 @@ def _yearly_in_months(t: _Text, today: date, rec: _Rec) -> _Rec:
     said = m and t.search(habits(g).in_a_month)
     if not m or not said:
         return rec
+    paired = habits(g).paired_positions.search(t.folded)
+    if paired and paired.start() <= m.start() < paired.end():  # "the first Tuesday and the last Thursday"
+        return rec  # two positions: not one weekday of those months
     n, wd = g.words.month_ordinals[_spaced(m.group("ord"))], g.words.weekdays[m.group("day")]
     months = sorted({g.words.months[name] for name in habits(g).month_word.findall(said.group("mons"))})
     t.take(m)
@@ -869,6 +872,9 @@ def _habit(t: _Text, today: date) -> _Rec | None:
     found = _year_weeks(t, today)
     if found:
         return found
+    found = _set_position(t, today) if h.set_word.search(t.folded) else None
+    if found:
+        return found
     m = h.of_year.search(t.folded) and t.search(h.year_days)
     yearly = m and ((m, "FREQ=YEARLY") if m.group("each") else _unit_rule_said(t, "year"))
     if m and yearly and (yearly[0] is m or m.end() <= yearly[0].start() or yearly[0].end() <= m.start()):
@@ -903,6 +909,38 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         rule = _every(unit, n) if n >= 1 else ""
         return _on_its_days(t, today, _Rec(rule, _first_of_days(rule, today))) if n >= 1 else None
     return _days_of_the_weeks(t, today, any_range=False)
+
+
+def _set_position(t: _Text, today: date) -> _Rec | None:
+    """A position among a set of weekdays each month: "monthly on the last weekday", "the first
+    working day of every month", "am ersten Werktag jedes Monats", "le dernier jour ouvré du mois"
+    (BYSETPOS), every month or every N months said beside it."""
+    g = t.g
+    m = t.search(habits(g).set_position)
+    if m is None:
+        return None
+    monthly = (m, "FREQ=MONTHLY") if m.group("each") else _unit_rule_said(t, "month")
+    if monthly is None or (
+        monthly[0] is not m and m.start() < monthly[0].end() and monthly[0].start() < m.end()
+    ):
+        return None
+    n = g.words.month_ordinals[_spaced(m.group("ord"))]
+    days = g.words.weekday_sets[_spaced(m.group("set"))]
+    wanted = {RRULE_DAYS.index(d) for d in days.split(",")}
+    first = None
+    for k in range(3):
+        start = today.replace(day=1) + relativedelta(months=k)
+        month = [
+            start + timedelta(days=i) for i in range(31) if (start + timedelta(days=i)).month == start.month
+        ]
+        chosen = [d for d in month if d.weekday() in wanted]
+        if len(chosen) >= abs(n) and (found := chosen[n - 1 if n > 0 else n]) >= today:
+            first = found
+            break
+    t.take(m)
+    if monthly[0] is not m:
+        t.take(monthly[0])
+    return _Rec(f"{monthly[1]};BYDAY={days};BYSETPOS={n}", first)
 
 
 def _year_day_numbers(g: Grammar, said: str) -> set[int]:

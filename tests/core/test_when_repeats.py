@@ -82,7 +82,7 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 RULE_FLOORS = {
     "cronstrue_en_pt_es_de_fr": 191,
     "ice_cube_en_pt_es_de_fr": 152,
-    "nextcloud_calendar_en_pt_es_de_fr": 369,
+    "nextcloud_calendar_en_pt_es_de_fr": 383,
     "recurrent_en": 172,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
@@ -1691,8 +1691,13 @@ def test_the_fifth_weekday_of_a_month_repeats_in_the_months_that_have_one(text, 
 def test_a_yearly_weekday_of_a_month_said_apart_from_its_month_repeats_on_it(text, region, due, rule, said):
     """ "yearly in May on the second Sunday" was every year from 1 May (the weekday lost): the
     n-th weekday of the months said apart from it, every year, said back with its months (a
-    masculine day's own ordinal in Portuguese: "no último sábado")."""
+    masculine day's own ordinal in Portuguese: "no último sábado"). Two positions are not cut to
+    the first of them."""
     read_as(text, region, due, rule, said)
+    two = find_when(
+        "yearly on the first Monday and the last Friday of the month in May", SATURDAY, region="en_GB"
+    )
+    assert two is not None and "BYDAY=1MO" not in (two.rrule or "")
 
 
 @pytest.mark.parametrize(
@@ -1769,3 +1774,29 @@ def test_days_of_the_month_said_after_their_word_keep_a_monthly_repeat_on_them(t
     read_as(text, region, due, rule, said)
     when = find_when("monthly review, day 3 of the sprint", SATURDAY, region="en_GB")
     assert when is not None and when.rrule == "FREQ=MONTHLY"
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        ("payroll on the last working day of every month", "en_GB", at("2026-12-31"),
+         "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "every month on the last weekday"),
+        ("hike every 2 months on the first weekend day", "en_US", at("2027-02-06"),
+         "FREQ=MONTHLY;INTERVAL=2;BYDAY=SA,SU;BYSETPOS=1", "every 2 months on the first weekend day"),
+        ("salário no último dia útil de cada mês", "pt_PT", at("2026-12-31"),
+         "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "todos os meses, no último dia útil"),
+        ("nómina mensualmente el primer día laborable", "es_ES", at("2027-01-01"),
+         "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1", "todos los meses, el primer día laborable"),
+        ("Gehalt am letzten Werktag jedes Monats", "de_DE", at("2026-12-31"),
+         "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "monatlich am letzten Werktag"),
+        ("randonnée tous les mois le dernier jour de week-end", "fr_FR", at("2026-12-27"),
+         "FREQ=MONTHLY;BYDAY=SA,SU;BYSETPOS=-1", "tous les mois, le dernier jour de week-end"),
+    ],
+)  # fmt: skip
+def test_a_position_among_working_or_weekend_days_repeats_every_month(text, region, due, rule, said):
+    """ "the last working day of every month" was every month from tomorrow: the first or last
+    weekday (or weekend day) of each month (BYSETPOS), said back in the person's language. Said
+    without a monthly rule, it stays no repeat."""
+    read_as(text, region, due, rule, said)
+    when = find_when("call Ana on the first working day after the holidays", SATURDAY, region="en_GB")
+    assert when is None or when.rrule is None
