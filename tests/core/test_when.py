@@ -966,7 +966,7 @@ CASE_FLOORS = {
     "compromise_dates_en": 404,
     "sugar_de_es_fr_pt": 113,
     "when_go_pt": 57,
-    "chronic_rb_en": 186,
+    "chronic_rb_en": 187,
     "lingua_franca_en_pt_es": 203,
     "linguafranca_de_fr": 103,
     "dateparser_de_fr": 33,
