@@ -378,6 +378,9 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
     clocks = (g.part_of_day, g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter)
     if any(p.match(after) for p in clocks):
         return True  # "tue 3pm", "sat 9:30", "quarta às onze", "sexta, 08:15"
+    ranged = g.clock_range.match(after)
+    if ranged and ranged.group("from"):
+        return True  # "segunda das 16h às 17h15", "tue from 3 to 5"
     return not t.folded[: m.start()].strip() and not after.strip(" ,.;:!?")  # "wed" said alone
 
 
@@ -2070,6 +2073,7 @@ def _clock_range(t: _Text) -> _Clock | None:
             or m.group("hh")
             or m.group("letter2")
             or m.group("part")
+            or _lettered(m)
         )
         glued = [bool(m.group(mm) and not m.group(sep)) for mm, sep in (("m1", "sep1"), ("m2", "sep2"))]
         if all(glued) and 19 <= h1 <= 20 and 19 <= h2 <= 20 and not marked:
@@ -2082,8 +2086,9 @@ def _clock_range(t: _Text) -> _Clock | None:
             return said or marked
         if said or marked or bool(m.group("m1") and m.group("m2")):
             return True
-        # "today 3-5", "Friday 9-11": bare hours, the first the earlier, right after their day
-        bare = not (m.group("m1") or m.group("m2")) and 0 < h1 < h2 <= 12
+        # "today 3-5", "Friday 9-11", "tomorrow 10-11:30": the first a bare hour, the earlier, right
+        # after their day
+        bare = not m.group("m1") and 0 < h1 < h2 <= 12
         return bare and g.day_before_hours.search(fold(t.original), 0, m.start()) is not None
 
     m = t.search(g.clock_range, accept=ok)
@@ -2096,9 +2101,16 @@ def _clock_range(t: _Text) -> _Clock | None:
     ap = _ampm(g, m.group("ap1"), None) or _ampm(g, m.group("ap") or m.group("letter2"), m.group("part"), h2)
     if ap and not m.group("ap1") and h1 % 12 > h2 % 12:
         ap = "am" if ap == "pm" else "pm"  # "11 - 1pm": 11am
-    exact = ap is None and (h1 >= 13 or h1 == 0 or bool(m.group("uhr") or m.group("hh")) or h2 >= 13)
+    exact = ap is None and (
+        h1 >= 13 or h1 == 0 or bool(m.group("uhr") or m.group("hh")) or h2 >= 13 or _lettered(m)
+    )
     padded = m.group("h1").startswith("0")
     return _Clock(h1, int(m.group("m1") or 0), exact or padded, ap, padded=padded)
+
+
+def _lettered(m: re.Match) -> bool:
+    """Whether a range's clock carries its hour letter ("10h", "11h30"): a clock on the 24 hours."""
+    return bool(m.group("hh1") or any(m.group(sep) and m.group(sep) not in ":." for sep in ("sep1", "sep2")))
 
 
 def _dotted_clock(t: _Text, m: re.Match) -> bool:

@@ -738,17 +738,18 @@ class Grammar:
         # the end's mark says the range's half of the day: "3-4pm", "3-4p", "10 - 11 at night"
         end_letter = rf"(?P<letter2>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         clock_end = (
-            rf"(?P<h2>\d{{1,2}})(?:(?P<sep2>[:.]?)(?P<m2>\d{{2}}))?(?!\d)"
+            rf"(?P<h2>\d{{1,2}})(?:(?P<sep2>[:.]|{hour_letter})?(?P<m2>\d{{2}}))?(?!\d)"
             rf"(?:\s*(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?P<hh>{hour_letter}){e})|{end_letter}"
             rf"|\s*(?P<part>{clock_parts}){e})?"
         )
+        # "das 10h às 11h30", "10h-11h30": either clock with its hour letter, alone or before minutes
         # "today 3-5", "Friday 9-11": a range of bare hours right after the day it is on
         self.day_before_hours = c(rf"{b}(?:{any_of((*w.today, *w.tomorrow, *w.weekdays))})\.?,?\s+$")
         self.clock_range = c(
             rf"{b}(?:(?P<from>{any_of(w.range_from)})\s+)?{optional_words(w.hour_articles)}"
             rf"(?:(?P<noon1>{any_of(w.noon)})|"  # "de midi à 14h", "between noon and 2pm": from 12:00
-            rf"(?P<h1>\d{{1,2}})(?:(?P<sep1>[:.]?)(?P<m1>\d{{2}}))?(?!\d)"
-            rf"(?:\s*(?P<ap1>{noon_mark})(?!\w))?)"
+            rf"(?P<h1>\d{{1,2}})(?:(?P<sep1>[:.]|{hour_letter})?(?P<m1>\d{{2}}))?(?!\d)"
+            rf"(?:\s*(?P<ap1>{noon_mark})(?!\w)|(?P<hh1>{hour_letter}){e})?)"
             rf"\s*(?P<to>{to})\s*{optional_words(w.hour_articles)}{clock_end}(?![\w/.:-]\d)"
         )
         # the end of a range whose start was read, taken out of the text with it (the start is when

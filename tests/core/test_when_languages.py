@@ -1510,3 +1510,26 @@ def test_a_portuguese_weekday_word_with_a_comma_before_its_clock_is_the_day(text
 def test_a_list_of_days_is_due_at_its_first(text, region, due):
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due", "title"),
+    [
+        # the start a bare hour, the end with its minutes: due at the start, not at the end
+        ("physio Monday 4-5:15", "en_GB", at("2026-12-07", "16:00"), "Physio"),
+        ("piano tomorrow 8-9:45", "en_US", at("2026-12-06", "08:00"), "Piano"),
+        # either clock with its hour letter ("14h", "15h45"), after "from" or joined by a dash
+        ("fisioterapia segunda das 16h às 17h15", "pt_PT", at("2026-12-07", "16:00"), "Fisioterapia"),
+        ("piano amanhã 9h-10h45", "pt_BR", at("2026-12-06", "09:00"), "Piano"),
+        ("fisioterapia el lunes de 16h a 17h15", "es_ES", at("2026-12-07", "16:00"), "Fisioterapia"),
+        ("kiné lundi de 16h à 17h15", "fr_FR", at("2026-12-07", "16:00"), "Kiné"),
+        ("piano demain 9h15-10h", "fr_FR", at("2026-12-06", "09:15"), "Piano"),
+        ("Physio Montag von 16 bis 17:15 Uhr", "de_DE", at("2026-12-07", "16:00"), "Physio"),
+    ],
+)
+def test_a_range_of_clocks_whose_end_has_minutes_is_due_at_its_start(text, region, due, title):
+    """A meeting "10-11:30" or "das 10h às 11h30" starts at 10: the end's minutes never make the
+    end the time, and the whole range leaves the title."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert title_without(text, when, None) == title
