@@ -646,11 +646,9 @@ def _yearly_in_months(t: _Text, today: date, rec: _Rec) -> _Rec:
     months = sorted({g.words.months[name] for name in habits(g).month_word.findall(said.group("mons"))})
     t.take(m)
     t.take(said)
-    step = relativedelta(day=31 if n < 0 else 1, weekday=WEEKDAY_OF[wd](n))
-    days = [date(y, mon, 1) + step for y in (today.year, today.year + 1, today.year + 2) for mon in months]
-    first = min((d for d in days if d >= today and d.month in months), default=None)
     month_list = ",".join(map(str, months))
-    return _Rec(f"{rec.rule};BYMONTH={month_list};BYDAY={n}{RRULE_DAYS[wd]}", first, rec.part)
+    # from today: the engine puts the first occurrence on the rule (_on_the_rule)
+    return _Rec(f"{rec.rule};BYMONTH={month_list};BYDAY={n}{RRULE_DAYS[wd]}", today, rec.part)
 
 
 def _clock_on_days(t: _Text, today: date, rec: _Rec) -> _Rec:
@@ -929,21 +927,11 @@ def _set_position(t: _Text, today: date) -> _Rec | None:
         return None
     n = g.words.month_ordinals[_spaced(m.group("ord"))]
     days = g.words.weekday_sets[_spaced(m.group("set"))]
-    wanted = {RRULE_DAYS.index(d) for d in days.split(",")}
-    first = None
-    for k in range(3):
-        start = today.replace(day=1) + relativedelta(months=k)
-        month = [
-            start + timedelta(days=i) for i in range(31) if (start + timedelta(days=i)).month == start.month
-        ]
-        chosen = [d for d in month if d.weekday() in wanted]
-        if len(chosen) >= abs(n) and (found := chosen[n - 1 if n > 0 else n]) >= today:
-            first = found
-            break
     t.take(m)
     if monthly[0] is not m:
         t.take(monthly[0])
-    return _Rec(f"{monthly[1]};BYDAY={days};BYSETPOS={n}", first)
+    # from today: the engine puts the first occurrence on the rule (_on_the_rule)
+    return _Rec(f"{monthly[1]};BYDAY={days};BYSETPOS={n}", today)
 
 
 def _year_day_numbers(g: Grammar, said: str) -> set[int]:
@@ -966,20 +954,11 @@ def _year_weeks(t: _Text, today: date) -> _Rec | None:
     weeks = sorted({int(n) for n in _DAY_FIGURES.findall(m.group("weeks") or m.group("nth"))})
     if not weeks or not all(1 <= n <= 53 for n in weeks):
         return None
-    mondays = []
-    for year in (today.year, today.year + 1, today.year + 2):
-        for n in weeks:
-            try:
-                mondays.append(date.fromisocalendar(year, n, 1))
-            except ValueError:  # a 53rd week in a year of 52
-                continue
-    first = min((d for d in mondays if d >= today), default=None)
-    if first is None:
-        return None
     t.take(m)
     if yearly[0] is not m:
         t.take(yearly[0])
-    return _Rec(f"{yearly[1]};BYWEEKNO=" + ",".join(map(str, weeks)) + ";BYDAY=MO", first)
+    # from today: the engine puts the first occurrence on the rule (_on_the_rule)
+    return _Rec(f"{yearly[1]};BYWEEKNO=" + ",".join(map(str, weeks)) + ";BYDAY=MO", today)
 
 
 def _paired_positions(t: _Text, today: date) -> _Rec | None:

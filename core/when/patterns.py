@@ -406,7 +406,7 @@ class Grammar:
         # "20270422T10:30Z": parse.py writes its clock as the extended form's within the same
         # length ("2027042210:30"), its seconds and their fraction blanked; only with its "T" and
         # minutes (a run of figures alone is no date)
-        utc = any_of(w.utc_words) if w.utc_words else "(?!)"
+        utc = any_of(w.utc_words)
         self.basic_stamp = c(
             r"(?<![\w.+-])(?P<day>(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))[^\W\d_]"
             r"(?P<h>[01]\d|2[0-3])(?P<colon>:?)(?P<mi>[0-5]\d)(?:(?:(?P=colon)[0-5]\d)?[.,]\d+|(?P=colon)[0-5]\d)?"
