@@ -236,12 +236,7 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         freq == "YEARLY"
         and "BYWEEKNO" in p
         and byday in ([], ["MO"])
-        and not set(p)
-        - _SAID_BY_THE_DUE_TIME
-        - {
-            "BYWEEKNO",
-            "BYDAY",
-        }
+        and not set(p) - _SAID_BY_THE_DUE_TIME - {"BYWEEKNO", "BYDAY"}
     ):  # "every year in week 20": on its Monday
         weeks = p["BYWEEKNO"].split(",")
         if not all(w.isdigit() and 0 < int(w) <= 53 for w in weeks):
