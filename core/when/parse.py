@@ -2309,7 +2309,6 @@ def find_when(
     return _first_of_a_list(text, now, grammar, region, _find_when(text, now, grammar, region))
 
 
-_DIGIT = re.compile(r"\d")
 LIST_ITEMS = 3  # the "and"s a list is looked for at: each costs a reading, and a reading is linear
 
 
@@ -2328,7 +2327,7 @@ def _first_of_a_list(
         if any(a < e and b > s for a, b in when.spans):
             continue  # inside one reading ("10 e meia", "between 2 and 4pm")
         if not grammar.list_day.search(folded, 0, s) or not (
-            _DIGIT.search(folded, e) or grammar.list_day.search(folded, e)
+            _ANY_FIGURE.search(folded, e) or grammar.list_day.search(folded, e)
         ):
             continue  # "dinner with Sam and Ana on 8 Dec": no day or time of its own before "and"
         first = _find_when(text[:s] + " " * (len(text) - s), now, grammar, region)
