@@ -975,6 +975,7 @@ CASE_FLOORS = {
     "people_instants_2": 112,
     "people_instants_3": 116,
     "people_instants_4": 97,
+    "people_instants_5": 96,
     "rustling_en": 236,
     "natty_en": 158,
     "rustling_de": 197,

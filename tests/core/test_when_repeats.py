@@ -88,6 +88,7 @@ RULE_FLOORS = {
     "people_repeats_2": 70,
     "people_repeats_3": 64,
     "people_repeats_4": 58,
+    "people_repeats_5": 54,
     "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
