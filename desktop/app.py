@@ -25,6 +25,7 @@ from core.model import Kind, Neuron, NeuronsError
 from core.opening import APP_WAIT_S, Opening
 from core.settings import Settings
 from core.vocabulary import Action, Origin
+from core.when.patterns import GRAMMAR
 from desktop.capture.quick import QuickCapture
 from desktop.dialogs import profile
 from desktop.dialogs.accounts import AccountsPage
@@ -357,8 +358,10 @@ class App:
             self._cancel_early = early.cancel
 
         def opening():
-            # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work:
-            # it does not hold the window back)
+            # the date grammar compiles (~0.4 s of CPU, core/when/patterns.py) while the engine
+            # finishes starting; the index's reading waits for it if it is not done by then
+            threading.Thread(target=GRAMMAR.compile, name="neurons-grammar", daemon=True).start()
+            # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work)
             if early is not None:
                 memory = Memory.open(settings, store=early.result, load_model=True)
             else:
