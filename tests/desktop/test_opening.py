@@ -130,3 +130,24 @@ def test_a_memory_that_cannot_open_says_why_and_the_capture_keeps_its_text(
         held_open.set()
         settle(qtbot, app)
         app.close()
+
+
+def test_a_question_typed_before_the_memory_opens_says_it_waits_and_is_answered(
+    qtbot, data_dir, held_open, clock, notifier
+):
+    with Memory.open(Settings.from_env(data_dir=data_dir, embed_in_background=False)) as memory:
+        key = memory.capture("the spare key is under the blue pot", kind="note")
+    app = start_app(qtbot, data_dir, clock, notifier)
+    try:
+        window = app.window
+        window.ask.setFocus()
+        qtbot.keyClicks(window.ask, "where is the spare key?")
+        qtbot.waitUntil(lambda: window.list_hint.text() == "Looking… (opening your memory)", timeout=WAIT_MS)
+        held_open.set()
+        qtbot.waitUntil(lambda: window.list_title.text().startswith("Answers for"), timeout=WAIT_MS)
+        assert [r.neuron.id for r in window.rows.rows()][:1] == [key.id]
+        assert not window.list_hint.text().startswith("Looking")
+    finally:
+        held_open.set()
+        settle(qtbot, app)
+        app.close()
