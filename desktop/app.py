@@ -25,6 +25,7 @@ from core.model import Kind, Neuron, NeuronsError
 from core.opening import APP_WAIT_S, Opening
 from core.settings import Settings
 from core.vocabulary import Action, Origin
+from core.when.patterns import GRAMMAR
 from desktop.capture.quick import QuickCapture
 from desktop.dialogs import profile
 from desktop.dialogs.accounts import AccountsPage
@@ -53,6 +54,24 @@ log = logging.getLogger("desktop")
 
 # What the status bar says while the quick step of the search by meaning is made (a big memory).
 NEAREST_LABEL = "Preparing quick search by meaning"
+# The memory opens once the window is painted; if it never is (shown on another desktop, say),
+# after this long anyway.
+FIRST_PAINT_WAIT_MS = 3000
+
+
+class _Painted(QtCore.QObject):
+    """Calls `then` once, right after the watched window's first paint (it is on screen)."""
+
+    def __init__(self, then: Callable[[], None]):
+        super().__init__()
+        self.then: Callable[[], None] | None = then
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if event.type() == QtCore.QEvent.Type.Paint and self.then is not None:
+            then, self.then = self.then, None
+            obj.removeEventFilter(self)
+            QtCore.QTimer.singleShot(0, then)  # after this paint
+        return False
 
 
 class App:
@@ -85,6 +104,9 @@ class App:
         self.memory = None
         self.owns_memory = memory is None
         self.opening = False  # the memory is being opened on the worker
+        # at a start, the opening job, queued once the window is on screen (_start_opening)
+        self._after_first_paint: Callable[[], None] | None = None
+        self._quit_when_open = False  # quit asked while captures waited for the memory
         # the store, its engine started by the launcher before Qt loaded (core/opening.py)
         self._early = opening
         self._cancel_early: Callable[[], None] = lambda: None
@@ -113,6 +135,11 @@ class App:
         self._say_crash()
         if memory is not None:
             self._opened(memory)
+        elif self._after_first_paint is not None:
+            # a window not shown (a start in the tray, a test's app) has no paint to wait for
+            window = self.window
+            QtCore.QTimer.singleShot(0, window, lambda: None if window.isVisible() else self._begin_opening())
+            QtCore.QTimer.singleShot(FIRST_PAINT_WAIT_MS, window, self._begin_opening)
 
     # -- the steps -------------------------------------------------------------------------------
 
@@ -235,6 +262,8 @@ class App:
             self.window.set_busy(self.worker.busy)
             self.window.report("Opening your memory…")
         self.steps.register_cleanup("window", self.window.deleteLater)
+        self._painted = _Painted(self._begin_opening)
+        self.window.installEventFilter(self._painted)
 
         # Profile and storage… in Tools (desktop/dialogs/profile.py)
         self.profile_action = profile.install(
@@ -313,12 +342,14 @@ class App:
 
     def open(self) -> None:
         """Open the store again on the worker (a reopen)."""
-        self._start_opening()
+        self._start_opening(at_once=True)
         self.window.report("Opening your memory…")
 
-    def _start_opening(self) -> None:
+    def _start_opening(self, at_once: bool = False) -> None:
         """Open the store on the worker (retrying while a short-lived process holds it), the
-        model loading beside it."""
+        model loading beside it. At a start, once the window is on screen: the memory, the model
+        and the index are ~1 s of CPU at 100k that held the window back (the GIL and two shared
+        cores); the engine itself (Node) started before Qt loaded, in the launcher."""
         settings = self.settings
         self.opening = True
         early, self._early = self._early, None  # (a reopen opens the data dir itself)
@@ -327,28 +358,43 @@ class App:
             self._cancel_early = early.cancel
 
         def opening():
-            # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work:
-            # it does not hold the window back)
+            # the date grammar compiles (~0.4 s of CPU, core/when/patterns.py) while the engine
+            # finishes starting; the index's reading waits for it if it is not done by then
+            threading.Thread(target=GRAMMAR.compile, name="neurons-grammar", daemon=True).start()
+            # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work)
             if early is not None:
                 memory = Memory.open(settings, store=early.result, load_model=True)
             else:
                 memory = Memory.open(
                     settings, wait_s=APP_WAIT_S, give_up=lambda: self.quitting, load_model=True
                 )
-            # the recall index from its file now, while the window is still being built (the
-            # warm-up waits for the window to take the memory: a second or two at 100k)
+            # the recall index from its file now, before the window takes the memory (the
+            # warm-up waits for that: a second or two at 100k)
             try:
                 memory.recall.read_back(memory.model.name)
             except Exception as exc:  # noqa: BLE001 - the warm-up reads the store instead
                 log.warning("the search index could not be read from its file: %s", exc)
             return memory
 
-        self.worker.run(opening, self._opened, self._open_failed, label="open")
+        def start() -> None:
+            if not self.quitting:
+                self.worker.run(opening, self._opened, self._open_failed, label="open")
+
+        if at_once:
+            start()
+        else:
+            self._after_first_paint = start
+
+    def _begin_opening(self) -> None:
+        """The opening that waited for the window's first paint, started (once)."""
+        start, self._after_first_paint = self._after_first_paint, None
+        if start is not None:
+            start()
 
     def _opened(self, memory) -> None:
         self.opening = False
         self.memory = memory
-        self.ctx.memory = memory
+        self.ctx.opened(memory)  # the captures typed meanwhile are written first
         memory.listeners.append(self._listener)
         # registered after the worker's: runs before it, and drains the work on the memory first
         self.steps.register_cleanup("memory", self._close_memory)
@@ -371,6 +417,8 @@ class App:
             )
         else:
             self._start_background(memory)
+        if self._quit_when_open:
+            self.quit()
 
     def _start_background(self, memory: Memory) -> None:
         """What the open memory starts in the background: the reminders, a sync, the index's
@@ -483,6 +531,10 @@ class App:
         self.window.empty.setText(f"Neurons could not open your memory:\n\n{exc}")
         self.window.report("Could not open your memory")
         self.problems.add(exc, "opening your memory")
+        self.ctx.open_failed(exc)  # (a capture typed meanwhile stays in its box, with why)
+        if self._quit_when_open:
+            self.quit()
+            return
         self.window.bring_up()
 
     def _listener(self, change) -> None:  # any thread
@@ -666,6 +718,13 @@ class App:
     def quit(self) -> None:
         if self.quitting:
             return
+        if self.ctx.held and self.memory is None and self.opening:
+            # a capture typed before the memory opened is written first (quit then, from _opened)
+            self._quit_when_open = True
+            self._begin_opening()
+            self.quick.hide()
+            self.window.hide()
+            return
         self.quitting = True
         self._cancel_early()  # no longer waiting for a data dir another process holds
         if self.window.detail.dirty:
@@ -722,13 +781,9 @@ def run(
     server = instance.InstanceServer(settings.data_dir, app.handle, lock)
     server.start()
     _quit_on_signals(qapp, app)
-    if capture:
+    if capture:  # written once the memory is open (Context.write)
         text = capture
-
-        def capture_when_ready() -> None:
-            app.ctx.write(lambda m: m.capture(text)).on_success(app._captured).run("capture")
-
-        _when_ready(app, capture_when_ready)
+        app.ctx.write(lambda m: m.capture(text)).on_success(app._captured).run("capture")
     if quick:
         app.quick_capture()
     if not hidden or app.tray is None:
@@ -741,21 +796,6 @@ def run(
         server.stop()
         app.close()
     return code
-
-
-def _when_ready(app: App, fn: Callable[[], None]) -> None:
-
-    timer = QtCore.QTimer(app.window)
-
-    def check() -> None:
-        if app.memory is not None:
-            timer.stop()
-            fn()
-        elif app.open_error is not None:
-            timer.stop()
-
-    timer.timeout.connect(check)
-    timer.start(100)
 
 
 def _quit_on_signals(qapp, app: App) -> None:

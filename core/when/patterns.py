@@ -10,9 +10,11 @@ run on folded text (core.when.language.fold).
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from core.when.holidays import DAYS, SEASON_DAYS, Span
 from core.when.language import Language, fold, merge
@@ -54,6 +56,11 @@ def optional_words(words: Iterable[str]) -> str:
 
 def compile_folded(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
+
+
+def reminder_cue(w: Language) -> re.Pattern[str]:
+    """Text that asks for a reminder ("remind me", "lembra-me"), folded, at its start."""
+    return compile_folded(rf"^\s*(?:{any_of(w.reminder_cues)})\b")
 
 
 def group(m: re.Match[str], name: str) -> str | None:
@@ -262,8 +269,33 @@ class Grammar:
         self.clock_parts = {**w.parts, **w.clock_periods}
         self.pm_parts = frozenset(p for p, h in self.clock_parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in self.clock_parts.items() if h < 12)
-        self._capture(w)
-        self._questions(w)
+        # The patterns are compiled on first use, all at once (~0.4 s of CPU for the five
+        # languages): not at import, where they held the desktop's window back.
+        self._merged = w
+        self._compiling = threading.Lock()
+        self._pending = True
+
+    if not TYPE_CHECKING:  # (mypy still checks every pattern's name against `_capture`'s)
+
+        def __getattr__(self, name: str) -> Any:
+            """A pattern not compiled yet: every pattern compiled, then that one."""
+            if name.startswith("__") or not self.__dict__.get("_pending"):
+                raise AttributeError(name)
+            self.compile()
+            return object.__getattribute__(self, name)
+
+    def compile(self) -> None:
+        """Every pattern, compiled now (once; another thread asking meanwhile waits for them). They
+        are made on a copy and then put here together: a thread never sees a pattern half made."""
+        with self._compiling:
+            if not self._pending:
+                return
+            made = object.__new__(Grammar)
+            made.__dict__.update(self.__dict__, _pending=False)
+            made._capture(self._merged)
+            made._questions(self._merged)
+            self.__dict__.update({k: v for k, v in made.__dict__.items() if k not in self.__dict__})
+            self._pending = False
 
     # -- capture text (parse.py) -------------------------------------------------------------------
 
@@ -853,7 +885,7 @@ class Grammar:
         self.freq_word = c(rf"{b}{as_noun}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}")
         self.every_weekday = c(rf"{b}(?:{any_of(w.weekdays_every)}){e}")
         self.yearly = compile_folded(rf"\b(?:{any_of(w.yearly_words)})\b")
-        self.reminder_cue = compile_folded(rf"^\s*(?:{any_of(w.reminder_cues)})\b")
+        self.reminder_cue = reminder_cue(w)
 
         # titles and fields
         self.due_filler = compile_folded(rf"^(?:{any_of(w.due_filler)}|,|-|\s)*$")

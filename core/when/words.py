@@ -9,7 +9,7 @@ desktop reads English as the CLI does.
 from __future__ import annotations
 
 from core.when.language import fold
-from core.when.patterns import GRAMMAR, any_of
+from core.when.patterns import GRAMMAR, any_of, reminder_cue
 
 alt = any_of
 ALL = GRAMMAR.words  # every language's words, merged
@@ -31,7 +31,7 @@ NONE_WORDS = ALL.none_words
 RRULE_DAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 # "remind me", "lembra-me", "recuérdame", "erinnere mich", "rappelle-moi": text that asks for a
 # reminder (folded, at the start)
-REMINDER_CUES = GRAMMAR.reminder_cue
+REMINDER_CUES = reminder_cue(ALL)  # (its own: the grammar's patterns compile on first use)
 
 __all__ = [
     "AGO_AFTER",

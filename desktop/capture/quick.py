@@ -456,7 +456,9 @@ class QuickCapture(QWidget):
             self.error.setText(str(exc) if isinstance(exc, NeuronsError) else f"Not saved: {exc}")
 
         if not self.ctx.write(write).on_success(written).on_failure(refused).run("capture"):
-            refused(NeuronsError("Your memory is still opening; try again in a moment"))
+            refused(NeuronsError("Neurons is closing; try again once it is open"))
+        elif self.ctx.memory is None:  # held until the memory is open (Context.write)
+            self.hint.setText("Saving once your memory is open…")
 
     # -- keys --------------------------------------------------------------------------------------
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from core.changes import started_by
 from core.model import Neuron
@@ -62,10 +63,13 @@ class Context:
         self.report = report
         self.failed = failed
         self.undoable = undoable
+        # writes asked for before the memory opened (a capture typed as the app starts): kept in
+        # order, and queued once it is open (`opened`)
+        self.held: list[_Held] = []
 
     def write(self, fn: Callable[[Memory], T]) -> Op[T]:
         """A write (or anything that must happen even if the app quits first): fn(memory) on the
-        worker once the op is `run`."""
+        worker once the op is `run`; asked before the memory is open, once it is."""
         return Op(self._queue, fn, droppable=False)
 
     def read(self, fn: Callable[[Memory], T]) -> Op[T]:
@@ -108,7 +112,10 @@ class Context:
         droppable: bool,
     ) -> bool:
         if self.memory is None:
-            return False
+            if droppable:
+                return False  # a read: asked again once the memory is open
+            self.held.append(_Held(fn, on_done, label, on_error, lane))
+            return True
         memory = self.memory
 
         def failed(exc: BaseException) -> None:
@@ -122,8 +129,36 @@ class Context:
 
         return self.worker.run(call, on_done, on_error or failed, label=label, lane=lane, droppable=droppable)
 
+    def opened(self, memory: Memory) -> None:
+        """The memory is open: the writes held meanwhile are queued, in the order they were asked."""
+        self.memory = memory
+        held, self.held = self.held, []
+        for h in held:
+            self._queue(h.fn, h.on_done, h.label, h.on_error, h.lane, False)
+
+    def open_failed(self, exc: BaseException) -> None:
+        """The memory could not be opened: each write held meanwhile fails with why (a capture
+        keeps its text in its box, to try again)."""
+        held, self.held = self.held, []
+        for h in held:
+            if h.on_error is not None:
+                h.on_error(exc)
+            else:
+                self.failed(exc, h.label)
+
     def now(self) -> datetime:
         return self.clock.now()
+
+
+@dataclass
+class _Held:
+    """A write asked for before the memory opened (`Context._queue`'s arguments)."""
+
+    fn: Callable[[Memory], Any]
+    on_done: Callable[[Any], None] | None
+    label: str
+    on_error: OnError | None
+    lane: str
 
 
 class Op(Generic[T]):
@@ -151,5 +186,6 @@ class Op(Generic[T]):
         return self
 
     def run(self, label: str, *, lane: str = INTERACTIVE) -> bool:
-        """Queue it on the worker; False (and nothing queued) when the memory is not open yet."""
+        """Queue it on the worker (a write asked before the memory is open: once it is); False (and
+        nothing queued) for a read while the memory is not open, or when the worker is closed."""
         return self._queue(self._fn, self._success, label, self._failure, lane, self._droppable)

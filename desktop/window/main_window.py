@@ -610,6 +610,8 @@ class MainWindow(QMainWindow):
             self._ask_timer.start()
         else:
             self._ask_timer.stop()
+            if not self.ready:
+                self.list_hint.setText("")  # (no question waits any more)
             self._ask_generation += 1
             self._answered_generation = self._ask_generation
             self._after_answer = None
@@ -649,7 +651,11 @@ class MainWindow(QMainWindow):
 
     def run_ask(self, open_first: bool = False) -> None:
         text = self.ask.text().strip()
-        if not text or not self.ready:
+        if text and not self.ready:  # asked once the memory is open (set_ready): say what it waits for
+            waiting = self.waiting_on()
+            self.list_hint.setText(f"Looking… ({waiting})" if waiting else "Looking…")
+            return
+        if not text:
             return
         self._ask_generation += 1
         generation = self._ask_generation

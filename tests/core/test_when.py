@@ -644,6 +644,7 @@ def test_no_pattern_of_the_grammar_carries_a_word_of_a_language():
     window.py compile no pattern of their own with a letter in it, and compare no text with a word
     of any table (they read what a match means, by its groups)."""
     bare = Grammar((Language(code="none"),))
+    bare.compile()  # (on first use otherwise)
     patterns = [
         p
         for value in vars(bare).values()

@@ -1,0 +1,68 @@
+"""The date grammar's patterns compile on first use, once, whatever thread asks first (at import
+they held the desktop's window back, ~0.4 s of CPU)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+
+from core.when.languages import LANGUAGES
+from core.when.patterns import GRAMMAR, Grammar
+from core.when.words import REMINDER_CUES
+from tests.conftest import ROOT
+
+
+def test_importing_the_date_grammar_compiles_no_pattern():
+    code = (
+        "import re, core.when, core.capture\n"
+        "from core.when.patterns import GRAMMAR\n"
+        "print(GRAMMAR._pending)\n"
+        "print(core.when.find_when('remind me to call Ana tomorrow at 3pm', "
+        "__import__('datetime').datetime(2026, 3, 2, 9)).due)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == ["True", "2026-03-03 15:00:00"]
+
+
+def test_threads_asking_at_once_share_one_compilation():
+    grammar = Grammar(LANGUAGES)
+    compiled = []
+    real = Grammar._capture
+
+    def counted(self, w):
+        compiled.append(1)
+        real(self, w)
+
+    Grammar._capture = counted  # type: ignore[method-assign]
+    try:
+        start = threading.Barrier(4)
+        seen = []
+
+        def ask() -> None:
+            start.wait()
+            seen.append(grammar.reminder_cue)
+
+        threads = [threading.Thread(target=ask) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        Grammar._capture = real  # type: ignore[method-assign]
+    assert len(compiled) == 1 and len({id(p) for p in seen}) == 1
+
+
+def test_a_missing_name_is_still_an_attribute_error():
+    try:
+        GRAMMAR.no_such_pattern  # noqa: B018 - the access is the test
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("an unknown name answered")
+
+
+def test_the_reminder_cue_of_the_words_is_the_grammars():
+    assert REMINDER_CUES.pattern == GRAMMAR.reminder_cue.pattern
+    assert REMINDER_CUES.search("remind me to water the plants") is not None
+    assert GRAMMAR.reminder_cue.search("erinnere mich an den Zahnarzt") is not None
