@@ -184,6 +184,10 @@ class Language:
     month_day_plurals: Words = ()  # days in a plural no ending makes: "an den Tagen 1 und 15"
     month_ordinals: dict[str, int] = field(default_factory=dict)  # "first": 1, "last": -1
     freq_endings: Words = ()  # the endings an adjective of `freq_words` takes: de "wöchentliches"
+    # words of `freq_words` that before a noun are an adjective and no repeat ("everyday clothes"):
+    # a frequency only before nothing, punctuation, a figure or one of `freq_adjective_then`
+    freq_adjectives: Words = ()
+    freq_adjective_then: Words = ()  # "everyday at 8", "everyday except Sunday"
     freq_words: dict[str, str] = field(
         default_factory=dict
     )  # "daily": "DAILY", "quarterly": "MONTHLY;INTERVAL=3"

@@ -850,7 +850,14 @@ class Grammar:
         self.every_unit = c(rf"{b}(?:{every})\s+(?P<unit>{self.calendar_units}){e}")
         # not right after a word that makes it a noun ("au quotidien", "un hebdomadaire")
         as_noun = "".join(rf"(?<!{WORD_START}{re.escape(word)} )" for word in w.freq_not_after)
-        self.freq_word = c(rf"{b}{as_noun}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}")
+        # "everyday" before a noun is an adjective ("everyday clothes"): a frequency only before a
+        # time, punctuation or nothing ("stretch everyday at 8")
+        adjective = "".join(rf"(?<!{re.escape(word)})" for word in w.freq_adjectives)
+        then = rf"(?=\s*(?:$|[^\w\s]|\d|(?:{any_of(w.freq_adjective_then)}){WORD_END}))"
+        apart = rf"(?:{adjective}|{then})" if w.freq_adjectives else ""
+        self.freq_word = c(
+            rf"{b}{as_noun}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}{apart}"
+        )
         self.every_weekday = c(rf"{b}(?:{any_of(w.weekdays_every)}){e}")
         self.yearly = compile_folded(rf"\b(?:{any_of(w.yearly_words)})\b")
         self.reminder_cue = compile_folded(rf"^\s*(?:{any_of(w.reminder_cues)})\b")

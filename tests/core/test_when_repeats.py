@@ -13,6 +13,7 @@ from dateutil.relativedelta import relativedelta
 
 from core.remind.series import Series, next_occurrence
 from core.when import find_when
+from core.when.parse import title_without
 from core.when.spoken import say_rule
 
 CORPUS = Path(__file__).parent / "when_corpus" / "repeats"
@@ -83,8 +84,8 @@ RULE_FLOORS = {
     "aosp_calendar_en_pt_es_de_fr": 326,
     "cronstrue_en_pt_es_de_fr": 191,
     "ice_cube_en_pt_es_de_fr": 152,
-    "nextcloud_calendar_en_pt_es_de_fr": 383,
-    "recurrent_en": 172,
+    "nextcloud_calendar_en_pt_es_de_fr": 385,
+    "recurrent_en": 173,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
     "people_repeats_3": 64,
@@ -92,7 +93,7 @@ RULE_FLOORS = {
     "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
-    "nickel_en": 26,
+    "nickel_en": 28,
 }
 
 
@@ -1801,3 +1802,61 @@ def test_a_position_among_working_or_weekend_days_repeats_every_month(text, regi
     read_as(text, region, due, rule, said)
     when = find_when("call Ana on the first working day after the holidays", SATURDAY, region="en_GB")
     assert when is None or when.rrule is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said,title",
+    [
+        ("stretch everyday at 8", "en_US", at("2026-12-05", "20:00"), "FREQ=DAILY", "every day", "stretch"),
+        ("meditate everyday.", "en_GB", at("2026-12-06"), "FREQ=DAILY", "every day", "meditate"),
+        (
+            "Everyday at 7pm call mom",
+            "en_US",
+            at("2026-12-05", "19:00"),
+            "FREQ=DAILY",
+            "every day",
+            "call mom",
+        ),
+        (
+            "rapport journalier à 17h",
+            "fr_FR",
+            at("2026-12-05", "17:00"),
+            "FREQ=DAILY",
+            "tous les jours",
+            "rapport",
+        ),
+        ("tâches journalières à 9h", "fr_CA", at("2026-12-06"), "FREQ=DAILY", "tous les jours", "tâches"),
+        ("arroser journalièrement", "fr_BE", at("2026-12-06"), "FREQ=DAILY", "tous les jours", "arroser"),
+        (
+            "regar cotidianamente às 8h",
+            "pt_PT",
+            at("2026-12-06", "08:00"),
+            "FREQ=DAILY",
+            "todos os dias",
+            "regar",
+        ),
+        (
+            "leer cotidianamente a las 22",
+            "es_ES",
+            at("2026-12-05", "22:00"),
+            "FREQ=DAILY",
+            "todos los días",
+            "leer",
+        ),
+        ("tagtäglich um 7 Uhr laufen", "de_DE", at("2026-12-06", "07:00"), "FREQ=DAILY", "täglich", "laufen"),
+    ],
+)
+def test_daily_in_one_word_or_as_an_adjective_repeats_every_day(text, region, due, rule, said, title):
+    """ "everyday" in one word, fr "journalier" / "journalièrement", pt and es "cotidianamente", de
+    "tagtäglich" were no repeat ("every day", "quotidien", "täglich" were); the words leave the title.
+    Before a noun "everyday" is an adjective ("everyday clothes") and "le journalier" a noun: none."""
+    read_as(text, region, due, rule, said)
+    when = find_when(text, SATURDAY, region=region)
+    assert title_without(text, when, None).strip(" .").lower() == title
+    for other, region in (
+        ("buy everyday clothes tomorrow", "en_US"),
+        ("everyday life is hard", "en_GB"),
+        ("le journalier arrive à 9h", "fr_FR"),
+    ):
+        when = find_when(other, SATURDAY, region=region)
+        assert when is None or when.rrule is None, other

@@ -130,6 +130,7 @@ LANGUAGE = Language(
     times_nouns=("vez", "veces"),
     per_words=("por", "al", "a la", "cada"),
     freq_words={"diariamente": "DAILY", "semanalmente": "WEEKLY", "mensualmente": "MONTHLY",
+                "cotidianamente": "DAILY",
                 "anualmente": "YEARLY", "todos los días": "DAILY", "cada día": "DAILY",
                 "trimestral": "MONTHLY;INTERVAL=3", "trimestralmente": "MONTHLY;INTERVAL=3",
                 "semestral": "MONTHLY;INTERVAL=6", "semestralmente": "MONTHLY;INTERVAL=6",

@@ -134,7 +134,8 @@ LANGUAGE = Language(
                 "trimestriellement": "MONTHLY;INTERVAL=3", "semestriel": "MONTHLY;INTERVAL=6",
                 "semestrielle": "MONTHLY;INTERVAL=6", "semestriellement": "MONTHLY;INTERVAL=6",
                 "annuellement": "YEARLY", "mensuellement": "MONTHLY", "hebdomadairement": "WEEKLY",
-                "un jour sur deux": "DAILY;INTERVAL=2", "quotidienne": "DAILY", "quotidien": "DAILY"},
+                "un jour sur deux": "DAILY;INTERVAL=2", "quotidienne": "DAILY", "quotidien": "DAILY",
+                "journalier": "DAILY", "journalière": "DAILY", "journalièrement": "DAILY"},
     freq_not_after=("au", "le", "un", "du", "mon", "ton", "son", "notre", "votre", "leur"),
     freq_endings=("s", "le", "les"),  # "réunion mensuelle", "bilans annuels", "tâches quotidiennes"
     weekdays_every=("en semaine", "les jours de semaine", "jours ouvrables", "tous les jours ouvrables",

@@ -146,6 +146,7 @@ LANGUAGE = Language(
     per_words=("por", "ao", "à", "a cada", "cada"),
     part_plurals={"manhãs": "de manhã", "tardes": "à tarde", "noites": "à noite"},
     freq_words={"diariamente": "DAILY", "semanalmente": "WEEKLY", "mensalmente": "MONTHLY",
+                "cotidianamente": "DAILY", "quotidianamente": "DAILY",
                 "anualmente": "YEARLY", "todos os dias": "DAILY", "trimestral": "MONTHLY;INTERVAL=3",
                 "trimestralmente": "MONTHLY;INTERVAL=3", "semestral": "MONTHLY;INTERVAL=6",
                 "semestralmente": "MONTHLY;INTERVAL=6", "quinzenal": "WEEKLY;INTERVAL=2",
