@@ -64,6 +64,8 @@ class Language:
     # Sept"): a day before a time or a day number, after a weekday's lead, or as the whole text, in a
     # text written in this language (parse.py)
     dotted_weekdays: dict[str, int] = field(default_factory=dict)
+    # short weekday forms read only in a list of short forms ("Semanalmente el mar, jue"): es "mar"
+    listed_weekdays: dict[str, int] = field(default_factory=dict)
     weekday_suffixes: Words = ()  # pt "-feira", "-feiras"
     weekday_adverbs: dict[str, int] = field(default_factory=dict)  # de "montags": every Monday
     plural_endings: Words = ()  # "mondays", "segundas", "mercredis"

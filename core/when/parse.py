@@ -609,6 +609,11 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     if weekend:
         t.take(weekend)
         return _Rec(rec.rule + ";BYDAY=SA,SU", _first_of_days("BYDAY=SA,SU", today))
+    listed = _short_weekdays(t)
+    if listed:  # "Wöchentlich am Di., Do.", "Hebdomadaire (le mar., jeu.)"
+        t.take(listed[0])
+        first = min(_next_weekday(today, d, strictly_after=False) for d in listed[1])
+        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in listed[1]), first)
     on = t.search(g.on_days)
     if not on:
         return rec
@@ -625,6 +630,34 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
         t.take(m)
     first = min(_next_weekday(today, d, strictly_after=False) for d in days)
     return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+
+
+def _short_weekdays(t: _Text, *, every: bool = False) -> tuple[re.Match, list[int]] | None:
+    """Weekdays listed by their short forms, a dot after each or none ("Di., Do.", "mar, jue",
+    "ter., qui."), each a day in the text's language: two or more, or one with its dot after a
+    lead ("am Di."). `every`: only after an "every" word ("a cada ter., qui.")."""
+    g = t.g
+    language = cache(lambda: _text_language(fold(t.original), g, t.region))
+    shorts = (g.abbreviation_of, g.dotted_of, g.listed_of)
+
+    def days_of(m: re.Match) -> list[int] | None:
+        days = []
+        for said in g.short_day_words.finditer(m.group("days")):
+            word = said.group(0).rstrip(".")
+            day = g.words.weekdays.get(word)
+            if day is None:
+                said_as = [forms[word] for forms in shorts if word in forms]
+                day = next((f[language()] for f in said_as if language() in f), None)
+            if day is None:
+                return None
+            days.append(day)
+        if all(said.group(0) in g.words.weekdays for said in g.short_day_words.finditer(m.group("days"))):
+            return None  # whole names: read by the lists of weekdays
+        dotted = len(days) == 1 and m.group("days").endswith(".") and m.start("days") > m.start()
+        return sorted(set(days)) if len(days) >= 2 or dotted else None
+
+    m = t.search(g.short_days, accept=lambda m: (not every or bool(m.group("every"))) and bool(days_of(m)))
+    return (m, days_of(m) or []) if m else None
 
 
 def _yearly_in_months(t: _Text, today: date, rec: _Rec) -> _Rec:
@@ -782,6 +815,11 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
         return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    listed = _short_weekdays(t, every=True)
+    if listed:  # "a cada ter., qui.", "every Tue., Thu."
+        t.take(listed[0])
+        first = min(_next_weekday(today, d, strictly_after=False) for d in listed[1])
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in listed[1]), first)
     m = t.search(
         g.every_weekdays,
         accept=lambda m: (

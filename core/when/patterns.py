@@ -249,6 +249,7 @@ class Grammar:
         # 15h"; and those read only with their dot, de "Mo.", "Fr."
         self.abbreviation_of = _weekday_forms(languages, lambda lang: lang.weekday_abbreviations)
         self.dotted_of = _weekday_forms(languages, lambda lang: lang.dotted_weekdays)
+        self.listed_of = _weekday_forms(languages, lambda lang: lang.listed_weekdays)
         # short forms that are other languages' words ("jeu", "set", "ago"), and the am/pm marks
         # every language's clocks are printed with ("So., 3PM", "hoy a las 1:00 PM"): not counted as
         # the words that say which language a text is in
@@ -776,7 +777,7 @@ class Grammar:
         self.month_position = c(
             rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+|(?P<each>{every})\s+)?"
             rf"(?:(?:{any_of(w.position_articles)})\s+){{0,4}}"
-            rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day}){weekday_suffix}?|"
+            rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day})(?:{plural})?{weekday_suffix}?|"
             rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)})(?!\s+(?:{any_of(w.next_after)}){e})|"
             # "the second Tuesday of next month", "the last day of the year"
             # "of" may be left out or be in its article: "the third Monday next month", "do próximo mês",
@@ -834,6 +835,14 @@ class Grammar:
         self.on_days = c(
             rf"{b}(?:(?:{weekday_lead})\s+)?(?P<days>{days}(?:\s*{and_words}\s*{again}{days})*){e}"
         )
+        # "Wöchentlich am Di., Do.", "le mar., jeu.", "a cada ter., qui.": weekdays by their short
+        # forms (a dot or none) in a list; the text's language says which day each is (parse.py)
+        short = any_of({*self.abbreviation_of, *self.dotted_of, *self.listed_of, *w.weekdays})
+        self.short_days = c(
+            rf"{b}(?:(?:(?P<every>{every})|{weekday_lead})\s+)?"
+            rf"(?P<days>(?:{short})\.?(?:\s*{and_words}\s*(?:{short})\.?)*)(?!\w)"
+        )
+        self.short_day_words = compile_folded(rf"(?<!\w)(?:{short})(?P<dot>\.)?(?!\w)")
         self.day_words = compile_folded(day)
         self.plural_day = compile_folded(rf"(?:{plural}){WORD_END}")
         adverbs = any_of(w.weekday_adverbs)

@@ -1860,3 +1860,115 @@ def test_daily_in_one_word_or_as_an_adjective_repeats_every_day(text, region, du
     ):
         when = find_when(other, SATURDAY, region=region)
         assert when is None or when.rrule is None, other
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "Yoga wöchentlich am Di., Do. um 18 Uhr",
+            "de_DE",
+            at("2026-12-08", "18:00"),
+            "FREQ=WEEKLY;BYDAY=TU,TH",
+            "dienstags und donnerstags",
+        ),
+        (
+            "alle 2 Wochen am Mo, Mi",
+            "de_AT",
+            at("2026-12-07"),
+            "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE",
+            "alle 2 Wochen montags und mittwochs",
+        ),
+        (
+            "natation chaque semaine le lun., mer. à 7h",
+            "fr_FR",
+            at("2026-12-07", "07:00"),
+            "FREQ=WEEKLY;BYDAY=MO,WE",
+            "le lundi et le mercredi",
+        ),
+        (
+            "inglés semanalmente el mar, jue a las 19",
+            "es_ES",
+            at("2026-12-08", "19:00"),
+            "FREQ=WEEKLY;BYDAY=TU,TH",
+            "los martes y jueves",
+        ),
+        (
+            "pilates a cada ter., qui. às 8h",
+            "pt_BR",
+            at("2026-12-08", "08:00"),
+            "FREQ=WEEKLY;BYDAY=TU,TH",
+            "às terças e quintas",
+        ),
+        (
+            "bins every Mon., Thu. at 7pm",
+            "en_US",
+            at("2026-12-07", "19:00"),
+            "FREQ=WEEKLY;BYDAY=MO,TH",
+            "every Monday and Thursday",
+        ),
+        (
+            "gym weekly on Tue. and Fri.",
+            "en_GB",
+            at("2026-12-08"),
+            "FREQ=WEEKLY;BYDAY=TU,FR",
+            "every Tuesday and Friday",
+        ),
+    ],
+)
+def test_weekdays_listed_by_their_short_forms_keep_a_weekly_repeat_on_each(text, region, due, rule, said):
+    """Short weekday forms listed after a weekly rule or "every" ("am Di., Do.", "le lun., mer.",
+    "el mar, jue", "a cada ter., qui.", "every Mon., Thu.") were dropped or kept to the first; each
+    is read in the text's language (es "mar" only in such a list: alone it is the sea), and a short
+    form that is one date stays one ("Termin am Di. um 10")."""
+    read_as(text, region, due, rule, said)
+    for other, region in (("ir al mar, jue a las 10", "es_ES"), ("Termin am Di. um 10", "de_DE")):
+        when = find_when(other, SATURDAY, region=region)
+        assert when is not None and when.rrule is None, other
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "tous les premiers lundis du mois à 9h",
+            "fr_FR",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO",
+            "tous les mois, le premier lundi",
+        ),
+        (
+            "Mensuel (tous les troisièmes jeudis)",
+            "fr_BE",
+            at("2026-12-17"),
+            "FREQ=MONTHLY;BYDAY=3TH",
+            "tous les mois, le troisième jeudi",
+        ),
+        (
+            "los primeros lunes de cada mes a las 9",
+            "es_ES",
+            at("2026-12-07"),
+            "FREQ=MONTHLY;BYDAY=1MO",
+            "todos los meses, el primer lunes",
+        ),
+        (
+            "misa los últimos domingos de cada mes",
+            "es_MX",
+            at("2026-12-27"),
+            "FREQ=MONTHLY;BYDAY=-1SU",
+            "todos los meses, el último domingo",
+        ),
+        (
+            "feira nos últimos sábados de cada mês",
+            "pt_PT",
+            at("2026-12-26"),
+            "FREQ=MONTHLY;BYDAY=-1SA",
+            "todos os meses, no último sábado",
+        ),
+    ],
+)
+def test_a_plural_position_of_a_plural_weekday_repeats_every_month(text, region, due, rule, said):
+    """fr "tous les premiers lundis", es "los primeros lunes", pt "nos últimos sábados": the
+    ordinal in the plural before the plural weekday was read as nothing or as every month on
+    today's date."""
+    read_as(text, region, due, rule, said)

@@ -125,7 +125,10 @@ LANGUAGE = Language(
     month_day_words=("jour",),
     month_ordinals={"premier": 1, "première": 1, "deuxième": 2, "seconde": 2, "troisième": 3,
                     "quatrième": 4, "cinquième": 5, "dernier": -1, "dernière": -1, "avant-dernier": -2,
-                    "avant-dernière": -2, "antépénultième": -3},
+                    "avant-dernière": -2, "antépénultième": -3,
+                    # "tous les premiers lundis du mois": the plural before a plural weekday
+                    "premiers": 1, "deuxièmes": 2, "seconds": 2, "troisièmes": 3, "quatrièmes": 4,
+                    "cinquièmes": 5, "derniers": -1, "avant-derniers": -2},
     times_nouns=("fois",),
     per_words=("par", "chaque", "tous les", "toutes les"),
     freq_words={"quotidiennement": "DAILY", "tous les jours": "DAILY", "chaque jour": "DAILY",

@@ -141,7 +141,10 @@ LANGUAGE = Language(
                     "terceira": 3, "quarto": 4, "quarta": 4, "quinto": 5, "quinta": 5, "último": -1,
                     "última": -1, "primeiras": 1,
                     "últimas": -1, "penúltimo": -2, "penúltima": -2,
-                    "antepenúltimo": -3, "antepenúltima": -3},
+                    "antepenúltimo": -3, "antepenúltima": -3,
+                    # "nos últimos sábados do mês" ("segundas", "quartas" are weekdays)
+                    "primeiros": 1, "terceiras": 3, "terceiros": 3, "quartos": 4, "últimos": -1,
+                    "penúltimos": -2, "penúltimas": -2},
     times_nouns=("vez", "vezes"),
     per_words=("por", "ao", "à", "a cada", "cada"),
     part_plurals={"manhãs": "de manhã", "tardes": "à tarde", "noites": "à noite"},
