@@ -19,6 +19,7 @@ class Habits:
     step_pair: re.Pattern[str]  # groups n_<i> (the step: a figure or a word) and unit
     nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
     monthdays: re.Pattern[str]  # "on the 1st and 15th of every month": groups every, days, each
+    monthday_of_month: re.Pattern[str]  # "on the 1st of the month": each month's (group day)
     # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
     # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
     monthly_days: re.Pattern[str]
@@ -146,6 +147,12 @@ def _compile(g: Grammar) -> Habits:
         monthdays=compile_folded(
             rf"{b}(?:(?P<every>{any_of(w.every)})\s+)?{the}{day_word}(?P<days>{listed})\s+(?:{of_month}){e}"
         ),
+        # "the month" and no particular one is each month ("pay rent on the 1st of the month", "dia 5
+        # do mês", "am 1. des Monats"); "of next month" one date
+        monthday_of_month=compile_folded(
+            rf"{b}{the}{day_word}(?P<day>{marked})\s+(?:{any_of(w.of_the_month)})"
+            rf"(?!\s+(?:{any_of(w.next_after)}){e}){e}"
+        ),
         monthly_days=compile_folded(
             rf"{b}{the}{day_word}(?:(?P<days>{marked_list})(?:\s+{day_words})?(?:\s+(?:{any_of(w.of_the_month)}))?"
             rf"|(?:{day_words})\s+(?P<single>{marked})(?:\s+(?P<of>{any_of(w.of_the_month)}))?){e}"
@@ -203,7 +210,10 @@ def _compile(g: Grammar) -> Habits:
         ),
         set_position=compile_folded(
             rf"{b}{position}(?P<ord>{ordinal})\s+(?P<set>{any_of(w.weekday_sets)})"
-            rf"(?:\s+(?:(?P<each>{any_of(w.of_every_month)})|(?:{any_of(w.of_the_month)})))?{e}"
+            rf"(?:\s+(?:(?P<each>{any_of(w.of_every_month)})|(?P<of>{any_of(w.of_the_month)})"
+            # "of each year", "des Jahres"; "im Dezember", "de diciembre" beside a yearly rule
+            rf"|(?P<year>{any_of((*w.of_every_year, *w.of_the_year))})"
+            rf"|(?:{any_of((*w.months_lead, *w.of_a_month))})\s+(?P<mon>{any_of(w.months)})))?{e}"
             if w.weekday_sets
             else "(?!)"
         ),

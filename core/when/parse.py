@@ -716,6 +716,9 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     found = _habit(t, today)
     if found:
         return found
+    found = _each_position_of_months(t, today) if habits(g).every_word.search(t.folded) else None
+    if found:
+        return found
     m = t.search(g.every_part)
     if m:
         t.take(m)
@@ -847,6 +850,51 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     if m:
         t.take(m)
         return _on_its_days(t, today, _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None))
+    return _of_the_month(t, today)
+
+
+def _each_position_of_months(t: _Text, today: date) -> _Rec | None:
+    """ "Monthly (on every second Sunday)", "Mensalmente (em cada segunda segunda-feira)": beside a
+    monthly rule, "every" before a position and a weekday is that weekday of each month (alone,
+    "every second Sunday" is every other Sunday)."""
+    g = t.g
+    monthly = _unit_rule_said(t, "month")
+    if monthly is None:
+        return None
+    unit = monthly[0]
+
+    def apart(m: re.Match) -> bool:
+        return bool(m.group("each") and m.group("day") and not m.group("mon")) and (
+            m.end() <= unit.start() or unit.end() <= m.start()
+        )
+
+    m = t.search(g.month_position, accept=apart)
+    if m is None:
+        return None
+    t.take(m)
+    t.take(unit)
+    rule, first = _month_position(g, m, today)
+    return _Rec(f"{monthly[1]};{rule}", first)
+
+
+def _of_the_month(t: _Text, today: date) -> _Rec | None:
+    """ "The month" with its article and no particular month is each month, when no other repeat
+    is said: "on the second Tuesday of the month", "pay rent on the 1st of the month", "am zweiten
+    Dienstag im Monat" (a day of a list, "the 5th and the 7th of the month", is the list's)."""
+    g = t.g
+
+    def alone(m: re.Match) -> bool:
+        return not habits(g).joined.search(t.folded, max(0, m.start() - 12), m.start())
+
+    m = t.search(g.month_position, accept=lambda m: bool(not m.group("mon") and m.group("of") and alone(m)))
+    if m:
+        t.take(m)
+        rule, first = _month_position(g, m, today)
+        return _Rec(f"FREQ=MONTHLY;{rule}", first)
+    m = t.search(habits(g).monthday_of_month, accept=alone)
+    if m and 1 <= (day := int(_DAY_FIGURES.findall(m.group("day"))[0])) <= 31:
+        t.take(m)  # "pay rent on the 1st of the month": monthly on the 1st
+        return _Rec(f"FREQ=MONTHLY;BYMONTHDAY={day}", _next_monthday(today, day))
     return None
 
 
@@ -958,18 +1006,37 @@ def _set_position(t: _Text, today: date) -> _Rec | None:
     m = t.search(habits(g).set_position)
     if m is None:
         return None
-    monthly = (m, "FREQ=MONTHLY") if m.group("each") else _unit_rule_said(t, "month")
-    if monthly is None or (
-        monthly[0] is not m and m.start() < monthly[0].end() and monthly[0].start() < m.end()
-    ):
+
+    def beside(unit: str) -> tuple[re.Match, str] | None:  # a rule said apart from the position
+        found = _unit_rule_said(t, unit)
+        return found if found and (found[0].end() <= m.start() or m.end() <= found[0].start()) else None
+
+    # "of the month" and no particular month is each month, "of the year" each year
+    if m.group("each"):
+        said: tuple[re.Match, str] | None = (m, "FREQ=MONTHLY")
+    elif m.group("of"):  # "every 3 months on the last weekday of the month": its step
+        said = beside("month") or (m, "FREQ=MONTHLY")
+    elif m.group("year"):
+        said = beside("year") or (m, "FREQ=YEARLY")
+    elif m.group("mon"):  # "jährlich am letzten Werktag im Dezember": in that month each year
+        said = _unit_rule_said(t, "year")
+    else:
+        said = _unit_rule_said(t, "month") or _unit_rule_said(t, "year")
+    if said is None or (said[0] is not m and m.start() < said[0].end() and said[0].start() < m.end()):
         return None
     n = g.words.month_ordinals[_spaced(m.group("ord"))]
     days = g.words.weekday_sets[_spaced(m.group("set"))]
     t.take(m)
-    if monthly[0] is not m:
-        t.take(monthly[0])
+    if said[0] is not m:
+        t.take(said[0])
+    month = f";BYMONTH={g.words.months[m.group('mon')]}" if m.group("mon") else ""
+    apart = t.search(habits(g).in_a_month) if said[1] == "FREQ=YEARLY" and not month else None
+    if apart:  # "yearly in December on the last weekday": the months said apart
+        t.take(apart)
+        names = habits(g).month_word.findall(apart.group("mons"))
+        month = ";BYMONTH=" + ",".join(map(str, sorted({g.words.months[name] for name in names})))
     # from today: the engine puts the first occurrence on the rule (_on_the_rule)
-    return _Rec(f"{monthly[1]};BYDAY={days};BYSETPOS={n}", today)
+    return _Rec(f"{said[1]}{month};BYDAY={days};BYSETPOS={n}", today)
 
 
 def _year_day_numbers(g: Grammar, said: str) -> set[int]:

@@ -1972,3 +1972,188 @@ def test_a_plural_position_of_a_plural_weekday_repeats_every_month(text, region,
     ordinal in the plural before the plural weekday was read as nothing or as every month on
     today's date."""
     read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "pay rent on the 1st of the month",
+            "en_US",
+            at("2027-01-01"),
+            "FREQ=MONTHLY;BYMONTHDAY=1",
+            "every month on the 1st",
+        ),
+        (
+            "book club on the second Tuesday of the month at 7pm",
+            "en_GB",
+            at("2026-12-08", "19:00"),
+            "FREQ=MONTHLY;BYDAY=2TU",
+            "every month on the second Tuesday",
+        ),
+        (
+            "pagar a renda no dia 5 do mês",
+            "pt_BR",
+            at("2027-01-05"),
+            "FREQ=MONTHLY;BYMONTHDAY=5",
+            "todos os meses no dia 5",
+        ),
+        (
+            "reunião no segundo domingo do mês",
+            "pt_PT",
+            at("2026-12-13"),
+            "FREQ=MONTHLY;BYDAY=2SU",
+            "todos os meses, no segundo domingo",
+        ),
+        (
+            "cuota el 15 del mes a las 9",
+            "es_ES",
+            at("2026-12-15"),
+            "FREQ=MONTHLY;BYMONTHDAY=15",
+            "todos los meses el día 15",
+        ),
+        (
+            "club el tercer jueves del mes",
+            "es_MX",
+            at("2026-12-17"),
+            "FREQ=MONTHLY;BYDAY=3TH",
+            "todos los meses, el tercer jueves",
+        ),
+        ("Miete am 1. des Monats", "de_DE", at("2027-01-01"), "FREQ=MONTHLY;BYMONTHDAY=1", "monatlich am 1."),
+        (
+            "Stammtisch am zweiten Dienstag im Monat",
+            "de_CH",
+            at("2026-12-08"),
+            "FREQ=MONTHLY;BYDAY=2TU",
+            "monatlich am zweiten Dienstag",
+        ),
+        ("loyer le 5 du mois", "fr_FR", at("2027-01-05"), "FREQ=MONTHLY;BYMONTHDAY=5", "tous les mois le 5"),
+        (
+            "atelier le dernier samedi du mois",
+            "fr_CA",
+            at("2026-12-26"),
+            "FREQ=MONTHLY;BYDAY=-1SA",
+            "tous les mois, le dernier samedi",
+        ),
+    ],
+)
+def test_a_day_of_the_month_without_every_repeats_every_month(text, region, due, rule, said):
+    """ "the month" with its article and no particular month is each month: "on the 1st of the
+    month", "no segundo domingo do mês", "el 15 del mes", "am zweiten Dienstag im Monat", "le
+    dernier samedi du mois" were one date. A month named or counted from now stays one date."""
+    read_as(text, region, due, rule, said)
+    for other, region in (
+        ("on the second Tuesday of next month", "en_US"),
+        ("on the 15th of this month", "en_GB"),
+        ("the first Monday of March", "en_US"),
+        ("dia 5 do mês que vem", "pt_BR"),
+        ("el 30 del mes que viene", "es_ES"),
+        ("am 1. des nächsten Monats", "de_DE"),
+        ("le 30 du mois prochain", "fr_FR"),
+        ("the end of the month", "en_US"),
+    ):
+        when = find_when(other, SATURDAY, region=region)
+        assert when is not None and when.rrule is None, other
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "backup on the last weekday of the year",
+            "en_US",
+            at("2026-12-31"),
+            "FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+            "every year on the last weekday",
+        ),
+        (
+            "budget on the first working day of each year",
+            "en_GB",
+            at("2027-01-01"),
+            "FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1",
+            "every year on the first weekday",
+        ),
+        (
+            "Inventur jährlich am letzten Werktag im Dezember",
+            "de_DE",
+            at("2026-12-31"),
+            "FREQ=YEARLY;BYMONTH=12;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+            "jährlich am letzten Werktag im Dezember",
+        ),
+        (
+            "cierre el último día laborable de cada año",
+            "es_ES",
+            at("2026-12-31"),
+            "FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+            "todos los años, el último día laborable",
+        ),
+        (
+            "balanço no primeiro dia útil de cada ano",
+            "pt_BR",
+            at("2027-01-01"),
+            "FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1",
+            "todos os anos, no primeiro dia útil",
+        ),
+        (
+            "vœux le premier jour ouvré de l'année",
+            "fr_FR",
+            at("2027-01-01"),
+            "FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=1",
+            "tous les ans, le premier jour ouvré",
+        ),
+    ],
+)
+def test_a_position_among_working_days_of_the_year_repeats_every_year(text, region, due, rule, said):
+    """ "the last weekday of the year", "the first working day of each year", "jährlich am letzten
+    Werktag im Dezember": a set position under a yearly rule was every year on today's date or
+    nothing; the engine steps it (Friday 1 January 2027 the first working day)."""
+    read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "bake sale monthly, every second Saturday",
+            "en_US",
+            at("2026-12-12"),
+            "FREQ=MONTHLY;BYDAY=2SA",
+            "every month on the second Saturday",
+        ),
+        (
+            "mensalmente, em cada segunda terça-feira",
+            "pt_PT",
+            at("2026-12-08"),
+            "FREQ=MONTHLY;BYDAY=2TU",
+            "todos os meses, na segunda terça-feira",
+        ),
+        (
+            "mensualmente, cada segundo martes",
+            "es_ES",
+            at("2026-12-08"),
+            "FREQ=MONTHLY;BYDAY=2TU",
+            "todos los meses, el segundo martes",
+        ),
+        (
+            "monatlich, jeden zweiten Dienstag",
+            "de_DE",
+            at("2026-12-08"),
+            "FREQ=MONTHLY;BYDAY=2TU",
+            "monatlich am zweiten Dienstag",
+        ),
+        (
+            "tous les mois, chaque deuxième mardi",
+            "fr_FR",
+            at("2026-12-08"),
+            "FREQ=MONTHLY;BYDAY=2TU",
+            "tous les mois, le deuxième mardi",
+        ),
+    ],
+)
+def test_every_nth_weekday_beside_a_monthly_rule_is_that_weekday_of_each_month(text, region, due, rule, said):
+    """Beside "monthly", "every second Saturday" ("em cada segunda terça-feira", "jeden zweiten
+    Dienstag") is that weekday of each month (AOSP Calendar's "Monthly (on every second Sunday)");
+    it was every other week, or pt "cada segunda" every Monday. Alone it stays every other week."""
+    read_as(text, region, due, rule, said)
+    when = find_when("jeden zweiten Dienstag", SATURDAY, region="de_DE")
+    assert when is not None and when.rrule == "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU"
