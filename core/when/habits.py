@@ -33,6 +33,11 @@ class Habits:
     month_word: re.Pattern[str]  # a month's name: each one of `in_months`' group mons
     in_a_month: re.Pattern[str]  # "in May", "im Januar, Juli", "en mai": group mons (one month or more)
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
+    # a month and more after it ("enero y julio", "January, April and July"): group more
+    month_run: re.Pattern[str]
+    # de "jeden Dienstag- und Donnerstagabend", "montags- und mittwochsabends": the hyphen stands for
+    # the ending the days share; groups every, heads (the days before it), day, adverb, part
+    shared_ending: re.Pattern[str]
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_word: re.Pattern[str]  # "every", "jeden", "cada": a cheap look before a costly search
     every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
@@ -181,6 +186,10 @@ def _compile(g: Grammar) -> Habits:
             else "(?!)"
         ),
         month_word=compile_folded(rf"{b}(?:{any_of(w.months)}){e}"),
+        month_run=compile_folded(
+            rf"{b}(?:{any_of(w.months)})(?P<more>(?:{joint}(?:(?:{any_of(w.months_lead)})\s+)?"
+            rf"(?:{any_of(w.months)}){e})++)"
+        ),
         in_a_month=compile_folded(
             rf"{b}(?:{any_of(w.months_lead)})\s+(?P<mons>(?:{any_of(w.months)})"
             rf"(?:{joint}(?:{any_of(w.months_lead)}\s+)?(?:{any_of(w.months)}))*+){e}"
@@ -189,6 +198,12 @@ def _compile(g: Grammar) -> Habits:
         ),
         every_glued=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
+        ),
+        shared_ending=compile_folded(
+            rf"{b}(?:(?P<every>{any_of(w.every)})\s+)?(?P<heads>(?:{day}|{adverb})-(?:\s*,\s*(?:{day}|{adverb})-)*)"
+            rf"\s*(?:{any_of(w.and_words)})\s+(?P<day>{day})(?P<adverb>s)?(?P<part>{any_of(w.bare_parts)})s?{e}"
+            if w.bare_parts
+            else "(?!)"
         ),
         lead_only=compile_folded(rf"\s*(?:(?:{any_of(leads)})\s+)?\Z"),
         every_word=compile_folded(rf"{b}(?:{any_of(w.every)})\s"),

@@ -569,6 +569,27 @@ def _yearly_said(t: _Text, text: str, rule: str | None, written: bool) -> str | 
     return _yearly_on(t.g, m, rule) if m and any(s <= m.start("ord") < e for s, e in t.spans) else rule
 
 
+def _months_listed(t: _Text, text: str) -> list[int] | None:
+    """The months listed after the month of the date read ("el 15 de enero y julio", "the second
+    Tuesday of January, July"), their words taken; None when no more are said."""
+    g = t.g
+    for m in habits(g).month_run.finditer(fold(text)):
+        first_read = any(s <= m.start() < e for s, e in t.spans)
+        if first_read and not any(s < m.end() and m.start("more") < e for s, e in t.spans):
+            t.spans.append(m.span("more"))
+            return sorted({g.words.months[name] for name in habits(g).month_word.findall(m.group(0))})
+    return None
+
+
+def _in_listed_months(rule: str, months: list[int], day: int) -> str:
+    """A yearly rule in each of `months`: on its weekday of the month when it has one, else on `day`."""
+    parts = [p for p in rule.split(";") if not p.startswith("BYMONTH=")]
+    listed = "BYMONTH=" + ",".join(map(str, months))
+    if any(p.startswith("BYDAY=") for p in parts):
+        return ";".join([parts[0], listed, *parts[1:]])
+    return ";".join([*parts, listed, f"BYMONTHDAY={day}"])
+
+
 def _said_alone(t: _Text, m: re.Match) -> bool:
     """Nothing but `m` in the text (a lead word before it: "les mardis", "on Tuesdays")."""
     return bool(habits(t.g).lead_only.match(t.folded[: m.start()])) and not t.folded[m.end() :].strip(
@@ -985,6 +1006,15 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         wd = g.words.weekdays[m.group("day")]
         first = _next_weekday(today, wd, strictly_after=False)
         return _Rec(f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", first, m.group("part"))
+    m = t.search(h.shared_ending, accept=lambda m: bool(m.group("every") or m.group("adverb")))
+    if m:  # "jeden Dienstag- und Donnerstagabend", "montags- und mittwochsabends": each, that part
+        words = re.findall(r"[^\W\d_]+", m.group("heads"))
+        heads = [g.words.weekdays.get(w, g.words.weekday_adverbs.get(w, -1)) for w in words]
+        if -1 not in heads:
+            days = sorted({*heads, g.words.weekdays[m.group("day")]})
+            t.take(m)
+            first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+            return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first, m.group("part"))
     said_twice = t.search(
         h.step_pair, accept=lambda m: (group(m, "n") or "").isdigit() or group(m, "n") in g.words.numbers
     )
@@ -1938,8 +1968,11 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         return monday + timedelta(days=g.words.weekdays[m.group("day")]), "day"
     m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
     if m:
+        shared = habits(g).shared_ending.match(t.folded, m.start("day"))
         t.take(m)
         t.glued_part = m.group("glued")
+        if shared and not t.glued_part:  # "Dienstag- und Freitagvormittag": the part both days share
+            t.glued_part = shared.group("part")
         wd = g.words.weekdays[m.group("day")]
         nxt = g.which(m.group("pre"), m.group("post")) == "next" or _after_next(m)
         found = _next_weekday(today, wd, strictly_after=nxt)
@@ -2431,6 +2464,9 @@ def _first_of_a_list(
         s, e = m.span()
         if any(a < e and b > s for a, b in when.spans):
             continue  # inside one reading ("10 e meia", "between 2 and 4pm")
+        shared = habits(grammar).shared_ending.search(folded)
+        if shared and shared.start() < s < shared.end():
+            continue  # "Dienstag- und Freitagabend": the part of the day both share, read whole
         if not grammar.list_day.search(folded, 0, s) or not (
             _ANY_FIGURE.search(folded, e) or grammar.list_day.search(folded, e)
         ):
@@ -2646,6 +2682,10 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.rrule = _yearly_said(t, text, out.rrule, bool(written and not t.month_alone))
+    months = _months_listed(t, text) if out.rrule and out.rrule.startswith("FREQ=YEARLY") else None
+    if out.rrule and months and written and not t.month_alone:  # "every year on 15 January and July"
+        out.rrule = _in_listed_months(out.rrule, months, due.day)
+        due = _on_the_rule(out.rrule, _at(now.date(), due.hour, due.minute, tz))
     out.due = due + signed if signed else due  # "4pm + 3 days"
     if zone is not None and out.explicit_time:  # "17:00 PDT": that time there, here
         out.due = out.due.replace(tzinfo=zone).astimezone(tz)

@@ -2060,6 +2060,104 @@ def test_a_day_of_the_month_without_every_repeats_every_month(text, region, due,
     "text,region,due,rule,said",
     [
         (
+            "Chor jeden Dienstag- und Donnerstagabend",
+            "de_DE",
+            at("2026-12-08", "19:00"),
+            "FREQ=WEEKLY;BYDAY=TU,TH",
+            "dienstags und donnerstags",
+        ),
+        (
+            "Sport montags- und mittwochsabends",
+            "de_AT",
+            at("2026-12-07", "19:00"),
+            "FREQ=WEEKLY;BYDAY=MO,WE",
+            "montags und mittwochs",
+        ),
+        (
+            "Putzen montags-, dienstags- und freitagsvormittags",
+            "de_CH",
+            at("2026-12-07", "10:00"),
+            "FREQ=WEEKLY;BYDAY=MO,TU,FR",
+            "montags, dienstags und freitags",
+        ),
+    ],
+)
+def test_german_days_sharing_the_ending_after_their_hyphen_repeat_on_each(text, region, due, rule, said):
+    """The hyphen that stands for a shared ending ("Dienstag- und Donnerstagabend", "montags- und
+    mittwochsabends") kept only the last day; each day is read, with the part of the day they
+    share. Without "jeden" or the adverb it is one day, the first, with that part."""
+    read_as(text, region, due, rule, said)
+    when = find_when("Termin Dienstag- und Freitagvormittag", SATURDAY, region="de_DE")
+    assert when is not None and (when.rrule, when.due) == (None, at("2026-12-08", "10:00"))
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
+            "cada año el 15 de enero y julio",
+            "es_ES",
+            at("2027-01-15"),
+            "FREQ=YEARLY;BYMONTH=1,7;BYMONTHDAY=15",
+            "todos los años de enero y de julio",
+        ),
+        (
+            "impuesto anualmente el 20 de enero, abril y octubre",
+            "es_MX",
+            at("2027-01-20"),
+            "FREQ=YEARLY;BYMONTH=1,4,10;BYMONTHDAY=20",
+            "todos los años de enero, de abril y de octubre",
+        ),
+        (
+            "anualmente el segundo martes de marzo, septiembre",
+            "es_ES",
+            at("2027-03-09"),
+            "FREQ=YEARLY;BYMONTH=3,9;BYDAY=2TU",
+            "todos los años, el segundo martes de marzo y de septiembre",
+        ),
+        (
+            "yearly on the 10th of June and December",
+            "en_GB",
+            at("2026-12-10"),
+            "FREQ=YEARLY;BYMONTH=6,12;BYMONTHDAY=10",
+            "every year in June and in December",
+        ),
+        (
+            "todos os anos a 1 de maio e novembro",
+            "pt_PT",
+            at("2027-05-01"),
+            "FREQ=YEARLY;BYMONTH=5,11;BYMONTHDAY=1",
+            "todos os anos de maio e de novembro",
+        ),
+        (
+            "jährlich am 15. Januar und Juli",
+            "de_DE",
+            at("2027-01-15"),
+            "FREQ=YEARLY;BYMONTH=1,7;BYMONTHDAY=15",
+            "jährlich im Januar und im Juli",
+        ),
+        (
+            "tous les ans le 15 janvier et juillet",
+            "fr_FR",
+            at("2027-01-15"),
+            "FREQ=YEARLY;BYMONTH=1,7;BYMONTHDAY=15",
+            "tous les ans de janvier et de juillet",
+        ),
+    ],
+)
+def test_months_listed_after_a_yearly_date_repeat_in_each(text, region, due, rule, said):
+    """Months listed after a yearly date's month ("el 15 de enero y julio", "on the 10th of June
+    and December", "el segundo martes de marzo, septiembre") kept only the first month; each is a
+    month of the one yearly rule (the day is the due date's, as for one month)."""
+    read_as(text, region, due, rule, said)
+    when = find_when("cada año el 15 de enero", SATURDAY, region="es_ES")
+    assert when is not None and when.rrule == "FREQ=YEARLY"
+
+
+@pytest.mark.parametrize(
+    "text,region,due,rule,said",
+    [
+        (
             "backup on the last weekday of the year",
             "en_US",
             at("2026-12-31"),
