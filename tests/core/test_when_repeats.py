@@ -81,15 +81,15 @@ def negative_reads_no_repeat(corpus: dict, case: list) -> bool:
 # de and fr written before the grammar was tuned to it: read as they expect, at least as many as
 # now (floors: raise them as the grammar learns).
 RULE_FLOORS = {
-    "aosp_calendar_en_pt_es_de_fr": 326,
+    "aosp_calendar_en_pt_es_de_fr": 413,
     "cronstrue_en_pt_es_de_fr": 191,
     "ice_cube_en_pt_es_de_fr": 152,
-    "nextcloud_calendar_en_pt_es_de_fr": 385,
+    "nextcloud_calendar_en_pt_es_de_fr": 389,
     "recurrent_en": 173,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
     "people_repeats_3": 64,
-    "people_repeats_4": 58,
+    "people_repeats_4": 60,
     "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
