@@ -839,7 +839,7 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
         return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
-    listed = _short_weekdays(t, every=True)
+    listed = _short_weekdays(t, every=True) if habits(g).every_word.search(t.folded) else None
     if listed:  # "a cada ter., qui.", "every Tue., Thu."
         t.take(listed[0])
         first = min(_next_weekday(today, d, strictly_after=False) for d in listed[1])
@@ -871,7 +871,7 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     if m:
         t.take(m)
         return _on_its_days(t, today, _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None))
-    return _of_the_month(t, today)
+    return _of_the_month(t, today) if habits(g).of_month.search(t.folded) else None
 
 
 def _each_position_of_months(t: _Text, today: date) -> _Rec | None:
@@ -1006,7 +1006,9 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         wd = g.words.weekdays[m.group("day")]
         first = _next_weekday(today, wd, strictly_after=False)
         return _Rec(f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", first, m.group("part"))
-    m = t.search(h.shared_ending, accept=lambda m: bool(m.group("every") or m.group("adverb")))
+    m = "-" in t.folded and t.search(
+        h.shared_ending, accept=lambda m: bool(m.group("every") or m.group("adverb"))
+    )
     if m:  # "jeden Dienstag- und Donnerstagabend", "montags- und mittwochsabends": each, that part
         words = re.findall(r"[^\W\d_]+", m.group("heads"))
         heads = [g.words.weekdays.get(w, g.words.weekday_adverbs.get(w, -1)) for w in words]
@@ -1968,7 +1970,7 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         return monday + timedelta(days=g.words.weekdays[m.group("day")]), "day"
     m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
     if m:
-        shared = habits(g).shared_ending.match(t.folded, m.start("day"))
+        shared = habits(g).shared_ending.match(t.folded, m.start("day")) if "-" in t.folded else None
         t.take(m)
         t.glued_part = m.group("glued")
         if shared and not t.glued_part:  # "Dienstag- und Freitagvormittag": the part both days share
@@ -2464,7 +2466,7 @@ def _first_of_a_list(
         s, e = m.span()
         if any(a < e and b > s for a, b in when.spans):
             continue  # inside one reading ("10 e meia", "between 2 and 4pm")
-        shared = habits(grammar).shared_ending.search(folded)
+        shared = habits(grammar).shared_ending.search(folded) if "-" in folded else None
         if shared and shared.start() < s < shared.end():
             continue  # "Dienstag- und Freitagabend": the part of the day both share, read whole
         if not grammar.list_day.search(folded, 0, s) or not (
