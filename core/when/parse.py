@@ -1975,6 +1975,7 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         t.glued_part = m.group("glued")
         if shared and not t.glued_part:  # "Dienstag- und Freitagvormittag": the part both days share
             t.glued_part = shared.group("part")
+            t.spans.append((m.end(), m.end() + 1))  # its hyphen (the rest of the list stays)
         wd = g.words.weekdays[m.group("day")]
         nxt = g.which(m.group("pre"), m.group("post")) == "next" or _after_next(m)
         found = _next_weekday(today, wd, strictly_after=nxt)

@@ -2089,6 +2089,7 @@ def test_german_days_sharing_the_ending_after_their_hyphen_repeat_on_each(text, 
     read_as(text, region, due, rule, said)
     when = find_when("Termin Dienstag- und Freitagvormittag", SATURDAY, region="de_DE")
     assert when is not None and (when.rrule, when.due) == (None, at("2026-12-08", "10:00"))
+    assert title_without(when.text, when, None) == "Termin und Freitagvormittag"  # as a list's rest
 
 
 @pytest.mark.parametrize(
