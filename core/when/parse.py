@@ -616,6 +616,9 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
         return rec
     if rec.rule.startswith(("FREQ=HOURLY", "FREQ=MINUTELY")) and "BY" not in rec.rule:
         return _clock_on_days(t, today, rec)
+    if rec.rule == "FREQ=DAILY":  # "todos los días de lunes a viernes": every day of that range
+        ranged = _days_of_the_weeks(t, today)
+        return ranged if ranged and not ranged.rule.startswith("FREQ=WEEKLY;INTERVAL") else rec
     if not rec.rule.startswith("FREQ=WEEKLY") or "BYDAY" in rec.rule:
         return rec
     ranged = _days_of_the_weeks(t, today)
