@@ -19,6 +19,8 @@ class Habits:
     step_pair: re.Pattern[str]  # groups n_<i> (the step: a figure or a word) and unit
     nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
     monthdays: re.Pattern[str]  # "on the 1st and 15th of every month": groups every, days, each
+    monthday_of_month: re.Pattern[str]  # "on the 1st of the month": each month's (group day)
+    of_month: re.Pattern[str]  # "of the month", "do mês": a cheap look before a costly search
     # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
     # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
     monthly_days: re.Pattern[str]
@@ -32,6 +34,11 @@ class Habits:
     month_word: re.Pattern[str]  # a month's name: each one of `in_months`' group mons
     in_a_month: re.Pattern[str]  # "in May", "im Januar, Juli", "en mai": group mons (one month or more)
     every_glued: re.Pattern[str]  # de "jeden Sonntagabend": groups day and part (a bare part of the day)
+    # a month and more after it ("enero y julio", "January, April and July"): group more
+    month_run: re.Pattern[str]
+    # de "jeden Dienstag- und Donnerstagabend", "montags- und mittwochsabends": the hyphen stands for
+    # the ending the days share; groups every, heads (the days before it), day, adverb, part
+    shared_ending: re.Pattern[str]
     lead_only: re.Pattern[str]  # nothing but a lead word ("les", "on"): what is after it is said alone
     every_word: re.Pattern[str]  # "every", "jeden", "cada": a cheap look before a costly search
     every_before: re.Pattern[str]  # "every" right before what follows: "every July 4th", "every Christmas"
@@ -146,6 +153,13 @@ def _compile(g: Grammar) -> Habits:
         monthdays=compile_folded(
             rf"{b}(?:(?P<every>{any_of(w.every)})\s+)?{the}{day_word}(?P<days>{listed})\s+(?:{of_month}){e}"
         ),
+        # "the month" and no particular one is each month ("pay rent on the 1st of the month", "dia 5
+        # do mês", "am 1. des Monats"); "of next month" one date
+        of_month=compile_folded(rf"{b}(?:{any_of(w.of_the_month)}){e}"),
+        monthday_of_month=compile_folded(
+            rf"{b}{the}{day_word}(?P<day>{marked})\s+(?:{any_of(w.of_the_month)})"
+            rf"(?!\s+(?:{any_of(w.next_after)}){e}){e}"
+        ),
         monthly_days=compile_folded(
             rf"{b}{the}{day_word}(?:(?P<days>{marked_list})(?:\s+{day_words})?(?:\s+(?:{any_of(w.of_the_month)}))?"
             rf"|(?:{day_words})\s+(?P<single>{marked})(?:\s+(?P<of>{any_of(w.of_the_month)}))?){e}"
@@ -174,6 +188,10 @@ def _compile(g: Grammar) -> Habits:
             else "(?!)"
         ),
         month_word=compile_folded(rf"{b}(?:{any_of(w.months)}){e}"),
+        month_run=compile_folded(
+            rf"{b}(?:{any_of(w.months)})(?P<more>(?:{joint}(?:(?:{any_of(w.months_lead)})\s+)?"
+            rf"(?:{any_of(w.months)}){e})++)"
+        ),
         in_a_month=compile_folded(
             rf"{b}(?:{any_of(w.months_lead)})\s+(?P<mons>(?:{any_of(w.months)})"
             rf"(?:{joint}(?:{any_of(w.months_lead)}\s+)?(?:{any_of(w.months)}))*+){e}"
@@ -182,6 +200,12 @@ def _compile(g: Grammar) -> Habits:
         ),
         every_glued=compile_folded(
             rf"{b}(?:{any_of(w.every)})\s+(?P<day>{day})(?P<part>{any_of(w.bare_parts)}){e}"
+        ),
+        shared_ending=compile_folded(
+            rf"{b}(?:(?P<every>{any_of(w.every)})\s+)?(?P<heads>(?:{day}|{adverb})-(?:\s*,\s*(?:{day}|{adverb})-)*)"
+            rf"\s*(?:{any_of(w.and_words)})\s+(?P<day>{day})(?P<adverb>s)?(?P<part>{any_of(w.bare_parts)})s?{e}"
+            if w.bare_parts
+            else "(?!)"
         ),
         lead_only=compile_folded(rf"\s*(?:(?:{any_of(leads)})\s+)?\Z"),
         every_word=compile_folded(rf"{b}(?:{any_of(w.every)})\s"),
@@ -203,7 +227,10 @@ def _compile(g: Grammar) -> Habits:
         ),
         set_position=compile_folded(
             rf"{b}{position}(?P<ord>{ordinal})\s+(?P<set>{any_of(w.weekday_sets)})"
-            rf"(?:\s+(?:(?P<each>{any_of(w.of_every_month)})|(?:{any_of(w.of_the_month)})))?{e}"
+            rf"(?:\s+(?:(?P<each>{any_of(w.of_every_month)})|(?P<of>{any_of(w.of_the_month)})"
+            # "of each year", "des Jahres"; "im Dezember", "de diciembre" beside a yearly rule
+            rf"|(?P<year>{any_of((*w.of_every_year, *w.of_the_year))})"
+            rf"|(?:{any_of((*w.months_lead, *w.of_a_month))})\s+(?P<mon>{any_of(w.months)})))?{e}"
             if w.weekday_sets
             else "(?!)"
         ),

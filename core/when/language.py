@@ -64,6 +64,8 @@ class Language:
     # Sept"): a day before a time or a day number, after a weekday's lead, or as the whole text, in a
     # text written in this language (parse.py)
     dotted_weekdays: dict[str, int] = field(default_factory=dict)
+    # short weekday forms read only in a list of short forms ("Semanalmente el mar, jue"): es "mar"
+    listed_weekdays: dict[str, int] = field(default_factory=dict)
     weekday_suffixes: Words = ()  # pt "-feira", "-feiras"
     weekday_adverbs: dict[str, int] = field(default_factory=dict)  # de "montags": every Monday
     plural_endings: Words = ()  # "mondays", "segundas", "mercredis"
@@ -184,6 +186,10 @@ class Language:
     month_day_plurals: Words = ()  # days in a plural no ending makes: "an den Tagen 1 und 15"
     month_ordinals: dict[str, int] = field(default_factory=dict)  # "first": 1, "last": -1
     freq_endings: Words = ()  # the endings an adjective of `freq_words` takes: de "wöchentliches"
+    # words of `freq_words` that before a noun are an adjective and no repeat ("everyday clothes"):
+    # a frequency only before nothing, punctuation, a figure or one of `freq_adjective_then`
+    freq_adjectives: Words = ()
+    freq_adjective_then: Words = ()  # "everyday at 8", "everyday except Sunday"
     freq_words: dict[str, str] = field(
         default_factory=dict
     )  # "daily": "DAILY", "quarterly": "MONTHLY;INTERVAL=3"

@@ -569,6 +569,27 @@ def _yearly_said(t: _Text, text: str, rule: str | None, written: bool) -> str | 
     return _yearly_on(t.g, m, rule) if m and any(s <= m.start("ord") < e for s, e in t.spans) else rule
 
 
+def _months_listed(t: _Text, text: str) -> list[int] | None:
+    """The months listed after the month of the date read ("el 15 de enero y julio", "the second
+    Tuesday of January, July"), their words taken; None when no more are said."""
+    g = t.g
+    for m in habits(g).month_run.finditer(fold(text)):
+        first_read = any(s <= m.start() < e for s, e in t.spans)
+        if first_read and not any(s < m.end() and m.start("more") < e for s, e in t.spans):
+            t.spans.append(m.span("more"))
+            return sorted({g.words.months[name] for name in habits(g).month_word.findall(m.group(0))})
+    return None
+
+
+def _in_listed_months(rule: str, months: list[int], day: int) -> str:
+    """A yearly rule in each of `months`: on its weekday of the month when it has one, else on `day`."""
+    parts = [p for p in rule.split(";") if not p.startswith("BYMONTH=")]
+    listed = "BYMONTH=" + ",".join(map(str, months))
+    if any(p.startswith("BYDAY=") for p in parts):
+        return ";".join([parts[0], listed, *parts[1:]])
+    return ";".join([*parts, listed, f"BYMONTHDAY={day}"])
+
+
 def _said_alone(t: _Text, m: re.Match) -> bool:
     """Nothing but `m` in the text (a lead word before it: "les mardis", "on Tuesdays")."""
     return bool(habits(t.g).lead_only.match(t.folded[: m.start()])) and not t.folded[m.end() :].strip(
@@ -595,6 +616,9 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
         return rec
     if rec.rule.startswith(("FREQ=HOURLY", "FREQ=MINUTELY")) and "BY" not in rec.rule:
         return _clock_on_days(t, today, rec)
+    if rec.rule == "FREQ=DAILY":  # "todos los días de lunes a viernes": every day of that range
+        ranged = _days_of_the_weeks(t, today)
+        return ranged if ranged and not ranged.rule.startswith("FREQ=WEEKLY;INTERVAL") else rec
     if not rec.rule.startswith("FREQ=WEEKLY") or "BYDAY" in rec.rule:
         return rec
     ranged = _days_of_the_weeks(t, today)
@@ -609,6 +633,11 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     if weekend:
         t.take(weekend)
         return _Rec(rec.rule + ";BYDAY=SA,SU", _first_of_days("BYDAY=SA,SU", today))
+    listed = _short_weekdays(t)
+    if listed:  # "Wöchentlich am Di., Do.", "Hebdomadaire (le mar., jeu.)"
+        t.take(listed[0])
+        first = min(_next_weekday(today, d, strictly_after=False) for d in listed[1])
+        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in listed[1]), first)
     on = t.search(g.on_days)
     if not on:
         return rec
@@ -625,6 +654,34 @@ def _on_its_days(t: _Text, today: date, rec: _Rec) -> _Rec:
         t.take(m)
     first = min(_next_weekday(today, d, strictly_after=False) for d in days)
     return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+
+
+def _short_weekdays(t: _Text, *, every: bool = False) -> tuple[re.Match, list[int]] | None:
+    """Weekdays listed by their short forms, a dot after each or none ("Di., Do.", "mar, jue",
+    "ter., qui."), each a day in the text's language: two or more, or one with its dot after a
+    lead ("am Di."). `every`: only after an "every" word ("a cada ter., qui.")."""
+    g = t.g
+    language = cache(lambda: _text_language(fold(t.original), g, t.region))
+    shorts = (g.abbreviation_of, g.dotted_of, g.listed_of)
+
+    def days_of(m: re.Match) -> list[int] | None:
+        days = []
+        for said in g.short_day_words.finditer(m.group("days")):
+            word = said.group(0).rstrip(".")
+            day = g.words.weekdays.get(word)
+            if day is None:
+                said_as = [forms[word] for forms in shorts if word in forms]
+                day = next((f[language()] for f in said_as if language() in f), None)
+            if day is None:
+                return None
+            days.append(day)
+        if all(said.group(0) in g.words.weekdays for said in g.short_day_words.finditer(m.group("days"))):
+            return None  # whole names: read by the lists of weekdays
+        dotted = len(days) == 1 and m.group("days").endswith(".") and m.start("days") > m.start()
+        return sorted(set(days)) if len(days) >= 2 or dotted else None
+
+    m = t.search(g.short_days, accept=lambda m: (not every or bool(m.group("every"))) and bool(days_of(m)))
+    return (m, days_of(m) or []) if m else None
 
 
 def _yearly_in_months(t: _Text, today: date, rec: _Rec) -> _Rec:
@@ -681,6 +738,9 @@ def _clock_on_days(t: _Text, today: date, rec: _Rec) -> _Rec:
 def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     g, today = t.g, now.date()
     found = _habit(t, today)
+    if found:
+        return found
+    found = _each_position_of_months(t, today) if habits(g).every_word.search(t.folded) else None
     if found:
         return found
     m = t.search(g.every_part)
@@ -782,6 +842,11 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         t.take(m)
         first = min(_next_weekday(today, d, strictly_after=False) for d in days)
         return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    listed = _short_weekdays(t, every=True) if habits(g).every_word.search(t.folded) else None
+    if listed:  # "a cada ter., qui.", "every Tue., Thu."
+        t.take(listed[0])
+        first = min(_next_weekday(today, d, strictly_after=False) for d in listed[1])
+        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in listed[1]), first)
     m = t.search(
         g.every_weekdays,
         accept=lambda m: (
@@ -809,6 +874,51 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     if m:
         t.take(m)
         return _on_its_days(t, today, _Rec("FREQ=" + g.words.freq_words[_spaced(m.group("w"))], None))
+    return _of_the_month(t, today) if habits(g).of_month.search(t.folded) else None
+
+
+def _each_position_of_months(t: _Text, today: date) -> _Rec | None:
+    """ "Monthly (on every second Sunday)", "Mensalmente (em cada segunda segunda-feira)": beside a
+    monthly rule, "every" before a position and a weekday is that weekday of each month (alone,
+    "every second Sunday" is every other Sunday)."""
+    g = t.g
+    monthly = _unit_rule_said(t, "month")
+    if monthly is None:
+        return None
+    unit = monthly[0]
+
+    def apart(m: re.Match) -> bool:
+        return bool(m.group("each") and m.group("day") and not m.group("mon")) and (
+            m.end() <= unit.start() or unit.end() <= m.start()
+        )
+
+    m = t.search(g.month_position, accept=apart)
+    if m is None:
+        return None
+    t.take(m)
+    t.take(unit)
+    rule, first = _month_position(g, m, today)
+    return _Rec(f"{monthly[1]};{rule}", first)
+
+
+def _of_the_month(t: _Text, today: date) -> _Rec | None:
+    """ "The month" with its article and no particular month is each month, when no other repeat
+    is said: "on the second Tuesday of the month", "pay rent on the 1st of the month", "am zweiten
+    Dienstag im Monat" (a day of a list, "the 5th and the 7th of the month", is the list's)."""
+    g = t.g
+
+    def alone(m: re.Match) -> bool:
+        return not habits(g).joined.search(t.folded, max(0, m.start() - 12), m.start())
+
+    m = t.search(g.month_position, accept=lambda m: bool(not m.group("mon") and m.group("of") and alone(m)))
+    if m:
+        t.take(m)
+        rule, first = _month_position(g, m, today)
+        return _Rec(f"FREQ=MONTHLY;{rule}", first)
+    m = t.search(habits(g).monthday_of_month, accept=alone)
+    if m and 1 <= (day := int(_DAY_FIGURES.findall(m.group("day"))[0])) <= 31:
+        t.take(m)  # "pay rent on the 1st of the month": monthly on the 1st
+        return _Rec(f"FREQ=MONTHLY;BYMONTHDAY={day}", _next_monthday(today, day))
     return None
 
 
@@ -899,6 +1009,17 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         wd = g.words.weekdays[m.group("day")]
         first = _next_weekday(today, wd, strictly_after=False)
         return _Rec(f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", first, m.group("part"))
+    m = "-" in t.folded and t.search(
+        h.shared_ending, accept=lambda m: bool(m.group("every") or m.group("adverb"))
+    )
+    if m:  # "jeden Dienstag- und Donnerstagabend", "montags- und mittwochsabends": each, that part
+        words = re.findall(r"[^\W\d_]+", m.group("heads"))
+        heads = [g.words.weekdays.get(w, g.words.weekday_adverbs.get(w, -1)) for w in words]
+        if -1 not in heads:
+            days = sorted({*heads, g.words.weekdays[m.group("day")]})
+            t.take(m)
+            first = min(_next_weekday(today, d, strictly_after=False) for d in days)
+            return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first, m.group("part"))
     said_twice = t.search(
         h.step_pair, accept=lambda m: (group(m, "n") or "").isdigit() or group(m, "n") in g.words.numbers
     )
@@ -920,18 +1041,37 @@ def _set_position(t: _Text, today: date) -> _Rec | None:
     m = t.search(habits(g).set_position)
     if m is None:
         return None
-    monthly = (m, "FREQ=MONTHLY") if m.group("each") else _unit_rule_said(t, "month")
-    if monthly is None or (
-        monthly[0] is not m and m.start() < monthly[0].end() and monthly[0].start() < m.end()
-    ):
+
+    def beside(unit: str) -> tuple[re.Match, str] | None:  # a rule said apart from the position
+        found = _unit_rule_said(t, unit)
+        return found if found and (found[0].end() <= m.start() or m.end() <= found[0].start()) else None
+
+    # "of the month" and no particular month is each month, "of the year" each year
+    if m.group("each"):
+        said: tuple[re.Match, str] | None = (m, "FREQ=MONTHLY")
+    elif m.group("of"):  # "every 3 months on the last weekday of the month": its step
+        said = beside("month") or (m, "FREQ=MONTHLY")
+    elif m.group("year"):
+        said = beside("year") or (m, "FREQ=YEARLY")
+    elif m.group("mon"):  # "jährlich am letzten Werktag im Dezember": in that month each year
+        said = _unit_rule_said(t, "year")
+    else:
+        said = _unit_rule_said(t, "month") or _unit_rule_said(t, "year")
+    if said is None or (said[0] is not m and m.start() < said[0].end() and said[0].start() < m.end()):
         return None
     n = g.words.month_ordinals[_spaced(m.group("ord"))]
     days = g.words.weekday_sets[_spaced(m.group("set"))]
     t.take(m)
-    if monthly[0] is not m:
-        t.take(monthly[0])
+    if said[0] is not m:
+        t.take(said[0])
+    month = f";BYMONTH={g.words.months[m.group('mon')]}" if m.group("mon") else ""
+    apart = t.search(habits(g).in_a_month) if said[1] == "FREQ=YEARLY" and not month else None
+    if apart:  # "yearly in December on the last weekday": the months said apart
+        t.take(apart)
+        names = habits(g).month_word.findall(apart.group("mons"))
+        month = ";BYMONTH=" + ",".join(map(str, sorted({g.words.months[name] for name in names})))
     # from today: the engine puts the first occurrence on the rule (_on_the_rule)
-    return _Rec(f"{monthly[1]};BYDAY={days};BYSETPOS={n}", today)
+    return _Rec(f"{said[1]}{month};BYDAY={days};BYSETPOS={n}", today)
 
 
 def _year_day_numbers(g: Grammar, said: str) -> set[int]:
@@ -1833,8 +1973,12 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         return monday + timedelta(days=g.words.weekdays[m.group("day")]), "day"
     m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
     if m:
+        shared = habits(g).shared_ending.match(t.folded, m.start("day")) if "-" in t.folded else None
         t.take(m)
         t.glued_part = m.group("glued")
+        if shared and not t.glued_part:  # "Dienstag- und Freitagvormittag": the part both days share
+            t.glued_part = shared.group("part")
+            t.spans.append((m.end(), m.end() + 1))  # its hyphen (the rest of the list stays)
         wd = g.words.weekdays[m.group("day")]
         nxt = g.which(m.group("pre"), m.group("post")) == "next" or _after_next(m)
         found = _next_weekday(today, wd, strictly_after=nxt)
@@ -2326,6 +2470,9 @@ def _first_of_a_list(
         s, e = m.span()
         if any(a < e and b > s for a, b in when.spans):
             continue  # inside one reading ("10 e meia", "between 2 and 4pm")
+        shared = habits(grammar).shared_ending.search(folded) if "-" in folded else None
+        if shared and shared.start() < s < shared.end():
+            continue  # "Dienstag- und Freitagabend": the part of the day both share, read whole
         if not grammar.list_day.search(folded, 0, s) or not (
             _ANY_FIGURE.search(folded, e) or grammar.list_day.search(folded, e)
         ):
@@ -2541,6 +2688,10 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if out.rrule is None and written and not t.month_alone and grammar.yearly.search(fold(text)):
         out.rrule = "FREQ=YEARLY"
     out.rrule = _yearly_said(t, text, out.rrule, bool(written and not t.month_alone))
+    months = _months_listed(t, text) if out.rrule and out.rrule.startswith("FREQ=YEARLY") else None
+    if out.rrule and months and written and not t.month_alone:  # "every year on 15 January and July"
+        out.rrule = _in_listed_months(out.rrule, months, due.day)
+        due = _on_the_rule(out.rrule, _at(now.date(), due.hour, due.minute, tz))
     out.due = due + signed if signed else due  # "4pm + 3 days"
     if zone is not None and out.explicit_time:  # "17:00 PDT": that time there, here
         out.due = out.due.replace(tzinfo=zone).astimezone(tz)

@@ -256,6 +256,7 @@ class Grammar:
         # 15h"; and those read only with their dot, de "Mo.", "Fr."
         self.abbreviation_of = _weekday_forms(languages, lambda lang: lang.weekday_abbreviations)
         self.dotted_of = _weekday_forms(languages, lambda lang: lang.dotted_weekdays)
+        self.listed_of = _weekday_forms(languages, lambda lang: lang.listed_weekdays)
         # short forms that are other languages' words ("jeu", "set", "ago"), and the am/pm marks
         # every language's clocks are printed with ("So., 3PM", "hoy a las 1:00 PM"): not counted as
         # the words that say which language a text is in
@@ -808,7 +809,7 @@ class Grammar:
         self.month_position = c(
             rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+|(?P<each>{every})\s+)?"
             rf"(?:(?:{any_of(w.position_articles)})\s+){{0,4}}"
-            rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day}){weekday_suffix}?|"
+            rf"(?P<ord>{any_of(w.month_ordinals)})\s+(?:(?P<day>{day})(?:{plural})?{weekday_suffix}?|"
             rf"(?P<dayword>{any_of(w.month_day_words)}))(?:\s+(?P<of>{any_of(w.of_the_month)})(?!\s+(?:{any_of(w.next_after)}){e})|"
             # "the second Tuesday of next month", "the last day of the year"
             # "of" may be left out or be in its article: "the third Monday next month", "do próximo mês",
@@ -866,6 +867,14 @@ class Grammar:
         self.on_days = c(
             rf"{b}(?:(?:{weekday_lead})\s+)?(?P<days>{days}(?:\s*{and_words}\s*{again}{days})*){e}"
         )
+        # "Wöchentlich am Di., Do.", "le mar., jeu.", "a cada ter., qui.": weekdays by their short
+        # forms (a dot or none) in a list; the text's language says which day each is (parse.py)
+        short = any_of({*self.abbreviation_of, *self.dotted_of, *self.listed_of, *w.weekdays})
+        self.short_days = c(
+            rf"{b}(?:(?:(?P<every>{every})|{weekday_lead})\s+)?"
+            rf"(?P<days>(?:{short})\.?(?:\s*{and_words}\s*(?:{short})\.?)*)(?!\w)"
+        )
+        self.short_day_words = compile_folded(rf"(?<!\w)(?:{short})(?P<dot>\.)?(?!\w)")
         self.day_words = compile_folded(day)
         self.plural_day = compile_folded(rf"(?:{plural}){WORD_END}")
         adverbs = any_of(w.weekday_adverbs)
@@ -882,7 +891,14 @@ class Grammar:
         self.every_unit = c(rf"{b}(?:{every})\s+(?P<unit>{self.calendar_units}){e}")
         # not right after a word that makes it a noun ("au quotidien", "un hebdomadaire")
         as_noun = "".join(rf"(?<!{WORD_START}{re.escape(word)} )" for word in w.freq_not_after)
-        self.freq_word = c(rf"{b}{as_noun}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}")
+        # "everyday" before a noun is an adjective ("everyday clothes"): a frequency only before a
+        # time, punctuation or nothing ("stretch everyday at 8")
+        adjective = "".join(rf"(?<!{re.escape(word)})" for word in w.freq_adjectives)
+        then = rf"(?=\s*(?:$|[^\w\s]|\d|(?:{any_of(w.freq_adjective_then)}){WORD_END}))"
+        apart = rf"(?:{adjective}|{then})" if w.freq_adjectives else ""
+        self.freq_word = c(
+            rf"{b}{as_noun}(?P<w>{any_of(w.freq_words)})(?:{any_of(w.freq_endings)})?{e}{apart}"
+        )
         self.every_weekday = c(rf"{b}(?:{any_of(w.weekdays_every)}){e}")
         self.yearly = compile_folded(rf"\b(?:{any_of(w.yearly_words)})\b")
         self.reminder_cue = reminder_cue(w)

@@ -189,13 +189,19 @@ def say_rule(rrule: str | None, lang: str = "en") -> str:
         days = _day_list(lang, byday, plural=True) or words["custom"]
         on = words["workdays"] if byday == list(_WORKDAYS) else words["weekly_on"].format(days=days)
         said = on if freq == "DAILY" and n == 1 else f"{every}, {on}"  # every day but Sunday: those days
-    elif byday and freq == "MONTHLY" and "BYSETPOS" in p:  # "every month on the last weekday"
+    elif byday and freq in ("MONTHLY", "YEARLY") and "BYSETPOS" in p:  # "every month on the last weekday"
         days = ",".join(sorted(set(byday), key=lambda d: _DAYS.index(d) if d in _DAYS else 9))
         pos = int(p["BYSETPOS"]) if p["BYSETPOS"].lstrip("-").isdigit() else 0
         if days not in words.get("set_days", {}) or pos not in words["ordinals"]:
             return words["custom"]
         nth = words.get("ordinals_masculine", words["ordinals"])[pos]
         said = words["nth_day"].format(every=every, nth=nth, day=words["set_days"][days])
+        if freq == "YEARLY" and p.get("BYMONTH"):  # "every year on the last weekday in December"
+            if not all(mon.isdigit() and 1 <= int(mon) <= 12 for mon in months):
+                return words["custom"]
+            in_months = [words["in_month"][int(mon) - 1] for mon in months]
+            said += " " + _listed(in_months, words.get("and_nth", words["and"]))
+            months = []  # said already
     elif byday and freq == "MONTHLY" and len(byday) > 1:  # "the first and third Friday"
         positions = [re.fullmatch(r"([+-]?\d)(MO|TU|WE|TH|FR|SA|SU)", d) for d in byday]
         pairs = [(int(f.group(1)), _DAYS.index(f.group(2))) for f in positions if f]

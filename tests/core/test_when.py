@@ -129,7 +129,7 @@ CAPTURE = [
     ("half past 4 pm", MORNING, at("2025-03-18", "16:30"), None),
     ("pick up the kids at quarter to 6", MORNING, at("2025-03-18", "17:45"), None),
     ("take vitamins every morning at 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
-    ("on the last day of the month", NOW, at("2025-03-31"), None),
+    ("on the last day of the month", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
     ("every other Wednesday", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
     ("um halb 6", MORNING, at("2025-03-18", "17:30"), None),  # halb 6 is 5:30
     ("tomorrow at quarter past 10", NOW, at("2025-03-19", "10:15"), None),
@@ -137,7 +137,7 @@ CAPTURE = [
     ("water the plants every evening", MORNING, at("2025-03-18", "19:00"), "FREQ=DAILY"),
     ("every weekday at 7am", NOW, at("2025-03-19", "07:00"), "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
     ("pay the rent on the last day of every month", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
-    ("the last Friday of the month", NOW, at("2025-03-28"), None),
+    ("the last Friday of the month", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
     # "lunch" beside the time words says noon (as "tomorrow lunch" in Duckling's corpus)
     ("team lunch every last Friday of the month", NOW, at("2025-03-28", "12:00"), "FREQ=MONTHLY;BYDAY=-1FR"),
     ("book club the first Monday of every month", NOW, at("2025-04-07"), "FREQ=MONTHLY;BYDAY=1MO"),
@@ -149,16 +149,16 @@ CAPTURE = [
     ("às quatro e meia da tarde", MORNING, at("2025-03-18", "16:30"), None),
     ("tomar as vitaminas todas as manhãs às 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
     ("passear o cão todas as noites", MORNING, at("2025-03-18", "20:00"), "FREQ=DAILY"),
-    ("no último dia do mês", NOW, at("2025-03-31"), None),
+    ("no último dia do mês", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
     ("pagar a renda no último dia de cada mês", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
-    ("na última sexta-feira do mês", NOW, at("2025-03-28"), None),
+    ("na última sexta-feira do mês", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
     ("quarta sim, quarta não às 19h", NOW, at("2025-03-19", "19:00"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
     ("llamar a mamá a las 4 y media", MORNING, at("2025-03-18", "16:30"), None),
     ("a las 10 y cuarto", MORNING, at("2025-03-18", "10:15"), None),
     ("recoger a los niños a las 6 menos cuarto", MORNING, at("2025-03-18", "17:45"), None),
     ("tomar vitaminas todas las mañanas a las 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
     ("cada noche", MORNING, at("2025-03-18", "20:00"), "FREQ=DAILY"),
-    ("el último día del mes", NOW, at("2025-03-31"), None),
+    ("el último día del mes", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
     ("el último viernes de cada mes", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
     ("cada dos miércoles", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
     ("Kinder abholen um Viertel vor 6", MORNING, at("2025-03-18", "17:45"), None),
@@ -166,7 +166,7 @@ CAPTURE = [
     ("um halb acht abends", MORNING, at("2025-03-18", "19:30"), None),
     ("Vitamine nehmen jeden Morgen um 8", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
     ("jeden Abend um 7", MORNING, at("2025-03-18", "19:00"), "FREQ=DAILY"),
-    ("am letzten Tag des Monats", NOW, at("2025-03-31"), None),
+    ("am letzten Tag des Monats", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
     ("am letzten Freitag jedes Monats", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
     ("jeden zweiten Mittwoch", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
     # families found missing by other projects' corpora (tests/core/when_corpus), one of each
@@ -208,7 +208,7 @@ CAPTURE = [
     ("chercher les enfants à 6 heures moins le quart du soir", MORNING, at("2025-03-18", "17:45"), None),
     ("tous les matins à 8h", NOW, at("2025-03-19", "08:00"), "FREQ=DAILY"),
     ("tous les soirs à 9h", MORNING, at("2025-03-18", "21:00"), "FREQ=DAILY"),
-    ("le dernier jour du mois", NOW, at("2025-03-31"), None),
+    ("le dernier jour du mois", NOW, at("2025-03-31"), "FREQ=MONTHLY;BYMONTHDAY=-1"),
     ("le dernier vendredi de chaque mois", NOW, at("2025-03-28"), "FREQ=MONTHLY;BYDAY=-1FR"),
     ("un mercredi sur deux", NOW, at("2025-03-19"), "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
 ]
@@ -990,7 +990,7 @@ CASE_FLOORS = {
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is
-MESSAGE_FLOORS = {"nickel_en": 25}
+MESSAGE_FLOORS = {"nickel_en": 26}
 
 
 def case_agrees(case: list) -> bool:

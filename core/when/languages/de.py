@@ -125,6 +125,7 @@ LANGUAGE = Language(
     times_nouns=("mal",),
     per_words=("pro", "im", "in der", "die", "je", "jede", "jeden", "jedes"),
     freq_words={"täglich": "DAILY", "wöchentlich": "WEEKLY", "monatlich": "MONTHLY", "jährlich": "YEARLY",
+                "tagtäglich": "DAILY",
                 "jeden tag": "DAILY", "vierteljährlich": "MONTHLY;INTERVAL=3",
                 "quartalsweise": "MONTHLY;INTERVAL=3", "halbjährlich": "MONTHLY;INTERVAL=6",
                 "zweiwöchentlich": "WEEKLY;INTERVAL=2", "vierzehntägig": "WEEKLY;INTERVAL=2",

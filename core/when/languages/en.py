@@ -169,7 +169,12 @@ LANGUAGE = Language(
                 "biannually": "MONTHLY;INTERVAL=6", "bi-annually": "MONTHLY;INTERVAL=6",
                 "half-yearly": "MONTHLY;INTERVAL=6", "fortnightly": "WEEKLY;INTERVAL=2",
                 "biweekly": "WEEKLY;INTERVAL=2", "bi-weekly": "WEEKLY;INTERVAL=2",
-                "hourly": "HOURLY", "annual": "YEARLY", "half-hourly": "MINUTELY;INTERVAL=30"},
+                "hourly": "HOURLY", "annual": "YEARLY", "half-hourly": "MINUTELY;INTERVAL=30",
+                "everyday": "DAILY"},
+    freq_adjectives=("everyday",),  # "stretch everyday at 8"; "everyday clothes" no repeat
+    freq_adjective_then=("at", "around", "by", "before", "after", "from", "until", "till", "in", "on",
+                         "except", "but", "and", "for", "starting", "between", "during", "this", "next",
+                         "of", "@", "morning", "afternoon", "evening", "night", "noon", "midnight"),
     weekdays_every=("every weekday", "weekdays", "on weekdays", "every workday", "every business day",
                     "on workdays"),
     weekends=("weekends", "week-ends"),

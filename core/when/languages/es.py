@@ -20,6 +20,7 @@ LANGUAGE = Language(
     # "jue 15:00", "mié. a las 10": "dom" and "vie" are words of other languages; "mar" is left out,
     # the sea ("al mar a las 10") and March
     weekday_abbreviations={"lun": 0, "mié": 2, "jue": 3, "vie": 4, "sáb": 5, "dom": 6},
+    listed_weekdays={"mar": 1},  # "el mar, jue": in a list of short days, Tuesday
     plural_endings=("s",),
     numbers={
         "un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7,
@@ -126,10 +127,14 @@ LANGUAGE = Language(
     month_ordinals={"primer": 1, "primera": 1, "segundo": 2, "segunda": 2, "tercer": 3,
                     "tercera": 3, "cuarto": 4, "cuarta": 4, "quinto": 5, "quinta": 5,
                     "primero": 1, "tercero": 3, "último": -1, "última": -1, "penúltimo": -2,
-                    "penúltima": -2, "antepenúltimo": -3, "antepenúltima": -3},
+                    "penúltima": -2, "antepenúltimo": -3, "antepenúltima": -3,
+                    # "los primeros lunes de cada mes", "los últimos viernes del mes"
+                    "primeros": 1, "segundos": 2, "terceros": 3, "cuartos": 4, "últimos": -1,
+                    "penúltimos": -2},
     times_nouns=("vez", "veces"),
     per_words=("por", "al", "a la", "cada"),
     freq_words={"diariamente": "DAILY", "semanalmente": "WEEKLY", "mensualmente": "MONTHLY",
+                "cotidianamente": "DAILY",
                 "anualmente": "YEARLY", "todos los días": "DAILY", "cada día": "DAILY",
                 "trimestral": "MONTHLY;INTERVAL=3", "trimestralmente": "MONTHLY;INTERVAL=3",
                 "semestral": "MONTHLY;INTERVAL=6", "semestralmente": "MONTHLY;INTERVAL=6",

@@ -125,7 +125,10 @@ LANGUAGE = Language(
     month_day_words=("jour",),
     month_ordinals={"premier": 1, "première": 1, "deuxième": 2, "seconde": 2, "troisième": 3,
                     "quatrième": 4, "cinquième": 5, "dernier": -1, "dernière": -1, "avant-dernier": -2,
-                    "avant-dernière": -2, "antépénultième": -3},
+                    "avant-dernière": -2, "antépénultième": -3,
+                    # "tous les premiers lundis du mois": the plural before a plural weekday
+                    "premiers": 1, "deuxièmes": 2, "seconds": 2, "troisièmes": 3, "quatrièmes": 4,
+                    "cinquièmes": 5, "derniers": -1, "avant-derniers": -2},
     times_nouns=("fois",),
     per_words=("par", "chaque", "tous les", "toutes les"),
     freq_words={"quotidiennement": "DAILY", "tous les jours": "DAILY", "chaque jour": "DAILY",
@@ -134,7 +137,8 @@ LANGUAGE = Language(
                 "trimestriellement": "MONTHLY;INTERVAL=3", "semestriel": "MONTHLY;INTERVAL=6",
                 "semestrielle": "MONTHLY;INTERVAL=6", "semestriellement": "MONTHLY;INTERVAL=6",
                 "annuellement": "YEARLY", "mensuellement": "MONTHLY", "hebdomadairement": "WEEKLY",
-                "un jour sur deux": "DAILY;INTERVAL=2", "quotidienne": "DAILY", "quotidien": "DAILY"},
+                "un jour sur deux": "DAILY;INTERVAL=2", "quotidienne": "DAILY", "quotidien": "DAILY",
+                "journalier": "DAILY", "journalière": "DAILY", "journalièrement": "DAILY"},
     freq_not_after=("au", "le", "un", "du", "mon", "ton", "son", "notre", "votre", "leur"),
     freq_endings=("s", "le", "les"),  # "réunion mensuelle", "bilans annuels", "tâches quotidiennes"
     weekdays_every=("en semaine", "les jours de semaine", "jours ouvrables", "tous les jours ouvrables",
