@@ -985,6 +985,7 @@ CASE_FLOORS = {
     "sherlock_en": 1569,
     "nickel_en": 90,
     "dateutil_datefinder_en": 169,
+    "timelib_en": 188,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is
