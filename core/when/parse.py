@@ -305,6 +305,13 @@ def _next_weekday(today: date, wd: int, *, strictly_after: bool) -> date:
     return today + timedelta(days=delta)
 
 
+def _ahead_this_week(today: date, wd: int, region: Region) -> bool:
+    """The weekday is still to come in today's week, as the region counts its weeks (en_US from
+    Sunday, en_GB from Monday)."""
+    start = region.first_week_day
+    return (wd - start) % 7 > (today.weekday() - start) % 7
+
+
 def _next_monthday(today: date, day: int) -> date:
     y, m = today.year, today.month
     for _ in range(14):
@@ -1843,6 +1850,8 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         if m.group("weeks_later"):  # "mardi en huit": a week after the coming Tuesday, today's on one
             weeks = g.words.weeks_later[_spaced(m.group("weeks_later"))]
             return _next_weekday(today, wd, strictly_after=False) + timedelta(days=7 * weeks), "day"
+        if g.is_next_weeks_before(m.group("pre") or "") and _ahead_this_week(today, wd, t.region):
+            found += timedelta(days=7)  # "next Friday" said on a Monday: next week's, not this one
         return found, "next-weekday" if nxt else "weekday"
     short = g.abbreviation_of
     language = cache(lambda: _text_language(fold(t.original), g, t.region))  # only if one is found

@@ -521,6 +521,7 @@ class Grammar:
         )
         self.next_after, self.last_after = any_of(w.next_after), any_of(w.last_after)
         self.is_next_before = compile_folded(rf"(?:{self.next_before})").fullmatch
+        self.is_next_weeks_before = compile_folded(rf"(?:{any_of(w.next_weeks_before)})").fullmatch
         self.is_last_before = compile_folded(rf"(?:{self.last_before})").fullmatch
         self.is_this_before = compile_folded(rf"(?:{self.this_before})").fullmatch
         self.is_next_after = compile_folded(rf"(?:{self.next_after})").fullmatch
