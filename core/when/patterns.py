@@ -827,9 +827,14 @@ class Grammar:
             rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){plural}?{weekday_suffix}?\s*"  # de "montagabends"
             rf"(?P<pp>{any_of(w.part_plurals)}){e}"
         )
-        # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)
+        # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them);
+        # not a day whose short form ends as a plural does ("tues", "thurs", "weds": one day)
+        singular = any_of(
+            d for d in w.weekdays for p in w.plural_endings if d.endswith(p) and d[: -len(p)] in w.weekdays
+        )
         self.plural_weekdays = c(
-            rf"{b}(?P<days>(?:{day})(?:{plural}){weekday_suffix}?(?:\s*{and_words}\s*{again}{days})*){e}"
+            rf"{b}(?P<days>(?!(?:{singular}){e})(?:{day})(?:{plural}){weekday_suffix}?"
+            rf"(?:\s*{and_words}\s*{again}{days})*){e}"
         )
         # "every 2 weeks on Monday and Thursday": the days of the weeks
         self.on_days = c(

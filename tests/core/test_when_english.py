@@ -721,3 +721,24 @@ def test_this_weekday_and_a_bare_weekday_stay_the_coming_one(said, region, text,
 def test_next_weekday_on_other_days(text, said, due):
     when = find_when(text, WEEK[said], region="en_US")
     assert when is not None and when.due == at(due, "09:00")
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("dentist tues at 9am", at("2026-12-08", "09:00")),
+        ("call Ana thurs at 3pm", at("2026-12-10", "15:00")),
+        ("weds at 5pm", at("2026-12-09", "17:00")),
+        ("meeting next thurs at 10:30", at("2026-12-10", "10:30")),  # said on a Saturday
+    ],
+)
+def test_a_short_weekday_that_ends_as_a_plural_does_is_one_day(text, due):
+    """ "tues", "weds", "thurs" are Tuesday, Wednesday and Thursday, not "Tuesdays": one reminder."""
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is not None and when.due == due and when.rrule is None
+
+
+@pytest.mark.parametrize("text,rule", [("gym Tuesdays at 7pm", "TU"), ("Thursdays at 6", "TH")])
+def test_a_plural_weekday_with_a_time_still_repeats(text, rule):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is not None and when.rrule == f"FREQ=WEEKLY;BYDAY={rule}"
