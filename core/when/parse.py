@@ -2149,7 +2149,14 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             or bool(m.group("uhr"))
             or t.region.clock_24h  # "Flug um 7:45": where the 24-hour clock is written, as written
         ) and ap is None
-        return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"), s=int(m.group("sec") or 0))
+        return _Clock(
+            h,
+            mi,
+            exact,
+            ap,
+            padded=m.group("h").startswith("0"),
+            s=int(m.group("sec") or m.group("dsec") or 0),
+        )
     m = t.search(g.clock_hhmm, accept=lambda m: _hhmm_ok(t, m))
     if m:
         t.take(m)

@@ -983,11 +983,11 @@ CASE_FLOORS = {
     "rustling_pt_es": 492,
     "ha_intents_timers": 123,
     "moment_locales": 400,
-    "cldr_regions": 4577,
+    "cldr_regions": 4583,
     "sherlock_en": 1638,
     "nickel_en": 90,
     "dateutil_datefinder_en": 169,
-    "timelib_en": 188,
+    "timelib_en": 198,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is
