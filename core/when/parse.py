@@ -1836,8 +1836,8 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     m = t.search(g.weekday_next_week) or t.search(g.next_week_weekday)
     if m:
         t.take(m)
-        monday = _next_weekday(today, 0, strictly_after=True)
-        return monday + timedelta(days=g.words.weekdays[m.group("day")]), "day"
+        start = _next_weekday(today, t.region.first_week_day, strictly_after=True)  # the region's week
+        return start + timedelta(days=(g.words.weekdays[m.group("day")] - start.weekday()) % 7), "day"
     m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
     if m:
         t.take(m)

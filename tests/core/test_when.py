@@ -984,7 +984,7 @@ CASE_FLOORS = {
     "ha_intents_timers": 123,
     "moment_locales": 400,
     "cldr_regions": 4583,
-    "sherlock_en": 1638,
+    "sherlock_en": 1650,
     "nickel_en": 90,
     "dateutil_datefinder_en": 169,
     "timelib_en": 198,

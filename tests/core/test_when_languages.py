@@ -1564,3 +1564,27 @@ def test_a_clock_with_dots_and_its_seconds_before_am_or_pm(text, region, due):
 def test_three_figures_with_dots_without_am_or_pm_stay_a_date(text, region, due):
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+SUNDAY = datetime(2026, 12, 6, 10, 0, tzinfo=TZ)  # Sunday 6 December 2026, 10:00
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        # weeks from Sunday (CLDR's for the US, Brazil, Portugal, Mexico, Canada): today began this
+        # week, next week's Wednesday is ten days on
+        ("Wednesday of next week", "en_US", at("2026-12-16")),
+        ("quarta da semana que vem", "pt_BR", at("2026-12-16")),
+        ("el miércoles de la semana que viene", "es_MX", at("2026-12-16")),
+        ("mercredi de la semaine prochaine", "fr_CA", at("2026-12-16")),
+        # weeks from Monday: today ends this week, next week's Wednesday is three days on
+        ("Wednesday of next week", "en_GB", at("2026-12-09")),
+        ("el miércoles de la próxima semana", "es_ES", at("2026-12-09")),
+        ("nächste Woche Mittwoch", "de_DE", at("2026-12-09")),
+        ("mercredi de la semaine prochaine", "fr_FR", at("2026-12-09")),
+    ],
+)
+def test_a_weekday_of_next_week_counts_weeks_as_the_region_does(text, region, due):
+    when = find_when(text, SUNDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
