@@ -114,6 +114,9 @@ class Language:
     today_parts: Words = ()  # a part of today: "this morning", "heute Nachmittag"
     next_before: Words = ()  # "next week", "próxima semana"
     next_after: Words = ()  # "semana que vem", "la semaine prochaine"
+    # of next_before, the words that make a weekday next week's while this week's is still ahead
+    # (en "next Friday" said on a Monday: most English parsers' reading); the others' is the coming one
+    next_weeks_before: Words = ()
     last_before: Words = ()
     last_after: Words = ()
     this_before: Words = ()

@@ -305,6 +305,13 @@ def _next_weekday(today: date, wd: int, *, strictly_after: bool) -> date:
     return today + timedelta(days=delta)
 
 
+def _ahead_this_week(today: date, wd: int, region: Region) -> bool:
+    """The weekday is still to come in today's week, as the region counts its weeks (en_US from
+    Sunday, en_GB from Monday)."""
+    start = region.first_week_day
+    return (wd - start) % 7 > (today.weekday() - start) % 7
+
+
 def _next_monthday(today: date, day: int) -> date:
     y, m = today.year, today.month
     for _ in range(14):
@@ -1969,8 +1976,8 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
     m = t.search(g.weekday_next_week) or t.search(g.next_week_weekday)
     if m:
         t.take(m)
-        monday = _next_weekday(today, 0, strictly_after=True)
-        return monday + timedelta(days=g.words.weekdays[m.group("day")]), "day"
+        start = _next_weekday(today, t.region.first_week_day, strictly_after=True)  # the region's week
+        return start + timedelta(days=(g.words.weekdays[m.group("day")] - start.weekday()) % 7), "day"
     m = t.search(g.weekday, accept=lambda m: _weekday_ok(t, m))
     if m:
         shared = habits(g).shared_ending.match(t.folded, m.start("day")) if "-" in t.folded else None
@@ -1987,6 +1994,8 @@ def _day_word(t: _Text, now: datetime) -> tuple[date, str] | None:
         if m.group("weeks_later"):  # "mardi en huit": a week after the coming Tuesday, today's on one
             weeks = g.words.weeks_later[_spaced(m.group("weeks_later"))]
             return _next_weekday(today, wd, strictly_after=False) + timedelta(days=7 * weeks), "day"
+        if g.is_next_weeks_before(m.group("pre") or "") and _ahead_this_week(today, wd, t.region):
+            found += timedelta(days=7)  # "next Friday" said on a Monday: next week's, not this one
         return found, "next-weekday" if nxt else "weekday"
     short = g.abbreviation_of
     language = cache(lambda: _text_language(fold(t.original), g, t.region))  # only if one is found
@@ -2284,7 +2293,14 @@ def _numeric_clock(t: _Text) -> _Clock | None:
             or bool(m.group("uhr"))
             or t.region.clock_24h  # "Flug um 7:45": where the 24-hour clock is written, as written
         ) and ap is None
-        return _Clock(h, mi, exact, ap, padded=m.group("h").startswith("0"), s=int(m.group("sec") or 0))
+        return _Clock(
+            h,
+            mi,
+            exact,
+            ap,
+            padded=m.group("h").startswith("0"),
+            s=int(m.group("sec") or m.group("dsec") or 0),
+        )
     m = t.search(g.clock_hhmm, accept=lambda m: _hhmm_ok(t, m))
     if m:
         t.take(m)

@@ -457,7 +457,8 @@ class Grammar:
         self.numeric_date = c(
             r"(?<![\w/.:,])(?:(?<!-)|(?<=\d\.-))(?P<a>\d{1,2})(?P<sep>[/.-])(?P<b>\d{1,2})"
             r"(?:(?P=sep)(?P<y>\d{4}|\d{2})(?!\d)|(?<=\.\d)\.|(?<=\.\d\d)\.|(?<=/\d)|(?<=/\d\d))"
-            r"(?![\w/])"
+            # "12.31.13 A.M.": three figures with dots before am/pm are a clock and its seconds
+            rf"(?![\w/])(?!(?<=\.\d\d)\s*(?:{noon_mark})(?!\w))"
         )
         # "20 02 2027", "le 20 2 27", "le 17 02": day, month (and year) apart, as French writes them;
         # with a four-figure year, or after the lead word at a clause's end; never a run of figures
@@ -554,6 +555,7 @@ class Grammar:
         )
         self.next_after, self.last_after = any_of(w.next_after), any_of(w.last_after)
         self.is_next_before = compile_folded(rf"(?:{self.next_before})").fullmatch
+        self.is_next_weeks_before = compile_folded(rf"(?:{any_of(w.next_weeks_before)})").fullmatch
         self.is_last_before = compile_folded(rf"(?:{self.last_before})").fullmatch
         self.is_this_before = compile_folded(rf"(?:{self.this_before})").fullmatch
         self.is_next_after = compile_folded(rf"(?:{self.next_after})").fullmatch
@@ -666,7 +668,9 @@ class Grammar:
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
         self.clock_hm = c(
-            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.-]|{hour_letter})\s*(?P<m>\d{{2}})(?::(?P<sec>\d{{2}}))?(?!\d)(?:{letters}|\s*"
+            rf"{b}(?:(?:{at})\s+)?(?P<h>\d{{1,2}})\s*(?P<sep>[:.-]|{hour_letter})\s*(?P<m>\d{{2}})"
+            # its seconds after a colon; after a dot only before am/pm ("8.13.14 P.M."; "13.03.12" is a date)
+            rf"(?::(?P<sec>\d{{2}})|(?<=\.\d\d)\.(?P<dsec>\d{{2}})(?=\s*(?:{noon_mark})(?!\w)))?(?!\d)(?:{letters}|\s*"
             rf"(?:{ampm}(?!\w)|(?P<uhr>{hour_after}){e}|(?:\s*(?P<part>{clock_parts}){e}))?)"
         )
         # "at 5 people", "at 3 kg", "at 2 hours": a count, not an hour ("à 15 heures" is one)
@@ -859,9 +863,14 @@ class Grammar:
             rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){plural}?{weekday_suffix}?\s*"  # de "montagabends"
             rf"(?P<pp>{any_of(w.part_plurals)}){e}"
         )
-        # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them)
+        # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them);
+        # not a day whose short form ends as a plural does ("tues", "thurs", "weds": one day)
+        singular = any_of(
+            d for d in w.weekdays for p in w.plural_endings if d.endswith(p) and d[: -len(p)] in w.weekdays
+        )
         self.plural_weekdays = c(
-            rf"{b}(?P<days>(?:{day})(?:{plural}){weekday_suffix}?(?:\s*{and_words}\s*{again}{days})*){e}"
+            rf"{b}(?P<days>(?!(?:{singular}){e})(?:{day})(?:{plural}){weekday_suffix}?"
+            rf"(?:\s*{and_words}\s*{again}{days})*){e}"
         )
         # "every 2 weeks on Monday and Thursday": the days of the weeks
         self.on_days = c(

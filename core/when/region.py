@@ -37,6 +37,9 @@ class Region:
     # the figure between a day and month it writes without a year, when not "/" (es_CL "22-04",
     # en_CH "22.04", fr_CA "04-22"); None: "/" or with a final dot (de "22.4.")
     day_month_sep: str | None = None
+    # the day its weeks begin on (0 Monday .. 6 Sunday: CLDR's, en_US and pt_BR Sunday, en_GB
+    # Monday): "next Friday" said while this week's is still ahead is next week's
+    first_week_day: int = 0
 
     @property
     def tag(self) -> str:
@@ -61,6 +64,7 @@ def region_of(tag: str | None) -> Region:
         clock_24h=clock_24h and language != "en",
         clock_dot=clock_dot,
         day_month_sep=day_month_sep,
+        first_week_day=_first_week_day(language, country),
     )
 
 
@@ -91,6 +95,19 @@ def _order(language: str, country: str | None) -> tuple[bool, bool, bool, bool, 
     clock_24h = "H" in time_letters or "k" in time_letters
     day_month_sep = (apart.group(1) or apart.group(2)) if apart else None
     return day_first, first == "y", clock_24h, clock_dot, day_month_sep
+
+
+def _first_week_day(language: str, country: str | None) -> int:
+    """The day the locale's weeks begin on (Babel's CLDR week data; Monday when none is known)."""
+    try:
+        from babel import Locale, UnknownLocaleError  # noqa: PLC0415 - only when a region is read
+
+        try:
+            return Locale.parse(f"{language}_{country}" if country else language).first_week_day
+        except (UnknownLocaleError, ValueError):
+            return Locale.parse(language).first_week_day
+    except Exception:  # noqa: BLE001 - no Babel, or a locale it does not know: Monday
+        return 0
 
 
 def known_tag(tag: str) -> bool:

@@ -666,3 +666,79 @@ def test_a_week_of_something_else_is_no_time():
 @pytest.mark.parametrize("text", ["12/19 - day after tom", "party 12/19, day after"])
 def test_a_date_before_day_after_that_names_no_day_is_still_read(text):
     assert read(text) == at("2026-12-19")
+
+
+# said at 10:00 on each day of the week of Sunday 6 December 2026: this week's Friday is the 11th
+WEEK = {
+    name: datetime(2026, 12, 6 + n, 10, 0, tzinfo=TZ)
+    for n, name in enumerate(("sun", "mon", "tue", "wed", "thu", "fri", "sat"))
+}
+
+
+@pytest.mark.parametrize(
+    "said,region,friday",
+    [
+        # en_US weeks begin on Sunday: said on a Sunday, this week's Friday is still ahead
+        ("sun", "en_US", "2026-12-18"),
+        ("sun", "en_GB", "2026-12-11"),  # en_GB's begin on Monday: Sunday ends the week
+        *(
+            (day, region, "2026-12-18")
+            for day in ("mon", "tue", "wed", "thu")
+            for region in ("en_US", "en_GB")
+        ),
+        # not ahead this week (said on the Friday itself, or the Saturday): the coming one
+        *((day, region, "2026-12-18") for day in ("fri", "sat") for region in ("en_US", "en_GB")),
+    ],
+)
+@pytest.mark.parametrize("clock", ["", " at 3pm"])
+def test_next_weekday_while_this_weeks_is_ahead_is_next_weeks(said, region, friday, clock):
+    when = find_when(f"dentist next Friday{clock}", WEEK[said], region=region)
+    assert when is not None and when.due == at(friday, "15:00" if clock else "09:00")
+
+
+@pytest.mark.parametrize("said", ["sun", "mon", "tue", "wed", "thu"])
+@pytest.mark.parametrize("region", ["en_US", "en_GB"])
+@pytest.mark.parametrize("text", ["this Friday", "Friday", "on Friday", "this coming Friday"])
+@pytest.mark.parametrize("clock", ["", " at 3pm"])
+def test_this_weekday_and_a_bare_weekday_stay_the_coming_one(said, region, text, clock):
+    when = find_when(f"dentist {text}{clock}", WEEK[said], region=region)
+    assert when is not None and when.due == at("2026-12-11", "15:00" if clock else "09:00")
+
+
+@pytest.mark.parametrize(
+    "text,said,due",
+    [
+        ("next Saturday", "fri", "2026-12-19"),  # tomorrow is this week's: next week's
+        ("next Monday", "fri", "2026-12-14"),  # this week's Monday is gone: the coming one
+        ("next Sunday", "sat", "2026-12-13"),
+        ("next wed at 9am", "mon", "2026-12-16"),
+        # a week after the coming one, as Duckling and rustling read it: said Monday to
+        # Thursday, the same day as "next Friday"
+        ("Friday after next", "mon", "2026-12-18"),
+        ("Friday after next", "sat", "2026-12-25"),
+    ],
+)
+def test_next_weekday_on_other_days(text, said, due):
+    when = find_when(text, WEEK[said], region="en_US")
+    assert when is not None and when.due == at(due, "09:00")
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("dentist tues at 9am", at("2026-12-08", "09:00")),
+        ("call Ana thurs at 3pm", at("2026-12-10", "15:00")),
+        ("weds at 5pm", at("2026-12-09", "17:00")),
+        ("meeting next thurs at 10:30", at("2026-12-10", "10:30")),  # said on a Saturday
+    ],
+)
+def test_a_short_weekday_that_ends_as_a_plural_does_is_one_day(text, due):
+    """ "tues", "weds", "thurs" are Tuesday, Wednesday and Thursday, not "Tuesdays": one reminder."""
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is not None and when.due == due and when.rrule is None
+
+
+@pytest.mark.parametrize("text,rule", [("gym Tuesdays at 7pm", "TU"), ("Thursdays at 6", "TH")])
+def test_a_plural_weekday_with_a_time_still_repeats(text, rule):
+    when = find_when(text, SATURDAY, region="en_US")
+    assert when is not None and when.rrule == f"FREQ=WEEKLY;BYDAY={rule}"

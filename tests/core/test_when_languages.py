@@ -1533,3 +1533,58 @@ def test_a_range_of_clocks_whose_end_has_minutes_is_due_at_its_start(text, regio
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
     assert title_without(text, when, None) == title
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("call at 8.13.14 pm", "en_US", at("2026-12-05", "20:13:14")),
+        ("alarm 06.45.30 A.M.", "en_GB", at("2026-12-06", "06:45:30")),
+        # two figures each, that could be a date (12 May 2030, 31 December 2013), before am/pm
+        ("12.05.30 pm", "en_GB", at("2026-12-05", "12:05:30")),
+        ("12.31.13 a.m.", "en_US", at("2026-12-06", "00:31:13")),
+        ("a las 8.15.30 p. m.", "es_MX", at("2026-12-05", "20:15:30")),
+        ("llamar 9.05.10 a. m.", "es_ES", at("2026-12-06", "09:05:10")),
+    ],
+)
+def test_a_clock_with_dots_and_its_seconds_before_am_or_pm(text, region, due):
+    """Three figures with dots before am/pm are a clock to the second, not a date."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("12.05.30", "en_GB", at("2030-05-12")),
+        ("Termin 12.06.27 am Montag", "de_DE", at("2027-06-12")),
+        ("rdv le 12.06.27", "fr_FR", at("2027-06-12")),
+    ],
+)
+def test_three_figures_with_dots_without_am_or_pm_stay_a_date(text, region, due):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+SUNDAY = datetime(2026, 12, 6, 10, 0, tzinfo=TZ)  # Sunday 6 December 2026, 10:00
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        # weeks from Sunday (CLDR's for the US, Brazil, Portugal, Mexico, Canada): today began this
+        # week, next week's Wednesday is ten days on
+        ("Wednesday of next week", "en_US", at("2026-12-16")),
+        ("quarta da semana que vem", "pt_BR", at("2026-12-16")),
+        ("el miércoles de la semana que viene", "es_MX", at("2026-12-16")),
+        ("mercredi de la semaine prochaine", "fr_CA", at("2026-12-16")),
+        # weeks from Monday: today ends this week, next week's Wednesday is three days on
+        ("Wednesday of next week", "en_GB", at("2026-12-09")),
+        ("el miércoles de la próxima semana", "es_ES", at("2026-12-09")),
+        ("nächste Woche Mittwoch", "de_DE", at("2026-12-09")),
+        ("mercredi de la semaine prochaine", "fr_FR", at("2026-12-09")),
+    ],
+)
+def test_a_weekday_of_next_week_counts_weeks_as_the_region_does(text, region, due):
+    when = find_when(text, SUNDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

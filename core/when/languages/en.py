@@ -104,6 +104,7 @@ LANGUAGE = Language(
     today_parts=("this morning", "this afternoon"),
     next_before=("next", "the next", "coming", "this coming", "following", "the following", "upcoming",
                  "this upcoming", "the upcoming"),
+    next_weeks_before=("next",),
     last_before=("last", "the last", "past", "the past", "previous", "the previous", "this past"),
     this_before=("this", "current", "the current"),
     these=("these",),
