@@ -691,6 +691,7 @@ class RecallIndex:
         self.languages_sampled: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self.languages_read: dict[int, tuple[int, int, float, str]] = {}
         self.version = 0
+        self.edges_version = 0  # moves whenever an edge is read or let go
         # moves whenever a slot may come to hold another neuron (a neuron put or dropped, another
         # index taken): what was found as slots is found again
         self.generation = 0
@@ -963,6 +964,7 @@ class RecallIndex:
         )
 
     def _put_edge(self, row: dict[str, Any]) -> None:
+        self.edges_version += 1
         weight = float(row["weight"])
         self.edges.put(
             row["id"].int,
@@ -970,6 +972,7 @@ class RecallIndex:
         )
 
     def _drop_edge(self, edge_id: uuid.UUID) -> None:
+        self.edges_version += 1
         self.edges.drop(edge_id.int)
 
     def links(self, ids, relations=None) -> list[Link]:

@@ -301,6 +301,71 @@ def test_what_a_question_made_ahead_of_its_vector_serves_only_the_index_it_was_m
     assert not ahead.fits(idx)
 
 
+def test_what_is_linked_to_the_people_a_question_names_is_made_ahead_for_the_index_as_it_was():
+    reader = FakeReader()
+    at = datetime(2024, 3, 1, tzinfo=UTC)
+    ana = reader.add("Ana Lima", Kind.CONTACT, {"name": "Ana Lima"}, created_at=at)
+    notes = [
+        reader.add(f"the car needs tyres {i}" if i % 2 else f"Ana's car {i}", created_at=at) for i in range(6)
+    ]
+    for note in notes[:4]:
+        reader.link(note, ana, Relation.CONCERNS)
+    idx = RecallIndex(reader.identity)
+    idx.refresh(reader, None)
+    now = datetime(2025, 6, 11, 19, 30, tzinfo=UTC)
+    ahead = candidates.Ahead.of(idx, ["ana", "car"], None, now, [ana.id])
+    assert ahead.people == candidates.linked_to_people(idx, [ana.id], ["ana", "car"])
+    assert sorted(unnamed for _, unnamed in ahead.people) == [False, False, True, True]
+    assert candidates.Ahead.of(idx, ["car"], None, now).people is None
+    reader.link(notes[5], ana, Relation.CONCERNS)  # only an edge: no row changed
+    idx.refresh(reader, reader.seq)
+    assert not ahead.fits(idx)
+
+
+def test_a_person_beside_a_topic_is_answered_the_same_with_their_links_made_ahead(memory, monkeypatch):
+    """What is linked to a person named beside a topic is gathered while the question's vector
+    is computed: the answers are those of the gathering after it, to the last bit."""
+    from core.recall import search as search_module  # noqa: PLC0415 - this test only
+
+    at = datetime(2024, 3, 1, tzinfo=UTC)
+    people = {n: memory.capture(n, kind="contact") for n in ("Ana Lima", "Rui Costa")}
+    notes = [
+        Neuron(id=uuid.uuid4(), kind=Kind.NOTE, body=body, attrs={}, created_at=at + timedelta(hours=i))
+        for i, body in enumerate(
+            [
+                "Ana's car needs new tyres",
+                "the car is at the garage until friday",
+                "book the garage for the brakes",
+                "Rui lent us the ladder for the garden",
+                "the garden hose leaks again",
+                "buy seeds for the garden",
+                "the car insurance is due in May",
+            ]
+        )
+    ]
+    edges = [
+        Edge(id=uuid.uuid4(), from_id=notes[k].id, to_id=people[who].id, relation=Relation.CONCERNS)
+        for k, who in ((0, "Ana Lima"), (1, "Ana Lima"), (2, "Ana Lima"), (3, "Rui Costa"), (4, "Rui Costa"))
+    ]
+    memory.apply_import(notes, [], edges)
+    now = datetime(2024, 9, 1, tzinfo=UTC)
+    questions = ["Ana's car", "what's going on with Rui's garden", "Ana Lima and the garage", "the car"]
+
+    def answers() -> list:
+        return [[(r.neuron.id, r.score, r.why) for r in memory.ask(q, now=now)] for q in questions]
+
+    made = []
+    of = candidates.Ahead.of
+    monkeypatch.setattr(
+        candidates.Ahead, "of", classmethod(lambda cls, *a, **k: made.append(of(*a, **k)) or made[-1])
+    )
+    ahead = answers()
+    assert [m.people is not None for m in made] == [True, True, True, False]
+    monkeypatch.setattr(search_module.Search, "_ahead", lambda self, q, people: None)
+    assert answers() == ahead
+    assert any(r[2].startswith("linked") or r[0] in {n.id for n in notes[1:3]} for r in ahead[0])
+
+
 def test_a_slots_language_is_read_once_and_again_when_another_text_takes_it():
     reader = FakeReader()
     at = datetime(2024, 3, 1, tzinfo=UTC)
