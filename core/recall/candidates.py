@@ -344,26 +344,16 @@ class Hop:
                 if other is not None:
                     self.sittings.append((row, other))
 
-    def around_people(self, rows: Rows, people: list[uuid.UUID], terms: list[str]) -> None:
-        """A person named beside a topic: what is linked to them without naming them ("ring her
-        tomorrow" about Mãe) is lifted, standing in for the name it does not say (what names them
-        has the name's words already: lifting it too would let everything about them crowd out
-        what is linked to the thing asked about)."""
-        idx, asked = rows.idx, set(terms)
-        contact = idx.cols["contact"]
-        for person, links in zip(people, idx.links_each(people, EXPANDING_RELATIONS), strict=True):
-            card = idx.slot(person)
-            name_terms = asked.intersection(idx.lexemes[card] or ()) if card is not None else set()
-            for link in links:
-                slot = idx.slot(link.other)
-                if slot is None or contact[slot]:
-                    continue
-                linked = rows.add(slot)
-                if linked is None:
-                    continue
-                self.person_linked.add(linked)
-                if not name_terms or not name_terms.intersection(idx.lexemes[slot] or ()):
-                    self.person.add(linked)
+    def around_people(self, rows: Rows, linked: list[tuple[int, bool]]) -> None:
+        """A person named beside a topic: what is linked to them (`linked_to_people`) joins the
+        rows, and what does not name them is lifted."""
+        for slot, unnamed in linked:
+            row = rows.add(slot)
+            if row is None:
+                continue
+            self.person_linked.add(row)
+            if unnamed:
+                self.person.add(row)
 
     def supersedes(self, rows: Rows) -> None:
         """The supersedes edges of every row, both ways: the older gives way, the newer takes
@@ -394,6 +384,26 @@ class Hop:
             "sup_newer": sups[:, 0],
             "sup_older": sups[:, 1],
         }
+
+
+def linked_to_people(idx: RecallIndex, people: list[uuid.UUID], terms: list[str]) -> list[tuple[int, bool]]:
+    """What is linked to the people named beside a topic, in order: the slot of each linked
+    neuron that is not a contact, and whether it does not name them -- lifted, standing in for
+    the name it does not say ("ring her tomorrow" about Mãe); what names them has the name's
+    words already: lifting it too would let everything about them crowd out what is linked to
+    the thing asked about. (The caller holds the index's lock.)"""
+    asked = set(terms)
+    contact = idx.cols["contact"]
+    out = []
+    for person, links in zip(people, idx.links_each(people, EXPANDING_RELATIONS), strict=True):
+        card = idx.slot(person)
+        name_terms = asked.intersection(idx.lexemes[card] or ()) if card is not None else set()
+        for link in links:
+            slot = idx.slot(link.other)
+            if slot is None or contact[slot]:
+                continue
+            out.append((slot, not name_terms or not name_terms.intersection(idx.lexemes[slot] or ())))
+    return out
 
 
 def _flags(n: int, rows) -> np.ndarray:
@@ -529,26 +539,44 @@ def language_sample(idx: RecallIndex) -> tuple[np.ndarray, np.ndarray]:
 class Ahead:
     """What a question's candidates take that its vector does not decide -- its BM25 and its
     window over every slot, the languages of its best keyword matches and of the memory's
-    sample -- made while the vector is computed on its own thread (onnxruntime lets go of the
-    GIL), for the index as it was then (`fits`: no row changed since)."""
+    sample, what is linked to the people it names beside its topic -- made while the vector is
+    computed on its own thread (onnxruntime lets go of the GIL), for the index as it was then
+    (`fits`: no row or edge changed since)."""
 
-    key: tuple[int, int]
+    key: tuple[int, int, int, int]
     bm: np.ndarray
     idf_sum: float
     window: Window | None
+    people: list[tuple[int, bool]] | None = None  # `linked_to_people`; None: not made
 
     @classmethod
-    def of(cls, idx: RecallIndex, terms: list[str], window: TimeWindow | None, now: datetime) -> Ahead:
+    def of(
+        cls,
+        idx: RecallIndex,
+        terms: list[str],
+        window: TimeWindow | None,
+        now: datetime,
+        people: list[uuid.UUID] | None = None,
+    ) -> Ahead:
         """(The caller holds the index's lock.)"""
         bm, idf_sum = idx.bm25(terms, ranking.BM25_K1, ranking.BM25_B)
-        made = cls((idx.version, idx.size), bm, idf_sum, Window.of(idx, window, now))
+        made = cls(_ahead_key(idx), bm, idf_sum, Window.of(idx, window, now))
         for slot in top_slots(bm, ranking.LEXICAL_K, bm > 0).tolist():
             idx.written_in(slot)
         language_sample(idx)
+        if people:
+            try:
+                made.people = linked_to_people(idx, people, terms)
+            except Exception:  # noqa: BLE001 - the expansion makes it again, and says if it fails
+                made.people = None
         return made
 
     def fits(self, idx: RecallIndex) -> bool:
-        return self.key == (idx.version, idx.size)
+        return self.key == _ahead_key(idx)
+
+
+def _ahead_key(idx: RecallIndex) -> tuple[int, int, int, int]:
+    return (idx.version, idx.generation, idx.size, idx.edges_version)
 
 
 class CandidateRows:
@@ -567,6 +595,7 @@ class CandidateRows:
         self.signals, self.now, self.terms = signals, now, list(terms)
         self.rows = Rows(idx, signals.bm.size)
         self.window = ahead.window if ahead is not None else Window.of(idx, window, now)
+        self._linked_ahead = ahead.people if ahead is not None else None
         self.hop = Hop()
         self.exact: set[int] = set()
 
@@ -628,7 +657,10 @@ class CandidateRows:
     def follow(self, weights: ranking.Weights, collect: int, people: list[uuid.UUID]) -> None:
         """The links and sittings of the best seeds, and what is linked to the people named beside a topic."""
         self.hop.follow(self.rows, seeds(self.rows, self.signals, weights, collect))
-        self.hop.around_people(self.rows, people, self.terms)
+        linked = self._linked_ahead
+        if linked is None:
+            linked = linked_to_people(self.rows.idx, people, self.terms) if people else []
+        self.hop.around_people(self.rows, linked)
 
     def supersedes(self) -> None:
         self.hop.supersedes(self.rows)

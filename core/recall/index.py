@@ -43,7 +43,7 @@ from core.capture.names import NameIndex, org_counts
 from core.embed.runtime import DIM
 from core.model import InvalidInput
 from core.recall import nearest as _nearest
-from core.recall.stopwords import written_in
+from core.recall.stopwords import written_in, written_in_each
 from core.recall.windows import said
 from core.remind.series import Series
 from core.store.reader import Reader
@@ -429,6 +429,15 @@ class _Lexemes:
     def __setitem__(self, slot: int, lexemes: tuple[str, ...] | None) -> None:
         self._own[slot] = lexemes
 
+    def languages(self) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+        """(slots, the place of each one's language in the names, the names): `written_in` of
+        every slot as the file holds it and no write has changed since, at once."""
+        found, names = written_in_each(self.terms, self._flat, self._starts)
+        slots = np.arange(len(found))
+        if self._own:
+            slots = slots[~np.isin(slots, np.fromiter(self._own, dtype=np.int64, count=len(self._own)))]
+        return slots, found[slots], names
+
 
 class _Edges:
     """The identity's open edges: a file's as arrays (ids, ends, relation codes, weights; found by
@@ -682,6 +691,7 @@ class RecallIndex:
         self.languages_sampled: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self.languages_read: dict[int, tuple[int, int, float, str]] = {}
         self.version = 0
+        self.edges_version = 0  # moves whenever an edge is read or let go
         # moves whenever a slot may come to hold another neuron (a neuron put or dropped, another
         # index taken): what was found as slots is found again
         self.generation = 0
@@ -700,6 +710,7 @@ class RecallIndex:
         # each slot's language (`written_in`) as a code into `_languages`, -1: not read yet
         self._written = np.full(0, -1, dtype=np.int8)
         self._languages: list[str] = []
+        self._languages_filed = False  # the file's slots' languages read at once (`prepare`)
 
     @contextmanager
     def reading(self) -> Iterator[RecallIndex]:
@@ -756,6 +767,22 @@ class RecallIndex:
         self._creation_order()
         if model is not None:
             self.with_vector(model)
+        self._file_languages()
+
+    def _file_languages(self) -> None:
+        """The language of every slot read from the index's file, at once (a question reads
+        those of its candidates: one by one, ~150 new slots a question at 100k neurons, they
+        were a few ms of its CPU); the slots written since are read as they are asked for."""
+        if self._languages_filed:
+            return
+        self._languages_filed = True
+        slots, found, names = self.lexemes.languages()
+        if not slots.size:
+            return
+        codes = np.asarray([self._code(self._languages, name) for name in names], dtype=np.int8)
+        self._grow_written(int(slots[-1]))
+        unread = self._written[slots] < 0
+        self._written[slots[unread]] = codes[found[unread]]
 
     def take(self, other: RecallIndex) -> None:
         """Become `other` (an index read from a file), keeping this one's lock and identity."""
@@ -937,6 +964,7 @@ class RecallIndex:
         )
 
     def _put_edge(self, row: dict[str, Any]) -> None:
+        self.edges_version += 1
         weight = float(row["weight"])
         self.edges.put(
             row["id"].int,
@@ -944,6 +972,7 @@ class RecallIndex:
         )
 
     def _drop_edge(self, edge_id: uuid.UUID) -> None:
+        self.edges_version += 1
         self.edges.drop(edge_id.int)
 
     def links(self, ids, relations=None) -> list[Link]:
@@ -1004,15 +1033,18 @@ class RecallIndex:
     def written_in(self, slot: int) -> str:
         """The language a slot's words are written in (`stopwords.written_in`), read once while
         the slot holds the same neuron as it is (a write to the slot reads it again)."""
-        if slot >= len(self._written):
-            grown = np.full(max(1024, 2 * len(self._written), slot + 1), -1, dtype=np.int8)
-            grown[: len(self._written)] = self._written
-            self._written = grown
+        self._grow_written(slot)
         code = int(self._written[slot])
         if code < 0:
             code = self._code(self._languages, written_in(self.lexemes[slot] or ()))
             self._written[slot] = code
         return self._languages[code]
+
+    def _grow_written(self, slot: int) -> None:
+        if slot >= len(self._written):
+            grown = np.full(max(1024, 2 * len(self._written), slot + 1), -1, dtype=np.int8)
+            grown[: len(self._written)] = self._written
+            self._written = grown
 
     def _unread_language(self, slot: int) -> None:
         if slot < len(self._written):

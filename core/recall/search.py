@@ -113,7 +113,7 @@ class Search:
                     return early
                 people = self._people_beside_a_topic(q, names)
                 cards = self._details_asked(q, names)
-            ahead = self._ahead(q)
+            ahead = self._ahead(q, people)
             q.topic.embed()
             if self._cannot_answer(q):
                 return []
@@ -210,13 +210,13 @@ class Search:
             replaced = outdated(self.index, people)
         return [p for p in people if p not in replaced]
 
-    def _ahead(self, q: Understood) -> Ahead | None:
+    def _ahead(self, q: Understood, people: list[uuid.UUID]) -> Ahead | None:
         """While the topic's vector is computed: what the candidates take that it does not
         decide (`candidates.Ahead`); None when no vector is on its way."""
         if not q.topic.embedding:
             return None
         with self.index.reading():
-            return Ahead.of(self.index, q.topic.terms, q.window, q.how.now)
+            return Ahead.of(self.index, q.topic.terms, q.window, q.how.now, people if q.how.expand else None)
 
     def _cannot_answer(self, q: Understood) -> bool:
         """The vector alone, without a model to embed the topic with."""

@@ -7,6 +7,8 @@ only names a person or a time.
 
 from __future__ import annotations
 
+import numpy as np
+
 from core.when.words import fold
 
 ENGLISH = """
@@ -116,3 +118,24 @@ def written_in(lexemes: tuple[str, ...]) -> str:
             counts[i] += 1
     most = max(counts)
     return _WRITTEN_IN[counts.index(most)] if most >= WRITTEN_MIN_WORDS else "en"
+
+
+def written_in_each(
+    terms: list[str], flat: np.ndarray, starts: np.ndarray
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """`written_in` of many texts at once (a recall index's file: text k is the words
+    `terms[c]` for c in `flat[starts[k]:starts[k + 1]]`): each text's language as its place in
+    the names returned -- the same rule, counted with numpy over the few words that count."""
+    names = (*_WRITTEN_IN, "en")
+    counts = np.zeros((max(len(starts) - 1, 0), len(_WRITTEN_IN)), dtype=np.int32)
+    per = np.zeros((len(terms), len(_WRITTEN_IN)), dtype=np.int32)
+    for code, term in enumerate(terms):
+        for i in _WRITTEN.get(term, ()):
+            per[code, i] += 1
+    counted = np.asarray(per.any(axis=1), dtype=bool)
+    held = np.nonzero(counted[flat])[0] if len(flat) else np.zeros(0, dtype=np.int64)
+    owners = np.searchsorted(starts, held, side="right") - 1
+    np.add.at(counts, owners, per[flat[held]])
+    best = counts.argmax(axis=1) if len(counts) else np.zeros(0, dtype=np.int64)  # the first on a tie
+    best[counts.max(axis=1, initial=0) < WRITTEN_MIN_WORDS] = len(_WRITTEN_IN)
+    return best, names

@@ -301,6 +301,71 @@ def test_what_a_question_made_ahead_of_its_vector_serves_only_the_index_it_was_m
     assert not ahead.fits(idx)
 
 
+def test_what_is_linked_to_the_people_a_question_names_is_made_ahead_for_the_index_as_it_was():
+    reader = FakeReader()
+    at = datetime(2024, 3, 1, tzinfo=UTC)
+    ana = reader.add("Ana Lima", Kind.CONTACT, {"name": "Ana Lima"}, created_at=at)
+    notes = [
+        reader.add(f"the car needs tyres {i}" if i % 2 else f"Ana's car {i}", created_at=at) for i in range(6)
+    ]
+    for note in notes[:4]:
+        reader.link(note, ana, Relation.CONCERNS)
+    idx = RecallIndex(reader.identity)
+    idx.refresh(reader, None)
+    now = datetime(2025, 6, 11, 19, 30, tzinfo=UTC)
+    ahead = candidates.Ahead.of(idx, ["ana", "car"], None, now, [ana.id])
+    assert ahead.people == candidates.linked_to_people(idx, [ana.id], ["ana", "car"])
+    assert sorted(unnamed for _, unnamed in ahead.people) == [False, False, True, True]
+    assert candidates.Ahead.of(idx, ["car"], None, now).people is None
+    reader.link(notes[5], ana, Relation.CONCERNS)  # only an edge: no row changed
+    idx.refresh(reader, reader.seq)
+    assert not ahead.fits(idx)
+
+
+def test_a_person_beside_a_topic_is_answered_the_same_with_their_links_made_ahead(memory, monkeypatch):
+    """What is linked to a person named beside a topic is gathered while the question's vector
+    is computed: the answers are those of the gathering after it, to the last bit."""
+    from core.recall import search as search_module  # noqa: PLC0415 - this test only
+
+    at = datetime(2024, 3, 1, tzinfo=UTC)
+    people = {n: memory.capture(n, kind="contact") for n in ("Ana Lima", "Rui Costa")}
+    notes = [
+        Neuron(id=uuid.uuid4(), kind=Kind.NOTE, body=body, attrs={}, created_at=at + timedelta(hours=i))
+        for i, body in enumerate(
+            [
+                "Ana's car needs new tyres",
+                "the car is at the garage until friday",
+                "book the garage for the brakes",
+                "Rui lent us the ladder for the garden",
+                "the garden hose leaks again",
+                "buy seeds for the garden",
+                "the car insurance is due in May",
+            ]
+        )
+    ]
+    edges = [
+        Edge(id=uuid.uuid4(), from_id=notes[k].id, to_id=people[who].id, relation=Relation.CONCERNS)
+        for k, who in ((0, "Ana Lima"), (1, "Ana Lima"), (2, "Ana Lima"), (3, "Rui Costa"), (4, "Rui Costa"))
+    ]
+    memory.apply_import(notes, [], edges)
+    now = datetime(2024, 9, 1, tzinfo=UTC)
+    questions = ["Ana's car", "what's going on with Rui's garden", "Ana Lima and the garage", "the car"]
+
+    def answers() -> list:
+        return [[(r.neuron.id, r.score, r.why) for r in memory.ask(q, now=now)] for q in questions]
+
+    made = []
+    of = candidates.Ahead.of
+    monkeypatch.setattr(
+        candidates.Ahead, "of", classmethod(lambda cls, *a, **k: made.append(of(*a, **k)) or made[-1])
+    )
+    ahead = answers()
+    assert [m.people is not None for m in made] == [True, True, True, False]
+    monkeypatch.setattr(search_module.Search, "_ahead", lambda self, q, people: None)
+    assert answers() == ahead
+    assert any(r[2].startswith("linked") or r[0] in {n.id for n in notes[1:3]} for r in ahead[0])
+
+
 def test_a_slots_language_is_read_once_and_again_when_another_text_takes_it():
     reader = FakeReader()
     at = datetime(2024, 3, 1, tzinfo=UTC)
@@ -320,6 +385,69 @@ def test_a_slots_language_is_read_once_and_again_when_another_text_takes_it():
     other = reader.add("der Termin beim Zahnarzt ist am Freitag mit meiner Mutter", created_at=at)
     idx.refresh(reader, reader.seq)
     assert idx.slot(other.id) == slot and idx.written_in(slot) == "de"  # the freed slot, taken again
+
+
+def test_the_languages_of_many_texts_at_once_follow_the_rule_of_one():
+    from core.recall import stopwords  # noqa: PLC0415 - this test only
+
+    rng = random.Random(11)
+    words = sorted(stopwords._WRITTEN)[::7] + ["garden", "ladder", "the", "and", "la", "de", "die"]
+    texts = [tuple(rng.choice(words) for _ in range(rng.randrange(0, 9))) for _ in range(2000)]
+    terms = sorted({w for t in texts for w in t})
+    code = {w: i for i, w in enumerate(terms)}
+    flat = np.asarray([code[w] for t in texts for w in t], dtype=np.int32)
+    starts = np.concatenate(([0], np.cumsum([len(t) for t in texts]))).astype(np.int64)
+    found, names = stopwords.written_in_each(terms, flat, starts)
+    assert [names[k] for k in found.tolist()] == [stopwords.written_in(t) for t in texts]
+    assert len({stopwords.written_in(t) for t in texts}) == 5
+
+
+def test_the_languages_of_an_index_read_from_its_file_are_read_at_once_as_one_by_one(tmp_path, monkeypatch):
+    """A question reads the language of each of its candidates; one by one that was a few ms of
+    a question's CPU at 100k neurons (each question new slots). Made ready, every slot the file
+    holds has its language read at once, the same as `written_in` reads it; a slot written since
+    is read as it is asked for."""
+    from core.recall import index as index_module  # noqa: PLC0415 - this test only
+    from core.recall.stopwords import written_in  # noqa: PLC0415 - this test only
+
+    reader = FakeReader()
+    at = datetime(2024, 3, 1, tzinfo=UTC)
+    said = [
+        "the dentist is on friday with my mother",
+        "a consulta do dentista é na sexta com a minha mãe",
+        "la cita con el dentista es el viernes con mi madre",
+        "der Termin beim Zahnarzt ist am Freitag mit meiner Mutter",
+        "le rendez-vous chez le dentiste est vendredi avec ma mère",
+        "com la",  # one word of each of two: too little to tell
+        "pelo para los las",  # two of each: the first on a tie
+        "und der mit les des",
+        "",
+        "ana",
+    ]
+    notes = [reader.add(f"{text} {i}", created_at=at) for i in range(30) for text in said]
+    index = RecallIndex(reader.identity)
+    index.refresh(reader, None)
+    key = {"store": "test", "identity": ["device_id", str(reader.identity.value)]}
+    assert saved.save(index, tmp_path / "index", key)
+    loaded = saved.load(tmp_path / "index", key, reader.identity)
+    assert loaded is not None
+    changed = notes[3]
+    reader.seq += 1
+    reader.rows[changed.id] = (reader.seq, replace(changed, body="o meu irmão e a minha irmã"))
+    added = reader.add("il est avec les enfants de la voisine", created_at=at)
+    loaded.refresh(reader, reader.seq)
+    loaded.prepare(None)
+    index.refresh(reader, reader.seq)  # (built from the store: read one by one)
+
+    read: list[int] = []
+    monkeypatch.setattr(index_module, "written_in", lambda lexemes: read.append(1) or written_in(lexemes))
+    live = [loaded.slot(n.id) for n in [*notes, added]]
+    assert all(slot is not None for slot in live)
+    got = [loaded.written_in(slot) for slot in live]
+    assert len(read) == 2  # only the two slots written since the file
+    assert got == [written_in(loaded.lexemes[slot] or ()) for slot in live]
+    assert got == [index.written_in(index.slot(n.id)) for n in [*notes, added]]
+    assert set(got) == {"en", "pt", "es", "de", "fr"} and got[3] == "pt" and got[-1] == "fr"
 
 
 # -- a name many contacts share ---------------------------------------------------------------------
