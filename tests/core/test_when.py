@@ -987,6 +987,7 @@ CASE_FLOORS = {
     "nickel_en": 90,
     "dateutil_datefinder_en": 169,
     "date_fns_locales": 994,
+    "ovos_date_parser": 25,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is
