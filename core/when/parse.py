@@ -317,8 +317,19 @@ def _next_monthday(today: date, day: int) -> date:
 def _month_ok(t: _Text, m: re.Match, *, with_day: bool) -> bool:
     """A month word beside a day number is a month; alone, an ambiguous one ("may", "march",
     "Marco") only when capitalised and not "May" opening a sentence, or written with its accent
-    ("em março": "marco" is a landmark, "Marco" a name)."""
+    ("em março": "marco" is a landmark, "Marco" a name). Before a day number, another language's
+    month word is a month only with a year, a capital or the end of its clause after the day (es
+    "el mar 22 grados" is the sea)."""
     word = m.group("mon")
+    if group(m, "d") and m.start("mon") < m.start("d"):
+        language = _text_language(fold(t.original), t.g, t.region)
+        if not (
+            word in t.g.months_of.get(language, ())
+            or t.capital(m.start("mon"))
+            or group(m, "y")
+            or t.g.day_number_end.match(t.folded, m.end())
+        ):
+            return False
     if with_day or word not in t.g.words.ambiguous_months:
         return True
     start = m.start("mon")
@@ -1536,7 +1547,7 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             months=1 if m.group("next") or m.group("next_after") or m.group("next3") else 0
         )
         return first + relativedelta(day=int(m.group("d1") or m.group("d2") or m.group("d3"))), False
-    m = t.search(g.day_of_month)
+    m = t.search(g.day_of_month, accept=lambda m: _weekday_word_ok(t, m))
     if m:
         word = group(m, "day_word")  # "dia primeiro", "el primero", "le premier"
         day = g.words.day_numbers[_spaced(word)] if word else int(group(m, "day") or 0)
@@ -1550,6 +1561,23 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
 
 
 _DAY_OF_A_MONTH = (("d1", "of1", "suf1", "lead1"), ("d2", "of2", "suf2", "lead2"))  # the day, its marks
+
+
+def _weekday_word_ok(t: _Text, m: re.Match) -> bool:
+    """A weekday that is another word too ("sat", "sun", pt "quinta") before a day number is a day
+    with its capital (the three-letter ones), its lead or suffix, or when the number ends its clause
+    or a time follows ("sat 22", "quinta 22 às 10"; not "we sat 22 people")."""
+    inside = t.g.weekday.search(m.group(0))
+    if inside is None or inside.group("day") not in t.g.words.ambiguous_weekdays:
+        return True
+    day = inside.group("day")
+    if (
+        inside.group("pre")
+        or inside.group("suffix")
+        or (len(day) == 3 and t.capital(m.start() + inside.start("day")))
+    ):
+        return True
+    return bool(t.g.day_number_end.match(t.folded, m.end()))
 
 
 def _day_of_a_month_said(m: re.Match) -> bool:

@@ -1533,3 +1533,20 @@ def test_a_range_of_clocks_whose_end_has_minutes_is_due_at_its_start(text, regio
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
     assert title_without(text, when, None) == title
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("vou ter 22 anos", "pt_PT"),  # "ter" (Tuesday) is "to have"
+        ("dom 12 pessoas", "pt_BR"),  # "dom" (Sunday) is a gift
+        ("el mar 22 grados", "es_ES"),  # the sea, not March nor martes
+        ("dom 12 personas", "es_ES"),
+        ("so 22 Leute", "de_DE"),  # "So" is Sunday only with its dot
+        ("I do 22 pushups", "de_DE"),  # "Do" (Thursday) in an English text
+        ("la mer 22 degrés", "fr_FR"),  # the sea, not mercredi
+        ("le jeu 12 joueurs", "fr_FR"),  # a game, not jeudi
+    ],
+)
+def test_a_short_weekday_that_is_another_word_before_a_number_among_words_stays_a_word(text, region):
+    assert find_when(text, SATURDAY, region=region) is None
