@@ -554,6 +554,17 @@ class Grammar:
         # not a noun ("we sat 22 people") nor a part of the day ("vie 8 de la mañana" is a clock)
         clock_after = rf"\s+\d{{1,2}}\s*(?:(?:[:.]|{hour_letter})\d\d|{hour_letter}{e})"
         self.day_number_end = c(rf"(?:\s*(?:[,;!?)]|$)|\s+(?:{any_of(w.at)})\s|{clock_after})")
+        # "jue 22", "qui., 22", "Do., 22.", "ven. 11 à 15h": a weekday's short form (its dot, a comma)
+        # and a day number (a month after it is read as a date first)
+        short_weekday = any_of({**self.abbreviation_of, **self.dotted_of})
+        self.short_weekday_day = c(
+            rf"{b}(?P<day>{short_weekday})(?P<mark>\.?\s*,?)\s+(?P<d>\d{{1,2}})\.?(?![\d.:/-]\d)"
+        )
+        # "jue., 22 abr.", "qui, 22 de abril", "am Fr, 20. Sept.": the short form (and its lead) just
+        # before a date read
+        self.short_weekday_before = c(
+            rf"{b}(?:(?:{any_of(w.weekday_lead)})\s+)?(?P<day>{short_weekday})(?P<mark>\.?\s*,?)\s*$"
+        )
         # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
         article = optional_words(w.month_articles)
         self.month_next = c(

@@ -982,7 +982,7 @@ CASE_FLOORS = {
     "rustling_pt_es": 492,
     "ha_intents_timers": 123,
     "moment_locales": 400,
-    "cldr_regions": 4579,
+    "cldr_regions": 4593,
     "sherlock_en": 1569,
     "nickel_en": 90,
     "dateutil_datefinder_en": 169,

@@ -1536,6 +1536,51 @@ def test_a_range_of_clocks_whose_end_has_minutes_is_due_at_its_start(text, regio
 
 
 @pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("consulta ter 19", "pt_PT", at("2027-01-19")),
+        ("reunião qua., 20", "pt_BR", at("2027-01-20")),
+        ("reunião sex., 15 às 10h", "pt_BR", at("2027-01-15", "10:00")),
+        ("revisión vie 15", "es_ES", at("2027-01-15")),
+        ("junta mié., 20", "es_MX", at("2027-01-20")),
+        ("junta sáb 16 a las 11", "es_ES", at("2027-01-16", "11:00")),
+        ("Termin Mi., 20.", "de_DE", at("2027-01-20")),
+        ("Friseur Fr 15.", "de_AT", at("2027-01-15")),
+        ("Termin Di. 19, um 9 Uhr", "de_CH", at("2027-01-19")),
+        ("coiffeur mar. 19", "fr_FR", at("2027-01-19")),
+        ("réunion jeu 14, à 10h", "fr_CA", at("2027-01-14", "10:00")),
+        ("coiffeur mer. 20", "fr_BE", at("2027-01-20")),
+    ],
+)
+def test_a_short_weekday_with_a_day_number_is_the_next_such_day(text, region, due):
+    """ "jue 22", "Do., 22.", "ven. 11" as calendars print them: the next date with that day number
+    that falls on that weekday (Tuesday the 19th is in January, not this December's Saturday), its
+    words all taken."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert title_without(text, when, None) == text.split()[0].capitalize()
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("consulta qui., 14 de jan.", "pt_PT"),
+        ("revisión jue 14 ene", "es_ES"),
+        ("Termin Do., 14. Jan.", "de_DE"),
+        ("coiffeur jeu. 14 janv.", "fr_FR"),
+    ],
+)
+def test_a_short_weekday_before_a_date_with_its_month_is_taken_with_it(text, region):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at("2027-01-14") and when.ambiguous is None
+    assert title_without(text, when, None) == text.split()[0].capitalize()
+    # a weekday the date does not fall on leaves the date, said as doubtful
+    friday = {"pt": "sex.,", "es": "vie", "de": "Fr.,", "fr": "ven."}[region[:2]]
+    wrong = find_when(text.replace(text.split()[1], friday), SATURDAY, region=region)
+    assert wrong is not None and wrong.due == at("2027-01-14") and wrong.ambiguous
+
+
+@pytest.mark.parametrize(
     ("text", "region"),
     [
         ("vou ter 22 anos", "pt_PT"),  # "ter" (Tuesday) is "to have"
