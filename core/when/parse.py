@@ -1725,6 +1725,11 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     def read(m: re.Match) -> tuple[date, bool] | None:
         own = m.group("y")
         a, b = int(m.group("a")), int(m.group("b"))
+        if own and len(own) == 2 == len(m.group("a")) == len(m.group("b")) and (a > 31 or a == 0):
+            try:  # "87-01-11", "00-01-10": a first figure no day or month is, the year (yy-MM-dd)
+                return date(_full_year(m.group("a"), today), b, int(own)), True
+            except ValueError:
+                return None
         y = own or _numeric_year_of_the_end(t, m, b if t.region.day_first else a)  # "5.8. - 16.8.2017"
         year = _full_year(y, today) if y else today.year
         orders = [(a, b), (b, a)] if t.region.day_first else [(b, a), (a, b)]

@@ -986,7 +986,7 @@ CASE_FLOORS = {
     "sherlock_en": 1569,
     "nickel_en": 90,
     "dateutil_datefinder_en": 169,
-    "date_fns_locales": 994,
+    "date_fns_locales": 1017,
     "ovos_date_parser": 25,
 }
 # judges that also say the event's message, the text left once the date words are taken out

@@ -1595,3 +1595,22 @@ def test_a_short_weekday_before_a_date_with_its_month_is_taken_with_it(text, reg
 )
 def test_a_short_weekday_that_is_another_word_before_a_number_among_words_stays_a_word(text, region):
     assert find_when(text, SATURDAY, region=region) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("renovar o passaporte 32-01-15", "pt_PT", at("2032-01-15")),
+        ("caduca 35-06-30", "es_MX", at("2035-06-30")),
+        ("Ablauf 40-12-05 um 10 Uhr", "de_DE", at("2040-12-05", "10:00")),
+        ("échéance 33-02-08", "fr_CA", at("2033-02-08")),
+        ("échéance 33/11/28", "fr_FR", at("2033-11-28")),
+        ("passport expires 34-11-05", "en_US", at("2034-11-05")),
+    ],
+)
+def test_a_two_figure_year_first_that_no_day_or_month_can_be_is_the_year(text, region, due):
+    """ "87-01-11" as fr_CA's short date writes it (yy-MM-dd): a first figure over 31 (or 00) can only
+    be a year, so the date reads one way in every region; "90-60-90" names no month and stays no date."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("medidas 90-60-90", SATURDAY, region=region) is None
