@@ -324,8 +324,22 @@ def _next_monthday(today: date, day: int) -> date:
 def _month_ok(t: _Text, m: re.Match, *, with_day: bool) -> bool:
     """A month word beside a day number is a month; alone, an ambiguous one ("may", "march",
     "Marco") only when capitalised and not "May" opening a sentence, or written with its accent
-    ("em março": "marco" is a landmark, "Marco" a name)."""
+    ("em março": "marco" is a landmark, "Marco" a name). Before a day number, a short weekday of
+    the text's language is that weekday (fr "mar. 22": mardi 22, not 22 March), and another
+    language's month word a month only with a year, a capital or the end of its clause after the
+    day (es "el mar 22 grados" is the sea)."""
     word = m.group("mon")
+    if group(m, "d") and m.start("mon") < m.start("d"):
+        language = _text_language(fold(t.original), t.g, t.region)
+        if language in t.g.abbreviation_of.get(word, {}):
+            return False
+        if not (
+            word in t.g.months_of.get(language, ())
+            or t.capital(m.start("mon"))
+            or group(m, "y")
+            or t.g.day_number_end.match(t.folded, m.end())
+        ):
+            return False
     if with_day or word not in t.g.words.ambiguous_months:
         return True
     start = m.start("mon")
@@ -1683,7 +1697,13 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
             months=1 if m.group("next") or m.group("next_after") or m.group("next3") else 0
         )
         return first + relativedelta(day=int(m.group("d1") or m.group("d2") or m.group("d3"))), False
-    m = t.search(g.day_of_month)
+    m = t.search(g.short_weekday_day, accept=lambda m: _short_weekday_day_ok(t, m))
+    if m:  # "jue 22", "Do., 22.": the next 22nd that is a Thursday (_on_its_weekday)
+        t.take(m)
+        t.month_said = False
+        t.date_weekday = _short_weekday(t, m)
+        return _next_monthday(today, int(m.group("d"))), False
+    m = t.search(g.day_of_month, accept=lambda m: _weekday_word_ok(t, m))
     if m:
         word = group(m, "day_word")  # "dia primeiro", "el primero", "le premier"
         day = g.words.day_numbers[_spaced(word)] if word else int(group(m, "day") or 0)
@@ -1697,6 +1717,47 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
 
 
 _DAY_OF_A_MONTH = (("d1", "of1", "suf1", "lead1"), ("d2", "of2", "suf2", "lead2"))  # the day, its marks
+
+
+def _short_weekday(t: _Text, m: re.Match) -> int | None:
+    """The weekday a short form ("jue", "qui.", "Do.") names in the text's language: None when it
+    is no short form of that language's ("mar" in a Spanish text, "do" in an English one), or one
+    read only with its dot or a comma written without (de "So")."""
+    g, form = t.g, m.group("day")
+    language = _text_language(fold(t.original), g, t.region)
+    own = g.abbreviation_of.get(form, {})
+    if language in own:
+        return own[language]
+    dotted = g.dotted_of.get(form, {})
+    return dotted[language] if language in dotted and m.group("mark").strip() else None
+
+
+def _short_weekday_day_ok(t: _Text, m: re.Match) -> bool:
+    """A short weekday before a day number is that day when the number ends its clause or a time
+    follows ("jue 22", "ven. 11 à 15h"), in a text of the short form's language; among other words
+    it stays a word ("ter 22 anos", "la mer 22 degrés", "I do 22 pushups")."""
+    return (
+        1 <= int(m.group("d")) <= 31
+        and bool(t.g.day_number_end.match(t.folded, m.end()))
+        and _short_weekday(t, m) is not None
+    )
+
+
+def _weekday_word_ok(t: _Text, m: re.Match) -> bool:
+    """A weekday that is another word too ("sat", "sun", pt "quinta") before a day number is a day
+    with its capital (the three-letter ones), its lead or suffix, or when the number ends its clause
+    or a time follows ("sat 22", "quinta 22 às 10"; not "we sat 22 people")."""
+    inside = t.g.weekday.search(m.group(0))
+    if inside is None or inside.group("day") not in t.g.words.ambiguous_weekdays:
+        return True
+    day = inside.group("day")
+    if (
+        inside.group("pre")
+        or inside.group("suffix")
+        or (len(day) == 3 and t.capital(m.start() + inside.start("day")))
+    ):
+        return True
+    return bool(t.g.day_number_end.match(t.folded, m.end()))
 
 
 def _day_of_a_month_said(m: re.Match) -> bool:
@@ -1781,10 +1842,16 @@ def _on_its_weekday(t: _Text, written: tuple[date, bool]) -> tuple[date, bool]:
     if wd is None:
         leads = t.g.words.weekday_lead
         m = t.search(t.g.weekday, accept=lambda m: not m.group("pre") or m.group("pre") in leads)
-        if not m:
-            return written
-        t.take(m)
-        wd = t.g.words.weekdays[m.group("day")]
+        if m:
+            t.take(m)
+            wd = t.g.words.weekdays[m.group("day")]
+        else:  # "jue., 22 abr.": a short form just before the date's words
+            found = (t.g.short_weekday_before.search(t.folded[:s]) for s, _ in sorted(t.spans, reverse=True))
+            m = next((m for m in found if m and _short_weekday(t, m) is not None), None)
+            if m is None:
+                return written
+            t.take(m)
+            wd = _short_weekday(t, m)
     d, year_given = written
     if d.weekday() == wd:
         return written
@@ -1805,6 +1872,11 @@ def _numeric_date(t: _Text, today: date) -> tuple[date, bool] | None:
     def read(m: re.Match) -> tuple[date, bool] | None:
         own = m.group("y")
         a, b = int(m.group("a")), int(m.group("b"))
+        if own and len(own) == 2 == len(m.group("a")) == len(m.group("b")) and (a > 31 or a == 0):
+            try:  # "87-01-11", "00-01-10": a first figure no day or month is, the year (yy-MM-dd)
+                return date(_full_year(m.group("a"), today), b, int(own)), True
+            except ValueError:
+                return None
         y = own or _numeric_year_of_the_end(t, m, b if t.region.day_first else a)  # "5.8. - 16.8.2017"
         year = _full_year(y, today) if y else today.year
         orders = [(a, b), (b, a)] if t.region.day_first else [(b, a), (a, b)]

@@ -257,6 +257,10 @@ class Grammar:
         self.abbreviation_of = _weekday_forms(languages, lambda lang: lang.weekday_abbreviations)
         self.dotted_of = _weekday_forms(languages, lambda lang: lang.dotted_weekdays)
         self.listed_of = _weekday_forms(languages, lambda lang: lang.listed_weekdays)
+        # each language's own month words: "mar" is English's, the sea and martes in Spanish
+        self.months_of = {
+            lang.code: frozenset(fold(k) for k in (*lang.months, *lang.own_text_months)) for lang in languages
+        }
         # short forms that are other languages' words ("jeu", "set", "ago"), and the am/pm marks
         # every language's clocks are printed with ("So., 3PM", "hoy a las 1:00 PM"): not counted as
         # the words that say which language a text is in
@@ -579,6 +583,22 @@ class Grammar:
             rf"{b}(?:(?P<lead>{any_of(w.weekday_lead)})\s+)?(?P<day>{any_of(self.dotted_of)})(?:\.\s*,?|,)"
             rf"(?P<before>(?=\s*(?:(?:{any_of(w.at)})\s+\d|\d{{1,2}}\s*(?:[:.]|{any_of(w.hour_letters)}|"
             rf"(?:{any_of(w.hour_marks)}|{noon_mark}){e})|\d{{1,2}}\.?\s*(?:{month}){e})))?"
+        )
+        # what may follow a day number a weekday that is another word too is said with ("sat 22",
+        # "jue 22", "Do., 22.", "qui., 22 às 10"): the end of its clause, a time's "at" or a clock;
+        # not a noun ("we sat 22 people") nor a part of the day ("vie 8 de la mañana" is a clock)
+        clock_after = rf"\s+\d{{1,2}}\s*(?:(?:[:.]|{hour_letter})\d\d|{hour_letter}{e})"
+        self.day_number_end = c(rf"(?:\s*(?:[,;!?)]|$)|\s+(?:{any_of(w.at)})\s|{clock_after})")
+        # "jue 22", "qui., 22", "Do., 22.", "ven. 11 à 15h": a weekday's short form (its dot, a comma)
+        # and a day number (a month after it is read as a date first)
+        short_weekday = any_of({**self.abbreviation_of, **self.dotted_of})
+        self.short_weekday_day = c(
+            rf"{b}(?P<day>{short_weekday})(?P<mark>\.?\s*,?)\s+(?P<d>\d{{1,2}})\.?(?![\d.:/-]\d)"
+        )
+        # "jue., 22 abr.", "qui, 22 de abril", "am Fr, 20. Sept.": the short form (and its lead) just
+        # before a date read
+        self.short_weekday_before = c(
+            rf"{b}(?:(?:{any_of(w.weekday_lead)})\s+)?(?P<day>{short_weekday})(?P<mark>\.?\s*,?)\s*$"
         )
         # "next July", "el próximo julio", "juillet prochain", "julho que vem": the coming one
         article = optional_words(w.month_articles)

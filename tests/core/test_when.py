@@ -955,6 +955,7 @@ def test_the_region_in_force_is_the_environments(monkeypatch):
 # of day gone by as today's, a duration alone ("5 minutes") from now, and "1730" as a clock.
 # olebedev/when's (its .md) reads "this tuesday" as this week's even when gone; cases null: nothing.
 # compromise's (its .md) reads a month, season or quarter alone as its first day.
+# date-fns's locale snapshots (date_fns_locales.md) write a date without a clock as midnight.
 CASE_FLOORS = {
     "chrono_en": 194,
     "chrono_pt": 28,
@@ -985,11 +986,13 @@ CASE_FLOORS = {
     "rustling_pt_es": 492,
     "ha_intents_timers": 123,
     "moment_locales": 400,
-    "cldr_regions": 4583,
+    "cldr_regions": 4599,
     "sherlock_en": 1650,
     "nickel_en": 90,
     "dateutil_datefinder_en": 169,
     "timelib_en": 198,
+    "date_fns_locales": 1017,
+    "ovos_date_parser": 25,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is

@@ -742,3 +742,14 @@ def test_a_short_weekday_that_ends_as_a_plural_does_is_one_day(text, due):
 def test_a_plural_weekday_with_a_time_still_repeats(text, rule):
     when = find_when(text, SATURDAY, region="en_US")
     assert when is not None and when.rrule == f"FREQ=WEEKLY;BYDAY={rule}"
+
+
+@pytest.mark.parametrize(
+    "text", ["we sat 22 people at the table", "the sun 10 times brighter", "wed 12 couples this year"]
+)
+def test_a_weekday_that_is_another_word_before_a_number_among_words_stays_a_word(text):
+    """ "sat", "sun", "wed" before a number a noun follows are words; before a day number that ends
+    its clause or a time, the day ("dentist sat 16", "sun 17, 10am")."""
+    assert find_when(text, SATURDAY, region="en_US") is None
+    assert find_when("dentist sat 16", SATURDAY, region="en_US").due == at("2027-01-16")
+    assert find_when("dentist sun 17, 10am", SATURDAY, region="en_GB").due == at("2027-01-17", "10:00")

@@ -1588,3 +1588,84 @@ SUNDAY = datetime(2026, 12, 6, 10, 0, tzinfo=TZ)  # Sunday 6 December 2026, 10:0
 def test_a_weekday_of_next_week_counts_weeks_as_the_region_does(text, region, due):
     when = find_when(text, SUNDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("consulta ter 19", "pt_PT", at("2027-01-19")),
+        ("reunião qua., 20", "pt_BR", at("2027-01-20")),
+        ("reunião sex., 15 às 10h", "pt_BR", at("2027-01-15", "10:00")),
+        ("revisión vie 15", "es_ES", at("2027-01-15")),
+        ("junta mié., 20", "es_MX", at("2027-01-20")),
+        ("junta sáb 16 a las 11", "es_ES", at("2027-01-16", "11:00")),
+        ("Termin Mi., 20.", "de_DE", at("2027-01-20")),
+        ("Friseur Fr 15.", "de_AT", at("2027-01-15")),
+        ("Termin Di. 19, um 9 Uhr", "de_CH", at("2027-01-19")),
+        ("coiffeur mar. 19", "fr_FR", at("2027-01-19")),
+        ("réunion jeu 14, à 10h", "fr_CA", at("2027-01-14", "10:00")),
+        ("coiffeur mer. 20", "fr_BE", at("2027-01-20")),
+    ],
+)
+def test_a_short_weekday_with_a_day_number_is_the_next_such_day(text, region, due):
+    """ "jue 22", "Do., 22.", "ven. 11" as calendars print them: the next date with that day number
+    that falls on that weekday (Tuesday the 19th is in January, not this December's Saturday), its
+    words all taken."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert title_without(text, when, None) == text.split()[0].capitalize()
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("consulta qui., 14 de jan.", "pt_PT"),
+        ("revisión jue 14 ene", "es_ES"),
+        ("Termin Do., 14. Jan.", "de_DE"),
+        ("coiffeur jeu. 14 janv.", "fr_FR"),
+    ],
+)
+def test_a_short_weekday_before_a_date_with_its_month_is_taken_with_it(text, region):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == at("2027-01-14") and when.ambiguous is None
+    assert title_without(text, when, None) == text.split()[0].capitalize()
+    # a weekday the date does not fall on leaves the date, said as doubtful
+    friday = {"pt": "sex.,", "es": "vie", "de": "Fr.,", "fr": "ven."}[region[:2]]
+    wrong = find_when(text.replace(text.split()[1], friday), SATURDAY, region=region)
+    assert wrong is not None and wrong.due == at("2027-01-14") and wrong.ambiguous
+
+
+@pytest.mark.parametrize(
+    ("text", "region"),
+    [
+        ("vou ter 22 anos", "pt_PT"),  # "ter" (Tuesday) is "to have"
+        ("dom 12 pessoas", "pt_BR"),  # "dom" (Sunday) is a gift
+        ("el mar 22 grados", "es_ES"),  # the sea, not March nor martes
+        ("dom 12 personas", "es_ES"),
+        ("so 22 Leute", "de_DE"),  # "So" is Sunday only with its dot
+        ("I do 22 pushups", "de_DE"),  # "Do" (Thursday) in an English text
+        ("la mer 22 degrés", "fr_FR"),  # the sea, not mercredi
+        ("le jeu 12 joueurs", "fr_FR"),  # a game, not jeudi
+    ],
+)
+def test_a_short_weekday_that_is_another_word_before_a_number_among_words_stays_a_word(text, region):
+    assert find_when(text, SATURDAY, region=region) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("renovar o passaporte 32-01-15", "pt_PT", at("2032-01-15")),
+        ("caduca 35-06-30", "es_MX", at("2035-06-30")),
+        ("Ablauf 40-12-05 um 10 Uhr", "de_DE", at("2040-12-05", "10:00")),
+        ("échéance 33-02-08", "fr_CA", at("2033-02-08")),
+        ("échéance 33/11/28", "fr_FR", at("2033-11-28")),
+        ("passport expires 34-11-05", "en_US", at("2034-11-05")),
+    ],
+)
+def test_a_two_figure_year_first_that_no_day_or_month_can_be_is_the_year(text, region, due):
+    """ "87-01-11" as fr_CA's short date writes it (yy-MM-dd): a first figure over 31 (or 00) can only
+    be a year, so the date reads one way in every region; "90-60-90" names no month and stays no date."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+    assert find_when("medidas 90-60-90", SATURDAY, region=region) is None
