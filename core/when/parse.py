@@ -10,10 +10,11 @@ the table test (tests/core/test_when.py):
   clock, also with minutes after it ("4 Uhr 15", "4h et quart": 04:15).
 - A bare hour ("at 9", "3:30") without a day is its next occurrence on a 12-hour clock (at 20:30,
   "at 9" is 21:00), but 1-6 is never the small hours ("at half past 4" is 16:30); with a day,
-  1-7 are the afternoon ("tomorrow at 3" is 15:00), 8-12 the morning (the hour said: "quarter
-  to 8" with a day is 07:45); "pm", "da tarde",
-  "abends", "every evening", "tomorrow morning" say which. Where the region writes the 24-hour
-  clock (Babel's short time pattern; not English), a clock in figures is as written ("7:45" 07:45).
+  or in a repeat ("every day at 11" is 11:00 whenever it is said), 1-7 are the afternoon
+  ("tomorrow at 3" is 15:00), 8-12 the morning (the hour said: "quarter to 8" with a day is
+  07:45); "pm", "da tarde", "abends", "every evening", "tomorrow morning" say which. Where the
+  region writes the 24-hour clock (Babel's short time pattern; not English), a clock in figures
+  is as written ("7:45" 07:45).
 - Clock phrases: "half past 4", "quarter to 6", "4 e meia", "6 menos cuarto", "halb 6" (5:30),
   "Viertel vor 6", "6h moins le quart".
 - "every morning at 8", "todas as noites", "jeden Abend": daily, at that part of the day.
@@ -2755,10 +2756,10 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         due = _at(day or now.date(), hour, minute, tz)
         if day is None and due <= now:
             due += timedelta(days=1)
-    elif day is None:
+    elif day is None and (rec is None or _clock_step(rec.rule)):  # "every 2 hours from 9": its start
         due = _next_occurrence(clock, now, evening)
-    else:
-        due = _at(day, _hour(clock, with_day=True, evening=evening), clock.m, tz, clock.s)
+    else:  # a day named, or a repeat's days: its hour is the same whenever it was said
+        due = _at(day or now.date(), _hour(clock, with_day=True, evening=evening), clock.m, tz, clock.s)
     night = evening or (t.today_part is not None and grammar.words.parts[t.today_part] >= NIGHT_FROM)
     if night and day == now.date() and due <= now and due.hour < SMALL_HOURS_UNTIL:
         due += timedelta(days=1)  # "tonight at 2am", "4h cette nuit" said by day: the night ahead

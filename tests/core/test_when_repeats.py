@@ -2303,3 +2303,25 @@ def test_every_day_of_a_range_of_weekdays_repeats_on_those_days(text, region, du
     """A daily word with a range of weekdays after it ("todos los días de lunes a viernes",
     "täglich von Montag bis Freitag", "tous les jours du lundi au vendredi") was every day."""
     read_as(text, region, due, rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,rule,hm",
+    [
+        ("water the plants every day at 11", "en_GB", "FREQ=DAILY", "11:00"),
+        ("stand-up every weekday at 9:45", "en_US", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "09:45"),
+        ("regar as plantas todos os dias às 11", "pt_PT", "FREQ=DAILY", "11:00"),
+        ("regar las plantas todos los días a las 11", "es_ES", "FREQ=DAILY", "11:00"),
+        ("Blumen gießen jeden Tag um 11", "de_DE", "FREQ=DAILY", "11:00"),
+        ("arroser les plantes tous les jours à 11 heures", "fr_FR", "FREQ=DAILY", "11:00"),
+        ("piano every day at 4", "en_GB", "FREQ=DAILY", "16:00"),
+    ],
+)
+@pytest.mark.parametrize("said", ["08:10", "14:20", "23:40"])
+def test_a_repeats_bare_hour_is_the_same_whenever_it_was_said(text, region, rule, hm, said):
+    """A bare hour in a repeat is read as with a day (8-12 the morning, 1-7 the afternoon), never as
+    the next time the clock shows it: said at 14:20, "every day at 11" is not 23:00 for ever."""
+    now = at("2026-12-05", said)
+    when = find_when(text, now, region=region)
+    assert when is not None and when.rrule == rule, when and when.rrule
+    assert when.due.strftime("%H:%M") == hm and when.due > now, when.due
