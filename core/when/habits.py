@@ -20,6 +20,9 @@ class Habits:
     nth_step: re.Pattern[str]  # "every 3rd month": groups n and unit
     monthdays: re.Pattern[str]  # "on the 1st and 15th of every month": groups every, days, each
     monthday_of_month: re.Pattern[str]  # "on the 1st of the month": each month's (group day)
+    # a day in words before its month: "the first of every month", "am Ersten jedes Monats" (groups
+    # word, each: "of every month"; without it "of the month")
+    monthday_word: re.Pattern[str]
     of_month: re.Pattern[str]  # "of the month", "do mês": a cheap look before a costly search
     # days of the month beside a monthly rule said apart ("monthly on the 1st, 15th, and 30th days",
     # "Mensalmente no 1º, 15º e 30º dias do mês", "on day 2 of the month, every 3 months"): days, single
@@ -158,6 +161,10 @@ def _compile(g: Grammar) -> Habits:
         of_month=compile_folded(rf"{b}(?:{any_of(w.of_the_month)}){e}"),
         monthday_of_month=compile_folded(
             rf"{b}{the}{day_word}(?P<day>{marked})\s+(?:{any_of(w.of_the_month)})"
+            rf"(?!\s+(?:{any_of(w.next_after)}){e}){e}"
+        ),
+        monthday_word=compile_folded(
+            rf"{b}{the}{day_word}(?P<word>{any_of(w.day_numbers)})\s+(?:{of_month})"
             rf"(?!\s+(?:{any_of(w.next_after)}){e}){e}"
         ),
         monthly_days=compile_folded(

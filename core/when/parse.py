@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
 from difflib import SequenceMatcher
@@ -941,6 +942,16 @@ def _of_the_month(t: _Text, today: date) -> _Rec | None:
     if m and 1 <= (day := int(_DAY_FIGURES.findall(m.group("day"))[0])) <= 31:
         t.take(m)  # "pay rent on the 1st of the month": monthly on the 1st
         return _Rec(f"FREQ=MONTHLY;BYMONTHDAY={day}", _next_monthday(today, day))
+    return _monthday_in_words(t, today, accept=lambda m: not m.group("each") and alone(m))
+
+
+def _monthday_in_words(t: _Text, today: date, accept: Callable[[re.Match], bool]) -> _Rec | None:
+    """A day of the month in words before "of every month" or "of the month": "the first of every
+    month", "le premier de chaque mois", "am Ersten jedes Monats", "el día uno de cada mes"."""
+    m = t.search(habits(t.g).monthday_word, accept=accept)
+    if m and 1 <= (day := t.g.words.day_numbers.get(_spaced(m.group("word")), 0)) <= 31:
+        t.take(m)
+        return _Rec(f"FREQ=MONTHLY;BYMONTHDAY={day}", _next_monthday(today, day))
     return None
 
 
@@ -976,6 +987,9 @@ def _habit(t: _Text, today: date) -> _Rec | None:
             t.take(m)
             first = min(_next_monthday(today, d) for d in days)
             return _Rec("FREQ=MONTHLY;BYMONTHDAY=" + ",".join(map(str, days)), first)
+    found = _monthday_in_words(t, today, accept=lambda m: bool(m.group("each")))
+    if found:
+        return found
     m = listed and t.search(
         h.positions,
         accept=lambda m: bool(m.group("every")) or _spaced(m.group("of") or "") in g.words.of_every_month,

@@ -90,11 +90,11 @@ RULE_FLOORS = {
     "people_repeats_2": 70,
     "people_repeats_3": 64,
     "people_repeats_4": 60,
-    "people_repeats_5": 54,
+    "people_repeats_5": 57,
     "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
-    "nickel_en": 28,
+    "nickel_en": 29,
 }
 
 
@@ -2325,3 +2325,36 @@ def test_a_repeats_bare_hour_is_the_same_whenever_it_was_said(text, region, rule
     when = find_when(text, now, region=region)
     assert when is not None and when.rrule == rule, when and when.rrule
     assert when.due.strftime("%H:%M") == hm and when.due > now, when.due
+
+
+@pytest.mark.parametrize(
+    "text,region,day",
+    [
+        ("water bill on the first of every month", "en_GB", 1),
+        ("backups on the second of each month", "en_US", 2),
+        ("conta da água no dia um de cada mês", "pt_PT", 1),
+        ("factura del agua el primero de cada mes", "es_ES", 1),
+        ("Wasserrechnung am Ersten jedes Monats", "de_DE", 1),
+        ("facture d'eau le premier de chaque mois", "fr_FR", 1),
+        ("loyer le deux de chaque mois", "fr_FR", 2),
+    ],
+)
+def test_a_day_of_every_month_in_words_repeats_on_that_day(text, region, day):
+    """A day written as a word before "of every month" is the month's day, not a monthly repeat
+    from whatever day it was said ("the first of every month" was every month on the 6th)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.rrule == f"FREQ=MONTHLY;BYMONTHDAY={day}", when and when.rrule
+    assert when.due.day == day
+
+
+@pytest.mark.parametrize(
+    "text,region",
+    [
+        ("the first of next month", "en_GB"),
+        ("le premier du mois prochain", "fr_FR"),
+        ("the first of March", "en_GB"),
+    ],
+)
+def test_a_day_in_words_of_a_particular_month_stays_one_date(text, region):
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.rrule is None and when.due.day == 1
