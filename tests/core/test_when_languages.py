@@ -1669,3 +1669,20 @@ def test_a_two_figure_year_first_that_no_day_or_month_can_be_is_the_year(text, r
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due == due, when and when.due
     assert find_when("medidas 90-60-90", SATURDAY, region=region) is None
+
+
+@pytest.mark.parametrize(
+    "text,region,due",
+    [
+        ("piquenique na segunda-feira de Páscoa", "pt_PT", "2027-03-29"),
+        ("excursión el lunes de Pentecostés", "es_ES", "2027-05-17"),
+        ("pique-nique le lundi de Pentecôte", "fr_FR", "2027-05-17"),
+        ("Ausflug am Pfingstmontag", "de_AT", "2027-05-17"),
+        ("picnic on Whit Monday", "en_GB", "2027-05-17"),
+    ],
+)
+def test_the_monday_after_a_movable_feast_is_that_monday_not_the_feast(text, region, due):
+    """ "lundi de Pentecôte", "segunda-feira de Páscoa": the Monday, never the feast's Sunday the
+    name holds ("Pentecôte" alone)."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.due.date().isoformat() == due, when and when.due

@@ -240,6 +240,7 @@ LANGUAGE = Language(
         "fiestas": "the-holidays", "día de reyes": "epiphany", "reyes": "epiphany",
         "san valentín": "valentines", "carnaval": "carnival", "fallas": "fallas", "falles": "fallas",
         "semana santa": "holy-week", "viernes santo": "good-friday", "lunes de pascua": "easter-monday",
+        "lunes de pentecostés": "whit-monday", "domingo de pentecostés": "pentecost",
         "domingo de pascua": "easter-sunday", "pascua": "easter", "día del trabajo": "may-day",
         "día del trabajador": "may-day", "día de la madre": "mothers-day-first-sunday",
         "día del padre": "st-josephs", "san juan": "st-johns", "noche de san juan": "st-johns",

@@ -267,6 +267,8 @@ LANGUAGE = Language(
         "ano novo": "new-year", "festas": "the-holidays", "dia de reis": "epiphany",
         "dia dos namorados": "valentines", "carnaval": "carnival", "entrudo": "carnival",
         "semana santa": "holy-week", "sexta-feira santa": "good-friday", "domingo de páscoa": "easter-sunday",
+        "segunda-feira de páscoa": "easter-monday", "segunda de páscoa": "easter-monday",
+        "segunda-feira de pentecostes": "whit-monday", "domingo de pentecostes": "pentecost",
         "páscoa": "easter", "dia da liberdade": "liberty-day", "dia do trabalhador": "may-day",
         "primeiro de maio": "may-day", "ascensão": "ascension", "pentecostes": "pentecost",
         "corpo de deus": "corpus-christi", "dia da mãe": "mothers-day-first-sunday",
