@@ -1808,7 +1808,7 @@ def test_a_position_among_working_or_weekend_days_repeats_every_month(text, regi
 @pytest.mark.parametrize(
     "text,region,due,rule,said,title",
     [
-        ("stretch everyday at 8", "en_US", at("2026-12-05", "20:00"), "FREQ=DAILY", "every day", "stretch"),
+        ("stretch everyday at 8", "en_US", at("2026-12-06", "08:00"), "FREQ=DAILY", "every day", "stretch"),
         ("meditate everyday.", "en_GB", at("2026-12-06"), "FREQ=DAILY", "every day", "meditate"),
         (
             "Everyday at 7pm call mom",
