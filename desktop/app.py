@@ -52,6 +52,8 @@ from desktop.window.tray import Tray
 
 log = logging.getLogger("desktop")
 
+# What the status bar says while the memory opens; withdrawn once it is open.
+OPENING = "Opening your memory…"
 # What the status bar says while the quick step of the search by meaning is made (a big memory).
 NEAREST_LABEL = "Preparing quick search by meaning"
 # The memory opens once the window is painted; if it never is (shown on another desktop, say),
@@ -260,7 +262,7 @@ class App:
         self.worker.progress.connect(self.window.set_progress)
         if self.opening:  # since the worker started
             self.window.set_busy(self.worker.busy)
-            self.window.report("Opening your memory…")
+            self.window.status.report(OPENING, until_withdrawn=True)
         self.steps.register_cleanup("window", self.window.deleteLater)
         self._painted = _Painted(self._begin_opening)
         self.window.installEventFilter(self._painted)
@@ -343,7 +345,7 @@ class App:
     def open(self) -> None:
         """Open the store again on the worker (a reopen)."""
         self._start_opening(at_once=True)
-        self.window.report("Opening your memory…")
+        self.window.status.report(OPENING, until_withdrawn=True)
 
     def _start_opening(self, at_once: bool = False) -> None:
         """Open the store on the worker (retrying while a short-lived process holds it), the
@@ -399,6 +401,7 @@ class App:
         # registered after the worker's: runs before it, and drains the work on the memory first
         self.steps.register_cleanup("memory", self._close_memory)
         self.ready_event.set()
+        self.window.status.withdraw(OPENING)
         asked = self.window.question_waiting()
         self.window.set_ready()
         unfinished = config.unfinished_move(memory.store.settings.data_dir)

@@ -67,6 +67,7 @@ class StatusLine(QObject):
         for w in (self.pending, self.problems_button, self.sync_label, self.next_label, self.progress):
             bar.addPermanentWidget(w)
         self._idle = ""
+        self._standing = ""  # a message shown until withdrawn
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._back_to_idle)
@@ -74,18 +75,33 @@ class StatusLine(QObject):
 
     # -- messages ----------------------------------------------------------------------------------
 
-    def report(self, text: str, undo: bool = False) -> None:
+    def report(self, text: str, undo: bool = False, until_withdrawn: bool = False) -> None:
+        """A message for a few seconds; `until_withdrawn`: one true until `withdraw` ("Opening your
+        memory…" however long the opening takes), shown again after the messages meanwhile."""
         self.text.setText(text)
         self.undo.setVisible(undo)
-        self._timer.start(UNDO_MS if undo else MESSAGE_MS)
+        if until_withdrawn:
+            self._standing = text
+            self._timer.stop()
+        else:
+            self._timer.start(UNDO_MS if undo else MESSAGE_MS)
+
+    def withdraw(self, text: str) -> None:
+        """A message that is no longer true goes at once; another message shown since stays."""
+        if self._standing != text:
+            return
+        self._standing = ""
+        if self.text.text() == text:
+            self._timer.stop()
+            self._back_to_idle()
 
     def set_idle(self, text: str) -> None:
         self._idle = text
-        if not self._timer.isActive():
+        if not self._timer.isActive() and not self._standing:
             self.text.setText(text)
 
     def _back_to_idle(self) -> None:
-        self.text.setText(self._idle)
+        self.text.setText(self._standing or self._idle)
         self.undo.hide()
 
     def _problems_changed(self) -> None:

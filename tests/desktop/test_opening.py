@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 
 from core.memory import Memory
 from core.settings import Settings
-from desktop.app import App
+from desktop.app import OPENING, App
+from desktop.window import statusbar
 from tests.desktop.conftest import WAIT_MS, settle
 
 
@@ -147,6 +148,26 @@ def test_a_question_typed_before_the_memory_opens_says_it_waits_and_is_answered(
         qtbot.waitUntil(lambda: window.list_title.text().startswith("Answers for"), timeout=WAIT_MS)
         assert [r.neuron.id for r in window.rows.rows()][:1] == [key.id]
         assert not window.list_hint.text().startswith("Looking")
+    finally:
+        held_open.set()
+        settle(qtbot, app)
+        app.close()
+
+
+def test_the_opening_message_stays_while_the_memory_opens_and_goes_once_it_is_open(
+    qtbot, data_dir, held_open, clock, notifier, monkeypatch
+):
+    """ "Opening your memory…" went after a message's six seconds while a big memory still opened,
+    or stayed those seconds over the items once it was open: it is said until the memory is open."""
+    monkeypatch.setattr(statusbar, "MESSAGE_MS", 50)
+    app = start_app(qtbot, data_dir, clock, notifier)
+    try:
+        qtbot.waitUntil(lambda: app.window.status_text.text() == OPENING, timeout=WAIT_MS)
+        qtbot.wait(300)  # longer than a message's time
+        assert app.window.status_text.text() == OPENING
+        held_open.set()
+        qtbot.waitUntil(lambda: app.memory is not None, timeout=WAIT_MS)
+        assert app.window.status_text.text() != OPENING
     finally:
         held_open.set()
         settle(qtbot, app)
