@@ -259,6 +259,9 @@ class MainWindow(QMainWindow):
         sidebar.setAccessibleName("Sections")
         sidebar.setMinimumWidth(170)
         sidebar.setMaximumWidth(240)
+        # its rows' heights come from the style sheet's padding: polished before they are laid
+        # out, or they keep the unpadded heights until a row's text changes (the memory opened)
+        sidebar.ensurePolished()
         self._sidebar_items: dict[Section, QListWidgetItem] = {}
         for key, label, _ in SIDEBAR:
             item = QListWidgetItem(label if key else label.upper())

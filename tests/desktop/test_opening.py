@@ -4,6 +4,7 @@ never lost; an error at opening says so in the window. On the real app, its real
 from __future__ import annotations
 
 import threading
+from itertools import pairwise
 
 import pytest
 from PySide6.QtCore import Qt
@@ -168,6 +169,25 @@ def test_the_opening_message_stays_while_the_memory_opens_and_goes_once_it_is_op
         held_open.set()
         qtbot.waitUntil(lambda: app.memory is not None, timeout=WAIT_MS)
         assert app.window.status_text.text() != OPENING
+    finally:
+        held_open.set()
+        settle(qtbot, app)
+        app.close()
+
+
+def test_the_sections_rows_do_not_overlap_while_the_memory_opens(qtbot, data_dir, held_open, clock, notifier):
+    """The sidebar's rows were laid out before the style sheet's padding applied: until the memory
+    opened and a count changed a row's text, each row sat half over the next."""
+    app = start_app(qtbot, data_dir, clock, notifier)
+    try:
+        assert app.memory is None
+        sidebar = app.window.sidebar
+        rows = [sidebar.visualItemRect(sidebar.item(i)) for i in range(sidebar.count())]
+        rows = [r for r in rows if r.height() > 0]
+        assert len(rows) > 4
+        assert all(below.top() >= above.bottom() for above, below in pairwise(rows)), [
+            (r.top(), r.height()) for r in rows
+        ]
     finally:
         held_open.set()
         settle(qtbot, app)
