@@ -95,6 +95,7 @@ RULE_FLOORS = {
     "rrulejs_en": 19,
     "tickle_en": 38,
     "nickel_en": 29,
+    "vikunja_quick_add_en": 66,
 }
 
 
