@@ -507,8 +507,9 @@ class Grammar:
             rf"(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
         )
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
+        # not a clock's minutes: "at 10:30 sep 17" is no 30 September
         self.day_month = c(
-            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+){{0,4}}(?P<d>{day_number}){day_suffix}?"
+            rf"{b}(?<!\d:)(?:(?P<lead>{any_of(w.date_lead)})\s+){{0,4}}(?P<d>{day_number}){day_suffix}?"
             # "8/May/2027", "8-May"; not a range's spaced dash ("29 - September 2")
             rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})(?:\s+|(?<=')(?=\w))|[-/]\s*|\s*)"
             rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
