@@ -288,6 +288,7 @@ class Language:
 
     # -- idioms (templates, see the module's docstring) -------------------------------------------
     day_of_month_forms: Words = ()  # "on the 15th", "dia 15", "am 15.", "le 15"
+    rank_lead: Words = ()  # en "came 3rd", "my 5th": before an ordinal, a rank or a count, no day
     monthly_day_forms: Words = ()  # "the 1st of every month", "le 5 de chaque mois"
     every_other_weekday_forms: Words = ()  # "every other Wednesday", "un mercredi sur deux"
     so_far_forms: Words = ()  # "so far this month", "en lo que va de mes"

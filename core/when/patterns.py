@@ -550,6 +550,10 @@ class Grammar:
             "weekday": Slot(day, rf"{weekday_suffix}?{plural}?"),
             "any_weekday": Slot(day, rf"{weekday_suffix}?{plural}?", captured=False),
             "every": Slot(any_of(w.every), captured=False),
+            # "he came 3rd", "my 5th": a rank or a count, no day of the month
+            "not_a_rank": Slot(
+                "", "".join(rf"(?<!{WORD_START}{re.escape(x)}\s)" for x in w.rank_lead), captured=False
+            ),
         }
         self.day_of_month = c(rf"{b}(?:{templates(w.day_of_month_forms, slots)}){e}")
         weekday_lead = any_of((*w.weekday_lead, *w.weekday_lead_in_captures))

@@ -767,3 +767,35 @@ def test_a_weekday_that_is_another_word_before_a_number_among_words_stays_a_word
 def test_a_clocks_minutes_are_no_day_of_the_month_after_them(text, due):
     """ "10:30 sep 17" is 17 September at 10:30, not the 30th at 10:17."""
     assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("pay rent 17th", at("2026-12-17")),
+        ("Lorem Ipsum 2nd", at("2027-01-02")),
+        ("dentist 17th at 10:00", at("2026-12-17", "10:00")),
+        ("dentist at 10:00 17th", at("2026-12-17", "10:00")),
+        ("invoice due 31st.", at("2026-12-31")),
+    ],
+)
+def test_an_ordinal_alone_ending_its_clause_is_that_day_of_the_month(text, due):
+    """A figure with its ordinal's letters, at the end of its clause or before a time, is the next
+    such day; before a noun it stays a word ("2nd floor", "5th time")."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Renovation - 2nd Floor Bath",
+        "Remark - 13th floor",
+        "13th floor - remark",
+        "my 5th time here",
+        "Ana came 3rd.",
+        "he finished 2nd",
+        "it was her 40th",
+    ],
+)
+def test_an_ordinal_before_a_noun_is_no_day(text):
+    assert find_when(text, SATURDAY, region="en_US") is None

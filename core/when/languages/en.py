@@ -324,7 +324,13 @@ LANGUAGE = Language(
                             "holi", "passover", "spring festival", "election day"),
     seasons={"spring": "spring", "summer": "summer", "autumn": "autumn", "fall": "autumn",
              "winter": "winter"},
-    day_of_month_forms=("[on] the {day}{ordinal}", "{any_weekday}[,] {day}{ordinal}{not_a_time}"),
+    day_of_month_forms=(
+        "[on] the {day}{ordinal}",
+        "{any_weekday}[,] {day}{ordinal}{not_a_time}",
+        "{not_a_rank}{day}{ordinal}{clause_end}",  # "pay rent 17th", "dentist 17th at 10"; not "2nd floor"
+    ),
+    rank_lead=("came", "finished", "placed", "ranked", "was", "is", "in", "my", "his", "her", "our", "their",
+               "your", "its"),
     monthly_day_forms=(
         "{every} [month on the] {day}{ordinal} [of the month|of every month|of each month]",
         "[on] [the] {day}{ordinal} of (every|each) month",
