@@ -863,6 +863,20 @@ def test_a_frequency_said_as_an_adjective_repeats_in_each_of_its_forms(text, reg
     read_as(text, region, at("2026-12-06"), rule, said)
 
 
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        ("renew the licence biennially", "en_US", "every 2 years"),
+        ("revisão do extintor bienalmente", "pt_PT", "a cada 2 anos"),
+        ("inspección bienalmente", "es_ES", "cada 2 años"),
+        ("zweijährlich zur Vorsorge", "de_DE", "alle 2 Jahre"),
+    ],
+)
+def test_a_frequency_of_two_years_in_one_word_repeats_every_other_year(text, region, said):
+    """ "biennially" was no repeat, though "biannually" (twice a year) was."""
+    read_as(text, region, at("2026-12-06"), "FREQ=YEARLY;INTERVAL=2", said)
+
+
 BUT_SUNDAY = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR,SA"
 BUT_WEEKENDS = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"
 

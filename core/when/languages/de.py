@@ -128,6 +128,7 @@ LANGUAGE = Language(
                 "tagtäglich": "DAILY",
                 "jeden tag": "DAILY", "vierteljährlich": "MONTHLY;INTERVAL=3",
                 "quartalsweise": "MONTHLY;INTERVAL=3", "halbjährlich": "MONTHLY;INTERVAL=6",
+                "zweijährlich": "YEARLY;INTERVAL=2",
                 "zweiwöchentlich": "WEEKLY;INTERVAL=2", "vierzehntägig": "WEEKLY;INTERVAL=2",
                 "vierzehntäglich": "WEEKLY;INTERVAL=2", "stündlich": "HOURLY",
                 "halbstündlich": "MINUTELY;INTERVAL=30", "viertelstündlich": "MINUTELY;INTERVAL=15"},

@@ -138,6 +138,7 @@ LANGUAGE = Language(
                 "anualmente": "YEARLY", "todos los días": "DAILY", "cada día": "DAILY",
                 "trimestral": "MONTHLY;INTERVAL=3", "trimestralmente": "MONTHLY;INTERVAL=3",
                 "semestral": "MONTHLY;INTERVAL=6", "semestralmente": "MONTHLY;INTERVAL=6",
+                "bienalmente": "YEARLY;INTERVAL=2",
                 "quincenal": "WEEKLY;INTERVAL=2", "quincenalmente": "WEEKLY;INTERVAL=2",
                 "un día sí y otro no": "DAILY;INTERVAL=2", "día sí, día no": "DAILY;INTERVAL=2",
                 "día sí día no": "DAILY;INTERVAL=2", "bimestral": "MONTHLY;INTERVAL=2",
