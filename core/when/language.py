@@ -171,6 +171,7 @@ class Language:
     position_articles: Words = ()  # "on the last Friday", "am letzten Freitag"
     monthday_lead: Words = ()  # "every month on the 8th", "todos os meses no dia 8"
     part_lead: Words = ()  # "in the morning", "pela manhã"
+    wake_words: Words = ()  # "alarm", "wake up", "Wecker": a repeat's bare hour is the morning's
     noon_lead: Words = ()  # "at noon", "ao meio-dia"
     range_from: Words = ()  # "from Monday to Friday"
     range_joiners: Words = ()  # "Monday to Friday", "de segunda a sexta"

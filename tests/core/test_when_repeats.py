@@ -877,6 +877,33 @@ def test_a_frequency_of_two_years_in_one_word_repeats_every_other_year(text, reg
     read_as(text, region, at("2026-12-06"), "FREQ=YEARLY;INTERVAL=2", said)
 
 
+@pytest.mark.parametrize(
+    "text,region,rule,due",
+    [
+        (
+            "alarm every weekday at 7:30",
+            "en_US",
+            "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+            at("2026-12-07", "07:30"),
+        ),
+        ("wake up every day at 6:45", "en_GB", "FREQ=DAILY", at("2026-12-06", "06:45")),
+        ("despertador todos os dias às 7", "pt_PT", "FREQ=DAILY", at("2026-12-06", "07:00")),
+        ("alarma todos los días a las 7", "es_ES", "FREQ=DAILY", at("2026-12-06", "07:00")),
+        ("Wecker jeden Tag um 6", "de_DE", "FREQ=DAILY", at("2026-12-06", "06:00")),
+        ("réveil tous les jours à 7", "fr_FR", "FREQ=DAILY", at("2026-12-06", "07:00")),
+    ],
+)
+def test_a_repeated_alarm_or_waking_is_at_its_bare_hour_in_the_morning(text, region, rule, due):
+    """A repeat's bare hour 1-7 is the afternoon ("every day at 7:30" 19:30), but an alarm, a
+    waking, a "Wecker" says the morning; without a repeat the day says it ("set an alarm for today
+    at 7 o'clock", said after noon, is 19:00 to lingua_franca's tests), and pm still says pm."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and (when.rrule, when.due) == (rule, due)
+    assert find_when("every day at 7:30", SATURDAY, region="en_US").due == at("2026-12-05", "19:30")
+    assert find_when("alarm every day at 7:30pm", SATURDAY, region="en_US").due == at("2026-12-05", "19:30")
+    assert find_when("alarm today at 7", SATURDAY, region="en_US").due == at("2026-12-05", "19:00")
+
+
 BUT_SUNDAY = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR,SA"
 BUT_WEEKENDS = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"
 

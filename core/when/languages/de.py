@@ -100,6 +100,7 @@ LANGUAGE = Language(
     position_articles=("am", "der", "die"),
     monthday_lead=("am", "an den"),
     part_lead=("am", "bis zum", "bis am"),
+    wake_words=("wecker", "weckruf", "wecken", "aufstehen"),
     noon_lead=("um",),
     range_from=("von", "zwischen"),
     range_joiners=("bis", "bis zum", "zum", "und"),

@@ -139,6 +139,7 @@ LANGUAGE = Language(
     position_articles=("on", "the"),
     monthday_lead=("on the", "on"),
     part_lead=("at", "in the", "this", "by the", "by"),
+    wake_words=("alarm", "alarm clock", "wake up", "wake-up", "wakeup", "wake me", "get up"),
     noon_lead=("at",),
     range_from=("from", "between"),
     range_joiners=("to", "until", "till", "through", "thru", "and"),

@@ -108,6 +108,7 @@ LANGUAGE = Language(
     position_articles=("el", "la"),
     monthday_lead=("el",),
     part_lead=("por la",),
+    wake_words=("despertador", "alarma", "despertar", "despertarme", "levantarme"),
     noon_lead=("a", "al", "a la"),
     range_from=("de", "desde", "entre"),
     range_joiners=("a", "hasta", "al", "y"),

@@ -105,6 +105,7 @@ LANGUAGE = Language(
     position_articles=("le", "au"),
     monthday_lead=("le", "les"),
     part_lead=("le", "ce", "du", "d'ici ce", "pour ce"),
+    wake_words=("réveil", "réveille-moi", "me réveiller", "se réveiller", "me lever", "alarme"),
     noon_lead=("vers",),
     range_from=("du", "entre"),
     range_joiners=("au", "et", "jusqu'au"),

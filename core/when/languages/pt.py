@@ -121,6 +121,7 @@ LANGUAGE = Language(
     position_articles=("o", "a", "no", "na"),
     monthday_lead=("no",),
     part_lead=("de", "pela", "até à", "até de"),
+    wake_words=("despertador", "alarme", "acordar", "acordo"),
     noon_lead=("ao", "a"),
     range_from=("de", "das", "desde", "entre"),  # "das 15h às 17h"
     range_joiners=("a", "ao", "as", "até", "e"),
