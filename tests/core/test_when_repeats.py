@@ -904,6 +904,30 @@ def test_a_repeated_alarm_or_waking_is_at_its_bare_hour_in_the_morning(text, reg
     assert find_when("alarm today at 7", SATURDAY, region="en_US").due == at("2026-12-05", "19:00")
 
 
+@pytest.mark.parametrize(
+    "text,region,rule",
+    [
+        ("natación un miércoles sí y otro no", "es_ES", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+        ("miércoles sí, miércoles no", "es_ES", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+        ("taller miércoles por medio", "es_AR", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+        ("una semana sí y otra no", "es_ES", "FREQ=WEEKLY;INTERVAL=2"),
+        ("semana sí, semana no", "es_ES", "FREQ=WEEKLY;INTERVAL=2"),
+        ("un mes sí y otro no", "es_ES", "FREQ=MONTHLY;INTERVAL=2"),
+        ("natação uma quarta sim, outra não", "pt_PT", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+        ("um dia sim, outro não", "pt_PT", "FREQ=DAILY;INTERVAL=2"),
+        ("uma semana sim, outra não", "pt_BR", "FREQ=WEEKLY;INTERVAL=2"),
+        ("mês sim, mês não", "pt_PT", "FREQ=MONTHLY;INTERVAL=2"),
+    ],
+)
+def test_one_yes_and_the_next_no_repeats_every_other_one(text, region, rule):
+    """es "un día sí y otro no" and pt "dia sim, dia não" were read; the same alternation of a
+    weekday, a week or a month (and es "miércoles por medio", as "semana por medio") was not."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.rrule == rule, when and when.rrule
+    if "BYDAY=WE" in rule:
+        assert when.due == at("2026-12-09")
+
+
 BUT_SUNDAY = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR,SA"
 BUT_WEEKENDS = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"
 

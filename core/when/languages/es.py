@@ -149,6 +149,16 @@ LANGUAGE = Language(
                 # Rioplatense "every other": "día por medio", "semana por medio"
                 "día por medio": "DAILY;INTERVAL=2", "semana por medio": "WEEKLY;INTERVAL=2",
                 "mes por medio": "MONTHLY;INTERVAL=2", "año por medio": "YEARLY;INTERVAL=2",
+                # "una semana sí y otra no", "mes sí, mes no": one yes, the next no
+                **{f"{one} {unit} sí{joint} {other} no": rule
+                   for one, unit, other, rule in (("una", "semana", "otra", "WEEKLY;INTERVAL=2"),
+                                                  ("un", "mes", "otro", "MONTHLY;INTERVAL=2"),
+                                                  ("un", "año", "otro", "YEARLY;INTERVAL=2"))
+                   for joint in (" y", ", y", ",")},
+                **{f"{unit} sí{joint} {unit} no": rule
+                   for unit, rule in (("semana", "WEEKLY;INTERVAL=2"), ("mes", "MONTHLY;INTERVAL=2"),
+                                      ("año", "YEARLY;INTERVAL=2"))
+                   for joint in (",", "")},
                 **dict.fromkeys(("semanal", "semanales"), "WEEKLY"),
                 **dict.fromkeys(("mensual", "mensuales"), "MONTHLY"),
                 **dict.fromkeys(("anual", "anuales"), "YEARLY")},
@@ -264,7 +274,12 @@ LANGUAGE = Language(
         "[el] dia {day} de cada (mes|meses)",
         "dia {day} [de] cada mes",
     ),
-    every_other_weekday_forms=("(cada dos|cada otro) {weekday}",),
+    every_other_weekday_forms=(
+        "(cada dos|cada otro) {weekday}",
+        "un {weekday} sí[,] y otro no",  # "un miércoles sí y otro no", as "un día sí y otro no"
+        "{weekday} sí[,] {any_weekday} no",
+        "{weekday} por medio",  # Rioplatense, as "semana por medio"
+    ),
     so_far_forms=(
         "(esta|este) {unit} hasta ahora",
         "en lo que (va|llevamos) (de|del) [la] {unit}",
