@@ -172,6 +172,10 @@ class Language:
     monthday_lead: Words = ()  # "every month on the 8th", "todos os meses no dia 8"
     part_lead: Words = ()  # "in the morning", "pela manhã"
     wake_words: Words = ()  # "alarm", "wake up", "Wecker": a repeat's bare hour is the morning's
+    # fr "le samedi matin": the article before a weekday and a part of the day (a parts key) after
+    # it say a habit, as "les samedis matin"
+    habit_weekday_lead: Words = ()
+    habit_weekday_parts: Words = ()
     noon_lead: Words = ()  # "at noon", "ao meio-dia"
     range_from: Words = ()  # "from Monday to Friday"
     range_joiners: Words = ()  # "Monday to Friday", "de segunda a sexta"

@@ -849,6 +849,15 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         return _Rec(
             f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
         )
+    m = t.search(g.weekday_part_habit)
+    if m:  # fr "le samedi matin": every Saturday, in the morning
+        t.take(m)
+        wd = g.words.weekdays[m.group("day")]
+        return _Rec(
+            f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}",
+            _next_weekday(today, wd, strictly_after=False),
+            m.group("part"),
+        )
     m = t.search(
         g.plural_weekdays,
         accept=lambda m: (

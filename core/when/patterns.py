@@ -889,6 +889,11 @@ class Grammar:
             rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){plural}?{weekday_suffix}?\s*"  # de "montagabends"
             rf"(?P<pp>{any_of(w.part_plurals)}){e}"
         )
+        # fr "le samedi matin": a habit (not with a date after it: "le samedi 12 au matin")
+        self.weekday_part_habit = c(
+            rf"{b}(?:{any_of(w.habit_weekday_lead)})\s+(?P<day>{day})\s+"
+            rf"(?P<part>{any_of(w.habit_weekday_parts)}){e}(?!\s*,?\s*\d)"
+        )
         # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them);
         # not a day whose short form ends as a plural does ("tues", "thurs", "weds": one day)
         singular = any_of(

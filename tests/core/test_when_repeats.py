@@ -928,6 +928,25 @@ def test_one_yes_and_the_next_no_repeats_every_other_one(text, region, rule):
         assert when.due == at("2026-12-09")
 
 
+@pytest.mark.parametrize(
+    "text,due,rule",
+    [
+        ("marché le samedi matin", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+        ("piscine le lundi soir", at("2026-12-07", "19:00"), "FREQ=WEEKLY;BYDAY=MO"),
+        ("cours de dessin le mercredi après-midi", at("2026-12-09", "15:00"), "FREQ=WEEKLY;BYDAY=WE"),
+        ("foot le jeudi soir à 20h", at("2026-12-10", "20:00"), "FREQ=WEEKLY;BYDAY=TH"),
+    ],
+)
+def test_french_weekday_with_its_article_and_a_part_of_the_day_is_a_habit(text, due, rule):
+    """ "le samedi matin" is every Saturday morning, as "les samedis matin"; with a date it is
+    that day ("le samedi 12 décembre au matin"), and "samedi matin" without the article the coming
+    one."""
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is not None and (when.rrule, when.due) == (rule, due), when and (when.rrule, when.due)
+    for single in ("réunion le samedi 12 décembre au matin", "réunion samedi matin"):
+        assert find_when(single, SATURDAY, region="fr_FR").rrule is None
+
+
 BUT_SUNDAY = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR,SA"
 BUT_WEEKENDS = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"
 
