@@ -795,6 +795,8 @@ def test_an_ordinal_alone_ending_its_clause_is_that_day_of_the_month(text, due):
         "Ana came 3rd.",
         "he finished 2nd",
         "it was her 40th",
+        "our team ended 3rd.",
+        "she won 1st at the fair",
     ],
 )
 def test_an_ordinal_before_a_noun_is_no_day(text):

@@ -331,8 +331,8 @@ LANGUAGE = Language(
         "{any_weekday}[,] {day}{ordinal}{not_a_time}",
         "{not_a_rank}{day}{ordinal}{clause_end}",  # "pay rent 17th", "dentist 17th at 10"; not "2nd floor"
     ),
-    rank_lead=("came", "finished", "placed", "ranked", "was", "is", "in", "my", "his", "her", "our", "their",
-               "your", "its"),
+    rank_lead=("came", "come", "comes", "finished", "finish", "ended", "placed", "ranked", "won", "got",
+               "was", "is", "are", "were", "be", "in", "my", "his", "her", "our", "their", "your", "its"),
     monthly_day_forms=(
         "{every} [month on the] {day}{ordinal} [of the month|of every month|of each month]",
         "[on] [the] {day}{ordinal} of (every|each) month",
