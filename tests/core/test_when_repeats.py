@@ -88,14 +88,14 @@ RULE_FLOORS = {
     "recurrent_en": 173,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
-    "people_repeats_3": 64,
+    "people_repeats_3": 65,
     "people_repeats_4": 60,
-    "people_repeats_5": 57,
+    "people_repeats_5": 60,
     "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
     "nickel_en": 29,
-    "vikunja_quick_add_en": 66,
+    "vikunja_quick_add_en": 68,
 }
 
 
