@@ -993,7 +993,7 @@ CASE_FLOORS = {
     "timelib_en": 198,
     "date_fns_locales": 1017,
     "ovos_date_parser": 25,
-    "vikunja_quick_add_en": 397,
+    "vikunja_quick_add_en": 405,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is
