@@ -902,6 +902,7 @@ def test_a_repeated_alarm_or_waking_is_at_its_bare_hour_in_the_morning(text, reg
     assert find_when("every day at 7:30", SATURDAY, region="en_US").due == at("2026-12-05", "19:30")
     assert find_when("alarm every day at 7:30pm", SATURDAY, region="en_US").due == at("2026-12-05", "19:30")
     assert find_when("alarm today at 7", SATURDAY, region="en_US").due == at("2026-12-05", "19:00")
+    assert find_when("rever o acordo todas as sextas às 3", SATURDAY, region="pt_PT").due.hour == 15
 
 
 @pytest.mark.parametrize(
