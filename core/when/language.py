@@ -171,6 +171,11 @@ class Language:
     position_articles: Words = ()  # "on the last Friday", "am letzten Freitag"
     monthday_lead: Words = ()  # "every month on the 8th", "todos os meses no dia 8"
     part_lead: Words = ()  # "in the morning", "pela manhã"
+    wake_words: Words = ()  # "alarm", "wake up", "Wecker": a repeat's bare hour is the morning's
+    # fr "le samedi matin": the article before a weekday and a part of the day (a parts key) after
+    # it say a habit, as "les samedis matin"
+    habit_weekday_lead: Words = ()
+    habit_weekday_parts: Words = ()
     noon_lead: Words = ()  # "at noon", "ao meio-dia"
     range_from: Words = ()  # "from Monday to Friday"
     range_joiners: Words = ()  # "Monday to Friday", "de segunda a sexta"
@@ -288,6 +293,7 @@ class Language:
 
     # -- idioms (templates, see the module's docstring) -------------------------------------------
     day_of_month_forms: Words = ()  # "on the 15th", "dia 15", "am 15.", "le 15"
+    rank_lead: Words = ()  # en "came 3rd", "my 5th": before an ordinal, a rank or a count, no day
     monthly_day_forms: Words = ()  # "the 1st of every month", "le 5 de chaque mois"
     every_other_weekday_forms: Words = ()  # "every other Wednesday", "un mercredi sur deux"
     so_far_forms: Words = ()  # "so far this month", "en lo que va de mes"

@@ -148,6 +148,12 @@ class _Clock:
     # says which half of the day, as it does alone ("amanhã às oito" 08:00, so 07:45)
     before_said: bool = False
 
+    def wake(self) -> None:
+        """An alarm or a waking said with a repeat ("alarm every weekday at 7:30", "Wecker jeden
+        Tag um 6"): its bare hour is the morning's, not the afternoon a repeat's 1-7 is."""
+        if self.ampm is None and 1 <= self.h <= 11 and not self.padded and self.part is None:
+            self.ampm = "am"
+
     def hint(self, part: str, g: Grammar) -> None:
         """A part of the day said beside it ("tomorrow morning at 8", "tous les soirs à 9h")
         says which half of the day an hour up to 12 means (not "09h", not 15:00)."""
@@ -842,6 +848,15 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         part = g.words.part_plurals[_spaced(m.group("pp"))]
         return _Rec(
             f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
+        )
+    m = t.search(g.weekday_part_habit)
+    if m:  # fr "le samedi matin": every Saturday, in the morning
+        t.take(m)
+        wd = g.words.weekdays[m.group("day")]
+        return _Rec(
+            f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}",
+            _next_weekday(today, wd, strictly_after=False),
+            m.group("part"),
         )
     m = t.search(
         g.plural_weekdays,
@@ -2763,6 +2778,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
             clock = _Clock(grammar.words.parts[rec.part], 0, True, None)
         else:
             clock.hint(rec.part, grammar)
+    elif rec and clock is not None and t.today_part is None and grammar.wake.search(fold(text)):
+        clock.wake()  # "alarm every weekday at 7:30": the morning
     if clock is not None and clock.midnight and word and word[1] in ("day", "tonight") and day == now.date():
         day += timedelta(days=1)  # "tonight at midnight", "midnight today": the midnight today ends at
     if clock is None:

@@ -507,8 +507,9 @@ class Grammar:
             rf"(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
         )
         day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
+        # not a clock's minutes: "at 10:30 sep 17" is no 30 September
         self.day_month = c(
-            rf"{b}(?:(?P<lead>{any_of(w.date_lead)})\s+){{0,4}}(?P<d>{day_number}){day_suffix}?"
+            rf"{b}(?<!\d:)(?:(?P<lead>{any_of(w.date_lead)})\s+){{0,4}}(?P<d>{day_number}){day_suffix}?"
             # "8/May/2027", "8-May"; not a range's spaced dash ("29 - September 2")
             rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})(?:\s+|(?<=')(?=\w))|[-/]\s*|\s*)"
             rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
@@ -549,6 +550,10 @@ class Grammar:
             "weekday": Slot(day, rf"{weekday_suffix}?{plural}?"),
             "any_weekday": Slot(day, rf"{weekday_suffix}?{plural}?", captured=False),
             "every": Slot(any_of(w.every), captured=False),
+            # "he came 3rd", "my 5th": a rank or a count, no day of the month
+            "not_a_rank": Slot(
+                "", "".join(rf"(?<!{WORD_START}{re.escape(x)}\s)" for x in w.rank_lead), captured=False
+            ),
         }
         self.day_of_month = c(rf"{b}(?:{templates(w.day_of_month_forms, slots)}){e}")
         weekday_lead = any_of((*w.weekday_lead, *w.weekday_lead_in_captures))
@@ -684,6 +689,7 @@ class Grammar:
         clock_parts = any_of(self.clock_parts)  # after a clock: "3:30 tarde", "9 h 10 du soir"
         self.parts_words = parts
         self.part_here = c(rf"(?:{parts}){e}")  # "ao fim da manhã" is a part, not the day's end
+        self.wake = c(rf"{b}(?:{any_of(w.wake_words)}){e}")  # "alarm", "despertador", "Wecker"
         ampm = rf"(?P<ap>{noon_mark})"
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"
@@ -882,6 +888,11 @@ class Grammar:
         self.weekday_part_plural = c(
             rf"{b}(?:(?:{weekday_lead})\s+)?(?P<day>{day}){plural}?{weekday_suffix}?\s*"  # de "montagabends"
             rf"(?P<pp>{any_of(w.part_plurals)}){e}"
+        )
+        # fr "le samedi matin": a habit (not with a date after it: "le samedi 12 au matin")
+        self.weekday_part_habit = c(
+            rf"{b}(?:{any_of(w.habit_weekday_lead)})\s+(?P<day>{day})\s+"
+            rf"(?P<part>{any_of(w.habit_weekday_parts)}){e}(?!\s*,?\s*\d)"
         )
         # "Tuesdays at 7pm", "les samedis à 10h": plural days without "every" (a time after them);
         # not a day whose short form ends as a plural does ("tues", "thurs", "weds": one day)

@@ -988,11 +988,12 @@ CASE_FLOORS = {
     "moment_locales": 400,
     "cldr_regions": 4599,
     "sherlock_en": 1650,
-    "nickel_en": 91,
+    "nickel_en": 92,
     "dateutil_datefinder_en": 169,
     "timelib_en": 198,
     "date_fns_locales": 1017,
     "ovos_date_parser": 25,
+    "vikunja_quick_add_en": 405,
 }
 # judges that also say the event's message, the text left once the date words are taken out
 # (nickel_en.md): how many of those a reminder's title (capture's reminder_title) is

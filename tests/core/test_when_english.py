@@ -753,3 +753,51 @@ def test_a_weekday_that_is_another_word_before_a_number_among_words_stays_a_word
     assert find_when(text, SATURDAY, region="en_US") is None
     assert find_when("dentist sat 16", SATURDAY, region="en_US").due == at("2027-01-16")
     assert find_when("dentist sun 17, 10am", SATURDAY, region="en_GB").due == at("2027-01-17", "10:00")
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("Something at 10:00 sep 17th", at("2027-09-17", "10:00")),
+        ("at 10:30 sep 17", at("2027-09-17", "10:30")),
+        ("call at 9:15 december 23rd", at("2026-12-23", "09:15")),
+        ("14:00 jan 5", at("2027-01-05", "14:00")),
+    ],
+)
+def test_a_clocks_minutes_are_no_day_of_the_month_after_them(text, due):
+    """ "10:30 sep 17" is 17 September at 10:30, not the 30th at 10:17."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [
+        ("pay rent 17th", at("2026-12-17")),
+        ("Lorem Ipsum 2nd", at("2027-01-02")),
+        ("dentist 17th at 10:00", at("2026-12-17", "10:00")),
+        ("dentist at 10:00 17th", at("2026-12-17", "10:00")),
+        ("invoice due 31st.", at("2026-12-31")),
+    ],
+)
+def test_an_ordinal_alone_ending_its_clause_is_that_day_of_the_month(text, due):
+    """A figure with its ordinal's letters, at the end of its clause or before a time, is the next
+    such day; before a noun it stays a word ("2nd floor", "5th time")."""
+    assert read(text) == due
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Renovation - 2nd Floor Bath",
+        "Remark - 13th floor",
+        "13th floor - remark",
+        "my 5th time here",
+        "Ana came 3rd.",
+        "he finished 2nd",
+        "it was her 40th",
+        "our team ended 3rd.",
+        "she won 1st at the fair",
+    ],
+)
+def test_an_ordinal_before_a_noun_is_no_day(text):
+    assert find_when(text, SATURDAY, region="en_US") is None

@@ -88,13 +88,14 @@ RULE_FLOORS = {
     "recurrent_en": 173,
     "people_pt_es_de_fr": 64,
     "people_repeats_2": 70,
-    "people_repeats_3": 64,
+    "people_repeats_3": 65,
     "people_repeats_4": 60,
-    "people_repeats_5": 57,
+    "people_repeats_5": 60,
     "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
     "nickel_en": 29,
+    "vikunja_quick_add_en": 68,
 }
 
 
@@ -860,6 +861,91 @@ def test_a_frequency_said_as_an_adjective_repeats_in_each_of_its_forms(text, reg
     """ "weekly meeting", "bilan annuel" were read; the feminine, plural and declined forms
     ("réunion mensuelle", "das wöchentliche Meeting") and "annual" were not."""
     read_as(text, region, at("2026-12-06"), rule, said)
+
+
+@pytest.mark.parametrize(
+    "text,region,said",
+    [
+        ("renew the licence biennially", "en_US", "every 2 years"),
+        ("revisão do extintor bienalmente", "pt_PT", "a cada 2 anos"),
+        ("inspección bienalmente", "es_ES", "cada 2 años"),
+        ("zweijährlich zur Vorsorge", "de_DE", "alle 2 Jahre"),
+    ],
+)
+def test_a_frequency_of_two_years_in_one_word_repeats_every_other_year(text, region, said):
+    """ "biennially" was no repeat, though "biannually" (twice a year) was."""
+    read_as(text, region, at("2026-12-06"), "FREQ=YEARLY;INTERVAL=2", said)
+
+
+@pytest.mark.parametrize(
+    "text,region,rule,due",
+    [
+        (
+            "alarm every weekday at 7:30",
+            "en_US",
+            "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
+            at("2026-12-07", "07:30"),
+        ),
+        ("wake up every day at 6:45", "en_GB", "FREQ=DAILY", at("2026-12-06", "06:45")),
+        ("despertador todos os dias às 7", "pt_PT", "FREQ=DAILY", at("2026-12-06", "07:00")),
+        ("alarma todos los días a las 7", "es_ES", "FREQ=DAILY", at("2026-12-06", "07:00")),
+        ("Wecker jeden Tag um 6", "de_DE", "FREQ=DAILY", at("2026-12-06", "06:00")),
+        ("réveil tous les jours à 7", "fr_FR", "FREQ=DAILY", at("2026-12-06", "07:00")),
+    ],
+)
+def test_a_repeated_alarm_or_waking_is_at_its_bare_hour_in_the_morning(text, region, rule, due):
+    """A repeat's bare hour 1-7 is the afternoon ("every day at 7:30" 19:30), but an alarm, a
+    waking, a "Wecker" says the morning; without a repeat the day says it ("set an alarm for today
+    at 7 o'clock", said after noon, is 19:00 to lingua_franca's tests), and pm still says pm."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and (when.rrule, when.due) == (rule, due)
+    assert find_when("every day at 7:30", SATURDAY, region="en_US").due == at("2026-12-05", "19:30")
+    assert find_when("alarm every day at 7:30pm", SATURDAY, region="en_US").due == at("2026-12-05", "19:30")
+    assert find_when("alarm today at 7", SATURDAY, region="en_US").due == at("2026-12-05", "19:00")
+    assert find_when("rever o acordo todas as sextas às 3", SATURDAY, region="pt_PT").due.hour == 15
+
+
+@pytest.mark.parametrize(
+    "text,region,rule",
+    [
+        ("natación un miércoles sí y otro no", "es_ES", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+        ("miércoles sí, miércoles no", "es_ES", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+        ("taller miércoles por medio", "es_AR", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+        ("una semana sí y otra no", "es_ES", "FREQ=WEEKLY;INTERVAL=2"),
+        ("semana sí, semana no", "es_ES", "FREQ=WEEKLY;INTERVAL=2"),
+        ("un mes sí y otro no", "es_ES", "FREQ=MONTHLY;INTERVAL=2"),
+        ("natação uma quarta sim, outra não", "pt_PT", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE"),
+        ("um dia sim, outro não", "pt_PT", "FREQ=DAILY;INTERVAL=2"),
+        ("uma semana sim, outra não", "pt_BR", "FREQ=WEEKLY;INTERVAL=2"),
+        ("mês sim, mês não", "pt_PT", "FREQ=MONTHLY;INTERVAL=2"),
+    ],
+)
+def test_one_yes_and_the_next_no_repeats_every_other_one(text, region, rule):
+    """es "un día sí y otro no" and pt "dia sim, dia não" were read; the same alternation of a
+    weekday, a week or a month (and es "miércoles por medio", as "semana por medio") was not."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.rrule == rule, when and when.rrule
+    if "BYDAY=WE" in rule:
+        assert when.due == at("2026-12-09")
+
+
+@pytest.mark.parametrize(
+    "text,due,rule",
+    [
+        ("marché le samedi matin", at("2026-12-12"), "FREQ=WEEKLY;BYDAY=SA"),
+        ("piscine le lundi soir", at("2026-12-07", "19:00"), "FREQ=WEEKLY;BYDAY=MO"),
+        ("cours de dessin le mercredi après-midi", at("2026-12-09", "15:00"), "FREQ=WEEKLY;BYDAY=WE"),
+        ("foot le jeudi soir à 20h", at("2026-12-10", "20:00"), "FREQ=WEEKLY;BYDAY=TH"),
+    ],
+)
+def test_french_weekday_with_its_article_and_a_part_of_the_day_is_a_habit(text, due, rule):
+    """ "le samedi matin" is every Saturday morning, as "les samedis matin"; with a date it is
+    that day ("le samedi 12 décembre au matin"), and "samedi matin" without the article the coming
+    one."""
+    when = find_when(text, SATURDAY, region="fr_FR")
+    assert when is not None and (when.rrule, when.due) == (rule, due), when and (when.rrule, when.due)
+    for single in ("réunion le samedi 12 décembre au matin", "réunion samedi matin"):
+        assert find_when(single, SATURDAY, region="fr_FR").rrule is None
 
 
 BUT_SUNDAY = "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR,SA"

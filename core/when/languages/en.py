@@ -139,6 +139,7 @@ LANGUAGE = Language(
     position_articles=("on", "the"),
     monthday_lead=("on the", "on"),
     part_lead=("at", "in the", "this", "by the", "by"),
+    wake_words=("alarm", "alarm clock", "wake up", "wake-up", "wakeup", "wake me", "get up"),
     noon_lead=("at",),
     range_from=("from", "between"),
     range_joiners=("to", "until", "till", "through", "thru", "and"),
@@ -168,7 +169,8 @@ LANGUAGE = Language(
                 "annually": "YEARLY", "quarterly": "MONTHLY;INTERVAL=3",
                 "semi-annually": "MONTHLY;INTERVAL=6", "semiannually": "MONTHLY;INTERVAL=6",
                 "biannually": "MONTHLY;INTERVAL=6", "bi-annually": "MONTHLY;INTERVAL=6",
-                "half-yearly": "MONTHLY;INTERVAL=6", "fortnightly": "WEEKLY;INTERVAL=2",
+                "half-yearly": "MONTHLY;INTERVAL=6",
+                "biennially": "YEARLY;INTERVAL=2", "fortnightly": "WEEKLY;INTERVAL=2",
                 "biweekly": "WEEKLY;INTERVAL=2", "bi-weekly": "WEEKLY;INTERVAL=2",
                 "hourly": "HOURLY", "annual": "YEARLY", "half-hourly": "MINUTELY;INTERVAL=30",
                 "everyday": "DAILY"},
@@ -324,7 +326,13 @@ LANGUAGE = Language(
                             "holi", "passover", "spring festival", "election day"),
     seasons={"spring": "spring", "summer": "summer", "autumn": "autumn", "fall": "autumn",
              "winter": "winter"},
-    day_of_month_forms=("[on] the {day}{ordinal}", "{any_weekday}[,] {day}{ordinal}{not_a_time}"),
+    day_of_month_forms=(
+        "[on] the {day}{ordinal}",
+        "{any_weekday}[,] {day}{ordinal}{not_a_time}",
+        "{not_a_rank}{day}{ordinal}{clause_end}",  # "pay rent 17th", "dentist 17th at 10"; not "2nd floor"
+    ),
+    rank_lead=("came", "come", "comes", "finished", "finish", "ended", "placed", "ranked", "won", "got",
+               "was", "is", "are", "were", "be", "in", "my", "his", "her", "our", "their", "your", "its"),
     monthly_day_forms=(
         "{every} [month on the] {day}{ordinal} [of the month|of every month|of each month]",
         "[on] [the] {day}{ordinal} of (every|each) month",

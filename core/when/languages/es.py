@@ -108,6 +108,7 @@ LANGUAGE = Language(
     position_articles=("el", "la"),
     monthday_lead=("el",),
     part_lead=("por la",),
+    wake_words=("despertador", "alarma", "despertar", "despertarme", "levantarme"),
     noon_lead=("a", "al", "a la"),
     range_from=("de", "desde", "entre"),
     range_joiners=("a", "hasta", "al", "y"),
@@ -138,6 +139,7 @@ LANGUAGE = Language(
                 "anualmente": "YEARLY", "todos los días": "DAILY", "cada día": "DAILY",
                 "trimestral": "MONTHLY;INTERVAL=3", "trimestralmente": "MONTHLY;INTERVAL=3",
                 "semestral": "MONTHLY;INTERVAL=6", "semestralmente": "MONTHLY;INTERVAL=6",
+                "bienalmente": "YEARLY;INTERVAL=2",
                 "quincenal": "WEEKLY;INTERVAL=2", "quincenalmente": "WEEKLY;INTERVAL=2",
                 "un día sí y otro no": "DAILY;INTERVAL=2", "día sí, día no": "DAILY;INTERVAL=2",
                 "día sí día no": "DAILY;INTERVAL=2", "bimestral": "MONTHLY;INTERVAL=2",
@@ -147,6 +149,16 @@ LANGUAGE = Language(
                 # Rioplatense "every other": "día por medio", "semana por medio"
                 "día por medio": "DAILY;INTERVAL=2", "semana por medio": "WEEKLY;INTERVAL=2",
                 "mes por medio": "MONTHLY;INTERVAL=2", "año por medio": "YEARLY;INTERVAL=2",
+                # "una semana sí y otra no", "mes sí, mes no": one yes, the next no
+                **{f"{one} {unit} sí{joint} {other} no": rule
+                   for one, unit, other, rule in (("una", "semana", "otra", "WEEKLY;INTERVAL=2"),
+                                                  ("un", "mes", "otro", "MONTHLY;INTERVAL=2"),
+                                                  ("un", "año", "otro", "YEARLY;INTERVAL=2"))
+                   for joint in (" y", ", y", ",")},
+                **{f"{unit} sí{joint} {unit} no": rule
+                   for unit, rule in (("semana", "WEEKLY;INTERVAL=2"), ("mes", "MONTHLY;INTERVAL=2"),
+                                      ("año", "YEARLY;INTERVAL=2"))
+                   for joint in (",", "")},
                 **dict.fromkeys(("semanal", "semanales"), "WEEKLY"),
                 **dict.fromkeys(("mensual", "mensuales"), "MONTHLY"),
                 **dict.fromkeys(("anual", "anuales"), "YEARLY")},
@@ -262,7 +274,12 @@ LANGUAGE = Language(
         "[el] dia {day} de cada (mes|meses)",
         "dia {day} [de] cada mes",
     ),
-    every_other_weekday_forms=("(cada dos|cada otro) {weekday}",),
+    every_other_weekday_forms=(
+        "(cada dos|cada otro) {weekday}",
+        "un {weekday} sí[,] y otro no",  # "un miércoles sí y otro no", as "un día sí y otro no"
+        "{weekday} sí[,] {any_weekday} no",
+        "{weekday} por medio",  # Rioplatense, as "semana por medio"
+    ),
     so_far_forms=(
         "(esta|este) {unit} hasta ahora",
         "en lo que (va|llevamos) (de|del) [la] {unit}",

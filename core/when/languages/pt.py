@@ -121,6 +121,7 @@ LANGUAGE = Language(
     position_articles=("o", "a", "no", "na"),
     monthday_lead=("no",),
     part_lead=("de", "pela", "até à", "até de"),
+    wake_words=("despertador", "alarme", "acordar"),  # not "acordo": an agreement too
     noon_lead=("ao", "a"),
     range_from=("de", "das", "desde", "entre"),  # "das 15h às 17h"
     range_joiners=("a", "ao", "as", "até", "e"),
@@ -152,7 +153,8 @@ LANGUAGE = Language(
                 "cotidianamente": "DAILY", "quotidianamente": "DAILY",
                 "anualmente": "YEARLY", "todos os dias": "DAILY", "trimestral": "MONTHLY;INTERVAL=3",
                 "trimestralmente": "MONTHLY;INTERVAL=3", "semestral": "MONTHLY;INTERVAL=6",
-                "semestralmente": "MONTHLY;INTERVAL=6", "quinzenal": "WEEKLY;INTERVAL=2",
+                "semestralmente": "MONTHLY;INTERVAL=6",
+                "bienalmente": "YEARLY;INTERVAL=2", "quinzenal": "WEEKLY;INTERVAL=2",
                 "quinzenalmente": "WEEKLY;INTERVAL=2", "dia sim, dia não": "DAILY;INTERVAL=2",
                 "dia sim dia não": "DAILY;INTERVAL=2", "de hora em hora": "HOURLY",
                 "de hora a hora": "HOURLY", "de meia em meia hora": "MINUTELY;INTERVAL=30",
@@ -162,6 +164,13 @@ LANGUAGE = Language(
                 "bimestral": "MONTHLY;INTERVAL=2", "bimestralmente": "MONTHLY;INTERVAL=2",
                 "semana sim, semana não": "WEEKLY;INTERVAL=2", "semana sim semana não": "WEEKLY;INTERVAL=2",
                 "mês sim, mês não": "MONTHLY;INTERVAL=2", "mês sim mês não": "MONTHLY;INTERVAL=2",
+                # "um dia sim, outro não", "uma semana sim e outra não": one yes, the next no
+                **{f"{one} {unit} sim{joint} {other} não": rule
+                   for one, unit, other, rule in (("um", "dia", "outro", "DAILY;INTERVAL=2"),
+                                                  ("uma", "semana", "outra", "WEEKLY;INTERVAL=2"),
+                                                  ("um", "mês", "outro", "MONTHLY;INTERVAL=2"),
+                                                  ("um", "ano", "outro", "YEARLY;INTERVAL=2"))
+                   for joint in (",", " e", ", e", "")},
                 # "diário" as an adjective ("reunião diária", "diário às 9"), not the diary
                 **dict.fromkeys(("diário", "diária", "diários", "diárias"), "DAILY")},
     # "o diário", "meu diário": the diary or the newspaper, no repeat
@@ -293,6 +302,7 @@ LANGUAGE = Language(
     every_other_weekday_forms=(
         "(a cada duas|a cada dois|de duas em duas) {weekday}",
         "{weekday} sim[,] {any_weekday} não",
+        "(uma|um) {weekday} sim[,] [e] (outra|outro) não",  # "uma quarta sim, outra não"
     ),
     so_far_forms=(
         "(esta|este|neste|nesta) {unit} até agora",
