@@ -171,7 +171,11 @@ class Language:
     position_articles: Words = ()  # "on the last Friday", "am letzten Freitag"
     monthday_lead: Words = ()  # "every month on the 8th", "todos os meses no dia 8"
     part_lead: Words = ()  # "in the morning", "pela manhã"
-    wake_words: Words = ()  # "alarm", "wake up", "Wecker": a repeat's bare hour is the morning's
+    wake_words: Words = ()  # "alarm clock", "wake up", "Wecker": a repeat's bare hour is the morning's
+    # "alarm", "alarma": the same, but only starting the text (after `alarm_leads`: "set an alarm"):
+    # elsewhere a device may be meant ("test the fire alarm every Monday at 5" is 17:00)
+    alarm_words: Words = ()
+    alarm_leads: Words = ()
     # fr "le samedi matin": the article before a weekday and a part of the day (a parts key) after
     # it say a habit, as "les samedis matin"
     habit_weekday_lead: Words = ()

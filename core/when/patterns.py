@@ -689,7 +689,10 @@ class Grammar:
         clock_parts = any_of(self.clock_parts)  # after a clock: "3:30 tarde", "9 h 10 du soir"
         self.parts_words = parts
         self.part_here = c(rf"(?:{parts}){e}")  # "ao fim da manhã" is a part, not the day's end
-        self.wake = c(rf"{b}(?:{any_of(w.wake_words)}){e}")  # "alarm", "despertador", "Wecker"
+        self.wake = c(  # "alarm clock", "despertador", "Wecker"; "(set an) alarm" starting the text
+            rf"{b}(?:{any_of(w.wake_words)}){e}"
+            rf"|^\W*(?:{optional_words(w.alarm_leads)}){{0,3}}(?:{any_of(w.alarm_words)}){e}"
+        )
         ampm = rf"(?P<ap>{noon_mark})"
         at, hour_after = any_of(w.at), any_of(w.hour_suffix_words)
         letters = rf"(?P<letter>{any_of((*w.before_noon_letters, *w.after_noon_letters))})(?!\w)"

@@ -891,6 +891,9 @@ def test_a_frequency_of_two_years_in_one_word_repeats_every_other_year(text, reg
         ("alarma todos los días a las 7", "es_ES", "FREQ=DAILY", at("2026-12-06", "07:00")),
         ("Wecker jeden Tag um 6", "de_DE", "FREQ=DAILY", at("2026-12-06", "06:00")),
         ("réveil tous les jours à 7", "fr_FR", "FREQ=DAILY", at("2026-12-06", "07:00")),
+        ("set an alarm every day at 6", "en_GB", "FREQ=DAILY", at("2026-12-06", "06:00")),
+        ("l'alarme tous les jours à 6", "fr_FR", "FREQ=DAILY", at("2026-12-06", "06:00")),
+        ("alarme todos os dias às 7", "pt_PT", "FREQ=DAILY", at("2026-12-06", "07:00")),
     ],
 )
 def test_a_repeated_alarm_or_waking_is_at_its_bare_hour_in_the_morning(text, region, rule, due):
@@ -903,6 +906,24 @@ def test_a_repeated_alarm_or_waking_is_at_its_bare_hour_in_the_morning(text, reg
     assert find_when("alarm every day at 7:30pm", SATURDAY, region="en_US").due == at("2026-12-05", "19:30")
     assert find_when("alarm today at 7", SATURDAY, region="en_US").due == at("2026-12-05", "19:00")
     assert find_when("rever o acordo todas as sextas às 3", SATURDAY, region="pt_PT").due.hour == 15
+
+
+@pytest.mark.parametrize(
+    "text,region",
+    [
+        ("test the fire alarm every Monday at 5", "en_GB"),
+        ("check the smoke alarm batteries every month on the 1st at 4", "en_US"),
+        ("revisar la alarma de incendios todos los lunes a las 5", "es_ES"),
+        ("testar o alarme de incêndio todas as segundas às 5", "pt_PT"),
+        ("tester l'alarme incendie tous les lundis à 5", "fr_FR"),
+    ],
+)
+def test_an_alarm_that_is_a_device_leaves_a_repeats_bare_hour_in_the_afternoon(text, region):
+    """ "alarm" says a waking only starting the reminder ("alarm every weekday", "set an alarm"):
+    after a noun or a verb it may be a device, and a fire alarm tested at 5 is 17:00, as any
+    repeat's bare 5."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.rrule and when.due.hour in (16, 17), when
 
 
 @pytest.mark.parametrize(
