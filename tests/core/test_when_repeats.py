@@ -91,6 +91,7 @@ RULE_FLOORS = {
     "people_repeats_3": 65,
     "people_repeats_4": 60,
     "people_repeats_5": 60,
+    "people_repeats_6": 48,
     "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
