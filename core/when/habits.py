@@ -49,7 +49,9 @@ class Habits:
     day_range: re.Pattern[str]  # groups other/every, day1/adverb1, day2/adverb2, plural1/2
     except_days: re.Pattern[str]  # "except Sundays", "außer am Wochenende": groups weekend, days
     every_month_name: re.Pattern[str]  # "every January", "cada mes de marzo": groups of, mon
-    positions: re.Pattern[str]  # "the first and third Friday of each month": groups every, ords, day, of
+    positions: re.Pattern[
+        str
+    ]  # "the first and third Friday of each month": groups every (month), each, ords, day, of
     ordinal_words: re.Pattern[str]  # the ordinals of `positions`' group ords
     # "the first Tuesday and the last Thursday of each month": groups every, pairs, of
     paired_positions: re.Pattern[str]
@@ -222,8 +224,8 @@ def _compile(g: Grammar) -> Habits:
             rf"{b}(?:{any_of(w.every)})\s+(?P<n>\d+)(?:{any_of(w.ordinal_suffixes)})\s+(?P<unit>{g.calendar_units}){e}"
         ),
         step_pair=compile_folded(rf"{b}(?:{steps or '(?!)'})\s+(?P<unit>{g.calendar_units}){e}"),
-        positions=compile_folded(
-            rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+)?{position}"
+        positions=compile_folded(  # "every" before a list of positions: no step of weeks can be meant
+            rf"{b}(?:(?P<every>{any_of(w.every_month)}),?\s+|(?P<each>{any_of(w.every)})\s+)?{position}"
             # a month has at most five of a weekday: a longer list is no position (and read linearly)
             rf"(?P<ords>(?:{ordinal})(?:{and_then}{position}(?:{ordinal})){{1,4}})\s+"
             rf"(?P<day>{day})(?:{suffix})?(?:{plural})?(?:\s+(?P<of>{any_of(w.of_the_month)}))?{e}"

@@ -1007,7 +1007,9 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         return found
     m = listed and t.search(
         h.positions,
-        accept=lambda m: bool(m.group("every")) or _spaced(m.group("of") or "") in g.words.of_every_month,
+        # "every second and fourth Thursday", "the 1st and 3rd Monday of the month" ("the month" and
+        # no particular one is each month, as with days of the month)
+        accept=lambda m: bool(m.group("every") or m.group("each") or m.group("of")),
     )
     if m:  # "the first and third Friday of each month"
         wd = g.words.weekdays[m.group("day")]

@@ -91,7 +91,7 @@ RULE_FLOORS = {
     "people_repeats_3": 65,
     "people_repeats_4": 60,
     "people_repeats_5": 60,
-    "people_repeats_6": 48,
+    "people_repeats_6": 50,
     "php_rrule_en_pt_es_de_fr": 277,
     "rrulejs_en": 19,
     "tickle_en": 38,
@@ -1130,11 +1130,12 @@ def test_every_month_named_repeats_every_year_from_its_first_day(text, region, d
 )
 def test_several_positions_of_a_weekday_each_month_repeat_on_each(text, region, due, rule, said):
     """ "the first and third Friday of each month" was the third Friday alone; the first one
-    still to come (the first Friday of December has gone by on the 5th). Of "the month" alone
-    it stays once."""
+    still to come (the first Friday of December has gone by on the 5th). Of "the month" alone it
+    repeats too, as one position of "the month" does ("the third Friday of the month")."""
     read_as(text, region, due, rule, said)
-    when = find_when("the first and third Friday of the month", SATURDAY, region="en_GB")
-    assert when is not None and when.rrule is None
+    for one_or_two in ("the third Friday of the month", "the first and third Friday of the month"):
+        when = find_when(one_or_two, SATURDAY, region="en_GB")
+        assert when is not None and when.rrule and when.rrule.startswith("FREQ=MONTHLY;BYDAY="), when
 
 
 @pytest.mark.parametrize(
@@ -2466,3 +2467,26 @@ def test_a_day_of_every_month_in_words_repeats_on_that_day(text, region, day):
 def test_a_day_in_words_of_a_particular_month_stays_one_date(text, region):
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.rrule is None and when.due.day == 1
+
+
+@pytest.mark.parametrize(
+    "text,region,rule",
+    [
+        ("book club every second and fourth Thursday", "en_GB", "FREQ=MONTHLY;BYDAY=2TH,4TH"),
+        ("book club every 2nd and 4th Thursday", "en_US", "FREQ=MONTHLY;BYDAY=2TH,4TH"),
+        ("the first and third Friday of the month", "en_US", "FREQ=MONTHLY;BYDAY=1FR,3FR"),
+        ("Buchclub jeden zweiten und vierten Donnerstag im Monat", "de_DE", "FREQ=MONTHLY;BYDAY=2TH,4TH"),
+        ("club le deuxième et le quatrième jeudi du mois", "fr_FR", "FREQ=MONTHLY;BYDAY=2TH,4TH"),
+        ("club cada segundo y cuarto jueves", "es_ES", "FREQ=MONTHLY;BYDAY=2TH,4TH"),
+    ],
+)
+def test_every_listed_positions_of_a_weekday_repeat_on_them_each_month(text, region, rule):
+    """Positions of a weekday listed after "every" ("every 2nd and 4th Thursday": was the 2nd of
+    each month) or before "of the month" with no "every" (was nothing) are those weekdays of each
+    month, as "of every month" was; one position after "every" is still a step of weeks."""
+    when = find_when(text, SATURDAY, region=region)
+    assert when is not None and when.rrule == rule, when and when.rrule
+    assert (
+        find_when("every second Thursday", SATURDAY, region="en_GB").rrule
+        == "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH"
+    )
