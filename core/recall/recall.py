@@ -184,7 +184,7 @@ class Recall:
         index is rebuilt only when a contact changed). Capture finds the people a text names
         with it, so the quick-capture preview does not rebuild it on every keystroke. While the
         rest of the index is let go, the names kept then serve, as long as no contact changed."""
-        with self._in_use(), self.reader.session():
+        with self._in_use(), self.reader.session(alone=True):
             stamp = self.reader.change_stamp()
             kept = self._kept_names(stamp)
             if kept is not None:
