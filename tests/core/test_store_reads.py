@@ -212,6 +212,11 @@ def test_a_read_alone_fails_alone_or_with_the_write_it_is_in(store):
         with store.reading(ident, alone=True) as cur:
             cur.execute("SELECT 1 AS one")
             _ = cur.fetchone()["one"] / 0
+    with store.reading(ident, alone=True) as cur:  # a transaction of its own inside (as origin's)
+        with pytest.raises(psycopg.errors.DivisionByZero), cur.connection.transaction():
+            cur.execute("SELECT 1 / 0")
+        cur.execute("SELECT body FROM neurons WHERE device_id = %s", (ident.device_id,))
+        assert [r["body"] for r in cur.fetchall()] == ["a note that stays"]
     assert store.conn.info.transaction_status is pq.TransactionStatus.IDLE
     doomed = uuid.uuid4()
     with pytest.raises(RuntimeError):
