@@ -352,6 +352,7 @@ class Memory:
             now=aware(now, "now"),
             names=self.recall.names(),
             region=phones.default_region(),
+            notes_sharing=self.recall.notes_sharing,
         )
 
     def capture(
@@ -391,6 +392,7 @@ class Memory:
                 now=created_at,
                 names=self.recall.names(),
                 region=phones.default_region(),
+                notes_sharing=self.recall.notes_sharing,
             )
             kind, attrs = understanding.kind, understanding.attrs
         updates = [u for u in understanding.updates if u in accept] if understanding else []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -266,10 +267,13 @@ def read(
     exclude: uuid.UUID | None = None,
     names: NameIndex | None = None,
     region: str | None = None,
+    notes_sharing: Callable[[str], list[Neuron]] | None = None,
 ) -> Understanding:
     """What `text` is (kind, attrs, the people it names, what it replaces or updates). `names`:
     the contacts' NameIndex when the caller keeps one current (Recall.names); else built here.
-    `region`: the country whose phone numbers are written without a country code."""
+    `region`: the country whose phone numbers are written without a country code.
+    `notes_sharing`: `Reader.active_notes_sharing` as the caller answers it (Recall.notes_sharing);
+    else the reader's."""
     when_now = now or local_now()
     attrs = dict(attrs)
     if kind is None:
@@ -331,7 +335,7 @@ def read(
         if old is not None:
             u.replaces.append((old, DERIVED_MOVED))
     if kind is Kind.NOTE:
-        changed = _changed_from(reader, text, now, exclude)
+        changed = _changed_from(notes_sharing or reader.active_notes_sharing, text, now, exclude)
         if changed is not None:
             u.replaces.append(changed)
     return u
@@ -355,7 +359,7 @@ def referred_to(reader: Reader, text: str, at: datetime, exclude: uuid.UUID | No
 
 
 def _changed_from(
-    reader: Reader, text: str, now: datetime | None, exclude: uuid.UUID | None
+    notes_sharing: Callable[[str], list[Neuron]], text: str, now: datetime | None, exclude: uuid.UUID | None
 ) -> tuple[uuid.UUID, str] | None:
     """The older note whose value this note gives anew ("Lia is 15 an hour now" after "Lia
     babysat, 10/h"), and why: `DERIVED_CHANGED` and the kind of value."""
@@ -363,7 +367,7 @@ def _changed_from(
         return None  # most notes: no store read
     older = [
         (n.id, n.body)
-        for n in reader.active_notes_sharing(text)
+        for n in notes_sharing(text)
         if n.id != exclude and (now is None or n.created_at is None or n.created_at < now)
     ]
     change = changed_from(text, older)

@@ -1078,6 +1078,21 @@ class RecallIndex:
         live = self.cols["live"]
         return [held[i] for i in order if live[held[i]]]
 
+    def active_notes_sharing(self, terms: list[str], limit: int) -> list[uuid.UUID]:
+        """The active notes holding the most of `terms` (lexemes), then the newest: the ids of the
+        first `limit`, as `recall_sql.active_with(..., most_shared=True)` finds them in the store
+        (which a server's row-level security makes scan the table: `@@` is not leakproof)."""
+        n = self.size
+        shared = np.zeros(n, dtype=np.int32)
+        for term in set(terms):
+            slots = self.postings.get(term)
+            if slots is not None and len(slots):
+                shared[np.frombuffer(slots, dtype=np.intc) if isinstance(slots, array) else slots] += 1
+        c = self.cols
+        held = np.flatnonzero((shared > 0) & c["live"][:n] & c["note"][:n] & c["active"][:n])
+        order = np.lexsort((-c["created"][held], -shared[held]))[:limit]
+        return self.ids_at(held[order])
+
     def frequency(self, lexeme: str) -> int:
         """How many live neurons hold `lexeme` (its document frequency)."""
         posted = self.postings.get(lexeme)

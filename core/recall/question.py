@@ -121,8 +121,10 @@ class Question:
     def read(self) -> None:
         """The change stamp, the topic's lexemes, what changed since the index last looked."""
         with self.reader.session():
-            seq = self.reader.change_stamp()
-            self.terms = self.reader.question_terms(self.topic, QUESTION_FILLER) if self.topical else []
+            if self.topical:
+                seq, self.terms = self.reader.stamp_and_terms(self.topic, QUESTION_FILLER)
+            else:
+                seq, self.terms = self.reader.change_stamp(), []
             self.idx.refresh(self.reader, seq)
 
     def start_embedding(self) -> None:

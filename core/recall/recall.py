@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from core.capture.names import NameIndex
+from core.model import Neuron
 from core.recall import about as _about
 from core.recall import saved
 from core.recall.about import About
@@ -184,7 +185,7 @@ class Recall:
         index is rebuilt only when a contact changed). Capture finds the people a text names
         with it, so the quick-capture preview does not rebuild it on every keystroke. While the
         rest of the index is let go, the names kept then serve, as long as no contact changed."""
-        with self._in_use(), self.reader.session():
+        with self._in_use(), self.reader.session(alone=True):
             stamp = self.reader.change_stamp()
             kept = self._kept_names(stamp)
             if kept is not None:
@@ -193,6 +194,26 @@ class Recall:
             self.index.refresh(self.reader, stamp)
             with self.index.reading():
                 return self.index.names()
+
+    def notes_sharing(self, text: str, limit: int = 20) -> list[Neuron]:
+        """The active notes holding the most words of `text`, newest first (a capture's note looks
+        for the older one it gives anew): `Reader.active_notes_sharing`, found in the index while
+        it is held (the store's statement scans the table under a server's row-level security);
+        asked of the store while the index is let go (read back, it would cost a capture ~2 s
+        at 100k neurons)."""
+        with self._in_use():  # (not let go meanwhile)
+            if not self.warmed:
+                return self.reader.active_notes_sharing(text)
+            with self.reader.session(alone=True):
+                stamp, terms = self.reader.stamp_and_terms(text, "")
+                if not terms:
+                    return []
+                self.index.refresh(self.reader, stamp)
+                with self.index.reading():
+                    ids = self.index.active_notes_sharing(terms, limit)
+                rows = self.reader.neurons(ids)
+        found = [rows[i] for i in ids if i in rows]
+        return sorted(found, key=lambda n: n.created_at or datetime.min.replace(tzinfo=UTC), reverse=True)
 
     def _kept_names(self, stamp: int) -> NameIndex | None:
         """The names kept when the index went, still current at `stamp` (what was written since

@@ -104,8 +104,10 @@ class Search:
         q = understand(question, how, self.reader, self.index, self.embedder)
         started = self._start_embedding(q)
         try:
-            # one read transaction up to the scoring; the answer's rows come after
-            with self.reader.session():
+            # one read session up to the scoring, each statement in one round trip (no
+            # transaction: the change stamp is read before the rows it vouches for); the
+            # answer's rows come after
+            with self.reader.session(alone=True):
                 self._read(q)
                 names, orgs = self._names()
                 early = self._person_answer(q, names, orgs)

@@ -36,7 +36,13 @@ def name_owner(cur: Cursor, ident: Identity | None, every_owner: bool = False, c
     it is when nobody used it yet (else the database refuses: another role's)."""
     if claim and ident is not None:
         claim_owner(cur, ident.value)
-    cur.execute(
+    cur.execute(*owner_statement(ident, every_owner))
+
+
+def owner_statement(ident: Identity | None, every_owner: bool = False) -> tuple[str, tuple[str, str, str]]:
+    """The statement (and its parameters) that names the owner to row-level security until its
+    transaction ends (`name_owner`)."""
+    return (
         "SELECT set_config('neurons.device_id', %s, true), set_config('neurons.user_id', %s, true),"
         " set_config('neurons.scope', %s, true)",
         (

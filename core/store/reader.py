@@ -4,7 +4,8 @@ as plain neurons and links. Nothing here writes; writes are Memory's.
 `Reader` is the protocol (a fake in-memory reader serves the unit tests of capture and recall);
 `StoreReader` is the real one, over the Store's one connection. Reads made inside
 `with reader.session():` share one transaction (one round trip less per statement on the
-embedded engine, which serialises everything on one backend).
+embedded engine, which serialises everything on one backend); `session(alone=True)`, and a read
+outside any session, have none: each statement in one round trip, on either engine.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class Reader(Protocol):
     ) -> int: ...
     def question_terms(self, text: str, filler: str) -> list[str]: ...
     def change_stamp(self) -> int: ...
+    def stamp_and_terms(self, text: str, filler: str) -> tuple[int, list[str]]: ...
     def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
     def index_edges(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]: ...
     def keep_statistics(self, count: int | None) -> None: ...
@@ -94,11 +96,13 @@ class StoreReader:
 
     @contextlib.contextmanager
     def _cursor(self):
+        """This thread's session's cursor, else a read of its own: without a transaction around
+        it (`Store.reading(alone=True)`: a statement alone, in one round trip)."""
         cur = getattr(self._local, "cur", None)
         if cur is not None:
             yield cur
         else:
-            with self.store.reading(self.identity) as cur:
+            with self.store.reading(self.identity, alone=True) as cur:
                 yield cur
 
     def neurons(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Neuron]:
@@ -202,6 +206,11 @@ class StoreReader:
     def change_stamp(self) -> int:
         with self._cursor() as cur:
             return recall_sql.change_stamp(cur)
+
+    def stamp_and_terms(self, text: str, filler: str) -> tuple[int, list[str]]:
+        """`change_stamp` and `question_terms`, in one statement."""
+        with self._cursor() as cur:
+            return recall_sql.stamp_and_terms(cur, text, filler)
 
     def index_rows(self, since: int | None) -> tuple[Iterable[dict[str, Any]], int | None]:
         return self._changes(recall_sql.index_rows, since)

@@ -3,7 +3,7 @@ edges), links for capture, the lexemes of names, contacts for name resolution. R
 core.recall; this module only fetches, and every statement is scoped to one Identity.
 
 Round trips matter (the embedded engine serialises everything on one backend): a question costs
-`change_stamp` + `question_terms`, then the rows of its answer; links are followed in process.
+one statement (`stamp_and_terms`), then the rows of its answer; links are followed in process.
 """
 
 from __future__ import annotations
@@ -31,19 +31,32 @@ _N_COLS = ", ".join(f"n.{c.strip()}" for c in NEURON_COLUMNS.split(","))
 LEXEME_QUERY = r"(('''' || replace(replace({lex}, '\', '\\'), '''', '''''') || '''')::tsquery)"
 
 
+_QUESTION_TERMS = (
+    "tsvector_to_array(to_tsvector('english', %(t)s)) AS en,"
+    " tsvector_to_array(to_tsvector('simple', %(t)s)) AS si,"
+    " ARRAY(SELECT w FROM unnest(tsvector_to_array(to_tsvector('simple', %(t)s))) w"
+    "       WHERE to_tsvector('english', w) = ''::tsvector) AS stop,"
+    " tsvector_to_array(to_tsvector('english', %(f)s)) AS f_en,"
+    " tsvector_to_array(to_tsvector('simple', %(f)s)) AS f_si"
+)
+
+
 def question_terms(cur: Cursor, text: str, filler: str) -> list[str]:
     """The lexemes of a question: english stems (as bodies are indexed) plus simple words (as
     attrs strings are), minus english stop words and the stems and words of `filler`."""
-    cur.execute(
-        "SELECT tsvector_to_array(to_tsvector('english', %(t)s)) AS en,"
-        " tsvector_to_array(to_tsvector('simple', %(t)s)) AS si,"
-        " ARRAY(SELECT w FROM unnest(tsvector_to_array(to_tsvector('simple', %(t)s))) w"
-        "       WHERE to_tsvector('english', w) = ''::tsvector) AS stop,"
-        " tsvector_to_array(to_tsvector('english', %(f)s)) AS f_en,"
-        " tsvector_to_array(to_tsvector('simple', %(f)s)) AS f_si",
-        {"t": text, "f": filler},
-    )
+    cur.execute("SELECT " + _QUESTION_TERMS, {"t": text, "f": filler})
+    return _terms(one_row(cur))
+
+
+def stamp_and_terms(cur: Cursor, text: str, filler: str) -> tuple[int, list[str]]:
+    """In one statement: the change stamp (`change_stamp`) and the question's lexemes
+    (`question_terms`)."""
+    cur.execute("SELECT neurons_change_stamp() AS stamp, " + _QUESTION_TERMS, {"t": text, "f": filler})
     row = one_row(cur)
+    return int(row["stamp"]), _terms(row)
+
+
+def _terms(row: dict[str, Any]) -> list[str]:
     drop = set(row["f_en"]) | set(row["f_si"])
     terms = set(row["en"]) | (set(row["si"]) - set(row["stop"]))
     return sorted(terms - drop)

@@ -186,10 +186,13 @@ class Store:
         self, owner: Identity | None = None, *, every_owner: bool = False, alone: bool = False
     ) -> Iterator[Cursor]:
         """A read transaction for `owner`'s rows (or, `every_owner`, for store-wide work).
-        `alone`: on the embedded engine, no transaction around the reads (two round trips less,
-        its BEGIN and COMMIT), each statement on its own: they still see one state of the store,
-        for the engine is this process's alone and every call to it holds the store's mutex, as
-        these reads do until the last. The server's row-level security needs its transaction."""
+        `alone`: no transaction around the reads, each statement on its own, in one round trip
+        (when no transaction is open: inside one, a read is part of it). On the embedded engine
+        that saves its BEGIN and COMMIT, and the reads still see one state of the store, for the
+        engine is this process's alone and every call to it holds the store's mutex, as these
+        reads do until the last. On the server each statement goes with the owner's name
+        (`_OwnedCursor`), and sees what was committed when it began, as each statement of a read
+        committed transaction does."""
         with self._mutex, self._engine_call(owner, every_owner, writing=False, alone=alone) as cur:
             yield cur
 
@@ -204,11 +207,15 @@ class Store:
         claim = self.engine is None and owner is not None and owner not in self._owners_held
         try:
             with contextlib.ExitStack() as stack:
-                if self.engine is None and not writing and self._between_transactions():
+                between = not writing and self._between_transactions()
+                if between and alone and self.engine is not None:
+                    cur = stack.enter_context(self.conn.cursor())
+                elif between and alone and owner is not None and not (every_owner or claim):
+                    cur = stack.enter_context(_OwnedCursor(self.conn, owner))
+                elif between and self.engine is None:
                     cur = stack.enter_context(self._queued_read(owner, every_owner, claim))
                 else:
-                    if not (alone and self.engine is not None and not writing):
-                        stack.enter_context(self.conn.transaction())
+                    stack.enter_context(self.conn.transaction())
                     cur = stack.enter_context(self.conn.cursor())
                     if self.engine is None:  # the server: row-level security sees only this owner
                         queries.name_owner(cur, owner, every_owner, claim=claim)
@@ -474,6 +481,29 @@ class _StoreConnection(psycopg.Connection[DictRow]):
             self.queued.sync()
         with super().transaction(savepoint_name, force_rollback) as tx:
             yield tx
+
+
+class _OwnedCursor(psycopg.Cursor[DictRow]):
+    """A server read without a transaction around it (`Store.reading(alone=True)`): each
+    statement is sent in libpq's pipeline mode behind the owner's name, and the two end with one
+    sync: one implicit transaction, so the name holds for that statement alone, and one round trip.
+    No name outlives its statement (nothing is set for the session). The name goes on a cursor
+    of its own, as in `Store._queued_read`: its row is never the caller's."""
+
+    def __init__(self, conn: Connection, owner: Identity):
+        super().__init__(conn, row_factory=dict_row)
+        self._naming = psycopg.Cursor(conn)
+        self._owner = queries.owner_statement(owner)
+
+    def execute(self, query, params=None, **kwargs):
+        with self.connection.pipeline():
+            self._naming.execute(*self._owner)
+            super().execute(query, params, **kwargs)
+        return self
+
+    def close(self) -> None:
+        self._naming.close()
+        super().close()
 
 
 def _first_line(exc: Exception) -> str:

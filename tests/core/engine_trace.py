@@ -1,5 +1,5 @@
-"""Round trips to a store's engine, counted from libpq's own trace of its connection (tests of
-both engines use it)."""
+"""Round trips to a store's engine, and the statements sent, read from libpq's own trace of its
+connection (tests of both engines use it)."""
 
 from __future__ import annotations
 
@@ -34,3 +34,23 @@ def round_trips(store) -> Iterator[list[int]]:
                 if way in ("F", "B"):
                     last = way
             counted.append(trips)
+
+
+@contextlib.contextmanager
+def statements_sent(store) -> Iterator[list[str]]:
+    """The text of each statement the store's connection sent its engine in the block, as libpq
+    traced it (a Parse or a Query message)."""
+    sent: list[str] = []
+    with tempfile.TemporaryFile() as trace:
+        pgconn = store.conn.pgconn
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            yield sent
+        finally:
+            pgconn.untrace()
+            trace.seek(0)
+            for line in trace.read().decode(errors="replace").splitlines():
+                fields = line.split("\t")
+                if fields[0] == "F" and len(fields) > 3 and fields[2] in ("Parse", "Query"):
+                    sent.append(fields[3])

@@ -139,6 +139,9 @@ class FakeReader:
     def change_stamp(self):
         return self.seq
 
+    def stamp_and_terms(self, text, filler):
+        return self.seq, self.question_terms(text, filler)
+
     def index_rows(self, since):
         rows = []
         for seq, n in self.rows.values():

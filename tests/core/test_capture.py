@@ -15,6 +15,7 @@ from core.capture.names import NameIndex
 from core.model import InvalidInput, Kind, Relation
 from core.remind import Series
 from core.when import find_when
+from tests.core.engine_trace import statements_sent
 
 LONDON = ZoneInfo("Europe/London")
 # Wednesday 11 June 2025, 19:30 in London
@@ -585,3 +586,39 @@ def test_a_changed_rate_supersedes_the_older_note_and_the_old_value_gives_way(me
     # and capture without deriving links none
     again = memory.capture("Lia is 20 an hour now", created_at=then + timedelta(days=90), derive=False)
     assert _edges(memory, again, Relation.SUPERSEDES) == []
+
+
+def test_the_notes_a_change_looks_through_are_the_stores_found_in_the_index(memory):
+    """A note giving a value anew looks for the older note among the active notes sharing the
+    most of its words, newest first: found in the recall index while it is held (under a server's
+    row-level security the store's text search scans the table), the same notes in the same
+    order as the store's statement gives them."""
+    then = datetime(2026, 1, 10, 9, 0, tzinfo=LONDON)
+    texts = [
+        "Lia babysat Saturday night, 10/h, paid cash",
+        "Lia's bike is in the shed",
+        "the shed key hangs by the back door",
+        "Lia babysat again, 10/h",
+        "paid the window cleaner in cash",
+        "Lia left her scarf here",
+    ]
+    notes = [
+        memory.capture(t, kind="note", created_at=then + timedelta(hours=k)) for k, t in enumerate(texts)
+    ]
+    memory.archive(notes[2].id)
+    memory.trash(notes[5].id)
+    memory.capture("ask Lia about the shed on Saturday", kind="reminder", created_at=then)
+    memory.capture("Lia Moreno - babysitter", kind="contact", attrs={"name": "Lia Moreno"})
+    memory.recall.names()  # the index held, as after any capture
+    for text in (
+        "Lia is 15 an hour now",
+        "the shed key is in the cash box now",
+        "Lia",
+        "nothing shares this",
+    ):
+        from_index = [n.id for n in memory.recall.notes_sharing(text)]
+        assert from_index == [n.id for n in memory.reader.active_notes_sharing(text)], text
+    with statements_sent(memory.store) as sent:
+        seen = memory.preview("Lia is 15 an hour now", kind="note", now=then + timedelta(days=70))
+    assert seen.replaces == [(notes[3].id, f"{capture.DERIVED_CHANGED}:rate")]
+    assert not [s for s in sent if "@@" in s], sent

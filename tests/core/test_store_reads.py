@@ -1,7 +1,9 @@
 """A read of the store, counted in round trips to its engine (both engines): on the server, a read
 transaction's BEGIN and the owner's name go with its first statement and its COMMIT with its
-last wait (libpq's pipeline mode); what fails in it is rolled back and the connection serves on. A
-question reads what changed in the store only when something did."""
+last wait (libpq's pipeline mode); what fails in it is rolled back and the connection serves on.
+A read without a transaction (`alone`) is one round trip a statement, the owner's name (on the
+server) holding for that statement only. A question reads what changed in the store only when
+something did."""
 
 from __future__ import annotations
 
@@ -19,11 +21,13 @@ from core.store import queries, recall_sql
 from tests.core.engine_trace import round_trips
 
 # The round trips of a read transaction of two statements, of a person's answer and of a question,
-# the index warm and the store unchanged since; per engine. The embedded engine's are as they were:
-# a transaction's BEGIN and COMMIT are a round trip each (its `alone` reads have neither).
+# the index warm and the store unchanged since; per engine. On the embedded engine a transaction's
+# BEGIN and COMMIT are a round trip each; a read without one (`alone`) is a round trip a statement
+# on either engine: an about is one statement, a question two (its stamp and terms, its answer's
+# rows).
 TWO_STATEMENTS = {"embedded": 4, "server": 3}
-ABOUT = {"embedded": 2, "server": 3}
-ASK = {"embedded": 7, "server": 5}
+ABOUT = {"embedded": 1, "server": 1}
+ASK = {"embedded": 2, "server": 2}
 
 
 def test_a_read_of_two_statements_waits_for_each_and_once_to_end(store):
@@ -168,3 +172,61 @@ def test_a_read_inside_a_read_keeps_the_outer_one(store):
         rows = outer.fetchall()
     assert [r["id"] for r in rows] == [note.id] and rows[0]["at"] == began
     assert store.conn.info.transaction_status is pq.TransactionStatus.IDLE
+
+
+def test_a_read_alone_is_a_round_trip_a_statement_as_its_owner_only(store):
+    """Each statement of a read without a transaction sees its owner's rows and no other's, and
+    the owner's name outlives none of them: a statement after it on the connection, with no owner
+    named, sees no row."""
+    ana, bea = Identity(device_id=uuid.uuid4()), Identity(device_id=uuid.uuid4())
+    for ident, body in ((ana, "ana's note"), (bea, "bea's note")):
+        Memory(store, ident, owns_store=False).capture(body, kind="note")
+        with store.reading(ident) as cur:  # the owner held by this store, as after its first read
+            cur.execute("SELECT 1")
+    seen = {}
+    for ident in (ana, bea, ana):
+        with round_trips(store) as trips, store.reading(ident, alone=True) as cur:
+            cur.execute("SELECT body FROM neurons")  # no owner filter: row-level security's alone
+            bodies = [r["body"] for r in cur.fetchall()]
+            cur.execute("SELECT count(*) AS n FROM neurons")
+            seen[ident.device_id] = (bodies, cur.fetchone()["n"])
+        assert trips[0] == 2, trips
+    assert store.conn.info.transaction_status is pq.TransactionStatus.IDLE
+    if store.kind == "server":  # (the embedded engine's role is not held by row-level security)
+        assert seen == {ana.device_id: (["ana's note"], 1), bea.device_id: (["bea's note"], 1)}
+        row = store.conn.execute(
+            "SELECT current_setting('neurons.device_id', true) AS device, (SELECT count(*) FROM neurons) AS n"
+        ).fetchone()
+        assert row is not None and not row["device"] and row["n"] == 0
+
+
+def test_a_read_alone_fails_alone_or_with_the_write_it_is_in(store):
+    """A statement of a read alone that fails, or a failure of its caller, leaves the store
+    serving; inside a write, a read alone is part of the write, undone with it."""
+    ident = Identity(device_id=uuid.uuid4())
+    Memory(store, ident, owns_store=False).capture("a note that stays", kind="note")
+    with pytest.raises(psycopg.errors.DivisionByZero):
+        with store.reading(ident, alone=True) as cur:
+            cur.execute("SELECT 1 / 0")
+    with pytest.raises(ZeroDivisionError):
+        with store.reading(ident, alone=True) as cur:
+            cur.execute("SELECT 1 AS one")
+            _ = cur.fetchone()["one"] / 0
+    with store.reading(ident, alone=True) as cur:  # a transaction of its own inside (as origin's)
+        with pytest.raises(psycopg.errors.DivisionByZero), cur.connection.transaction():
+            cur.execute("SELECT 1 / 0")
+        cur.execute("SELECT body FROM neurons WHERE device_id = %s", (ident.device_id,))
+        assert [r["body"] for r in cur.fetchall()] == ["a note that stays"]
+    assert store.conn.info.transaction_status is pq.TransactionStatus.IDLE
+    doomed = uuid.uuid4()
+    with pytest.raises(RuntimeError):
+        with store.transaction(ident) as cur:
+            queries.insert_neurons(cur, ident, [Neuron(id=doomed, kind=Kind.NOTE, body="undone", attrs={})])
+            with store.reading(ident, alone=True) as inner:
+                inner.execute("SELECT body FROM neurons WHERE device_id = %s", (ident.device_id,))
+                assert sorted(r["body"] for r in inner.fetchall()) == ["a note that stays", "undone"]
+            raise RuntimeError("the write fails after its read")
+    with round_trips(store) as trips, store.reading(ident, alone=True) as cur:
+        cur.execute("SELECT body FROM neurons WHERE device_id = %s", (ident.device_id,))
+        assert [r["body"] for r in cur.fetchall()] == ["a note that stays"]
+    assert trips[0] == 1, trips
