@@ -360,9 +360,10 @@ class App:
             self._cancel_early = early.cancel
 
         def opening():
-            # the date grammar compiles (~0.4 s of CPU, core/when/patterns.py) while the engine
-            # finishes starting; the index's reading waits for it if it is not done by then
-            threading.Thread(target=GRAMMAR.compile, name="neurons-grammar", daemon=True).start()
+            # a question's date patterns compile (~0.1 s of CPU, core/when/patterns.py) while the
+            # engine finishes starting; the index's reading waits for them if not done by then.
+            # Capture text's (~0.45 s) compile in the background, after the first answer.
+            threading.Thread(target=GRAMMAR.compile_questions, name="neurons-grammar", daemon=True).start()
             # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work)
             if early is not None:
                 memory = Memory.open(settings, store=early.result, load_model=True)
@@ -431,6 +432,8 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         self.syncer.start()  # with the server, in the background (desktop/runtime/syncer.py)
+        # capture text's date patterns, ready before quick capture first reads what is typed
+        self.worker.run(GRAMMAR.compile, label="date grammar", lane=BACKGROUND, droppable=True)
         # Build the recall index and load the model now, so the first question answers at once.
 
         def warmed(_count: int) -> None:
