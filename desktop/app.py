@@ -28,7 +28,6 @@ from core.vocabulary import Action, Origin
 from core.when.patterns import GRAMMAR
 from desktop.capture.quick import QuickCapture
 from desktop.dialogs import profile
-from desktop.dialogs.accounts import AccountsPage
 from desktop.items.sections import Section
 from desktop.look import theme
 from desktop.look.widgets import ScreenFit
@@ -337,8 +336,15 @@ class App:
         self.syncer = Syncer(self.worker, self.clock, lambda: self.memory, self.window)
         self.syncer.status.connect(self.window.status.set_sync)
         self.syncer.said.connect(self.window.report)
-        self.window.dialogs.pages.append(lambda: ("Accounts", AccountsPage(self.ctx, self.syncer)))
+        self.window.dialogs.pages.append(self._accounts_page)
         self.steps.register_cleanup("sync", self.syncer.stop)
+
+    def _accounts_page(self) -> tuple[str, QtWidgets.QWidget]:
+        """Preferences ▸ Accounts, made when Preferences opens: the sync's modules (its WebDAV
+        client, XML, HTTP) load then, not before the window."""
+        from desktop.dialogs.accounts import AccountsPage  # noqa: PLC0415 - as said
+
+        return "Accounts", AccountsPage(self.ctx, self.syncer)
 
     # -- opening ---------------------------------------------------------------------------------
 

@@ -22,3 +22,17 @@ def test_the_app_loads_the_memorys_modules_before_qt_reads_their_source():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True", "0", "0"]
+
+
+def test_the_app_loads_no_scheduler_or_sync_before_its_window():
+    """APScheduler (with the multiprocessing it imports) loads once reminders are planned, the
+    sync's client when Preferences opens or a sync runs: neither before the window."""
+    code = (
+        "import sys\n"
+        "from desktop.launch import app_runner\n"
+        "app_runner()\n"
+        "print(*(name in sys.modules for name in "
+        "('desktop.app', 'apscheduler', 'multiprocessing', 'core.sync.accounts', 'http.client')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "False", "False", "False", "False"]
