@@ -28,7 +28,6 @@ from core.vocabulary import Action, Origin
 from core.when.patterns import GRAMMAR
 from desktop.capture.quick import QuickCapture
 from desktop.dialogs import profile
-from desktop.dialogs.accounts import AccountsPage
 from desktop.items.sections import Section
 from desktop.look import theme
 from desktop.look.widgets import ScreenFit
@@ -337,8 +336,15 @@ class App:
         self.syncer = Syncer(self.worker, self.clock, lambda: self.memory, self.window)
         self.syncer.status.connect(self.window.status.set_sync)
         self.syncer.said.connect(self.window.report)
-        self.window.dialogs.pages.append(lambda: ("Accounts", AccountsPage(self.ctx, self.syncer)))
+        self.window.dialogs.pages.append(self._accounts_page)
         self.steps.register_cleanup("sync", self.syncer.stop)
+
+    def _accounts_page(self) -> tuple[str, QtWidgets.QWidget]:
+        """Preferences ▸ Accounts, made when Preferences opens: the sync's modules (its WebDAV
+        client, XML, HTTP) load then, not before the window."""
+        from desktop.dialogs.accounts import AccountsPage  # noqa: PLC0415 - as said
+
+        return "Accounts", AccountsPage(self.ctx, self.syncer)
 
     # -- opening ---------------------------------------------------------------------------------
 
@@ -360,9 +366,10 @@ class App:
             self._cancel_early = early.cancel
 
         def opening():
-            # the date grammar compiles (~0.4 s of CPU, core/when/patterns.py) while the engine
-            # finishes starting; the index's reading waits for it if it is not done by then
-            threading.Thread(target=GRAMMAR.compile, name="neurons-grammar", daemon=True).start()
+            # a question's date patterns compile (~0.1 s of CPU, core/when/patterns.py) while the
+            # engine finishes starting; the index's reading waits for them if not done by then.
+            # Capture text's (~0.45 s) compile in the background, after the first answer.
+            threading.Thread(target=GRAMMAR.compile_questions, name="neurons-grammar", daemon=True).start()
             # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work)
             if early is not None:
                 memory = Memory.open(settings, store=early.result, load_model=True)
@@ -431,6 +438,8 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         self.syncer.start()  # with the server, in the background (desktop/runtime/syncer.py)
+        # capture text's date patterns, ready before quick capture first reads what is typed
+        self.worker.run(GRAMMAR.compile, label="date grammar", lane=BACKGROUND, droppable=True)
         # Build the recall index and load the model now, so the first question answers at once.
 
         def warmed(_count: int) -> None:

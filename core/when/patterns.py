@@ -274,33 +274,55 @@ class Grammar:
         self.clock_parts = {**w.parts, **w.clock_periods}
         self.pm_parts = frozenset(p for p, h in self.clock_parts.items() if h >= 15)
         self.am_parts = frozenset(p for p, h in self.clock_parts.items() if h < 12)
-        # The patterns are compiled on first use, all at once (~0.4 s of CPU for the five
-        # languages): not at import, where they held the desktop's window back.
+        # The patterns are compiled on first use, in two groups: a question's (window.py: ~0.1 s of
+        # CPU), then capture text's (parse.py: ~0.45 s for the five languages). Not at import, where
+        # they held the desktop's window back; a first question waits only for its own.
         self._merged = w
         self._compiling = threading.Lock()
+        self._questions_pending = True
         self._pending = True
 
     if not TYPE_CHECKING:  # (mypy still checks every pattern's name against `_capture`'s)
 
         def __getattr__(self, name: str) -> Any:
-            """A pattern not compiled yet: every pattern compiled, then that one."""
+            """A pattern not compiled yet: its group compiled (a question's first), then that one."""
             if name.startswith("__") or not self.__dict__.get("_pending"):
                 raise AttributeError(name)
+            if self.__dict__.get("_questions_pending"):
+                self.compile_questions()
+                if name in self.__dict__:
+                    return self.__dict__[name]
             self.compile()
             return object.__getattribute__(self, name)
 
-    def compile(self) -> None:
-        """Every pattern, compiled now (once; another thread asking meanwhile waits for them). They
-        are made on a copy and then put here together: a thread never sees a pattern half made."""
-        with self._compiling:
-            if not self._pending:
-                return
-            made = object.__new__(Grammar)
-            made.__dict__.update(self.__dict__, _pending=False)
-            made._capture(self._merged)
+    def compile_questions(self) -> None:
+        """The patterns a question's time words are read with (`find_window`), compiled now (once;
+        another thread asking meanwhile waits for them)."""
+
+        def made_questions(made: Grammar) -> None:
+            made._dates(self._merged)
             made._questions(self._merged)
-            self.__dict__.update({k: v for k, v in made.__dict__.items() if k not in self.__dict__})
-            self._pending = False
+
+        with self._compiling:
+            if self._questions_pending:
+                self._put(made_questions)
+                self._questions_pending = False
+
+    def compile(self) -> None:
+        """Every pattern, compiled now (once; another thread asking meanwhile waits for them)."""
+        self.compile_questions()
+        with self._compiling:
+            if self._pending:
+                self._put(lambda made: made._capture(self._merged))
+                self._pending = False
+
+    def _put(self, build: Callable[[Grammar], None]) -> None:
+        """A group's patterns made on a copy and then put here together: a thread never sees a
+        pattern half made (what the copy holds already stays as it is)."""
+        made = object.__new__(Grammar)
+        made.__dict__.update(self.__dict__, _questions_pending=False, _pending=False)
+        build(made)
+        self.__dict__.update({k: v for k, v in made.__dict__.items() if k not in self.__dict__})
 
     # -- capture text (parse.py) -------------------------------------------------------------------
 
@@ -326,11 +348,60 @@ class Grammar:
                 )
         return (rf"(?!{'|'.join(led)})" if led else "") + rf"(?:{any_of(marks)})"
 
+    def _dates(self, w: Language) -> tuple[str, str, str, str, str, str]:
+        """What both groups read: a date in figures or words ("2027-05-08", "8 May", "May 8") and
+        the words that say next, last and this. Their pieces (the month, a day's suffix, an
+        ordinal, a year's joiner, a year, a day number) are handed to `_capture`."""
+        b, e, c = WORD_START, WORD_END, compile_folded
+        month = any_of(w.months)
+        day_suffix = rf"(?:{any_of(w.day_suffixes)})"
+        ordinal = rf"(?:{any_of(w.ordinal_suffixes)})"
+        self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
+        year_joined = rf"(?:{any_of(w.year_joiners)})"
+        # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045");
+        # two figures after an apostrophe ("Dec 25 '27"), after the month's dash ("21-Apr-16"), or that
+        # no clock has ("Aug 9 96", "3 Feb 82", "may 1st 01") and no word follows ("Aug 9 30 people")
+        year = (
+            rf"['’‘]?(?P<y>[1-9]\d{{3}}|(?<=['’‘])\d\d(?!\d)|(?<=[^\W\d_.][-/])\d\d(?!\d)"
+            rf"|(?<=[\s,])(?:2[5-9]|[3-9]\d|0\d)(?![\d.]|\s+[^\W\d]))"
+            rf"(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
+        )
+        day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
+        # not a clock's minutes: "at 10:30 sep 17" is no 30 September
+        self.day_month = c(
+            rf"{b}(?<!\d:)(?:(?P<lead>{any_of(w.date_lead)})\s+){{0,4}}(?P<d>{day_number}){day_suffix}?"
+            # "8/May/2027", "8-May"; not a range's spaced dash ("29 - September 2")
+            rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})(?:\s+|(?<=')(?=\w))|[-/]\s*|\s*)"
+            rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
+        )
+        self.month_day = c(
+            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?(?:/|\s*)"  # "May/8"
+            rf"{optional_words(w.month_day_articles)}"
+            rf"(?P<d>{day_number}){ordinal}?(?![\d:])"
+            # "June 11-16, 2026": the range's end before its year
+            rf"(?:\s*[-–]\s*\d{{1,2}}{ordinal}?(?=,?\s*(?:{year_joined}\s+)?[1-9]\d{{3}}))?"
+            rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
+        )
+        self.next_before, self.last_before, self.this_before = (
+            any_of(w.next_before),
+            any_of(w.last_before),
+            any_of(w.this_before),
+        )
+        self.next_after, self.last_after = any_of(w.next_after), any_of(w.last_after)
+        self.is_next_before = compile_folded(rf"(?:{self.next_before})").fullmatch
+        self.is_next_weeks_before = compile_folded(rf"(?:{any_of(w.next_weeks_before)})").fullmatch
+        self.is_last_before = compile_folded(rf"(?:{self.last_before})").fullmatch
+        self.is_this_before = compile_folded(rf"(?:{self.this_before})").fullmatch
+        self.is_next_after = compile_folded(rf"(?:{self.next_after})").fullmatch
+        self.is_last_after = compile_folded(rf"(?:{self.last_after})").fullmatch
+        return month, day_suffix, ordinal, year_joined, year, day_number
+
     def _capture(self, w: Language) -> None:
         b, e, c = WORD_START, WORD_END, compile_folded
         noon_mark = self._noon_mark(w)
         after_next_pre = any_of(w.after_next_before)
-        month, day = any_of(w.months), any_of(w.weekdays)
+        month, day_suffix, ordinal, year_joined, year, day_number = self._dates(w)
+        day = any_of(w.weekdays)
         amount = rf"(?:{FRACTION}|{DECIMAL}|{any_of(w.numbers)})"
         about = optional_words(w.about)
         and_a_half = any_of(w.and_a_half)
@@ -341,8 +412,6 @@ class Grammar:
         # "in 2h", "in 2 h"; a number in words only spaced ("in an d…" is not). One way to match
         # only: two ways for the same spaces make a failed search of many amounts take 2**n steps
         glue = r"(?:(?<=\d)\s*|(?<!\d)\s+)"
-        day_suffix = rf"(?:{any_of(w.day_suffixes)})"
-        ordinal = rf"(?:{any_of(w.ordinal_suffixes)})"
         weekday_suffix = rf"(?:{any_of(w.weekday_suffixes)})"
         plural = rf"(?:{any_of(w.plural_endings)})"
         hour_letter = any_of(w.hour_letters)
@@ -438,7 +507,6 @@ class Grammar:
             rf"|(?P<what>{any_of(self.end_words)})(?:\s+(?P<next_after>{any_of(w.next_after)}))?))?"
             rf"|(?P<abbr>{any_of(w.end_of_words)})){e}"
         )
-        self.iso_date = c(r"(?<![\d-])(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})(?![\d-])")
         # a timestamp in ISO 8601's basic form, "20270422T1030", "20270422T103000.5-0300",
         # "20270422T10:30Z": parse.py writes its clock as the extended form's within the same
         # length ("2027042210:30"), its seconds and their fraction blanked; only with its "T" and
@@ -497,35 +565,10 @@ class Grammar:
         )
         # what text2num writes for a number in words: "22", "24th", "3.", "1er", "22º" (parse.in_figures)
         self.figures = c(rf"(?:\d+(?:{any_of((*w.ordinal_suffixes, *w.day_suffixes))})?[,.]?\s?)+")
-        year_joined = rf"(?:{any_of(w.year_joiners)})"
-        # a year after a month's name, not a clock in figures ("3. Januar 1430 Uhr", "19 dec 0930-1045");
-        # two figures after an apostrophe ("Dec 25 '27"), after the month's dash ("21-Apr-16"), or that
-        # no clock has ("Aug 9 96", "3 Feb 82", "may 1st 01") and no word follows ("Aug 9 30 people")
-        year = (
-            rf"['’‘]?(?P<y>[1-9]\d{{3}}|(?<=['’‘])\d\d(?!\d)|(?<=[^\W\d_.][-/])\d\d(?!\d)"
-            rf"|(?<=[\s,])(?:2[5-9]|[3-9]\d|0\d)(?![\d.]|\s+[^\W\d]))"
-            rf"(?!\s*(?:{any_of(w.hour_suffix_words)})(?!\w)|[-:]\d)"
-        )
-        day_number = rf"(?:\d{{1,2}}|(?P<dw>{any_of(w.day_numbers)})(?!\w))"  # "the first of March"
-        # not a clock's minutes: "at 10:30 sep 17" is no 30 September
-        self.day_month = c(
-            rf"{b}(?<!\d:)(?:(?P<lead>{any_of(w.date_lead)})\s+){{0,4}}(?P<d>{day_number}){day_suffix}?"
-            # "8/May/2027", "8-May"; not a range's spaced dash ("29 - September 2")
-            rf"(?:\s*(?P<joined>{any_of(w.day_month_joiners)})(?:\s+|(?<=')(?=\w))|[-/]\s*|\s*)"
-            rf"(?P<mon>{month})\.?(?:(?:,?\s*|[-/])(?:{year_joined}\s+)?{year})?{e}"
-        )
         # "June 2027", "junho de 2027", "im Juni 2027": a month of a year (its first day)
         self.month_year = c(rf"{b}(?P<mon>{month})\.?,?\s+(?:{year_joined}\s+)?{year}(?![\d/.:-]\d){e}")
         # "in July", "bis Juli", "d'ici juillet": a month alone after its lead word (not "July" alone)
         self.month_alone = c(rf"{b}(?:{any_of(w.month_alone_lead)})\s+(?P<mon>{month})\.?(?![\w/.-]\d)")
-        self.month_day = c(
-            rf"{b}(?:(?:{any_of(w.month_day_lead)})\s+)?(?P<mon>{month})\.?(?:/|\s*)"  # "May/8"
-            rf"{optional_words(w.month_day_articles)}"
-            rf"(?P<d>{day_number}){ordinal}?(?![\d:])"
-            # "June 11-16, 2026": the range's end before its year
-            rf"(?:\s*[-–]\s*\d{{1,2}}{ordinal}?(?=,?\s*(?:{year_joined}\s+)?[1-9]\d{{3}}))?"
-            rf"(?:,?\s*(?:{year_joined}\s+)?{year})?{e}"
-        )
         clock_marks = rf"(?:{noon_mark}|{any_of(w.clock_words_after)})"
         # a part of the day with its preposition after a number: "Monday 6 in the morning" is 06:00
         led_parts = [p for p in w.parts if p.split(" ")[0] in {lead.split(" ")[0] for lead in w.part_lead}]
@@ -557,18 +600,6 @@ class Grammar:
         }
         self.day_of_month = c(rf"{b}(?:{templates(w.day_of_month_forms, slots)}){e}")
         weekday_lead = any_of((*w.weekday_lead, *w.weekday_lead_in_captures))
-        self.next_before, self.last_before, self.this_before = (
-            any_of(w.next_before),
-            any_of(w.last_before),
-            any_of(w.this_before),
-        )
-        self.next_after, self.last_after = any_of(w.next_after), any_of(w.last_after)
-        self.is_next_before = compile_folded(rf"(?:{self.next_before})").fullmatch
-        self.is_next_weeks_before = compile_folded(rf"(?:{any_of(w.next_weeks_before)})").fullmatch
-        self.is_last_before = compile_folded(rf"(?:{self.last_before})").fullmatch
-        self.is_this_before = compile_folded(rf"(?:{self.this_before})").fullmatch
-        self.is_next_after = compile_folded(rf"(?:{self.next_after})").fullmatch
-        self.is_last_after = compile_folded(rf"(?:{self.last_after})").fullmatch
         nxt, last, this = self.next_before, self.last_before, self.this_before
         self.weekday = c(
             rf"{b}(?:(?P<pre>{nxt}|{last}|{this}|{weekday_lead})\s+|(?P<after_next_pre>{after_next_pre})\s+)?"

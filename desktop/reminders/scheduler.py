@@ -2,16 +2,16 @@
 
 APScheduler 3.11's QtScheduler keeps the None that PySide6's static QTimer.singleShot returns and
 so can never cancel a timer; a thread-based scheduler would fire off the GUI thread. So
-`QtTimerScheduler` is APScheduler's BaseScheduler with ONE persistent single-shot QTimer and the
-synchronous executor, which runs jobs on the GUI thread. The jobs are rebuilt from the store
+`QtTimerScheduler` (timer_jobs.py) is APScheduler's BaseScheduler with ONE persistent single-shot
+QTimer and the synchronous executor, which runs jobs on the GUI thread. The jobs are rebuilt from the store
 (core.remind computes when each reminder fires, recurrences included) at start and after every
 change; a job's run reads the due reminders again, marks them notified in the store, and emits.
 
 The timer runs on the monotonic clock, which stands still while the machine sleeps, so it wakes
-at least every MAX_WAIT and `watch()` compares the wall clock with the monotonic one: a jump
-(the machine slept, or its clock was set) or a new time zone plans again from the store. What
-came due meanwhile then fires once (the store's notified_at keeps it from firing twice, even if
-the clock is set back).
+at least every MAX_WAIT_MS (timer_jobs.py) and `watch()` compares the wall clock with the
+monotonic one: a jump (the machine slept, or its clock was set) or a new time zone plans again
+from the store. What came due meanwhile then fires once (the store's notified_at keeps it from
+firing twice, even if the clock is set back).
 """
 
 from __future__ import annotations
@@ -22,9 +22,6 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from apscheduler.executors.debug import DebugExecutor
-from apscheduler.schedulers.base import BaseScheduler
-from apscheduler.triggers.date import DateTrigger
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from core import remind
@@ -33,10 +30,9 @@ from desktop.runtime.worker import BACKGROUND, Worker
 
 if TYPE_CHECKING:
     from core.memory import Memory
+    from desktop.reminders.timer_jobs import QtTimerScheduler
 
 log = logging.getLogger(__name__)
-
-MAX_WAIT_MS = 60_000
 REPLAN_DELAY_MS = 150
 # A difference between the wall clock and the monotonic one larger than this is a jump.
 JUMP_S = 10.0
@@ -47,33 +43,6 @@ def zone_now() -> tuple:
     if hasattr(time, "tzset"):
         time.tzset()
     return time.tzname, time.timezone, time.altzone
-
-
-class QtTimerScheduler(BaseScheduler):
-    """APScheduler on one persistent QTimer of ours; jobs run on the GUI thread."""
-
-    def __init__(self, parent: QObject, on_wake: Callable[[], None] = lambda: None, **options):
-        self._on_wake = on_wake
-        self._timer = QTimer(parent)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self._process)
-        super().__init__(executors={"default": DebugExecutor()}, **options)
-
-    def shutdown(self, wait: bool = True) -> None:
-        super().shutdown(wait)
-        self._timer.stop()
-
-    def _start_timer(self, wait_seconds: float | None) -> None:
-        self._timer.stop()
-        if wait_seconds is not None:
-            self._timer.start(int(min(max(wait_seconds, 0) * 1000, MAX_WAIT_MS)))
-
-    def wakeup(self) -> None:  # BaseScheduler's abstract hook: APScheduler calls it when a job is added
-        self._start_timer(0)
-
-    def _process(self) -> None:
-        self._on_wake()
-        self._start_timer(self._process_jobs())
 
 
 class ReminderScheduler(QObject):
@@ -101,7 +70,7 @@ class ReminderScheduler(QObject):
         self._generation = 0
         self._checking = False
         self._recheck = False
-        self.jobs = QtTimerScheduler(self, on_wake=self.watch, timezone=datetime.now().astimezone().tzinfo)
+        self._jobs: QtTimerScheduler | None = None  # made when first armed: APScheduler loads then
         self._watched = (self.clock.now(), time.monotonic(), zone_now())
         self._replan_timer = QTimer(self)
         self._replan_timer.setSingleShot(True)
@@ -136,8 +105,22 @@ class ReminderScheduler(QObject):
 
         self.worker.run(catch_up, caught_up, label="reminders", lane=BACKGROUND)
 
+    @property
+    def jobs(self) -> QtTimerScheduler:
+        """The timer's jobs, made on first use: APScheduler (and the multiprocessing it imports,
+        ~0.05 s of CPU) loads once reminders are planned, not before the window."""
+        if self._jobs is None:
+            from desktop.reminders.timer_jobs import QtTimerScheduler  # noqa: PLC0415 - as said
+
+            zone = datetime.now().astimezone().tzinfo
+            self._jobs = QtTimerScheduler(self, on_wake=self.watch, timezone=zone)
+        return self._jobs
+
+    def _running(self) -> bool:
+        return self._jobs is not None and self._jobs.running
+
     def stop(self) -> None:
-        if self.jobs.running:
+        if self._running():
             self.jobs.shutdown(wait=False)
         self._replan_timer.stop()
         self._generation += 1
@@ -145,10 +128,10 @@ class ReminderScheduler(QObject):
     def set_paused(self, paused: bool) -> None:
         self.paused = paused
         if paused:
-            if self.jobs.running:
+            if self._running():
                 self.jobs.pause()
         else:
-            if self.jobs.running:
+            if self._running():
                 self.jobs.resume()
             self.check()
 
@@ -207,6 +190,8 @@ class ReminderScheduler(QObject):
 
     def _arm(self) -> None:
         """One APScheduler job per coming fire time (several reminders at one time share it)."""
+        from apscheduler.triggers.date import DateTrigger  # noqa: PLC0415 - loaded with the jobs
+
         if not self.jobs.running:
             self.jobs.start(paused=self.paused)
         self.jobs.remove_all_jobs()

@@ -16,7 +16,6 @@ from datetime import datetime, timedelta
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from core.model import Kind
-from core.sync import accounts
 from core.vocabulary import Action, Origin
 from desktop.runtime.worker import BACKGROUND
 
@@ -104,7 +103,7 @@ class Syncer(QObject):
             return
         self.running = True
         self.settle.stop()
-        from core.sync import engine  # noqa: PLC0415 - the sync loads when it runs
+        from core.sync import accounts, engine  # noqa: PLC0415 - the sync loads when it runs
 
         def run():
             if not memory.sync_accounts():

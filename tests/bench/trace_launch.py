@@ -41,7 +41,7 @@ STEPS = {
     "core.memory": ["Memory.open", "Memory.__init__"],
     "core.embed.runtime": ["Embedder.load"],
     "core.recall.recall": ["Recall.read_back", "Recall.warm"],
-    "core.when.patterns": ["Grammar.compile"],
+    "core.when.patterns": ["Grammar.compile", "Grammar.compile_questions"],
     "desktop.app": ["App.__init__", "App._opened", "App.show_window", "App._begin_opening"],
     "desktop.window.main_window": ["MainWindow.__init__", "MainWindow.set_ready"],
 }
