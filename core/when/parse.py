@@ -1481,6 +1481,10 @@ def _offset(t: _Text) -> relativedelta | None:
     m = t.search(t.g.offset, accept=lambda m: _offset_ok(t, m))
     if not m:
         return None
+    if m.group("word") is not None:  # "la veille de Noël": its days, from the day named after it
+        t.take(m)
+        t.offset_end, t.offset_one = m.end(), True
+        return relativedelta(days=t.g.words.offset_words[_spaced(m.group("word"))])
     kind, amount = t.g.words.units[m.group("unit")]
     steps = []
     lead = (
@@ -1521,8 +1525,9 @@ def _offset(t: _Text) -> relativedelta | None:
 
 
 def _one_step(m: re.Match) -> bool:
-    """ "the day after", "day after": one step, said with an article or with none."""
-    return bool(m.group("one")) or m.group("bare") is not None
+    """ "the day after", "day after", "le lendemain de": one step, said with an article, with none
+    or in one word."""
+    return bool(m.group("one")) or m.group("bare") is not None or m.group("word") is not None
 
 
 def _names_a_day(t: _Text, at: int) -> bool:
@@ -1535,7 +1540,9 @@ def _names_a_day(t: _Text, at: int) -> bool:
 def _offset_ok(t: _Text, m: re.Match) -> bool:
     """A step of hours or minutes counts from a time of day or now said right after it; one said
     with an article ("the day after") from a day named after it, one without ("day after") only
-    from a day named right after it ("day after day" is none)."""
+    from a day named right after it ("day after day" is none), as one said in a word."""
+    if m.group("word") is not None:
+        return _names_a_day(t, _past_spaces(t.folded, m.end()))
     if m.group("bare") is not None and not _names_a_day(t, _past_spaces(t.folded, m.end())):
         return False
     if _one_step(m) and not t.folded[m.end() :].strip():
@@ -2759,7 +2766,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         return out
     day = rel[0].date() if rel else written[0] if written else word[0] if word else rec.first if rec else None
     if offset is not None:  # "two weeks from tomorrow": from the day named, else today
-        if t.offset_one and (day is None or not any(s >= (t.offset_end or 0) for s, _ in t.spans)):
+        # (a day's span may start before the step: "le" of "le lendemain du 13" leads the date)
+        if t.offset_one and (day is None or not any(e > (t.offset_end or 0) for _, e in t.spans)):
             return None  # "the day before the meeting", "2/19 - day after": no day said after it
         day = (day or now.date() + timedelta(days=t.offset_base)) + offset
         if word and word[1] == "weekday" and word[0] == now.date():

@@ -388,9 +388,10 @@ class Grammar:
         # the day the words after it name (today when they name none)
         # "day after Christmas": one step said with no article, for the units that allow it
         bare = rf"|(?P<bare>)(?=(?:{any_of(w.offset_one_units)})\s)" if w.offset_one_units else ""
+        # "le lendemain du 13": a step said in one word (no amount, unit or direction of its own)
         self.offset = c(
-            rf"{b}(?:(?P<n>{amount}){glue}|(?P<one>{any_of(w.offset_one)}){glue}{bare})(?P<unit>{any_of(w.units)})\s+"
-            rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
+            rf"{b}(?:(?:(?P<n>{amount}){glue}|(?P<one>{any_of(w.offset_one)}){glue}{bare})(?P<unit>{any_of(w.units)})"
+            rf"\s+(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})|(?P<word>{any_of(w.offset_words)}))(?=\s)"
         )
         self.in_before = c(rf"{b}(?:{any_of(w.in_words)})\s+$")  # "in" before an offset's amount
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch

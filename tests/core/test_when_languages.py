@@ -1686,3 +1686,27 @@ def test_the_monday_after_a_movable_feast_is_that_monday_not_the_feast(text, reg
     name holds ("Pentecôte" alone)."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due.date().isoformat() == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("le lendemain du 13 février", "fr_FR", at("2027-02-14")),
+        ("dîner le lendemain de Noël", "fr_FR", at("2026-12-26")),
+        ("la veille du 13 février", "fr_FR", at("2027-02-12")),
+        ("le surlendemain du 13 février", "fr_FR", at("2027-02-15")),
+        ("el día siguiente al 13 de febrero", "es_ES", at("2027-02-14")),
+        ("el día después de Navidad", "es_ES", at("2026-12-26")),
+        ("el día antes del 13 de febrero", "es_ES", at("2027-02-12")),
+        ("o dia seguinte ao 13 de fevereiro", "pt_PT", at("2027-02-14")),
+        ("no dia depois do Natal", "pt_PT", at("2026-12-26")),
+        ("no dia anterior ao 13 de fevereiro", "pt_BR", at("2027-02-12")),
+        ("am Tag nach Weihnachten", "de_DE", at("2026-12-26")),
+        ("am Tag vor dem 13. Februar", "de_DE", at("2027-02-12")),
+    ],
+)
+def test_the_day_after_or_before_a_day_is_one_step_from_it(text, region, due):
+    """ "the day after Christmas" in every language: a step of one day from the day named after it
+    (it was that day itself)."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due

@@ -85,6 +85,7 @@ LANGUAGE = Language(
     now_predicates=("ist jetzt", "ist sofort", "ist ab sofort"),
     offset_after=("nach", "ab", "von"),  # "2 Tage von Freitag", "5 Tage von heute"
     offset_before=("vor",),
+    offset_one=("am", "der", "den"),  # "am Tag nach Weihnachten"
     end_of_words={"monatsende": "month", "jahresende": "year", "tagesende": "day"},
     end_of=("ende des", "ende der", "am ende des", "am ende der", "bis ende des", "bis ende der"),
     in_words=("in", "binnen", "innerhalb von", "innerhalb"),
