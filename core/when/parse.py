@@ -2790,8 +2790,6 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
             clock.hint(rec.part, grammar)
     elif rec and clock is not None and t.today_part is None and grammar.wake.search(fold(text)):
         clock.wake()  # "alarm every weekday at 7:30": the morning
-    if clock is not None and clock.midnight and word and word[1] in ("day", "tonight") and day == now.date():
-        day += timedelta(days=1)  # "tonight at midnight", "midnight today": the midnight today ends at
     if clock is None:
         hour, minute = (TONIGHT_HOUR if evening else DEFAULT_HOUR), 0
         due = _at(day or now.date(), hour, minute, tz)
@@ -2804,6 +2802,10 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     night = evening or (t.today_part is not None and grammar.words.parts[t.today_part] >= NIGHT_FROM)
     if night and day == now.date() and due <= now and due.hour < SMALL_HOURS_UNTIL:
         due += timedelta(days=1)  # "tonight at 2am", "4h cette nuit" said by day: the night ahead
+    # "midnight today", "hoje à meia-noite e três": the midnight today ends at (not at 00:00 itself:
+    # "today at 12:00 am" said then is now)
+    if word and word[1] in ("day", "tonight") and day == now.date() and due < now and due.hour == 0:
+        due += timedelta(days=1)
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
     if within is not None:  # "5 hours before noon": from the time of day named

@@ -1710,3 +1710,22 @@ def test_the_day_after_or_before_a_day_is_one_step_from_it(text, region, due):
     (it was that day itself)."""
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("hoje à meia-noite e três", "pt_BR", at("2026-12-10", "00:03")),
+        ("hoje à meia-noite e meia", "pt_PT", at("2026-12-10", "00:30")),
+        ("hoy a las doce de la noche", "es_ES", at("2026-12-10", "00:00")),
+        ("hoy a las doce y tres de la noche", "es_ES", at("2026-12-10", "00:03")),
+        ("hoy a la medianoche y cuarto", "es_ES", at("2026-12-10", "00:15")),
+        ("aujourd'hui à minuit et quart", "fr_FR", at("2026-12-10", "00:15")),
+        ("heute um viertel nach zwölf in der Nacht", "de_DE", at("2026-12-10", "00:15")),
+    ],
+)
+def test_minutes_after_the_midnight_of_today_are_after_the_midnight_today_ends_at(text, region, due):
+    """ "today at midnight and three": the midnight today ends at, as "today at midnight" (they
+    were read this morning's, gone)."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
