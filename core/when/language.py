@@ -92,6 +92,8 @@ class Language:
     offset_words: dict[str, int] = field(default_factory=dict)
     end_of: Words = ()  # "end of the day", "fim do mês", "Ende der Woche": its last day, END_HOUR
     end_of_words: dict[str, str] = field(default_factory=dict)  # one word: "EOD", de "Monatsende"
+    # "the end of" with no article, only before this or next: "Ende nächster Woche" ("Ende" is a word)
+    end_of_bare: Words = ()
     possessive_endings: Words = ()  # "Easter's", "Christmas's"
     # month words that open a sentence as a verb ("May I …"): a month there only with a preposition
     verb_months: Words = ()

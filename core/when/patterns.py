@@ -431,8 +431,10 @@ class Grammar:
         }
         self.end_of_words = w.end_of_words
         # "end of the month", "end of next week", "fim do mês que vem": the period, this one or the next
+        this_or_next = rf"(?:{any_of(w.next_before)}|{any_of(w.this_before)})"
         self.end_of = c(
-            rf"{b}(?:(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}"
+            rf"{b}(?:(?:{any_of(w.end_of)}|(?:{any_of(w.end_of_bare)})(?=\s+{this_or_next}\s))"
+            rf"(?:\s+{optional_words(w.articles)}"
             rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
             # "end of April (2028)", "fin du mois de mars"
             rf"(?:(?:(?:{any_of(w.month)})\s+(?:{any_of(w.of_a_month)})\s*)?(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?(?![\w/.-]\d)"

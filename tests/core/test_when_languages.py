@@ -1729,3 +1729,19 @@ def test_minutes_after_the_midnight_of_today_are_after_the_midnight_today_ends_a
     were read this morning's, gone)."""
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("bis Ende nächster Woche", at("2026-12-18", "18:00")),
+        ("Ende dieser Woche", at("2026-12-11", "18:00")),
+        ("Ende nächsten Monats", at("2027-01-31", "18:00")),
+        ("Bericht bis Ende dieses Jahres", at("2026-12-31", "18:00")),
+    ],
+)
+def test_the_end_of_this_or_next_period_without_an_article_in_german(text, due):
+    """ "Ende nächster Woche" is the end of next week, as "Ende der nächsten Woche" (was next
+    week's Monday, or nothing)."""
+    when = find_when(text, WEDNESDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
