@@ -198,6 +198,7 @@ class _Text:
         self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
         self.offset_base = 0  # "two weeks after yesterday": the days from today the offset counts from
         self.offset_one = False  # "the day after": counts only from a day named after it
+        self.relative_days: int | None = None  # where "in 2 weeks", a step of whole days, starts
         self.month_alone = False  # the date read is a month alone ("in July")
         self.today_part: str | None = None  # the part of the day "this morning" names (a parts key)
 
@@ -1360,6 +1361,7 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         more, extra = ahead_more
         return now + more + timedelta(seconds=seconds + extra), True
     step = _calendar_step(kind, int(_days_counted(t.g, unit, said, n)) * amount)  # a decade is 10 years
+    t.relative_days = m.start() if kind == "days" else None
     more, seconds = _more_of_the_step(t, m.end()) if m.re is t.g.relative else ahead_more
     step += more  # "in 2 weeks and 3 days", "in 1 day and 2 hours", "2 days and 3 hours from now"
     if seconds:
@@ -2742,7 +2744,9 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         return None
     if written is not None:
         written = _on_its_weekday(t, written)
+    taken = len(t.spans)
     word = _day_word(t, now) if written is None else None
+    word_spans = t.spans[taken:]
     clock = _clock(t)
     if end and end[0] is not None and not (written or word):
         written = end[0], False
@@ -2765,6 +2769,8 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         out.due = rel[0]
         return out
     day = rel[0].date() if rel else written[0] if written else word[0] if word else rec.first if rec else None
+    if rel and word and _counts_from(t, word, word_spans, now.date()):  # "Friday in two weeks": from it
+        day = word[0] + (rel[0].date() - now.date())
     if offset is not None:  # "two weeks from tomorrow": from the day named, else today
         # (a day's span may start before the step: "le" of "le lendemain du 13" leads the date)
         if t.offset_one and (day is None or not any(e > (t.offset_end or 0) for _, e in t.spans)):
@@ -2828,6 +2834,16 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if zone is not None and out.explicit_time:  # "17:00 PDT": that time there, here
         out.due = out.due.replace(tzinfo=zone).astimezone(tz)
     return out
+
+
+def _counts_from(t: _Text, word: tuple[date, str], spans: list[tuple[int, int]], today: date) -> bool:
+    """A weekday, today or tomorrow named before "in 2 weeks" or "in 3 days": the step counts from
+    it (not one in months or years: "Friday in a month" would be no Friday; nor a day after it: "in
+    3 weeks from Monday to Friday")."""
+    day, what = word
+    if t.relative_days is None or not spans or any(end > t.relative_days for _, end in spans):
+        return False
+    return what in ("weekday", "next-weekday") or what == "day" and (day - today).days in (0, 1, 2)
 
 
 def _clock_step(rule: str) -> timedelta:

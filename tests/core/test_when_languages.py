@@ -1745,3 +1745,24 @@ def test_the_end_of_this_or_next_period_without_an_article_in_german(text, due):
     week's Monday, or nothing)."""
     when = find_when(text, WEDNESDAY, region="de_DE")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Freitag in zwei Wochen", "de_DE", at("2026-12-25")),
+        ("am Montag in einer Woche", "de_DE", at("2026-12-21")),
+        ("morgen in zwei Wochen", "de_DE", at("2026-12-24")),
+        ("vendredi dans deux semaines", "fr_FR", at("2026-12-25")),
+        ("demain dans une semaine", "fr_FR", at("2026-12-17")),
+        ("el viernes en dos semanas", "es_ES", at("2026-12-25")),
+        ("mañana dentro de una semana", "es_ES", at("2026-12-17")),
+        ("na sexta-feira daqui a duas semanas", "pt_PT", at("2026-12-25")),
+        ("amanhã daqui a uma semana", "pt_BR", at("2026-12-17")),
+    ],
+)
+def test_a_day_named_before_in_so_many_days_or_weeks_is_where_they_count_from(text, region, due):
+    """ "Friday in two weeks": two weeks after the coming Friday (was two weeks from today, a
+    Wednesday); "tomorrow in a week", the day after a week from now."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
