@@ -408,6 +408,8 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
     clocks = (g.part_of_day, g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter)
     if any(p.match(after) for p in clocks):
         return True  # "tue 3pm", "sat 9:30", "quarta às onze", "sexta, 08:15"
+    if g.of_this_week.match(after):
+        return True  # "sexta desta semana"
     ranged = g.clock_range.match(after)
     if ranged and ranged.group("from"):
         return True  # "segunda das 16h às 17h15", "tue from 3 to 5"

@@ -641,6 +641,8 @@ class Grammar:
             rf"{optional_words(w.weekday_of_week)}(?:(?:{nxt})\s+(?:{week})|"
             rf"{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
         )
+        # after a weekday: "(sexta) desta semana", "(martes) de esta semana"
+        self.of_this_week = c(rf"{optional_words(w.weekday_of_week)}(?:{this})\s+(?:{week}){e}")
         # the other way round: "next week Friday", "nächste Woche am Freitag", "la semaine prochaine
         # vendredi", "na próxima semana, na sexta"
         self.next_week_weekday = c(

@@ -984,7 +984,7 @@ CASE_FLOORS = {
     "rustling_en": 235,  # its "next <weekday>" while that day is ahead this week: the coming one
     "natty_en": 159,
     "rustling_de": 197,
-    "rustling_pt_es": 494,
+    "rustling_pt_es": 495,
     "ha_intents_timers": 123,
     "moment_locales": 400,
     "cldr_regions": 4599,

@@ -1766,3 +1766,14 @@ def test_a_day_named_before_in_so_many_days_or_weeks_is_where_they_count_from(te
     Wednesday); "tomorrow in a week", the day after a week from now."""
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [("sexta desta semana", at("2026-12-11")), ("reunião quinta dessa semana", at("2026-12-10"))],
+)
+def test_a_short_portuguese_weekday_of_this_week_is_that_day(text, due):
+    """ "sexta desta semana": "this week" says the short "sexta" is the day (was nothing), as
+    "sexta que vem" or "sexta-feira desta semana" do."""
+    when = find_when(text, WEDNESDAY, region="pt_BR")
+    assert when is not None and when.due == due, when and when.due
