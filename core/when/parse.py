@@ -198,6 +198,7 @@ class _Text:
         self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
         self.offset_base = 0  # "two weeks after yesterday": the days from today the offset counts from
         self.offset_one = False  # "the day after": counts only from a day named after it
+        self.offset_weekday: int | None = None  # "after last Thursday": the weekday gone it counts from
         self.relative_days: int | None = None  # where "in 2 weeks", a step of whole days, starts
         self.month_alone = False  # the date read is a month alone ("in July")
         self.today_part: str | None = None  # the part of the day "this morning" names (a parts key)
@@ -1521,6 +1522,10 @@ def _offset(t: _Text) -> relativedelta | None:
     if past:  # "two weeks after yesterday": from the day before today
         t.take(past)
         t.offset_base = -2 if _spaced(past.group(0).strip()) in t.g.words.before_yesterday else -1
+    last = None if past else t.g.weekday.match(t.folded, _past_spaces(t.folded, m.end()))
+    if last and t.g.which(last.group("pre"), last.group("post")) == "last":
+        t.take(last)  # "two weeks after last Thursday": from that Thursday
+        t.offset_weekday = t.g.words.weekdays[last.group("day")]
     step = relativedelta(seconds=round(seconds * sign))  # "2 Tage und 3 Stunden nach": both
     for k, n in steps:
         if k not in ("seconds", "minutes"):
@@ -2777,7 +2782,10 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         # (a day's span may start before the step: "le" of "le lendemain du 13" leads the date)
         if t.offset_one and (day is None or not any(e > (t.offset_end or 0) for _, e in t.spans)):
             return None  # "the day before the meeting", "2/19 - day after": no day said after it
-        day = (day or now.date() + timedelta(days=t.offset_base)) + offset
+        base = now.date() + timedelta(days=t.offset_base)
+        if t.offset_weekday is not None:  # "after last Thursday": the last one before today
+            base = now.date() - timedelta(days=(now.weekday() - t.offset_weekday - 1) % 7 + 1)
+        day = (day or base) + offset
         if word and word[1] == "weekday" and word[0] == now.date():
             day += timedelta(days=7)  # "3 weeks from Friday" said on a Friday: from the next one
         word = None

@@ -1777,3 +1777,20 @@ def test_a_short_portuguese_weekday_of_this_week_is_that_day(text, due):
     "sexta que vem" or "sexta-feira desta semana" do."""
     when = find_when(text, WEDNESDAY, region="pt_BR")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("signe le contrat 2 semaines après jeudi dernier", "fr_FR", at("2026-12-17")),
+        ("2 Wochen nach letztem Donnerstag", "de_DE", at("2026-12-17")),
+        ("dos semanas después del jueves pasado", "es_ES", at("2026-12-17")),
+        ("duas semanas depois da última quinta-feira", "pt_PT", at("2026-12-17")),
+        ("two weeks after last Thursday", "en_US", at("2026-12-17")),
+    ],
+)
+def test_an_offset_from_a_past_weekday_counts_from_it(text, region, due):
+    """ "2 weeks after last Thursday" (Thursday 3 December, said on Wednesday the 9th): from that
+    Thursday (it counted from today), as "two weeks after yesterday" does."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
