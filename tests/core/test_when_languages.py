@@ -1794,3 +1794,13 @@ def test_an_offset_from_a_past_weekday_counts_from_it(text, region, due):
     Thursday (it counted from today), as "two weeks after yesterday" does."""
     when = find_when(text, WEDNESDAY, region=region)
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [("Freitag kommender Woche", at("2026-12-18")), ("bis Ende kommender Woche", at("2026-12-18", "18:00"))],
+)
+def test_kommender_is_next_as_kommende_and_naechster(text, due):
+    """ "Freitag kommender Woche" was this week's Friday: "kommender" was no word of next."""
+    when = find_when(text, WEDNESDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due

@@ -72,7 +72,8 @@ LANGUAGE = Language(
     # "übernächsten Freitag", "Freitag nach dem nächsten", "übernächste Woche": the one after next
     after_next_before=("übernächste", "übernächsten", "übernächster", "übernächstes"),
     after_next=("nach dem nächsten",),
-    next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommendes"),
+    next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommender",
+                 "kommendes"),
     last_before=("letzte", "letzten", "letzter", "letztes", "letztem", "vergangene", "vergangenen",
                  "vergangenem"),
     this_before=("diese", "diesen", "dieser", "dieses"),
