@@ -685,9 +685,9 @@ class Grammar:
             rf"(?:(?:{any_of(w.position_articles)})\s+){{0,4}}(?P<d3>\d{{1,2}}){day_suffix}{e}"
         )
         year_word = any_of(w.year)  # "next year", "l'année prochaine": its first day, as next month
-        self.next_year = c(
+        self.next_year = c(  # or as said after a date, alone: "l'an prochain" ("an" alone is no year)
             rf"{b}(?:(?:{nxt})\s+(?:{year_word})|{optional_words(w.month_articles)}(?:{year_word})\s+"
-            rf"(?:{self.next_after})){e}"
+            rf"(?:{self.next_after})|(?:{any_of(w.next_year_after)})){e}"
         )
 
         parts = any_of(w.parts)

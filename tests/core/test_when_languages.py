@@ -1804,3 +1804,13 @@ def test_kommender_is_next_as_kommende_and_naechster(text, due):
     """ "Freitag kommender Woche" was this week's Friday: "kommender" was no word of next."""
     when = find_when(text, WEDNESDAY, region="de_DE")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [("mange l'an prochain", at("2027-01-01")), ("Noël l'an prochain", at("2027-12-25"))],
+)
+def test_l_an_prochain_is_next_year_as_l_annee_prochaine(text, due):
+    """ "l'an prochain" was nothing ("an" is no year's word alone: English's article)."""
+    when = find_when(text, WEDNESDAY, region="fr_FR")
+    assert when is not None and when.due == due, when and when.due

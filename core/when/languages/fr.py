@@ -94,6 +94,7 @@ LANGUAGE = Language(
     in_words=("dans", "d'ici", "d'ici à"),
     ago_before=("il y a", "il ya"),
     last_year_after=("de l'année dernière", "l'an dernier", "l'an passé"),
+    next_year_after=("de l'année prochaine", "l'an prochain", "de l'an prochain"),
     articles=("le", "la", "l'", "du", "de la", "de"),
     week_articles=("la",),
     month_articles=("le",),
