@@ -261,6 +261,8 @@ class Grammar:
         self.months_of = {
             lang.code: frozenset(fold(k) for k in (*lang.months, *lang.own_text_months)) for lang in languages
         }
+        # a day in words of one language is another's word (es "dos", two; pt "dos", of the)
+        self.day_numbers_of = {lang.code: frozenset(fold(k) for k in lang.day_numbers) for lang in languages}
         # short forms that are other languages' words ("jeu", "set", "ago"), and the am/pm marks
         # every language's clocks are printed with ("So., 3PM", "hoy a las 1:00 PM"): not counted as
         # the words that say which language a text is in

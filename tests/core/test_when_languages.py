@@ -1814,3 +1814,13 @@ def test_l_an_prochain_is_next_year_as_l_annee_prochaine(text, due):
     """ "l'an prochain" was nothing ("an" is no year's word alone: English's article)."""
     when = find_when(text, WEDNESDAY, region="fr_FR")
     assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text", ["festa no dia dos anos da Ana", "Dia dos Avós", "comprar prenda para o dia dos pais"]
+)
+def test_portuguese_dia_dos_is_the_day_of_the_not_the_second(text):
+    """ "dia dos anos" (a birthday), "Dia dos Avós": "dos" is "of the" in Portuguese, Spanish's
+    two only in a Spanish text (they were all 2 January)."""
+    when = find_when(text, WEDNESDAY, region="pt_PT")
+    assert when is None or when.due.day != 2, when and when.due
