@@ -1751,7 +1751,8 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         t.month_said = False
         t.date_weekday = _short_weekday(t, m)
         return _next_monthday(today, int(m.group("d"))), False
-    m = t.search(g.day_of_month, accept=lambda m: _weekday_word_ok(t, m) and _day_word_ok(t, m))
+    language = cache(lambda: _text_language(fold(t.original), g, t.region))  # read once, if asked
+    m = t.search(g.day_of_month, accept=lambda m: _weekday_word_ok(t, m) and _day_word_ok(g, m, language))
     if m:
         word = group(m, "day_word")  # "dia primeiro", "el primero", "le premier"
         day = g.words.day_numbers[_spaced(word)] if word else int(group(m, "day") or 0)
@@ -1791,12 +1792,11 @@ def _short_weekday_day_ok(t: _Text, m: re.Match) -> bool:
     )
 
 
-def _day_word_ok(t: _Text, m: re.Match) -> bool:
+def _day_word_ok(g: Grammar, m: re.Match, language: Callable[[], str]) -> bool:
     """A day of the month in words is one of the text's language ("el día dos" is the 2nd; pt "dia
     dos anos", a birthday, is no day)."""
     word = group(m, "day_word")
-    language = _text_language(fold(t.original), t.g, t.region) if word else ""
-    return not word or _spaced(word) in t.g.day_numbers_of.get(language, frozenset())
+    return not word or _spaced(word) in g.day_numbers_of.get(language(), frozenset())
 
 
 def _weekday_word_ok(t: _Text, m: re.Match) -> bool:
