@@ -88,8 +88,12 @@ class Language:
     offset_before: Words = ()  # "2 months before 02/02"
     offset_one: Words = ()  # one step, said as an article: "the day after Christmas", "the week before"
     offset_one_units: Words = ()  # the units that say one step with no article: "day after Christmas"
+    # a step of days said in one word, with its "of", and the days it counts: fr "le lendemain du" 1
+    offset_words: dict[str, int] = field(default_factory=dict)
     end_of: Words = ()  # "end of the day", "fim do mês", "Ende der Woche": its last day, END_HOUR
     end_of_words: dict[str, str] = field(default_factory=dict)  # one word: "EOD", de "Monatsende"
+    # "the end of" with no article, only before this or next: "Ende nächster Woche" ("Ende" is a word)
+    end_of_bare: Words = ()
     possessive_endings: Words = ()  # "Easter's", "Christmas's"
     # month words that open a sentence as a verb ("May I …"): a month there only with a preposition
     verb_months: Words = ()

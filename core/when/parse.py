@@ -198,6 +198,8 @@ class _Text:
         self.offset_from_now = False  # "5 minutes before now": the offset counts from this moment
         self.offset_base = 0  # "two weeks after yesterday": the days from today the offset counts from
         self.offset_one = False  # "the day after": counts only from a day named after it
+        self.offset_weekday: int | None = None  # "after last Thursday": the weekday gone it counts from
+        self.relative_days: int | None = None  # where "in 2 weeks", a step of whole days, starts
         self.month_alone = False  # the date read is a month alone ("in July")
         self.today_part: str | None = None  # the part of the day "this morning" names (a parts key)
 
@@ -407,6 +409,8 @@ def _weekday_ok(t: _Text, m: re.Match) -> bool:
     clocks = (g.part_of_day, g.clock_at, g.clock_hm, g.clock_h_suffix, g.clock_h_letter)
     if any(p.match(after) for p in clocks):
         return True  # "tue 3pm", "sat 9:30", "quarta às onze", "sexta, 08:15"
+    if g.of_this_week.match(after):
+        return True  # "sexta desta semana"
     ranged = g.clock_range.match(after)
     if ranged and ranged.group("from"):
         return True  # "segunda das 16h às 17h15", "tue from 3 to 5"
@@ -1360,6 +1364,7 @@ def _relative(t: _Text, now: datetime) -> tuple[datetime, bool] | None:
         more, extra = ahead_more
         return now + more + timedelta(seconds=seconds + extra), True
     step = _calendar_step(kind, int(_days_counted(t.g, unit, said, n)) * amount)  # a decade is 10 years
+    t.relative_days = m.start() if kind == "days" else None
     more, seconds = _more_of_the_step(t, m.end()) if m.re is t.g.relative else ahead_more
     step += more  # "in 2 weeks and 3 days", "in 1 day and 2 hours", "2 days and 3 hours from now"
     if seconds:
@@ -1481,6 +1486,10 @@ def _offset(t: _Text) -> relativedelta | None:
     m = t.search(t.g.offset, accept=lambda m: _offset_ok(t, m))
     if not m:
         return None
+    if m.group("word") is not None:  # "la veille de Noël": its days, from the day named after it
+        t.take(m)
+        t.offset_end, t.offset_one = m.end(), True
+        return relativedelta(days=t.g.words.offset_words[_spaced(m.group("word"))])
     kind, amount = t.g.words.units[m.group("unit")]
     steps = []
     lead = (
@@ -1513,6 +1522,10 @@ def _offset(t: _Text) -> relativedelta | None:
     if past:  # "two weeks after yesterday": from the day before today
         t.take(past)
         t.offset_base = -2 if _spaced(past.group(0).strip()) in t.g.words.before_yesterday else -1
+    last = None if past else t.g.weekday.match(t.folded, _past_spaces(t.folded, m.end()))
+    if last and t.g.which(last.group("pre"), last.group("post")) == "last":
+        t.take(last)  # "two weeks after last Thursday": from that Thursday
+        t.offset_weekday = t.g.words.weekdays[last.group("day")]
     step = relativedelta(seconds=round(seconds * sign))  # "2 Tage und 3 Stunden nach": both
     for k, n in steps:
         if k not in ("seconds", "minutes"):
@@ -1521,8 +1534,9 @@ def _offset(t: _Text) -> relativedelta | None:
 
 
 def _one_step(m: re.Match) -> bool:
-    """ "the day after", "day after": one step, said with an article or with none."""
-    return bool(m.group("one")) or m.group("bare") is not None
+    """ "the day after", "day after", "le lendemain de": one step, said with an article, with none
+    or in one word."""
+    return bool(m.group("one")) or m.group("bare") is not None or m.group("word") is not None
 
 
 def _names_a_day(t: _Text, at: int) -> bool:
@@ -1535,7 +1549,9 @@ def _names_a_day(t: _Text, at: int) -> bool:
 def _offset_ok(t: _Text, m: re.Match) -> bool:
     """A step of hours or minutes counts from a time of day or now said right after it; one said
     with an article ("the day after") from a day named after it, one without ("day after") only
-    from a day named right after it ("day after day" is none)."""
+    from a day named right after it ("day after day" is none), as one said in a word."""
+    if m.group("word") is not None:
+        return _names_a_day(t, _past_spaces(t.folded, m.end()))
     if m.group("bare") is not None and not _names_a_day(t, _past_spaces(t.folded, m.end())):
         return False
     if _one_step(m) and not t.folded[m.end() :].strip():
@@ -1735,7 +1751,8 @@ def _date(t: _Text, now: datetime) -> tuple[date, bool] | None:
         t.month_said = False
         t.date_weekday = _short_weekday(t, m)
         return _next_monthday(today, int(m.group("d"))), False
-    m = t.search(g.day_of_month, accept=lambda m: _weekday_word_ok(t, m))
+    language = cache(lambda: _text_language(fold(t.original), g, t.region))  # read once, if asked
+    m = t.search(g.day_of_month, accept=lambda m: _weekday_word_ok(t, m) and _day_word_ok(g, m, language))
     if m:
         word = group(m, "day_word")  # "dia primeiro", "el primero", "le premier"
         day = g.words.day_numbers[_spaced(word)] if word else int(group(m, "day") or 0)
@@ -1773,6 +1790,13 @@ def _short_weekday_day_ok(t: _Text, m: re.Match) -> bool:
         and bool(t.g.day_number_end.match(t.folded, m.end()))
         and _short_weekday(t, m) is not None
     )
+
+
+def _day_word_ok(g: Grammar, m: re.Match, language: Callable[[], str]) -> bool:
+    """A day of the month in words is one of the text's language ("el día dos" is the 2nd; pt "dia
+    dos anos", a birthday, is no day)."""
+    word = group(m, "day_word")
+    return not word or _spaced(word) in g.day_numbers_of.get(language(), frozenset())
 
 
 def _weekday_word_ok(t: _Text, m: re.Match) -> bool:
@@ -2735,7 +2759,9 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         return None
     if written is not None:
         written = _on_its_weekday(t, written)
+    taken = len(t.spans)
     word = _day_word(t, now) if written is None else None
+    word_spans = t.spans[taken:]
     clock = _clock(t)
     if end and end[0] is not None and not (written or word):
         written = end[0], False
@@ -2758,10 +2784,16 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
         out.due = rel[0]
         return out
     day = rel[0].date() if rel else written[0] if written else word[0] if word else rec.first if rec else None
+    if rel and word and _counts_from(t, word, word_spans, now.date()):  # "Friday in two weeks": from it
+        day = word[0] + (rel[0].date() - now.date())
     if offset is not None:  # "two weeks from tomorrow": from the day named, else today
-        if t.offset_one and (day is None or not any(s >= (t.offset_end or 0) for s, _ in t.spans)):
+        # (a day's span may start before the step: "le" of "le lendemain du 13" leads the date)
+        if t.offset_one and (day is None or not any(e > (t.offset_end or 0) for _, e in t.spans)):
             return None  # "the day before the meeting", "2/19 - day after": no day said after it
-        day = (day or now.date() + timedelta(days=t.offset_base)) + offset
+        base = now.date() + timedelta(days=t.offset_base)
+        if t.offset_weekday is not None:  # "after last Thursday": the last one before today
+            base = now.date() - timedelta(days=(now.weekday() - t.offset_weekday - 1) % 7 + 1)
+        day = (day or base) + offset
         if word and word[1] == "weekday" and word[0] == now.date():
             day += timedelta(days=7)  # "3 weeks from Friday" said on a Friday: from the next one
         word = None
@@ -2782,8 +2814,6 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
             clock.hint(rec.part, grammar)
     elif rec and clock is not None and t.today_part is None and grammar.wake.search(fold(text)):
         clock.wake()  # "alarm every weekday at 7:30": the morning
-    if clock is not None and clock.midnight and word and word[1] in ("day", "tonight") and day == now.date():
-        day += timedelta(days=1)  # "tonight at midnight", "midnight today": the midnight today ends at
     if clock is None:
         hour, minute = (TONIGHT_HOUR if evening else DEFAULT_HOUR), 0
         due = _at(day or now.date(), hour, minute, tz)
@@ -2796,6 +2826,10 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     night = evening or (t.today_part is not None and grammar.words.parts[t.today_part] >= NIGHT_FROM)
     if night and day == now.date() and due <= now and due.hour < SMALL_HOURS_UNTIL:
         due += timedelta(days=1)  # "tonight at 2am", "4h cette nuit" said by day: the night ahead
+    # "midnight today", "hoje à meia-noite e três": the midnight today ends at (not at 00:00 itself:
+    # "today at 12:00 am" said then is now)
+    if word and word[1] in ("day", "tonight") and day == now.date() and due < now and due.hour == 0:
+        due += timedelta(days=1)
     if word and word[1] == "weekday" and due <= now:
         due += timedelta(days=7)  # "Thu 9:30" said on Thursday at 10: next Thursday
     if within is not None:  # "5 hours before noon": from the time of day named
@@ -2818,6 +2852,16 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     if zone is not None and out.explicit_time:  # "17:00 PDT": that time there, here
         out.due = out.due.replace(tzinfo=zone).astimezone(tz)
     return out
+
+
+def _counts_from(t: _Text, word: tuple[date, str], spans: list[tuple[int, int]], today: date) -> bool:
+    """A weekday, today or tomorrow named before "in 2 weeks" or "in 3 days": the step counts from
+    it (not one in months or years: "Friday in a month" would be no Friday; nor a day after it: "in
+    3 weeks from Monday to Friday")."""
+    day, what = word
+    if t.relative_days is None or not spans or any(end > t.relative_days for _, end in spans):
+        return False
+    return what in ("weekday", "next-weekday") or what == "day" and (day - today).days in (0, 1, 2)
 
 
 def _clock_step(rule: str) -> timedelta:

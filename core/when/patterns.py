@@ -261,6 +261,8 @@ class Grammar:
         self.months_of = {
             lang.code: frozenset(fold(k) for k in (*lang.months, *lang.own_text_months)) for lang in languages
         }
+        # a day in words of one language is another's word (es "dos", two; pt "dos", of the)
+        self.day_numbers_of = {lang.code: frozenset(fold(k) for k in lang.day_numbers) for lang in languages}
         # short forms that are other languages' words ("jeu", "set", "ago"), and the am/pm marks
         # every language's clocks are printed with ("So., 3PM", "hoy a las 1:00 PM"): not counted as
         # the words that say which language a text is in
@@ -457,9 +459,10 @@ class Grammar:
         # the day the words after it name (today when they name none)
         # "day after Christmas": one step said with no article, for the units that allow it
         bare = rf"|(?P<bare>)(?=(?:{any_of(w.offset_one_units)})\s)" if w.offset_one_units else ""
+        # "le lendemain du 13": a step said in one word (no amount, unit or direction of its own)
         self.offset = c(
-            rf"{b}(?:(?P<n>{amount}){glue}|(?P<one>{any_of(w.offset_one)}){glue}{bare})(?P<unit>{any_of(w.units)})\s+"
-            rf"(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})(?=\s)"
+            rf"{b}(?:(?:(?P<n>{amount}){glue}|(?P<one>{any_of(w.offset_one)}){glue}{bare})(?P<unit>{any_of(w.units)})"
+            rf"\s+(?P<dir>{any_of(w.offset_after)}|{any_of(w.offset_before)})|(?P<word>{any_of(w.offset_words)}))(?=\s)"
         )
         self.in_before = c(rf"{b}(?:{any_of(w.in_words)})\s+$")  # "in" before an offset's amount
         self.is_offset_before = compile_folded(rf"(?:{any_of(w.offset_before)})").fullmatch
@@ -499,8 +502,10 @@ class Grammar:
         }
         self.end_of_words = w.end_of_words
         # "end of the month", "end of next week", "fim do mês que vem": the period, this one or the next
+        this_or_next = rf"(?:{any_of(w.next_before)}|{any_of(w.this_before)})"
         self.end_of = c(
-            rf"{b}(?:(?:{any_of(w.end_of)})(?:\s+{optional_words(w.articles)}"
+            rf"{b}(?:(?:{any_of(w.end_of)}|(?:{any_of(w.end_of_bare)})(?=\s+{this_or_next}\s))"
+            rf"(?:\s+{optional_words(w.articles)}"
             rf"(?:(?P<next>{any_of(w.next_before)})\s+|(?:{any_of(w.this_before)})\s+)?"
             # "end of April (2028)", "fin du mois de mars"
             rf"(?:(?:(?:{any_of(w.month)})\s+(?:{any_of(w.of_a_month)})\s*)?(?P<mon>{month})(?:,?\s+(?P<y>\d{{4}}))?(?![\w/.-]\d)"
@@ -669,6 +674,8 @@ class Grammar:
             rf"{optional_words(w.weekday_of_week)}(?:(?:{nxt})\s+(?:{week})|"
             rf"{optional_words(w.week_articles)}(?:{week})\s+(?:{self.next_after})){e}"
         )
+        # after a weekday: "(sexta) desta semana", "(martes) de esta semana"
+        self.of_this_week = c(rf"{optional_words(w.weekday_of_week)}(?:{this})\s+(?:{week}){e}")
         # the other way round: "next week Friday", "nächste Woche am Freitag", "la semaine prochaine
         # vendredi", "na próxima semana, na sexta"
         self.next_week_weekday = c(
@@ -711,9 +718,9 @@ class Grammar:
             rf"(?:(?:{any_of(w.position_articles)})\s+){{0,4}}(?P<d3>\d{{1,2}}){day_suffix}{e}"
         )
         year_word = any_of(w.year)  # "next year", "l'année prochaine": its first day, as next month
-        self.next_year = c(
+        self.next_year = c(  # or as said after a date, alone: "l'an prochain" ("an" alone is no year)
             rf"{b}(?:(?:{nxt})\s+(?:{year_word})|{optional_words(w.month_articles)}(?:{year_word})\s+"
-            rf"(?:{self.next_after})){e}"
+            rf"(?:{self.next_after})|(?:{any_of(w.next_year_after)})){e}"
         )
 
         parts = any_of(w.parts)

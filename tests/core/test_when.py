@@ -972,9 +972,9 @@ CASE_FLOORS = {
     "when_go_pt": 57,
     "chronic_rb_en": 187,
     "lingua_franca_en_pt_es": 201,  # split: six of its "next <weekday>" ahead this week are the coming one
-    "linguafranca_de_fr": 103,
+    "linguafranca_de_fr": 105,
     "dateparser_de_fr": 33,
-    "rustling_fr": 328,
+    "rustling_fr": 329,
     "people_instants": 122,
     "people_instants_2": 112,
     "people_instants_3": 116,
@@ -984,7 +984,7 @@ CASE_FLOORS = {
     "rustling_en": 235,  # its "next <weekday>" while that day is ahead this week: the coming one
     "natty_en": 159,
     "rustling_de": 197,
-    "rustling_pt_es": 492,
+    "rustling_pt_es": 495,
     "ha_intents_timers": 123,
     "moment_locales": 400,
     "cldr_regions": 4599,

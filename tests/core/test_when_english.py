@@ -801,3 +801,12 @@ def test_an_ordinal_alone_ending_its_clause_is_that_day_of_the_month(text, due):
 )
 def test_an_ordinal_before_a_noun_is_no_day(text):
     assert find_when(text, SATURDAY, region="en_US") is None
+
+
+@pytest.mark.parametrize(
+    "text,due",
+    [("Friday in two weeks", at("2026-12-25")), ("tomorrow in a week", at("2026-12-13"))],
+)
+def test_a_day_named_before_in_so_many_weeks_is_where_they_count_from(text, due):
+    """ "Friday in two weeks" is two weeks after the coming Friday (was two weeks from today)."""
+    assert read(text) == due

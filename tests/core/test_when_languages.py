@@ -1686,3 +1686,141 @@ def test_the_monday_after_a_movable_feast_is_that_monday_not_the_feast(text, reg
     name holds ("Pentecôte" alone)."""
     when = find_when(text, SATURDAY, region=region)
     assert when is not None and when.due.date().isoformat() == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("le lendemain du 13 février", "fr_FR", at("2027-02-14")),
+        ("dîner le lendemain de Noël", "fr_FR", at("2026-12-26")),
+        ("la veille du 13 février", "fr_FR", at("2027-02-12")),
+        ("le surlendemain du 13 février", "fr_FR", at("2027-02-15")),
+        ("el día siguiente al 13 de febrero", "es_ES", at("2027-02-14")),
+        ("el día después de Navidad", "es_ES", at("2026-12-26")),
+        ("el día antes del 13 de febrero", "es_ES", at("2027-02-12")),
+        ("o dia seguinte ao 13 de fevereiro", "pt_PT", at("2027-02-14")),
+        ("no dia depois do Natal", "pt_PT", at("2026-12-26")),
+        ("no dia anterior ao 13 de fevereiro", "pt_BR", at("2027-02-12")),
+        ("am Tag nach Weihnachten", "de_DE", at("2026-12-26")),
+        ("am Tag vor dem 13. Februar", "de_DE", at("2027-02-12")),
+    ],
+)
+def test_the_day_after_or_before_a_day_is_one_step_from_it(text, region, due):
+    """ "the day after Christmas" in every language: a step of one day from the day named after it
+    (it was that day itself)."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("hoje à meia-noite e três", "pt_BR", at("2026-12-10", "00:03")),
+        ("hoje à meia-noite e meia", "pt_PT", at("2026-12-10", "00:30")),
+        ("hoy a las doce de la noche", "es_ES", at("2026-12-10", "00:00")),
+        ("hoy a las doce y tres de la noche", "es_ES", at("2026-12-10", "00:03")),
+        ("hoy a la medianoche y cuarto", "es_ES", at("2026-12-10", "00:15")),
+        ("aujourd'hui à minuit et quart", "fr_FR", at("2026-12-10", "00:15")),
+        ("heute um viertel nach zwölf in der Nacht", "de_DE", at("2026-12-10", "00:15")),
+    ],
+)
+def test_minutes_after_the_midnight_of_today_are_after_the_midnight_today_ends_at(text, region, due):
+    """ "today at midnight and three": the midnight today ends at, as "today at midnight" (they
+    were read this morning's, gone)."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [
+        ("bis Ende nächster Woche", at("2026-12-18", "18:00")),
+        ("Ende dieser Woche", at("2026-12-11", "18:00")),
+        ("Ende nächsten Monats", at("2027-01-31", "18:00")),
+        ("Bericht bis Ende dieses Jahres", at("2026-12-31", "18:00")),
+    ],
+)
+def test_the_end_of_this_or_next_period_without_an_article_in_german(text, due):
+    """ "Ende nächster Woche" is the end of next week, as "Ende der nächsten Woche" (was next
+    week's Monday, or nothing)."""
+    when = find_when(text, WEDNESDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("Freitag in zwei Wochen", "de_DE", at("2026-12-25")),
+        ("am Montag in einer Woche", "de_DE", at("2026-12-21")),
+        ("morgen in zwei Wochen", "de_DE", at("2026-12-24")),
+        ("vendredi dans deux semaines", "fr_FR", at("2026-12-25")),
+        ("demain dans une semaine", "fr_FR", at("2026-12-17")),
+        ("el viernes en dos semanas", "es_ES", at("2026-12-25")),
+        ("mañana dentro de una semana", "es_ES", at("2026-12-17")),
+        ("na sexta-feira daqui a duas semanas", "pt_PT", at("2026-12-25")),
+        ("amanhã daqui a uma semana", "pt_BR", at("2026-12-17")),
+    ],
+)
+def test_a_day_named_before_in_so_many_days_or_weeks_is_where_they_count_from(text, region, due):
+    """ "Friday in two weeks": two weeks after the coming Friday (was two weeks from today, a
+    Wednesday); "tomorrow in a week", the day after a week from now."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [("sexta desta semana", at("2026-12-11")), ("reunião quinta dessa semana", at("2026-12-10"))],
+)
+def test_a_short_portuguese_weekday_of_this_week_is_that_day(text, due):
+    """ "sexta desta semana": "this week" says the short "sexta" is the day (was nothing), as
+    "sexta que vem" or "sexta-feira desta semana" do."""
+    when = find_when(text, WEDNESDAY, region="pt_BR")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "region", "due"),
+    [
+        ("signe le contrat 2 semaines après jeudi dernier", "fr_FR", at("2026-12-17")),
+        ("2 Wochen nach letztem Donnerstag", "de_DE", at("2026-12-17")),
+        ("dos semanas después del jueves pasado", "es_ES", at("2026-12-17")),
+        ("duas semanas depois da última quinta-feira", "pt_PT", at("2026-12-17")),
+        ("two weeks after last Thursday", "en_US", at("2026-12-17")),
+    ],
+)
+def test_an_offset_from_a_past_weekday_counts_from_it(text, region, due):
+    """ "2 weeks after last Thursday" (Thursday 3 December, said on Wednesday the 9th): from that
+    Thursday (it counted from today), as "two weeks after yesterday" does."""
+    when = find_when(text, WEDNESDAY, region=region)
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [("Freitag kommender Woche", at("2026-12-18")), ("bis Ende kommender Woche", at("2026-12-18", "18:00"))],
+)
+def test_kommender_is_next_as_kommende_and_naechster(text, due):
+    """ "Freitag kommender Woche" was this week's Friday: "kommender" was no word of next."""
+    when = find_when(text, WEDNESDAY, region="de_DE")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    ("text", "due"),
+    [("mange l'an prochain", at("2027-01-01")), ("Noël l'an prochain", at("2027-12-25"))],
+)
+def test_l_an_prochain_is_next_year_as_l_annee_prochaine(text, due):
+    """ "l'an prochain" was nothing ("an" is no year's word alone: English's article)."""
+    when = find_when(text, WEDNESDAY, region="fr_FR")
+    assert when is not None and when.due == due, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text", ["festa no dia dos anos da Ana", "Dia dos Avós", "comprar prenda para o dia dos pais"]
+)
+def test_portuguese_dia_dos_is_the_day_of_the_not_the_second(text):
+    """ "dia dos anos" (a birthday), "Dia dos Avós": "dos" is "of the" in Portuguese, Spanish's
+    two only in a Spanish text (they were all 2 January)."""
+    when = find_when(text, WEDNESDAY, region="pt_PT")
+    assert when is None or when.due.day != 2, when and when.due

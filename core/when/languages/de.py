@@ -72,8 +72,10 @@ LANGUAGE = Language(
     # "übernächsten Freitag", "Freitag nach dem nächsten", "übernächste Woche": the one after next
     after_next_before=("übernächste", "übernächsten", "übernächster", "übernächstes"),
     after_next=("nach dem nächsten",),
-    next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommendes"),
-    last_before=("letzte", "letzten", "letzter", "letztes", "vergangene", "vergangenen"),
+    next_before=("nächste", "nächsten", "nächster", "nächstes", "kommende", "kommenden", "kommender",
+                 "kommendes"),
+    last_before=("letzte", "letzten", "letzter", "letztes", "letztem", "vergangene", "vergangenen",
+                 "vergangenem"),
     this_before=("diese", "diesen", "dieser", "dieses"),
     week=("woche",),
     weekend=("wochenende",),
@@ -85,8 +87,10 @@ LANGUAGE = Language(
     now_predicates=("ist jetzt", "ist sofort", "ist ab sofort"),
     offset_after=("nach", "ab", "von"),  # "2 Tage von Freitag", "5 Tage von heute"
     offset_before=("vor",),
+    offset_one=("am", "der", "den"),  # "am Tag nach Weihnachten"
     end_of_words={"monatsende": "month", "jahresende": "year", "tagesende": "day"},
     end_of=("ende des", "ende der", "am ende des", "am ende der", "bis ende des", "bis ende der"),
+    end_of_bare=("ende", "bis ende", "gegen ende"),
     in_words=("in", "binnen", "innerhalb von", "innerhalb"),
     ago_before=("vor",),
     last_year_after=("letztes jahr",),

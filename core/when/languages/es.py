@@ -81,8 +81,10 @@ LANGUAGE = Language(
     now_words=("ahora", "ahora mismo", "ya", "inmediatamente", "en este momento", "en este preciso momento",
                "en este preciso instante"),
     now_predicates=("es ahora", "es ahora mismo", "es para ahora", "es para ya"),
-    offset_after=("después de", "a partir de", "tras", "a partir del", "después del"),
-    offset_before=("antes de", "antes del"),
+    offset_after=("después de", "a partir de", "tras", "a partir del", "después del", "siguiente a",
+                  "siguiente al"),
+    offset_before=("antes de", "antes del", "anterior a", "anterior al"),
+    offset_one=("el",),  # "el día después de Navidad"
     end_of=("fin del", "fin de la", "final del", "final de la", "al final del", "al final de la",
             "a fin de", "a finales del", "a finales de la"),
     # without an article: "fin de mes" (not "fin de semana", the weekend)

@@ -85,6 +85,8 @@ LANGUAGE = Language(
                     "est tout de suite"),
     offset_after=("après", "à partir de", "à partir du"),
     offset_before=("avant",),
+    offset_words={"lendemain de": 1, "lendemain du": 1, "veille de": -1, "veille du": -1,
+                  "surlendemain de": 2, "surlendemain du": 2, "avant-veille de": -2, "avant-veille du": -2},
     end_of=("fin de la", "fin du", "à la fin de la", "à la fin du", "en fin de", "d'ici la fin de la",
             "d'ici la fin du"),
     # without an article: "fin de mois" (not "fin de semaine", the weekend)
@@ -92,6 +94,7 @@ LANGUAGE = Language(
     in_words=("dans", "d'ici", "d'ici à"),
     ago_before=("il y a", "il ya"),
     last_year_after=("de l'année dernière", "l'an dernier", "l'an passé"),
+    next_year_after=("de l'année prochaine", "l'an prochain", "de l'an prochain"),
     articles=("le", "la", "l'", "du", "de la", "de"),
     week_articles=("la",),
     month_articles=("le",),

@@ -78,7 +78,8 @@ LANGUAGE = Language(
     last_before=("última", "último", "a última", "o último", "últimos", "últimas", "os últimos",
                  "as últimas", "passada", "passado", "passados", "passadas", "anterior"),
     last_after=("passada", "passado", "anterior", "anteriores", "passados", "passadas"),
-    this_before=("esta", "este", "nesta", "neste", "desta", "deste", "essa", "esse", "nessa", "nesse"),
+    this_before=("esta", "este", "nesta", "neste", "desta", "deste", "essa", "esse", "nessa", "nesse",
+                 "dessa", "desse"),
     next_after_count=("próximos", "próximas"),
     last_after_count=("últimos", "últimas", "anteriores", "passados", "passadas"),
     week=("semana",),
@@ -91,8 +92,11 @@ LANGUAGE = Language(
     now_predicates=("é agora", "é já", "é agora mesmo", "é para agora", "é para já"),
     offset_after=("depois de", "a seguir a", "a contar de", "após", "depois do", "depois da", "depois das",
                   "a partir de", "a partir do", "a partir da", "a partir desta", "a partir deste",
-                  "depois desta", "depois deste", "a contar desta", "a contar deste"),
-    offset_before=("antes de", "antes do", "antes da", "antes das"),
+                  "depois desta", "depois deste", "a contar desta", "a contar deste",
+                  "seguinte a", "seguinte ao", "seguinte à"),
+    offset_before=("antes de", "antes do", "antes da", "antes das", "anterior a", "anterior ao",
+                   "anterior à"),
+    offset_one=("o", "no"),  # "no dia depois do Natal"
     end_of=("fim do", "fim da", "final do", "final da", "no fim do", "no fim da", "ao fim do",
             "ao fim da", "até ao fim do", "até ao fim da"),
     # without an article: "fim de mês" (not "fim de semana", the weekend)
