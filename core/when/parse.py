@@ -33,7 +33,6 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
-from difflib import SequenceMatcher
 from functools import cache
 from itertools import islice
 
@@ -278,10 +277,7 @@ def _in_figures(text: str, grammar: Grammar, region: Region) -> tuple[str, list[
             kept |= tables.every.get(region.language, frozenset())
         before = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(current)]
         after = [m.group(0) for m in _TOKEN.finditer(said)]
-        matcher = SequenceMatcher(None, [w for w, _, _ in before], after, autojunk=False)
-        for op, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
-            if op != "replace":
-                continue
+        for i1, i2, j1, j2 in reversed(_replaced([w for w, _, _ in before], after)):
             figures = " ".join(after[j1:j2])
             start, end = before[i1][1], before[i2 - 1][2]
             word = fold(before[i1][0]).strip(".,;:!?")
@@ -292,6 +288,40 @@ def _in_figures(text: str, grammar: Grammar, region: Region) -> tuple[str, list[
             current = current[:start] + figures.rjust(end - start) + current[end:]
             written.append((start, end))
     return current, written
+
+
+REPLACED_REACH = 24  # the most words one number in words takes ("two million eight hundred and…": 13)
+
+
+def _replaced(before: list[str], after: list[str]) -> list[tuple[int, int, int, int]]:
+    """The runs of `before`'s words that `after` (the same words, some numbers in words written
+    in figures) replaced: (i1, i2, j1, j2) as difflib's "replace" opcodes, in one pass. difflib
+    finds them in quadratic time or worse on a long text with many such words (a Portuguese
+    note naming weekdays: "segunda", "terça" are ordinals too); each run here ends at the nearest
+    word the two agree on again (or where both end), within REPLACED_REACH words."""
+    runs = []
+    i = j = 0
+    while i < len(before) and j < len(after):
+        if before[i] == after[j]:
+            i, j = i + 1, j + 1
+            continue
+        resync = None
+        for reach in range(2, 2 * REPLACED_REACH + 1):  # the nearest first
+            for bi in range(i + 1, min(i + reach, i + REPLACED_REACH) + 1):
+                ai = j + reach - (bi - i)
+                if ai <= j or ai > j + REPLACED_REACH:
+                    continue
+                both_end = bi == len(before) and ai == len(after)
+                if both_end or (bi < len(before) and ai < len(after) and before[bi] == after[ai]):
+                    resync = (bi, ai)
+                    break
+            if resync:
+                break
+        if resync is None:
+            break  # nothing agrees again nearby: no more is read as written in figures
+        runs.append((i, resync[0], j, resync[1]))
+        i, j = resync
+    return runs
 
 
 def _num(g: Grammar, word: str) -> float:

@@ -61,6 +61,7 @@ UNITS = [
     "Ana ",
     "é",
     "\n",
+    "sexta desta semana ",  # number words written in figures, each aligned back: was cubic
 ]
 
 
