@@ -94,6 +94,8 @@ class Language:
     end_of_words: dict[str, str] = field(default_factory=dict)  # one word: "EOD", de "Monatsende"
     # "the end of" with no article, only before this or next: "Ende nächster Woche" ("Ende" is a word)
     end_of_bare: Words = ()
+    # a day's own words after "the end of" that its units lack: fr "en fin de journée", de "Ende des Tages"
+    end_of_day: Words = ()
     possessive_endings: Words = ()  # "Easter's", "Christmas's"
     # month words that open a sentence as a verb ("May I …"): a month there only with a preposition
     verb_months: Words = ()

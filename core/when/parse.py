@@ -2770,7 +2770,9 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     rec = _recurrence(t, now)
     rel = _relative(t, now)
     offset = _offset(t) if rel is None else None
+    end_at = len(t.spans)
     end = _end_of(t, now.date())
+    end_spans = t.spans[end_at:]
     if offset is not None and t.offset_from_now or (rel is None and offset is None and _now_word(t)):
         due = now + offset if offset is not None else now  # "5 minutes before now"
         return When(
@@ -2793,6 +2795,9 @@ def _read(text: str, now: datetime, grammar: Grammar, region: Region, said: str 
     word = _day_word(t, now) if written is None else None
     word_spans = t.spans[taken:]
     clock = _clock(t)
+    if end == (None,) and not (written or word):  # "the end of it", "am Ende des Films": no day after it
+        end = None
+        t.spans = [span for span in t.spans if span not in end_spans]
     if end and end[0] is not None and not (written or word):
         written = end[0], False
     if not (rec or rel or written or word or clock or offset or end):

@@ -495,6 +495,7 @@ class Grammar:
         self.now_predicate = c(rf"{b}(?:{any_of(w.now_predicates)})(?=\s*(?:[,.;:!?)]|$)){e}")
         self.end_words = {
             **{u: "day" for u, value in w.units.items() if value == ("days", 1)},
+            **dict.fromkeys(w.end_of_day, "day"),
             **{u: "week" for u in w.week},
             **{u: "month" for u in w.month},
             **{u: "year" for u in w.year},

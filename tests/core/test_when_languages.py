@@ -1824,3 +1824,27 @@ def test_portuguese_dia_dos_is_the_day_of_the_not_the_second(text):
     two only in a Spanish text (they were all 2 January)."""
     when = find_when(text, WEDNESDAY, region="pt_PT")
     assert when is None or when.due.day != 2, when and when.due
+
+
+@pytest.mark.parametrize(
+    "text,region",
+    [
+        ("end of story", "en_GB"),
+        ("Ana said that was the end of it", "en_GB"),
+        ("we watched the end of the film", "en_US"),
+        ("am Ende des Films hat Ana geweint", "de_DE"),
+        ("à la fin du film", "fr_FR"),
+        ("no fim do filme", "pt_PT"),
+        ("al final de la película", "es_ES"),
+    ],
+)
+def test_the_end_of_something_that_is_no_day_is_no_time(text, region):
+    """ "the end of" with no period and no day after it ("the end of it", "am Ende des Films") was
+    today at 18:00, a note made a reminder; "the end of tomorrow", "end of day" still are."""
+    assert find_when(text, SATURDAY, region=region) is None
+    assert find_when("report by the end of tomorrow", SATURDAY, region="en_GB").due == at(
+        "2026-12-06", "18:00"
+    )
+    assert find_when("finish it by end of day", SATURDAY, region="en_GB").due == at("2026-12-05", "18:00")
+    assert find_when("en fin de journée", SATURDAY, region="fr_FR").due == at("2026-12-05", "18:00")
+    assert find_when("bis zum Ende des Tages", SATURDAY, region="de_DE").due == at("2026-12-05", "18:00")

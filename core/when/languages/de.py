@@ -91,6 +91,7 @@ LANGUAGE = Language(
     end_of_words={"monatsende": "month", "jahresende": "year", "tagesende": "day"},
     end_of=("ende des", "ende der", "am ende des", "am ende der", "bis ende des", "bis ende der"),
     end_of_bare=("ende", "bis ende", "gegen ende"),
+    end_of_day=("tages", "arbeitstages", "arbeitstags"),
     in_words=("in", "binnen", "innerhalb von", "innerhalb"),
     ago_before=("vor",),
     last_year_after=("letztes jahr",),

@@ -87,6 +87,7 @@ LANGUAGE = Language(
     offset_before=("avant",),
     offset_words={"lendemain de": 1, "lendemain du": 1, "veille de": -1, "veille du": -1,
                   "surlendemain de": 2, "surlendemain du": 2, "avant-veille de": -2, "avant-veille du": -2},
+    end_of_day=("journée",),
     end_of=("fin de la", "fin du", "à la fin de la", "à la fin du", "en fin de", "d'ici la fin de la",
             "d'ici la fin du"),
     # without an article: "fin de mois" (not "fin de semaine", the weekend)
