@@ -798,6 +798,13 @@ def _clock_on_days(t: _Text, today: date, rec: _Rec) -> _Rec:
     return rec
 
 
+def _weekday_at_part(t: _Text, m: re.Match, today: date, part: str | None) -> _Rec:
+    """Every weekday of `m`'s group day, in that part of the day, from the next one (today's too)."""
+    t.take(m)
+    wd = t.g.words.weekdays[m.group("day")]
+    return _Rec(f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part)
+
+
 def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
     g, today = t.g, now.date()
     found = _habit(t, today)
@@ -877,21 +884,10 @@ def _repeat_said(t: _Text, now: datetime) -> _Rec | None:
         return _Rec("FREQ=WEEKLY;BYDAY=SA,SU", _first_of_days("BYDAY=SA,SU", today))
     m = t.search(g.weekday_part_plural)
     if m:  # "Monday evenings": every Monday, in the evening
-        t.take(m)
-        wd = g.words.weekdays[m.group("day")]
-        part = g.words.part_plurals[_spaced(m.group("pp"))]
-        return _Rec(
-            f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", _next_weekday(today, wd, strictly_after=False), part
-        )
+        return _weekday_at_part(t, m, today, g.words.part_plurals[_spaced(m.group("pp"))])
     m = t.search(g.weekday_part_habit)
     if m:  # fr "le samedi matin": every Saturday, in the morning
-        t.take(m)
-        wd = g.words.weekdays[m.group("day")]
-        return _Rec(
-            f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}",
-            _next_weekday(today, wd, strictly_after=False),
-            m.group("part"),
-        )
+        return _weekday_at_part(t, m, today, m.group("part"))
     m = t.search(
         g.plural_weekdays,
         accept=lambda m: (
@@ -1092,10 +1088,7 @@ def _habit(t: _Text, today: date) -> _Rec | None:
         return _Rec("FREQ=YEARLY", date(today.year + (month <= today.month), month, 1))
     m = t.search(h.every_glued)
     if m:  # "jeden Sonntagabend": every Sunday, in the evening
-        t.take(m)
-        wd = g.words.weekdays[m.group("day")]
-        first = _next_weekday(today, wd, strictly_after=False)
-        return _Rec(f"FREQ=WEEKLY;BYDAY={RRULE_DAYS[wd]}", first, m.group("part"))
+        return _weekday_at_part(t, m, today, m.group("part"))
     m = "-" in t.folded and t.search(
         h.shared_ending, accept=lambda m: bool(m.group("every") or m.group("adverb"))
     )
