@@ -1,8 +1,8 @@
 """The patterns of repeats said as habits, beside the grammar's own (core/when/patterns.py): a rule
 said as one idiom ("tous les quinze jours"), a step said twice ("de 3 em 3 meses") and a range of
 weekdays ("from Monday to Friday at 8", "montags bis freitags"). Like patterns.py, no word of any
-language is written here: the words are the languages' tables; parse.py's `_recurrence` reads what
-a match means.
+language is written here: the words are the languages' tables; repeats.py's `said_recurrence`
+reads what a match means.
 """
 
 from __future__ import annotations
