@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ class Digests:
         self._known: dict[Key, str] = {}
         self._read = record is None  # the record is read on first use
         self._unsaved = False
+        self._lock = threading.Lock()  # one writer of the record in this process (its temp file)
 
     def known(self, key: Key) -> str | None:
         """The sha256 a file had when its stat was `key`, if it was hashed in full then."""
@@ -73,15 +75,16 @@ class Digests:
         no error (the next start hashes in full)."""
         if self.record is None or not self._unsaved:
             return
-        self._unsaved = False
-        entries = [
-            {"path": key[0], **dict(zip(_FIELDS, key[1:], strict=True)), "sha256": digest}
-            for key, digest in list(self._known.items())[-KEEP:]
-        ]
-        text = json.dumps({"format": RECORD_FORMAT, "files": entries}, indent=1)
-        with contextlib.suppress(OSError, NeuronsError):
-            self.record.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            write_private(self.record, text)
+        with self._lock:
+            self._unsaved = False
+            entries = [
+                {"path": key[0], **dict(zip(_FIELDS, key[1:], strict=True)), "sha256": digest}
+                for key, digest in list(self._known.items())[-KEEP:]
+            ]
+            text = json.dumps({"format": RECORD_FORMAT, "files": entries}, indent=1)
+            with contextlib.suppress(OSError, NeuronsError):
+                self.record.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                write_private(self.record, text)
 
 
 def _read_record(path: Path) -> dict[Key, str]:
