@@ -368,7 +368,7 @@ class App:
             self._cancel_early = early.cancel
 
         def opening():
-            # The memory's own modules (recall, embed, backup: ~0.15 s of CPU) load here, once
+            # The memory's own modules (recall, embed, backup: ~0.1 s of CPU) load here, once
             # the window is on screen, while the engine finishes starting; the window imports
             # only what it shows.
             from core.memory import Memory  # noqa: PLC0415 - after the window's first paint
