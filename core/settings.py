@@ -39,6 +39,13 @@ def default_config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
+def default_cache_dir() -> Path:
+    """What Neurons can make again (the model files' digests), never the memory itself."""
+    import platformdirs  # noqa: PLC0415 - not needed when the data dir is given
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def data_dir_from(flag: str | Path | None = None) -> Path:
     """The data dir in force: the flag, else NEURONS_DATA_DIR, else the platform's default."""
     chosen = flag or os.environ.get("NEURONS_DATA_DIR") or default_data_dir()

@@ -13,14 +13,13 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtCore, QtWidgets
 from PySide6 import __version__ as qt_binding
 
-from core import backup, commands, config, instance, remind, resident
+from core import commands, config, instance, remind, resident
 from core.changes import started_by
-from core.memory import Memory
 from core.model import Kind, Neuron, NeuronsError
 from core.opening import APP_WAIT_S, Opening
 from core.settings import Settings
@@ -48,6 +47,9 @@ from desktop.window.banner import BannerNotifier
 from desktop.window.main_window import MainWindow
 from desktop.window.statusbar import items
 from desktop.window.tray import Tray
+
+if TYPE_CHECKING:
+    from core.memory import Memory
 
 log = logging.getLogger("desktop")
 
@@ -366,6 +368,11 @@ class App:
             self._cancel_early = early.cancel
 
         def opening():
+            # The memory's own modules (recall, embed, backup: ~0.1 s of CPU) load here, once
+            # the window is on screen, while the engine finishes starting; the window imports
+            # only what it shows.
+            from core.memory import Memory  # noqa: PLC0415 - after the window's first paint
+
             # a question's date patterns compile (~0.1 s of CPU, core/when/patterns.py) while the
             # engine finishes starting; the index's reading waits for them if not done by then.
             # Capture text's (~0.45 s) compile in the background, after the first answer.
@@ -455,6 +462,8 @@ class App:
             droppable=True,
         )
         # Now and then, on the worker: a backup if one is due, the model let go if unused.
+        from core import backup  # noqa: PLC0415 - loaded with the memory (core.memory imports it)
+
         self.auto_backup: backup.AutoBackup = backup.AutoBackup(memory)
         timer = QtCore.QTimer(self.window)
         timer.timeout.connect(self.now_and_then)

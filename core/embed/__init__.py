@@ -8,7 +8,7 @@ import os
 
 # onnxruntime's telemetry keeps a device id under ~/.cache/Microsoft/DeveloperTools/ as soon as
 # it is imported: off before any module of this package can import it (Neurons writes nothing
-# outside its data dir and its config, and sends nothing anywhere)
+# outside its data dir, its config and its cache, and sends nothing anywhere)
 os.environ["ORT_DISABLE_TELEMETRY"] = "1"
 
 from core.embed.model import SentenceModel

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from core.embed.digests import Digests, default_record
 from core.embed.runtime import Embedder, ModelUnavailable, model_name, model_status
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,8 @@ class SentenceModel:
         self._lock = threading.Lock()
         self._embedder: Embedder | None = None
         self.error: str | None = None  # why it is unavailable, once a load failed
-        self.digests: dict[tuple, str] = {}  # sha256 of its files, by stat (status() reuses them)
+        # sha256 of its files by their stat, this process's and those recorded by an earlier one
+        self.digests = Digests(default_record())
         self.loads = 0
         self._used = 0.0  # time.monotonic() of the last get()
 
@@ -49,7 +51,7 @@ class SentenceModel:
             if self._embedder is None and self.error is None:
                 try:
                     self._embedder = Embedder.load(
-                        self.model_dir, threads=self.threads, digests=self.digests, rehash=not self.loads
+                        self.model_dir, threads=self.threads, digests=self.digests, rehash=False
                     )
                     self.loads += 1
                 except ModelUnavailable as exc:

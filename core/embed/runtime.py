@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from core.embed.digests import Digests, stat_key
 from core.embed.mapped import MappedTable, map_table
 from core.model import NeuronsError
 from core.settings import default_model_dir
@@ -71,24 +72,6 @@ def _sha256_file(path: Path) -> str:
         while chunk := f.read(_HASH_CHUNK):
             h.update(chunk)
     return h.hexdigest()
-
-
-# Full-hash results, keyed by everything that changes when a file is rewritten or replaced.
-def _stat_key(path: Path) -> tuple:
-    st = path.stat()
-    return (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-
-
-def _sha256_via(path: Path, digests: dict[tuple, str] | None, cached: bool) -> str:
-    """The file's sha256; `digests` (owned by the caller, e.g. a SentenceModel) remembers it by
-    the file's size, times and inode, and answers again while those are unchanged (if `cached`)."""
-    key = _stat_key(path)
-    if cached and digests is not None and key in digests:
-        return digests[key]
-    digest = _sha256_file(path)
-    if digests is not None:
-        digests[key] = digest
-    return digest
 
 
 def read_manifest(model_dir: str | Path) -> dict[str, Any]:
@@ -146,12 +129,13 @@ def verify_files(
     *,
     full: bool = True,
     cached: bool = True,
-    digests: dict[tuple, str] | None = None,
+    digests: Digests | None = None,
 ) -> None:
     """Check files against the manifest: presence and size always, sha256 when `full`.
 
-    `cached` reuses a full hash held in `digests` while the file's size, mtime, ctime and inode
-    are unchanged; without it the file is hashed again (and `digests` refreshed).
+    `cached` trusts a full hash `digests` knows (of this process, or recorded by an earlier
+    one: core/embed/digests.py) while the file's stat is identical; otherwise the file is hashed
+    again. A hash that matched is kept in `digests`, one that failed never is.
     Raises ModelUnavailable naming the first bad file.
     """
     model_dir = Path(model_dir)
@@ -176,15 +160,26 @@ def verify_files(
             )
         if full:
             try:
-                digest = _sha256_via(path, digests, cached)
+                _check_digest(path, entry["sha256"], digests if cached else None, digests)
             except OSError as e:
                 raise ModelUnavailable(
                     f"the embedding model file {path} cannot be read ({e}): {_fix_hint()}"
                 ) from None
-            if digest != entry["sha256"]:
-                raise ModelUnavailable(
-                    f"the embedding model file {path} is corrupt (sha256 mismatch): {_fix_hint()}"
-                )
+    if digests is not None:
+        digests.save()
+
+
+def _check_digest(path: Path, expected: str, trusted: Digests | None, keep: Digests | None) -> None:
+    """The file's sha256 is `expected`: known from `trusted` for this very stat, or hashed in
+    full (and kept in `keep` if it matched, and the file was not changed while it was read)."""
+    key = stat_key(path)
+    if trusted is not None and trusted.known(key) == expected:
+        return
+    digest = _sha256_file(path)
+    if digest != expected:
+        raise ModelUnavailable(f"the embedding model file {path} is corrupt (sha256 mismatch): {_fix_hint()}")
+    if keep is not None and stat_key(path) == key:
+        keep.matched(key, digest)
 
 
 def _variant_file(manifest: dict[str, Any], model_dir: Path, variant: str) -> str:
@@ -229,7 +224,7 @@ class Calibration:
 
 
 def model_status(
-    model_dir: str | Path | None = None, variant: str = "fp32", digests: dict[tuple, str] | None = None
+    model_dir: str | Path | None = None, variant: str = "fp32", digests: Digests | None = None
 ) -> dict[str, Any]:
     """Is the model usable? Without loading it: manifest + sizes, and sha256 cached by file stat.
 
@@ -363,13 +358,13 @@ class Embedder:
         model_dir: str | Path | None = None,
         threads: int = 1,
         variant: str = "fp32",
-        digests: dict[tuple, str] | None = None,
+        digests: Digests | None = None,
         *,
         rehash: bool = True,
     ) -> Embedder:
         """Verify the exported model against its manifest and load it; ModelUnavailable if unusable.
-        `rehash=False` trusts a sha256 in `digests` while the file's size, times and inode are
-        unchanged (a reload after the model was released)."""
+        `rehash=False` trusts a sha256 `digests` knows while the file's stat is identical (a
+        reload after the model was released, a start after one that hashed it)."""
         if model_dir is None:
             model_dir = default_model_dir()
         model_dir = Path(model_dir)
@@ -382,9 +377,9 @@ class Embedder:
             raise ModelUnavailable(
                 f"the embedding model manifest in {model_dir} is inconsistent: {_fix_hint()}"
             )
-        # Always a full sha256 of what we load (once per process: the onnx, the file beside it
-        # holding its token table, the tokenizer's), then the onnx is loaded by path: loaded from
-        # bytes, onnxruntime keeps a copy resident for good.
+        # A full sha256 of what we load (the onnx, the file beside it holding its token table,
+        # the tokenizer's) unless `digests` knows it for the file's identical stat, then the onnx
+        # is loaded by path: loaded from bytes, onnxruntime keeps a copy resident for good.
         checked = [rel, *runtime_files(manifest)]
         verify_files(model_dir, manifest, checked, full=True, cached=not rehash, digests=digests)
         tokenizer = _load_tokenizer(model_dir, manifest, max_len)

@@ -7,7 +7,7 @@ import itertools
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 from core import remind
 from core.actions import actions_for
 from core.capture import contact_values
-from core.memory import Memory
 from core.model import Edit, Kind, Neuron, NeuronsError, Schedule, State
 from core.vocabulary import ItemAction
 from core.when import retimed
@@ -43,6 +42,9 @@ from desktop.items.rows import RowList
 from desktop.look import keys, theme
 from desktop.look.widgets import ErrorLine
 from desktop.runtime.context import Context
+
+if TYPE_CHECKING:
+    from core.memory import Memory
 
 log = logging.getLogger(__name__)
 
