@@ -113,7 +113,7 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
                     zones.update(_zone_location(text))
                     tzid = re.search(rb"(?m)^TZID[^:\n]*:(.+?)\s*$", text)
                     if tzid:
-                        definitions[tzid.group(1).decode(errors="replace")] = text
+                        definitions[_tzid(tzid.group(1))] = text
                 else:
                     out.append(
                         Skip(
@@ -131,8 +131,14 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
 def _zone_location(text: bytes) -> dict[str, str]:
     found = dict(re.findall(rb"(?m)^(TZID|X-LIC-LOCATION):(.+?)\s*$", text))
     if b"TZID" in found and b"X-LIC-LOCATION" in found:
-        return {found[b"TZID"].decode(errors="replace"): found[b"X-LIC-LOCATION"].decode(errors="replace")}
+        return {_tzid(found[b"TZID"]): found[b"X-LIC-LOCATION"].decode(errors="replace")}
     return {}
+
+
+def _tzid(value: bytes) -> str:
+    """A VTIMEZONE's TZID as the TZID parameters that name it read: the property is text, so
+    Outlook escapes its commas ("TZID:Kuala Lumpur\\, Singapore") where the parameter quotes them."""
+    return re.sub(r"\\([,;\\])", r"\1", value.decode(errors="replace"))
 
 
 class Zones:

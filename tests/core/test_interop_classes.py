@@ -176,6 +176,38 @@ def test_zones_the_file_defines_by_offsets_windows_names_and_evolution_paths():
     assert found["c"].attrs["tz"] == "America/Argentina/Buenos_Aires"
 
 
+def test_an_outlook_zone_whose_tzid_escapes_its_comma_is_the_zone_the_events_name():
+    data = cal(
+        "BEGIN:VTIMEZONE",
+        "TZID:Kuala Lumpur\\, Singapore",
+        "BEGIN:STANDARD",
+        "DTSTART:16010101T000000",
+        "TZOFFSETFROM:+0800",
+        "TZOFFSETTO:+0800",
+        "END:STANDARD",
+        "END:VTIMEZONE",
+        "BEGIN:VEVENT",
+        "UID:reboot",
+        'DTSTART;TZID="Kuala Lumpur, Singapore":20271029T093000',
+        "RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=3",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "UID:reboot",
+        'RECURRENCE-ID;TZID="Kuala Lumpur, Singapore":20271105T093000',
+        'DTSTART;TZID="Kuala Lumpur, Singapore":20271105T110000',
+        "END:VEVENT",
+    )
+    entries = read(data)
+    assert [e.why for e in entries if not isinstance(e, ical.Item)] == []
+    (item,) = [e for e in entries if isinstance(e, ical.Item)]
+    assert not item.attrs.get("floating")
+    assert fires(item, datetime(2028, 1, 1, tzinfo=UTC)) == [
+        datetime(2027, 10, 29, 1, 30, tzinfo=UTC),
+        datetime(2027, 11, 5, 3, 0, tzinfo=UTC),
+        datetime(2027, 11, 12, 1, 30, tzinfo=UTC),
+    ]
+
+
 def test_a_broken_end_ends_its_component_and_a_bad_value_loses_only_itself():
     data = cal(
         "BEGIN:VEVENT",
