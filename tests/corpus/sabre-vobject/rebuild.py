@@ -37,8 +37,8 @@ def unescape(body: str) -> str:
         s = m.group(1)
         if s in SIMPLE:
             return SIMPLE[s]
-        if s[0] == "u" and len(s) > 1:
-            return chr(int(s[2:-1], 16))
+        if s[0] == "u" and len(s) > 1:  # the code point's UTF-8 bytes
+            return chr(int(s[2:-1], 16)).encode("utf-8").decode("latin-1")
         if s[0] == "x" and len(s) > 1:
             return chr(int(s[1:], 16))
         if s[0] in "01234567":
@@ -85,7 +85,7 @@ def main(git_dir: str, commit: str) -> None:
     for name in sorted(n for n in names if n.endswith(".php")):
         php = subprocess.run(
             ["git", "--git-dir", git_dir, "show", f"{commit}:{name}"], capture_output=True, check=True
-        ).stdout.decode("utf-8")
+        ).stdout.decode("latin-1")  # PHP strings are bytes: one character per byte, \xFC one byte
         for n, (_, body) in enumerate(heredocs(php), 1):
             if body is None or body in seen:
                 continue
@@ -99,7 +99,7 @@ def main(git_dir: str, commit: str) -> None:
                 + name.removeprefix("tests/").removesuffix(".php").replace("/", "-")
                 + f"-{n}{suffix}"
             )
-            (HERE / out).write_bytes(body.encode("utf-8"))
+            (HERE / out).write_bytes(body.encode("latin-1"))
             rows.append(f"{out}\tsabre-io/vobject\t{name} (heredoc {n})\t{commit}\tas PHP reads it")
     print("\n".join(rows))
 
