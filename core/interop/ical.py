@@ -75,6 +75,12 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    # spaces after a value are no part of it (phpicalendar ends every line with one, and
+    # "RRULE:FREQ=MONTHLY;BYDAY=1MO " or "DURATION:PT10M " would not read); a folded line keeps its own
+    lines = [
+        line if after[:1] in (b" ", b"\t") else line.rstrip(b" \t")
+        for line, after in zip(lines, [*lines[1:], b""], strict=True)
+    ]
     out: list[_Block | Skip] = []
     zones: dict[str, str] = {}
     definitions: dict[str, bytes] = {}

@@ -208,6 +208,28 @@ def test_an_outlook_zone_whose_tzid_escapes_its_comma_is_the_zone_the_events_nam
     ]
 
 
+def test_spaces_after_a_value_are_no_part_of_it_but_a_folded_lines_are():
+    data = cal(
+        "BEGIN:VEVENT ",
+        "UID:plant ",
+        "SUMMARY:Water the ",
+        " aloe plant ",
+        "DTSTART;TZID=Europe/Berlin:20270104T095000 ",
+        "DURATION:PT10M ",
+        "RRULE:FREQ=MONTHLY;INTERVAL=1;BYDAY=1MO ",
+        "END:VEVENT ",
+    )
+    entries = read(data)
+    assert [e.why for e in entries if not isinstance(e, ical.Item)] == []
+    (item,) = entries
+    assert (item.uid, item.body, item.attrs["duration_seconds"]) == ("plant", "Water the aloe plant", 600)
+    assert fires(item, datetime(2027, 3, 2, tzinfo=UTC)) == [
+        datetime(2027, 1, 4, 9, 50, tzinfo=BERLIN),
+        datetime(2027, 2, 1, 9, 50, tzinfo=BERLIN),
+        datetime(2027, 3, 1, 9, 50, tzinfo=BERLIN),
+    ]
+
+
 def test_a_broken_end_ends_its_component_and_a_bad_value_loses_only_itself():
     data = cal(
         "BEGIN:VEVENT",
