@@ -156,12 +156,25 @@ class Zones:
     def __init__(self, locations: dict[str, str], definitions: dict[str, bytes]):
         self.locations, self.definitions = locations, definitions
         self.known: dict[tuple[str, int], str | None] = {}
+        # built once per file, not once per year a time falls in: a VTIMEZONE's rules walk from
+        # its DTSTART (1601 in Outlook's) and the IANA zones load from disk, ~0.4 s a year each
+        self.built: dict[str, Any] = {}
+        self.candidates: list[ZoneInfo] = []
 
     def iana(self, tzid: str, year: int = 2000) -> str | None:
         key = (tzid, year)
         if key not in self.known:
-            self.known[key] = _named(tzid, self.locations) or _by_offsets(self.definitions.get(tzid), year)
+            self.known[key] = _named(tzid, self.locations) or self._by_offsets(tzid, year)
         return self.known[key]
+
+    def _by_offsets(self, tzid: str, year: int) -> str | None:
+        if tzid not in self.built:
+            self.built[tzid] = _built(self.definitions.get(tzid))
+        if self.built[tzid] is None:
+            return None
+        if not self.candidates:
+            self.candidates = [ZoneInfo(name) for name in _candidates()]
+        return _by_offsets(self.built[tzid], self.candidates, year)
 
 
 def _named(tzid: str, locations: dict[str, str]) -> str | None:
@@ -182,32 +195,35 @@ def _named(tzid: str, locations: dict[str, str]) -> str | None:
     return None
 
 
-def _by_offsets(definition: bytes | None, year: int) -> str | None:
-    """The IANA zone whose UTC offsets match a VTIMEZONE's on the 1st and 15th of every month of
-    `year` and the next (the canonical zones of CLDR's Windows mapping first, then the others), or
-    agree on at least OFFSETS_AGREE of those days (a definition whose rules have since changed)."""
+def _built(definition: bytes | None) -> Any:
+    """A VTIMEZONE as a tzinfo (None: the file has none, or icalendar cannot build it)."""
     if definition is None:
         return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             parsed: Any = icalendar.Timezone.from_ical(definition.decode("utf-8", "replace"))
-            own = parsed.to_tz(lookup_tzid=False)
+            return parsed.to_tz(lookup_tzid=False)
     except Exception:  # noqa: BLE001 (a definition icalendar cannot build: the TZID stays unknown)
         return None
+
+
+def _by_offsets(own: Any, candidates: list[ZoneInfo], year: int) -> str | None:
+    """The IANA zone whose UTC offsets match a VTIMEZONE's on the 1st and 15th of every month of
+    `year` and the next (the canonical zones of CLDR's Windows mapping first, then the others), or
+    agree on at least OFFSETS_AGREE of those days (a definition whose rules have since changed)."""
     samples = [datetime(y, m, d, 12) for y in (year, year + 1) for m in range(1, 13) for d in (1, 15)]
     try:
         wanted = [own.utcoffset(t) for t in samples]
-    except Exception:  # noqa: BLE001 (as above)
+    except Exception:  # noqa: BLE001 (rules icalendar built but cannot compute: the TZID stays unknown)
         return None
     best, score = None, 0
-    for name in _candidates():
-        zone = ZoneInfo(name)
+    for zone in candidates:
         agree = sum(zone.utcoffset(t) == w for t, w in zip(samples, wanted, strict=True))
         if agree == len(samples):
-            return name
+            return zone.key
         if agree > score:
-            best, score = name, agree
+            best, score = zone.key, agree
     if best is not None and score >= OFFSETS_AGREE * len(samples):
         return best  # a definition of older rules ("Canberra, Melbourne, Sydney" before 2008)
     if len(set(wanted)) == 1 and wanted[0] is not None:  # a fixed offset: Etc/GMT-h (signs reversed)

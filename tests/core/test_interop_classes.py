@@ -230,6 +230,22 @@ def test_spaces_after_a_value_are_no_part_of_it_but_a_folded_lines_are():
     ]
 
 
+def test_a_zone_the_file_defines_is_built_once_for_all_the_years_its_times_fall_in(monkeypatch):
+    built = []
+    from_ical = icalendar.Timezone.from_ical
+    monkeypatch.setattr(icalendar.Timezone, "from_ical", lambda text: built.append(1) or from_ical(text))
+    events = [
+        line
+        for year in range(2001, 2031)
+        for line in ("BEGIN:VEVENT", f"UID:{year}", f"DTSTART;TZID=Zeit:{year}0601T100000", "END:VEVENT")
+    ]
+    vtimezone = ["BEGIN:VTIMEZONE", "TZID:Zeit", "BEGIN:STANDARD", "DTSTART:16010101T000000"]
+    data = cal(*vtimezone, "TZOFFSETFROM:+0100", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE", *events)
+    found = items(data)
+    assert len(found) == 30 and all(not i.attrs.get("floating") for i in found.values())
+    assert len(built) == 1  # not once a year: each walks its rules from 1601
+
+
 def test_a_broken_end_ends_its_component_and_a_bad_value_loses_only_itself():
     data = cal(
         "BEGIN:VEVENT",
