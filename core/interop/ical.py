@@ -457,9 +457,12 @@ def _values(prop: Any, zones: Zones, notes: list[str], what: str) -> list[_Value
         elif isinstance(value, datetime) and tzid:
             name = zones.iana(str(tzid), value.year)
             if name is None:
-                notes.append(
-                    f"unknown time zone {str(tzid)!r} (the file does not define it): read as local time"
+                why = (
+                    f"its VTIMEZONE matches no IANA zone in {value.year}"
+                    if str(tzid) in zones.definitions
+                    else "the file does not define it"
                 )
+                notes.append(f"unknown time zone {str(tzid)!r} ({why}): read as local time")
             out.append(_Value(value.replace(tzinfo=ZoneInfo(name)), name) if name else _Value(value, None))
         elif isinstance(value, (datetime, date)):
             out.append(_Value(value, None))

@@ -246,6 +246,15 @@ def test_a_zone_the_file_defines_is_built_once_for_all_the_years_its_times_fall_
     assert len(built) == 1  # not once a year: each walks its rules from 1601
 
 
+def test_a_zone_the_file_defines_that_no_iana_zone_keeps_is_not_said_to_be_undefined():
+    vtimezone = ["BEGIN:VTIMEZONE", "TZID:Odd", "BEGIN:STANDARD", "DTSTART:16010101T000000"]
+    offsets = ["TZOFFSETFROM:+0017", "TZOFFSETTO:+0017", "END:STANDARD", "END:VTIMEZONE"]
+    event = ["BEGIN:VEVENT", "UID:odd", "DTSTART;TZID=Odd:20270601T100000", "END:VEVENT"]
+    assert [e.why for e in read(cal(*vtimezone, *offsets, *event)) if not isinstance(e, ical.Item)] == [
+        "unknown time zone 'Odd' (its VTIMEZONE matches no IANA zone in 2027): read as local time"
+    ]
+
+
 def test_a_broken_end_ends_its_component_and_a_bad_value_loses_only_itself():
     data = cal(
         "BEGIN:VEVENT",
