@@ -10,10 +10,11 @@ PHP reads it, and keeps those that are a whole calendar or card:
 - a nowdoc is taken as written; a heredoc has PHP's double-quoted escapes applied (\\r, \\n, \\t,
   \\v, \\e, \\f, \\\\, \\$, octal, \\x, \\u{...}; any other backslash stays), and one that
   interpolates a variable (`$name`, `{$`) is left out, as its text is known only when the test runs;
+- the text is bytes, as PHP's strings are: \\xFC is the one byte 0xFC, \\u{FC} its UTF-8;
 - kept: a body whose first line is BEGIN:VCALENDAR or BEGIN:VCARD; the same text twice is kept once.
 
 Each is written to inline/<test file's path, / as ->-<n>.ics|.vcf, n counting the heredocs of that
-test file from 1 (all of them, kept or not), and SOURCES.tsv gets a line per file.
+test file from 1 (all of them, kept or not), and its SOURCES.tsv line is printed.
 
     python tests/corpus/sabre-vobject/rebuild.py GIT_DIR COMMIT
 """
