@@ -75,6 +75,12 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+    # spaces after a value are no part of it (phpicalendar ends every line with one, and
+    # "RRULE:FREQ=MONTHLY;BYDAY=1MO " or "DURATION:PT10M " would not read); a folded line keeps its own
+    lines = [
+        line if after[:1] in (b" ", b"\t") else line.rstrip(b" \t")
+        for line, after in zip(lines, [*lines[1:], b""], strict=True)
+    ]
     out: list[_Block | Skip] = []
     zones: dict[str, str] = {}
     definitions: dict[str, bytes] = {}
@@ -113,7 +119,7 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
                     zones.update(_zone_location(text))
                     tzid = re.search(rb"(?m)^TZID[^:\n]*:(.+?)\s*$", text)
                     if tzid:
-                        definitions[tzid.group(1).decode(errors="replace")] = text
+                        definitions[_tzid(tzid.group(1))] = text
                 else:
                     out.append(
                         Skip(
@@ -131,8 +137,14 @@ def _blocks(data: bytes) -> tuple[list[_Block | Skip], dict[str, str], dict[str,
 def _zone_location(text: bytes) -> dict[str, str]:
     found = dict(re.findall(rb"(?m)^(TZID|X-LIC-LOCATION):(.+?)\s*$", text))
     if b"TZID" in found and b"X-LIC-LOCATION" in found:
-        return {found[b"TZID"].decode(errors="replace"): found[b"X-LIC-LOCATION"].decode(errors="replace")}
+        return {_tzid(found[b"TZID"]): found[b"X-LIC-LOCATION"].decode(errors="replace")}
     return {}
+
+
+def _tzid(value: bytes) -> str:
+    """A VTIMEZONE's TZID as the TZID parameters that name it read: the property is text, so
+    Outlook escapes its commas ("TZID:Kuala Lumpur\\, Singapore") where the parameter quotes them."""
+    return re.sub(r"\\([,;\\])", r"\1", value.decode(errors="replace"))
 
 
 class Zones:
@@ -144,12 +156,25 @@ class Zones:
     def __init__(self, locations: dict[str, str], definitions: dict[str, bytes]):
         self.locations, self.definitions = locations, definitions
         self.known: dict[tuple[str, int], str | None] = {}
+        # built once per file, not once per year a time falls in: a VTIMEZONE's rules walk from
+        # its DTSTART (1601 in Outlook's) and the IANA zones load from disk, ~0.4 s a year each
+        self.built: dict[str, Any] = {}
+        self.candidates: list[ZoneInfo] = []
 
     def iana(self, tzid: str, year: int = 2000) -> str | None:
         key = (tzid, year)
         if key not in self.known:
-            self.known[key] = _named(tzid, self.locations) or _by_offsets(self.definitions.get(tzid), year)
+            self.known[key] = _named(tzid, self.locations) or self._by_offsets(tzid, year)
         return self.known[key]
+
+    def _by_offsets(self, tzid: str, year: int) -> str | None:
+        if tzid not in self.built:
+            self.built[tzid] = _built(self.definitions.get(tzid))
+        if self.built[tzid] is None:
+            return None
+        if not self.candidates:
+            self.candidates = [ZoneInfo(name) for name in _candidates()]
+        return _by_offsets(self.built[tzid], self.candidates, year)
 
 
 def _named(tzid: str, locations: dict[str, str]) -> str | None:
@@ -170,32 +195,35 @@ def _named(tzid: str, locations: dict[str, str]) -> str | None:
     return None
 
 
-def _by_offsets(definition: bytes | None, year: int) -> str | None:
-    """The IANA zone whose UTC offsets match a VTIMEZONE's on the 1st and 15th of every month of
-    `year` and the next (the canonical zones of CLDR's Windows mapping first, then the others), or
-    agree on at least OFFSETS_AGREE of those days (a definition whose rules have since changed)."""
+def _built(definition: bytes | None) -> Any:
+    """A VTIMEZONE as a tzinfo (None: the file has none, or icalendar cannot build it)."""
     if definition is None:
         return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             parsed: Any = icalendar.Timezone.from_ical(definition.decode("utf-8", "replace"))
-            own = parsed.to_tz(lookup_tzid=False)
+            return parsed.to_tz(lookup_tzid=False)
     except Exception:  # noqa: BLE001 (a definition icalendar cannot build: the TZID stays unknown)
         return None
+
+
+def _by_offsets(own: Any, candidates: list[ZoneInfo], year: int) -> str | None:
+    """The IANA zone whose UTC offsets match a VTIMEZONE's on the 1st and 15th of every month of
+    `year` and the next (the canonical zones of CLDR's Windows mapping first, then the others), or
+    agree on at least OFFSETS_AGREE of those days (a definition whose rules have since changed)."""
     samples = [datetime(y, m, d, 12) for y in (year, year + 1) for m in range(1, 13) for d in (1, 15)]
     try:
         wanted = [own.utcoffset(t) for t in samples]
-    except Exception:  # noqa: BLE001 (as above)
+    except Exception:  # noqa: BLE001 (rules icalendar built but cannot compute: the TZID stays unknown)
         return None
     best, score = None, 0
-    for name in _candidates():
-        zone = ZoneInfo(name)
+    for zone in candidates:
         agree = sum(zone.utcoffset(t) == w for t, w in zip(samples, wanted, strict=True))
         if agree == len(samples):
-            return name
+            return zone.key
         if agree > score:
-            best, score = name, agree
+            best, score = zone.key, agree
     if best is not None and score >= OFFSETS_AGREE * len(samples):
         return best  # a definition of older rules ("Canberra, Melbourne, Sydney" before 2008)
     if len(set(wanted)) == 1 and wanted[0] is not None:  # a fixed offset: Etc/GMT-h (signs reversed)
@@ -429,9 +457,12 @@ def _values(prop: Any, zones: Zones, notes: list[str], what: str) -> list[_Value
         elif isinstance(value, datetime) and tzid:
             name = zones.iana(str(tzid), value.year)
             if name is None:
-                notes.append(
-                    f"unknown time zone {str(tzid)!r} (the file does not define it): read as local time"
+                why = (
+                    f"its VTIMEZONE matches no IANA zone in {value.year}"
+                    if str(tzid) in zones.definitions
+                    else "the file does not define it"
                 )
+                notes.append(f"unknown time zone {str(tzid)!r} ({why}): read as local time")
             out.append(_Value(value.replace(tzinfo=ZoneInfo(name)), name) if name else _Value(value, None))
         elif isinstance(value, (datetime, date)):
             out.append(_Value(value, None))

@@ -249,17 +249,23 @@ def parse_line(line: bytes) -> Prop:
     if encoding == "QUOTED-PRINTABLE":
         value = quopri.decodestring(value)
         params.pop("ENCODING")
-    note = None
-    try:
-        text = value.decode(charset)
-    except LookupError:
-        raise CardError(f"unknown CHARSET {charset!r}") from None
-    except UnicodeDecodeError as exc:
-        # what Outlook and older phones write without a CHARSET (vCard 2.1's default is no UTF-8)
-        text = legacy_text(value)
-        note = f"{name.upper()} is not valid {charset} (byte {exc.start + 1} of its value): {LEGACY}"
+    text, note = _decoded(value, charset, name.upper())
     params.pop("CHARSET", None)
     return Prop(group, name.upper(), params, text, note)
+
+
+def _decoded(value: bytes, charset: str, name: str) -> tuple[str, str | None]:
+    """A value's text in its CHARSET, and how it was read when not so."""
+    try:
+        return value.decode(charset), None
+    except LookupError:  # a CHARSET no codec has ("unknown"): that parameter, not the card, is lost
+        text, note = _decoded(value, "utf-8", name)
+        return text, note or f"{name} names an unknown CHARSET {charset!r}: read as UTF-8"
+    except UnicodeDecodeError as exc:
+        # what Outlook and older phones write without a CHARSET (vCard 2.1's default is no UTF-8)
+        return legacy_text(
+            value
+        ), f"{name} is not valid {charset} (byte {exc.start + 1} of its value): {LEGACY}"
 
 
 def _split_unquoted(data: bytes, sep: bytes) -> tuple[bytes, bytes, bytes]:

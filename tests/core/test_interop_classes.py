@@ -176,6 +176,85 @@ def test_zones_the_file_defines_by_offsets_windows_names_and_evolution_paths():
     assert found["c"].attrs["tz"] == "America/Argentina/Buenos_Aires"
 
 
+def test_an_outlook_zone_whose_tzid_escapes_its_comma_is_the_zone_the_events_name():
+    data = cal(
+        "BEGIN:VTIMEZONE",
+        "TZID:Kuala Lumpur\\, Singapore",
+        "BEGIN:STANDARD",
+        "DTSTART:16010101T000000",
+        "TZOFFSETFROM:+0800",
+        "TZOFFSETTO:+0800",
+        "END:STANDARD",
+        "END:VTIMEZONE",
+        "BEGIN:VEVENT",
+        "UID:reboot",
+        'DTSTART;TZID="Kuala Lumpur, Singapore":20271029T093000',
+        "RRULE:FREQ=WEEKLY;BYDAY=FR;COUNT=3",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "UID:reboot",
+        'RECURRENCE-ID;TZID="Kuala Lumpur, Singapore":20271105T093000',
+        'DTSTART;TZID="Kuala Lumpur, Singapore":20271105T110000',
+        "END:VEVENT",
+    )
+    entries = read(data)
+    assert [e.why for e in entries if not isinstance(e, ical.Item)] == []
+    (item,) = [e for e in entries if isinstance(e, ical.Item)]
+    assert not item.attrs.get("floating")
+    assert fires(item, datetime(2028, 1, 1, tzinfo=UTC)) == [
+        datetime(2027, 10, 29, 1, 30, tzinfo=UTC),
+        datetime(2027, 11, 5, 3, 0, tzinfo=UTC),
+        datetime(2027, 11, 12, 1, 30, tzinfo=UTC),
+    ]
+
+
+def test_spaces_after_a_value_are_no_part_of_it_but_a_folded_lines_are():
+    data = cal(
+        "BEGIN:VEVENT ",
+        "UID:plant ",
+        "SUMMARY:Water the ",
+        " aloe plant ",
+        "DTSTART;TZID=Europe/Berlin:20270104T095000 ",
+        "DURATION:PT10M ",
+        "RRULE:FREQ=MONTHLY;INTERVAL=1;BYDAY=1MO ",
+        "END:VEVENT ",
+    )
+    entries = read(data)
+    assert [e.why for e in entries if not isinstance(e, ical.Item)] == []
+    (item,) = entries
+    assert (item.uid, item.body, item.attrs["duration_seconds"]) == ("plant", "Water the aloe plant", 600)
+    assert fires(item, datetime(2027, 3, 2, tzinfo=UTC)) == [
+        datetime(2027, 1, 4, 9, 50, tzinfo=BERLIN),
+        datetime(2027, 2, 1, 9, 50, tzinfo=BERLIN),
+        datetime(2027, 3, 1, 9, 50, tzinfo=BERLIN),
+    ]
+
+
+def test_a_zone_the_file_defines_is_built_once_for_all_the_years_its_times_fall_in(monkeypatch):
+    built = []
+    from_ical = icalendar.Timezone.from_ical
+    monkeypatch.setattr(icalendar.Timezone, "from_ical", lambda text: built.append(1) or from_ical(text))
+    events = [
+        line
+        for year in range(2001, 2031)
+        for line in ("BEGIN:VEVENT", f"UID:{year}", f"DTSTART;TZID=Zeit:{year}0601T100000", "END:VEVENT")
+    ]
+    vtimezone = ["BEGIN:VTIMEZONE", "TZID:Zeit", "BEGIN:STANDARD", "DTSTART:16010101T000000"]
+    data = cal(*vtimezone, "TZOFFSETFROM:+0100", "TZOFFSETTO:+0100", "END:STANDARD", "END:VTIMEZONE", *events)
+    found = items(data)
+    assert len(found) == 30 and all(not i.attrs.get("floating") for i in found.values())
+    assert len(built) == 1  # not once a year: each walks its rules from 1601
+
+
+def test_a_zone_the_file_defines_that_no_iana_zone_keeps_is_not_said_to_be_undefined():
+    vtimezone = ["BEGIN:VTIMEZONE", "TZID:Odd", "BEGIN:STANDARD", "DTSTART:16010101T000000"]
+    offsets = ["TZOFFSETFROM:+0017", "TZOFFSETTO:+0017", "END:STANDARD", "END:VTIMEZONE"]
+    event = ["BEGIN:VEVENT", "UID:odd", "DTSTART;TZID=Odd:20270601T100000", "END:VEVENT"]
+    assert [e.why for e in read(cal(*vtimezone, *offsets, *event)) if not isinstance(e, ical.Item)] == [
+        "unknown time zone 'Odd' (its VTIMEZONE matches no IANA zone in 2027): read as local time"
+    ]
+
+
 def test_a_broken_end_ends_its_component_and_a_bad_value_loses_only_itself():
     data = cal(
         "BEGIN:VEVENT",

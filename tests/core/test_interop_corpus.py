@@ -36,6 +36,36 @@ KNOWN = {
     # UIDs): recurring-ical-events shows both, we keep the last, as a UID names one item and the
     # last copy of equal SEQUENCE is the newer (Thunderbird keeps one too)
     *(("thunderbird/l10n-rrule-details.ics", f"monthlyLastDayOfNth-{n}") for n in (1, 2, 3)),
+    # the same for two birthdays under sabre/vobject's test placeholder UID "**ANY**"
+    ("sabre-vobject/inline/VObject-BirthdayCalendarGeneratorTest-5.ics", "**ANY**"),
+    # a floating UNTIL on a zoned series (RFC 5545 wants it in UTC): recurring-ical-events reads
+    # it as UTC and loses the last occurrence; we read it in the series' zone, as sabre/vobject's
+    # test of this file did (its name: UntilRespectsTimezone)
+    ("sabre-vobject/UntilRespectsTimezoneTest.ics", "10621-1440@ccbchurch.com"),
+    # a DTEND before its DTSTART: recurring-ical-events starts the first occurrence at the DTEND;
+    # we at the DTSTART, as sabre/vobject's test of the file expects
+    (
+        "sabre-vobject/inline/VObject-Recur-EventIterator-HandleRDateExpandTest-1.ics",
+        "2CD5887F7CF4600F7A3B1F8065099E40-240BDA7121B61224",
+    ),
+    # an UNTIL before DTSTART: dateutil yields nothing; the DTSTART is the series' first instance
+    # (RFC 5545, 3.8.5.3), so it happens once
+    *(
+        (f"ical4j/samples/valid/{f}.ics", "C1C7B4A3-1ECC-11D7-A916-00306553216E")
+        for f in ("lotr", "lotr-updated")
+    ),
+    # a bare date with a TZID and no VALUE=DATE (Google's holiday feed of 2006, its DTEND the next
+    # day): recurring-ical-events reads midnight in that zone; we read the day, an all-day holiday
+    *(
+        ("ical4j/samples/valid/google_aus_holidays.ics", f"{uid}@google.com")
+        for uid in (
+            "3ntk4vqd2uik0udl1aj13so3b8",
+            "r89a2q1vci41bsh42492qdi8jk",
+            "lj4clbc3rr8s5e4bjmdj4vnu64",
+            "2p1o8tgvqs9sojhdrm9l8go118",
+            "frs5bom08phjhek3rfseulju04",
+        )
+    ),
 }
 
 
@@ -138,6 +168,14 @@ def _items(name: str) -> list[check.ical.Item | check.Skip]:
 
 def _cards(name: str) -> list:
     return check.vcard.split_cards((check.CORPUS / name).read_bytes())
+
+
+def test_outlooks_zones_named_with_an_escaped_comma_keep_their_series_and_changes():
+    # Exchange's VTIMEZONE says "TZID:Kuala Lumpur\\, Singapore", its events TZID="Kuala Lumpur, Singapore"
+    for name in ("ical4j/samples/valid/2207678.ics", "ical4j/transform/outlook2.ics"):
+        entries = _items(name)
+        assert [e.why for e in entries if isinstance(e, check.Skip)] == []
+        assert all(not i.attrs.get("floating") for i in entries if isinstance(i, check.ical.Item))
 
 
 def test_quoted_printable_labels_go_out_as_vobject_reads_them():

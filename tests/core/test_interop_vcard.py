@@ -143,6 +143,18 @@ def test_broken_cards_are_named_and_the_rest_read():
     ]
 
 
+def test_a_charset_no_codec_knows_loses_that_parameter_not_the_card():
+    lines = [b"BEGIN:VCARD", b"VERSION:3.0", b"FN;CHARSET=unknown:Jos\xc3\xa9", b"EMAIL:jose@example.org"]
+    data = b"\r\n".join([*lines, b"END:VCARD", b""])
+    found = vcard.split_cards(data)
+    (card,) = [c for c in found if not isinstance(c, Skip)]
+    attrs = vcard.to_attrs(card, "PT")
+    assert (attrs["name"], attrs["emails"]) == ("José", ["jose@example.org"])
+    assert [d.why for d in found if isinstance(d, Dropped)] == [
+        "line 3: FN names an unknown CHARSET 'unknown': read as UTF-8"
+    ]
+
+
 # -- writing ---------------------------------------------------------------------------------------
 
 
