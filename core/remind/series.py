@@ -22,13 +22,13 @@ import logging
 import re
 import warnings
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta, tzinfo
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil import parser as dateparser
-from dateutil.rrule import rruleset, rrulestr
+from dateutil.rrule import DAILY, MONTHLY, WEEKLY, YEARLY, rrule, rruleset, rrulestr, weekday
 
 from core.model import InvalidInput
 
@@ -194,6 +194,12 @@ class Series:
     more_rules: tuple[str, ...] = ()
     overrides: tuple[Override, ...] = ()
     all_day: bool = False  # its occurrences are days (an UNTIL date includes its day)
+    # the rules as dateutil read them for the last start they were walked from (the parse was
+    # most of a short walk, and a question's window walks every recurring reminder): no part of
+    # the series' value
+    _read: dict[datetime, rruleset] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     @classmethod
     def of(cls, attrs: dict[str, Any]) -> Series | None:
@@ -230,12 +236,31 @@ class Series:
         return moment in _rule(self, self.anchor or due or moment)
 
     def between(self, start: datetime, end: datetime, due: datetime | None = None) -> Iterator[datetime]:
-        """The occurrences in [start, end), of the series starting at its anchor (else `due`)."""
-        for _, occ in _numbered(self, due or self.anchor or start):
+        """The occurrences in [start, end), of the series starting at its anchor (else `due`):
+        the walk from the anchor's, without the part that cannot reach the window (`_near`)."""
+        anchor = self.anchor or due or start
+        rules = _rule(self, anchor)  # first: a rule that cannot be read raises as the walk does
+        if _earliest(self, anchor) >= end:
+            return
+        for _, occ in _pairs(self, anchor, _near(self, anchor, rules, start, end)):
             if occ >= end:
                 return
-            if occ >= start:
+            if occ >= start and (self.anchor is not None or occ >= anchor):
                 yield occ
+
+
+def walked_between(
+    series: Series, start: datetime, end: datetime, due: datetime | None = None
+) -> list[datetime]:
+    """`Series.between` as the plain walk from the anchor finds it (what the shortcuts must keep;
+    the tests compare them)."""
+    out = []
+    for _, occ in _numbered(series, due or series.anchor or start, plain=True):
+        if occ >= end:
+            break
+        if occ >= start:
+            out.append(occ)
+    return out
 
 
 def occurrence_between(
@@ -260,8 +285,16 @@ def _times_list(values: object, what: str) -> list[datetime]:
     return [t for t in (parse_time(v, what=what) for v in values) if t is not None]
 
 
-def _rule(series: Series, start: datetime) -> rruleset:
-    """The dateutil set of the series anchored at `start` in its zone's wall time."""
+def _rule(series: Series, start: datetime, *, plain: bool = False) -> rruleset:
+    """The dateutil set of the series anchored at `start` in its zone's wall time (kept on the
+    series for the last start; `plain`: read again)."""
+    if not plain:
+        kept = series._read.get(start)
+        if kept is None:
+            kept = _rule(series, start, plain=True)
+            series._read.clear()  # one start at a time: a series made here moves on with its due_at
+            series._read[start] = kept
+        return kept
     local = start.astimezone(series.zone)
     rules = rruleset()
     rules.rdate(local)  # the start is always the first occurrence (RFC 5545 3.8.5.3), unless excluded
@@ -309,15 +342,13 @@ def validate_rrule(rrule: str, start: datetime | None = None, tz: str | None = N
     return rule_text(rrule)
 
 
-def _effective(series: Series, start: datetime) -> Iterator[datetime]:
-    """The series' occurrences in order, each override applied."""
-    return (occ for _, occ in _pairs(series, start))
-
-
-def _pairs(series: Series, start: datetime) -> Iterator[tuple[datetime, datetime]]:
+def _pairs(
+    series: Series, start: datetime, rules: rruleset | None = None
+) -> Iterator[tuple[datetime, datetime]]:
     """(the occurrence the rules give, where it happens) in order of the latter: a moved one at its
-    new time (the heap keeps the order when it moves past others), a cancelled one left out."""
-    rules = _rule(series, start)
+    new time (the heap keeps the order when it moves past others), a cancelled one left out.
+    `rules`: the series' set, or one that starts nearer a window (`_near`)."""
+    rules = _rule(series, start) if rules is None else rules
     # an override changes an occurrence the series has (not one excluded, nor one its rule lost)
     by_original = {o.of: o for o in series.overrides if o.of in rules}
     moved = sorted((o.start, o.of) for o in by_original.values() if o.start is not None and not o.and_after)
@@ -345,12 +376,123 @@ def _pairs(series: Series, start: datetime) -> Iterator[tuple[datetime, datetime
         yield of, when
 
 
-def _numbered(series: Series, start: datetime) -> Iterator[tuple[int, datetime]]:
+# -- walking to a window ---------------------------------------------------------------------------
+#
+# A question's window walks every recurring reminder; dateutil walks a rule from its start, a
+# period at a time (a yearly rule looks at each day of each year). What cannot reach the window
+# is left out, exactly: the window's answer is the plain walk's (`walked_between`, which the
+# tests compare on every series of the calendar corpus and the repeat judges).
+
+# How far before a window (in wall time) a rule's walk starts, for an instant of the window read
+# in wall time across a change of the clock.
+_MARGIN = timedelta(days=2)
+
+
+def _earliest(series: Series, anchor: datetime) -> datetime:
+    """No occurrence of the series is earlier: a series made here never goes before its start,
+    a calendar's before its start, an added date or where an override moves one (a later one
+    moved with it by RANGE=THISANDFUTURE moves as far, from a later occurrence)."""
+    if series.anchor is None:
+        return anchor
+    return min((anchor, *series.rdates, *(o.start for o in series.overrides if o.start is not None)))
+
+
+def _near(series: Series, anchor: datetime, rules: rruleset, start: datetime, end: datetime) -> rruleset:
+    """The series' set (`rules`, from `anchor`) with each rule that cannot fall in [start, end)
+    left out and each other rule started at the last of its periods before the window, where
+    that is exact; the start, added and excluded dates kept. An override could bring an
+    occurrence from anywhere before it, so none is left out and none is started past one."""
+    kept: list[Any] = rules._rrule  # type: ignore[attr-defined]  # dateutil's own list of the set's rules
+    if not kept:
+        return rules
+    zone_ = series.zone
+    try:
+        before = start.astimezone(zone_) - _MARGIN
+        after = end.astimezone(zone_) + _MARGIN
+        for o in series.overrides:
+            before = min(before, *(t.astimezone(zone_) - _MARGIN for t in (o.of, o.start) if t is not None))
+    except OverflowError:  # a window at the ends of the calendar: the plain walk
+        return rules
+    months = _months(before.date(), after.date()) if not series.overrides else None
+    out: list[Any] = []
+    for one in kept:
+        if months is not None and one._bymonth is not None and not months & set(one._bymonth):
+            continue  # every occurrence is in one of its months (BYMONTH, or its start's)
+        out.append(_started_near(one, before.replace(tzinfo=None)))
+    if len(out) == len(kept) and all(a is b for a, b in zip(out, kept, strict=True)):
+        return rules
+    near = rruleset()
+    for one in out:
+        near.rrule(one)
+    for when in rules._rdate:  # type: ignore[attr-defined]  # the start and the added dates
+        near.rdate(when)
+    for when in rules._exdate:  # type: ignore[attr-defined]
+        near.exdate(when)
+    return near
+
+
+def _months(first: date, last: date) -> set[int] | None:
+    """The months of the days from `first` to `last` (None: every month)."""
+    span = (last.year - first.year) * 12 + last.month - first.month
+    if span >= 11:
+        return None
+    return {(first.month - 1 + k) % 12 + 1 for k in range(span + 1)}
+
+
+def _started_near(one: Any, before: datetime) -> Any:  # dateutil's rrule, its parts read as it keeps them
+    """`one` started at the last of its periods (INTERVAL days, weeks, months or years counted
+    from its DTSTART) that begins by `before` (wall time), when that is a later period than its
+    start's: each period's occurrences depend only on the period and the rule's parts, once the
+    parts its DTSTART implied (the day, the weekday, the month, the time of day) are said. A
+    COUNT numbers from the start (and a rule by the hour or finer has no such parts): not moved."""
+    if one._count is not None or one._freq not in (YEARLY, MONTHLY, WEEKLY, DAILY):
+        return one
+    first: datetime = one._dtstart
+    every = one._interval
+    if one._freq == YEARLY:
+        k = (before.year - first.year) // every
+        day = date(first.year + k * every, 1, 1) if k > 0 else None
+    elif one._freq == MONTHLY:
+        k = ((before.year - first.year) * 12 + before.month - first.month) // every
+        month = first.month - 1 + k * every
+        day = date(first.year + month // 12, month % 12 + 1, 1) if k > 0 else None
+    elif one._freq == WEEKLY:
+        week = first.date() - timedelta(days=(first.weekday() - one._wkst) % 7)
+        k = (before.date() - week).days // 7 // every
+        day = week + timedelta(weeks=k * every) if k > 0 else None
+    else:
+        k = (before.date() - first.date()).days // every
+        day = first.date() + timedelta(days=k * every) if k > 0 else None
+    if day is None:
+        return one
+    weekdays = [weekday(d) for d in one._byweekday or ()] + [weekday(d, n) for d, n in one._bynweekday or ()]
+    return rrule(
+        one._freq,
+        dtstart=datetime(day.year, day.month, day.day, tzinfo=first.tzinfo),
+        interval=every,
+        wkst=one._wkst,
+        until=one._until,
+        bysetpos=one._bysetpos,
+        bymonth=one._bymonth,
+        bymonthday=(*one._bymonthday, *one._bynmonthday) or None,
+        byyearday=one._byyearday,
+        byeaster=one._byeaster,
+        byweekno=one._byweekno,
+        byweekday=weekdays or None,
+        byhour=one._byhour,
+        byminute=one._byminute,
+        bysecond=one._bysecond,
+    )
+
+
+def _numbered(series: Series, start: datetime, *, plain: bool = False) -> Iterator[tuple[int, datetime]]:
     """The occurrences from the series' anchor (or `start`), numbered; a series made here never
-    goes before its start (its due_at), a calendar's keeps what its file says comes earlier."""
+    goes before its start (its due_at), a calendar's keeps what its file says comes earlier.
+    `plain`: its rules read again, not kept ones (the reference the tests compare with)."""
     anchor = series.anchor or start
     index = 0
-    for occ in _effective(series, anchor):
+    rules = _rule(series, anchor, plain=True) if plain else None
+    for _, occ in _pairs(series, anchor, rules):
         if series.anchor is None and occ < anchor:
             continue
         yield index, occ
