@@ -23,7 +23,7 @@ import re
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import MAXYEAR, UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -415,10 +415,11 @@ def _near(series: Series, anchor: datetime, rules: rruleset, start: datetime, en
         return rules
     months = _months(before.date(), after.date()) if not series.overrides else None
     out: list[Any] = []
-    for one in kept:
-        if months is not None and one._bymonth is not None and not months & set(one._bymonth):
-            continue  # every occurrence is in one of its months (BYMONTH, or its start's)
-        out.append(_started_near(one, before.replace(tzinfo=None)))
+    for rule in kept:
+        for one in _by_month(rule):
+            if months is not None and one._bymonth is not None and not months & set(one._bymonth):
+                continue  # every occurrence is in one of its months (BYMONTH, or its start's)
+            out.append(_started_near(one, before.replace(tzinfo=None)))
     if len(out) == len(kept) and all(a is b for a, b in zip(out, kept, strict=True)):
         return rules
     near = rruleset()
@@ -465,24 +466,57 @@ def _started_near(one: Any, before: datetime) -> Any:  # dateutil's rrule, its p
         day = first.date() + timedelta(days=k * every) if k > 0 else None
     if day is None:
         return one
+    return _explicit(one, datetime(day.year, day.month, day.day, tzinfo=first.tzinfo))
+
+
+def _by_month(one: Any) -> list[Any]:
+    """A yearly rule as one rule a month (each every 12 x INTERVAL months from its month's first
+    period), where that is exact: its days are chosen within each month (BYMONTH, or its start's,
+    with the days of the month or the weekdays, the nth ones counted in the month too), not
+    within the year (BYSETPOS, BYWEEKNO, BYYEARDAY, BYEASTER), and no COUNT numbers them. dateutil
+    looks at every day of a year for each year of a yearly rule; a month's rule, at one month."""
+    if (
+        one._freq != YEARLY
+        or one._bymonth is None
+        or one._count is not None
+        or one._bysetpos
+        or one._byweekno
+        or one._byyearday
+        or one._byeaster
+    ):
+        return [one]
+    first: datetime = one._dtstart
+    out = []
+    for month in one._bymonth:
+        year = first.year + (one._interval if month < first.month else 0)
+        if year > MAXYEAR:
+            continue  # dateutil ends there too
+        start = first if month == first.month else datetime(year, month, 1, tzinfo=first.tzinfo)
+        out.append(_explicit(one, start, freq=MONTHLY, interval=12 * one._interval, bymonth=(month,)))
+    return out
+
+
+def _explicit(one: Any, dtstart: datetime, **changed: Any) -> Any:
+    """`one` from `dtstart`, every part its own DTSTART implied (the day, the weekday, the month,
+    the time of day) said, so the new start implies none."""
     weekdays = [weekday(d) for d in one._byweekday or ()] + [weekday(d, n) for d, n in one._bynweekday or ()]
-    return rrule(
-        one._freq,
-        dtstart=datetime(day.year, day.month, day.day, tzinfo=first.tzinfo),
-        interval=every,
-        wkst=one._wkst,
-        until=one._until,
-        bysetpos=one._bysetpos,
-        bymonth=one._bymonth,
-        bymonthday=(*one._bymonthday, *one._bynmonthday) or None,
-        byyearday=one._byyearday,
-        byeaster=one._byeaster,
-        byweekno=one._byweekno,
-        byweekday=weekdays or None,
-        byhour=one._byhour,
-        byminute=one._byminute,
-        bysecond=one._bysecond,
-    )
+    parts: dict[str, Any] = {
+        "freq": one._freq,
+        "interval": one._interval,
+        "wkst": one._wkst,
+        "until": one._until,
+        "bysetpos": one._bysetpos,
+        "bymonth": one._bymonth,
+        "bymonthday": (*one._bymonthday, *one._bynmonthday) or None,
+        "byyearday": one._byyearday,
+        "byeaster": one._byeaster,
+        "byweekno": one._byweekno,
+        "byweekday": weekdays or None,
+        "byhour": one._byhour,
+        "byminute": one._byminute,
+        "bysecond": one._bysecond,
+    }
+    return rrule(dtstart=dtstart, **(parts | changed))
 
 
 def _numbered(series: Series, start: datetime, *, plain: bool = False) -> Iterator[tuple[int, datetime]]:
