@@ -197,7 +197,7 @@ class Series:
     # the rules as dateutil read them for the last start they were walked from (the parse was
     # most of a short walk, and a question's window walks every recurring reminder): no part of
     # the series' value
-    _read: dict[datetime, rruleset] = field(
+    _read: dict[datetime, _Read] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
@@ -239,10 +239,12 @@ class Series:
         """The occurrences in [start, end), of the series starting at its anchor (else `due`):
         the walk from the anchor's, without the part that cannot reach the window (`_near`)."""
         anchor = self.anchor or due or start
-        rules = _rule(self, anchor)  # first: a rule that cannot be read raises as the walk does
+        _rule(self, anchor)  # first: a rule that cannot be read raises as the walk does
         if _earliest(self, anchor) >= end:
             return
-        for _, occ in _pairs(self, anchor, _near(self, anchor, rules, start, end)):
+        near = _near(self, anchor, start, end)
+        walk = near if isinstance(near, list) else (occ for _, occ in _pairs(self, anchor, near))
+        for occ in walk:
             if occ >= end:
                 return
             if occ >= start and (self.anchor is not None or occ >= anchor):
@@ -285,16 +287,32 @@ def _times_list(values: object, what: str) -> list[datetime]:
     return [t for t in (parse_time(v, what=what) for v in values) if t is not None]
 
 
+class _Read:
+    """A series' rules as dateutil read them from one start, and what windows derive from them
+    (each made once, when first needed)."""
+
+    __slots__ = ("dates", "pieces", "rules")
+
+    def __init__(self, rules: rruleset) -> None:
+        self.rules = rules
+        self.pieces: list[Any] | None = None  # its rules, a yearly one by month where exact
+        self.dates: list[datetime] | None = None  # its start and added dates, less the excluded
+
+
+def _read(series: Series, start: datetime) -> _Read:
+    kept = series._read.get(start)
+    if kept is None:
+        kept = _Read(_rule(series, start, plain=True))
+        series._read.clear()  # one start at a time: a series made here moves on with its due_at
+        series._read[start] = kept
+    return kept
+
+
 def _rule(series: Series, start: datetime, *, plain: bool = False) -> rruleset:
     """The dateutil set of the series anchored at `start` in its zone's wall time (kept on the
     series for the last start; `plain`: read again)."""
     if not plain:
-        kept = series._read.get(start)
-        if kept is None:
-            kept = _rule(series, start, plain=True)
-            series._read.clear()  # one start at a time: a series made here moves on with its due_at
-            series._read[start] = kept
-        return kept
+        return _read(series, start).rules
     local = start.astimezone(series.zone)
     rules = rruleset()
     rules.rdate(local)  # the start is always the first occurrence (RFC 5545 3.8.5.3), unless excluded
@@ -397,11 +415,14 @@ def _earliest(series: Series, anchor: datetime) -> datetime:
     return min((anchor, *series.rdates, *(o.start for o in series.overrides if o.start is not None)))
 
 
-def _near(series: Series, anchor: datetime, rules: rruleset, start: datetime, end: datetime) -> rruleset:
-    """The series' set (`rules`, from `anchor`) with each rule that cannot fall in [start, end)
-    left out and each other rule started at the last of its periods before the window, where
-    that is exact; the start, added and excluded dates kept. An override could bring an
-    occurrence from anywhere before it, so none is left out and none is started past one."""
+def _near(series: Series, anchor: datetime, start: datetime, end: datetime) -> rruleset | list[datetime]:
+    """The series' set from `anchor` with each rule that cannot fall in [start, end) left out
+    and each other rule started at the last of its periods before the window, where that is
+    exact; the start, added and excluded dates kept (when no rule is left, those dates alone, in
+    order, as the set gives them). An override could bring an occurrence from anywhere before
+    it, so none is left out and none is started past one."""
+    read = _read(series, anchor)
+    rules = read.rules
     kept: list[Any] = rules._rrule  # type: ignore[attr-defined]  # dateutil's own list of the set's rules
     if not kept:
         return rules
@@ -414,14 +435,20 @@ def _near(series: Series, anchor: datetime, rules: rruleset, start: datetime, en
     except OverflowError:  # a window at the ends of the calendar: the plain walk
         return rules
     months = _months(before.date(), after.date()) if not series.overrides else None
+    if read.pieces is None:
+        read.pieces = [piece for rule in kept for piece in _by_month(rule)]
     out: list[Any] = []
-    for rule in kept:
-        for one in _by_month(rule):
-            if months is not None and one._bymonth is not None and not months & set(one._bymonth):
-                continue  # every occurrence is in one of its months (BYMONTH, or its start's)
-            out.append(_started_near(one, before.replace(tzinfo=None)))
+    for one in read.pieces:
+        if months is not None and one._bymonth is not None and not months & set(one._bymonth):
+            continue  # every occurrence is in one of its months (BYMONTH, or its start's)
+        out.append(_started_near(one, before.replace(tzinfo=None)))
     if len(out) == len(kept) and all(a is b for a, b in zip(out, kept, strict=True)):
         return rules
+    if not out:
+        if read.dates is None:  # as the set yields them: in order, once each, the excluded left out
+            excluded = set(rules._exdate)  # type: ignore[attr-defined]
+            read.dates = sorted(t for t in set(rules._rdate) if t not in excluded)  # type: ignore[attr-defined]
+        return read.dates
     near = rruleset()
     for one in out:
         near.rrule(one)
