@@ -289,14 +289,28 @@ def _times_list(values: object, what: str) -> list[datetime]:
 
 class _Read:
     """A series' rules as dateutil read them from one start, and what windows derive from them
-    (each made once, when first needed)."""
+    (each made once, when first needed). A walk gets a set of its own (`walked`): dateutil's
+    set sorts its date lists in place as it starts, which another thread's walk would see."""
 
-    __slots__ = ("dates", "pieces", "rules")
+    __slots__ = ("dates", "excluded", "pieces", "added", "rules")
 
     def __init__(self, rules: rruleset) -> None:
-        self.rules = rules
+        self.rules: list[Any] = list(rules._rrule)  # type: ignore[attr-defined]  # dateutil's own lists
+        self.added: list[datetime] = sorted(rules._rdate)  # type: ignore[attr-defined]  # the start too
+        self.excluded: list[datetime] = sorted(rules._exdate)  # type: ignore[attr-defined]
         self.pieces: list[Any] | None = None  # its rules, a yearly one by month where exact
         self.dates: list[datetime] | None = None  # its start and added dates, less the excluded
+
+    def walked(self, rules: list[Any] | None = None) -> rruleset:
+        """A set of these rules (or `rules`) and dates."""
+        out = rruleset()
+        for one in self.rules if rules is None else rules:
+            out.rrule(one)
+        for when in self.added:
+            out.rdate(when)
+        for when in self.excluded:
+            out.exdate(when)
+        return out
 
 
 def _read(series: Series, start: datetime) -> _Read:
@@ -312,7 +326,7 @@ def _rule(series: Series, start: datetime, *, plain: bool = False) -> rruleset:
     """The dateutil set of the series anchored at `start` in its zone's wall time (kept on the
     series for the last start; `plain`: read again)."""
     if not plain:
-        return _read(series, start).rules
+        return _read(series, start).walked()
     local = start.astimezone(series.zone)
     rules = rruleset()
     rules.rdate(local)  # the start is always the first occurrence (RFC 5545 3.8.5.3), unless excluded
@@ -422,10 +436,9 @@ def _near(series: Series, anchor: datetime, start: datetime, end: datetime) -> r
     order, as the set gives them). An override could bring an occurrence from anywhere before
     it, so none is left out and none is started past one."""
     read = _read(series, anchor)
-    rules = read.rules
-    kept: list[Any] = rules._rrule  # type: ignore[attr-defined]  # dateutil's own list of the set's rules
+    kept = read.rules
     if not kept:
-        return rules
+        return read.walked()
     zone_ = series.zone
     try:
         before = start.astimezone(zone_) - _MARGIN
@@ -433,7 +446,7 @@ def _near(series: Series, anchor: datetime, start: datetime, end: datetime) -> r
         for o in series.overrides:
             before = min(before, *(t.astimezone(zone_) - _MARGIN for t in (o.of, o.start) if t is not None))
     except OverflowError:  # a window at the ends of the calendar: the plain walk
-        return rules
+        return read.walked()
     months = _months(before.date(), after.date()) if not series.overrides else None
     if read.pieces is None:
         read.pieces = [piece for rule in kept for piece in _by_month(rule)]
@@ -442,21 +455,12 @@ def _near(series: Series, anchor: datetime, start: datetime, end: datetime) -> r
         if months is not None and one._bymonth is not None and not months & set(one._bymonth):
             continue  # every occurrence is in one of its months (BYMONTH, or its start's)
         out.append(_started_near(one, before.replace(tzinfo=None)))
-    if len(out) == len(kept) and all(a is b for a, b in zip(out, kept, strict=True)):
-        return rules
     if not out:
         if read.dates is None:  # as the set yields them: in order, once each, the excluded left out
-            excluded = set(rules._exdate)  # type: ignore[attr-defined]
-            read.dates = sorted(t for t in set(rules._rdate) if t not in excluded)  # type: ignore[attr-defined]
+            excluded = set(read.excluded)
+            read.dates = sorted(t for t in set(read.added) if t not in excluded)
         return read.dates
-    near = rruleset()
-    for one in out:
-        near.rrule(one)
-    for when in rules._rdate:  # type: ignore[attr-defined]  # the start and the added dates
-        near.rdate(when)
-    for when in rules._exdate:  # type: ignore[attr-defined]
-        near.exdate(when)
-    return near
+    return read.walked(out)
 
 
 def _months(first: date, last: date) -> set[int] | None:
