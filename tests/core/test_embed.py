@@ -90,6 +90,24 @@ def st_minilm():
     return _sentence_transformer(find_source_model())
 
 
+@pytest.fixture(scope="session")
+def e5_vectors(embedder) -> np.ndarray:
+    """Our vectors of the parity corpus as stored (the session's model, its token table mapped):
+    for the parity and the token table's checks alike."""
+    return embedder.embed(TEXTS, PASSAGE)
+
+
+@pytest.fixture(scope="session")
+def minilm_vectors(minilm) -> np.ndarray:
+    return minilm.embed(TEXTS)
+
+
+@pytest.fixture(scope="session")
+def st_minilm_vectors(st_minilm) -> np.ndarray:
+    """The reference's vectors of the parity corpus, for the fp32 and the int8 checks alike."""
+    return st_minilm.encode(TEXTS, batch_size=32, convert_to_numpy=True)
+
+
 def wait_for(predicate, what: str, deadline: float = DEADLINE) -> None:
     end = time.monotonic() + deadline
     while time.monotonic() < end:
@@ -344,12 +362,12 @@ def _parity(ours: np.ndarray, ref: np.ndarray, what: str, capsys) -> np.ndarray:
     return cos
 
 
-def test_fp32_matches_sentence_transformers(embedder, st_model, capsys):
+def test_fp32_matches_sentence_transformers(embedder, e5_vectors, st_model, capsys):
     """e5 through onnxruntime (4-bit matrices, int8 token rows, the compact tokenizer) against
     sentence-transformers on the same numbers in float32, with its prompts."""
     assert st_model.max_seq_length == 512
     for kind in (PASSAGE, QUERY):
-        ours = embedder.embed(TEXTS, kind)
+        ours = e5_vectors if kind == PASSAGE else embedder.embed(TEXTS, kind)
         ref = st_model.encode(TEXTS, batch_size=16, convert_to_numpy=True, prompt_name=kind)
         cos = _parity(ours, ref, f"e5 {kind}", capsys)
         worst = int(np.argmin(cos))
@@ -358,10 +376,10 @@ def test_fp32_matches_sentence_transformers(embedder, st_model, capsys):
     assert float(embedder.embed_one("the dentist", QUERY) @ embedder.embed_one("the dentist")) < 0.99
 
 
-def test_minilm_matches_sentence_transformers(minilm, st_minilm, capsys):
+def test_minilm_matches_sentence_transformers(minilm, minilm_vectors, st_minilm, st_minilm_vectors, capsys):
     assert st_minilm.max_seq_length == 256
-    ours = minilm.embed(TEXTS)
-    cos = _parity(ours, st_minilm.encode(TEXTS, batch_size=32, convert_to_numpy=True), "MiniLM", capsys)
+    ours = minilm_vectors
+    cos = _parity(ours, st_minilm_vectors, "MiniLM", capsys)
     worst = int(np.argmin(cos))
     assert cos.min() >= 0.9999, f"text {worst} {TEXTS[worst][:60]!r}: cosine {cos[worst]}"
     # MiniLM has no prefixes: a question is embedded as the text it is
@@ -377,12 +395,12 @@ def test_batching_does_not_change_vectors(embedder):
     assert cosines(together, reversed_).min() >= 0.99999
 
 
-def test_int8_agreement(minilm_dir, minilm, st_minilm, capsys):
+def test_int8_agreement(minilm_dir, minilm, st_minilm_vectors, capsys):
     int8 = Embedder.load(minilm_dir, variant="int8")
     assert int8.name == f"{MINILM}-int8" and int8.dim == DIM
     assert int8.sha256 != minilm.sha256
     q = int8.embed(TEXTS)
-    ref = st_minilm.encode(TEXTS, batch_size=32, convert_to_numpy=True)
+    ref = st_minilm_vectors
     cos = cosines(q, ref)
     with capsys.disabled():
         print(
@@ -460,6 +478,7 @@ def test_token_table_is_mapped_and_vectors_are_the_same(which, request):
     """The session reads the token table from a mapping of model.onnx: bit for bit the vectors of
     a session that holds the table itself, and a big batch gives its pages back."""
     embedder = request.getfixturevalue("embedder" if which == "e5" else "minilm")
+    mapped = request.getfixturevalue(f"{which}_vectors")  # the session model's: its table mapped
     model_dir = embedder.model_dir
     names = [WORD_Q, WORD_D] if which == "e5" else [WORD_EMBEDDINGS]
     assert embedder.manifest["mapped"] == names
@@ -475,7 +494,6 @@ def test_token_table_is_mapped_and_vectors_are_the_same(which, request):
     assert not any(a.flags.writeable for a in table.arrays.values())
     assert embedder._table is not None
     texts = TEXTS
-    mapped = embedder.embed(texts)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     opts.log_severity_level = 3

@@ -144,10 +144,10 @@ SETS = {"own-personal": ROOT / "tests" / "eval" / "own-personal.json",
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(E5_TODAY))
-def test_english_stays_within_reach_of_e5s_figures(name, tmp_path):
+def test_english_stays_within_reach_of_e5s_figures(name, fresh_data_dir):
     if not SETS[name].exists():
         pytest.skip(f"{SETS[name]} is not in this checkout")
-    settings = Settings(data_dir=tmp_path / "data", embed_in_background=False)
+    settings = Settings(data_dir=fresh_data_dir, embed_in_background=False)
     with Memory.open(settings) as memory:
         assert memory.model.name == MODEL_NAME
         report = evaluate(memory, load_dataset(SETS[name]), ["default"], "given")

@@ -13,7 +13,7 @@ from core.files import write_private
 from core.interop import files
 from core.interop.files import MANIFEST, _file_name, export_path, import_path
 from core.model import InvalidInput
-from tests.conftest import cli, run_cli
+from tests.conftest import cli
 
 
 @pytest.fixture
@@ -40,13 +40,13 @@ def test_the_command_line_refuses_in_one_line(tmp_path, fresh_data_dir):
     assert cli("capture", "Ana Silva ana@example.org", "--kind", "contact", data_dir=data).returncode == 0
     (vault / "Contacts").mkdir(parents=True)
     (vault / "Contacts" / "Ana Silva.md").write_text("mine\n")
-    done = run_cli("export", str(vault), "--format", "markdown", data_dir=data)
+    done = cli("export", str(vault), "--format", "markdown", data_dir=data)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"neurons: {vault}/Contacts/Ana Silva.md already exists and Neurons")
     assert done.stderr.endswith("(nothing was written)\n")
     link = tmp_path / "out.json"
     link.symlink_to(vault / "Contacts" / "Ana Silva.md")
-    done = run_cli("export", str(link), data_dir=data)
+    done = cli("export", str(link), data_dir=data)
     assert done.returncode == 2 and "is a symbolic link" in done.stderr, done.stderr
     assert (vault / "Contacts" / "Ana Silva.md").read_text() == "mine\n"
 
@@ -192,14 +192,14 @@ def test_an_import_of_a_folder_whose_manifest_names_missing_files_says_so(mem, t
     notes = sorted(vault.rglob("*.md"))
     for lost in notes[:3]:
         lost.unlink()  # as an export cut off before it wrote them left the folder
-    result = run_cli("import", str(vault), data_dir=fresh_data_dir)
+    result = cli("import", str(vault), data_dir=fresh_data_dir)
     assert result.returncode == 1, result.stderr
     assert "missing: the folder's export manifest names 3 files that are not in it" in result.stdout
     assert "Traceback" not in result.stderr
 
 
 def test_an_export_of_no_contacts_writes_no_empty_file(tmp_path, fresh_data_dir):
-    result = run_cli("export", str(tmp_path / "contacts.vcf"), data_dir=fresh_data_dir)
+    result = cli("export", str(tmp_path / "contacts.vcf"), data_dir=fresh_data_dir)
     assert result.returncode == 2, result.stderr
     assert "no contacts to export" in result.stderr and "nothing was written" in result.stderr
     assert not (tmp_path / "contacts.vcf").exists()

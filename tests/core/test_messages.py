@@ -53,8 +53,8 @@ def test_no_keyring_says_where_the_password_can_go(tmp_path, capsys, server_dsn)
     )
 
 
-def test_a_dsn_that_names_no_server(tmp_path, capsys):
-    data = tmp_path / "data"
+def test_a_dsn_that_names_no_server(fresh_data_dir, capsys):
+    data = fresh_data_dir
     assert neurons(capsys, data, "capture", "a note", "--kind", "note")[0] == 0
     for argv in (
         ["move-to", "postgresql://"],
@@ -68,8 +68,8 @@ def test_a_dsn_that_names_no_server(tmp_path, capsys):
     assert not (data / "config.json").exists()
 
 
-def test_profile_join_says_a_bad_id_before_it_asks_anything(tmp_path, capsys):
-    data = tmp_path / "data"
+def test_profile_join_says_a_bad_id_before_it_asks_anything(fresh_data_dir, capsys):
+    data = fresh_data_dir
     assert neurons(capsys, data, "capture", "a note of this machine", "--kind", "note")[0] == 0
     code, _, err = neurons(capsys, data, "profile", "join", "not-a-uuid")
     assert code == 2 and "profile id 'not-a-uuid' is not a valid id" in err, err
@@ -78,8 +78,8 @@ def test_profile_join_says_a_bad_id_before_it_asks_anything(tmp_path, capsys):
     assert code == 2 and f"no profile {missing} in this database" in err and "--claim" not in err, err
 
 
-def test_help_over_the_socket_is_answered_not_printed_in_the_app(tmp_path, capfd):
-    data = tmp_path / "data"
+def test_help_over_the_socket_is_answered_not_printed_in_the_app(fresh_data_dir, capfd):
+    data = fresh_data_dir
     with Memory.open(Settings(data_dir=data, model_dir=MODEL, embed_in_background=False)) as memory:
         done = commands.execute(memory, ["--help"])
         assert done["code"] == 0 and done["stdout"].startswith("usage: neurons") and done["stderr"] == ""

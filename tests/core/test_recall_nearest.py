@@ -261,11 +261,11 @@ def test_every_cosine_the_ranking_reads_is_exact_with_the_quick_step(memory):
 
 @pytest.mark.parametrize("damage", ["missing", "truncated"])
 def test_after_a_crash_the_quick_step_is_made_again_from_the_vectors(
-    tmp_path, sentence_model, monkeypatch, damage
+    fresh_data_dir, sentence_model, monkeypatch, damage
 ):
     monkeypatch.setattr(saved, "MIN_NEURONS", 50)
     monkeypatch.setattr(nearest, "NEAREST_MIN", 50)
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         _notes(memory, _texts(120))
         memory.recall.warm()

@@ -11,6 +11,7 @@ import time
 import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,7 +26,7 @@ from core.store import Store, recall_sql
 from core.store import queries as q
 from core.vocabulary import Fusion, Mode
 from core.when import TimeWindow, find_window, fold
-from tests.conftest import ROOT
+from tests.conftest import ROOT, copy_data_dir
 from tests.core.fake_reader import FakeReader
 
 
@@ -502,11 +503,11 @@ def test_the_filler_still_fills_after_a_look_found_nothing(embedded_memory):
         memory.filler = None
 
 
-def test_a_start_looks_for_missing_vectors_only_among_what_was_written_since(tmp_path, sentence_model):
+def test_a_start_looks_for_missing_vectors_only_among_what_was_written_since(fresh_data_dir, sentence_model):
     # the filler's first look and the pending count start where the last run found every vector
     # there (the store keeps that change number, migration 009), not at the whole table: a scan,
     # ~1 s each at 100k neurons on the embedded engine, on the connection the first question needs
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         old = _notes(memory, 3)  # written with their vectors, as an import or the bench's build
         vectors = memory.embedder().embed([n.body for n in old])
@@ -639,8 +640,8 @@ def _answers(memory) -> list:
     ]
 
 
-def test_the_recall_index_kept_between_runs_is_the_one_the_store_gives(tmp_path, sentence_model):
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+def test_the_recall_index_kept_between_runs_is_the_one_the_store_gives(fresh_data_dir, sentence_model):
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         neurons = _big_memory(memory, saved.MIN_NEURONS + 500)
         before = _answers(memory)
@@ -673,10 +674,10 @@ def test_the_recall_index_kept_between_runs_is_the_one_the_store_gives(tmp_path,
         assert kept == _state(fresh.index)
 
 
-def test_an_idle_recall_index_lets_its_memory_go_and_comes_back_the_same(tmp_path, sentence_model):
+def test_an_idle_recall_index_lets_its_memory_go_and_comes_back_the_same(fresh_data_dir, sentence_model):
     # in the tray, a big index goes like the idle model (core/resident.py): the next use reads it
     # back from its file, with what changed meanwhile from the store
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         neurons = _big_memory(memory, saved.MIN_NEURONS + 500)
         before = _answers(memory)
@@ -701,10 +702,10 @@ def test_an_idle_recall_index_lets_its_memory_go_and_comes_back_the_same(tmp_pat
         assert _state(fresh.index) == _state(index)
 
 
-def test_an_idle_recall_index_keeps_the_contacts_names_for_a_capture(tmp_path, sentence_model):
+def test_an_idle_recall_index_keeps_the_contacts_names_for_a_capture(fresh_data_dir, sentence_model):
     # a capture finds the people its text names in the names kept when the index went: it does
     # not wait for the whole index to be read back (~2 s at 100k) unless a contact changed since
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         neurons = _big_memory(memory, saved.MIN_NEURONS + 500)
         person = next(n for n in neurons if n.body == "Person 40 Lastname")
@@ -740,8 +741,8 @@ class _HeldEmbedder:
         return self.model.embed(texts, *args, **kwargs)
 
 
-def test_an_idle_recall_index_is_not_let_go_under_a_question(tmp_path, sentence_model):
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+def test_an_idle_recall_index_is_not_let_go_under_a_question(fresh_data_dir, sentence_model):
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         _big_memory(memory, saved.MIN_NEURONS + 500)
         before = _answers(memory)
@@ -914,17 +915,28 @@ def test_a_persons_answer_makes_ids_only_for_the_rows_it_reads(tmp_path, monkeyp
     assert answers[0] == answers[1]
 
 
-def _with_a_saved_index(tmp_path, sentence_model) -> Settings:
-    """A data dir whose recall index (big enough to be kept) was warmed and saved to its file."""
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
-    with Memory(Store(settings), model=sentence_model) as memory:
+@pytest.fixture(scope="module")
+def saved_index(made_data_dir, tmp_path_factory, sentence_model) -> tuple[Path, list]:
+    """A data dir whose recall index (big enough to be kept) was warmed and saved to its file, and
+    the answers to QUESTIONS there: made once for the tests that each take a copy of it."""
+    path = copy_data_dir(made_data_dir, tmp_path_factory.mktemp("saved-index") / "data")
+    with Memory(
+        Store(Settings(data_dir=path, model_dir=sentence_model.model_dir)), model=sentence_model
+    ) as memory:
         _big_memory(memory, saved.MIN_NEURONS + 10)
         memory.recall.warm()
-    return settings
+        answers = _answers(memory)
+    return path, answers
 
 
-def test_the_saved_index_is_read_once_as_an_explicit_step(tmp_path, sentence_model):
-    settings = _with_a_saved_index(tmp_path, sentence_model)
+def _with_a_saved_index(saved_index, tmp_path, sentence_model) -> Settings:
+    """A copy of `saved_index`'s data dir, the settings to open it with."""
+    path = copy_data_dir(saved_index[0], tmp_path / "data")
+    return Settings(data_dir=path, model_dir=sentence_model.model_dir)
+
+
+def test_the_saved_index_is_read_once_as_an_explicit_step(saved_index, tmp_path, sentence_model):
+    settings = _with_a_saved_index(saved_index, tmp_path, sentence_model)
     with Memory(Store(settings), model=sentence_model) as memory:
         recall = memory.recall
         assert recall.index.count() == 0
@@ -934,8 +946,10 @@ def test_the_saved_index_is_read_once_as_an_explicit_step(tmp_path, sentence_mod
         assert not hasattr(recall.index, "restore")  # the index itself only reads the store
 
 
-def test_the_index_read_back_as_the_memory_opens_leaves_the_warm_up_nothing_to_read(tmp_path, sentence_model):
-    settings = _with_a_saved_index(tmp_path, sentence_model)
+def test_the_index_read_back_as_the_memory_opens_leaves_the_warm_up_nothing_to_read(
+    saved_index, tmp_path, sentence_model
+):
+    settings = _with_a_saved_index(saved_index, tmp_path, sentence_model)
     with Memory(Store(settings), model=sentence_model) as memory:
         before = _answers(memory)
     with Memory(Store(settings), model=sentence_model) as memory:
@@ -967,13 +981,14 @@ def _negative_lexeme(data: bytes) -> bytes:
 @pytest.mark.parametrize(
     "damage", ["garbage", "truncated", "other identity", "ahead of the store", "a lexeme before its table"]
 )
-def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentence_model, damage):
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+def test_a_saved_index_that_does_not_fit_is_left_for_the_store(saved_index, tmp_path, sentence_model, damage):
+    settings = _with_a_saved_index(saved_index, tmp_path, sentence_model)
+    before = saved_index[1]
     with Memory(Store(settings), model=sentence_model) as memory:
-        _big_memory(memory, saved.MIN_NEURONS + 10)
-        before = _answers(memory)
         path, ident = memory.recall.saved_at, str(memory.identity.value)
+        assert path.exists()
         if damage == "ahead of the store":  # a copy of the store from before the file was made
+            assert memory.recall.restore()
             memory.recall.index.seen_seq += 1000
             memory.recall.index.changed()
     data = path.read_bytes()
@@ -996,8 +1011,8 @@ def test_a_saved_index_that_does_not_fit_is_left_for_the_store(tmp_path, sentenc
             assert memory.recall.index.unsaved_reads > saved.MIN_NEURONS  # read from the store
 
 
-def test_a_restore_lets_the_saved_indexes_go(tmp_path, sentence_model):
-    settings = Settings(data_dir=tmp_path / "data", model_dir=sentence_model.model_dir)
+def test_a_restore_lets_the_saved_indexes_go(fresh_data_dir, sentence_model):
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
     with Memory(Store(settings), model=sentence_model) as memory:
         neurons = _big_memory(memory, saved.MIN_NEURONS + 10)
         made = memory.backup()
@@ -1085,10 +1100,12 @@ def test_the_index_keeps_a_vector_in_two_bytes_a_dimension_and_scores_it_as_the_
     assert np.allclose(idx.vector(int(slots[2])), vecs[2], atol=1e-5)
 
 
-def test_restoring_the_saved_index_waits_for_the_store_before_taking_the_index(tmp_path, sentence_model):
+def test_restoring_the_saved_index_waits_for_the_store_before_taking_the_index(
+    saved_index, tmp_path, sentence_model
+):
     """The store first, then the index, as the warm-up and the names take them: a restore that
     held the index's lock while it waited for the store deadlocked an ask against the warm-up."""
-    settings = _with_a_saved_index(tmp_path, sentence_model)
+    settings = _with_a_saved_index(saved_index, tmp_path, sentence_model)
     with Memory(Store(settings), model=sentence_model) as memory:
         recall = memory.recall
         store_held, release = threading.Event(), threading.Event()

@@ -12,7 +12,7 @@ from core.memory import Memory
 from core.model import Identity
 from core.settings import Settings
 from core.store import queries as q
-from tests.conftest import cli, run_cli
+from tests.conftest import cli
 
 
 def wait_for(predicate, timeout=60.0):
@@ -58,8 +58,8 @@ def test_stale_vector_is_not_saved_over_an_edit(embedded_memory):
     assert memory.get(note.id).embedding_model is None
 
 
-def test_missing_model_keeps_capture_and_keyword_search(tmp_path):
-    settings = Settings(data_dir=tmp_path / "d", model_dir=tmp_path / "no-model")
+def test_missing_model_keeps_capture_and_keyword_search(tmp_path, fresh_data_dir):
+    settings = Settings(data_dir=fresh_data_dir, model_dir=tmp_path / "no-model")
     with Memory.open(settings) as memory:
         note = memory.capture("keyword search still works", kind="note")
         assert [n.id for n in memory.search("keyword")] == [note.id]
@@ -69,13 +69,13 @@ def test_missing_model_keeps_capture_and_keyword_search(tmp_path):
         assert report["pending_vectors"] == 1
 
 
-def test_reindex_cli_with_progress(tmp_path):
-    data = tmp_path / "d"
+def test_reindex_cli_with_progress(fresh_data_dir):
+    data = fresh_data_dir
     for text in ("one", "two", "three"):
         assert cli("capture", text, "--kind", "note", data_dir=data).returncode == 0
-    done = run_cli("reindex", data_dir=data)
+    done = cli("reindex", data_dir=data)
     assert done.returncode == 0, done.stderr
     assert "reindexed 3 neurons" in done.stdout
     assert "3/3" in done.stderr  # the progress bar
-    doctor = run_cli("doctor", "--json", data_dir=data)
+    doctor = cli("doctor", "--json", data_dir=data)
     assert '"pending_vectors": 0' in doctor.stdout
