@@ -38,6 +38,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _not_running(process: subprocess.Popen | None) -> None:
+    """A second start while the first server runs would find the port open (the first one's) and
+    return, and the first process would be left running after stop: refused instead."""
+    if process is not None and process.poll() is None:
+        raise RuntimeError("the server is running already: stop it before starting it again")
+
+
 class Radicale:
     def __init__(self, root: Path, tls: tuple[Path, Path] | None = None):
         self.root = root
@@ -73,6 +80,7 @@ class Radicale:
         return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}/"
 
     def start(self) -> None:
+        _not_running(self.process)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "radicale", "--config", str(self.root / "config")],
             stdout=subprocess.DEVNULL,
@@ -127,6 +135,7 @@ class Xandikos:
         return f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> None:
+        _not_running(self.process)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "xandikos.web", "-d", str(self.root / "data"), "--autocreate",
              "--current-user-principal", "/user/", "-l", "127.0.0.1", "-p", str(self.port),

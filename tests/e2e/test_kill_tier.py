@@ -287,8 +287,7 @@ def test_kill_9_of_move_to_loses_nothing(zygote, tmp_path, capsys, server_dsn):
 
 
 def test_kill_9_of_sync_loses_nothing(zygote, tmp_path, capsys):
-    server = Radicale(tmp_path / "radicale")
-    server.start()
+    server = Radicale(tmp_path / "radicale")  # started as it is made
     try:
         user, password = server.new_user()
         phone = Phone(server.url, user, password)
