@@ -76,6 +76,12 @@ class _Rec:
     part: str | None = None  # "every morning": the part of the day (a word of the parts table)
 
 
+def _on_weekdays(rule: str, days: list[int], today: date, part: str | None = None) -> _Rec:
+    """`rule` on these weekdays (0: Monday), first on the earliest of them from today on."""
+    first = min(next_weekday(today, d, strictly_after=False) for d in days)
+    return _Rec(rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first, part)
+
+
 def said_recurrence(t: Text, now: datetime) -> _Rec | None:
     excepted = t.search(habits(t.g).except_days)
     if excepted:  # read apart, so "daily except on weekends" is not read as every weekend
@@ -270,8 +276,7 @@ def _on_its_days(t: Text, today: date, rec: _Rec) -> _Rec:
     listed = _short_weekdays(t)
     if listed:  # "Wöchentlich am Di., Do.", "Hebdomadaire (le mar., jeu.)"
         t.take(listed[0])
-        first = min(next_weekday(today, d, strictly_after=False) for d in listed[1])
-        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in listed[1]), first)
+        return _on_weekdays(rec.rule, listed[1], today)
     on = t.search(g.on_days)
     if not on:
         return rec
@@ -286,8 +291,7 @@ def _on_its_days(t: Text, today: date, rec: _Rec) -> _Rec:
         return rec
     for m in said:
         t.take(m)
-    first = min(next_weekday(today, d, strictly_after=False) for d in days)
-    return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+    return _on_weekdays(rec.rule, days, today)
 
 
 def _short_weekdays(t: Text, *, every: bool = False) -> tuple[re.Match, list[int]] | None:
@@ -358,14 +362,12 @@ def _clock_on_days(t: Text, today: date, rec: _Rec) -> _Rec:
     if m:
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
-        first = min(next_weekday(today, d, strictly_after=False) for d in days)
-        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+        return _on_weekdays(rec.rule, days, today)
     m = t.search(g.weekday_adverbs)
     if m:
         days = sorted({g.words.weekday_adverbs[d] for d in g.adverb_words.findall(m.group("days"))})
         t.take(m)
-        first = min(next_weekday(today, d, strictly_after=False) for d in days)
-        return _Rec(rec.rule + ";BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+        return _on_weekdays(rec.rule, days, today)
     return rec
 
 
@@ -471,21 +473,18 @@ def _repeat_said(t: Text, now: datetime) -> _Rec | None:
         m = t.search(g.on_days, accept=lambda o: o.start() < found.start() and o.end() == found.end()) or m
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
-        first = min(next_weekday(today, d, strictly_after=False) for d in days)
-        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+        return _on_weekdays("FREQ=WEEKLY", days, today)
     m = habits(g).joined.search(t.folded) and t.search(
         g.on_days, accept=lambda m: len(set(g.day_words.findall(m.group("days")))) >= LISTED_DAYS
     )
     if m:  # "gym Monday, Wednesday and Friday": days listed so are a habit
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
-        first = min(next_weekday(today, d, strictly_after=False) for d in days)
-        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+        return _on_weekdays("FREQ=WEEKLY", days, today)
     listed = _short_weekdays(t, every=True) if habits(g).every_word.search(t.folded) else None
     if listed:  # "a cada ter., qui.", "every Tue., Thu."
         t.take(listed[0])
-        first = min(next_weekday(today, d, strictly_after=False) for d in listed[1])
-        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in listed[1]), first)
+        return _on_weekdays("FREQ=WEEKLY", listed[1], today)
     m = t.search(
         g.every_weekdays,
         accept=lambda m: (
@@ -496,14 +495,12 @@ def _repeat_said(t: Text, now: datetime) -> _Rec | None:
     if m:
         days = sorted({g.words.weekdays[d] for d in g.day_words.findall(m.group("days"))})
         t.take(m)
-        first = min(next_weekday(today, d, strictly_after=False) for d in days)
-        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+        return _on_weekdays("FREQ=WEEKLY", days, today)
     m = t.search(g.weekday_adverbs)
     if m:
         days = sorted({g.words.weekday_adverbs[d] for d in g.adverb_words.findall(m.group("days"))})
         t.take(m)
-        first = min(next_weekday(today, d, strictly_after=False) for d in days)
-        return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first)
+        return _on_weekdays("FREQ=WEEKLY", days, today)
     m = t.search(g.every_unit)
     if m:
         unit = g.words.calendar_units[m.group("unit")]
@@ -669,8 +666,7 @@ def _habit(t: Text, today: date) -> _Rec | None:
         if -1 not in heads:
             days = sorted({*heads, g.words.weekdays[m.group("day")]})
             t.take(m)
-            first = min(next_weekday(today, d, strictly_after=False) for d in days)
-            return _Rec("FREQ=WEEKLY;BYDAY=" + ",".join(RRULE_DAYS[d] for d in days), first, m.group("part"))
+            return _on_weekdays("FREQ=WEEKLY", days, today, m.group("part"))
     said_twice = t.search(
         h.step_pair, accept=lambda m: (group(m, "n") or "").isdigit() or group(m, "n") in g.words.numbers
     )
