@@ -448,13 +448,16 @@ def _near(series: Series, anchor: datetime, start: datetime, end: datetime) -> r
     except OverflowError:  # a window at the ends of the calendar: the plain walk
         return read.walked()
     months = _months(before.date(), after.date()) if not series.overrides else None
-    if read.pieces is None:
-        read.pieces = [piece for rule in kept for piece in _by_month(rule)]
     out: list[Any] = []
-    for one in read.pieces:
-        if months is not None and one._bymonth is not None and not months & set(one._bymonth):
-            continue  # every occurrence is in one of its months (BYMONTH, or its start's)
-        out.append(_started_near(one, before.replace(tzinfo=None)))
+    try:  # a rule's parts read where dateutil (2.7 to 2.9) keeps them
+        if read.pieces is None:
+            read.pieces = [piece for rule in kept for piece in _by_month(rule)]
+        for one in read.pieces:
+            if months is not None and one._bymonth is not None and not months & set(one._bymonth):
+                continue  # every occurrence is in one of its months (BYMONTH, or its start's)
+            out.append(_started_near(one, before.replace(tzinfo=None)))
+    except AttributeError:  # a dateutil that keeps them elsewhere: the plain walk, never a wrong one
+        return read.walked()
     if not out:
         if read.dates is None:  # as the set yields them: in order, once each, the excluded left out
             excluded = set(read.excluded)

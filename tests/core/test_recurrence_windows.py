@@ -239,3 +239,18 @@ def test_a_daily_series_begun_long_ago_is_found_in_todays_window():
     daily = Series("FREQ=DAILY", UTC, anchor=datetime(1930, 1, 1, 7, 0, tzinfo=UTC))
     start = datetime(2026, 12, 6, tzinfo=UTC)
     assert occurrence_between(daily, daily.anchor, start, start + timedelta(days=1)) == start.replace(hour=7)
+
+
+def test_a_dateutil_that_keeps_a_rules_parts_elsewhere_gets_the_plain_walk(monkeypatch):
+    import core.remind.series as engine  # noqa: PLC0415 - the walk's shortcut taken away where the engine calls it
+
+    def elsewhere(one):
+        raise AttributeError("'rrule' object has no attribute '_bymonth'")
+
+    monkeypatch.setattr(engine, "_by_month", elsewhere)
+    weekly = Series("FREQ=WEEKLY;BYDAY=MO,TH", LISBON)
+    due = datetime(2019, 3, 7, 18, 0, tzinfo=LISBON)
+    start, end = datetime(2026, 3, 1, tzinfo=LISBON), datetime(2026, 4, 15, tzinfo=LISBON)
+    found = list(weekly.between(start, end, due=due))
+    assert found == walked_between(weekly, start, end, due=due)
+    assert len(found) == 13
