@@ -43,12 +43,13 @@ from core.model import (
     Relation,
     State,
 )
-from core.recall import About, Asking, Recall, Result
+from core.recall import About, Asking, Recall, Result, saved
 from core.settings import Settings, check_install
 from core.store import Store, open_store, queries, recall_sql, secrets, sync_sql
 from core.store.embedded import node_executable
 from core.store.errors import StoreError
 from core.store.reader import StoreReader
+from core.store.store import saved_device_id
 from core.validate import (
     MAX_WEIGHT,
     aware,
@@ -129,6 +130,7 @@ class Memory:
         give_up: Callable[[], bool] | None = None,
         load_model: bool = False,
         store: Store | Callable[[], Store] | None = None,
+        read_ahead: bool = False,
     ) -> Memory:
         """Open the data dir's store. The one wait for a data dir another process holds: with
         `wait_s`, a short command that holds it is waited for that long (or until `give_up()`)
@@ -136,12 +138,15 @@ class Memory:
         `load_model`: the sentence model starts loading on a thread of its own meanwhile (it
         needs no store; the app's first question needs both). `store`: the data dir's store,
         opened already (the CLI starts its engine while it loads the rest), or a callable that
-        gives it once open (core/opening.py: the model's load starts first); the Memory owns it."""
+        gives it once open (core/opening.py: the model's load starts first); the Memory owns it.
+        `read_ahead`: the recall index's file is read meanwhile (`_read_ahead`; the app's first
+        question needs it), and used once the store vouches for it."""
         settings = settings or Settings.from_env()
         model = SentenceModel(settings.model_dir)
         if load_model:
             threading.Thread(target=model.get, name="neurons-load-model", daemon=True).start()
         try:
+            ahead = _read_ahead(settings, model) if read_ahead and identity is None else None
             if callable(store):
                 store = store()
             store = store or open_store(settings, wait_s=wait_s, give_up=give_up)
@@ -150,6 +155,7 @@ class Memory:
             raise
         memory = cls(store, identity, model=model)
         memory._owns_model = True
+        memory.recall.ahead = ahead
         if memory.store.settings.embed_in_background:
             memory.start_background()
         return memory
@@ -283,13 +289,7 @@ class Memory:
         return self.fill_vectors(progress)
 
     def _saved_index(self) -> Path:
-        """Where this identity's recall index is kept between runs (core/recall/saved.py)."""
-        ident = self.identity
-        return (
-            self.store.settings.data_dir
-            / SAVED_INDEX_DIR
-            / f"{self.store.kind}-{ident.column}-{ident.value}.idx"
-        )
+        return saved_index(self.store.settings, self.identity)
 
     def close(self) -> None:
         if self.filler is not None:
@@ -1283,12 +1283,46 @@ def keyed_id(identity: Identity, key: str) -> uuid.UUID:
     return uuid.uuid5(CAPTURE_KEYS, f"{identity}\n{key}")
 
 
+def saved_index(settings: Settings, identity: Identity) -> Path:
+    """Where an identity's recall index is kept between runs (core/recall/saved.py)."""
+    return settings.data_dir / SAVED_INDEX_DIR / f"{settings.engine}-{identity.column}-{identity.value}.idx"
+
+
 def own_identity(store: Store) -> Identity:
     """Whom the data dir's rows belong to: the profile it acts as, else its anonymous device."""
     if store.settings.profile_pending:
         _settle_claim(store)
-    profile = store.settings.profile_id
-    return Identity(user_id=profile) if profile else Identity(device_id=store.device_id())
+    identity = _identity(store.settings, store.device_id)
+    assert identity is not None  # the store makes the device's id
+    return identity
+
+
+def _identity(settings: Settings, device: Callable[[], uuid.UUID | None]) -> Identity | None:
+    profile = settings.profile_id
+    if profile:
+        return Identity(user_id=profile)
+    device_id = device()
+    return None if device_id is None else Identity(device_id=device_id)
+
+
+def _read_ahead(settings: Settings, model: SentenceModel) -> saved.Ahead | None:
+    """The recall index's file read, and what questions derive from it made, before the store
+    answers (its engine starting): whose it is, as far as the data dir says without the store
+    (none while a profile's claim is pending, or before the device has an id). The store checks
+    it before it is used (`Recall.restore`); a failure here only loses the head start."""
+    try:
+        if settings.profile_pending:
+            return None
+        identity = _identity(settings, lambda: saved_device_id(settings))
+        if identity is None:
+            return None
+        ahead = saved.read_ahead(saved_index(settings, identity), identity)
+        if ahead.index is not None:
+            ahead.index.prepare(model.name)
+        return ahead
+    except Exception:  # the store's own read follows
+        log.warning("the search index could not be read ahead", exc_info=True)
+        return None
 
 
 def _settle_claim(store: Store) -> None:

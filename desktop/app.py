@@ -377,12 +377,17 @@ class App:
             # engine finishes starting; the index's reading waits for them if not done by then.
             # Capture text's (~0.45 s) compile in the background, after the first answer.
             threading.Thread(target=GRAMMAR.compile_questions, name="neurons-grammar", daemon=True).start()
-            # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work)
+            # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work),
+            # and the recall index's file is read here while the engine finishes starting
             if early is not None:
-                memory = Memory.open(settings, store=early.result, load_model=True)
+                memory = Memory.open(settings, store=early.result, load_model=True, read_ahead=True)
             else:
                 memory = Memory.open(
-                    settings, wait_s=APP_WAIT_S, give_up=lambda: self.quitting, load_model=True
+                    settings,
+                    wait_s=APP_WAIT_S,
+                    give_up=lambda: self.quitting,
+                    load_model=True,
+                    read_ahead=True,
                 )
             # the recall index from its file now, before the window takes the memory (the
             # warm-up waits for that: a second or two at 100k)

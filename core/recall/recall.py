@@ -49,6 +49,9 @@ class Recall:
         # whether the index is empty and its file not yet tried (at the first read, and again
         # after the index was let go)
         self._file_untried = saved_at is not None
+        # the file read ahead while the store's engine started (`saved.read_ahead`), until
+        # `restore` checks it against the store
+        self.ahead: saved.Ahead | None = None
 
     @property
     def embedder(self) -> EmbedderSource:
@@ -86,7 +89,12 @@ class Recall:
                 return False
             self._file_untried = False
             assert self.saved_at is not None
-            loaded = saved.load(self.saved_at, self._key(), index.identity)
+            ahead, self.ahead = self.ahead, None
+            if ahead is not None and ahead.path == self.saved_at and ahead.stamp == saved.stamp(ahead.path):
+                # read before the store answered: used only if the store is the one it names
+                loaded = ahead.index if ahead.key == self._key() else None
+            else:
+                loaded = saved.load(self.saved_at, self._key(), index.identity)
             if loaded is None or loaded.seen_seq is None:
                 return False
             seq_now = self.reader.change_stamp()

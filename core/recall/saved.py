@@ -21,6 +21,7 @@ import logging
 import math
 import os
 import sys
+from dataclasses import dataclass
 from datetime import UTC, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -193,22 +194,61 @@ class _File:
 def load(path: Path, key: dict[str, Any], identity) -> RecallIndex | None:
     """The index saved at `path` for `key`, or None (no file; another store, identity, version of
     the app or format; damaged: the caller reads the store)."""
+    return _read(path, key, identity).index
+
+
+@dataclass(frozen=True)
+class Ahead:
+    """An index file read before its store could say whose it is (its engine still starting):
+    `key` is the store and identity the file names, `index` what it holds (None: no file, or not
+    usable). Only `Recall.restore` takes it, once the store vouches for `key`; `stamp` tells
+    whether the file was replaced since (then it is read again)."""
+
+    path: Path
+    stamp: tuple[int, int, int] | None
+    key: Any
+    index: RecallIndex | None
+
+
+def read_ahead(path: Path, identity) -> Ahead:
+    """The file at `path` read whatever store it names (checked later, by `Recall.restore`)."""
+    return _read(path, None, identity)
+
+
+def stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells one version of the file at `path` from another (None: no file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _read(path: Path, key: dict[str, Any] | None, identity) -> Ahead:
+    """The file at `path`; with `key`, only if it names that store and identity."""
+    said, at = None, None
     try:
         with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            at = (st.st_ino, st.st_size, st.st_mtime_ns)
             if f.read(len(MAGIC)) != MAGIC:
                 raise ValueError("not an index file")
             length = int.from_bytes(f.read(8), "little")
             if not 0 < length < 1 << 30:
                 raise ValueError("a damaged header")
             header = json.loads(f.read(length).decode("utf-8"))
-            if header.get("format") != FORMAT or header.get("app") != __version__ or header.get("key") != key:
-                return None
-            return _build(header, _File(f, header, _aligned(len(MAGIC) + 8 + length)), identity)
+            said = header.get("key")
+            if header.get("format") != FORMAT or header.get("app") != __version__:
+                return Ahead(path, at, said, None)
+            if key is not None and said != key:
+                return Ahead(path, at, said, None)
+            index = _build(header, _File(f, header, _aligned(len(MAGIC) + 8 + length)), identity)
+            return Ahead(path, at, said, index)
     except FileNotFoundError:
-        return None
-    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeError) as exc:
+        return Ahead(path, None, None, None)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeError, AttributeError) as exc:
         log.warning("the saved recall index %s is not usable (%s); reading the store", path, exc)
-        return None
+        return Ahead(path, at, said, None)
 
 
 def _build(header: dict[str, Any], file: _File, identity) -> RecallIndex:

@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 # After this many commits the embedded store checkpoints and fsyncs its data files, so the WAL
 # it recycles is never the only copy of a change.
 CHECKPOINT_EVERY_COMMITS = 500
+# the file in the data dir holding its anonymous device id
+DEVICE_ID = "device_id"
 # An engine that dies this often within the window is not restarted again: something is wrong.
 MAX_RESTARTS = 3
 RESTART_WINDOW_S = 60.0
@@ -420,15 +422,11 @@ class Store:
 
     def device_id(self) -> uuid.UUID:
         """This install's anonymous device id, made at first open and kept in the data dir."""
-        path = self.settings.data_dir / "device_id"
-        try:
-            return uuid.UUID(path.read_text().strip())
-        except FileNotFoundError:
-            pass
-        except ValueError as exc:
-            raise StoreError(f"{path} is damaged: {exc}") from exc
+        made = saved_device_id(self.settings)
+        if made is not None:
+            return made
         new = uuid.uuid4()
-        write_private(path, str(new), durable=True)
+        write_private(self.settings.data_dir / DEVICE_ID, str(new), durable=True)
         return new
 
     def close(self) -> None:
@@ -519,6 +517,17 @@ def migrations() -> list[tuple[int, str, str]]:
         if name.suffix == ".sql" and name.stem[:3].isdigit():
             found.append((int(name.stem[:3]), name.stem[4:], entry.read_text()))
     return sorted(found)
+
+
+def saved_device_id(settings: Settings) -> uuid.UUID | None:
+    """The data dir's anonymous device id, None before the store's first open made it."""
+    path = settings.data_dir / DEVICE_ID
+    try:
+        return uuid.UUID(path.read_text().strip())
+    except FileNotFoundError:
+        return None
+    except ValueError as exc:
+        raise StoreError(f"{path} is damaged: {exc}") from exc
 
 
 def open_store(

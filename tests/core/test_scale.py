@@ -19,6 +19,7 @@ import pytest
 from core.embed.runtime import DIM
 from core.memory import Memory
 from core.model import Edge, Identity, InvalidInput, Kind, Neuron, Relation, State
+from core.opening import Opening
 from core.recall import Asking, Recall, candidates, ranking, saved, windows
 from core.recall.index import VECTOR_BLOCK, RecallIndex
 from core.settings import Settings
@@ -1009,6 +1010,109 @@ def test_a_saved_index_that_does_not_fit_is_left_for_the_store(saved_index, tmp_
         assert _answers(memory) == before
         if damage != "other identity":  # (its own file is whole)
             assert memory.recall.index.unsaved_reads > saved.MIN_NEURONS  # read from the store
+
+
+def _opened_reading_ahead(settings: Settings, monkeypatch) -> tuple[Memory, list[str]]:
+    """The memory opened as the desktop opens it (the engine started ahead, the index's file read
+    while it starts), and the order of the file's reads and the store's answer."""
+    seen: list[str] = []
+    read_ahead, load = saved.read_ahead, saved.load
+    monkeypatch.setattr(saved, "read_ahead", lambda *a: seen.append("read ahead") or read_ahead(*a))
+    monkeypatch.setattr(saved, "load", lambda *a: seen.append("read") or load(*a))
+    settings = replace(settings, embed_in_background=False)  # no filler: the answers stay as they are
+    opening = Opening(settings)
+
+    def engine_up():
+        store = opening.result()
+        seen.append("store up")
+        return store
+
+    return Memory.open(settings, store=engine_up, read_ahead=True), seen
+
+
+def test_the_index_read_while_the_engine_starts_is_taken_once_the_store_vouches_for_it(
+    saved_index, tmp_path, sentence_model, monkeypatch
+):
+    settings = _with_a_saved_index(saved_index, tmp_path, sentence_model)
+    memory, seen = _opened_reading_ahead(settings, monkeypatch)
+    with memory:
+        assert seen == ["read ahead", "store up"]  # the file read before the store answered
+        assert memory.recall.index.count() == 0  # nothing used before the store vouched for it
+        assert memory.recall.read_back(memory.model.name)
+        assert seen == ["read ahead", "store up"]  # not read again
+        memory.recall.warm()
+        assert memory.recall.index.unsaved_reads == 0
+        assert _answers(memory) == saved_index[1]
+
+
+def _another_stores(data: bytes) -> bytes:
+    """The file as another store would have written it: its key names another cluster (the
+    system identifier's digits turned, the header's length kept)."""
+    length = int.from_bytes(data[len(saved.MAGIC) : len(saved.MAGIC) + 8], "little")
+    head = data[len(saved.MAGIC) + 8 : len(saved.MAGIC) + 8 + length]
+    system = json.loads(head)["key"]["store"]["system"]
+    other = "".join(str((int(d) + 1) % 10) for d in system)
+    assert len(other) == len(system) and other != system
+    return data.replace(head, head.replace(system.encode(), other.encode(), 1), 1)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["another store", "ahead of the store", "truncated", "missing", "written after it was read ahead"],
+)
+def test_an_index_read_ahead_that_the_store_does_not_vouch_for_is_not_used(
+    saved_index, tmp_path, sentence_model, monkeypatch, case
+):
+    settings = _with_a_saved_index(saved_index, tmp_path, sentence_model)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        path = memory.recall.saved_at
+        if case == "ahead of the store":  # a copy of the store from before the file was made
+            assert memory.recall.restore()
+            memory.recall.index.seen_seq += 1000
+            memory.recall.index.changed()
+    data = path.read_bytes()
+    if case == "another store":
+        path.write_bytes(_another_stores(data))
+    elif case == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif case in ("missing", "written after it was read ahead"):
+        path.unlink()
+    memory, seen = _opened_reading_ahead(settings, monkeypatch)
+    with memory:
+        assert seen[:2] == ["read ahead", "store up"]
+        if case == "written after it was read ahead":  # (another process saved it meanwhile)
+            path.write_bytes(data)
+        memory.recall.read_back(memory.model.name)
+        assert _answers(memory) == saved_index[1]
+        if case == "written after it was read ahead":
+            assert seen == ["read ahead", "store up", "read"]  # the file as it is now
+            assert memory.recall.index.unsaved_reads == 0
+        else:
+            assert memory.recall.index.unsaved_reads > saved.MIN_NEURONS  # read from the store
+
+
+def test_an_index_read_ahead_older_than_the_store_is_brought_up_to_it(
+    saved_index, tmp_path, sentence_model, monkeypatch
+):
+    settings = _with_a_saved_index(saved_index, tmp_path, sentence_model)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        memory.capture("a new note about the zeppelin hangar", kind="note")
+        gone = memory.ask("dentist")[0].neuron.id
+        memory.trash(gone)
+        memory.recall.saved_at = None  # written after the file was saved (the app killed)
+    memory, seen = _opened_reading_ahead(settings, monkeypatch)
+    with memory:
+        assert memory.recall.read_back(memory.model.name)
+        after = _answers(memory)
+        assert 0 < memory.recall.index.unsaved_reads < 10  # only what changed since the file
+        assert memory.ask("zeppelin")[0].neuron.body == "a new note about the zeppelin hangar"
+        assert all(r.neuron.id != gone for r in memory.ask("dentist"))
+        fresh = Recall(memory.reader, memory.model.get)  # the same memory read from the store
+        now = datetime(2024, 9, 1, tzinfo=UTC)
+        assert [
+            [(r.neuron.id, round(r.score, 9), r.why) for r in fresh.ask(t, Asking.of(now=now))]
+            for t in QUESTIONS
+        ] == after
 
 
 def test_a_restore_lets_the_saved_indexes_go(fresh_data_dir, sentence_model):
