@@ -24,7 +24,6 @@ from core.model import Kind, Neuron, NeuronsError
 from core.opening import APP_WAIT_S, Opening
 from core.settings import Settings
 from core.vocabulary import Action, Origin
-from core.when.patterns import GRAMMAR
 from desktop.capture.quick import QuickCapture
 from desktop.dialogs import profile
 from desktop.items.sections import Section
@@ -372,6 +371,7 @@ class App:
             # the window is on screen, while the engine finishes starting; the window imports
             # only what it shows.
             from core.memory import Memory  # noqa: PLC0415 - after the window's first paint
+            from core.when.patterns import GRAMMAR  # noqa: PLC0415 - as above
 
             # a question's date patterns compile (~0.1 s of CPU, core/when/patterns.py) while the
             # engine finishes starting; the index's reading waits for them if not done by then.
@@ -450,6 +450,8 @@ class App:
         if self.reminders_enabled:
             self.scheduler.start()
         self.syncer.start()  # with the server, in the background (desktop/runtime/syncer.py)
+        from core.when.patterns import GRAMMAR  # noqa: PLC0415 - loaded after the window's first paint
+
         # capture text's date patterns, ready before quick capture first reads what is typed
         self.worker.run(GRAMMAR.compile, label="date grammar", lane=BACKGROUND, droppable=True)
         # Build the recall index and load the model now, so the first question answers at once.

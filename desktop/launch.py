@@ -106,12 +106,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def app_runner() -> Callable[..., int]:
-    """The app's `run`, with the modules its window needs: core's before Qt's. Once PySide6 is
-    imported it reads the source of every module imported after it (its `__feature__` check:
-    ~0.1 s of CPU before the window, and the text of ~500 modules kept in linecache for good).
-    The memory's own modules (core.memory: recall, embed, backup) load once the window is on
-    screen (`App._start_opening`)."""
-    import core.capture  # noqa: F401, PLC0415 - loads numpy and psycopg: only once a window will show
+    """The app's `run`. The store's modules (psycopg, numpy), which the engine's thread is
+    importing, are waited for before Qt's: once PySide6 is imported it reads the source of every
+    module imported after it (its `__feature__` check: ~0.1 s of CPU for numpy's alone, and the
+    text kept in linecache for good). What the window does not show before the memory opens loads
+    after its first paint: the date grammar and capture (core.when, core.capture: ~0.1 s of CPU,
+    imported where they are used) and the memory's own modules (core.memory: recall, embed,
+    backup; `App._start_opening`)."""
+    import core.store  # noqa: F401, PLC0415 - loads numpy and psycopg: only once a window will show
     from desktop.app import run  # noqa: PLC0415 - Qt loads once a window will show
 
     return run

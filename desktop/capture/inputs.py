@@ -5,11 +5,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from core import remind
-from core.when import find_when as _find_when
-from core.when import no_day as _no_day
-from core.when import parse_due as _parse_due
-from core.when import parse_repeat as _parse_repeat
-from core.when.spoken import say_reading
 from desktop.look import theme
 
 REPEATS: list[tuple[str, str]] = [
@@ -25,24 +20,32 @@ REPEATS: list[tuple[str, str]] = [
 def parse_due(text: str, now: datetime) -> datetime | None:
     """'' -> None; 'in 10 min', '8 Dec 9am', '14:30', 'amanhã às 15h'... read by the one date
     grammar (core.when) in the local time zone. Raises InvalidInput with a sentence to show."""
-    return _parse_due(text, now.astimezone(remind.local_zone()))
+    from core.when import parse_due as read  # noqa: PLC0415 - loaded after the window's first paint
+
+    return read(text, now.astimezone(remind.local_zone()))
 
 
 def due_doubt(text: str, now: datetime) -> str | None:
     """The doubt the grammar had reading a time in the text ("05/06 read day first: it could be
     the other way round"), or None: said beside the due time, so the person can fix it."""
-    when = _find_when(text, now.astimezone(remind.local_zone())) if text.strip() else None
+    from core.when import find_when  # noqa: PLC0415 - loaded after the window's first paint
+
+    when = find_when(text, now.astimezone(remind.local_zone())) if text.strip() else None
     return when.ambiguous if when is not None else None
 
 
 def no_day(text: str, now: datetime) -> str | None:
     """ "30 February is no day" when the text names a date no calendar has (no time is read from
     it): said where the due time would be, so the person is not left with none and no reason."""
-    return _no_day(text, now.astimezone(remind.local_zone())) if text.strip() else None
+    from core.when import no_day as said_no_day  # noqa: PLC0415 - loaded after the window's first paint
+
+    return said_no_day(text, now.astimezone(remind.local_zone())) if text.strip() else None
 
 
 def read_as(due: datetime, rrule: str | None, doubt: str | None, now: datetime) -> str:
     """ "Read as Sat 5 Jun 2027 10:00 (05/06 read day first: it could be the other way round)"."""
+    from core.when.spoken import say_reading  # noqa: PLC0415 - loaded after the window's first paint
+
     local = now.astimezone(remind.local_zone())
     return f"Read as {say_reading(due, rrule or None, local, doubt)}"
 
@@ -82,7 +85,9 @@ def repeat_value(text: str, shown: str | None = None) -> str:
         return shown.strip().upper().removeprefix("RRULE:")
     if not text:
         return ""
-    rule = _parse_repeat(text, datetime.now(remind.local_zone()))
+    from core.when import parse_repeat  # noqa: PLC0415 - loaded after the window's first paint
+
+    rule = parse_repeat(text, datetime.now(remind.local_zone()))
     return (rule or "").upper().removeprefix("RRULE:")
 
 

@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent
@@ -24,13 +24,14 @@ from PySide6.QtWidgets import (
 )
 
 from core import remind
-from core.capture import Update
 from core.model import InvalidInput, Kind, Neuron, NeuronsError, Relation
-from core.when import local_now
 from desktop.capture import inputs
 from desktop.look import theme
 from desktop.look.widgets import ErrorLine
 from desktop.runtime.context import Context
+
+if TYPE_CHECKING:
+    from core.capture import Update
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,8 @@ class Preview:
 
 def understand(memory, text: str, now: datetime | None = None) -> Preview:
     """What capture would make of the text, without saving anything."""
+    from core.when import local_now  # noqa: PLC0415 - loaded after the window's first paint
+
     understanding = memory.preview(text, now=now)
     # the edges capture would insert for this text, seen from a neuron not yet saved
     draft = Neuron(id=uuid.uuid4(), kind=understanding.kind, body=text, attrs=dict(understanding.attrs))

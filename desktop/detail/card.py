@@ -6,8 +6,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from core.interop.vcard import ADR_PARTS, CardError, parse_line, unescape
-
 log = logging.getLogger(__name__)
 
 # What the card says for a kept vCard property, by its name without a vendor's prefix (else that
@@ -73,6 +71,8 @@ def labelled(values: list[str], labels: dict[str, str], shown: list[str] | None 
 
 
 def address(parts: dict[str, Any]) -> str:
+    from core.interop.vcard import ADR_PARTS  # noqa: PLC0415 - loaded after the window's first paint
+
     return ", ".join(str(parts[k]) for k in ADR_PARTS if parts.get(k))
 
 
@@ -98,6 +98,8 @@ def rows(attrs: dict[str, Any]) -> list[tuple[str, str]]:
 def extra(line: str) -> tuple[str, str] | None:
     """A kept vCard line in words ('X-SPOUSE:Rui' -> ('Spouse', 'Rui')); None for what says
     nothing to a person."""
+    from core.interop.vcard import CardError, parse_line, unescape  # noqa: PLC0415 - loaded after the window's first paint
+
     try:
         prop = parse_line(line.encode("utf-8"))
     except CardError as exc:

@@ -30,10 +30,8 @@ from PySide6.QtWidgets import (
 
 from core import remind
 from core.actions import actions_for
-from core.capture import contact_values
 from core.model import Edit, Kind, Neuron, NeuronsError, Schedule, State
 from core.vocabulary import ItemAction
-from core.when import retimed
 from desktop.capture import inputs
 from desktop.detail import card
 from desktop.detail.links import LinksPanel, section_label
@@ -509,6 +507,8 @@ class DetailPane(QWidget):
                     info.setObjectName("subtle")
                     self.form.addRow(label, info)
         elif n.kind is Kind.CONTACT:
+            from core.capture import contact_values  # noqa: PLC0415 - loaded after the window's first paint
+
             for key, label in CONTACT_FIELDS:
                 if key not in ALWAYS_SHOWN and key not in n.attrs:
                     continue
@@ -654,6 +654,8 @@ class DetailPane(QWidget):
             if due != old_due or rule != old_rule:
                 schedule = Schedule(due, rule or None)
             if due != old_due and new_text is None:  # the old time words would contradict the new time
+                from core.when import retimed  # noqa: PLC0415 - loaded after the window's first paint
+
                 new_text = retimed(n.body, n.created_at or n.updated_at) or None
                 if new_text is not None and n.attrs.get("title"):
                     attrs["title"] = n.attrs["title"]  # it had no time words: it stays as it was

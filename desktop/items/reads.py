@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 
 from core import remind
 from core.model import Edge, Kind, Neuron, State
-from core.when import find_window, local_now
 from desktop.items.sections import Section
 
 if TYPE_CHECKING:
@@ -60,6 +59,8 @@ def ask(memory: Memory, text: str, limit: int = 30, *, now: datetime | None = No
     text = text.strip()
     if not text:
         return Page(Section.RESULTS, [])
+    from core.when import find_window, local_now  # noqa: PLC0415 - loaded after the window's first paint
+
     now = now or local_now()
     results = memory.ask(text, limit=limit, now=now)
     window, _ = find_window(text, now)

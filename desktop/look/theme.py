@@ -10,11 +10,8 @@ from PySide6.QtGui import QColor, QFontDatabase, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from core import remind
-from core.capture import contact_values
-from core.interop import phones
 from core.model import Kind, Neuron, State
 from core.settings import resources_dir
-from core.when.spoken import say_rule
 
 KIND_COLOURS = {Kind.NOTE: "#4c8dff", Kind.REMINDER: "#f0a020", Kind.CONTACT: "#22b07d"}
 KIND_LABELS = {Kind.NOTE: "Note", Kind.REMINDER: "Reminder", Kind.CONTACT: "Contact"}
@@ -403,6 +400,8 @@ def relative(dt: datetime, now: datetime) -> str:
 
 def repeat_text(rrule: str | None) -> str:
     """The rule in words, in the dates' language (core.when.spoken): never the raw RRULE."""
+    from core.when.spoken import say_rule  # noqa: PLC0415 - loaded after the window's first paint
+
     return say_rule(rrule, language())
 
 
@@ -453,6 +452,9 @@ def primary(contact: Neuron) -> list[str]:
 
 def contact_shown(attrs: dict, field: str) -> list[str]:
     """A card's phones or e-mails as shown: the numbers grouped, as written in their region."""
+    from core.capture import contact_values  # noqa: PLC0415 - loaded after the window's first paint
+    from core.interop import phones  # noqa: PLC0415 - loaded after the window's first paint
+
     values = contact_values(attrs, field)
     return [phones.shown(v) for v in values] if field == "phones" else values
 

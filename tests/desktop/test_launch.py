@@ -8,30 +8,33 @@ import sys
 from tests.conftest import ROOT
 
 
-def test_the_app_loads_cores_modules_before_qt_reads_their_source():
+def test_the_app_loads_the_stores_modules_before_qt_reads_their_source():
     """PySide6 reads the source of every module imported after it (its `__feature__` check) and
-    linecache keeps it: the modules of core the window needs (numpy, psycopg, ours) come first.
-    (It still reads those an import statement names after it, once: the desktop's own imports of
-    core.)"""
+    linecache keeps it: the store's modules (numpy, psycopg, ours), which the engine's thread
+    imports meanwhile, come first; the date grammar and capture, which the window does not show
+    before the memory opens, are not loaded at all."""
     code = (
         "import linecache, sys\n"
         "from desktop.launch import app_runner\n"
         "app_runner()\n"
-        f"ours = [n for n in linecache.cache if n.startswith({str(ROOT / 'core' / 'capture')!r})]\n"
-        "ours = [name for name in ours if not name.endswith('__init__.py')]  # named by the desktop\n"
+        f"ours = [n for n in linecache.cache if n.startswith({str(ROOT / 'core' / 'store')!r})]\n"
         "numpy = [name for name in linecache.cache if '/numpy/' in name]\n"
-        "print('PySide6.QtWidgets' in sys.modules, 'core.capture' in sys.modules, len(ours), len(numpy))\n"
+        "print('PySide6.QtWidgets' in sys.modules, 'core.store' in sys.modules, len(ours), len(numpy))\n"
+        "print(*(name in sys.modules for name in ('core.when', 'core.capture', 'core.interop')))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["True", "True", "0", "0"]
+    assert done.stdout.split() == ["True", "True", "0", "0", "False", "False", "False"]
 
 
 def test_the_window_is_on_screen_before_the_memorys_modules_load(tmp_path):
     """The real app on a new data dir: at the window's first paint, the memory's own modules
-    (core.memory: recall, embed, backup) are not loaded yet; the opening after it loads them."""
+    (core.memory: recall, embed, backup), the date grammar and capture are not loaded yet; the
+    opening after it loads them."""
     code = f"""
 import sys
 from desktop import launch
+
+MODULES = ("core.memory", "core.recall", "core.embed", "core.when", "core.capture")
 
 def runner(app_runner=launch.app_runner):
     run = app_runner()
@@ -39,12 +42,12 @@ def runner(app_runner=launch.app_runner):
 
     def painted(self, obj, event, real=app._Painted.eventFilter):
         if event.type() == app.QtCore.QEvent.Type.Paint and self.then is not None:
-            print("painted", *(name in sys.modules for name in ("core.memory", "core.recall", "core.embed")))
+            print("painted", *(name in sys.modules for name in MODULES))
         return real(self, obj, event)
 
     def opened(self, memory, real=app.App._opened):
         real(self, memory)
-        print("opened", *(name in sys.modules for name in ("core.memory", "core.recall", "core.embed")))
+        print("opened", *(name in sys.modules for name in MODULES))
         self.quit()
 
     app._Painted.eventFilter, app.App._opened = painted, opened
@@ -56,7 +59,10 @@ sys.exit(launch.main(["--data-dir", {str(tmp_path / "data")!r}, "--no-tray"]))
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=240, check=True
     )
-    assert done.stdout.splitlines() == ["painted False False False", "opened True True True"], done.stderr
+    assert done.stdout.splitlines() == [
+        "painted False False False False False",
+        "opened True True True True True",
+    ], done.stderr
 
 
 def test_the_app_loads_no_scheduler_or_sync_before_its_window():
