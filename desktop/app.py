@@ -371,12 +371,12 @@ class App:
             # the window is on screen, while the engine finishes starting; the window imports
             # only what it shows.
             from core.memory import Memory  # noqa: PLC0415 - after the window's first paint
-            from core.when.patterns import GRAMMAR  # noqa: PLC0415 - as above
+            from core.when.window import compile_questions  # noqa: PLC0415 - as above
 
-            # a question's date patterns compile (~0.1 s of CPU, core/when/patterns.py) while the
+            # a question's date patterns compile (~0.15 s of CPU, core/when/window.py) while the
             # engine finishes starting; the index's reading waits for them if not done by then.
             # Capture text's (~0.45 s) compile in the background, after the first answer.
-            threading.Thread(target=GRAMMAR.compile_questions, name="neurons-grammar", daemon=True).start()
+            threading.Thread(target=compile_questions, name="neurons-grammar", daemon=True).start()
             # the model loads meanwhile, on a thread of its own (mostly onnxruntime's own work),
             # and the recall index's file is read here while the engine finishes starting
             if early is not None:

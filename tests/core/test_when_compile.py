@@ -87,6 +87,24 @@ def test_a_questions_time_words_compile_only_the_questions_patterns():
     assert printed(code) == ["2026-12-05 2026-12-07 what did I plan with Ana", "True True"]
 
 
+def test_a_questions_patterns_compiled_ahead_leave_a_first_question_nothing_to_compile():
+    """The desktop compiles them while the engine starts: English's too, which says a window's
+    words again, or the first question compiled them after the engine was up."""
+    code = (
+        "from datetime import datetime\n"
+        "from core.when import find_window\n"
+        "from core.when.patterns import Grammar\n"
+        "from core.when.window import compile_questions\n"
+        "compile_questions()\n"
+        "made = []\n"
+        "put = Grammar._put\n"
+        "Grammar._put = lambda self, build: made.append(build) or put(self, build)\n"
+        "window, rest = find_window('what did I plan with Ana for the weekend?', datetime(2026, 12, 2, 9))\n"
+        "print(window.start.date(), rest, len(made))\n"
+    )
+    assert printed(code) == ["2026-12-05 what did I plan with Ana 0"]
+
+
 def test_the_patterns_compiled_in_two_groups_are_those_compiled_at_once():
     def patterns(grammar: Grammar) -> dict[str, object]:
         return {
