@@ -57,7 +57,9 @@ def _written(word: str) -> str:
 
 
 def _token(c: str) -> str:
-    return SPACE if c == " " else re.escape(c)
+    """A letter as re reads it (a letter or figure stands for itself: re.escape's slow path
+    only for the rest)."""
+    return c if c.isalnum() else SPACE if c == " " else re.escape(c)
 
 
 _SPACED_ONCE = re.compile(r"\S+(?: \S+)*")
@@ -80,29 +82,36 @@ def _tree(words: list[str]) -> str | None:
     for w in words:
         node = root
         for c in w:
-            node = node.setdefault(_token(c), {})
+            node = node.setdefault(c, {})
         node[""] = {}  # a word ends here
-    return _branches(root)
+    return "|".join(_from(c, child) for c, child in root.items())
 
 
-def _branches(node: dict[str, dict]) -> str:
-    return "|".join(token + _after(child) for token, child in node.items() if token)
+def _from(c: str, node: dict[str, dict]) -> str:
+    """The letter c and what follows it in the tree."""
+    out = [_token(c)]
+    while len(node) == 1 and "" not in node:  # one way on
+        ((c, node),) = node.items()
+        out.append(_token(c))
+    return "".join(out) + _after(node)
 
 
 def _after(node: dict[str, dict]) -> str:
     """What follows a shared beginning; a word that ends there is its empty choice, tried last
     (`?` is greedy). Letters that end words there as one class: less for re to parse."""
-    tokens = [token for token in node if token]
-    if not tokens:
+    ends = "" in node
+    letters = [c for c in node if c]
+    if not letters:
         return ""
-    tails = [token + _after(node[token]) for token in tokens]
-    if all(tail == token != SPACE for tail, token in zip(tails, tokens, strict=True)):
-        body, one = ("[" + "".join(tails) + "]" if len(tails) > 1 else tails[0]), True
-    elif len(tails) == 1:
-        body, one = tails[0], False
+    if len(letters) > 1 and all(c != " " and node[c].keys() == {""} for c in letters):
+        body, one = "[" + "".join(_token(c) for c in letters) + "]", True
     else:
-        body, one = f"(?:{'|'.join(tails)})", True
-    if "" not in node:
+        tails = [_from(c, node[c]) for c in letters]
+        if len(tails) > 1:
+            body, one = f"(?:{'|'.join(tails)})", True
+        else:
+            body, one = tails[0], len(tails[0]) == len(_token(letters[0])) and letters[0] != " "
+    if not ends:
         return body
     return body + "?" if one else f"(?:{body})?"
 
