@@ -80,7 +80,7 @@ def texts() -> list[tuple[str, str, str | None]]:
 def read(items: list[tuple[str, str, str | None]]) -> list[str]:
     """What this process's `core` reads in each text (run in the checkout being judged)."""
     from core.recall.windows import said  # noqa: PLC0415 - the checkout's own, imported here
-    from core.when import find_when, find_window  # noqa: PLC0415
+    from core.when import find_when, find_window  # noqa: PLC0415 - the same checkout's
 
     out = []
     for text, moment, region in items:
