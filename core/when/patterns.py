@@ -36,11 +36,84 @@ DASHES = ("-", "–")
 
 def any_of(words: Iterable[str]) -> str:
     """A regex alternation of the words, longest first; a space in a word is any run of them. No
-    words: a pattern that matches nothing (a language without the table)."""
-    unique = dict.fromkeys(words)
+    words: a pattern that matches nothing (a language without the table).
+
+    Between the longest and the shortest word, the words are written as a tree of their shared
+    beginnings ("mon(?:day|th)"): re tries a list's alternatives one by one wherever a text is
+    read, most of the cost of reading the times of a store's notes. The tree matches what the
+    list matches, in the same order (`_tree`), and a pattern written right beside the alternation
+    binds to the same first and last word as beside the list."""
+    unique = sorted(dict.fromkeys(words), key=len, reverse=True)
     if not unique:
         return NOTHING
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(unique, key=len, reverse=True))
+    middle = _tree(unique[1:-1]) if len(unique) > 3 else None
+    if middle is None:
+        return "|".join(_written(w) for w in unique)
+    return f"{_written(unique[0])}|{middle}|{_written(unique[-1])}"
+
+
+def _written(word: str) -> str:
+    return "".join(_token(c) for c in word)
+
+
+def _token(c: str) -> str:
+    """A letter as re reads it (a letter or figure stands for itself: re.escape's slow path
+    only for the rest)."""
+    return c if c.isalnum() else SPACE if c == " " else re.escape(c)
+
+
+_SPACED_ONCE = re.compile(r"\S+(?: \S+)*")
+
+
+def _tree(words: list[str]) -> str | None:
+    """The words (longest first) as a tree of their shared beginnings, or None when it could match
+    otherwise than their list. It matches the same: two words that both match at a place share
+    their beginning up to where the shorter ends (two branches of the tree never match the same
+    character: they are different letters, not one letter to re.IGNORECASE, and no letter is a
+    blank), and there the tree tries the longer one first, as the list does; a space ends only
+    where the next letter starts (no word starts or ends with one, or has two in a row)."""
+    letters = {c for w in words for c in w if c != " "}
+    if not all(_SPACED_ONCE.fullmatch(w) for w in words) or len({c.lower() for c in letters}) < len(letters):
+        return None
+    others = [c for c in letters if not c.isascii()]  # "ſ" is "s" to re.IGNORECASE, "ß" is itself
+    if any(re.fullmatch(re.escape(a), b, re.I) for a in others for b in letters if b != a):
+        return None
+    root: dict[str, dict] = {}
+    for w in words:
+        node = root
+        for c in w:
+            node = node.setdefault(c, {})
+        node[""] = {}  # a word ends here
+    return "|".join(_from(c, child) for c, child in root.items())
+
+
+def _from(c: str, node: dict[str, dict]) -> str:
+    """The letter c and what follows it in the tree."""
+    out = [_token(c)]
+    while len(node) == 1 and "" not in node:  # one way on
+        ((c, node),) = node.items()
+        out.append(_token(c))
+    return "".join(out) + _after(node)
+
+
+def _after(node: dict[str, dict]) -> str:
+    """What follows a shared beginning; a word that ends there is its empty choice, tried last
+    (`?` is greedy). Letters that end words there as one class: less for re to parse."""
+    ends = "" in node
+    letters = [c for c in node if c]
+    if not letters:
+        return ""
+    if len(letters) > 1 and all(c != " " and node[c].keys() == {""} for c in letters):
+        body, one = "[" + "".join(_token(c) for c in letters) + "]", True
+    else:
+        tails = [_from(c, node[c]) for c in letters]
+        if len(tails) > 1:
+            body, one = f"(?:{'|'.join(tails)})", True
+        else:
+            body, one = tails[0], len(tails[0]) == len(_token(letters[0])) and letters[0] != " "
+    if not ends:
+        return body
+    return body + "?" if one else f"(?:{body})?"
 
 
 def optional_words(words: Iterable[str]) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -376,8 +376,10 @@ class _Reader:
             sat -= timedelta(days=7)
         return _Found(sat, sat + timedelta(days=2), "any", m.span())
 
+    @cached_property
     def periods(self):
-        """(pattern, reader) of every simple period, in order of precedence."""
+        """(pattern, reader) of every simple period, in order of precedence (made once a reader:
+        `first` reads them again after each cue)."""
 
         def unit_rules(rules, starts, purposeful=False):
             """`purposeful`: "goals for this year" is about the year, not in it."""
@@ -465,7 +467,7 @@ class _Reader:
                 return self.first(at)
             finally:
                 self.past, self.future = saved
-        for pattern, read in self.periods():
+        for pattern, read in self.periods:
             if at is not None:
                 m = pattern.match(self.text, at)
                 self.cued = True
@@ -574,13 +576,17 @@ def _dates_of(g: Grammar, text: str, found: _Found, now: datetime) -> str:
     return "any"
 
 
+def _found(r: _Reader) -> tuple[_Found, str | None] | tuple[None, None]:
+    try:
+        return _read(r)
+    except (OverflowError, ValueError):  # "since 9999-12-31": a time past the calendar's end
+        return None, None
+
+
 def find_window(question: str, now: datetime, grammar: Grammar = GRAMMAR) -> tuple[TimeWindow | None, str]:
     """The question's time words as a window, and the question without them."""
     r = _Reader(question, now, grammar)
-    try:
-        found, anchor = _read(r)
-    except (OverflowError, ValueError):  # "since 9999-12-31": a time past the calendar's end
-        found, anchor = None, None
+    found, anchor = _found(r)
     if found is None:
         return None, question
     s, e = found.span
@@ -611,6 +617,17 @@ def find_window(question: str, now: datetime, grammar: Grammar = GRAMMAR) -> tup
     if grammar is GRAMMAR and not _said_in_english(question, now, found):
         label = say_window(found.start, found.end, now, overdue=overdue)
     return TimeWindow(found.start, found.end, label, dates, overdue=overdue, named=found.named), rest
+
+
+def said_window(text: str, written: datetime) -> tuple[datetime, datetime] | None:
+    """The time a text says it is about, read as a question's window (`find_window`'s start and
+    end) against when it was written; None for no time, an event's window and "overdue". Without
+    what only a question needs (its label, said again in English, and the rest of its words):
+    a store's every note is read with it."""
+    found, anchor = _found(_Reader(text, written, GRAMMAR))
+    if found is None or anchor is not None or found.tense == "overdue":
+        return None
+    return found.start, found.end
 
 
 @cache
