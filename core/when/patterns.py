@@ -42,14 +42,13 @@ def any_of(words: Iterable[str]) -> str:
     beginnings ("mon(?:day|th)"): re tries a list's alternatives one by one wherever a text is
     read, most of the cost of reading the times of a store's notes. The tree matches what the
     list matches, in the same order (`_tree`), and a pattern written right beside the alternation
-    binds to the same first and last word as beside the list."""
+    reads every word (the alternation is a group: a pattern written beside it binds to all the
+    words, never to the first or the last alone, as "quinze" once did to "heures")."""
     unique = sorted(dict.fromkeys(words), key=len, reverse=True)
     if not unique:
         return NOTHING
-    middle = _tree(unique[1:-1]) if len(unique) > 3 else None
-    if middle is None:
-        return "|".join(_written(w) for w in unique)
-    return f"{_written(unique[0])}|{middle}|{_written(unique[-1])}"
+    middle = _tree(unique) if len(unique) > 2 else None
+    return f"(?:{middle if middle is not None else '|'.join(_written(w) for w in unique)})"
 
 
 def _written(word: str) -> str:
