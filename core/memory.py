@@ -956,12 +956,20 @@ class Memory:
             "skipped": len(neurons) - len(new_neurons) + len(edges) - len(new_edges),
         }
 
-    def snapshot(self) -> tuple[builtins.list[Neuron], builtins.list[Edge]]:
+    def snapshot(self, *, whole_store: bool = False) -> tuple[builtins.list[Neuron], builtins.list[Edge]]:
         """Every neuron and link of this identity, in one reading (what an import plans against
-        and an export writes); a damaged store raises StoreDamaged rather than give part of it."""
-        self.store.require_sound(self.identity)
+        and an export writes); a table that reads short of its index raises StoreDamaged rather
+        than give part of it. `whole_store`: the store's whole check first (every table, every
+        value: health.py), as an export does; an import's plan needs only its own rows whole,
+        and the whole check costs seconds at 100k neurons."""
+        if whole_store:
+            self.store.require_sound(self.identity)
         with self.store.reading(self.identity) as cur:
-            return queries.all_neurons(cur, self.identity), queries.all_edges(cur, self.identity)
+            neurons, edges = queries.all_neurons(cur, self.identity), queries.all_edges(cur, self.identity)
+            self.store.require_counted(
+                cur, {"neurons": len(neurons), "neurons_edges": len(edges)}, self.identity
+            )
+        return neurons, edges
 
     def apply_import(
         self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]

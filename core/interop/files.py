@@ -317,7 +317,7 @@ def export_path(
     _refuse_a_link(path.parent / path.name.rstrip("/"), "folder" if per_item else "file")
     if not per_item:
         _refuse_a_file_of_another(path, fmt)
-    neurons, edges = memory.snapshot()
+    neurons, edges = memory.snapshot(whole_store=True)
     if kind is not None:
         neurons = [n for n in neurons if n.kind is kind]
         ids = {n.id for n in neurons}

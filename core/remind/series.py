@@ -581,6 +581,8 @@ def occurrences(series: Series, start: datetime, until: datetime) -> list[dateti
 def next_occurrence(rrule: str | Series, start: datetime, after: datetime) -> datetime | None:
     """The first occurrence of the series starting at `start` strictly after `after`."""
     series = rrule if isinstance(rrule, Series) else Series.plain(rrule)
+    if series.anchor is not None:
+        return _first_from(series, after + _TICK)
     for _, occ in _numbered(series, start):
         if occ > after:
             return occ
@@ -631,6 +633,9 @@ def _keep_wall_time(rule: str, series: Series, start: datetime, occ: datetime) -
 def next_after(series: Series, start: datetime, after: datetime) -> tuple[datetime, str | None] | None:
     """The first occurrence after both `start` and `after`, with the rule rewritten to start
     there (a COUNT reduced by the occurrences left behind); None when the series has ended."""
+    if series.anchor is not None:
+        found = _first_from(series, max(start, after) + _TICK)
+        return None if found is None else (found, series.rrule)
     for index, occ in _numbered(series, start):
         if occ > start and occ > after:
             return occ, _moved(series, index, start, occ)
@@ -639,6 +644,8 @@ def next_after(series: Series, start: datetime, after: datetime) -> tuple[dateti
 
 def latest_not_after(series: Series, start: datetime, now: datetime) -> tuple[datetime, str | None]:
     """The latest occurrence not after `now` (at least `start`), with the rule rewritten for it."""
+    if series.anchor is not None:
+        return _last_until(series, start, now), series.rrule
     best = (start, series.rrule)
     for index, occ in _numbered(series, start):
         if occ > now:
@@ -646,6 +653,33 @@ def latest_not_after(series: Series, start: datetime, now: datetime) -> tuple[da
         if occ > start:
             best = (occ, _moved(series, index, start, occ))
     return best
+
+
+# A calendar's series (anchored: its rule is never rewritten, so no occurrence needs its number)
+# is walked near the moment looked for, as a question's window is (`Series.between`), not from
+# its start: importing 1,321 yearly birthdays from 2004 walked each from 2004 twice.
+_TICK = timedelta(microseconds=1)  # the finest step of a time: "after t" is "from t + _TICK"
+_FAR = datetime(MAXYEAR, 1, 1, tzinfo=UTC) - 2 * _MARGIN  # a window's end with room for its margin
+_BACK = timedelta(days=7)  # the first look back for the latest occurrence (then 4x, 16x...)
+
+
+def _first_from(series: Series, start: datetime) -> datetime | None:
+    """An anchored series' first occurrence at or after `start`."""
+    return next(series.between(start, _FAR), None)
+
+
+def _last_until(series: Series, start: datetime, now: datetime) -> datetime:
+    """An anchored series' latest occurrence after `start` and not after `now`, else `start`:
+    looked for in windows back from `now`, each four times the last, until one reaches `start`."""
+    end, span = now + _TICK, _BACK
+    while True:
+        since = start if end - start <= span else end - span
+        found = [occ for occ in series.between(since, end) if occ > start]
+        if found:
+            return found[-1]
+        if since <= start:
+            return start
+        span *= 4
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,28 @@ def check_table(cur: Cursor, table: str, ident: Identity | None = None) -> tuple
     return read, None
 
 
+def counted_again(cur: Cursor, read: dict[str, int], ident: Identity | None = None) -> list[str]:
+    """The problems of the tables whose rows (of `ident`) just read, `read[table]` of them, are
+    not as many as their indexes hold: a reading's own check, costing an index count a table
+    rather than every table read whole (a value that cannot be read fails the reading itself)."""
+    problems = []
+    for table, n in read.items():
+        try:
+            with cur.connection.transaction():
+                indexed = count_by_index(cur, table, ident)
+        except psycopg.DatabaseError as exc:
+            if cur.connection.broken:
+                raise
+            problems.append(f"{table}: {str(exc).strip().splitlines()[0]}")
+            continue
+        if n != indexed:
+            problems.append(
+                f"{table}: {n} rows were read but its index holds {indexed}: "
+                "part of the table file is missing"
+            )
+    return problems
+
+
 def check_store(cur: Cursor, ident: Identity | None = None) -> dict[str, Any]:
     """{"ok", "rows": {table: n}, "problems": [sentences]} over every table (of `ident`)."""
     rows: dict[str, int | None] = {}

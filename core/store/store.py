@@ -415,10 +415,21 @@ class Store:
         never write a partial file as if it were complete)."""
         report = self.check(identity)
         if not report["ok"]:
-            raise StoreDamaged(
-                str(self.settings.data_dir) if self.engine else "the database server",
-                "; ".join(report["problems"]),
-            )
+            raise self._damaged(report["problems"])
+
+    def require_counted(self, cur: Cursor, read: dict[str, int], identity: Identity | None = None) -> None:
+        """Raise StoreDamaged unless the rows (of `identity`) just read on `cur`, `read[table]`
+        of each table, are every row its index holds: a table file cut short reads as a shorter
+        table (a sequential scan stops at its end silently), and a plan made on part of a memory
+        would write twins of what it did not see."""
+        problems = health.counted_again(cur, read, identity)
+        if problems:
+            raise self._damaged(problems)
+
+    def _damaged(self, problems: list[str]) -> StoreDamaged:
+        return StoreDamaged(
+            str(self.settings.data_dir) if self.engine else "the database server", "; ".join(problems)
+        )
 
     def device_id(self) -> uuid.UUID:
         """This install's anonymous device id, made at first open and kept in the data dir."""

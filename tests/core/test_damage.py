@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from core.interop.files import import_path
 from core.memory import Memory
 from core.model import Identity, Kind, Neuron
 from core.settings import Settings
@@ -19,6 +20,7 @@ from tests.conftest import cli, copy_data_dir, run_cli
 
 ROWS = 600
 IDENTITY = Identity(device_id=uuid.UUID(int=7))
+CARD = Path(__file__).parent / "interop_files" / "apple.vcf"
 
 
 def make_store(data_dir) -> str:
@@ -62,6 +64,10 @@ def test_a_truncated_table_is_found_and_stops_an_export(damaged):
         assert problem.startswith("neurons:")
         with pytest.raises(StoreDamaged, match="damaged"):
             Memory(store, IDENTITY, owns_store=False).export()
+        # an import plans against the memory it reads: a part of it is refused before a write
+        with pytest.raises(StoreDamaged, match="damaged"):
+            import_path(Memory(store, IDENTITY, owns_store=False), CARD)
+        assert store.check(Identity(device_id=uuid.uuid4()))["rows"]["neurons"] == 0
 
 
 def test_bad_pages_are_a_sentence_not_a_traceback(damaged):
@@ -75,6 +81,34 @@ def test_bad_pages_are_a_sentence_not_a_traceback(damaged):
             memory.list(limit=100000)
         report = store.check()
         assert not report["ok"] and report["problems"][0].startswith("neurons:")
+
+
+def _rows_read(store) -> int:
+    """Rows of the neurons table read so far, by any scan (the engine's own statistics)."""
+    with store.reading(every_owner=True) as cur:
+        cur.execute("SELECT pg_stat_force_next_flush()")
+    with store.reading(every_owner=True) as cur:
+        cur.execute("SELECT pg_stat_clear_snapshot()")
+        cur.execute(
+            "SELECT t.seq_tup_read + (SELECT coalesce(sum(i.idx_tup_read), 0)"
+            "  FROM pg_stat_user_indexes i WHERE i.relid = t.relid) AS n"
+            " FROM pg_stat_user_tables t WHERE t.relname = 'neurons'"
+        )
+        return int(cur.fetchone()["n"])
+
+
+def test_an_import_reads_its_own_rows_not_the_whole_store(damaged):
+    # the store's whole check reads every table (at 100k neurons, seconds); an import's plan
+    # needs only the memory it plans against, counted again by its index
+    data, _ = damaged
+    with Store(Settings(data_dir=data, embed_in_background=False)) as store:
+        memory = Memory(store, Identity(device_id=uuid.uuid4()), owns_store=False)
+        import_path(memory, CARD)
+        before = _rows_read(store)
+        again = import_path(memory, CARD)
+        read = _rows_read(store) - before
+        assert again.created == again.updated == 0
+        assert read < ROWS // 4, read  # the other identity's ROWS notes are not read
 
 
 def test_a_sound_store_checks_clean(damaged):

@@ -19,10 +19,19 @@ from zoneinfo import ZoneInfo
 import pytest
 from dateutil import rrule as dateutil_rrule
 
+from core import remind
 from core.interop import ical
 from core.model import InvalidInput
 from core.remind import Override, Series
-from core.remind.series import occurrence_between, parse_time, walked_between
+from core.remind.series import (
+    _numbered,
+    latest_not_after,
+    next_after,
+    next_occurrence,
+    occurrence_between,
+    parse_time,
+    walked_between,
+)
 from core.when import find_when
 from tests.corpus import check
 
@@ -33,8 +42,13 @@ FINE = ("FREQ=HOURLY", "FREQ=MINUTELY", "FREQ=SECONDLY")
 YEAR = timedelta(days=365)
 
 
-def corpus_series() -> Iterator[tuple[str, Series, datetime]]:
+@cache
+def corpus_series() -> list[tuple[str, Series, datetime]]:
     """(what, series, due) of every recurring series our importer reads from the corpus."""
+    return list(_corpus_series())
+
+
+def _corpus_series() -> Iterator[tuple[str, Series, datetime]]:
     for path in check.files():
         if path.suffix.lower() != ".ics":
             continue
@@ -134,6 +148,73 @@ def test_every_corpus_series_has_the_same_occurrences_in_each_window():
     compared, differ = differences(corpus_series(), seed=5)
     assert compared > 2000
     assert not differ, "\n".join(differ[:10])
+
+
+# -- a calendar's series brought to a moment (an import, a done, the next firing) -----------------
+
+
+def walked_to(
+    series: Series, start: datetime, now: datetime
+) -> tuple[datetime, datetime | None, datetime | None]:
+    """As the plain walk from the series' anchor finds them (what the shortcuts must keep): the
+    latest occurrence after `start` not after `now` (else `start`), the first after `now`, the
+    first after both."""
+    latest, following = start, None
+    for _, occ in _numbered(series, start, plain=True):
+        if occ > now and following is None:
+            following = occ
+        if occ > max(start, now):
+            return latest, following, occ
+        if occ > start:
+            latest = occ
+    return latest, following, None
+
+
+def moments(series: Series, due: datetime, rng: random.Random) -> list[datetime]:
+    """Moments an import, a done or a firing could look from: before the series' start, just
+    after it, today, years on, and on a day a zone's clock changes."""
+    tz = series.zone
+    start = (series.anchor or due).astimezone(tz)
+    out = [start - timedelta(days=10), start + timedelta(seconds=1), check.NOW]
+    out.append(start + rng.random() * YEAR * 8)
+    changes = clock_changes(tz, start.year + rng.randint(0, 8)) if isinstance(tz, ZoneInfo) else ()
+    return out + [change + timedelta(hours=rng.randint(0, 23)) for change in changes[:1]]
+
+
+def test_every_corpus_series_is_brought_to_a_moment_as_its_plain_walk_brings_it():
+    """Where an import brings a calendar's series (its latest occurrence by now), whether it has
+    ended, and where a done moves it: what the plain walk from its start finds (each distinct
+    series once: a file of 1,321 yearly birthdays holds far fewer distinct ones)."""
+    rng = random.Random(11)
+    compared, differ, seen = 0, [], set()
+    for what, series, due in corpus_series():
+        if series.anchor is None or series in seen:
+            continue
+        seen.add(series)
+        for now in moments(series, due, rng):
+            try:
+                walked = walked_to(series, due, now)
+            except InvalidInput:  # no answer to keep (the walk gives up)
+                continue
+            compared += 1
+            after = next_after(series, due, now)
+            latest = latest_not_after(series, due, now)[0]
+            found = (latest, next_occurrence(series, due, now), after and after[0])
+            if found != walked:
+                differ.append(f"{what} {series.rrule} at {now}: {found} != {walked}")
+    assert compared > 4_000
+    assert not differ, "\n".join(differ[:10])
+
+
+def test_an_import_brings_a_series_ten_years_old_to_now_without_walking_from_its_start(looked_at):
+    started = datetime(2016, 5, 4, 8, 30, tzinfo=LISBON)
+    attrs = {"due_at": started.isoformat(), "dtstart": started.isoformat(), "rrule": "FREQ=DAILY"}
+    attrs["tz"] = "Europe/Lisbon"
+    now = datetime(2026, 6, 1, 12, tzinfo=LISBON)
+    moved = remind.as_of(attrs, now)
+    assert moved["due_at"] == datetime(2026, 6, 1, 8, 30, tzinfo=LISBON).isoformat()
+    assert not remind.ended({**attrs, **moved}, now)
+    assert looked_at[0] < 50  # not the ~3,650 days since it began, twice
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in REPEATS.glob("*.json")))

@@ -490,19 +490,23 @@ def test_pending_vectors_since_a_change_number(memory):
     assert {a.id, c.id} <= everything and b.id not in everything
 
 
-def test_the_filler_still_fills_after_a_look_found_nothing(embedded_memory):
-    memory = embedded_memory
-    memory.start_background()
-    try:
-        assert _wait(lambda: memory.pending_vectors() == 0, 120)  # a look finds nothing pending
-        note = memory.capture("captured after the queue was empty", kind="note")
-        assert _wait(lambda: memory.get(note.id).embedding_model is not None, 60)
-        memory.edit(note.id, text="edited after its vector was saved")
-        assert memory.get(note.id).embedding_model is None
-        assert _wait(lambda: memory.get(note.id).embedding_model is not None, 60)
-    finally:
-        memory.filler.stop(timeout=30)
-        memory.filler = None
+def test_the_filler_still_fills_after_a_look_found_nothing(fresh_data_dir, sentence_model):
+    # on a store of its own: the filler embeds every identity's neurons, and the session's shared
+    # store holds what every earlier test of the worker wrote (thousands of imported items: the
+    # wait for an empty queue failed at high load after the corpus's imports)
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        memory.start_background()
+        try:
+            assert _wait(lambda: memory.pending_vectors() == 0, 120)  # a look finds nothing pending
+            note = memory.capture("captured after the queue was empty", kind="note")
+            assert _wait(lambda: memory.get(note.id).embedding_model is not None, 60)
+            memory.edit(note.id, text="edited after its vector was saved")
+            assert memory.get(note.id).embedding_model is None
+            assert _wait(lambda: memory.get(note.id).embedding_model is not None, 60)
+        finally:
+            memory.filler.stop(timeout=30)
+            memory.filler = None
 
 
 def test_a_start_looks_for_missing_vectors_only_among_what_was_written_since(fresh_data_dir, sentence_model):

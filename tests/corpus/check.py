@@ -413,6 +413,21 @@ def _check_cards(data: bytes, result: FileResult) -> None:
 # -- through a store -----------------------------------------------------------------------------------
 
 
+def changeful(paths: Iterable[Path]) -> list[Path]:
+    """The files whose items a second import could find differently: cards (matched by UID,
+    email, phone or name and content), copies of one UID, overrides, UID-less components."""
+    out = []
+    for p in paths:
+        data = p.read_bytes()
+        if (
+            p.suffix == ".vcf"
+            or any(word in data for word in (b"RECURRENCE-ID", b"SEQUENCE"))
+            or data.count(b"BEGIN:VEVENT") + data.count(b"BEGIN:VTODO") > data.count(b"UID:")
+        ):
+            out.append(p)
+    return out
+
+
 def store_check(memory: Any, paths: Iterable[Path], now: datetime = NOW) -> dict[str, tuple[int, int]]:
     """Import each file twice into `memory`: {file: (created, updated) by the second import} for
     every file whose second import is not all unchanged (a traceback counts as (-1, -1))."""

@@ -1,0 +1,13 @@
+"""A second import of each file of the corpus's sabre-vobject/ that a second import could find
+differently adds nothing, through a real store on both engines (in a file of its own: see
+test_interop_corpus_again.py)."""
+
+from __future__ import annotations
+
+from tests.corpus import check
+
+
+def test_a_second_import_adds_nothing_on_either_engine(memory):
+    changeful = check.changeful(check.files(["sabre-vobject"]))
+    assert changeful
+    assert check.store_check(memory, changeful) == {}
