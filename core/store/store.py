@@ -38,6 +38,7 @@ from core.store.embedded import EmbeddedEngine, stop_orphan_engine
 from core.store.errors import EngineLost, StoreDamaged, StoreError
 from core.store.lock import DataDirLock
 from core.store.secrets import password_for
+from core.store.versions import check_server
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,8 @@ class Store:
                 self._start_embedded()
             else:
                 self.conn = self._connect(settings.dsn or "", password_from_keyring=True)
+                with self.reading() as cur:
+                    check_server(cur, self._where())
             self._migrate()
         except BaseException:
             self.close()
@@ -313,8 +316,7 @@ class Store:
 
     def _migration_refused(self, exc: psycopg.Error, version: int, name: str) -> StoreError | None:
         """A migration the connected role may not apply, as what to ask the database's admin."""
-        info = self.conn.info
-        where = f"database {info.dbname} on {info.host or 'localhost'}"
+        info, where = self.conn.info, self._where()
         extension = re.search(r'extension "([^"]+)"', str(exc))
         if extension and isinstance(exc, psycopg.errors.InsufficientPrivilege):
             ext = extension.group(1)
@@ -337,6 +339,11 @@ class Store:
                 f"(nothing was changed; {_first_line(exc)})"
             )
         return None
+
+    def _where(self) -> str:
+        """The server's database, as a sentence names it."""
+        info = self.conn.info
+        return f"database {info.dbname} on {info.host or 'localhost'}"
 
     def _restart(self, reason: str) -> None:
         """Reap and start the engine again (or reconnect to the server); tell the listeners once.

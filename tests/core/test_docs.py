@@ -9,6 +9,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from core.store import versions
 from tests.conftest import ROOT
 
 DOCS = sorted(
@@ -49,3 +50,10 @@ def test_the_link_reader_sees_what_a_reader_follows():
 def test_the_readme_is_a_front_page():
     size = len((ROOT / "README.md").read_bytes())
     assert size <= README_BUDGET, f"README.md is {size} bytes: the guide's place is docs/guide/"
+
+
+def test_the_server_versions_the_store_needs_are_the_guides():
+    guide = (ROOT / "docs" / "guide" / "profiles-and-servers.md").read_text(encoding="utf-8")
+    said = re.search(r"PostgreSQL (\d+) or newer with pgvector ([\d.]+) or newer", " ".join(guide.split()))
+    assert said, "the guide no longer says which server versions Neurons needs"
+    assert (int(said[1]), versions.release(said[2])) == (versions.POSTGRES_MINIMUM, versions.PGVECTOR_MINIMUM)
