@@ -116,6 +116,14 @@ def test_exports_are_read_by_icalendar_vobject_and_recurring_ical_events(results
 # a folder a test on a memory of its own (two files for the largest folders, so two workers share them).
 
 
+def test_each_file_is_judged_as_if_no_other_file_had_been_read():
+    # icalendar keeps the zones a file defines for the whole process: a file naming an undefined
+    # "foo" was judged by sabre's "foo" when sabre's files were read first in the same worker
+    check.check_file(check.CORPUS / "sabre-vobject" / "inline" / "VObject-TimeZoneUtilTest-1.ics")
+    alone = check.check_file(check.CORPUS / "khal" / "event_rrule_recuid_invalid_tzid.ics")
+    assert alone.differ == [] and alone.export_differ == []
+
+
 def test_done_on_any_calendar_series_restates_it_and_keeps_every_later_occurrence():
     """Done on an occurrence of a calendar's series: it starts again at the next one (what a
     CalDAV client reads as the ones before it done), and fires exactly what it fired before."""

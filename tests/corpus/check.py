@@ -295,6 +295,7 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
         elif isinstance(e, Skip):
             result.skipped[reason_class(e.why)] += 1
     result.items = len(items)
+    _forget_other_files_zones()
     try:
         source = icalendar.Calendar.from_ical(data)
         recurring_ical_events.of(source, components=["VEVENT", "VTODO"]).at(2000)
@@ -359,7 +360,15 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
                 result.alarms_lost += 1
 
 
+def _forget_other_files_zones() -> None:
+    """icalendar keeps every VTIMEZONE it parses, by TZID, for the whole process and resolves a
+    TZID a later file does not define with it (sabre's tests define "foo", khal's names "foo"
+    without defining it): the judges read each file as a process of its own would."""
+    icalendar.timezone.tzp.use(icalendar.timezone.tzp.name)
+
+
 def _read_export(text: str, result: FileResult) -> Any:
+    _forget_other_files_zones()
     back = None
     try:
         back = icalendar.Calendar.from_ical(text)
