@@ -244,6 +244,7 @@ class FileResult:
 def check_file(path: Path, now: datetime = NOW) -> FileResult:
     result = FileResult(path, "vcf" if path.suffix.lower() == ".vcf" else "ics")
     data = path.read_bytes()
+    _forget_other_files_zones()
     with warnings.catch_warnings(record=True) as caught, _LogCapture() as logged:
         warnings.simplefilter("always")
         try:
@@ -295,7 +296,6 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
         elif isinstance(e, Skip):
             result.skipped[reason_class(e.why)] += 1
     result.items = len(items)
-    _forget_other_files_zones()
     try:
         source = icalendar.Calendar.from_ical(data)
         recurring_ical_events.of(source, components=["VEVENT", "VTODO"]).at(2000)
@@ -363,12 +363,12 @@ def _check_calendar(data: bytes, result: FileResult, now: datetime) -> None:
 def _forget_other_files_zones() -> None:
     """icalendar keeps every VTIMEZONE it parses, by TZID, for the whole process and resolves a
     TZID a later file does not define with it (sabre's tests define "foo", khal's names "foo"
-    without defining it): the judges read each file as a process of its own would."""
+    without defining it): each file is read, by the importer and then by the judges, as a process
+    of its own would read it."""
     icalendar.timezone.tzp.use(icalendar.timezone.tzp.name)
 
 
 def _read_export(text: str, result: FileResult) -> Any:
-    _forget_other_files_zones()
     back = None
     try:
         back = icalendar.Calendar.from_ical(text)
