@@ -8,6 +8,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from core import remind
+from core.memory import Memory
+from core.settings import Settings
+from core.store import Store
 
 pytest.importorskip("PySide6")
 pytest.importorskip("pytestqt")
@@ -95,6 +98,24 @@ def app(qtbot, embedded_memory, clock, notifier):
     yield app
     settle(qtbot, app)
     app.close()
+
+
+@pytest.fixture
+def app_on_own_store(qtbot, fresh_data_dir, sentence_model, clock, notifier):
+    """The app on a store of its own, for what acts on every identity's rows (rebuilding every
+    vector, counting every vector): in the worker's shared store that is whatever earlier tests
+    left there."""
+    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
+    with Memory(Store(settings), model=sentence_model) as memory:
+        if memory.embedder() is None:
+            pytest.skip("the embedding model is not exported in resources/model")
+        app = make_app(qtbot, memory, clock, notifier)
+        app.window.show()
+        qtbot.waitExposed(app.window)
+        settle(qtbot, app)
+        yield app
+        settle(qtbot, app)
+        app.close()
 
 
 from tests.core.dav_server import hostile, kept, radicale  # noqa: E402, F401 - the sync tests' servers and keyring

@@ -12,10 +12,8 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QFont, QGuiApplication, QTextLayout
 
 from core import __version__, autostart, remind
-from core.memory import Memory
 from core.model import InvalidInput, Kind, Neuron, State
-from core.settings import Settings
-from core.store import Store, queries
+from core.store import queries
 from desktop.app import tray_tooltip
 from desktop.items import reads
 from desktop.items.rows import Fold, Heading, RowList
@@ -308,32 +306,23 @@ def test_a_notification_is_taken_back_when_its_reminder_changes_elsewhere(
     assert str(kept.id) in notifier.withdrawn
 
 
-def test_the_status_bar_says_while_vectors_are_computed(
-    fresh_data_dir, sentence_model, clock, notifier, qtbot
-):
+def test_the_status_bar_says_while_vectors_are_computed(app_on_own_store, qtbot):
     # on a store of its own: the count is of every identity's vectors, and an earlier test of the
     # worker may have left another model's in the shared store (then it says "to the new model")
-    settings = Settings(data_dir=fresh_data_dir, model_dir=sentence_model.model_dir)
-    with Memory(Store(settings), model=sentence_model) as memory:
-        if memory.embedder() is None:
-            pytest.skip("the embedding model is not exported in resources/model")
-        app = make_app(qtbot, memory, clock, notifier)
-        app.window.show()
-        qtbot.waitExposed(app.window)
-        memory.start_background()
-        memory.filler.stop()  # there, but not draining: vectors stay pending
-        try:
-            memory.capture("a note still without its vector", kind="note")
-            app.window.load_pending()
-            settle(qtbot, app)
-            pending = app.window.status.pending
-            assert pending.isVisible() and "for search by meaning" in pending.text()
-            memory.fill_vectors()
-            qtbot.waitUntil(lambda: not pending.isVisible(), timeout=WAIT_MS)
-        finally:
-            memory.filler = None
-            settle(qtbot, app)
-            app.close()
+    app = app_on_own_store
+    memory = app.memory
+    memory.start_background()
+    memory.filler.stop()  # there, but not draining: vectors stay pending
+    try:
+        memory.capture("a note still without its vector", kind="note")
+        app.window.load_pending()
+        settle(qtbot, app)
+        pending = app.window.status.pending
+        assert pending.isVisible() and "for search by meaning" in pending.text()
+        memory.fill_vectors()
+        qtbot.waitUntil(lambda: not pending.isVisible(), timeout=WAIT_MS)
+    finally:
+        memory.filler = None
 
 
 def test_the_status_bar_says_how_far_an_upgrade_of_the_model_is(app, embedded_memory, qtbot):

@@ -30,7 +30,8 @@ m = Memory.open(Settings.from_env(data_dir=sys.argv[1], embed_in_background=Fals
 engine = None
 try:
     for i in itertools.count():
-        if m.store.engine.pid != engine:
+        # None while the output thread restarts a killed engine: wait for the new one's pid
+        if m.store.engine.pid not in (None, engine):
             engine = m.store.engine.pid
             print("engine", engine, flush=True)
         try:
