@@ -63,10 +63,19 @@ def find_principal(client: dav.Client, url: str) -> str:
     root = f"{urlsplit(url).scheme}://{urlsplit(url).netloc}"
     well_known = [urljoin(root, "/.well-known/caldav"), urljoin(root, "/.well-known/carddav")]
     bare = urlsplit(url).path in ("", "/")
+    elsewhere: dav.ElsewhereError | None = None
     for candidate in [*well_known, url] if bare else [url, *well_known]:
-        principal = principal_of(client, candidate)
+        try:
+            principal = principal_of(client, candidate)
+        except dav.ElsewhereError as exc:
+            # DAViCal's well-known redirect names the server as configured, not as typed
+            # (127.0.0.1 for localhost): not followed, and the other addresses are still asked
+            elsewhere = elsewhere or exc
+            continue
         if principal:
             return principal
+    if elsewhere is not None:
+        raise elsewhere
     raise dav.SyncError(
         f"{urlsplit(url).hostname} does not answer as a CalDAV or CardDAV server at {url}: "
         "check the address (your server's help names it)"

@@ -62,6 +62,26 @@ def test_a_redirect_to_another_server_is_refused_in_one_line_without_the_passwor
         elsewhere.close()
 
 
+def test_well_known_addresses_sent_to_another_name_of_the_server_leave_the_address_typed_to_answer(
+    hostile, kept, memory, monkeypatch
+):
+    """DAViCal redirects /.well-known/caldav to the name it is configured with (127.0.0.1 for a
+    server typed as localhost): not followed, the address typed still finds the principal."""
+    port = hostile.server.server_port
+    for path in ("/.well-known/caldav", "/.well-known/carddav"):
+        hostile.redirect[path] = f"http://localhost:{port}/caldav.php/"
+    add(memory, hostile, monkeypatch)
+    assert [c.href for c in memory.sync_accounts()[0].collections] == [
+        hostile.url + "p/tasks/",
+        hostile.url + "p/book/",
+    ]
+    assert [p for m, p, _ in hostile.seen if m == "PROPFIND"][:3] == [
+        "/.well-known/caldav",
+        "/.well-known/carddav",
+        "/",
+    ]
+
+
 FOLLOW = "follow-without-password"
 
 
