@@ -56,6 +56,11 @@ CLOCK_SKEW = timedelta(minutes=5)
 # Answers to a sync-collection REPORT that, from a server that offers it, can only mean it refuses
 # the token it was given (or the report itself: 501): the whole list is asked for instead.
 SYNC_REFUSALS = (400, 403, 409, 410, 412, 418, 422, 501)
+# How long a sync token is trusted after the last sync that finished: DAViCal forgets a token a week
+# after the collection next changes, and answers a forgotten one with every item it holds, as if
+# that were what changed (RFC 6578 wants 403 or 412): what was deleted meanwhile would never be
+# said. Past this, the whole list is asked for (one listing; only what changed is fetched).
+TOKEN_TRUSTED = timedelta(days=6)
 # Failures of the whole account (the server, the network, the password): the sync stops there.
 ACCOUNT_FAILURES = (dav.UnreachableError, dav.WrongPasswordError, dav.TLSRefusedError)
 
@@ -118,12 +123,16 @@ def sync_account(
     outcome = Outcome(account.url)
     own = client is None
     client = client or dav.Client(account.url, account.username, password, redirects=account.redirects)
+    synced = account.synced_at
+    tokens_trusted = synced is not None and remind.utcnow() - synced < TOKEN_TRUSTED
     try:
         with started_by(Origin.SYNC):
             for collection in account.collections:
                 errors_before = len(outcome.errors)
                 try:
-                    CollectionSync(memory, client, collection, outcome, collection.id in receiving, now).run()
+                    CollectionSync(
+                        memory, client, collection, outcome, collection.id in receiving, now, tokens_trusted
+                    ).run()
                 except ACCOUNT_FAILURES:
                     raise
                 except dav.SyncError as exc:  # this collection only: the others still sync
@@ -199,9 +208,10 @@ class CollectionSync:
         outcome: Outcome,
         receives_new: bool,
         now: datetime,
+        token_trusted: bool = True,
     ):
         self.memory, self.client, self.c, self.outcome = memory, client, collection, outcome
-        self.receives_new, self.now = receives_new, now
+        self.receives_new, self.now, self.token_trusted = receives_new, now, token_trusted
         self.tally = Tally()
 
     def fingerprint(self, neuron: Neuron) -> str:
@@ -218,11 +228,11 @@ class CollectionSync:
         whether it is the whole list. A token refused (RFC 6578's 403 or 412, or without a reason:
         Nextcloud before 2024 answered 418 to a token that had seen a delete) restarts with the
         whole list; a server that offers sync-collection yet refuses it even then (what the
-        caldav library's notes call ungraceful: Posteo, GMX) is listed by ETag. Never a
-        collection stuck for good."""
+        caldav library's notes call ungraceful: Posteo, GMX) is listed by ETag. A token not trusted
+        any more (TOKEN_TRUSTED) is not sent. Never a collection stuck for good."""
         if not self.c.supports_sync:
             return self.client.etags(self.c.href), None, True
-        if self.c.sync_token:
+        if self.c.sync_token and self.token_trusted:
             try:
                 return self.client.changes(self.c.href, self.c.sync_token)
             except dav.InvalidTokenError:

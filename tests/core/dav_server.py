@@ -395,7 +395,10 @@ class HostileDav:
         self.items: dict[str, bytes] = {}  # path: what a multiget or GET answers for it
         self.listing: dict[str, list[str]] = {c: [] for c in self.COLLECTIONS}  # raw hrefs, as sent
         self.token = "token-1"
-        self.refuse_token = 412  # the status for a token this server does not know
+        # the status for a token this server does not know (None: it answers with every item it
+        # holds, as if that were what changed, as DAViCal does)
+        self.refuse_token: int | None = 412
+        self.tokens_given: list[str] = []  # the sync token of each sync-collection REPORT, in order
         self.redirect: dict[str, str] = {}  # path: Location
         self.status: dict[tuple[str, str], int] = {}  # (method, path): the status to answer
         self.seen: list[tuple[str, str, str | None]] = []
@@ -543,7 +546,8 @@ class _HostileHandler(http.server.BaseHTTPRequestHandler):
         if b"sync-collection" in body:
             token = re.search(rb"<d:sync-token>([^<]*)<", body)
             given = token.group(1).decode() if token else ""
-            if given and given != self.dav.token:
+            self.dav.tokens_given.append(given)
+            if given and given != self.dav.token and self.dav.refuse_token:
                 error = b'<?xml version="1.0"?><d:error xmlns:d="DAV:"><d:valid-sync-token/></d:error>'
                 error = b"I'm a teapot" if self.dav.refuse_token == 418 else error
                 self._answer(self.dav.refuse_token, error, {"Content-Type": "application/xml"})

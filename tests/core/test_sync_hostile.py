@@ -7,6 +7,7 @@ deleted; one collection's failure stops neither the others nor the count of what
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 
@@ -233,6 +234,30 @@ def test_an_unknown_sync_token_restarts_with_a_full_listing(hostile, kept, memor
     }
     assert [n.title for n in of_kind(memory, Kind.CONTACT)] == ["Joe Bloggs"]
     assert sync(memory)[1]["pulled"] == 0
+
+
+def test_a_token_a_week_old_is_not_sent_so_what_was_deleted_meanwhile_is_found(
+    hostile, kept, memory, monkeypatch
+):
+    """DAViCal forgets a token a week after the collection next changes and answers a forgotten
+    one with every item it holds, as if that were what changed: a token that old is not sent."""
+    add(memory, hostile, monkeypatch)
+    hostile.put(TASKS, "a.ics", todo("a", "Task A", "DUE:20310310T150000Z\r\n"))
+    hostile.put(TASKS, "b.ics", todo("b", "Task B", "DUE:20310310T150000Z\r\n"))
+    assert sync(memory)[0] == 0
+    hostile.token, hostile.refuse_token = "token-2", None  # token-1 forgotten, and not said so
+    hostile.listing[TASKS].remove(TASKS + "b.ics")  # deleted on the phone meanwhile
+    [account] = memory.sync_accounts()
+    memory.sync_tried(account.id, account.synced_at - timedelta(days=8), None)  # a week away
+    code, out, said = sync(memory)
+    assert code == 0, said
+    assert {n.title: n.state for n in of_kind(memory, Kind.REMINDER)} == {
+        "Task A": State.ACTIVE,
+        "Task B": State.TRASHED,
+    }
+    sync(memory)  # the next, within the week, sends the token it was given
+    # (the task list's and the address book's, a sync each): none, none a week later, the new one
+    assert hostile.tokens_given == ["", "", "", "", "token-2", "token-2"]
 
 
 @pytest.mark.parametrize("refusal", [400, 403, 501])
