@@ -541,6 +541,7 @@ class CollectionSync:
                 forgotten.clear()
 
         content_type = items.content_type(self.c)
+        refused = False
         try:
             for local in self.memory.sync_locals([self.c.kind]):
                 neuron, a = local.neuron, local.agreed
@@ -571,7 +572,9 @@ class CollectionSync:
                         agreed.append(Agreed(href, etag, neuron.id, self.fingerprint(neuron), local.seq))
                         self.outcome.pushed += 1
                 except dav.PreconditionError:
-                    # changed there meanwhile (or there already): the next pull takes it up
+                    # changed there meanwhile (or there already, or deleted there): the next pull
+                    # takes it up
+                    refused = True
                     self.outcome.errors.append(
                         f"{self.c.name}: “{neuron.title}” was not sent: it changed on the server "
                         "meanwhile (the next sync compares both)"
@@ -582,6 +585,11 @@ class CollectionSync:
                 record()
         finally:
             record(force=True)  # what the server took is recorded, even when the sync stops here
+            if refused and self.c.supports_sync:
+                # the next pull lists the whole collection, so that a change the listed changes
+                # left out (a delete, when DAViCal answered a token it forgot) is found there
+                # rather than the write refused again at every sync
+                self.memory.apply_sync(Pulled(self.c.id, token=None), self.fingerprint)
 
     def _goes_out(self, neuron: Neuron) -> bool:
         """Whether a neuron not synced yet is sent: an active one, not one Neurons derives (a

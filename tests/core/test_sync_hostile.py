@@ -260,6 +260,29 @@ def test_a_token_a_week_old_is_not_sent_so_what_was_deleted_meanwhile_is_found(
     assert hostile.tokens_given == ["", "", "", "", "token-2", "token-2"]
 
 
+def test_a_write_refused_as_changed_there_makes_the_next_sync_compare_the_whole_list(
+    hostile, kept, memory, monkeypatch
+):
+    """An edit here of an item deleted there, whose delete the changes listed never said (what
+    DAViCal's answer to a token it forgot leaves out): refused at each sync, until a whole
+    list shows it gone."""
+    add(memory, hostile, monkeypatch)
+    hostile.put(TASKS, "a.ics", todo("a", "Task A", "DUE:20310310T150000Z\r\n"))
+    hostile.put(TASKS, "b.ics", todo("b", "Task B", "DUE:20310310T150000Z\r\n"))
+    sync(memory)
+    hostile.refuse_token = None
+    hostile.listing[TASKS].remove(TASKS + "a.ics")  # deleted there; the changes listed do not say so
+    hostile.status[("PUT", TASKS + "a.ics")] = 412  # If-Match on what is not there any more
+    [a] = [n for n in of_kind(memory, Kind.REMINDER) if n.title == "Task A"]
+    memory.edit(a.id, "Task A, edited here")
+    code, out, said = sync(memory)
+    assert code == 2 and "changed on the server meanwhile" in out["errors"][0], out
+    code, out, said = sync(memory)
+    assert code == 0 and out["deleted"] == 1, out
+    assert memory.get(a.id).state is State.TRASHED  # as any item deleted there: restorable here
+    assert hostile.tokens_given[-2:] == ["", "token-1"]  # the task list whole, the book as before
+
+
 @pytest.mark.parametrize("refusal", [400, 403, 501])
 def test_a_server_that_offers_sync_collection_but_refuses_it_is_listed_by_etag(
     hostile, kept, memory, monkeypatch, refusal
