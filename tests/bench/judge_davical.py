@@ -1,5 +1,6 @@
 """The sync judged against DAViCal (Debian's `davical`: PHP on PostgreSQL, written apart from
-Radicale and Xandikos): test_sync.py's two-way cases again, with DAViCal as the server.
+Radicale and Xandikos): test_sync.py's two-way cases and test_sync_clients.py's chain of clients
+again, with DAViCal as the server, and what only DAViCal does.
 
 Never collected by CI's suite (its name is no test_*.py, and CI has no DAViCal); what it found
 became fixes whose tests run in CI against Radicale, Xandikos or the hostile server. Rerun:
@@ -57,6 +58,12 @@ from tests.core.test_sync import (  # noqa: F401 - fixtures, and the cases colle
     test_what_the_phone_makes_appears_and_a_second_sync_moves_nothing,
     test_without_a_keyring_sync_goes_through_the_running_app,
     todo,
+)
+from tests.core.test_sync_clients import (  # noqa: F401 - the chain of clients' cases, here on DAViCal
+    Chain,
+    test_a_note_edit_here_reaches_khard_as_a_new_note_only,
+    test_a_title_edit_here_reaches_todoman_as_a_new_title_only,
+    test_rounds_of_edits_on_both_sides_converge_with_the_newer_edit_winning,
 )
 
 PG = Path("/usr/lib/postgresql/15/bin")
@@ -124,6 +131,20 @@ def radicale():
     if not url or not db:
         pytest.fail("NEURONS_DAVICAL and NEURONS_DAVICAL_DB name the running DAViCal (see this file's help)")
     return DAViCal(url, db)
+
+
+@pytest.fixture
+def chain(radicale, kept, memory, monkeypatch, tmp_path):
+    """test_sync_clients.py's chain (vdirsyncer, todoman, khard) on DAViCal."""
+    user, password = radicale.new_user()
+    phone = Phone(radicale.url, user, password)
+    tasks = str(phone.task_list().url)
+    book = phone.address_book()
+    monkeypatch.setenv("NEURONS_SYNC_PASSWORD", password)
+    assert neurons(memory, "sync", "add", radicale.url, "--user", user, "--all")["code"] == 0
+    monkeypatch.delenv("NEURONS_SYNC_PASSWORD")
+    monkeypatch.setenv("NEURONS_PHONE_REGION", "PT")
+    return Chain(tmp_path / "clients", phone, tasks, book, user, password)
 
 
 # -- what only DAViCal does -------------------------------------------------------------------------
