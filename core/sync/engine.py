@@ -1,8 +1,9 @@
 """One sync of one account: for each chosen collection, pull what changed on the server, then push
 what changed here.
 
-**Pull.** RFC 6578 sync-collection from the last token where the server offers it, else every
-item's ETag compared with the last agreement. What changed is fetched (multiget), read by
+**Pull.** RFC 6578 sync-collection from the last token where the server offers it (the whole
+list when that token is a week old, or after a write the server refused as changed there), else
+every item's ETag compared with the last agreement. What changed is fetched (multiget), read by
 core/interop and planned like an import (core/interop/plan.py: a contact's lost phone number is
 kept in an archived note, a reminder keeps where its series has got to), then written in one
 Memory call per batch with what each item now agrees on; the sync token is saved with the last
