@@ -957,11 +957,11 @@ class Memory:
         }
 
     def snapshot(self, *, whole_store: bool = False) -> tuple[builtins.list[Neuron], builtins.list[Edge]]:
-        """Every neuron and link of this identity, in one reading (what an import plans against
-        and an export writes); a table that reads short of its index raises StoreDamaged rather
-        than give part of it. `whole_store`: the store's whole check first (every table, every
-        value: health.py), as an export does; an import's plan needs only its own rows whole,
-        and the whole check costs seconds at 100k neurons."""
+        """Every neuron and link of this identity, in one reading (what an export writes); a
+        table that reads short of its index raises StoreDamaged rather than give part of it.
+        `whole_store`: the store's whole check first (every table, every value: health.py), as
+        an export does (it costs seconds at 100k neurons). An import reads less:
+        `planning_reads`."""
         if whole_store:
             self.store.require_sound(self.identity)
         with self.store.reading(self.identity) as cur:
