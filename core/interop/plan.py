@@ -749,9 +749,7 @@ class _Reads:
     def less(self, done: _Reads) -> _Reads:
         return _Reads(
             ids=self.ids - done.ids,
-            uids={
-                k: u - done.uids.get(k, set()) for k, u in self.uids.items() if u - done.uids.get(k, set())
-            },
+            uids={k: left for k, u in self.uids.items() if (left := u - done.uids.get(k, set()))},
             files=self.files - done.files,
             contacts=self.contacts and not done.contacts,
             links_of=self.links_of - done.links_of,
