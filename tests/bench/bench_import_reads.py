@@ -88,7 +88,7 @@ def sync(memory: Memory, n: int) -> None:
             print(f"   pulled {first.pulled}", flush=True)
             [account] = memory.sync_accounts()
             for i in range(5):
-                phone.put(f"{tasks.url}task-{i}.ics", todo(i, f"Task {i}, moved", 1))
+                phone.put(f"{tasks.url}task-{i}.ics", todo(i, f"Task {i} moved", 1))
                 phone.put_card(book, f"card-{i}.vcf", card(i, "changed on the phone"))
             again = measured("sync: 5 cards and 5 tasks changed there", once)
             print(f"   pulled {again.pulled}", flush=True)
