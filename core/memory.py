@@ -15,7 +15,7 @@ import logging
 import re
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -957,11 +957,11 @@ class Memory:
         }
 
     def snapshot(self, *, whole_store: bool = False) -> tuple[builtins.list[Neuron], builtins.list[Edge]]:
-        """Every neuron and link of this identity, in one reading (what an import plans against
-        and an export writes); a table that reads short of its index raises StoreDamaged rather
-        than give part of it. `whole_store`: the store's whole check first (every table, every
-        value: health.py), as an export does; an import's plan needs only its own rows whole,
-        and the whole check costs seconds at 100k neurons."""
+        """Every neuron and link of this identity, in one reading (what an export writes); a
+        table that reads short of its index raises StoreDamaged rather than give part of it.
+        `whole_store`: the store's whole check first (every table, every value: health.py), as
+        an export does (it costs seconds at 100k neurons). An import reads less:
+        `planning_reads`."""
         if whole_store:
             self.store.require_sound(self.identity)
         with self.store.reading(self.identity) as cur:
@@ -970,6 +970,42 @@ class Memory:
                 cur, {"neurons": len(neurons), "neurons_edges": len(edges)}, self.identity
             )
         return neurons, edges
+
+    def planning_reads(
+        self,
+        *,
+        ids: Iterable[uuid.UUID] = (),
+        uids: dict[Kind, set[str]] | None = None,
+        files: Iterable[str] = (),
+        contacts: bool = False,
+        links_of: Iterable[uuid.UUID] = (),
+        link_ids: Iterable[uuid.UUID] = (),
+        whole: bool = False,
+    ) -> tuple[builtins.list[Neuron], builtins.list[Edge]]:
+        """What an import could match, in one reading (core/interop/plan.py asks): the neurons
+        with these ids, those of a kind with these uids, those with these files, every contact
+        (`contacts`), and the birthday reminders of the contacts among them; the open links of
+        `links_of`, the links `link_ids`. `whole`: also check that each table's rows of this
+        identity read whole (a table file cut short raises StoreDamaged, as a snapshot would)."""
+        with self.store.reading(self.identity) as cur:
+            found = queries.get_neurons(cur, self.identity, ids)
+            for kind, wanted in (uids or {}).items():
+                found.update(
+                    (n.id, n)
+                    for n in queries.neurons_by_attr(cur, self.identity, "uid", sorted(wanted), kind)
+                )
+            found.update(
+                (n.id, n) for n in queries.neurons_by_attr(cur, self.identity, "file", sorted(files))
+            )
+            if contacts:
+                found.update((n.id, n) for n in queries.neurons_of_kind(cur, self.identity, Kind.CONTACT))
+            people = [n.id for n in found.values() if n.kind is Kind.CONTACT]
+            found.update((n.id, n) for n in queries.birthday_reminders(cur, self.identity, people))
+            edges = {e.id: e for e in queries.edges_of(cur, self.identity, links_of)}
+            edges.update((e.id, e) for e in queries.get_edges(cur, self.identity, link_ids))
+            if whole:
+                self.store.require_whole(cur, self.identity)
+        return builtins.list(found.values()), builtins.list(edges.values())
 
     def apply_import(
         self, neurons: builtins.list[Neuron], updates: builtins.list[Neuron], edges: builtins.list[Edge]

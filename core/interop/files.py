@@ -28,7 +28,7 @@ from core.interop import ical, markdown, vcard
 from core.interop.plan import Plan
 from core.interop.report import ImportRefused, Report, Skip
 from core.memory import Memory
-from core.model import InvalidInput, Kind, State
+from core.model import InvalidInput, Kind, Neuron, State
 from core.validate import parse_json
 
 FORMATS = ("json", "vcard", "ics", "markdown")
@@ -150,10 +150,13 @@ def import_path(
     if fmt == "markdown":
         _import_vault(plan, path if path.is_dir() else path.parent, sources, report)
     else:
+        # every file read first, so the plan reads what their items could match in one go
+        read = [(source, _entries(plan, fmt, source)) for source in sources]
+        plan.read()
         found = 0
-        for i, source in enumerate(sources):
+        for i, (source, entries) in enumerate(read):
             where = source.name if path.is_dir() or len(sources) > 1 else ""
-            found += _import_file(plan, fmt, source, where, report, (i, len(sources)))
+            found += _import_file(plan, entries, where, report, (i, len(sources)))
         if found == 0 and not plan.report.skipped:
             kind = "vCard (BEGIN:VCARD)" if fmt == "vcard" else "task or event (BEGIN:VTODO, BEGIN:VEVENT)"
             raise InvalidInput(f"{path.name} holds no {kind}: is it {NAMES[fmt]} file?")
@@ -164,15 +167,35 @@ def _named(where: str, item: str) -> str:
     return f"{where}, {item}" if where else item
 
 
-def _import_file(
-    plan: Plan, fmt: str, source: Path, where: str, report: Progress, position: tuple[int, int]
-) -> int:
+# an item of a file, with its card's attrs (or why they cannot be read; None: not a card)
+Entry = tuple[vcard.Card | ical.Item | Skip, dict[str, Any] | Skip | InvalidInput | None]
+
+
+def _entries(plan: Plan, fmt: str, source: Path) -> list[Entry]:
+    """A file's items, each with its card's attrs (or why they cannot be read); what each
+    could match is wanted by the plan."""
     data = _read(source)
-    entries: list[vcard.Card | ical.Item | Skip] = [
-        *(vcard.split_cards(data) if fmt == "vcard" else ical.read(data, plan.now))
-    ]
+    out: list[Entry] = []
+    for entry in vcard.split_cards(data) if fmt == "vcard" else ical.read(data, plan.now):
+        attrs: dict[str, Any] | Skip | InvalidInput | None = None
+        if isinstance(entry, vcard.Card):
+            try:
+                attrs = vcard.to_attrs(entry, plan.region)
+            except (Skip, InvalidInput) as exc:
+                attrs = exc
+            else:
+                plan.want_card(attrs)
+        elif not isinstance(entry, Skip):
+            plan.want_reminder(entry.uid)
+        out.append((entry, attrs))
+    return out
+
+
+def _import_file(
+    plan: Plan, entries: list[Entry], where: str, report: Progress, position: tuple[int, int]
+) -> int:
     done, files = position
-    for i, entry in enumerate(entries):
+    for i, (entry, attrs) in enumerate(entries):
         if isinstance(entry, ical.Dropped):  # one value lost, the item itself imported
             plan.report.drop(_named(where, entry.item), entry.why)
         elif isinstance(entry, Skip):
@@ -180,10 +203,11 @@ def _import_file(
         elif isinstance(entry, vcard.Card):
             label = _named(where, entry.describe())
             with plan.item(label):
-                try:
-                    attrs = vcard.to_attrs(entry, plan.region)
-                except Skip as exc:
-                    raise Skip(_named(where, exc.item), exc.why) from None
+                if isinstance(attrs, Skip):
+                    raise Skip(_named(where, attrs.item), attrs.why)
+                if isinstance(attrs, InvalidInput):
+                    raise attrs
+                assert attrs is not None
                 plan.contact(label, attrs, written_at=vcard.written_at(entry))
         else:
             label = _named(where, entry.label)
@@ -205,12 +229,32 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
         except Skip as exc:
             plan.report.skip(exc.item, exc.why)
         report(i + 1, 2 * len(sources))
+    ours: dict[str, tuple[Neuron, list] | Skip | InvalidInput] = {}
+    for p in pages:  # what each page could match, read in one go
+        if not p.ours:
+            plan.want_note(p.path)
+            continue
+        try:
+            neuron, written = ours[p.path] = markdown.neuron_of(p)
+        except (Skip, InvalidInput) as exc:
+            ours[p.path] = exc
+            continue
+        plan.want_neuron(neuron.id)
+        for link in written:
+            try:
+                plan.want_neuron(uuid.UUID(str(link.get("to"))))
+            except ValueError:
+                pass
+    plan.read()
     by_stem: dict[str, uuid.UUID] = {}
     links: list[tuple[markdown.Page, uuid.UUID, list | None]] = []
     for p in pages:
         with plan.item(p.path):
             if p.ours:
-                neuron, own = markdown.neuron_of(p)
+                read = ours[p.path]
+                if isinstance(read, (Skip, InvalidInput)):
+                    raise read
+                neuron, own = read
                 plan.neuron(neuron)
             else:
                 body, attrs, created = markdown.hand_written(p)
@@ -220,6 +264,15 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
                 for alias in neuron.attrs.get("aliases") or []:
                     by_stem.setdefault(str(alias).lower(), neuron.id)
             links.append((p, neuron.id, own))
+    own_ids = []
+    for _, _, own in links:
+        for link in own or []:
+            try:
+                own_ids.append(uuid.UUID(str(link.get("id"))))
+            except ValueError:
+                pass
+    plan.want_links((nid for _, nid, _ in links), own_ids)
+    plan.read()
     made = 0
     for i, (p, nid, own) in enumerate(links):
         if own is not None:
@@ -258,9 +311,9 @@ def _import_vault(plan: Plan, root: Path, sources: list[Path], report: Progress)
                 except (Skip, InvalidInput) as exc:
                     plan.report.skip(where, getattr(exc, "why", str(exc)))
                     continue
-                if edge.id in plan.edges:
+                if plan.has_link(edge.id):
                     continue
-                if edge.to_id not in plan.view:
+                if not plan.holds(edge.to_id):
                     plan.report.skip(
                         where, f"it points at {edge.to_id}, which is in neither the vault nor the memory"
                     )

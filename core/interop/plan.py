@@ -18,12 +18,14 @@ people who were born on it usually celebrate, before the month is out).
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import functools
 import json
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -103,49 +105,193 @@ DERIVED_IMPORT = "import"
 
 
 class Plan:
+    """An import's plan. It reads from the memory only what its items could match (by id, uid,
+    file; every contact for an email, a phone or a card's content; the birthdays of the contacts
+    read; the links of neurons it links), in batches: what a caller names first with `want_*`
+    is read together by `read`, and a lookup of something not read yet reads it then. The first
+    reading also checks that the identity's tables read whole (a table cut short stops the
+    import before anything is written).
+
+    A lookup finds what it would find if the whole memory had been read first, in the order of
+    its creation, then every planned neuron in turn: of the neurons holding an id, email, phone
+    or card, the first; of those holding a uid or a file (or a contact's birthday), the last.
+    So the stored holders of a key are kept apart from the planned ones, each side in its order."""
+
     def __init__(self, memory: Memory, fmt: str, now: datetime | None = None, region: str | None = None):
         self.memory, self.now = memory, now or remind.utcnow()
         self.region = region if region is not None else phones.default_region()
         self.report = Report(fmt)
-        neurons, edges = memory.snapshot()
-        self.view: dict[uuid.UUID, Neuron] = {n.id: n for n in neurons}
-        self.edges: dict[uuid.UUID, Edge] = {e.id: e for e in edges}
-        self.open_pairs = {(frozenset((e.from_id, e.to_id)), e.relation) for e in edges if e.is_open}
+        self.view: dict[uuid.UUID, Neuron] = {}  # what was read, each as planned once it is
+        self.edges: dict[uuid.UUID, Edge] = {}
+        self.open_pairs: set[tuple[frozenset[uuid.UUID], Relation]] = set()
         self.created: dict[uuid.UUID, Neuron] = {}
         self.updated: dict[uuid.UUID, Neuron] = {}
         self.new_edges: list[Edge] = []
-        self.by_key: dict[str, uuid.UUID] = {}  # "uid:..", "email:..", "phone:..", "file:.."
-        self.birthdays: dict[uuid.UUID, uuid.UUID] = {}  # contact id -> its birthday reminder
-        self.phone_owners: dict[str, list[uuid.UUID]] = {}  # a number's match key -> its contacts
         self.made_here: set[uuid.UUID] = set()  # contacts this import creates (one per card)
-        for n in neurons:
-            self._index(n)
+        # the stored side: key -> (its holder's place in creation order, its id)
+        self._stored: dict[uuid.UUID, tuple[datetime | None, uuid.UUID]] = {}
+        self._stored_first: dict[str, tuple[Any, uuid.UUID]] = {}  # "id:..", "email:..", "card:.."
+        self._stored_last: dict[str, tuple[Any, uuid.UUID]] = {}  # "contact:uid:..", "file:..", birthdays
+        self._stored_phones: dict[str, list[tuple[Any, uuid.UUID]]] = {}  # a number's match key -> contacts
+        # the planned side, in the order of planning
+        self._planned_first: dict[str, uuid.UUID] = {}
+        self._planned_last: dict[str, uuid.UUID] = {}
+        self._planned_phones: dict[str, list[uuid.UUID]] = {}
+        self._put_ids: set[uuid.UUID] = set()
+        self._wanted = _Reads()
+        self._done = _Reads()
+        self._checked = False
         self._staged: list[Callable[[], None]] | None = None
 
-    # -- bookkeeping ---------------------------------------------------------------------------
+    # -- what is read ---------------------------------------------------------------------------
 
-    def _index(self, n: Neuron) -> None:
+    def want_card(self, attrs: dict[str, Any]) -> None:
+        """Read, at the next `read`, what a card (as `contact` takes it) could match: by its
+        uid, or, when it has emails, phones or no uid, every contact."""
+        uid = str(attrs.get("uid") or "")
+        if uid:
+            self._want_key(f"contact:uid:{uid}")
+            self._want_key(f"id:{uid.removeprefix('urn:uuid:')}")
+        if not uid or attrs.get("emails") or attrs.get("phones"):
+            self._wanted.contacts = True
+
+    def want_reminder(self, uid: str) -> None:
+        self._want_key(f"reminder:uid:{uid}")
+        self._want_key(f"id:{uid}")
+
+    def want_neuron(self, nid: uuid.UUID) -> None:
+        self._wanted.ids.add(nid)
+
+    def want_note(self, key: str) -> None:
+        self._wanted.files.add(key)
+
+    def want_links(self, ids: Iterable[uuid.UUID] = (), link_ids: Iterable[uuid.UUID] = ()) -> None:
+        """Read the open links of these neurons (those read; a new one has none) and these links."""
+        self._wanted.links_of.update(i for i in ids if i in self._stored)
+        self._wanted.link_ids.update(link_ids)
+
+    def read(self) -> None:
+        """Read what was wanted and not read yet, in one reading (the first also checks the
+        tables: see the class)."""
+        w = self._wanted.less(self._done)
+        self._wanted = _Reads()
+        if w.empty and self._checked:
+            return
+        neurons, edges = self.memory.planning_reads(
+            ids=w.ids,
+            uids=w.uids,
+            files=w.files,
+            contacts=w.contacts,
+            links_of=w.links_of,
+            link_ids=w.link_ids,
+            whole=not self._checked,
+        )
+        self._checked = True
+        self._done.add(w)
+        for n in sorted(neurons, key=_order):
+            if n.id not in self._stored:
+                self._stored[n.id] = _order(n)
+                self.view[n.id] = n
+                self._index_stored(n)
+        for e in edges:
+            self.edges.setdefault(e.id, e)
+            if e.is_open:
+                self.open_pairs.add((frozenset((e.from_id, e.to_id)), e.relation))
+
+    def _want_key(self, key: str) -> None:
+        if key.startswith("id:"):
+            try:
+                self._wanted.ids.add(uuid.UUID(key[3:]))
+            except ValueError:  # no neuron's id: nothing to read
+                pass
+        elif key.startswith("file:"):
+            self._wanted.files.add(key[5:])
+        elif key.startswith(("email:", "phone:", "card:")):
+            self._wanted.contacts = True
+        else:
+            kind, _, uid = key.partition(":uid:")
+            self._wanted.uids.setdefault(Kind(kind), set()).add(uid)
+
+    def _keys(self, n: Neuron) -> tuple[list[str], list[str], list[str]]:
+        """(the keys of `n` whose first holder a lookup finds, those whose last, its phones' match keys)."""
         a = n.attrs
-        self.by_key.setdefault(f"id:{n.id}", n.id)
+        first, last, numbers = [f"id:{n.id}"], [], []
         if a.get("uid"):
-            self.by_key[f"{n.kind.value}:uid:{a['uid']}"] = n.id
+            last.append(f"{n.kind.value}:uid:{a['uid']}")
         if a.get("file"):
-            self.by_key[f"file:{a['file']}"] = n.id
+            last.append(f"file:{a['file']}")
         if n.kind is Kind.CONTACT:
             if not (a.get("uid") or _listed(a, "emails", "email") or _listed(a, "phones", "phone")):
-                self.by_key.setdefault(f"card:{_card_key(a)}", n.id)
-            for email in _listed(a, "emails", "email"):
-                self.by_key.setdefault(f"email:{email.lower()}", n.id)
-            for phone in _listed(a, "phones", "phone"):
-                self.by_key.setdefault(f"phone:{phones.match_key(phone, self.region)}", n.id)
-                owners = self.phone_owners.setdefault(phones.match_key(phone, self.region), [])
-                if n.id not in owners:
-                    owners.append(n.id)
+                first.append(f"card:{_card_key(a)}")
+            first += [f"email:{email.lower()}" for email in _listed(a, "emails", "email")]
+            numbers = [phones.match_key(phone, self.region) for phone in _listed(a, "phones", "phone")]
         if n.kind is Kind.REMINDER and a.get("birthday_of"):
             try:
-                self.birthdays[uuid.UUID(str(a["birthday_of"]))] = n.id
+                last.append(f"birthday:{uuid.UUID(str(a['birthday_of']))}")
             except ValueError:  # edited by hand into something else: then it is no one's birthday
                 pass
+        return first, last, numbers
+
+    def _index_stored(self, n: Neuron) -> None:
+        place = self._stored[n.id]
+        first, last, numbers = self._keys(n)
+        for key in first:
+            if key not in self._stored_first or place < self._stored_first[key][0]:
+                self._stored_first[key] = (place, n.id)
+        for key in last:
+            if key not in self._stored_last or place > self._stored_last[key][0]:
+                self._stored_last[key] = (place, n.id)
+        for number in numbers:
+            owners = self._stored_phones.setdefault(number, [])
+            if (place, n.id) not in owners:
+                bisect.insort(owners, (place, n.id))
+
+    def _index(self, n: Neuron) -> None:
+        """Index a planned neuron."""
+        first, last, numbers = self._keys(n)
+        for key in first:
+            self._planned_first.setdefault(key, n.id)
+        for key in last:
+            self._planned_last[key] = n.id
+        for number in numbers:
+            owners = self._planned_phones.setdefault(number, [])
+            if n.id not in owners:
+                owners.append(n.id)
+
+    def _holder(self, key: str) -> uuid.UUID | None:
+        stored = self._stored_first.get(key)
+        if stored is not None:
+            return stored[1]
+        planned = self._planned_first.get(key) or self._planned_last.get(key)
+        if planned is not None:
+            return planned
+        stored = self._stored_last.get(key)
+        return stored[1] if stored is not None else None
+
+    def _phone_owners(self, number: str) -> list[uuid.UUID]:
+        self._ensure(contacts=True)
+        owners = [nid for _, nid in self._stored_phones.get(number, [])]
+        return owners + [nid for nid in self._planned_phones.get(number, []) if nid not in owners]
+
+    def _birthday_of(self, contact: uuid.UUID) -> uuid.UUID | None:
+        # a stored contact's birthday reminders were read with it; a new one has none
+        return self._holder(f"birthday:{contact}")
+
+    def _ensure(self, ids: set[uuid.UUID] | None = None, contacts: bool = False) -> None:
+        self._wanted.ids.update(ids or ())
+        self._wanted.contacts |= contacts
+        self.read()
+
+    def holds(self, nid: uuid.UUID) -> bool:
+        """Whether the memory (or the plan) holds this neuron."""
+        self._ensure(ids={nid})
+        return nid in self.view
+
+    def has_link(self, edge_id: uuid.UUID) -> bool:
+        """Whether the memory (or the plan) holds this link."""
+        self._wanted.link_ids.add(edge_id)
+        self.read()
+        return edge_id in self.edges
 
     @contextmanager
     def item(self, label: str) -> Iterator[None]:
@@ -167,6 +313,7 @@ class Plan:
         """Plan a neuron as it should be after the import (new, or an update of one by id)."""
         clean_text(neuron.body, what="the text")
         clean_attrs(neuron.attrs)
+        self._put_ids.add(neuron.id)
 
         def apply() -> None:
             target = self.created if neuron.id in self.created or neuron.id not in self.view else self.updated
@@ -204,11 +351,22 @@ class Plan:
             self._staged.append(apply)
 
     def open_edge(self, a: uuid.UUID, b: uuid.UUID, relation: Relation) -> bool:
+        # a stored link joins two stored neurons, and touches the first: its links are read then
+        # (a neuron this plan makes has none)
+        unknown = {x for x in (a, b) if x not in self._stored and x not in self._put_ids}
+        if unknown:
+            self._ensure(ids=unknown)
+        if a in self._stored and b in self._stored and a not in self._done.links_of:
+            self._wanted.links_of.add(a)
+            self.read()
         return (frozenset((a, b)), relation) in self.open_pairs
 
     def find(self, *keys: str) -> Neuron | None:
         for key in keys:
-            nid = self.by_key.get(key)
+            self._want_key(key)
+        self.read()
+        for key in keys:
+            nid = self._holder(key)
             if nid is not None:
                 return self.view[nid]
         return None
@@ -217,6 +375,7 @@ class Plan:
         """Write what was planned (one transaction); with all_or_nothing, any skip writes nothing."""
         if all_or_nothing and self.report.skipped:
             raise ImportRefused(self.report)
+        self.read()  # (nothing read yet: the tables are checked before anything is written)
         self.memory.apply_import(list(self.created.values()), list(self.updated.values()), self.new_edges)
         return self.report
 
@@ -302,7 +461,7 @@ class Plan:
         for phone in attrs.get("phones") or []:
             # of the contacts with this number, the one named most alike; never one another card
             # of this file made (two cards of one file are two people: a shared landline)
-            owners = [self.view[i] for i in self.phone_owners.get(phones.match_key(phone, self.region), [])]
+            owners = [self.view[i] for i in self._phone_owners(phones.match_key(phone, self.region))]
             alike = [
                 found
                 for found in owners
@@ -421,7 +580,7 @@ class Plan:
         name = contact.attrs.get("name") or contact.title
         title = f"{name}'s birthday"
         rule = f"FREQ=YEARLY;BYMONTH={month};BYMONTHDAY={-1 if (month, dom) == (2, 29) else dom}"
-        existing_id = self.birthdays.get(contact.id)
+        existing_id = self._birthday_of(contact.id)
         existing = self.view.get(existing_id) if existing_id else None
         body = title + (f" (born {year})" if year else "")
         if existing is not None and existing.attrs.get("rrule") == rule and existing.body == body:
@@ -511,6 +670,7 @@ class Plan:
 
     def neuron(self, neuron: Neuron) -> None:
         """A neuron with its own id (written by an export): created as it was, or updated."""
+        self._ensure(ids={neuron.id})
         existing = self.view.get(neuron.id)
         if existing is None:
             self.put(neuron)
@@ -569,6 +729,46 @@ class Plan:
                 updated_at=existing.updated_at,
             )
         )
+
+
+@dataclass
+class _Reads:
+    """What a plan asks the memory for (or has read)."""
+
+    ids: set[uuid.UUID] = field(default_factory=set)
+    uids: dict[Kind, set[str]] = field(default_factory=dict)
+    files: set[str] = field(default_factory=set)
+    contacts: bool = False
+    links_of: set[uuid.UUID] = field(default_factory=set)
+    link_ids: set[uuid.UUID] = field(default_factory=set)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.ids or self.uids or self.files or self.contacts or self.links_of or self.link_ids)
+
+    def less(self, done: _Reads) -> _Reads:
+        return _Reads(
+            ids=self.ids - done.ids,
+            uids={k: left for k, u in self.uids.items() if (left := u - done.uids.get(k, set()))},
+            files=self.files - done.files,
+            contacts=self.contacts and not done.contacts,
+            links_of=self.links_of - done.links_of,
+            link_ids=self.link_ids - done.link_ids,
+        )
+
+    def add(self, other: _Reads) -> None:
+        self.ids |= other.ids
+        for kind, uids in other.uids.items():
+            self.uids.setdefault(kind, set()).update(uids)
+        self.files |= other.files
+        self.contacts |= other.contacts
+        self.links_of |= other.links_of
+        self.link_ids |= other.link_ids
+
+
+def _order(n: Neuron) -> tuple[datetime | None, uuid.UUID]:
+    """A stored neuron's place in the memory's order of creation (a snapshot's)."""
+    return (n.created_at, n.id)
 
 
 def _but_form(attrs: dict[str, Any]) -> dict[str, Any]:

@@ -41,6 +41,25 @@ def read_in_full(cur: Cursor, table: str, ident: Identity | None = None) -> int:
     return one_row(cur)["n"]
 
 
+def count_fetched(cur: Cursor, table: str, ident: Identity | None = None) -> int:
+    """How many rows of `table` (of `ident`) an index scan fetches from the table: each row's
+    block is read (one past the end of a table file cut short fails, where a sequential scan
+    would stop silently, and a bitmap scan pass over it), no value is."""
+    where, params = _scoped(table, ident)
+    cur.execute("SET LOCAL enable_seqscan = off")
+    cur.execute("SET LOCAL enable_indexscan = on")
+    cur.execute("SET LOCAL enable_indexonlyscan = off")
+    cur.execute("SET LOCAL enable_bitmapscan = off")
+    joiner = " AND " if params else " WHERE "
+    cur.execute(
+        sql.SQL("SELECT count(*) AS n FROM {}{}{}id IS NOT NULL").format(
+            sql.Identifier(table), where, sql.SQL(joiner)
+        ),
+        params,
+    )
+    return one_row(cur)["n"]
+
+
 def count_by_index(cur: Cursor, table: str, ident: Identity | None = None) -> int:
     """How many rows `table`'s indexes hold (every table here has a primary key)."""
     where, params = _scoped(table, ident)
@@ -99,6 +118,23 @@ def counted_again(cur: Cursor, read: dict[str, int], ident: Identity | None = No
                 "part of the table file is missing"
             )
     return problems
+
+
+def read_short(cur: Cursor, ident: Identity | None = None) -> list[str]:
+    """The problems of the owned tables whose rows (of `ident`) cannot all be fetched: what a
+    plan that reads only some rows checks, so a table file cut short still stops it (its own
+    reads may never reach the missing part). The rows are fetched through the index, then
+    counted again by it: a snapshot's own check, without reading a value."""
+    read, problems = {}, []
+    for table in OWNED_TABLES:
+        try:
+            with cur.connection.transaction():
+                read[table] = count_fetched(cur, table, ident)
+        except psycopg.DatabaseError as exc:
+            if cur.connection.broken:
+                raise
+            problems.append(f"{table}: {str(exc).strip().splitlines()[0]}")
+    return problems + counted_again(cur, read, ident)
 
 
 def check_store(cur: Cursor, ident: Identity | None = None) -> dict[str, Any]:

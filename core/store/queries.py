@@ -276,6 +276,54 @@ def all_neurons(cur: Cursor, ident: Identity) -> list[Neuron]:
     return [neuron_from_row(r) for r in cur.fetchall()]
 
 
+def neurons_of_kind(cur: Cursor, ident: Identity, kind: Kind) -> list[Neuron]:
+    """Every neuron of one kind, in every state."""
+    cur.execute(
+        sql.SQL("SELECT {cols} FROM neurons WHERE {owner} = %s AND kind = %s").format(
+            cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)
+        ),
+        (ident.value, kind.value),
+    )
+    return [neuron_from_row(r) for r in cur.fetchall()]
+
+
+def neurons_by_attr(
+    cur: Cursor, ident: Identity, key: str, values: Sequence[str], kind: Kind | None = None
+) -> list[Neuron]:
+    """The neurons (of `kind`) whose attrs[key] is one of `values`, and those whose attrs[key]
+    is not text (a number, a list: the caller reads those as it reads any other)."""
+    if not values:
+        return []
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols} FROM neurons WHERE {owner} = %s AND kind = ANY(%s) AND attrs ? %s"
+            " AND (attrs->>%s = ANY(%s) OR jsonb_typeof(attrs->%s) <> 'string')"
+        ).format(cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)),
+        (ident.value, [kind.value] if kind else [k.value for k in Kind], key, key, list(values), key),
+    )
+    return [neuron_from_row(r) for r in cur.fetchall()]
+
+
+# A neuron id as the app writes it: anything else in a birthday_of is read by the caller.
+_CANONICAL_UUID = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+
+def birthday_reminders(cur: Cursor, ident: Identity, contact_ids: Iterable[uuid.UUID]) -> list[Neuron]:
+    """The reminders whose birthday_of names one of these contacts, and those whose birthday_of
+    is written otherwise (upper case, braces, not text: the caller reads those itself)."""
+    ids = [str(i) for i in contact_ids]
+    if not ids:
+        return []
+    cur.execute(
+        sql.SQL(
+            "SELECT {cols} FROM neurons WHERE {owner} = %s AND kind = 'reminder' AND attrs ? 'birthday_of'"
+            " AND (attrs->>'birthday_of' = ANY(%s) OR NOT coalesce(attrs->>'birthday_of' ~ %s, false))"
+        ).format(cols=sql.SQL(NEURON_COLUMNS), owner=owner(ident)),
+        (ident.value, ids, _CANONICAL_UUID),
+    )
+    return [neuron_from_row(r) for r in cur.fetchall()]
+
+
 def keyword_search(cur: Cursor, ident: Identity, text: str, limit: int = 20) -> list[tuple[Neuron, float]]:
     """Full text (websearch syntax) over body and attrs, with a trigram fallback for names/typos."""
     cur.execute(
@@ -564,6 +612,19 @@ def all_edges(cur: Cursor, ident: Identity) -> list[Edge]:
             cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)
         ),
         (ident.value,),
+    )
+    return [edge_from_row(r) for r in cur.fetchall()]
+
+
+def get_edges(cur: Cursor, ident: Identity, ids: Iterable[uuid.UUID]) -> list[Edge]:
+    ids = list(ids)
+    if not ids:
+        return []
+    cur.execute(
+        sql.SQL("SELECT {cols} FROM neurons_edges WHERE {owner} = %s AND id = ANY(%s)").format(
+            cols=sql.SQL(EDGE_COLUMNS), owner=owner(ident)
+        ),
+        (ident.value, ids),
     )
     return [edge_from_row(r) for r in cur.fetchall()]
 

@@ -433,6 +433,14 @@ class Store:
         if problems:
             raise self._damaged(problems)
 
+    def require_whole(self, cur: Cursor, identity: Identity | None = None) -> None:
+        """Raise StoreDamaged unless every row of `identity` in each owned table can be fetched:
+        the check of a plan that reads only the rows it could match (two counts a table, no
+        value read; health.read_short)."""
+        problems = health.read_short(cur, identity)
+        if problems:
+            raise self._damaged(problems)
+
     def _damaged(self, problems: list[str]) -> StoreDamaged:
         return StoreDamaged(
             str(self.settings.data_dir) if self.engine else "the database server", "; ".join(problems)

@@ -339,6 +339,13 @@ class CollectionSync:
         if not remotes:
             return pulled
         plan = Plan(self.memory, "sync", self.now) if self.c.kind is not Kind.NOTE else None
+        if plan is not None:  # what the batch's items could match, read in one go
+            for remote in remotes:
+                if self.c.kind is Kind.CONTACT:
+                    plan.want_card(remote.attrs)
+                else:
+                    plan.want_reminder(remote.uid)
+            plan.read()
         claimed = {local.neuron.id for local in locals_ if local.collection_id is not None}
         unsynced: dict[str, Local] = {}
         for local in locals_:
