@@ -63,8 +63,10 @@ def test_the_store_keeps_no_index_on_the_vectors(memory):
         assert [r["indexname"] for r in cur.fetchall()] == []
 
 
-def test_save_vectors_writes_many_exactly(memory):
-    # more rows than one statement carries, each vector kept to the last bit of its float32
+def test_save_vectors_writes_many_exactly(bulk_memory):
+    # more rows than one statement carries, each vector kept to the last bit of its float32 (on
+    # the bulk store: they are another model's, so the session's model would compute them again)
+    memory = bulk_memory
     neurons = _notes(memory, q.ROWS_PER_STATEMENT + 237)
     rng = np.random.default_rng(5)
     vecs = rng.normal(size=(len(neurons), 384)).astype(np.float32)
