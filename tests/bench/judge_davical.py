@@ -31,6 +31,7 @@ from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import psycopg
 import pytest
 
 from core.model import Kind, State
@@ -97,7 +98,6 @@ class DAViCal:
     def new_user(self, *, home: bool = False) -> tuple[str, str]:
         """A user; `home`: with the calendar and address book DAViCal's admin page makes beside
         one (its CreateHomeCollections: "calendar" for any component, "addresses")."""
-        import psycopg  # noqa: PLC0415 - only the judge needs it here
 
         name, password = f"u{uuid.uuid4().hex[:10]}", uuid.uuid4().hex
         with psycopg.connect(self.db, autocommit=True) as conn:
@@ -228,8 +228,6 @@ def test_davical_a_card_it_rewrites_moves_nothing_after_an_edit_here(account, me
 def test_davical_a_token_it_forgot_after_a_week_loses_no_delete(account, memory, radicale):
     """DAViCal drops a token a week after the collection next changes, then answers it with
     every item it holds (no delete said): a sync after a week away lists the whole collection."""
-    import psycopg  # noqa: PLC0415
-
     account.tasks.save_todo(todo("kept", "A kept task", "DUE:20310310T150000Z\r\n"))
     account.tasks.save_todo(todo("gone", "A task deleted meanwhile", "DUE:20310310T150000Z\r\n"))
     sync(memory)
