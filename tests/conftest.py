@@ -19,6 +19,7 @@ import sys
 import traceback
 import uuid
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -155,29 +156,23 @@ def server_dsns(server_cluster) -> tuple[str, str]:
     return app_database(server_cluster)
 
 
-@pytest.fixture(scope="session")
-def embedded_store(tmp_path_factory) -> Store:
+def session_store(tmp_path_factory, folder: str, dsn: str | None = None) -> Iterator[Store]:
+    """A store the session's tests share, each as a fresh identity (`dsn`: on that server)."""
     store = Store(
-        Settings(
-            data_dir=tmp_path_factory.mktemp("engine") / "data",
-            model_dir=default_model_dir(),
-        )
+        Settings(data_dir=tmp_path_factory.mktemp(folder) / "data", dsn=dsn, model_dir=default_model_dir())
     )
     yield store
     store.close()
 
 
 @pytest.fixture(scope="session")
-def server_store(server_dsn, tmp_path_factory) -> Store:
-    store = Store(
-        Settings(
-            data_dir=tmp_path_factory.mktemp("server-local") / "data",
-            dsn=server_dsn,
-            model_dir=default_model_dir(),
-        )
-    )
-    yield store
-    store.close()
+def embedded_store(tmp_path_factory) -> Iterator[Store]:
+    yield from session_store(tmp_path_factory, "engine")
+
+
+@pytest.fixture(scope="session")
+def server_store(server_dsn, tmp_path_factory) -> Iterator[Store]:
+    yield from session_store(tmp_path_factory, "server-local", server_dsn)
 
 
 # The most neurons without a vector a test may leave in a shared store: the next test of its
@@ -209,26 +204,16 @@ def left_behind(memory: Memory) -> None:
 
 
 @pytest.fixture(scope="session")
-def embedded_bulk_store(tmp_path_factory) -> Store:
+def embedded_bulk_store(tmp_path_factory) -> Iterator[Store]:
     """A second shared embedded store, for tests that import thousands of items: no test fills
     vectors there, so what they leave costs no later test anything."""
-    store = Store(Settings(data_dir=tmp_path_factory.mktemp("bulk") / "data", model_dir=default_model_dir()))
-    yield store
-    store.close()
+    yield from session_store(tmp_path_factory, "bulk")
 
 
 @pytest.fixture(scope="session")
-def server_bulk_store(server_cluster, tmp_path_factory) -> Store:
+def server_bulk_store(server_cluster, tmp_path_factory) -> Iterator[Store]:
     """The same on the server engine: a database of its own."""
-    store = Store(
-        Settings(
-            data_dir=tmp_path_factory.mktemp("server-bulk") / "data",
-            dsn=app_database(server_cluster)[1],
-            model_dir=default_model_dir(),
-        )
-    )
-    yield store
-    store.close()
+    yield from session_store(tmp_path_factory, "server-bulk", app_database(server_cluster)[1])
 
 
 def copy_data_dir(source: Path, to: Path) -> Path:
