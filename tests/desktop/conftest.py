@@ -89,15 +89,20 @@ def settle(qtbot, app) -> None:
     qtbot.waitUntil(lambda: app.worker.busy == 0, timeout=WAIT_MS)
 
 
-@pytest.fixture
-def app(qtbot, embedded_memory, clock, notifier):
-    app = make_app(qtbot, embedded_memory, clock, notifier)
+def running(qtbot, memory, clock, notifier):
+    """The app on `memory`, its window shown and its worker idle, until the test is done."""
+    app = make_app(qtbot, memory, clock, notifier)
     app.window.show()
     qtbot.waitExposed(app.window)
     settle(qtbot, app)
     yield app
     settle(qtbot, app)
     app.close()
+
+
+@pytest.fixture
+def app(qtbot, embedded_memory, clock, notifier):
+    yield from running(qtbot, embedded_memory, clock, notifier)
 
 
 @pytest.fixture
@@ -109,13 +114,7 @@ def app_on_own_store(qtbot, fresh_data_dir, sentence_model, clock, notifier):
     with Memory(Store(settings), model=sentence_model) as memory:
         if memory.embedder() is None:
             pytest.skip("the embedding model is not exported in resources/model")
-        app = make_app(qtbot, memory, clock, notifier)
-        app.window.show()
-        qtbot.waitExposed(app.window)
-        settle(qtbot, app)
-        yield app
-        settle(qtbot, app)
-        app.close()
+        yield from running(qtbot, memory, clock, notifier)
 
 
 from tests.core.dav_server import hostile, kept, radicale  # noqa: E402, F401 - the sync tests' servers and keyring
